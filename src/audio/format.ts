@@ -1,0 +1,34 @@
+import type { AudioEncoding, AudioFormat } from '../types/audio.js';
+
+/** Bytes of one sample of one channel: 2 for pcm_s16le, 4 for pcm_f32le, 1 for mulaw and alaw. */
+export function bytesPerSample(encoding: AudioEncoding): number {
+  switch (encoding) {
+    case 'pcm_s16le':
+      return 2;
+    case 'pcm_f32le':
+      return 4;
+    case 'mulaw':
+    case 'alaw':
+      return 1;
+  }
+}
+
+/** Bytes of one frame (one sample of every channel) of `format`. */
+export function bytesPerFrame(format: AudioFormat): number {
+  return bytesPerSample(format.encoding) * (format.channels ?? 1);
+}
+
+/** Duration in ms of `byteLength` bytes of `format`. */
+export function durationMs(format: AudioFormat, byteLength: number): number {
+  return (byteLength / bytesPerFrame(format) / format.sampleRate) * 1000;
+}
+
+/** True when two formats have the same encoding, sample rate and channel count. */
+export function sameFormat(a: AudioFormat, b: AudioFormat): boolean {
+  return a.encoding === b.encoding && a.sampleRate === b.sampleRate && (a.channels ?? 1) === (b.channels ?? 1);
+}
+
+/** `pcm_s16le@24000Hz` style label, for messages and logs. */
+export function formatLabel(format: AudioFormat): string {
+  return `${format.encoding}@${format.sampleRate}Hz${(format.channels ?? 1) > 1 ? `x${format.channels}` : ''}`;
+}

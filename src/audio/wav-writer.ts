@@ -1,0 +1,46 @@
+import type { AudioFormat } from '../types/audio.js';
+import { bytesPerSample } from './format.js';
+
+/** WAV `fmt ` format tags (Microsoft RIFF spec): 1 PCM, 3 IEEE float, 6 A-law, 7 mu-law. */
+export const WAV_FORMAT_TAG = { pcm_s16le: 1, pcm_f32le: 3, alaw: 6, mulaw: 7 } as const;
+
+/** Size in bytes of the header {@link wavHeader} writes. */
+export const WAV_HEADER_BYTES = 44;
+
+/**
+ * A 44-byte canonical WAV header (RIFF, `fmt ` of 16 bytes, `data`) for `format`.
+ * `dataBytes` is the length of the audio that follows; omit it for a stream of unknown length,
+ * which writes the placeholder size 0xFFFFFFFF ("until the end", as streaming servers do).
+ */
+export function wavHeader(format: AudioFormat, dataBytes?: number): Uint8Array {
+  const header = new Uint8Array(WAV_HEADER_BYTES);
+  const view = new DataView(header.buffer);
+  const channels = format.channels ?? 1;
+  const width = bytesPerSample(format.encoding);
+  const unknown = dataBytes === undefined;
+  const ascii = (offset: number, text: string) => {
+    for (let i = 0; i < text.length; i++) header[offset + i] = text.charCodeAt(i);
+  };
+  ascii(0, 'RIFF');
+  view.setUint32(4, unknown ? 0xffffffff : 36 + dataBytes, true);
+  ascii(8, 'WAVE');
+  ascii(12, 'fmt ');
+  view.setUint32(16, 16, true);
+  view.setUint16(20, WAV_FORMAT_TAG[format.encoding], true);
+  view.setUint16(22, channels, true);
+  view.setUint32(24, format.sampleRate, true);
+  view.setUint32(28, format.sampleRate * channels * width, true);
+  view.setUint16(32, channels * width, true);
+  view.setUint16(34, width * 8, true);
+  ascii(36, 'data');
+  view.setUint32(40, unknown ? 0xffffffff : dataBytes, true);
+  return header;
+}
+
+/** A whole WAV file: header plus `data`. */
+export function encodeWav(format: AudioFormat, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(WAV_HEADER_BYTES + data.byteLength);
+  out.set(wavHeader(format, data.byteLength), 0);
+  out.set(data, WAV_HEADER_BYTES);
+  return out;
+}

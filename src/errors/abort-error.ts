@@ -1,0 +1,19 @@
+import { VoxrouteError, hasCode } from './voxroute-error.js';
+
+/**
+ * The caller cancelled: its AbortSignal fired, or the router was closed. `name` is the
+ * standard `'AbortError'`, so `err.name === 'AbortError'` checks work as with fetch.
+ * Code `ABORTED`. Never retryable; no fallback runs after it.
+ */
+export class AbortError extends VoxrouteError {
+  override readonly code = 'ABORTED';
+
+  constructor(message = 'The operation was aborted', options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.name = 'AbortError';
+  }
+
+  static override isInstance(error: unknown): error is AbortError {
+    return hasCode(error, 'ABORTED');
+  }
+}

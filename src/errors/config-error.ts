@@ -1,0 +1,31 @@
+import { VoxrouteError, hasCode } from './voxroute-error.js';
+
+/** One invalid field of a router config. */
+export interface ConfigIssue {
+  /** Path of the field, e.g. `['providers', 'ec2', 'baseUrl']`. */
+  path: (string | number)[];
+  /** What is wrong with it. */
+  message: string;
+}
+
+/**
+ * The router config is invalid. `issues` lists every bad field with its path; the message
+ * names each path as `providers.ec2.baseUrl: ...`. Code `CONFIG_INVALID`. Never retryable.
+ */
+export class ConfigError extends VoxrouteError {
+  override readonly code = 'CONFIG_INVALID';
+  /** Every invalid field, with its path. */
+  readonly issues: ConfigIssue[];
+
+  constructor(issues: ConfigIssue[], options: { cause?: unknown; source?: string } = {}) {
+    const lines = issues.map((i) => `  ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+    const where = options.source ? ` in ${options.source}` : '';
+    super(`Invalid voxroute config${where}:\n${lines.join('\n')}`, { cause: options.cause });
+    this.name = 'ConfigError';
+    this.issues = issues;
+  }
+
+  static override isInstance(error: unknown): error is ConfigError {
+    return hasCode(error, 'CONFIG_INVALID');
+  }
+}

@@ -1,0 +1,22 @@
+import { VoxrouteError, type VoxrouteErrorOptions, hasCode } from './voxroute-error.js';
+
+/**
+ * A stream failed after it had yielded output, and the route could not continue it elsewhere.
+ * Code `MID_STREAM`. `partialOutput` is always true; `partialText` holds the text delivered so
+ * far (chat deltas or transcript), `cause` the provider's error.
+ */
+export class MidStreamError extends VoxrouteError {
+  override readonly code = 'MID_STREAM';
+  /** Text the caller already received (chat or STT), when the capability produces text. */
+  readonly partialText: string | undefined;
+
+  constructor(message: string, options: VoxrouteErrorOptions & { partialText?: string } = {}) {
+    super(message, { ...options, partialOutput: true });
+    this.name = 'MidStreamError';
+    this.partialText = options.partialText;
+  }
+
+  static override isInstance(error: unknown): error is MidStreamError {
+    return hasCode(error, 'MID_STREAM');
+  }
+}

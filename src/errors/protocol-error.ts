@@ -1,0 +1,29 @@
+import { VoxrouteError, type VoxrouteErrorOptions, hasCode } from './voxroute-error.js';
+
+/** Options of a {@link ProtocolError}. */
+export interface ProtocolErrorOptions extends VoxrouteErrorOptions {
+  /** Byte offset in the response body of the offending frame, when known. */
+  offset?: number;
+}
+
+/**
+ * A provider sent something that does not follow its wire protocol: a malformed frame, JSON
+ * that does not parse or fit the schema, a stream cut before its end marker (truncated), a
+ * body with no events at all. Code `PROTOCOL_ERROR`. Retryable by default (another provider
+ * may do better). The offending payload is never put in the message.
+ */
+export class ProtocolError extends VoxrouteError {
+  override readonly code = 'PROTOCOL_ERROR';
+  /** Byte offset of the offending frame in the response body, when known. */
+  readonly offset: number | undefined;
+
+  constructor(message: string, options: ProtocolErrorOptions = {}) {
+    super(message, { retryable: true, ...options });
+    this.name = 'ProtocolError';
+    this.offset = options.offset;
+  }
+
+  static override isInstance(error: unknown): error is ProtocolError {
+    return hasCode(error, 'PROTOCOL_ERROR');
+  }
+}

@@ -1,0 +1,52 @@
+import { VoxrouteError, type VoxrouteErrorOptions, hasCode } from './voxroute-error.js';
+
+/** Options of a {@link ProviderError}. */
+export interface ProviderErrorOptions extends VoxrouteErrorOptions {
+  provider: string;
+  /** HTTP status, or WebSocket close code, when there was one. */
+  status?: number;
+  /** The provider's own error code from the wire (`error.code`, `x-amzn-errortype`, ...). */
+  providerCode?: string | number;
+  /** The provider's own error type (`error.type`, e.g. `'overloaded_error'`). */
+  providerType?: string;
+  /** How long the provider asked us to wait (from `Retry-After` or `retry-after-ms`), in ms. */
+  retryAfterMs?: number;
+}
+
+/**
+ * A provider answered with an error: an HTTP error status, an error event inside a 200
+ * stream, an error close of a WebSocket, or a network failure talking to it. Code
+ * `PROVIDER_ERROR`. `retryable` follows the status (network, 408, 409, 429, 5xx: true;
+ * 400, 401, 403, 404, 422: false); `partialOutput` is true when the stream had already
+ * yielded output. The message holds the provider's message, never a request header or key.
+ */
+export class ProviderError extends VoxrouteError {
+  override readonly code = 'PROVIDER_ERROR';
+  declare readonly provider: string;
+  /** HTTP status or WebSocket close code, when there was one. */
+  readonly status: number | undefined;
+  /** The provider's own error code, e.g. `'overloaded'`, `'rate_limit_exceeded'` or vLLM's integer. */
+  readonly providerCode: string | number | undefined;
+  /** The provider's own error type, e.g. `'overloaded_error'`. */
+  readonly providerType: string | undefined;
+  /** Cool-down the provider asked for, in ms. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, options: ProviderErrorOptions) {
+    super(message, options);
+    this.name = 'ProviderError';
+    this.status = options.status;
+    this.providerCode = options.providerCode;
+    this.providerType = options.providerType;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+
+  /** True for authentication and permission failures (401, 403, WebSocket 1008). */
+  get isAuthError(): boolean {
+    return this.status === 401 || this.status === 403 || this.status === 1008;
+  }
+
+  static override isInstance(error: unknown): error is ProviderError {
+    return hasCode(error, 'PROVIDER_ERROR');
+  }
+}

@@ -1,0 +1,44 @@
+import { VoxrouteError, type VoxrouteErrorOptions, hasCode } from './voxroute-error.js';
+
+/**
+ * Phase of a call whose deadline passed: `connect` (TCP/TLS), `headers` (response status
+ * line and headers), `first-chunk` (first output chunk), `idle` (gap between chunks: a stalled
+ * stream), `total` (the whole call).
+ */
+export type TimeoutPhase = 'connect' | 'headers' | 'first-chunk' | 'idle' | 'total';
+
+/** A deadline passed. Code `TIMEOUT`. Always retryable; `phase` tells which deadline. */
+export class TimeoutError extends VoxrouteError {
+  override readonly code = 'TIMEOUT';
+  /** Which deadline passed. */
+  readonly phase: TimeoutPhase;
+  /** The deadline that passed, in ms. */
+  readonly timeoutMs: number;
+
+  constructor(phase: TimeoutPhase, timeoutMs: number, options: VoxrouteErrorOptions = {}) {
+    const who = options.provider ? ` from provider '${options.provider}'` : '';
+    super(`No ${describe(phase)}${who} within ${timeoutMs} ms`, { retryable: true, ...options });
+    this.name = 'TimeoutError';
+    this.phase = phase;
+    this.timeoutMs = timeoutMs;
+  }
+
+  static override isInstance(error: unknown): error is TimeoutError {
+    return hasCode(error, 'TIMEOUT');
+  }
+}
+
+function describe(phase: TimeoutPhase): string {
+  switch (phase) {
+    case 'connect':
+      return 'connection';
+    case 'headers':
+      return 'response headers';
+    case 'first-chunk':
+      return 'first chunk';
+    case 'idle':
+      return 'chunk (stream stalled)';
+    case 'total':
+      return 'end of stream';
+  }
+}

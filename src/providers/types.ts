@@ -1,0 +1,101 @@
+import type { Deadlines, HttpTransport } from '../transport/types.js';
+import type { AudioFormat } from '../types/audio.js';
+import type { ChatEvent, ChatMessage, ChatTool } from '../types/chat.js';
+import type { TranscriptEvent } from '../types/transcript.js';
+
+/**
+ * What the router hands an adapter for one attempt. Adapters never retry, fall back,
+ * convert audio to the caller's format or keep scores: the router does that.
+ */
+export interface AttemptContext {
+  /** Aborted when the attempt is abandoned (caller abort, barge-in, deadline, hedge lost). */
+  signal: AbortSignal;
+  /** Deadlines the adapter passes to its transport (connect, headers, idle, total). */
+  deadlines: Deadlines;
+  /** The HTTP transport to use. */
+  transport: HttpTransport;
+}
+
+/** Raw audio as a provider sent it: `data` may split a sample; `format` is its real format. */
+export interface ProviderAudio {
+  data: Uint8Array;
+  format: AudioFormat;
+}
+
+/** What a TTS adapter can produce natively. */
+export interface TtsCapabilities {
+  /** Output formats the provider can produce without conversion, best first. */
+  outputFormats: AudioFormat[];
+  /** True when the provider takes text as a stream (else the router joins the text first). */
+  streamingText: boolean;
+  /** True when the provider sends word timestamps. */
+  wordTimestamps: boolean;
+}
+
+/** A TTS request as an adapter sees it: the provider's own voice and model ids. */
+export interface ProviderTtsRequest {
+  text: string;
+  /** The provider's voice id (mapped from the logical voice by the router). */
+  voice: string;
+  model?: string;
+  /** Format to ask the provider for: one of its `outputFormats`. */
+  format: AudioFormat;
+  language?: string;
+  speed?: number;
+}
+
+/** A TTS adapter. */
+export interface TtsProvider {
+  readonly capabilities: TtsCapabilities;
+  /** Streams the audio of `request.text`; ends normally only after the provider's last byte. */
+  synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncIterable<ProviderAudio>;
+}
+
+/** What an STT adapter accepts. */
+export interface SttCapabilities {
+  /** Input formats the provider accepts, best first. */
+  inputFormats: AudioFormat[];
+  /** True when transcripts can arrive while audio still flows. */
+  streamingInput: boolean;
+}
+
+/** An STT request as an adapter sees it. */
+export interface ProviderSttRequest {
+  /** Audio bytes in `format` (one of the adapter's `inputFormats`), whole samples. */
+  audio: AsyncIterable<Uint8Array>;
+  format: AudioFormat;
+  model?: string;
+  language?: string;
+  interim: boolean;
+}
+
+/** An STT adapter: events' times are ms from the start of the audio it was given. */
+export interface SttProvider {
+  readonly capabilities: SttCapabilities;
+  transcribe(request: ProviderSttRequest, attempt: AttemptContext): AsyncIterable<TranscriptEvent>;
+}
+
+/** A chat request as an adapter sees it: `model` is the provider's own model id. */
+export interface ProviderChatRequest {
+  messages: ChatMessage[];
+  model: string;
+  maxTokens?: number;
+  temperature?: number;
+  tools?: ChatTool[];
+}
+
+/**
+ * A chat adapter: yields text deltas and tool calls in order, then exactly one `finish`.
+ * A stream that ends without its end marker throws a ProtocolError (truncated).
+ */
+export interface ChatProvider {
+  chat(request: ProviderChatRequest, attempt: AttemptContext): AsyncIterable<ChatEvent>;
+}
+
+/** One configured provider: the capabilities it has. */
+export interface ProviderAdapter {
+  readonly name: string;
+  readonly tts?: TtsProvider;
+  readonly stt?: SttProvider;
+  readonly chat?: ChatProvider;
+}

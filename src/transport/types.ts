@@ -1,0 +1,63 @@
+import type { Clock } from '../internal/clock.js';
+
+/**
+ * Deadlines of one HTTP exchange, each in ms; omitted or 0 means none.
+ * - `connectMs`: TCP (and TLS) connection established;
+ * - `headersMs`: response status line and headers received (counted from the request start);
+ * - `firstByteMs`: first body byte received (counted from the request start);
+ * - `idleMs`: longest gap between two body chunks while the body is being read;
+ * - `totalMs`: the whole exchange, until the body ends.
+ * Each raises a TimeoutError whose `phase` is `connect`, `headers`, `first-chunk`, `idle` or `total`.
+ */
+export interface Deadlines {
+  connectMs?: number;
+  headersMs?: number;
+  firstByteMs?: number;
+  idleMs?: number;
+  totalMs?: number;
+}
+
+/** One HTTP request through the transport. */
+export interface HttpRequest {
+  /** Name of the provider this goes to (errors name it). */
+  provider: string;
+  method: 'GET' | 'POST';
+  url: string;
+  /** Request headers. Secrets may be here; they never reach an error or log. */
+  headers?: Record<string, string>;
+  /** Request body: text, bytes, or a stream of bytes (sent with chunked transfer encoding). */
+  body?: string | Uint8Array | AsyncIterable<Uint8Array>;
+  signal?: AbortSignal;
+  deadlines?: Deadlines;
+}
+
+/**
+ * A response whose status is 2xx (error statuses are thrown as ProviderError by `request`).
+ * `body` can be iterated once; the deadlines of the request apply while it is read. Breaking
+ * out of the iteration, or `cancel()`, closes the connection.
+ */
+export interface HttpResponse {
+  status: number;
+  /** Response headers, lower-case names. */
+  headers: Record<string, string>;
+  body: AsyncIterable<Uint8Array>;
+  /** Stops reading and closes the underlying connection (idempotent). */
+  cancel(): Promise<void>;
+}
+
+/** The HTTP transport every provider adapter uses. */
+export interface HttpTransport {
+  request(req: HttpRequest): Promise<HttpResponse>;
+  /** Opens a connection to `origin` ahead of use (keep-alive warmup). */
+  preconnect?(origin: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link createHttpTransport}. */
+export interface HttpTransportOptions {
+  /** Use this fetch instead of undici's `request` (e.g. the global one, so msw intercepts it). */
+  fetch?: typeof globalThis.fetch;
+  /** undici dispatcher to use instead of the transport's own tuned Agent. */
+  dispatcher?: unknown;
+  clock?: Clock;
+}

@@ -1,0 +1,27 @@
+/**
+ * Sample encodings voxroute reads and writes:
+ * - `pcm_s16le`: signed 16-bit little-endian PCM (2 bytes a sample);
+ * - `pcm_f32le`: 32-bit little-endian IEEE float PCM in [-1, 1] (4 bytes a sample);
+ * - `mulaw`, `alaw`: G.711 companded 8-bit (1 byte a sample; ITU-T G.711).
+ */
+export type AudioEncoding = 'pcm_s16le' | 'pcm_f32le' | 'mulaw' | 'alaw';
+
+/** A raw audio format: encoding, sample rate in Hz, and channels (mono only for now). */
+export interface AudioFormat {
+  encoding: AudioEncoding;
+  /** Samples a second per channel, in Hz (e.g. 8000, 16000, 22050, 24000, 44100, 48000). */
+  sampleRate: number;
+  /** Channel count. Default: 1. */
+  channels?: 1;
+}
+
+/**
+ * A piece of audio. `data` always holds whole samples in `format` (never half a sample);
+ * `format` states the real encoding and rate of these bytes. `discontinuity` marks the first
+ * chunk after a mid-stream switch of provider (the voice may change there).
+ */
+export interface AudioChunk {
+  data: Uint8Array;
+  format: AudioFormat;
+  discontinuity?: true;
+}

@@ -1,0 +1,38 @@
+/** A tool call requested by the model: `arguments` is the JSON text the model produced. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** One message of a conversation. */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; content: string; toolCallId: string };
+
+/** A tool the model may call: `parameters` is a JSON Schema object. */
+export interface ChatTool {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+}
+
+/** Token counts of a chat call, when the provider reports them. */
+export interface ChatUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Why a chat completion ended. */
+export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'other';
+
+/**
+ * An event of `router.chat()`: text deltas in order, complete tool calls (assembled from the
+ * provider's deltas), and one `finish` last.
+ */
+export type ChatEvent =
+  | { type: 'text-delta'; text: string }
+  | { type: 'tool-call'; id: string; name: string; arguments: string }
+  | { type: 'finish'; finishReason: FinishReason; usage?: ChatUsage };

@@ -1,0 +1,47 @@
+import type { AudioChunk, AudioFormat } from './audio.js';
+import type { ChatMessage, ChatTool } from './chat.js';
+
+/** Options every routed call takes. */
+export interface CallOptions {
+  /** Cancels the call: the provider connection is closed at once and the iterator throws AbortError. */
+  signal?: AbortSignal;
+  /** Name of the route in the config to use. Default: the capability's name (`'tts'`, `'stt'`, `'chat'`). */
+  route?: string;
+}
+
+/**
+ * A text-to-speech request. `text` as an async iterable is streaming input (e.g. LLM tokens).
+ * `voice` is a logical voice name mapped per provider in the config. `format` defaults to
+ * PCM s16le at 24 000 Hz mono; the audio reaches the caller in this format whichever provider served.
+ */
+export interface TtsRequest extends CallOptions {
+  text: string | AsyncIterable<string>;
+  voice: string;
+  format?: AudioFormat;
+  /** BCP 47 language tag, e.g. `'en'`. */
+  language?: string;
+  /** Speaking rate multiplier; 1 is normal. */
+  speed?: number;
+}
+
+/**
+ * A speech-to-text request: the caller's audio as a stream of raw bytes in `format` (or
+ * AudioChunks, whose own format then applies). `interim: true` asks for partial transcripts.
+ */
+export interface SttRequest extends CallOptions {
+  audio: AsyncIterable<Uint8Array | AudioChunk>;
+  format: AudioFormat;
+  /** BCP 47 language tag, e.g. `'en'`. */
+  language?: string;
+  /** Emit partial transcripts as well as finals. Default: false. */
+  interim?: boolean;
+}
+
+/** A chat request. `model` is a logical model name mapped per provider in the config. */
+export interface ChatRequest extends CallOptions {
+  messages: ChatMessage[];
+  model: string;
+  maxTokens?: number;
+  temperature?: number;
+  tools?: ChatTool[];
+}

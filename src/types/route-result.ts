@@ -1,0 +1,42 @@
+/** A capability the router routes. */
+export type Capability = 'tts' | 'stt' | 'chat';
+
+/** How an attempt on one provider ended. */
+export type AttemptOutcome = 'success' | 'failed' | 'aborted' | 'skipped';
+
+/** One try of one provider within a routed call. Times are ms, from a monotonic clock. */
+export interface Attempt {
+  provider: string;
+  /** Provider-side model or voice id used. */
+  model?: string;
+  outcome: AttemptOutcome;
+  /** When the attempt started, ms since the call started. */
+  startedAtMs: number;
+  /** Time from the attempt's start to its first chunk, in ms, if it produced one. */
+  timeToFirstChunkMs?: number;
+  /** Time from the attempt's start to its end, in ms. */
+  durationMs?: number;
+  /** The error it failed with. */
+  error?: unknown;
+}
+
+/**
+ * What a routed call did: the provider that served it, every attempt in order, the time
+ * from the call to its first chunk (ms) and the call's whole duration (ms).
+ */
+export interface RouteResult {
+  provider: string;
+  attempts: Attempt[];
+  timeToFirstChunkMs: number;
+  durationMs: number;
+}
+
+/**
+ * The stream a routed call returns: iterate it once with `for await`. Breaking out of the
+ * loop (or aborting the request's signal) closes the provider connection at once (barge-in).
+ * `result` resolves when the stream ends normally and rejects with the same error the
+ * iterator threw otherwise.
+ */
+export interface RoutedStream<T> extends AsyncIterable<T> {
+  readonly result: Promise<RouteResult>;
+}
