@@ -1,0 +1,22 @@
+import { ProviderError } from '../errors/provider-error.js';
+import { VoxrouteError } from '../errors/voxroute-error.js';
+
+/**
+ * HTTP statuses that say the request itself is bad, so another provider would refuse it too:
+ * 400 Bad Request, 413 Content Too Large, 422 Unprocessable Content. These are thrown at once.
+ */
+const BAD_REQUEST = new Set([400, 413, 422]);
+
+/**
+ * Whether a failure before the first chunk moves the call on to the next candidate.
+ * Yes for every provider-side failure, retryable or not: network errors, 5xx, 429, deadlines,
+ * malformed frames, and also 401/403/404 (this provider is misconfigured; another may be fine).
+ * No for a cancelled call, and for a request the provider called bad (400, 413, 422).
+ */
+export function canFallBack(error: unknown): boolean {
+  if (!VoxrouteError.isInstance(error)) return true;
+  // The base class marks usage errors (bad input from the caller), which no provider can fix.
+  if (error.code === 'ABORTED' || error.code === 'CONFIG_INVALID' || error.code === 'VOXROUTE_ERROR') return false;
+  if (ProviderError.isInstance(error) && error.status !== undefined && BAD_REQUEST.has(error.status)) return false;
+  return true;
+}

@@ -1,0 +1,69 @@
+import type { Capability } from '../types/route-result.js';
+
+/** Fields every router event carries. Times are ms from a monotonic clock. */
+export interface RouterEventBase {
+  capability: Capability;
+  /** Name of the route used. */
+  route: string;
+  /** Provider the event concerns. */
+  provider: string;
+  /** Provider-side model or voice id. */
+  model?: string;
+  /** 1-based number of the attempt within the call. */
+  attempt: number;
+}
+
+/** The events of `router.on()`, by name. */
+export interface RouterEvents {
+  /** An attempt on a provider starts. */
+  attempt: RouterEventBase;
+  /** An attempt produced its first chunk; `timeToFirstChunkMs` from the attempt's start. */
+  'first-chunk': RouterEventBase & { timeToFirstChunkMs: number };
+  /** An attempt failed before its first chunk and the call moves on to `next`. */
+  fallback: RouterEventBase & { error: unknown; next: string };
+  /** An attempt failed (before or after its first chunk). */
+  error: RouterEventBase & { error: unknown; partialOutput: boolean };
+}
+
+/** Name of a router event. */
+export type RouterEventName = keyof RouterEvents;
+
+/** A listener of router event `E`. */
+export type RouterListener<E extends RouterEventName> = (event: RouterEvents[E]) => void;
+
+/**
+ * A tiny typed event emitter. A listener that throws is isolated: the error is reported to
+ * `onListenerError` and the call goes on.
+ */
+export class RouterEmitter {
+  readonly #listeners = new Map<RouterEventName, Set<(event: never) => void>>();
+  readonly #onListenerError: (error: unknown) => void;
+
+  constructor(onListenerError: (error: unknown) => void) {
+    this.#onListenerError = onListenerError;
+  }
+
+  /** Adds a listener; returns a function that removes it. */
+  on<E extends RouterEventName>(name: E, listener: RouterListener<E>): () => void {
+    let set = this.#listeners.get(name);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(name, set);
+    }
+    set.add(listener as (event: never) => void);
+    return () => set.delete(listener as (event: never) => void);
+  }
+
+  /** Calls every listener of `name` with `event`. */
+  emit<E extends RouterEventName>(name: E, event: RouterEvents[E]): void {
+    const set = this.#listeners.get(name);
+    if (!set || set.size === 0) return;
+    for (const listener of set) {
+      try {
+        (listener as RouterListener<E>)(event);
+      } catch (error) {
+        this.#onListenerError(error);
+      }
+    }
+  }
+}

@@ -1,0 +1,166 @@
+import type { Capability } from '../types/route-result.js';
+
+/** Options of a {@link LatencyTracker}. */
+export interface LatencyTrackerOptions {
+  /**
+   * Decay time of the EWMA, in ms: a sample's weight falls to 1/e after this long.
+   * Default: 10 000 ms.
+   */
+  decayMs?: number;
+  /** How many recent samples are kept for quantiles. Default: 256. */
+  window?: number;
+}
+
+/** Per-key latency state, as {@link LatencyTracker.snapshot} reports it. */
+export interface LatencySnapshot {
+  /** Time-decayed EWMA of time to first chunk, in ms; undefined before the first sample. */
+  ewmaMs: number | undefined;
+  /** Quantiles of the recent window of TTFC samples, in ms. */
+  p50Ms: number | undefined;
+  p95Ms: number | undefined;
+  p99Ms: number | undefined;
+  /** Successful calls measured. */
+  samples: number;
+  /** Failed attempts. */
+  errors: number;
+  /** Share of failed attempts among the recent window of outcomes, in [0, 1]. */
+  errorRate: number;
+  /** Attempts running now. */
+  inFlight: number;
+  /** Monotonic time (ms) of the last sample or failure, if any. */
+  lastUpdateMs: number | undefined;
+}
+
+interface Entry {
+  ewma: number | undefined;
+  lastSampleAt: number;
+  samples: number;
+  errors: number;
+  inFlight: number;
+  recent: number[];
+  recentNext: number;
+  outcomes: boolean[];
+  outcomesNext: number;
+  lastUpdate: number | undefined;
+}
+
+/**
+ * Tracks time to first chunk (TTFC) per (provider, capability, model) as a time-decayed
+ * EWMA: the weight of the previous value is exp(-elapsed / decayMs), so a provider measured
+ * long ago counts for little. Keeps a small window of recent samples for quantiles and of
+ * recent outcomes for the error rate. Failures never change the latency score.
+ */
+export class LatencyTracker {
+  readonly #decayMs: number;
+  readonly #window: number;
+  readonly #entries = new Map<string, Entry>();
+
+  constructor(options: LatencyTrackerOptions = {}) {
+    this.#decayMs = options.decayMs ?? 10_000;
+    this.#window = options.window ?? 256;
+  }
+
+  /** The map key of a (provider, capability, model). */
+  static key(provider: string, capability: Capability, model: string | undefined): string {
+    return `${provider}\u0000${capability}\u0000${model ?? ''}`;
+  }
+
+  #entry(key: string): Entry {
+    let e = this.#entries.get(key);
+    if (!e) {
+      e = {
+        ewma: undefined,
+        lastSampleAt: 0,
+        samples: 0,
+        errors: 0,
+        inFlight: 0,
+        recent: [],
+        recentNext: 0,
+        outcomes: [],
+        outcomesNext: 0,
+        lastUpdate: undefined,
+      };
+      this.#entries.set(key, e);
+    }
+    return e;
+  }
+
+  /** Records a successful TTFC sample of `ms` at monotonic time `now`. */
+  recordSuccess(key: string, ms: number, now: number): void {
+    const e = this.#entry(key);
+    if (e.ewma === undefined) e.ewma = ms;
+    else {
+      const w = Math.exp(-Math.max(0, now - e.lastSampleAt) / this.#decayMs);
+      e.ewma = e.ewma * w + ms * (1 - w);
+    }
+    e.lastSampleAt = now;
+    e.lastUpdate = now;
+    e.samples++;
+    this.#push(e.recent, ms, e, 'recentNext');
+    this.#pushOutcome(e, true);
+  }
+
+  /** Records a failed attempt at monotonic time `now`; the latency score is not changed. */
+  recordFailure(key: string, now: number): void {
+    const e = this.#entry(key);
+    e.errors++;
+    e.lastUpdate = now;
+    this.#pushOutcome(e, false);
+  }
+
+  /** Marks an attempt as started (+1) or ended (-1). */
+  inFlight(key: string, delta: 1 | -1): void {
+    const e = this.#entry(key);
+    e.inFlight = Math.max(0, e.inFlight + delta);
+  }
+
+  /** The EWMA of `key` in ms, or undefined when never measured. */
+  ewma(key: string): number | undefined {
+    return this.#entries.get(key)?.ewma;
+  }
+
+  /** Monotonic time of the last outcome (success or failure) of `key`, or undefined if never tried. */
+  lastTriedAt(key: string): number | undefined {
+    return this.#entries.get(key)?.lastUpdate;
+  }
+
+  /** A copy of the state of `key`. */
+  snapshot(key: string): LatencySnapshot {
+    const e = this.#entry(key);
+    const sorted = [...e.recent].sort((a, b) => a - b);
+    const q = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : undefined);
+    const failed = e.outcomes.filter((ok) => !ok).length;
+    return {
+      ewmaMs: e.ewma,
+      p50Ms: q(0.5),
+      p95Ms: q(0.95),
+      p99Ms: q(0.99),
+      samples: e.samples,
+      errors: e.errors,
+      errorRate: e.outcomes.length ? failed / e.outcomes.length : 0,
+      inFlight: e.inFlight,
+      lastUpdateMs: e.lastUpdate,
+    };
+  }
+
+  /** Every key seen so far. */
+  keys(): IterableIterator<string> {
+    return this.#entries.keys();
+  }
+
+  #push(ring: number[], value: number, e: Entry, cursor: 'recentNext'): void {
+    if (ring.length < this.#window) ring.push(value);
+    else {
+      ring[e[cursor]] = value;
+      e[cursor] = (e[cursor] + 1) % this.#window;
+    }
+  }
+
+  #pushOutcome(e: Entry, ok: boolean): void {
+    if (e.outcomes.length < this.#window) e.outcomes.push(ok);
+    else {
+      e.outcomes[e.outcomesNext] = ok;
+      e.outcomesNext = (e.outcomesNext + 1) % this.#window;
+    }
+  }
+}

@@ -1,0 +1,338 @@
+import { sameFormat } from '../audio/format.js';
+import { SampleFramer, createAudioConverter } from '../audio/index.js';
+import { parseConfig } from '../config/index.js';
+import type { ResolvedConfig, ResolvedProviderConfig, ResolvedRouteConfig, RouterConfig } from '../config/index.js';
+import { type Clock, systemClock } from '../internal/clock.js';
+import { createAdapter } from '../providers/create-adapter.js';
+import type { AttemptContext, ProviderAdapter } from '../providers/types.js';
+import { createHttpTransport } from '../transport/index.js';
+import type { HttpTransport } from '../transport/types.js';
+import type { AudioChunk, AudioFormat } from '../types/audio.js';
+import type { ChatEvent } from '../types/chat.js';
+import type { ChatRequest, SttRequest, TtsRequest } from '../types/requests.js';
+import type { Capability, RoutedStream } from '../types/route-result.js';
+import type { TranscriptEvent } from '../types/transcript.js';
+import { type RouteCandidate, type RouteRun, routedStream } from './attempt-loop.js';
+import { firstChunkDeadlineMs } from './deadlines.js';
+import { RouterEmitter, type RouterEventName, type RouterListener } from './events.js';
+import { LatencyTracker, type LatencySnapshot } from './latency-tracker.js';
+import { ReplayableAudio } from './replayable-audio.js';
+import { orderCandidates } from './select.js';
+import { pickNativeFormat, toCallerAudio } from './tts-stream.js';
+
+/** Where the router reports what the caller should know but that is not an error. */
+export interface Logger {
+  warn(message: string, attributes?: Record<string, unknown>): void;
+  debug?(message: string, attributes?: Record<string, unknown>): void;
+}
+
+/** Options of {@link createRouter}. */
+export interface RouterOptions {
+  /**
+   * A fetch to send HTTP with instead of undici's `request` on the router's tuned Agent
+   * (e.g. `globalThis.fetch`, so msw can intercept it). Default: undici `request`.
+   */
+  fetch?: typeof globalThis.fetch;
+  /** Monotonic clock and timers for every deadline and measurement. Default: performance.now(). */
+  clock?: Clock;
+  /** Receives warnings (e.g. a stray half sample dropped at the end of a stream). Default: none. */
+  logger?: Logger;
+  /** Environment for `{ env: NAME }` secrets when the config is not resolved yet. Default: process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+/** Measurements of one (provider, capability, model), as {@link Router.stats} reports them. */
+export interface ProviderStats extends LatencySnapshot {
+  provider: string;
+  capability: Capability;
+  /** Provider-side model or voice id. */
+  model: string;
+  /** Circuit-breaker state. The first router has no breaker yet: always `'closed'`. */
+  breaker: 'closed' | 'open' | 'half-open';
+}
+
+/** Snapshot of the router's measurements. */
+export interface RouterStats {
+  /** One entry per (provider, capability, model) that was tried at least once. */
+  providers: ProviderStats[];
+}
+
+/** The voxroute router: see {@link createRouter}. */
+export interface Router {
+  /** Text to speech: audio chunks in `request.format` (default PCM s16le 24 000 Hz mono). */
+  tts(request: TtsRequest): RoutedStream<AudioChunk>;
+  /** Speech to text: partial (when `interim`) and final transcripts; ends after the last final. */
+  stt(request: SttRequest): RoutedStream<TranscriptEvent>;
+  /** Chat: text deltas, tool calls, then one finish event. */
+  chat(request: ChatRequest): RoutedStream<ChatEvent>;
+  /** Opens connections to every provider ahead of the first call. Never throws. */
+  warmup(): Promise<void>;
+  /** Latency, error and in-flight figures per (provider, capability, model). */
+  stats(): RouterStats;
+  /** Listens to `'attempt'`, `'first-chunk'`, `'fallback'` or `'error'`; returns an unsubscribe function. */
+  on<E extends RouterEventName>(event: E, listener: RouterListener<E>): () => void;
+  /** Closes every connection; streams still running end with an AbortError. */
+  close(): Promise<void>;
+}
+
+/** Default TTS output format: PCM s16le, 24 000 Hz, mono. */
+export const DEFAULT_TTS_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
+
+/**
+ * Creates a router over the providers and routes of `config` (validated again here, so a
+ * literal `defineConfig({...})` works as well as `loadConfig()`'s result).
+ * @throws ConfigError when the config is invalid (every bad field with its path).
+ */
+export function createRouter(config: RouterConfig | ResolvedConfig, options: RouterOptions = {}): Router {
+  const resolved = parseConfig(config, options.env ? { env: options.env } : {});
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger;
+  const transport: HttpTransport = createHttpTransport({ ...(options.fetch ? { fetch: options.fetch } : {}), clock });
+  const closing = new AbortController();
+  const adapters = new Map<string, ProviderAdapter>();
+  for (const [name, provider] of Object.entries(resolved.providers)) adapters.set(name, createAdapter(name, provider));
+  // One tracker for the router: a provider's latency is a fact about the provider, whichever
+  // route measured it. (Per-route decay times come with the scoring work of a later issue.)
+  const tracker = new LatencyTracker();
+  const seen = new Map<string, { provider: string; capability: Capability; model: string }>();
+  const emitter = new RouterEmitter((error) => logger?.warn('A router event listener threw', { error: String(error) }));
+
+  const routeOf = (name: string, capability: Capability): ResolvedRouteConfig | string => {
+    const route = resolved.routes[name];
+    if (!route) return `no route named '${name}' in the config`;
+    if (route.capability !== capability) return `route '${name}' is a ${route.capability} route, not ${capability}`;
+    return route;
+  };
+
+  /** Builds the RouteRun shared parts and orders candidates. */
+  const plan = <T>(
+    capability: Capability,
+    routeName: string,
+    signal: AbortSignal | undefined,
+    build: (
+      name: string,
+      provider: ResolvedProviderConfig,
+      adapter: ProviderAdapter,
+    ) => { model: string | undefined; start: RouteCandidate<T>['start']; inputEnded?: Promise<void> } | string,
+  ): RouteRun<T> => {
+    const route = routeOf(routeName, capability);
+    const base: RouteRun<T> = {
+      capability,
+      route: routeName,
+      candidates: [],
+      signal,
+      closeSignal: closing.signal,
+      transport,
+      clock,
+      tracker,
+      emitter,
+    };
+    if (typeof route === 'string') return { ...base, noCandidateReason: route };
+    const built: RouteCandidate<T>[] = [];
+    const missing: string[] = [];
+    for (const name of route.providers) {
+      const adapter = adapters.get(name);
+      const provider = resolved.providers[name];
+      if (!adapter || !provider) continue;
+      const made = build(name, provider, adapter);
+      if (typeof made === 'string') {
+        missing.push(`${name}: ${made}`);
+        continue;
+      }
+      const key = LatencyTracker.key(name, capability, made.model);
+      seen.set(key, { provider: name, capability, model: made.model ?? '' });
+      const snap = tracker.snapshot(key);
+      built.push({
+        provider: name,
+        ...(made.model !== undefined ? { model: made.model } : {}),
+        key,
+        firstChunkMs: firstChunkDeadlineMs(route.firstChunkTimeoutMs, snap),
+        deadlines: {
+          connectMs: route.connectTimeoutMs,
+          idleMs: route.idleTimeoutMs,
+          ...(route.totalTimeoutMs !== undefined ? { totalMs: route.totalTimeoutMs } : {}),
+        },
+        start: made.start,
+        ...(made.inputEnded ? { inputEnded: made.inputEnded } : {}),
+      });
+    }
+    const order = orderCandidates(
+      built.map((c, index) => ({ index, ewmaMs: tracker.ewma(c.key), lastTriedAt: tracker.lastTriedAt(c.key) })),
+      { strategy: route.strategy, now: clock.now() },
+    );
+    return {
+      ...base,
+      candidates: order.map((i) => built[i]!),
+      noCandidateReason: missing.length ? `no provider can serve it (${missing.join('; ')})` : 'the route has no provider',
+    };
+  };
+
+  const onDropped = (provider: string) => (droppedBytes: number, format: AudioFormat) =>
+    logger?.warn('Dropped a stray partial sample at the end of a provider stream', {
+      provider,
+      droppedBytes,
+      encoding: format.encoding,
+      sampleRate: format.sampleRate,
+    });
+
+  return {
+    tts(request) {
+      const want = request.format ?? DEFAULT_TTS_FORMAT;
+      const text = typeof request.text === 'string' ? Promise.resolve(request.text) : undefined;
+      let joined: Promise<string> | undefined = text;
+      const fullText = () => {
+        joined ??= collectText(request.text as AsyncIterable<string>);
+        return joined;
+      };
+      const run = plan<AudioChunk>('tts', request.route ?? 'tts', request.signal, (name, provider, adapter) => {
+        const tts = adapter.tts;
+        if (!tts || !provider.tts) return 'no tts capability';
+        const voice = provider.tts.voices[request.voice];
+        if (voice === undefined) return `no voice '${request.voice}' in its tts.voices`;
+        const model = provider.tts.model;
+        return {
+          model: voice,
+          start: (attempt: AttemptContext) => {
+            const native = pickNativeFormat(tts.capabilities.outputFormats, want);
+            return (async function* () {
+              const raw = tts.synthesize(
+                {
+                  text: await fullText(),
+                  voice,
+                  ...(model !== undefined ? { model } : {}),
+                  format: native,
+                  ...(request.language !== undefined ? { language: request.language } : {}),
+                  ...(request.speed !== undefined ? { speed: request.speed } : {}),
+                },
+                attempt,
+              );
+              yield* toCallerAudio(raw, want, name, onDropped(name));
+            })();
+          },
+        };
+      });
+      run.isEmpty = async () => (await fullText()).trim() === '';
+      return routedStream(run);
+    },
+
+    stt(request) {
+      const audio = new ReplayableAudio(request.audio, request.format);
+      let ended: Promise<void> | undefined;
+      const inputEnded = () => {
+        ended ??= (async () => {
+          for await (const _ of audio.reader(closing.signal)) {
+            // drain: resolves once the caller's audio has ended
+          }
+        })();
+        return ended;
+      };
+      const run = plan<TranscriptEvent>('stt', request.route ?? 'stt', request.signal, (_name, provider, adapter) => {
+        const stt = adapter.stt;
+        if (!stt || !provider.stt) return 'no stt capability';
+        const model = provider.stt.model;
+        const input = stt.capabilities.inputFormats.find((f) => sameFormat(f, request.format)) ?? stt.capabilities.inputFormats[0];
+        if (!input) return 'its stt adapter accepts no input format';
+        const language = request.language ?? provider.stt.language;
+        return {
+          model,
+          start: (attempt: AttemptContext) =>
+            stt.transcribe(
+              {
+                audio: convertAudio(audio.reader(attempt.signal), request.format, input),
+                format: input,
+                ...(model !== undefined ? { model } : {}),
+                ...(language !== undefined ? { language } : {}),
+                interim: request.interim ?? false,
+              },
+              attempt,
+            ),
+          ...(stt.capabilities.streamingInput ? {} : { inputEnded: inputEnded() }),
+        };
+      });
+      run.textOf = (e) => (e.type === 'final' ? e.text : undefined);
+      return routedStream(run);
+    },
+
+    chat(request) {
+      const run = plan<ChatEvent>('chat', request.route ?? 'chat', request.signal, (_name, provider, adapter) => {
+        const chat = adapter.chat;
+        if (!chat || !provider.chat) return 'no chat capability';
+        const model = provider.chat.models[request.model];
+        if (model === undefined) return `no model '${request.model}' in its chat.models`;
+        return {
+          model,
+          start: (attempt: AttemptContext) =>
+            chat.chat(
+              {
+                messages: request.messages,
+                model,
+                ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+                ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+                ...(request.tools !== undefined ? { tools: request.tools } : {}),
+              },
+              attempt,
+            ),
+        };
+      });
+      run.textOf = (e) => (e.type === 'text-delta' ? e.text : undefined);
+      return routedStream(run);
+    },
+
+    async warmup() {
+      const origins = new Set<string>();
+      for (const provider of Object.values(resolved.providers)) {
+        if ('baseUrl' in provider && typeof provider.baseUrl === 'string') origins.add(new URL(provider.baseUrl).origin);
+      }
+      await Promise.all([...origins].map((o) => transport.preconnect?.(o).catch(() => {})));
+    },
+
+    stats() {
+      const providers: ProviderStats[] = [];
+      for (const [key, who] of seen) {
+        const snap = tracker.snapshot(key);
+        if (snap.samples === 0 && snap.errors === 0 && snap.inFlight === 0) continue;
+        providers.push({ ...who, ...snap, breaker: 'closed' });
+      }
+      return { providers };
+    },
+
+    on(event, listener) {
+      return emitter.on(event, listener);
+    },
+
+    async close() {
+      closing.abort();
+      await transport.close();
+    },
+  };
+}
+
+/** Joins a stream of text (e.g. LLM tokens) into one string. */
+async function collectText(source: AsyncIterable<string>): Promise<string> {
+  let text = '';
+  for await (const piece of source) text += piece;
+  return text;
+}
+
+/** Re-frames the caller's STT audio into whole samples and converts it to the provider's format. */
+async function* convertAudio(
+  source: AsyncIterable<Uint8Array>,
+  from: AudioFormat,
+  to: AudioFormat,
+): AsyncGenerator<Uint8Array, void, undefined> {
+  const framer = new SampleFramer(from);
+  const converter = await createAudioConverter(from, to);
+  try {
+    for await (const bytes of source) {
+      const whole = framer.push(bytes);
+      if (whole.byteLength === 0) continue;
+      const out = converter.push(whole);
+      if (out.byteLength > 0) yield out;
+    }
+    framer.end();
+    const tail = converter.flush();
+    if (tail.byteLength > 0) yield tail;
+  } finally {
+    converter.close();
+  }
+}

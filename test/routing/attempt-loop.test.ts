@@ -1,0 +1,283 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AbortError,
+  AllProvidersFailedError,
+  MidStreamError,
+  ProtocolError,
+  ProviderError,
+  TimeoutError,
+} from '../../src/errors/index.js';
+import { routedStream } from '../../src/routing/attempt-loop.js';
+import type { ChatEvent } from '../../src/types/chat.js';
+import { ManualClock, aborted, candidate, fakeRun } from './helpers.js';
+
+const delta = (text: string): ChatEvent => ({ type: 'text-delta', text });
+const textOf = (e: ChatEvent) => (e.type === 'text-delta' ? e.text : undefined);
+
+async function collect<T>(stream: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
+  const items: T[] = [];
+  try {
+    for await (const item of stream) items.push(item);
+    return { items, error: undefined };
+  } catch (error) {
+    return { items, error };
+  }
+}
+
+describe('the attempt loop', () => {
+  it('C30: an error that only appears on the first pull of a lazy stream still falls back', async () => {
+    const a = candidate<ChatEvent>('a', async function* () {
+      yield* [];
+      throw new ProviderError('Service Unavailable', { provider: 'a', status: 503, retryable: true });
+    });
+    const b = candidate<ChatEvent>('b', async function* () {
+      yield delta('ok');
+      yield { type: 'finish', finishReason: 'stop' };
+    });
+    const run = fakeRun([a, b], { textOf });
+    const stream = routedStream(run);
+    const { items, error } = await collect(stream);
+    expect(error).toBeUndefined();
+    expect(items).toEqual([delta('ok'), { type: 'finish', finishReason: 'stop' }]);
+    const result = await stream.result;
+    expect(result.provider).toBe('b');
+    expect(result.attempts.map((x) => [x.provider, x.outcome])).toEqual([
+      ['a', 'failed'],
+      ['b', 'success'],
+    ]);
+    expect(ProviderError.isInstance(result.attempts[0]!.error)).toBe(true);
+    expect(run.events.map(([name, e]) => `${name}:${(e as { provider: string }).provider}`)).toEqual([
+      'attempt:a',
+      'error:a',
+      'fallback:a',
+      'attempt:b',
+      'first-chunk:b',
+    ]);
+    expect(run.tracker.snapshot(a.key).errors).toBe(1);
+    expect(run.tracker.snapshot(b.key).samples).toBe(1);
+  });
+
+  it('C28: a failure after output never replays the prefix on another provider', async () => {
+    const a = candidate<ChatEvent>('a', async function* () {
+      yield delta('The answer ');
+      yield delta('is 4');
+      throw new ProviderError('socket reset', { provider: 'a', retryable: true });
+    });
+    const b = candidate<ChatEvent>('b', async function* () {
+      yield delta('The answer is 4.');
+    });
+    const stream = routedStream(fakeRun([a, b], { textOf }));
+    const { items, error } = await collect(stream);
+    expect(items).toEqual([delta('The answer '), delta('is 4')]);
+    expect(b.starts).toBe(0);
+    expect(MidStreamError.isInstance(error)).toBe(true);
+    const mid = error as MidStreamError;
+    expect(mid.partialOutput).toBe(true);
+    expect(mid.retryable).toBe(true);
+    expect(mid.provider).toBe('a');
+    expect(mid.partialText).toBe('The answer is 4');
+    expect(ProviderError.isInstance(mid.cause)).toBe(true);
+    await expect(stream.result).rejects.toBe(error);
+  });
+
+  it('C29: a stream cut before its end marker after output ends with a typed error, not a clean end', async () => {
+    const a = candidate<ChatEvent>('a', async function* () {
+      yield delta('one ');
+      yield delta('two ');
+      yield delta('three');
+      throw new ProtocolError('stream ended without [DONE] or a finish reason', { provider: 'a' });
+    });
+    const stream = routedStream(fakeRun([a], { textOf }));
+    const { items, error } = await collect(stream);
+    expect(items).toHaveLength(3);
+    expect(MidStreamError.isInstance(error)).toBe(true);
+    expect((error as MidStreamError).partialOutput).toBe(true);
+    expect(ProtocolError.isInstance((error as MidStreamError).cause)).toBe(true);
+  });
+
+  it('throws a bad request (400) at once without trying the next provider', async () => {
+    const bad = new ProviderError('max_tokens is too large', { provider: 'a', status: 400 });
+    const a = candidate<ChatEvent>('a', async function* () {
+      yield* [];
+      throw bad;
+    });
+    const b = candidate<ChatEvent>('b', async function* () {
+      yield delta('never');
+    });
+    const stream = routedStream(fakeRun([a, b]));
+    const { items, error } = await collect(stream);
+    expect(items).toEqual([]);
+    expect(error).toBe(bad);
+    expect(b.starts).toBe(0);
+    await expect(stream.result).rejects.toBe(bad);
+  });
+
+  it('falls back past a provider whose key is refused (401), which is misconfigured, not a bad request', async () => {
+    const a = candidate<ChatEvent>('a', async function* () {
+      yield* [];
+      throw new ProviderError('Incorrect API key provided', { provider: 'a', status: 401 });
+    });
+    const b = candidate<ChatEvent>('b', async function* () {
+      yield delta('hi');
+    });
+    const { items } = await collect(routedStream(fakeRun([a, b])));
+    expect(items).toEqual([delta('hi')]);
+  });
+
+  it('reports every attempt when all providers fail', async () => {
+    const fail = (p: string, status: number) =>
+      candidate<ChatEvent>(p, async function* () {
+        yield* [];
+        throw new ProviderError(`status ${status}`, { provider: p, status, retryable: true });
+      });
+    const stream = routedStream(fakeRun([fail('a', 503), fail('b', 429)]));
+    const { error } = await collect(stream);
+    expect(AllProvidersFailedError.isInstance(error)).toBe(true);
+    const all = error as AllProvidersFailedError;
+    expect(all.attempts.map((x) => [x.provider, (x.error as ProviderError).status])).toEqual([
+      ['a', 503],
+      ['b', 429],
+    ]);
+    expect(all.retryable).toBe(true);
+    expect(all.message).toBe('All providers failed for chat: a: status 503; b: status 429');
+    await expect(stream.result).rejects.toBe(error);
+  });
+
+  it('abandons a provider that sends nothing by its first-chunk deadline and closes it (C17)', async () => {
+    const clock = new ManualClock();
+    let aSignal: AbortSignal | undefined;
+    const a = candidate<ChatEvent>(
+      'a',
+      async function* (attempt) {
+        aSignal = attempt.signal;
+        await aborted(attempt.signal);
+        yield delta('late audio from a');
+      },
+      1500,
+    );
+    const b = candidate<ChatEvent>('b', async function* () {
+      yield delta('b');
+    });
+    const stream = routedStream(fakeRun([a, b], { clock }));
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = iterator.next();
+    await Promise.resolve();
+    await new Promise((r) => setImmediate(r));
+    expect(aSignal?.aborted).toBe(false);
+    clock.advance(1499);
+    expect(aSignal?.aborted).toBe(false);
+    clock.advance(1);
+    expect(aSignal?.aborted).toBe(true);
+    expect(await first).toEqual({ done: false, value: delta('b') });
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    const result = await stream.result;
+    const err = result.attempts[0]!.error as TimeoutError;
+    expect(TimeoutError.isInstance(err)).toBe(true);
+    expect(err.phase).toBe('first-chunk');
+    expect(err.timeoutMs).toBe(1500);
+    expect(result.provider).toBe('b');
+  });
+
+  it('measures time to first chunk on the injected clock and records it for routing', async () => {
+    const clock = new ManualClock();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const a = candidate<ChatEvent>('a', async function* () {
+      await gate;
+      yield delta('x');
+    });
+    const run = fakeRun([a], { clock });
+    const stream = routedStream(run);
+    const pending = collect(stream);
+    await new Promise((r) => setImmediate(r));
+    clock.advance(120);
+    release();
+    await pending;
+    const result = await stream.result;
+    expect(result.timeToFirstChunkMs).toBe(120);
+    expect(result.attempts[0]!.timeToFirstChunkMs).toBe(120);
+    expect(run.tracker.ewma(a.key)).toBe(120);
+  });
+
+  it('breaking out of the loop aborts the provider at once (barge-in) and resolves the result', async () => {
+    let signal: AbortSignal | undefined;
+    let closed = false;
+    const a = candidate<ChatEvent>('a', async function* (attempt) {
+      signal = attempt.signal;
+      try {
+        yield delta('one');
+        yield delta('two');
+        await aborted(attempt.signal);
+      } finally {
+        closed = true;
+      }
+    });
+    const stream = routedStream(fakeRun([a]));
+    for await (const item of stream) {
+      expect(item).toEqual(delta('one'));
+      break;
+    }
+    expect(signal?.aborted).toBe(true);
+    const result = await stream.result;
+    expect(result.attempts[0]!.outcome).toBe('aborted');
+    await new Promise((r) => setImmediate(r));
+    expect(closed).toBe(true);
+  });
+
+  it("the caller's abort ends the stream with AbortError and runs no fallback", async () => {
+    const controller = new AbortController();
+    const a = candidate<ChatEvent>('a', async function* (attempt) {
+      yield delta('one');
+      await aborted(attempt.signal);
+      throw new AbortError();
+    });
+    const b = candidate<ChatEvent>('b', async function* () {
+      yield delta('b');
+    });
+    const stream = routedStream(fakeRun([a, b], { signal: controller.signal }));
+    const items: ChatEvent[] = [];
+    let error: unknown;
+    try {
+      for await (const item of stream) {
+        items.push(item);
+        controller.abort();
+      }
+    } catch (e) {
+      error = e;
+    }
+    expect(items).toEqual([delta('one')]);
+    expect(AbortError.isInstance(error)).toBe(true);
+    expect((error as Error).name).toBe('AbortError');
+    expect(b.starts).toBe(0);
+    await expect(stream.result).rejects.toBe(error);
+  });
+
+  it('C32: an empty request contacts no provider and changes no score', async () => {
+    const a = candidate<ChatEvent>('a', async function* () {
+      yield delta('never');
+    });
+    const run = fakeRun([a], { isEmpty: async () => true });
+    const stream = routedStream(run);
+    const { items, error } = await collect(stream);
+    expect(items).toEqual([]);
+    expect(error).toBeUndefined();
+    expect(a.starts).toBe(0);
+    expect(run.tracker.snapshot(a.key)).toMatchObject({ samples: 0, errors: 0, inFlight: 0 });
+    expect((await stream.result).attempts).toEqual([]);
+  });
+
+  it('can be iterated only once', async () => {
+    const stream = routedStream(fakeRun<ChatEvent>([]));
+    stream[Symbol.asyncIterator]();
+    expect(() => stream[Symbol.asyncIterator]()).toThrow('A RoutedStream can be iterated only once');
+  });
+
+  it('names the reason when no provider is a candidate', async () => {
+    const stream = routedStream(fakeRun<ChatEvent>([], { noCandidateReason: "no provider can serve it (a: no model 'x')" }));
+    const { error } = await collect(stream);
+    expect(AllProvidersFailedError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toBe("All providers failed for chat: no provider can serve it (a: no model 'x')");
+  });
+});
