@@ -25,7 +25,9 @@ export function durationMs(format: AudioFormat, byteLength: number): number {
 
 /** True when two formats have the same encoding, sample rate and channel count. */
 export function sameFormat(a: AudioFormat, b: AudioFormat): boolean {
-  return a.encoding === b.encoding && a.sampleRate === b.sampleRate && (a.channels ?? 1) === (b.channels ?? 1);
+  return (
+    a.encoding === b.encoding && a.sampleRate === b.sampleRate && (a.channels ?? 1) === (b.channels ?? 1)
+  );
 }
 
 /** `pcm_s16le@24000Hz` style label, for messages and logs. */

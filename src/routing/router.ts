@@ -1,5 +1,5 @@
 import { sameFormat } from '../audio/format.js';
-import { SampleFramer, createAudioConverter } from '../audio/index.js';
+import { SampleFramer, createAudioConverter, preloadResampler } from '../audio/index.js';
 import { parseConfig } from '../config/index.js';
 import type { ResolvedConfig, ResolvedProviderConfig, ResolvedRouteConfig, RouterConfig } from '../config/index.js';
 import { type Clock, systemClock } from '../internal/clock.js';
@@ -65,7 +65,10 @@ export interface Router {
   stt(request: SttRequest): RoutedStream<TranscriptEvent>;
   /** Chat: text deltas, tool calls, then one finish event. */
   chat(request: ChatRequest): RoutedStream<ChatEvent>;
-  /** Opens connections to every provider ahead of the first call. Never throws. */
+  /**
+   * Opens connections (keep-alive) to every provider's origin and loads the resampler ahead of
+   * the first call, so no caller pays for a cold start. Never throws.
+   */
   warmup(): Promise<void>;
   /** Latency, error and in-flight figures per (provider, capability, model). */
   stats(): RouterStats;
@@ -283,7 +286,11 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       for (const provider of Object.values(resolved.providers)) {
         if ('baseUrl' in provider && typeof provider.baseUrl === 'string') origins.add(new URL(provider.baseUrl).origin);
       }
-      await Promise.all([...origins].map((o) => transport.preconnect?.(o).catch(() => {})));
+      await Promise.all([
+        ...[...origins].map((o) => transport.preconnect?.(o).catch(() => {})),
+        // The resampler's wasm module takes ~40 ms to load the first time: not on a caller's turn.
+        preloadResampler().catch(() => {}),
+      ]);
     },
 
     stats() {

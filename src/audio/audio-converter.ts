@@ -1,0 +1,141 @@
+import type { AudioEncoding, AudioFormat } from '../types/audio.js';
+import { formatLabel, sameFormat } from './format.js';
+import { decodeToFloat32, encodeFromFloat32, transcode } from './pcm-codec.js';
+import { Resampler } from './resampler.js';
+import type { ResamplerQuality } from './resampler-pool.js';
+
+/**
+ * A streaming converter from one {@link AudioFormat} to another (encoding and sample rate).
+ * Keep one per stream: resampling state carries across {@link push} calls.
+ */
+export interface AudioConverter {
+  /** Format of the bytes pushed in. */
+  readonly from: AudioFormat;
+  /** Format of the bytes returned. */
+  readonly to: AudioFormat;
+  /**
+   * Converts the next whole samples of `from` (frame them with SampleFramer upstream) and
+   * returns whole samples of `to`: possibly empty (a resampler holds a few ms back). With
+   * equal formats, returns `data` itself.
+   * @throws RangeError when `data` is not a whole number of samples of `from`; Error after close().
+   */
+  push(data: Uint8Array): Uint8Array;
+  /**
+   * Ends the stream: returns the held-back tail, so that N input samples give exactly
+   * round(N x to.sampleRate / from.sampleRate) output samples in total. The converter may then
+   * serve a new stream.
+   */
+  flush(): Uint8Array;
+  /** Releases the resampler (back to a shared pool). Idempotent. */
+  close(): void;
+}
+
+/** Options of {@link createAudioConverter}. */
+export interface AudioConverterOptions {
+  /** Resampler converter when the rates differ. Default: `'sinc-fastest'` (see docs/audio.md). */
+  quality?: ResamplerQuality;
+}
+
+const ENCODINGS: readonly AudioEncoding[] = ['pcm_s16le', 'pcm_f32le', 'mulaw', 'alaw'];
+const EMPTY = new Uint8Array(0);
+
+/**
+ * A converter from `from` to `to`: decode to Float32, resample if the rates differ
+ * (libsamplerate, see Resampler), encode. Equal formats give a zero-copy pass-through and an
+ * equal rate needs no WebAssembly; otherwise the call may load the resampler package (about
+ * 150 ms the first time, unless `preloadResampler()` ran) and take a pooled converter.
+ *
+ * @example
+ * const conv = await createAudioConverter({ encoding: 'pcm_s16le', sampleRate: 24000 },
+ *                                         { encoding: 'mulaw', sampleRate: 8000 });
+ * const out = [conv.push(pcm4800bytes), conv.flush()]; // 800 bytes in total
+ * conv.close();
+ * @throws RangeError for an unknown encoding, a rate that is not an integer from 1 to
+ * 192000 Hz, or a channel count other than 1 (voxroute converts mono audio only).
+ */
+export async function createAudioConverter(
+  from: AudioFormat,
+  to: AudioFormat,
+  options: AudioConverterOptions = {},
+): Promise<AudioConverter> {
+  checkFormat(from, 'from');
+  checkFormat(to, 'to');
+  if (sameFormat(from, to)) return new PassThrough(from, to);
+  if (from.sampleRate === to.sampleRate) return new Transcoder(from, to);
+  const resampler = await Resampler.create(from.sampleRate, to.sampleRate, {
+    quality: options.quality ?? 'sinc-fastest',
+  });
+  return new ResamplingConverter(from, to, resampler);
+}
+
+class PassThrough implements AudioConverter {
+  constructor(
+    readonly from: AudioFormat,
+    readonly to: AudioFormat,
+  ) {}
+  push(data: Uint8Array): Uint8Array {
+    return data;
+  }
+  flush(): Uint8Array {
+    return EMPTY;
+  }
+  close(): void {}
+}
+
+class Transcoder implements AudioConverter {
+  #closed = false;
+  constructor(
+    readonly from: AudioFormat,
+    readonly to: AudioFormat,
+  ) {}
+  push(data: Uint8Array): Uint8Array {
+    if (this.#closed) throw new Error('AudioConverter is closed');
+    return transcode(data, this.from.encoding, this.to.encoding);
+  }
+  flush(): Uint8Array {
+    return EMPTY;
+  }
+  close(): void {
+    this.#closed = true;
+  }
+}
+
+class ResamplingConverter implements AudioConverter {
+  readonly #resampler: Resampler;
+  constructor(
+    readonly from: AudioFormat,
+    readonly to: AudioFormat,
+    resampler: Resampler,
+  ) {
+    this.#resampler = resampler;
+  }
+  push(data: Uint8Array): Uint8Array {
+    const samples = decodeToFloat32(data, this.from.encoding);
+    return encodeFromFloat32(this.#resampler.process(samples), this.to.encoding);
+  }
+  flush(): Uint8Array {
+    return encodeFromFloat32(this.#resampler.flush(), this.to.encoding);
+  }
+  close(): void {
+    this.#resampler.close();
+  }
+}
+
+function checkFormat(format: AudioFormat, name: 'from' | 'to'): void {
+  if (!ENCODINGS.includes(format.encoding)) {
+    throw new RangeError(
+      `createAudioConverter: ${name}.encoding '${String(format.encoding)}' is not one of ${ENCODINGS.join(', ')}`,
+    );
+  }
+  if (!Number.isInteger(format.sampleRate) || format.sampleRate < 1 || format.sampleRate > 192000) {
+    throw new RangeError(
+      `createAudioConverter: ${name}.sampleRate must be an integer from 1 to 192000 Hz, got ${format.sampleRate}`,
+    );
+  }
+  const channels: number = format.channels ?? 1;
+  if (channels !== 1) {
+    throw new RangeError(
+      `createAudioConverter: only mono audio is supported, ${name} has ${channels} channels (${formatLabel(format)})`,
+    );
+  }
+}

@@ -1,0 +1,54 @@
+import * as alawmulawModule from 'alawmulaw';
+
+/**
+ * ITU-T G.711 mu-law and A-law codecs for single samples, on top of the `alawmulaw` package
+ * (its `encodeSample`/`decodeSample`), with the results normalised: codes are always
+ * 0..255 and decoded values are plain 16-bit integers (never -0).
+ *
+ * Levels (ITU-T G.711 tables, left-justified to 16 bits as in ITU-T G.191):
+ * - mu-law decodes to +-32124 at most; 0xFF and 0x7F both decode to 0; 0x00 is -32124.
+ * - A-law decodes to +-32256 at most; it has no zero: 0xD5 is +8 and 0x55 is -8.
+ * - Encoding saturates: 32767 -> 0x80 (mu-law), -32768 -> 0x00 (mu-law).
+ */
+
+/** The mu-law code of silence (0, positive zero): 0xFF. A 0x00 byte is full-scale negative. */
+export const MULAW_SILENCE = 0xff;
+
+/** The A-law code of silence (the smallest positive level, +8): 0xD5 (ITU-T G.711). */
+export const ALAW_SILENCE = 0xd5;
+
+interface Codecs {
+  mulaw: typeof alawmulawModule.mulaw;
+  alaw: typeof alawmulawModule.alaw;
+}
+
+/**
+ * The package is a UMD bundle marked `__esModule`: Node's ESM loader exposes it only as
+ * `default`, while bundlers' CommonJS interop exposes the named exports. Accept both.
+ */
+function pickCodecs(mod: unknown): Codecs {
+  const named = mod as Partial<Codecs> & { default?: Codecs };
+  return named.mulaw && named.alaw ? (named as Codecs) : named.default!;
+}
+
+const { mulaw, alaw } = pickCodecs(alawmulawModule);
+
+/** mu-law code (0..255) of a signed 16-bit sample (-32768..32767). */
+export function mulawEncodeSample(sample: number): number {
+  return mulaw.encodeSample(sample) & 0xff;
+}
+
+/** Signed 16-bit value of a mu-law code (0..255): -32124..32124. */
+export function mulawDecodeSample(code: number): number {
+  return mulaw.decodeSample(code & 0xff) | 0;
+}
+
+/** A-law code (0..255) of a signed 16-bit sample (-32768..32767). */
+export function alawEncodeSample(sample: number): number {
+  return alaw.encodeSample(sample) & 0xff;
+}
+
+/** Signed 16-bit value of an A-law code (0..255): -32256..32256, never 0. */
+export function alawDecodeSample(code: number): number {
+  return alaw.decodeSample(code & 0xff) | 0;
+}

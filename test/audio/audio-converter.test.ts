@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { createAudioConverter } from '../../src/audio/audio-converter.js';
+import { decodeToFloat32, encodeFromFloat32 } from '../../src/audio/pcm-codec.js';
+import { frameSamples } from '../../src/audio/sample-framer.js';
+import { WavReader } from '../../src/audio/wav-reader.js';
+import type { AudioFormat } from '../../src/types/audio.js';
+import { concatBytes, fixture, sine } from './helpers.js';
+
+const pcm24k: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24000 };
+const mulaw8k: AudioFormat = { encoding: 'mulaw', sampleRate: 8000 };
+
+/** A fake TTS provider: `data` labelled PCM16 LE 24 kHz mono, cut into odd-sized chunks. */
+async function* fakeProvider(data: Uint8Array): AsyncGenerator<Uint8Array> {
+  const sizes = [1, 999, 2, 1501, 7, 1000];
+  let at = 0;
+  for (const size of sizes) {
+    yield data.subarray(at, Math.min(at + size, data.byteLength));
+    at += size;
+  }
+  yield data.subarray(at);
+}
+
+/** Data bytes of a whole WAV file. */
+function wavData(file: Uint8Array): { format: AudioFormat; data: Uint8Array } {
+  const reader = new WavReader();
+  const { format, data } = reader.push(file);
+  return { format: format!, data };
+}
+
+function snrDb(signal: Float32Array, test: Float32Array, from: number, to: number): number {
+  let s = 0;
+  let e = 0;
+  for (let i = from; i < to; i++) {
+    s += signal[i]! ** 2;
+    e += (signal[i]! - test[i]!) ** 2;
+  }
+  return 10 * Math.log10(s / e);
+}
+
+describe('createAudioConverter', () => {
+  it('C11: 4800 bytes of PCM16 LE 24 kHz (100 ms) from a provider become exactly 800 bytes of 8 kHz mu-law', async () => {
+    const tone = encodeFromFloat32(sine(440, 24000, 2400, 0.5), 'pcm_s16le');
+    expect(tone.byteLength).toBe(4800);
+    const converter = await createAudioConverter(pcm24k, mulaw8k);
+    const out: Uint8Array[] = [];
+    for await (const whole of frameSamples(fakeProvider(tone), pcm24k)) out.push(converter.push(whole));
+    out.push(converter.flush());
+    converter.close();
+    const mulaw = concatBytes(out);
+    expect(mulaw.byteLength).toBe(800);
+    // It is the same tone, now as mu-law at 8 kHz (not the 4800 PCM bytes relabelled).
+    const decoded = decodeToFloat32(mulaw, 'mulaw');
+    expect(snrDb(sine(440, 8000, 800, 0.5), decoded, 40, 760)).toBeGreaterThan(33); // measured 36.5 dB (mu-law limits it)
+  });
+
+  it('equal formats pass the very same bytes through, with no resampler', async () => {
+    const converter = await createAudioConverter(pcm24k, { ...pcm24k, channels: 1 });
+    const data = Uint8Array.of(1, 2, 3, 4);
+    expect(converter.push(data)).toBe(data);
+    expect(converter.flush().byteLength).toBe(0);
+    converter.close();
+  });
+
+  it('same rate, other encoding: transcodes sample by sample (s16 -> A-law)', async () => {
+    const converter = await createAudioConverter(
+      { encoding: 'pcm_s16le', sampleRate: 8000 },
+      { encoding: 'alaw', sampleRate: 8000 },
+    );
+    const s16 = new Uint8Array(new Int16Array([0, 32767, -32768]).buffer);
+    expect(Array.from(converter.push(s16))).toEqual([0xd5, 0xaa, 0x2a]);
+    expect(converter.flush().byteLength).toBe(0);
+    converter.close();
+    expect(() => converter.push(s16)).toThrow('AudioConverter is closed');
+  });
+
+  it('real speech: jfk 24 kHz -> 16 kHz matches the 16 kHz original (sox made the 24 kHz file from it)', async () => {
+    const src = wavData(fixture('jfk-24k-s16le.wav'));
+    const ref = wavData(fixture('jfk-16k-s16le.wav'));
+    const converter = await createAudioConverter(src.format, ref.format);
+    const out: Uint8Array[] = [];
+    for (let at = 0; at < src.data.byteLength; at += 4800)
+      out.push(converter.push(src.data.subarray(at, at + 4800)));
+    out.push(converter.flush());
+    converter.close();
+    const pcm = concatBytes(out);
+    expect(pcm.byteLength).toBe(ref.data.byteLength); // 176000 samples
+    const got = decodeToFloat32(pcm, 'pcm_s16le');
+    const want = decodeToFloat32(ref.data, 'pcm_s16le');
+    expect(snrDb(want, got, 1000, 175000)).toBeGreaterThan(55); // measured 62 dB
+  });
+
+  it('real speech: jfk 16 kHz s16 -> 8 kHz mu-law is close to the telephony fixture (sox)', async () => {
+    const src = wavData(fixture('jfk-16k-s16le.wav'));
+    const ref = wavData(fixture('jfk-8k-mulaw.wav'));
+    expect(ref.format).toEqual({ encoding: 'mulaw', sampleRate: 8000, channels: 1 });
+    const converter = await createAudioConverter(src.format, ref.format);
+    const mulaw = concatBytes([converter.push(src.data), converter.flush()]);
+    converter.close();
+    expect(mulaw.byteLength).toBe(88000);
+    const snr = snrDb(decodeToFloat32(ref.data, 'mulaw'), decodeToFloat32(mulaw, 'mulaw'), 500, 87500);
+    expect(snr).toBeGreaterThan(25); // measured 27.6 dB
+  });
+
+  it('rejects stereo, unknown encodings and bad rates with a RangeError that names the problem', async () => {
+    const stereo = { encoding: 'pcm_s16le', sampleRate: 16000, channels: 2 } as unknown as AudioFormat;
+    await expect(createAudioConverter(stereo, pcm24k)).rejects.toThrow(
+      /only mono audio is supported, from has 2 channels/,
+    );
+    await expect(
+      createAudioConverter(pcm24k, { encoding: 'opus', sampleRate: 48000 } as unknown as AudioFormat),
+    ).rejects.toThrow(RangeError);
+    await expect(createAudioConverter(pcm24k, { encoding: 'mulaw', sampleRate: 0 })).rejects.toThrow(
+      /to.sampleRate/,
+    );
+  });
+
+  it('requires whole samples of the input format (framing is up to the caller)', async () => {
+    const converter = await createAudioConverter(pcm24k, mulaw8k);
+    expect(() => converter.push(new Uint8Array(3))).toThrow(RangeError);
+    converter.close();
+  });
+});

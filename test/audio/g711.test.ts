@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ALAW_SILENCE,
+  alawDecodeSample,
+  alawEncodeSample,
+  MULAW_SILENCE,
+  mulawDecodeSample,
+  mulawEncodeSample,
+} from '../../src/audio/g711.js';
+import { decodeToFloat32, encodeFromFloat32 } from '../../src/audio/pcm-codec.js';
+import { silence } from '../../src/audio/silence.js';
+
+/**
+ * Reconstruction values of ITU-T G.711, written from the standard's tables (Table 2a mu-law in
+ * 14-bit units, Table 1a A-law in 13-bit units), left-justified to 16 bits as ITU-T G.191 does.
+ */
+function g711MulawReference(code: number): number {
+  const inverted = ~code & 0xff;
+  const exponent = (inverted >> 4) & 0x07;
+  const mantissa = inverted & 0x0f;
+  const magnitude = (((2 * mantissa + 33) << exponent) - 33) * 4;
+  return inverted & 0x80 && magnitude !== 0 ? -magnitude : magnitude; // 0x7F is a negative zero: 0
+}
+
+function g711AlawReference(code: number): number {
+  const x = code ^ 0x55;
+  const exponent = (x >> 4) & 0x07;
+  const mantissa = x & 0x0f;
+  const magnitude = (exponent === 0 ? 2 * mantissa + 1 : (2 * mantissa + 33) << (exponent - 1)) * 8;
+  return x & 0x80 ? magnitude : -magnitude; // in A-law the sign bit set means positive
+}
+
+const codes = Array.from({ length: 256 }, (_, i) => i);
+
+describe('G.711 mu-law', () => {
+  it('C12: encodes 0, 32767, -32768 to 0xFF, 0x80, 0x00 and 16000 to a code decoding to 15996', () => {
+    expect([0, 16000, -16000, 32767, -32768].map(mulawEncodeSample)).toEqual([0xff, 0x90, 0x10, 0x80, 0x00]);
+    expect(mulawDecodeSample(mulawEncodeSample(16000))).toBe(15996);
+    expect(mulawDecodeSample(mulawEncodeSample(-16000))).toBe(-15996);
+  });
+
+  it('C12: decodes 0x00, 0x80, 0xFF, 0x7F to -32124, +32124, 0, 0 (0x00 is not silence)', () => {
+    const decoded = [0x00, 0x80, 0xff, 0x7f].map(mulawDecodeSample);
+    expect(decoded).toEqual([-32124, 32124, 0, 0]);
+    expect(Object.is(decoded[3], 0)).toBe(true); // not -0
+  });
+
+  it('C12: all 256 codes decode to the ITU-T G.711 values, and re-encode to themselves except 0x7F (negative zero -> 0xFF)', () => {
+    expect(codes.map(mulawDecodeSample)).toEqual(codes.map(g711MulawReference));
+    const roundTrip = codes.map((c) => mulawEncodeSample(mulawDecodeSample(c)));
+    expect(roundTrip).toEqual(codes.map((c) => (c === 0x7f ? 0xff : c)));
+  });
+
+  it('C12: the same values hold through the byte codec and Float32 (decode -> f32 -> encode is exact)', () => {
+    const all = Uint8Array.from(codes);
+    const floats = decodeToFloat32(all, 'mulaw');
+    expect(Array.from(floats, (f) => f * 32768)).toEqual(codes.map(g711MulawReference));
+    expect(Array.from(encodeFromFloat32(floats, 'mulaw'))).toEqual(codes.map((c) => (c === 0x7f ? 0xff : c)));
+    const s16 = new Int16Array([0, 16000, -16000, 32767, -32768]);
+    expect(
+      Array.from(encodeFromFloat32(decodeToFloat32(new Uint8Array(s16.buffer), 'pcm_s16le'), 'mulaw')),
+    ).toEqual([0xff, 0x90, 0x10, 0x80, 0x00]);
+  });
+
+  it('C12: sign is symmetric: decode(c) = -decode(c ^ 0x80) for every code', () => {
+    expect(codes.map((c) => mulawDecodeSample(c) + mulawDecodeSample(c ^ 0x80))).toEqual(codes.map(() => 0));
+  });
+
+  it('C12: a 100 ms gap in 8 kHz mu-law is 800 bytes of 0xFF, never 0x00', () => {
+    const gap = silence({ encoding: 'mulaw', sampleRate: 8000 }, 100);
+    expect(gap.byteLength).toBe(800);
+    expect(gap.every((b) => b === 0xff)).toBe(true);
+    expect(MULAW_SILENCE).toBe(0xff);
+  });
+});
+
+describe('G.711 A-law', () => {
+  it('all 256 codes decode to the ITU-T G.711 values and re-encode to themselves', () => {
+    expect(codes.map(alawDecodeSample)).toEqual(codes.map(g711AlawReference));
+    expect(codes.map((c) => alawEncodeSample(alawDecodeSample(c)))).toEqual(codes);
+  });
+
+  it('encodes 0 to 0xD5, saturates at +-32256, and its silence fill is 0xD5', () => {
+    expect([0, 32767, -32768].map(alawEncodeSample)).toEqual([0xd5, 0xaa, 0x2a]);
+    expect([0xd5, 0x55, 0xaa, 0x2a].map(alawDecodeSample)).toEqual([8, -8, 32256, -32256]);
+    const gap = silence({ encoding: 'alaw', sampleRate: 8000 }, 20);
+    expect(gap.byteLength).toBe(160);
+    expect(gap.every((b) => b === ALAW_SILENCE && b === 0xd5)).toBe(true);
+  });
+});
+
+describe('silence', () => {
+  it('is zero bytes for PCM: 10 ms of 16 kHz s16 is 320 bytes, of 24 kHz f32 is 960 bytes', () => {
+    const s16 = silence({ encoding: 'pcm_s16le', sampleRate: 16000 }, 10);
+    const f32 = silence({ encoding: 'pcm_f32le', sampleRate: 24000 }, 10);
+    expect([s16.byteLength, f32.byteLength]).toEqual([320, 960]);
+    expect(s16.every((b) => b === 0) && f32.every((b) => b === 0)).toBe(true);
+  });
+
+  it('rounds to whole frames (10 ms of 22050 Hz is 221 samples) and rejects negative durations', () => {
+    expect(silence({ encoding: 'pcm_s16le', sampleRate: 22050 }, 10).byteLength).toBe(442);
+    expect(() => silence({ encoding: 'mulaw', sampleRate: 8000 }, -1)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,134 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { frameSamples, SampleFramer } from '../../src/audio/sample-framer.js';
+
+const s16 = { encoding: 'pcm_s16le', sampleRate: 24000 } as const;
+
+function bytes(n: number, start = 0): Uint8Array {
+  return Uint8Array.from({ length: n }, (_, i) => (start + i) & 0xff);
+}
+
+async function* chunksOf(data: Uint8Array, sizes: readonly number[]): AsyncGenerator<Uint8Array> {
+  let at = 0;
+  for (const size of sizes) {
+    yield data.subarray(at, at + size);
+    at += size;
+  }
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+describe('SampleFramer', () => {
+  it('C09: odd-length PCM16 chunks (3, 4, 5 bytes) are re-framed into whole samples of 2, 4, 6 bytes', () => {
+    const data = bytes(12, 0xb0);
+    const framer = new SampleFramer(s16);
+    const out = [
+      framer.push(data.subarray(0, 3)),
+      framer.push(data.subarray(3, 7)),
+      framer.push(data.subarray(7, 12)),
+    ];
+    expect(out.map((c) => c.byteLength)).toEqual([2, 4, 6]);
+    expect(Array.from(concat(out))).toEqual(Array.from(data));
+    expect(framer.end()).toEqual({ droppedBytes: 0 });
+  });
+
+  it('C09: 13 one-byte chunks yield nothing until a sample is whole, and the stray 13th byte is dropped, not padded', async () => {
+    const data = bytes(13, 0xb0);
+    const dropped: number[] = [];
+    const yielded: Uint8Array[] = [];
+    const framer = new SampleFramer(s16);
+    const perPush: number[] = [];
+    for (let i = 0; i < 13; i++) perPush.push(framer.push(data.subarray(i, i + 1)).byteLength);
+    expect(perPush).toEqual([0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0]);
+    expect(framer.pendingBytes).toBe(1);
+    expect(framer.end()).toEqual({ droppedBytes: 1 });
+    expect(framer.end()).toEqual({ droppedBytes: 0 });
+
+    for await (const chunk of frameSamples(chunksOf(data, Array(13).fill(1)), s16, (n) => dropped.push(n))) {
+      yielded.push(chunk);
+    }
+    expect(yielded.map((c) => c.byteLength)).toEqual([2, 2, 2, 2, 2, 2]);
+    expect(Array.from(concat(yielded))).toEqual(Array.from(data.subarray(0, 12)));
+    expect(dropped).toEqual([1]);
+  });
+
+  it('C09: the unit is 4 bytes for stereo s16 and for f32, 1 byte (no carry) for mu-law', () => {
+    const stereo = new SampleFramer({ encoding: 'pcm_s16le', channels: 2 });
+    expect(stereo.frameBytes).toBe(4);
+    expect(stereo.push(bytes(6)).byteLength).toBe(4);
+    expect(stereo.push(bytes(1)).byteLength).toBe(0);
+    expect(stereo.push(bytes(1)).byteLength).toBe(4);
+
+    const f32 = new SampleFramer({ encoding: 'pcm_f32le' });
+    expect(f32.frameBytes).toBe(4);
+    expect(f32.push(bytes(7)).byteLength).toBe(4);
+    expect(f32.end()).toEqual({ droppedBytes: 3 });
+
+    const mulaw = new SampleFramer({ encoding: 'mulaw' });
+    const odd = bytes(5);
+    expect(mulaw.frameBytes).toBe(1);
+    expect(mulaw.push(odd)).toBe(odd);
+    expect(mulaw.pendingBytes).toBe(0);
+  });
+
+  it('C09: reset() clears the carry when a new utterance starts', () => {
+    const framer = new SampleFramer(s16);
+    framer.push(Uint8Array.of(0xaa));
+    framer.reset();
+    expect(framer.pendingBytes).toBe(0);
+    expect(Array.from(framer.push(Uint8Array.of(1, 2)))).toEqual([1, 2]);
+  });
+
+  it('returns a view of the input, not a copy, when there is no carry', () => {
+    const framer = new SampleFramer(s16);
+    const input = bytes(7);
+    const out = framer.push(input);
+    expect(out.buffer).toBe(input.buffer);
+    expect(out.byteOffset).toBe(0);
+    expect(out.byteLength).toBe(6);
+    const even = bytes(4);
+    expect(new SampleFramer(s16).push(even)).toBe(even);
+  });
+
+  it('rejects a non-positive channel count with RangeError', () => {
+    expect(() => new SampleFramer({ encoding: 'pcm_s16le', channels: 0 })).toThrow(RangeError);
+  });
+
+  it('property: any chunking re-frames to the same bytes, every chunk a multiple of the frame size', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(
+          { encoding: 'pcm_s16le' as const, channels: 1 },
+          { encoding: 'pcm_s16le' as const, channels: 2 },
+          { encoding: 'pcm_f32le' as const, channels: 1 },
+          { encoding: 'mulaw' as const, channels: 1 },
+        ),
+        fc.uint8Array({ maxLength: 200 }),
+        fc.array(fc.nat({ max: 40 }), { maxLength: 30 }),
+        (format, data, cuts) => {
+          const framer = new SampleFramer(format);
+          const out: Uint8Array[] = [];
+          let at = 0;
+          for (const cut of [...cuts, data.byteLength]) {
+            const end = Math.min(at + cut, data.byteLength);
+            const chunk = framer.push(data.subarray(at, end));
+            expect(chunk.byteLength % framer.frameBytes).toBe(0);
+            out.push(chunk);
+            at = end;
+          }
+          const tail = data.byteLength % framer.frameBytes;
+          expect(framer.end()).toEqual({ droppedBytes: tail });
+          expect(Array.from(concat(out))).toEqual(Array.from(data.subarray(0, data.byteLength - tail)));
+        },
+      ),
+    );
+  });
+});
