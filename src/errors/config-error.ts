@@ -16,6 +16,8 @@ export class ConfigError extends VoxrouteError {
   override readonly code = 'CONFIG_INVALID';
   /** Every invalid field, with its path. */
   readonly issues: ConfigIssue[];
+  /** The config file the issues are in, when the config came from a file. */
+  readonly source: string | undefined;
 
   constructor(issues: ConfigIssue[], options: { cause?: unknown; source?: string } = {}) {
     const lines = issues.map((i) => `  ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
@@ -23,6 +25,7 @@ export class ConfigError extends VoxrouteError {
     super(`Invalid voxroute config${where}:\n${lines.join('\n')}`, { cause: options.cause });
     this.name = 'ConfigError';
     this.issues = issues;
+    this.source = options.source;
   }
 
   static override isInstance(error: unknown): error is ConfigError {

@@ -1,0 +1,30 @@
+/**
+ * The demo's router config (`npm run demo`): two self-hosted OpenAI-compatible servers
+ * (examples/self-hosted-server) on loopback, each offering chat, speech and transcription,
+ * routed by measured latency. The same config in YAML: voxroute.config.yaml.
+ */
+import { defineConfig } from 'voxroute';
+
+export default defineConfig({
+  providers: {
+    'ec2-a': {
+      kind: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:8801/v1',
+      chat: { models: { fast: 'voxroute-echo' } },
+      tts: { model: 'espeak-ng', voices: { agent: 'en-us' }, responseFormat: 'wav' },
+      stt: { model: 'pocketsphinx' },
+    },
+    'ec2-b': {
+      kind: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:8802/v1',
+      chat: { models: { fast: 'voxroute-echo' } },
+      tts: { model: 'espeak-ng', voices: { agent: 'en-us' }, responseFormat: 'wav' },
+      stt: { model: 'pocketsphinx' },
+    },
+  },
+  routes: {
+    tts: { providers: ['ec2-a', 'ec2-b'], strategy: 'latency' },
+    stt: { providers: ['ec2-a', 'ec2-b'], strategy: 'latency' },
+    chat: { providers: ['ec2-a', 'ec2-b'], strategy: 'latency' },
+  },
+});

@@ -1,0 +1,93 @@
+import type { z } from 'zod';
+import { CAPABILITIES, isCapability } from './capability.js';
+import { providerKinds } from './providers/index.js';
+
+/**
+ * The checks of a router config that span fields, run by the config schema after the
+ * fields themselves (and also when some fields are invalid, so every problem is reported at
+ * once). Each issue has the full path of the offending value:
+ * - a provider of a known kind needs at least one capability section (`tts`, `stt`, `chat`);
+ * - a route named other than `tts`/`stt`/`chat` must set `capability`, and one so named
+ *   must not set a different one;
+ * - each provider a route names exists, has the route's capability, and is named once.
+ * The input is read defensively: parts that failed their own schema are skipped.
+ */
+export function checkConfigReferences(config: unknown, ctx: z.RefinementCtx): void {
+  if (!isRecord(config)) return;
+  const providers = isRecord(config.providers) ? config.providers : undefined;
+  if (providers) {
+    for (const [name, provider] of Object.entries(providers)) {
+      if (!isRecord(provider) || !providerKinds().includes(provider.kind as string)) continue;
+      if (!CAPABILITIES.some((cap) => provider[cap] !== undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['providers', name],
+          message: 'has no capability: add a tts, stt or chat section',
+        });
+      }
+    }
+  }
+  if (!isRecord(config.routes)) return;
+  for (const [routeName, route] of Object.entries(config.routes)) {
+    if (!isRecord(route)) continue;
+    const capability = routeCapability(routeName, route, ctx);
+    if (!Array.isArray(route.providers)) continue;
+    const seen = new Set<string>();
+    route.providers.forEach((name: unknown, index) => {
+      if (typeof name !== 'string' || name === '') return;
+      const path = ['routes', routeName, 'providers', index];
+      if (seen.has(name)) {
+        ctx.addIssue({ code: 'custom', path, message: `names provider "${name}" twice` });
+        return;
+      }
+      seen.add(name);
+      if (!providers) return;
+      const provider = Object.hasOwn(providers, name) ? providers[name] : undefined;
+      if (provider === undefined) {
+        const known = Object.keys(providers).map((key) => `"${key}"`);
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message: `unknown provider "${name}"; the config has ${known.length ? known.join(', ') : 'none'}`,
+        });
+      } else if (capability && isRecord(provider) && provider[capability] === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message: `provider "${name}" has no ${capability} capability (no ${capability} section in providers.${name})`,
+        });
+      }
+    });
+  }
+}
+
+/** The route's capability, reporting a missing or contradicting `capability` field. */
+function routeCapability(
+  routeName: string,
+  route: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+): string | undefined {
+  const declared = typeof route.capability === 'string' ? route.capability : undefined;
+  if (isCapability(routeName)) {
+    if (declared !== undefined && declared !== routeName) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['routes', routeName, 'capability'],
+        message: `the route named "${routeName}" serves ${routeName}; remove capability or rename the route`,
+      });
+    }
+    return routeName;
+  }
+  if (route.capability === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['routes', routeName, 'capability'],
+      message: `required for a route not named tts, stt or chat: set capability to "tts", "stt" or "chat"`,
+    });
+  }
+  return declared !== undefined && isCapability(declared) ? declared : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,26 @@
+export { CAPABILITIES } from './capability.js';
+export { defineConfig } from './define-config.js';
+export { configJsonSchema } from './json-schema.js';
+export { CONFIG_EXTENSIONS, type LoadConfigOptions, loadConfig } from './load-config.js';
+export { type ParseConfigOptions, parseConfig } from './parse-config.js';
+export { providerKinds } from './providers/index.js';
+export { OPENAI_BASE_URL, OPENAI_PCM_SAMPLE_RATE } from './providers/openai.js';
+export { isResolvedConfig } from './resolve.js';
+export type { SecretEnv } from './resolve-secrets.js';
+export {
+  type FirstChunkTimeout,
+  type MidStreamPolicy,
+  ROUTE_DEFAULTS,
+  type RouteStrategy,
+} from './route.js';
+export { routerConfigSchema } from './schema.js';
+export type { SecretInput } from './secret.js';
+export type {
+  ProviderConfig,
+  ResolvedConfig,
+  ResolvedOpenAIProviderConfig,
+  ResolvedProviderConfig,
+  ResolvedRouteConfig,
+  RouteConfig,
+  RouterConfig,
+} from './types.js';

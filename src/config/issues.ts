@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+import type { ConfigIssue } from '../errors/config-error.js';
+
+type ZodIssue = z.core.$ZodIssue;
+type Path = (string | number)[];
+
+/**
+ * Turns zod issues into ConfigIssues with full paths, most specific first:
+ * - an unknown key becomes one issue per key, at the key's own path (`unknown key`);
+ * - a failed union whose input matched one member's shape (e.g. `{ env: 5 }` for a secret,
+ *   `-1` for `firstChunkTimeoutMs`) reports that member's issues instead of "Invalid input";
+ * - identical issues are reported once.
+ * Messages come from the schema and never quote the input value.
+ */
+export function toConfigIssues(issues: readonly ZodIssue[], prefix: Path = []): ConfigIssue[] {
+  const out: ConfigIssue[] = [];
+  const seen = new Set<string>();
+  const add = (path: Path, message: string) => {
+    const key = JSON.stringify([path, message]);
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ path, message });
+  };
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path.map(toSegment)];
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) add([...path, key], 'unknown key');
+    } else if (issue.code === 'invalid_union') {
+      const informative = issue.errors.filter((branch) => !branch.every(isShallowMismatch));
+      const only = informative.length === 1 ? informative[0] : undefined;
+      if (only) for (const sub of toConfigIssues(only, path)) add(sub.path, sub.message);
+      else add(path, issue.message);
+    } else {
+      add(path, issue.message);
+    }
+  }
+  return out;
+}
+
+/**
+ * An issue that says only "this value is not of this member's type at all". A number that
+ * is not an integer is also an `invalid_type` (expected `int`), but one with a `format`:
+ * that is a near miss worth reporting.
+ */
+function isShallowMismatch(issue: ZodIssue): boolean {
+  if (issue.path.length > 0) return false;
+  if (issue.code === 'invalid_value') return true;
+  return issue.code === 'invalid_type' && !('format' in issue);
+}
+
+function toSegment(segment: PropertyKey): string | number {
+  return typeof segment === 'number' ? segment : String(segment);
+}

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { routerConfigSchema } from './schema.js';
+
+/**
+ * JSON Schema (draft 2020-12) of the router config as a user writes it (the input side:
+ * fields with defaults are optional, secrets may be `{ env }`), with every field's
+ * description, for editors checking `voxroute.config.yaml`/`.json`. Cross-field rules (a
+ * route's providers exist and have its capability) cannot be expressed in it; parseConfig
+ * checks those. Returns a new object on each call.
+ */
+export function configJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(routerConfigSchema(), {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
+  return { title: 'voxroute router config', ...schema };
+}

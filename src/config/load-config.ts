@@ -1,0 +1,99 @@
+import { readFile, stat } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { ConfigError } from '../errors/config-error.js';
+import { loadModuleDefault } from './load-module.js';
+import { parseConfig } from './parse-config.js';
+import { parseJsonConfig, parseYamlConfig } from './parse-data.js';
+import type { SecretEnv } from './resolve-secrets.js';
+import type { ResolvedConfig } from './types.js';
+
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /** Where `{ env: 'NAME' }` secrets are read from. Default `process.env`. */
+  env?: SecretEnv;
+  /** Folder a relative `path` is resolved from. Default `process.cwd()`. */
+  cwd?: string;
+  /**
+   * For TypeScript configs: bare import specifiers mapped to paths (jiti's `alias`), e.g.
+   * `{ voxroute: '/repo/src/index.ts' }` to load a config inside the voxroute repo without a
+   * build. Default none: imports resolve from the config file's folder as Node would.
+   */
+  alias?: Record<string, string>;
+}
+
+/** The file extensions loadConfig reads. */
+export const CONFIG_EXTENSIONS = [
+  '.ts',
+  '.mts',
+  '.cts',
+  '.mjs',
+  '.js',
+  '.cjs',
+  '.json',
+  '.yaml',
+  '.yml',
+] as const;
+
+/**
+ * Reads, validates and resolves a router config file: `.ts`/`.mts`/`.cts` (through jiti,
+ * loaded lazily) and `.mjs`/`.js`/`.cjs` (Node's import) by their default export, `.json`,
+ * and `.yaml`/`.yml` (the `yaml` package, loaded lazily). A relative `path` resolves from
+ * `options.cwd`, default `process.cwd()`. Then as parseConfig. Each call re-reads a
+ * TypeScript config; Node caches a JavaScript one for the life of the process.
+ *
+ * @throws ConfigError whose message names the file's absolute path (its `source`): when the
+ *   file is missing or unreadable, has an unsupported extension, does not parse or compile,
+ *   has no default export, or the config in it is invalid (every issue with its path).
+ */
+export async function loadConfig(path: string, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
+  const file = resolve(options.cwd ?? process.cwd(), path);
+  const raw = await readConfig(file, options);
+  return parseConfig(raw, { source: file, ...(options.env ? { env: options.env } : {}) });
+}
+
+async function readConfig(file: string, options: LoadConfigOptions): Promise<unknown> {
+  const ext = extname(file).toLowerCase();
+  if (!(CONFIG_EXTENSIONS as readonly string[]).includes(ext)) {
+    const message = `unsupported file extension "${ext}": use one of ${CONFIG_EXTENSIONS.join(', ')}`;
+    throw new ConfigError([{ path: [], message }], { source: file });
+  }
+  await assertFile(file);
+  switch (ext) {
+    case '.ts':
+    case '.mts':
+    case '.cts':
+      return loadModuleDefault(file, 'jiti', options.alias);
+    case '.mjs':
+    case '.js':
+    case '.cjs':
+      return loadModuleDefault(file, 'native');
+    case '.json':
+      return parseJsonConfig(await readText(file), file);
+    default:
+      return parseYamlConfig(await readText(file), file);
+  }
+}
+
+async function assertFile(file: string): Promise<void> {
+  let isFile: boolean;
+  try {
+    isFile = (await stat(file)).isFile();
+  } catch (error) {
+    throw fileError(file, error);
+  }
+  if (!isFile) throw new ConfigError([{ path: [], message: 'not a file' }], { source: file });
+}
+
+async function readText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw fileError(file, error);
+  }
+}
+
+function fileError(file: string, error: unknown): ConfigError {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = code === 'ENOENT' ? 'file not found' : `cannot read the file (${String(code ?? error)})`;
+  return new ConfigError([{ path: [], message }], { source: file, cause: error });
+}

@@ -1,0 +1,40 @@
+import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
+import { toConfigIssues } from './issues.js';
+import { redactIssues } from './redact.js';
+import { isResolvedConfig, resolveConfig } from './resolve.js';
+import type { SecretEnv } from './resolve-secrets.js';
+import { routerConfigSchema } from './schema.js';
+import type { ResolvedConfig } from './types.js';
+
+/** Options of {@link parseConfig}. */
+export interface ParseConfigOptions {
+  /** Where `{ env: 'NAME' }` secrets are read from. Default `process.env`. */
+  env?: SecretEnv;
+  /** Where the config came from (a file path), named in error messages. */
+  source?: string;
+}
+
+/**
+ * Validates a router config (an object as a user writes it, see RouterConfig) and resolves
+ * it: defaults applied, routes completed, `{ env }` secrets read from `options.env`. A config
+ * that parseConfig or loadConfig already returned (see isResolvedConfig) is returned as is,
+ * so callers such as createRouter can take either form.
+ *
+ * @throws ConfigError listing every invalid field with its full path, e.g.
+ *   `routes.tts.providers.1: unknown provider "x"`, all at once. Secrets are checked after
+ *   the rest of the config is valid: an unset or empty variable is an issue at the secret's
+ *   path naming the variable. No message ever contains a secret's value.
+ */
+export function parseConfig(input: unknown, options: ParseConfigOptions = {}): ResolvedConfig {
+  if (isResolvedConfig(input)) return input;
+  const parsed = routerConfigSchema().safeParse(input);
+  if (!parsed.success) throw configError(toConfigIssues(parsed.error.issues), input, options.source);
+  const issues: ConfigIssue[] = [];
+  const config = resolveConfig(parsed.data, options.env ?? process.env, issues);
+  if (issues.length > 0) throw configError(issues, input, options.source);
+  return config;
+}
+
+function configError(issues: ConfigIssue[], input: unknown, source: string | undefined): ConfigError {
+  return new ConfigError(redactIssues(issues, input), source === undefined ? {} : { source });
+}

@@ -1,0 +1,56 @@
+import type { z } from 'zod';
+import type { ConfigIssue } from '../errors/config-error.js';
+import type { Capability } from '../types/route-result.js';
+import { isCapability } from './capability.js';
+import { resolveSecrets, type SecretEnv } from './resolve-secrets.js';
+import { ROUTE_DEFAULTS } from './route.js';
+import type { routerConfigSchema } from './schema.js';
+import type { ResolvedConfig, ResolvedProviderConfig, ResolvedRouteConfig } from './types.js';
+
+const RESOLVED = Symbol.for('voxroute.resolvedConfig');
+
+/** The config as the schema parses it: defaults applied, secrets not yet read. */
+export type ParsedConfig = z.output<ReturnType<typeof routerConfigSchema>>;
+
+/**
+ * Makes a ResolvedConfig from a parsed one: reads every `{ env }` secret from `env`, and
+ * fills each route's capability and settings (route, else `defaults.routes`, else
+ * ROUTE_DEFAULTS). Unset or empty variables are pushed to `issues` with their paths; the
+ * caller throws when there are any. The result is marked for {@link isResolvedConfig}.
+ */
+export function resolveConfig(parsed: ParsedConfig, env: SecretEnv, issues: ConfigIssue[]): ResolvedConfig {
+  const providers: Record<string, ResolvedProviderConfig> = resolveSecrets(parsed.providers, env, issues, [
+    'providers',
+  ]);
+  const defaults = parsed.defaults?.routes ?? {};
+  const routes: Record<string, ResolvedRouteConfig> = {};
+  for (const [name, route] of Object.entries(parsed.routes)) {
+    routes[name] = {
+      name,
+      // The schema has checked that a route not named after a capability declares one.
+      capability: (isCapability(name) ? name : route.capability) as Capability,
+      providers: [...route.providers],
+      strategy: route.strategy ?? defaults.strategy ?? ROUTE_DEFAULTS.strategy,
+      firstChunkTimeoutMs:
+        route.firstChunkTimeoutMs ?? defaults.firstChunkTimeoutMs ?? ROUTE_DEFAULTS.firstChunkTimeoutMs,
+      idleTimeoutMs: route.idleTimeoutMs ?? defaults.idleTimeoutMs ?? ROUTE_DEFAULTS.idleTimeoutMs,
+      totalTimeoutMs: route.totalTimeoutMs ?? defaults.totalTimeoutMs,
+      connectTimeoutMs:
+        route.connectTimeoutMs ?? defaults.connectTimeoutMs ?? ROUTE_DEFAULTS.connectTimeoutMs,
+      midStream: route.midStream ?? defaults.midStream ?? ROUTE_DEFAULTS.midStream,
+      ewmaDecayMs: route.ewmaDecayMs ?? defaults.ewmaDecayMs,
+    };
+  }
+  const config: ResolvedConfig = { providers, routes };
+  Object.defineProperty(config, RESOLVED, { value: true });
+  return config;
+}
+
+/**
+ * True when `value` is a config made by parseConfig or loadConfig (marked with a
+ * `Symbol.for` key, so it works across two copies of the package), false for a RouterConfig
+ * as a user writes it. Lets createRouter accept either.
+ */
+export function isResolvedConfig(value: unknown): value is ResolvedConfig {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[RESOLVED] === true;
+}

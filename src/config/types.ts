@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+import type { Capability } from '../types/route-result.js';
+import type { providerSchema } from './providers/index.js';
+import type { ResolveSecrets } from './resolve-secrets.js';
+import type { FirstChunkTimeout, MidStreamPolicy, RouteStrategy, routeSchema } from './route.js';
+import type { routerConfigSchema } from './schema.js';
+
+/**
+ * The router config as a user writes it (`voxroute.config.ts`, `.yaml`, `.json`): the input
+ * side of the schema, so fields with defaults are optional and secrets may be
+ * `{ env: 'NAME' }`. Field docs: the schema's descriptions, docs/config.md.
+ */
+export type RouterConfig = z.input<ReturnType<typeof routerConfigSchema>>;
+
+/** One provider as a user writes it; a union discriminated by `kind`. */
+export type ProviderConfig = z.input<ReturnType<typeof providerSchema>>;
+
+/** One route as a user writes it. */
+export type RouteConfig = z.input<ReturnType<typeof routeSchema>>;
+
+/**
+ * One provider after parsing: defaults applied (e.g. `baseUrl` of kind `openai`,
+ * `tts.responseFormat` `'pcm'`, `tts.sampleRate` 24000 Hz, `stt.streaming` true, `headers`
+ * `{}`), `baseUrl` without a trailing slash, and every secret a plain string (`apiKey` is a
+ * string, or undefined when the config has none).
+ */
+export type ResolvedProviderConfig = ResolveSecrets<z.output<ReturnType<typeof providerSchema>>>;
+
+/** A resolved provider that speaks OpenAI's wire protocol (kinds `openai`, `openai-compatible`). */
+export type ResolvedOpenAIProviderConfig = Extract<
+  ResolvedProviderConfig,
+  { kind: 'openai' | 'openai-compatible' }
+>;
+
+/**
+ * One route after parsing: its capability made explicit and every setting filled from the
+ * route, else the config's `defaults.routes`, else voxroute's default (ROUTE_DEFAULTS).
+ * Durations are ms.
+ */
+export interface ResolvedRouteConfig {
+  /** The route's name (its key in `routes`). */
+  name: string;
+  /** What it serves. */
+  capability: Capability;
+  /** Provider names in the order the config lists them; each exists and has `capability`. */
+  providers: string[];
+  /** How a provider is chosen. Default `'latency'`. */
+  strategy: RouteStrategy;
+  /** First-chunk deadline per attempt: ms, `'auto'` or `false` (none). Default `'auto'`. */
+  firstChunkTimeoutMs: FirstChunkTimeout;
+  /** Longest gap between chunks, ms. Default 5000. */
+  idleTimeoutMs: number;
+  /** Deadline for the whole call, ms; undefined: none. */
+  totalTimeoutMs: number | undefined;
+  /** Connection deadline, ms. Default 2000. */
+  connectTimeoutMs: number;
+  /** Failure after the first chunk ends the stream with an error. Default `'error'`. */
+  midStream: MidStreamPolicy;
+  /** Decay time of the peak-EWMA score, ms; undefined: the router's default. */
+  ewmaDecayMs: number | undefined;
+}
+
+/**
+ * A validated router config, ready for the router: every provider resolved (see
+ * {@link ResolvedProviderConfig}) and every route complete (see {@link ResolvedRouteConfig}).
+ * Made by parseConfig or loadConfig, which mark it so isResolvedConfig recognises it.
+ */
+export interface ResolvedConfig {
+  providers: Record<string, ResolvedProviderConfig>;
+  routes: Record<string, ResolvedRouteConfig>;
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/index.js';
+import { configErrorOf, validConfig } from './helpers.js';
+
+const env = { OPENAI_API_KEY: 'sk-test-key-123456' };
+
+describe('parseConfig: references between providers and routes', () => {
+  it('reports a route naming an unknown provider at that provider entry', () => {
+    const input = validConfig();
+    input.routes.tts.providers = ['ec2-a', 'ec2-b'];
+    const error = configErrorOf(() => parseConfig(input, { env }));
+    expect(error.issues).toEqual([
+      {
+        path: ['routes', 'tts', 'providers', 1],
+        message: 'unknown provider "ec2-b"; the config has "ec2-a", "openai"',
+      },
+    ]);
+    expect(error.message).toContain('routes.tts.providers.1: unknown provider "ec2-b"');
+  });
+
+  it('reports a provider that lacks the route capability', () => {
+    const input = validConfig();
+    input.routes.chat = { providers: ['ec2-a', 'openai'] };
+    const error = configErrorOf(() => parseConfig(input, { env }));
+    expect(error.issues).toEqual([
+      {
+        path: ['routes', 'chat', 'providers', 1],
+        message: 'provider "openai" has no chat capability (no chat section in providers.openai)',
+      },
+    ]);
+  });
+
+  it('requires capability on a route not named tts, stt or chat, and checks its providers against it', () => {
+    const input = validConfig();
+    input.routes['tts-premium'] = { providers: ['openai'] };
+    input.routes['stt-backup'] = { capability: 'stt', providers: ['openai'] };
+    const error = configErrorOf(() => parseConfig(input, { env }));
+    expect(error.issues).toEqual([
+      {
+        path: ['routes', 'tts-premium', 'capability'],
+        message: 'required for a route not named tts, stt or chat: set capability to "tts", "stt" or "chat"',
+      },
+      {
+        path: ['routes', 'stt-backup', 'providers', 0],
+        message: 'provider "openai" has no stt capability (no stt section in providers.openai)',
+      },
+    ]);
+  });
+
+  it('rejects a capability that contradicts the route name, and an invalid capability', () => {
+    const input = validConfig();
+    input.routes.tts.capability = 'chat';
+    input.routes.premium = { capability: 'video', providers: ['openai'] };
+    const error = configErrorOf(() => parseConfig(input, { env }));
+    expect(error.issues).toEqual([
+      { path: ['routes', 'premium', 'capability'], message: expect.stringContaining('"tts"|"stt"|"chat"') },
+      {
+        path: ['routes', 'tts', 'capability'],
+        message: 'the route named "tts" serves tts; remove capability or rename the route',
+      },
+    ]);
+  });
+
+  it('rejects a provider named twice in one route, and a provider with no capability', () => {
+    const input = validConfig();
+    input.routes.tts.providers = ['openai', 'ec2-a', 'openai'];
+    input.providers.idle = { kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' };
+    const error = configErrorOf(() => parseConfig(input, { env }));
+    expect(error.issues).toEqual([
+      { path: ['providers', 'idle'], message: 'has no capability: add a tts, stt or chat section' },
+      { path: ['routes', 'tts', 'providers', 2], message: 'names provider "openai" twice' },
+    ]);
+  });
+
+  it('reports reference errors together with field errors', () => {
+    const input = validConfig();
+    input.providers['ec2-a'].tts.sampleRate = 100;
+    input.routes.stt.providers = ['nope'];
+    const error = configErrorOf(() => parseConfig(input, { env }));
+    expect(error.issues).toEqual([
+      { path: ['providers', 'ec2-a', 'tts', 'sampleRate'], message: 'must be >= 8000 Hz' },
+      {
+        path: ['routes', 'stt', 'providers', 0],
+        message: 'unknown provider "nope"; the config has "ec2-a", "openai"',
+      },
+    ]);
+  });
+});
