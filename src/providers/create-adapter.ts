@@ -2,11 +2,34 @@ import type { ResolvedProviderConfig } from '../config/index.js';
 import { createOpenAiAdapter } from './openai/index.js';
 import type { ProviderAdapter } from './types.js';
 
-/** Builds the adapter of one configured provider, by its `kind`. */
+/**
+ * Builds the adapter of one configured provider, by its `kind`. Only wire settings reach the
+ * adapter: logical voice and model maps stay with the router.
+ */
 export function createAdapter(name: string, config: ResolvedProviderConfig): ProviderAdapter {
   switch (config.kind) {
     case 'openai':
-    case 'openai-compatible':
-      return createOpenAiAdapter({ name, ...config });
+    case 'openai-compatible': {
+      const { tts, stt } = config;
+      return createOpenAiAdapter({
+        name,
+        kind: config.kind,
+        baseUrl: config.baseUrl,
+        headers: config.headers,
+        ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
+        ...(config.chat ? { chat: {} } : {}),
+        ...(tts
+          ? {
+              tts: {
+                ...(tts.model !== undefined ? { model: tts.model } : {}),
+                responseFormat: tts.responseFormat,
+                streamFormat: tts.streamFormat,
+                sampleRate: tts.sampleRate,
+              },
+            }
+          : {}),
+        ...(stt ? { stt: { model: stt.model, streaming: stt.streaming } } : {}),
+      });
+    }
   }
 }

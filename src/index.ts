@@ -1,0 +1,87 @@
+/**
+ * voxroute: route streaming speech-to-text, chat and text-to-speech across voice and LLM
+ * providers by measured latency, with fallback. This file is the public surface, nothing else.
+ */
+
+// Router
+export {
+  createRouter,
+  DEFAULT_TTS_FORMAT,
+  type Logger,
+  type ProviderStats,
+  type Router,
+  type RouterOptions,
+  type RouterStats,
+} from './routing/router.js';
+export type { RouterEventBase, RouterEventName, RouterEvents, RouterListener } from './routing/events.js';
+export type { LatencySnapshot } from './routing/latency-tracker.js';
+
+// Config
+export {
+  configJsonSchema,
+  defineConfig,
+  isResolvedConfig,
+  type LoadConfigOptions,
+  loadConfig,
+  type ParseConfigOptions,
+  parseConfig,
+  type ProviderConfig,
+  type ResolvedConfig,
+  type ResolvedProviderConfig,
+  type ResolvedRouteConfig,
+  type RouteConfig,
+  type RouterConfig,
+  type SecretInput,
+} from './config/index.js';
+
+// Data shapes
+export type {
+  Attempt,
+  AttemptOutcome,
+  AudioChunk,
+  AudioEncoding,
+  AudioFormat,
+  CallOptions,
+  Capability,
+  ChatEvent,
+  ChatMessage,
+  ChatRequest,
+  ChatTool,
+  ChatUsage,
+  FinishReason,
+  RoutedStream,
+  RouteResult,
+  SttRequest,
+  ToolCall,
+  TranscriptEvent,
+  TranscriptWord,
+  TtsRequest,
+} from './types/index.js';
+
+// Errors
+export {
+  AbortError,
+  AllProvidersFailedError,
+  ConfigError,
+  type ConfigIssue,
+  MidStreamError,
+  ProtocolError,
+  ProviderError,
+  TimeoutError,
+  type TimeoutPhase,
+  VoxrouteError,
+} from './errors/index.js';
+
+// Audio helpers callers need around a voice turn
+export {
+  type AudioConverter,
+  bytesPerSample,
+  createAudioConverter,
+  durationMs,
+  encodeWav,
+  readWav,
+  SampleFramer,
+  silence,
+  type WavStream,
+  wavHeader,
+} from './audio/index.js';

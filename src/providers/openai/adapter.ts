@@ -1,0 +1,24 @@
+import type { ProviderAdapter } from '../types.js';
+import { createOpenAiChat } from './chat.js';
+import { createEndpoint } from './http.js';
+import type { OpenAiAdapterOptions } from './options.js';
+import { createOpenAiSpeech } from './speech.js';
+import { createOpenAiTranscription } from './transcription.js';
+
+/**
+ * The adapter of one OpenAI or OpenAI-compatible provider (OpenAI, vLLM, Kokoro-FastAPI,
+ * speaches, aggregators such as n1n.ai): `chat`, `tts` and `stt` exist only when their
+ * option is present. Every request goes to `baseUrl` (plus `/chat/completions`,
+ * `/audio/speech` or `/audio/transcriptions`) through `attempt.transport`, with
+ * `attempt.signal` and `attempt.deadlines`. The adapter never retries, falls back, converts
+ * audio or keeps scores. Throws ConfigError when `baseUrl` is not an http(s) URL or holds credentials.
+ */
+export function createOpenAiAdapter(options: OpenAiAdapterOptions): ProviderAdapter {
+  const endpoint = createEndpoint(options.name, options.baseUrl, options.apiKey, options.headers);
+  return {
+    name: options.name,
+    ...(options.chat ? { chat: createOpenAiChat(endpoint, options.kind) } : {}),
+    ...(options.tts ? { tts: createOpenAiSpeech(endpoint, options.tts) } : {}),
+    ...(options.stt ? { stt: createOpenAiTranscription(endpoint, options.stt) } : {}),
+  };
+}

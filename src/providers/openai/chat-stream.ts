@@ -1,0 +1,136 @@
+import { ProtocolError } from '../../errors/index.js';
+import type { ChatEvent, ChatUsage, FinishReason } from '../../types/chat.js';
+import type { ChatChunk } from './api-types.js';
+
+/** OpenAI `finish_reason` to voxroute's FinishReason; anything unknown is `'other'`. */
+export function mapFinishReason(reason: string): FinishReason {
+  switch (reason) {
+    case 'stop':
+      return 'stop';
+    case 'length':
+      return 'length';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool-calls';
+    case 'content_filter':
+      return 'content-filter';
+    default:
+      return 'other';
+  }
+}
+
+interface PendingToolCall {
+  id: string | undefined;
+  name: string | undefined;
+  arguments: string;
+}
+
+/**
+ * Turns the parsed chunks of one Chat Completions stream into ChatEvents (choice 0 only; a
+ * request asks for one choice):
+ * - a `text-delta` for each non-empty `content` (and `refusal`: it is what the model says);
+ * - tool calls assembled from `tool_calls` fragments by `index` (first `id` and `name` seen,
+ *   `arguments` concatenated), emitted whole, in index order, when `finish_reason` arrives;
+ * - one `finish` at the end, with the mapped finish reason and the last usage seen (the usage
+ *   chunk with `choices: []` comes after the finish-reason chunk, so `finish` waits for
+ *   `[DONE]` or the end of the body).
+ * `hadOutput` tells whether a text-delta or tool-call was produced (for `partialOutput`).
+ */
+export class ChatStreamAssembler {
+  /** True once a text-delta or tool-call event has been produced. */
+  hadOutput = false;
+  private finishReason: FinishReason | undefined;
+  private usage: ChatUsage | undefined;
+  private readonly toolCalls = new Map<number, PendingToolCall>();
+  private toolCallsEmitted = false;
+
+  constructor(private readonly provider: string) {}
+
+  /** Events for one chunk, in order. Throws ProtocolError for a tool call without a name. */
+  push(chunk: ChatChunk): ChatEvent[] {
+    const events: ChatEvent[] = [];
+    if (chunk.usage) {
+      const { prompt_tokens, completion_tokens } = chunk.usage;
+      if (typeof prompt_tokens === 'number' || typeof completion_tokens === 'number') {
+        this.usage = { inputTokens: prompt_tokens ?? 0, outputTokens: completion_tokens ?? 0 };
+      }
+    }
+    for (const choice of chunk.choices ?? []) {
+      if ((choice.index ?? 0) !== 0) continue;
+      const delta = choice.delta;
+      if (delta) {
+        for (const text of [delta.content, delta.refusal]) {
+          if (typeof text === 'string' && text.length > 0) {
+            this.hadOutput = true;
+            events.push({ type: 'text-delta', text });
+          }
+        }
+        if (delta.tool_calls && !this.toolCallsEmitted) {
+          for (const fragment of delta.tool_calls) {
+            let call = this.toolCalls.get(fragment.index);
+            if (!call) {
+              call = { id: undefined, name: undefined, arguments: '' };
+              this.toolCalls.set(fragment.index, call);
+            }
+            if (!call.id && fragment.id) call.id = fragment.id;
+            if (!call.name && fragment.function?.name) call.name = fragment.function.name;
+            if (fragment.function?.arguments) call.arguments += fragment.function.arguments;
+          }
+        }
+      }
+      if (choice.finish_reason && this.finishReason === undefined) {
+        this.finishReason = mapFinishReason(choice.finish_reason);
+        events.push(...this.flushToolCalls());
+      }
+    }
+    return events;
+  }
+
+  /** True once a `finish_reason` has been seen. */
+  get finished(): boolean {
+    return this.finishReason !== undefined;
+  }
+
+  /**
+   * The closing events once the stream ended: any tool calls not yet emitted, then `finish`.
+   * `how` is `'done'` for `[DONE]` (a finish reason of `'other'` if none came) or `'eof'` for
+   * the end of the body. Throws ProtocolError (retryable, `partialOutput` = `hadOutput`) when
+   * the body ended with neither `[DONE]` nor a finish reason: the stream was truncated (C29).
+   */
+  end(how: 'done' | 'eof'): ChatEvent[] {
+    if (how === 'eof' && this.finishReason === undefined) {
+      throw new ProtocolError('Chat stream ended without a finish reason or [DONE] (truncated)', {
+        provider: this.provider,
+        partialOutput: this.hadOutput,
+      });
+    }
+    const events = this.flushToolCalls();
+    const finish: ChatEvent = { type: 'finish', finishReason: this.finishReason ?? 'other' };
+    if (this.usage) finish.usage = this.usage;
+    events.push(finish);
+    return events;
+  }
+
+  private flushToolCalls(): ChatEvent[] {
+    if (this.toolCallsEmitted) return [];
+    this.toolCallsEmitted = true;
+    const events: ChatEvent[] = [];
+    for (const index of [...this.toolCalls.keys()].sort((a, b) => a - b)) {
+      const call = this.toolCalls.get(index)!;
+      if (!call.name) {
+        throw new ProtocolError(`Tool call at index ${index} has no function name`, {
+          provider: this.provider,
+          partialOutput: this.hadOutput,
+        });
+      }
+      this.hadOutput = true;
+      events.push({
+        type: 'tool-call',
+        id: call.id ?? `call_${index}`,
+        name: call.name,
+        arguments: call.arguments,
+      });
+    }
+    return events;
+  }
+}

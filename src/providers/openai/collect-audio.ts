@@ -1,0 +1,44 @@
+import { AbortError } from '../../errors/index.js';
+
+/**
+ * Reads `audio` to its end and returns all its bytes joined. Rejects with AbortError as soon
+ * as `signal` aborts, even while waiting on the caller's iterator (which is then closed with
+ * `return()`). Errors of the caller's iterator propagate unchanged.
+ */
+export async function collectAudio(
+  audio: AsyncIterable<Uint8Array>,
+  signal: AbortSignal,
+): Promise<Uint8Array> {
+  if (signal.aborted) throw new AbortError();
+  const iterator = audio[Symbol.asyncIterator]();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new AbortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => {});
+  try {
+    for (;;) {
+      const step = await Promise.race([iterator.next(), aborted]);
+      if (step.done) break;
+      if (step.value.byteLength > 0) {
+        chunks.push(step.value);
+        total += step.value.byteLength;
+      }
+    }
+  } catch (error) {
+    if (AbortError.isInstance(error)) void Promise.resolve(iterator.return?.()).catch(() => {});
+    throw error;
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}

@@ -1,0 +1,83 @@
+import { ConfigError } from '../../errors/index.js';
+
+/**
+ * Where and how requests of one OpenAI-compatible provider go: every request URL is built
+ * from `baseUrl` by {@link endpointUrl}, so the API key in `headers` only ever reaches
+ * `baseUrl`'s origin. (The transport never follows redirects, so a 3xx cannot carry it away.)
+ */
+export interface OpenAiEndpoint {
+  /** Provider name (the key in the config's `providers`). */
+  provider: string;
+  /** The parsed base URL, e.g. `http://10.0.0.5:8000/v1`. */
+  base: URL;
+  /** Headers sent with every request: the custom ones, then `Authorization` when a key is set. */
+  headers: Record<string, string>;
+}
+
+/**
+ * Checks `baseUrl` and builds the shared headers.
+ * `Authorization: Bearer <apiKey>` is set only when `apiKey` is a non-empty string, and it
+ * replaces any `authorization` header given in `headers` (names compared case-insensitively).
+ * Throws ConfigError (path `providers.<name>.baseUrl`) when `baseUrl` is not an http(s) URL.
+ */
+export function createEndpoint(
+  provider: string,
+  baseUrl: string,
+  apiKey: string | undefined,
+  headers: Record<string, string> | undefined,
+): OpenAiEndpoint {
+  let base: URL;
+  try {
+    base = new URL(baseUrl);
+  } catch (cause) {
+    throw new ConfigError([{ path: ['providers', provider, 'baseUrl'], message: 'not a valid URL' }], {
+      cause,
+    });
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new ConfigError([
+      { path: ['providers', provider, 'baseUrl'], message: 'must be an http or https URL' },
+    ]);
+  }
+  if (base.username || base.password) {
+    throw new ConfigError([
+      { path: ['providers', provider, 'baseUrl'], message: 'must not hold credentials; use apiKey' },
+    ]);
+  }
+  base.hash = '';
+  const shared: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (apiKey && name.toLowerCase() === 'authorization') continue;
+    shared[name] = value;
+  }
+  if (apiKey) shared.authorization = `Bearer ${apiKey}`;
+  return { provider, base, headers: shared };
+}
+
+/**
+ * The URL of `path` (e.g. `'/chat/completions'`) under the endpoint's base URL:
+ * `http://h:8000/v1` and `http://h:8000/v1/` both give `http://h:8000/v1/chat/completions`;
+ * the base URL's query string is kept. The result always has the base URL's origin.
+ */
+export function endpointUrl(endpoint: OpenAiEndpoint, path: `/${string}`): string {
+  const url = new URL(endpoint.base.href);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
+  return url.href;
+}
+
+/**
+ * Headers of one request: the endpoint's shared headers with `own` on top, where `own` are
+ * the headers the adapter itself needs (`content-type`, `accept`). Header names of `own`
+ * replace shared ones case-insensitively; `authorization` from the endpoint always stays.
+ */
+export function requestHeaders(
+  endpoint: OpenAiEndpoint,
+  own: Record<string, string>,
+): Record<string, string> {
+  const ownNames = new Set(Object.keys(own).map((n) => n.toLowerCase()));
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(endpoint.headers)) {
+    if (!ownNames.has(name.toLowerCase())) out[name] = value;
+  }
+  return { ...out, ...own };
+}

@@ -1,0 +1,9 @@
+export { createOpenAiAdapter } from './adapter.js';
+export type {
+  OpenAiAdapterOptions,
+  OpenAiChatOptions,
+  OpenAiSttOptions,
+  OpenAiTtsOptions,
+} from './options.js';
+export { DEFAULT_TTS_SAMPLE_RATE } from './options.js';
+export { TRANSCRIPTION_INPUT_FORMATS } from './transcription.js';

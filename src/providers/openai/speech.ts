@@ -1,0 +1,124 @@
+import { ProtocolError } from '../../errors/index.js';
+import type { AudioFormat } from '../../types/audio.js';
+import type {
+  AttemptContext,
+  ProviderAudio,
+  ProviderTtsRequest,
+  TtsCapabilities,
+  TtsProvider,
+} from '../types.js';
+import { speechEventSchema } from './api-types.js';
+import { endpointUrl, type OpenAiEndpoint, requestHeaders } from './http.js';
+import { DEFAULT_TTS_SAMPLE_RATE, type OpenAiTtsOptions } from './options.js';
+import { speechRequestBody } from './speech-request.js';
+import { wavBodyAudio } from './speech-wav.js';
+import { parseWire, sseJsonEvents } from './sse-json.js';
+
+/**
+ * Text-to-speech over `POST {baseUrl}/audio/speech` (PROTOCOLS.md §2.3, §6.2, §6.3).
+ * `capabilities.outputFormats` is `[pcm_s16le at sampleRate]` (for `wav` too: the real format
+ * is only known from the header, and each chunk is labelled with it); no streaming text, no
+ * word timestamps. `synthesize()` yields the audio as it arrives:
+ * - `pcm`: the body's chunks as they are (they may split a sample: the router re-frames);
+ * - `wav`, or any answer whose `Content-Type` is a WAV type: the data of the streamed WAV,
+ *   labelled with the header's format (never relabelled, C11);
+ * - `sse`: the decoded base64 of each `speech.audio.delta`, as PCM s16le at `sampleRate`,
+ *   until `speech.audio.done` (with `usage`, or speaches' `token_usage`) or `[DONE]`.
+ * Throws what the transport throws (ProviderError for an error status, including
+ * FastAPI-style `{"detail": ...}` bodies of Kokoro and speaches; TimeoutError; AbortError;
+ * ProtocolError for a body shorter than its Content-Length, C29); ProtocolError when a
+ * raw-audio answer is a compressed type (e.g. `audio/mpeg`) rather than PCM, when an SSE
+ * stream ends before `speech.audio.done`, or for malformed events; ProviderError for an
+ * error event inside an SSE stream.
+ */
+export function createOpenAiSpeech(endpoint: OpenAiEndpoint, options: OpenAiTtsOptions): TtsProvider {
+  const url = endpointUrl(endpoint, '/audio/speech');
+  const pcmFormat: AudioFormat = {
+    encoding: 'pcm_s16le',
+    sampleRate: options.sampleRate ?? DEFAULT_TTS_SAMPLE_RATE,
+  };
+  const capabilities: TtsCapabilities = {
+    outputFormats: [{ ...pcmFormat }],
+    streamingText: false,
+    wordTimestamps: false,
+  };
+  const sse = options.streamFormat === 'sse';
+  return {
+    capabilities,
+    async *synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncGenerator<ProviderAudio> {
+      const provider = endpoint.provider;
+      const response = await attempt.transport.request({
+        provider,
+        method: 'POST',
+        url,
+        headers: requestHeaders(endpoint, {
+          'content-type': 'application/json',
+          accept: sse ? 'text/event-stream' : 'application/octet-stream',
+        }),
+        body: JSON.stringify(speechRequestBody(request, options)),
+        signal: attempt.signal,
+        deadlines: attempt.deadlines,
+      });
+      const contentType = (response.headers['content-type'] ?? '').toLowerCase();
+      let ended = false;
+      try {
+        if (sse || contentType.includes('text/event-stream')) {
+          yield* sseAudio(provider, response.body, pcmFormat);
+        } else {
+          const kind = rawAudioKind(contentType);
+          if (kind === 'other') {
+            throw new ProtocolError(`Speech answer has Content-Type '${contentType}', not PCM or WAV`, {
+              provider,
+            });
+          }
+          if (kind === 'wav' || options.responseFormat === 'wav') {
+            yield* wavBodyAudio(provider, response.body);
+          } else {
+            for await (const data of response.body) {
+              if (data.byteLength > 0) yield { data, format: pcmFormat };
+            }
+          }
+        }
+        ended = true;
+      } finally {
+        if (!ended) await response.cancel();
+      }
+    },
+  };
+}
+
+/**
+ * What a raw speech answer holds, from its `Content-Type`: `'wav'` for the WAV types,
+ * `'pcm'` for raw-sample types, none or a generic binary type, `'other'` for compressed audio,
+ * JSON or text (the server did not honour `response_format`).
+ */
+export function rawAudioKind(contentType: string): 'pcm' | 'wav' | 'other' {
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type === '' || type === 'application/octet-stream' || type === 'binary/octet-stream') return 'pcm';
+  if (['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave'].includes(type)) return 'wav';
+  if (['audio/pcm', 'audio/raw', 'audio/x-raw'].includes(type)) return 'pcm';
+  return 'other';
+}
+
+async function* sseAudio(
+  provider: string,
+  body: AsyncIterable<Uint8Array>,
+  format: AudioFormat,
+): AsyncGenerator<ProviderAudio> {
+  let hadOutput = false;
+  for await (const item of sseJsonEvents(provider, body, () => hadOutput)) {
+    if (item.kind === 'done') return;
+    const event = parseWire(speechEventSchema, item.value, provider, 'speech event', hadOutput);
+    if (event.type === 'speech.audio.done') return;
+    if (event.type === 'speech.audio.delta' && event.audio) {
+      const data = new Uint8Array(Buffer.from(event.audio, 'base64'));
+      if (data.byteLength === 0) continue;
+      hadOutput = true;
+      yield { data, format };
+    }
+  }
+  throw new ProtocolError('Speech event stream ended before speech.audio.done (truncated)', {
+    provider,
+    partialOutput: hadOutput,
+  });
+}

@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import { ProtocolError } from '../../errors/index.js';
+import { isDoneSentinel, parseJsonEvents, parseSse } from '../../transport/index.js';
+import { withPartialOutput } from './errors.js';
+
+/** An item of {@link sseJsonEvents}: a parsed JSON event, or the `[DONE]` sentinel. */
+export type SseJsonItem = { kind: 'json'; event: string | undefined; value: unknown } | { kind: 'done' };
+
+/**
+ * The JSON events of an OpenAI-style SSE body, in order, read with the transport's `parseSse`
+ * and `parseJsonEvents`:
+ * - `data: [DONE]` (matched after trimming, so padded forms count too) yields `{kind:'done'}`
+ *   last and is never JSON-parsed (C08); the transport then drains the rest of the body in the
+ *   background so the connection can be reused. Comments and empty events never appear (C05);
+ *   a pending event at the end of the body is still delivered (C04).
+ * - A body that simply ends yields nothing more: the caller decides whether that is truncation.
+ * - An error inside the 200 stream (`event: error`, or a JSON object with an `error` key:
+ *   OpenAI's and vLLM's `data: {"error":{...}}`, PROTOCOLS.md §2.1, §6.1) throws the transport's
+ *   ProviderError (`errorFromStreamPayload`), and data that is not JSON throws ProtocolError;
+ *   both with `partialOutput` = `hadOutput()` (C06).
+ */
+export async function* sseJsonEvents(
+  provider: string,
+  body: AsyncIterable<Uint8Array>,
+  hadOutput: () => boolean,
+): AsyncGenerator<SseJsonItem> {
+  let sawDone = false;
+  const events = parseJsonEvents(parseSse(body, { provider }), {
+    provider,
+    isDone: (data) => {
+      if (!isDoneSentinel(data)) return false;
+      sawDone = true;
+      return true;
+    },
+  });
+  try {
+    for await (const event of events) yield { kind: 'json', event: event.event, value: event.data };
+  } catch (error) {
+    throw withPartialOutput(error, hadOutput());
+  }
+  if (sawDone) yield { kind: 'done' };
+}
+
+/**
+ * `value` checked against a wire schema. Throws ProtocolError (retryable, `partialOutput` =
+ * `hadOutput`) naming `what` and the first issue's path when it does not fit; the value itself
+ * is not put in the message.
+ */
+export function parseWire<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  provider: string,
+  what: string,
+  hadOutput: boolean,
+): z.output<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+  throw new ProtocolError(`Unexpected ${what}${where}: ${issue?.message ?? 'invalid'}`, {
+    provider,
+    partialOutput: hadOutput,
+    cause: result.error,
+  });
+}
