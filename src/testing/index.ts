@@ -1,0 +1,34 @@
+/**
+ * voxroute/testing: wire-accurate mock providers for tests (msw handlers, or a loopback
+ * server on a real port), scripted latency and faults, and deterministic audio.
+ * See docs/testing.md.
+ */
+export type { Delay, ManualDelay } from './delay.js';
+export { createManualDelay, realDelay } from './delay.js';
+export type { MockProvider } from './mock-provider.js';
+export type { MockErrorEvent, MockScript } from './mock-script.js';
+export { DEFAULT_CHUNK_BYTES } from './mock-script.js';
+export type { MockServer, MockServerOptions } from './mock-server.js';
+export { startMockServer } from './mock-server.js';
+export type { ChatReply, MockChatUsage, MockToolCall } from './openai/chat.js';
+export { DEFAULT_CHAT_REPLY } from './openai/chat.js';
+export type { OpenAiDialect } from './openai/dialect.js';
+export type {
+  EndpointScripts,
+  OpenAiCompatibleMock,
+  OpenAiCompatibleMockOptions,
+  OpenAiEndpoint,
+  TranscriptContext,
+} from './openai/mock.js';
+export { createOpenAiCompatibleMock } from './openai/mock.js';
+export type { OpenAiCompatibleHandlersOptions } from './openai/msw-handlers.js';
+export { openAiCompatibleHandlers } from './openai/msw-handlers.js';
+export type { MockSpeechOptions } from './openai/speech.js';
+export { mockSpeechPcm } from './openai/speech.js';
+export { DEFAULT_TRANSCRIPT } from './openai/transcription.js';
+export type { CallContext, PerCall } from './per-call.js';
+export type { RecordedFile, RecordedFormValue, RecordedRequest, RequestOutcome } from './recorded-request.js';
+export type { SyntheticAudioOptions } from './synthetic-audio.js';
+export { syntheticAudio, syntheticWav } from './synthetic-audio.js';
+export type { SyntheticVoiceOptions } from './synthetic-voice.js';
+export { syntheticVoice, syntheticVoiceBytes } from './synthetic-voice.js';

@@ -1,0 +1,95 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MockProvider } from './mock-provider.js';
+import { resetSocket, sendWebResponse, toWebRequest } from './node-adapter.js';
+import type { RecordedRequest } from './recorded-request.js';
+
+/**
+ * Options of {@link startMockServer}.
+ *
+ * @example
+ * ```ts
+ * const options: MockServerOptions = { provider: createOpenAiCompatibleMock(), port: 0 };
+ * ```
+ */
+export interface MockServerOptions {
+  /** The mock to serve, e.g. from `createOpenAiCompatibleMock()`. */
+  provider: MockProvider;
+  /** TCP port. Default: 0 (a free port chosen by the OS). */
+  port?: number;
+  /** Interface to listen on. Default: `'127.0.0.1'` (loopback only). */
+  host?: string;
+}
+
+/**
+ * A running loopback mock server.
+ *
+ * @example
+ * ```ts
+ * const server: MockServer = await startMockServer({ provider: mock });
+ * await fetch(`${server.url}/v1/chat/completions`, init);
+ * expect(server.requests).toHaveLength(1);
+ * await server.close();
+ * ```
+ */
+export interface MockServer {
+  /** Origin of the server, e.g. `http://127.0.0.1:40123` (no trailing slash, no path). */
+  url: string;
+  port: number;
+  /** The provider's record of requests (the same array). */
+  requests: RecordedRequest[];
+  /** Stops listening and drops every open connection (stalled streams end as aborted). */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `provider` on a real loopback port with node:http, so production transports
+ * (undici, official SDKs) talk to it over TCP. The provider's web `Response` is sent as it
+ * comes: headers at once, each body chunk as its own write; `Response.error()` or a body
+ * stream error resets the TCP connection (RST); a client that disconnects aborts the
+ * provider's `request.signal` and cancels the body, so its record shows `aborted: true`.
+ * Rejects if the port cannot be bound.
+ *
+ * @example
+ * ```ts
+ * const server = await startMockServer({ provider: createOpenAiCompatibleMock() });
+ * const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'test-key' });
+ * // ...
+ * await server.close();
+ * ```
+ */
+export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
+  const { provider } = options;
+  const host = options.host ?? '127.0.0.1';
+  let origin = '';
+  const server = createServer({ noDelay: true }, (req, res) => {
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    const request = toWebRequest(req, origin, gone.signal);
+    provider
+      .handle(request)
+      .then((response) => sendWebResponse(response, res))
+      .catch(() => resetSocket(res.socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    url: origin,
+    port,
+    requests: provider.requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,76 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
+
+/** Resets a TCP connection (RST where Node can, else a plain destroy). */
+export function resetSocket(socket: Socket | null): void {
+  if (socket === null || socket.destroyed) return;
+  if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+  else socket.destroy();
+}
+
+/**
+ * A web `Request` for a node:http request: same method, URL, headers, and the body streamed.
+ * `signal` aborts it (pass one that aborts when the client goes away).
+ */
+export function toWebRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+    headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
+  if (hasBody) {
+    init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
+    init.duplex = 'half';
+  }
+  return new Request(new URL(req.url ?? '/', origin), init);
+}
+
+function write(res: ServerResponse, chunk: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    res.write(chunk, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+/**
+ * Sends a web `Response` on a node:http response: `Response.error()` resets the connection
+ * before any header; otherwise status and headers go out at once (flushed), then each body
+ * chunk as its own write (one HTTP chunk each, waiting for it to reach the socket); a body
+ * stream that errors resets the connection there. If the client goes away first, the body
+ * is cancelled.
+ */
+export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
+  if (response.type === 'error') {
+    resetSocket(res.socket);
+    return;
+  }
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const onClose = () => {
+    if (!res.writableFinished) reader.cancel().catch(() => {});
+  };
+  res.once('close', onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) return;
+      await write(res, value);
+    }
+    res.end();
+  } catch {
+    resetSocket(res.socket);
+  } finally {
+    res.off('close', onClose);
+  }
+}

@@ -1,0 +1,207 @@
+import type { MockErrorEvent } from '../mock-script.js';
+import type { BodyPlan } from '../scripted-body.js';
+import { sseDone, sseFrame } from '../sse.js';
+import type { OpenAiDialect } from './dialect.js';
+import { errorEventFrames } from './dialect.js';
+import { fixedPieces, wordPieces } from './text-pieces.js';
+
+/**
+ * A tool call the mock's chat reply makes; `arguments` is the JSON text (an array gives the
+ * exact argument deltas).
+ *
+ * @example
+ * ```ts
+ * const call: MockToolCall = { id: 'call_1', name: 'book', arguments: ['{"table":', '4}'] };
+ * ```
+ */
+export interface MockToolCall {
+  /** Default: `call_<n>` with n the tool call's index. */
+  id?: string;
+  name: string;
+  arguments: string | string[];
+}
+
+/**
+ * Token counts the mock reports (OpenAI `usage` names).
+ *
+ * @example
+ * ```ts
+ * const usage: MockChatUsage = { prompt_tokens: 12, completion_tokens: 5 }; // total_tokens: 17
+ * ```
+ */
+export interface MockChatUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** Default: prompt_tokens + completion_tokens. */
+  total_tokens?: number;
+}
+
+/**
+ * What the mock's chat model answers: a string (streamed one word per delta), or:
+ * - `text`: the reply, one word per delta; `deltas`: the exact content deltas instead;
+ * - `toolCalls`: tool calls, streamed after the content as OpenAI tool-call deltas (a first
+ *   delta with id, type and name, then argument pieces of 10 characters or as given);
+ * - `finishReason`: default `'tool_calls'` when there are tool calls, else `'stop'`;
+ * - `usage`: default prompt tokens = ceil(characters of all message contents / 4), completion
+ *   tokens = number of deltas.
+ *
+ * @example
+ * ```ts
+ * const reply: ChatReply = { toolCalls: [{ name: 'book', arguments: '{"table":4}' }] };
+ * ```
+ */
+export type ChatReply =
+  | string
+  | {
+      text?: string;
+      deltas?: string[];
+      toolCalls?: MockToolCall[];
+      finishReason?: 'stop' | 'length' | 'tool_calls' | 'content_filter';
+      usage?: MockChatUsage;
+    };
+
+/**
+ * Default reply of the mock's chat model: `'This is a mock reply.'`, streamed as five deltas.
+ *
+ * @example
+ * ```ts
+ * expect(deltas.join('')).toBe(DEFAULT_CHAT_REPLY);
+ * ```
+ */
+export const DEFAULT_CHAT_REPLY = 'This is a mock reply.';
+
+/** Fixed `created` time (Unix seconds) of every mock completion, so bodies are deterministic. */
+export const MOCK_CREATED = 1_700_000_000;
+
+interface ChatInput {
+  dialect: OpenAiDialect;
+  call: number;
+  reply: ChatReply | undefined;
+  errorEvent: MockErrorEvent | undefined;
+}
+
+/** A 400-type outcome: the request itself was wrong. */
+export interface RequestProblem {
+  status: number;
+  message: string;
+}
+
+function promptTokens(messages: unknown[]): number {
+  let characters = 0;
+  for (const message of messages) {
+    const content = (message as { content?: unknown } | null)?.content;
+    characters += typeof content === 'string' ? content.length : JSON.stringify(content ?? '').length;
+  }
+  return Math.max(1, Math.ceil(characters / 4));
+}
+
+/**
+ * The plan of a `POST /chat/completions` answer (PROTOCOLS 2.2): with `stream: true`, SSE
+ * chunks (role chunk, content deltas, tool-call deltas, a finish chunk with `delta: {}`, a
+ * usage chunk with `choices: []` when asked, `data: [DONE]`); otherwise one JSON
+ * `chat.completion`. Returns a problem for a body without `messages`.
+ */
+export function chatPlan(body: unknown, input: ChatInput): BodyPlan | RequestProblem {
+  const request = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const messages = request.messages;
+  if (!Array.isArray(messages) || messages.length === 0) {
+    return { status: 400, message: "'messages' must be a non-empty array" };
+  }
+  const model = typeof request.model === 'string' ? request.model : 'mock-model';
+  const reply =
+    typeof input.reply === 'string' ? { text: input.reply } : (input.reply ?? { text: DEFAULT_CHAT_REPLY });
+  const deltas = reply.deltas ?? wordPieces(reply.text ?? '');
+  const tools = (reply.toolCalls ?? []).map((tool, index) => ({
+    id: tool.id ?? `call_${index}`,
+    name: tool.name,
+    pieces: typeof tool.arguments === 'string' ? fixedPieces(tool.arguments, 10) : tool.arguments,
+  }));
+  const finishReason = reply.finishReason ?? (tools.length > 0 ? 'tool_calls' : 'stop');
+  const completionTokens = deltas.length + tools.reduce((n, tool) => n + tool.pieces.length, 0);
+  const prompt = reply.usage?.prompt_tokens ?? promptTokens(messages);
+  const completion = reply.usage?.completion_tokens ?? completionTokens;
+  const usage = {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: reply.usage?.total_tokens ?? prompt + completion,
+  };
+  const id = `chatcmpl-mock-${input.call}`;
+
+  if (request.stream !== true) {
+    const content = deltas.join('');
+    const message: Record<string, unknown> = {
+      role: 'assistant',
+      content: content === '' && tools.length > 0 ? null : content,
+      refusal: null,
+    };
+    if (tools.length > 0) {
+      message.tool_calls = tools.map((tool) => ({
+        id: tool.id,
+        type: 'function',
+        function: { name: tool.name, arguments: tool.pieces.join('') },
+      }));
+    }
+    const completionBody = {
+      id,
+      object: 'chat.completion',
+      created: MOCK_CREATED,
+      model,
+      choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
+      usage,
+    };
+    return {
+      headers: { 'content-type': 'application/json' },
+      chunks: [new TextEncoder().encode(JSON.stringify(completionBody))],
+    };
+  }
+
+  const streamOptions = request.stream_options as { include_usage?: unknown } | undefined;
+  const includeUsage =
+    streamOptions?.include_usage === true ||
+    (input.dialect === 'vllm' &&
+      typeof streamOptions === 'object' &&
+      streamOptions !== null &&
+      streamOptions.include_usage !== false);
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    sseFrame({
+      id,
+      object: 'chat.completion.chunk',
+      created: MOCK_CREATED,
+      model,
+      system_fingerprint: null,
+      choices,
+      ...(includeUsage ? { usage: null } : {}),
+      ...extra,
+    });
+  const choice = (delta: unknown, finish: string | null = null) => ({
+    index: 0,
+    delta,
+    logprobs: null,
+    finish_reason: finish,
+  });
+
+  const chunks = [chunk([choice({ role: 'assistant', content: '' })])];
+  for (const text of deltas) chunks.push(chunk([choice({ content: text })]));
+  tools.forEach((tool, index) => {
+    chunks.push(
+      chunk([
+        choice({
+          tool_calls: [
+            { index, id: tool.id, type: 'function', function: { name: tool.name, arguments: '' } },
+          ],
+        }),
+      ]),
+    );
+    for (const piece of tool.pieces)
+      chunks.push(chunk([choice({ tool_calls: [{ index, function: { arguments: piece } }] })]));
+  });
+  const closing = [chunk([choice({}, finishReason)])];
+  if (includeUsage) closing.push(chunk([], { usage }));
+  closing.push(sseDone());
+  return {
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+    chunks,
+    closing,
+    errorFrames: errorEventFrames(input.dialect, input.errorEvent),
+  };
+}

@@ -1,0 +1,266 @@
+import type { Delay } from '../delay.js';
+import { realDelay } from '../delay.js';
+import type { MockProvider } from '../mock-provider.js';
+import type { MockScript } from '../mock-script.js';
+import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
+import type { CallContext, PerCall } from '../per-call.js';
+import { resolvePerCall } from '../per-call.js';
+import type { RecordedRequest } from '../recorded-request.js';
+import { createRecord } from '../recorded-request.js';
+import { completeResponse, headerRecord, readRequestBody } from '../request-body.js';
+import type { BodyPlan } from '../scripted-body.js';
+import { scriptedResponse } from '../scripted-body.js';
+import type { ChatReply, RequestProblem } from './chat.js';
+import { chatPlan } from './chat.js';
+import type { OpenAiDialect } from './dialect.js';
+import { errorBody } from './dialect.js';
+import type { MockSpeechOptions } from './speech.js';
+import { speechPlan } from './speech.js';
+import { DEFAULT_TRANSCRIPT, transcriptionPlan, uploadedFile } from './transcription.js';
+
+/**
+ * The endpoints of the OpenAI-compatible mock, by the end of their paths: `'chat'`
+ * (`/chat/completions`), `'speech'` (`/audio/speech`), `'transcription'` (`/audio/transcriptions`).
+ *
+ * @example
+ * ```ts
+ * expect(mock.calls('chat' satisfies OpenAiEndpoint)).toBe(2);
+ * ```
+ */
+export type OpenAiEndpoint = 'chat' | 'speech' | 'transcription';
+
+const PATHS: ReadonlyArray<readonly [string, OpenAiEndpoint]> = [
+  ['/chat/completions', 'chat'],
+  ['/audio/speech', 'speech'],
+  ['/audio/transcriptions', 'transcription'],
+];
+
+/**
+ * What a transcript function receives: the call number, its record, and the uploaded file's
+ * bytes (e.g. a WAV file: header included).
+ *
+ * @example
+ * ```ts
+ * const transcript = ({ audio }: TranscriptContext) => (audio.byteLength > 32044 ? 'long' : 'short');
+ * ```
+ */
+export interface TranscriptContext extends CallContext {
+  audio: Uint8Array;
+}
+
+/**
+ * One script per endpoint; an endpoint left out runs unscripted.
+ *
+ * @example
+ * ```ts
+ * const script: EndpointScripts = { chat: { firstChunkDelayMs: 80 }, speech: [{ resetAfterChunks: 2 }] };
+ * ```
+ */
+export type EndpointScripts = Partial<Record<OpenAiEndpoint, PerCall<MockScript>>>;
+
+/**
+ * Options of {@link createOpenAiCompatibleMock}. Everything is optional.
+ *
+ * @example
+ * ```ts
+ * const options: OpenAiCompatibleMockOptions = { dialect: 'speaches', transcript: 'Ask not.' };
+ * ```
+ */
+export interface OpenAiCompatibleMockOptions {
+  /** Server to imitate (error shapes, stream shapes). Default: `'openai'`. */
+  dialect?: OpenAiDialect;
+  /** When set, every request needs `Authorization: Bearer <apiKey>`, or gets a 401. */
+  apiKey?: string;
+  /** Latency and faults: one script for every endpoint, or one per endpoint (see MockScript). */
+  script?: PerCall<MockScript> | EndpointScripts;
+  /** The chat model's reply. Default: `'This is a mock reply.'` */
+  chat?: PerCall<ChatReply>;
+  /** The transcript, fixed or a function of the audio. Default: `'This is a mock transcript.'` */
+  transcript?: PerCall<string, TranscriptContext>;
+  /** How speech audio is made (60 ms a character at 24 kHz by default). */
+  speech?: MockSpeechOptions;
+  /** Waits for the script's delays. Default: real timers ({@link realDelay}). */
+  delay?: Delay;
+  /** Clock for `receivedAtMs`, in ms. Default: `performance.now()`. */
+  now?: () => number;
+}
+
+/**
+ * The OpenAI-compatible mock: a {@link MockProvider} with per-endpoint call counts.
+ *
+ * @example
+ * ```ts
+ * const mock: OpenAiCompatibleMock = createOpenAiCompatibleMock();
+ * const response = await mock.handle(new Request('http://mock.test/v1/chat/completions', init));
+ * ```
+ */
+export interface OpenAiCompatibleMock extends MockProvider {
+  readonly dialect: OpenAiDialect;
+  /** Requests received so far on `endpoint`. */
+  calls(endpoint: OpenAiEndpoint): number;
+  /** Forgets the recorded requests and restarts call numbering at 1. */
+  reset(): void;
+}
+
+function isEndpointScripts(spec: unknown): spec is EndpointScripts {
+  return (
+    typeof spec === 'object' &&
+    spec !== null &&
+    !Array.isArray(spec) &&
+    ('chat' in spec || 'speech' in spec || 'transcription' in spec)
+  );
+}
+
+function isProblem(plan: BodyPlan | RequestProblem): plan is RequestProblem {
+  return 'message' in plan;
+}
+
+/**
+ * A mock of the OpenAI-compatible HTTP API (OpenAI, vLLM, Kokoro-FastAPI, speaches), written
+ * once over web `Request`/`Response`, to serve through msw ({@link openAiCompatibleHandlers})
+ * or on a real port (`startMockServer`). Endpoints, matched by the end of the path under any
+ * base URL:
+ * - `POST .../chat/completions`: streamed SSE or JSON chat completions (see `chatPlan`);
+ * - `POST .../audio/speech`: `pcm`, streamed `wav`, or SSE audio (see `speechPlan`);
+ * - `POST .../audio/transcriptions`: multipart upload; SSE or JSON transcripts (see `transcriptionPlan`).
+ * Anything else is a 404 in the dialect's error shape; a bad body is a 400 (422 for speaches).
+ * Every request is recorded in `requests`.
+ *
+ * @example
+ * ```ts
+ * const mock = createOpenAiCompatibleMock({
+ *   apiKey: 'test-key',
+ *   chat: 'Your table is booked.',
+ *   script: { chat: [{ failTimes: 1, failStatus: 503, retryAfter: '1' }], speech: { chunkBytes: 4063 } },
+ * });
+ * const server = await startMockServer({ provider: mock });
+ * ```
+ */
+export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions = {}): OpenAiCompatibleMock {
+  const dialect = options.dialect ?? 'openai';
+  const delay = options.delay ?? realDelay;
+  const now = options.now ?? (() => performance.now());
+  const requests: RecordedRequest[] = [];
+  const counts: Record<OpenAiEndpoint, number> = { chat: 0, speech: 0, transcription: 0 };
+  const validationStatus = dialect === 'speaches' ? 422 : 400;
+
+  const scriptFor = (endpoint: OpenAiEndpoint, context: CallContext): MockScript => {
+    const spec = options.script;
+    if (isEndpointScripts(spec)) return resolvePerCall(spec[endpoint], context) ?? {};
+    return resolvePerCall(spec, context) ?? {};
+  };
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const endpoint = PATHS.find(([suffix]) => url.pathname.endsWith(suffix))?.[1];
+    const call = endpoint === undefined ? 1 : ++counts[endpoint];
+    const headers = headerRecord(request.headers);
+    const { record, finish } = createRecord({
+      endpoint: endpoint ?? 'unknown',
+      call,
+      method: request.method,
+      path: url.pathname,
+      url: request.url,
+      headers,
+      receivedAtMs: now(),
+    });
+    requests.push(record);
+
+    const sendError = (
+      status: number,
+      body: unknown,
+      extraHeaders: Record<string, string> = {},
+    ): Response => {
+      record.status = status;
+      finish('completed');
+      return completeResponse(status, body, extraHeaders);
+    };
+    const problem = (status: number, message: string) =>
+      sendError(status, errorBody(dialect, status, message));
+
+    try {
+      if (!(await readRequestBody(request, record))) {
+        return problem(validationStatus, 'The multipart form could not be parsed');
+      }
+
+      if (options.apiKey !== undefined) {
+        const auth = headers.authorization;
+        if (auth === undefined) return problem(401, "You didn't provide an API key.");
+        if (auth !== `Bearer ${options.apiKey}`) return problem(401, 'Incorrect API key provided.');
+      }
+      if (endpoint === undefined)
+        return problem(404, `No mock endpoint at ${request.method} ${url.pathname}`);
+      if (request.method !== 'POST') return problem(405, `Method ${request.method} not allowed`);
+
+      const context: CallContext = { call, request: record };
+      const script = scriptFor(endpoint, context);
+      if (script.headersDelayMs !== undefined && script.headersDelayMs > 0) {
+        await delay(script.headersDelayMs, request.signal);
+      }
+      if (request.signal.aborted) {
+        finish('aborted');
+        return Response.error();
+      }
+      if (script.failTimes !== undefined && call <= script.failTimes) {
+        const status = script.failStatus ?? 500;
+        return sendError(
+          status,
+          script.failBody ?? errorBody(dialect, status, `mock failure ${call} of ${script.failTimes}`),
+          script.retryAfter === undefined ? {} : { 'retry-after': script.retryAfter },
+        );
+      }
+      if (script.resetAfterChunks === 0) {
+        finish('reset');
+        return Response.error();
+      }
+
+      let plan: BodyPlan | RequestProblem;
+      if (endpoint === 'chat') {
+        plan = chatPlan(record.body, {
+          dialect,
+          call,
+          reply: resolvePerCall(options.chat, context),
+          errorEvent: script.errorEvent,
+        });
+      } else if (endpoint === 'speech') {
+        plan = speechPlan(record.body, {
+          dialect,
+          speech: options.speech ?? {},
+          chunkBytes: script.chunkBytes ?? DEFAULT_CHUNK_BYTES,
+          errorEvent: script.errorEvent,
+        });
+      } else {
+        const form = record.form ?? {};
+        const file = uploadedFile(form);
+        const text = file && resolvePerCall(options.transcript, { ...context, audio: file.bytes });
+        plan = transcriptionPlan(form, {
+          dialect,
+          call,
+          text: text ?? DEFAULT_TRANSCRIPT,
+          errorEvent: script.errorEvent,
+        });
+      }
+      if (isProblem(plan)) return problem(plan.status === 400 ? validationStatus : plan.status, plan.message);
+      return scriptedResponse(plan, { script, delay, signal: request.signal, record, finish });
+    } catch (error) {
+      if (request.signal.aborted) {
+        finish('aborted');
+        return Response.error();
+      }
+      return problem(500, `voxroute mock failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  return {
+    dialect,
+    requests,
+    handle,
+    calls: (endpoint) => counts[endpoint],
+    reset() {
+      requests.length = 0;
+      counts.chat = 0;
+      counts.speech = 0;
+      counts.transcription = 0;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { HttpHandler } from 'msw';
+import { http } from 'msw';
+import type { OpenAiCompatibleMock, OpenAiCompatibleMockOptions } from './mock.js';
+import { createOpenAiCompatibleMock } from './mock.js';
+
+/**
+ * Options of {@link openAiCompatibleHandlers}: the base URL and either a mock or options for a new one.
+ *
+ * @example
+ * ```ts
+ * const options: OpenAiCompatibleHandlersOptions = { baseUrl: 'https://api.openai.com/v1', chat: 'Hi.' };
+ * ```
+ */
+export type OpenAiCompatibleHandlersOptions = { baseUrl: string } & (
+  | { provider: OpenAiCompatibleMock }
+  | (OpenAiCompatibleMockOptions & { provider?: undefined })
+);
+
+/**
+ * msw request handlers serving the OpenAI-compatible mock at `baseUrl` (e.g.
+ * `'https://api.openai.com/v1'`): `POST {baseUrl}/chat/completions`, `/audio/speech` and
+ * `/audio/transcriptions`. Pass `provider` to share a mock (and read its `requests`), or mock
+ * options to make a new one.
+ *
+ * Differences from the loopback server (`startMockServer`): a reset before the headers is
+ * `Response.error()` (fetch rejects with TypeError 'Failed to fetch'); a reset after K chunks
+ * errors the body stream (the read rejects with TypeError 'terminated', cause code
+ * 'ECONNRESET'), with no real socket; a client abort reaches the mock through
+ * `request.signal`. msw intercepts the global fetch and node:http, not undici's own `request`.
+ *
+ * @example
+ * ```ts
+ * import { setupServer } from 'msw/node';
+ * const mock = createOpenAiCompatibleMock({ chat: 'Hi there.' });
+ * const server = setupServer(...openAiCompatibleHandlers({ baseUrl: 'https://llm.test/v1', provider: mock }));
+ * server.listen();
+ * ```
+ */
+export function openAiCompatibleHandlers(options: OpenAiCompatibleHandlersOptions): HttpHandler[] {
+  const { baseUrl, provider, ...mockOptions } = options;
+  const mock = provider ?? createOpenAiCompatibleMock(mockOptions);
+  const base = baseUrl.replace(/\/+$/, '');
+  return ['/chat/completions', '/audio/speech', '/audio/transcriptions'].map((path) =>
+    http.post(`${base}${path}`, ({ request }) => mock.handle(request)),
+  );
+}

@@ -1,0 +1,155 @@
+import type { MockErrorEvent } from '../mock-script.js';
+import type { RecordedFile, RecordedFormValue } from '../recorded-request.js';
+import type { BodyPlan } from '../scripted-body.js';
+import { sseDone, sseFrame } from '../sse.js';
+import type { RequestProblem } from './chat.js';
+import { MOCK_CREATED } from './chat.js';
+import type { OpenAiDialect } from './dialect.js';
+import { errorEventFrames } from './dialect.js';
+import { sentencePieces, wordPieces } from './text-pieces.js';
+import { wavDurationSeconds } from './wav-duration.js';
+
+/**
+ * Default transcript of the mock's transcription endpoint: `'This is a mock transcript.'`.
+ *
+ * @example
+ * ```ts
+ * expect(await response.json()).toEqual({ text: DEFAULT_TRANSCRIPT });
+ * ```
+ */
+export const DEFAULT_TRANSCRIPT = 'This is a mock transcript.';
+
+interface TranscriptionInput {
+  dialect: OpenAiDialect;
+  call: number;
+  text: string;
+  errorEvent: MockErrorEvent | undefined;
+}
+
+function field(
+  form: Record<string, RecordedFormValue | RecordedFormValue[]>,
+  name: string,
+): string | undefined {
+  const value = form[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first : undefined;
+}
+
+/** The uploaded `file` of a transcription form, if there is one. */
+export function uploadedFile(
+  form: Record<string, RecordedFormValue | RecordedFormValue[]>,
+): RecordedFile | undefined {
+  const value = form.file;
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'object' ? first : undefined;
+}
+
+const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+
+/**
+ * The plan of a `POST /audio/transcriptions` answer for a multipart form (`file`, `model`,
+ * `stream`, `language`, `response_format`, vLLM's `stream_include_usage`), saying `input.text`.
+ * With `stream=true` (PROTOCOLS 2.4, 6.1, 6.3):
+ * - openai (and kokoro): `transcript.text.delta` per word, then `transcript.text.done` with
+ *   token usage; no `[DONE]`;
+ * - vllm: `transcription.chunk` objects with `choices[0].delta.content` per word, a last chunk
+ *   with `finish_reason: 'stop'`, a usage chunk when `stream_include_usage=true`, `[DONE]`;
+ * - speaches: one `transcript.text.delta` per sentence (`logprobs: null`), then
+ *   `transcript.text.done`; no `[DONE]`, no usage.
+ * Without it: `json` `{"text"}`, `text` as text/plain, or `verbose_json` with `duration`
+ * (from the WAV header when the file is a WAV, else 0) and one segment per sentence.
+ * A form without a file, or another response_format, is a problem.
+ */
+export function transcriptionPlan(
+  form: Record<string, RecordedFormValue | RecordedFormValue[]>,
+  input: TranscriptionInput,
+): BodyPlan | RequestProblem {
+  const file = uploadedFile(form);
+  if (file === undefined) return { status: 400, message: "'file' must be an uploaded file" };
+  const model = field(form, 'model') ?? 'mock-transcriber';
+  const { text, dialect } = input;
+  const audioTokens = Math.max(1, Math.ceil(file.bytes.byteLength / 3200));
+
+  if (field(form, 'stream') === 'true') {
+    const errorFrames = errorEventFrames(dialect, input.errorEvent);
+    const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+    if (dialect === 'vllm') {
+      const id = `trsc-mock-${input.call}`;
+      const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+        sseFrame({ id, object: 'transcription.chunk', created: MOCK_CREATED, model, choices, ...extra });
+      const choice = (content: string, finish: string | null) => ({
+        delta: { content },
+        finish_reason: finish,
+        stop_reason: null,
+      });
+      const pieces = wordPieces(text);
+      const closing = [chunk([choice('', 'stop')])];
+      if (field(form, 'stream_include_usage') === 'true') {
+        closing.push(
+          chunk([], {
+            usage: {
+              prompt_tokens: audioTokens,
+              completion_tokens: pieces.length,
+              total_tokens: audioTokens + pieces.length,
+            },
+          }),
+        );
+      }
+      closing.push(sseDone());
+      return { headers, chunks: pieces.map((piece) => chunk([choice(piece, null)])), closing, errorFrames };
+    }
+    if (dialect === 'speaches') {
+      return {
+        headers,
+        chunks: sentencePieces(text).map((delta) =>
+          sseFrame({ type: 'transcript.text.delta', delta, logprobs: null }),
+        ),
+        closing: [sseFrame({ type: 'transcript.text.done', text, logprobs: null })],
+        errorFrames,
+      };
+    }
+    const pieces = wordPieces(text);
+    const usage = {
+      type: 'tokens',
+      input_tokens: audioTokens,
+      input_token_details: { text_tokens: 0, audio_tokens: audioTokens },
+      output_tokens: pieces.length,
+      total_tokens: audioTokens + pieces.length,
+    };
+    return {
+      headers,
+      chunks: pieces.map((delta) => sseFrame({ type: 'transcript.text.delta', delta })),
+      closing: [sseFrame({ type: 'transcript.text.done', text, usage })],
+      errorFrames,
+    };
+  }
+
+  const format = field(form, 'response_format') ?? 'json';
+  if (format === 'json') return { headers: { 'content-type': 'application/json' }, chunks: [json({ text })] };
+  if (format === 'text') {
+    return {
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      chunks: [new TextEncoder().encode(text)],
+    };
+  }
+  if (format === 'verbose_json') {
+    const duration = wavDurationSeconds(file.bytes) ?? 0;
+    const sentences = sentencePieces(text);
+    let start = 0;
+    const segments = sentences.map((sentence, id) => {
+      const end = text.length === 0 ? 0 : start + (duration * sentence.length) / text.length;
+      const segment = { id, start, end, text: sentence };
+      start = end;
+      return segment;
+    });
+    const body = {
+      task: 'transcribe',
+      language: field(form, 'language') ?? 'english',
+      duration,
+      text,
+      segments,
+    };
+    return { headers: { 'content-type': 'application/json' }, chunks: [json(body)] };
+  }
+  return { status: 400, message: `response_format '${format}' is not served by the voxroute mock` };
+}

@@ -1,0 +1,63 @@
+import { encodeWav, transcode } from '../audio/index.js';
+import type { AudioFormat } from '../types/audio.js';
+import { s16leBytes, syntheticVoice } from './synthetic-voice.js';
+
+/**
+ * Options of {@link syntheticAudio} and {@link syntheticWav}.
+ *
+ * @example
+ * ```ts
+ * const options: SyntheticAudioOptions = { durationMs: 500, format: { encoding: 'alaw', sampleRate: 8000 } };
+ * ```
+ */
+export interface SyntheticAudioOptions {
+  /** Length in ms; the sample count is `round(durationMs * format.sampleRate / 1000)`. */
+  durationMs: number;
+  /** Encoding and sample rate (Hz) of the bytes to produce; mono only. */
+  format: AudioFormat;
+  /** Picks the voice, as in {@link syntheticVoice}. Default: 0. */
+  seed?: number;
+}
+
+/**
+ * The {@link syntheticVoice} signal as raw bytes in `format`, generated at `format.sampleRate`
+ * directly (no resampling), then encoded with voxroute's own codec (`transcode` in src/audio),
+ * so the bytes are exactly what the router's converter makes of the same s16 samples:
+ * - `pcm_s16le`: the samples, 2 bytes each, little-endian;
+ * - `pcm_f32le`: each sample s as the float32 s / 32768, little-endian (f32 -> s16 gives the
+ *   s16 samples back exactly);
+ * - `mulaw`, `alaw`: ITU-T G.711 codes of the s16 samples (8-bit, one a sample).
+ *
+ * Deterministic: same options, same bytes. Throws RangeError as {@link syntheticVoice} does,
+ * and for more than one channel.
+ *
+ * @example
+ * ```ts
+ * const ulaw = syntheticAudio({ durationMs: 200, format: { encoding: 'mulaw', sampleRate: 8000 } });
+ * // ulaw.byteLength === 1600
+ * ```
+ */
+export function syntheticAudio(options: SyntheticAudioOptions): Uint8Array {
+  const { format } = options;
+  if ((format.channels ?? 1) !== 1) throw new RangeError('syntheticAudio makes mono audio only');
+  const samples = syntheticVoice({
+    durationMs: options.durationMs,
+    sampleRate: format.sampleRate,
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+  });
+  return transcode(s16leBytes(samples), 'pcm_s16le', format.encoding);
+}
+
+/**
+ * A whole WAV file (44-byte canonical header with exact sizes, then the data) holding
+ * {@link syntheticAudio} in `format`.
+ *
+ * @example
+ * ```ts
+ * const file = syntheticWav({ durationMs: 1000, format: { encoding: 'pcm_s16le', sampleRate: 16000 } });
+ * // file.byteLength === 44 + 32000
+ * ```
+ */
+export function syntheticWav(options: SyntheticAudioOptions): Uint8Array {
+  return encodeWav(options.format, syntheticAudio(options));
+}

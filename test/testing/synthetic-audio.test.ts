@@ -1,0 +1,72 @@
+import alawmulaw from 'alawmulaw';
+import { describe, expect, it } from 'vitest';
+import {
+  syntheticAudio,
+  syntheticVoice,
+  syntheticVoiceBytes,
+  syntheticWav,
+} from '../../src/testing/index.js';
+import { expectSameBytes } from './helpers.js';
+
+describe('syntheticAudio', () => {
+  it('pcm_s16le is syntheticVoiceBytes at the format rate', () => {
+    const bytes = syntheticAudio({ durationMs: 250, format: { encoding: 'pcm_s16le', sampleRate: 22050 } });
+    expectSameBytes(bytes, syntheticVoiceBytes({ durationMs: 250, sampleRate: 22050 }));
+    expect(bytes.byteLength).toBe(Math.round(0.25 * 22050) * 2);
+  });
+
+  it('pcm_f32le holds s / 32768 for each s16 sample, little-endian', () => {
+    const samples = syntheticVoice({ durationMs: 50, sampleRate: 16000, seed: 4 });
+    const bytes = syntheticAudio({
+      durationMs: 50,
+      format: { encoding: 'pcm_f32le', sampleRate: 16000 },
+      seed: 4,
+    });
+    expect(bytes.byteLength).toBe(samples.length * 4);
+    const view = new DataView(bytes.buffer);
+    for (let i = 0; i < samples.length; i++) expect(view.getFloat32(i * 4, true)).toBe(samples[i]! / 32768);
+  });
+
+  it('mulaw and alaw are one G.711 byte a sample that decode back within the codec step', () => {
+    const samples = syntheticVoice({ durationMs: 200, sampleRate: 8000 });
+    for (const encoding of ['mulaw', 'alaw'] as const) {
+      const bytes = syntheticAudio({ durationMs: 200, format: { encoding, sampleRate: 8000 } });
+      expect(bytes.byteLength).toBe(1600);
+      const decoded = alawmulaw[encoding].decode(bytes);
+      for (let i = 0; i < samples.length; i++) {
+        // G.711 quantization step is at most 1/16 of the magnitude (plus a small floor)
+        expect(Math.abs(decoded[i]! - samples[i]!)).toBeLessThanOrEqual(Math.abs(samples[i]!) / 16 + 16);
+      }
+    }
+  });
+
+  it('mu-law silence is 0xFF, not 0x00', () => {
+    const bytes = syntheticAudio({ durationMs: 2, format: { encoding: 'mulaw', sampleRate: 8000 } });
+    // the first samples of the envelope round to 0
+    expect(bytes[0]).toBe(0xff);
+  });
+
+  it('rejects more than one channel', () => {
+    expect(() =>
+      syntheticAudio({
+        durationMs: 10,
+        format: { encoding: 'pcm_s16le', sampleRate: 8000, channels: 2 as 1 },
+      }),
+    ).toThrow(RangeError);
+  });
+});
+
+describe('syntheticWav', () => {
+  it('is a 44-byte canonical header with exact sizes, then the data', () => {
+    const format = { encoding: 'pcm_s16le', sampleRate: 16000 } as const;
+    const file = syntheticWav({ durationMs: 1000, format });
+    expect(file.byteLength).toBe(44 + 32000);
+    const view = new DataView(file.buffer);
+    expect(new TextDecoder().decode(file.subarray(0, 4))).toBe('RIFF');
+    expect(view.getUint32(4, true)).toBe(36 + 32000);
+    expect(view.getUint16(20, true)).toBe(1);
+    expect(view.getUint32(24, true)).toBe(16000);
+    expect(view.getUint32(40, true)).toBe(32000);
+    expectSameBytes(file.subarray(44), syntheticAudio({ durationMs: 1000, format }));
+  });
+});
