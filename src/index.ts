@@ -3,6 +3,51 @@
  * providers by measured latency, with fallback. This file is the public surface, nothing else.
  */
 
+// Audio helpers callers need around a voice turn
+export {
+  type AudioConverter,
+  bytesPerSample,
+  createAudioConverter,
+  durationMs,
+  encodeWav,
+  readWav,
+  SampleFramer,
+  silence,
+  type WavStream,
+  wavHeader,
+} from './audio/index.js';
+// Config
+export {
+  configJsonSchema,
+  defineConfig,
+  isResolvedConfig,
+  type LoadConfigOptions,
+  loadConfig,
+  type ParseConfigOptions,
+  type ProviderConfig,
+  parseConfig,
+  type ResolvedConfig,
+  type ResolvedProviderConfig,
+  type ResolvedRouteConfig,
+  type RouteConfig,
+  type RouterConfig,
+  type SecretInput,
+} from './config/index.js';
+// Errors
+export {
+  AbortError,
+  AllProvidersFailedError,
+  ConfigError,
+  type ConfigIssue,
+  MidStreamError,
+  ProtocolError,
+  ProviderError,
+  TimeoutError,
+  type TimeoutPhase,
+  VoxrouteError,
+} from './errors/index.js';
+export type { RouterEventBase, RouterEventName, RouterEvents, RouterListener } from './routing/events.js';
+export type { LatencySnapshot } from './routing/latency-tracker.js';
 // Router
 export {
   createRouter,
@@ -13,27 +58,6 @@ export {
   type RouterOptions,
   type RouterStats,
 } from './routing/router.js';
-export type { RouterEventBase, RouterEventName, RouterEvents, RouterListener } from './routing/events.js';
-export type { LatencySnapshot } from './routing/latency-tracker.js';
-
-// Config
-export {
-  configJsonSchema,
-  defineConfig,
-  isResolvedConfig,
-  type LoadConfigOptions,
-  loadConfig,
-  type ParseConfigOptions,
-  parseConfig,
-  type ProviderConfig,
-  type ResolvedConfig,
-  type ResolvedProviderConfig,
-  type ResolvedRouteConfig,
-  type RouteConfig,
-  type RouterConfig,
-  type SecretInput,
-} from './config/index.js';
-
 // Data shapes
 export type {
   Attempt,
@@ -57,31 +81,3 @@ export type {
   TranscriptWord,
   TtsRequest,
 } from './types/index.js';
-
-// Errors
-export {
-  AbortError,
-  AllProvidersFailedError,
-  ConfigError,
-  type ConfigIssue,
-  MidStreamError,
-  ProtocolError,
-  ProviderError,
-  TimeoutError,
-  type TimeoutPhase,
-  VoxrouteError,
-} from './errors/index.js';
-
-// Audio helpers callers need around a voice turn
-export {
-  type AudioConverter,
-  bytesPerSample,
-  createAudioConverter,
-  durationMs,
-  encodeWav,
-  readWav,
-  SampleFramer,
-  silence,
-  type WavStream,
-  wavHeader,
-} from './audio/index.js';

@@ -118,7 +118,9 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
   };
 
   // The attempt in progress, so a consumer that breaks out can close it.
-  let live: { abort: AbortController; iterator: AsyncIterator<T> | undefined; attempt: Attempt; key: string } | undefined;
+  let live:
+    | { abort: AbortController; iterator: AsyncIterator<T> | undefined; attempt: Attempt; key: string }
+    | undefined;
 
   try {
     if (callAbort.signal.aborted) throw fail(abortError());
@@ -135,10 +137,19 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       const attemptAbort = new AbortController();
       const onCallAbort = () => attemptAbort.abort(callAbort.signal.reason);
       callAbort.signal.addEventListener('abort', onCallAbort, { once: true });
-      const attempt: Attempt = { provider: c.provider, outcome: 'failed', startedAtMs: clock.now() - callStart };
+      const attempt: Attempt = {
+        provider: c.provider,
+        outcome: 'failed',
+        startedAtMs: clock.now() - callStart,
+      };
       if (c.model !== undefined) attempt.model = c.model;
       attempts.push(attempt);
-      const base: RouterEventBase = { capability: run.capability, route: run.route, provider: c.provider, attempt: i + 1 };
+      const base: RouterEventBase = {
+        capability: run.capability,
+        route: run.route,
+        provider: c.provider,
+        attempt: i + 1,
+      };
       if (c.model !== undefined) base.model = c.model;
       emitter.emit('attempt', base);
       tracker.inFlight(c.key, 1);
@@ -146,9 +157,9 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       live = { abort: attemptAbort, iterator: undefined, attempt, key: c.key };
       let first: IteratorResult<T>;
       try {
-        live.iterator = c.start({ signal: attemptAbort.signal, deadlines: c.deadlines, transport: run.transport })[
-          Symbol.asyncIterator
-        ]();
+        live.iterator = c
+          .start({ signal: attemptAbort.signal, deadlines: c.deadlines, transport: run.transport })
+          [Symbol.asyncIterator]();
         const firstItem = live.iterator.next();
         if (c.inputEnded) {
           // The provider answers only after the whole input: start its clock when the input ends.
@@ -278,5 +289,9 @@ function withDeadline<V>(promise: Promise<V>, ms: number, clock: Clock, onTimeou
 function normalize(error: unknown, provider: string): VoxrouteError {
   if (VoxrouteError.isInstance(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new ProviderError(`Provider '${provider}' failed: ${message}`, { provider, retryable: true, cause: error });
+  return new ProviderError(`Provider '${provider}' failed: ${message}`, {
+    provider,
+    retryable: true,
+    cause: error,
+  });
 }

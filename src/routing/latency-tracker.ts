@@ -128,7 +128,8 @@ export class LatencyTracker {
   snapshot(key: string): LatencySnapshot {
     const e = this.#entry(key);
     const sorted = [...e.recent].sort((a, b) => a - b);
-    const q = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : undefined);
+    const q = (p: number) =>
+      sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : undefined;
     const failed = e.outcomes.filter((ok) => !ok).length;
     return {
       ewmaMs: e.ewma,

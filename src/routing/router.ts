@@ -1,7 +1,12 @@
 import { sameFormat } from '../audio/format.js';
-import { SampleFramer, createAudioConverter, preloadResampler } from '../audio/index.js';
+import { createAudioConverter, preloadResampler, SampleFramer } from '../audio/index.js';
+import type {
+  ResolvedConfig,
+  ResolvedProviderConfig,
+  ResolvedRouteConfig,
+  RouterConfig,
+} from '../config/index.js';
 import { parseConfig } from '../config/index.js';
-import type { ResolvedConfig, ResolvedProviderConfig, ResolvedRouteConfig, RouterConfig } from '../config/index.js';
 import { type Clock, systemClock } from '../internal/clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
 import type { AttemptContext, ProviderAdapter } from '../providers/types.js';
@@ -15,7 +20,7 @@ import type { TranscriptEvent } from '../types/transcript.js';
 import { type RouteCandidate, type RouteRun, routedStream } from './attempt-loop.js';
 import { firstChunkDeadlineMs } from './deadlines.js';
 import { RouterEmitter, type RouterEventName, type RouterListener } from './events.js';
-import { LatencyTracker, type LatencySnapshot } from './latency-tracker.js';
+import { type LatencySnapshot, LatencyTracker } from './latency-tracker.js';
 import { ReplayableAudio } from './replayable-audio.js';
 import { orderCandidates } from './select.js';
 import { pickNativeFormat, toCallerAudio } from './tts-stream.js';
@@ -90,20 +95,27 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   const resolved = parseConfig(config, options.env ? { env: options.env } : {});
   const clock = options.clock ?? systemClock;
   const logger = options.logger;
-  const transport: HttpTransport = createHttpTransport({ ...(options.fetch ? { fetch: options.fetch } : {}), clock });
+  const transport: HttpTransport = createHttpTransport({
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    clock,
+  });
   const closing = new AbortController();
   const adapters = new Map<string, ProviderAdapter>();
-  for (const [name, provider] of Object.entries(resolved.providers)) adapters.set(name, createAdapter(name, provider));
+  for (const [name, provider] of Object.entries(resolved.providers))
+    adapters.set(name, createAdapter(name, provider));
   // One tracker for the router: a provider's latency is a fact about the provider, whichever
   // route measured it. (Per-route decay times come with the scoring work of a later issue.)
   const tracker = new LatencyTracker();
   const seen = new Map<string, { provider: string; capability: Capability; model: string }>();
-  const emitter = new RouterEmitter((error) => logger?.warn('A router event listener threw', { error: String(error) }));
+  const emitter = new RouterEmitter((error) =>
+    logger?.warn('A router event listener threw', { error: String(error) }),
+  );
 
   const routeOf = (name: string, capability: Capability): ResolvedRouteConfig | string => {
     const route = resolved.routes[name];
     if (!route) return `no route named '${name}' in the config`;
-    if (route.capability !== capability) return `route '${name}' is a ${route.capability} route, not ${capability}`;
+    if (route.capability !== capability)
+      return `route '${name}' is a ${route.capability} route, not ${capability}`;
     return route;
   };
 
@@ -116,7 +128,9 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       name: string,
       provider: ResolvedProviderConfig,
       adapter: ProviderAdapter,
-    ) => { model: string | undefined; start: RouteCandidate<T>['start']; inputEnded?: Promise<void> } | string,
+    ) =>
+      | { model: string | undefined; start: RouteCandidate<T>['start']; inputEnded?: Promise<void> }
+      | string,
   ): RouteRun<T> => {
     const route = routeOf(routeName, capability);
     const base: RouteRun<T> = {
@@ -160,13 +174,19 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       });
     }
     const order = orderCandidates(
-      built.map((c, index) => ({ index, ewmaMs: tracker.ewma(c.key), lastTriedAt: tracker.lastTriedAt(c.key) })),
+      built.map((c, index) => ({
+        index,
+        ewmaMs: tracker.ewma(c.key),
+        lastTriedAt: tracker.lastTriedAt(c.key),
+      })),
       { strategy: route.strategy, now: clock.now() },
     );
     return {
       ...base,
       candidates: order.map((i) => built[i]!),
-      noCandidateReason: missing.length ? `no provider can serve it (${missing.join('; ')})` : 'the route has no provider',
+      noCandidateReason: missing.length
+        ? `no provider can serve it (${missing.join('; ')})`
+        : 'the route has no provider',
     };
   };
 
@@ -187,33 +207,38 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         joined ??= collectText(request.text as AsyncIterable<string>);
         return joined;
       };
-      const run = plan<AudioChunk>('tts', request.route ?? 'tts', request.signal, (name, provider, adapter) => {
-        const tts = adapter.tts;
-        if (!tts || !provider.tts) return 'no tts capability';
-        const voice = provider.tts.voices[request.voice];
-        if (voice === undefined) return `no voice '${request.voice}' in its tts.voices`;
-        const model = provider.tts.model;
-        return {
-          model: voice,
-          start: (attempt: AttemptContext) => {
-            const native = pickNativeFormat(tts.capabilities.outputFormats, want);
-            return (async function* () {
-              const raw = tts.synthesize(
-                {
-                  text: await fullText(),
-                  voice,
-                  ...(model !== undefined ? { model } : {}),
-                  format: native,
-                  ...(request.language !== undefined ? { language: request.language } : {}),
-                  ...(request.speed !== undefined ? { speed: request.speed } : {}),
-                },
-                attempt,
-              );
-              yield* toCallerAudio(raw, want, name, onDropped(name));
-            })();
-          },
-        };
-      });
+      const run = plan<AudioChunk>(
+        'tts',
+        request.route ?? 'tts',
+        request.signal,
+        (name, provider, adapter) => {
+          const tts = adapter.tts;
+          if (!tts || !provider.tts) return 'no tts capability';
+          const voice = provider.tts.voices[request.voice];
+          if (voice === undefined) return `no voice '${request.voice}' in its tts.voices`;
+          const model = provider.tts.model;
+          return {
+            model: voice,
+            start: (attempt: AttemptContext) => {
+              const native = pickNativeFormat(tts.capabilities.outputFormats, want);
+              return (async function* () {
+                const raw = tts.synthesize(
+                  {
+                    text: await fullText(),
+                    voice,
+                    ...(model !== undefined ? { model } : {}),
+                    format: native,
+                    ...(request.language !== undefined ? { language: request.language } : {}),
+                    ...(request.speed !== undefined ? { speed: request.speed } : {}),
+                  },
+                  attempt,
+                );
+                yield* toCallerAudio(raw, want, name, onDropped(name));
+              })();
+            },
+          };
+        },
+      );
       run.isEmpty = async () => (await fullText()).trim() === '';
       return routedStream(run);
     },
@@ -229,54 +254,66 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         })();
         return ended;
       };
-      const run = plan<TranscriptEvent>('stt', request.route ?? 'stt', request.signal, (_name, provider, adapter) => {
-        const stt = adapter.stt;
-        if (!stt || !provider.stt) return 'no stt capability';
-        const model = provider.stt.model;
-        const input = stt.capabilities.inputFormats.find((f) => sameFormat(f, request.format)) ?? stt.capabilities.inputFormats[0];
-        if (!input) return 'its stt adapter accepts no input format';
-        const language = request.language ?? provider.stt.language;
-        return {
-          model,
-          start: (attempt: AttemptContext) =>
-            stt.transcribe(
-              {
-                audio: convertAudio(audio.reader(attempt.signal), request.format, input),
-                format: input,
-                ...(model !== undefined ? { model } : {}),
-                ...(language !== undefined ? { language } : {}),
-                interim: request.interim ?? false,
-              },
-              attempt,
-            ),
-          ...(stt.capabilities.streamingInput ? {} : { inputEnded: inputEnded() }),
-        };
-      });
+      const run = plan<TranscriptEvent>(
+        'stt',
+        request.route ?? 'stt',
+        request.signal,
+        (_name, provider, adapter) => {
+          const stt = adapter.stt;
+          if (!stt || !provider.stt) return 'no stt capability';
+          const model = provider.stt.model;
+          const input =
+            stt.capabilities.inputFormats.find((f) => sameFormat(f, request.format)) ??
+            stt.capabilities.inputFormats[0];
+          if (!input) return 'its stt adapter accepts no input format';
+          const language = request.language ?? provider.stt.language;
+          return {
+            model,
+            start: (attempt: AttemptContext) =>
+              stt.transcribe(
+                {
+                  audio: convertAudio(audio.reader(attempt.signal), request.format, input),
+                  format: input,
+                  ...(model !== undefined ? { model } : {}),
+                  ...(language !== undefined ? { language } : {}),
+                  interim: request.interim ?? false,
+                },
+                attempt,
+              ),
+            ...(stt.capabilities.streamingInput ? {} : { inputEnded: inputEnded() }),
+          };
+        },
+      );
       run.textOf = (e) => (e.type === 'final' ? e.text : undefined);
       return routedStream(run);
     },
 
     chat(request) {
-      const run = plan<ChatEvent>('chat', request.route ?? 'chat', request.signal, (_name, provider, adapter) => {
-        const chat = adapter.chat;
-        if (!chat || !provider.chat) return 'no chat capability';
-        const model = provider.chat.models[request.model];
-        if (model === undefined) return `no model '${request.model}' in its chat.models`;
-        return {
-          model,
-          start: (attempt: AttemptContext) =>
-            chat.chat(
-              {
-                messages: request.messages,
-                model,
-                ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
-                ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-                ...(request.tools !== undefined ? { tools: request.tools } : {}),
-              },
-              attempt,
-            ),
-        };
-      });
+      const run = plan<ChatEvent>(
+        'chat',
+        request.route ?? 'chat',
+        request.signal,
+        (_name, provider, adapter) => {
+          const chat = adapter.chat;
+          if (!chat || !provider.chat) return 'no chat capability';
+          const model = provider.chat.models[request.model];
+          if (model === undefined) return `no model '${request.model}' in its chat.models`;
+          return {
+            model,
+            start: (attempt: AttemptContext) =>
+              chat.chat(
+                {
+                  messages: request.messages,
+                  model,
+                  ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+                  ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+                  ...(request.tools !== undefined ? { tools: request.tools } : {}),
+                },
+                attempt,
+              ),
+          };
+        },
+      );
       run.textOf = (e) => (e.type === 'text-delta' ? e.text : undefined);
       return routedStream(run);
     },
@@ -284,7 +321,8 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     async warmup() {
       const origins = new Set<string>();
       for (const provider of Object.values(resolved.providers)) {
-        if ('baseUrl' in provider && typeof provider.baseUrl === 'string') origins.add(new URL(provider.baseUrl).origin);
+        if ('baseUrl' in provider && typeof provider.baseUrl === 'string')
+          origins.add(new URL(provider.baseUrl).origin);
       }
       await Promise.all([
         ...[...origins].map((o) => transport.preconnect?.(o).catch(() => {})),

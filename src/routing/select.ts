@@ -35,10 +35,14 @@ export interface SelectOptions {
 export function orderCandidates(candidates: readonly ScoredCandidate[], options: SelectOptions): number[] {
   if (options.strategy === 'priority') return candidates.map((c) => c.index);
   const probeAfter = options.probeAfterMs ?? 30_000;
-  const stale = (c: ScoredCandidate) => c.lastTriedAt === undefined || options.now - c.lastTriedAt > probeAfter;
+  const stale = (c: ScoredCandidate) =>
+    c.lastTriedAt === undefined || options.now - c.lastTriedAt > probeAfter;
   const probe = candidates.find(stale);
   const rest = candidates
     .filter((c) => c !== probe)
-    .sort((a, b) => (a.ewmaMs ?? Number.POSITIVE_INFINITY) - (b.ewmaMs ?? Number.POSITIVE_INFINITY) || a.index - b.index);
+    .sort(
+      (a, b) =>
+        (a.ewmaMs ?? Number.POSITIVE_INFINITY) - (b.ewmaMs ?? Number.POSITIVE_INFINITY) || a.index - b.index,
+    );
   return (probe ? [probe, ...rest] : rest).map((c) => c.index);
 }

@@ -1,5 +1,5 @@
-import { type AudioConverter, SampleFramer, createAudioConverter } from '../audio/index.js';
 import { sameFormat } from '../audio/format.js';
+import { type AudioConverter, createAudioConverter, SampleFramer } from '../audio/index.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { ProviderAudio } from '../providers/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';

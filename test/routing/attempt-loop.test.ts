@@ -9,7 +9,7 @@ import {
 } from '../../src/errors/index.js';
 import { routedStream } from '../../src/routing/attempt-loop.js';
 import type { ChatEvent } from '../../src/types/chat.js';
-import { ManualClock, aborted, candidate, fakeRun } from './helpers.js';
+import { aborted, candidate, fakeRun, ManualClock } from './helpers.js';
 
 const delta = (text: string): ChatEvent => ({ type: 'text-delta', text });
 const textOf = (e: ChatEvent) => (e.type === 'text-delta' ? e.text : undefined);
@@ -275,9 +275,13 @@ describe('the attempt loop', () => {
   });
 
   it('names the reason when no provider is a candidate', async () => {
-    const stream = routedStream(fakeRun<ChatEvent>([], { noCandidateReason: "no provider can serve it (a: no model 'x')" }));
+    const stream = routedStream(
+      fakeRun<ChatEvent>([], { noCandidateReason: "no provider can serve it (a: no model 'x')" }),
+    );
     const { error } = await collect(stream);
     expect(AllProvidersFailedError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toBe("All providers failed for chat: no provider can serve it (a: no model 'x')");
+    expect((error as Error).message).toBe(
+      "All providers failed for chat: no provider can serve it (a: no model 'x')",
+    );
   });
 });

@@ -1,0 +1,397 @@
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AbortError,
+  AllProvidersFailedError,
+  type AudioChunk,
+  type ChatEvent,
+  createRouter,
+  MidStreamError,
+  ProtocolError,
+  ProviderError,
+  type RouterConfig,
+  readWav,
+} from '../../src/index.js';
+import {
+  createOpenAiCompatibleMock,
+  type MockScript,
+  mockSpeechPcm,
+  type OpenAiCompatibleMock,
+  openAiCompatibleHandlers,
+  type RecordedFile,
+  startMockServer,
+} from '../../src/testing/index.js';
+
+type Mode = 'loopback' | 'msw';
+const msw = setupServer();
+beforeAll(() => msw.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => msw.resetHandlers());
+afterAll(() => msw.close());
+
+interface Pair {
+  a: OpenAiCompatibleMock;
+  b: OpenAiCompatibleMock;
+  config: RouterConfig;
+  close(): Promise<void>;
+  fetch?: typeof globalThis.fetch;
+}
+
+async function serve(
+  mode: Mode,
+  a: OpenAiCompatibleMock,
+  b: OpenAiCompatibleMock,
+  strategy: 'latency' | 'priority' = 'priority',
+): Promise<Pair> {
+  let urls: [string, string];
+  let close = async () => {};
+  if (mode === 'loopback') {
+    const [sa, sb] = await Promise.all([startMockServer({ provider: a }), startMockServer({ provider: b })]);
+    urls = [`${sa.url}/v1`, `${sb.url}/v1`];
+    close = async () => {
+      await Promise.all([sa.close(), sb.close()]);
+    };
+  } else {
+    urls = ['http://a.mock.test/v1', 'http://b.mock.test/v1'];
+    msw.use(
+      ...openAiCompatibleHandlers({ baseUrl: urls[0], provider: a }),
+      ...openAiCompatibleHandlers({ baseUrl: urls[1], provider: b }),
+    );
+  }
+  const provider = (baseUrl: string) => ({
+    kind: 'openai-compatible' as const,
+    baseUrl,
+    chat: { models: { fast: 'mock-llm' } },
+    tts: { model: 'mock-tts', voices: { agent: 'alloy' } },
+    stt: { model: 'mock-stt' },
+  });
+  const config: RouterConfig = {
+    providers: { a: provider(urls[0]), b: provider(urls[1]) },
+    routes: {
+      chat: { providers: ['a', 'b'], strategy },
+      tts: { providers: ['a', 'b'], strategy },
+      stt: { providers: ['a', 'b'], strategy },
+    },
+  };
+  return { a, b, config, close, ...(mode === 'msw' ? { fetch: globalThis.fetch } : {}) };
+}
+
+const chatRequest = { messages: [{ role: 'user' as const, content: 'hi' }], model: 'fast' };
+
+async function collect<T>(stream: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
+  const items: T[] = [];
+  try {
+    for await (const item of stream) items.push(item);
+    return { items, error: undefined };
+  } catch (error) {
+    return { items, error };
+  }
+}
+
+function concat(chunks: AudioChunk[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.data.byteLength, 0));
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c.data, o);
+    o += c.data.byteLength;
+  }
+  return out;
+}
+
+const failing = (script: MockScript) =>
+  createOpenAiCompatibleMock({ script, chat: 'from a', transcript: 'from a' });
+const healthy = () =>
+  createOpenAiCompatibleMock({
+    chat: 'Your table is booked.',
+    transcript: 'ask not what your country can do',
+  });
+
+describe.each<Mode>(['loopback', 'msw'])('createRouter over %s', (mode) => {
+  it('C30: chat falls back past a provider that answers 503, and the caller sees only the good reply', async () => {
+    const p = await serve(mode, failing({ failTimes: 99, failStatus: 503, retryAfter: '1' }), healthy());
+    const router = createRouter(p.config, p.fetch ? { fetch: p.fetch } : {});
+    try {
+      const stream = router.chat(chatRequest);
+      const { items, error } = await collect(stream);
+      expect(error).toBeUndefined();
+      const text = items
+        .filter((e): e is Extract<ChatEvent, { type: 'text-delta' }> => e.type === 'text-delta')
+        .map((e) => e.text);
+      expect(text.join('')).toBe('Your table is booked.');
+      expect(items.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
+      const result = await stream.result;
+      expect(result.provider).toBe('b');
+      const first = result.attempts[0]!.error as ProviderError;
+      expect(ProviderError.isInstance(first)).toBe(true);
+      expect([first.status, first.retryAfterMs, first.retryable]).toEqual([503, 1000, true]);
+      expect(p.a.calls('chat')).toBe(1);
+      expect(p.b.calls('chat')).toBe(1);
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+
+  it('C28: chat cut after two deltas throws MidStreamError with the partial text, and never asks the next provider', async () => {
+    const a = createOpenAiCompatibleMock({
+      chat: { deltas: ['The answer ', 'is 4', '.'] },
+      script: { chat: { resetAfterChunks: 3 } },
+    });
+    const p = await serve(mode, a, healthy());
+    const router = createRouter(p.config, p.fetch ? { fetch: p.fetch } : {});
+    try {
+      const { items, error } = await collect(router.chat(chatRequest));
+      // Chunks: role-only, 'The answer ', 'is 4', then the reset.
+      expect(items).toEqual([
+        { type: 'text-delta', text: 'The answer ' },
+        { type: 'text-delta', text: 'is 4' },
+      ]);
+      expect(MidStreamError.isInstance(error)).toBe(true);
+      const mid = error as MidStreamError;
+      expect([mid.partialText, mid.partialOutput, mid.provider]).toEqual(['The answer is 4', true, 'a']);
+      expect(p.b.calls('chat')).toBe(0);
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+
+  it('C29: a chat stream that ends without finish or [DONE] after output is not reported complete', async () => {
+    const a = createOpenAiCompatibleMock({
+      chat: { deltas: ['one ', 'two ', 'three'] },
+      script: { chat: { endWithoutDone: true } },
+    });
+    const p = await serve(mode, a, healthy());
+    const router = createRouter(p.config, p.fetch ? { fetch: p.fetch } : {});
+    try {
+      const { items, error } = await collect(router.chat(chatRequest));
+      expect(items.map((e) => (e.type === 'text-delta' ? e.text : e.type))).toEqual([
+        'one ',
+        'two ',
+        'three',
+      ]);
+      expect(MidStreamError.isInstance(error)).toBe(true);
+      expect(ProtocolError.isInstance((error as MidStreamError).cause)).toBe(true);
+      expect((error as MidStreamError).retryable).toBe(true);
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+
+  it('throws a 400 at once and does not ask the next provider', async () => {
+    const p = await serve(mode, failing({ failTimes: 99, failStatus: 400 }), healthy());
+    const router = createRouter(p.config, p.fetch ? { fetch: p.fetch } : {});
+    try {
+      const { items, error } = await collect(router.chat(chatRequest));
+      expect(items).toEqual([]);
+      expect(ProviderError.isInstance(error)).toBe(true);
+      expect((error as ProviderError).status).toBe(400);
+      expect(p.b.calls('chat')).toBe(0);
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+
+  it('lists every attempt when all providers fail', async () => {
+    const p = await serve(
+      mode,
+      failing({ failTimes: 99, failStatus: 503 }),
+      failing({ failTimes: 99, failStatus: 429 }),
+    );
+    const router = createRouter(p.config, p.fetch ? { fetch: p.fetch } : {});
+    try {
+      const stream = router.chat(chatRequest);
+      const { error } = await collect(stream);
+      expect(AllProvidersFailedError.isInstance(error)).toBe(true);
+      expect(
+        (error as AllProvidersFailedError).attempts.map((x) => [
+          x.provider,
+          (x.error as ProviderError).status,
+        ]),
+      ).toEqual([
+        ['a', 503],
+        ['b', 429],
+      ]);
+      await expect(stream.result).rejects.toBe(error);
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+
+  it('tts falls back past a reset and yields exactly the provider audio, in whole samples', async () => {
+    const b = createOpenAiCompatibleMock({ script: { speech: { chunkBytes: 4063 } } });
+    const p = await serve(mode, failing({ resetAfterChunks: 0 }), b);
+    const router = createRouter(p.config, p.fetch ? { fetch: p.fetch } : {});
+    try {
+      const stream = router.tts({ text: 'Your table is booked.', voice: 'agent' });
+      const { items, error } = await collect(stream);
+      expect(error).toBeUndefined();
+      for (const c of items) {
+        expect(c.data.byteLength % 2).toBe(0);
+        expect(c.format).toEqual({ encoding: 'pcm_s16le', sampleRate: 24000, channels: 1 });
+      }
+      expect(Buffer.from(concat(items)).equals(Buffer.from(mockSpeechPcm('Your table is booked.')))).toBe(
+        true,
+      );
+      expect((await stream.result).provider).toBe('b');
+      expect(b.requests[0]!.body).toMatchObject({
+        model: 'mock-tts',
+        voice: 'alloy',
+        input: 'Your table is booked.',
+        response_format: 'pcm',
+      });
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+
+  it('C11: tts in mu-law 8 kHz converts 24 kHz PCM to exactly a third of the samples, labelled mu-law', async () => {
+    const p = await serve(mode, healthy(), healthy());
+    const router = createRouter(p.config, p.fetch ? { fetch: p.fetch } : {});
+    try {
+      const text = 'Hello there, friend.';
+      const { items } = await collect(
+        router.tts({ text, voice: 'agent', format: { encoding: 'mulaw', sampleRate: 8000 } }),
+      );
+      const pcmBytes = mockSpeechPcm(text).byteLength;
+      expect(concat(items).byteLength).toBe(pcmBytes / 2 / 3);
+      for (const c of items) expect(c.format).toEqual({ encoding: 'mulaw', sampleRate: 8000 });
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+
+  it('C32: tts of a text stream of only "", " " and "" yields nothing and contacts no provider', async () => {
+    const p = await serve(mode, healthy(), healthy());
+    const router = createRouter(p.config, p.fetch ? { fetch: p.fetch } : {});
+    try {
+      async function* tokens() {
+        yield '';
+        yield ' ';
+        yield '';
+      }
+      const stream = router.tts({ text: tokens(), voice: 'agent' });
+      const { items, error } = await collect(stream);
+      expect([items.length, error]).toEqual([0, undefined]);
+      expect([p.a.requests.length, p.b.requests.length]).toEqual([0, 0]);
+      expect(router.stats().providers).toEqual([]);
+      expect(await stream.result).toMatchObject({ provider: '', attempts: [] });
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+
+  it('stt sends the whole utterance again to the next provider after a failure before any transcript', async () => {
+    const p = await serve(mode, failing({ failTimes: 99, failStatus: 502 }), healthy());
+    const router = createRouter(p.config, p.fetch ? { fetch: p.fetch } : {});
+    try {
+      const pcm = new Uint8Array(16000 * 2); // 1 s of 16 kHz s16le
+      for (let i = 0; i < pcm.length; i++) pcm[i] = i % 251;
+      async function* audio() {
+        for (let o = 0; o < pcm.length; o += 3001) yield pcm.subarray(o, o + 3001);
+      }
+      const stream = router.stt({ audio: audio(), format: { encoding: 'pcm_s16le', sampleRate: 16000 } });
+      const { items, error } = await collect(stream);
+      expect(error).toBeUndefined();
+      expect(items).toEqual([
+        { type: 'final', text: 'ask not what your country can do', startMs: 0, endMs: 1000 },
+      ]);
+      for (const mock of [p.a, p.b]) {
+        const file = mock.requests[0]!.form!.file as RecordedFile;
+        const wav = readWav(
+          (async function* () {
+            yield file.bytes;
+          })(),
+        );
+        expect(await wav.format).toEqual({ encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 });
+        const parts: Uint8Array[] = [];
+        for await (const d of wav.data) parts.push(d);
+        expect(Buffer.concat(parts).equals(Buffer.from(pcm))).toBe(true);
+      }
+      expect((await stream.result).provider).toBe('b');
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+
+  it('breaking out of a tts loop closes the provider stream at once (barge-in)', async () => {
+    const a = createOpenAiCompatibleMock({ script: { speech: { chunkBytes: 480, chunkGapMs: 5 } } });
+    const p = await serve(mode, a, healthy());
+    const router = createRouter(p.config, p.fetch ? { fetch: p.fetch } : {});
+    try {
+      const stream = router.tts({
+        text: 'A long sentence that takes a while to speak out loud.',
+        voice: 'agent',
+      });
+      for await (const _ of stream) break;
+      expect(await a.requests[0]!.ended).toBe('aborted');
+      expect(a.requests[0]!.aborted).toBe(true);
+      expect((await stream.result).attempts[0]!.outcome).toBe('aborted');
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+
+  it("the caller's abort mid-stream ends with AbortError and the server sees the disconnect", async () => {
+    const a = createOpenAiCompatibleMock({
+      chat: { deltas: ['a', 'b', 'c'] },
+      script: { chat: { stallAfterChunks: 2 } },
+    });
+    const p = await serve(mode, a, healthy());
+    const router = createRouter(p.config, p.fetch ? { fetch: p.fetch } : {});
+    try {
+      const controller = new AbortController();
+      const items: ChatEvent[] = [];
+      let error: unknown;
+      try {
+        for await (const e of router.chat({ ...chatRequest, signal: controller.signal })) {
+          items.push(e);
+          controller.abort();
+        }
+      } catch (e) {
+        error = e;
+      }
+      expect(items).toEqual([{ type: 'text-delta', text: 'a' }]);
+      expect(AbortError.isInstance(error)).toBe(true);
+      expect(await a.requests[0]!.ended).toBe('aborted');
+      expect(p.b.calls('chat')).toBe(0);
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+});
+
+describe('latency routing', () => {
+  it('probes each provider once, then prefers the one with the lower time to first chunk', async () => {
+    const slow = createOpenAiCompatibleMock({ script: { chat: { headersDelayMs: 80 } } });
+    const fast = createOpenAiCompatibleMock();
+    const p = await serve('loopback', slow, fast, 'latency');
+    const router = createRouter(p.config);
+    try {
+      const served: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const s = router.chat(chatRequest);
+        await collect(s);
+        served.push((await s.result).provider);
+      }
+      expect(served).toEqual(['a', 'b', 'b', 'b', 'b']);
+      const stats = router.stats().providers.filter((x) => x.capability === 'chat');
+      expect(stats.map((x) => [x.provider, x.samples])).toEqual([
+        ['a', 1],
+        ['b', 4],
+      ]);
+      expect(stats[0]!.ewmaMs!).toBeGreaterThan(stats[1]!.ewmaMs!);
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+});
