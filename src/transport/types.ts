@@ -48,16 +48,46 @@ export interface HttpResponse {
 /** The HTTP transport every provider adapter uses. */
 export interface HttpTransport {
   request(req: HttpRequest): Promise<HttpResponse>;
-  /** Opens a connection to `origin` ahead of use (keep-alive warmup). */
-  preconnect?(origin: string): Promise<void>;
+  /**
+   * Opens a connection to `origin` ahead of use (keep-alive warmup). The transport of
+   * {@link createHttpTransport} sends `OPTIONS /` and reads the answer, whatever its status.
+   */
+  preconnect?(origin: string, options?: PreconnectOptions): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Options of {@link HttpTransport.preconnect}. */
+export interface PreconnectOptions {
+  /** Provider name used in errors. Default: the origin's host. */
+  provider?: string;
+  signal?: AbortSignal;
+  /** Deadline of the whole warmup exchange, in ms. Default: 10,000. */
+  timeoutMs?: number;
 }
 
 /** Options of {@link createHttpTransport}. */
 export interface HttpTransportOptions {
   /** Use this fetch instead of undici's `request` (e.g. the global one, so msw intercepts it). */
   fetch?: typeof globalThis.fetch;
-  /** undici dispatcher to use instead of the transport's own tuned Agent. */
+  /**
+   * undici (v7) dispatcher to use instead of the transport's own tuned Agent, e.g. one with
+   * `connections: 1`. The transport never closes a dispatcher it was given. Ignored when `fetch` is set.
+   */
   dispatcher?: unknown;
+  /** Time source of every deadline. Default: the system clock (`performance.now()`). */
   clock?: Clock;
+  /** TCP (and TLS) connect timeout of the transport's own Agent, in ms. Default: 10,000. */
+  connectTimeoutMs?: number;
+  /** How long an idle keep-alive socket of the transport's own Agent stays open, in ms. Default: 30,000. */
+  keepAliveTimeoutMs?: number;
+  /**
+   * Body bytes the transport buffers ahead of a slow consumer before it stops reading the socket
+   * (backpressure), in bytes. Default: 65,536.
+   */
+  maxBufferedBytes?: number;
+  /**
+   * Bytes of an error response's body read for its message; the rest is discarded by closing the
+   * connection. Default: 65,536.
+   */
+  maxErrorBodyBytes?: number;
 }

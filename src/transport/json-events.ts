@@ -1,0 +1,168 @@
+import { ProtocolError } from '../errors/index.js';
+import type { SseEvent } from './sse.js';
+import { errorFromStreamPayload, isStreamErrorPayload } from './stream-error.js';
+
+/** A server-sent event whose data was JSON. */
+export interface JsonEvent {
+  event?: string;
+  id?: string;
+  /** The event's data, JSON-parsed. */
+  data: unknown;
+}
+
+/** Options of {@link parseJsonEvents}. */
+export interface ParseJsonEventsOptions {
+  /** Provider name for errors. */
+  provider?: string;
+  /**
+   * Tells the end-of-stream sentinel from the raw data, which is then never JSON-parsed.
+   * Default: {@link isDoneSentinel} (`[DONE]` after trimming).
+   */
+  isDone?: (data: string) => boolean;
+  /**
+   * When true, a body that ends without the sentinel throws ProtocolError (truncated, retryable;
+   * case C08/C29). Default: false (for streams whose end marker is a JSON event, e.g. Anthropic's
+   * `message_stop` or Cartesia's `done`, which the adapter checks).
+   */
+  requireDone?: boolean;
+  /**
+   * When true (the default), an error reported inside the stream (`event: error`, a JSON `error`
+   * key, `{"type":"error"}`) is thrown as the ProviderError of {@link errorFromStreamPayload}
+   * with `partialOutput` true when an event had been yielded before it (C06).
+   */
+  detectErrors?: boolean;
+}
+
+const END: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
+/** Events read after the sentinel while the rest of the body is drained for connection reuse. */
+const MAX_EVENTS_AFTER_DONE = 64;
+
+/**
+ * True for the OpenAI-style end-of-stream sentinel: data `[DONE]`, ignoring surrounding
+ * whitespace (servers pad it: C08). Source: PROTOCOLS.md 2.2, 6.1.
+ */
+export function isDoneSentinel(data: string): boolean {
+  return data.length < 32 && data.trim() === '[DONE]';
+}
+
+/**
+ * The JSON events of an SSE stream (from {@link parseSse}), in order.
+ * - The sentinel (`isDone`, default `[DONE]` after trimming) is never JSON-parsed: it ends the
+ *   iteration at once (C08). The rest of the body is then read in the background (at most 64
+ *   more events) so the keep-alive connection can be reused; failures there are ignored.
+ * - Data that is not JSON throws ProtocolError (retryable; the message gives its length, never
+ *   the payload) and closes the body.
+ * - An error event inside the stream throws ProviderError (see `detectErrors`) and closes the body.
+ * - With `requireDone`, a body that ends without the sentinel throws ProtocolError (truncated).
+ * Errors of the event stream itself pass through unchanged; `return()` closes the body.
+ *
+ * @param events The event stream.
+ * @param options See {@link ParseJsonEventsOptions}.
+ */
+export function parseJsonEvents(
+  events: AsyncIterable<SseEvent>,
+  options: ParseJsonEventsOptions = {},
+): AsyncIterableIterator<JsonEvent> {
+  return new JsonEventStream(events[Symbol.asyncIterator](), options);
+}
+
+class JsonEventStream implements AsyncIterableIterator<JsonEvent> {
+  private readonly source: AsyncIterator<SseEvent>;
+  private readonly options: ParseJsonEventsOptions;
+  private readonly isDone: (data: string) => boolean;
+  private finished = false;
+  private yielded = 0;
+
+  constructor(source: AsyncIterator<SseEvent>, options: ParseJsonEventsOptions) {
+    this.source = source;
+    this.options = options;
+    this.isDone = options.isDone ?? isDoneSentinel;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<JsonEvent> {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<JsonEvent, undefined>> {
+    if (this.finished) return Promise.resolve(END);
+    return this.source.next().then(this.onEvent, this.onError);
+  }
+
+  async return(): Promise<IteratorResult<JsonEvent, undefined>> {
+    if (!this.finished) {
+      this.finished = true;
+      await this.source.return?.();
+    }
+    return END;
+  }
+
+  private readonly onError = (error: unknown): never => {
+    this.finished = true;
+    throw error;
+  };
+
+  private readonly onEvent = (result: IteratorResult<SseEvent>): IteratorResult<JsonEvent, undefined> => {
+    if (this.finished) return END;
+    if (result.done) {
+      this.finished = true;
+      if (this.options.requireDone) {
+        throw new ProtocolError('Event stream ended without its end marker (truncated)', {
+          provider: this.options.provider,
+          partialOutput: this.yielded > 0,
+        });
+      }
+      return END;
+    }
+    const { data, event, id } = result.value;
+    if (this.isDone(data)) {
+      this.finished = true;
+      drain(this.source);
+      return END;
+    }
+    const detectErrors = this.options.detectErrors ?? true;
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch (cause) {
+      if (detectErrors && event === 'error') this.fail(data, event);
+      this.close();
+      throw new ProtocolError(`Server-sent event data is not JSON (${data.length} characters)`, {
+        provider: this.options.provider,
+        partialOutput: this.yielded > 0,
+        cause,
+      });
+    }
+    if (detectErrors && isStreamErrorPayload(json, event)) this.fail(json, event);
+    this.yielded++;
+    const out: JsonEvent = { data: json };
+    if (event !== undefined) out.event = event;
+    if (id !== undefined) out.id = id;
+    return { value: out, done: false };
+  };
+
+  private fail(payload: unknown, event: string | undefined): never {
+    this.close();
+    throw errorFromStreamPayload(this.options.provider ?? 'unknown', payload, event, this.yielded > 0);
+  }
+
+  private close(): void {
+    this.finished = true;
+    void Promise.resolve(this.source.return?.()).catch(noop);
+  }
+}
+
+/** Reads what is left of a finished stream, so that its connection ends cleanly and is reused. */
+function drain(source: AsyncIterator<unknown>): void {
+  let count = 0;
+  const step = (result: IteratorResult<unknown>): void => {
+    if (result.done) return;
+    if (++count > MAX_EVENTS_AFTER_DONE) {
+      void Promise.resolve(source.return?.()).catch(noop);
+      return;
+    }
+    source.next().then(step, noop);
+  };
+  source.next().then(step, noop);
+}
+
+function noop(): void {}

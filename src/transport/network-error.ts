@@ -1,0 +1,193 @@
+import {
+  ProtocolError,
+  ProviderError,
+  TimeoutError,
+  type TimeoutPhase,
+  VoxrouteError,
+} from '../errors/index.js';
+import { redactSecrets } from './redact.js';
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EPROTO',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+const TIMEOUT_CODES: Record<string, TimeoutPhase> = {
+  UND_ERR_CONNECT_TIMEOUT: 'connect',
+  UND_ERR_HEADERS_TIMEOUT: 'headers',
+  UND_ERR_BODY_TIMEOUT: 'idle',
+};
+
+/** Where in an exchange a wire error happened: before the response headers, or while reading the body. */
+export type WireStage = 'request' | 'body';
+
+/** Context of {@link mapWireError}. */
+export interface WireErrorContext {
+  provider: string;
+  stage: WireStage;
+  /** Body bytes received before the error (stage `body`). */
+  receivedBytes?: number;
+  /** The response's `content-length`, when it had one. */
+  contentLength?: number;
+  /** True when body bytes had already been handed to the consumer. */
+  partialOutput?: boolean;
+  /** True on the fetch path, where every `TypeError` from fetch is a network error (Fetch standard). */
+  fromFetch?: boolean;
+  /** The request's headers, so that no secret among them reaches a message. */
+  requestHeaders?: Record<string, string>;
+  /** The deadline of each phase in ms, for a timeout raised by the HTTP client itself. */
+  timeoutMsOf?: (phase: TimeoutPhase) => number;
+}
+
+/**
+ * The code of a Node or undici error, looked up through up to three levels of `cause` (fetch
+ * wraps the real error as `TypeError('fetch failed', { cause })`).
+ */
+export function errorCode(error: unknown): string | undefined {
+  let current = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * True for failures of the network itself: refused, reset or closed connections, DNS failures,
+ * unreachable hosts, TLS failures, and the HTTP client's own socket errors (`UND_ERR_SOCKET`,
+ * "other side closed"). Programming errors (invalid arguments, bad header values) are not.
+ */
+export function isNetworkError(error: unknown): boolean {
+  const code = errorCode(error);
+  if (code === undefined) return false;
+  return (
+    NETWORK_CODES.has(code) ||
+    code.startsWith('ERR_TLS') ||
+    code.startsWith('ERR_SSL') ||
+    /CERT|_SIGNATURE/.test(code)
+  );
+}
+
+/**
+ * Turns an error from the HTTP client (undici or a fetch) into voxroute's typed error:
+ * - a voxroute error is returned as it is;
+ * - the client's own timeouts (`UND_ERR_CONNECT_TIMEOUT`, `UND_ERR_HEADERS_TIMEOUT`,
+ *   `UND_ERR_BODY_TIMEOUT`) become TimeoutError with phase `connect`, `headers`, `idle`;
+ * - before the headers, a network failure (refused, reset, DNS, TLS, socket closed; on the fetch
+ *   path any `TypeError`, or an abort/timeout raised by the caller's fetch wrapper) becomes a
+ *   retryable ProviderError without `status`; any other failure a non-retryable ProviderError;
+ * - while the body is read, a network failure means the body was cut: a retryable ProtocolError
+ *   ("truncated") whose `offset` is the bytes received, with `partialOutput` as given.
+ * The message names the error code, never a request header; the original error is the `cause`.
+ */
+export function mapWireError(error: unknown, context: WireErrorContext): VoxrouteError {
+  if (VoxrouteError.isInstance(error)) return error;
+  const { provider } = context;
+  const code = errorCode(error);
+  const partialOutput = context.partialOutput ?? false;
+  const timeoutPhase = code ? TIMEOUT_CODES[code] : undefined;
+  if (timeoutPhase) {
+    return new TimeoutError(timeoutPhase, context.timeoutMsOf?.(timeoutPhase) ?? 0, {
+      provider,
+      partialOutput,
+      cause: error,
+    });
+  }
+  const network = isNetworkError(error) || (context.fromFetch === true && isFetchFailure(error));
+  const detail = redactSecrets(describe(error, code), context.requestHeaders);
+  if (context.stage === 'body' && (network || context.fromFetch)) {
+    return truncatedError(
+      provider,
+      context.receivedBytes ?? 0,
+      context.contentLength,
+      partialOutput,
+      error,
+      detail,
+    );
+  }
+  if (network) {
+    return new ProviderError(`Network error talking to provider '${provider}': ${detail}`, {
+      provider,
+      retryable: true,
+      partialOutput,
+      cause: error,
+    });
+  }
+  return new ProviderError(`Request to provider '${provider}' failed: ${detail}`, {
+    provider,
+    retryable: false,
+    partialOutput,
+    cause: error,
+  });
+}
+
+/**
+ * On the fetch path: a `TypeError` is a network error by the Fetch standard; an `AbortError` or
+ * `TimeoutError` that reaches us came from the caller's own fetch wrapper (ours settle the
+ * exchange first), e.g. its own timeout, and is treated as a transient failure too.
+ */
+function isFetchFailure(error: unknown): boolean {
+  if (error instanceof TypeError) return true;
+  const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
+  return name === 'AbortError' || name === 'TimeoutError';
+}
+
+function describe(error: unknown, code: string | undefined): string {
+  const root = innermost(error);
+  const message = root instanceof Error ? root.message : String(root);
+  return code && !message.includes(code) ? `${code} (${message})` : message;
+}
+
+function innermost(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 4; depth++) {
+    const cause =
+      typeof current === 'object' && current !== null ? (current as { cause?: unknown }).cause : undefined;
+    if (cause === undefined || cause === null) return current;
+    current = cause;
+  }
+  return current;
+}
+
+/**
+ * The error of a response body cut before its end (a closed or reset connection, or fewer bytes
+ * than its `content-length`): a retryable ProtocolError whose `offset` is the bytes received.
+ *
+ * @param provider Provider name.
+ * @param receivedBytes Body bytes received before the cut.
+ * @param contentLength The declared length, when the response had one (negative or undefined: none).
+ * @param partialOutput True when the consumer had already received body bytes.
+ * @param cause The underlying error, if any.
+ * @param detail What cut it (an error code and message), for the message.
+ */
+export function truncatedError(
+  provider: string,
+  receivedBytes: number,
+  contentLength: number | undefined,
+  partialOutput: boolean,
+  cause?: unknown,
+  detail?: string,
+): ProtocolError {
+  const of = contentLength !== undefined && contentLength >= 0 ? ` of ${contentLength}` : '';
+  const why = detail ? `: ${detail}` : '';
+  return new ProtocolError(
+    `Response body from provider '${provider}' was cut after ${receivedBytes}${of} bytes (truncated)${why}`,
+    { provider, retryable: true, partialOutput, offset: receivedBytes, cause },
+  );
+}

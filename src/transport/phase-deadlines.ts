@@ -1,0 +1,190 @@
+import type { TimeoutPhase } from '../errors/index.js';
+import type { Clock } from '../internal/clock.js';
+import type { Deadlines } from './types.js';
+
+/**
+ * The deadlines of one HTTP exchange, enforced with a single timer on the injected Clock.
+ *
+ * Phases and when each one is armed (all in ms; 0 or omitted means none):
+ * - `connect`: from the start until a connection is ready (only where the wire can observe it);
+ * - `headers`: from the start until the response headers;
+ * - `first-chunk` (`firstByteMs`): from the start until the first body byte;
+ * - `idle`: the longest time without body bytes arriving from the socket. Counted from the
+ *   headers, or from the first byte when `firstByteMs` is set (that gap is the first-byte
+ *   deadline's), then from each chunk. Not counted while the exchange has stopped reading
+ *   because the consumer is slow (backpressure): that stall is not the provider's;
+ * - `total`: from the start until the body ends.
+ *
+ * Cost per body chunk: one `clock.now()` when an idle deadline is set, nothing else. The timer is
+ * set for the earliest pending deadline; when it fires it compares timestamps and either reports
+ * the expired phase or sets itself again for the next one. No timer is created per chunk.
+ */
+export class PhaseDeadlines {
+  private readonly clock: Clock;
+  private readonly start: number;
+  private readonly connectMs: number;
+  private readonly headersMs: number;
+  private readonly firstByteMs: number;
+  private readonly idleMs: number;
+  private readonly totalMs: number;
+  private readonly onExpire: (phase: TimeoutPhase, timeoutMs: number) => void;
+  private connected: boolean;
+  private headersSeen = false;
+  private firstByteSeen = false;
+  private paused = false;
+  private stopped = false;
+  private lastActivity = 0;
+  private timer: unknown = undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private readonly fire = (): void => {
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    this.check();
+  };
+
+  /**
+   * @param clock Time source.
+   * @param deadlines The request's deadlines.
+   * @param observesConnect False when the wire cannot tell when a connection is ready (fetch):
+   *   the connect deadline is then not enforced (the headers deadline covers that time).
+   * @param onExpire Called once, with the phase whose deadline passed and its length in ms.
+   */
+  constructor(
+    clock: Clock,
+    deadlines: Deadlines | undefined,
+    observesConnect: boolean,
+    onExpire: (phase: TimeoutPhase, timeoutMs: number) => void,
+  ) {
+    this.clock = clock;
+    this.start = clock.now();
+    this.connectMs = observesConnect ? positive(deadlines?.connectMs) : 0;
+    this.headersMs = positive(deadlines?.headersMs);
+    this.firstByteMs = positive(deadlines?.firstByteMs);
+    this.idleMs = positive(deadlines?.idleMs);
+    this.totalMs = positive(deadlines?.totalMs);
+    this.onExpire = onExpire;
+    this.connected = this.connectMs === 0;
+    this.arm();
+  }
+
+  /** The deadline of `phase` in ms (0 when none). */
+  timeoutMsOf(phase: TimeoutPhase): number {
+    switch (phase) {
+      case 'connect':
+        return this.connectMs;
+      case 'headers':
+        return this.headersMs;
+      case 'first-chunk':
+        return this.firstByteMs;
+      case 'idle':
+        return this.idleMs;
+      case 'total':
+        return this.totalMs;
+    }
+  }
+
+  /** A connection is ready: the connect deadline no longer applies. */
+  markConnected(): void {
+    this.connected = true;
+  }
+
+  /** The response headers arrived. */
+  markHeaders(): void {
+    this.connected = true;
+    this.headersSeen = true;
+    if (this.idleMs !== 0) {
+      this.lastActivity = this.clock.now();
+      this.arm();
+    }
+  }
+
+  /** The first body byte arrived. */
+  markFirstByte(): void {
+    this.firstByteSeen = true;
+    if (this.idleMs !== 0) {
+      this.lastActivity = this.clock.now();
+      this.arm();
+    }
+  }
+
+  /** Body bytes arrived (hot path: one timestamp when an idle deadline is set). */
+  activity(): void {
+    if (this.idleMs !== 0) this.lastActivity = this.clock.now();
+  }
+
+  /** The exchange stopped (true) or restarted (false) reading for backpressure. */
+  setPaused(paused: boolean): void {
+    this.paused = paused;
+    if (!paused && this.idleMs !== 0) {
+      this.lastActivity = this.clock.now();
+      this.arm();
+    }
+  }
+
+  /** Clears the timer; nothing fires after this. */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== undefined) {
+      this.clock.clearTimeout(this.timer);
+      this.timer = undefined;
+      this.timerAt = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  private idleArmed(): boolean {
+    return (
+      this.idleMs !== 0 && this.headersSeen && !this.paused && (this.firstByteSeen || this.firstByteMs === 0)
+    );
+  }
+
+  /** The earliest pending deadline, as [due time, phase]; phase undefined when none. */
+  private next(): [number, TimeoutPhase | undefined] {
+    let at = Number.POSITIVE_INFINITY;
+    let phase: TimeoutPhase | undefined;
+    if (!this.connected && this.start + this.connectMs < at) {
+      at = this.start + this.connectMs;
+      phase = 'connect';
+    }
+    if (this.headersMs !== 0 && !this.headersSeen && this.start + this.headersMs < at) {
+      at = this.start + this.headersMs;
+      phase = 'headers';
+    }
+    if (this.firstByteMs !== 0 && !this.firstByteSeen && this.start + this.firstByteMs < at) {
+      at = this.start + this.firstByteMs;
+      phase = 'first-chunk';
+    }
+    if (this.idleArmed() && this.lastActivity + this.idleMs < at) {
+      at = this.lastActivity + this.idleMs;
+      phase = 'idle';
+    }
+    if (this.totalMs !== 0 && this.start + this.totalMs < at) {
+      at = this.start + this.totalMs;
+      phase = 'total';
+    }
+    return [at, phase];
+  }
+
+  private check(): void {
+    if (this.stopped) return;
+    const [at, phase] = this.next();
+    if (phase !== undefined && this.clock.now() >= at) {
+      this.stop();
+      this.onExpire(phase, this.timeoutMsOf(phase));
+      return;
+    }
+    this.arm();
+  }
+
+  private arm(): void {
+    if (this.stopped) return;
+    const [at] = this.next();
+    if (at === Number.POSITIVE_INFINITY || (this.timer !== undefined && this.timerAt <= at)) return;
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = this.clock.setTimeout(this.fire, Math.max(0, at - this.clock.now()));
+  }
+}
+
+function positive(ms: number | undefined): number {
+  return ms !== undefined && ms > 0 && Number.isFinite(ms) ? ms : 0;
+}

@@ -1,0 +1,42 @@
+import type { HttpRequest } from './types.js';
+
+/** An HTTP request as a wire sends it: {@link HttpRequest}, plus `OPTIONS` for preconnect. */
+export interface WireRequest extends Omit<HttpRequest, 'method'> {
+  method: HttpRequest['method'] | 'OPTIONS' | 'HEAD';
+}
+
+/**
+ * What a wire (the part that differs between undici and fetch) reports to the exchange that
+ * owns deadlines, cancellation and error mapping. Calls after the exchange settled are ignored.
+ */
+export interface WireSink {
+  /** A connection is ready and the request is being written (undici only: fetch cannot tell). */
+  onConnected(): void;
+  /** Status line and headers received; header names lower-case. */
+  onHeaders(status: number, headers: Record<string, string>): void;
+  /** Body bytes arrived from the socket. The wire may deliver more until `pause()` takes effect. */
+  onData(chunk: Uint8Array): void;
+  /** The body ended as the HTTP framing says it should. */
+  onEnd(): void;
+  /** The request or the body failed (raw client error; the exchange maps it). */
+  onError(error: unknown): void;
+}
+
+/** How the exchange steers a wire. */
+export interface WireControl {
+  /** Stop reading the socket (backpressure) until `resume()`. */
+  pause(): void;
+  resume(): void;
+  /** Close the connection now (destroys the socket); idempotent. */
+  abort(reason: Error): void;
+}
+
+/** One way of sending HTTP requests: undici's dispatcher, or a fetch. */
+export interface Wire {
+  /** True when the wire reports `onConnected`, so that a connect deadline can be told apart. */
+  readonly observesConnect: boolean;
+  /** True on the fetch path: errors are mapped by the Fetch standard's rules, bodies may be decoded. */
+  readonly isFetch: boolean;
+  /** Starts one exchange; returns its control at once (sink events may already have fired). */
+  start(request: WireRequest, sink: WireSink): WireControl;
+}

@@ -1,0 +1,104 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** One request the loopback server received. */
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  socket: Socket;
+  /** Resolves with performance.now() when the request's socket closes. */
+  socketClosed: Promise<number>;
+}
+
+/** A node:http server on 127.0.0.1, port 0, that records requests and sockets. */
+export interface Loopback {
+  origin: string;
+  requests: SeenRequest[];
+  /** Sockets ever accepted. */
+  connections: Socket[];
+  /** Resolves with the next request received (or the n-th, 0-based, if already received). */
+  request(index: number): Promise<SeenRequest>;
+  close(): Promise<void>;
+}
+
+export async function startLoopback(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse, seen: SeenRequest) => void,
+): Promise<Loopback> {
+  const requests: SeenRequest[] = [];
+  const connections: Socket[] = [];
+  const waiters = new Map<number, (seen: SeenRequest) => void>();
+  const server = http.createServer((req, res) => {
+    const seen: SeenRequest = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      socket: req.socket,
+      socketClosed: closedAt(req.socket),
+    };
+    requests.push(seen);
+    waiters.get(requests.length - 1)?.(seen);
+    handler(req, res, seen);
+  });
+  server.on('connection', (socket) => connections.push(socket));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    connections,
+    request(index) {
+      const seen = requests[index];
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve) => waiters.set(index, resolve));
+    },
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+const closedAtCache = new WeakMap<Socket, Promise<number>>();
+
+function closedAt(socket: Socket): Promise<number> {
+  let promise = closedAtCache.get(socket);
+  if (!promise) {
+    promise = socket.destroyed
+      ? Promise.resolve(performance.now())
+      : new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now())));
+    closedAtCache.set(socket, promise);
+  }
+  return promise;
+}
+
+/** A port on 127.0.0.1 with nothing listening (bound then closed). */
+export async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** Reads a whole body into one buffer. */
+export async function readAll(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of body) parts.push(chunk);
+  return Buffer.concat(parts);
+}
+
+/** Captures a promise's rejection (fails the test when it resolves). */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
