@@ -6,10 +6,13 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,
-    clean: true,
+    // Both configs build at once into dist/: this one cleans it, but leaves dist/cli/ to the
+    // other so that the clean never races with (and deletes) the freshly built CLI.
+    clean: ['!cli/**'],
     target: 'node20',
     splitting: true,
     treeshake: true,
+    // Optional peer dependencies of voxroute/testing; never bundled.
     external: ['msw', 'ws'],
   },
   {
@@ -17,6 +20,7 @@ export default defineConfig([
     format: ['esm'],
     sourcemap: true,
     target: 'node20',
+    // tsup marks an output that starts with a shebang as executable (mode 0755).
     banner: { js: '#!/usr/bin/env node' },
   },
 ]);

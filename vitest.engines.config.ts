@@ -1,5 +1,11 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
-/** Tests that need the Debian engines (espeak-ng, pocketsphinx); run from .ci/run after it installs them. */
-export default mergeConfig(base, defineConfig({ test: { include: ['test/engines/**/*.test.ts'], exclude: [] } }));
+/**
+ * Tests that need the Debian engines (espeak-ng, pocketsphinx); `.ci/run` runs them after it
+ * installs the engines. (mergeConfig would append to the base lists, keeping test/engines excluded.)
+ */
+export default defineConfig({
+  ...base,
+  test: { ...base.test, include: ['test/engines/**/*.test.ts'], exclude: [], testTimeout: 120_000 },
+});

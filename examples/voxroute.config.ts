@@ -2,6 +2,9 @@
  * The demo's router config (`npm run demo`): two self-hosted OpenAI-compatible servers
  * (examples/self-hosted-server) on loopback, each offering chat, speech and transcription,
  * routed by measured latency. The same config in YAML: voxroute.config.yaml.
+ *
+ * A TypeScript config is code: here the servers' URLs may come from the environment
+ * (EC2_A_URL, EC2_B_URL), as an EC2 deployment would set them, with loopback defaults.
  */
 import { defineConfig } from 'voxroute';
 
@@ -9,14 +12,14 @@ export default defineConfig({
   providers: {
     'ec2-a': {
       kind: 'openai-compatible',
-      baseUrl: 'http://127.0.0.1:8801/v1',
+      baseUrl: process.env.EC2_A_URL ?? 'http://127.0.0.1:8801/v1',
       chat: { models: { fast: 'voxroute-echo' } },
       tts: { model: 'espeak-ng', voices: { agent: 'en-us' }, responseFormat: 'wav' },
       stt: { model: 'pocketsphinx' },
     },
     'ec2-b': {
       kind: 'openai-compatible',
-      baseUrl: 'http://127.0.0.1:8802/v1',
+      baseUrl: process.env.EC2_B_URL ?? 'http://127.0.0.1:8802/v1',
       chat: { models: { fast: 'voxroute-echo' } },
       tts: { model: 'espeak-ng', voices: { agent: 'en-us' }, responseFormat: 'wav' },
       stt: { model: 'pocketsphinx' },

@@ -1,4 +1,4 @@
-import { VoxrouteError, hasCode } from './voxroute-error.js';
+import { hasCode, VoxrouteError } from './voxroute-error.js';
 
 /**
  * The caller cancelled: its AbortSignal fired, or the router was closed. `name` is the

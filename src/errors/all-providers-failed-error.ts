@@ -1,5 +1,5 @@
 import type { Attempt } from '../types/route-result.js';
-import { VoxrouteError, hasCode } from './voxroute-error.js';
+import { hasCode, VoxrouteError } from './voxroute-error.js';
 
 /**
  * Every candidate provider of a route failed before producing output, or none was a
@@ -16,7 +16,8 @@ export class AllProvidersFailedError extends VoxrouteError {
       ? attempts.map((a) => `${a.provider}: ${a.error ? errorSummary(a.error) : a.outcome}`).join('; ')
       : (reason ?? 'no candidate provider');
     super(`All providers failed for ${capability}: ${summary}`, {
-      retryable: attempts.length > 0 && attempts.every((a) => VoxrouteError.isInstance(a.error) && a.error.retryable),
+      retryable:
+        attempts.length > 0 && attempts.every((a) => VoxrouteError.isInstance(a.error) && a.error.retryable),
     });
     this.name = 'AllProvidersFailedError';
     this.attempts = attempts;

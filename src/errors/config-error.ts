@@ -1,4 +1,4 @@
-import { VoxrouteError, hasCode } from './voxroute-error.js';
+import { hasCode, VoxrouteError } from './voxroute-error.js';
 
 /** One invalid field of a router config. */
 export interface ConfigIssue {

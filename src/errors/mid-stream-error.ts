@@ -1,4 +1,4 @@
-import { VoxrouteError, type VoxrouteErrorOptions, hasCode } from './voxroute-error.js';
+import { hasCode, VoxrouteError, type VoxrouteErrorOptions } from './voxroute-error.js';
 
 /**
  * A stream failed after it had yielded output, and the route could not continue it elsewhere.

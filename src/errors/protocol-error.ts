@@ -1,4 +1,4 @@
-import { VoxrouteError, type VoxrouteErrorOptions, hasCode } from './voxroute-error.js';
+import { hasCode, VoxrouteError, type VoxrouteErrorOptions } from './voxroute-error.js';
 
 /** Options of a {@link ProtocolError}. */
 export interface ProtocolErrorOptions extends VoxrouteErrorOptions {

@@ -1,4 +1,4 @@
-import { VoxrouteError, type VoxrouteErrorOptions, hasCode } from './voxroute-error.js';
+import { hasCode, VoxrouteError, type VoxrouteErrorOptions } from './voxroute-error.js';
 
 /**
  * Phase of a call whose deadline passed: `connect` (TCP/TLS), `headers` (response status

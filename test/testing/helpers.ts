@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { expect } from 'vitest';
 
 /** Asserts two byte arrays are equal (fast for large arrays; reports lengths and first difference). */
@@ -49,19 +49,27 @@ export interface RawResult {
 /** POSTs JSON with a raw node:http request and collects the body pieces as they arrive. */
 export function rawPost(url: string, body: unknown): Promise<RawResult> {
   return new Promise((resolve) => {
+    let response: IncomingMessage | undefined;
+    const pieces: Buffer[] = [];
+    // A reset after the headers surfaces on the response (Node 20) or on the request (Node 24).
+    const finish = (error?: NodeJS.ErrnoException) =>
+      resolve({
+        status: response?.statusCode ?? 0,
+        headers: response?.headers ?? {},
+        pieces,
+        ...(error ? { error } : {}),
+      });
     const req = httpRequest(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       agent: false,
     });
-    req.on('error', (error) => resolve({ status: 0, headers: {}, pieces: [], error }));
+    req.on('error', finish);
     req.on('response', (res) => {
-      const pieces: Buffer[] = [];
+      response = res;
       res.on('data', (piece: Buffer) => pieces.push(piece));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, pieces }));
-      res.on('error', (error) =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, pieces, error }),
-      );
+      res.on('end', () => finish());
+      res.on('error', finish);
     });
     req.end(JSON.stringify(body));
   });

@@ -1,0 +1,18 @@
+/** Prints what each stage of the demo's voice turn did. */
+import type { RouteResult } from 'voxroute';
+
+const ms = (v: number | undefined) => (v === undefined ? '-' : `${v.toFixed(1)} ms`);
+
+/** One stage as lines of text: provider, attempts (with each failure), TTFC and duration. */
+export function describeStage(stage: string, result: RouteResult): string[] {
+  const lines = [
+    `${stage.toUpperCase().padEnd(4)} served by ${result.provider || '(none)'}: first chunk after ${ms(result.timeToFirstChunkMs)}, done after ${ms(result.durationMs)}`,
+  ];
+  for (const [i, attempt] of result.attempts.entries()) {
+    const why = attempt.error instanceof Error ? ` (${attempt.error.message})` : '';
+    const ttfc =
+      attempt.timeToFirstChunkMs === undefined ? '' : `, first chunk ${ms(attempt.timeToFirstChunkMs)}`;
+    lines.push(`       attempt ${i + 1}: ${attempt.provider} ${attempt.outcome}${ttfc}${why}`);
+  }
+  return lines;
+}

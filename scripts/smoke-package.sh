@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Smoke test of the package as users get it: pack the built repo (run `npm run build` first),
+# install the tarball into a scratch project outside the repo, then
+#   1. import() and require() `voxroute` with the optional peers msw and ws absent (the main
+#      entry must not need them), and run the installed `voxroute` bin;
+#   2. install msw and ws (the versions of our devDependencies) and import() and require()
+#      `voxroute/testing`.
+# Usage: bash scripts/smoke-package.sh   (from anywhere; exits non-zero on any failure)
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+[ -f dist/index.js ] || { echo "smoke-package: no dist/; run 'npm run build' first" >&2; exit 1; }
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/voxroute-smoke.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
+version=$(node -p "require('./package.json').version")
+msw_version=$(node -p "require('./package.json').devDependencies.msw")
+ws_version=$(node -p "require('./package.json').devDependencies.ws")
+
+tarball=$(npm pack --silent --pack-destination "$scratch" | tail -n 1)
+echo "packed $tarball"
+
+cd "$scratch"
+# A package.json of its own, so that npm installs here and not into some parent folder.
+printf '{ "name": "voxroute-smoke", "private": true }\n' >package.json
+npm_install() { npm install --no-save --no-audit --no-fund --ignore-scripts --loglevel=error "$@"; }
+
+npm_install "./$tarball"
+if node -e "require.resolve('msw')" 2>/dev/null || node -e "require.resolve('ws')" 2>/dev/null; then
+  echo "smoke-package: msw or ws got installed with voxroute; they must stay optional peers" >&2
+  exit 1
+fi
+node "$repo/test/package/smoke.mjs" voxroute
+node "$repo/test/package/smoke.cjs" voxroute
+
+got=$(npx --no-install voxroute --version)
+[ "$got" = "$version" ] || { echo "smoke-package: 'voxroute --version' printed '$got', want '$version'" >&2; exit 1; }
+echo "ok: npx voxroute --version prints $got"
+set +e
+npx --no-install voxroute no-such-command 2>/dev/null
+code=$?
+set -e
+[ "$code" -eq 2 ] || { echo "smoke-package: unknown command exited $code, want 2" >&2; exit 1; }
+echo "ok: npx voxroute no-such-command exits 2"
+
+npm_install "./$tarball" "msw@$msw_version" "ws@$ws_version"
+node "$repo/test/package/smoke.mjs" voxroute/testing
+node "$repo/test/package/smoke.cjs" voxroute/testing
+echo "smoke-package: all checks passed"
