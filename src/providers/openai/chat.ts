@@ -3,7 +3,7 @@ import type { AttemptContext, ChatProvider, ProviderChatRequest } from '../types
 import { chatChunkSchema } from './api-types.js';
 import { chatRequestBody } from './chat-request.js';
 import { ChatStreamAssembler } from './chat-stream.js';
-import { endpointUrl, type OpenAiEndpoint, requestHeaders } from './http.js';
+import { endpointUrl, type OpenAiEndpoint, post } from './http.js';
 import { parseWire, sseJsonEvents } from './sse-json.js';
 
 /**
@@ -24,17 +24,10 @@ export function createOpenAiChat(
   return {
     async *chat(request: ProviderChatRequest, attempt: AttemptContext): AsyncGenerator<ChatEvent> {
       const provider = endpoint.provider;
-      const response = await attempt.transport.request({
-        provider,
-        method: 'POST',
-        url,
-        headers: requestHeaders(endpoint, {
-          'content-type': 'application/json',
-          accept: 'text/event-stream',
-        }),
+      const response = await post(endpoint, attempt, url, {
+        contentType: 'application/json',
+        accept: 'text/event-stream',
         body: JSON.stringify(chatRequestBody(request, kind)),
-        signal: attempt.signal,
-        deadlines: attempt.deadlines,
       });
       const assembler = new ChatStreamAssembler(provider);
       let ended = false;

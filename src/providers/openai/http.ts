@@ -1,4 +1,6 @@
 import { ConfigError } from '../../errors/index.js';
+import type { HttpResponse } from '../../transport/types.js';
+import type { AttemptContext } from '../types.js';
 
 /**
  * Where and how requests of one OpenAI-compatible provider go: every request URL is built
@@ -80,4 +82,26 @@ export function requestHeaders(
     if (!ownNames.has(name.toLowerCase())) out[name] = value;
   }
   return { ...out, ...own };
+}
+
+/**
+ * POSTs `body` to `url` through the attempt's transport with the endpoint's headers, the
+ * attempt's signal and deadlines. Resolves with the 2xx response; throws what the transport
+ * throws (ProviderError for an error status, TimeoutError, AbortError).
+ */
+export function post(
+  endpoint: OpenAiEndpoint,
+  attempt: AttemptContext,
+  url: string,
+  request: { contentType: string; accept: string; body: string | Uint8Array },
+): Promise<HttpResponse> {
+  return attempt.transport.request({
+    provider: endpoint.provider,
+    method: 'POST',
+    url,
+    headers: requestHeaders(endpoint, { 'content-type': request.contentType, accept: request.accept }),
+    body: request.body,
+    signal: attempt.signal,
+    deadlines: attempt.deadlines,
+  });
 }

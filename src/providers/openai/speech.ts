@@ -8,7 +8,7 @@ import type {
   TtsProvider,
 } from '../types.js';
 import { speechEventSchema } from './api-types.js';
-import { endpointUrl, type OpenAiEndpoint, requestHeaders } from './http.js';
+import { endpointUrl, type OpenAiEndpoint, post } from './http.js';
 import { DEFAULT_TTS_SAMPLE_RATE, type OpenAiTtsOptions } from './options.js';
 import { speechRequestBody } from './speech-request.js';
 import { wavBodyAudio } from './speech-wav.js';
@@ -47,17 +47,10 @@ export function createOpenAiSpeech(endpoint: OpenAiEndpoint, options: OpenAiTtsO
     capabilities,
     async *synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncGenerator<ProviderAudio> {
       const provider = endpoint.provider;
-      const response = await attempt.transport.request({
-        provider,
-        method: 'POST',
-        url,
-        headers: requestHeaders(endpoint, {
-          'content-type': 'application/json',
-          accept: sse ? 'text/event-stream' : 'application/octet-stream',
-        }),
+      const response = await post(endpoint, attempt, url, {
+        contentType: 'application/json',
+        accept: sse ? 'text/event-stream' : 'application/octet-stream',
         body: JSON.stringify(speechRequestBody(request, options)),
-        signal: attempt.signal,
-        deadlines: attempt.deadlines,
       });
       const contentType = (response.headers['content-type'] ?? '').toLowerCase();
       let ended = false;

@@ -6,7 +6,7 @@ import type { TranscriptEvent } from '../../types/transcript.js';
 import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
 import { transcriptionEventSchema, transcriptionJsonSchema } from './api-types.js';
 import { collectAudio } from './collect-audio.js';
-import { endpointUrl, type OpenAiEndpoint, requestHeaders } from './http.js';
+import { endpointUrl, type OpenAiEndpoint, post } from './http.js';
 import { encodeMultipart, type MultipartPart } from './multipart.js';
 import type { OpenAiSttOptions } from './options.js';
 import { readJsonBody } from './read-body.js';
@@ -54,17 +54,10 @@ export function createOpenAiTranscription(endpoint: OpenAiEndpoint, options: Ope
       const audio = await collectAudio(request.audio, attempt.signal);
       if (audio.byteLength === 0) return;
       const form = encodeMultipart(transcriptionParts(request, options, audio));
-      const response = await attempt.transport.request({
-        provider,
-        method: 'POST',
-        url,
-        headers: requestHeaders(endpoint, {
-          'content-type': form.contentType,
-          accept: options.streaming ? 'text/event-stream, application/json' : 'application/json',
-        }),
+      const response = await post(endpoint, attempt, url, {
+        contentType: form.contentType,
+        accept: options.streaming ? 'text/event-stream, application/json' : 'application/json',
         body: form.body,
-        signal: attempt.signal,
-        deadlines: attempt.deadlines,
       });
       const audioMs = Math.round(durationMs(request.format, audio.byteLength));
       const assembler = new TranscriptAssembler(provider, request.interim, audioMs);
