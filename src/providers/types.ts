@@ -1,4 +1,5 @@
 import type { Deadlines, HttpTransport } from '../transport/types.js';
+import type { WebSocketTransport } from '../transport/websocket-types.js';
 import type { AudioFormat } from '../types/audio.js';
 import type { ChatEvent, ChatMessage, ChatTool } from '../types/chat.js';
 import type { TranscriptEvent } from '../types/transcript.js';
@@ -14,6 +15,8 @@ export interface AttemptContext {
   deadlines: Deadlines;
   /** The HTTP transport to use. */
   transport: HttpTransport;
+  /** The WebSocket transport to use (adapters of WebSocket protocols). */
+  webSocket?: WebSocketTransport;
 }
 
 /** Raw audio as a provider sent it: `data` may split a sample; `format` is its real format. */

@@ -1,0 +1,353 @@
+/**
+ * Router overhead benchmark (issue 3, DESIGN.md "Performance targets"): what `router.tts()`
+ * adds to time to first chunk (TTFC) and to CPU per chunk, against a direct undici `request()`
+ * to the same loopback speech server.
+ *
+ * Run: `npm run bench` (= `node scripts/run-ts.mjs bench/overhead.ts`), options:
+ *   --pairs N      measured (direct, routed) pairs for TTFC        (default 2000)
+ *   --warmup N     pairs run first and not recorded                 (default 300)
+ *   --streams N    long streams per side for CPU per chunk          (default 60)
+ *   --server M     'child' (own process, default) or 'inline' (this process)
+ *   --json         also print the results as one JSON line
+ *
+ * voxroute runs from src/ through jiti: each file is transpiled once when loaded, then the
+ * hot path is plain JavaScript, the same as the built package's.
+ *
+ * Method. One router, created once, with one OpenAI-compatible provider whose TTS answers
+ * `response_format: 'pcm'` at 24 000 Hz; the caller asks for PCM s16le 24 000 Hz, so the
+ * audio path is a pass-through (no conversion). Its warmup() opens the connection first.
+ * Direct calls use an undici Agent of their own with keep-alive, and send the same JSON body.
+ * Calls alternate direct/routed (the order flips every pair). Each TTFC is measured with
+ * performance.now() from just before the call to the first chunk in hand; every response is
+ * then read to its end. CPU per chunk: process.cpuUsage() (user + system) over whole long
+ * streams, divided by the chunks the consumer received. With `--server child` the server's
+ * CPU is not in this process, so the figures are the client's alone.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { cpus } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Agent, request } from 'undici';
+import { type AudioFormat, createRouter, defineConfig, type Router } from 'voxroute';
+import { LONG_ANSWER, LONG_VOICE, SHORT_ANSWER, startPcmServer } from './pcm-server.js';
+import { fmt, type Summary, summarize } from './stats.js';
+
+const { values: args } = parseArgs({
+  options: {
+    pairs: { type: 'string', default: '2000' },
+    warmup: { type: 'string', default: '300' },
+    streams: { type: 'string', default: '60' },
+    server: { type: 'string', default: 'child' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const PAIRS = positiveInt(args.pairs, 'pairs');
+const WARMUP = positiveInt(args.warmup, 'warmup');
+const STREAMS = positiveInt(args.streams, 'streams');
+const SERVER_MODE = args.server === 'inline' ? 'inline' : 'child';
+/** The whole benchmark stops measuring after this long, whatever the counts (ms). */
+const BUDGET_MS = 120_000;
+
+const PCM_24K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
+const TEXT = 'Your table is booked for seven thirty.';
+const MODEL = 'bench-tts';
+const SHORT_BYTES = SHORT_ANSWER.chunkBytes * SHORT_ANSWER.chunks;
+const LONG_BYTES = LONG_ANSWER.chunkBytes * LONG_ANSWER.chunks;
+
+function positiveInt(value: string | undefined, name: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${value}`);
+  return n;
+}
+
+/** One measured call. */
+interface Sample {
+  /** Time to first chunk in ms. */
+  ttfcMs: number;
+  /** CPU (user + system) of this process from the call to the end of the body, in µs. */
+  cpuUs: number;
+  bytes: number;
+  chunks: number;
+}
+
+/** The speech server, inline or in a child process. */
+interface Upstream {
+  origin: string;
+  close(): Promise<void>;
+}
+
+async function startUpstream(): Promise<Upstream> {
+  if (SERVER_MODE === 'inline') return startPcmServer();
+  const here = dirname(fileURLToPath(import.meta.url));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [resolve(here, '../scripts/run-ts.mjs'), resolve(here, 'serve-pcm.ts')],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout! });
+  const [origin] = (await Promise.race([
+    once(lines, 'line'),
+    once(child, 'exit').then(() => {
+      throw new Error('the speech server process exited before listening');
+    }),
+  ])) as [string];
+  lines.close();
+  return {
+    origin,
+    close: async () => {
+      const exited = once(child, 'exit');
+      child.stdin?.end();
+      const timer = setTimeout(() => child.kill(), 2_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Direct path: undici `request()` on a keep-alive Agent, the same JSON body as the adapter's. */
+function directCaller(origin: string) {
+  const agent = new Agent({
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 600_000,
+    pipelining: 1,
+    connect: { keepAlive: true },
+  });
+  const url = `${origin}/v1/audio/speech`;
+  const headers = { 'content-type': 'application/json', accept: 'application/octet-stream' };
+  return {
+    async call(voice: string): Promise<Sample> {
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      const { statusCode, body } = await request(url, {
+        dispatcher: agent,
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ input: TEXT, voice, response_format: 'pcm', model: MODEL }),
+      });
+      const it = body[Symbol.asyncIterator]();
+      const first = await it.next();
+      const ttfcMs = performance.now() - t0;
+      if (statusCode !== 200 || first.done) throw new Error(`direct call failed: status ${statusCode}`);
+      let bytes = (first.value as Buffer).byteLength;
+      let chunks = 1;
+      for (;;) {
+        const r = await it.next();
+        if (r.done) break;
+        bytes += (r.value as Buffer).byteLength;
+        chunks++;
+      }
+      const cpu = process.cpuUsage(cpu0);
+      return { ttfcMs, cpuUs: cpu.user + cpu.system, bytes, chunks };
+    },
+    close: () => agent.close(),
+  };
+}
+
+/** Routed path: `router.tts()`, the caller asking for the provider's own format. */
+function routedCaller(router: Router) {
+  return {
+    async call(voice: string): Promise<Sample> {
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      const stream = router.tts({ text: TEXT, voice, format: PCM_24K });
+      const it = stream[Symbol.asyncIterator]();
+      const first = await it.next();
+      const ttfcMs = performance.now() - t0;
+      if (first.done) throw new Error('routed call produced no audio');
+      let bytes = first.value.data.byteLength;
+      let chunks = 1;
+      for (;;) {
+        const r = await it.next();
+        if (r.done) break;
+        bytes += r.value.data.byteLength;
+        chunks++;
+      }
+      const cpu = process.cpuUsage(cpu0);
+      return { ttfcMs, cpuUs: cpu.user + cpu.system, bytes, chunks };
+    },
+  };
+}
+
+function check(sample: Sample, expected: number, who: string): void {
+  if (sample.bytes !== expected) throw new Error(`${who}: got ${sample.bytes} bytes, expected ${expected}`);
+}
+
+interface PairResults {
+  direct: Sample[];
+  routed: Sample[];
+  /** routed - direct TTFC of each pair, ms. */
+  added: number[];
+  stoppedEarly: boolean;
+}
+
+/** Runs `count` interleaved pairs; the order flips every pair so neither side always goes first. */
+async function runPairs(
+  count: number,
+  voice: { direct: string; routed: string },
+  expected: number,
+  direct: ReturnType<typeof directCaller>,
+  routed: ReturnType<typeof routedCaller>,
+  deadline: number,
+): Promise<PairResults> {
+  const out: PairResults = { direct: [], routed: [], added: [], stoppedEarly: false };
+  for (let i = 0; i < count; i++) {
+    if (performance.now() > deadline) {
+      out.stoppedEarly = true;
+      break;
+    }
+    let d: Sample;
+    let r: Sample;
+    if (i % 2 === 0) {
+      d = await direct.call(voice.direct);
+      r = await routed.call(voice.routed);
+    } else {
+      r = await routed.call(voice.routed);
+      d = await direct.call(voice.direct);
+    }
+    check(d, expected, 'direct');
+    check(r, expected, 'routed');
+    out.direct.push(d);
+    out.routed.push(r);
+    out.added.push(r.ttfcMs - d.ttfcMs);
+  }
+  return out;
+}
+
+function cpuPerChunk(samples: readonly Sample[]): { chunks: number; cpuUs: number; perChunkUs: number } {
+  let chunks = 0;
+  let cpuUs = 0;
+  for (const s of samples) {
+    chunks += s.chunks;
+    cpuUs += s.cpuUs;
+  }
+  return { chunks, cpuUs, perChunkUs: cpuUs / chunks };
+}
+
+function row(label: string, s: Summary): string {
+  return `  ${label.padEnd(34)}${fmt(s.median)}${fmt(s.p90)}${fmt(s.p99)}`;
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const deadline = started + BUDGET_MS;
+  const upstream = await startUpstream();
+  const router = createRouter(
+    defineConfig({
+      providers: {
+        local: {
+          kind: 'openai-compatible',
+          baseUrl: `${upstream.origin}/v1`,
+          tts: {
+            model: MODEL,
+            voices: { agent: 'bench', [LONG_VOICE]: LONG_VOICE },
+            responseFormat: 'pcm',
+            sampleRate: 24_000,
+          },
+        },
+      },
+      routes: { tts: { providers: ['local'] } },
+    }),
+  );
+  const direct = directCaller(upstream.origin);
+  const routed = routedCaller(router);
+  try {
+    await router.warmup();
+    const served = router.tts({ text: TEXT, voice: 'agent', format: PCM_24K });
+    for await (const _ of served) {
+      // drain: checks the route works before measuring
+    }
+    const result = await served.result;
+    if (result.provider !== 'local') throw new Error(`served by '${result.provider}', expected 'local'`);
+
+    // 1. Time to first chunk, short answers.
+    await runPairs(WARMUP, { direct: 'bench', routed: 'agent' }, SHORT_BYTES, direct, routed, deadline);
+    const ttfc = await runPairs(
+      PAIRS,
+      { direct: 'bench', routed: 'agent' },
+      SHORT_BYTES,
+      direct,
+      routed,
+      deadline,
+    );
+
+    // 2. CPU per chunk, long streams.
+    await runPairs(5, { direct: LONG_VOICE, routed: LONG_VOICE }, LONG_BYTES, direct, routed, deadline);
+    const long = await runPairs(
+      STREAMS,
+      { direct: LONG_VOICE, routed: LONG_VOICE },
+      LONG_BYTES,
+      direct,
+      routed,
+      deadline,
+    );
+
+    report(ttfc, long, performance.now() - started);
+  } finally {
+    await router.close();
+    await direct.close();
+    await upstream.close();
+  }
+}
+
+function report(ttfc: PairResults, long: PairResults, elapsedMs: number): void {
+  const d = summarize(ttfc.direct.map((s) => s.ttfcMs));
+  const r = summarize(ttfc.routed.map((s) => s.ttfcMs));
+  const added = summarize(ttfc.added);
+  const medianDiff = r.median - d.median;
+  const p99Diff = r.p99 - d.p99;
+  const ratio = r.median / d.median;
+  const callCpuD = summarize(ttfc.direct.map((s) => s.cpuUs));
+  const callCpuR = summarize(ttfc.routed.map((s) => s.cpuUs));
+  const cd = cpuPerChunk(long.direct);
+  const cr = cpuPerChunk(long.routed);
+  const addedPerChunk = cr.perChunkUs - cd.perChunkUs;
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const medianMet = medianDiff <= 0.1;
+  const p99Met = p99Diff <= 0.5;
+  const chunkMet = addedPerChunk < 5;
+
+  const lines = [
+    `voxroute router overhead: node ${process.version}, ${cpus().length} CPUs (${cpu}), server: ${SERVER_MODE}`,
+    `${ttfc.direct.length} interleaved pairs after ${WARMUP} warmup pairs; ${SHORT_BYTES} bytes per answer in ${SHORT_ANSWER.chunks} chunks`,
+    ttfc.stoppedEarly || long.stoppedEarly ? `  (stopped early: the ${BUDGET_MS / 1000} s budget ran out)` : '',
+    '',
+    `Time to first chunk (ms)              median      p90      p99`,
+    row('direct undici request()', d),
+    row('router.tts()', r),
+    row('added, per pair (routed - direct)', added),
+    `  added, difference of medians      ${fmt(medianDiff)}   (target <= 0.100: ${medianMet ? 'met' : 'NOT met'})`,
+    `  added, difference of p99s         ${fmt(p99Diff)}   (target <= 0.500: ${p99Met ? 'met' : 'NOT met'})`,
+    `  ratio routed/direct (medians)     ${fmt(ratio)}`,
+    '',
+    `CPU per call, short answer (µs)       median      p90      p99`,
+    row('direct undici request()', callCpuD),
+    row('router.tts()', callCpuR),
+    '',
+    `CPU per chunk, ${long.direct.length} streams per side of ${LONG_BYTES} bytes written in ${LONG_ANSWER.chunkBytes}-byte chunks`,
+    `  direct undici request()   ${String(cd.chunks).padStart(7)} chunks ${fmt(cd.perChunkUs, 2)} µs/chunk`,
+    `  router.tts()              ${String(cr.chunks).padStart(7)} chunks ${fmt(cr.perChunkUs, 2)} µs/chunk`,
+    `  added by the router                      ${fmt(addedPerChunk, 2)} µs/chunk (target < 5: ${chunkMet ? 'met' : 'NOT met'})`,
+    `  ratio routed/direct                      ${fmt(cr.perChunkUs / cd.perChunkUs, 2)}`,
+    '',
+    `(${(elapsedMs / 1000).toFixed(1)} s)`,
+  ];
+  console.log(lines.filter((l, i) => l !== '' || i > 2).join('\n'));
+  if (args.json) {
+    console.log(
+      JSON.stringify({
+        node: process.version,
+        cpus: cpus().length,
+        server: SERVER_MODE,
+        pairs: ttfc.direct.length,
+        ttfcMs: { direct: d, routed: r, addedPerPair: added, medianDiff, p99Diff, ratio },
+        cpuPerCallUs: { direct: callCpuD, routed: callCpuR },
+        cpuPerChunkUs: { direct: cd, routed: cr, added: addedPerChunk },
+      }),
+    );
+  }
+}
+
+await main();

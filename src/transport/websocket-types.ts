@@ -1,0 +1,86 @@
+import type { Clock } from '../internal/clock.js';
+
+/** A message received on a WebSocket: a text frame, or a binary frame's bytes. */
+export type WebSocketMessage = { type: 'text'; data: string } | { type: 'binary'; data: Uint8Array };
+
+/** How a WebSocket closed: the close code (RFC 6455 §7.4) and reason. */
+export interface WebSocketClose {
+  code: number;
+  reason: string;
+  /** True when the close handshake completed (false for 1006, an abnormal close). */
+  wasClean: boolean;
+}
+
+/**
+ * Deadlines of one WebSocket connection, in ms; omitted or 0 means none.
+ * - `connectMs`: the opening handshake completes (TimeoutError phase `connect`);
+ * - `idleMs`: longest silence from the server while `messages()` is being read and the
+ *   caller is waiting for something (TimeoutError phase `idle`); re-armed by every message.
+ */
+export interface WebSocketDeadlines {
+  connectMs?: number;
+  idleMs?: number;
+}
+
+/** One WebSocket connection to open. */
+export interface WebSocketConnectRequest {
+  /** Name of the provider (errors name it). */
+  provider: string;
+  /** `ws:` or `wss:` URL, query included. Secrets in the query never reach an error or log. */
+  url: string;
+  /** Headers of the opening handshake (e.g. `Authorization`). Secrets never reach an error or log. */
+  headers?: Record<string, string>;
+  /** Subprotocols to offer. */
+  protocols?: string[];
+  /** Aborting closes the connection (code 1000) and makes `messages()` throw AbortError. */
+  signal?: AbortSignal;
+  deadlines?: WebSocketDeadlines;
+}
+
+/** An open WebSocket connection. */
+export interface WebSocketConnection {
+  /**
+   * Sends a text or binary frame. Returns false, sending nothing, when the connection is no
+   * longer open (case C13: never throws into an already-closed socket); the close itself is
+   * reported by `messages()`.
+   */
+  send(data: string | Uint8Array): boolean;
+  /**
+   * The server's messages, in order, as one async iterable per connection (iterate it once;
+   * the connection buffers what arrives before the caller reads). It ends normally on a close
+   * with code 1000 (or 1005); it throws ProviderError with `status` = the close code for any
+   * other close (1008 policy violation / auth: not retryable; 1011, 1012, 1013, 1006:
+   * retryable), TimeoutError for a passed deadline, AbortError when the signal aborted.
+   */
+  messages(): AsyncIterable<WebSocketMessage>;
+  /** Starts the close handshake (default code 1000). Idempotent. */
+  close(code?: number, reason?: string): void;
+  /** True until a close starts. */
+  readonly isOpen: boolean;
+  /** Resolves when the connection has closed, however it closed. */
+  readonly closed: Promise<WebSocketClose>;
+  /** Bytes queued to send and not yet handed to the network (WebSocket.bufferedAmount). */
+  readonly bufferedAmount: number;
+}
+
+/** Opens WebSocket connections for provider adapters. */
+export interface WebSocketTransport {
+  /**
+   * Opens a connection. Rejects with ProviderError (status = the HTTP status when the server
+   * refused the upgrade, e.g. 401; network errors retryable), TimeoutError (`connect`), or
+   * AbortError.
+   */
+  connect(request: WebSocketConnectRequest): Promise<WebSocketConnection>;
+}
+
+/** Options of `createWebSocketTransport`. */
+export interface WebSocketTransportOptions {
+  /**
+   * A WebSocket constructor to use instead of undici's (e.g. `globalThis.WebSocket`, so msw's
+   * `ws` API can intercept it). undici's constructor accepts handshake `headers`; a standard one
+   * cannot send headers, so adapters that need them put credentials where the provider allows
+   * (query string) when `headers` cannot be sent.
+   */
+  WebSocket?: typeof globalThis.WebSocket;
+  clock?: Clock;
+}
