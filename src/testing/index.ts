@@ -6,6 +6,7 @@
 export type { Delay, ManualDelay } from './delay.js';
 export { createManualDelay, realDelay } from './delay.js';
 export type { MockProvider } from './mock-provider.js';
+export type { MockSocket, MockUpgrade, MockWebSocketEndpoint } from './mock-websocket.js';
 export type { MockErrorEvent, MockScript } from './mock-script.js';
 export { DEFAULT_CHUNK_BYTES } from './mock-script.js';
 export type { MockServer, MockServerOptions } from './mock-server.js';

@@ -1,3 +1,4 @@
+import type { MockUpgrade } from './mock-websocket.js';
 import type { RecordedRequest } from './recorded-request.js';
 
 /**
@@ -20,4 +21,9 @@ export interface MockProvider {
   handle(request: Request): Promise<Response>;
   /** Every request received, in arrival order. */
   readonly requests: RecordedRequest[];
+  /**
+   * For mocks of WebSocket protocols: decides on an upgrade request (see MockUpgrade). Absent:
+   * upgrades are refused with 404.
+   */
+  upgrade?(request: Request): MockUpgrade;
 }
