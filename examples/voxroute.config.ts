@@ -27,7 +27,9 @@ export default defineConfig({
   },
   routes: {
     tts: { providers: ['ec2-a', 'ec2-b'], strategy: 'latency' },
-    stt: { providers: ['ec2-a', 'ec2-b'], strategy: 'latency' },
+    // pocketsphinx answers only after decoding the whole utterance (seconds of CPU): give the
+    // first transcript 30 s, counted from the end of the caller's audio.
+    stt: { providers: ['ec2-a', 'ec2-b'], strategy: 'latency', firstChunkTimeoutMs: 30_000 },
     chat: { providers: ['ec2-a', 'ec2-b'], strategy: 'latency' },
   },
 });
