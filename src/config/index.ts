@@ -9,6 +9,7 @@ export { isResolvedConfig } from './resolve.js';
 export type { SecretEnv } from './resolve-secrets.js';
 export {
   type FirstChunkTimeout,
+  type HedgeSetting,
   type MidStreamPolicy,
   ROUTE_DEFAULTS,
   type RouteStrategy,

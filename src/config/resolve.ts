@@ -3,7 +3,7 @@ import type { ConfigIssue } from '../errors/config-error.js';
 import type { Capability } from '../types/route-result.js';
 import { isCapability } from './capability.js';
 import { resolveSecrets, type SecretEnv } from './resolve-secrets.js';
-import { ROUTE_DEFAULTS } from './route.js';
+import { type HedgeSetting, ROUTE_DEFAULTS } from './route.js';
 import type { routerConfigSchema } from './schema.js';
 import type { ResolvedConfig, ResolvedProviderConfig, ResolvedRouteConfig } from './types.js';
 
@@ -39,11 +39,23 @@ export function resolveConfig(parsed: ParsedConfig, env: SecretEnv, issues: Conf
         route.connectTimeoutMs ?? defaults.connectTimeoutMs ?? ROUTE_DEFAULTS.connectTimeoutMs,
       midStream: route.midStream ?? defaults.midStream ?? ROUTE_DEFAULTS.midStream,
       ewmaDecayMs: route.ewmaDecayMs ?? defaults.ewmaDecayMs,
+      weights: { ...defaults.weights, ...route.weights },
+      costs: { ...defaults.costs, ...route.costs },
+      costLatencyFactor: route.costLatencyFactor ?? defaults.costLatencyFactor ?? 1.5,
+      probeAfterMs: route.probeAfterMs ?? defaults.probeAfterMs ?? 30_000,
+      hedge: resolveHedge(route.hedge ?? defaults.hedge),
     };
   }
   const config: ResolvedConfig = { providers, routes };
   Object.defineProperty(config, RESOLVED, { value: true });
   return config;
+}
+
+function resolveHedge(
+  hedge: false | { after: 'p95' | 'p99' | number; maxShare?: number | undefined } | undefined,
+): HedgeSetting | false {
+  if (!hedge) return false;
+  return { after: hedge.after, maxShare: hedge.maxShare ?? 0.1 };
 }
 
 /**

@@ -3,8 +3,18 @@ import { CAPABILITIES } from './capability.js';
 import { msSchema } from './fields.js';
 import { lazy } from './lazy.js';
 
-/** How a route chooses among its providers. */
-export type RouteStrategy = 'latency' | 'priority';
+/** How a route chooses among its providers (see docs/routing.md). */
+export type RouteStrategy = 'latency' | 'priority' | 'weighted' | 'cost';
+
+/**
+ * Hedging of a route: when the chosen provider has no first chunk after `after` (its measured
+ * p95 or p99 TTFC, or a fixed number of ms), the next choice starts too; the first to yield a
+ * chunk wins and the other is aborted. `maxShare` caps hedges at that share of calls.
+ */
+export interface HedgeSetting {
+  after: 'p95' | 'p99' | number;
+  maxShare: number;
+}
 
 /** What a route does when a provider fails after its first chunk. Only `'error'` for now. */
 export type MidStreamPolicy = 'error';
@@ -34,12 +44,56 @@ export const ROUTE_DEFAULTS = {
 /** The settings a route may set, and `defaults.routes` may set for every route. */
 const routeSettingsShape = () => ({
   strategy: z
-    .enum(['latency', 'priority'])
+    .enum(['latency', 'priority', 'weighted', 'cost'])
     .optional()
     .describe(
-      '"latency": the provider with the lowest measured time to first chunk, still probing unmeasured ones; "priority": the listed order. Default "latency".',
+      '"latency": power of two choices by peak-EWMA time to first chunk x (in-flight + 1), with bounded probing of unmeasured providers; "priority": the listed order; "weighted": a random draw by `weights`; "cost": the cheapest by `costs` among providers within `costLatencyFactor` of the best score. Default "latency".',
     )
     .meta({ default: ROUTE_DEFAULTS.strategy }),
+  weights: z
+    .record(z.string(), z.number().nonnegative('must be >= 0'))
+    .optional()
+    .describe('Strategy "weighted": provider name -> relative weight (default 1 each).'),
+  costs: z
+    .record(z.string(), z.number().nonnegative('must be >= 0'))
+    .optional()
+    .describe('Strategy "cost": provider name -> cost per call in any unit, lower is cheaper (default 0).'),
+  costLatencyFactor: z
+    .number()
+    .min(1, 'must be >= 1')
+    .optional()
+    .describe(
+      'Strategy "cost": providers whose score is at most this many times the best one are fast enough. Default 1.5.',
+    ),
+  probeAfterMs: msSchema(
+    'Strategy "latency": a provider not tried for this long is probed again (one call at a time). Default 30000.',
+  ).optional(),
+  hedge: z
+    .union(
+      [
+        z.literal(false),
+        z.strictObject({
+          after: z
+            .union([z.literal('p95'), z.literal('p99'), msSchema('Fixed hedge delay in ms.')], {
+              error: 'expected "p95", "p99" or a number of ms',
+            })
+            .describe(
+              "When to start the second choice: the first choice's measured p95 or p99 TTFC, or fixed ms.",
+            ),
+          maxShare: z
+            .number()
+            .min(0)
+            .max(1)
+            .optional()
+            .describe('Largest share of calls that may be hedged (a token budget). Default 0.1.'),
+        }),
+      ],
+      { error: 'expected false or { after, maxShare? }' },
+    )
+    .optional()
+    .describe(
+      'Hedged requests: start the next choice when the first has no chunk after its p95 (or a fixed delay); the first chunk wins, the other is aborted. Default: off.',
+    ),
   firstChunkTimeoutMs: z
     .union([msSchema('Fixed deadline in ms.'), z.literal('auto'), z.literal(false)], {
       error: 'expected a number of ms, "auto" or false',

@@ -2,7 +2,13 @@ import type { z } from 'zod';
 import type { Capability } from '../types/route-result.js';
 import type { providerSchema } from './providers/index.js';
 import type { ResolveSecrets } from './resolve-secrets.js';
-import type { FirstChunkTimeout, MidStreamPolicy, RouteStrategy, routeSchema } from './route.js';
+import type {
+  FirstChunkTimeout,
+  HedgeSetting,
+  MidStreamPolicy,
+  RouteStrategy,
+  routeSchema,
+} from './route.js';
 import type { routerConfigSchema } from './schema.js';
 
 /**
@@ -50,7 +56,7 @@ export interface ResolvedRouteConfig {
   firstChunkTimeoutMs: FirstChunkTimeout;
   /** Longest gap between chunks, ms. Default 5000. */
   idleTimeoutMs: number;
-  /** Deadline for the whole call, ms; undefined: none. */
+  /** Deadline for the whole call, all attempts included, ms; undefined: none. */
   totalTimeoutMs: number | undefined;
   /** Connection deadline, ms. Default 2000. */
   connectTimeoutMs: number;
@@ -58,6 +64,16 @@ export interface ResolvedRouteConfig {
   midStream: MidStreamPolicy;
   /** Decay time of the peak-EWMA score, ms; undefined: the router's default. */
   ewmaDecayMs: number | undefined;
+  /** Strategy `weighted`: provider -> weight (missing: 1). */
+  weights: Record<string, number>;
+  /** Strategy `cost`: provider -> cost (missing: 0). */
+  costs: Record<string, number>;
+  /** Strategy `cost`: latency bound as a factor of the best score. Default 1.5. */
+  costLatencyFactor: number;
+  /** Strategy `latency`: re-probe a provider not tried for this long, ms. Default 30000. */
+  probeAfterMs: number;
+  /** Hedging, or false (default). */
+  hedge: HedgeSetting | false;
 }
 
 /**

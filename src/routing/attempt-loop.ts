@@ -31,6 +31,29 @@ export interface RouteCandidate<T> {
    * so a long utterance is not held against the provider.
    */
   inputEnded?: Promise<void>;
+  /** The candidate's circuit breaker, when the router keeps one. */
+  health?: CandidateHealth;
+  /** Delay after which a second choice is started beside this one (hedging), in ms; undefined: none. */
+  hedgeAfterMs?: number;
+}
+
+/**
+ * What the attempt loop tells a candidate's circuit breaker. `tryAcquire` takes the half-open
+ * probe slot (false when another call holds it: the attempt still runs, as a last resort);
+ * `release` frees it for an attempt that was cancelled (not charged).
+ */
+export interface CandidateHealth {
+  /** True when the breaker lets calls through now (closed, or half-open with its probe slot free). */
+  allows(): boolean;
+  tryAcquire(): boolean;
+  recordSuccess(): void;
+  recordFailure(failure: { retryAfterMs?: number; auth?: boolean }): void;
+  release(): void;
+}
+
+/** A budget of hedges: `take()` returns false when hedging would exceed the route's share. */
+export interface HedgeBudget {
+  take(): boolean;
 }
 
 /** A call to route: ordered candidates and the router's shared parts. */
@@ -54,6 +77,10 @@ export interface RouteRun<T> {
   emitter: RouterEmitter;
   /** Text an item adds to the output (chat deltas, final transcripts), kept for MidStreamError. */
   textOf?: (item: T) => string | undefined;
+  /** Deadline of the whole call, all attempts included, in ms (TimeoutError phase `total`). */
+  deadlineMs?: number;
+  /** Budget of hedged attempts; absent: no hedging. */
+  hedgeBudget?: HedgeBudget;
 }
 
 interface Settle {
@@ -82,14 +109,34 @@ export function routedStream<T>(run: RouteRun<T>): RoutedStream<T> {
   };
 }
 
+/** One attempt in progress. */
+interface Running<T> {
+  c: RouteCandidate<T>;
+  abort: AbortController;
+  iterator: AsyncIterator<T> | undefined;
+  attempt: Attempt;
+  base: RouterEventBase;
+  t0: number;
+  first: Promise<FirstOutcome<T>>;
+  onCallAbort: () => void;
+  acquired: boolean;
+  ended: boolean;
+}
+
+type FirstOutcome<T> =
+  | { r: Running<T>; ok: true; result: IteratorResult<T> }
+  | { r: Running<T>; ok: false; error: unknown };
+
 /**
- * The attempt loop. For each candidate in order: start it, pull its first item inside the
- * try block (so a lazy stream's HTTP error is seen here, case C30) under the first-chunk
- * deadline, and on a failure that allows fallback move on to the next candidate without the
- * caller seeing anything. Once an item was yielded the call is committed to that provider:
- * a later failure ends the stream with a MidStreamError (partialOutput: true) and nothing is
- * ever yielded twice (C28, C29). Breaking out of the loop or aborting the signal closes the
- * provider's connection at once.
+ * The attempt loop. Candidates are started in order; the first item of each is pulled inside
+ * the loop's try block (so a lazy stream's HTTP error is seen here, case C30) under its
+ * first-chunk deadline. A failure that allows fallback moves on to the next candidate without
+ * the caller seeing anything. With hedging, when the running attempt has no first chunk after
+ * its hedge delay, the next candidate starts beside it: the first to yield wins, the other is
+ * aborted (its socket closed, its failure not charged). Once an item was yielded the call is
+ * committed: a later failure ends the stream with a MidStreamError (partialOutput: true) and
+ * nothing is ever yielded twice (C28, C29). Breaking out of the loop or aborting the signal
+ * closes every running attempt at once.
  */
 async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, void, undefined> {
   const { clock, tracker, emitter } = run;
@@ -100,10 +147,22 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
   run.signal?.addEventListener('abort', onAbort, { once: true });
   run.closeSignal.addEventListener('abort', onAbort, { once: true });
   if (run.signal?.aborted || run.closeSignal.aborted) callAbort.abort();
-  const abortError = () =>
-    new AbortError(run.closeSignal.aborted ? 'The router was closed' : 'The call was aborted', {
+  let budgetTimer: unknown;
+  if (run.deadlineMs) {
+    const ms = run.deadlineMs;
+    budgetTimer = clock.setTimeout(() => callAbort.abort(new TimeoutError('total', ms)), ms);
+  }
+  let committed = false;
+  /** The error to throw once the call itself was aborted: the budget's TimeoutError, else AbortError. */
+  const callAbortError = (): VoxrouteError => {
+    const reason: unknown = callAbort.signal.reason;
+    if (TimeoutError.isInstance(reason)) {
+      return committed ? new TimeoutError('total', reason.timeoutMs, { partialOutput: true }) : reason;
+    }
+    return new AbortError(run.closeSignal.aborted ? 'The router was closed' : 'The call was aborted', {
       cause: run.signal?.reason,
     });
+  };
 
   let settled = false;
   const finish = (provider: string, timeToFirstChunkMs: number | undefined) => {
@@ -117,13 +176,89 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
     return error;
   };
 
-  // The attempt in progress, so a consumer that breaks out can close it.
-  let live:
-    | { abort: AbortController; iterator: AsyncIterator<T> | undefined; attempt: Attempt; key: string }
-    | undefined;
+  const running: Running<T>[] = [];
+  /** Ends an attempt's bookkeeping exactly once. */
+  const end = (r: Running<T>) => {
+    if (r.ended) return;
+    r.ended = true;
+    callAbort.signal.removeEventListener('abort', r.onCallAbort);
+    tracker.inFlight(r.c.key, -1);
+    r.attempt.durationMs = clock.now() - r.t0;
+  };
+  /** Cancels an attempt that is not charged (barge-in, hedge loser, call aborted). */
+  const cancel = (r: Running<T>) => {
+    if (r.ended) return;
+    r.attempt.outcome = 'aborted';
+    const elapsed = clock.now() - r.t0;
+    closeAttempt(r);
+    end(r);
+    if (r.attempt.timeToFirstChunkMs === undefined) tracker.recordCancelled(r.c.key, elapsed, clock.now());
+    if (r.acquired) r.c.health?.release();
+  };
+
+  let nextIndex = 0;
+  const startNext = (hedge: boolean): Running<T> | undefined => {
+    const c = run.candidates[nextIndex++];
+    if (!c) return undefined;
+    const abort = new AbortController();
+    const onCallAbort = () => abort.abort(callAbort.signal.reason);
+    callAbort.signal.addEventListener('abort', onCallAbort, { once: true });
+    const attempt: Attempt = {
+      provider: c.provider,
+      outcome: 'failed',
+      startedAtMs: clock.now() - callStart,
+    };
+    if (c.model !== undefined) attempt.model = c.model;
+    attempts.push(attempt);
+    const base: RouterEventBase = {
+      capability: run.capability,
+      route: run.route,
+      provider: c.provider,
+      attempt: attempts.length,
+    };
+    if (c.model !== undefined) base.model = c.model;
+    emitter.emit(hedge ? 'hedge' : 'attempt', { ...base, elapsedMs: attempt.startedAtMs });
+    tracker.inFlight(c.key, 1);
+    const r: Running<T> = {
+      c,
+      abort,
+      iterator: undefined,
+      attempt,
+      base,
+      t0: clock.now(),
+      first: undefined as unknown as Promise<FirstOutcome<T>>,
+      onCallAbort,
+      acquired: c.health?.tryAcquire() ?? false,
+      ended: false,
+    };
+    r.first = pullFirst(r).then(
+      (result) => ({ r, ok: true as const, result }),
+      (error: unknown) => ({ r, ok: false as const, error }),
+    );
+    running.push(r);
+    return r;
+  };
+  const pullFirst = async (r: Running<T>): Promise<IteratorResult<T>> => {
+    const { c } = r;
+    r.iterator = c
+      .start({ signal: r.abort.signal, deadlines: c.deadlines, transport: run.transport })
+      [Symbol.asyncIterator]();
+    const firstItem = r.iterator.next();
+    if (c.inputEnded) {
+      // The provider answers only after the whole input: start its clock when the input ends.
+      firstItem.catch(() => {});
+      await Promise.race([c.inputEnded, firstItem]);
+      r.t0 = clock.now();
+    }
+    return withDeadline(firstItem, c.firstChunkMs, clock, () => {
+      const timeout = new TimeoutError('first-chunk', c.firstChunkMs, { provider: c.provider });
+      r.abort.abort(timeout);
+      return timeout;
+    });
+  };
 
   try {
-    if (callAbort.signal.aborted) throw fail(abortError());
+    if (callAbort.signal.aborted) throw fail(callAbortError());
     if (run.isEmpty && (await run.isEmpty())) {
       finish('', 0);
       return;
@@ -132,132 +267,153 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       throw fail(new AllProvidersFailedError(run.capability, [], run.noCandidateReason));
     }
 
-    for (let i = 0; i < run.candidates.length; i++) {
-      const c = run.candidates[i]!;
-      const attemptAbort = new AbortController();
-      const onCallAbort = () => attemptAbort.abort(callAbort.signal.reason);
-      callAbort.signal.addEventListener('abort', onCallAbort, { once: true });
-      const attempt: Attempt = {
-        provider: c.provider,
-        outcome: 'failed',
-        startedAtMs: clock.now() - callStart,
-      };
-      if (c.model !== undefined) attempt.model = c.model;
-      attempts.push(attempt);
-      const base: RouterEventBase = {
-        capability: run.capability,
-        route: run.route,
-        provider: c.provider,
-        attempt: i + 1,
-      };
-      if (c.model !== undefined) base.model = c.model;
-      emitter.emit('attempt', base);
-      tracker.inFlight(c.key, 1);
-      let t0 = clock.now();
-      live = { abort: attemptAbort, iterator: undefined, attempt, key: c.key };
-      let first: IteratorResult<T>;
-      try {
-        live.iterator = c
-          .start({ signal: attemptAbort.signal, deadlines: c.deadlines, transport: run.transport })
-          [Symbol.asyncIterator]();
-        const firstItem = live.iterator.next();
-        if (c.inputEnded) {
-          // The provider answers only after the whole input: start its clock when the input ends.
-          firstItem.catch(() => {});
-          await Promise.race([c.inputEnded, firstItem]);
-          t0 = clock.now();
-        }
-        first = await withDeadline(firstItem, c.firstChunkMs, clock, () => {
-          const timeout = new TimeoutError('first-chunk', c.firstChunkMs, { provider: c.provider });
-          attemptAbort.abort(timeout);
-          return timeout;
-        });
-      } catch (raw) {
-        closeAttempt(live);
-        live = undefined;
-        callAbort.signal.removeEventListener('abort', onCallAbort);
-        tracker.inFlight(c.key, -1);
-        attempt.durationMs = clock.now() - t0;
-        if (callAbort.signal.aborted) {
-          attempt.outcome = 'aborted';
-          throw fail(abortError());
-        }
-        const error = normalize(raw, c.provider);
-        attempt.error = error;
-        tracker.recordFailure(c.key, clock.now());
-        emitter.emit('error', { ...base, error, partialOutput: false });
-        if (!canFallBack(error)) throw fail(error);
-        const next = run.candidates[i + 1];
-        if (next) emitter.emit('fallback', { ...base, error, next: next.provider });
+    let winner: Running<T> | undefined;
+    let first: IteratorResult<T> | undefined;
+    let hedged = false;
+    while (!winner) {
+      if (running.length === 0 && !startNext(false)) break;
+      // A hedge: one attempt running, more candidates left, none hedged yet in this call.
+      const lone = running.length === 1 ? running[0]! : undefined;
+      let hedgeHandle: unknown;
+      const hedgeFires =
+        lone &&
+        !hedged &&
+        run.hedgeBudget &&
+        lone.c.hedgeAfterMs !== undefined &&
+        nextIndex < run.candidates.length
+          ? new Promise<'hedge'>((resolve) => {
+              const wait = Math.max(0, lone.t0 + (lone.c.hedgeAfterMs ?? 0) - clock.now());
+              hedgeHandle = clock.setTimeout(() => resolve('hedge'), wait);
+            })
+          : undefined;
+      const aborted = new Promise<'aborted'>((resolve) => {
+        if (callAbort.signal.aborted) resolve('aborted');
+        else callAbort.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+      });
+      const outcome = await Promise.race([
+        ...running.map((r) => r.first),
+        ...(hedgeFires ? [hedgeFires] : []),
+        aborted,
+      ]);
+      if (hedgeHandle !== undefined) clock.clearTimeout(hedgeHandle);
+      if (outcome === 'hedge') {
+        hedged = true;
+        if (run.hedgeBudget!.take()) startNext(true);
         continue;
       }
-
-      // Committed to this provider.
-      let partialText = '';
-      let callTtfc: number | undefined;
-      try {
-        if (!first.done) {
-          const now = clock.now();
-          const ttfc = now - t0;
-          attempt.timeToFirstChunkMs = ttfc;
-          callTtfc = now - callStart;
-          tracker.recordSuccess(c.key, ttfc, now);
-          emitter.emit('first-chunk', { ...base, timeToFirstChunkMs: ttfc });
-          if (run.textOf) partialText += run.textOf(first.value) ?? '';
-          yield first.value;
-          const iterator = live.iterator!;
-          for (;;) {
-            const r = await iterator.next();
-            if (r.done) break;
-            if (run.textOf) partialText += run.textOf(r.value) ?? '';
-            yield r.value;
-          }
-        }
-        attempt.outcome = 'success';
-        attempt.durationMs = clock.now() - t0;
-        live = undefined;
-        finish(c.provider, callTtfc);
-        return;
-      } catch (raw) {
-        if (live) closeAttempt(live);
-        live = undefined;
-        attempt.durationMs = clock.now() - t0;
-        if (callAbort.signal.aborted) {
-          attempt.outcome = 'aborted';
-          throw fail(abortError());
-        }
-        const cause = normalize(raw, c.provider);
-        attempt.error = cause;
-        tracker.recordFailure(c.key, clock.now());
-        emitter.emit('error', { ...base, error: cause, partialOutput: true });
-        throw fail(
-          new MidStreamError(`Provider '${c.provider}' failed after output had started: ${cause.message}`, {
-            cause,
-            provider: c.provider,
-            retryable: cause.retryable,
-            ...(run.textOf ? { partialText } : {}),
-          }),
-        );
-      } finally {
-        callAbort.signal.removeEventListener('abort', onCallAbort);
-        tracker.inFlight(c.key, -1);
+      if (outcome === 'aborted' || callAbort.signal.aborted) {
+        for (const r of [...running]) cancel(r);
+        throw fail(callAbortError());
       }
+      const r = outcome.r;
+      running.splice(running.indexOf(r), 1);
+      if (outcome.ok) {
+        winner = r;
+        first = outcome.result;
+        break;
+      }
+      closeAttempt(r);
+      end(r);
+      const error = normalize(outcome.error, r.c.provider);
+      r.attempt.error = error;
+      tracker.recordFailure(r.c.key, clock.now());
+      r.c.health?.recordFailure(failureOf(error));
+      emitter.emit('error', { ...r.base, error, partialOutput: false, elapsedMs: clock.now() - callStart });
+      if (!canFallBack(error)) {
+        for (const other of [...running]) cancel(other);
+        running.length = 0;
+        throw fail(error);
+      }
+      const next = running[0]?.c ?? run.candidates[nextIndex];
+      if (next)
+        emitter.emit('fallback', {
+          ...r.base,
+          error,
+          next: next.provider,
+          elapsedMs: clock.now() - callStart,
+        });
     }
-    throw fail(new AllProvidersFailedError(run.capability, attempts));
+    if (!winner || !first) throw fail(new AllProvidersFailedError(run.capability, attempts));
+
+    // Committed to the winner: any other running attempt lost the hedge.
+    for (const loser of [...running]) cancel(loser);
+    running.length = 0;
+    running.push(winner);
+    const c = winner.c;
+    let partialText = '';
+    let callTtfc: number | undefined;
+    try {
+      if (!first.done) {
+        const now = clock.now();
+        const ttfc = now - winner.t0;
+        winner.attempt.timeToFirstChunkMs = ttfc;
+        callTtfc = now - callStart;
+        tracker.recordSuccess(c.key, ttfc, now);
+        emitter.emit('first-chunk', { ...winner.base, timeToFirstChunkMs: ttfc, elapsedMs: callTtfc });
+        committed = true;
+        if (run.textOf) partialText += run.textOf(first.value) ?? '';
+        yield first.value;
+        const iterator = winner.iterator!;
+        for (;;) {
+          const r = await iterator.next();
+          if (r.done) break;
+          if (run.textOf) partialText += run.textOf(r.value) ?? '';
+          yield r.value;
+        }
+      }
+      winner.attempt.outcome = 'success';
+      end(winner);
+      running.length = 0;
+      c.health?.recordSuccess();
+      finish(c.provider, callTtfc);
+      return;
+    } catch (raw) {
+      closeAttempt(winner);
+      end(winner);
+      running.length = 0;
+      if (callAbort.signal.aborted) {
+        winner.attempt.outcome = 'aborted';
+        throw fail(callAbortError());
+      }
+      const cause = normalize(raw, c.provider);
+      winner.attempt.error = cause;
+      tracker.recordFailure(c.key, clock.now());
+      c.health?.recordFailure(failureOf(cause));
+      emitter.emit('error', {
+        ...winner.base,
+        error: cause,
+        partialOutput: true,
+        elapsedMs: clock.now() - callStart,
+      });
+      throw fail(
+        new MidStreamError(`Provider '${c.provider}' failed after output had started: ${cause.message}`, {
+          cause,
+          provider: c.provider,
+          retryable: cause.retryable,
+          ...(run.textOf ? { partialText } : {}),
+        }),
+      );
+    }
   } finally {
+    if (budgetTimer !== undefined) clock.clearTimeout(budgetTimer);
     run.signal?.removeEventListener('abort', onAbort);
     run.closeSignal.removeEventListener('abort', onAbort);
+    // The consumer stopped iterating (break / return()): barge-in. Close the provider at once.
+    for (const r of running) cancel(r);
     if (!settled) {
-      // The consumer stopped iterating (break / return()): barge-in. Close the provider at once.
-      if (live) {
-        live.attempt.outcome = 'aborted';
-        live.attempt.durationMs = clock.now() - callStart - live.attempt.startedAtMs;
-        closeAttempt(live);
-      }
       const last = attempts[attempts.length - 1];
       finish(last?.provider ?? '', undefined);
     }
   }
+}
+
+/** What a circuit breaker needs to know of a failure. */
+function failureOf(error: VoxrouteError): { retryAfterMs?: number; auth?: boolean } {
+  if (!ProviderError.isInstance(error)) return {};
+  return {
+    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+    ...(error.isAuthError ? { auth: true } : {}),
+  };
 }
 
 /** Aborts an attempt and asks its iterator to finish, without waiting and without throwing. */

@@ -11,12 +11,30 @@ export interface RouterEventBase {
   model?: string;
   /** 1-based number of the attempt within the call. */
   attempt: number;
+  /** Time since the call started, in ms. */
+  elapsedMs?: number;
+}
+
+/** A circuit breaker changed state. */
+export interface BreakerEvent {
+  provider: string;
+  capability: Capability;
+  from: 'closed' | 'open' | 'half-open';
+  to: 'closed' | 'open' | 'half-open';
+  /** Why, e.g. `'consecutive-failures'`, `'error-rate'`, `'auth'`, `'cooldown-over'`, `'probe-succeeded'`. */
+  reason: string;
+  /** When an open breaker lets a probe through again, monotonic ms; for `to: 'open'`. */
+  reopenAtMs?: number;
 }
 
 /** The events of `router.on()`, by name. */
 export interface RouterEvents {
   /** An attempt on a provider starts. */
   attempt: RouterEventBase;
+  /** A hedged attempt starts beside one that has no first chunk yet after its hedge delay. */
+  hedge: RouterEventBase;
+  /** A provider's circuit breaker changed state. */
+  breaker: BreakerEvent;
   /** An attempt produced its first chunk; `timeToFirstChunkMs` from the attempt's start. */
   'first-chunk': RouterEventBase & { timeToFirstChunkMs: number };
   /** An attempt failed before its first chunk and the call moves on to `next`. */

@@ -13,7 +13,7 @@ export interface LatencyTrackerOptions {
 
 /** Per-key latency state, as {@link LatencyTracker.snapshot} reports it. */
 export interface LatencySnapshot {
-  /** Time-decayed EWMA of time to first chunk, in ms; undefined before the first sample. */
+  /** Peak-EWMA of time to first chunk, in ms; undefined before the first sample. */
   ewmaMs: number | undefined;
   /** Quantiles of the recent window of TTFC samples, in ms. */
   p50Ms: number | undefined;
@@ -39,16 +39,19 @@ interface Entry {
   inFlight: number;
   recent: number[];
   recentNext: number;
+  /** `recent` sorted, computed on demand and dropped on each new sample. */
+  sorted: number[] | undefined;
   outcomes: boolean[];
   outcomesNext: number;
   lastUpdate: number | undefined;
 }
 
 /**
- * Tracks time to first chunk (TTFC) per (provider, capability, model) as a time-decayed
- * EWMA: the weight of the previous value is exp(-elapsed / decayMs), so a provider measured
- * long ago counts for little. Keeps a small window of recent samples for quantiles and of
- * recent outcomes for the error rate. Failures never change the latency score.
+ * Tracks time to first chunk (TTFC) per (provider, capability, model) as a peak-EWMA: a slow
+ * sample raises the score at once, fast samples lower it gradually with a time-decayed weight
+ * (the previous value keeps exp(-elapsed / decayMs)), so a provider measured long ago counts
+ * for little. Keeps a window of recent samples for exact quantiles and of recent outcomes for
+ * the error rate. Failures never change the latency score (a fast failure never looks fast).
  */
 export class LatencyTracker {
   readonly #decayMs: number;
@@ -76,6 +79,7 @@ export class LatencyTracker {
         inFlight: 0,
         recent: [],
         recentNext: 0,
+        sorted: undefined,
         outcomes: [],
         outcomesNext: 0,
         lastUpdate: undefined,
@@ -85,19 +89,43 @@ export class LatencyTracker {
     return e;
   }
 
-  /** Records a successful TTFC sample of `ms` at monotonic time `now`. */
-  recordSuccess(key: string, ms: number, now: number): void {
+  /**
+   * Records a successful TTFC sample of `ms` at monotonic time `now`, as a peak-EWMA: a sample
+   * above the score raises it at once (a provider that got slow is avoided on the next call);
+   * a sample below lowers it gradually, by the weight 1 - exp(-elapsed / decayMs).
+   * `coldStart: true` (the first call after a long idle) is averaged in without the peak jump,
+   * so one cold start is not held against the provider.
+   */
+  recordSuccess(key: string, ms: number, now: number, options: { coldStart?: boolean } = {}): void {
     const e = this.#entry(key);
+    this.#fold(e, ms, now, options.coldStart ?? false);
+    e.lastUpdate = now;
+    e.samples++;
+    this.#push(e.recent, ms, e, 'recentNext');
+    e.sorted = undefined;
+    this.#pushOutcome(e, true);
+  }
+
+  /**
+   * Records an attempt cancelled before its first chunk (the caller aborted, or it lost a
+   * hedge) after `elapsedMs`. Its time is a lower bound of the provider's TTFC, so it counts
+   * only when it already exceeds the score (then it raises it, as a peak); a cancellation
+   * never makes a provider look fast.
+   */
+  recordCancelled(key: string, elapsedMs: number, now: number): void {
+    const e = this.#entry(key);
+    if (e.ewma !== undefined && elapsedMs <= e.ewma) return;
+    this.#fold(e, elapsedMs, now, false);
+  }
+
+  #fold(e: Entry, ms: number, now: number, noPeak: boolean): void {
     if (e.ewma === undefined) e.ewma = ms;
+    else if (ms > e.ewma && !noPeak) e.ewma = ms;
     else {
       const w = Math.exp(-Math.max(0, now - e.lastSampleAt) / this.#decayMs);
       e.ewma = e.ewma * w + ms * (1 - w);
     }
     e.lastSampleAt = now;
-    e.lastUpdate = now;
-    e.samples++;
-    this.#push(e.recent, ms, e, 'recentNext');
-    this.#pushOutcome(e, true);
   }
 
   /** Records a failed attempt at monotonic time `now`; the latency score is not changed. */
@@ -114,6 +142,11 @@ export class LatencyTracker {
     e.inFlight = Math.max(0, e.inFlight + delta);
   }
 
+  /** Attempts running now on `key`. */
+  inFlightOf(key: string): number {
+    return this.#entries.get(key)?.inFlight ?? 0;
+  }
+
   /** The EWMA of `key` in ms, or undefined when never measured. */
   ewma(key: string): number | undefined {
     return this.#entries.get(key)?.ewma;
@@ -127,7 +160,8 @@ export class LatencyTracker {
   /** A copy of the state of `key`. */
   snapshot(key: string): LatencySnapshot {
     const e = this.#entry(key);
-    const sorted = [...e.recent].sort((a, b) => a - b);
+    e.sorted ??= [...e.recent].sort((a, b) => a - b);
+    const sorted = e.sorted;
     const q = (p: number) =>
       sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : undefined;
     const failed = e.outcomes.filter((ok) => !ok).length;

@@ -7,6 +7,7 @@ import type {
   RouterConfig,
 } from '../config/index.js';
 import { parseConfig } from '../config/index.js';
+import type { HedgeSetting } from '../config/route.js';
 import { type Clock, systemClock } from '../internal/clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
 import type { AttemptContext, ProviderAdapter } from '../providers/types.js';
@@ -14,10 +15,16 @@ import { createHttpTransport } from '../transport/index.js';
 import type { HttpTransport } from '../transport/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import type { ChatEvent } from '../types/chat.js';
-import type { ChatRequest, SttRequest, TtsRequest } from '../types/requests.js';
+import type { CallOptions, ChatRequest, SttRequest, TtsRequest } from '../types/requests.js';
 import type { Capability, RoutedStream } from '../types/route-result.js';
 import type { TranscriptEvent } from '../types/transcript.js';
-import { type RouteCandidate, type RouteRun, routedStream } from './attempt-loop.js';
+import {
+  type CandidateHealth,
+  type HedgeBudget,
+  type RouteCandidate,
+  type RouteRun,
+  routedStream,
+} from './attempt-loop.js';
 import { firstChunkDeadlineMs } from './deadlines.js';
 import { RouterEmitter, type RouterEventName, type RouterListener } from './events.js';
 import { type LatencySnapshot, LatencyTracker } from './latency-tracker.js';
@@ -42,6 +49,8 @@ export interface RouterOptions {
   clock?: Clock;
   /** Receives warnings (e.g. a stray half sample dropped at the end of a stream). Default: none. */
   logger?: Logger;
+  /** Uniform random numbers in [0, 1) for power of two choices and weighted draws. Default: Math.random. */
+  random?: () => number;
   /** Environment for `{ env: NAME }` secrets when the config is not resolved yet. Default: process.env. */
   env?: Record<string, string | undefined>;
 }
@@ -111,6 +120,9 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     logger?.warn('A router event listener threw', { error: String(error) }),
   );
 
+  /** The circuit breaker of (provider, capability). */
+  const healthOf = (_provider: string, _capability: Capability): CandidateHealth | undefined => undefined;
+
   const routeOf = (name: string, capability: Capability): ResolvedRouteConfig | string => {
     const route = resolved.routes[name];
     if (!route) return `no route named '${name}' in the config`;
@@ -119,11 +131,32 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     return route;
   };
 
+  /** Hedge budgets per route: a token bucket that earns `maxShare` of a hedge per call. */
+  const hedgeBudgets = new Map<string, HedgeBudget & { earn(share: number): void }>();
+  const hedgeBudgetOf = (route: string) => {
+    let b = hedgeBudgets.get(route);
+    if (!b) {
+      let tokens = 1;
+      b = {
+        earn: (share) => {
+          tokens = Math.min(10, tokens + share);
+        },
+        take: () => {
+          if (tokens < 1) return false;
+          tokens -= 1;
+          return true;
+        },
+      };
+      hedgeBudgets.set(route, b);
+    }
+    return b;
+  };
+
   /** Builds the RouteRun shared parts and orders candidates. */
   const plan = <T>(
     capability: Capability,
     routeName: string,
-    signal: AbortSignal | undefined,
+    request: CallOptions,
     build: (
       name: string,
       provider: ResolvedProviderConfig,
@@ -137,7 +170,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       capability,
       route: routeName,
       candidates: [],
-      signal,
+      signal: request.signal,
       closeSignal: closing.signal,
       transport,
       clock,
@@ -159,18 +192,18 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       const key = LatencyTracker.key(name, capability, made.model);
       seen.set(key, { provider: name, capability, model: made.model ?? '' });
       const snap = tracker.snapshot(key);
+      const health = healthOf(name, capability);
+      const hedgeAfterMs = route.hedge ? hedgeDelayMs(route.hedge, snap) : undefined;
       built.push({
         provider: name,
         ...(made.model !== undefined ? { model: made.model } : {}),
         key,
         firstChunkMs: firstChunkDeadlineMs(route.firstChunkTimeoutMs, snap),
-        deadlines: {
-          connectMs: route.connectTimeoutMs,
-          idleMs: route.idleTimeoutMs,
-          ...(route.totalTimeoutMs !== undefined ? { totalMs: route.totalTimeoutMs } : {}),
-        },
+        deadlines: { connectMs: route.connectTimeoutMs, idleMs: route.idleTimeoutMs },
         start: made.start,
         ...(made.inputEnded ? { inputEnded: made.inputEnded } : {}),
+        ...(health ? { health } : {}),
+        ...(hedgeAfterMs !== undefined ? { hedgeAfterMs } : {}),
       });
     }
     const order = orderCandidates(
@@ -178,15 +211,34 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         index,
         ewmaMs: tracker.ewma(c.key),
         lastTriedAt: tracker.lastTriedAt(c.key),
+        inFlight: tracker.inFlightOf(c.key),
+        healthy: c.health?.allows() ?? true,
+        weight: route.weights[c.provider] ?? 1,
+        cost: route.costs[c.provider] ?? 0,
       })),
-      { strategy: route.strategy, now: clock.now() },
+      {
+        strategy: route.strategy,
+        now: clock.now(),
+        probeAfterMs: route.probeAfterMs,
+        costLatencyFactor: route.costLatencyFactor,
+        ...(options.random ? { random: options.random } : {}),
+      },
     );
+    const deadlineMs = request.deadlineMs ?? route.totalTimeoutMs;
+    let hedgeBudget: HedgeBudget | undefined;
+    if (route.hedge) {
+      const budget = hedgeBudgetOf(routeName);
+      budget.earn(route.hedge.maxShare);
+      hedgeBudget = budget;
+    }
     return {
       ...base,
       candidates: order.map((i) => built[i]!),
       noCandidateReason: missing.length
         ? `no provider can serve it (${missing.join('; ')})`
         : 'the route has no provider',
+      ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+      ...(hedgeBudget ? { hedgeBudget } : {}),
     };
   };
 
@@ -207,38 +259,34 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         joined ??= collectText(request.text as AsyncIterable<string>);
         return joined;
       };
-      const run = plan<AudioChunk>(
-        'tts',
-        request.route ?? 'tts',
-        request.signal,
-        (name, provider, adapter) => {
-          const tts = adapter.tts;
-          if (!tts || !provider.tts) return 'no tts capability';
-          const voice = provider.tts.voices[request.voice];
-          if (voice === undefined) return `no voice '${request.voice}' in its tts.voices`;
-          const model = provider.tts.model;
-          return {
-            model: voice,
-            start: (attempt: AttemptContext) => {
-              const native = pickNativeFormat(tts.capabilities.outputFormats, want);
-              return (async function* () {
-                const raw = tts.synthesize(
-                  {
-                    text: await fullText(),
-                    voice,
-                    ...(model !== undefined ? { model } : {}),
-                    format: native,
-                    ...(request.language !== undefined ? { language: request.language } : {}),
-                    ...(request.speed !== undefined ? { speed: request.speed } : {}),
-                  },
-                  attempt,
-                );
-                yield* toCallerAudio(raw, want, name, onDropped(name));
-              })();
-            },
-          };
-        },
-      );
+      const run = plan<AudioChunk>('tts', request.route ?? 'tts', request, (name, provider, adapter) => {
+        const tts = adapter.tts;
+        const section = sectionOf(provider).tts;
+        if (!tts || !section) return 'no tts capability';
+        const voice = section.voices[request.voice];
+        if (voice === undefined) return `no voice '${request.voice}' in its tts.voices`;
+        const model = section.model;
+        return {
+          model: voice,
+          start: (attempt: AttemptContext) => {
+            const native = pickNativeFormat(tts.capabilities.outputFormats, want);
+            return (async function* () {
+              const raw = tts.synthesize(
+                {
+                  text: await fullText(),
+                  voice,
+                  ...(model !== undefined ? { model } : {}),
+                  format: native,
+                  ...(request.language !== undefined ? { language: request.language } : {}),
+                  ...(request.speed !== undefined ? { speed: request.speed } : {}),
+                },
+                attempt,
+              );
+              yield* toCallerAudio(raw, want, name, onDropped(name));
+            })();
+          },
+        };
+      });
       run.isEmpty = async () => (await fullText()).trim() === '';
       return routedStream(run);
     },
@@ -257,16 +305,17 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       const run = plan<TranscriptEvent>(
         'stt',
         request.route ?? 'stt',
-        request.signal,
+        request,
         (_name, provider, adapter) => {
           const stt = adapter.stt;
-          if (!stt || !provider.stt) return 'no stt capability';
-          const model = provider.stt.model;
+          const section = sectionOf(provider).stt;
+          if (!stt || !section) return 'no stt capability';
+          const model = section.model;
           const input =
             stt.capabilities.inputFormats.find((f) => sameFormat(f, request.format)) ??
             stt.capabilities.inputFormats[0];
           if (!input) return 'its stt adapter accepts no input format';
-          const language = request.language ?? provider.stt.language;
+          const language = request.language ?? section.language;
           return {
             model,
             start: (attempt: AttemptContext) =>
@@ -289,31 +338,27 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     },
 
     chat(request) {
-      const run = plan<ChatEvent>(
-        'chat',
-        request.route ?? 'chat',
-        request.signal,
-        (_name, provider, adapter) => {
-          const chat = adapter.chat;
-          if (!chat || !provider.chat) return 'no chat capability';
-          const model = provider.chat.models[request.model];
-          if (model === undefined) return `no model '${request.model}' in its chat.models`;
-          return {
-            model,
-            start: (attempt: AttemptContext) =>
-              chat.chat(
-                {
-                  messages: request.messages,
-                  model,
-                  ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
-                  ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-                  ...(request.tools !== undefined ? { tools: request.tools } : {}),
-                },
-                attempt,
-              ),
-          };
-        },
-      );
+      const run = plan<ChatEvent>('chat', request.route ?? 'chat', request, (_name, provider, adapter) => {
+        const chat = adapter.chat;
+        const section = sectionOf(provider).chat;
+        if (!chat || !section) return 'no chat capability';
+        const model = section.models[request.model];
+        if (model === undefined) return `no model '${request.model}' in its chat.models`;
+        return {
+          model,
+          start: (attempt: AttemptContext) =>
+            chat.chat(
+              {
+                messages: request.messages,
+                model,
+                ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+                ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+                ...(request.tools !== undefined ? { tools: request.tools } : {}),
+              },
+              attempt,
+            ),
+        };
+      });
       run.textOf = (e) => (e.type === 'text-delta' ? e.text : undefined);
       return routedStream(run);
     },
@@ -350,6 +395,26 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       await transport.close();
     },
   };
+}
+
+/**
+ * The capability sections of a provider config, as the router reads them: every provider kind
+ * names them `tts` (with `voices` and an optional `model`), `stt` (optional `model` and
+ * `language`) and `chat` (with `models`), whatever else each kind adds.
+ */
+function sectionOf(provider: ResolvedProviderConfig): {
+  tts?: { model?: string; voices: Record<string, string> };
+  stt?: { model?: string; language?: string };
+  chat?: { models: Record<string, string> };
+} {
+  return provider as never;
+}
+
+/** The hedge delay of a candidate from its measured tail, in ms; undefined before 5 samples. */
+function hedgeDelayMs(hedge: HedgeSetting, stats: LatencySnapshot): number | undefined {
+  if (typeof hedge.after === 'number') return hedge.after;
+  if (stats.samples < 5) return undefined;
+  return hedge.after === 'p95' ? stats.p95Ms : stats.p99Ms;
 }
 
 /** Joins a stream of text (e.g. LLM tokens) into one string. */

@@ -7,6 +7,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Name of the route in the config to use. Default: the capability's name (`'tts'`, `'stt'`, `'chat'`). */
   route?: string;
+  /**
+   * Budget of the whole call in ms, all attempts included (overrides the route's
+   * `totalTimeoutMs`): when it passes the call ends with TimeoutError phase `total`. Default: the route's.
+   */
+  deadlineMs?: number;
 }
 
 /**

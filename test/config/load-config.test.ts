@@ -40,6 +40,11 @@ const expected: ResolvedConfig = {
       connectTimeoutMs: 2000,
       midStream: 'error',
       ewmaDecayMs: undefined,
+      weights: {},
+      costs: {},
+      costLatencyFactor: 1.5,
+      probeAfterMs: 30000,
+      hedge: false,
     },
     'chat-fast': {
       name: 'chat-fast',
@@ -52,6 +57,11 @@ const expected: ResolvedConfig = {
       connectTimeoutMs: 2000,
       midStream: 'error',
       ewmaDecayMs: undefined,
+      weights: {},
+      costs: {},
+      costLatencyFactor: 1.5,
+      probeAfterMs: 30000,
+      hedge: false,
     },
   },
 };

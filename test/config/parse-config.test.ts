@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isResolvedConfig, parseConfig } from '../../src/config/index.js';
+import { isResolvedConfig, parseConfig, providerKinds } from '../../src/config/index.js';
 import { configErrorOf, issuePaths, validConfig } from './helpers.js';
 
 const env = { OPENAI_API_KEY: 'sk-test-key-123456' };
@@ -49,6 +49,11 @@ describe('parseConfig: a valid config', () => {
           connectTimeoutMs: 2000,
           midStream: 'error',
           ewmaDecayMs: undefined,
+          weights: {},
+          costs: {},
+          costLatencyFactor: 1.5,
+          probeAfterMs: 30000,
+          hedge: false,
         },
         stt: {
           name: 'stt',
@@ -61,6 +66,11 @@ describe('parseConfig: a valid config', () => {
           connectTimeoutMs: 2000,
           midStream: 'error',
           ewmaDecayMs: undefined,
+          weights: {},
+          costs: {},
+          costLatencyFactor: 1.5,
+          probeAfterMs: 30000,
+          hedge: false,
         },
       },
     });
@@ -143,7 +153,10 @@ describe('parseConfig: invalid fields', () => {
         path: ['providers', 'ec2-a', 'stt', 'streaming'],
         message: expect.stringContaining('expected boolean'),
       },
-      { path: ['providers', 'openai', 'kind'], message: 'kind must be one of "openai", "openai-compatible"' },
+      {
+        path: ['providers', 'openai', 'kind'],
+        message: `kind must be one of ${providerKinds().map((k) => JSON.stringify(k)).join(', ')}`,
+      },
       { path: ['routes', 'tts', 'strategy'], message: expect.stringContaining('"latency"|"priority"') },
       { path: ['routes', 'tts', 'idleTimeoutMs'], message: 'must be > 0 ms' },
       { path: ['routes', 'stt', 'firstChunkTimeoutMs'], message: 'expected a number of ms, "auto" or false' },
@@ -182,7 +195,7 @@ describe('parseConfig: invalid fields', () => {
     input.providers['ec2-a'].apiKye = 'typo';
     input.providers['ec2-a'].tts.voice = 'en-us';
     input.providers.openai.apiKey = { env: 'OPENAI_API_KEY', fallback: 'x' };
-    input.routes.tts.hedge = { after: 'p95' };
+    input.routes.tts.retryBudget = 3;
     input.routes.tts.firstChunkTimeout = 500;
     input.defaults = { routes: { strategy: 'priority', retries: 2 }, providers: {} };
     const error = configErrorOf(() => parseConfig(input, { env }));
@@ -190,7 +203,7 @@ describe('parseConfig: invalid fields', () => {
       { path: ['providers', 'ec2-a', 'tts', 'voice'], message: 'unknown key' },
       { path: ['providers', 'ec2-a', 'apiKye'], message: 'unknown key' },
       { path: ['providers', 'openai', 'apiKey', 'fallback'], message: 'unknown key' },
-      { path: ['routes', 'tts', 'hedge'], message: 'unknown key' },
+      { path: ['routes', 'tts', 'retryBudget'], message: 'unknown key' },
       { path: ['routes', 'tts', 'firstChunkTimeout'], message: 'unknown key' },
       { path: ['defaults', 'routes', 'retries'], message: 'unknown key' },
       { path: ['defaults', 'providers'], message: 'unknown key' },

@@ -52,7 +52,7 @@ export function fakeRun<T>(
 ): RouteRun<T> & { events: [string, unknown][] } {
   const events: [string, unknown][] = [];
   const emitter = new RouterEmitter(() => {});
-  for (const name of ['attempt', 'first-chunk', 'fallback', 'error'] as const) {
+  for (const name of ['attempt', 'hedge', 'first-chunk', 'fallback', 'error'] as const) {
     emitter.on(name, (e) => events.push([name, e]));
   }
   return {

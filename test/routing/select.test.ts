@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstChunkDeadlineMs } from '../../src/routing/deadlines.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
-import { orderCandidates } from '../../src/routing/select.js';
+import { orderCandidates, score } from '../../src/routing/select.js';
 
 describe('orderCandidates', () => {
   it('priority keeps the listed order whatever the measurements', () => {
@@ -15,16 +15,76 @@ describe('orderCandidates', () => {
     expect(order).toEqual([0, 1]);
   });
 
-  it('latency puts the lowest EWMA first once every candidate was tried recently', () => {
+  const three = [
+    { index: 0, ewmaMs: 300, lastTriedAt: 1000 },
+    { index: 1, ewmaMs: 80, lastTriedAt: 1000 },
+    { index: 2, ewmaMs: 120, lastTriedAt: 1000 },
+  ];
+  const draws = (...values: number[]) => {
+    let i = 0;
+    return () => values[i++ % values.length]!;
+  };
+
+  it('latency: power of two choices puts the better of two random candidates first, then the rest by score', () => {
+    // random 0.0 -> index 0 of [80,120,300] sorted; 0.99 -> the last of the other two: 300. Better: 80.
+    expect(orderCandidates(three, { strategy: 'latency', now: 2000, random: draws(0, 0.99) })).toEqual([
+      1, 2, 0,
+    ]);
+    // Pair (300, 120): 120 goes first, even though 80 is the best overall: P2C does not herd onto one.
+    expect(orderCandidates(three, { strategy: 'latency', now: 2000, random: draws(0.99, 0.6) })).toEqual([
+      2, 1, 0,
+    ]);
+  });
+
+  it('latency scores by EWMA x (in-flight + 1): a loaded fast provider yields to an idle slower one', () => {
     const order = orderCandidates(
       [
-        { index: 0, ewmaMs: 300, lastTriedAt: 1000 },
-        { index: 1, ewmaMs: 80, lastTriedAt: 1000 },
-        { index: 2, ewmaMs: 120, lastTriedAt: 1000 },
+        { index: 0, ewmaMs: 100, lastTriedAt: 1000, inFlight: 3 },
+        { index: 1, ewmaMs: 250, lastTriedAt: 1000, inFlight: 0 },
       ],
       { strategy: 'latency', now: 2000 },
     );
-    expect(order).toEqual([1, 2, 0]);
+    expect(order).toEqual([1, 0]);
+    expect(score({ index: 0, ewmaMs: 100, lastTriedAt: 0, inFlight: 3 })).toBe(400);
+  });
+
+  it('latency probes an untried provider only while no attempt on it is running (no burst)', () => {
+    const fresh = { index: 1, ewmaMs: undefined, lastTriedAt: undefined };
+    const measured = { index: 0, ewmaMs: 100, lastTriedAt: 1000 };
+    expect(orderCandidates([measured, fresh], { strategy: 'latency', now: 2000 })).toEqual([1, 0]);
+    expect(
+      orderCandidates([measured, { ...fresh, inFlight: 1 }], { strategy: 'latency', now: 2000 }),
+    ).toEqual([0, 1]);
+  });
+
+  it('puts candidates whose breaker refuses calls last, in listed order, for every strategy', () => {
+    const cands = [
+      { index: 0, ewmaMs: 50, lastTriedAt: 1000, healthy: false },
+      { index: 1, ewmaMs: 300, lastTriedAt: 1000 },
+      { index: 2, ewmaMs: 90, lastTriedAt: 1000, healthy: false },
+    ];
+    expect(orderCandidates(cands, { strategy: 'latency', now: 2000 })).toEqual([1, 0, 2]);
+    expect(orderCandidates(cands, { strategy: 'priority', now: 2000 })).toEqual([1, 0, 2]);
+  });
+
+  it('weighted draws in proportion to weights', () => {
+    const cands = [
+      { index: 0, ewmaMs: 50, lastTriedAt: 0, weight: 1 },
+      { index: 1, ewmaMs: 50, lastTriedAt: 0, weight: 3 },
+    ];
+    // total 4: a draw of 0.2 * 4 = 0.8 < 1 picks index 0; 0.3 * 4 = 1.2 picks index 1.
+    expect(orderCandidates(cands, { strategy: 'weighted', now: 0, random: draws(0.2, 0) })).toEqual([0, 1]);
+    expect(orderCandidates(cands, { strategy: 'weighted', now: 0, random: draws(0.3, 0) })).toEqual([1, 0]);
+  });
+
+  it('cost picks the cheapest provider within 1.5x of the best score', () => {
+    const cands = [
+      { index: 0, ewmaMs: 100, lastTriedAt: 0, cost: 5 },
+      { index: 1, ewmaMs: 140, lastTriedAt: 0, cost: 1 },
+      { index: 2, ewmaMs: 400, lastTriedAt: 0, cost: 0 },
+    ];
+    expect(orderCandidates(cands, { strategy: 'cost', now: 0 })).toEqual([1, 0, 2]);
+    expect(orderCandidates(cands, { strategy: 'cost', now: 0, costLatencyFactor: 5 })).toEqual([2, 0, 1]);
   });
 
   it('latency probes one never-tried candidate first, then the measured ones by EWMA', () => {
@@ -53,14 +113,42 @@ describe('orderCandidates', () => {
 });
 
 describe('LatencyTracker', () => {
-  it('keeps a time-decayed EWMA: the old value weighs exp(-elapsed/decay)', () => {
+  it('peak-EWMA: a faster sample lowers the score gradually, the old value weighing exp(-elapsed/decay)', () => {
+    const t = new LatencyTracker({ decayMs: 1000 });
+    const k = LatencyTracker.key('a', 'tts', 'v');
+    t.recordSuccess(k, 200, 0);
+    expect(t.ewma(k)).toBe(200);
+    t.recordSuccess(k, 100, 1000);
+    const w = Math.exp(-1);
+    expect(t.ewma(k)).toBeCloseTo(200 * w + 100 * (1 - w), 10);
+  });
+
+  it('peak-EWMA: a slower sample raises the score at once', () => {
     const t = new LatencyTracker({ decayMs: 1000 });
     const k = LatencyTracker.key('a', 'tts', 'v');
     t.recordSuccess(k, 100, 0);
-    expect(t.ewma(k)).toBe(100);
-    t.recordSuccess(k, 200, 1000);
+    t.recordSuccess(k, 900, 10);
+    expect(t.ewma(k)).toBe(900);
+  });
+
+  it('a cold start (first call after a long idle) is averaged in, not taken as a peak', () => {
+    const t = new LatencyTracker({ decayMs: 1000 });
+    const k = LatencyTracker.key('a', 'tts', 'v');
+    t.recordSuccess(k, 100, 0);
+    t.recordSuccess(k, 2100, 1000, { coldStart: true });
     const w = Math.exp(-1);
-    expect(t.ewma(k)).toBeCloseTo(100 * w + 200 * (1 - w), 10);
+    expect(t.ewma(k)).toBeCloseTo(100 * w + 2100 * (1 - w), 10);
+  });
+
+  it('a cancelled attempt counts only when its elapsed time already exceeds the score', () => {
+    const t = new LatencyTracker({ decayMs: 1000 });
+    const k = LatencyTracker.key('a', 'tts', 'v');
+    t.recordSuccess(k, 300, 0);
+    t.recordCancelled(k, 50, 10);
+    expect(t.ewma(k)).toBe(300);
+    t.recordCancelled(k, 800, 20);
+    expect(t.ewma(k)).toBe(800);
+    expect(t.snapshot(k).samples).toBe(1);
   });
 
   it('never lowers the latency score on a failure, and counts the error rate', () => {

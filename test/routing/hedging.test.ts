@@ -1,0 +1,215 @@
+import { describe, expect, it } from 'vitest';
+import { ProviderError, TimeoutError } from '../../src/errors/index.js';
+import type { CandidateHealth } from '../../src/routing/attempt-loop.js';
+import { routedStream } from '../../src/routing/attempt-loop.js';
+import type { ChatEvent } from '../../src/types/chat.js';
+import { aborted, candidate, fakeRun, ManualClock } from './helpers.js';
+
+const delta = (text: string): ChatEvent => ({ type: 'text-delta', text });
+const tick = () => new Promise((r) => setImmediate(r));
+
+/** A health double that records what the loop told it. */
+function recordingHealth(): CandidateHealth & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    allows: () => true,
+    tryAcquire: () => {
+      calls.push('acquire');
+      return true;
+    },
+    recordSuccess: () => calls.push('success'),
+    recordFailure: (f) => calls.push(`failure:${JSON.stringify(f)}`),
+    release: () => calls.push('release'),
+  };
+}
+
+const unlimited = { take: () => true };
+
+describe('hedged requests', () => {
+  it('starts the second choice after the hedge delay; the first chunk wins and the loser is closed and not charged', async () => {
+    const clock = new ManualClock();
+    let aSignal: AbortSignal | undefined;
+    const a = candidate<ChatEvent>('a', async function* (attempt) {
+      aSignal = attempt.signal;
+      await aborted(attempt.signal);
+      yield delta('late from a');
+    });
+    a.hedgeAfterMs = 200;
+    const aHealth = recordingHealth();
+    a.health = aHealth;
+    const b = candidate<ChatEvent>('b', async function* () {
+      yield delta('b');
+    });
+    const run = fakeRun([a, b], { clock, hedgeBudget: unlimited });
+    const stream = routedStream(run);
+    const items = (async () => {
+      const out: ChatEvent[] = [];
+      for await (const e of stream) out.push(e);
+      return out;
+    })();
+    await tick();
+    expect(b.starts).toBe(0);
+    clock.advance(199);
+    await tick();
+    expect(b.starts).toBe(0);
+    clock.advance(1);
+    expect(await items).toEqual([delta('b')]);
+    expect(aSignal?.aborted).toBe(true);
+    const result = await stream.result;
+    expect(result.provider).toBe('b');
+    expect(result.attempts.map((x) => [x.provider, x.outcome])).toEqual([
+      ['a', 'aborted'],
+      ['b', 'success'],
+    ]);
+    expect(run.events.map(([name, e]) => `${name}:${(e as { provider: string }).provider}`)).toEqual([
+      'attempt:a',
+      'hedge:b',
+      'first-chunk:b',
+    ]);
+    // The loser is not charged a failure, and its probe slot is given back; its 200 ms is a
+    // lower bound of its TTFC, recorded because it exceeds its (empty) score.
+    expect(run.tracker.snapshot(a.key)).toMatchObject({ errors: 0, samples: 0, ewmaMs: 200 });
+    expect(aHealth.calls).toEqual(['acquire', 'release']);
+  });
+
+  it('lets the first choice win when it answers after the hedge started, and aborts the hedge', async () => {
+    const clock = new ManualClock();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const a = candidate<ChatEvent>('a', async function* () {
+      await gate;
+      yield delta('a');
+    });
+    a.hedgeAfterMs = 100;
+    let bSignal: AbortSignal | undefined;
+    const b = candidate<ChatEvent>('b', async function* (attempt) {
+      bSignal = attempt.signal;
+      await aborted(attempt.signal);
+      yield* [];
+    });
+    const run = fakeRun([a, b], { clock, hedgeBudget: unlimited });
+    const stream = routedStream(run);
+    const items = (async () => {
+      const out: ChatEvent[] = [];
+      for await (const e of stream) out.push(e);
+      return out;
+    })();
+    await tick();
+    clock.advance(100);
+    await tick();
+    expect(b.starts).toBe(1);
+    clock.advance(50);
+    release();
+    expect(await items).toEqual([delta('a')]);
+    expect(bSignal?.aborted).toBe(true);
+    expect((await stream.result).attempts.map((x) => [x.provider, x.outcome])).toEqual([
+      ['a', 'success'],
+      ['b', 'aborted'],
+    ]);
+    expect(run.tracker.snapshot(b.key).errors).toBe(0);
+    expect(run.tracker.snapshot(a.key).ewmaMs).toBe(150);
+  });
+
+  it('does not hedge when the budget has no token left', async () => {
+    const clock = new ManualClock();
+    const a = candidate<ChatEvent>('a', async function* () {
+      yield* [];
+      throw new ProviderError('down', { provider: 'a', status: 503, retryable: true });
+    });
+    let failA!: () => void;
+    const gate = new Promise<void>((r) => {
+      failA = r;
+    });
+    const slowA = candidate<ChatEvent>('a', async function* (attempt) {
+      await gate;
+      yield* a.start(attempt);
+    });
+    slowA.hedgeAfterMs = 10;
+    const b = candidate<ChatEvent>('b', async function* () {
+      yield delta('b');
+    });
+    const stream = routedStream(fakeRun([slowA, b], { clock, hedgeBudget: { take: () => false } }));
+    const items = (async () => {
+      const out: ChatEvent[] = [];
+      for await (const e of stream) out.push(e);
+      return out;
+    })();
+    await tick();
+    clock.advance(50);
+    await tick();
+    expect(b.starts).toBe(0);
+    failA();
+    expect(await items).toEqual([delta('b')]);
+    expect(b.starts).toBe(1);
+  });
+
+  it('tells the breaker of each outcome: Retry-After on failure, success on the winner', async () => {
+    const a = candidate<ChatEvent>('a', async function* () {
+      yield* [];
+      throw new ProviderError('slow down', {
+        provider: 'a',
+        status: 429,
+        retryable: true,
+        retryAfterMs: 2000,
+      });
+    });
+    const b = candidate<ChatEvent>('b', async function* () {
+      yield delta('b');
+    });
+    const c = candidate<ChatEvent>('c', async function* () {
+      yield* [];
+      throw new ProviderError('bad key', { provider: 'c', status: 401 });
+    });
+    const [ha, hb, hc] = [recordingHealth(), recordingHealth(), recordingHealth()];
+    a.health = ha;
+    b.health = hb;
+    c.health = hc;
+    for await (const _ of routedStream(fakeRun([a, c, b]))) {
+      // drain
+    }
+    expect(ha.calls).toEqual(['acquire', 'failure:{"retryAfterMs":2000}']);
+    expect(hc.calls).toEqual(['acquire', 'failure:{"auth":true}']);
+    expect(hb.calls).toEqual(['acquire', 'success']);
+  });
+});
+
+describe('the call budget (deadlineMs)', () => {
+  it('ends a call whose attempts all stall with TimeoutError phase total, closing every attempt', async () => {
+    const clock = new ManualClock();
+    const signals: AbortSignal[] = [];
+    const stall = (p: string) =>
+      candidate<ChatEvent>(p, async function* (attempt) {
+        signals.push(attempt.signal);
+        await aborted(attempt.signal);
+        yield* [];
+      });
+    const a = stall('a');
+    a.hedgeAfterMs = 100;
+    const stream = routedStream(
+      fakeRun([a, stall('b')], { clock, deadlineMs: 1000, hedgeBudget: unlimited }),
+    );
+    const done = (async () => {
+      try {
+        for await (const _ of stream) {
+          // nothing arrives
+        }
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    })();
+    await tick();
+    clock.advance(100);
+    await tick();
+    expect(signals).toHaveLength(2);
+    clock.advance(900);
+    const error = await done;
+    expect(TimeoutError.isInstance(error)).toBe(true);
+    expect([(error as TimeoutError).phase, (error as TimeoutError).timeoutMs]).toEqual(['total', 1000]);
+    expect(signals.map((s) => s.aborted)).toEqual([true, true]);
+    await expect(stream.result).rejects.toBe(error);
+  });
+});
