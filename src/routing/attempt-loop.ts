@@ -10,6 +10,7 @@ import type { Deadlines, HttpTransport } from '../transport/types.js';
 import type { Attempt, Capability, RoutedStream, RouteResult } from '../types/route-result.js';
 import { canFallBack } from './classify.js';
 import type { RouterEmitter, RouterEventBase } from './events.js';
+import { type BreakerFailure, breakerFailureOf } from './health/index.js';
 import type { LatencyTracker } from './latency-tracker.js';
 
 /** One provider a call may be served by, with everything the loop needs to start it. */
@@ -47,7 +48,7 @@ export interface CandidateHealth {
   allows(): boolean;
   tryAcquire(): boolean;
   recordSuccess(): void;
-  recordFailure(failure: { retryAfterMs?: number; auth?: boolean }): void;
+  recordFailure(failure: BreakerFailure): void;
   release(): void;
 }
 
@@ -317,7 +318,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       const error = normalize(outcome.error, r.c.provider);
       r.attempt.error = error;
       tracker.recordFailure(r.c.key, clock.now());
-      r.c.health?.recordFailure(failureOf(error));
+      r.c.health?.recordFailure(breakerFailureOf(error));
       emitter.emit('error', { ...r.base, error, partialOutput: false, elapsedMs: clock.now() - callStart });
       if (!canFallBack(error)) {
         for (const other of [...running]) cancel(other);
@@ -378,7 +379,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       const cause = normalize(raw, c.provider);
       winner.attempt.error = cause;
       tracker.recordFailure(c.key, clock.now());
-      c.health?.recordFailure(failureOf(cause));
+      c.health?.recordFailure(breakerFailureOf(cause));
       emitter.emit('error', {
         ...winner.base,
         error: cause,
@@ -405,15 +406,6 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       finish(last?.provider ?? '', undefined);
     }
   }
-}
-
-/** What a circuit breaker needs to know of a failure. */
-function failureOf(error: VoxrouteError): { retryAfterMs?: number; auth?: boolean } {
-  if (!ProviderError.isInstance(error)) return {};
-  return {
-    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
-    ...(error.isAuthError ? { auth: true } : {}),
-  };
 }
 
 /** Aborts an attempt and asks its iterator to finish, without waiting and without throwing. */

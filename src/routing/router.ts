@@ -27,6 +27,7 @@ import {
 } from './attempt-loop.js';
 import { firstChunkDeadlineMs } from './deadlines.js';
 import { RouterEmitter, type RouterEventName, type RouterListener } from './events.js';
+import { HealthRegistry } from './health/index.js';
 import { type LatencySnapshot, LatencyTracker } from './latency-tracker.js';
 import { ReplayableAudio } from './replayable-audio.js';
 import { orderCandidates } from './select.js';
@@ -61,8 +62,12 @@ export interface ProviderStats extends LatencySnapshot {
   capability: Capability;
   /** Provider-side model or voice id. */
   model: string;
-  /** Circuit-breaker state. The first router has no breaker yet: always `'closed'`. */
+  /** State of the (provider, capability) circuit breaker. */
   breaker: 'closed' | 'open' | 'half-open';
+  /** While open: when the breaker lets a probe through again, monotonic ms. */
+  breakerReopenAtMs: number | undefined;
+  /** True when the provider refused our credentials (401, 403, WebSocket 1008). */
+  misconfigured: boolean;
 }
 
 /** Snapshot of the router's measurements. */
@@ -121,7 +126,19 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   );
 
   /** The circuit breaker of (provider, capability). */
-  const healthOf = (_provider: string, _capability: Capability): CandidateHealth | undefined => undefined;
+  const health = new HealthRegistry({ clock, ...(options.random ? { random: options.random } : {}) });
+  health.onStateChange((change) =>
+    emitter.emit('breaker', {
+      provider: change.provider,
+      capability: change.capability,
+      from: change.from,
+      to: change.to,
+      reason: change.reason,
+      ...(change.reopenAt !== undefined ? { reopenAtMs: change.reopenAt } : {}),
+    }),
+  );
+  const healthOf = (provider: string, capability: Capability): CandidateHealth =>
+    health.get(provider, capability);
 
   const routeOf = (name: string, capability: Capability): ResolvedRouteConfig | string => {
     const route = resolved.routes[name];
@@ -381,7 +398,14 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       for (const [key, who] of seen) {
         const snap = tracker.snapshot(key);
         if (snap.samples === 0 && snap.errors === 0 && snap.inFlight === 0) continue;
-        providers.push({ ...who, ...snap, breaker: 'closed' });
+        const breaker = health.peek(who.provider, who.capability)?.snapshot();
+        providers.push({
+          ...who,
+          ...snap,
+          breaker: breaker?.state ?? 'closed',
+          breakerReopenAtMs: breaker?.reopenAt,
+          misconfigured: breaker?.misconfigured ?? false,
+        });
       }
       return { providers };
     },

@@ -170,8 +170,8 @@ describe('hedged requests', () => {
     for await (const _ of routedStream(fakeRun([a, c, b]))) {
       // drain
     }
-    expect(ha.calls).toEqual(['acquire', 'failure:{"retryAfterMs":2000}']);
-    expect(hc.calls).toEqual(['acquire', 'failure:{"auth":true}']);
+    expect(ha.calls).toEqual(['acquire', 'failure:{"kind":"failure","retryAfterMs":2000}']);
+    expect(hc.calls).toEqual(['acquire', 'failure:{"kind":"auth"}']);
     expect(hb.calls).toEqual(['acquire', 'success']);
   });
 });

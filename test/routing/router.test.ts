@@ -395,3 +395,28 @@ describe('latency routing', () => {
     }
   });
 });
+
+describe('circuit breakers in the router', () => {
+  it('stops sending calls to a provider after 5 consecutive failures, and reports it', async () => {
+    const p = await serve('loopback', failing({ failTimes: 99, failStatus: 503 }), healthy(), 'priority');
+    const router = createRouter(p.config);
+    const events: string[] = [];
+    router.on('breaker', (e) =>
+      events.push(`${e.provider}/${e.capability}: ${e.from} -> ${e.to} (${e.reason})`),
+    );
+    try {
+      for (let i = 0; i < 7; i++) {
+        const s = router.chat(chatRequest);
+        await collect(s);
+        expect((await s.result).provider).toBe('b');
+      }
+      expect(p.a.calls('chat')).toBe(5);
+      expect(events).toEqual(['a/chat: closed -> open (consecutive-failures)']);
+      const a = router.stats().providers.find((x) => x.provider === 'a' && x.capability === 'chat');
+      expect(a).toMatchObject({ breaker: 'open', errors: 5, misconfigured: false });
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+});

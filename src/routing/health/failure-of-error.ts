@@ -1,0 +1,40 @@
+import { ProviderError } from '../../errors/provider-error.js';
+import { canFallBack } from '../classify.js';
+import type { BreakerFailure } from './types.js';
+
+/** What the caller knows about a failed attempt beyond its error. */
+export interface FailureContext {
+  /** The attempt was cancelled by us: the caller aborted, barge-in, or it lost a hedge. Default: false. */
+  cancelled?: boolean;
+  /**
+   * The error is a reset of a reused idle keep-alive socket before any response byte, which the
+   * caller retries once on a fresh connection: not the provider's fault. Default: false.
+   */
+  reusedSocketReset?: boolean;
+}
+
+/**
+ * How a failed attempt's error is charged to its breaker (see `BreakerFailureKind`):
+ * - `'cancelled'` when `context.cancelled`, for an abort (`AbortError`, ours or the standard
+ *   DOMException), and for errors that are not the provider's fault as `canFallBack` classes
+ *   them (a request the provider called bad: 400, 413, 422; usage and config errors);
+ * - `'ignored'` when `context.reusedSocketReset`;
+ * - `'auth'` for a ProviderError with status 401, 403 or WebSocket close 1008 (`isAuthError`);
+ * - `'failure'` for everything else: network errors (a refused connection included), 404, 408,
+ *   429, 5xx, deadlines (`TimeoutError`), malformed streams (`ProtocolError`), unknown errors.
+ * A ProviderError's `retryAfterMs` is carried over for `'auth'` and `'failure'`.
+ */
+export function breakerFailureOf(error: unknown, context: FailureContext = {}): BreakerFailure {
+  if (context.cancelled || isAbort(error)) return { kind: 'cancelled' };
+  if (context.reusedSocketReset) return { kind: 'ignored' };
+  if (!canFallBack(error)) return { kind: 'cancelled' };
+  if (ProviderError.isInstance(error)) {
+    const kind = error.isAuthError ? 'auth' : 'failure';
+    return error.retryAfterMs === undefined ? { kind } : { kind, retryAfterMs: error.retryAfterMs };
+  }
+  return { kind: 'failure' };
+}
+
+function isAbort(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
+}
