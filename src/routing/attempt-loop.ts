@@ -6,10 +6,11 @@ import { TimeoutError } from '../errors/timeout-error.js';
 import { VoxrouteError } from '../errors/voxroute-error.js';
 import type { Clock } from '../internal/clock.js';
 import type { AttemptContext } from '../providers/types.js';
+import type { Tracing } from '../telemetry/tracing.js';
 import type { Deadlines, HttpTransport } from '../transport/types.js';
 import type { Attempt, Capability, RoutedStream, RouteResult } from '../types/route-result.js';
 import { canFallBack } from './classify.js';
-import type { RouterEmitter, RouterEventBase } from './events.js';
+import type { RouterEmitter, RouterEventBase, RouterEvents } from './events.js';
 import { type BreakerFailure, breakerFailureOf } from './health/index.js';
 import type { LatencyTracker } from './latency-tracker.js';
 
@@ -82,6 +83,8 @@ export interface RouteRun<T> {
   deadlineMs?: number;
   /** Budget of hedged attempts; absent: no hedging. */
   hedgeBudget?: HedgeBudget;
+  /** OpenTelemetry spans; absent: none. */
+  tracing?: Tracing;
 }
 
 interface Settle {
@@ -140,8 +143,22 @@ type FirstOutcome<T> =
  * closes every running attempt at once.
  */
 async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, void, undefined> {
-  const { clock, tracker, emitter } = run;
+  const { clock, tracker } = run;
   const callStart = clock.now();
+  const span = run.tracing?.startCall(`voxroute.${run.capability}`, {
+    'voxroute.capability': run.capability,
+    'voxroute.route': run.route,
+  });
+  /** Emits a router event, and records it on the call's span. */
+  const emitter = {
+    emit<E extends 'attempt' | 'hedge' | 'first-chunk' | 'fallback' | 'error'>(
+      name: E,
+      event: RouterEvents[E],
+    ): void {
+      run.emitter.emit(name, event);
+      span?.event(name, spanAttributes(event as RouterEventBase & Record<string, unknown>));
+    },
+  };
   const attempts: Attempt[] = [];
   const callAbort = new AbortController();
   const onAbort = () => callAbort.abort();
@@ -169,10 +186,21 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
   const finish = (provider: string, timeToFirstChunkMs: number | undefined) => {
     settled = true;
     const durationMs = clock.now() - callStart;
-    settle.resolve({ provider, attempts, timeToFirstChunkMs: timeToFirstChunkMs ?? durationMs, durationMs });
+    const ttfc = timeToFirstChunkMs ?? durationMs;
+    span?.end({
+      'voxroute.provider': provider,
+      'voxroute.attempts': attempts.length,
+      'voxroute.ttfc_ms': ttfc,
+      'voxroute.duration_ms': durationMs,
+    });
+    settle.resolve({ provider, attempts, timeToFirstChunkMs: ttfc, durationMs });
   };
   const fail = (error: unknown): unknown => {
     settled = true;
+    span?.end(
+      { 'voxroute.attempts': attempts.length, 'voxroute.duration_ms': clock.now() - callStart },
+      error,
+    );
     settle.reject(error);
     return error;
   };
@@ -406,6 +434,29 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       finish(last?.provider ?? '', undefined);
     }
   }
+}
+
+/** The span attributes of a router event: names, numbers and error codes, never a message. */
+function spanAttributes(
+  event: RouterEventBase & Record<string, unknown>,
+): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {
+    'voxroute.provider': event.provider,
+    'voxroute.attempt': event.attempt,
+  };
+  if (event.model !== undefined) out['voxroute.model'] = event.model;
+  if (event.elapsedMs !== undefined) out['voxroute.elapsed_ms'] = event.elapsedMs;
+  if (typeof event.timeToFirstChunkMs === 'number') out['voxroute.ttfc_ms'] = event.timeToFirstChunkMs;
+  if (typeof event.next === 'string') out['voxroute.next'] = event.next;
+  if (typeof event.partialOutput === 'boolean') out['voxroute.partial_output'] = event.partialOutput;
+  if (VoxrouteError.isInstance(event.error)) {
+    out['error.type'] = event.error.name;
+    out['voxroute.error.code'] = event.error.code;
+    if (ProviderError.isInstance(event.error) && event.error.status !== undefined) {
+      out['voxroute.error.status'] = event.error.status;
+    }
+  }
+  return out;
 }
 
 /** Aborts an attempt and asks its iterator to finish, without waiting and without throwing. */

@@ -11,6 +11,7 @@ import type { HedgeSetting } from '../config/route.js';
 import { type Clock, systemClock } from '../internal/clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
 import type { AttemptContext, ProviderAdapter } from '../providers/types.js';
+import { createTracing } from '../telemetry/tracing.js';
 import { createHttpTransport } from '../transport/index.js';
 import type { HttpTransport } from '../transport/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
@@ -18,6 +19,7 @@ import type { ChatEvent } from '../types/chat.js';
 import type { CallOptions, ChatRequest, SttRequest, TtsRequest } from '../types/requests.js';
 import type { Capability, RoutedStream } from '../types/route-result.js';
 import type { TranscriptEvent } from '../types/transcript.js';
+import { VERSION } from '../version.js';
 import {
   type CandidateHealth,
   type HedgeBudget,
@@ -126,6 +128,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   );
 
   /** The circuit breaker of (provider, capability). */
+  const tracing = createTracing(VERSION);
   const health = new HealthRegistry({ clock, ...(options.random ? { random: options.random } : {}) });
   health.onStateChange((change) =>
     emitter.emit('breaker', {
@@ -193,6 +196,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       clock,
       tracker,
       emitter,
+      tracing,
     };
     if (typeof route === 'string') return { ...base, noCandidateReason: route };
     const built: RouteCandidate<T>[] = [];
@@ -390,6 +394,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         ...[...origins].map((o) => transport.preconnect?.(o).catch(() => {})),
         // The resampler's wasm module takes ~40 ms to load the first time: not on a caller's turn.
         preloadResampler().catch(() => {}),
+        tracing.ready,
       ]);
     },
 
