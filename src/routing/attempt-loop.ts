@@ -8,6 +8,7 @@ import type { Clock } from '../internal/clock.js';
 import type { AttemptContext } from '../providers/types.js';
 import type { Tracing } from '../telemetry/tracing.js';
 import type { Deadlines, HttpTransport } from '../transport/types.js';
+import type { WebSocketTransport } from '../transport/websocket-types.js';
 import type { Attempt, Capability, RoutedStream, RouteResult } from '../types/route-result.js';
 import { canFallBack } from './classify.js';
 import type { RouterEmitter, RouterEventBase, RouterEvents } from './events.js';
@@ -74,6 +75,8 @@ export interface RouteRun<T> {
   signal: AbortSignal | undefined;
   closeSignal: AbortSignal;
   transport: HttpTransport;
+  /** WebSocket transport for adapters of WebSocket protocols. */
+  webSocket?: WebSocketTransport;
   clock: Clock;
   tracker: LatencyTracker;
   emitter: RouterEmitter;

@@ -12,7 +12,7 @@ import { type Clock, systemClock } from '../internal/clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
 import type { AttemptContext, ProviderAdapter } from '../providers/types.js';
 import { createTracing } from '../telemetry/tracing.js';
-import { createHttpTransport } from '../transport/index.js';
+import { createHttpTransport, createWebSocketTransport } from '../transport/index.js';
 import type { HttpTransport } from '../transport/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import type { ChatEvent } from '../types/chat.js';
@@ -48,6 +48,12 @@ export interface RouterOptions {
    * (e.g. `globalThis.fetch`, so msw can intercept it). Default: undici `request`.
    */
   fetch?: typeof globalThis.fetch;
+  /**
+   * A WebSocket constructor for WebSocket providers instead of undici's (e.g. `globalThis.WebSocket`,
+   * so msw's `ws` API can intercept it). A standard constructor cannot send handshake headers,
+   * so adapters then authenticate the way the provider allows without them. Default: undici's.
+   */
+  WebSocket?: typeof globalThis.WebSocket;
   /** Monotonic clock and timers for every deadline and measurement. Default: performance.now(). */
   clock?: Clock;
   /** Receives warnings (e.g. a stray half sample dropped at the end of a stream). Default: none. */
@@ -113,6 +119,10 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   const logger = options.logger;
   const transport: HttpTransport = createHttpTransport({
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    clock,
+  });
+  const webSocket = createWebSocketTransport({
+    ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
     clock,
   });
   const closing = new AbortController();
@@ -193,6 +203,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       signal: request.signal,
       closeSignal: closing.signal,
       transport,
+      webSocket,
       clock,
       tracker,
       emitter,

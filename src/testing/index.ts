@@ -33,3 +33,15 @@ export type { SyntheticAudioOptions } from './synthetic-audio.js';
 export { syntheticAudio, syntheticWav } from './synthetic-audio.js';
 export type { SyntheticVoiceOptions } from './synthetic-voice.js';
 export { syntheticVoice, syntheticVoiceBytes } from './synthetic-voice.js';
+// Anthropic Messages API mock (src/testing/anthropic)
+export * from './anthropic/index.js';
+// WebSocket mocks through msw (src/testing/ws-msw.ts)
+export { closeCodeOfStatus, mockWebSocketHandler } from './ws-msw.js';
+// Deepgram mock: /v1/speak (REST) and /v1/listen (WebSocket) (src/testing/deepgram)
+export * from './deepgram/index.js';
+// ElevenLabs mock: /v1/text-to-speech/{voice}/stream (HTTP) and /stream-input (WebSocket) (src/testing/elevenlabs)
+export * from './elevenlabs/index.js';
+// Cartesia mock: /tts/bytes, /tts/sse, /tts/websocket, /stt/websocket (src/testing/cartesia)
+export * from './cartesia/index.js';
+// SageMaker Runtime emulator: event streams, HTTP/2 bidirectional streams, msw handlers (src/testing/sagemaker)
+export * from './sagemaker/index.js';

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { MockProvider } from './mock-provider.js';
 import { resetSocket, sendWebResponse, toWebRequest } from './node-adapter.js';
 import type { RecordedRequest } from './recorded-request.js';
+import { createUpgradeHandler } from './ws-upgrade.js';
 
 /**
  * Options of {@link startMockServer}.
@@ -50,6 +51,11 @@ export interface MockServer {
  * provider's `request.signal` and cancels the body, so its record shows `aborted: true`.
  * Rejects if the port cannot be bound.
  *
+ * WebSocket: an HTTP upgrade goes to `provider.upgrade` (absent: 404) with a web `Request`
+ * (URL with query, handshake headers); a `reject` answers that HTTP status and closes, an
+ * `accept` is served with the `ws` package (optional peer dependency, loaded on the first
+ * upgrade) as a MockSocket. `close()` also terminates open WebSocket sessions.
+ *
  * @example
  * ```ts
  * const server = await startMockServer({ provider: createOpenAiCompatibleMock() });
@@ -73,6 +79,8 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       .then((response) => sendWebResponse(response, res))
       .catch(() => resetSocket(res.socket));
   });
+  const upgrades = createUpgradeHandler(provider, () => origin);
+  server.on('upgrade', upgrades.onUpgrade);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -88,6 +96,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     requests: provider.requests,
     close: () =>
       new Promise<void>((resolve) => {
+        upgrades.closeAll();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

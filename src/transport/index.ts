@@ -29,3 +29,15 @@ export type {
   HttpTransportOptions,
   PreconnectOptions,
 } from './types.js';
+export { createWebSocketTransport } from './websocket.js';
+export { closeError, isNormalClose, isRetryableClose } from './websocket-close.js';
+export { redactUrl } from './websocket-redact.js';
+export type {
+  WebSocketClose,
+  WebSocketConnection,
+  WebSocketConnectRequest,
+  WebSocketDeadlines,
+  WebSocketMessage,
+  WebSocketTransport,
+  WebSocketTransportOptions,
+} from './websocket-types.js';

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { Clock } from '../internal/clock.js';
 
 /** A message received on a WebSocket: a text frame, or a binary frame's bytes. */
@@ -61,6 +62,13 @@ export interface WebSocketConnection {
   readonly closed: Promise<WebSocketClose>;
   /** Bytes queued to send and not yet handed to the network (WebSocket.bufferedAmount). */
   readonly bufferedAmount: number;
+  /**
+   * Changes the idle deadline of `messages()` (ms; 0: none), e.g. 0 while the caller expects
+   * nothing from the server (an STT socket during a long silence) and back when it does. If the
+   * caller is waiting for a message, the new deadline counts from now. Optional member:
+   * `createWebSocketTransport`'s connections always have it.
+   */
+  setIdleMs?(ms: number): void;
 }
 
 /** Opens WebSocket connections for provider adapters. */
@@ -71,6 +79,12 @@ export interface WebSocketTransport {
    * AbortError.
    */
   connect(request: WebSocketConnectRequest): Promise<WebSocketConnection>;
+  /**
+   * False when the transport cannot send handshake headers (a standard WebSocket constructor):
+   * adapters must then authenticate through the query string or a first message, as the
+   * provider allows. Absent or true: `headers` are sent.
+   */
+  readonly canSendHeaders?: boolean;
 }
 
 /** Options of `createWebSocketTransport`. */
@@ -82,5 +96,20 @@ export interface WebSocketTransportOptions {
    * (query string) when `headers` cannot be sent.
    */
   WebSocket?: typeof globalThis.WebSocket;
+  /**
+   * Use `globalThis.WebSocket` as it is at each `connect()` (a standard constructor: no handshake
+   * headers), so that an interceptor installed after the transport was created (msw's
+   * `setupServer().listen()`) applies. Default: false.
+   */
+  useGlobalWebSocket?: boolean;
+  /** undici dispatcher of the default (undici) constructor. Default: undici's global dispatcher. */
+  dispatcher?: Dispatcher;
+  /**
+   * After voxroute starts a close (`close()`, abort, idle deadline), how long to wait for the
+   * server's close frame before dropping the TCP connection, in ms; `closed` then resolves with
+   * 1006. 0: wait forever. Default: 5000.
+   */
+  closeTimeoutMs?: number;
+  /** Clock of the connect, idle and close deadlines. Default: the system clock. */
   clock?: Clock;
 }

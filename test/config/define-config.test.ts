@@ -34,8 +34,10 @@ describe('defineConfig', () => {
       { env: { K: 'key' } },
     );
     expectTypeOf(resolved).toEqualTypeOf<ResolvedConfig>();
-    expectTypeOf(resolved.providers.a!.apiKey).toEqualTypeOf<string | undefined>();
-    expectTypeOf(resolved.providers.a!.headers).toEqualTypeOf<Record<string, string>>();
-    expect(resolved.providers.a?.apiKey).toBe('key');
+    const a = resolved.providers.a!;
+    if (a.kind !== 'openai') throw new Error(`expected kind openai, got ${a.kind}`);
+    expectTypeOf(a.apiKey).toEqualTypeOf<string>();
+    expectTypeOf(a.headers).toEqualTypeOf<Record<string, string>>();
+    expect(a.apiKey).toBe('key');
   });
 });

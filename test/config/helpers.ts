@@ -1,3 +1,4 @@
+import type { ResolvedOpenAIProviderConfig, ResolvedProviderConfig } from '../../src/config/index.js';
 import { ConfigError, type ConfigIssue } from '../../src/errors/config-error.js';
 
 /**
@@ -56,4 +57,12 @@ export async function rejectedConfigError(promise: Promise<unknown>): Promise<Co
 /** The paths of a ConfigError's issues, each joined with dots, in order. */
 export function issuePaths(issues: ConfigIssue[]): string[] {
   return issues.map((issue) => issue.path.join('.'));
+}
+
+/** Narrows a resolved provider to the OpenAI kinds (the fixtures here use only those). */
+export function asOpenAi(provider: ResolvedProviderConfig | undefined): ResolvedOpenAIProviderConfig {
+  if (!provider || (provider.kind !== 'openai' && provider.kind !== 'openai-compatible')) {
+    throw new Error(`expected an OpenAI provider, got ${provider?.kind}`);
+  }
+  return provider;
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type ResolvedConfig } from '../../src/config/index.js';
 import { ConfigError } from '../../src/errors/config-error.js';
-import { rejectedConfigError } from './helpers.js';
+import { asOpenAi, rejectedConfigError } from './helpers.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const env = { FIXTURE_API_KEY: 'fixture-key-value' };
@@ -99,7 +99,7 @@ describe('loadConfig: each format', () => {
       'copy.yml',
       'providers:\n  a: { kind: openai, apiKey: k-123, chat: { models: { m: gpt } } }\nroutes: {}\n',
     );
-    expect((await loadConfig(yaml)).providers.a?.baseUrl).toBe('https://api.openai.com/v1');
+    expect(asOpenAi((await loadConfig(yaml)).providers.a).baseUrl).toBe('https://api.openai.com/v1');
     const mts = await tmpFile(
       'copy.mts',
       "const kind: 'openai' = 'openai';\nexport default { providers: { a: { kind, apiKey: 'k', chat: { models: { m: 'x' } } } }, routes: {} };\n",

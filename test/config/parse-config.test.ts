@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isResolvedConfig, parseConfig, providerKinds } from '../../src/config/index.js';
-import { configErrorOf, issuePaths, validConfig } from './helpers.js';
+import { asOpenAi, configErrorOf, issuePaths, validConfig } from './helpers.js';
 
 const env = { OPENAI_API_KEY: 'sk-test-key-123456' };
 
@@ -118,7 +118,7 @@ describe('parseConfig: a valid config', () => {
   it('strips trailing slashes from baseUrl', () => {
     const input = validConfig();
     input.providers['ec2-a'].baseUrl = 'http://127.0.0.1:8801/v1//';
-    expect(parseConfig(input, { env }).providers['ec2-a']?.baseUrl).toBe('http://127.0.0.1:8801/v1');
+    expect(asOpenAi(parseConfig(input, { env }).providers['ec2-a']).baseUrl).toBe('http://127.0.0.1:8801/v1');
   });
 
   it('accepts a $schema key for editors', () => {
@@ -155,7 +155,9 @@ describe('parseConfig: invalid fields', () => {
       },
       {
         path: ['providers', 'openai', 'kind'],
-        message: `kind must be one of ${providerKinds().map((k) => JSON.stringify(k)).join(', ')}`,
+        message: `kind must be one of ${providerKinds()
+          .map((k) => JSON.stringify(k))
+          .join(', ')}`,
       },
       { path: ['routes', 'tts', 'strategy'], message: expect.stringContaining('"latency"|"priority"') },
       { path: ['routes', 'tts', 'idleTimeoutMs'], message: 'must be > 0 ms' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import { collectSecretLiterals, redactIssues } from '../../src/config/redact.js';
-import { configErrorOf, validConfig } from './helpers.js';
+import { asOpenAi, configErrorOf, validConfig } from './helpers.js';
 
 const SECRET = 'sk-live-9f8e7d6c5b4a3210';
 
@@ -13,15 +13,15 @@ describe('secrets', () => {
     const config = parseConfig(input, {
       env: { OPENAI_API_KEY: 'sk-openai-value', EC2_API_KEY: 'ec2-key-value', ORG_ID: 'org-42' },
     });
-    const ec2 = config.providers['ec2-a'];
+    const ec2 = asOpenAi(config.providers['ec2-a']);
     expect(ec2?.apiKey).toBe('ec2-key-value');
     expect(ec2?.headers).toEqual({ 'X-Org': 'org-42', 'X-Static': 'static-value' });
-    expect(config.providers.openai?.apiKey).toBe('sk-openai-value');
+    expect(asOpenAi(config.providers.openai).apiKey).toBe('sk-openai-value');
   });
 
   it('leaves apiKey undefined when an openai-compatible provider has none', () => {
     const config = parseConfig(validConfig(), { env: { OPENAI_API_KEY: 'x' } });
-    expect(config.providers['ec2-a']?.apiKey).toBeUndefined();
+    expect(asOpenAi(config.providers['ec2-a']).apiKey).toBeUndefined();
     expect(Object.hasOwn(config.providers['ec2-a'] ?? {}, 'apiKey')).toBe(false);
   });
 
@@ -31,7 +31,7 @@ describe('secrets', () => {
     try {
       const input = validConfig();
       input.providers.openai.apiKey = { env: name };
-      expect(parseConfig(input).providers.openai?.apiKey).toBe('from-process-env');
+      expect(asOpenAi(parseConfig(input).providers.openai).apiKey).toBe('from-process-env');
     } finally {
       delete process.env[name];
     }

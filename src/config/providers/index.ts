@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { lazy } from '../lazy.js';
+import { anthropicProviderSchema } from './anthropic.js';
+import { cartesiaProviderSchema } from './cartesia.js';
+import { deepgramProviderSchema } from './deepgram.js';
+import { elevenlabsProviderSchema } from './elevenlabs.js';
 import { openaiCompatibleProviderSchema, openaiProviderSchema } from './openai.js';
+import { sagemakerProviderSchema } from './sagemaker.js';
 
 /**
  * Every provider kind's schema. Adding a kind is one new file in this folder exporting a
@@ -8,7 +13,18 @@ import { openaiCompatibleProviderSchema, openaiProviderSchema } from './openai.j
  * sections are named `tts`, `stt` and `chat` (the router finds capabilities by those
  * names), plus one entry here.
  */
-const providerSchemas = lazy(() => [openaiProviderSchema(), openaiCompatibleProviderSchema()] as const);
+const providerSchemas = lazy(
+  () =>
+    [
+      openaiProviderSchema(),
+      openaiCompatibleProviderSchema(),
+      anthropicProviderSchema(),
+      cartesiaProviderSchema(),
+      deepgramProviderSchema(),
+      elevenlabsProviderSchema(),
+      sagemakerProviderSchema(),
+    ] as const,
+);
 
 /** The provider kinds the config accepts, e.g. `['openai', 'openai-compatible']`. */
 export const providerKinds = lazy((): readonly string[] =>

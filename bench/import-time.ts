@@ -1,0 +1,168 @@
+/**
+ * Import-time benchmark (DESIGN.md "Performance targets": `import 'voxroute'` under 50 ms).
+ *
+ * Run after `npm run build`: `node scripts/run-ts.mjs bench/import-time.ts [--runs N] [--json]`.
+ *
+ * Measures the BUILT package (dist/), as users get it: each sample is a fresh
+ * `node --input-type=module -e` process that takes performance.now() just before and just after
+ * `await import('voxroute')` (the package's own name, resolved through its `exports` to
+ * dist/index.js), so process start-up is not counted, only loading and evaluating the module
+ * graph. To tell what dominates, the same is measured for each package that dist/ imports
+ * statically, for voxroute with those packages already loaded (its own code alone), for the
+ * packages it loads lazily, and for `require('voxroute')` (dist/index.cjs). Targets are
+ * measured round-robin, N rounds (default 15), so that a noisy moment hits all of them alike.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { fmt, summarize } from './stats.js';
+
+const { values: args } = parseArgs({
+  options: { runs: { type: 'string', default: '15' }, json: { type: 'boolean', default: false } },
+});
+const RUNS = Number(args.runs);
+if (!Number.isInteger(RUNS) || RUNS < 1)
+  throw new Error(`--runs must be a positive integer, got ${args.runs}`);
+/** Measuring stops after this long, whatever the number of rounds (ms). */
+const BUDGET_MS = 120_000;
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = resolve(root, 'dist');
+
+/** What one sample does: `pre` modules loaded untimed, then `spec` timed. */
+interface Target {
+  label: string;
+  spec: string;
+  pre?: string[];
+  /** Load with require() from a CommonJS `-e` instead of import(). */
+  cjs?: boolean;
+}
+
+/** Bare package names that the built files import statically (followed through dist/ chunks). */
+function staticImports(entry: string): string[] {
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(file, 'utf8');
+    for (const m of code.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]/gm)) {
+      const spec = m[1] as string;
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
+      else packages.add(spec);
+    }
+    for (const m of code.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)) {
+      const spec = m[1] as string;
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
+      else packages.add(spec);
+    }
+  };
+  visit(entry);
+  return [...packages].sort();
+}
+
+/** Bare package names that the built files load with a dynamic `import()`. */
+function dynamicImports(entry: string): string[] {
+  const packages = new Set<string>();
+  const files = [entry, ...staticChunkFiles(entry)];
+  for (const file of files) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+      const spec = m[1] as string;
+      if (!spec.startsWith('.')) packages.add(spec);
+    }
+  }
+  return [...packages].sort();
+}
+
+function staticChunkFiles(entry: string): string[] {
+  const code = readFileSync(entry, 'utf8');
+  return [...code.matchAll(/from\s*['"](\.[^'"]+)['"]/g)].map((m) => resolve(dirname(entry), m[1] as string));
+}
+
+const isBuiltin = (spec: string) =>
+  spec.startsWith('node:') || !/^[@a-z]/.test(spec) || NODE_BUILTINS.has(spec);
+const NODE_BUILTINS = new Set([
+  'fs',
+  'fs/promises',
+  'path',
+  'url',
+  'crypto',
+  'os',
+  'events',
+  'util',
+  'stream',
+]);
+
+/** One sample: ms spent in the timed import/require, from a fresh process. */
+function sample(target: Target): number {
+  const pre = JSON.stringify(target.pre ?? []);
+  const spec = JSON.stringify(target.spec);
+  const code = target.cjs
+    ? `for (const p of ${pre}) require(p);
+       const t0 = performance.now(); require(${spec}); const t = performance.now() - t0;
+       process.stdout.write(String(t));`
+    : `for (const p of ${pre}) await import(p);
+       const t0 = performance.now(); await import(${spec}); const t = performance.now() - t0;
+       process.stdout.write(String(t));`;
+  const child = spawnSync(
+    process.execPath,
+    [...(target.cjs ? ['--input-type=commonjs'] : ['--input-type=module']), '-e', code],
+    { cwd: root, encoding: 'utf8', timeout: 30_000 },
+  );
+  const ms = Number(child.stdout);
+  if (child.status !== 0 || !Number.isFinite(ms)) {
+    throw new Error(`${target.label}: ${child.stderr || `exit ${child.status}`}`);
+  }
+  return ms;
+}
+
+function main(): void {
+  const entry = resolve(dist, 'index.js');
+  if (!existsSync(entry) || !existsSync(resolve(dist, 'index.cjs'))) {
+    console.error('dist/ is missing: run `npm run build` first.');
+    process.exit(1);
+  }
+  const eager = staticImports(entry).filter((s) => !isBuiltin(s));
+  const lazy = dynamicImports(entry).filter((s) => !isBuiltin(s) && !eager.includes(s));
+  const targets: Target[] = [
+    { label: "import('voxroute')", spec: 'voxroute' },
+    { label: "require('voxroute')", spec: 'voxroute', cjs: true },
+    { label: 'voxroute, its static deps preloaded', spec: 'voxroute', pre: eager },
+    ...eager.map((s) => ({ label: `${s} alone (static dep)`, spec: s })),
+    { label: 'zod/mini alone (for comparison)', spec: 'zod/mini' },
+    ...lazy.map((s) => ({ label: `${s} alone (loaded lazily)`, spec: s })),
+    { label: 'an empty module (floor)', spec: 'data:text/javascript,export default 1' },
+  ];
+  const times = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+  const started = performance.now();
+  let rounds = 0;
+  for (; rounds < RUNS && performance.now() - started < BUDGET_MS; rounds++) {
+    for (const target of targets) times.get(target.label)?.push(sample(target));
+  }
+
+  const voxroute = summarize(times.get(targets[0]!.label) ?? []);
+  console.log(
+    `import time of the built voxroute: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), ${rounds} fresh processes per line`,
+  );
+  console.log(`static package imports of dist/index.js: ${eager.join(', ') || 'none'}`);
+  console.log(`dynamic (lazy) package imports: ${lazy.join(', ') || 'none'}\n`);
+  console.log(`${'ms'.padEnd(56)}   median      min      p90   share of voxroute median`);
+  const json: Record<string, unknown> = {};
+  for (const target of targets) {
+    const s = summarize(times.get(target.label) ?? []);
+    json[target.label] = s;
+    const share = `${((100 * s.median) / voxroute.median).toFixed(0)}%`.padStart(8);
+    console.log(`  ${target.label.padEnd(54)}${fmt(s.median, 1)}${fmt(s.min, 1)}${fmt(s.p90, 1)} ${share}`);
+  }
+  const met = voxroute.median < 50;
+  console.log(
+    `\nimport('voxroute') median ${voxroute.median.toFixed(1)} ms: target < 50 ms ${met ? 'met' : 'NOT met'}`,
+  );
+  if (args.json)
+    console.log(JSON.stringify({ node: process.version, cpus: cpus().length, rounds, results: json }));
+}
+
+main();

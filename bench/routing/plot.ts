@@ -1,0 +1,131 @@
+/**
+ * The routing benchmark's plot, written as SVG text (no plotting dependency): on the left,
+ * p50/p95/p99 time to first chunk per strategy as grouped bars; on the right, the CDF of time
+ * to first chunk on a log scale.
+ */
+import { type Tail, tailOf } from './quantiles.js';
+
+/** One strategy's results, as the plot shows them. */
+export interface PlotSeries {
+  label: string;
+  /** CSS colour of its bars and line. */
+  color: string;
+  /** Time to first chunk of every call in ms; Infinity for a failed call. */
+  ttfcMs: readonly number[];
+}
+
+const WIDTH = 1000;
+const HEIGHT = 440;
+const TOP = 50;
+const BOTTOM = 370;
+const FONT = 'font-family="Helvetica, Arial, sans-serif"';
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+/** Renders the two panels for `series` under `title`; returns the SVG document. */
+export function renderPlot(title: string, series: readonly PlotSeries[]): string {
+  const out: string[] = [];
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" ${FONT} font-size="12">`,
+    `<rect width="${WIDTH}" height="${HEIGHT}" fill="white"/>`,
+    `<text x="${WIDTH / 2}" y="24" text-anchor="middle" font-size="16">${esc(title)}</text>`,
+  );
+  out.push(...bars(series, 60, 470));
+  out.push(...cdf(series, 560, 960));
+  // Legend, under both panels.
+  let x = 60;
+  for (const s of series) {
+    out.push(
+      `<rect x="${x}" y="${HEIGHT - 28}" width="14" height="14" fill="${s.color}"/>`,
+      `<text x="${x + 20}" y="${HEIGHT - 16}">${esc(s.label)}</text>`,
+    );
+    x += 30 + s.label.length * 6.6;
+  }
+  out.push('</svg>');
+  return `${out.join('\n')}\n`;
+}
+
+/** Grouped bars of p50/p95/p99 (ms, linear axis) between x = left and x = right. */
+function bars(series: readonly PlotSeries[], left: number, right: number): string[] {
+  const out: string[] = [];
+  const tails: Tail[] = series.map((s) => tailOf(s.ttfcMs));
+  const finite = tails.flatMap((t) => [t.p50, t.p95, t.p99]).filter(Number.isFinite);
+  const max = niceCeil(Math.max(1, ...finite));
+  const y = (ms: number) => BOTTOM - (Math.min(ms, max) / max) * (BOTTOM - TOP);
+  out.push(`<text x="${(left + right) / 2}" y="${TOP - 12}" text-anchor="middle">p50 / p95 / p99 time to first chunk (ms)</text>`);
+  for (let k = 0; k <= 5; k++) {
+    const v = (max / 5) * k;
+    out.push(
+      `<line x1="${left}" x2="${right}" y1="${r1(y(v))}" y2="${r1(y(v))}" stroke="#ddd"/>`,
+      `<text x="${left - 6}" y="${r1(y(v) + 4)}" text-anchor="end">${Math.round(v)}</text>`,
+    );
+  }
+  const groups = ['p50', 'p95', 'p99'] as const;
+  const groupWidth = (right - left) / groups.length;
+  const barWidth = (groupWidth - 24) / series.length;
+  groups.forEach((g, gi) => {
+    const x0 = left + gi * groupWidth + 12;
+    out.push(`<text x="${r1(x0 + (groupWidth - 24) / 2)}" y="${BOTTOM + 18}" text-anchor="middle">${g}</text>`);
+    series.forEach((s, si) => {
+      const v = tails[si]![g];
+      const x = x0 + si * barWidth;
+      const top = Number.isFinite(v) ? y(v) : TOP;
+      out.push(
+        `<rect x="${r1(x)}" y="${r1(top)}" width="${r1(barWidth - 2)}" height="${r1(BOTTOM - top)}" fill="${s.color}"/>`,
+        `<text x="${r1(x + (barWidth - 2) / 2)}" y="${r1(top - 3)}" text-anchor="middle" font-size="9">${Number.isFinite(v) ? Math.round(v) : 'fail'}</text>`,
+      );
+    });
+  });
+  out.push(`<line x1="${left}" x2="${right}" y1="${BOTTOM}" y2="${BOTTOM}" stroke="#333"/>`);
+  return out;
+}
+
+/** CDF lines of time to first chunk (log x axis, ms) between x = left and x = right. */
+function cdf(series: readonly PlotSeries[], left: number, right: number): string[] {
+  const out: string[] = [];
+  const all = series.flatMap((s) => s.ttfcMs.filter(Number.isFinite));
+  const lo = 10 ** Math.floor(Math.log10(Math.max(1, Math.min(...all))));
+  const hi = 10 ** Math.ceil(Math.log10(Math.max(...all)));
+  const x = (ms: number) => left + ((Math.log10(ms) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * (right - left);
+  const y = (share: number) => BOTTOM - share * (BOTTOM - TOP);
+  out.push(`<text x="${(left + right) / 2}" y="${TOP - 12}" text-anchor="middle">share of calls with time to first chunk &lt;= x (ms, log scale)</text>`);
+  for (let k = 0; k <= 10; k += 2) {
+    out.push(
+      `<line x1="${left}" x2="${right}" y1="${r1(y(k / 10))}" y2="${r1(y(k / 10))}" stroke="#ddd"/>`,
+      `<text x="${left - 6}" y="${r1(y(k / 10) + 4)}" text-anchor="end">${k / 10}</text>`,
+    );
+  }
+  for (let decade = lo; decade <= hi; decade *= 10) {
+    for (const m of [1, 2, 5]) {
+      const v = decade * m;
+      if (v > hi) break;
+      out.push(
+        `<line x1="${r1(x(v))}" x2="${r1(x(v))}" y1="${TOP}" y2="${BOTTOM}" stroke="#eee"/>`,
+        `<text x="${r1(x(v))}" y="${BOTTOM + 18}" text-anchor="middle">${v}</text>`,
+      );
+    }
+  }
+  for (const s of series) {
+    const sorted = [...s.ttfcMs].sort((p, q) => p - q);
+    const n = sorted.length;
+    const points: string[] = [];
+    sorted.forEach((v, i) => {
+      if (!Number.isFinite(v)) return;
+      points.push(`${r1(x(v))},${r1(y(i / n))}`, `${r1(x(v))},${r1(y((i + 1) / n))}`);
+    });
+    out.push(`<polyline fill="none" stroke="${s.color}" stroke-width="1.8" points="${points.join(' ')}"/>`);
+  }
+  out.push(
+    `<line x1="${left}" x2="${right}" y1="${BOTTOM}" y2="${BOTTOM}" stroke="#333"/>`,
+    `<line x1="${left}" x2="${left}" y1="${TOP}" y2="${BOTTOM}" stroke="#333"/>`,
+  );
+  return out;
+}
+
+/** The smallest 1, 2 or 5 x 10^k at or above `v`. */
+function niceCeil(v: number): number {
+  const p = 10 ** Math.floor(Math.log10(v));
+  for (const m of [1, 2, 5, 10]) if (m * p >= v) return m * p;
+  return 10 * p;
+}

@@ -1,0 +1,152 @@
+/**
+ * The scripted scenario of the routing benchmark: three providers whose latency and failures
+ * for request i are fixed in advance by a seeded generator, so every strategy faces the same
+ * requests and an oracle can be computed.
+ *
+ * - `a` drifts: 80 ms at first, then from 20% of the run its median climbs linearly to 400 ms
+ *   at the end (a provider region slowly getting overloaded). It never fails.
+ * - `b` fails in bursts: median 120 ms, but three stretches of 40 consecutive requests get a
+ *   503 after ~10 ms (an outage), plus 1% isolated 503s.
+ * - `c` has a heavy tail: median 100 ms, but 3% of its requests take a Pareto draw from
+ *   500 ms up (shape 1.5, capped at 5 000 ms).
+ *
+ * Every latency is also multiplied by exp(0.1 x N(0, 1)) (about +-10% noise).
+ * Requests arrive open-loop (Poisson, `ratePerSecond`): request i starts at `arrivalsMs[i]`
+ * whatever the strategy, so the providers' changes happen at the same time for all of them.
+ */
+import { exponential, mulberry32, normal, pareto, type Random } from './prng.js';
+
+/** The providers of the scenario, in the order a static priority list names them. */
+export const PROVIDERS = ['a', 'b', 'c'] as const;
+/** A provider of the scenario. */
+export type ProviderName = (typeof PROVIDERS)[number];
+
+/** What provider p does with request i: answer after `latencyMs`, or fail (503) after it. */
+export interface Outcome {
+  /** Time from the request reaching the provider to its first audio, or to its 503, in ms. */
+  latencyMs: number;
+  /** True: the provider answers 503 after `latencyMs`. */
+  fails: boolean;
+}
+
+/** Options of {@link buildScenario}. */
+export interface ScenarioOptions {
+  /** Number of requests. */
+  requests: number;
+  /** Seed of every random draw. */
+  seed: number;
+  /** Mean arrival rate, in requests per second. */
+  ratePerSecond: number;
+}
+
+/** The whole scenario, known in advance. */
+export interface Scenario {
+  requests: number;
+  /** Start time of request i, in ms from the start of the run. */
+  arrivalsMs: number[];
+  /** Outcome of request i on each provider. */
+  outcomes: Record<ProviderName, Outcome[]>;
+  /** Index ranges [start, end) of b's outage bursts. */
+  bursts: Array<[number, number]>;
+  /** Indexes of requests where c's latency is in its tail. */
+  tailRequests: number[];
+  /** Per request: the fastest non-failing provider's latency in ms (undefined: all fail). */
+  oracleMs: Array<number | undefined>;
+  /** Per request: the provider the oracle picks. */
+  oracleProvider: Array<ProviderName | undefined>;
+}
+
+const JITTER_SIGMA = 0.1;
+const A_START_MS = 80;
+const A_END_MS = 400;
+const A_DRIFT_FROM = 0.2;
+const B_MEDIAN_MS = 120;
+const B_FAIL_MS = 10;
+const B_BURSTS = 3;
+const B_BURST_LENGTH = 40;
+const B_ISOLATED_FAILURE_RATE = 0.01;
+const C_MEDIAN_MS = 100;
+const C_TAIL_RATE = 0.03;
+const C_TAIL_SCALE_MS = 500;
+const C_TAIL_SHAPE = 1.5;
+const C_TAIL_CAP_MS = 5_000;
+
+/** A short description of the scenario's parameters, for the report. */
+export const SCENARIO_SUMMARY = [
+  `a: drifts; ${A_START_MS} ms, then from ${A_DRIFT_FROM * 100}% of the run its median climbs linearly to ${A_END_MS} ms; never fails`,
+  `b: ${B_MEDIAN_MS} ms; ${B_BURSTS} bursts of ${B_BURST_LENGTH} consecutive requests answered 503 after ~${B_FAIL_MS} ms, plus ${B_ISOLATED_FAILURE_RATE * 100}% isolated 503s`,
+  `c: ${C_MEDIAN_MS} ms; ${C_TAIL_RATE * 100}% of requests in a Pareto tail from ${C_TAIL_SCALE_MS} ms (shape ${C_TAIL_SHAPE}, cap ${C_TAIL_CAP_MS} ms)`,
+  `noise: every latency x exp(${JITTER_SIGMA} x N(0,1))`,
+];
+
+/** Builds the scenario; the same options always give the same scenario. */
+export function buildScenario(options: ScenarioOptions): Scenario {
+  const n = options.requests;
+  // One stream per concern, so that changing one provider's shape does not move the others.
+  const stream = (k: number): Random => mulberry32((options.seed * 7_919 + k * 104_729) >>> 0);
+  const arrivalRandom = stream(1);
+  const aRandom = stream(2);
+  const bRandom = stream(3);
+  const cRandom = stream(4);
+  const burstRandom = stream(5);
+  const jitter = (random: Random) => Math.exp(JITTER_SIGMA * normal(random));
+
+  const arrivalsMs: number[] = [];
+  let t = 0;
+  for (let i = 0; i < n; i++) {
+    arrivalsMs.push(Math.round(t));
+    t += exponential(arrivalRandom, 1_000 / options.ratePerSecond);
+  }
+
+  const bursts = placeBursts(n, burstRandom);
+  const inBurst = (i: number) => bursts.some(([s, e]) => i >= s && i < e);
+  const tailRequests: number[] = [];
+  const a: Outcome[] = [];
+  const b: Outcome[] = [];
+  const c: Outcome[] = [];
+  for (let i = 0; i < n; i++) {
+    const progress = i / Math.max(1, n - 1);
+    const drift = Math.max(0, (progress - A_DRIFT_FROM) / (1 - A_DRIFT_FROM));
+    a.push({ latencyMs: (A_START_MS + (A_END_MS - A_START_MS) * drift) * jitter(aRandom), fails: false });
+
+    const bFails = inBurst(i) || bRandom() < B_ISOLATED_FAILURE_RATE;
+    const bJitter = jitter(bRandom);
+    b.push(bFails ? { latencyMs: B_FAIL_MS * bJitter, fails: true } : { latencyMs: B_MEDIAN_MS * bJitter, fails: false });
+
+    const cJitter = jitter(cRandom);
+    const tail = cRandom() < C_TAIL_RATE;
+    const tailMs = Math.min(C_TAIL_CAP_MS, pareto(cRandom, C_TAIL_SCALE_MS, C_TAIL_SHAPE));
+    if (tail) tailRequests.push(i);
+    c.push({ latencyMs: tail ? tailMs : C_MEDIAN_MS * cJitter, fails: false });
+  }
+  for (const list of [a, b, c]) for (const o of list) o.latencyMs = Math.round(o.latencyMs);
+
+  const outcomes: Record<ProviderName, Outcome[]> = { a, b, c };
+  const oracleMs: Array<number | undefined> = [];
+  const oracleProvider: Array<ProviderName | undefined> = [];
+  for (let i = 0; i < n; i++) {
+    let best: ProviderName | undefined;
+    for (const p of PROVIDERS) {
+      const o = outcomes[p][i]!;
+      if (o.fails) continue;
+      if (best === undefined || o.latencyMs < outcomes[best][i]!.latencyMs) best = p;
+    }
+    oracleProvider.push(best);
+    oracleMs.push(best === undefined ? undefined : outcomes[best][i]!.latencyMs);
+  }
+  return { requests: n, arrivalsMs, outcomes, bursts, tailRequests, oracleMs, oracleProvider };
+}
+
+/** Places b's bursts at random, apart from each other, after the first 10% of the run. */
+function placeBursts(n: number, random: Random): Array<[number, number]> {
+  const bursts: Array<[number, number]> = [];
+  const first = Math.floor(n * 0.1);
+  const span = n - first - B_BURST_LENGTH;
+  for (let tries = 0; bursts.length < B_BURSTS && tries < 1_000; tries++) {
+    const start = first + Math.floor(random() * span);
+    const end = start + B_BURST_LENGTH;
+    if (bursts.some(([s, e]) => start < e + B_BURST_LENGTH && end + B_BURST_LENGTH > s)) continue;
+    bursts.push([start, end]);
+  }
+  return bursts.sort((x, y) => x[0] - y[0]);
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import {
+  ANTHROPIC_DEFAULT_BASE_URL,
+  ANTHROPIC_DEFAULT_MAX_TOKENS,
+  ANTHROPIC_VERSION,
+} from '../../providers/anthropic/options.js';
+import { headersSchema, httpUrlSchema, idMapSchema } from '../fields.js';
+import { lazy } from '../lazy.js';
+import { secretSchema } from '../secret.js';
+
+/** Header names the adapter sets itself, so `headers` may not hold them (compared case-insensitively). */
+const RESERVED_HEADERS = ['x-api-key', 'authorization', 'anthropic-version'];
+
+const chatSection = () =>
+  z
+    .strictObject({
+      models: idMapSchema(
+        'Logical model name (what ChatRequest.model says) -> the model id this API expects, e.g. { fast: "claude-haiku-4-5" }.',
+      ),
+      maxTokens: z
+        .number()
+        .int('must be a whole number of tokens')
+        .positive('must be > 0 tokens')
+        .default(ANTHROPIC_DEFAULT_MAX_TOKENS)
+        .describe(
+          `max_tokens sent when a request sets no maxTokens (the Messages API requires it), in tokens. Default ${ANTHROPIC_DEFAULT_MAX_TOKENS}.`,
+        ),
+    })
+    .describe('Chat through POST {baseUrl}/v1/messages with stream: true.');
+
+function noReservedHeaders(
+  provider: { headers?: Record<string, unknown> | undefined },
+  ctx: z.RefinementCtx,
+) {
+  const headers: unknown = provider.headers;
+  if (typeof headers !== 'object' || headers === null) return;
+  for (const name of Object.keys(headers)) {
+    if (RESERVED_HEADERS.includes(name.toLowerCase())) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['headers', name],
+        message: 'is set by voxroute: use apiKey, authHeader or anthropicVersion instead',
+      });
+    }
+  }
+}
+
+/**
+ * Schema of a provider of kind `anthropic` (built on first call): Anthropic's Messages API, or
+ * a gateway that mirrors it (n1n.ai's native Claude route, Vercel AI Gateway, Kindo; PROTOCOLS.md
+ * 6b, 6.4). Chat only. Fields:
+ * - `baseUrl`: default {@link ANTHROPIC_DEFAULT_BASE_URL}, without `/v1`;
+ * - `apiKey`: required secret;
+ * - `authHeader`: `'x-api-key'` (default, Anthropic) or `'bearer'` (`Authorization: Bearer`, for gateways);
+ * - `anthropicVersion`: default {@link ANTHROPIC_VERSION};
+ * - `headers`: extra headers (e.g. `anthropic-beta`), never the auth or version headers;
+ * - `chat: { models, maxTokens (default 1024 tokens) }`.
+ */
+export const anthropicProviderSchema = lazy(() =>
+  z
+    .strictObject({
+      kind: z.literal('anthropic').describe("Anthropic's Messages API, or a gateway that mirrors it."),
+      baseUrl: httpUrlSchema(
+        `Base URL of the API WITHOUT /v1 (as the official client's baseURL); voxroute appends /v1/messages. Default ${ANTHROPIC_DEFAULT_BASE_URL}.`,
+      ).default(ANTHROPIC_DEFAULT_BASE_URL),
+      apiKey: secretSchema(
+        'API key: a string, or { env: "ANTHROPIC_API_KEY" } to read it from the environment. Sent as x-api-key (or Bearer, see authHeader). Required.',
+      ),
+      authHeader: z
+        .enum(['x-api-key', 'bearer'])
+        .default('x-api-key')
+        .describe(
+          'How the key is sent: "x-api-key" (Anthropic) or "bearer" ("Authorization: Bearer <key>", for gateways that take it). Default "x-api-key".',
+        ),
+      anthropicVersion: z
+        .string()
+        .min(1, 'must not be empty')
+        .default(ANTHROPIC_VERSION)
+        .describe(`anthropic-version header. Default "${ANTHROPIC_VERSION}".`),
+      headers: headersSchema(
+        'Extra HTTP headers sent with every request (e.g. anthropic-beta; values may be { env: "NAME" }); not x-api-key, authorization or anthropic-version. Default none.',
+      ).default({}),
+      chat: chatSection().optional(),
+    })
+    .superRefine(noReservedHeaders, { when: () => true })
+    .describe('Anthropic (api.anthropic.com) or an Anthropic-compatible gateway: chat only.'),
+);

@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { httpUrlSchema, idMapSchema } from '../fields.js';
+import { lazy } from '../lazy.js';
+import { secretSchema } from '../secret.js';
+
+/** Default sample rate in Hz of SageMaker TTS audio when the config gives none. */
+export const SAGEMAKER_DEFAULT_TTS_SAMPLE_RATE = 24_000;
+/** Default sample rate in Hz of the audio sent to a SageMaker STT endpoint when the config gives none. */
+export const SAGEMAKER_DEFAULT_STT_SAMPLE_RATE = 16_000;
+
+/** A payload codec name: a built-in one or one added with `registerSageMakerCodec`. */
+const payloadSchema = (builtIn: string, fallback?: string) => {
+  const base = z
+    .string()
+    .min(1, 'must not be empty')
+    .describe(
+      `Payload codec: how the request body is built and the PayloadPart bytes are read. Built in: ${builtIn}; ` +
+        'or a name registered with registerSageMakerCodec() before createRouter().' +
+        (fallback ? ` Default "${fallback}".` : ' Required.'),
+    );
+  return fallback ? base.default(fallback) : base;
+};
+
+const sampleRateSchema = (fallback: number, what: string) =>
+  z
+    .number()
+    .int('must be a whole number of Hz')
+    .min(8_000, 'must be >= 8000 Hz')
+    .max(48_000, 'must be <= 48000 Hz')
+    .default(fallback)
+    .describe(`${what} Default ${fallback}.`);
+
+const streamModeSchema = () =>
+  z
+    .enum(['response', 'bidirectional'])
+    .default('response')
+    .describe(
+      '"response": one InvokeEndpointWithResponseStream call per request (HTTP/1.1); "bidirectional": ' +
+        'InvokeEndpointWithBidirectionalStream over HTTP/2 (input streamed while output flows). Default "response".',
+    );
+
+const credentialsSchema = () =>
+  z
+    .strictObject({
+      accessKeyId: secretSchema('AWS access key id: a string, or { env: "AWS_ACCESS_KEY_ID" }.'),
+      secretAccessKey: secretSchema('AWS secret access key: a string, or { env: "AWS_SECRET_ACCESS_KEY" }.'),
+      sessionToken: secretSchema(
+        'AWS session token of temporary credentials: a string, or { env: "AWS_SESSION_TOKEN" }. Omitted: none.',
+      ).optional(),
+    })
+    .describe(
+      "Static AWS credentials used to sign requests (SigV4). Omitted: the AWS SDK's default provider chain (environment, shared config files, SSO, container and instance roles).",
+    );
+
+const chatSection = () =>
+  z
+    .strictObject({
+      models: idMapSchema(
+        'Logical model name (what ChatRequest.model says) -> the model id sent in the body, or "default" to send none (the endpoint serves one model).',
+      ),
+      payload: payloadSchema(
+        '"openai-chat" (vLLM/LMI/TGI Messages API, SSE), "tgi", "jsonlines"',
+        'openai-chat',
+      ),
+    })
+    .describe(
+      'Chat through InvokeEndpointWithResponseStream; the codec builds the body and reads the reply.',
+    );
+
+const ttsSection = () =>
+  z
+    .strictObject({
+      model: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('Model id the codec sends (e.g. "sonic-3" as Cartesia\'s model_id). Omitted: not sent.'),
+      voices: idMapSchema(
+        'Logical voice name (what TtsRequest.voice says) -> the voice id this endpoint expects.',
+      ),
+      payload: payloadSchema('"cartesia" (JSON messages with base64 audio), "raw-pcm"'),
+      sampleRate: sampleRateSchema(
+        SAGEMAKER_DEFAULT_TTS_SAMPLE_RATE,
+        'Sample rate in Hz of the PCM s16le mono audio the endpoint produces (asked for in the request).',
+      ),
+      stream: streamModeSchema(),
+    })
+    .describe('Text-to-speech from a SageMaker endpoint (e.g. Cartesia Sonic).');
+
+const sttSection = () =>
+  z
+    .strictObject({
+      model: z.string().min(1).optional().describe('Model id the codec sends. Omitted: not sent.'),
+      language: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          'Default language of the audio (BCP 47, e.g. "en") when a request gives none. Omitted: auto.',
+        ),
+      payload: payloadSchema('"wav" (one utterance as a WAV file), "raw-pcm" (raw PCM s16le)'),
+      sampleRate: sampleRateSchema(
+        SAGEMAKER_DEFAULT_STT_SAMPLE_RATE,
+        'Sample rate in Hz of the PCM s16le mono audio sent to the endpoint (the router converts to it).',
+      ),
+      stream: streamModeSchema(),
+    })
+    .describe('Speech-to-text from a SageMaker endpoint: audio in, transcript events streamed back.');
+
+/**
+ * Schema of a provider of kind `sagemaker` (built on first call): an Amazon SageMaker AI
+ * real-time endpoint called through the SageMaker Runtime API (PROTOCOLS.md section 5).
+ * `region` and `endpointName` are required; credentials default to the AWS SDK's provider chain.
+ */
+export const sagemakerProviderSchema = lazy(() =>
+  z
+    .strictObject({
+      kind: z.literal('sagemaker').describe('An Amazon SageMaker AI real-time endpoint.'),
+      region: z
+        .string()
+        .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must be an AWS region such as "us-east-1"')
+        .describe(
+          'AWS region of the endpoint, e.g. "us-east-1". Required (also for SigV4 with endpointUrl).',
+        ),
+      endpointName: z
+        .string()
+        .regex(
+          /^[a-zA-Z0-9](-*[a-zA-Z0-9])*$/,
+          'must be a SageMaker endpoint name (letters, digits, hyphens)',
+        )
+        .max(63, 'must be at most 63 characters')
+        .describe('Name of the SageMaker endpoint, as given to CreateEndpoint. Required.'),
+      targetVariant: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          'Production variant to invoke (X-Amzn-SageMaker-Target-Variant). Omitted: by variant weights.',
+        ),
+      inferenceComponent: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('Inference component to invoke (X-Amzn-SageMaker-Inference-Component). Omitted: none.'),
+      endpointUrl: httpUrlSchema(
+        'Custom SageMaker Runtime endpoint used verbatim, e.g. a VPC endpoint or the loopback emulator of voxroute/testing. Omitted: https://runtime.sagemaker.<region>.amazonaws.com (port 8443 for bidirectional streams).',
+      ).optional(),
+      credentials: credentialsSchema().optional(),
+      sessionId: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          'ID of a stateful session (X-Amzn-SageMaker-Session-Id), opened beforehand with InvokeEndpoint and SessionId "NEW_SESSION". Omitted: stateless.',
+        ),
+      customAttributes: z
+        .string()
+        .max(1024, 'must be at most 1024 characters')
+        .regex(/^[\x20-\x7e]*$/, 'must be visible US-ASCII')
+        .optional()
+        .describe(
+          'Opaque value forwarded to the container (X-Amzn-SageMaker-Custom-Attributes). Omitted: none.',
+        ),
+      chat: chatSection().optional(),
+      tts: ttsSection().optional(),
+      stt: sttSection().optional(),
+    })
+    .describe(
+      'An Amazon SageMaker AI endpoint (response streaming, or bidirectional streaming over HTTP/2).',
+    ),
+);

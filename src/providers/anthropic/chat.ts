@@ -1,0 +1,79 @@
+import { parseJsonEvents, parseSse } from '../../transport/index.js';
+import type { ChatEvent } from '../../types/chat.js';
+import { withPartialOutput } from '../openai/errors.js';
+import { parseWire } from '../openai/sse-json.js';
+import type { AttemptContext, ChatProvider, ProviderChatRequest } from '../types.js';
+import { streamEventSchema } from './api-types.js';
+import { type AnthropicEndpoint, postMessages } from './http.js';
+import { messagesRequestBody } from './messages-request.js';
+import { MessageStreamAssembler } from './messages-stream.js';
+
+/**
+ * True when an event's data is `message_stop`, the end of a Messages stream (PROTOCOLS.md 6b:
+ * there is no `[DONE]`). Cheap on every other event: a length and substring test first.
+ */
+export function isMessageStop(data: string): boolean {
+  if (data.length > 256 || !data.includes('message_stop')) return false;
+  try {
+    return (JSON.parse(data) as { type?: unknown } | null)?.type === 'message_stop';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Chat over `POST {baseUrl}/v1/messages` with `stream: true` (PROTOCOLS.md 6b). `chat()` yields a
+ * `text-delta` per non-empty `text_delta`, each tool call whole at its `content_block_stop`, and
+ * one `finish` (stop reason and usage from `message_start` and `message_delta`) at
+ * `message_stop`. `ping` is ignored. After `message_stop` the rest of the body is read in the
+ * background so the keep-alive connection can be reused. It throws:
+ * - what the transport throws (ProviderError for an HTTP error status with Anthropic's error
+ *   type, e.g. 429 `rate_limit_error` with `retryAfterMs`, 529 `overloaded_error`; TimeoutError;
+ *   AbortError);
+ * - ProviderError for an `event: error` inside the 200 stream (C06), with `providerType` (e.g.
+ *   `overloaded_error`, retryable; `invalid_request_error`, not) and `partialOutput` true when
+ *   text or a tool call had been yielded;
+ * - ProtocolError for data that is not JSON, an event that does not fit its schema, or a body
+ *   that ends before `message_stop` (truncated, C29);
+ * - VoxrouteError (usage error) when a tool call in the history has arguments that are not a JSON object.
+ */
+export function createAnthropicChat(endpoint: AnthropicEndpoint, defaultMaxTokens: number): ChatProvider {
+  return {
+    async *chat(request: ProviderChatRequest, attempt: AttemptContext): AsyncGenerator<ChatEvent> {
+      const provider = endpoint.provider;
+      const body = JSON.stringify(messagesRequestBody(request, defaultMaxTokens));
+      const response = await postMessages(endpoint, attempt, body);
+      const assembler = new MessageStreamAssembler(provider);
+      let stopped = false;
+      const events = parseJsonEvents(parseSse(response.body, { provider }), {
+        provider,
+        isDone: (data) => {
+          stopped = isMessageStop(data);
+          return stopped;
+        },
+      });
+      let ended = false;
+      try {
+        try {
+          for await (const event of events) {
+            const data = parseWire(
+              streamEventSchema,
+              event.data,
+              provider,
+              'Messages stream event',
+              assembler.hadOutput,
+            );
+            yield* assembler.push(data);
+          }
+        } catch (error) {
+          throw withPartialOutput(error, assembler.hadOutput);
+        }
+        ended = true;
+        if (!stopped) throw assembler.truncated();
+        yield* assembler.finish();
+      } finally {
+        if (!ended) await response.cancel();
+      }
+    },
+  };
+}

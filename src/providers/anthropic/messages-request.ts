@@ -1,0 +1,120 @@
+import { VoxrouteError } from '../../errors/index.js';
+import type { ChatMessage, ChatTool } from '../../types/chat.js';
+import type { ProviderChatRequest } from '../types.js';
+import type {
+  WireContentBlock,
+  WireMessage,
+  WireMessagesRequest,
+  WireTextBlock,
+  WireTool,
+  WireToolUseBlock,
+} from './api-types.js';
+
+/**
+ * The `POST /v1/messages` body for `request` (PROTOCOLS.md 6b):
+ * - `model`, `max_tokens` (`request.maxTokens`, else `defaultMaxTokens`: the API requires it),
+ *   `stream: true`, and `temperature` and `tools` when set (`tools` as
+ *   `{name, description?, input_schema}`);
+ * - `system`: every system message, wherever it stands, moved to the top-level field (the API
+ *   has no system role in `messages`): one message as a string, several as one text block each;
+ * - `messages`: user and assistant turns (see {@link toWireMessages}).
+ * Throws VoxrouteError (a usage error: no provider could take it) when a tool call's
+ * `arguments` is not the JSON text of an object (the API's `input` must be one).
+ */
+export function messagesRequestBody(
+  request: ProviderChatRequest,
+  defaultMaxTokens: number,
+): WireMessagesRequest {
+  const system = request.messages.flatMap((m) => (m.role === 'system' ? [m.content] : []));
+  const body: WireMessagesRequest = {
+    model: request.model,
+    max_tokens: request.maxTokens ?? defaultMaxTokens,
+    messages: toWireMessages(request.messages),
+    stream: true,
+  };
+  if (system.length === 1) body.system = system[0]!;
+  else if (system.length > 1) body.system = system.map((text): WireTextBlock => ({ type: 'text', text }));
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.tools && request.tools.length > 0) body.tools = request.tools.map(toWireTool);
+  return body;
+}
+
+/**
+ * The conversation as Anthropic messages, system messages left out:
+ * - a user message keeps its text; an assistant message without tool calls too;
+ * - an assistant message with tool calls becomes a text block (when its text is not empty) and
+ *   one `tool_use` block per call (`input` = the parsed `arguments`);
+ * - a tool result becomes a `tool_result` block (`tool_use_id`, `content`) in a user message;
+ * - consecutive messages of the same role are merged into one message of content blocks
+ *   (so the results of parallel tool calls, and a user text after them, share one user turn,
+ *   results first, as the API asks).
+ */
+export function toWireMessages(messages: ChatMessage[]): WireMessage[] {
+  const out: WireMessage[] = [];
+  for (const message of messages) {
+    if (message.role === 'system') continue;
+    const wire = toWireMessage(message);
+    const last = out[out.length - 1];
+    if (last && last.role === wire.role) {
+      last.content = [...blocksOf(last.content), ...blocksOf(wire.content)];
+    } else {
+      out.push(wire);
+    }
+  }
+  return out;
+}
+
+function toWireMessage(message: Exclude<ChatMessage, { role: 'system' }>): WireMessage {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: message.content };
+    case 'tool':
+      return {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }],
+      };
+    case 'assistant': {
+      if (!message.toolCalls || message.toolCalls.length === 0) {
+        return { role: 'assistant', content: message.content };
+      }
+      const blocks: WireContentBlock[] =
+        message.content === '' ? [] : [{ type: 'text', text: message.content }];
+      for (const call of message.toolCalls) {
+        const block: WireToolUseBlock = {
+          type: 'tool_use',
+          id: call.id,
+          name: call.name,
+          input: toolInput(call),
+        };
+        blocks.push(block);
+      }
+      return { role: 'assistant', content: blocks };
+    }
+  }
+}
+
+function blocksOf(content: string | WireContentBlock[]): WireContentBlock[] {
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+}
+
+function toolInput(call: { id: string; name: string; arguments: string }): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+  } catch (cause) {
+    throw new VoxrouteError(`Tool call '${call.id}' (${call.name}) has arguments that are not JSON`, {
+      cause,
+    });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new VoxrouteError(`Tool call '${call.id}' (${call.name}) has arguments that are not a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** A tool in Anthropic's shape: `{name, description?, input_schema}`. */
+export function toWireTool(tool: ChatTool): WireTool {
+  const wire: WireTool = { name: tool.name, input_schema: tool.parameters };
+  if (tool.description !== undefined) wire.description = tool.description;
+  return wire;
+}

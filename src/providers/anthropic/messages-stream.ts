@@ -1,0 +1,177 @@
+import type { z } from 'zod';
+import { ProtocolError } from '../../errors/index.js';
+import type { ChatEvent, FinishReason } from '../../types/chat.js';
+import { parseWire } from '../openai/sse-json.js';
+import {
+  contentBlockDeltaSchema,
+  contentBlockStartSchema,
+  contentBlockStopSchema,
+  messageDeltaSchema,
+  messageStartSchema,
+} from './api-types.js';
+
+/**
+ * Anthropic `stop_reason` to voxroute's FinishReason (PROTOCOLS.md 6b; Anthropic SDK
+ * `StopReason`): `end_turn` and `stop_sequence` -> `'stop'`; `max_tokens` and
+ * `model_context_window_exceeded` -> `'length'`; `tool_use` -> `'tool-calls'`; `refusal` (a
+ * safety classifier stopped the reply) -> `'content-filter'`; anything else (`pause_turn`,
+ * unknown) -> `'other'`.
+ */
+export function mapStopReason(reason: string): FinishReason {
+  switch (reason) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'stop';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'tool_use':
+      return 'tool-calls';
+    case 'refusal':
+      return 'content-filter';
+    default:
+      return 'other';
+  }
+}
+
+type Block =
+  | { kind: 'text' }
+  | { kind: 'tool'; id: string; name: string; json: string; input: unknown }
+  | { kind: 'other' };
+
+/**
+ * Turns the parsed events of one Messages stream into ChatEvents:
+ * - `message_start`: input token count (`message.usage.input_tokens`);
+ * - `content_block_start`: opens block `index` (`text`, `tool_use`; other types such as
+ *   `thinking` are read and ignored); a text block's non-empty initial `text` is a text-delta;
+ * - `content_block_delta`: `text_delta` -> a `text-delta` (empty ones dropped); `input_json_delta`
+ *   -> `partial_json` appended to its tool block; other delta types (`thinking_delta`,
+ *   `signature_delta`, `citations_delta`) ignored;
+ * - `content_block_stop`: a tool block becomes one `tool-call` (`arguments` = the joined
+ *   `partial_json`, or the JSON of the start's `input` when no delta came);
+ * - `message_delta`: the stop reason and usage (`output_tokens`, and `input_tokens` when present:
+ *   the counts are cumulative);
+ * - `ping` and unknown event types: ignored (the API may add event types).
+ * {@link finish} gives the one `finish` at `message_stop`. `hadOutput` tells whether a
+ * text-delta or tool-call was produced (for `partialOutput`).
+ */
+export class MessageStreamAssembler {
+  /** True once a text-delta or tool-call event has been produced. */
+  hadOutput = false;
+  private inputTokens: number | undefined;
+  private outputTokens: number | undefined;
+  private stopReason: string | undefined;
+  private readonly blocks = new Map<number, Block>();
+
+  constructor(private readonly provider: string) {}
+
+  /**
+   * Events for one stream event (its JSON data), in order. Throws ProtocolError (retryable,
+   * `partialOutput` = `hadOutput`) for an event that does not fit its schema, a `tool_use`
+   * block without id or name, or an `input_json_delta` for a block that is not a tool block.
+   */
+  push(data: { type: string; [field: string]: unknown }): ChatEvent[] {
+    switch (data.type) {
+      case 'message_start': {
+        const usage = this.parse(messageStartSchema, data).message.usage;
+        if (typeof usage?.input_tokens === 'number') this.inputTokens = usage.input_tokens;
+        return [];
+      }
+      case 'content_block_start':
+        return this.start(this.parse(contentBlockStartSchema, data));
+      case 'content_block_delta':
+        return this.delta(this.parse(contentBlockDeltaSchema, data));
+      case 'content_block_stop':
+        return this.stop(this.parse(contentBlockStopSchema, data).index);
+      case 'message_delta': {
+        const event = this.parse(messageDeltaSchema, data);
+        if (event.delta?.stop_reason) this.stopReason = event.delta.stop_reason;
+        if (typeof event.usage?.output_tokens === 'number') this.outputTokens = event.usage.output_tokens;
+        if (typeof event.usage?.input_tokens === 'number') this.inputTokens = event.usage.input_tokens;
+        return [];
+      }
+      default:
+        return [];
+    }
+  }
+
+  /**
+   * The closing `finish` at `message_stop`: the mapped stop reason (`'other'` when no
+   * `message_delta` gave one) and the usage when a count was seen (a missing count is 0).
+   * Throws ProtocolError when a tool block was never stopped (its input may be incomplete).
+   */
+  finish(): ChatEvent[] {
+    for (const [index, block] of this.blocks) {
+      if (block.kind === 'tool') throw this.error(`tool_use block ${index} was never stopped`);
+    }
+    const finish: ChatEvent = {
+      type: 'finish',
+      finishReason: this.stopReason === undefined ? 'other' : mapStopReason(this.stopReason),
+    };
+    if (this.inputTokens !== undefined || this.outputTokens !== undefined) {
+      finish.usage = { inputTokens: this.inputTokens ?? 0, outputTokens: this.outputTokens ?? 0 };
+    }
+    return [finish];
+  }
+
+  /** The error of a body that ended before `message_stop` (truncated, C29). */
+  truncated(): ProtocolError {
+    return this.error('Messages stream ended before message_stop (truncated)');
+  }
+
+  private start(event: z.infer<typeof contentBlockStartSchema>): ChatEvent[] {
+    const block = event.content_block;
+    if (block.type === 'text') {
+      this.blocks.set(event.index, { kind: 'text' });
+      return this.text(block.text);
+    }
+    if (block.type === 'tool_use') {
+      if (!block.id || !block.name) throw this.error(`tool_use block ${event.index} has no id or name`);
+      this.blocks.set(event.index, {
+        kind: 'tool',
+        id: block.id,
+        name: block.name,
+        json: '',
+        input: block.input,
+      });
+      return [];
+    }
+    this.blocks.set(event.index, { kind: 'other' });
+    return [];
+  }
+
+  private delta(event: z.infer<typeof contentBlockDeltaSchema>): ChatEvent[] {
+    const { delta } = event;
+    if (delta.type === 'text_delta') return this.text(delta.text);
+    if (delta.type === 'input_json_delta') {
+      const block = this.blocks.get(event.index);
+      if (block?.kind !== 'tool')
+        throw this.error(`input_json_delta for block ${event.index}, not a tool_use block`);
+      block.json += delta.partial_json ?? '';
+    }
+    return [];
+  }
+
+  private stop(index: number): ChatEvent[] {
+    const block = this.blocks.get(index);
+    this.blocks.delete(index);
+    if (block?.kind !== 'tool') return [];
+    this.hadOutput = true;
+    const args = block.json !== '' ? block.json : JSON.stringify(block.input ?? {});
+    return [{ type: 'tool-call', id: block.id, name: block.name, arguments: args }];
+  }
+
+  private text(text: string | null | undefined): ChatEvent[] {
+    if (!text) return [];
+    this.hadOutput = true;
+    return [{ type: 'text-delta', text }];
+  }
+
+  private parse<T extends z.ZodType>(schema: T, data: unknown): z.output<T> {
+    return parseWire(schema, data, this.provider, 'Messages stream event', this.hadOutput);
+  }
+
+  private error(message: string): ProtocolError {
+    return new ProtocolError(message, { provider: this.provider, partialOutput: this.hadOutput });
+  }
+}

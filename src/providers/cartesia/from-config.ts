@@ -1,0 +1,36 @@
+import type { ResolvedProviderConfig } from '../../config/index.js';
+import { type CartesiaAdapter, createCartesiaAdapter } from './adapter.js';
+
+/** A resolved provider of kind `cartesia`. */
+export type ResolvedCartesiaConfig = Extract<ResolvedProviderConfig, { kind: 'cartesia' }>;
+
+/**
+ * The Cartesia adapter of one configured provider (`createAdapter`'s case for kind
+ * `cartesia`): wire settings only (`baseUrl`, `apiKey`, `version`, `headers`, `tts` without its
+ * voice map, `stt`); logical voices stay with the router. Throws ConfigError for a bad `baseUrl`.
+ */
+export function cartesiaAdapterFromConfig(name: string, config: ResolvedCartesiaConfig): CartesiaAdapter {
+  const { tts, stt } = config;
+  return createCartesiaAdapter({
+    name,
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    version: config.version,
+    headers: config.headers,
+    ...(tts
+      ? {
+          tts: {
+            model: tts.model,
+            transport: tts.transport,
+            addTimestamps: tts.addTimestamps,
+            keepWarmMs: tts.keepWarmMs,
+            ...(tts.language !== undefined ? { language: tts.language } : {}),
+            ...(tts.maxBufferDelayMs !== undefined ? { maxBufferDelayMs: tts.maxBufferDelayMs } : {}),
+          },
+        }
+      : {}),
+    ...(stt
+      ? { stt: { model: stt.model, ...(stt.language !== undefined ? { language: stt.language } : {}) } }
+      : {}),
+  });
+}

@@ -1,0 +1,12 @@
+export { type CartesiaAdapter, createCartesiaAdapter } from './adapter.js';
+export { CARTESIA_STT_FORMATS, CARTESIA_TTS_FORMATS } from './formats.js';
+export { cartesiaAdapterFromConfig, type ResolvedCartesiaConfig } from './from-config.js';
+export type {
+  CartesiaAdapterOptions,
+  CartesiaSttOptions,
+  CartesiaTtsOptions,
+  CartesiaTtsTransport,
+} from './options.js';
+export type { CartesiaTtsProvider } from './tts.js';
+export type { CartesiaAudio, WordTiming } from './tts-events.js';
+export type { CartesiaTtsRequest } from './tts-request.js';

@@ -1,0 +1,233 @@
+import { AbortError, ProtocolError, TimeoutError } from '../../errors/index.js';
+import type { Clock } from '../../internal/clock.js';
+import { errorFromStreamPayload } from '../../transport/index.js';
+import { PhaseDeadlines } from '../../transport/phase-deadlines.js';
+import type { WebSocketConnection, WebSocketTransport } from '../../transport/websocket-types.js';
+import type { TranscriptEvent } from '../../types/transcript.js';
+import { withPartialOutput } from '../openai/errors.js';
+import { parseWire } from '../openai/sse-json.js';
+import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
+import { sttMessageSchema } from './api-types.js';
+import { type CartesiaEndpoint, cartesiaSocketTarget } from './endpoint.js';
+import { CARTESIA_STT_FORMATS, wireEncoding } from './formats.js';
+import { Inbox } from './inbox.js';
+import type { CartesiaSttOptions } from './options.js';
+import { transcriptEvent } from './stt-transcript.js';
+
+/** What the reading loop of one STT session waits on. */
+type SttItem = { kind: 'message'; json: Record<string, unknown> } | { kind: 'closed' };
+
+/**
+ * Speech-to-text over `/stt/websocket` (manual finalize; PROTOCOLS.md 1.6), one socket per call:
+ * - connect to `wss://<host>/stt/websocket?model=&encoding=&sample_rate=&language=` (the
+ *   request's model and language, else the configured ones; `language` as its primary subtag,
+ *   left out when none) with the key and version in the handshake headers, or in the query
+ *   (`api_key`, `cartesia_version`) when the transport cannot send headers;
+ * - the caller's audio goes out as binary frames as it arrives; when it ends, the text command
+ *   `finalize`; at the server's `flush_done` (every transcript of the audio has been sent), the
+ *   command `close`; the session ends at `done` (or the server's normal close after
+ *   `flush_done`), so the last words are never dropped (sibling of C14);
+ * - `transcript` messages become TranscriptEvents (see `transcriptEvent`): finals, and partials
+ *   when `interim`, with words and times in ms;
+ * - deadlines (`attempt.deadlines`, on `clock`): `idleMs` between the server's messages once the
+ *   audio has ended (silence while the caller still speaks is normal), `totalMs` for the session:
+ *   TimeoutError; `connectMs` for the handshake;
+ * - abort of `attempt.signal` or the consumer leaving early closes the socket at once.
+ * `capabilities.streamingInput` is false: transcripts come once the audio is finalized, so the
+ * router counts time to first transcript from the end of the input.
+ * Throws what the transport throws (ProviderError with the HTTP status of a refused upgrade or
+ * the close code of an error close: 1008 not retryable; TimeoutError; AbortError), ProviderError
+ * for an `error` message (`status_code` decides `retryable`), ProtocolError for a malformed
+ * message or a close before `flush_done`, and whatever the audio iterable throws.
+ */
+export function createCartesiaStt(
+  endpoint: CartesiaEndpoint,
+  options: CartesiaSttOptions,
+  transportOf: (attempt: AttemptContext) => Promise<WebSocketTransport>,
+  clock: Clock,
+): SttProvider {
+  const capabilities: SttCapabilities = {
+    inputFormats: CARTESIA_STT_FORMATS.map((f) => ({ ...f })),
+    streamingInput: false,
+  };
+  return {
+    capabilities,
+    async *transcribe(request: ProviderSttRequest, attempt: AttemptContext): AsyncGenerator<TranscriptEvent> {
+      const provider = endpoint.provider;
+      const transport = await transportOf(attempt);
+      const language = (request.language ?? options.language)?.split(/[-_]/)[0]?.toLowerCase() || undefined;
+      const target = cartesiaSocketTarget(
+        { ...endpoint, authInQuery: endpoint.authInQuery || transport.canSendHeaders === false },
+        '/stt/websocket',
+        {
+          model: request.model ?? options.model,
+          encoding: wireEncoding(request.format.encoding),
+          sample_rate: request.format.sampleRate,
+          language,
+        },
+      );
+      const connection = await transport.connect({
+        provider,
+        url: target.url,
+        headers: target.headers,
+        signal: attempt.signal,
+        ...(attempt.deadlines.connectMs ? { deadlines: { connectMs: attempt.deadlines.connectMs } } : {}),
+      });
+      let hadOutput = false;
+      const inbox = new Inbox<SttItem>();
+      const deadlines = new PhaseDeadlines(
+        clock,
+        { idleMs: attempt.deadlines.idleMs, totalMs: attempt.deadlines.totalMs },
+        false,
+        (phase, timeoutMs) =>
+          inbox.fail(new TimeoutError(phase, timeoutMs, { provider, partialOutput: hadOutput })),
+      );
+      const onAbort = () =>
+        inbox.fail(new AbortError('Cartesia STT aborted', { cause: attempt.signal.reason }));
+      attempt.signal.addEventListener('abort', onAbort, { once: true });
+      void pump(connection, inbox, provider);
+      const audio = sendAudio(request.audio, connection, () => deadlines.markHeaders(), inbox);
+      let flushed = false;
+      let finished = false;
+      try {
+        for (;;) {
+          let item: SttItem;
+          try {
+            item = await inbox.take();
+          } catch (error) {
+            throw withPartialOutput(error, hadOutput);
+          }
+          if (item.kind === 'closed') {
+            if (flushed) {
+              finished = true;
+              return;
+            }
+            throw new ProtocolError(
+              'Cartesia closed the STT WebSocket before its final transcripts (truncated)',
+              {
+                provider,
+                partialOutput: hadOutput,
+              },
+            );
+          }
+          deadlines.activity();
+          const message = parseWire(sttMessageSchema, item.json, provider, 'STT message', hadOutput);
+          switch (message.type) {
+            case 'transcript': {
+              const event = transcriptEvent(message, request.interim);
+              if (event) {
+                hadOutput = true;
+                deadlines.setPaused(true);
+                yield event;
+                deadlines.setPaused(false);
+              }
+              break;
+            }
+            case 'flush_done':
+              if (audio.ended() && !flushed) {
+                flushed = true;
+                connection.send('close');
+              }
+              break;
+            case 'done':
+              finished = true;
+              return;
+            case 'error':
+              throw errorFromStreamPayload(provider, item.json, undefined, hadOutput);
+            default:
+              break;
+          }
+        }
+      } finally {
+        deadlines.stop();
+        attempt.signal.removeEventListener('abort', onAbort);
+        audio.stop();
+        connection.close(1000, finished ? 'OK' : '');
+      }
+    },
+  };
+}
+
+/** Reads the connection into `inbox`: JSON objects as messages, then `closed`, or the failure. */
+async function pump(connection: WebSocketConnection, inbox: Inbox<SttItem>, provider: string): Promise<void> {
+  try {
+    for await (const message of connection.messages()) {
+      if (message.type !== 'text') {
+        throw new ProtocolError(
+          `Cartesia sent a binary frame (${message.data.byteLength} bytes); it sends JSON only`,
+          {
+            provider,
+          },
+        );
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(message.data);
+      } catch (cause) {
+        throw new ProtocolError(
+          `Cartesia sent a frame that is not JSON (${message.data.length} characters)`,
+          {
+            provider,
+            cause,
+          },
+        );
+      }
+      if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+        throw new ProtocolError('Cartesia sent a JSON frame that is not an object', { provider });
+      }
+      inbox.push({ kind: 'message', json: json as Record<string, unknown> });
+    }
+    inbox.push({ kind: 'closed' });
+  } catch (error) {
+    inbox.fail(error);
+  }
+}
+
+/** The task that sends the caller's audio; see {@link sendAudio}. */
+interface AudioSender {
+  /** True once the audio ended and `finalize` was sent. */
+  ended(): boolean;
+  /** Stops reading the audio (closes the iterable). */
+  stop(): void;
+}
+
+/**
+ * Sends each audio chunk as a binary frame as it arrives, then the text command `finalize`
+ * (and calls `onEnd`). Stops when the socket no longer takes frames (the pump reports why).
+ * A failing audio iterable fails `inbox`.
+ */
+function sendAudio(
+  audio: AsyncIterable<Uint8Array>,
+  connection: WebSocketConnection,
+  onEnd: () => void,
+  inbox: { fail(error: unknown): void },
+): AudioSender {
+  let ended = false;
+  let stopped = false;
+  const iterator = audio[Symbol.asyncIterator]();
+  void (async () => {
+    try {
+      for (;;) {
+        const step = await iterator.next();
+        if (stopped) return;
+        if (step.done) break;
+        if (step.value.byteLength === 0) continue;
+        if (!connection.send(step.value)) return;
+      }
+      if (connection.send('finalize')) {
+        ended = true;
+        onEnd();
+      }
+    } catch (error) {
+      if (!stopped) inbox.fail(error);
+    }
+  })();
+  return {
+    ended: () => ended,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      if (!ended) void Promise.resolve(iterator.return?.()).catch(() => {});
+    },
+  };
+}

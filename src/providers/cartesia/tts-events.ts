@@ -1,0 +1,127 @@
+import { ProtocolError } from '../../errors/index.js';
+import { errorFromStreamPayload } from '../../transport/index.js';
+import type { AudioFormat } from '../../types/audio.js';
+import type { ProviderAudio } from '../types.js';
+import type { TtsEvent } from './api-types.js';
+
+/**
+ * When a word is spoken in the audio of one synthesis, in ms from the start of that audio
+ * (Cartesia sends seconds; PROTOCOLS.md 1.4, COAS `WordTimestamps`).
+ */
+export interface WordTiming {
+  word: string;
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * Audio from the Cartesia adapter: a ProviderAudio plus, when word timestamps arrived since
+ * the previous chunk, `words` (proposed as an optional field of ProviderAudio, for resuming a
+ * TTS stream on another provider from the first word not fully delivered). Timestamps come
+ * as their own messages, after the audio they describe, so the words on a chunk may belong to
+ * audio of earlier chunks; `data` is never empty.
+ */
+export interface CartesiaAudio extends ProviderAudio {
+  words?: WordTiming[];
+}
+
+/** Seconds -> whole ms (timestamps are sent with sub-ms digits). */
+function ms(seconds: number): number {
+  return Math.round(seconds * 1000);
+}
+
+/** The word timings of Cartesia's parallel arrays (`words`, `start`, `end`, seconds), in ms. */
+export function wordTimings(timestamps: { words: string[]; start: number[]; end: number[] }): WordTiming[] {
+  const count = Math.min(timestamps.words.length, timestamps.start.length, timestamps.end.length);
+  const out: WordTiming[] = [];
+  for (let i = 0; i < count; i++) {
+    out.push({
+      word: timestamps.words[i]!,
+      startMs: ms(timestamps.start[i]!),
+      endMs: ms(timestamps.end[i]!),
+    });
+  }
+  return out;
+}
+
+/** What {@link TtsEventReader.push} made of one event. */
+export interface TtsStep {
+  /** Audio to yield, if the event carried any. */
+  audio?: CartesiaAudio;
+  /** True for the `done` event: the synthesis is complete. */
+  done: boolean;
+}
+
+/**
+ * Turns the events of one Cartesia synthesis (`/tts/sse` or one websocket context;
+ * PROTOCOLS.md 1.4, 1.5) into audio:
+ * - `chunk`: `data` base64-decoded, labelled with the requested raw `format` (a raw container
+ *   has no header to read it from); empty chunks give nothing;
+ * - `timestamps`: word timings kept and attached to the next audio chunk;
+ * - `done`: the end; `phoneme_timestamps`, `flush_done` and unknown types: nothing;
+ * - `error`: throws the transport's ProviderError of the payload (`status_code` decides
+ *   `retryable`, `partialOutput` = audio already given).
+ */
+export class TtsEventReader {
+  /** True once audio has been produced. */
+  hadOutput = false;
+  private words: WordTiming[] = [];
+
+  constructor(
+    private readonly provider: string,
+    private readonly format: AudioFormat,
+  ) {}
+
+  /** The step of one event. Throws ProviderError for an `error` event, ProtocolError for bad base64. */
+  push(event: TtsEvent): TtsStep {
+    switch (event.type) {
+      case 'chunk': {
+        const data = decodeBase64(event.data ?? '', this.provider, this.hadOutput);
+        if (data.byteLength === 0) return { done: false };
+        this.hadOutput = true;
+        const audio: CartesiaAudio = { data, format: this.format };
+        if (this.words.length > 0) {
+          audio.words = this.words;
+          this.words = [];
+        }
+        return { audio, done: false };
+      }
+      case 'timestamps':
+        if (event.word_timestamps) this.words.push(...wordTimings(event.word_timestamps));
+        return { done: false };
+      case 'done':
+        return { done: true };
+      case 'error':
+        throw errorFromStreamPayload(this.provider, event, undefined, this.hadOutput);
+      default:
+        return { done: false };
+    }
+  }
+
+  /**
+   * Word timings that arrived after the last audio chunk: dropped, as every ProviderAudio chunk
+   * carries audio. Those words were fully delivered by then, so a resume only loses the
+   * narrowing they would give (it restarts from the last word it knows was delivered).
+   */
+  end(): void {
+    this.words = [];
+  }
+}
+
+/**
+ * Decodes standard base64. Throws ProtocolError (retryable) when `text` is not base64: Node's
+ * decoder skips characters outside the alphabet, so a decoded length other than the one the
+ * text's length implies means the text was not base64 (checked without a scan of the text).
+ */
+export function decodeBase64(text: string, provider: string, hadOutput: boolean): Uint8Array {
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  const expected = Math.floor((text.length * 3) / 4) - padding;
+  const data = new Uint8Array(Buffer.from(text, 'base64'));
+  if (text.length % 4 === 1 || data.byteLength !== expected) {
+    throw new ProtocolError(`Audio chunk is not base64 (${text.length} characters)`, {
+      provider,
+      partialOutput: hadOutput,
+    });
+  }
+  return data;
+}

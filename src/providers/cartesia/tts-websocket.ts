@@ -1,0 +1,187 @@
+import { AbortError, ProtocolError, TimeoutError } from '../../errors/index.js';
+import type { Clock } from '../../internal/clock.js';
+import { PhaseDeadlines } from '../../transport/phase-deadlines.js';
+import { withPartialOutput } from '../openai/errors.js';
+import { parseWire } from '../openai/sse-json.js';
+import type { AttemptContext } from '../types.js';
+import { ttsEventSchema } from './api-types.js';
+import type { CartesiaEndpoint } from './endpoint.js';
+import { Inbox } from './inbox.js';
+import type { CartesiaTtsOptions } from './options.js';
+import type { TtsSocketPool } from './socket-pool.js';
+import { type CartesiaAudio, TtsEventReader } from './tts-events.js';
+import { type CartesiaTtsRequest, contextRequest, ttsBody } from './tts-request.js';
+import type { ContextListener } from './tts-socket.js';
+
+let contextCount = 0;
+
+/** A context id unique in this process: `voxroute-<n>-<random>`. */
+function newContextId(): string {
+  contextCount = (contextCount + 1) % Number.MAX_SAFE_INTEGER;
+  return `voxroute-${contextCount}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/**
+ * How a context ended, which decides what happens to its socket: kept warm after `done` or an
+ * `error` message (the server ended the context and the socket is sound), closed otherwise.
+ */
+type Outcome = 'done' | 'error-event' | 'broken';
+
+/**
+ * TTS over `/tts/websocket` (PROTOCOLS.md 1.5), one context per call on a socket of `pool`
+ * (warm when the previous call ended cleanly):
+ * - text: a string is sent as one generation request with `continue: false`; an async
+ *   iterable (streamed text, e.g. LLM tokens) as one request with `continue: true` per
+ *   non-empty piece, as it arrives, then `{transcript: '', continue: false}` to end the input.
+ *   Every request repeats `model_id`, `voice`, `output_format`, `language`,
+ *   `generation_config`, `add_timestamps` and `max_buffer_delay_ms`, as the SDK does;
+ * - answers: `chunk` (base64 audio, yielded labelled `request.format`), `timestamps` (attached
+ *   to the next chunk as `words`, ms), `done` (the end), `error` (ProviderError); messages of any
+ *   other context are discarded (C15);
+ * - deadlines (`attempt.deadlines`, from the moment the first request is sent, on `clock`):
+ *   `firstByteMs` until the first audio, `idleMs` between the provider's messages (and our text
+ *   pieces: a gap in streamed text is not the provider's silence), `totalMs`; not counted while
+ *   the consumer holds a chunk. A passed one throws TimeoutError (`partialOutput` when audio was
+ *   yielded; C15: 3 chunks then silence -> phase `idle`);
+ * - abort of `attempt.signal` (AbortError), the consumer leaving early, a deadline or any other
+ *   failure but an `error` message: sends `{context_id, cancel: true}` and closes the socket at
+ *   once (a stalled socket is not trusted again; the next call gets a fresh one). After `done`
+ *   or an `error` message the socket stays warm for the next call, and any late message of this
+ *   context is discarded there (C15);
+ * - the socket closing: an error close throws the transport's ProviderError (`status` = close
+ *   code; 1008 not retryable: C18), a normal close before `done` a ProtocolError (truncated).
+ * Throws also what `pool.acquire` throws, ProviderError for an `error` event, ProtocolError for
+ * a malformed message, and whatever the text iterable throws.
+ */
+export async function* synthesizeWebSocket(
+  endpoint: CartesiaEndpoint,
+  options: CartesiaTtsOptions,
+  pool: TtsSocketPool,
+  clock: Clock,
+  request: CartesiaTtsRequest,
+  attempt: AttemptContext,
+): AsyncGenerator<CartesiaAudio> {
+  const provider = endpoint.provider;
+  const base = ttsBody(provider, request, options, '', options.addTimestamps ?? true);
+  if (attempt.signal.aborted) throw new AbortError('Cartesia TTS aborted', { cause: attempt.signal.reason });
+  const { socket } = await pool.acquire(attempt);
+  const contextId = newContextId();
+  const inbox = new Inbox<Record<string, unknown>>();
+  const reader = new TtsEventReader(provider, request.format);
+  const state: { outcome: Outcome } = { outcome: 'broken' };
+  const listener: ContextListener = {
+    contextId,
+    message: (json) => inbox.push(json),
+    end: (error) =>
+      inbox.fail(
+        error === undefined
+          ? new ProtocolError('Cartesia closed the WebSocket before the done message (truncated)', {
+              provider,
+              partialOutput: reader.hadOutput,
+            })
+          : withPartialOutput(error, reader.hadOutput),
+      ),
+  };
+  const deadlines = new PhaseDeadlines(
+    clock,
+    {
+      firstByteMs: attempt.deadlines.firstByteMs,
+      idleMs: attempt.deadlines.idleMs,
+      totalMs: attempt.deadlines.totalMs,
+    },
+    false,
+    (phase, timeoutMs) =>
+      inbox.fail(new TimeoutError(phase, timeoutMs, { provider, partialOutput: reader.hadOutput })),
+  );
+  const onAbort = () => inbox.fail(new AbortError('Cartesia TTS aborted', { cause: attempt.signal.reason }));
+  attempt.signal.addEventListener('abort', onAbort, { once: true });
+  socket.attach(listener);
+  const send = (transcript: string, more: boolean) =>
+    socket.send(contextRequest(base, contextId, transcript, more, options.maxBufferDelayMs));
+  const text = sendText(request.text, send, () => deadlines.activity(), inbox);
+  deadlines.markHeaders();
+  try {
+    for (;;) {
+      const raw = await inbox.take();
+      deadlines.activity();
+      const event = parseWire(ttsEventSchema, raw, provider, 'TTS message', reader.hadOutput);
+      let step: ReturnType<TtsEventReader['push']>;
+      try {
+        step = reader.push(event);
+      } catch (error) {
+        if (event.type === 'error') state.outcome = 'error-event';
+        throw error;
+      }
+      if (step.audio) {
+        deadlines.markFirstByte();
+        deadlines.setPaused(true);
+        yield step.audio;
+        deadlines.setPaused(false);
+      }
+      if (step.done) {
+        state.outcome = 'done';
+        reader.end();
+        return;
+      }
+    }
+  } finally {
+    deadlines.stop();
+    attempt.signal.removeEventListener('abort', onAbort);
+    socket.detach(listener);
+    text.stop();
+    const { outcome } = state;
+    if (outcome === 'broken') socket.send({ context_id: contextId, cancel: true });
+    pool.release(socket, outcome !== 'broken' && text.sentAll());
+  }
+}
+
+/** The task that sends a context's text; see {@link sendText}. */
+interface TextSender {
+  /** Stops reading the text (closes the iterable). */
+  stop(): void;
+  /** True once the whole text was sent (the last request had `continue: false`). */
+  sentAll(): boolean;
+}
+
+/**
+ * Sends `text` through `send(transcript, more)`: a string at once; an iterable piece by piece
+ * as it arrives (calling `onPiece` after each), then the end of input. Stops when `send`
+ * returns false (the socket closed: the pump reports why). A failing iterable fails `inbox`.
+ */
+function sendText(
+  text: string | AsyncIterable<string>,
+  send: (transcript: string, more: boolean) => boolean,
+  onPiece: () => void,
+  inbox: { fail(error: unknown): void },
+): TextSender {
+  let all = false;
+  let stopped = false;
+  if (typeof text === 'string') {
+    all = send(text, false);
+    return { stop() {}, sentAll: () => all };
+  }
+  const iterator = text[Symbol.asyncIterator]();
+  void (async () => {
+    try {
+      for (;;) {
+        const step = await iterator.next();
+        if (stopped) return;
+        if (step.done) break;
+        if (typeof step.value !== 'string' || step.value === '') continue;
+        if (!send(step.value, true)) return;
+        onPiece();
+      }
+      all = send('', false);
+    } catch (error) {
+      if (!stopped) inbox.fail(error);
+    }
+  })();
+  return {
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      if (!all) void Promise.resolve(iterator.return?.()).catch(() => {});
+    },
+    sentAll: () => all,
+  };
+}

@@ -1,0 +1,33 @@
+import type { ResolvedProviderConfig } from '../../config/index.js';
+import type { ProviderAdapter } from '../types.js';
+import { createDeepgramAdapter } from './adapter.js';
+
+/** A resolved provider config of kind `deepgram`. */
+export type ResolvedDeepgramConfig = Extract<ResolvedProviderConfig, { kind: 'deepgram' }>;
+
+/**
+ * The adapter of a configured `deepgram` provider: only wire settings are passed on (the
+ * logical voice map stays with the router). See `createDeepgramAdapter`.
+ */
+export function deepgramAdapterFromConfig(name: string, config: ResolvedDeepgramConfig): ProviderAdapter {
+  const { stt } = config;
+  return createDeepgramAdapter({
+    name,
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    ...(stt
+      ? {
+          stt: {
+            model: stt.model,
+            ...(stt.language !== undefined ? { language: stt.language } : {}),
+            ...(stt.endpointingMs !== undefined ? { endpointingMs: stt.endpointingMs } : {}),
+            ...(stt.utteranceEndMs !== undefined ? { utteranceEndMs: stt.utteranceEndMs } : {}),
+            keepAliveIntervalMs: stt.keepAliveIntervalMs,
+            ...(stt.smartFormat !== undefined ? { smartFormat: stt.smartFormat } : {}),
+            auth: stt.auth,
+          },
+        }
+      : {}),
+    ...(config.tts ? { tts: {} } : {}),
+  });
+}

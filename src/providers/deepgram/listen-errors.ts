@@ -1,0 +1,83 @@
+import { ProtocolError, ProviderError, TimeoutError } from '../../errors/index.js';
+import type { WebSocketClose } from '../../transport/websocket-types.js';
+
+/**
+ * Deepgram's error code in a close reason, normalised to the documented form `NET-0001`,
+ * `DATA-0000` (PROTOCOLS.md 3.2, DGDOC-stt-troubleshooting-websocket-data-and-net-errors):
+ * `net0001`, `NET-0001` and `NET0001` all give `'NET-0001'`. Undefined when the reason has none.
+ */
+export function deepgramCloseCode(reason: string): string | undefined {
+  const match = /\b(NET|DATA)-?(\d{4})\b/i.exec(reason);
+  return match ? `${match[1]!.toUpperCase()}-${match[2]}` : undefined;
+}
+
+/**
+ * Whether another attempt may succeed after Deepgram closed with `code` and `deepgramCode`:
+ * 1008 (policy violation: a bad key, or audio it cannot decode) and `DATA-*` reasons (the audio
+ * itself is wrong) are not retryable; `NET-*` reasons (network trouble, NET-0001: no audio or
+ * text within the timeout window, case C13) are; anything else keeps the transport's verdict.
+ */
+export function isRetryableListenClose(code: number, deepgramCode: string | undefined, fallback: boolean): boolean {
+  if (code === 1008) return false;
+  if (deepgramCode?.startsWith('DATA-')) return false;
+  if (deepgramCode?.startsWith('NET-')) return true;
+  return fallback;
+}
+
+/**
+ * The error the listen adapter throws for `error`, a failure of its socket:
+ * - a ProviderError whose `status` is a WebSocket close code (1000-4999) becomes a ProviderError
+ *   with the same status and message, `providerCode` = Deepgram's code from the close reason
+ *   (e.g. `'NET-0001'` for the inactivity close 1011: retryable, the typed "idle timeout" of
+ *   case C13), `retryable` from {@link isRetryableListenClose}, and `partialOutput`;
+ * - any other ProviderError, a ProtocolError or a TimeoutError gets `partialOutput` set;
+ * - anything else (AbortError, ...) is returned as it is.
+ * `close` is how the socket closed, when known (its reason is read for the Deepgram code).
+ */
+export function listenError(
+  error: unknown,
+  close: WebSocketClose | undefined,
+  partialOutput: boolean,
+): unknown {
+  if (ProviderError.isInstance(error)) {
+    const status = error.status;
+    const isClose = status !== undefined && status >= 1000 && status <= 4999;
+    const deepgramCode = isClose ? deepgramCloseCode(close?.reason ?? error.message) : undefined;
+    const retryable = isClose ? isRetryableListenClose(status, deepgramCode, error.retryable) : error.retryable;
+    if (
+      error.partialOutput === partialOutput &&
+      error.retryable === retryable &&
+      (deepgramCode === undefined || error.providerCode === deepgramCode)
+    ) {
+      return error;
+    }
+    return new ProviderError(error.message, {
+      provider: error.provider ?? '',
+      status,
+      providerCode: deepgramCode ?? error.providerCode,
+      providerType: error.providerType,
+      retryAfterMs: error.retryAfterMs,
+      retryable,
+      partialOutput,
+      cause: error,
+    });
+  }
+  if (ProtocolError.isInstance(error) && error.partialOutput !== partialOutput) {
+    return new ProtocolError(error.message, {
+      provider: error.provider,
+      offset: error.offset,
+      retryable: error.retryable,
+      partialOutput,
+      cause: error,
+    });
+  }
+  if (TimeoutError.isInstance(error) && error.partialOutput !== partialOutput) {
+    return new TimeoutError(error.phase, error.timeoutMs, {
+      provider: error.provider,
+      retryable: error.retryable,
+      partialOutput,
+      cause: error,
+    });
+  }
+  return error;
+}

@@ -1,0 +1,151 @@
+import { ProtocolError } from '../../errors/index.js';
+import type { Clock } from '../../internal/clock.js';
+import type { WebSocketClose, WebSocketConnectRequest, WebSocketTransport } from '../../transport/websocket-types.js';
+import type { TranscriptEvent } from '../../types/transcript.js';
+import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
+import { listenMessageSchema, listenResultsSchema } from './api-types.js';
+import { authorizationOf, type DeepgramEndpoint, deepgramUrl } from './endpoint.js';
+import { LISTEN_INPUT_FORMATS } from './formats.js';
+import { listenError } from './listen-errors.js';
+import { listenQuery } from './listen-query.js';
+import { transcriptEventOf } from './listen-results.js';
+import { ListenSession } from './listen-session.js';
+import {
+  DEFAULT_CLOSE_WAIT_MS,
+  DEFAULT_KEEP_ALIVE_MS,
+  type DeepgramSttOptions,
+  type DeepgramWebSocketAuth,
+} from './options.js';
+
+/** What the listen adapter needs besides its options. */
+export interface ListenDependencies {
+  /** The WebSocket transport when the attempt brings none. */
+  webSocket: () => Promise<WebSocketTransport>;
+  clock: Clock;
+}
+
+/**
+ * Where the key goes for `transport` (see DeepgramWebSocketAuth): `'auto'` picks the header
+ * unless the transport says it cannot send handshake headers (`canSendHeaders === false`).
+ */
+export function resolveListenAuth(
+  auth: DeepgramWebSocketAuth | undefined,
+  transport: WebSocketTransport,
+): 'header' | 'subprotocol' {
+  if (auth === 'header' || auth === 'subprotocol') return auth;
+  return transport.canSendHeaders === false ? 'subprotocol' : 'header';
+}
+
+/**
+ * Live speech-to-text over the `/v1/listen` WebSocket (PROTOCOLS.md 3.2). One socket per call:
+ * - opened at `wss://{host}/v1/listen?model&encoding&sample_rate&channels&interim_results...`
+ *   (see `listenQuery`) with the key as `Authorization: Token <key>` or as the subprotocols
+ *   `token, <key>` (PROTOCOLS.md 3.1; see `resolveListenAuth`), the attempt's signal and connect
+ *   deadline. The route's idle deadline is not given to the socket: Deepgram is rightly silent
+ *   while the caller is; it applies after the audio ended (below);
+ * - the caller's audio goes out as binary frames as it arrives, KeepAlive text messages fill
+ *   its pauses, and its end sends Finalize then CloseStream (see ListenSession);
+ * - `Results` become TranscriptEvents (see `transcriptEventOf`): finals always, partials when
+ *   `interim`; `SpeechStarted`, `UtteranceEnd` and unknown types are skipped;
+ * - the stream ends normally at `Metadata` after CloseStream, or when the socket then closes
+ *   normally: the last words after Finalize are never lost (CloseStream -> Results... ->
+ *   Metadata -> close).
+ * Throws (with `partialOutput` when a transcript was yielded): ProviderError for a refused
+ * upgrade (HTTP status, e.g. 401 not retryable) or an error close (status = close code,
+ * `providerCode` = Deepgram's code in the reason: 1011 `NET-0001` inactivity is retryable,
+ * 1008 is not; see `listenError`); ProtocolError for a message that is not JSON or not a valid
+ * `Results`, and for a normal close before the caller's audio ended (words would be lost);
+ * TimeoutError (`idle`) when no message comes within the idle deadline (default 10 s) after
+ * CloseStream; AbortError when the signal aborts (the socket is closed at once); whatever the
+ * caller's audio source throws. Leaving the loop early closes the socket.
+ */
+export function createDeepgramListen(
+  endpoint: DeepgramEndpoint,
+  options: DeepgramSttOptions,
+  dependencies: ListenDependencies,
+): SttProvider {
+  const capabilities: SttCapabilities = {
+    inputFormats: LISTEN_INPUT_FORMATS.map((format) => ({ ...format })),
+    streamingInput: true,
+  };
+  const provider = endpoint.provider;
+  return {
+    capabilities,
+    async *transcribe(request: ProviderSttRequest, attempt: AttemptContext): AsyncGenerator<TranscriptEvent> {
+      const url = deepgramUrl(endpoint, '/v1/listen', listenQuery(request, options, provider), 'ws');
+      const transport = attempt.webSocket ?? (await dependencies.webSocket());
+      const connect: WebSocketConnectRequest = { provider, url, signal: attempt.signal };
+      if (resolveListenAuth(options.auth, transport) === 'header') {
+        connect.headers = { authorization: authorizationOf(endpoint) };
+      } else {
+        connect.protocols = ['token', endpoint.apiKey];
+      }
+      if (attempt.deadlines.connectMs) connect.deadlines = { connectMs: attempt.deadlines.connectMs };
+      const conn = await transport.connect(connect);
+      const session = new ListenSession(conn, {
+        provider,
+        clock: dependencies.clock,
+        keepAliveIntervalMs: options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_MS,
+        closeWaitMs: attempt.deadlines.idleMs || DEFAULT_CLOSE_WAIT_MS,
+        signal: attempt.signal,
+      });
+      let hadOutput = false;
+      let closeInfo: WebSocketClose | undefined;
+      conn.closed.then(
+        (close) => {
+          closeInfo = close;
+        },
+        () => {},
+      );
+      session.pump(request.audio);
+      try {
+        for await (const message of session.messages()) {
+          if (message.type !== 'text') continue;
+          const json = parseMessage(message.data, provider, hadOutput);
+          const typed = listenMessageSchema.safeParse(json);
+          if (!typed.success) continue;
+          if (typed.data.type === 'Results') {
+            const results = listenResultsSchema.safeParse(json);
+            if (!results.success) {
+              const issue = results.error.issues[0];
+              throw new ProtocolError(
+                `Unexpected Results message${issue ? ` at ${issue.path.join('.')}: ${issue.message}` : ''}`,
+                { provider, partialOutput: hadOutput, cause: results.error },
+              );
+            }
+            const event = transcriptEventOf(results.data, request.interim);
+            if (event) {
+              hadOutput = true;
+              yield event;
+            }
+          } else if (typed.data.type === 'Metadata' && session.closeStreamSent) {
+            return;
+          }
+        }
+        if (!session.closeStreamSent) {
+          throw new ProtocolError(
+            `Provider '${provider}' closed the listen socket before the end of the audio (transcript truncated)`,
+            { provider, partialOutput: hadOutput },
+          );
+        }
+      } catch (error) {
+        throw listenError(error, closeInfo, hadOutput);
+      } finally {
+        session.stop();
+        conn.close(1000);
+      }
+    },
+  };
+}
+
+function parseMessage(text: string, provider: string, hadOutput: boolean): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new ProtocolError(`Malformed JSON message on the listen socket (${text.length} chars)`, {
+      provider,
+      partialOutput: hadOutput,
+      cause,
+    });
+  }
+}

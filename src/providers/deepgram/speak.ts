@@ -1,0 +1,83 @@
+import { formatLabel } from '../../audio/format.js';
+import { ProtocolError } from '../../errors/index.js';
+import type {
+  AttemptContext,
+  ProviderAudio,
+  ProviderTtsRequest,
+  TtsCapabilities,
+  TtsProvider,
+} from '../types.js';
+import { authorizationOf, type DeepgramEndpoint, deepgramUrl } from './endpoint.js';
+import { deepgramEncoding, SPEAK_OUTPUT_FORMATS } from './formats.js';
+import { speakBodyAudio } from './speak-body.js';
+
+/**
+ * The query of one `/v1/speak` request, in order (PROTOCOLS.md 3.3: every option goes in the
+ * query, the body is `{text}` only): `model` = the voice (e.g. `aura-2-thalia-en`), `encoding`
+ * (`linear16`, `mulaw`, `alaw`), `sample_rate` in Hz, `container=none` (raw samples, no WAV
+ * header), and `speed` when the request sets one. Throws ProtocolError for a format Deepgram
+ * cannot produce raw (pcm_f32le): the router only asks for one of `outputFormats`.
+ */
+export function speakQuery(request: ProviderTtsRequest, provider: string): Array<[string, string]> {
+  const encoding = deepgramEncoding(request.format.encoding);
+  if (!encoding) {
+    throw new ProtocolError(`Deepgram /v1/speak cannot produce ${formatLabel(request.format)}`, { provider });
+  }
+  const query: Array<[string, string]> = [
+    ['model', request.voice],
+    ['encoding', encoding],
+    ['sample_rate', String(request.format.sampleRate)],
+    ['container', 'none'],
+  ];
+  if (request.speed !== undefined) query.push(['speed', String(request.speed)]);
+  return query;
+}
+
+/**
+ * Text-to-speech over `POST {baseUrl}/v1/speak` (PROTOCOLS.md 3.3), through `attempt.transport`
+ * with `Authorization: Token <key>`, `Content-Type: application/json` and the body
+ * `{"text": ...}`. The audio is streamed as it arrives, labelled with the requested format
+ * (a WAV body is read by its header instead, see `speakBodyAudio`). Capabilities:
+ * `outputFormats` = {@link SPEAK_OUTPUT_FORMATS}, no streaming text, no word timestamps.
+ * Throws what the transport throws: ProviderError for an HTTP error status, with Deepgram's
+ * `err_code` / `category` as `providerCode` / `providerType` and its `err_msg` / `message`
+ * (PROTOCOLS.md 3.4), TimeoutError, AbortError; and ProtocolError when a 200 answer is JSON or
+ * text instead of audio, or a WAV body is malformed.
+ */
+export function createDeepgramSpeak(endpoint: DeepgramEndpoint): TtsProvider {
+  const capabilities: TtsCapabilities = {
+    outputFormats: SPEAK_OUTPUT_FORMATS.map((format) => ({ ...format })),
+    streamingText: false,
+    wordTimestamps: false,
+  };
+  return {
+    capabilities,
+    async *synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncGenerator<ProviderAudio> {
+      const provider = endpoint.provider;
+      const response = await attempt.transport.request({
+        provider,
+        method: 'POST',
+        url: deepgramUrl(endpoint, '/v1/speak', speakQuery(request, provider)),
+        headers: {
+          authorization: authorizationOf(endpoint),
+          'content-type': 'application/json',
+          accept: 'audio/*, application/octet-stream',
+        },
+        body: JSON.stringify({ text: request.text }),
+        signal: attempt.signal,
+        deadlines: attempt.deadlines,
+      });
+      const contentType = (response.headers['content-type'] ?? '').toLowerCase();
+      let ended = false;
+      try {
+        if (contentType.includes('json') || contentType.startsWith('text/')) {
+          throw new ProtocolError(`Speak answer has Content-Type '${contentType}', not audio`, { provider });
+        }
+        yield* speakBodyAudio(provider, response.body, request.format, contentType);
+        ended = true;
+      } finally {
+        if (!ended) await response.cancel();
+      }
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { ProtocolError, ProviderError, TimeoutError } from '../../errors/index.js';
+import { isRetryableProviderKind, redactSecrets } from '../../transport/index.js';
+import type { ServerMessage } from './api-types.js';
+
+/**
+ * `error` with its `partialOutput` set to `partialOutput`: the same object when it already
+ * matches (or is not a ProviderError, ProtocolError or TimeoutError), else a copy of the same
+ * class with every field kept and the original as `cause`. The transport cannot know whether
+ * audio reached the caller; the adapter does.
+ */
+export function withPartialOutput(error: unknown, partialOutput: boolean): unknown {
+  if (ProviderError.isInstance(error) && error.partialOutput !== partialOutput) {
+    return new ProviderError(error.message, {
+      provider: error.provider ?? '',
+      status: error.status,
+      providerCode: error.providerCode,
+      providerType: error.providerType,
+      retryAfterMs: error.retryAfterMs,
+      retryable: error.retryable,
+      partialOutput,
+      cause: error,
+    });
+  }
+  if (ProtocolError.isInstance(error) && error.partialOutput !== partialOutput) {
+    return new ProtocolError(error.message, {
+      provider: error.provider,
+      offset: error.offset,
+      retryable: error.retryable,
+      partialOutput,
+      cause: error,
+    });
+  }
+  if (TimeoutError.isInstance(error) && error.partialOutput !== partialOutput) {
+    return new TimeoutError(error.phase, error.timeoutMs, {
+      provider: error.provider,
+      retryable: error.retryable,
+      partialOutput,
+      cause: error,
+    });
+  }
+  return error;
+}
+
+/** The server's inactivity close: no text for `inactivity_timeout` seconds (PROTOCOLS.md 4.3). */
+export const INPUT_TIMEOUT = 'input_timeout_exceeded';
+
+/**
+ * Whether a stream-input failure may succeed on another attempt, from the server's error code
+ * (`error` of its error message, e.g. `input_timeout_exceeded`, `invalid_api_key`,
+ * `quota_exceeded`) and the close code:
+ * - the inactivity close (`input_timeout_exceeded`, sent with 1008) is retryable: a new socket
+ *   with keep-alives does fine;
+ * - any other code with close 1008 (policy violation: a bad key, a bad message, abuse
+ *   detection; C18) is not;
+ * - otherwise the transport's rule for provider error kinds (invalid, auth, quota: not
+ *   retryable; rate limits, overload, server errors and unknown kinds: retryable), and for a
+ *   bare close its close-code rule (`closeRetryable`).
+ */
+export function isRetryableStreamInput(
+  errorCode: string | undefined,
+  closeCode: number | undefined,
+  closeRetryable: boolean,
+): boolean {
+  if (errorCode === INPUT_TIMEOUT) return true;
+  if (closeCode === 1008) return false;
+  if (errorCode !== undefined) return isRetryableProviderKind(errorCode, undefined) && closeRetryable;
+  return closeRetryable;
+}
+
+/**
+ * The ProviderError of a stream-input failure that the server explained with an error message
+ * (`{"message","error","code"}`) and/or ended with an error close (`closed`, the transport's
+ * ProviderError whose `status` is the close code). The message reads
+ * `Provider '<name>' ended the stream-input WebSocket (close <code>) [<error>]: <message>` (for a
+ * bare close, the transport's message);
+ * `status` is the close code (else the message's `code`), `providerCode` the message's `error`,
+ * `retryable` from {@link isRetryableStreamInput}. Any of `secrets` (e.g. the API key, which
+ * a server might echo) is removed from the text.
+ */
+export function streamInputError(
+  provider: string,
+  server: ServerMessage | undefined,
+  closed: ProviderError | undefined,
+  partialOutput: boolean,
+  secrets: Record<string, string>,
+): ProviderError {
+  const closeCode = closed?.status ?? server?.code ?? undefined;
+  const errorCode = server?.error ?? undefined;
+  let message: string;
+  if (server === undefined && closed !== undefined) {
+    message = redactSecrets(closed.message, secrets);
+  } else {
+    const code = closeCode !== undefined ? ` (close ${closeCode})` : '';
+    const kind = errorCode !== undefined ? ` [${errorCode}]` : '';
+    message = redactSecrets(
+      `Provider '${provider}' ended the stream-input WebSocket${code}${kind}: ${server?.message ?? 'no message'}`,
+      secrets,
+    );
+  }
+  return new ProviderError(message, {
+    provider,
+    status: closeCode,
+    providerCode: errorCode,
+    retryable: isRetryableStreamInput(errorCode, closeCode, closed?.retryable ?? true),
+    partialOutput,
+    ...(closed ? { cause: closed } : {}),
+  });
+}

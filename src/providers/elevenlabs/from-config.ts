@@ -1,0 +1,38 @@
+import type { ResolvedProviderConfig } from '../../config/index.js';
+import { createElevenLabsAdapter, type ElevenLabsAdapter } from './adapter.js';
+import type { ElevenLabsTtsOptions } from './options.js';
+
+/** A resolved provider config of kind `elevenlabs`. */
+export type ResolvedElevenLabsConfig = Extract<ResolvedProviderConfig, { kind: 'elevenlabs' }>;
+
+/**
+ * The adapter of a provider of kind `elevenlabs` from its resolved config (defaults applied,
+ * `apiKey` read from the environment). Only wire settings reach the adapter: the logical voice
+ * map stays with the router. Throws ConfigError as {@link createElevenLabsAdapter} does.
+ */
+export function elevenLabsAdapterFromConfig(name: string, config: ResolvedElevenLabsConfig): ElevenLabsAdapter {
+  const tts = config.tts;
+  let ttsOptions: ElevenLabsTtsOptions | undefined;
+  if (tts) {
+    ttsOptions = {
+      model: tts.model,
+      transport: tts.transport,
+      keepAliveIntervalMs: tts.keepAliveIntervalMs,
+      ...(tts.optimizeStreamingLatency !== undefined ? { optimizeStreamingLatency: tts.optimizeStreamingLatency } : {}),
+      ...(tts.chunkLengthSchedule !== undefined ? { chunkLengthSchedule: [...tts.chunkLengthSchedule] } : {}),
+      ...(tts.voiceSettings !== undefined ? { voiceSettings: definedOnly(tts.voiceSettings) } : {}),
+    };
+  }
+  return createElevenLabsAdapter({
+    name,
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    ...(ttsOptions ? { tts: ttsOptions } : {}),
+  });
+}
+
+function definedOnly<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
+}

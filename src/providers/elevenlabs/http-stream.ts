@@ -1,0 +1,104 @@
+import { ProtocolError, ProviderError } from '../../errors/index.js';
+import type { AudioFormat } from '../../types/audio.js';
+import type { AttemptContext, ProviderTtsRequest } from '../types.js';
+import type { ElevenLabsEndpoint, WireVoiceSettings } from './endpoint.js';
+import { languageCode, ttsUrl, wireVoiceSettings } from './endpoint.js';
+import { outputFormatName } from './formats.js';
+import type { ElevenLabsTtsOptions } from './options.js';
+import type { ElevenLabsAudio } from './types.js';
+
+/** The JSON body of `POST /v1/text-to-speech/{voice_id}/stream` that voxroute sends (ELJS `StreamTextToSpeechRequest.Raw`). */
+export interface WireStreamRequest {
+  text: string;
+  model_id?: string;
+  language_code?: string;
+  voice_settings?: WireVoiceSettings;
+}
+
+/**
+ * The `output_format` for `format`, or a ProviderError (not retryable) when ElevenLabs cannot
+ * produce it: the router only asks for formats of `capabilities.outputFormats`, so this means a
+ * caller bypassed it.
+ */
+export function requireOutputFormat(provider: string, format: AudioFormat): string {
+  const name = outputFormatName(format);
+  if (name === undefined) {
+    throw new ProviderError(
+      `ElevenLabs cannot produce ${format.encoding} at ${format.sampleRate} Hz natively`,
+      { provider, retryable: false },
+    );
+  }
+  return name;
+}
+
+/** The body of one HTTP stream request (PROTOCOLS.md 4.2): snake_case keys, unset fields left out. */
+export function streamRequestBody(request: ProviderTtsRequest, options: ElevenLabsTtsOptions): WireStreamRequest {
+  const body: WireStreamRequest = { text: request.text };
+  const model = request.model ?? options.model;
+  if (model !== undefined) body.model_id = model;
+  const language = languageCode(request.language);
+  if (language !== undefined) body.language_code = language;
+  const settings = wireVoiceSettings(options.voiceSettings, request.speed);
+  if (settings !== undefined) body.voice_settings = settings;
+  return body;
+}
+
+/**
+ * True for a 200 answer's Content-Type that cannot be audio: JSON or text (a proxy page, an
+ * error served with 200). Every other type is read as the raw `output_format` asked for: the
+ * API's own spec lists only `audio/mpeg` for this endpoint whatever the format (PROTOCOLS.md
+ * 4.2), so the type of a raw answer is not a reliable tell.
+ */
+export function isNonAudioType(contentType: string): boolean {
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || type.endsWith('+json') || type.startsWith('text/');
+}
+
+/**
+ * Text-to-speech over `POST {baseUrl}/v1/text-to-speech/{voice}/stream?output_format=<format>`
+ * (PROTOCOLS.md 4.2, ELJS): header `xi-api-key`, JSON body of {@link streamRequestBody},
+ * `optimize_streaming_latency` in the query when configured. Yields the body's chunks as they
+ * arrive (they may split a sample), labelled with `request.format`. Throws what the transport
+ * throws (ProviderError for an error status, with ElevenLabs' `{"detail":{status,message}}` or
+ * validation `{"detail":[...]}` read into message and code; TimeoutError; AbortError;
+ * ProtocolError for a cut body); ProtocolError when a 200 answer is JSON or text; ProviderError
+ * when `request.format` is not one ElevenLabs makes.
+ */
+export async function* httpStream(
+  endpoint: ElevenLabsEndpoint,
+  options: ElevenLabsTtsOptions,
+  request: ProviderTtsRequest,
+  attempt: AttemptContext,
+): AsyncGenerator<ElevenLabsAudio> {
+  const { provider } = endpoint;
+  const outputFormat = requireOutputFormat(provider, request.format);
+  const url = ttsUrl(endpoint, request.voice, 'stream', {
+    output_format: outputFormat,
+    optimize_streaming_latency: options.optimizeStreamingLatency,
+  });
+  const response = await attempt.transport.request({
+    provider,
+    method: 'POST',
+    url,
+    headers: { 'xi-api-key': endpoint.apiKey, 'content-type': 'application/json', accept: '*/*' },
+    body: JSON.stringify(streamRequestBody(request, options)),
+    signal: attempt.signal,
+    deadlines: attempt.deadlines,
+  });
+  const format: AudioFormat = { ...request.format };
+  let ended = false;
+  try {
+    const contentType = response.headers['content-type'] ?? '';
+    if (isNonAudioType(contentType)) {
+      throw new ProtocolError(`ElevenLabs answered 200 with Content-Type '${contentType}', not audio`, {
+        provider,
+      });
+    }
+    for await (const data of response.body) {
+      if (data.byteLength > 0) yield { data, format };
+    }
+    ended = true;
+  } finally {
+    if (!ended) await response.cancel();
+  }
+}

@@ -1,0 +1,13 @@
+export { type ElevenLabsAdapter, createElevenLabsAdapter } from './adapter.js';
+export { wordsFromAlignment } from './alignment.js';
+export { ELEVENLABS_PCM_RATES, elevenLabsOutputFormats, formatOfOutputName, outputFormatName } from './formats.js';
+export type {
+  ElevenLabsAdapterOptions,
+  ElevenLabsTtsOptions,
+  ElevenLabsTtsTransport,
+  ElevenLabsVoiceSettings,
+} from './options.js';
+export { DEFAULT_KEEP_ALIVE_MS } from './options.js';
+export { TextChunker } from './text-chunker.js';
+export type { ElevenLabsAudio, ElevenLabsTtsProvider, ElevenLabsTtsRequest, WordTiming } from './types.js';
+export { elevenLabsAdapterFromConfig, type ResolvedElevenLabsConfig } from './from-config.js';

@@ -1,0 +1,77 @@
+import { ConfigError } from '../../errors/index.js';
+import { systemClock } from '../../internal/clock.js';
+import type { ProviderAdapter } from '../types.js';
+import { createSageMakerChat } from './chat.js';
+import type { SageMakerCodec } from './codec.js';
+import { secretHeaders } from './errors.js';
+import type { SageMakerAdapterOptions } from './options.js';
+import { sageMakerCodec, sageMakerCodecNames } from './registry.js';
+import type { SageMakerTarget } from './response-stream.js';
+import { sdkStreamClient } from './sdk-client.js';
+import { createSageMakerStt } from './stt.js';
+import { createSageMakerTts } from './tts.js';
+
+/**
+ * The adapter of one SageMaker endpoint (PROTOCOLS.md section 5): `chat`, `tts` and `stt` exist
+ * only when their option is present, each with the payload codec its option names. Response
+ * streams go through `options.streamClient`, by default the AWS SDK's
+ * `InvokeEndpointWithResponseStreamCommand`, whose module is imported on the first call only
+ * (importing voxroute never loads the AWS SDK). The adapter never retries (`maxAttempts: 1`),
+ * falls back, converts audio or keeps scores.
+ *
+ * @throws ConfigError (path `providers.<name>.<capability>.payload`) when a payload names no
+ *   registered codec of that capability, or a capability asks for bidirectional streaming
+ *   with a codec that cannot stream its input.
+ */
+export function createSageMakerAdapter(options: SageMakerAdapterOptions): ProviderAdapter {
+  const { name } = options;
+  const target: SageMakerTarget = {
+    provider: name,
+    endpointName: options.endpointName,
+    clock: options.clock ?? systemClock,
+  };
+  if (options.targetVariant !== undefined) target.targetVariant = options.targetVariant;
+  if (options.inferenceComponent !== undefined) target.inferenceComponent = options.inferenceComponent;
+  if (options.sessionId !== undefined) target.sessionId = options.sessionId;
+  if (options.customAttributes !== undefined) target.customAttributes = options.customAttributes;
+  const secrets = secretHeaders(options.credentials);
+  if (secrets) target.secrets = secrets;
+
+  const client =
+    options.streamClient ??
+    sdkStreamClient({
+      region: options.region,
+      ...(options.endpointUrl !== undefined ? { endpointUrl: options.endpointUrl } : {}),
+      ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
+    });
+
+  const adapter: { -readonly [K in keyof ProviderAdapter]: ProviderAdapter[K] } = { name };
+  if (options.chat) {
+    adapter.chat = createSageMakerChat(client, target, codecFor(name, 'chat', options.chat.payload));
+  }
+  if (options.tts) {
+    const codec = codecFor(name, 'tts', options.tts.payload);
+    adapter.tts = createSageMakerTts(client, target, codec, options.tts.sampleRate);
+  }
+  if (options.stt) {
+    const codec = codecFor(name, 'stt', options.stt.payload);
+    adapter.stt = createSageMakerStt(client, target, codec, options.stt.sampleRate);
+  }
+  return adapter;
+}
+
+function codecFor<C extends SageMakerCodec['capability']>(provider: string, capability: C, payload: string) {
+  const codec = sageMakerCodec(capability, payload);
+  if (!codec) {
+    const known = sageMakerCodecNames(capability)
+      .map((n) => `"${n}"`)
+      .join(', ');
+    throw new ConfigError([
+      {
+        path: ['providers', provider, capability, 'payload'],
+        message: `no ${capability} codec named "${payload}"; known: ${known} (register one with registerSageMakerCodec)`,
+      },
+    ]);
+  }
+  return codec;
+}

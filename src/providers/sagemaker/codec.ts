@@ -1,0 +1,106 @@
+import type { AudioFormat } from '../../types/audio.js';
+import type { ChatEvent } from '../../types/chat.js';
+import type { TranscriptEvent } from '../../types/transcript.js';
+import type { ProviderAudio, ProviderChatRequest, ProviderSttRequest, ProviderTtsRequest } from '../types.js';
+
+/**
+ * What a codec puts on the wire for one invocation: the request body (the container's own
+ * payload, sent verbatim as the HTTP body) and its MIME types. `contentType` goes in
+ * `Content-Type`; `accept` in `X-Amzn-SageMaker-Accept` (PROTOCOLS.md 5.1, AWSJS schemas_0.ts).
+ */
+export interface SageMakerInvocation {
+  body: Uint8Array | string;
+  /** e.g. `'application/json'`, `'audio/wav'`. */
+  contentType: string;
+  /** e.g. `'text/event-stream'`. Omitted: no `X-Amzn-SageMaker-Accept`. */
+  accept?: string;
+}
+
+/**
+ * One input event of a bidirectional stream: a `PayloadPart` (PROTOCOLS.md 5.5, AWSDOC):
+ * `dataType` `'UTF8'` or `'BINARY'`, `completionState` `'PARTIAL'` or `'COMPLETE'`.
+ */
+export interface SageMakerInputPart {
+  bytes: Uint8Array;
+  dataType?: 'UTF8' | 'BINARY';
+  completionState?: 'PARTIAL' | 'COMPLETE';
+}
+
+/**
+ * What every codec call receives. `request` is the adapter's request (provider-side ids);
+ * `sampleRate` the configured rate in Hz (TTS output, STT input); `provider` names the
+ * provider in errors.
+ */
+export interface CodecCall<R> {
+  provider: string;
+  request: R;
+  sampleRate: number;
+}
+
+/**
+ * A chat payload codec.
+ * - `encode(call)`: the invocation for one chat request (`request.model` is the configured id,
+ *   or `'default'` when the endpoint serves one model and the body should name none).
+ * - `decode(parts, call)`: the chat events read from the PayloadPart bytes (in order; parts
+ *   may split or join messages anywhere, even inside a UTF-8 character): text deltas and tool
+ *   calls, then exactly one `finish`. Throws ProtocolError for malformed or truncated
+ *   payloads and ProviderError for an error the container reports inside the stream. The
+ *   adapter sets `partialOutput` on whatever it throws.
+ */
+export interface SageMakerChatCodec {
+  readonly capability: 'chat';
+  encode(call: CodecCall<ProviderChatRequest>): SageMakerInvocation;
+  decode(parts: AsyncIterable<Uint8Array>, call: CodecCall<ProviderChatRequest>): AsyncIterable<ChatEvent>;
+}
+
+/**
+ * A TTS payload codec.
+ * - `outputFormats(sampleRate)`: the formats the container produces for the configured rate,
+ *   best first; the router asks for one of them as `request.format`.
+ * - `encode(call)`: the invocation for `call.request` (text, provider voice id, format).
+ * - `decode(parts, call)`: the audio, each chunk labelled with its real format (chunks may
+ *   split a sample: the router re-frames). Ends only after the container's last byte (or its
+ *   end message). Errors as for chat.
+ * - `input(call)` (optional, bidirectional streams): the input events for the request;
+ *   omitted: the `encode()` body as one `COMPLETE` part.
+ */
+export interface SageMakerTtsCodec {
+  readonly capability: 'tts';
+  outputFormats(sampleRate: number): AudioFormat[];
+  encode(call: CodecCall<ProviderTtsRequest>): SageMakerInvocation;
+  decode(parts: AsyncIterable<Uint8Array>, call: CodecCall<ProviderTtsRequest>): AsyncIterable<ProviderAudio>;
+  input?(call: CodecCall<ProviderTtsRequest>): AsyncIterable<SageMakerInputPart>;
+}
+
+/** What an STT decoder also receives: the length of the audio sent, in ms (0 while it streams). */
+export interface SttCodecCall extends CodecCall<ProviderSttRequest> {
+  audioMs: number;
+}
+
+/**
+ * An STT payload codec.
+ * - `inputFormats(sampleRate)`: formats the container accepts, best first (the router
+ *   converts the caller's audio to one of them).
+ * - `encode(call, audio)`: the invocation for one whole utterance (`audio`: every byte of
+ *   the caller's audio in `call.request.format`).
+ * - `decode(parts, call)`: partial (when `call.request.interim`) and final transcripts, times
+ *   in ms from the start of the audio; ends after the last final.
+ * - `input(call)` (optional, bidirectional streams): the input events built from
+ *   `call.request.audio` as it arrives; omitted: the codec cannot stream audio in.
+ */
+export interface SageMakerSttCodec {
+  readonly capability: 'stt';
+  inputFormats(sampleRate: number): AudioFormat[];
+  encode(call: SttCodecCall, audio: Uint8Array): SageMakerInvocation;
+  decode(parts: AsyncIterable<Uint8Array>, call: SttCodecCall): AsyncIterable<TranscriptEvent>;
+  input?(call: SttCodecCall): AsyncIterable<SageMakerInputPart>;
+}
+
+/** Any SageMaker payload codec; `capability` says which. */
+export type SageMakerCodec = SageMakerChatCodec | SageMakerTtsCodec | SageMakerSttCodec;
+
+/** The codec type of a capability. */
+export type SageMakerCodecOf<C extends SageMakerCodec['capability']> = Extract<
+  SageMakerCodec,
+  { capability: C }
+>;

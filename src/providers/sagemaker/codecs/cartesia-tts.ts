@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { ProtocolError } from '../../../errors/index.js';
+import type { AudioFormat } from '../../../types/audio.js';
+import { parseWire } from '../../openai/sse-json.js';
+import type { SageMakerTtsCodec } from '../codec.js';
+import { jsonMessages } from '../framing.js';
+
+/** Cartesia's `encoding` value for each voxroute encoding (PROTOCOLS.md 1.2). */
+const CARTESIA_ENCODING: Record<AudioFormat['encoding'], string> = {
+  pcm_s16le: 'pcm_s16le',
+  pcm_f32le: 'pcm_f32le',
+  mulaw: 'pcm_mulaw',
+  alaw: 'pcm_alaw',
+};
+
+/**
+ * A Cartesia TTS message (PROTOCOLS.md 1.4, 1.5; CJS `TTSSSEEvent`, `WebsocketResponse`):
+ * `{"type":"chunk","data":"<base64>","done":false}`, `{"type":"timestamps",...}`,
+ * `{"type":"done","done":true}`; `{"type":"error",...}` is caught before this schema.
+ */
+const cartesiaMessageSchema = z.looseObject({
+  type: z.string().nullish(),
+  data: z.string().nullish(),
+  done: z.boolean().nullish(),
+});
+
+/**
+ * Codec `'cartesia'`: Cartesia Sonic deployed as a SageMaker endpoint, speaking Cartesia's
+ * TTS JSON (PROTOCOLS.md 1.3, 1.4).
+ * - Body: `{model_id?, transcript, voice: {mode: 'id', id}, output_format: {container: 'raw',
+ *   encoding, sample_rate}, language?, generation_config?: {speed}}` (`model_id` from
+ *   `tts.model`); content type `application/json`, accept `text/event-stream`.
+ * - Output formats: PCM s16le mono at the configured sample rate.
+ * - Reply: JSON messages, framed as SSE or JSON lines (detected); each `chunk`'s base64 `data`
+ *   is yielded as audio in the requested format; `timestamps` messages are skipped; the
+ *   `done` message ends the audio. An `error` message is a ProviderError (its `status_code`
+ *   decides `retryable`); a stream that ends without `done` is a truncated ProtocolError.
+ */
+export const cartesiaTtsCodec: SageMakerTtsCodec = {
+  capability: 'tts',
+  outputFormats: (sampleRate) => [{ encoding: 'pcm_s16le', sampleRate, channels: 1 }],
+  encode({ request }) {
+    const body: Record<string, unknown> = {};
+    if (request.model !== undefined) body.model_id = request.model;
+    body.transcript = request.text;
+    body.voice = { mode: 'id', id: request.voice };
+    body.output_format = {
+      container: 'raw',
+      encoding: CARTESIA_ENCODING[request.format.encoding],
+      sample_rate: request.format.sampleRate,
+    };
+    if (request.language !== undefined) body.language = request.language;
+    if (request.speed !== undefined) body.generation_config = { speed: request.speed };
+    return { body: JSON.stringify(body), contentType: 'application/json', accept: 'text/event-stream' };
+  },
+  async *decode(parts, { provider, request }) {
+    for await (const message of jsonMessages(parts, { provider })) {
+      if (message.kind === 'done') return;
+      const value = parseWire(cartesiaMessageSchema, message.value, provider, 'Cartesia message', false);
+      if ((value.type === 'chunk' || value.type == null) && value.data) {
+        const data = new Uint8Array(Buffer.from(value.data, 'base64'));
+        if (data.byteLength > 0) yield { data, format: request.format };
+      }
+      if (value.type === 'done' || value.done === true) return;
+    }
+    throw new ProtocolError('Cartesia audio stream ended without its done message (truncated)', { provider });
+  },
+};

@@ -1,0 +1,180 @@
+import { ProtocolError, ProviderError, TimeoutError, VoxrouteError } from '../../errors/index.js';
+import { isNetworkError, isRetryableStatus, mapWireError, redactSecrets } from '../../transport/index.js';
+import type { SageMakerCredentials } from './options.js';
+
+/**
+ * SageMaker Runtime errors that are worth another attempt (PROTOCOLS.md 5.4, 5.5; AWSJS
+ * schemas_0.ts): throttling, a model still loading, and every server-side failure.
+ */
+const RETRYABLE_NAMES = new Set([
+  'ThrottlingException',
+  'ModelNotReadyException',
+  'InternalFailure',
+  'ServiceUnavailable',
+  'InternalDependencyException',
+  'InternalServerError',
+  'ServiceUnavailableError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
+
+/**
+ * Errors that say the request (or the model's answer to it) is bad, or access is denied: the
+ * same call would fail again. `ModelError` (424) is the container failing on this input.
+ */
+const FINAL_NAMES = new Set([
+  'ValidationError',
+  'InputValidationError',
+  'ModelError',
+  'AccessDeniedException',
+  'UnrecognizedClientException',
+  'InvalidSignatureException',
+  'IncompleteSignature',
+  'MissingAuthenticationToken',
+  'ExpiredTokenException',
+]);
+
+/** Modeled errors of the event stream itself, after HTTP 200 (PROTOCOLS.md 5.1, 5.3). */
+export const STREAM_ERROR_NAMES = new Set(['ModelStreamError', 'InternalStreamFailure']);
+
+/** Redaction input: the secret values of `credentials`, under names `redactSecrets` treats as secret. */
+export function secretHeaders(credentials: SageMakerCredentials | undefined): Record<string, string> | undefined {
+  if (!credentials) return undefined;
+  const out: Record<string, string> = {
+    'x-access-key': credentials.accessKeyId,
+    'x-secret-key': credentials.secretAccessKey,
+  };
+  if (credentials.sessionToken) out['x-session-token'] = credentials.sessionToken;
+  return out;
+}
+
+interface SdkErrorShape {
+  name?: unknown;
+  message?: unknown;
+  $metadata?: { httpStatusCode?: unknown };
+  ErrorCode?: unknown;
+  OriginalStatusCode?: unknown;
+  Message?: unknown;
+}
+
+function shape(error: unknown): SdkErrorShape {
+  return typeof error === 'object' && error !== null ? (error as SdkErrorShape) : {};
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * The voxroute error of a failed `InvokeEndpointWithResponseStream` call before the stream
+ * started (the SDK's rejection of `send`):
+ * - an HTTP error (the SDK names it from `x-amzn-errortype`, PROTOCOLS.md 5.4) becomes a
+ *   ProviderError with `status`, `providerCode` = the error name (`'ValidationError'`,
+ *   `'ModelError'`, ...), and `retryable` true for throttling, `ModelNotReadyException` and
+ *   5xx, false for `ValidationError`, `ModelError` and access errors. AWS sends
+ *   `ThrottlingException` with status 400: it is reported with `status` 429 (rate limited),
+ *   so that the router falls back instead of treating the request as bad. A `ModelError`
+ *   message names the container's own status (`OriginalStatusCode`);
+ * - `ModelStreamError` / `InternalStreamFailure` rejected by `send` (sent before any part) are
+ *   mapped as by {@link streamError};
+ * - the SDK's connect timeout (`TimeoutError`) becomes TimeoutError phase `connect`;
+ * - network failures (refused, reset, DNS, TLS) become retryable ProviderErrors
+ *   (`mapWireError`); anything else (e.g. no credentials found) a non-retryable ProviderError.
+ * Messages never contain a credential (`secrets`).
+ */
+export function invokeError(
+  provider: string,
+  error: unknown,
+  connectMs: number,
+  secrets: Record<string, string> | undefined,
+): VoxrouteError {
+  const e = shape(error);
+  const status = typeof e.$metadata?.httpStatusCode === 'number' ? e.$metadata.httpStatusCode : undefined;
+  const name = text(e.name) ?? 'Error';
+  // The SDK reads the first event while it deserializes the response: a stream error sent
+  // before any PayloadPart rejects `send` itself (HTTP status 200).
+  if (STREAM_ERROR_NAMES.has(name)) return streamError(provider, name, e, false, secrets, error);
+  const message = redactSecrets(text(e.message) ?? text(e.Message) ?? 'no message', secrets);
+  if (status !== undefined && status >= 300) {
+    const throttled = name === 'ThrottlingException';
+    const retryable = FINAL_NAMES.has(name)
+      ? false
+      : RETRYABLE_NAMES.has(name) || isRetryableStatus(status);
+    const original =
+      typeof e.OriginalStatusCode === 'number' ? ` (the container answered ${e.OriginalStatusCode})` : '';
+    return new ProviderError(`Provider '${provider}' answered HTTP ${status} ${name}${original}: ${message}`, {
+      provider,
+      status: throttled && status === 400 ? 429 : status,
+      providerCode: name,
+      retryable,
+      cause: error,
+    });
+  }
+  if (name === 'TimeoutError') {
+    return new TimeoutError('connect', connectMs, { provider, cause: error });
+  }
+  const mapped = mapWireError(error, { provider, stage: 'request', ...(secrets ? { requestHeaders: secrets } : {}) });
+  return mapped;
+}
+
+/**
+ * The error of a stream that failed after HTTP 200 (case C21), whether the SDK yielded the
+ * failure as a union member or threw it from its iterator:
+ * - `ModelStreamError` (client fault; codes `ModelInvocationTimeExceeded`, `StreamBroken`) and
+ *   `InternalStreamFailure` (server fault) become a retryable ProviderError with
+ *   `providerType` = the exception type and `providerCode` = its `ErrorCode` (else the type);
+ * - an unmodeled stream error (`:message-type: error`, thrown as an Error named after its
+ *   `:error-code`) a retryable ProviderError with that code;
+ * - a broken event-stream frame (checksum or length mismatch) a retryable ProtocolError;
+ * - a cut connection the transport's truncated ProtocolError.
+ * `partialOutput` is what the adapter had already yielded. No status: the HTTP status was 200.
+ */
+export function streamError(
+  provider: string,
+  type: string,
+  body: { Message?: unknown; ErrorCode?: unknown; message?: unknown },
+  partialOutput: boolean,
+  secrets: Record<string, string> | undefined,
+  cause?: unknown,
+): ProviderError {
+  const code = text(body.ErrorCode) ?? type;
+  const message = redactSecrets(text(body.Message) ?? text(body.message) ?? 'no message', secrets);
+  const where = partialOutput ? 'mid-stream' : 'before any output';
+  return new ProviderError(`Provider '${provider}' stream failed ${where} (${type}/${code}): ${message}`, {
+    provider,
+    providerType: type,
+    providerCode: code,
+    retryable: true,
+    partialOutput,
+    cause,
+  });
+}
+
+/** Maps an error thrown by the SDK's event-stream iterator; see {@link streamError}. */
+export function thrownStreamError(
+  provider: string,
+  error: unknown,
+  partialOutput: boolean,
+  secrets: Record<string, string> | undefined,
+): VoxrouteError {
+  const e = shape(error);
+  const name = text(e.name) ?? 'Error';
+  if (STREAM_ERROR_NAMES.has(name)) return streamError(provider, name, e, partialOutput, secrets, error);
+  const message = text(e.message) ?? '';
+  if (/checksum|crc|prelude|message length|not enough data/i.test(message)) {
+    return new ProtocolError(`Provider '${provider}' sent a malformed event-stream message: ${message}`, {
+      provider,
+      partialOutput,
+      cause: error,
+    });
+  }
+  if (isNetworkError(error) || VoxrouteError.isInstance(error)) {
+    return mapWireError(error, {
+      provider,
+      stage: 'body',
+      partialOutput,
+      ...(secrets ? { requestHeaders: secrets } : {}),
+    });
+  }
+  return streamError(provider, name === 'Error' ? 'StreamError' : name, e, partialOutput, secrets, error);
+}

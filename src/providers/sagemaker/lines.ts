@@ -1,0 +1,62 @@
+import { ProtocolError } from '../../errors/index.js';
+
+/** Options of {@link splitLines}. */
+export interface SplitLinesOptions {
+  /** Provider name for errors. */
+  provider?: string;
+  /** Longest line buffered, in UTF-16 characters. Default: 8,388,608. */
+  maxLineChars?: number;
+}
+
+const STREAM = { stream: true };
+
+/**
+ * The lines of a byte stream (JSON lines, NDJSON), in order, without their line ends.
+ * - A line ends at LF; a CR before it is dropped (CRLF). Lines that are empty or only
+ *   whitespace are skipped.
+ * - Bytes are decoded with one streaming TextDecoder, so a character split across chunks
+ *   (PayloadParts, TCP reads) is decoded correctly; a BOM is dropped.
+ * - Several lines in one chunk and a line split across many chunks give the same lines.
+ * - At the end of the stream the last line is yielded even without a line end, and the
+ *   iteration ends: it never waits for a newline that cannot come (case C20).
+ * - A line longer than `maxLineChars` throws ProtocolError (retryable, `offset` = bytes read).
+ * Errors of the source pass through unchanged; breaking out of the iteration closes it.
+ *
+ * @param source Bytes, e.g. the PayloadPart bytes of a SageMaker response stream.
+ */
+export async function* splitLines(
+  source: AsyncIterable<Uint8Array>,
+  options: SplitLinesOptions = {},
+): AsyncGenerator<string, void, undefined> {
+  const decoder = new TextDecoder();
+  const max = options.maxLineChars ?? 8_388_608;
+  let pending = '';
+  let bytes = 0;
+  for await (const chunk of source) {
+    bytes += chunk.byteLength;
+    pending += decoder.decode(chunk, STREAM);
+    let start = 0;
+    for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n', start)) {
+      const line = lineAt(pending, start, end);
+      start = end + 1;
+      if (line !== undefined) yield line;
+    }
+    pending = start === 0 ? pending : pending.slice(start);
+    if (pending.length > max) {
+      throw new ProtocolError(`Line longer than ${max} characters at byte ${bytes}`, {
+        provider: options.provider,
+        offset: bytes,
+      });
+    }
+  }
+  pending += decoder.decode();
+  const last = lineAt(pending, 0, pending.length);
+  if (last !== undefined) yield last;
+}
+
+/** The line in `text[start, end)` without a trailing CR, or undefined when it is blank. */
+function lineAt(text: string, start: number, end: number): string | undefined {
+  const stop = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+  const line = text.slice(start, stop);
+  return line.trim() === '' ? undefined : line;
+}

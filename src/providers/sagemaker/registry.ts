@@ -1,0 +1,66 @@
+import type { SageMakerCodec, SageMakerCodecOf } from './codec.js';
+import { cartesiaTtsCodec } from './codecs/cartesia-tts.js';
+import { jsonLinesChatCodec } from './codecs/jsonlines-chat.js';
+import { openAiChatCodec } from './codecs/openai-chat.js';
+import { rawPcmTtsCodec } from './codecs/raw-pcm-tts.js';
+import { rawPcmSttCodec, wavSttCodec } from './codecs/stt.js';
+import { tgiCodec } from './codecs/tgi.js';
+
+type Capability = SageMakerCodec['capability'];
+
+/** Codecs by capability, then by name; the built-in ones first. */
+const codecs: { [C in Capability]: Map<string, SageMakerCodecOf<C>> } = {
+  chat: new Map([
+    ['openai-chat', openAiChatCodec],
+    ['tgi', tgiCodec],
+    ['jsonlines', jsonLinesChatCodec],
+  ]),
+  tts: new Map([
+    ['cartesia', cartesiaTtsCodec],
+    ['raw-pcm', rawPcmTtsCodec],
+  ]),
+  stt: new Map([
+    ['wav', wavSttCodec],
+    ['raw-pcm', rawPcmSttCodec],
+  ]),
+};
+
+/**
+ * Adds (or replaces) the payload codec `name` for its capability (`codec.capability`), so a
+ * provider of kind `sagemaker` can name it in `chat.payload`, `tts.payload` or `stt.payload`.
+ * Register before `createRouter()`: adapters look codecs up when they are created. Names are
+ * per capability (`'raw-pcm'` exists for both tts and stt); registering a built-in name
+ * replaces the built-in codec for every router created afterwards.
+ *
+ * Built in: chat `'openai-chat'`, `'tgi'`, `'jsonlines'`; tts `'cartesia'`, `'raw-pcm'`;
+ * stt `'wav'`, `'raw-pcm'`. See `SageMakerChatCodec`, `SageMakerTtsCodec`, `SageMakerSttCodec`
+ * for the contract and docs/providers.md for an example.
+ *
+ * @throws TypeError when `name` is empty or `codec.capability` is not `'chat'`, `'tts'` or `'stt'`.
+ */
+export function registerSageMakerCodec(name: string, codec: SageMakerCodec): void {
+  if (typeof name !== 'string' || name === '') throw new TypeError('A SageMaker codec needs a non-empty name');
+  switch (codec?.capability) {
+    case 'chat':
+      codecs.chat.set(name, codec);
+      return;
+    case 'tts':
+      codecs.tts.set(name, codec);
+      return;
+    case 'stt':
+      codecs.stt.set(name, codec);
+      return;
+    default:
+      throw new TypeError(`SageMaker codec '${name}' must have capability 'chat', 'tts' or 'stt'`);
+  }
+}
+
+/** The codec registered as `name` for `capability`, or undefined. */
+export function sageMakerCodec<C extends Capability>(capability: C, name: string): SageMakerCodecOf<C> | undefined {
+  return codecs[capability].get(name) as SageMakerCodecOf<C> | undefined;
+}
+
+/** The names registered for `capability`, built-in ones first, e.g. `['openai-chat', 'tgi', 'jsonlines']`. */
+export function sageMakerCodecNames(capability: Capability): string[] {
+  return [...codecs[capability].keys()];
+}

@@ -1,0 +1,68 @@
+import type { SageMakerCredentials } from './options.js';
+import type { SageMakerStreamClient, SageMakerStreamOutput } from './stream-client.js';
+
+type SdkModule = typeof import('@aws-sdk/client-sagemaker-runtime');
+
+let sdk: Promise<SdkModule> | undefined;
+
+/**
+ * Loads `@aws-sdk/client-sagemaker-runtime` with a dynamic `import()`, once per process: the
+ * AWS SDK is only loaded when a SageMaker provider makes its first call, so importing
+ * voxroute stays fast (the client module alone takes about 160-270 ms to load; see
+ * docs/providers.md). A failed load is retried on the next call.
+ */
+export function loadSageMakerSdk(): Promise<SdkModule> {
+  sdk ??= import('@aws-sdk/client-sagemaker-runtime').catch((error: unknown) => {
+    sdk = undefined;
+    throw error;
+  });
+  return sdk;
+}
+
+/** Settings of {@link sdkStreamClient}. */
+export interface SdkStreamClientSettings {
+  region: string;
+  /** Custom endpoint used verbatim (PROTOCOLS.md 5.6). Omitted: the SDK's regional endpoint. */
+  endpointUrl?: string;
+  /** Static credentials; omitted: the SDK's default provider chain. */
+  credentials?: SageMakerCredentials;
+}
+
+/**
+ * The default {@link SageMakerStreamClient}: the AWS SDK's `SageMakerRuntimeClient` sending
+ * `InvokeEndpointWithResponseStreamCommand` (PROTOCOLS.md 5.1), with `maxAttempts: 1` (the
+ * adapter never retries: the router decides) and the abort signal passed to `send`, which
+ * destroys the request (and so the socket) when it fires, also mid-stream. One SDK client is
+ * kept per connect deadline, since the SDK's `connectionTimeout` is a client setting; each
+ * keeps its own keep-alive connections. The SDK is loaded on the first `invoke`.
+ */
+export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStreamClient {
+  const clients = new Map<number, Promise<InstanceType<SdkModule['SageMakerRuntimeClient']>>>();
+  const clientFor = (connectMs: number) => {
+    let client = clients.get(connectMs);
+    if (!client) {
+      client = loadSageMakerSdk().then(
+        (mod) =>
+          new mod.SageMakerRuntimeClient({
+            region: settings.region,
+            maxAttempts: 1,
+            ...(settings.endpointUrl !== undefined ? { endpoint: settings.endpointUrl } : {}),
+            ...(settings.credentials !== undefined ? { credentials: { ...settings.credentials } } : {}),
+            ...(connectMs > 0 ? { requestHandler: { connectionTimeout: connectMs } } : {}),
+          }),
+      );
+      client.catch(() => clients.delete(connectMs));
+      clients.set(connectMs, client);
+    }
+    return client;
+  };
+  return {
+    async invoke(input, options): Promise<SageMakerStreamOutput> {
+      const [mod, client] = await Promise.all([loadSageMakerSdk(), clientFor(options.connectMs ?? 0)]);
+      const output = await client.send(new mod.InvokeEndpointWithResponseStreamCommand(input), {
+        abortSignal: options.abortSignal,
+      });
+      return output;
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type {
+  AttemptContext,
+  ProviderAudio,
+  ProviderTtsRequest,
+  TtsCapabilities,
+  TtsProvider,
+} from '../types.js';
+import type { SageMakerTtsCodec } from './codec.js';
+import { runResponseStream, type SageMakerTarget } from './response-stream.js';
+import type { SageMakerStreamClient } from './stream-client.js';
+
+/**
+ * Text-to-speech over `InvokeEndpointWithResponseStream` (PROTOCOLS.md 5.1). Capabilities:
+ * `outputFormats` from the codec at `sampleRate` (Hz), no streaming text, no word timestamps.
+ * `synthesize()` yields the codec's audio as the PayloadParts arrive; throws what
+ * `runResponseStream` throws.
+ */
+export function createSageMakerTts(
+  client: SageMakerStreamClient,
+  target: SageMakerTarget,
+  codec: SageMakerTtsCodec,
+  sampleRate: number,
+): TtsProvider {
+  const capabilities: TtsCapabilities = {
+    outputFormats: codec.outputFormats(sampleRate),
+    streamingText: false,
+    wordTimestamps: false,
+  };
+  return {
+    capabilities,
+    synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncIterable<ProviderAudio> {
+      const call = { provider: target.provider, request, sampleRate };
+      return runResponseStream(
+        client,
+        target,
+        codec.encode(call),
+        attempt,
+        (parts) => codec.decode(parts, call),
+        (audio) => audio.data.byteLength > 0,
+      );
+    },
+  };
+}

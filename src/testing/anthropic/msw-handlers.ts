@@ -1,0 +1,40 @@
+import type { HttpHandler } from 'msw';
+import { http } from 'msw';
+import type { AnthropicMock, AnthropicMockOptions } from './mock.js';
+import { createAnthropicMock } from './mock.js';
+
+/**
+ * Options of {@link anthropicHandlers}: the base URL (without `/v1`, as the official client's
+ * `baseURL`) and either a mock or options for a new one.
+ *
+ * @example
+ * ```ts
+ * const options: AnthropicHandlersOptions = { baseUrl: 'https://api.anthropic.com', reply: 'Hi.' };
+ * ```
+ */
+export type AnthropicHandlersOptions = { baseUrl: string } & (
+  | { provider: AnthropicMock }
+  | (AnthropicMockOptions & { provider?: undefined })
+);
+
+/**
+ * msw request handlers serving the Anthropic mock at `POST {baseUrl}/v1/messages` (e.g.
+ * `baseUrl: 'https://api.anthropic.com'`). Pass `provider` to share a mock (and read its
+ * `requests`), or mock options to make a new one. Faults behave as with the OpenAI-compatible
+ * handlers (docs/testing.md): a reset before the headers is `Response.error()`, a reset after K
+ * chunks errors the body stream, a client abort reaches the mock through `request.signal`.
+ *
+ * @example
+ * ```ts
+ * import { setupServer } from 'msw/node';
+ * const mock = createAnthropicMock({ apiKey: 'test-key' });
+ * const server = setupServer(...anthropicHandlers({ baseUrl: 'https://api.anthropic.com', provider: mock }));
+ * server.listen();
+ * ```
+ */
+export function anthropicHandlers(options: AnthropicHandlersOptions): HttpHandler[] {
+  const { baseUrl, provider, ...mockOptions } = options;
+  const mock = provider ?? createAnthropicMock(mockOptions);
+  const base = baseUrl.replace(/\/+$/, '');
+  return [http.post(`${base}/v1/messages`, ({ request }) => mock.handle(request))];
+}

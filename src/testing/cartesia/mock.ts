@@ -1,0 +1,309 @@
+import type { Delay } from '../delay.js';
+import { realDelay } from '../delay.js';
+import type { MockProvider } from '../mock-provider.js';
+import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
+import type { MockUpgrade } from '../mock-websocket.js';
+import { DEFAULT_TRANSCRIPT } from '../openai/transcription.js';
+import type { CallContext, PerCall } from '../per-call.js';
+import { resolvePerCall } from '../per-call.js';
+import type { RecordedRequest } from '../recorded-request.js';
+import { createRecord } from '../recorded-request.js';
+import { completeResponse, headerRecord, readRequestBody } from '../request-body.js';
+import { scriptedResponse } from '../scripted-body.js';
+import type { CartesiaMockSpeech } from './audio.js';
+import { httpErrorBody } from './errors.js';
+import type { CartesiaEndpointName, CartesiaEndpointScripts, CartesiaMockScript } from './script.js';
+import type { CartesiaSocketRecord } from './socket-record.js';
+import { runSttSession, STT_BYTES_PER_SAMPLE } from './stt-session.js';
+import { bytesPlan, type HttpProblem, ssePlan } from './tts-http.js';
+import { runTtsSession } from './tts-session.js';
+
+const HTTP_PATHS: ReadonlyArray<readonly [string, CartesiaEndpointName]> = [
+  ['/tts/bytes', 'bytes'],
+  ['/tts/sse', 'sse'],
+];
+const SOCKET_PATHS: ReadonlyArray<readonly [string, CartesiaEndpointName]> = [
+  ['/tts/websocket', 'tts-websocket'],
+  ['/stt/websocket', 'stt-websocket'],
+];
+const ENDPOINTS: readonly CartesiaEndpointName[] = ['bytes', 'sse', 'tts-websocket', 'stt-websocket'];
+
+/**
+ * What a transcript function receives: the call (connection) number and its record, the
+ * audio of the segment being finalized (bytes in the query's encoding), and the segment's
+ * 1-based number on the connection.
+ *
+ * @example
+ * ```ts
+ * const transcript = ({ segment }: CartesiaTranscriptContext) => (segment === 1 ? 'Hello there.' : 'Bye.');
+ * ```
+ */
+export interface CartesiaTranscriptContext extends CallContext {
+  audio: Uint8Array;
+  segment: number;
+}
+
+/**
+ * Options of {@link createCartesiaMock}. Everything is optional.
+ *
+ * @example
+ * ```ts
+ * const options: CartesiaMockOptions = { apiKey: 'test-key', transcript: 'Book a table for two.' };
+ * ```
+ */
+export interface CartesiaMockOptions {
+  /**
+   * When set, every request needs this key: `X-API-Key: <key>` or `Authorization: Bearer <key>`
+   * (PROTOCOLS.md 7.1: both are accepted), or on a WebSocket the query `api_key` / `access_token`.
+   * Else HTTP 401 (an upgrade is refused with 401).
+   */
+  apiKey?: string;
+  /** Latency and faults: one script for every endpoint, or one per endpoint (see CartesiaMockScript). */
+  script?: PerCall<CartesiaMockScript> | CartesiaEndpointScripts;
+  /** How TTS audio is made (60 ms a character by default; see `mockCartesiaAudio`). */
+  speech?: CartesiaMockSpeech;
+  /** The STT transcript of each finalized segment. Default: `'This is a mock transcript.'` */
+  transcript?: PerCall<string, CartesiaTranscriptContext>;
+  /** Waits for the script's delays. Default: real timers ({@link realDelay}). */
+  delay?: Delay;
+  /** Clock for `receivedAtMs`, in ms. Default: `performance.now()`. */
+  now?: () => number;
+}
+
+/**
+ * The Cartesia mock: a {@link MockProvider} that speaks HTTP (`handle`) and WebSocket
+ * (`upgrade`), with per-endpoint call counts and the records of its WebSocket connections.
+ *
+ * @example
+ * ```ts
+ * const mock: CartesiaMock = createCartesiaMock();
+ * const server = await startMockServer({ provider: mock });
+ * ```
+ */
+export interface CartesiaMock extends MockProvider {
+  upgrade(request: Request): MockUpgrade;
+  /** The WebSocket connections, in arrival order (also in `requests`). */
+  readonly sockets: CartesiaSocketRecord[];
+  /** Requests (HTTP) or connections (WebSocket) received so far on `endpoint`. */
+  calls(endpoint: CartesiaEndpointName): number;
+  /** Forgets the records and restarts call numbering at 1. */
+  reset(): void;
+}
+
+function isEndpointScripts(spec: unknown): spec is CartesiaEndpointScripts {
+  return (
+    typeof spec === 'object' &&
+    spec !== null &&
+    !Array.isArray(spec) &&
+    ENDPOINTS.some((name) => name in (spec as Record<string, unknown>))
+  );
+}
+
+const isProblem = (value: unknown): value is HttpProblem =>
+  typeof value === 'object' && value !== null && 'message' in value && 'status' in value;
+
+/**
+ * A wire-accurate mock of Cartesia's API (PROTOCOLS.md section 1 and 7.1), written once over web
+ * `Request`/`Response` and MockSocket, to serve with msw ({@link cartesiaHandlers}) or on a real
+ * port (`startMockServer`, which serves `upgrade` with the `ws` package). Endpoints, matched by
+ * the end of the path under any base URL:
+ * - `POST .../tts/bytes`: raw or WAV audio body (see `bytesPlan`);
+ * - `POST .../tts/sse`: data-only SSE `chunk` / `timestamps` / `done` frames (see `ssePlan`);
+ * - `GET .../tts/websocket` (upgrade): contexts, streamed transcripts, flush, cancel, word
+ *   timestamps (see `runTtsSession`);
+ * - `GET .../stt/websocket?model=&encoding=&sample_rate=` (upgrade): binary audio, `finalize`,
+ *   `close` / `done`, partial and final transcripts with word times (see `runSttSession`); a
+ *   missing `model`, an unknown `encoding` or a bad `sample_rate` refuses the upgrade with 400.
+ * Any `Cartesia-Version` is accepted; HTTP error bodies follow it (JSON from `2026-03-01`, plain
+ * `Title: Message` before). Anything else is a 404. Every request and connection is recorded.
+ *
+ * @example
+ * ```ts
+ * const mock = createCartesiaMock({
+ *   apiKey: 'test-key',
+ *   script: { bytes: [{ failTimes: 1, failStatus: 503 }], 'tts-websocket': { stallAfterChunks: 3 } },
+ * });
+ * const server = await startMockServer({ provider: mock });
+ * ```
+ */
+export function createCartesiaMock(options: CartesiaMockOptions = {}): CartesiaMock {
+  const delay = options.delay ?? realDelay;
+  const now = options.now ?? (() => performance.now());
+  const speech = options.speech ?? {};
+  const requests: RecordedRequest[] = [];
+  const sockets: CartesiaSocketRecord[] = [];
+  const counts: Record<CartesiaEndpointName, number> = {
+    bytes: 0,
+    sse: 0,
+    'tts-websocket': 0,
+    'stt-websocket': 0,
+  };
+
+  const scriptFor = (endpoint: CartesiaEndpointName, context: CallContext): CartesiaMockScript => {
+    const spec = options.script;
+    if (isEndpointScripts(spec)) return resolvePerCall(spec[endpoint], context) ?? {};
+    return resolvePerCall(spec, context) ?? {};
+  };
+
+  /** Undefined when the key is right (or none is wanted), else the 401 message. */
+  const authProblem = (headers: Record<string, string>, url: URL): string | undefined => {
+    if (options.apiKey === undefined) return undefined;
+    const given = [
+      headers['x-api-key'],
+      headers.authorization?.replace(/^Bearer\s+/i, ''),
+      url.searchParams.get('api_key') ?? undefined,
+      url.searchParams.get('access_token') ?? undefined,
+    ].filter((value): value is string => value !== undefined && value !== '');
+    if (given.length === 0) return 'No API key provided';
+    return given.includes(options.apiKey) ? undefined : 'Invalid API key';
+  };
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const endpoint = HTTP_PATHS.find(([suffix]) => url.pathname.endsWith(suffix))?.[1];
+    const call = endpoint === undefined ? 1 : ++counts[endpoint];
+    const headers = headerRecord(request.headers);
+    const version = headers['cartesia-version'];
+    const { record, finish } = createRecord({
+      endpoint: endpoint ?? 'unknown',
+      call,
+      method: request.method,
+      path: url.pathname,
+      url: request.url,
+      headers,
+      receivedAtMs: now(),
+    });
+    requests.push(record);
+    const sendError = (status: number, body: unknown, extra: Record<string, string> = {}): Response => {
+      record.status = status;
+      finish('completed');
+      return completeResponse(status, body, extra);
+    };
+    const problem = (status: number, message: string) =>
+      sendError(status, httpErrorBody(status, message, version));
+    try {
+      await readRequestBody(request, record);
+      const unauthorized = authProblem(headers, url);
+      if (unauthorized) return problem(401, unauthorized);
+      if (endpoint === undefined)
+        return problem(404, `No mock endpoint at ${request.method} ${url.pathname}`);
+      if (request.method !== 'POST') return problem(405, `Method ${request.method} not allowed`);
+      const script = scriptFor(endpoint, { call, request: record });
+      if (script.headersDelayMs !== undefined && script.headersDelayMs > 0) {
+        await delay(script.headersDelayMs, request.signal);
+      }
+      if (request.signal.aborted) {
+        finish('aborted');
+        return Response.error();
+      }
+      if (script.failTimes !== undefined && call <= script.failTimes) {
+        const status = script.failStatus ?? 500;
+        return sendError(
+          status,
+          script.failBody ?? httpErrorBody(status, `mock failure ${call} of ${script.failTimes}`, version),
+          script.retryAfter === undefined ? {} : { 'retry-after': script.retryAfter },
+        );
+      }
+      if (script.resetAfterChunks === 0) {
+        finish('reset');
+        return Response.error();
+      }
+      const input = {
+        chunkBytes: Math.max(1, script.chunkBytes ?? DEFAULT_CHUNK_BYTES),
+        speech,
+        errorEvent: script.errorEvent,
+      };
+      const plan = endpoint === 'bytes' ? bytesPlan(record.body, input) : ssePlan(record.body, input);
+      if (isProblem(plan)) return problem(plan.status, plan.message);
+      return scriptedResponse(plan, { script, delay, signal: request.signal, record, finish });
+    } catch (error) {
+      if (request.signal.aborted) {
+        finish('aborted');
+        return Response.error();
+      }
+      return problem(500, `voxroute mock failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  function upgrade(request: Request): MockUpgrade {
+    const url = new URL(request.url);
+    const endpoint = SOCKET_PATHS.find(([suffix]) => url.pathname.endsWith(suffix))?.[1];
+    const call = endpoint === undefined ? 1 : ++counts[endpoint];
+    const headers = headerRecord(request.headers);
+    const version = headers['cartesia-version'] ?? url.searchParams.get('cartesia_version') ?? undefined;
+    const created = createRecord({
+      endpoint: endpoint ?? 'unknown',
+      call,
+      method: request.method,
+      path: url.pathname,
+      url: request.url,
+      headers,
+      receivedAtMs: now(),
+    });
+    const record: CartesiaSocketRecord = Object.assign(created.record, { frames: [], messages: [] });
+    const { finish } = created;
+    requests.push(record);
+    sockets.push(record);
+    const refuse = (status: number, body: unknown): MockUpgrade => {
+      record.status = status;
+      finish('completed');
+      return { reject: { status, body: typeof body === 'string' ? body : JSON.stringify(body) } };
+    };
+    const unauthorized = authProblem(headers, url);
+    if (unauthorized) return refuse(401, httpErrorBody(401, unauthorized, version));
+    if (endpoint === undefined)
+      return refuse(404, httpErrorBody(404, `No mock WebSocket at ${url.pathname}`, version));
+    const context: CallContext = { call, request: record };
+    const script = scriptFor(endpoint, context);
+    if (script.failTimes !== undefined && call <= script.failTimes) {
+      const status = script.failStatus ?? 500;
+      return refuse(
+        status,
+        script.failBody ?? httpErrorBody(status, `mock failure ${call} of ${script.failTimes}`, version),
+      );
+    }
+    if (endpoint === 'tts-websocket') {
+      record.status = 101;
+      return { accept: (socket) => runTtsSession(socket, { script, delay, speech, record, finish }) };
+    }
+    const encoding = url.searchParams.get('encoding') ?? '';
+    const sampleRate = Number(url.searchParams.get('sample_rate'));
+    if (!url.searchParams.get('model')) return refuse(400, httpErrorBody(400, 'model is required', version));
+    if (!(encoding in STT_BYTES_PER_SAMPLE)) {
+      return refuse(
+        400,
+        httpErrorBody(400, `encoding ${JSON.stringify(encoding)} is not supported`, version),
+      );
+    }
+    if (!Number.isInteger(sampleRate) || sampleRate <= 0) {
+      return refuse(400, httpErrorBody(400, 'sample_rate must be a positive integer', version));
+    }
+    record.status = 101;
+    return {
+      accept: (socket) =>
+        runSttSession(socket, {
+          script,
+          delay,
+          record,
+          finish,
+          encoding,
+          sampleRate,
+          transcript: (audio, segment) =>
+            resolvePerCall(options.transcript, { ...context, audio, segment }) ?? DEFAULT_TRANSCRIPT,
+        }),
+    };
+  }
+
+  return {
+    requests,
+    sockets,
+    handle,
+    upgrade,
+    calls: (endpoint) => counts[endpoint],
+    reset() {
+      requests.length = 0;
+      sockets.length = 0;
+      for (const name of ENDPOINTS) counts[name] = 0;
+    },
+  };
+}

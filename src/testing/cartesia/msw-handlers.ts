@@ -1,0 +1,52 @@
+import type { HttpHandler, WebSocketHandler } from 'msw';
+import { http } from 'msw';
+import { mockWebSocketHandler } from '../ws-msw.js';
+import type { CartesiaMock, CartesiaMockOptions } from './mock.js';
+import { createCartesiaMock } from './mock.js';
+
+/**
+ * Options of {@link cartesiaHandlers}: the base URL (default `https://api.cartesia.ai`) and
+ * either a mock or options for a new one.
+ *
+ * @example
+ * ```ts
+ * const options: CartesiaHandlersOptions = { baseUrl: 'https://api.cartesia.ai', apiKey: 'test-key' };
+ * ```
+ */
+export type CartesiaHandlersOptions = { baseUrl?: string } & (
+  | { provider: CartesiaMock }
+  | (CartesiaMockOptions & { provider?: undefined })
+);
+
+/**
+ * msw handlers serving the Cartesia mock at `baseUrl`: `POST {baseUrl}/tts/bytes` and
+ * `/tts/sse` (HTTP), and the WebSockets `{ws base}/tts/websocket` and `/stt/websocket` (base
+ * URL with `https:` -> `wss:`) through msw's `ws` API, which intercepts only the runtime's
+ * global WebSocket (Node >= 22): there, the client must use a standard WebSocket (voxroute:
+ * `createWebSocketTransport({ useGlobalWebSocket: true })`), which sends no headers, so the
+ * key must travel in the query (`api_key`). See `mockWebSocketHandler` for how a refused
+ * upgrade looks through msw (a close code). Pass `provider` to share a mock (and read its
+ * records), or mock options to make a new one.
+ *
+ * @example
+ * ```ts
+ * import { setupServer } from 'msw/node';
+ * const mock = createCartesiaMock();
+ * const server = setupServer(...cartesiaHandlers({ provider: mock }));
+ * server.listen();
+ * ```
+ */
+export function cartesiaHandlers(
+  options: CartesiaHandlersOptions = {},
+): Array<HttpHandler | WebSocketHandler> {
+  const { baseUrl, provider, ...mockOptions } = options;
+  const mock = provider ?? createCartesiaMock(mockOptions);
+  const base = (baseUrl ?? 'https://api.cartesia.ai').replace(/\/+$/, '');
+  const wsBase = base.replace(/^http(s?):/, 'ws$1:');
+  return [
+    http.post(`${base}/tts/bytes`, ({ request }) => mock.handle(request)),
+    http.post(`${base}/tts/sse`, ({ request }) => mock.handle(request)),
+    mockWebSocketHandler(`${wsBase}/tts/websocket`, mock),
+    mockWebSocketHandler(`${wsBase}/stt/websocket`, mock),
+  ];
+}

@@ -1,0 +1,65 @@
+import type { MockScript } from '../mock-script.js';
+import type { PerCall } from '../per-call.js';
+
+/**
+ * The endpoints of the Cartesia mock: `'bytes'` (`POST /tts/bytes`), `'sse'` (`POST /tts/sse`),
+ * `'tts-websocket'` (`/tts/websocket`) and `'stt-websocket'` (`/stt/websocket`).
+ *
+ * @example
+ * ```ts
+ * expect(mock.calls('tts-websocket' satisfies CartesiaEndpointName)).toBe(1);
+ * ```
+ */
+export type CartesiaEndpointName = 'bytes' | 'sse' | 'tts-websocket' | 'stt-websocket';
+
+/**
+ * The script of one Cartesia mock call: the {@link MockScript} fields, plus WebSocket faults.
+ * On HTTP endpoints (`bytes`, `sse`) it works as for every mock (a chunk is one body write: a
+ * piece of raw audio, or one SSE frame). On the WebSockets a call is one connection (call
+ * numbers count upgrades) and a chunk is one counted server message (TTS: one `chunk` audio
+ * message; STT: any message); K counts them over the whole connection:
+ * - `failTimes` / `failStatus` / `failBody` / `retryAfter`: refuse the upgrade with that HTTP
+ *   status (through msw: a close code, see `mockWebSocketHandler`);
+ * - `firstChunkDelayMs` before the first audio message of each TTS context (STT: the first
+ *   message after each `finalize`), `chunkGapMs` before each later one; `chunkBytes`: raw audio
+ *   bytes per TTS message (default 4800);
+ * - `resetAfterChunks`: drop the connection without a close frame (the client sees 1006);
+ * - `closeAfterChunks` with `closeCode` (default 1011) and `closeReason` (default `''`): close
+ *   with that code; K = 0 closes right after the upgrade (C18: 1008 `'invalid api key'`);
+ * - `stallAfterChunks`: send nothing more (no audio, no `done`, no close) while still reading
+ *   the client (C15);
+ * - `errorEventAfterChunks` with `errorEvent`: send an error message for the current context
+ *   (`{"type":"error","done":true,"status_code",...}`), which ends that context;
+ * - `malformedAfterChunks`: send one text frame that is not JSON, then go on;
+ * - `endWithoutDone`: never send `done` (TTS contexts; STT sessions);
+ * - `lateChunks` (TTS): before the first audio of each context after the first on a
+ *   connection, send this many more audio messages of the previous context (late audio that
+ *   the client must discard: C15).
+ * Faults are checked in this order at each position: reset, close, stall, error, malformed.
+ * `headersDelayMs` does not apply to WebSockets.
+ *
+ * @example
+ * ```ts
+ * const c18: CartesiaMockScript = { closeAfterChunks: 0, closeCode: 1008, closeReason: 'invalid api key' };
+ * const c15: CartesiaMockScript = { stallAfterChunks: 3 };
+ * ```
+ */
+export interface CartesiaMockScript extends MockScript {
+  closeAfterChunks?: number;
+  closeCode?: number;
+  closeReason?: string;
+  lateChunks?: number;
+}
+
+/**
+ * One script per endpoint; an endpoint left out runs unscripted.
+ *
+ * @example
+ * ```ts
+ * const scripts: CartesiaEndpointScripts = { bytes: [{ failTimes: 1, failStatus: 503 }], 'tts-websocket': { chunkGapMs: 5 } };
+ * ```
+ */
+export type CartesiaEndpointScripts = Partial<Record<CartesiaEndpointName, PerCall<CartesiaMockScript>>>;
+
+/** Default {@link CartesiaMockScript.closeCode}: 1011 (internal error). */
+export const DEFAULT_CLOSE_CODE = 1011;

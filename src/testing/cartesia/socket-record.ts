@@ -1,0 +1,38 @@
+import type { RecordedRequest } from '../recorded-request.js';
+
+/**
+ * A frame a Cartesia mock WebSocket received from the client, in arrival order: text (with
+ * its JSON when it parsed) or binary.
+ *
+ * @example
+ * ```ts
+ * const texts = record.frames.filter((f): f is Extract<ReceivedFrame, { type: 'text' }> => f.type === 'text');
+ * ```
+ */
+export type ReceivedFrame =
+  | { type: 'text'; data: string; json?: unknown }
+  | { type: 'binary'; data: Uint8Array };
+
+/**
+ * The record of one WebSocket connection to the Cartesia mock: the upgrade request (URL with
+ * query, headers; `method` `'GET'`), then every frame received, and how it closed. `chunksSent`
+ * counts counted messages (see CartesiaMockScript); `outcome` is `'completed'` when the session
+ * ended normally (every TTS context done, or the STT `done` sent), `'reset'` after a scripted
+ * reset, `'aborted'` when the client closed first with work pending.
+ *
+ * @example
+ * ```ts
+ * const socket = mock.sockets[0]!;
+ * await socket.ended;
+ * expect(socket.closeCode).toBe(1000);
+ * ```
+ */
+export interface CartesiaSocketRecord extends RecordedRequest {
+  /** Every frame from the client, in order. */
+  frames: ReceivedFrame[];
+  /** The JSON messages among `frames` (TTS requests), in order. */
+  messages: unknown[];
+  /** Close code and reason once the socket has closed (1005 / 1006 when there was none). */
+  closeCode?: number;
+  closeReason?: string;
+}

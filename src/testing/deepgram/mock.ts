@@ -1,0 +1,298 @@
+import type { AudioFormat } from '../../types/audio.js';
+import { type Delay, realDelay } from '../delay.js';
+import type { MockProvider } from '../mock-provider.js';
+import { DEFAULT_CHUNK_BYTES, type MockScript } from '../mock-script.js';
+import type { MockUpgrade } from '../mock-websocket.js';
+import { type CallContext, type PerCall, resolvePerCall } from '../per-call.js';
+import { createRecord, type RecordedRequest } from '../recorded-request.js';
+import { headerRecord, readRequestBody } from '../request-body.js';
+import { scriptedResponse } from '../scripted-body.js';
+import { deepgramErrorBody, deepgramErrorResponse, mockRequestId } from './errors.js';
+import { DEFAULT_INACTIVITY_TIMEOUT_MS, type DeepgramListenScript } from './listen-script.js';
+import { type DeepgramListenSession, runListenSession } from './listen-session.js';
+import { type DeepgramMockSpeechOptions, speakPlan } from './speak.js';
+import { DEFAULT_DEEPGRAM_TRANSCRIPT, DEFAULT_WORD_MS, mockWords } from './transcript.js';
+
+/**
+ * The endpoints of the Deepgram mock: `'speak'` (`POST /v1/speak`) and `'listen'`
+ * (`/v1/listen` WebSocket).
+ *
+ * @example
+ * ```ts
+ * expect(mock.calls('listen' satisfies DeepgramEndpointName)).toBe(1);
+ * ```
+ */
+export type DeepgramEndpointName = 'speak' | 'listen';
+
+/**
+ * Scripts of the Deepgram mock: one per endpoint (an endpoint left out runs unscripted).
+ *
+ * @example
+ * ```ts
+ * const scripts: DeepgramMockScripts = { speak: [{ failTimes: 1, failStatus: 429 }], listen: { closeAfterChunks: 0 } };
+ * ```
+ */
+export interface DeepgramMockScripts {
+  speak?: PerCall<MockScript>;
+  listen?: PerCall<DeepgramListenScript>;
+}
+
+/**
+ * Options of {@link createDeepgramMock}. Everything is optional.
+ *
+ * @example
+ * ```ts
+ * const options: DeepgramMockOptions = { apiKey: 'dg-test', transcript: 'Book a table.', inactivityTimeoutMs: 3000 };
+ * ```
+ */
+export interface DeepgramMockOptions {
+  /**
+   * When set, every request needs this key: `Authorization: Token <key>` (or `Bearer <key>`),
+   * or on `/v1/listen` the subprotocols `token, <key>`; otherwise HTTP 401 (PROTOCOLS.md 3.1).
+   */
+  apiKey?: string;
+  /** Latency and faults per endpoint (see MockScript and DeepgramListenScript). */
+  script?: DeepgramMockScripts;
+  /** What `/v1/listen` hears, per connection. Default {@link DEFAULT_DEEPGRAM_TRANSCRIPT}. */
+  transcript?: PerCall<string>;
+  /** Length of each transcript word on the audio timeline, in ms. Default 400. */
+  wordMs?: number;
+  /**
+   * Close `/v1/listen` with 1011 and a `NET-0001` reason after this many ms without a frame from
+   * the client (waited through `delay`); 0 turns it off. Default 10000, Deepgram's window.
+   */
+  inactivityTimeoutMs?: number;
+  /** How `/v1/speak` makes audio (60 ms a character by default). */
+  speech?: DeepgramMockSpeechOptions;
+  /** Waits for the scripts' delays and the inactivity window. Default: real timers ({@link realDelay}). */
+  delay?: Delay;
+  /** Clock for `receivedAtMs`, in ms. Default: `performance.now()`. */
+  now?: () => number;
+}
+
+/**
+ * The Deepgram mock: a MockProvider (HTTP and WebSocket) with the record of its listen sessions.
+ *
+ * @example
+ * ```ts
+ * const mock: DeepgramMock = createDeepgramMock({ apiKey: 'dg-test' });
+ * const server = await startMockServer({ provider: mock });
+ * ```
+ */
+export interface DeepgramMock extends MockProvider {
+  upgrade(request: Request): MockUpgrade;
+  /** Every accepted `/v1/listen` session, in order. */
+  readonly sessions: DeepgramListenSession[];
+  /** Resolves with the `index`-th (0-based) accepted listen session, once it exists. */
+  session(index: number): Promise<DeepgramListenSession>;
+  /** Requests (HTTP and upgrades) received so far on `endpoint`. */
+  calls(endpoint: DeepgramEndpointName): number;
+  /** Forgets recorded requests and sessions and restarts call numbering at 1. */
+  reset(): void;
+}
+
+const LISTEN_ENCODINGS: Record<string, AudioFormat['encoding']> = {
+  linear16: 'pcm_s16le',
+  mulaw: 'mulaw',
+  alaw: 'alaw',
+};
+
+function endpointOf(pathname: string): DeepgramEndpointName | undefined {
+  if (pathname.endsWith('/v1/speak')) return 'speak';
+  if (pathname.endsWith('/v1/listen')) return 'listen';
+  return undefined;
+}
+
+/** True when the request carries `key`: `Authorization: Token|Bearer <key>` or subprotocols `token|bearer, <key>`. */
+function authorized(headers: Record<string, string>, key: string): boolean {
+  const auth = headers.authorization;
+  if (auth === `Token ${key}` || auth === `Bearer ${key}`) return true;
+  const protocols = (headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+  const scheme = protocols[0]?.toLowerCase();
+  return (scheme === 'token' || scheme === 'bearer') && protocols[1] === key;
+}
+
+/**
+ * A wire-accurate mock of Deepgram (PROTOCOLS.md section 3), written once over web
+ * `Request`/`Response` and MockSocket, served by `startMockServer` (HTTP and WebSocket) or msw
+ * ({@link deepgramHandlers}):
+ * - `POST .../v1/speak?model&encoding&sample_rate&container`: body `{"text"}`; streamed raw or
+ *   WAV audio of the synthetic voice in the asked format (see `speakPlan`); errors in Deepgram's
+ *   `{"err_code","err_msg","request_id"}` shape;
+ * - `.../v1/listen?model&encoding&sample_rate&channels&interim_results&punctuate|smart_format`:
+ *   a WebSocket whose `Results` carry the configured transcript, word by word as the audio
+ *   arrives, then `Metadata` and a close after CloseStream; Finalize, KeepAlive and the
+ *   inactivity close (C13) as Deepgram does them (see `runListenSession`). The upgrade is
+ *   refused with 401 for a bad key and 400 for a missing or non-raw `encoding` or a missing
+ *   `sample_rate`.
+ * Every request, upgrades included, is recorded in `requests`; listen sessions in `sessions`.
+ *
+ * @example
+ * ```ts
+ * const mock = createDeepgramMock({ apiKey: 'dg-test', transcript: 'Your table is booked.' });
+ * const server = await startMockServer({ provider: mock });
+ * // REST: `${server.url}/v1/speak?...`; WebSocket: `${server.url.replace('http', 'ws')}/v1/listen?...`
+ * ```
+ */
+export function createDeepgramMock(options: DeepgramMockOptions = {}): DeepgramMock {
+  const delay = options.delay ?? realDelay;
+  const now = options.now ?? (() => performance.now());
+  const requests: RecordedRequest[] = [];
+  const sessions: DeepgramListenSession[] = [];
+  const sessionWaiters: Array<{ index: number; resolve(session: DeepgramListenSession): void }> = [];
+  const counts: Record<DeepgramEndpointName, number> = { speak: 0, listen: 0 };
+
+  const recordOf = (request: Request, url: URL, endpoint: DeepgramEndpointName | undefined) => {
+    const call = endpoint === undefined ? 1 : ++counts[endpoint];
+    const created = createRecord({
+      endpoint: endpoint ?? 'unknown',
+      call,
+      method: request.method,
+      path: url.pathname,
+      url: request.url,
+      headers: headerRecord(request.headers),
+      receivedAtMs: now(),
+    });
+    requests.push(created.record);
+    return { ...created, call };
+  };
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const endpoint = endpointOf(url.pathname);
+    const { record, finish, call } = recordOf(request, url, endpoint);
+    const requestId = mockRequestId(call);
+    const fail = (status: number, message: string, body?: unknown, headers?: Record<string, string>) => {
+      record.status = status;
+      finish('completed');
+      return deepgramErrorResponse(status, message, requestId, body, headers);
+    };
+    try {
+      if (!(await readRequestBody(request, record))) return fail(400, 'The body could not be read');
+      if (options.apiKey !== undefined && !authorized(record.headers, options.apiKey)) {
+        return fail(401, 'Invalid credentials.');
+      }
+      if (endpoint !== 'speak') return fail(404, `No mock endpoint at ${request.method} ${url.pathname}`);
+      if (request.method !== 'POST') return fail(405, `Method ${request.method} not allowed`);
+      const context: CallContext = { call, request: record };
+      const script = resolvePerCall(options.script?.speak, context) ?? {};
+      if (script.headersDelayMs !== undefined && script.headersDelayMs > 0) {
+        await delay(script.headersDelayMs, request.signal);
+      }
+      if (request.signal.aborted) {
+        finish('aborted');
+        return Response.error();
+      }
+      if (script.failTimes !== undefined && call <= script.failTimes) {
+        const status = script.failStatus ?? 500;
+        return fail(
+          status,
+          `mock failure ${call} of ${script.failTimes}`,
+          script.failBody,
+          script.retryAfter === undefined ? {} : { 'retry-after': script.retryAfter },
+        );
+      }
+      if (script.resetAfterChunks === 0) {
+        finish('reset');
+        return Response.error();
+      }
+      const plan = speakPlan(record.body, url.searchParams, {
+        speech: options.speech ?? {},
+        chunkBytes: script.chunkBytes ?? DEFAULT_CHUNK_BYTES,
+      });
+      if ('message' in plan) return fail(plan.status, plan.message);
+      return scriptedResponse(plan, { script, delay, signal: request.signal, record, finish });
+    } catch (error) {
+      if (request.signal.aborted) {
+        finish('aborted');
+        return Response.error();
+      }
+      return fail(500, `voxroute mock failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  function upgrade(request: Request): MockUpgrade {
+    const url = new URL(request.url);
+    const endpoint = endpointOf(url.pathname);
+    const { record, finish, call } = recordOf(request, url, endpoint);
+    const requestId = mockRequestId(call);
+    const reject = (status: number, message: string, body?: unknown): MockUpgrade => {
+      record.status = status;
+      finish('completed');
+      const payload = body ?? deepgramErrorBody(status, message, requestId);
+      return { reject: { status, body: typeof payload === 'string' ? payload : JSON.stringify(payload) } };
+    };
+    if (options.apiKey !== undefined && !authorized(record.headers, options.apiKey)) {
+      return reject(401, 'Invalid credentials.');
+    }
+    if (endpoint !== 'listen') return reject(404, `No mock WebSocket endpoint at ${url.pathname}`);
+    const context: CallContext = { call, request: record };
+    const script = resolvePerCall(options.script?.listen, context) ?? {};
+    if (script.failTimes !== undefined && call <= script.failTimes) {
+      return reject(script.failStatus ?? 500, `mock failure ${call} of ${script.failTimes}`, script.failBody);
+    }
+    const query: Record<string, string> = {};
+    for (const [name, value] of url.searchParams) query[name] = value;
+    const encoding = query.encoding === undefined ? undefined : LISTEN_ENCODINGS[query.encoding];
+    if (encoding === undefined) {
+      return reject(
+        400,
+        `encoding '${query.encoding ?? ''}' is not served by the voxroute mock: use linear16, mulaw or alaw`,
+      );
+    }
+    const sampleRate = Number(query.sample_rate);
+    if (!Number.isInteger(sampleRate) || sampleRate < 1000) {
+      return reject(400, 'sample_rate is required with raw audio: an integer in Hz');
+    }
+    if (query.channels !== undefined && query.channels !== '1') {
+      return reject(400, 'the voxroute mock serves mono audio only (channels=1)');
+    }
+    const transcript = resolvePerCall(options.transcript, context) ?? DEFAULT_DEEPGRAM_TRANSCRIPT;
+    const punctuated = query.punctuate === 'true' || query.smart_format === 'true';
+    return {
+      accept: (socket) => {
+        record.status = 101;
+        const session = runListenSession({
+          socket,
+          record,
+          finish,
+          query,
+          format: { encoding, sampleRate, channels: 1 },
+          words: mockWords(transcript, options.wordMs ?? DEFAULT_WORD_MS),
+          interim: query.interim_results === 'true',
+          context: { requestId, model: query.model ?? 'nova-3', punctuated },
+          script,
+          delay,
+          inactivityMs: options.inactivityTimeoutMs ?? DEFAULT_INACTIVITY_TIMEOUT_MS,
+        });
+        sessions.push(session);
+        for (const waiter of [...sessionWaiters]) {
+          const found = sessions[waiter.index];
+          if (found) {
+            sessionWaiters.splice(sessionWaiters.indexOf(waiter), 1);
+            waiter.resolve(found);
+          }
+        }
+      },
+    };
+  }
+
+  return {
+    requests,
+    sessions,
+    handle,
+    upgrade,
+    session(index) {
+      const found = sessions[index];
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => sessionWaiters.push({ index, resolve }));
+    },
+    calls: (endpoint) => counts[endpoint],
+    reset() {
+      requests.length = 0;
+      sessions.length = 0;
+      counts.speak = 0;
+      counts.listen = 0;
+    },
+  };
+}

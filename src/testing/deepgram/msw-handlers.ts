@@ -1,0 +1,44 @@
+import { type HttpHandler, http, type WebSocketHandler } from 'msw';
+import { mockWebSocketHandler } from '../ws-msw.js';
+import { createDeepgramMock, type DeepgramMock, type DeepgramMockOptions } from './mock.js';
+
+/**
+ * Options of {@link deepgramHandlers}: the base URL (default `https://api.deepgram.com`) and
+ * either a mock or options for a new one.
+ *
+ * @example
+ * ```ts
+ * const options: DeepgramHandlersOptions = { baseUrl: 'https://api.deepgram.com', apiKey: 'dg-test' };
+ * ```
+ */
+export type DeepgramHandlersOptions = { baseUrl?: string } & (
+  | { provider: DeepgramMock }
+  | (DeepgramMockOptions & { provider?: undefined })
+);
+
+/**
+ * msw handlers serving the Deepgram mock at `baseUrl`: `POST {baseUrl}/v1/speak` (HTTP, any
+ * runtime) and the `/v1/listen` WebSocket at the same host with `ws:` / `wss:` (through msw's
+ * `ws` API, see `mockWebSocketHandler`: only where the runtime has a global `WebSocket`, i.e.
+ * Node >= 22; such a client sends no handshake headers, so it must authenticate with the
+ * `token, <key>` subprotocols, and a refused upgrade arrives as a close code: 401 -> 1008).
+ * Pass `provider` to share a mock (and read its `requests` and `sessions`).
+ *
+ * @example
+ * ```ts
+ * import { setupServer } from 'msw/node';
+ * const mock = createDeepgramMock({ apiKey: 'dg-test' });
+ * const server = setupServer(...deepgramHandlers({ provider: mock }));
+ * server.listen();
+ * ```
+ */
+export function deepgramHandlers(options: DeepgramHandlersOptions = {}): Array<HttpHandler | WebSocketHandler> {
+  const { baseUrl, provider, ...mockOptions } = options;
+  const mock = provider ?? createDeepgramMock(mockOptions);
+  const base = (baseUrl ?? 'https://api.deepgram.com').replace(/\/+$/, '');
+  const wsBase = base.replace(/^http(s?):/, 'ws$1:');
+  return [
+    http.post(`${base}/v1/speak`, ({ request }) => mock.handle(request)),
+    mockWebSocketHandler(`${wsBase}/v1/listen`, mock),
+  ];
+}

@@ -1,0 +1,61 @@
+import type { HttpHandler, WebSocketHandler } from 'msw';
+import { http } from 'msw';
+import { mockWebSocketHandler } from '../ws-msw.js';
+import type { ElevenLabsMock, ElevenLabsMockOptions } from './mock.js';
+import { createElevenLabsMock } from './mock.js';
+
+/**
+ * Options of {@link elevenLabsHandlers}: the API origin (default `https://api.elevenlabs.io`)
+ * and either a mock or options for a new one.
+ *
+ * @example
+ * ```ts
+ * const options: ElevenLabsHandlersOptions = { baseUrl: 'https://api.elevenlabs.io', apiKey: 'xi-test' };
+ * ```
+ */
+export type ElevenLabsHandlersOptions = { baseUrl?: string } & (
+  | { provider: ElevenLabsMock }
+  | (ElevenLabsMockOptions & { provider?: undefined })
+);
+
+/**
+ * msw request handlers serving the ElevenLabs mock's HTTP stream endpoint at `baseUrl`:
+ * `POST {baseUrl}/v1/text-to-speech/:voiceId/stream`. Pass `provider` to share a mock (and read
+ * its `requests`), or mock options to make a new one. The differences from the loopback server
+ * are those of the OpenAI-compatible handlers (a reset is `Response.error()` or an errored body
+ * stream; msw intercepts the global fetch and node:http, not undici's own `request`).
+ *
+ * @example
+ * ```ts
+ * import { setupServer } from 'msw/node';
+ * const mock = createElevenLabsMock();
+ * const server = setupServer(...elevenLabsHandlers({ provider: mock }));
+ * server.listen();
+ * ```
+ */
+export function elevenLabsHandlers(options: ElevenLabsHandlersOptions = {}): HttpHandler[] {
+  const { baseUrl, provider, ...mockOptions } = options;
+  const mock = provider ?? createElevenLabsMock(mockOptions);
+  const base = (baseUrl ?? 'https://api.elevenlabs.io').replace(/\/+$/, '');
+  return [http.post(`${base}/v1/text-to-speech/:voiceId/stream`, ({ request }) => mock.handle(request))];
+}
+
+/**
+ * The msw WebSocket handler serving the mock's stream-input sessions at
+ * `wss://{host}/v1/text-to-speech/*\/stream-input` for the https `baseUrl` (ws for http). Only
+ * where msw can intercept WebSockets: the runtime's global `WebSocket` (Node >= 22); the client
+ * then sends no handshake headers, so the key must travel in the first message (voxroute's
+ * adapter does that when its transport `canSendHeaders` is false). See `mockWebSocketHandler`.
+ *
+ * @example
+ * ```ts
+ * const server = setupServer(...elevenLabsHandlers({ provider: mock }), elevenLabsWebSocketHandler(mock));
+ * ```
+ */
+export function elevenLabsWebSocketHandler(
+  provider: ElevenLabsMock,
+  baseUrl = 'https://api.elevenlabs.io',
+): WebSocketHandler {
+  const base = baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws');
+  return mockWebSocketHandler(`${base}/v1/text-to-speech/*/stream-input`, provider);
+}

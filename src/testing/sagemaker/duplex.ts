@@ -1,0 +1,60 @@
+import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
+import { constants } from 'node:http2';
+import { Readable } from 'node:stream';
+import type { SageMakerMock } from './mock.js';
+
+/** Serves one HTTP/2 stream of the emulator. */
+export async function handleHttp2Stream(
+  mock: SageMakerMock,
+  origin: string,
+  stream: ServerHttp2Stream,
+  headers: IncomingHttpHeaders,
+): Promise<void> {
+  const method = String(headers[':method'] ?? 'GET');
+  const path = String(headers[':path'] ?? '/');
+  const gone = new AbortController();
+  stream.once('close', () => gone.abort());
+  const requestHeaders = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.startsWith(':') || value === undefined) continue;
+    requestHeaders.set(name, Array.isArray(value) ? value.join(', ') : String(value));
+  }
+  const init: RequestInit & { duplex?: 'half' } = { method, headers: requestHeaders, signal: gone.signal };
+  if (method !== 'GET' && method !== 'HEAD') {
+    init.body = Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>;
+    init.duplex = 'half';
+  }
+  const response = await mock.handle(new Request(new URL(path, origin), init));
+  await sendHttp2Response(response, stream);
+}
+
+/** Writes a web Response on an HTTP/2 stream; `Response.error()` resets the stream. */
+export async function sendHttp2Response(response: Response, stream: ServerHttp2Stream): Promise<void> {
+  if (stream.destroyed || stream.closed) return;
+  if (response.type === 'error') {
+    stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+    return;
+  }
+  const out: Record<string, string | number> = { ':status': response.status };
+  response.headers.forEach((value, name) => {
+    out[name] = value;
+  });
+  stream.respond(out);
+  if (!response.body) {
+    stream.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  stream.once('close', () => reader.cancel().catch(() => {}));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (stream.destroyed) return;
+      await new Promise<void>((resolve, reject) => stream.write(value, (error) => (error ? reject(error) : resolve())));
+    }
+    stream.end();
+  } catch {
+    if (!stream.destroyed) stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The SageMaker Runtime error type the emulator names in `x-amzn-errortype` for an HTTP
+ * status (PROTOCOLS.md 5.4; AWSJS schemas_0.ts): 400 `ValidationError`, 403
+ * `AccessDeniedException`, 424 `ModelError`, 429 `ThrottlingException`, 500 `InternalFailure`,
+ * 503 `ServiceUnavailable`, 530 `InternalDependencyException`; other 4xx `ValidationError`,
+ * other 5xx `InternalFailure`.
+ */
+export function sageMakerErrorType(status: number): string {
+  switch (status) {
+    case 403:
+      return 'AccessDeniedException';
+    case 424:
+      return 'ModelError';
+    case 429:
+      return 'ThrottlingException';
+    case 503:
+      return 'ServiceUnavailable';
+    case 530:
+      return 'InternalDependencyException';
+    default:
+      return status >= 500 ? 'InternalFailure' : 'ValidationError';
+  }
+}
+
+/**
+ * An HTTP error answer as SageMaker Runtime sends one (restJson1, PROTOCOLS.md 5.4):
+ * `x-amzn-errortype: <type>` (the SDK reads the type from this header first), a request id,
+ * and a JSON body `{"message": ...}`; a `ModelError` also carries `OriginalStatusCode` and
+ * `OriginalMessage`. `body` replaces the JSON body when given (a string is sent as it is).
+ */
+export function sageMakerErrorResponse(
+  status: number,
+  type: string,
+  message: string,
+  options: { body?: unknown; retryAfter?: string; requestId: string },
+): Response {
+  let text: string;
+  if (options.body !== undefined) {
+    text = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  } else {
+    const body: Record<string, unknown> = { message };
+    if (type === 'ModelError') {
+      body.OriginalStatusCode = 500;
+      body.OriginalMessage = message;
+    }
+    text = JSON.stringify(body);
+  }
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-amzn-errortype': type,
+    'x-amzn-requestid': options.requestId,
+  };
+  if (options.retryAfter !== undefined) headers['retry-after'] = options.retryAfter;
+  return new Response(text, { status, headers });
+}

@@ -1,0 +1,96 @@
+import {
+  createEventStreamCodec,
+  type EventStreamMessageCodec,
+  stringHeader,
+} from '../../providers/sagemaker/event-stream.js';
+import type { MockErrorEvent } from '../mock-script.js';
+
+const encoder = new TextEncoder();
+
+/** UTF-8 bytes of a string part; bytes as they are. */
+export function partBytes(part: string | Uint8Array): Uint8Array {
+  return typeof part === 'string' ? encoder.encode(part) : part;
+}
+
+/** The emulator's codec, made once (the event-stream module is loaded on first use). */
+let shared: Promise<EventStreamMessageCodec> | undefined;
+export function emulatorCodec(): Promise<EventStreamMessageCodec> {
+  shared ??= createEventStreamCodec();
+  return shared;
+}
+
+/**
+ * A `PayloadPart` event message (PROTOCOLS.md 5.3): headers `:message-type: event`,
+ * `:event-type: PayloadPart`, `:content-type: application/octet-stream`, the bytes as payload.
+ * `extra` adds string headers (the bidirectional stream's `DataType`, `CompletionState`, 5.5).
+ */
+export function payloadPartMessage(
+  codec: EventStreamMessageCodec,
+  bytes: Uint8Array,
+  extra: Record<string, string> = {},
+): Uint8Array {
+  const headers: Record<string, ReturnType<typeof stringHeader>> = {
+    ':message-type': stringHeader('event'),
+    ':event-type': stringHeader('PayloadPart'),
+    ':content-type': stringHeader('application/octet-stream'),
+  };
+  for (const [name, value] of Object.entries(extra)) headers[name] = stringHeader(value);
+  return codec.encode({ headers, body: bytes });
+}
+
+/**
+ * The message of a stream error after HTTP 200 (PROTOCOLS.md 5.3):
+ * - type `ModelStreamError` (the default) or `InternalStreamFailure`: a modeled exception,
+ *   `:message-type: exception`, `:exception-type: <type>`, `:content-type: application/json`,
+ *   payload `{"Message", "ErrorCode"}` (`ErrorCode` only for ModelStreamError; default
+ *   `ModelInvocationTimeExceeded`);
+ * - any other type: an unmodeled error, `:message-type: error`, `:error-code: <type>`,
+ *   `:error-message: <message>`, empty payload.
+ */
+export function streamErrorMessage(codec: EventStreamMessageCodec, event: MockErrorEvent = {}): Uint8Array {
+  const type = event.type ?? 'ModelStreamError';
+  const message = event.message ?? 'mock stream error';
+  if (type === 'ModelStreamError' || type === 'InternalStreamFailure') {
+    const body: Record<string, unknown> = { Message: message };
+    if (type === 'ModelStreamError') body.ErrorCode = String(event.code ?? 'ModelInvocationTimeExceeded');
+    return codec.encode({
+      headers: {
+        ':message-type': stringHeader('exception'),
+        ':exception-type': stringHeader(type),
+        ':content-type': stringHeader('application/json'),
+      },
+      body: encoder.encode(JSON.stringify(body)),
+    });
+  }
+  return codec.encode({
+    headers: {
+      ':message-type': stringHeader('error'),
+      ':error-code': stringHeader(type),
+      ':error-message': stringHeader(message),
+    },
+    body: new Uint8Array(0),
+  });
+}
+
+/** A copy of an encoded message whose message CRC32 (its last 4 bytes) is wrong. */
+export function corruptMessage(message: Uint8Array): Uint8Array {
+  const copy = message.slice();
+  const last = copy.length - 1;
+  copy[last] = (copy[last]! ^ 0xff) & 0xff;
+  return copy;
+}
+
+/** `parts` joined and cut again into pieces of `size` bytes (the last may be shorter). */
+export function recut(parts: Uint8Array[], size: number | undefined): Uint8Array[] {
+  if (!size || size <= 0) return parts;
+  const total = parts.reduce((n, p) => n + p.byteLength, 0);
+  const joined = new Uint8Array(total);
+  let offset = 0;
+  for (const p of parts) {
+    joined.set(p, offset);
+    offset += p.byteLength;
+  }
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < total; i += size) out.push(joined.subarray(i, Math.min(total, i + size)));
+  return out;
+}

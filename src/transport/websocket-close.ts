@@ -1,0 +1,80 @@
+import { ProviderError } from '../errors/index.js';
+import { redactSecrets } from './redact.js';
+
+/** Names of the standard close codes (RFC 6455 §7.4.1, IANA WebSocket Close Code registry). */
+const CODE_NAMES: Record<number, string> = {
+  1000: 'Normal Closure',
+  1001: 'Going Away',
+  1002: 'Protocol Error',
+  1003: 'Unsupported Data',
+  1005: 'No Status Received',
+  1006: 'Abnormal Closure',
+  1007: 'Invalid Payload Data',
+  1008: 'Policy Violation',
+  1009: 'Message Too Big',
+  1010: 'Mandatory Extension',
+  1011: 'Internal Error',
+  1012: 'Service Restart',
+  1013: 'Try Again Later',
+  1014: 'Bad Gateway',
+  1015: 'TLS Handshake',
+  3000: 'Unauthorized',
+  3003: 'Forbidden',
+  3008: 'Timeout',
+};
+
+/** Close codes that say the request itself (or its credentials) is wrong: trying again cannot help. */
+const NOT_RETRYABLE = new Set([1002, 1003, 1007, 1008, 1009, 1010, 3000, 3003]);
+
+/** A close reason of a private-use (4000-4999) code that names an authentication failure. */
+const AUTH_REASON =
+  /unauthori[sz]ed|unauthenticated|authenticat|forbidden|invalid[\s_-]*(api[\s_-]*)?key|api[\s_-]*key|credential|permission/i;
+
+/**
+ * True when a close with `code` ends the stream normally: 1000 (normal closure) and 1005 (no
+ * status code in the close frame), RFC 6455 §7.4.1.
+ */
+export function isNormalClose(code: number): boolean {
+  return code === 1000 || code === 1005;
+}
+
+/**
+ * Whether another attempt may succeed after the server closed with `code` and `reason`:
+ * - not retryable: 1008 policy violation (providers use it for a bad or missing key: case
+ *   C18), 1002 / 1003 / 1007 / 1009 / 1010 (our frames or data were refused), 3000 / 3003
+ *   (IANA "Unauthorized" / "Forbidden"), and a 4000-4999 code whose reason names an
+ *   authentication failure (unauthorized, forbidden, invalid key, api key, credential,
+ *   permission);
+ * - retryable: everything else, notably 1001, 1006 (connection lost), 1011, 1012, 1013, 1014,
+ *   3008 and other 4000-4999 codes (provider-defined, e.g. rate limits or inactivity).
+ */
+export function isRetryableClose(code: number, reason: string): boolean {
+  if (NOT_RETRYABLE.has(code)) return false;
+  if (code >= 4000 && code <= 4999 && AUTH_REASON.test(reason)) return false;
+  return true;
+}
+
+/**
+ * The ProviderError of an error close (any code but 1000 / 1005): `status` = the close code,
+ * `retryable` from {@link isRetryableClose}, and the message
+ * `Provider '<name>' closed the WebSocket with code <code> (<name of code>): <reason>`, with every
+ * secret in `secrets` (header-like record, see `redactSecrets`) removed from the reason.
+ */
+export function closeError(
+  provider: string,
+  code: number,
+  reason: string,
+  secrets: Record<string, string>,
+): ProviderError {
+  const name = CODE_NAMES[code];
+  const detail = reason ? `: ${reason}` : '';
+  const message = redactSecrets(
+    `Provider '${provider}' closed the WebSocket with code ${code}${name ? ` (${name})` : ''}${detail}`,
+    secrets,
+  );
+  return new ProviderError(message, {
+    provider,
+    status: code,
+    retryable: isRetryableClose(code, reason),
+  });
+}

@@ -1,0 +1,367 @@
+import { AbortError, ProviderError, TimeoutError, type VoxrouteError } from '../errors/index.js';
+import type { Clock } from '../internal/clock.js';
+import { isRetryableStatus } from './classify.js';
+import { mapWireError } from './network-error.js';
+import { redactSecrets } from './redact.js';
+import { parseRetryAfter } from './retry-after.js';
+import { closeError, isNormalClose } from './websocket-close.js';
+import type { HandshakeRecord } from './websocket-handshake.js';
+import type { WebSocketClose, WebSocketConnection, WebSocketMessage } from './websocket-types.js';
+
+/** The part of a WebSocket object (WHATWG API: undici's, Node's global, msw's) a session uses. */
+export interface SocketLike {
+  binaryType: string;
+  readonly readyState: number;
+  readonly bufferedAmount: number;
+  send(data: string | Uint8Array): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: string, listener: (event: never) => void): void;
+  removeEventListener(type: string, listener: (event: never) => void): void;
+}
+
+/** Inputs of a {@link WebSocketSession}. */
+export interface SessionInit {
+  socket: SocketLike;
+  provider: string;
+  /** The URL with its secret query values redacted, for messages. */
+  shownUrl: string;
+  /** Header-like record of every secret of the connection, removed from any message. */
+  secrets: Record<string, string>;
+  clock: Clock;
+  signal?: AbortSignal;
+  connectMs: number;
+  idleMs: number;
+  /**
+   * After we start a close (close(), abort, idle deadline), how long to wait for the server's
+   * close frame before dropping the connection, in ms (0: wait forever).
+   */
+  closeTimeoutMs: number;
+  /** What the handshake showed (status of a refused upgrade, network error). */
+  handshake: HandshakeRecord;
+}
+
+type Waiter = {
+  resolve(result: IteratorResult<WebSocketMessage>): void;
+  reject(error: unknown): void;
+};
+
+/** How the message stream ends: normally (no error) or with `error`. */
+type Ending = { error?: VoxrouteError };
+
+const OPEN = 1;
+
+/**
+ * One WebSocket connection: listens to the socket from its creation, so that no message is
+ * lost before the caller iterates; settles `opened` when the handshake completes or fails;
+ * enforces the connect and idle deadlines on the injected clock; follows the caller's signal.
+ * See `WebSocketConnection` for the contract.
+ */
+export class WebSocketSession implements WebSocketConnection {
+  /** Resolves when the connection is open; rejects with the typed error of a failed connect. */
+  readonly opened: Promise<void>;
+  readonly closed: Promise<WebSocketClose>;
+
+  private state: 'connecting' | 'open' | 'closing' | 'closed' = 'connecting';
+  private readonly queue: WebSocketMessage[] = [];
+  private head = 0;
+  private readonly waiters: Waiter[] = [];
+  private ending: Ending | undefined;
+  private finished = false;
+  private idleMs: number;
+  private idleTimer: unknown;
+  private connectTimer: unknown;
+  private closeTimer: unknown;
+  private settleOpen!: { resolve(): void; reject(error: unknown): void };
+  private resolveClosed!: (close: WebSocketClose) => void;
+  private readonly iterator: AsyncIterableIterator<WebSocketMessage>;
+
+  constructor(private readonly init: SessionInit) {
+    this.idleMs = init.idleMs;
+    this.opened = new Promise<void>((resolve, reject) => {
+      this.settleOpen = { resolve, reject };
+    });
+    this.closed = new Promise<WebSocketClose>((resolve) => {
+      this.resolveClosed = resolve;
+    });
+    const { socket, signal, clock } = init;
+    socket.binaryType = 'arraybuffer';
+    socket.addEventListener('open', this.onOpen);
+    socket.addEventListener('message', this.onMessage);
+    socket.addEventListener('close', this.onClose);
+    socket.addEventListener('error', this.onError);
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (init.connectMs > 0) this.connectTimer = clock.setTimeout(this.onConnectTimeout, init.connectMs);
+    this.iterator = {
+      next: () => this.next(),
+      return: () => {
+        this.finished = true;
+        this.close();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  get isOpen(): boolean {
+    return this.state === 'open';
+  }
+
+  get bufferedAmount(): number {
+    return this.init.socket.bufferedAmount;
+  }
+
+  send(data: string | Uint8Array): boolean {
+    if (this.state !== 'open' || this.init.socket.readyState !== OPEN) return false;
+    try {
+      this.init.socket.send(data);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  messages(): AsyncIterable<WebSocketMessage> {
+    return this.iterator;
+  }
+
+  close(code = 1000, reason = ''): void {
+    if (this.state === 'closing' || this.state === 'closed') return;
+    this.end({});
+    this.closeSocket(code, reason);
+  }
+
+  /**
+   * Changes the idle deadline (ms; 0: none) of `messages()`. If the caller is waiting for a
+   * message now, the new deadline counts from now.
+   */
+  setIdleMs(ms: number): void {
+    this.idleMs = ms;
+    this.clearIdle();
+    if (this.waiters.length > 0) this.armIdle();
+  }
+
+  private next(): Promise<IteratorResult<WebSocketMessage>> {
+    const settled = this.take();
+    if (settled) return settled;
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      if (this.waiters.length === 1) this.armIdle();
+    });
+  }
+
+  /** The next result if one is ready (a queued message or the end), else undefined. */
+  private take(): Promise<IteratorResult<WebSocketMessage>> | undefined {
+    if (this.head < this.queue.length) {
+      const value = this.queue[this.head]!;
+      this.queue[this.head++] = undefined as never;
+      if (this.head > 64 && this.head * 2 > this.queue.length) {
+        this.queue.splice(0, this.head);
+        this.head = 0;
+      }
+      return Promise.resolve({ value, done: false });
+    }
+    if (this.finished) return Promise.resolve({ value: undefined, done: true });
+    if (this.ending) {
+      this.finished = true;
+      const { error } = this.ending;
+      return error ? Promise.reject(error) : Promise.resolve({ value: undefined, done: true });
+    }
+    return undefined;
+  }
+
+  /** Hands ready results to waiting callers. */
+  private wake(): void {
+    while (this.waiters.length > 0) {
+      const ready = this.take();
+      if (!ready) break;
+      const waiter = this.waiters.shift()!;
+      ready.then(waiter.resolve, waiter.reject);
+    }
+    this.clearIdle();
+    if (this.waiters.length > 0) this.armIdle();
+  }
+
+  /** Sets how the message stream ends (first outcome wins) and stops following the signal. */
+  private end(ending: Ending): void {
+    if (!this.ending) this.ending = ending;
+    this.detach();
+    this.wake();
+  }
+
+  private closeSocket(code: number, reason: string): void {
+    if (this.state === 'closed') return;
+    this.state = 'closing';
+    const { socket, clock, closeTimeoutMs } = this.init;
+    if (closeTimeoutMs > 0 && this.closeTimer === undefined) {
+      this.closeTimer = clock.setTimeout(this.onCloseTimeout, closeTimeoutMs);
+      (this.closeTimer as { unref?: () => void } | null)?.unref?.();
+    }
+    try {
+      socket.close(code, reason);
+    } catch {
+      // A standard WebSocket accepts only 1000 and 3000-4999 from the application.
+      try {
+        socket.close();
+      } catch {
+        // Already closing.
+      }
+    }
+  }
+
+  private detach(): void {
+    this.init.signal?.removeEventListener('abort', this.onAbort);
+    this.clearIdle();
+    if (this.connectTimer !== undefined) {
+      this.init.clock.clearTimeout(this.connectTimer);
+      this.connectTimer = undefined;
+    }
+  }
+
+  private armIdle(): void {
+    if (this.idleMs > 0 && this.idleTimer === undefined && !this.ending)
+      this.idleTimer = this.init.clock.setTimeout(this.onIdleTimeout, this.idleMs);
+  }
+
+  private clearIdle(): void {
+    if (this.idleTimer === undefined) return;
+    this.init.clock.clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  /** Fails a connection that has not opened yet: rejects `opened` and drops the socket. */
+  private failConnect(error: VoxrouteError): void {
+    if (this.state !== 'connecting') return;
+    this.end({ error });
+    this.settleOpen.reject(error);
+    this.closeSocket(1000, '');
+  }
+
+  private readonly onOpen = (): void => {
+    if (this.state !== 'connecting') return;
+    this.state = 'open';
+    if (this.connectTimer !== undefined) {
+      this.init.clock.clearTimeout(this.connectTimer);
+      this.connectTimer = undefined;
+    }
+    this.settleOpen.resolve();
+  };
+
+  private readonly onMessage = (event: { data: unknown }): void => {
+    if (this.ending) return;
+    const message = toMessage(event.data);
+    if (!message) return;
+    this.queue.push(message);
+    this.wake();
+  };
+
+  private readonly onError = (): void => {
+    // Always followed by a close event, which carries the outcome.
+  };
+
+  private readonly onClose = (event: { code: number; reason: string; wasClean: boolean }): void => {
+    const { socket } = this.init;
+    if (this.closeTimer !== undefined) {
+      this.init.clock.clearTimeout(this.closeTimer);
+      this.closeTimer = undefined;
+    }
+    socket.removeEventListener('open', this.onOpen);
+    socket.removeEventListener('message', this.onMessage);
+    socket.removeEventListener('close', this.onClose);
+    socket.removeEventListener('error', this.onError);
+    const code = event.code;
+    const reason = event.reason ?? '';
+    if (this.state === 'connecting') {
+      const error = this.connectError(code, reason);
+      this.state = 'closed';
+      this.end({ error });
+      this.settleOpen.reject(error);
+    } else {
+      this.state = 'closed';
+      this.end(
+        isNormalClose(code) ? {} : { error: closeError(this.init.provider, code, reason, this.init.secrets) },
+      );
+    }
+    this.resolveClosed({ code, reason, wasClean: event.wasClean === true });
+  };
+
+  private readonly onAbort = (): void => {
+    const error = new AbortError(`WebSocket to provider '${this.init.provider}' aborted`, {
+      cause: this.init.signal?.reason,
+    });
+    if (this.state === 'connecting') this.failConnect(error);
+    else if (this.state === 'open') {
+      this.end({ error });
+      this.closeSocket(1000, '');
+    }
+  };
+
+  private readonly onConnectTimeout = (): void => {
+    this.connectTimer = undefined;
+    const { provider, connectMs } = this.init;
+    this.failConnect(new TimeoutError('connect', connectMs, { provider }));
+  };
+
+  /**
+   * The server did not answer our close frame in time: drop the TCP connection (undici: the
+   * socket kept from the handshake; it then reports close 1006). Without that socket (a standard
+   * constructor), `closed` resolves with 1006 and the socket is left to its runtime.
+   */
+  private readonly onCloseTimeout = (): void => {
+    this.closeTimer = undefined;
+    if (this.state === 'closed') return;
+    const dropped = this.init.handshake.socket;
+    if (dropped) dropped.destroy();
+    else this.onClose({ code: 1006, reason: '', wasClean: false });
+  };
+
+  private readonly onIdleTimeout = (): void => {
+    this.idleTimer = undefined;
+    if (this.ending) return;
+    const { provider } = this.init;
+    this.end({ error: new TimeoutError('idle', this.idleMs, { provider }) });
+    this.closeSocket(1000, '');
+  };
+
+  /** The typed error of a handshake that failed (close before open). */
+  private connectError(code: number, reason: string): VoxrouteError {
+    const { provider, handshake, secrets, shownUrl } = this.init;
+    const { status } = handshake;
+    if (status !== undefined && status !== 101) {
+      const headers = handshake.headers ?? {};
+      return new ProviderError(
+        redactSecrets(
+          `Provider '${provider}' refused the WebSocket upgrade to ${shownUrl}: HTTP ${status}`,
+          secrets,
+        ),
+        {
+          provider,
+          status,
+          retryable: isRetryableStatus(status),
+          retryAfterMs: parseRetryAfter(headers),
+        },
+      );
+    }
+    if (handshake.error !== undefined) {
+      return mapWireError(handshake.error, { provider, stage: 'request', requestHeaders: secrets });
+    }
+    // A close frame before `open` (a standard WebSocket, or msw closing during the handshake).
+    if (code !== 1006 && code !== 1005 && code !== 1000) return closeError(provider, code, reason, secrets);
+    const why =
+      status === 101 ? 'the handshake response was invalid' : `closed with code ${code} before it opened`;
+    return new ProviderError(
+      redactSecrets(`WebSocket to provider '${provider}' at ${shownUrl} failed: ${why}`, secrets),
+      { provider, retryable: true },
+    );
+  }
+}
+
+/** A text frame as a string; a binary frame (ArrayBuffer or a view of one) as a Uint8Array. */
+function toMessage(data: unknown): WebSocketMessage | undefined {
+  if (typeof data === 'string') return { type: 'text', data };
+  if (data instanceof ArrayBuffer) return { type: 'binary', data: new Uint8Array(data) };
+  if (ArrayBuffer.isView(data))
+    return { type: 'binary', data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+  return undefined;
+}

@@ -1,0 +1,121 @@
+import type { Dispatcher } from 'undici';
+import { AbortError, ProviderError } from '../errors/index.js';
+import { type Clock, systemClock } from '../internal/clock.js';
+import { loadUndici } from './agent.js';
+import { redactSecrets } from './redact.js';
+import { type HandshakeRecord, recordingDispatcher } from './websocket-handshake.js';
+import { connectionSecrets, redactUrl } from './websocket-redact.js';
+import { type SocketLike, WebSocketSession } from './websocket-session.js';
+import type {
+  WebSocketConnection,
+  WebSocketConnectRequest,
+  WebSocketTransport,
+  WebSocketTransportOptions,
+} from './websocket-types.js';
+
+type StandardConstructor = new (url: string, protocols?: string | string[]) => SocketLike;
+type UndiciConstructor = new (
+  url: string,
+  init: { protocols?: string[]; headers?: Record<string, string>; dispatcher?: Dispatcher },
+) => SocketLike;
+
+/**
+ * Creates the WebSocket transport that adapters of WebSocket protocols use
+ * (`AttemptContext.webSocket`).
+ *
+ * - Default: undici's `WebSocket` (loaded lazily, on creation of the transport, so that
+ *   `import 'voxroute'` stays fast), with the handshake `headers` and `protocols` of each request
+ *   and `options.dispatcher` (default: undici's global dispatcher). A refused upgrade rejects
+ *   `connect()` with a ProviderError whose `status` is the HTTP status (e.g. 401: not retryable;
+ *   429 / 5xx: retryable, `retryAfterMs` from `Retry-After`), read from the handshake response
+ *   through the dispatcher, since undici's WebSocket itself only reports close 1006.
+ * - `options.WebSocket` (e.g. `globalThis.WebSocket`) or `options.useGlobalWebSocket` (resolves
+ *   `globalThis.WebSocket` at each connect, so msw's `ws` interception installed later applies):
+ *   a standard constructor, which CANNOT send handshake headers. `headers` of the request are
+ *   then dropped and `canSendHeaders` is false, so adapters must put credentials in the query
+ *   string (or a first message) where the provider allows it. A refused upgrade is then
+ *   indistinguishable from a network failure: ProviderError without `status`, retryable.
+ *
+ * Every message built here has secrets removed: secret handshake headers, subprotocols, and the values of
+ * secret query parameters (`api_key`, `key`, `token`, `xi-api-key`, `authorization`, ...: any
+ * name containing key, token, auth, secret, signature, password or credential); URLs in
+ * messages are shown with those values as `[redacted]`.
+ *
+ * @example
+ * ```ts
+ * const transport = createWebSocketTransport();
+ * const conn = await transport.connect({ provider: 'deepgram', url, headers: { Authorization: `Token ${key}` },
+ *   deadlines: { connectMs: 3000, idleMs: 5000 }, signal });
+ * conn.send(audio);
+ * for await (const message of conn.messages()) if (message.type === 'text') handle(JSON.parse(message.data));
+ * ```
+ */
+export function createWebSocketTransport(options: WebSocketTransportOptions = {}): WebSocketTransport {
+  const clock: Clock = options.clock ?? systemClock;
+  const standard = options.WebSocket !== undefined || options.useGlobalWebSocket === true;
+  if (!standard) loadUndici().catch(() => {});
+  return {
+    canSendHeaders: !standard,
+    async connect(request: WebSocketConnectRequest): Promise<WebSocketConnection> {
+      const { provider, signal } = request;
+      if (signal?.aborted) throw abortError(provider, signal);
+      const secrets = connectionSecrets(request.url, request.headers);
+      // Subprotocols can carry a key (e.g. Deepgram's `['token', key]`).
+      request.protocols?.forEach((protocol, i) => {
+        secrets[`protocol-token-${i}`] = protocol;
+      });
+      const handshake: HandshakeRecord = {};
+      let socket: SocketLike;
+      try {
+        if (standard) {
+          const Standard = (options.WebSocket ?? globalThis.WebSocket) as unknown as
+            | StandardConstructor
+            | undefined;
+          if (!Standard) throw new Error('globalThis.WebSocket is not available in this runtime');
+          socket = new Standard(request.url, request.protocols);
+        } else {
+          const undici = await loadUndici();
+          if (signal?.aborted) throw abortError(provider, signal);
+          const dispatcher = recordingDispatcher(
+            options.dispatcher ?? undici.getGlobalDispatcher(),
+            handshake,
+          );
+          const Undici = undici.WebSocket as unknown as UndiciConstructor;
+          socket = new Undici(request.url, {
+            ...(request.protocols ? { protocols: request.protocols } : {}),
+            ...(request.headers ? { headers: request.headers } : {}),
+            dispatcher,
+          });
+        }
+      } catch (error) {
+        if (AbortError.isInstance(error)) throw error;
+        const detail = error instanceof Error ? error.message : String(error);
+        throw new ProviderError(
+          redactSecrets(
+            `Cannot open a WebSocket to provider '${provider}' at ${redactUrl(request.url)}: ${detail}`,
+            secrets,
+          ),
+          { provider, retryable: false },
+        );
+      }
+      const session = new WebSocketSession({
+        socket,
+        provider,
+        shownUrl: redactUrl(request.url),
+        secrets,
+        clock,
+        ...(signal ? { signal } : {}),
+        connectMs: request.deadlines?.connectMs ?? 0,
+        idleMs: request.deadlines?.idleMs ?? 0,
+        closeTimeoutMs: options.closeTimeoutMs ?? 5000,
+        handshake,
+      });
+      await session.opened;
+      return session;
+    },
+  };
+}
+
+function abortError(provider: string, signal: AbortSignal): AbortError {
+  return new AbortError(`WebSocket to provider '${provider}' aborted`, { cause: signal.reason });
+}

@@ -1,0 +1,80 @@
+import { type CartesiaAdapter, createCartesiaAdapter } from '../../../src/providers/cartesia/index.js';
+import type { CartesiaAdapterOptions } from '../../../src/providers/cartesia/options.js';
+import type { AttemptContext } from '../../../src/providers/types.js';
+import {
+  type CartesiaMock,
+  type CartesiaMockOptions,
+  createCartesiaMock,
+} from '../../../src/testing/cartesia/index.js';
+import { type MockServer, startMockServer } from '../../../src/testing/mock-server.js';
+import { createHttpTransport } from '../../../src/transport/index.js';
+import type { Deadlines, HttpTransport } from '../../../src/transport/types.js';
+import { createWebSocketTransport } from '../../../src/transport/websocket.js';
+import type { WebSocketTransport } from '../../../src/transport/websocket-types.js';
+
+/** The key every Cartesia test uses; no error message may contain it. */
+export const API_KEY = 'sk_car_test_0123456789abcdef';
+
+/** A Cartesia mock served on a loopback port, and an adapter pointed at it. */
+export interface Loopback {
+  mock: CartesiaMock;
+  server: MockServer;
+  http: HttpTransport;
+  webSocket: WebSocketTransport;
+  adapter(options?: Partial<CartesiaAdapterOptions>): CartesiaAdapter;
+  attempt(signal?: AbortSignal, deadlines?: Deadlines): AttemptContext;
+  close(): Promise<void>;
+}
+
+/** Starts the mock (key required: {@link API_KEY}) on a loopback port with real transports. */
+export async function startLoopback(options: CartesiaMockOptions = {}): Promise<Loopback> {
+  const mock = createCartesiaMock({ apiKey: API_KEY, ...options });
+  const server = await startMockServer({ provider: mock });
+  const http = createHttpTransport();
+  const webSocket = createWebSocketTransport();
+  const adapters: CartesiaAdapter[] = [];
+  return {
+    mock,
+    server,
+    http,
+    webSocket,
+    adapter(extra = {}) {
+      const adapter = createCartesiaAdapter({
+        name: 'cartesia',
+        baseUrl: server.url,
+        apiKey: API_KEY,
+        tts: { model: 'sonic-3', transport: 'bytes' },
+        stt: { model: 'ink-whisper' },
+        ...extra,
+      });
+      adapters.push(adapter);
+      return adapter;
+    },
+    attempt(signal = new AbortController().signal, deadlines = { connectMs: 5000, idleMs: 5000 }) {
+      return { signal, deadlines, transport: http, webSocket };
+    },
+    async close() {
+      await Promise.all(adapters.map((a) => a.close()));
+      await http.close();
+      await server.close();
+    },
+  };
+}
+
+/** Joins byte arrays. */
+export function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}
+
+/** An async iterable of `pieces`, each after the previous was taken. */
+export async function* textPieces(pieces: readonly string[]): AsyncGenerator<string> {
+  for (const piece of pieces) yield piece;
+}
+
+export { collect, collectUntilError } from '../openai/helpers.js';

@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ProtocolError } from '../../../src/errors/index.js';
+import { splitLines } from '../../../src/providers/sagemaker/lines.js';
+import { collect, collectUntilError, encoder, partsOf } from './helpers.js';
+
+describe('splitLines', () => {
+  it('C20: yields an unterminated last line and ends at once when the stream ends', async () => {
+    const started = performance.now();
+    const lines = await collect(splitLines(partsOf(['{"outputs":[" a"]}\n', '{"outputs":[" b"]}'])));
+    expect(lines).toEqual(['{"outputs":[" a"]}', '{"outputs":[" b"]}']);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  it('splits several lines in one part, joins a line split over parts, drops CR of CRLF and blank lines', async () => {
+    const lines = await collect(splitLines(partsOf(['a\r\nb\n\n  \nc', 'd', 'e\r', '\nf\n'])));
+    expect(lines).toEqual(['a', 'b', 'cde', 'f']);
+  });
+
+  it('decodes a UTF-8 character split across parts and drops a BOM', async () => {
+    const bytes = encoder.encode('\uFEFF{"t":"h\u00e9\u{1F600}"}\n');
+    const parts = [bytes.subarray(0, 2), bytes.subarray(2, 10), bytes.subarray(10, 13), bytes.subarray(13)];
+    expect(await collect(splitLines(partsOf(parts)))).toEqual(['{"t":"h\u00e9\u{1F600}"}']);
+  });
+
+  it('gives the same lines whatever the part boundaries (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.string({ unit: 'grapheme', minLength: 1 }).filter((s) => !/[\r\n]/.test(s) && s.trim() !== ''), {
+          maxLength: 8,
+        }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.boolean(),
+        async (lines, cuts, trailingNewline) => {
+          const bytes = encoder.encode(lines.join('\n') + (trailingNewline ? '\n' : ''));
+          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const parts: Uint8Array[] = [];
+          let from = 0;
+          for (const p of [...points, bytes.length]) {
+            parts.push(bytes.subarray(from, p));
+            from = p;
+          }
+          expect(await collect(splitLines(partsOf(parts)))).toEqual(lines);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('throws a ProtocolError for a line longer than maxLineChars', async () => {
+    const { items, error } = await collectUntilError(
+      splitLines(partsOf(['ok\n', 'x'.repeat(20)]), { provider: 'sm', maxLineChars: 10 }),
+    );
+    expect(items).toEqual(['ok']);
+    expect(ProtocolError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ provider: 'sm', offset: 23, retryable: true });
+  });
+});
