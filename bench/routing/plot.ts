@@ -53,7 +53,9 @@ function bars(series: readonly PlotSeries[], left: number, right: number): strin
   const finite = tails.flatMap((t) => [t.p50, t.p95, t.p99]).filter(Number.isFinite);
   const max = niceCeil(Math.max(1, ...finite));
   const y = (ms: number) => BOTTOM - (Math.min(ms, max) / max) * (BOTTOM - TOP);
-  out.push(`<text x="${(left + right) / 2}" y="${TOP - 12}" text-anchor="middle">p50 / p95 / p99 time to first chunk (ms)</text>`);
+  out.push(
+    `<text x="${(left + right) / 2}" y="${TOP - 12}" text-anchor="middle">p50 / p95 / p99 time to first chunk (ms)</text>`,
+  );
   for (let k = 0; k <= 5; k++) {
     const v = (max / 5) * k;
     out.push(
@@ -66,7 +68,9 @@ function bars(series: readonly PlotSeries[], left: number, right: number): strin
   const barWidth = (groupWidth - 24) / series.length;
   groups.forEach((g, gi) => {
     const x0 = left + gi * groupWidth + 12;
-    out.push(`<text x="${r1(x0 + (groupWidth - 24) / 2)}" y="${BOTTOM + 18}" text-anchor="middle">${g}</text>`);
+    out.push(
+      `<text x="${r1(x0 + (groupWidth - 24) / 2)}" y="${BOTTOM + 18}" text-anchor="middle">${g}</text>`,
+    );
     series.forEach((s, si) => {
       const v = tails[si]![g];
       const x = x0 + si * barWidth;
@@ -87,9 +91,12 @@ function cdf(series: readonly PlotSeries[], left: number, right: number): string
   const all = series.flatMap((s) => s.ttfcMs.filter(Number.isFinite));
   const lo = 10 ** Math.floor(Math.log10(Math.max(1, Math.min(...all))));
   const hi = 10 ** Math.ceil(Math.log10(Math.max(...all)));
-  const x = (ms: number) => left + ((Math.log10(ms) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * (right - left);
+  const x = (ms: number) =>
+    left + ((Math.log10(ms) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * (right - left);
   const y = (share: number) => BOTTOM - share * (BOTTOM - TOP);
-  out.push(`<text x="${(left + right) / 2}" y="${TOP - 12}" text-anchor="middle">share of calls with time to first chunk &lt;= x (ms, log scale)</text>`);
+  out.push(
+    `<text x="${(left + right) / 2}" y="${TOP - 12}" text-anchor="middle">share of calls with time to first chunk &lt;= x (ms, log scale)</text>`,
+  );
   for (let k = 0; k <= 10; k += 2) {
     out.push(
       `<line x1="${left}" x2="${right}" y1="${r1(y(k / 10))}" y2="${r1(y(k / 10))}" stroke="#ddd"/>`,

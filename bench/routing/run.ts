@@ -98,8 +98,8 @@ interface CallRecord {
   ttfcMs: number;
   /** The provider that served it ('' when it failed). */
   provider: string;
-  /** Providers tried, in order, with their outcome. */
-  attempts: Array<{ provider: string; outcome: string }>;
+  /** Providers tried, in order: outcome, start (ms since the call started), time to first chunk. */
+  attempts: Array<{ provider: string; outcome: string; startedAtMs: number; ttfcMs?: number }>;
   error?: string;
 }
 
@@ -113,7 +113,23 @@ interface StrategyResult {
   /** Mean number of calls in flight over the run. */
   meanInFlight: number;
   wallMs: number;
+  /** The router's scores, read every {@link TRACE_EVERY_MS} ms. */
+  trace: TracePoint[];
 }
+
+/** One reading of a provider's figures in `router.stats()`. */
+interface TracePoint {
+  /** ms since the run started. */
+  tMs: number;
+  provider: string;
+  ewmaMs: number | undefined;
+  p50Ms: number | undefined;
+  p95Ms: number | undefined;
+  inFlight: number;
+  breaker: string;
+}
+
+const TRACE_EVERY_MS = 250;
 
 function positive(value: string | undefined, name: string): number {
   const n = Number(value);
@@ -164,6 +180,15 @@ function permutations<T>(items: T[]): T[][] {
   );
 }
 
+function attemptRecord(a: Attempt): CallRecord['attempts'][number] {
+  return {
+    provider: a.provider,
+    outcome: a.outcome,
+    startedAtMs: a.startedAtMs,
+    ...(a.timeToFirstChunkMs !== undefined ? { ttfcMs: a.timeToFirstChunkMs } : {}),
+  };
+}
+
 function attemptsOf(error: unknown): Attempt[] {
   return AllProvidersFailedError.isInstance(error) ? [...error.attempts] : [];
 }
@@ -171,9 +196,13 @@ function attemptsOf(error: unknown): Attempt[] {
 /** Runs the whole scenario with one strategy on a fresh router and fresh mocks. */
 async function runStrategy(name: StrategyName, scenario: Scenario, seed: number): Promise<StrategyResult> {
   const mocks = {} as Record<ProviderName, OpenAiCompatibleMock>;
-  for (const p of PROVIDERS) mocks[p] = createOpenAiCompatibleMock({ script: { speech: scriptOf(scenario, p) } });
+  for (const p of PROVIDERS)
+    mocks[p] = createOpenAiCompatibleMock({ script: { speech: scriptOf(scenario, p) } });
   const servers = await Promise.all(PROVIDERS.map((p) => startMockServer({ provider: mocks[p] })));
-  const urls = Object.fromEntries(PROVIDERS.map((p, i) => [p, servers[i]!.url])) as Record<ProviderName, string>;
+  const urls = Object.fromEntries(PROVIDERS.map((p, i) => [p, servers[i]!.url])) as Record<
+    ProviderName,
+    string
+  >;
   const router = createRouter(configOf(name, urls), { random: mulberry32(seed) });
   let hedges = 0;
   router.on('hedge', () => {
@@ -209,7 +238,7 @@ async function runStrategy(name: StrategyName, scenario: Scenario, seed: number)
         index,
         ttfcMs,
         provider: result.provider,
-        attempts: result.attempts.map((a) => ({ provider: a.provider, outcome: a.outcome })),
+        attempts: result.attempts.map(attemptRecord),
       };
     } catch (error) {
       const attempts = attemptsOf(error);
@@ -218,7 +247,7 @@ async function runStrategy(name: StrategyName, scenario: Scenario, seed: number)
         index,
         ttfcMs: Number.POSITIVE_INFINITY,
         provider: '',
-        attempts: attempts.map((a) => ({ provider: a.provider, outcome: a.outcome })),
+        attempts: attempts.map(attemptRecord),
         error: VoxrouteError.isInstance(error) ? error.code : String(error),
       };
     } finally {
@@ -227,6 +256,21 @@ async function runStrategy(name: StrategyName, scenario: Scenario, seed: number)
   };
 
   const start = performance.now();
+  const trace: TracePoint[] = [];
+  const tracer = setInterval(() => {
+    const tMs = Math.round(performance.now() - start);
+    for (const p of router.stats().providers) {
+      trace.push({
+        tMs,
+        provider: p.provider,
+        ewmaMs: p.ewmaMs === undefined ? undefined : Math.round(p.ewmaMs),
+        p50Ms: p.p50Ms === undefined ? undefined : Math.round(p.p50Ms),
+        p95Ms: p.p95Ms === undefined ? undefined : Math.round(p.p95Ms),
+        inFlight: p.inFlight,
+        breaker: p.breaker,
+      });
+    }
+  }, TRACE_EVERY_MS);
   const pending: Promise<void>[] = [];
   await new Promise<void>((resolve) => {
     let next = 0;
@@ -239,6 +283,7 @@ async function runStrategy(name: StrategyName, scenario: Scenario, seed: number)
     launch();
   });
   await Promise.all(pending);
+  clearInterval(tracer);
   const wallMs = performance.now() - start;
   track(0);
 
@@ -248,7 +293,7 @@ async function runStrategy(name: StrategyName, scenario: Scenario, seed: number)
   >;
   await router.close();
   await Promise.all(servers.map((s) => s.close()));
-  return { name, calls, received, hedges, meanInFlight: inFlightArea / wallMs, wallMs };
+  return { name, calls, received, hedges, meanInFlight: inFlightArea / wallMs, wallMs, trace };
 }
 
 /** Time to first chunk through the router to a mock that answers at once: the loopback floor. */
@@ -312,6 +357,8 @@ interface Row {
   extra: number | undefined;
   hedges: number | undefined;
   ttfc: number[];
+  /** Per call: the winning attempt's start + its provider's scripted latency (machine noise removed). */
+  scripted: number[];
   served: Record<string, number>;
 }
 
@@ -324,6 +371,7 @@ const rows: Row[] = [
     extra: undefined,
     hedges: undefined,
     ttfc: oracleTtfc,
+    scripted: oracleTtfc,
     served: countBy(scenario.oracleProvider.map((p) => p ?? '')),
   },
   ...results.map((r) => {
@@ -336,10 +384,21 @@ const rows: Row[] = [
       extra: total - r.calls.length,
       hedges: r.hedges,
       ttfc,
+      scripted: r.calls.map((c) => scriptedTtfc(scenario, c)),
       served: countBy(r.calls.map((c) => c.provider)),
     };
   }),
 ];
+
+/**
+ * What a call would have taken with no machine noise: the winning attempt's start (as measured,
+ * so fallback and hedge delays count) plus its provider's scripted latency for the request.
+ */
+function scriptedTtfc(s: Scenario, call: CallRecord): number {
+  const winner = call.attempts.find((a) => a.outcome === 'success');
+  if (!winner || !Number.isFinite(call.ttfcMs)) return Number.POSITIVE_INFINITY;
+  return winner.startedAtMs + s.outcomes[winner.provider as ProviderName][call.index]!.latencyMs;
+}
 
 function countBy(values: readonly string[]): Record<string, number> {
   const out: Record<string, number> = {};
@@ -382,6 +441,14 @@ const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row
 console.log();
 console.log(header.map((h, i) => h.padEnd(widths[i]!)).join('  '));
 for (const row of table) console.log(row.map((c, i) => c.padEnd(widths[i]!)).join('  '));
+
+console.log('\nthe same calls with machine noise removed (winning attempt start + scripted latency):');
+for (const r of rows) {
+  const t = tailOf(r.scripted);
+  console.log(
+    `  ${LABELS[r.key].padEnd(widths[0]!)}  p50 ${ms(t.p50).padStart(4)}  p95 ${ms(t.p95).padStart(4)}  p99 ${ms(t.p99).padStart(4)}  vs oracle ${ratios(t, oracle.tail)}`,
+  );
+}
 
 // Targets of issue 6.
 const lat = byKey('latency');
@@ -456,9 +523,16 @@ if (args.json) {
         rate,
         seed,
         floor,
-        scenario: { bursts: scenario.bursts, tailRequests: scenario.tailRequests, oracleMs: scenario.oracleMs },
+        scenario: {
+          bursts: scenario.bursts,
+          tailRequests: scenario.tailRequests,
+          oracleMs: scenario.oracleMs,
+        },
         outcomes: scenario.outcomes,
-        results: results.map((r) => ({ ...r, calls: r.calls.map((c) => ({ ...c, ttfcMs: Number.isFinite(c.ttfcMs) ? c.ttfcMs : null })) })),
+        results: results.map((r) => ({
+          ...r,
+          calls: r.calls.map((c) => ({ ...c, ttfcMs: Number.isFinite(c.ttfcMs) ? c.ttfcMs : null })),
+        })),
       },
       null,
       1,

@@ -111,7 +111,11 @@ export function buildScenario(options: ScenarioOptions): Scenario {
 
     const bFails = inBurst(i) || bRandom() < B_ISOLATED_FAILURE_RATE;
     const bJitter = jitter(bRandom);
-    b.push(bFails ? { latencyMs: B_FAIL_MS * bJitter, fails: true } : { latencyMs: B_MEDIAN_MS * bJitter, fails: false });
+    b.push(
+      bFails
+        ? { latencyMs: B_FAIL_MS * bJitter, fails: true }
+        : { latencyMs: B_MEDIAN_MS * bJitter, fails: false },
+    );
 
     const cJitter = jitter(cRandom);
     const tail = cRandom() < C_TAIL_RATE;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { CAPABILITIES, isCapability } from './capability.js';
 import { providerKinds } from './providers/index.js';
+import { MID_STREAM_OF } from './route.js';
 
 /**
  * The checks of a router config that span fields, run by the config schema after the
@@ -31,6 +32,19 @@ export function checkConfigReferences(config: unknown, ctx: z.RefinementCtx): vo
   for (const [routeName, route] of Object.entries(config.routes)) {
     if (!isRecord(route)) continue;
     const capability = routeCapability(routeName, route, ctx);
+    const midStream = route.midStream;
+    if (
+      capability &&
+      typeof midStream === 'string' &&
+      midStream !== 'error' &&
+      MID_STREAM_OF[capability as keyof typeof MID_STREAM_OF] !== midStream
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['routes', routeName, 'midStream'],
+        message: `"${midStream}" is not for a ${capability} route: use "error" or "${MID_STREAM_OF[capability as keyof typeof MID_STREAM_OF]}"`,
+      });
+    }
     if (!Array.isArray(route.providers)) continue;
     const seen = new Set<string>();
     route.providers.forEach((name: unknown, index) => {

@@ -3,7 +3,13 @@ import type { ConfigIssue } from '../errors/config-error.js';
 import type { Capability } from '../types/route-result.js';
 import { isCapability } from './capability.js';
 import { resolveSecrets, type SecretEnv } from './resolve-secrets.js';
-import { type HedgeSetting, ROUTE_DEFAULTS } from './route.js';
+import {
+  type HedgeSetting,
+  MID_STREAM_DEFAULT,
+  MID_STREAM_OF,
+  type MidStreamPolicy,
+  ROUTE_DEFAULTS,
+} from './route.js';
 import type { routerConfigSchema } from './schema.js';
 import type { ResolvedConfig, ResolvedProviderConfig, ResolvedRouteConfig } from './types.js';
 
@@ -27,8 +33,7 @@ export function resolveConfig(parsed: ParsedConfig, env: SecretEnv, issues: Conf
   for (const [name, route] of Object.entries(parsed.routes)) {
     routes[name] = {
       name,
-      // The schema has checked that a route not named after a capability declares one.
-      capability: (isCapability(name) ? name : route.capability) as Capability,
+      capability: capabilityOf(name, route.capability),
       providers: [...route.providers],
       strategy: route.strategy ?? defaults.strategy ?? ROUTE_DEFAULTS.strategy,
       firstChunkTimeoutMs:
@@ -37,7 +42,7 @@ export function resolveConfig(parsed: ParsedConfig, env: SecretEnv, issues: Conf
       totalTimeoutMs: route.totalTimeoutMs ?? defaults.totalTimeoutMs,
       connectTimeoutMs:
         route.connectTimeoutMs ?? defaults.connectTimeoutMs ?? ROUTE_DEFAULTS.connectTimeoutMs,
-      midStream: route.midStream ?? defaults.midStream ?? ROUTE_DEFAULTS.midStream,
+      midStream: midStreamOf(capabilityOf(name, route.capability), route.midStream ?? defaults.midStream),
       ewmaDecayMs: route.ewmaDecayMs ?? defaults.ewmaDecayMs,
       weights: { ...defaults.weights, ...route.weights },
       costs: { ...defaults.costs, ...route.costs },
@@ -49,6 +54,20 @@ export function resolveConfig(parsed: ParsedConfig, env: SecretEnv, issues: Conf
   const config: ResolvedConfig = { providers, routes };
   Object.defineProperty(config, RESOLVED, { value: true });
   return config;
+}
+
+/** The schema has checked that a route not named after a capability declares one. */
+function capabilityOf(name: string, declared: Capability | undefined): Capability {
+  return (isCapability(name) ? name : declared) as Capability;
+}
+
+/**
+ * The route's mid-stream policy: the one set if it fits the capability (a `defaults.routes`
+ * value that does not fit falls back to the capability's default), else the capability's default.
+ */
+function midStreamOf(capability: Capability, set: MidStreamPolicy | undefined): MidStreamPolicy {
+  if (set === 'error' || (set !== undefined && MID_STREAM_OF[capability] === set)) return set;
+  return MID_STREAM_DEFAULT[capability];
 }
 
 function resolveHedge(

@@ -16,8 +16,22 @@ export interface HedgeSetting {
   maxShare: number;
 }
 
-/** What a route does when a provider fails after its first chunk. Only `'error'` for now. */
-export type MidStreamPolicy = 'error';
+/**
+ * What a route does when a provider fails after its first chunk: `'error'` ends the stream with
+ * MidStreamError; `'resume'` (tts) continues on the next provider from the first sentence not
+ * fully delivered; `'replay'` (stt) replays the audio since the last final transcript to the
+ * next provider; `'continue'` (chat) sends the partial reply to the next provider to continue.
+ */
+export type MidStreamPolicy = 'error' | 'resume' | 'replay' | 'continue';
+
+/** The mid-stream policy each capability allows besides `'error'`, and its default. */
+export const MID_STREAM_OF = { tts: 'resume', stt: 'replay', chat: 'continue' } as const;
+
+/**
+ * Default mid-stream policy: `'error'` for every capability, so by default the caller never
+ * hears or reads a repeated prefix (case C28); resume, replay and continue are opt-in.
+ */
+export const MID_STREAM_DEFAULT = { tts: 'error', stt: 'error', chat: 'error' } as const;
 
 /** Per-attempt first-chunk deadline: ms, `'auto'` (from the measured tail), or `false` (none). */
 export type FirstChunkTimeout = number | 'auto' | false;
@@ -32,13 +46,11 @@ export const ROUTE_DEFAULTS = {
   firstChunkTimeoutMs: 'auto',
   idleTimeoutMs: 5_000,
   connectTimeoutMs: 2_000,
-  midStream: 'error',
 } as const satisfies {
   strategy: RouteStrategy;
   firstChunkTimeoutMs: FirstChunkTimeout;
   idleTimeoutMs: number;
   connectTimeoutMs: number;
-  midStream: MidStreamPolicy;
 };
 
 /** The settings a route may set, and `defaults.routes` may set for every route. */
@@ -117,12 +129,11 @@ const routeSettingsShape = () => ({
     .optional()
     .meta({ default: ROUTE_DEFAULTS.connectTimeoutMs }),
   midStream: z
-    .enum(['error'])
+    .enum(['error', 'resume', 'replay', 'continue'])
     .optional()
     .describe(
-      'What happens when a provider fails after its first chunk: "error" ends the stream with a typed error (partialOutput true). Default "error".',
-    )
-    .meta({ default: ROUTE_DEFAULTS.midStream }),
+      'When a provider fails after its first chunk: "error" ends the stream with MidStreamError (partialOutput true); "resume" (tts) continues on the next provider from the first sentence not fully delivered, the first chunk after the switch marked discontinuity; "replay" (stt) replays the audio since the last final transcript to the next provider; "continue" (chat) sends the partial reply to the next provider as the start of its answer. Default "error" (C28: no repeated prefix unless asked for).',
+    ),
   ewmaDecayMs: msSchema(
     "Decay time in ms of the peak-EWMA latency score: how fast old samples stop counting. Default: the router's.",
   ).optional(),

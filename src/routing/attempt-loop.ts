@@ -88,6 +88,16 @@ export interface RouteRun<T> {
   hedgeBudget?: HedgeBudget;
   /** OpenTelemetry spans; absent: none. */
   tracing?: Tracing;
+  /**
+   * True when a failure after output may continue on the next candidate (route `midStream`
+   * `resume`, `replay` or `continue`): the capability's glue then starts the next provider from
+   * where the stream stopped. False: the stream ends with MidStreamError.
+   */
+  resumable?: boolean;
+  /** Marks the first item after a mid-stream switch of provider (TTS: `discontinuity: true`). */
+  markResumed?: (item: T) => T;
+  /** Called with each item just before the caller gets it (the capability's glue tracks progress). */
+  onDelivered?: (item: T) => void;
 }
 
 interface Settle {
@@ -299,132 +309,154 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       throw fail(new AllProvidersFailedError(run.capability, [], run.noCandidateReason));
     }
 
-    let winner: Running<T> | undefined;
-    let first: IteratorResult<T> | undefined;
-    let hedged = false;
-    while (!winner) {
-      if (running.length === 0 && !startNext(false)) break;
-      // A hedge: one attempt running, more candidates left, none hedged yet in this call.
-      const lone = running.length === 1 ? running[0]! : undefined;
-      let hedgeHandle: unknown;
-      const hedgeFires =
-        lone &&
-        !hedged &&
-        run.hedgeBudget &&
-        lone.c.hedgeAfterMs !== undefined &&
-        nextIndex < run.candidates.length
-          ? new Promise<'hedge'>((resolve) => {
-              const wait = Math.max(0, lone.t0 + (lone.c.hedgeAfterMs ?? 0) - clock.now());
-              hedgeHandle = clock.setTimeout(() => resolve('hedge'), wait);
-            })
-          : undefined;
-      const aborted = new Promise<'aborted'>((resolve) => {
-        if (callAbort.signal.aborted) resolve('aborted');
-        else callAbort.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-      });
-      const outcome = await Promise.race([
-        ...running.map((r) => r.first),
-        ...(hedgeFires ? [hedgeFires] : []),
-        aborted,
-      ]);
-      if (hedgeHandle !== undefined) clock.clearTimeout(hedgeHandle);
-      if (outcome === 'hedge') {
-        hedged = true;
-        if (run.hedgeBudget!.take()) startNext(true);
-        continue;
-      }
-      if (outcome === 'aborted' || callAbort.signal.aborted) {
-        for (const r of [...running]) cancel(r);
-        throw fail(callAbortError());
-      }
-      const r = outcome.r;
-      running.splice(running.indexOf(r), 1);
-      if (outcome.ok) {
-        winner = r;
-        first = outcome.result;
-        break;
-      }
-      closeAttempt(r);
-      end(r);
-      const error = normalize(outcome.error, r.c.provider);
-      r.attempt.error = error;
-      tracker.recordFailure(r.c.key, clock.now());
-      r.c.health?.recordFailure(breakerFailureOf(error));
-      emitter.emit('error', { ...r.base, error, partialOutput: false, elapsedMs: clock.now() - callStart });
-      if (!canFallBack(error)) {
-        for (const other of [...running]) cancel(other);
-        running.length = 0;
-        throw fail(error);
-      }
-      const next = running[0]?.c ?? run.candidates[nextIndex];
-      if (next)
-        emitter.emit('fallback', {
-          ...r.base,
-          error,
-          next: next.provider,
-          elapsedMs: clock.now() - callStart,
-        });
-    }
-    if (!winner || !first) throw fail(new AllProvidersFailedError(run.capability, attempts));
-
-    // Committed to the winner: any other running attempt lost the hedge.
-    for (const loser of [...running]) cancel(loser);
-    running.length = 0;
-    running.push(winner);
-    const c = winner.c;
     let partialText = '';
     let callTtfc: number | undefined;
-    try {
-      if (!first.done) {
-        const now = clock.now();
-        const ttfc = now - winner.t0;
-        winner.attempt.timeToFirstChunkMs = ttfc;
-        callTtfc = now - callStart;
-        tracker.recordSuccess(c.key, ttfc, now);
-        emitter.emit('first-chunk', { ...winner.base, timeToFirstChunkMs: ttfc, elapsedMs: callTtfc });
-        committed = true;
-        if (run.textOf) partialText += run.textOf(first.value) ?? '';
-        yield first.value;
-        const iterator = winner.iterator!;
-        for (;;) {
-          const r = await iterator.next();
-          if (r.done) break;
-          if (run.textOf) partialText += run.textOf(r.value) ?? '';
-          yield r.value;
+    let midStreamCause: VoxrouteError | undefined;
+    let midStreamProvider = '';
+    for (;;) {
+      let winner: Running<T> | undefined;
+      let first: IteratorResult<T> | undefined;
+      let hedged = false;
+      while (!winner) {
+        if (running.length === 0 && !startNext(false)) break;
+        // A hedge: one attempt running, more candidates left, none hedged yet in this call.
+        const lone = running.length === 1 ? running[0]! : undefined;
+        let hedgeHandle: unknown;
+        const hedgeFires =
+          lone &&
+          !hedged &&
+          run.hedgeBudget &&
+          lone.c.hedgeAfterMs !== undefined &&
+          nextIndex < run.candidates.length
+            ? new Promise<'hedge'>((resolve) => {
+                const wait = Math.max(0, lone.t0 + (lone.c.hedgeAfterMs ?? 0) - clock.now());
+                hedgeHandle = clock.setTimeout(() => resolve('hedge'), wait);
+              })
+            : undefined;
+        const aborted = new Promise<'aborted'>((resolve) => {
+          if (callAbort.signal.aborted) resolve('aborted');
+          else callAbort.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+        });
+        const outcome = await Promise.race([
+          ...running.map((r) => r.first),
+          ...(hedgeFires ? [hedgeFires] : []),
+          aborted,
+        ]);
+        if (hedgeHandle !== undefined) clock.clearTimeout(hedgeHandle);
+        if (outcome === 'hedge') {
+          hedged = true;
+          if (run.hedgeBudget!.take()) startNext(true);
+          continue;
         }
+        if (outcome === 'aborted' || callAbort.signal.aborted) {
+          for (const r of [...running]) cancel(r);
+          throw fail(callAbortError());
+        }
+        const r = outcome.r;
+        running.splice(running.indexOf(r), 1);
+        if (outcome.ok) {
+          winner = r;
+          first = outcome.result;
+          break;
+        }
+        closeAttempt(r);
+        end(r);
+        const error = normalize(outcome.error, r.c.provider);
+        r.attempt.error = error;
+        tracker.recordFailure(r.c.key, clock.now());
+        r.c.health?.recordFailure(breakerFailureOf(error));
+        emitter.emit('error', { ...r.base, error, partialOutput: false, elapsedMs: clock.now() - callStart });
+        if (!canFallBack(error)) {
+          for (const other of [...running]) cancel(other);
+          running.length = 0;
+          throw fail(error);
+        }
+        const next = running[0]?.c ?? run.candidates[nextIndex];
+        if (next)
+          emitter.emit('fallback', {
+            ...r.base,
+            error,
+            next: next.provider,
+            elapsedMs: clock.now() - callStart,
+          });
       }
-      winner.attempt.outcome = 'success';
-      end(winner);
-      running.length = 0;
-      c.health?.recordSuccess();
-      finish(c.provider, callTtfc);
-      return;
-    } catch (raw) {
-      closeAttempt(winner);
-      end(winner);
-      running.length = 0;
-      if (callAbort.signal.aborted) {
-        winner.attempt.outcome = 'aborted';
-        throw fail(callAbortError());
+      if (!winner || !first) {
+        if (!midStreamCause) throw fail(new AllProvidersFailedError(run.capability, attempts));
+        // Resuming after a mid-stream failure found no provider to continue on.
+        throw fail(midStreamError(midStreamCause, midStreamProvider, partialText));
       }
-      const cause = normalize(raw, c.provider);
-      winner.attempt.error = cause;
-      tracker.recordFailure(c.key, clock.now());
-      c.health?.recordFailure(breakerFailureOf(cause));
-      emitter.emit('error', {
-        ...winner.base,
-        error: cause,
-        partialOutput: true,
-        elapsedMs: clock.now() - callStart,
-      });
-      throw fail(
-        new MidStreamError(`Provider '${c.provider}' failed after output had started: ${cause.message}`, {
-          cause,
-          provider: c.provider,
-          retryable: cause.retryable,
-          ...(run.textOf ? { partialText } : {}),
-        }),
-      );
+
+      // Committed to the winner: any other running attempt lost the hedge.
+      for (const loser of [...running]) cancel(loser);
+      running.length = 0;
+      running.push(winner);
+      const c = winner.c;
+      try {
+        if (!first.done) {
+          const now = clock.now();
+          const ttfc = now - winner.t0;
+          winner.attempt.timeToFirstChunkMs = ttfc;
+          callTtfc ??= now - callStart;
+          tracker.recordSuccess(c.key, ttfc, now);
+          emitter.emit('first-chunk', {
+            ...winner.base,
+            timeToFirstChunkMs: ttfc,
+            elapsedMs: now - callStart,
+          });
+          committed = true;
+          const value = midStreamCause && run.markResumed ? run.markResumed(first.value) : first.value;
+          if (run.textOf) partialText += run.textOf(value) ?? '';
+          run.onDelivered?.(value);
+          yield value;
+          const iterator = winner.iterator!;
+          for (;;) {
+            const r = await iterator.next();
+            if (r.done) break;
+            if (run.textOf) partialText += run.textOf(r.value) ?? '';
+            run.onDelivered?.(r.value);
+            yield r.value;
+          }
+        }
+        winner.attempt.outcome = 'success';
+        end(winner);
+        running.length = 0;
+        c.health?.recordSuccess();
+        finish(c.provider, callTtfc);
+        return;
+      } catch (raw) {
+        closeAttempt(winner);
+        end(winner);
+        running.length = 0;
+        if (callAbort.signal.aborted) {
+          winner.attempt.outcome = 'aborted';
+          throw fail(callAbortError());
+        }
+        const cause = normalize(raw, c.provider);
+        winner.attempt.error = cause;
+        tracker.recordFailure(c.key, clock.now());
+        c.health?.recordFailure(breakerFailureOf(cause));
+        emitter.emit('error', {
+          ...winner.base,
+          error: cause,
+          partialOutput: true,
+          elapsedMs: clock.now() - callStart,
+        });
+        const next = run.candidates[nextIndex];
+        if (run.resumable && next && canFallBack(cause)) {
+          // Continue the stream on the next provider from where this one stopped (the capability's
+          // glue keeps the position: next sentence, audio since the last final, partial reply).
+          emitter.emit('fallback', {
+            ...winner.base,
+            error: cause,
+            next: next.provider,
+            elapsedMs: clock.now() - callStart,
+          });
+          midStreamCause = cause;
+          midStreamProvider = c.provider;
+          continue;
+        }
+        throw fail(midStreamError(cause, c.provider, partialText));
+      }
     }
   } finally {
     if (budgetTimer !== undefined) clock.clearTimeout(budgetTimer);
@@ -437,6 +469,19 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       finish(last?.provider ?? '', undefined);
     }
   }
+}
+
+/**
+ * The error that ends a stream after output: MidStreamError with the provider's error as its
+ * cause, `partialText` for text capabilities.
+ */
+function midStreamError(cause: VoxrouteError, provider: string, partialText: string): MidStreamError {
+  return new MidStreamError(`Provider '${provider}' failed after output had started: ${cause.message}`, {
+    cause,
+    provider,
+    retryable: cause.retryable,
+    ...(partialText ? { partialText } : {}),
+  });
 }
 
 /** The span attributes of a router event: names, numbers and error codes, never a message. */

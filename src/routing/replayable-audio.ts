@@ -3,15 +3,21 @@ import { VoxrouteError } from '../errors/voxroute-error.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 
 /**
- * The caller's STT audio, read once from its iterator and kept, so that an attempt that
- * failed before its first transcript can be replaced by another that hears the same audio
- * from the start. Each `reader()` replays what was kept, then goes on with live audio.
- * Chunks given as AudioChunk must be in the request's `format` (a VoxrouteError otherwise).
+ * The caller's STT audio, read once from its iterator and kept, so that another provider can
+ * hear it again: from the start when the first one failed before any transcript, or from the
+ * end of the last final transcript when it failed mid-utterance (midStream 'replay').
+ * `trimBefore` drops what is no longer needed (audio before the last final), so memory stays
+ * bounded by the audio since the last final. Each `reader()` replays what was kept from a byte
+ * offset, then goes on with live audio. Chunks given as AudioChunk must be in the request's
+ * `format` (a VoxrouteError otherwise).
  */
 export class ReplayableAudio {
   readonly #source: AsyncIterator<Uint8Array | AudioChunk>;
   readonly #format: AudioFormat;
-  readonly #kept: Uint8Array[] = [];
+  /** Kept chunks, each with the byte offset of its first byte in the caller's stream. */
+  readonly #kept: { offset: number; data: Uint8Array }[] = [];
+  /** Bytes read from the caller so far. */
+  #total = 0;
   #done = false;
   #failure: { error: unknown } | undefined;
   #pull: Promise<void> | undefined;
@@ -21,20 +27,38 @@ export class ReplayableAudio {
     this.#format = format;
   }
 
-  /** Bytes kept so far. */
+  /** Bytes kept now (after trimming). */
   get keptBytes(): number {
     let n = 0;
-    for (const c of this.#kept) n += c.byteLength;
+    for (const c of this.#kept) n += c.data.byteLength;
     return n;
   }
 
-  /** A new reader from the first byte; it ends when the caller's audio ends, or when `signal` aborts. */
-  async *reader(signal?: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
-    let i = 0;
+  /** Bytes read from the caller so far. */
+  get totalBytes(): number {
+    return this.#total;
+  }
+
+  /** Drops kept audio that ends before byte `offset` of the caller's stream. */
+  trimBefore(offset: number): void {
+    while (this.#kept.length && this.#kept[0]!.offset + this.#kept[0]!.data.byteLength <= offset)
+      this.#kept.shift();
+  }
+
+  /**
+   * A new reader from byte `from` (default 0; trimmed audio is no longer there, so reading
+   * starts at the first byte kept at or after it). It ends when the caller's audio ends, or
+   * when `signal` aborts.
+   */
+  async *reader(signal?: AbortSignal, from = 0): AsyncGenerator<Uint8Array, void, undefined> {
+    let position = from;
     for (;;) {
       if (signal?.aborted) return;
-      if (i < this.#kept.length) {
-        yield this.#kept[i++]!;
+      const chunk = this.#kept.find((c) => c.offset + c.data.byteLength > position);
+      if (chunk) {
+        const start = Math.max(0, position - chunk.offset);
+        position = chunk.offset + chunk.data.byteLength;
+        yield start === 0 ? chunk.data : chunk.data.subarray(start);
         continue;
       }
       if (this.#failure) throw this.#failure.error;
@@ -61,14 +85,14 @@ export class ReplayableAudio {
         return;
       }
       const value = r.value;
-      if (value instanceof Uint8Array) {
-        if (value.byteLength > 0) this.#kept.push(value);
-        return;
+      let data: Uint8Array;
+      if (value instanceof Uint8Array) data = value;
+      else if (sameFormat(value.format, this.#format)) data = value.data;
+      else throw new VoxrouteError('An AudioChunk of stt() audio is not in the request format');
+      if (data.byteLength > 0) {
+        this.#kept.push({ offset: this.#total, data });
+        this.#total += data.byteLength;
       }
-      if (!sameFormat(value.format, this.#format)) {
-        throw new VoxrouteError('An AudioChunk of stt() audio is not in the request format');
-      }
-      if (value.data.byteLength > 0) this.#kept.push(value.data);
     } catch (error) {
       this.#failure = { error };
     }

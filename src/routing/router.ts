@@ -1,4 +1,4 @@
-import { sameFormat } from '../audio/format.js';
+import { bytesPerFrame, durationMs, sameFormat } from '../audio/format.js';
 import { createAudioConverter, preloadResampler, SampleFramer } from '../audio/index.js';
 import type {
   ResolvedConfig,
@@ -33,6 +33,7 @@ import { HealthRegistry } from './health/index.js';
 import { type LatencySnapshot, LatencyTracker } from './latency-tracker.js';
 import { ReplayableAudio } from './replayable-audio.js';
 import { orderCandidates } from './select.js';
+import { TtsProgress } from './tts-progress.js';
 import { pickNativeFormat, toCallerAudio } from './tts-stream.js';
 
 /** Where the router reports what the caller should know but that is not an error. */
@@ -265,6 +266,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     }
     return {
       ...base,
+      resumable: route.midStream !== 'error',
       candidates: order.map((i) => built[i]!),
       noCandidateReason: missing.length
         ? `no provider can serve it (${missing.join('; ')})`
@@ -285,12 +287,10 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   return {
     tts(request) {
       const want = request.format ?? DEFAULT_TTS_FORMAT;
-      const text = typeof request.text === 'string' ? Promise.resolve(request.text) : undefined;
-      let joined: Promise<string> | undefined = text;
-      const fullText = () => {
-        joined ??= collectText(request.text as AsyncIterable<string>);
-        return joined;
-      };
+      // One request per sentence, so synthesis starts with the first sentence of streamed
+      // text, and a provider that fails mid-utterance is replaced from the first sentence
+      // not fully delivered (midStream 'resume').
+      const progress = new TtsProgress(request.text, request.language);
       const run = plan<AudioChunk>('tts', request.route ?? 'tts', request, (name, provider, adapter) => {
         const tts = adapter.tts;
         const section = sectionOf(provider).tts;
@@ -303,28 +303,38 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
           start: (attempt: AttemptContext) => {
             const native = pickNativeFormat(tts.capabilities.outputFormats, want);
             return (async function* () {
-              const raw = tts.synthesize(
-                {
-                  text: await fullText(),
-                  voice,
-                  ...(model !== undefined ? { model } : {}),
-                  format: native,
-                  ...(request.language !== undefined ? { language: request.language } : {}),
-                  ...(request.speed !== undefined ? { speed: request.speed } : {}),
-                },
-                attempt,
-              );
-              yield* toCallerAudio(raw, want, name, onDropped(name));
+              for (let i = progress.delivered; ; i++) {
+                const sentence = (await progress.sentence(i))?.trim();
+                if (sentence === undefined) return;
+                if (sentence !== '') {
+                  const raw = tts.synthesize(
+                    {
+                      text: sentence,
+                      voice,
+                      ...(model !== undefined ? { model } : {}),
+                      format: native,
+                      ...(request.language !== undefined ? { language: request.language } : {}),
+                      ...(request.speed !== undefined ? { speed: request.speed } : {}),
+                    },
+                    attempt,
+                  );
+                  yield* toCallerAudio(raw, want, name, onDropped(name));
+                }
+                progress.delivered = i + 1;
+              }
             })();
           },
         };
       });
-      run.isEmpty = async () => (await fullText()).trim() === '';
+      run.isEmpty = async () => !(await progress.hasSpeech());
+      run.markResumed = (chunk) => ({ ...chunk, discontinuity: true });
       return routedStream(run);
     },
 
     stt(request) {
       const audio = new ReplayableAudio(request.audio, request.format);
+      /** Byte offset in the caller's audio where the next provider starts after a mid-stream failure. */
+      let replayFrom = 0;
       let ended: Promise<void> | undefined;
       const inputEnded = () => {
         ended ??= (async () => {
@@ -350,26 +360,44 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
           const language = request.language ?? section.language;
           return {
             model,
-            start: (attempt: AttemptContext) =>
-              stt.transcribe(
+            start: (attempt: AttemptContext) => {
+              // A provider taking over mid-utterance hears the audio since the last final;
+              // its times are moved onto the caller's timeline.
+              const from = replayFrom;
+              const offsetMs = durationMs(request.format, from);
+              const events = stt.transcribe(
                 {
-                  audio: convertAudio(audio.reader(attempt.signal), request.format, input),
+                  audio: convertAudio(audio.reader(attempt.signal, from), request.format, input),
                   format: input,
                   ...(model !== undefined ? { model } : {}),
                   ...(language !== undefined ? { language } : {}),
                   interim: request.interim ?? false,
                 },
                 attempt,
-              ),
+              );
+              return offsetMs === 0 ? events : shiftTranscript(events, offsetMs);
+            },
             ...(stt.capabilities.streamingInput ? {} : { inputEnded: inputEnded() }),
           };
         },
       );
       run.textOf = (e) => (e.type === 'final' ? e.text : undefined);
+      run.onDelivered = (e) => {
+        if (e.type !== 'final' || e.endMs === undefined) return;
+        // Audio up to the end of a delivered final is never needed again.
+        const frame = bytesPerFrame(request.format);
+        replayFrom = Math.min(
+          audio.totalBytes,
+          Math.floor((e.endMs / 1000) * request.format.sampleRate) * frame,
+        );
+        audio.trimBefore(replayFrom);
+      };
       return routedStream(run);
     },
 
     chat(request) {
+      /** Text the caller already has: with midStream 'continue' the next provider continues it. */
+      let delivered = '';
       const run = plan<ChatEvent>('chat', request.route ?? 'chat', request, (_name, provider, adapter) => {
         const chat = adapter.chat;
         const section = sectionOf(provider).chat;
@@ -381,7 +409,10 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
           start: (attempt: AttemptContext) =>
             chat.chat(
               {
-                messages: request.messages,
+                // Prefill: the partial reply as the start of the assistant's message.
+                messages: delivered
+                  ? [...request.messages, { role: 'assistant', content: delivered }]
+                  : request.messages,
                 model,
                 ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
                 ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
@@ -392,6 +423,9 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         };
       });
       run.textOf = (e) => (e.type === 'text-delta' ? e.text : undefined);
+      run.onDelivered = (e) => {
+        if (e.type === 'text-delta') delivered += e.text;
+      };
       return routedStream(run);
     },
 
@@ -457,11 +491,25 @@ function hedgeDelayMs(hedge: HedgeSetting, stats: LatencySnapshot): number | und
   return hedge.after === 'p95' ? stats.p95Ms : stats.p99Ms;
 }
 
-/** Joins a stream of text (e.g. LLM tokens) into one string. */
-async function collectText(source: AsyncIterable<string>): Promise<string> {
-  let text = '';
-  for await (const piece of source) text += piece;
-  return text;
+/** Moves transcript times by `offsetMs` (events of a provider that heard the audio from an offset). */
+async function* shiftTranscript(
+  events: AsyncIterable<TranscriptEvent>,
+  offsetMs: number,
+): AsyncGenerator<TranscriptEvent, void, undefined> {
+  const at = (ms: number | undefined) => (ms === undefined ? undefined : ms + offsetMs);
+  for await (const e of events) {
+    const shifted: TranscriptEvent = { ...e };
+    if (e.startMs !== undefined) shifted.startMs = at(e.startMs)!;
+    if (e.endMs !== undefined) shifted.endMs = at(e.endMs)!;
+    if (e.words) {
+      shifted.words = e.words.map((w) => ({
+        ...w,
+        ...(w.startMs !== undefined ? { startMs: w.startMs + offsetMs } : {}),
+        ...(w.endMs !== undefined ? { endMs: w.endMs + offsetMs } : {}),
+      }));
+    }
+    yield shifted;
+  }
 }
 
 /** Re-frames the caller's STT audio into whole samples and converts it to the provider's format. */

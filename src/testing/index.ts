@@ -3,14 +3,23 @@
  * server on a real port), scripted latency and faults, and deterministic audio.
  * See docs/testing.md.
  */
+
+// Anthropic Messages API mock (src/testing/anthropic)
+export * from './anthropic/index.js';
+// Cartesia mock: /tts/bytes, /tts/sse, /tts/websocket, /stt/websocket (src/testing/cartesia)
+export * from './cartesia/index.js';
+// Deepgram mock: /v1/speak (REST) and /v1/listen (WebSocket) (src/testing/deepgram)
+export * from './deepgram/index.js';
 export type { Delay, ManualDelay } from './delay.js';
 export { createManualDelay, realDelay } from './delay.js';
+// ElevenLabs mock: /v1/text-to-speech/{voice}/stream (HTTP) and /stream-input (WebSocket) (src/testing/elevenlabs)
+export * from './elevenlabs/index.js';
 export type { MockProvider } from './mock-provider.js';
-export type { MockSocket, MockUpgrade, MockWebSocketEndpoint } from './mock-websocket.js';
 export type { MockErrorEvent, MockScript } from './mock-script.js';
 export { DEFAULT_CHUNK_BYTES } from './mock-script.js';
 export type { MockServer, MockServerOptions } from './mock-server.js';
 export { startMockServer } from './mock-server.js';
+export type { MockSocket, MockUpgrade, MockWebSocketEndpoint } from './mock-websocket.js';
 export type { ChatReply, MockChatUsage, MockToolCall } from './openai/chat.js';
 export { DEFAULT_CHAT_REPLY } from './openai/chat.js';
 export type { OpenAiDialect } from './openai/dialect.js';
@@ -29,19 +38,11 @@ export { mockSpeechPcm } from './openai/speech.js';
 export { DEFAULT_TRANSCRIPT } from './openai/transcription.js';
 export type { CallContext, PerCall } from './per-call.js';
 export type { RecordedFile, RecordedFormValue, RecordedRequest, RequestOutcome } from './recorded-request.js';
+// SageMaker Runtime emulator: event streams, HTTP/2 bidirectional streams, msw handlers (src/testing/sagemaker)
+export * from './sagemaker/index.js';
 export type { SyntheticAudioOptions } from './synthetic-audio.js';
 export { syntheticAudio, syntheticWav } from './synthetic-audio.js';
 export type { SyntheticVoiceOptions } from './synthetic-voice.js';
 export { syntheticVoice, syntheticVoiceBytes } from './synthetic-voice.js';
-// Anthropic Messages API mock (src/testing/anthropic)
-export * from './anthropic/index.js';
 // WebSocket mocks through msw (src/testing/ws-msw.ts)
 export { closeCodeOfStatus, mockWebSocketHandler } from './ws-msw.js';
-// Deepgram mock: /v1/speak (REST) and /v1/listen (WebSocket) (src/testing/deepgram)
-export * from './deepgram/index.js';
-// ElevenLabs mock: /v1/text-to-speech/{voice}/stream (HTTP) and /stream-input (WebSocket) (src/testing/elevenlabs)
-export * from './elevenlabs/index.js';
-// Cartesia mock: /tts/bytes, /tts/sse, /tts/websocket, /stt/websocket (src/testing/cartesia)
-export * from './cartesia/index.js';
-// SageMaker Runtime emulator: event streams, HTTP/2 bidirectional streams, msw handlers (src/testing/sagemaker)
-export * from './sagemaker/index.js';

@@ -25,7 +25,9 @@ export interface MockSocket {
  * A mock's answer to a WebSocket upgrade request: refuse it with an HTTP status (e.g. 401 for
  * a bad key, with an optional body), or accept it and run the session.
  */
-export type MockUpgrade = { reject: { status: number; body?: string } } | { accept: (socket: MockSocket) => void };
+export type MockUpgrade =
+  | { reject: { status: number; body?: string } }
+  | { accept: (socket: MockSocket) => void };
 
 /**
  * A mock provider that also speaks WebSocket: `upgrade` gets the upgrade request (URL with

@@ -18,6 +18,26 @@ describe('parseConfig: references between providers and routes', () => {
     expect(error.message).toContain('routes.tts.providers.1: unknown provider "ec2-b"');
   });
 
+  it('reports a midStream policy that does not fit the route capability', () => {
+    const input = validConfig();
+    input.routes.tts.midStream = 'replay';
+    const error = configErrorOf(() => parseConfig(input, { env }));
+    expect(error.issues).toEqual([
+      {
+        path: ['routes', 'tts', 'midStream'],
+        message: '"replay" is not for a tts route: use "error" or "resume"',
+      },
+    ]);
+  });
+
+  it('defaults midStream to error (C28), and keeps resume when a tts route sets it', () => {
+    const input = validConfig();
+    const config = parseConfig(input, { env });
+    expect([config.routes.tts?.midStream, config.routes.stt?.midStream]).toEqual(['error', 'error']);
+    input.routes.tts.midStream = 'resume';
+    expect(parseConfig(input, { env }).routes.tts?.midStream).toBe('resume');
+  });
+
   it('reports a provider that lacks the route capability', () => {
     const input = validConfig();
     input.routes.chat = { providers: ['ec2-a', 'openai'] };

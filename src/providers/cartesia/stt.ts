@@ -73,6 +73,10 @@ export function createCartesiaStt(
         signal: attempt.signal,
         ...(attempt.deadlines.connectMs ? { deadlines: { connectMs: attempt.deadlines.connectMs } } : {}),
       });
+      if (attempt.signal.aborted) {
+        connection.close(1000);
+        throw new AbortError('Cartesia STT aborted', { cause: attempt.signal.reason });
+      }
       let hadOutput = false;
       const inbox = new Inbox<SttItem>();
       const deadlines = new PhaseDeadlines(

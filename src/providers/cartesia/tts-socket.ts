@@ -86,7 +86,6 @@ export class TtsSocket {
         try {
           json = JSON.parse(message.data);
         } catch (cause) {
-          json = undefined;
           listener.end(
             new ProtocolError(`Cartesia sent a frame that is not JSON (${message.data.length} characters)`, {
               provider: this.provider,

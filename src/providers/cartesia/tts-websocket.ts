@@ -65,6 +65,10 @@ export async function* synthesizeWebSocket(
   const base = ttsBody(provider, request, options, '', options.addTimestamps ?? true);
   if (attempt.signal.aborted) throw new AbortError('Cartesia TTS aborted', { cause: attempt.signal.reason });
   const { socket } = await pool.acquire(attempt);
+  if (attempt.signal.aborted) {
+    pool.release(socket, false);
+    throw new AbortError('Cartesia TTS aborted', { cause: attempt.signal.reason });
+  }
   const contextId = newContextId();
   const inbox = new Inbox<Record<string, unknown>>();
   const reader = new TtsEventReader(provider, request.format);
@@ -105,13 +109,9 @@ export async function* synthesizeWebSocket(
       const raw = await inbox.take();
       deadlines.activity();
       const event = parseWire(ttsEventSchema, raw, provider, 'TTS message', reader.hadOutput);
-      let step: ReturnType<TtsEventReader['push']>;
-      try {
-        step = reader.push(event);
-      } catch (error) {
-        if (event.type === 'error') state.outcome = 'error-event';
-        throw error;
-      }
+      // An error message ends the context on the server's side; reader.push throws it.
+      if (event.type === 'error') state.outcome = 'error-event';
+      const step = reader.push(event);
       if (step.audio) {
         deadlines.markFirstByte();
         deadlines.setPaused(true);

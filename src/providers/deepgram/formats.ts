@@ -30,7 +30,7 @@ const pcm = (sampleRate: number): AudioFormat => ({ encoding: 'pcm_s16le', sampl
  * (PROTOCOLS.md 3.2, DGJS `ListenV1Encoding`), so the router sends the caller's own format
  * whenever it is one of these, without conversion.
  */
-export const LISTEN_INPUT_FORMATS: readonly AudioFormat[] = [
+export const DEEPGRAM_LISTEN_INPUT_FORMATS: readonly AudioFormat[] = [
   pcm(16_000),
   pcm(8_000),
   pcm(24_000),
@@ -48,7 +48,7 @@ export const LISTEN_INPUT_FORMATS: readonly AudioFormat[] = [
  * limits of the REST endpoint are UNCONFIRMED (PROTOCOLS.md 3.3), so G.711 is offered at
  * 8 kHz only, the rate telephony uses.
  */
-export const SPEAK_OUTPUT_FORMATS: readonly AudioFormat[] = [
+export const DEEPGRAM_SPEAK_OUTPUT_FORMATS: readonly AudioFormat[] = [
   pcm(24_000),
   pcm(16_000),
   pcm(8_000),

@@ -1,5 +1,6 @@
 export { createDeepgramAdapter } from './adapter.js';
-export { LISTEN_INPUT_FORMATS, SPEAK_OUTPUT_FORMATS } from './formats.js';
+export { DEEPGRAM_LISTEN_INPUT_FORMATS, DEEPGRAM_SPEAK_OUTPUT_FORMATS } from './formats.js';
+export { deepgramAdapterFromConfig, type ResolvedDeepgramConfig } from './from-config.js';
 export { deepgramCloseCode } from './listen-errors.js';
 export type {
   DeepgramAdapterOptions,
@@ -7,5 +8,3 @@ export type {
   DeepgramTtsOptions,
   DeepgramWebSocketAuth,
 } from './options.js';
-export { DEFAULT_KEEP_ALIVE_MS } from './options.js';
-export { deepgramAdapterFromConfig, type ResolvedDeepgramConfig } from './from-config.js';

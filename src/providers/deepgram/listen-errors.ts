@@ -17,7 +17,11 @@ export function deepgramCloseCode(reason: string): string | undefined {
  * itself is wrong) are not retryable; `NET-*` reasons (network trouble, NET-0001: no audio or
  * text within the timeout window, case C13) are; anything else keeps the transport's verdict.
  */
-export function isRetryableListenClose(code: number, deepgramCode: string | undefined, fallback: boolean): boolean {
+export function isRetryableListenClose(
+  code: number,
+  deepgramCode: string | undefined,
+  fallback: boolean,
+): boolean {
   if (code === 1008) return false;
   if (deepgramCode?.startsWith('DATA-')) return false;
   if (deepgramCode?.startsWith('NET-')) return true;
@@ -43,7 +47,9 @@ export function listenError(
     const status = error.status;
     const isClose = status !== undefined && status >= 1000 && status <= 4999;
     const deepgramCode = isClose ? deepgramCloseCode(close?.reason ?? error.message) : undefined;
-    const retryable = isClose ? isRetryableListenClose(status, deepgramCode, error.retryable) : error.retryable;
+    const retryable = isClose
+      ? isRetryableListenClose(status, deepgramCode, error.retryable)
+      : error.retryable;
     if (
       error.partialOutput === partialOutput &&
       error.retryable === retryable &&

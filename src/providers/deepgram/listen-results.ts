@@ -34,7 +34,11 @@ export function transcriptEventOf(results: ListenResults, interim: boolean): Tra
   }
   if (alternative.words && alternative.words.length > 0) {
     event.words = alternative.words.map((w) => {
-      const word: TranscriptWord = { word: w.punctuated_word ?? w.word, startMs: ms(w.start), endMs: ms(w.end) };
+      const word: TranscriptWord = {
+        word: w.punctuated_word ?? w.word,
+        startMs: ms(w.start),
+        endMs: ms(w.end),
+      };
       if (typeof w.confidence === 'number') word.confidence = w.confidence;
       return word;
     });

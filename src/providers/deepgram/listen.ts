@@ -1,11 +1,15 @@
 import { ProtocolError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
-import type { WebSocketClose, WebSocketConnectRequest, WebSocketTransport } from '../../transport/websocket-types.js';
+import type {
+  WebSocketClose,
+  WebSocketConnectRequest,
+  WebSocketTransport,
+} from '../../transport/websocket-types.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
 import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
 import { listenMessageSchema, listenResultsSchema } from './api-types.js';
 import { authorizationOf, type DeepgramEndpoint, deepgramUrl } from './endpoint.js';
-import { LISTEN_INPUT_FORMATS } from './formats.js';
+import { DEEPGRAM_LISTEN_INPUT_FORMATS } from './formats.js';
 import { listenError } from './listen-errors.js';
 import { listenQuery } from './listen-query.js';
 import { transcriptEventOf } from './listen-results.js';
@@ -65,7 +69,7 @@ export function createDeepgramListen(
   dependencies: ListenDependencies,
 ): SttProvider {
   const capabilities: SttCapabilities = {
-    inputFormats: LISTEN_INPUT_FORMATS.map((format) => ({ ...format })),
+    inputFormats: DEEPGRAM_LISTEN_INPUT_FORMATS.map((format) => ({ ...format })),
     streamingInput: true,
   };
   const provider = endpoint.provider;

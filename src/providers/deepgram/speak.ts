@@ -8,7 +8,7 @@ import type {
   TtsProvider,
 } from '../types.js';
 import { authorizationOf, type DeepgramEndpoint, deepgramUrl } from './endpoint.js';
-import { deepgramEncoding, SPEAK_OUTPUT_FORMATS } from './formats.js';
+import { DEEPGRAM_SPEAK_OUTPUT_FORMATS, deepgramEncoding } from './formats.js';
 import { speakBodyAudio } from './speak-body.js';
 
 /**
@@ -38,7 +38,7 @@ export function speakQuery(request: ProviderTtsRequest, provider: string): Array
  * with `Authorization: Token <key>`, `Content-Type: application/json` and the body
  * `{"text": ...}`. The audio is streamed as it arrives, labelled with the requested format
  * (a WAV body is read by its header instead, see `speakBodyAudio`). Capabilities:
- * `outputFormats` = {@link SPEAK_OUTPUT_FORMATS}, no streaming text, no word timestamps.
+ * `outputFormats` = {@link DEEPGRAM_SPEAK_OUTPUT_FORMATS}, no streaming text, no word timestamps.
  * Throws what the transport throws: ProviderError for an HTTP error status, with Deepgram's
  * `err_code` / `category` as `providerCode` / `providerType` and its `err_msg` / `message`
  * (PROTOCOLS.md 3.4), TimeoutError, AbortError; and ProtocolError when a 200 answer is JSON or
@@ -46,7 +46,7 @@ export function speakQuery(request: ProviderTtsRequest, provider: string): Array
  */
 export function createDeepgramSpeak(endpoint: DeepgramEndpoint): TtsProvider {
   const capabilities: TtsCapabilities = {
-    outputFormats: SPEAK_OUTPUT_FORMATS.map((format) => ({ ...format })),
+    outputFormats: DEEPGRAM_SPEAK_OUTPUT_FORMATS.map((format) => ({ ...format })),
     streamingText: false,
     wordTimestamps: false,
   };

@@ -67,14 +67,18 @@ function createTts(
   };
   return {
     capabilities,
-    async *synthesize(request: ElevenLabsTtsRequest, attempt: AttemptContext): AsyncGenerator<ElevenLabsAudio> {
+    async *synthesize(
+      request: ElevenLabsTtsRequest,
+      attempt: AttemptContext,
+    ): AsyncGenerator<ElevenLabsAudio> {
       const streamed = typeof request.text !== 'string';
       if (transport === 'websocket' || (transport === 'auto' && streamed)) {
         const webSocket = await webSocketOf(attempt);
         yield* streamInput({ endpoint, options: tts, clock, webSocket }, request, attempt);
         return;
       }
-      const text = typeof request.text === 'string' ? request.text : await joinText(request.text, attempt.signal);
+      const text =
+        typeof request.text === 'string' ? request.text : await joinText(request.text, attempt.signal);
       yield* httpStream(endpoint, tts, { ...request, text }, attempt);
     },
   };

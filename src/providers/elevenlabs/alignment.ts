@@ -11,7 +11,10 @@ import type { WordTiming } from './types.js';
  * lengths differ (a malformed alignment is ignored, never guessed at). Times are rounded to
  * 0.001 ms.
  */
-export function wordsFromAlignment(alignment: WireAlignment | null | undefined, offsetMs: number): WordTiming[] {
+export function wordsFromAlignment(
+  alignment: WireAlignment | null | undefined,
+  offsetMs: number,
+): WordTiming[] {
   const chars = alignment?.chars;
   const starts = alignment?.charStartTimesMs;
   const durations = alignment?.charDurationsMs ?? alignment?.charsDurationsMs;

@@ -6,7 +6,9 @@
  */
 export class Channel<T> {
   private readonly values: T[] = [];
-  private waiter: { resolve(result: IteratorResult<T, undefined>): void; reject(error: unknown): void } | undefined;
+  private waiter:
+    | { resolve(result: IteratorResult<T, undefined>): void; reject(error: unknown): void }
+    | undefined;
   private outcome: { error?: unknown } | undefined;
 
   /** True once `end` or `fail` was called. */

@@ -31,7 +31,8 @@ export function createEndpoint(provider: string, baseUrl: string, apiKey: string
   if (base.username || base.password) {
     throw new ConfigError([{ path, message: 'must not hold credentials; use apiKey' }]);
   }
-  if (!apiKey) throw new ConfigError([{ path: ['providers', provider, 'apiKey'], message: 'must not be empty' }]);
+  if (!apiKey)
+    throw new ConfigError([{ path: ['providers', provider, 'apiKey'], message: 'must not be empty' }]);
   base.hash = '';
   base.search = '';
   return { provider, base, apiKey };

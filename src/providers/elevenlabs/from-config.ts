@@ -10,7 +10,10 @@ export type ResolvedElevenLabsConfig = Extract<ResolvedProviderConfig, { kind: '
  * `apiKey` read from the environment). Only wire settings reach the adapter: the logical voice
  * map stays with the router. Throws ConfigError as {@link createElevenLabsAdapter} does.
  */
-export function elevenLabsAdapterFromConfig(name: string, config: ResolvedElevenLabsConfig): ElevenLabsAdapter {
+export function elevenLabsAdapterFromConfig(
+  name: string,
+  config: ResolvedElevenLabsConfig,
+): ElevenLabsAdapter {
   const tts = config.tts;
   let ttsOptions: ElevenLabsTtsOptions | undefined;
   if (tts) {
@@ -18,7 +21,9 @@ export function elevenLabsAdapterFromConfig(name: string, config: ResolvedEleven
       model: tts.model,
       transport: tts.transport,
       keepAliveIntervalMs: tts.keepAliveIntervalMs,
-      ...(tts.optimizeStreamingLatency !== undefined ? { optimizeStreamingLatency: tts.optimizeStreamingLatency } : {}),
+      ...(tts.optimizeStreamingLatency !== undefined
+        ? { optimizeStreamingLatency: tts.optimizeStreamingLatency }
+        : {}),
       ...(tts.chunkLengthSchedule !== undefined ? { chunkLengthSchedule: [...tts.chunkLengthSchedule] } : {}),
       ...(tts.voiceSettings !== undefined ? { voiceSettings: definedOnly(tts.voiceSettings) } : {}),
     };

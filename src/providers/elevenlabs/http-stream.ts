@@ -32,7 +32,10 @@ export function requireOutputFormat(provider: string, format: AudioFormat): stri
 }
 
 /** The body of one HTTP stream request (PROTOCOLS.md 4.2): snake_case keys, unset fields left out. */
-export function streamRequestBody(request: ProviderTtsRequest, options: ElevenLabsTtsOptions): WireStreamRequest {
+export function streamRequestBody(
+  request: ProviderTtsRequest,
+  options: ElevenLabsTtsOptions,
+): WireStreamRequest {
   const body: WireStreamRequest = { text: request.text };
   const model = request.model ?? options.model;
   if (model !== undefined) body.model_id = model;

@@ -1,6 +1,12 @@
-export { type ElevenLabsAdapter, createElevenLabsAdapter } from './adapter.js';
+export { createElevenLabsAdapter, type ElevenLabsAdapter } from './adapter.js';
 export { wordsFromAlignment } from './alignment.js';
-export { ELEVENLABS_PCM_RATES, elevenLabsOutputFormats, formatOfOutputName, outputFormatName } from './formats.js';
+export {
+  ELEVENLABS_PCM_RATES,
+  elevenLabsOutputFormats,
+  formatOfOutputName,
+  outputFormatName,
+} from './formats.js';
+export { elevenLabsAdapterFromConfig, type ResolvedElevenLabsConfig } from './from-config.js';
 export type {
   ElevenLabsAdapterOptions,
   ElevenLabsTtsOptions,
@@ -10,4 +16,3 @@ export type {
 export { DEFAULT_KEEP_ALIVE_MS } from './options.js';
 export { TextChunker } from './text-chunker.js';
 export type { ElevenLabsAudio, ElevenLabsTtsProvider, ElevenLabsTtsRequest, WordTiming } from './types.js';
-export { elevenLabsAdapterFromConfig, type ResolvedElevenLabsConfig } from './from-config.js';

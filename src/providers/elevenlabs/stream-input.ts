@@ -77,7 +77,7 @@ interface Socket {
  * `connect`; AbortError); ProviderError for an error message from the server or an error
  * close (status = the close code; 1008 not retryable unless it is the inactivity close, C18);
  * TimeoutError `idle` for a stall after the text ended (C15); ProtocolError for a binary or
- * malformed frame, or a clean close before the end of the text. Every error after audio was
+ * malformed frame, or a clean close without `{"isFinal":true}` (truncated, C29). Every error after audio was
  * yielded has `partialOutput: true`. No message holds the API key. Ending the iteration early
  * or aborting `attempt.signal` closes the socket at once.
  */
@@ -270,10 +270,13 @@ class StreamInputSession {
   }
 
   private closedWhileIdle(): ProviderError {
-    return new ProviderError(`Provider '${this.provider}' kept closing the stream-input WebSocket before any text`, {
-      provider: this.provider,
-      retryable: true,
-    });
+    return new ProviderError(
+      `Provider '${this.provider}' kept closing the stream-input WebSocket before any text`,
+      {
+        provider: this.provider,
+        retryable: true,
+      },
+    );
   }
 
   private markDead(socket: Socket, error: unknown): void {
@@ -305,7 +308,9 @@ class StreamInputSession {
         const words = wordsFromAlignment(parsed.alignment ?? parsed.normalizedAlignment, offsetMs);
         this.audioBytes += data.byteLength;
         this.hadOutput = true;
-        this.output.push(words.length > 0 ? { data, format: this.format, words } : { data, format: this.format });
+        this.output.push(
+          words.length > 0 ? { data, format: this.format, words } : { data, format: this.format },
+        );
       }
     }
     if (parsed.isFinal === true) {
@@ -330,18 +335,24 @@ class StreamInputSession {
   private parse(message: WebSocketMessage): ServerMessage {
     const { provider } = this;
     if (message.type === 'binary') {
-      throw new ProtocolError(`ElevenLabs sent a binary frame (${message.data.byteLength} bytes); it sends JSON`, {
-        provider,
-      });
+      throw new ProtocolError(
+        `ElevenLabs sent a binary frame (${message.data.byteLength} bytes); it sends JSON`,
+        {
+          provider,
+        },
+      );
     }
     let json: unknown;
     try {
       json = JSON.parse(message.data);
     } catch (cause) {
-      throw new ProtocolError(`ElevenLabs sent a frame that is not JSON (${message.data.length} characters)`, {
-        provider,
-        cause,
-      });
+      throw new ProtocolError(
+        `ElevenLabs sent a frame that is not JSON (${message.data.length} characters)`,
+        {
+          provider,
+          cause,
+        },
+      );
     }
     const result = serverMessageSchema.safeParse(json);
     if (!result.success) {
@@ -366,12 +377,11 @@ class StreamInputSession {
     if (error === undefined) {
       if (this.isIdle(socket)) {
         this.markDead(socket, undefined);
-      } else if (this.ended) {
-        // A clean close after {"text":""} without isFinal: the end, as the official Python SDK reads it.
-        this.output.end();
       } else {
+        // The end is {"isFinal":true}; a clean close without it may have cut the audio (C29).
+        const when = this.ended ? 'before {"isFinal":true}' : 'before the end of the text';
         this.output.fail(
-          new ProtocolError('ElevenLabs closed the stream-input WebSocket before the end of the text (truncated)', {
+          new ProtocolError(`ElevenLabs closed the stream-input WebSocket ${when} (truncated)`, {
             provider: this.provider,
             partialOutput: this.hadOutput,
           }),
@@ -400,7 +410,8 @@ class StreamInputSession {
       return streamInputError(this.provider, undefined, error, this.hadOutput, this.secrets);
     }
     if (VoxrouteError.isInstance(error)) return withPartialOutput(error, this.hadOutput);
-    if (this.stop.signal.aborted) return new AbortError('The ElevenLabs synthesis was aborted', { cause: error });
+    if (this.stop.signal.aborted)
+      return new AbortError('The ElevenLabs synthesis was aborted', { cause: error });
     // Anything else came from the caller's own text stream: passed through as it is.
     return error;
   }
@@ -417,7 +428,8 @@ class StreamInputSession {
     const { signal } = this.stop;
     if (signal.aborted) return Promise.reject(new AbortError('The ElevenLabs synthesis was aborted'));
     return new Promise<T>((resolve, reject) => {
-      const onStop = () => reject(new AbortError('The ElevenLabs synthesis was aborted', { cause: signal.reason }));
+      const onStop = () =>
+        reject(new AbortError('The ElevenLabs synthesis was aborted', { cause: signal.reason }));
       signal.addEventListener('abort', onStop, { once: true });
       promise.then(
         (value) => {

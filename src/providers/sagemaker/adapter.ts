@@ -1,6 +1,9 @@
 import { ConfigError } from '../../errors/index.js';
 import { systemClock } from '../../internal/clock.js';
 import type { ProviderAdapter } from '../types.js';
+import { createSageMakerBidiStt, createSageMakerBidiTts } from './bidi/capabilities.js';
+import { credentialSource } from './bidi/credentials.js';
+import type { BidiTarget } from './bidi/http2-stream.js';
 import { createSageMakerChat } from './chat.js';
 import type { SageMakerCodec } from './codec.js';
 import { secretHeaders } from './errors.js';
@@ -13,7 +16,9 @@ import { createSageMakerTts } from './tts.js';
 
 /**
  * The adapter of one SageMaker endpoint (PROTOCOLS.md section 5): `chat`, `tts` and `stt` exist
- * only when their option is present, each with the payload codec its option names. Response
+ * only when their option is present, each with the payload codec its option names. A TTS or
+ * STT option with `stream: 'bidirectional'` uses `InvokeEndpointWithBidirectionalStream` over
+ * HTTP/2 (see `runBidiStream`); everything else uses response streams. Response
  * streams go through `options.streamClient`, by default the AWS SDK's
  * `InvokeEndpointWithResponseStreamCommand`, whose module is imported on the first call only
  * (importing voxroute never loads the AWS SDK). The adapter never retries (`maxAttempts: 1`),
@@ -45,17 +50,48 @@ export function createSageMakerAdapter(options: SageMakerAdapterOptions): Provid
       ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
     });
 
+  let bidi: BidiTarget | undefined;
+  const bidiTarget = (): BidiTarget => {
+    bidi ??= {
+      provider: name,
+      region: options.region,
+      endpointName: options.endpointName,
+      credentials: credentialSource(options.region, options.credentials),
+      clock: target.clock,
+      ...(options.endpointUrl !== undefined ? { endpointUrl: options.endpointUrl } : {}),
+      ...(options.targetVariant !== undefined ? { targetVariant: options.targetVariant } : {}),
+      ...(secrets ? { secrets } : {}),
+    };
+    return bidi;
+  };
+
   const adapter: { -readonly [K in keyof ProviderAdapter]: ProviderAdapter[K] } = { name };
   if (options.chat) {
     adapter.chat = createSageMakerChat(client, target, codecFor(name, 'chat', options.chat.payload));
   }
   if (options.tts) {
     const codec = codecFor(name, 'tts', options.tts.payload);
-    adapter.tts = createSageMakerTts(client, target, codec, options.tts.sampleRate);
+    adapter.tts =
+      options.tts.stream === 'bidirectional'
+        ? createSageMakerBidiTts(bidiTarget(), codec, options.tts.sampleRate)
+        : createSageMakerTts(client, target, codec, options.tts.sampleRate);
   }
   if (options.stt) {
     const codec = codecFor(name, 'stt', options.stt.payload);
-    adapter.stt = createSageMakerStt(client, target, codec, options.stt.sampleRate);
+    if (options.stt.stream === 'bidirectional') {
+      const input = codec.input?.bind(codec);
+      if (!input) {
+        throw new ConfigError([
+          {
+            path: ['providers', name, 'stt', 'stream'],
+            message: `the stt codec "${options.stt.payload}" cannot stream audio in (no input()); use "raw-pcm" or stream: "response"`,
+          },
+        ]);
+      }
+      adapter.stt = createSageMakerBidiStt(bidiTarget(), codec, input, options.stt.sampleRate);
+    } else {
+      adapter.stt = createSageMakerStt(client, target, codec, options.stt.sampleRate);
+    }
   }
   return adapter;
 }

@@ -38,7 +38,9 @@ const FINAL_NAMES = new Set([
 export const STREAM_ERROR_NAMES = new Set(['ModelStreamError', 'InternalStreamFailure']);
 
 /** Redaction input: the secret values of `credentials`, under names `redactSecrets` treats as secret. */
-export function secretHeaders(credentials: SageMakerCredentials | undefined): Record<string, string> | undefined {
+export function secretHeaders(
+  credentials: SageMakerCredentials | undefined,
+): Record<string, string> | undefined {
   if (!credentials) return undefined;
   const out: Record<string, string> = {
     'x-access-key': credentials.accessKeyId,
@@ -97,23 +99,28 @@ export function invokeError(
   const message = redactSecrets(text(e.message) ?? text(e.Message) ?? 'no message', secrets);
   if (status !== undefined && status >= 300) {
     const throttled = name === 'ThrottlingException';
-    const retryable = FINAL_NAMES.has(name)
-      ? false
-      : RETRYABLE_NAMES.has(name) || isRetryableStatus(status);
+    const retryable = FINAL_NAMES.has(name) ? false : RETRYABLE_NAMES.has(name) || isRetryableStatus(status);
     const original =
       typeof e.OriginalStatusCode === 'number' ? ` (the container answered ${e.OriginalStatusCode})` : '';
-    return new ProviderError(`Provider '${provider}' answered HTTP ${status} ${name}${original}: ${message}`, {
-      provider,
-      status: throttled && status === 400 ? 429 : status,
-      providerCode: name,
-      retryable,
-      cause: error,
-    });
+    return new ProviderError(
+      `Provider '${provider}' answered HTTP ${status} ${name}${original}: ${message}`,
+      {
+        provider,
+        status: throttled && status === 400 ? 429 : status,
+        providerCode: name,
+        retryable,
+        cause: error,
+      },
+    );
   }
   if (name === 'TimeoutError') {
     return new TimeoutError('connect', connectMs, { provider, cause: error });
   }
-  const mapped = mapWireError(error, { provider, stage: 'request', ...(secrets ? { requestHeaders: secrets } : {}) });
+  const mapped = mapWireError(error, {
+    provider,
+    stage: 'request',
+    ...(secrets ? { requestHeaders: secrets } : {}),
+  });
   return mapped;
 }
 

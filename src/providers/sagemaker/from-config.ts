@@ -33,10 +33,18 @@ export function sageMakerOptionsFromConfig(
   }
   if (config.chat) options.chat = { payload: config.chat.payload };
   if (config.tts) {
-    options.tts = { payload: config.tts.payload, sampleRate: config.tts.sampleRate, stream: config.tts.stream };
+    options.tts = {
+      payload: config.tts.payload,
+      sampleRate: config.tts.sampleRate,
+      stream: config.tts.stream,
+    };
   }
   if (config.stt) {
-    options.stt = { payload: config.stt.payload, sampleRate: config.stt.sampleRate, stream: config.stt.stream };
+    options.stt = {
+      payload: config.stt.payload,
+      sampleRate: config.stt.sampleRate,
+      stream: config.stt.stream,
+    };
   }
   return options;
 }

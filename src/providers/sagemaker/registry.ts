@@ -39,7 +39,8 @@ const codecs: { [C in Capability]: Map<string, SageMakerCodecOf<C>> } = {
  * @throws TypeError when `name` is empty or `codec.capability` is not `'chat'`, `'tts'` or `'stt'`.
  */
 export function registerSageMakerCodec(name: string, codec: SageMakerCodec): void {
-  if (typeof name !== 'string' || name === '') throw new TypeError('A SageMaker codec needs a non-empty name');
+  if (typeof name !== 'string' || name === '')
+    throw new TypeError('A SageMaker codec needs a non-empty name');
   switch (codec?.capability) {
     case 'chat':
       codecs.chat.set(name, codec);
@@ -56,7 +57,10 @@ export function registerSageMakerCodec(name: string, codec: SageMakerCodec): voi
 }
 
 /** The codec registered as `name` for `capability`, or undefined. */
-export function sageMakerCodec<C extends Capability>(capability: C, name: string): SageMakerCodecOf<C> | undefined {
+export function sageMakerCodec<C extends Capability>(
+  capability: C,
+  name: string,
+): SageMakerCodecOf<C> | undefined {
   return codecs[capability].get(name) as SageMakerCodecOf<C> | undefined;
 }
 

@@ -1,5 +1,4 @@
-import { AbortError, ProtocolError, type VoxrouteError } from '../../errors/index.js';
-import { TimeoutError } from '../../errors/index.js';
+import { AbortError, ProtocolError, TimeoutError, type VoxrouteError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
 import { withPartialOutput } from '../openai/errors.js';
 import type { AttemptContext } from '../types.js';
@@ -48,7 +47,8 @@ export async function* runResponseStream<T>(
   const deadlines = attempt.deadlines;
   let yielded = 0;
   const hadOutput = () => yielded > 0;
-  if (attempt.signal.aborted) throw new AbortError('The attempt was aborted', { cause: attempt.signal.reason });
+  if (attempt.signal.aborted)
+    throw new AbortError('The attempt was aborted', { cause: attempt.signal.reason });
 
   const controller = new AbortController();
   let failure: VoxrouteError | undefined;
@@ -57,12 +57,16 @@ export async function* runResponseStream<T>(
     controller.abort(failure);
     return failure;
   };
-  const onAttemptAbort = () => abortWith(new AbortError('The attempt was aborted', { cause: attempt.signal.reason }));
+  const onAttemptAbort = () =>
+    abortWith(new AbortError('The attempt was aborted', { cause: attempt.signal.reason }));
   attempt.signal.addEventListener('abort', onAttemptAbort, { once: true });
   const totalTimer =
     deadlines.totalMs && deadlines.totalMs > 0
       ? clock.setTimeout(
-          () => abortWith(new TimeoutError('total', deadlines.totalMs!, { provider, partialOutput: hadOutput() })),
+          () =>
+            abortWith(
+              new TimeoutError('total', deadlines.totalMs!, { provider, partialOutput: hadOutput() }),
+            ),
           deadlines.totalMs,
         )
       : undefined;
@@ -91,7 +95,8 @@ export async function* runResponseStream<T>(
       throw failure ?? invokeError(provider, error, deadlines.connectMs ?? 0, secrets);
     }
     const body = output.Body;
-    if (!body) throw new ProtocolError(`Provider '${provider}' answered without an event stream`, { provider });
+    if (!body)
+      throw new ProtocolError(`Provider '${provider}' answered without an event stream`, { provider });
 
     const parts = payloadParts(body[Symbol.asyncIterator](), {
       provider,
@@ -146,7 +151,10 @@ async function* payloadParts(
     try {
       step = await withDeadline(iterator.next(), ms, clock, () =>
         context.abortWith(
-          new TimeoutError(parts === 0 ? 'first-chunk' : 'idle', ms!, { provider, partialOutput: hadOutput() }),
+          new TimeoutError(parts === 0 ? 'first-chunk' : 'idle', ms!, {
+            provider,
+            partialOutput: hadOutput(),
+          }),
         ),
       );
     } catch (error) {

@@ -20,7 +20,10 @@ export function createSageMakerStt(
   codec: SageMakerSttCodec,
   sampleRate: number,
 ): SttProvider {
-  const capabilities: SttCapabilities = { inputFormats: codec.inputFormats(sampleRate), streamingInput: false };
+  const capabilities: SttCapabilities = {
+    inputFormats: codec.inputFormats(sampleRate),
+    streamingInput: false,
+  };
   return {
     capabilities,
     async *transcribe(request: ProviderSttRequest, attempt: AttemptContext): AsyncGenerator<TranscriptEvent> {

@@ -2,7 +2,7 @@ import type { Delay } from '../delay.js';
 import { realDelay } from '../delay.js';
 import type { MockProvider } from '../mock-provider.js';
 import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
-import type { MockUpgrade } from '../mock-websocket.js';
+import type { MockSocket, MockUpgrade } from '../mock-websocket.js';
 import { DEFAULT_TRANSCRIPT } from '../openai/transcription.js';
 import type { CallContext, PerCall } from '../per-call.js';
 import { resolvePerCall } from '../per-call.js';
@@ -86,6 +86,11 @@ export interface CartesiaMock extends MockProvider {
   readonly sockets: CartesiaSocketRecord[];
   /** Requests (HTTP) or connections (WebSocket) received so far on `endpoint`. */
   calls(endpoint: CartesiaEndpointName): number;
+  /**
+   * Closes every open WebSocket session from the server side with `code` (default 1001, going
+   * away) and `reason` (default `''`), e.g. to play a server that drops idle sockets.
+   */
+  closeSockets(code?: number, reason?: string): void;
   /** Forgets the records and restarts call numbering at 1. */
   reset(): void;
 }
@@ -132,6 +137,15 @@ export function createCartesiaMock(options: CartesiaMockOptions = {}): CartesiaM
   const speech = options.speech ?? {};
   const requests: RecordedRequest[] = [];
   const sockets: CartesiaSocketRecord[] = [];
+  const open = new Set<MockSocket>();
+  /** Keeps `socket` in `open` while it is open, then runs the session. */
+  const track =
+    (run: (socket: MockSocket) => void) =>
+    (socket: MockSocket): void => {
+      open.add(socket);
+      socket.onClose(() => open.delete(socket));
+      run(socket);
+    };
   const counts: Record<CartesiaEndpointName, number> = {
     bytes: 0,
     sse: 0,
@@ -264,7 +278,7 @@ export function createCartesiaMock(options: CartesiaMockOptions = {}): CartesiaM
     }
     if (endpoint === 'tts-websocket') {
       record.status = 101;
-      return { accept: (socket) => runTtsSession(socket, { script, delay, speech, record, finish }) };
+      return { accept: track((socket) => runTtsSession(socket, { script, delay, speech, record, finish })) };
     }
     const encoding = url.searchParams.get('encoding') ?? '';
     const sampleRate = Number(url.searchParams.get('sample_rate'));
@@ -280,7 +294,7 @@ export function createCartesiaMock(options: CartesiaMockOptions = {}): CartesiaM
     }
     record.status = 101;
     return {
-      accept: (socket) =>
+      accept: track((socket) =>
         runSttSession(socket, {
           script,
           delay,
@@ -291,6 +305,7 @@ export function createCartesiaMock(options: CartesiaMockOptions = {}): CartesiaM
           transcript: (audio, segment) =>
             resolvePerCall(options.transcript, { ...context, audio, segment }) ?? DEFAULT_TRANSCRIPT,
         }),
+      ),
     };
   }
 
@@ -300,6 +315,9 @@ export function createCartesiaMock(options: CartesiaMockOptions = {}): CartesiaM
     handle,
     upgrade,
     calls: (endpoint) => counts[endpoint],
+    closeSockets(code = 1001, reason = '') {
+      for (const socket of [...open]) socket.close(code, reason);
+    },
     reset() {
       requests.length = 0;
       sockets.length = 0;

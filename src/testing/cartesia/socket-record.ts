@@ -17,8 +17,9 @@ export type ReceivedFrame =
  * The record of one WebSocket connection to the Cartesia mock: the upgrade request (URL with
  * query, headers; `method` `'GET'`), then every frame received, and how it closed. `chunksSent`
  * counts counted messages (see CartesiaMockScript); `outcome` is `'completed'` when the session
- * ended normally (every TTS context done, or the STT `done` sent), `'reset'` after a scripted
- * reset, `'aborted'` when the client closed first with work pending.
+ * ended normally (every TTS context ended with `done` or an error, or the STT `done` sent),
+ * `'reset'` after a scripted reset, `'aborted'` otherwise (the client cancelled a context, or
+ * the socket closed with work pending).
  *
  * @example
  * ```ts

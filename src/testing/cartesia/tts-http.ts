@@ -51,14 +51,10 @@ function ttsFields(body: unknown, rawOnly: boolean): TtsFields | HttpProblem {
   }
   const output = body.output_format;
   if (!isObject(output)) return bad('output_format is required');
-  if (output.container === 'mp3') {
-    return bad(
-      rawOnly
-        ? 'output_format.container must be "raw"'
-        : 'mp3 is not served by the voxroute mock: use raw or wav',
-    );
-  }
-  if (output.container !== 'raw' && (rawOnly || output.container !== 'wav')) {
+  if (rawOnly && output.container !== 'raw')
+    return bad('output_format.container must be "raw" on this endpoint');
+  if (output.container === 'mp3') return bad('mp3 is not served by the voxroute mock: use raw or wav');
+  if (output.container !== 'raw' && output.container !== 'wav') {
     return bad(`output_format.container ${JSON.stringify(output.container)} is not supported`);
   }
   const encoding = typeof output.encoding === 'string' ? WIRE_TO_ENCODING[output.encoding] : undefined;

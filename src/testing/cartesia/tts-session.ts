@@ -88,7 +88,8 @@ export function runTtsSession(socket: MockSocket, context: TtsSessionContext): v
   socket.onClose((code, reason) => {
     record.closeCode = code;
     record.closeReason = reason;
-    const pending = [...contexts.values()].some((c) => !c.finished && !c.cancelled);
+    // A context cancelled or left unfinished by the client counts as work it walked away from.
+    const pending = [...contexts.values()].some((c) => !c.finished);
     finish(pending ? 'aborted' : 'completed');
   });
   const chunkBytes = Math.max(1, script.chunkBytes ?? DEFAULT_CHUNK_BYTES);

@@ -45,6 +45,6 @@ export function deepgramErrorResponse(
  * A deterministic request id in UUID form for the `call`-th request of an endpoint, e.g.
  * `00000000-0000-4000-8000-000000000003` for call 3 (Deepgram's ids are UUIDs).
  */
-export function mockRequestId(call: number): string {
+export function deepgramRequestId(call: number): string {
   return `00000000-0000-4000-8000-${String(call).padStart(12, '0')}`;
 }

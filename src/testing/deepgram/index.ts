@@ -1,9 +1,9 @@
-export { deepgramErrorBody, mockRequestId } from './errors.js';
+export { deepgramErrorBody, deepgramRequestId } from './errors.js';
 export type { DeepgramListenScript } from './listen-script.js';
 export {
-  DEFAULT_INACTIVITY_TIMEOUT_MS,
-  DEFAULT_SCRIPTED_CLOSE_REASON,
-  inactivityCloseReason,
+  DEEPGRAM_INACTIVITY_TIMEOUT_MS,
+  DEEPGRAM_SCRIPTED_CLOSE_REASON,
+  deepgramInactivityReason,
 } from './listen-script.js';
 export type { DeepgramListenClose, DeepgramListenFrame, DeepgramListenSession } from './listen-session.js';
 export type {
@@ -17,5 +17,5 @@ export type { DeepgramHandlersOptions } from './msw-handlers.js';
 export { deepgramHandlers } from './msw-handlers.js';
 export type { DeepgramMockSpeechOptions } from './speak.js';
 export { mockDeepgramSpeech } from './speak.js';
-export type { MockWord } from './transcript.js';
-export { DEFAULT_DEEPGRAM_TRANSCRIPT, DEFAULT_WORD_MS, mockWords } from './transcript.js';
+export type { DeepgramMockWord } from './transcript.js';
+export { DEEPGRAM_DEFAULT_WORD_MS, DEFAULT_DEEPGRAM_TRANSCRIPT, deepgramMockWords } from './transcript.js';

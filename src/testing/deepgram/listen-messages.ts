@@ -1,4 +1,4 @@
-import type { MockWord } from './transcript.js';
+import type { DeepgramMockWord } from './transcript.js';
 
 /** What the mock puts in every message about the model and request. */
 export interface ListenMessageContext {
@@ -21,7 +21,7 @@ const seconds = (ms: number) => Math.round(ms) / 1000;
  */
 export function resultsMessage(
   context: ListenMessageContext,
-  words: readonly MockWord[],
+  words: readonly DeepgramMockWord[],
   window: { startMs: number; endMs: number },
   flags: { isFinal: boolean; speechFinal: boolean; fromFinalize: boolean },
 ): Record<string, unknown> {

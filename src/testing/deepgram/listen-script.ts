@@ -31,14 +31,14 @@ export interface DeepgramListenScript extends MockScript {
 }
 
 /** Default {@link DeepgramListenScript.closeReason}. */
-export const DEFAULT_SCRIPTED_CLOSE_REASON = 'voxroute mock: scripted close';
+export const DEEPGRAM_SCRIPTED_CLOSE_REASON = 'voxroute mock: scripted close';
 
 /**
  * Default inactivity window of the mock's `/v1/listen`, in ms: with no frame (binary or text)
  * from the client for this long, it closes with 1011 and a `NET-0001` reason, as Deepgram does
  * after 10 s (PROTOCOLS.md 3.2, DGDOC-audio-keep-alive).
  */
-export const DEFAULT_INACTIVITY_TIMEOUT_MS = 10_000;
+export const DEEPGRAM_INACTIVITY_TIMEOUT_MS = 10_000;
 
 /**
  * The close reason of the mock's inactivity close, for a window of `windowMs`: it starts with
@@ -47,9 +47,9 @@ export const DEFAULT_INACTIVITY_TIMEOUT_MS = 10_000;
  *
  * @example
  * ```ts
- * inactivityCloseReason(3000); // 'NET-0001 no audio or text received within the 3000 ms window'
+ * deepgramInactivityReason(3000); // 'NET-0001 no audio or text received within the 3000 ms window'
  * ```
  */
-export function inactivityCloseReason(windowMs: number): string {
+export function deepgramInactivityReason(windowMs: number): string {
   return `NET-0001 no audio or text received within the ${windowMs} ms window`;
 }

@@ -5,8 +5,12 @@ import type { Delay } from '../delay.js';
 import type { MockSocket } from '../mock-websocket.js';
 import type { RecordedRequest, RequestOutcome } from '../recorded-request.js';
 import { type ListenMessageContext, metadataMessage, resultsMessage } from './listen-messages.js';
-import { DEFAULT_SCRIPTED_CLOSE_REASON, type DeepgramListenScript, inactivityCloseReason } from './listen-script.js';
-import type { MockWord } from './transcript.js';
+import {
+  DEEPGRAM_SCRIPTED_CLOSE_REASON,
+  type DeepgramListenScript,
+  deepgramInactivityReason,
+} from './listen-script.js';
+import type { DeepgramMockWord } from './transcript.js';
 
 /**
  * One frame a client sent on `/v1/listen`: a binary frame (its size in bytes) or a text frame.
@@ -79,7 +83,7 @@ export interface ListenSessionInput {
   finish: (outcome: Exclude<RequestOutcome, 'pending'>) => void;
   query: Record<string, string>;
   format: AudioFormat;
-  words: readonly MockWord[];
+  words: readonly DeepgramMockWord[];
   interim: boolean;
   context: ListenMessageContext;
   script: DeepgramListenScript;
@@ -112,8 +116,11 @@ export function runListenSession(input: ListenSessionInput): DeepgramListenSessi
   const controls: string[] = [];
   const sent: unknown[] = [];
   const audioChunks: Uint8Array[] = [];
-  const waiters: Array<{ predicate: (s: DeepgramListenSession) => boolean; resolve(): void; reject(e: Error): void }> =
-    [];
+  const waiters: Array<{
+    predicate: (s: DeepgramListenSession) => boolean;
+    resolve(): void;
+    reject(e: Error): void;
+  }> = [];
   let audioBytes = 0;
   let closeInfo: DeepgramListenClose | undefined;
   let settleClosed!: (close: DeepgramListenClose) => void;
@@ -125,7 +132,7 @@ export function runListenSession(input: ListenSessionInput): DeepgramListenSessi
   let metadataSent = false;
   let heard = 0; // words heard so far
   let segmentStartMs = 0;
-  let open: MockWord[] = [];
+  let open: DeepgramMockWord[] = [];
   let sentCount = 0;
   let malformedSent = false;
   let queue: Promise<void> = Promise.resolve();
@@ -150,7 +157,8 @@ export function runListenSession(input: ListenSessionInput): DeepgramListenSessi
     inactivity?.abort();
     if (record.outcome === 'pending') {
       // A client that closes once Metadata went out ended the session normally.
-      const outcome = by === 'client' ? (metadataSent ? 'completed' : 'aborted') : code === 1006 ? 'reset' : 'completed';
+      const outcome =
+        by === 'client' ? (metadataSent ? 'completed' : 'aborted') : code === 1006 ? 'reset' : 'completed';
       finish(outcome);
     }
     settleClosed(closeInfo);
@@ -175,7 +183,7 @@ export function runListenSession(input: ListenSessionInput): DeepgramListenSessi
     inactivity = window;
     void delay(input.inactivityMs, window.signal).then(() => {
       if (window.signal.aborted || closing) return;
-      serverClose(1011, inactivityCloseReason(input.inactivityMs));
+      serverClose(1011, deepgramInactivityReason(input.inactivityMs));
     });
   };
 
@@ -202,7 +210,7 @@ export function runListenSession(input: ListenSessionInput): DeepgramListenSessi
         return;
       }
       if (sentCount === script.closeAfterChunks) {
-        serverClose(script.closeCode ?? 1011, script.closeReason ?? DEFAULT_SCRIPTED_CLOSE_REASON);
+        serverClose(script.closeCode ?? 1011, script.closeReason ?? DEEPGRAM_SCRIPTED_CLOSE_REASON);
         return;
       }
       if (sentCount === script.stallAfterChunks) {
@@ -224,7 +232,12 @@ export function runListenSession(input: ListenSessionInput): DeepgramListenSessi
     });
   };
 
-  const finalOf = (segmentWords: MockWord[], endMs: number, speechFinal: boolean, fromFinalize: boolean) => {
+  const finalOf = (
+    segmentWords: DeepgramMockWord[],
+    endMs: number,
+    speechFinal: boolean,
+    fromFinalize: boolean,
+  ) => {
     emit(
       resultsMessage(
         context,
@@ -315,7 +328,11 @@ export function runListenSession(input: ListenSessionInput): DeepgramListenSessi
       let type: string | undefined;
       try {
         const json: unknown = JSON.parse(data);
-        if (typeof json === 'object' && json !== null && typeof (json as { type?: unknown }).type === 'string') {
+        if (
+          typeof json === 'object' &&
+          json !== null &&
+          typeof (json as { type?: unknown }).type === 'string'
+        ) {
           type = (json as { type: string }).type;
         }
       } catch {

@@ -7,11 +7,11 @@ import { type CallContext, type PerCall, resolvePerCall } from '../per-call.js';
 import { createRecord, type RecordedRequest } from '../recorded-request.js';
 import { headerRecord, readRequestBody } from '../request-body.js';
 import { scriptedResponse } from '../scripted-body.js';
-import { deepgramErrorBody, deepgramErrorResponse, mockRequestId } from './errors.js';
-import { DEFAULT_INACTIVITY_TIMEOUT_MS, type DeepgramListenScript } from './listen-script.js';
+import { deepgramErrorBody, deepgramErrorResponse, deepgramRequestId } from './errors.js';
+import { DEEPGRAM_INACTIVITY_TIMEOUT_MS, type DeepgramListenScript } from './listen-script.js';
 import { type DeepgramListenSession, runListenSession } from './listen-session.js';
 import { type DeepgramMockSpeechOptions, speakPlan } from './speak.js';
-import { DEFAULT_DEEPGRAM_TRANSCRIPT, DEFAULT_WORD_MS, mockWords } from './transcript.js';
+import { DEEPGRAM_DEFAULT_WORD_MS, DEFAULT_DEEPGRAM_TRANSCRIPT, deepgramMockWords } from './transcript.js';
 
 /**
  * The endpoints of the Deepgram mock: `'speak'` (`POST /v1/speak`) and `'listen'`
@@ -161,7 +161,7 @@ export function createDeepgramMock(options: DeepgramMockOptions = {}): DeepgramM
     const url = new URL(request.url);
     const endpoint = endpointOf(url.pathname);
     const { record, finish, call } = recordOf(request, url, endpoint);
-    const requestId = mockRequestId(call);
+    const requestId = deepgramRequestId(call);
     const fail = (status: number, message: string, body?: unknown, headers?: Record<string, string>) => {
       record.status = status;
       finish('completed');
@@ -215,7 +215,7 @@ export function createDeepgramMock(options: DeepgramMockOptions = {}): DeepgramM
     const url = new URL(request.url);
     const endpoint = endpointOf(url.pathname);
     const { record, finish, call } = recordOf(request, url, endpoint);
-    const requestId = mockRequestId(call);
+    const requestId = deepgramRequestId(call);
     const reject = (status: number, message: string, body?: unknown): MockUpgrade => {
       record.status = status;
       finish('completed');
@@ -258,12 +258,12 @@ export function createDeepgramMock(options: DeepgramMockOptions = {}): DeepgramM
           finish,
           query,
           format: { encoding, sampleRate, channels: 1 },
-          words: mockWords(transcript, options.wordMs ?? DEFAULT_WORD_MS),
+          words: deepgramMockWords(transcript, options.wordMs ?? DEEPGRAM_DEFAULT_WORD_MS),
           interim: query.interim_results === 'true',
           context: { requestId, model: query.model ?? 'nova-3', punctuated },
           script,
           delay,
-          inactivityMs: options.inactivityTimeoutMs ?? DEFAULT_INACTIVITY_TIMEOUT_MS,
+          inactivityMs: options.inactivityTimeoutMs ?? DEEPGRAM_INACTIVITY_TIMEOUT_MS,
         });
         sessions.push(session);
         for (const waiter of [...sessionWaiters]) {

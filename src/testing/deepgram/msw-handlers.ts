@@ -32,7 +32,9 @@ export type DeepgramHandlersOptions = { baseUrl?: string } & (
  * server.listen();
  * ```
  */
-export function deepgramHandlers(options: DeepgramHandlersOptions = {}): Array<HttpHandler | WebSocketHandler> {
+export function deepgramHandlers(
+  options: DeepgramHandlersOptions = {},
+): Array<HttpHandler | WebSocketHandler> {
   const { baseUrl, provider, ...mockOptions } = options;
   const mock = provider ?? createDeepgramMock(mockOptions);
   const base = (baseUrl ?? 'https://api.deepgram.com').replace(/\/+$/, '');

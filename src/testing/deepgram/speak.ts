@@ -109,11 +109,15 @@ export function speakPlan(
   }
   const container = query.get('container') ?? 'wav';
   if (container !== 'none' && container !== 'wav') {
-    return { status: 400, message: `container '${container}' is not served by the voxroute mock: use none or wav` };
+    return {
+      status: 400,
+      message: `container '${container}' is not served by the voxroute mock: use none or wav`,
+    };
   }
   const speedText = query.get('speed');
   const speed = speedText === null ? 1 : Number(speedText);
-  if (!Number.isFinite(speed) || speed <= 0) return { status: 400, message: "'speed' must be a positive number" };
+  if (!Number.isFinite(speed) || speed <= 0)
+    return { status: 400, message: "'speed' must be a positive number" };
   const format: AudioFormat = { encoding, sampleRate };
   const samples = mockDeepgramSpeech(text, format, { ...input.speech, speed });
   const audio = container === 'wav' ? concat(wavHeader(format), samples) : samples;

@@ -9,17 +9,17 @@
 export const DEFAULT_DEEPGRAM_TRANSCRIPT = 'Hello from the mock. Your table is booked for eight.';
 
 /** Default length of one word of the mock's transcript on the audio timeline, in ms. */
-export const DEFAULT_WORD_MS = 400;
+export const DEEPGRAM_DEFAULT_WORD_MS = 400;
 
 /**
  * One word of the mock's transcript on the audio timeline.
  *
  * @example
  * ```ts
- * const [first] = mockWords('Hello there.', 400); // { word: 'hello', punctuated: 'Hello', startMs: 0, endMs: 400, ... }
+ * const [first] = deepgramMockWords('Hello there.', 400); // { word: 'hello', punctuated: 'Hello', startMs: 0, endMs: 400, ... }
  * ```
  */
-export interface MockWord {
+export interface DeepgramMockWord {
   /** Lower case, without punctuation (Deepgram's `word`). */
   word: string;
   /** As written in the transcript (Deepgram's `punctuated_word`). */
@@ -36,10 +36,10 @@ export interface MockWord {
  *
  * @example
  * ```ts
- * mockWords('Hi. Bye', 300).map((w) => [w.word, w.startMs, w.endMs]); // [['hi', 0, 300], ['bye', 300, 600]]
+ * deepgramMockWords('Hi. Bye', 300).map((w) => [w.word, w.startMs, w.endMs]); // [['hi', 0, 300], ['bye', 300, 600]]
  * ```
  */
-export function mockWords(transcript: string, wordMs: number): MockWord[] {
+export function deepgramMockWords(transcript: string, wordMs: number): DeepgramMockWord[] {
   return transcript
     .split(/\s+/)
     .filter((token) => token !== '')

@@ -29,7 +29,9 @@ export const ELEVENLABS_MOCK_MS_PER_CHARACTER = 60;
  * ```
  */
 export function mockElevenLabsDurationMs(text: string, speech: MockElevenLabsSpeech = {}, speed = 1): number {
-  return Math.round((Array.from(text).length * (speech.msPerCharacter ?? ELEVENLABS_MOCK_MS_PER_CHARACTER)) / speed);
+  return Math.round(
+    (Array.from(text).length * (speech.msPerCharacter ?? ELEVENLABS_MOCK_MS_PER_CHARACTER)) / speed,
+  );
 }
 
 /**

@@ -34,7 +34,11 @@ export function errorStatusCode(status: number): string {
  * elevenLabsErrorBody(401, 'Invalid API key'); // { detail: { status: 'invalid_api_key', message: 'Invalid API key' } }
  * ```
  */
-export function elevenLabsErrorBody(status: number, message: string, code = errorStatusCode(status)): unknown {
+export function elevenLabsErrorBody(
+  status: number,
+  message: string,
+  code = errorStatusCode(status),
+): unknown {
   return { detail: { status: code, message } };
 }
 
@@ -42,7 +46,11 @@ export function elevenLabsErrorBody(status: number, message: string, code = erro
  * ElevenLabs' validation error body (FastAPI, HTTP 422): `{"detail":[{"loc","msg","type"}]}`
  * (PROTOCOLS.md 4.2, ELJS `HttpValidationError`).
  */
-export function elevenLabsValidationErrorBody(loc: (string | number)[], msg: string, type = 'value_error'): unknown {
+export function elevenLabsValidationErrorBody(
+  loc: (string | number)[],
+  msg: string,
+  type = 'value_error',
+): unknown {
   return { detail: [{ loc, msg, type }] };
 }
 

@@ -56,7 +56,10 @@ export function speedOf(settings: unknown, where: string): number | MockProblem 
   if (typeof speed !== 'number' || speed < 0.7 || speed > 1.2) {
     return {
       status: 422,
-      body: elevenLabsValidationErrorBody([where, 'voice_settings', 'speed'], 'must be a number from 0.7 to 1.2'),
+      body: elevenLabsValidationErrorBody(
+        [where, 'voice_settings', 'speed'],
+        'must be a number from 0.7 to 1.2',
+      ),
     };
   }
   return speed;
@@ -79,7 +82,10 @@ export function streamPlan(
   if (!format) return outputFormatProblem(outputFormat);
   const request = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   if (typeof request.text !== 'string' || request.text.trim() === '') {
-    return { status: 422, body: elevenLabsValidationErrorBody(['body', 'text'], 'Field required', 'missing') };
+    return {
+      status: 422,
+      body: elevenLabsValidationErrorBody(['body', 'text'], 'Field required', 'missing'),
+    };
   }
   const speed = speedOf(request.voice_settings, 'body');
   if (typeof speed !== 'number') return speed;

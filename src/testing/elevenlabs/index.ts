@@ -11,7 +11,15 @@ export {
   type ElevenLabsMock,
   type ElevenLabsMockOptions,
 } from './mock.js';
-export { type ElevenLabsHandlersOptions, elevenLabsHandlers, elevenLabsWebSocketHandler } from './msw-handlers.js';
+export {
+  type ElevenLabsHandlersOptions,
+  elevenLabsHandlers,
+  elevenLabsWebSocketHandler,
+} from './msw-handlers.js';
 export type { ElevenLabsSocketRecord } from './recorded-socket.js';
 export type { ElevenLabsScripts, ElevenLabsSocketScript } from './script.js';
-export { type ElevenLabsAlignmentDurationsKey, ELEVENLABS_CHUNK_LENGTH_SCHEDULE, mockElevenLabsAlignment } from './stream-input.js';
+export {
+  ELEVENLABS_CHUNK_LENGTH_SCHEDULE,
+  type ElevenLabsAlignmentDurationsKey,
+  mockElevenLabsAlignment,
+} from './stream-input.js';

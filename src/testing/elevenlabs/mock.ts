@@ -119,7 +119,9 @@ function isProblem(plan: object): plan is { status: number; body: unknown } {
  * - the `stream-input` WebSocket: see `runStreamInput` (an unknown `output_format` refuses the
  *   upgrade with 422; scripted failures refuse it with `failStatus`).
  * Anything else is a 404. Every request and upgrade is recorded in `requests` (upgrades as
- * `endpoint: 'stream-input'`, method GET), every session in `sockets`.
+ * `endpoint: 'stream-input'`, method GET, status 101 when accepted; a session's record ends
+ * `'completed'` when the mock closed it, `'reset'` when the script dropped it, `'aborted'`
+ * when the client closed first), every session in `sockets`.
  *
  * @example
  * ```ts
@@ -139,7 +141,11 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
   const scriptFor = (endpoint: ElevenLabsEndpointName, context: CallContext): ElevenLabsSocketScript => {
     const spec = options.script;
     if (isScripts(spec)) {
-      return (endpoint === 'stream' ? resolvePerCall(spec.stream, context) : resolvePerCall(spec.streamInput, context)) ?? {};
+      return (
+        (endpoint === 'stream'
+          ? resolvePerCall(spec.stream, context)
+          : resolvePerCall(spec.streamInput, context)) ?? {}
+      );
     }
     return resolvePerCall(spec, context) ?? {};
   };
@@ -174,9 +180,16 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
       if (options.apiKey !== undefined && record.headers['xi-api-key'] !== options.apiKey) {
         return answer(401, elevenLabsErrorBody(401, 'Invalid API key'));
       }
-      if (!match) return answer(404, elevenLabsErrorBody(404, `No mock endpoint at ${request.method} ${pathname}`, 'not_found'));
+      if (!match)
+        return answer(
+          404,
+          elevenLabsErrorBody(404, `No mock endpoint at ${request.method} ${pathname}`, 'not_found'),
+        );
       if (request.method !== 'POST') {
-        return answer(405, elevenLabsErrorBody(405, `Method ${request.method} not allowed`, 'method_not_allowed'));
+        return answer(
+          405,
+          elevenLabsErrorBody(405, `Method ${request.method} not allowed`, 'method_not_allowed'),
+        );
       }
       const script: MockScript = scriptFor('stream', { call, request: record });
       if (script.headersDelayMs !== undefined && script.headersDelayMs > 0) {
@@ -229,7 +242,10 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
     const script = scriptFor('stream-input', { call, request: record });
     if (script.failTimes !== undefined && call <= script.failTimes) {
       const status = script.failStatus ?? 500;
-      return refuse(status, script.failBody ?? elevenLabsErrorBody(status, `mock failure ${call} of ${script.failTimes}`));
+      return refuse(
+        status,
+        script.failBody ?? elevenLabsErrorBody(status, `mock failure ${call} of ${script.failTimes}`),
+      );
     }
     const outputFormat = url.searchParams.get('output_format');
     const format = outputFormat === null ? undefined : mockOutputFormat(outputFormat);
@@ -262,9 +278,12 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
           socket,
           record: made.record,
           received: made.received,
-          closed: (code, reason) => {
+          onChunkSent: () => {
+            record.chunksSent++;
+          },
+          closed: (code, reason, byServer) => {
             made.close(code, reason);
-            finish(code === 1006 ? 'reset' : 'completed');
+            finish(!byServer ? 'aborted' : code === 1006 ? 'reset' : 'completed');
           },
           format,
           script,

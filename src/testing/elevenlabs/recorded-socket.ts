@@ -42,7 +42,11 @@ export interface ElevenLabsSocketRecord {
 /** A new record; `received` adds a message (and wakes waiters), `close` settles `closed` once. */
 export function createSocketRecord(
   fields: Pick<ElevenLabsSocketRecord, 'call' | 'url' | 'voiceId' | 'query' | 'headers'>,
-): { record: ElevenLabsSocketRecord; received: (message: unknown) => void; close: (code: number, reason: string) => void } {
+): {
+  record: ElevenLabsSocketRecord;
+  received: (message: unknown) => void;
+  close: (code: number, reason: string) => void;
+} {
   let settle!: (value: { code: number; reason: string }) => void;
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
     settle = resolve;

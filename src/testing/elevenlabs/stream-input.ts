@@ -5,9 +5,9 @@ import type { MockSocket } from '../mock-websocket.js';
 import { base64 } from '../sse.js';
 import { type MockElevenLabsSpeech, mockElevenLabsAudio, mockElevenLabsDurationMs } from './audio.js';
 import { closeReason, inactivityMessage, type StreamInputErrorMessage } from './errors.js';
+import { slices } from './http.js';
 import type { ElevenLabsSocketRecord } from './recorded-socket.js';
 import type { ElevenLabsSocketScript } from './script.js';
-import { slices } from './http.js';
 
 /** Which key the mock's alignment objects use for character durations (PROTOCOLS.md 4.3 naming conflict). */
 export type ElevenLabsAlignmentDurationsKey = 'charDurationsMs' | 'charsDurationsMs';
@@ -23,7 +23,10 @@ export interface StreamInputSession {
   socket: MockSocket;
   record: ElevenLabsSocketRecord;
   received: (message: unknown) => void;
-  closed: (code: number, reason: string) => void;
+  /** Called after each audio message sent (the mock counts them on the upgrade's record too). */
+  onChunkSent?: () => void;
+  /** Called once when the socket has closed; `byServer` is true when the mock closed or dropped it. */
+  closed: (code: number, reason: string, byServer: boolean) => void;
   format: AudioFormat;
   script: ElevenLabsSocketScript;
   /** The key every session must present, if any. */
@@ -105,12 +108,13 @@ export function runStreamInput(session: StreamInputSession): void {
   let schedule = ELEVENLABS_CHUNK_LENGTH_SCHEDULE;
   let idle: AbortController | undefined;
   let chain: Promise<void> = Promise.resolve();
+  let closedByServer = false;
 
   socket.onClose((code, reason) => {
     open = false;
     stop.abort();
     idle?.abort();
-    session.closed(code, reason);
+    session.closed(code, reason, closedByServer);
   });
 
   const send = (value: unknown) => {
@@ -119,8 +123,9 @@ export function runStreamInput(session: StreamInputSession): void {
     socket.send(JSON.stringify(value));
   };
   const closeWith = (code: number, reason: string) => {
-    if (halted && !open) return;
+    if (!open || closedByServer) return;
     halted = true;
+    closedByServer = true;
     idle?.abort();
     socket.close(code, reason);
   };
@@ -138,6 +143,7 @@ export function runStreamInput(session: StreamInputSession): void {
     const sent = record.chunksSent;
     if (script.resetAfterChunks === sent) {
       halted = true;
+      closedByServer = true;
       socket.terminate();
       return true;
     }
@@ -194,6 +200,7 @@ export function runStreamInput(session: StreamInputSession): void {
           alignment: first ? alignment : null,
         });
         record.chunksSent++;
+        session.onChunkSent?.();
       });
     });
   };
@@ -211,17 +218,22 @@ export function runStreamInput(session: StreamInputSession): void {
   };
 
   const initialize = (message: Record<string, unknown>): void => {
-    if (message.text !== ' ') return fail(invalidInput('The first message must have text " " (one space).'));
+    if (message.text !== ' ') {
+      fail(invalidInput('The first message must have text " " (one space).'));
+      return;
+    }
     const key = keyOf(message);
     if (key !== undefined && record.auth === 'none') record.auth = 'message';
     if (session.apiKey !== undefined && record.auth !== 'header' && key !== session.apiKey) {
-      return fail({ message: 'Invalid API key.', error: 'invalid_api_key', code: 1008 });
+      fail({ message: 'Invalid API key.', error: 'invalid_api_key', code: 1008 });
+      return;
     }
     const settings = message.voice_settings as { speed?: unknown } | undefined;
     if (settings?.speed !== undefined && settings.speed !== null) {
       const value = settings.speed;
       if (typeof value !== 'number' || value < 0.7 || value > 1.2) {
-        return fail(invalidInput('voice_settings.speed must be a number from 0.7 to 1.2.'));
+        fail(invalidInput('voice_settings.speed must be a number from 0.7 to 1.2.'));
+        return;
       }
       speed = value;
     }
@@ -235,7 +247,10 @@ export function runStreamInput(session: StreamInputSession): void {
 
   const onText = (message: Record<string, unknown>): void => {
     const text = message.text as string;
-    if (text === '') return endInput();
+    if (text === '') {
+      endInput();
+      return;
+    }
     const flush = message.flush === true;
     if (text.trim() === '' && !flush) return; // keep-alive
     buffer += text;
@@ -260,7 +275,8 @@ export function runStreamInput(session: StreamInputSession): void {
     if (!open || halted || ended) return;
     const message = json as Record<string, unknown> | undefined;
     if (typeof message !== 'object' || message === null || typeof message.text !== 'string') {
-      return fail(invalidInput('Could not parse the message: a JSON object with a string "text" is expected.'));
+      fail(invalidInput('Could not parse the message: a JSON object with a string "text" is expected.'));
+      return;
     }
     armInactivity();
     if (!initialized) initialize(message);
@@ -269,8 +285,13 @@ export function runStreamInput(session: StreamInputSession): void {
 
   if (session.headerKey !== undefined) record.auth = 'header';
   if (faultsAt()) return;
-  if (session.apiKey !== undefined && session.headerKey !== undefined && session.headerKey !== session.apiKey) {
-    return fail({ message: 'Invalid API key.', error: 'invalid_api_key', code: 1008 });
+  if (
+    session.apiKey !== undefined &&
+    session.headerKey !== undefined &&
+    session.headerKey !== session.apiKey
+  ) {
+    fail({ message: 'Invalid API key.', error: 'invalid_api_key', code: 1008 });
+    return;
   }
   armInactivity();
 }

@@ -1,9 +1,12 @@
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { constants } from 'node:http2';
-import { Readable } from 'node:stream';
+import { handleBidirectional } from './bidi.js';
 import type { SageMakerMock } from './mock.js';
 
-/** Serves one HTTP/2 stream of the emulator. */
+/**
+ * Serves one HTTP/2 stream of the emulator: the bidirectional operation (see
+ * `handleBidirectional`), or any other request through the mock's `handle`.
+ */
 export async function handleHttp2Stream(
   mock: SageMakerMock,
   origin: string,
@@ -12,6 +15,10 @@ export async function handleHttp2Stream(
 ): Promise<void> {
   const method = String(headers[':method'] ?? 'GET');
   const path = String(headers[':path'] ?? '/');
+  const url = new URL(path, origin);
+  if (method === 'POST' && url.pathname.endsWith('/invocations-bidirectional-stream')) {
+    return handleBidirectional(mock, url, stream, headers, (response) => sendHttp2Response(response, stream));
+  }
   const gone = new AbortController();
   stream.once('close', () => gone.abort());
   const requestHeaders = new Headers();
@@ -19,12 +26,15 @@ export async function handleHttp2Stream(
     if (name.startsWith(':') || value === undefined) continue;
     requestHeaders.set(name, Array.isArray(value) ? value.join(', ') : String(value));
   }
-  const init: RequestInit & { duplex?: 'half' } = { method, headers: requestHeaders, signal: gone.signal };
+  const init: RequestInit = { method, headers: requestHeaders, signal: gone.signal };
   if (method !== 'GET' && method !== 'HEAD') {
-    init.body = Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>;
-    init.duplex = 'half';
+    // The whole body first: a web stream over an HTTP/2 server stream (Readable.toWeb) does
+    // not end on Node 20. These operations send their body in one piece anyway.
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+    init.body = Buffer.concat(chunks);
   }
-  const response = await mock.handle(new Request(new URL(path, origin), init));
+  const response = await mock.handle(new Request(url, init));
   await sendHttp2Response(response, stream);
 }
 
@@ -51,7 +61,9 @@ export async function sendHttp2Response(response: Response, stream: ServerHttp2S
       const { done, value } = await reader.read();
       if (done) break;
       if (stream.destroyed) return;
-      await new Promise<void>((resolve, reject) => stream.write(value, (error) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        stream.write(value, (error) => (error ? reject(error) : resolve())),
+      );
     }
     stream.end();
   } catch {

@@ -8,6 +8,7 @@ import { resolvePerCall } from '../per-call.js';
 import { base64 } from '../sse.js';
 import type { SageMakerCallContext, SageMakerEndpoint, SageMakerReply, SageMakerScript } from './types.js';
 
+const encoder = new TextEncoder();
 const sse = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
@@ -42,7 +43,10 @@ export function sageMakerChatReply(payload: SageMakerChatPayload, text: string):
       });
       return {
         contentType: 'text/event-stream',
-        parts: [sse(chunk({ role: 'assistant', content: '' }, null)), ...words.map((w) => sse(chunk({ content: w }, null)))],
+        parts: [
+          sse(chunk({ role: 'assistant', content: '' }, null)),
+          ...words.map((w) => sse(chunk({ content: w }, null))),
+        ],
         closing: [
           sse(chunk({}, 'stop')),
           sse({
@@ -59,7 +63,12 @@ export function sageMakerChatReply(payload: SageMakerChatPayload, text: string):
       return {
         contentType: 'text/event-stream',
         parts: words.map((w, i) =>
-          sse({ index: i + 1, token: { id: i + 1, text: w, logprob: -0.1, special: false }, generated_text: null, details: null }),
+          sse({
+            index: i + 1,
+            token: { id: i + 1, text: w, logprob: -0.1, special: false },
+            generated_text: null,
+            details: null,
+          }),
         ),
         closing: [
           sse({
@@ -95,7 +104,8 @@ export interface SageMakerChatEndpointOptions {
 export function sageMakerChatEndpoint(options: SageMakerChatEndpointOptions = {}): SageMakerEndpoint {
   const payload = options.payload ?? 'openai-chat';
   return {
-    reply: (context) => sageMakerChatReply(payload, resolvePerCall(options.reply, context) ?? DEFAULT_CHAT_REPLY),
+    reply: (context) =>
+      sageMakerChatReply(payload, resolvePerCall(options.reply, context) ?? DEFAULT_CHAT_REPLY),
     ...(options.script !== undefined ? { script: options.script } : {}),
   };
 }
@@ -115,14 +125,19 @@ export interface SageMakerTtsEndpointOptions {
  * The text and sample rate of a TTS request body: Cartesia's `transcript` and
  * `output_format.sample_rate`, or the `raw-pcm` codec's `text` and `sample_rate`.
  */
-function ttsRequest(json: unknown): { text: string; sampleRate: number | undefined; speed: number | undefined } {
+function ttsRequest(json: unknown): {
+  text: string;
+  sampleRate: number | undefined;
+  speed: number | undefined;
+} {
   const body = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
   const format = (body.output_format ?? {}) as Record<string, unknown>;
   const config = (body.generation_config ?? {}) as Record<string, unknown>;
   const rate = format.sample_rate ?? body.sample_rate;
   const speed = config.speed ?? body.speed;
   return {
-    text: typeof body.transcript === 'string' ? body.transcript : typeof body.text === 'string' ? body.text : '',
+    text:
+      typeof body.transcript === 'string' ? body.transcript : typeof body.text === 'string' ? body.text : '',
     sampleRate: typeof rate === 'number' ? rate : undefined,
     speed: typeof speed === 'number' ? speed : undefined,
   };
@@ -157,7 +172,9 @@ export function sageMakerTtsEndpoint(options: SageMakerTtsEndpointOptions): Sage
       if (options.payload === 'raw-pcm') return { contentType: 'audio/pcm', parts: pieces };
       return {
         contentType: 'text/event-stream',
-        parts: pieces.map((p) => sse({ type: 'chunk', data: base64(p), done: false, status_code: 206, step_time: 1 })),
+        parts: pieces.map((p) =>
+          sse({ type: 'chunk', data: base64(p), done: false, status_code: 206, step_time: 1 }),
+        ),
         closing: [sse({ type: 'done', done: true, status_code: 200 })],
       };
     },
@@ -178,6 +195,8 @@ export interface SageMakerSttEndpointOptions {
  * An emulated STT endpoint answering JSON lines: with `partials`, one
  * `{"type":"partial","text":<words so far>}` per word, then the final `{"text": transcript}`
  * (the shape of Whisper containers), read by the `'wav'` and `'raw-pcm'` STT codecs.
+ * Over a bidirectional stream it answers while the audio flows: with `partials`, one partial
+ * (one more word) after each non-empty input part, then the final once the input has ended.
  *
  * @example
  * ```ts
@@ -198,6 +217,22 @@ export function sageMakerSttEndpoint(options: SageMakerSttEndpointOptions = {}):
       }
       parts.push(line({ text }));
       return { contentType: 'application/jsonlines', parts };
+    },
+    async *duplex(input, context) {
+      const text = resolvePerCall(options.transcript, context) ?? DEFAULT_TRANSCRIPT;
+      const words = wordPieces(text);
+      let heard = 0;
+      for await (const part of input) {
+        if (!options.partials || part.bytes.byteLength === 0 || heard >= words.length) continue;
+        heard++;
+        const partial = words.slice(0, heard).join('').trim();
+        yield {
+          bytes: encoder.encode(line({ type: 'partial', text: partial })),
+          dataType: 'UTF8',
+          completionState: 'PARTIAL',
+        };
+      }
+      yield { bytes: encoder.encode(line({ text })), dataType: 'UTF8', completionState: 'COMPLETE' };
     },
     ...(options.script !== undefined ? { script: options.script } : {}),
   };

@@ -1,3 +1,4 @@
+export type { SageMakerDuplexRecord } from './bidi.js';
 export {
   type SageMakerChatEndpointOptions,
   type SageMakerChatPayload,

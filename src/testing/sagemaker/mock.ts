@@ -10,7 +10,14 @@ import type { BodyPlan } from '../scripted-body.js';
 import { scriptedResponse } from '../scripted-body.js';
 import { sageMakerErrorResponse, sageMakerErrorType } from './errors.js';
 import type { SageMakerCallContext, SageMakerEndpoint, SageMakerReply, SageMakerScript } from './types.js';
-import { corruptMessage, emulatorCodec, partBytes, payloadPartMessage, recut, streamErrorMessage } from './wire.js';
+import {
+  corruptMessage,
+  emulatorCodec,
+  partBytes,
+  payloadPartMessage,
+  recut,
+  streamErrorMessage,
+} from './wire.js';
 
 /**
  * Cold starts: a call that comes `afterIdleMs` or more after the endpoint's last activity (or
@@ -47,6 +54,12 @@ export interface SageMakerMockOptions {
    * not verified. Default true: a request without one gets 403 `MissingAuthenticationTokenException`.
    */
   requireSignature?: boolean;
+  /**
+   * Verify the `:chunk-signature` chain of bidirectional streams with this secret key (the
+   * emulator recomputes each event signature with node:crypto); failures are counted in the
+   * stream's record (`badSignatures`). Omitted: signatures are not checked.
+   */
+  verifySignatures?: { secretAccessKey: string };
   /** Waits for the script's delays. Default: real timers. */
   delay?: Delay;
   /** Clock in ms, for `receivedAtMs` and cold starts. Default: `performance.now()`. */
@@ -73,10 +86,14 @@ export interface SageMakerMock extends MockProvider {
   readonly core: SageMakerMockCore;
 }
 
-const PATH = /^\/endpoints\/([^/]+)\/(invocations-response-stream|invocations-bidirectional-stream|invocations)$/;
+const PATH =
+  /^\/endpoints\/([^/]+)\/(invocations-response-stream|invocations-bidirectional-stream|invocations)$/;
 
 /** An operation of SageMaker Runtime the emulator serves, by its path's last segment. */
-export type SageMakerOperation = 'invocations' | 'invocations-response-stream' | 'invocations-bidirectional-stream';
+export type SageMakerOperation =
+  | 'invocations'
+  | 'invocations-response-stream'
+  | 'invocations-bidirectional-stream';
 
 /** One call as the core admits it: its record, context and script, or an error answer. */
 export interface AdmittedCall {
@@ -161,13 +178,22 @@ export class SageMakerMockCore {
     record.body = recordedBody(body, headers['content-type']);
     this.requests.push(record);
     const requestId = this.nextRequestId();
-    const fail = (status: number, type: string, message: string, extra: { body?: unknown; retryAfter?: string } = {}) => {
+    const fail = (
+      status: number,
+      type: string,
+      message: string,
+      extra: { body?: unknown; retryAfter?: string } = {},
+    ) => {
       record.status = status;
       finish('completed');
       return { response: sageMakerErrorResponse(status, type, message, { ...extra, requestId }) };
     };
     if (!match || endpointName === undefined) {
-      return fail(404, 'UnknownOperationException', `No SageMaker Runtime operation at ${method} ${url.pathname}`);
+      return fail(
+        404,
+        'UnknownOperationException',
+        `No SageMaker Runtime operation at ${method} ${url.pathname}`,
+      );
     }
     if (method !== 'POST') return fail(405, 'ValidationError', `Method ${method} not allowed`);
     const auth = headers.authorization;
@@ -198,10 +224,15 @@ export class SageMakerMockCore {
     }
     if (script.failTimes !== undefined && call <= script.failTimes) {
       const status = script.failStatus ?? 500;
-      return fail(status, script.errorType ?? sageMakerErrorType(status), `mock failure ${call} of ${script.failTimes}`, {
-        ...(script.failBody !== undefined ? { body: script.failBody } : {}),
-        ...(script.retryAfter !== undefined ? { retryAfter: script.retryAfter } : {}),
-      });
+      return fail(
+        status,
+        script.errorType ?? sageMakerErrorType(status),
+        `mock failure ${call} of ${script.failTimes}`,
+        {
+          ...(script.failBody !== undefined ? { body: script.failBody } : {}),
+          ...(script.retryAfter !== undefined ? { retryAfter: script.retryAfter } : {}),
+        },
+      );
     }
     return { call: { record, finish, context, endpoint, script }, operation: match[2] as SageMakerOperation };
   }
@@ -344,7 +375,8 @@ export async function streamPlan(
     },
     chunks,
     closing: encode(reply.closing ?? []),
-    errorFrames: script.errorEventAfterChunks !== undefined ? [streamErrorMessage(codec, script.errorEvent)] : [],
+    errorFrames:
+      script.errorEventAfterChunks !== undefined ? [streamErrorMessage(codec, script.errorEvent)] : [],
   };
 }
 
@@ -362,7 +394,10 @@ function invokeResponse(
     body.set(p, offset);
     offset += p.byteLength;
   }
-  const out: Record<string, string> = { 'content-type': reply.contentType ?? 'application/octet-stream', ...headers };
+  const out: Record<string, string> = {
+    'content-type': reply.contentType ?? 'application/octet-stream',
+    ...headers,
+  };
   const session = call.record.headers['x-amzn-sagemaker-session-id'];
   if (session === 'NEW_SESSION') {
     out['x-amzn-sagemaker-new-session-id'] = `${core.nextSessionId()}; Expires=2030-01-01T00:00:00Z`;

@@ -1,7 +1,8 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttp2Server, type Http2Session } from 'node:http2';
-import { createServer as createNetServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type Socket } from 'node:net';
+import { Duplex } from 'node:stream';
 import { resetSocket, sendWebResponse, toWebRequest } from '../node-adapter.js';
 import type { RecordedRequest } from '../recorded-request.js';
 import { handleHttp2Stream } from './duplex.js';
@@ -47,6 +48,38 @@ export interface SageMakerEmulator {
 const PREFACE = Buffer.from('PRI * HTTP/2.0');
 
 /**
+ * A Duplex over `socket` that first yields `head` (the bytes read to sniff the protocol). The
+ * HTTP/2 server reads a net.Socket's native handle directly, so bytes put back with `unshift`
+ * would never reach it; given a plain Duplex it reads through JavaScript (JSStreamSocket).
+ */
+function replaying(socket: Socket, head: Buffer): Duplex {
+  const duplex = new Duplex({
+    read() {
+      socket.resume();
+    },
+    write(chunk: Buffer, _encoding, callback) {
+      socket.write(chunk, callback);
+    },
+    final(callback) {
+      socket.end();
+      callback();
+    },
+    destroy(error, callback) {
+      socket.destroy();
+      callback(error);
+    },
+  });
+  duplex.push(head);
+  socket.on('data', (data: Buffer) => {
+    if (!duplex.push(data)) socket.pause();
+  });
+  socket.once('end', () => duplex.push(null));
+  socket.once('error', (error) => duplex.destroy(error));
+  socket.once('close', () => duplex.destroy());
+  return duplex;
+}
+
+/**
  * Starts the SageMaker Runtime emulator on a loopback port. One port speaks both protocols the
  * SDKs use (PROTOCOLS.md 5.1, 5.5): a connection that opens with the HTTP/2 preface is served
  * as h2c (prior knowledge, what `http2.connect('http://...')` does) and carries the
@@ -63,7 +96,9 @@ const PREFACE = Buffer.from('PRI * HTTP/2.0');
  * });
  * ```
  */
-export async function startSageMakerEmulator(options: SageMakerEmulatorOptions = {}): Promise<SageMakerEmulator> {
+export async function startSageMakerEmulator(
+  options: SageMakerEmulatorOptions = {},
+): Promise<SageMakerEmulator> {
   const mock = createSageMakerMock(options);
   const host = options.host ?? '127.0.0.1';
   let origin = '';
@@ -99,9 +134,13 @@ export async function startSageMakerEmulator(options: SageMakerEmulatorOptions =
       const isH2 = seen.subarray(0, n).equals(PREFACE.subarray(0, n));
       if (isH2 && seen.length < PREFACE.length) return;
       socket.off('data', sniff);
+      if (isH2) {
+        http2.emit('connection', replaying(socket, seen));
+        return;
+      }
       socket.pause();
       socket.unshift(seen);
-      (isH2 ? http2 : http1).emit('connection', socket);
+      http1.emit('connection', socket);
       socket.resume();
     };
     socket.on('data', sniff);

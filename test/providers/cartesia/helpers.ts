@@ -78,3 +78,61 @@ export async function* textPieces(pieces: readonly string[]): AsyncGenerator<str
 }
 
 export { collect, collectUntilError } from '../openai/helpers.js';
+
+/** An async iterable fed by the test: `push` a value, `end` it, or `fail` it. */
+export interface Pushable<T> extends AsyncIterable<T> {
+  push(value: T): void;
+  end(): void;
+  fail(error: unknown): void;
+  /** True once the consumer stopped reading (`return()` was called). */
+  readonly returned: boolean;
+}
+
+/** A {@link Pushable}: values wait until read; a read waits until a value comes. */
+export function pushable<T>(): Pushable<T> {
+  const values: Array<IteratorResult<T> | { error: unknown }> = [];
+  let wake: (() => void) | undefined;
+  let returned = false;
+  const add = (item: IteratorResult<T> | { error: unknown }) => {
+    values.push(item);
+    wake?.();
+    wake = undefined;
+  };
+  return {
+    push: (value) => add({ value, done: false }),
+    end: () => add({ value: undefined, done: true }),
+    fail: (error) => add({ error }),
+    get returned() {
+      return returned;
+    },
+    [Symbol.asyncIterator]() {
+      return {
+        async next(): Promise<IteratorResult<T>> {
+          while (values.length === 0) {
+            if (returned) return { value: undefined, done: true };
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+            });
+          }
+          const item = values.shift()!;
+          if ('error' in item) throw item.error;
+          return item;
+        },
+        async return(): Promise<IteratorResult<T>> {
+          returned = true;
+          wake?.();
+          return { value: undefined, done: true };
+        },
+      };
+    },
+  };
+}
+
+/** Resolves once `predicate()` is true, checking after each macrotask (no fixed sleep). */
+export async function until(predicate: () => boolean, what: string, limit = 2000): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    if (predicate()) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}

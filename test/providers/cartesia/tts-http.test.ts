@@ -159,7 +159,7 @@ describe('Cartesia TTS over /tts/bytes (loopback, undici)', () => {
     expectNoKey(error);
   });
 
-  it('a 400 for a format the mock refuses (mp3 is never asked) surfaces the provider message', async () => {
+  it('a 400 (an empty transcript) is not retryable and carries the provider message', async () => {
     loop = await startLoopback();
     const adapter = loop.adapter();
     const { error } = await collectUntilError(
@@ -169,6 +169,7 @@ describe('Cartesia TTS over /tts/bytes (loopback, undici)', () => {
       ),
     );
     expect((error as ProviderError).status).toBe(400);
+    expect((error as ProviderError).retryable).toBe(false);
     expect((error as ProviderError).message).toBe(
       "Provider 'cartesia' answered HTTP 400: Bad Request: transcript must not be empty",
     );

@@ -1,5 +1,5 @@
-import type { Delay } from '../../../src/testing/delay.js';
 import type { AttemptContext } from '../../../src/providers/types.js';
+import type { Delay } from '../../../src/testing/delay.js';
 import type { Deadlines, HttpTransport } from '../../../src/transport/types.js';
 import type { WebSocketTransport } from '../../../src/transport/websocket-types.js';
 import type { FakeClock } from '../../transport/fake-clock.js';
@@ -103,7 +103,9 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** Drains an async iterable; returns what it yielded before it threw, and the error. */
-export async function collectUntilError<T>(iterable: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
+export async function collectUntilError<T>(
+  iterable: AsyncIterable<T>,
+): Promise<{ items: T[]; error: unknown }> {
   const items: T[] = [];
   try {
     for await (const item of iterable) items.push(item);
@@ -128,7 +130,10 @@ export function concat(chunks: readonly Uint8Array[]): Uint8Array {
  * A WebSocket transport that records every frame the adapter sends through `inner` (text as the
  * string, binary as its byte length), so a test can check synchronously what went out.
  */
-export function recordingWebSocket(inner: WebSocketTransport): { transport: WebSocketTransport; sent: Array<string | number> } {
+export function recordingWebSocket(inner: WebSocketTransport): {
+  transport: WebSocketTransport;
+  sent: Array<string | number>;
+} {
   const sent: Array<string | number> = [];
   const transport: WebSocketTransport = {
     ...(inner.canSendHeaders === undefined ? {} : { canSendHeaders: inner.canSendHeaders }),
@@ -143,7 +148,9 @@ export function recordingWebSocket(inner: WebSocketTransport): { transport: WebS
             };
           }
           const value = Reflect.get(target, property, target) as unknown;
-          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+          return typeof value === 'function'
+            ? (value as (...args: unknown[]) => unknown).bind(target)
+            : value;
         },
       });
     },

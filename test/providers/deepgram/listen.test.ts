@@ -30,7 +30,8 @@ import {
 
 const PCM16K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 16000 };
 /** `ms` of 16 kHz PCM s16le, cut in 100 ms chunks. */
-const audio = (ms: number, seed = 0) => pieces(syntheticAudio({ durationMs: ms, format: PCM16K, seed }), 3200);
+const audio = (ms: number, seed = 0) =>
+  pieces(syntheticAudio({ durationMs: ms, format: PCM16K, seed }), 3200);
 
 let http: HttpTransport;
 let webSocket: WebSocketTransport;
@@ -62,7 +63,12 @@ async function setup(
   adapter: { apiKey?: string; webSocket?: WebSocketTransport } = {},
 ): Promise<Setup> {
   const clock = new FakeClock();
-  const mock = createDeepgramMock({ apiKey: KEY, delay: clockDelay(clock), inactivityTimeoutMs: 0, ...mockOptions });
+  const mock = createDeepgramMock({
+    apiKey: KEY,
+    delay: clockDelay(clock),
+    inactivityTimeoutMs: 0,
+    ...mockOptions,
+  });
   server = await startMockServer({ provider: mock });
   const deepgram = createDeepgramAdapter({
     name: 'dg',
@@ -88,13 +94,23 @@ async function setup(
 
 describe('Deepgram listen adapter', () => {
   it('sends the format in the query, the key as Authorization: Token, and maps Results to partials and finals with ms times', async () => {
-    const { mock, transcribe } = await setup({ transcript: 'One two. Three four', wordMs: 100 }, { smartFormat: true });
+    const { mock, transcribe } = await setup(
+      { transcript: 'One two. Three four', wordMs: 100 },
+      { smartFormat: true },
+    );
     const feed = new AudioFeed();
     feed.push(...audio(400));
     feed.end();
     const events = await collect(transcribe(feed, { interim: true }));
     expect(events).toEqual([
-      { type: 'partial', text: 'One', startMs: 0, endMs: 100, confidence: 0.98, words: [{ word: 'One', startMs: 0, endMs: 100, confidence: 0.98 }] },
+      {
+        type: 'partial',
+        text: 'One',
+        startMs: 0,
+        endMs: 100,
+        confidence: 0.98,
+        words: [{ word: 'One', startMs: 0, endMs: 100, confidence: 0.98 }],
+      },
       {
         type: 'final',
         text: 'One two.',
@@ -106,7 +122,14 @@ describe('Deepgram listen adapter', () => {
           { word: 'two.', startMs: 100, endMs: 200, confidence: 0.98 },
         ],
       },
-      { type: 'partial', text: 'Three', startMs: 200, endMs: 300, confidence: 0.98, words: [{ word: 'Three', startMs: 200, endMs: 300, confidence: 0.98 }] },
+      {
+        type: 'partial',
+        text: 'Three',
+        startMs: 200,
+        endMs: 300,
+        confidence: 0.98,
+        words: [{ word: 'Three', startMs: 200, endMs: 300, confidence: 0.98 }],
+      },
       {
         type: 'partial',
         text: 'Three four',
@@ -152,7 +175,11 @@ describe('Deepgram listen adapter', () => {
       ['final', 'one two', 0, 200],
       ['final', 'three', 200, 300],
     ]);
-    expect(mock.sessions[0]!.query).toMatchObject({ encoding: 'mulaw', sample_rate: '8000', interim_results: 'false' });
+    expect(mock.sessions[0]!.query).toMatchObject({
+      encoding: 'mulaw',
+      sample_rate: '8000',
+      interim_results: 'false',
+    });
   });
 
   it('C14 sibling: after CloseStream it waits for the last Results and Metadata, so the last words are delivered', async () => {
@@ -192,7 +219,11 @@ describe('Deepgram listen adapter', () => {
   it('C13: with keep-alive the session survives 10 s without audio (server window 3 s) and the last second is transcribed', async () => {
     const recording = recordingWebSocket(webSocket);
     const { mock, clock, transcribe } = await setup(
-      { transcript: 'alpha bravo charlie delta echo foxtrot golf hotel', wordMs: 250, inactivityTimeoutMs: 3000 },
+      {
+        transcript: 'alpha bravo charlie delta echo foxtrot golf hotel',
+        wordMs: 250,
+        inactivityTimeoutMs: 3000,
+      },
       { keepAliveIntervalMs: 1000 },
       { webSocket: recording.transport },
     );
@@ -244,7 +275,13 @@ describe('Deepgram listen adapter', () => {
     expect(items).toEqual([]);
     expect(ProviderError.isInstance(error)).toBe(true);
     const e = error as ProviderError;
-    expect({ status: e.status, providerCode: e.providerCode, retryable: e.retryable, partialOutput: e.partialOutput, provider: e.provider }).toEqual({
+    expect({
+      status: e.status,
+      providerCode: e.providerCode,
+      retryable: e.retryable,
+      partialOutput: e.partialOutput,
+      provider: e.provider,
+    }).toEqual({
       status: 1011,
       providerCode: 'NET-0001',
       retryable: true,
@@ -261,7 +298,9 @@ describe('Deepgram listen adapter', () => {
   });
 
   it('1008 close (invalid key) is a ProviderError that is not retryable, with no key in the message', async () => {
-    const { transcribe } = await setup({ script: { listen: { closeAfterChunks: 0, closeCode: 1008, closeReason: 'invalid api key' } } });
+    const { transcribe } = await setup({
+      script: { listen: { closeAfterChunks: 0, closeCode: 1008, closeReason: 'invalid api key' } },
+    });
     const feed = new AudioFeed();
     feed.push(...audio(1000));
     feed.end();
@@ -322,17 +361,26 @@ describe('Deepgram listen adapter', () => {
   });
 
   it('a malformed message is a ProtocolError with partialOutput once a transcript was yielded', async () => {
-    const { transcribe } = await setup({ transcript: 'a b c', wordMs: 100, script: { listen: { malformedAfterChunks: 1 } } });
+    const { transcribe } = await setup({
+      transcript: 'a b c',
+      wordMs: 100,
+      script: { listen: { malformedAfterChunks: 1 } },
+    });
     const feed = new AudioFeed();
     feed.push(...audio(300));
     const { items, error } = await collectUntilError(transcribe(feed, { interim: true }));
     expect(items.map((e) => e.text)).toEqual(['a']);
     expect(ProtocolError.isInstance(error)).toBe(true);
-    expect([(error as ProtocolError).retryable, (error as ProtocolError).partialOutput]).toEqual([true, true]);
+    expect([(error as ProtocolError).retryable, (error as ProtocolError).partialOutput]).toEqual([
+      true,
+      true,
+    ]);
   });
 
   it('a normal close before the audio ended is a ProtocolError (words would be lost)', async () => {
-    const { transcribe } = await setup({ script: { listen: { closeAfterChunks: 0, closeCode: 1000, closeReason: '' } } });
+    const { transcribe } = await setup({
+      script: { listen: { closeAfterChunks: 0, closeCode: 1000, closeReason: '' } },
+    });
     const feed = new AudioFeed();
     // 'Hello from the mock.' ends at 1600 ms: the first final is where the mock closes instead.
     feed.push(...audio(2000));
@@ -372,12 +420,17 @@ describe('Deepgram listen adapter', () => {
   });
 
   it('sends the key as the subprotocols "token, <key>" when asked, or when the transport cannot send headers', async () => {
-    const headerless: WebSocketTransport = { canSendHeaders: false, connect: (request) => webSocket.connect(request) };
+    const headerless: WebSocketTransport = {
+      canSendHeaders: false,
+      connect: (request) => webSocket.connect(request),
+    };
     for (const [stt, transport] of [
       [{ auth: 'subprotocol' as const }, webSocket],
       [{ auth: 'auto' as const }, headerless],
     ] as const) {
-      const { mock, transcribe } = await setup({ transcript: 'Hi.', wordMs: 100 }, stt, { webSocket: transport });
+      const { mock, transcribe } = await setup({ transcript: 'Hi.', wordMs: 100 }, stt, {
+        webSocket: transport,
+      });
       const feed = new AudioFeed();
       feed.push(...audio(100));
       feed.end();

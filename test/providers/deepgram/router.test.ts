@@ -33,7 +33,9 @@ describe('Deepgram through createRouter', () => {
     const deepgram = createDeepgramMock({
       apiKey: KEY,
       inactivityTimeoutMs: 0,
-      script: { listen: { closeAfterChunks: 0, closeCode: 1011, closeReason: 'NET-0000 upstream unavailable' } },
+      script: {
+        listen: { closeAfterChunks: 0, closeCode: 1011, closeReason: 'NET-0000 upstream unavailable' },
+      },
     });
     const openai = createOpenAiCompatibleMock();
     const [dg, oa] = [await serve(deepgram), await serve(openai)];
@@ -52,7 +54,9 @@ describe('Deepgram through createRouter', () => {
       }
       const stream = router.stt({ audio: audio(), format: PCM16K });
       const events = await collect(stream);
-      expect(events).toEqual([{ type: 'final', text: 'This is a mock transcript.', startMs: 0, endMs: 2000 }]);
+      expect(events).toEqual([
+        { type: 'final', text: 'This is a mock transcript.', startMs: 0, endMs: 2000 },
+      ]);
       const result = await stream.result;
       expect(result.provider).toBe('oa');
       expect(result.attempts.map((a) => [a.provider, a.outcome])).toEqual([
@@ -82,8 +86,43 @@ describe('Deepgram through createRouter', () => {
     }
   });
 
+  it('C18 (STT): Deepgram closes 1008 "invalid api key" before any transcript -> not retryable, the next provider serves', async () => {
+    const deepgram = createDeepgramMock({
+      apiKey: KEY,
+      inactivityTimeoutMs: 0,
+      script: { listen: { closeAfterChunks: 0, closeCode: 1008, closeReason: 'invalid api key' } },
+    });
+    const openai = createOpenAiCompatibleMock();
+    const [dg, oa] = [await serve(deepgram), await serve(openai)];
+    const router = createRouter({
+      providers: {
+        dg: { kind: 'deepgram', baseUrl: dg.url, apiKey: KEY, stt: { model: 'nova-3' } },
+        oa: { kind: 'openai-compatible', baseUrl: `${oa.url}/v1`, stt: { model: 'whisper-1' } },
+      },
+      routes: { stt: { providers: ['dg', 'oa'], strategy: 'priority', firstChunkTimeoutMs: false } },
+    });
+    try {
+      const pcm = syntheticAudio({ durationMs: 2000, format: PCM16K });
+      async function* audio() {
+        yield* pieces(pcm, 3200);
+      }
+      const stream = router.stt({ audio: audio(), format: PCM16K });
+      expect((await collect(stream)).map((e) => e.text)).toEqual(['This is a mock transcript.']);
+      const result = await stream.result;
+      expect(result.provider).toBe('oa');
+      expect(result.attempts[0]!.error).toMatchObject({ status: 1008, retryable: false, isAuthError: true });
+    } finally {
+      await router.close();
+    }
+  });
+
   it('stt: Deepgram serves a routed transcription, finals only, in the caller format (mu-law 8 kHz, no conversion)', async () => {
-    const deepgram = createDeepgramMock({ apiKey: KEY, inactivityTimeoutMs: 0, transcript: 'Call me back. Thanks.', wordMs: 250 });
+    const deepgram = createDeepgramMock({
+      apiKey: KEY,
+      inactivityTimeoutMs: 0,
+      transcript: 'Call me back. Thanks.',
+      wordMs: 250,
+    });
     const dg = await serve(deepgram);
     const router = createRouter({
       providers: { dg: { kind: 'deepgram', baseUrl: dg.url, apiKey: KEY, stt: { smartFormat: true } } },
@@ -119,12 +158,21 @@ describe('Deepgram through createRouter', () => {
     const deepgram = createDeepgramMock({ apiKey: KEY });
     const dg = await serve(deepgram);
     const router = createRouter({
-      providers: { dg: { kind: 'deepgram', baseUrl: dg.url, apiKey: KEY, tts: { voices: { agent: 'aura-2-thalia-en' } } } },
+      providers: {
+        dg: {
+          kind: 'deepgram',
+          baseUrl: dg.url,
+          apiKey: KEY,
+          tts: { voices: { agent: 'aura-2-thalia-en' } },
+        },
+      },
       routes: { tts: { providers: ['dg'] } },
     });
     try {
       const ulaw: AudioFormat = { encoding: 'mulaw', sampleRate: 8000 };
-      const chunks = await collect(router.tts({ text: 'Your table is booked.', voice: 'agent', format: ulaw }));
+      const chunks = await collect(
+        router.tts({ text: 'Your table is booked.', voice: 'agent', format: ulaw }),
+      );
       expectSameBytes(concat(chunks.map((c) => c.data)), mockDeepgramSpeech('Your table is booked.', ulaw));
       expect(chunks.every((c) => c.format.encoding === 'mulaw' && c.format.sampleRate === 8000)).toBe(true);
       expect(new URL(deepgram.requests[0]!.url).search).toBe(
@@ -136,13 +184,25 @@ describe('Deepgram through createRouter', () => {
   });
 
   it('tts: Deepgram answers 429 before any audio -> the OpenAI-compatible provider serves, in the caller format', async () => {
-    const deepgram = createDeepgramMock({ apiKey: KEY, script: { speak: { failTimes: 1, failStatus: 429, retryAfter: '1' } } });
+    const deepgram = createDeepgramMock({
+      apiKey: KEY,
+      script: { speak: { failTimes: 1, failStatus: 429, retryAfter: '1' } },
+    });
     const openai = createOpenAiCompatibleMock();
     const [dg, oa] = [await serve(deepgram), await serve(openai)];
     const router = createRouter({
       providers: {
-        dg: { kind: 'deepgram', baseUrl: dg.url, apiKey: KEY, tts: { voices: { agent: 'aura-2-thalia-en' } } },
-        oa: { kind: 'openai-compatible', baseUrl: `${oa.url}/v1`, tts: { model: 'kokoro', voices: { agent: 'af_heart' } } },
+        dg: {
+          kind: 'deepgram',
+          baseUrl: dg.url,
+          apiKey: KEY,
+          tts: { voices: { agent: 'aura-2-thalia-en' } },
+        },
+        oa: {
+          kind: 'openai-compatible',
+          baseUrl: `${oa.url}/v1`,
+          tts: { model: 'kokoro', voices: { agent: 'af_heart' } },
+        },
       },
       routes: { tts: { providers: ['dg', 'oa'], strategy: 'priority' } },
     });
@@ -151,7 +211,9 @@ describe('Deepgram through createRouter', () => {
       const stream = router.tts({ text: 'Hi', voice: 'agent', format: want });
       const chunks = await collect(stream);
       expect(chunks.length).toBeGreaterThan(0);
-      expect(chunks.every((c) => c.format.sampleRate === 24000 && c.format.encoding === 'pcm_s16le')).toBe(true);
+      expect(chunks.every((c) => c.format.sampleRate === 24000 && c.format.encoding === 'pcm_s16le')).toBe(
+        true,
+      );
       const result = await stream.result;
       expect(result.attempts.map((a) => [a.provider, a.outcome])).toEqual([
         ['dg', 'failed'],

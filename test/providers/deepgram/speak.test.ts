@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeWav } from '../../../src/audio/index.js';
 import { AbortError, ProtocolError, ProviderError } from '../../../src/errors/index.js';
 import { createDeepgramAdapter } from '../../../src/providers/deepgram/index.js';
-import { speakBodyAudio } from '../../../src/providers/deepgram/speak-body.js';
 import { speakQuery } from '../../../src/providers/deepgram/speak.js';
+import { speakBodyAudio } from '../../../src/providers/deepgram/speak-body.js';
 import type { ProviderAudio, ProviderTtsRequest } from '../../../src/providers/types.js';
 import {
   createDeepgramMock,
@@ -49,7 +49,11 @@ async function serveMock(options: DeepgramMockOptions = {}) {
   return { mock, tts: await serve(mock) };
 }
 
-const request = (text: string, format: AudioFormat, extra: Partial<ProviderTtsRequest> = {}): ProviderTtsRequest => ({
+const request = (
+  text: string,
+  format: AudioFormat,
+  extra: Partial<ProviderTtsRequest> = {},
+): ProviderTtsRequest => ({
   text,
   voice: 'aura-2-thalia-en',
   format,
@@ -109,7 +113,12 @@ describe('Deepgram speak adapter', () => {
     const { error } = await collectUntilError(tts.synthesize(request('Hi', PCM24K), attemptOf(http)));
     expect(ProviderError.isInstance(error)).toBe(true);
     const e = error as ProviderError;
-    expect([e.status, e.retryable, e.providerCode, e.isAuthError]).toEqual([401, false, 'INVALID_AUTH', true]);
+    expect([e.status, e.retryable, e.providerCode, e.isAuthError]).toEqual([
+      401,
+      false,
+      'INVALID_AUTH',
+      true,
+    ]);
     expect(e.message).toBe("Provider 'dg' answered HTTP 401: Invalid credentials.");
     expect(e.message).not.toContain(KEY);
   });
@@ -117,20 +126,36 @@ describe('Deepgram speak adapter', () => {
   it('maps 429 with Retry-After and a modern {category, message} body to a retryable ProviderError', async () => {
     const { tts } = await serveMock({
       script: {
-        speak: { failTimes: 1, failStatus: 429, retryAfter: '2', failBody: { category: 'TOO_MANY_REQUESTS', message: 'Slow down', details: 'x', request_id: 'r' } },
+        speak: {
+          failTimes: 1,
+          failStatus: 429,
+          retryAfter: '2',
+          failBody: { category: 'TOO_MANY_REQUESTS', message: 'Slow down', details: 'x', request_id: 'r' },
+        },
       },
     });
     const { error } = await collectUntilError(tts.synthesize(request('Hi', PCM24K), attemptOf(http)));
     const e = error as ProviderError;
     expect(ProviderError.isInstance(e)).toBe(true);
-    expect([e.status, e.retryable, e.retryAfterMs, e.providerType]).toEqual([429, true, 2000, 'TOO_MANY_REQUESTS']);
+    expect([e.status, e.retryable, e.retryAfterMs, e.providerType]).toEqual([
+      429,
+      true,
+      2000,
+      'TOO_MANY_REQUESTS',
+    ]);
     expect(e.message).toContain('Slow down');
   });
 
   it('maps a plain-text 503 body to a retryable ProviderError holding the text', async () => {
-    const { tts } = await serveMock({ script: { speak: { failTimes: 1, failStatus: 503, failBody: 'upstream unavailable' } } });
+    const { tts } = await serveMock({
+      script: { speak: { failTimes: 1, failStatus: 503, failBody: 'upstream unavailable' } },
+    });
     const { error } = await collectUntilError(tts.synthesize(request('Hi', PCM24K), attemptOf(http)));
-    expect(error).toMatchObject({ status: 503, retryable: true, message: "Provider 'dg' answered HTTP 503: upstream unavailable" });
+    expect(error).toMatchObject({
+      status: 503,
+      retryable: true,
+      message: "Provider 'dg' answered HTTP 503: upstream unavailable",
+    });
   });
 
   it('a 200 JSON answer is a ProtocolError, not audio', async () => {
@@ -141,7 +166,9 @@ describe('Deepgram speak adapter', () => {
     const { items, error } = await collectUntilError(tts.synthesize(request('Hi', PCM24K), attemptOf(http)));
     expect(items).toEqual([]);
     expect(ProtocolError.isInstance(error)).toBe(true);
-    expect((error as ProtocolError).message).toBe("Speak answer has Content-Type 'application/json', not audio");
+    expect((error as ProtocolError).message).toBe(
+      "Speak answer has Content-Type 'application/json', not audio",
+    );
   });
 
   it('C11: a WAV body despite container=none is labelled from its header, never relabelled', async () => {
@@ -150,21 +177,31 @@ describe('Deepgram speak adapter', () => {
     const tts = await serve({
       requests: [],
       handle: async () =>
-        new Response(encodeWav(pcm16k, samples), { headers: { 'content-type': 'application/octet-stream' } }),
+        new Response(Buffer.from(encodeWav(pcm16k, samples)), {
+          headers: { 'content-type': 'application/octet-stream' },
+        }),
     });
     const chunks = await collect(tts.synthesize(request('Hi', PCM24K), attemptOf(http)));
-    expect(chunks.map((c) => c.format)).toEqual(chunks.map(() => ({ encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 })));
+    expect(chunks.map((c) => c.format)).toEqual(
+      chunks.map(() => ({ encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 })),
+    );
     expectSameBytes(concat(chunks.map((c) => c.data)), samples);
   });
 
   it('aborting mid-body throws AbortError and closes the connection (the mock sees the client go away)', async () => {
     const time = createManualDelay();
-    const { mock, tts } = await serveMock({ delay: time.delay, script: { speak: { chunkGapMs: 50, chunkBytes: 800 } } });
+    const { mock, tts } = await serveMock({
+      delay: time.delay,
+      script: { speak: { chunkGapMs: 50, chunkBytes: 800 } },
+    });
     const controller = new AbortController();
     const seen: ProviderAudio[] = [];
     const failing = (async () => {
       try {
-        for await (const chunk of tts.synthesize(request('Hello there', ULAW), attemptOf(http, { signal: controller.signal }))) {
+        for await (const chunk of tts.synthesize(
+          request('Hello there', ULAW),
+          attemptOf(http, { signal: controller.signal }),
+        )) {
           seen.push(chunk);
           controller.abort();
         }
@@ -200,7 +237,9 @@ describe('speakBodyAudio', () => {
 
   it('a WAV body cut inside its data is a ProtocolError with partialOutput', async () => {
     const wav = encodeWav(PCM24K, new Uint8Array(100)).subarray(0, 44 + 60);
-    const { items, error } = await collectUntilError(speakBodyAudio('dg', bytes([...wav]), PCM24K, 'audio/wav'));
+    const { items, error } = await collectUntilError(
+      speakBodyAudio('dg', bytes([...wav]), PCM24K, 'audio/wav'),
+    );
     expect(concat(items.map((c) => c.data)).byteLength).toBe(60);
     expect(ProtocolError.isInstance(error)).toBe(true);
     expect([(error as ProtocolError).partialOutput, (error as ProtocolError).provider]).toEqual([true, 'dg']);
@@ -218,7 +257,12 @@ describe('Deepgram speak adapter through msw', () => {
   });
 
   it('streams the same bytes from the default host https://api.deepgram.com', async () => {
-    const tts = createDeepgramAdapter({ name: 'dg', baseUrl: 'https://api.deepgram.com', apiKey: KEY, tts: {} }).tts!;
+    const tts = createDeepgramAdapter({
+      name: 'dg',
+      baseUrl: 'https://api.deepgram.com',
+      apiKey: KEY,
+      tts: {},
+    }).tts!;
     const chunks = await collect(tts.synthesize(request('Hello', ULAW), attemptOf(fetchTransport)));
     expectSameBytes(concat(chunks.map((c) => c.data)), mockDeepgramSpeech('Hello', ULAW));
     expect(mock.requests[0]!.url).toBe(

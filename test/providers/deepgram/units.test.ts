@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/index.js';
 import { ConfigError, ProviderError } from '../../../src/errors/index.js';
-import { createDeepgramAdapter, deepgramCloseCode } from '../../../src/providers/deepgram/index.js';
 import { listenResultsSchema } from '../../../src/providers/deepgram/api-types.js';
+import { createDeepgramAdapter, deepgramCloseCode } from '../../../src/providers/deepgram/index.js';
 import { listenError } from '../../../src/providers/deepgram/listen-errors.js';
 import { listenQuery } from '../../../src/providers/deepgram/listen-query.js';
 import { transcriptEventOf } from '../../../src/providers/deepgram/listen-results.js';
@@ -51,7 +51,10 @@ describe('transcriptEventOf', () => {
   });
 
   it('maps an interim Results to a partial only when interim was asked for', () => {
-    expect(transcriptEventOf(results({ is_final: false }), true)).toMatchObject({ type: 'partial', text: 'another big' });
+    expect(transcriptEventOf(results({ is_final: false }), true)).toMatchObject({
+      type: 'partial',
+      text: 'another big',
+    });
     expect(transcriptEventOf(results({ is_final: false }), false)).toBeUndefined();
   });
 
@@ -91,7 +94,13 @@ describe('listenQuery', () => {
   });
 
   it("uses the request's model over the option's, and the option's language when the request has none", () => {
-    expect(listenQuery(request({ model: 'nova-2', interim: true }), { model: 'nova-3', language: 'de', endpointingMs: 300 }, 'dg')).toEqual([
+    expect(
+      listenQuery(
+        request({ model: 'nova-2', interim: true }),
+        { model: 'nova-3', language: 'de', endpointingMs: 300 },
+        'dg',
+      ),
+    ).toEqual([
       ['model', 'nova-2'],
       ['encoding', 'linear16'],
       ['sample_rate', '16000'],
@@ -103,16 +112,23 @@ describe('listenQuery', () => {
   });
 
   it('refuses float PCM (Deepgram has no raw float encoding)', () => {
-    expect(() => listenQuery(request({ format: { encoding: 'pcm_f32le', sampleRate: 16000 } }), { model: 'nova-3' }, 'dg')).toThrow(
-      'Deepgram /v1/listen cannot take pcm_f32le@16000Hz',
-    );
+    expect(() =>
+      listenQuery(
+        request({ format: { encoding: 'pcm_f32le', sampleRate: 16000 } }),
+        { model: 'nova-3' },
+        'dg',
+      ),
+    ).toThrow('Deepgram /v1/listen cannot take pcm_f32le@16000Hz');
   });
 });
 
 describe('close codes', () => {
   it.each([
     ['NET-0001 no audio received', 'NET-0001'],
-    ['Deepgram did not receive audio data or a text message within the timeout window. See https://dpgr.am/net0001', 'NET-0001'],
+    [
+      'Deepgram did not receive audio data or a text message within the timeout window. See https://dpgr.am/net0001',
+      'NET-0001',
+    ],
     ['DATA-0000: cannot decode', 'DATA-0000'],
     ['data0000', 'DATA-0000'],
     ['invalid api key', undefined],
@@ -127,13 +143,19 @@ describe('close codes', () => {
         status,
         retryable: status !== 1008,
       });
-    const net = listenError(close(1011, 'NET-0001 idle'), { code: 1011, reason: 'NET-0001 idle', wasClean: true }, true);
+    const net = listenError(
+      close(1011, 'NET-0001 idle'),
+      { code: 1011, reason: 'NET-0001 idle', wasClean: true },
+      true,
+    );
     const data = listenError(close(1011, 'DATA-0000 bad audio'), undefined, false);
     const auth = listenError(close(1008, 'invalid api key'), undefined, false);
-    expect([net, data, auth].map((e) => {
-      const p = e as ProviderError;
-      return [p.status, p.providerCode, p.retryable, p.partialOutput];
-    })).toEqual([
+    expect(
+      [net, data, auth].map((e) => {
+        const p = e as ProviderError;
+        return [p.status, p.providerCode, p.retryable, p.partialOutput];
+      }),
+    ).toEqual([
       [1011, 'NET-0001', true, true],
       [1011, 'DATA-0000', false, false],
       [1008, undefined, false, false],
@@ -160,7 +182,9 @@ describe('config kind deepgram', () => {
   it('rejects a keep-alive interval at or above the 10 s server window, and unknown keys', () => {
     let error: unknown;
     try {
-      parseConfig(config({ stt: { keepAliveIntervalMs: 10000, interim: true } }), { env: { DG_KEY: 'k-123456' } });
+      parseConfig(config({ stt: { keepAliveIntervalMs: 10000, interim: true } }), {
+        env: { DG_KEY: 'k-123456' },
+      });
     } catch (e) {
       error = e;
     }
@@ -171,7 +195,11 @@ describe('config kind deepgram', () => {
   });
 
   it('the adapter refuses a base URL with credentials and an empty key', () => {
-    expect(() => createDeepgramAdapter({ name: 'dg', baseUrl: 'https://u:p@api.deepgram.com', apiKey: 'k' })).toThrow(ConfigError);
-    expect(() => createDeepgramAdapter({ name: 'dg', baseUrl: 'https://api.deepgram.com', apiKey: '' })).toThrow(ConfigError);
+    expect(() =>
+      createDeepgramAdapter({ name: 'dg', baseUrl: 'https://u:p@api.deepgram.com', apiKey: 'k' }),
+    ).toThrow(ConfigError);
+    expect(() =>
+      createDeepgramAdapter({ name: 'dg', baseUrl: 'https://api.deepgram.com', apiKey: '' }),
+    ).toThrow(ConfigError);
   });
 });

@@ -31,7 +31,9 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** Drains an async iterable; returns what it yielded before it threw, and the error. */
-export async function collectUntilError<T>(iterable: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
+export async function collectUntilError<T>(
+  iterable: AsyncIterable<T>,
+): Promise<{ items: T[]; error: unknown }> {
   const items: T[] = [];
   try {
     for await (const item of iterable) items.push(item);
@@ -88,7 +90,8 @@ export class FakeClock implements Clock {
     const end = this.time + ms;
     for (;;) {
       let next: [number, { at: number; fn: () => void }] | undefined;
-      for (const entry of this.timers) if (entry[1].at <= end && (!next || entry[1].at < next[1].at)) next = entry;
+      for (const entry of this.timers)
+        if (entry[1].at <= end && (!next || entry[1].at < next[1].at)) next = entry;
       if (!next) break;
       this.timers.delete(next[0]);
       this.time = next[1].at;
@@ -123,7 +126,10 @@ export function recordingWebSocket(
 }
 
 /** An async iterable of text pieces that waits on `gates[i]` (when given) before yielding piece i. */
-export async function* gatedText(pieces: string[], gates: Array<Promise<void> | undefined> = []): AsyncGenerator<string> {
+export async function* gatedText(
+  pieces: string[],
+  gates: Array<Promise<void> | undefined> = [],
+): AsyncGenerator<string> {
   for (let i = 0; i < pieces.length; i++) {
     const gate = gates[i];
     if (gate) await gate;

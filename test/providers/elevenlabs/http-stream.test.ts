@@ -2,9 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ProtocolError, ProviderError, TimeoutError } from '../../../src/errors/index.js';
 import { createElevenLabsAdapter, elevenLabsOutputFormats } from '../../../src/providers/elevenlabs/index.js';
 import type { ElevenLabsTtsOptions } from '../../../src/providers/elevenlabs/options.js';
-import { createHttpTransport } from '../../../src/transport/index.js';
-import type { HttpTransport } from '../../../src/transport/types.js';
-import type { AudioFormat } from '../../../src/types/audio.js';
 import {
   createElevenLabsMock,
   createManualDelay,
@@ -13,6 +10,9 @@ import {
   mockElevenLabsAudio,
   startMockServer,
 } from '../../../src/testing/index.js';
+import { createHttpTransport } from '../../../src/transport/index.js';
+import type { HttpTransport } from '../../../src/transport/types.js';
+import type { AudioFormat } from '../../../src/types/audio.js';
 import { attemptOf, collect, collectUntilError, expectSameBytes, joined } from './helpers.js';
 
 const KEY = 'xi-secret-key-123456';
@@ -61,23 +61,34 @@ describe('ElevenLabs HTTP stream over a loopback socket', () => {
     expect(tts.capabilities).toMatchObject({ streamingText: true, wordTimestamps: false });
   });
 
-  it.each(FORMATS)('%s: asks for it in the query and yields exactly the mock bytes, labelled', async (name, format) => {
-    const { mock, tts, transport } = await setup({ script: { stream: { chunkBytes: 1001 } } });
-    const chunks = await collect(tts.synthesize({ text: TEXT, voice: 'voice-1', format }, attemptOf(transport)));
-    expectSameBytes(joined(chunks), mockElevenLabsAudio(TEXT, format));
-    for (const chunk of chunks) expect(chunk.format).toEqual(format);
-    const [request] = mock.requests;
-    const url = new URL(request!.url);
-    expect(url.pathname).toBe('/v1/text-to-speech/voice-1/stream');
-    expect(url.searchParams.get('output_format')).toBe(name);
-  });
+  it.each(FORMATS)(
+    '%s: asks for it in the query and yields exactly the mock bytes, labelled',
+    async (name, format) => {
+      const { mock, tts, transport } = await setup({ script: { stream: { chunkBytes: 1001 } } });
+      const chunks = await collect(
+        tts.synthesize({ text: TEXT, voice: 'voice-1', format }, attemptOf(transport)),
+      );
+      expectSameBytes(joined(chunks), mockElevenLabsAudio(TEXT, format));
+      for (const chunk of chunks) expect(chunk.format).toEqual(format);
+      const [request] = mock.requests;
+      const url = new URL(request!.url);
+      expect(url.pathname).toBe('/v1/text-to-speech/voice-1/stream');
+      expect(url.searchParams.get('output_format')).toBe(name);
+    },
+  );
 
   it('sends the JSON body with snake_case keys, the key header, and optimize_streaming_latency', async () => {
     const { mock, tts, transport } = await setup(
       {},
       {
         optimizeStreamingLatency: 3,
-        voiceSettings: { stability: 0.4, similarityBoost: 0.8, style: 0.1, useSpeakerBoost: true, speed: 1.1 },
+        voiceSettings: {
+          stability: 0.4,
+          similarityBoost: 0.8,
+          style: 0.1,
+          useSpeakerBoost: true,
+          speed: 1.1,
+        },
       },
     );
     await collect(
@@ -96,14 +107,22 @@ describe('ElevenLabs HTTP stream over a loopback socket', () => {
       text: TEXT,
       model_id: 'eleven_flash_v2_5',
       language_code: 'en',
-      voice_settings: { stability: 0.4, similarity_boost: 0.8, style: 0.1, use_speaker_boost: true, speed: 1.1 },
+      voice_settings: {
+        stability: 0.4,
+        similarity_boost: 0.8,
+        style: 0.1,
+        use_speaker_boost: true,
+        speed: 1.1,
+      },
     });
   });
 
   it("clamps a request's speed to ElevenLabs' 0.7..1.2 and the audio follows it", async () => {
     const { mock, tts, transport } = await setup();
     const format: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 16000 };
-    const chunks = await collect(tts.synthesize({ text: TEXT, voice: 'v', format, speed: 2 }, attemptOf(transport)));
+    const chunks = await collect(
+      tts.synthesize({ text: TEXT, voice: 'v', format, speed: 2 }, attemptOf(transport)),
+    );
     expect((mock.requests[0]!.body as { voice_settings: unknown }).voice_settings).toEqual({ speed: 1.2 });
     expectSameBytes(joined(chunks), mockElevenLabsAudio(TEXT, format, {}, 1.2));
   });
@@ -116,7 +135,9 @@ describe('ElevenLabs HTTP stream over a loopback socket', () => {
       yield 'is booked.';
     }
     const format: AudioFormat = { encoding: 'mulaw', sampleRate: 8000 };
-    const chunks = await collect(tts.synthesize({ text: pieces(), voice: 'v', format }, attemptOf(transport)));
+    const chunks = await collect(
+      tts.synthesize({ text: pieces(), voice: 'v', format }, attemptOf(transport)),
+    );
     expect((mock.requests[0]!.body as { text: string }).text).toBe(TEXT);
     expectSameBytes(joined(chunks), mockElevenLabsAudio(TEXT, format));
   });
@@ -134,16 +155,26 @@ describe('ElevenLabs HTTP stream over a loopback socket', () => {
     );
     expect(ProviderError.isInstance(error)).toBe(true);
     const e = error as ProviderError;
-    expect(e).toMatchObject({ status: 401, providerCode: 'invalid_api_key', retryable: false, provider: 'eleven' });
+    expect(e).toMatchObject({
+      status: 401,
+      providerCode: 'invalid_api_key',
+      retryable: false,
+      provider: 'eleven',
+    });
     expect(e.message).toContain('Invalid API key');
     expect(e.message).not.toContain(KEY);
     expect(JSON.stringify(e)).not.toContain(KEY);
   });
 
   it('429 with Retry-After: retryable ProviderError with retryAfterMs', async () => {
-    const { tts, transport } = await setup({ script: { stream: { failTimes: 1, failStatus: 429, retryAfter: '3' } } });
+    const { tts, transport } = await setup({
+      script: { stream: { failTimes: 1, failStatus: 429, retryAfter: '3' } },
+    });
     const { error } = await collectUntilError(
-      tts.synthesize({ text: TEXT, voice: 'v', format: { encoding: 'pcm_s16le', sampleRate: 24000 } }, attemptOf(transport)),
+      tts.synthesize(
+        { text: TEXT, voice: 'v', format: { encoding: 'pcm_s16le', sampleRate: 24000 } },
+        attemptOf(transport),
+      ),
     );
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({
@@ -157,7 +188,10 @@ describe('ElevenLabs HTTP stream over a loopback socket', () => {
   it('422 validation body: ProviderError with the location and message', async () => {
     const { tts, transport } = await setup();
     const { error } = await collectUntilError(
-      tts.synthesize({ text: '   ', voice: 'v', format: { encoding: 'pcm_s16le', sampleRate: 24000 } }, attemptOf(transport)),
+      tts.synthesize(
+        { text: '   ', voice: 'v', format: { encoding: 'pcm_s16le', sampleRate: 24000 } },
+        attemptOf(transport),
+      ),
     );
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ status: 422, retryable: false, providerType: 'missing' });
@@ -167,7 +201,10 @@ describe('ElevenLabs HTTP stream over a loopback socket', () => {
   it('a format ElevenLabs does not make is refused before any request', async () => {
     const { mock, tts, transport } = await setup();
     const { error } = await collectUntilError(
-      tts.synthesize({ text: TEXT, voice: 'v', format: { encoding: 'pcm_f32le', sampleRate: 24000 } }, attemptOf(transport)),
+      tts.synthesize(
+        { text: TEXT, voice: 'v', format: { encoding: 'pcm_f32le', sampleRate: 24000 } },
+        attemptOf(transport),
+      ),
     );
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ retryable: false });
@@ -184,7 +221,12 @@ describe('ElevenLabs HTTP stream over a loopback socket', () => {
     });
     transport = createHttpTransport();
     try {
-      const adapter = createElevenLabsAdapter({ name: 'eleven', baseUrl: jsonServer.url, apiKey: KEY, tts: {} });
+      const adapter = createElevenLabsAdapter({
+        name: 'eleven',
+        baseUrl: jsonServer.url,
+        apiKey: KEY,
+        tts: {},
+      });
       const { items, error } = await collectUntilError(
         adapter.tts!.synthesize(
           { text: TEXT, voice: 'v', format: { encoding: 'pcm_s16le', sampleRate: 24000 } },
@@ -209,8 +251,15 @@ describe('ElevenLabs HTTP stream over a loopback socket', () => {
     });
     transport = createHttpTransport();
     try {
-      const adapter = createElevenLabsAdapter({ name: 'eleven', baseUrl: mpegServer.url, apiKey: KEY, tts: {} });
-      const chunks = await collect(adapter.tts!.synthesize({ text: 'Hi.', voice: 'v', format }, attemptOf(transport)));
+      const adapter = createElevenLabsAdapter({
+        name: 'eleven',
+        baseUrl: mpegServer.url,
+        apiKey: KEY,
+        tts: {},
+      });
+      const chunks = await collect(
+        adapter.tts!.synthesize({ text: 'Hi.', voice: 'v', format }, attemptOf(transport)),
+      );
       expectSameBytes(joined(chunks), bytes);
     } finally {
       await mpegServer.close();
@@ -219,7 +268,10 @@ describe('ElevenLabs HTTP stream over a loopback socket', () => {
 
   it('abort after the first chunk closes the connection (the mock records the client going away)', async () => {
     const time = createManualDelay();
-    const { mock, tts, transport } = await setup({ delay: time.delay, script: { stream: { chunkGapMs: 50 } } });
+    const { mock, tts, transport } = await setup({
+      delay: time.delay,
+      script: { stream: { chunkGapMs: 50 } },
+    });
     const abort = new AbortController();
     const stream = tts.synthesize(
       { text: TEXT, voice: 'v', format: { encoding: 'pcm_s16le', sampleRate: 24000 } },

@@ -75,11 +75,18 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
       tts: { voiceSettings: { stability: 0.5, similarityBoost: 0.75 }, chunkLengthSchedule: [50, 120] },
     });
     const chunks = await collect(
-      tts.synthesize({ text: 'Your table is booked.', voice: 'voice-9', format: PCM16, language: 'fr-FR', speed: 1.1 }, attempt()),
+      tts.synthesize(
+        { text: 'Your table is booked.', voice: 'voice-9', format: PCM16, language: 'fr-FR', speed: 1.1 },
+        attempt(),
+      ),
     );
     const socket = mock.sockets[0]!;
     expect(socket.voiceId).toBe('voice-9');
-    expect(socket.query).toEqual({ model_id: 'eleven_flash_v2_5', output_format: 'pcm_16000', language_code: 'fr' });
+    expect(socket.query).toEqual({
+      model_id: 'eleven_flash_v2_5',
+      output_format: 'pcm_16000',
+      language_code: 'fr',
+    });
     expect(socket.headers['xi-api-key']).toBe(KEY);
     expect(socket.auth).toBe('header');
     expect(socket.messages).toEqual([
@@ -120,7 +127,9 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
   it('auto: streamed text goes over the WebSocket, a string over HTTP', async () => {
     const { mock, tts, attempt } = await setup({ tts: { transport: 'auto' } });
     expect(tts.capabilities).toMatchObject({ streamingText: true, wordTimestamps: false });
-    await collect(tts.synthesize({ text: gatedText(['Hello ', 'there.']), voice: 'v', format: PCM16 }, attempt()));
+    await collect(
+      tts.synthesize({ text: gatedText(['Hello ', 'there.']), voice: 'v', format: PCM16 }, attempt()),
+    );
     expect(mock.calls('stream-input')).toBe(1);
     expect(mock.calls('stream')).toBe(0);
     await collect(tts.synthesize({ text: 'Hello there.', voice: 'v', format: PCM16 }, attempt()));
@@ -138,10 +147,19 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
       tts: { keepAliveIntervalMs: 10_000 },
     });
     const text = gatedText(['Hel', 'lo ', 'wor'], [undefined, undefined, gate.promise]);
-    const run = collect(tts.synthesize({ text: (async function* () {
-      yield* text;
-      yield 'ld. Bye';
-    })(), voice: 'v', format: PCM16 }, attempt()));
+    const run = collect(
+      tts.synthesize(
+        {
+          text: (async function* () {
+            yield* text;
+            yield 'ld. Bye';
+          })(),
+          voice: 'v',
+          format: PCM16,
+        },
+        attempt(),
+      ),
+    );
     const socket = await mock.whenSocket(0);
     await socket.whenMessages(2);
     expect(socket.messages).toEqual([{ text: ' ' }, { text: 'Hello ' }]);
@@ -158,7 +176,11 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
     expect(time.pending).toBe(1);
     gate.resolve();
     const chunks = await run;
-    expect(socket.messages.slice(4)).toEqual([{ text: 'world. ', flush: true }, { text: 'Bye ' }, { text: '' }]);
+    expect(socket.messages.slice(4)).toEqual([
+      { text: 'world. ', flush: true },
+      { text: 'Bye ' },
+      { text: '' },
+    ]);
     expect(socket.generations).toEqual(['Hello world. ', 'Bye ']);
     expectSameBytes(
       joined(chunks),
@@ -171,7 +193,10 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
   it('alignment becomes word timings in ms from the start of the synthesis, across generations', async () => {
     const { tts, attempt } = await setup({ mock: { script: { streamInput: { chunkBytes: 6400 } } } });
     const chunks: ElevenLabsAudio[] = await collect(
-      tts.synthesize({ text: gatedText(['Hi there. ', 'How are you? ']), voice: 'v', format: PCM16 }, attempt()),
+      tts.synthesize(
+        { text: gatedText(['Hi there. ', 'How are you? ']), voice: 'v', format: PCM16 },
+        attempt(),
+      ),
     );
     const words = chunks.flatMap((chunk) => chunk.words ?? []);
     // 60 ms a character: "Hi there. " is 600 ms; the second generation starts 600 ms in.
@@ -202,7 +227,10 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
       tts: { keepAliveIntervalMs: 1_000_000 },
     });
     const run = collectUntilError(
-      tts.synthesize({ text: gatedText(['Hello ', 'world.'], [undefined, never]), voice: 'v', format: PCM16 }, attempt()),
+      tts.synthesize(
+        { text: gatedText(['Hello ', 'world.'], [undefined, never]), voice: 'v', format: PCM16 },
+        attempt(),
+      ),
     );
     const socket = await mock.whenSocket(0);
     await socket.whenMessages(2);
@@ -227,7 +255,10 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
       tts: { keepAliveIntervalMs: 1_000_000 },
     });
     const run = collect(
-      tts.synthesize({ text: gatedText(['Hello world.'], [gate.promise]), voice: 'v', format: PCM16 }, attempt()),
+      tts.synthesize(
+        { text: gatedText(['Hello world.'], [gate.promise]), voice: 'v', format: PCM16 },
+        attempt(),
+      ),
     );
     const first = await mock.whenSocket(0);
     await first.whenMessages(1);
@@ -249,7 +280,9 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
 
   it('C18: a 1008 close right after the upgrade fails at once, not retryable, even while text is pending', async () => {
     const { tts, attempt } = await setup({
-      mock: { script: { streamInput: { closeAfterChunks: 0, closeCode: 1008, closeReason: 'invalid api key' } } },
+      mock: {
+        script: { streamInput: { closeAfterChunks: 0, closeCode: 1008, closeReason: 'invalid api key' } },
+      },
     });
     const { items, error } = await collectUntilError(
       tts.synthesize({ text: gatedText(['Hi ', 'there.'], [never]), voice: 'v', format: PCM16 }, attempt()),
@@ -276,7 +309,10 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
       mock: { script: { streamInput: { chunkBytes: 1000, stallAfterChunks: 3 } } },
     });
     const { items, error } = await collectUntilError(
-      tts.synthesize({ text: 'This reply will stall after three chunks.', voice: 'v', format: PCM16 }, attempt({ idleMs: 100 })),
+      tts.synthesize(
+        { text: 'This reply will stall after three chunks.', voice: 'v', format: PCM16 },
+        attempt({ idleMs: 100 }),
+      ),
     );
     expect(items).toHaveLength(3);
     expect(TimeoutError.isInstance(error)).toBe(true);
@@ -288,7 +324,10 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
     const { mock, tts, attempt } = await setup();
     const abort = new AbortController();
     const iterator = tts
-      .synthesize({ text: gatedText(['Hello there. ', 'More.'], [undefined, never]), voice: 'v', format: PCM16 }, attempt({ signal: abort.signal }))
+      .synthesize(
+        { text: gatedText(['Hello there. ', 'More.'], [undefined, never]), voice: 'v', format: PCM16 },
+        attempt({ signal: abort.signal }),
+      )
       [Symbol.asyncIterator]();
     const first = await iterator.next();
     expect(first.done).toBe(false);
@@ -303,7 +342,10 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
     const { mock, tts, attempt } = await setup({
       mock: { delay: time.delay, script: { streamInput: { chunkBytes: 500, chunkGapMs: 40 } } },
     });
-    for await (const _ of tts.synthesize({ text: 'A rather long sentence to speak.', voice: 'v', format: PCM16 }, attempt())) {
+    for await (const _ of tts.synthesize(
+      { text: 'A rather long sentence to speak.', voice: 'v', format: PCM16 },
+      attempt(),
+    )) {
       expect(await time.whenWaiting()).toBe(40); // the mock holds the second chunk
       break;
     }
@@ -317,7 +359,11 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
     const { tts, attempt } = await setup({
       mock: {
         script: {
-          streamInput: { chunkBytes: 1000, errorEventAfterChunks: 1, errorEvent: { code: 'system_busy', message: 'busy now' } },
+          streamInput: {
+            chunkBytes: 1000,
+            errorEventAfterChunks: 1,
+            errorEvent: { code: 'system_busy', message: 'busy now' },
+          },
         },
       },
     });
@@ -326,12 +372,74 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
     );
     expect(items).toHaveLength(1);
     expect(ProviderError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ status: 1011, providerCode: 'system_busy', retryable: true, partialOutput: true });
+    expect(error).toMatchObject({
+      status: 1011,
+      providerCode: 'system_busy',
+      retryable: true,
+      partialOutput: true,
+    });
     expect((error as Error).message).toContain('busy now');
   });
 
+  it('a connection dropped after audio: retryable ProviderError 1006 with partialOutput', async () => {
+    const { mock, tts, attempt } = await setup({
+      mock: { script: { streamInput: { chunkBytes: 1000, resetAfterChunks: 2 } } },
+    });
+    const { items, error } = await collectUntilError(
+      tts.synthesize({ text: 'Hello there, friend.', voice: 'v', format: PCM16 }, attempt()),
+    );
+    expect(items).toHaveLength(2);
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ status: 1006, retryable: true, partialOutput: true });
+    expect(await mock.requests[0]!.ended).toBe('reset');
+  });
+
+  it('C29: a clean close after "" without isFinal is a truncated ProtocolError', async () => {
+    const { tts, attempt } = await setup({ mock: { script: { streamInput: { endWithoutDone: true } } } });
+    const { items, error } = await collectUntilError(
+      tts.synthesize({ text: 'Hello.', voice: 'v', format: PCM16 }, attempt()),
+    );
+    expectSameBytes(joined(items), mockElevenLabsAudio('Hello. ', PCM16));
+    expect(ProtocolError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ retryable: true, partialOutput: true });
+    expect((error as Error).message).toContain('before {"isFinal":true} (truncated)');
+  });
+
+  it('a bare close whose reason echoes the key (sent in the first message) is redacted', async () => {
+    const echo = {
+      requests: [],
+      handle: async () => new Response(null, { status: 404 }),
+      upgrade: () => ({
+        accept: (socket: MockSocket) => {
+          socket.onMessage((data) => {
+            const key = (JSON.parse(data as string) as Record<string, string>)['xi-api-key'];
+            socket.close(4001, `unknown key ${key}`);
+          });
+        },
+      }),
+    };
+    server = await startMockServer({ provider: echo });
+    http = createHttpTransport();
+    const adapter = createElevenLabsAdapter({
+      name: 'eleven',
+      baseUrl: server.url,
+      apiKey: KEY,
+      tts: { transport: 'websocket' },
+    });
+    const webSocket = recordingWebSocket(createWebSocketTransport(), false);
+    const { error } = await collectUntilError(
+      adapter.tts!.synthesize({ text: 'Hi.', voice: 'v', format: PCM16 }, attemptOf(http, { webSocket })),
+    );
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ status: 4001 });
+    expect((error as Error).message).toContain('unknown key [redacted]');
+    expect((error as Error).message).not.toContain(KEY);
+  });
+
   it('a frame that is not JSON is a ProtocolError', async () => {
-    const { tts, attempt } = await setup({ mock: { script: { streamInput: { chunkBytes: 1000, malformedAfterChunks: 1 } } } });
+    const { tts, attempt } = await setup({
+      mock: { script: { streamInput: { chunkBytes: 1000, malformedAfterChunks: 1 } } },
+    });
     const { items, error } = await collectUntilError(
       tts.synthesize({ text: 'Hello there, friend.', voice: 'v', format: PCM16 }, attempt()),
     );
@@ -341,8 +449,12 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
   });
 
   it('a refused upgrade (401) is a ProviderError with the status, not retryable', async () => {
-    const { tts, attempt } = await setup({ mock: { script: { streamInput: { failTimes: 1, failStatus: 401 } } } });
-    const { error } = await collectUntilError(tts.synthesize({ text: 'Hi.', voice: 'v', format: PCM16 }, attempt()));
+    const { tts, attempt } = await setup({
+      mock: { script: { streamInput: { failTimes: 1, failStatus: 401 } } },
+    });
+    const { error } = await collectUntilError(
+      tts.synthesize({ text: 'Hi.', voice: 'v', format: PCM16 }, attempt()),
+    );
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ status: 401, retryable: false });
     expect((error as Error).message).not.toContain(KEY);
@@ -356,7 +468,9 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
         accept: (socket: MockSocket) => {
           socket.onMessage((data) => {
             const key = (JSON.parse(data as string) as Record<string, string>)['xi-api-key'];
-            socket.send(JSON.stringify({ message: `Key ${key} is not valid`, error: 'invalid_api_key', code: 1008 }));
+            socket.send(
+              JSON.stringify({ message: `Key ${key} is not valid`, error: 'invalid_api_key', code: 1008 }),
+            );
             socket.close(1008, `bad key ${key}`);
           });
         },

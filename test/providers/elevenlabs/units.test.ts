@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors/index.js';
+import { ttsUrl, wireVoiceSettings } from '../../../src/providers/elevenlabs/endpoint.js';
+import { isRetryableStreamInput } from '../../../src/providers/elevenlabs/errors.js';
 import {
   createElevenLabsAdapter,
   formatOfOutputName,
@@ -7,8 +9,6 @@ import {
   TextChunker,
   wordsFromAlignment,
 } from '../../../src/providers/elevenlabs/index.js';
-import { ttsUrl, wireVoiceSettings } from '../../../src/providers/elevenlabs/endpoint.js';
-import { isRetryableStreamInput } from '../../../src/providers/elevenlabs/errors.js';
 
 describe('output formats', () => {
   it('maps AudioFormats to output_format names and back', () => {
@@ -79,13 +79,20 @@ describe('wordsFromAlignment', () => {
   it('ignores missing or inconsistent alignment', () => {
     expect(wordsFromAlignment(null, 0)).toEqual([]);
     expect(wordsFromAlignment({ chars: ['a'], charStartTimesMs: [0] }, 0)).toEqual([]);
-    expect(wordsFromAlignment({ chars: ['a', 'b'], charStartTimesMs: [0], charDurationsMs: [1, 2] }, 0)).toEqual([]);
+    expect(
+      wordsFromAlignment({ chars: ['a', 'b'], charStartTimesMs: [0], charDurationsMs: [1, 2] }, 0),
+    ).toEqual([]);
   });
 });
 
 describe('endpoint', () => {
   it('derives the stream-input URL: wss for https, ws for http, voice encoded, path prefix kept', () => {
-    const adapter = createElevenLabsAdapter({ name: 'e', baseUrl: 'https://api.elevenlabs.io', apiKey: 'k', tts: {} });
+    const adapter = createElevenLabsAdapter({
+      name: 'e',
+      baseUrl: 'https://api.elevenlabs.io',
+      apiKey: 'k',
+      tts: {},
+    });
     expect(adapter.name).toBe('e');
     const endpoint = { provider: 'e', base: new URL('https://eu.example/proxy/'), apiKey: 'k' };
     expect(ttsUrl(endpoint, 'a b', 'stream-input', { model_id: 'm', language_code: undefined }, true)).toBe(
@@ -98,7 +105,10 @@ describe('endpoint', () => {
   });
 
   it('rejects a base URL with credentials or another scheme, and an empty key', () => {
-    const make = (baseUrl: string, apiKey = 'k') => () => createElevenLabsAdapter({ name: 'e', baseUrl, apiKey });
+    const make =
+      (baseUrl: string, apiKey = 'k') =>
+      () =>
+        createElevenLabsAdapter({ name: 'e', baseUrl, apiKey });
     expect(make('https://u:p@api.elevenlabs.io')).toThrow(ConfigError);
     expect(make('ftp://api.elevenlabs.io')).toThrow(ConfigError);
     expect(make('https://api.elevenlabs.io', '')).toThrow(ConfigError);

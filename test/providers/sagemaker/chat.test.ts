@@ -16,16 +16,30 @@ beforeAll(async () => {
       tgi: sageMakerChatEndpoint({ payload: 'tgi', reply: 'Table for two.' }),
       lmi: sageMakerChatEndpoint({ payload: 'jsonlines', reply: 'Table for two.' }),
       c20: { reply: { parts: ['{"outputs":[" a"]}\n', '{"outputs":[" b"]}'] } },
-      split: sageMakerChatEndpoint({ payload: 'openai-chat', reply: 'Caf\u00e9 cr\u00e8me \u{1F600}', script: { partBytes: 7 } }),
+      split: sageMakerChatEndpoint({
+        payload: 'openai-chat',
+        reply: 'Caf\u00e9 cr\u00e8me \u{1F600}',
+        script: { partBytes: 7 },
+      }),
       c21a: {
         reply: { parts: ['data: {"t":"Hel"}\n\n'] },
-        script: { errorEventAfterChunks: 1, errorEvent: { code: 'ModelInvocationTimeExceeded', message: 'timed out' } },
+        script: {
+          errorEventAfterChunks: 1,
+          errorEvent: { code: 'ModelInvocationTimeExceeded', message: 'timed out' },
+        },
       },
       c21b: {
         reply: { parts: ['data: {"t":"Hel"}\n\n'] },
-        script: { errorEventAfterChunks: 0, errorEvent: { type: 'InternalStreamFailure', message: 'internal' } },
+        script: {
+          errorEventAfterChunks: 0,
+          errorEvent: { type: 'InternalStreamFailure', message: 'internal' },
+        },
       },
-      truncated: sageMakerChatEndpoint({ payload: 'tgi', reply: 'Hi there', script: { endWithoutDone: true } }),
+      truncated: sageMakerChatEndpoint({
+        payload: 'tgi',
+        reply: 'Hi there',
+        script: { endWithoutDone: true },
+      }),
     },
   });
 });
@@ -50,7 +64,10 @@ function adapter(endpointName: string, payload: string) {
 describe('SageMaker chat over the emulator (AWS SDK response stream)', () => {
   it("'openai-chat': sends the Chat Completions body without model for 'default' and reads SSE chunks", async () => {
     const events = await collect(
-      adapter('vllm', 'openai-chat').chat!.chat({ model: 'default', messages, maxTokens: 64, temperature: 0 }, attemptOf()),
+      adapter('vllm', 'openai-chat').chat!.chat(
+        { model: 'default', messages, maxTokens: 64, temperature: 0 },
+        attemptOf(),
+      ),
     );
     expect(events).toEqual([
       { type: 'text-delta', text: 'Table ' },
@@ -80,7 +97,9 @@ describe('SageMaker chat over the emulator (AWS SDK response stream)', () => {
   });
 
   it("'tgi': renders the prompt, greedy for temperature 0, text from tokens and the finish reason from details", async () => {
-    const events = await collect(adapter('tgi', 'tgi').chat!.chat({ model: 'default', messages, temperature: 0 }, attemptOf()));
+    const events = await collect(
+      adapter('tgi', 'tgi').chat!.chat({ model: 'default', messages, temperature: 0 }, attemptOf()),
+    );
     expect(events).toEqual([
       { type: 'text-delta', text: 'Table ' },
       { type: 'text-delta', text: 'for ' },
@@ -95,7 +114,9 @@ describe('SageMaker chat over the emulator (AWS SDK response stream)', () => {
   });
 
   it("'jsonlines': LMI token lines; the end of the stream ends the reply", async () => {
-    const events = await collect(adapter('lmi', 'jsonlines').chat!.chat({ model: 'default', messages }, attemptOf()));
+    const events = await collect(
+      adapter('lmi', 'jsonlines').chat!.chat({ model: 'default', messages }, attemptOf()),
+    );
     expect(events).toEqual([
       { type: 'text-delta', text: 'Table ' },
       { type: 'text-delta', text: 'for ' },
@@ -107,9 +128,9 @@ describe('SageMaker chat over the emulator (AWS SDK response stream)', () => {
 
   it('C20: PayloadParts with an unterminated last line yield " a", " b" and complete promptly', async () => {
     const started = performance.now();
-    const iterator = adapter('c20', 'jsonlines').chat!.chat({ model: 'default', messages }, attemptOf())[
-      Symbol.asyncIterator
-    ]();
+    const iterator = adapter('c20', 'jsonlines')
+      .chat!.chat({ model: 'default', messages }, attemptOf())
+      [Symbol.asyncIterator]();
     const events = [];
     let lastDeltaAt = 0;
     for (;;) {
@@ -129,7 +150,9 @@ describe('SageMaker chat over the emulator (AWS SDK response stream)', () => {
   });
 
   it('SSE events and UTF-8 characters split across 7-byte PayloadParts come out whole', async () => {
-    const events = await collect(adapter('split', 'openai-chat').chat!.chat({ model: 'default', messages }, attemptOf()));
+    const events = await collect(
+      adapter('split', 'openai-chat').chat!.chat({ model: 'default', messages }, attemptOf()),
+    );
     expect(events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text)).toEqual([
       'Caf\u00e9 ',
       'cr\u00e8me ',
@@ -169,7 +192,9 @@ describe('SageMaker chat over the emulator (AWS SDK response stream)', () => {
       "Provider 'sm' stream failed mid-stream (ModelStreamError/ModelInvocationTimeExceeded): timed out",
     );
 
-    const before = await collectUntilError(adapter('c21b', codec).chat!.chat({ model: 'default', messages }, attemptOf()));
+    const before = await collectUntilError(
+      adapter('c21b', codec).chat!.chat({ model: 'default', messages }, attemptOf()),
+    );
     expect(before.items).toEqual([]);
     expect(before.error).toMatchObject({
       code: 'PROVIDER_ERROR',
@@ -181,7 +206,9 @@ describe('SageMaker chat over the emulator (AWS SDK response stream)', () => {
   });
 
   it('a TGI stream that ends without its final message is a truncated ProtocolError with partialOutput', async () => {
-    const { items, error } = await collectUntilError(adapter('truncated', 'tgi').chat!.chat({ model: 'default', messages }, attemptOf()));
+    const { items, error } = await collectUntilError(
+      adapter('truncated', 'tgi').chat!.chat({ model: 'default', messages }, attemptOf()),
+    );
     expect(items).toEqual([
       { type: 'text-delta', text: 'Hi ' },
       { type: 'text-delta', text: 'there' },

@@ -91,7 +91,10 @@ describe('config of kind sagemaker', () => {
       {},
     );
     expect(error.issues).toEqual([
-      { path: ['providers', 'sm', 'credentials', 'secretAccessKey'], message: 'environment variable MISSING_SECRET is not set' },
+      {
+        path: ['providers', 'sm', 'credentials', 'secretAccessKey'],
+        message: 'environment variable MISSING_SECRET is not set',
+      },
     ]);
     expect(error.message).not.toContain('AKIDTEST');
   });

@@ -17,7 +17,9 @@ describe('jsonMessages', () => {
   });
 
   it('detects JSON lines from the first byte (after blanks) and ends on a last line without newline', async () => {
-    const messages = await collect(jsonMessages(partsOf(['\n ', ' {"a":1}\n{"a"', ':2}']), { provider: 'sm' }));
+    const messages = await collect(
+      jsonMessages(partsOf(['\n ', ' {"a":1}\n{"a"', ':2}']), { provider: 'sm' }),
+    );
     expect(messages).toEqual([
       { kind: 'json', event: undefined, value: { a: 1 } },
       { kind: 'json', event: undefined, value: { a: 2 } },
@@ -34,7 +36,9 @@ describe('jsonMessages', () => {
     expect(ProviderError.isInstance(failed.error)).toBe(true);
     expect(failed.error).toMatchObject({ provider: 'sm', providerType: 'server_error', retryable: true });
 
-    const bad = await collectUntilError(jsonMessages(partsOf(['{"a":1}\n{oops\n']), { provider: 'sm', framing: 'jsonlines' }));
+    const bad = await collectUntilError(
+      jsonMessages(partsOf(['{"a":1}\n{oops\n']), { provider: 'sm', framing: 'jsonlines' }),
+    );
     expect(ProtocolError.isInstance(bad.error)).toBe(true);
     expect((bad.error as Error).message).toBe('JSON line is not JSON (5 characters)');
   });

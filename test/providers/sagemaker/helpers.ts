@@ -16,7 +16,9 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** Drains an async iterable; returns what it yielded before it threw, and the error. */
-export async function collectUntilError<T>(iterable: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
+export async function collectUntilError<T>(
+  iterable: AsyncIterable<T>,
+): Promise<{ items: T[]; error: unknown }> {
   const items: T[] = [];
   try {
     for await (const item of iterable) items.push(item);

@@ -8,16 +8,24 @@ const root = resolve(import.meta.dirname, '../../..');
 const run = promisify(execFile);
 
 async function probe(): Promise<{ afterImport: number; afterLoad: number }> {
-  const { stdout } = await run(process.execPath, ['scripts/run-ts.mjs', 'test/providers/sagemaker/fixtures/import-probe.mjs'], {
-    cwd: root,
-    timeout: 30_000,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    ['scripts/run-ts.mjs', 'test/providers/sagemaker/fixtures/import-probe.mjs'],
+    {
+      cwd: root,
+      timeout: 30_000,
+    },
+  );
   return JSON.parse(stdout) as { afterImport: number; afterLoad: number };
 }
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
@@ -33,7 +41,9 @@ describe('the AWS SDK is loaded lazily', () => {
     const offenders: string[] = [];
     for (const file of sourceFiles(join(root, 'src'))) {
       const text = readFileSync(file, 'utf8');
-      for (const match of text.matchAll(/^\s*(import|export)\s+(?!type\b)[^;]*?from\s+'(@aws-sdk\/[^']+|@smithy\/[^']+)'/gm)) {
+      for (const match of text.matchAll(
+        /^\s*(import|export)\s+(?!type\b)[^;]*?from\s+'(@aws-sdk\/[^']+|@smithy\/[^']+)'/gm,
+      )) {
         offenders.push(`${file.slice(root.length + 1)}: ${match[2]}`);
       }
     }

@@ -26,9 +26,12 @@ describe('splitLines', () => {
   it('gives the same lines whatever the part boundaries (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.string({ unit: 'grapheme', minLength: 1 }).filter((s) => !/[\r\n]/.test(s) && s.trim() !== ''), {
-          maxLength: 8,
-        }),
+        fc.array(
+          fc.string({ unit: 'grapheme', minLength: 1 }).filter((s) => !/[\r\n]/.test(s) && s.trim() !== ''),
+          {
+            maxLength: 8,
+          },
+        ),
         fc.array(fc.nat(), { maxLength: 6 }),
         fc.boolean(),
         async (lines, cuts, trailingNewline) => {

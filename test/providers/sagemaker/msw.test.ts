@@ -31,7 +31,12 @@ const adapter = (endpointName: string) =>
 
 describe('SageMaker adapter through msw (the SDK over node:http, intercepted)', () => {
   it('streams chat from the regional endpoint URL', async () => {
-    const events = await collect(adapter('llm').chat!.chat({ model: 'default', messages: [{ role: 'user', content: 'Hi' }] }, attemptOf()));
+    const events = await collect(
+      adapter('llm').chat!.chat(
+        { model: 'default', messages: [{ role: 'user', content: 'Hi' }] },
+        attemptOf(),
+      ),
+    );
     expect(events).toEqual([
       { type: 'text-delta', text: 'Hi ' },
       { type: 'text-delta', text: 'from ' },
@@ -43,7 +48,10 @@ describe('SageMaker adapter through msw (the SDK over node:http, intercepted)', 
 
   it('C21: ModelStreamError (StreamBroken) after output', async () => {
     const { items, error } = await collectUntilError(
-      adapter('c21').chat!.chat({ model: 'default', messages: [{ role: 'user', content: 'Hi' }] }, attemptOf()),
+      adapter('c21').chat!.chat(
+        { model: 'default', messages: [{ role: 'user', content: 'Hi' }] },
+        attemptOf(),
+      ),
     );
     expect(items).toEqual([{ type: 'text-delta', text: 'Hello ' }]);
     expect(error).toMatchObject({ providerCode: 'StreamBroken', retryable: true, partialOutput: true });

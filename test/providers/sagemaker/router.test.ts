@@ -34,9 +34,15 @@ beforeAll(async () => {
       // Each fails its first call with 503 ServiceUnavailable, then serves.
       llm: sageMakerChatEndpoint({ reply: 'From SageMaker.', script: { failTimes: 1, failStatus: 503 } }),
       sonic: sageMakerTtsEndpoint({ payload: 'cartesia', script: { failTimes: 1, failStatus: 503 } }),
-      whisper: sageMakerSttEndpoint({ transcript: 'from sagemaker', script: { failTimes: 1, failStatus: 503 } }),
+      whisper: sageMakerSttEndpoint({
+        transcript: 'from sagemaker',
+        script: { failTimes: 1, failStatus: 503 },
+      }),
       // C21 through the router.
-      midstream: { reply: { parts: ['{"outputs":["Hel"]}\n', '{"outputs":["lo"]}\n'] }, script: { errorEventAfterChunks: 1 } },
+      midstream: {
+        reply: { parts: ['{"outputs":["Hel"]}\n', '{"outputs":["lo"]}\n'] },
+        script: { errorEventAfterChunks: 1 },
+      },
       early: {
         reply: { parts: ['{"outputs":["never"]}\n'] },
         script: { errorEventAfterChunks: 0, errorEvent: { type: 'InternalStreamFailure' } },
@@ -45,14 +51,35 @@ beforeAll(async () => {
   });
   ec2 = createOpenAiCompatibleMock({ dialect: 'vllm', chat: 'From EC2.', transcript: 'from ec2' });
   ec2Server = await startMockServer({ provider: ec2 });
-  const sagemaker = { kind: 'sagemaker' as const, region: 'us-east-1', endpointUrl: emulator.url, credentials };
+  const sagemaker = {
+    kind: 'sagemaker' as const,
+    region: 'us-east-1',
+    endpointUrl: emulator.url,
+    credentials,
+  };
   config = {
     providers: {
-      smLlm: { ...sagemaker, endpointName: 'llm', chat: { models: { fast: 'default' }, payload: 'openai-chat' } },
-      smSonic: { ...sagemaker, endpointName: 'sonic', tts: { payload: 'cartesia', voices: { agent: 'sonic-voice' } } },
+      smLlm: {
+        ...sagemaker,
+        endpointName: 'llm',
+        chat: { models: { fast: 'default' }, payload: 'openai-chat' },
+      },
+      smSonic: {
+        ...sagemaker,
+        endpointName: 'sonic',
+        tts: { payload: 'cartesia', voices: { agent: 'sonic-voice' } },
+      },
       smWhisper: { ...sagemaker, endpointName: 'whisper', stt: { payload: 'wav' } },
-      smMid: { ...sagemaker, endpointName: 'midstream', chat: { models: { fast: 'default' }, payload: 'jsonlines' } },
-      smEarly: { ...sagemaker, endpointName: 'early', chat: { models: { fast: 'default' }, payload: 'jsonlines' } },
+      smMid: {
+        ...sagemaker,
+        endpointName: 'midstream',
+        chat: { models: { fast: 'default' }, payload: 'jsonlines' },
+      },
+      smEarly: {
+        ...sagemaker,
+        endpointName: 'early',
+        chat: { models: { fast: 'default' }, payload: 'jsonlines' },
+      },
       ec2: {
         kind: 'openai-compatible',
         baseUrl: `${ec2Server.url}/v1`,
@@ -104,7 +131,11 @@ describe('a route mixing the SageMaker emulator and an OpenAI-compatible server'
       ]);
       const smError = firstResult.attempts[0]!.error as ProviderError;
       expect(ProviderError.isInstance(smError)).toBe(true);
-      expect([smError.status, smError.providerCode, smError.retryable]).toEqual([503, 'ServiceUnavailable', true]);
+      expect([smError.status, smError.providerCode, smError.retryable]).toEqual([
+        503,
+        'ServiceUnavailable',
+        true,
+      ]);
       const second = router.chat(chatRequest);
       expect(text((await drain(second)).items)).toBe('From SageMaker.');
       expect((await second.result).provider).toBe('smLlm');
@@ -131,7 +162,9 @@ describe('a route mixing the SageMaker emulator and an OpenAI-compatible server'
         yield utterance;
       };
       const heard = router.stt({ audio: audioIn(), format });
-      expect((await drain(heard)).items).toEqual([expect.objectContaining({ type: 'final', text: 'from ec2' })]);
+      expect((await drain(heard)).items).toEqual([
+        expect.objectContaining({ type: 'final', text: 'from ec2' }),
+      ]);
       expect((await heard.result).provider).toBe('ec2');
       const heardAgain = router.stt({ audio: audioIn(), format });
       expect((await drain(heardAgain)).items).toEqual([
@@ -170,7 +203,12 @@ describe('a route mixing the SageMaker emulator and an OpenAI-compatible server'
       expect(items).toEqual([{ type: 'text-delta', text: 'Hel' }]);
       expect(MidStreamError.isInstance(error)).toBe(true);
       const mid = error as MidStreamError;
-      expect([mid.partialText, mid.partialOutput, mid.retryable, mid.provider]).toEqual(['Hel', true, true, 'smMid']);
+      expect([mid.partialText, mid.partialOutput, mid.retryable, mid.provider]).toEqual([
+        'Hel',
+        true,
+        true,
+        'smMid',
+      ]);
       expect(mid.cause).toMatchObject({
         providerType: 'ModelStreamError',
         providerCode: 'ModelInvocationTimeExceeded',

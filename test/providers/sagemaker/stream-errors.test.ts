@@ -47,7 +47,9 @@ describe('C21 with stream errors as union members', () => {
       { PayloadPart: { Bytes: encoder.encode('{"outputs":["Hel"]}\n') } },
       { ModelStreamError: { Message: 'model took too long', ErrorCode: 'ModelInvocationTimeExceeded' } },
     ]);
-    const { items, error } = await collectUntilError(unionAdapter(client).chat!.chat({ model: 'default', messages }, attemptOf()));
+    const { items, error } = await collectUntilError(
+      unionAdapter(client).chat!.chat({ model: 'default', messages }, attemptOf()),
+    );
     expect(items).toEqual([{ type: 'text-delta', text: 'Hel' }]);
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({
@@ -60,7 +62,9 @@ describe('C21 with stream errors as union members', () => {
 
   it('C21: an InternalStreamFailure member before any PayloadPart is retryable without partialOutput', async () => {
     const client = unionClient([{ InternalStreamFailure: { Message: 'oops' } }]);
-    const { items, error } = await collectUntilError(unionAdapter(client).chat!.chat({ model: 'default', messages }, attemptOf()));
+    const { items, error } = await collectUntilError(
+      unionAdapter(client).chat!.chat({ model: 'default', messages }, attemptOf()),
+    );
     expect(items).toEqual([]);
     expect(error).toMatchObject({
       code: 'PROVIDER_ERROR',
@@ -115,7 +119,9 @@ beforeAll(async () => {
         script: { failTimes: 99, failStatus: 400, errorType: 'ThrottlingException' },
       }),
       unavailable: sageMakerChatEndpoint({ script: { failTimes: 99, failStatus: 503 } }),
-      notready: sageMakerChatEndpoint({ script: { failTimes: 99, failStatus: 429, errorType: 'ModelNotReadyException' } }),
+      notready: sageMakerChatEndpoint({
+        script: { failTimes: 99, failStatus: 429, errorType: 'ModelNotReadyException' },
+      }),
       leaky: sageMakerChatEndpoint({
         script: {
           failTimes: 99,
@@ -123,10 +129,22 @@ beforeAll(async () => {
           failBody: { message: `bad key ${credentials.secretAccessKey} and ${credentials.sessionToken}` },
         },
       }),
-      stalls: sageMakerChatEndpoint({ payload: 'jsonlines', reply: 'one two three', script: { stallAfterChunks: 1 } }),
+      stalls: sageMakerChatEndpoint({
+        payload: 'jsonlines',
+        reply: 'one two three',
+        script: { stallAfterChunks: 1 },
+      }),
       slow: sageMakerChatEndpoint({ payload: 'jsonlines', reply: 'one two', script: { chunkGapMs: 250 } }),
-      crc: sageMakerChatEndpoint({ payload: 'jsonlines', reply: 'one two', script: { malformedAfterChunks: 1 } }),
-      reset: sageMakerChatEndpoint({ payload: 'jsonlines', reply: 'one two three', script: { resetAfterChunks: 1 } }),
+      crc: sageMakerChatEndpoint({
+        payload: 'jsonlines',
+        reply: 'one two',
+        script: { malformedAfterChunks: 1 },
+      }),
+      reset: sageMakerChatEndpoint({
+        payload: 'jsonlines',
+        reply: 'one two three',
+        script: { resetAfterChunks: 1 },
+      }),
       unmodeled: sageMakerChatEndpoint({
         payload: 'jsonlines',
         reply: 'one two',
@@ -163,7 +181,13 @@ describe('SageMaker HTTP errors (x-amzn-errortype, PROTOCOLS 5.4)', () => {
     const { items, error } = await failure(endpointName);
     expect(items).toEqual([]);
     expect(ProviderError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ provider: 'sm', status, providerCode: code, retryable, partialOutput: false });
+    expect(error).toMatchObject({
+      provider: 'sm',
+      status,
+      providerCode: code,
+      retryable,
+      partialOutput: false,
+    });
   });
 
   it('a ModelError message names the container status', async () => {
@@ -176,8 +200,12 @@ describe('SageMaker HTTP errors (x-amzn-errortype, PROTOCOLS 5.4)', () => {
   it('never puts a credential in an error message', async () => {
     const { error } = await failure('leaky');
     const message = (error as Error).message;
-    expect(message).toBe("Provider 'sm' answered HTTP 500 InternalFailure: bad key [redacted] and [redacted]");
-    expect(JSON.stringify({ message, stack: (error as Error).stack })).not.toContain(credentials.secretAccessKey);
+    expect(message).toBe(
+      "Provider 'sm' answered HTTP 500 InternalFailure: bad key [redacted] and [redacted]",
+    );
+    expect(JSON.stringify({ message, stack: (error as Error).stack })).not.toContain(
+      credentials.secretAccessKey,
+    );
   });
 });
 
@@ -193,9 +221,9 @@ describe('SageMaker stream faults over the emulator', () => {
 
   it('aborting the attempt mid-stream closes the connection and ends with AbortError', async () => {
     const controller = new AbortController();
-    const iterator = adapter('slow').chat!.chat({ model: 'default', messages }, attemptOf(controller.signal))[
-      Symbol.asyncIterator
-    ]();
+    const iterator = adapter('slow')
+      .chat!.chat({ model: 'default', messages }, attemptOf(controller.signal))
+      [Symbol.asyncIterator]();
     expect(await iterator.next()).toEqual({ done: false, value: { type: 'text-delta', text: 'one ' } });
     const pending = iterator.next();
     await time.whenWaiting();
@@ -205,7 +233,9 @@ describe('SageMaker stream faults over the emulator', () => {
   });
 
   it('breaking out of the stream (barge-in) closes the connection', async () => {
-    const iterator = adapter('slow').chat!.chat({ model: 'default', messages }, attemptOf())[Symbol.asyncIterator]();
+    const iterator = adapter('slow')
+      .chat!.chat({ model: 'default', messages }, attemptOf())
+      [Symbol.asyncIterator]();
     await iterator.next();
     await iterator.return?.();
     expect(await emulator.requests.at(-1)!.ended).toBe('aborted');

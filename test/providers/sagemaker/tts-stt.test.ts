@@ -36,14 +36,26 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 
 function adapter(endpointName: string, sections: Parameters<typeof createSageMakerAdapter>[0]) {
-  return createSageMakerAdapter({ ...sections, name: 'sm', region: 'us-east-1', endpointName, endpointUrl: emulator.url, credentials });
+  return createSageMakerAdapter({
+    ...sections,
+    name: 'sm',
+    region: 'us-east-1',
+    endpointName,
+    endpointUrl: emulator.url,
+    credentials,
+  });
 }
 
 const join = (chunks: Uint8Array[]) => Buffer.concat(chunks.map((c) => Buffer.from(c)));
 
 describe('SageMaker TTS over the emulator', () => {
   it("'cartesia': sends Cartesia's body and yields the decoded base64 audio labelled with the asked format", async () => {
-    const tts = adapter('sonic', { name: '', region: '', endpointName: '', tts: { payload: 'cartesia', sampleRate: 16_000 } }).tts!;
+    const tts = adapter('sonic', {
+      name: '',
+      region: '',
+      endpointName: '',
+      tts: { payload: 'cartesia', sampleRate: 16_000 },
+    }).tts!;
     expect(tts.capabilities).toEqual({
       outputFormats: [{ encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 }],
       streamingText: false,
@@ -51,7 +63,10 @@ describe('SageMaker TTS over the emulator', () => {
     });
     const format = tts.capabilities.outputFormats[0]!;
     const audio = await collect(
-      tts.synthesize({ text: 'Hello there.', voice: 'voice-123', model: 'sonic-3', format, language: 'en', speed: 1 }, attemptOf()),
+      tts.synthesize(
+        { text: 'Hello there.', voice: 'voice-123', model: 'sonic-3', format, language: 'en', speed: 1 },
+        attemptOf(),
+      ),
     );
     expect(audio.every((a) => a.format === format)).toBe(true);
     // 12 characters x 60 ms = 720 ms at 16 kHz = 23040 bytes: 23 parts of 999 bytes and 63 bytes.
@@ -68,28 +83,54 @@ describe('SageMaker TTS over the emulator', () => {
   });
 
   it("'cartesia': messages split into 100-byte PayloadParts give the same audio", async () => {
-    const tts = adapter('sonicSplit', { name: '', region: '', endpointName: '', tts: { payload: 'cartesia', sampleRate: 24_000 } }).tts!;
+    const tts = adapter('sonicSplit', {
+      name: '',
+      region: '',
+      endpointName: '',
+      tts: { payload: 'cartesia', sampleRate: 24_000 },
+    }).tts!;
     const format = tts.capabilities.outputFormats[0]!;
     const audio = await collect(tts.synthesize({ text: 'Split me.', voice: 'v', format }, attemptOf()));
     expectSameBytes(join(audio.map((a) => a.data)), mockSpeechPcm('Split me.'));
   });
 
   it("'cartesia': no done message is a truncated ProtocolError; an error message a ProviderError by status_code", async () => {
-    const cut = adapter('sonicCut', { name: '', region: '', endpointName: '', tts: { payload: 'cartesia', sampleRate: 24_000 } }).tts!;
+    const cut = adapter('sonicCut', {
+      name: '',
+      region: '',
+      endpointName: '',
+      tts: { payload: 'cartesia', sampleRate: 24_000 },
+    }).tts!;
     const format = cut.capabilities.outputFormats[0]!;
-    const truncated = await collectUntilError(cut.synthesize({ text: 'Hi.', voice: 'v', format }, attemptOf()));
+    const truncated = await collectUntilError(
+      cut.synthesize({ text: 'Hi.', voice: 'v', format }, attemptOf()),
+    );
     expect(truncated.items.length).toBeGreaterThan(0);
     expect(ProtocolError.isInstance(truncated.error)).toBe(true);
     expect(truncated.error).toMatchObject({ partialOutput: true, retryable: true });
 
-    const busy = adapter('sonicError', { name: '', region: '', endpointName: '', tts: { payload: 'cartesia', sampleRate: 24_000 } }).tts!;
+    const busy = adapter('sonicError', {
+      name: '',
+      region: '',
+      endpointName: '',
+      tts: { payload: 'cartesia', sampleRate: 24_000 },
+    }).tts!;
     const failed = await collectUntilError(busy.synthesize({ text: 'Hi.', voice: 'v', format }, attemptOf()));
     expect(ProviderError.isInstance(failed.error)).toBe(true);
-    expect(failed.error).toMatchObject({ providerCode: 'concurrency_limited', retryable: true, partialOutput: false });
+    expect(failed.error).toMatchObject({
+      providerCode: 'concurrency_limited',
+      retryable: true,
+      partialOutput: false,
+    });
   });
 
   it("'raw-pcm': yields the PayloadPart bytes as they come (odd sizes split samples)", async () => {
-    const tts = adapter('pcm', { name: '', region: '', endpointName: '', tts: { payload: 'raw-pcm', sampleRate: 22_050 } }).tts!;
+    const tts = adapter('pcm', {
+      name: '',
+      region: '',
+      endpointName: '',
+      tts: { payload: 'raw-pcm', sampleRate: 22_050 },
+    }).tts!;
     const format = tts.capabilities.outputFormats[0]!;
     const audio = await collect(tts.synthesize({ text: 'Hey.', voice: 'af_heart', format }, attemptOf()));
     expect(audio[0]!.data.byteLength).toBe(1001);
@@ -108,7 +149,12 @@ describe('SageMaker STT over the emulator', () => {
   const utterance = syntheticVoiceBytes({ durationMs: 500, sampleRate: 16_000, seed: 3 });
 
   it("'wav': sends one WAV file and streams partials then the final", async () => {
-    const stt = adapter('whisper', { name: '', region: '', endpointName: '', stt: { payload: 'wav', sampleRate: 16_000 } }).stt!;
+    const stt = adapter('whisper', {
+      name: '',
+      region: '',
+      endpointName: '',
+      stt: { payload: 'wav', sampleRate: 16_000 },
+    }).stt!;
     expect(stt.capabilities).toEqual({ inputFormats: [format], streamingInput: false });
     const events = await collect(
       stt.transcribe(
@@ -130,8 +176,15 @@ describe('SageMaker STT over the emulator', () => {
   });
 
   it("'raw-pcm': sends the raw bytes; without interim only the final", async () => {
-    const stt = adapter('whisper', { name: '', region: '', endpointName: '', stt: { payload: 'raw-pcm', sampleRate: 16_000 } }).stt!;
-    const events = await collect(stt.transcribe({ audio: partsOf([utterance]), format, interim: false }, attemptOf()));
+    const stt = adapter('whisper', {
+      name: '',
+      region: '',
+      endpointName: '',
+      stt: { payload: 'raw-pcm', sampleRate: 16_000 },
+    }).stt!;
+    const events = await collect(
+      stt.transcribe({ audio: partsOf([utterance]), format, interim: false }, attemptOf()),
+    );
     expect(events).toEqual([{ type: 'final', text: 'Table for two at eight.', startMs: 0, endMs: 500 }]);
     const record = emulator.requests.at(-1)!;
     expect(record.headers['content-type']).toBe('application/octet-stream');
@@ -139,8 +192,15 @@ describe('SageMaker STT over the emulator', () => {
   });
 
   it('a stream that ends after a partial without a final is truncated', async () => {
-    const stt = adapter('whisperCut', { name: '', region: '', endpointName: '', stt: { payload: 'wav', sampleRate: 16_000 } }).stt!;
-    const { items, error } = await collectUntilError(stt.transcribe({ audio: partsOf([utterance]), format, interim: true }, attemptOf()));
+    const stt = adapter('whisperCut', {
+      name: '',
+      region: '',
+      endpointName: '',
+      stt: { payload: 'wav', sampleRate: 16_000 },
+    }).stt!;
+    const { items, error } = await collectUntilError(
+      stt.transcribe({ audio: partsOf([utterance]), format, interim: true }, attemptOf()),
+    );
     expect(items).toEqual([{ type: 'partial', text: 'Table' }]);
     expect(error).toMatchObject({ code: 'PROTOCOL_ERROR', partialOutput: true });
     expect((error as Error).message).toBe('Transcript stream ended before its final transcript (truncated)');
@@ -148,8 +208,15 @@ describe('SageMaker STT over the emulator', () => {
 
   it('empty audio sends nothing', async () => {
     const before = emulator.requests.length;
-    const stt = adapter('whisper', { name: '', region: '', endpointName: '', stt: { payload: 'wav', sampleRate: 16_000 } }).stt!;
-    expect(await collect(stt.transcribe({ audio: partsOf([]), format, interim: true }, attemptOf()))).toEqual([]);
+    const stt = adapter('whisper', {
+      name: '',
+      region: '',
+      endpointName: '',
+      stt: { payload: 'wav', sampleRate: 16_000 },
+    }).stt!;
+    expect(await collect(stt.transcribe({ audio: partsOf([]), format, interim: true }, attemptOf()))).toEqual(
+      [],
+    );
     expect(emulator.requests.length).toBe(before);
   });
 });
@@ -158,7 +225,12 @@ describe('payload codecs', () => {
   it('an unknown payload is a ConfigError naming the path and the known codecs', () => {
     let caught: unknown;
     try {
-      createSageMakerAdapter({ name: 'sonic', region: 'us-east-1', endpointName: 'e', tts: { payload: 'mp3', sampleRate: 24_000 } });
+      createSageMakerAdapter({
+        name: 'sonic',
+        region: 'us-east-1',
+        endpointName: 'e',
+        tts: { payload: 'mp3', sampleRate: 24_000 },
+      });
     } catch (error) {
       caught = error;
     }
@@ -166,7 +238,8 @@ describe('payload codecs', () => {
     expect((caught as ConfigError).issues).toEqual([
       {
         path: ['providers', 'sonic', 'tts', 'payload'],
-        message: 'no tts codec named "mp3"; known: "cartesia", "raw-pcm" (register one with registerSageMakerCodec)',
+        message:
+          'no tts codec named "mp3"; known: "cartesia", "raw-pcm" (register one with registerSageMakerCodec)',
       },
     ]);
   });
@@ -175,14 +248,24 @@ describe('payload codecs', () => {
     registerSageMakerCodec('upper-pcm', {
       capability: 'tts',
       outputFormats: (sampleRate) => [{ encoding: 'mulaw', sampleRate, channels: 1 }],
-      encode: ({ request }) => ({ body: JSON.stringify({ t: request.text.toUpperCase() }), contentType: 'application/x-upper' }),
+      encode: ({ request }) => ({
+        body: JSON.stringify({ t: request.text.toUpperCase() }),
+        contentType: 'application/x-upper',
+      }),
       async *decode(parts, { request }) {
         for await (const data of parts) yield { data, format: request.format };
       },
     });
-    const tts = adapter('pcm', { name: '', region: '', endpointName: '', tts: { payload: 'upper-pcm', sampleRate: 8000 } }).tts!;
+    const tts = adapter('pcm', {
+      name: '',
+      region: '',
+      endpointName: '',
+      tts: { payload: 'upper-pcm', sampleRate: 8000 },
+    }).tts!;
     expect(tts.capabilities.outputFormats).toEqual([{ encoding: 'mulaw', sampleRate: 8000, channels: 1 }]);
-    await collect(tts.synthesize({ text: 'abc', voice: 'v', format: tts.capabilities.outputFormats[0]! }, attemptOf()));
+    await collect(
+      tts.synthesize({ text: 'abc', voice: 'v', format: tts.capabilities.outputFormats[0]! }, attemptOf()),
+    );
     const record = emulator.requests.at(-1)!;
     expect(record.body).toEqual({ t: 'ABC' });
     expect(record.headers['content-type']).toBe('application/x-upper');

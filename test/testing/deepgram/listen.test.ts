@@ -4,13 +4,13 @@ import {
   createDeepgramMock,
   createManualDelay,
   type DeepgramMockOptions,
-  inactivityCloseReason,
+  deepgramInactivityReason,
   type MockServer,
   startMockServer,
   syntheticAudio,
 } from '../../../src/testing/index.js';
-import { FakeClock } from '../../transport/fake-clock.js';
 import { clockDelay } from '../../providers/deepgram/helpers.js';
+import { FakeClock } from '../../transport/fake-clock.js';
 import { openClient } from './ws-client.js';
 
 const KEY = 'dg-mock-key-123456';
@@ -36,8 +36,15 @@ const auth = { headers: { authorization: `Token ${KEY}` } };
 
 describe('Deepgram mock /v1/listen', () => {
   it('sends interim and final Results with word times, Finalize and CloseStream finals, Metadata, then 1000', async () => {
-    const { mock, url } = await serve({ transcript: 'One two. Three four', wordMs: 100, inactivityTimeoutMs: 0 });
-    const client = await openClient(url('encoding=linear16&sample_rate=16000&interim_results=true&punctuate=true'), auth);
+    const { mock, url } = await serve({
+      transcript: 'One two. Three four',
+      wordMs: 100,
+      inactivityTimeoutMs: 0,
+    });
+    const client = await openClient(
+      url('encoding=linear16&sample_rate=16000&interim_results=true&punctuate=true'),
+      auth,
+    );
     const sent = [audio(100), audio(100, 1), audio(150, 2), audio(50, 3)];
     client.ws.send(sent[0]!);
     client.ws.send(sent[1]!);
@@ -47,9 +54,18 @@ describe('Deepgram mock /v1/listen', () => {
     client.sendJson({ type: 'CloseStream' });
     expect(await client.closed).toEqual({ code: 1000, reason: '' });
     const summary = client.messages.map((m) => {
-      const msg = m as Record<string, unknown> & { channel?: { alternatives: Array<{ transcript: string }> } };
+      const msg = m as Record<string, unknown> & {
+        channel?: { alternatives: Array<{ transcript: string }> };
+      };
       return msg.type === 'Results'
-        ? [msg.channel!.alternatives[0]!.transcript, msg.start, msg.duration, msg.is_final, msg.speech_final, msg.from_finalize]
+        ? [
+            msg.channel!.alternatives[0]!.transcript,
+            msg.start,
+            msg.duration,
+            msg.is_final,
+            msg.speech_final,
+            msg.from_finalize,
+          ]
         : [msg.type, msg.duration];
     });
     expect(summary).toEqual([
@@ -68,10 +84,19 @@ describe('Deepgram mock /v1/listen', () => {
     ]);
     const session = mock.sessions[0]!;
     const all = Buffer.concat(sent);
-    expect((client.messages[6] as { sha256: string }).sha256).toBe(createHash('sha256').update(all).digest('hex'));
+    expect((client.messages[6] as { sha256: string }).sha256).toBe(
+      createHash('sha256').update(all).digest('hex'),
+    );
     expect(session.audioBytes).toBe(all.byteLength);
     expect(session.controls).toEqual(['Finalize', 'CloseStream']);
-    expect(session.frames.map((f) => f.type)).toEqual(['binary', 'binary', 'binary', 'text', 'binary', 'text']);
+    expect(session.frames.map((f) => f.type)).toEqual([
+      'binary',
+      'binary',
+      'binary',
+      'text',
+      'binary',
+      'text',
+    ]);
     expect(session.close).toEqual({ code: 1000, reason: '', by: 'server' });
     expect(session.record).toMatchObject({ endpoint: 'listen', status: 101, chunksSent: 7 });
     expect(await session.record.ended).toBe('completed');
@@ -84,10 +109,18 @@ describe('Deepgram mock /v1/listen', () => {
     client.sendJson({ type: 'CloseStream' });
     await client.closed;
     expect(client.messages).toHaveLength(2);
-    const results = client.messages[0] as { is_final: boolean; channel: { alternatives: Array<{ transcript: string; words: unknown[] }> } };
+    const results = client.messages[0] as {
+      is_final: boolean;
+      channel: { alternatives: Array<{ transcript: string; words: unknown[] }> };
+    };
     expect(results.is_final).toBe(true);
     expect(results.channel.alternatives[0]!.transcript).toBe('hello world');
-    expect(results.channel.alternatives[0]!.words[1]).toEqual({ word: 'world', start: 0.1, end: 0.2, confidence: 0.98 });
+    expect(results.channel.alternatives[0]!.words[1]).toEqual({
+      word: 'world',
+      start: 0.1,
+      end: 0.2,
+      confidence: 0.98,
+    });
     expect((client.messages[1] as { type: string }).type).toBe('Metadata');
   });
 
@@ -103,9 +136,15 @@ describe('Deepgram mock /v1/listen', () => {
     const { mock, url } = await serve();
     await expect(openClient(url(), { headers: { authorization: 'Token wrong' } })).rejects.toMatchObject({
       message: 'status 401',
-      body: JSON.stringify({ err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.', request_id: '00000000-0000-4000-8000-000000000001' }),
+      body: JSON.stringify({
+        err_code: 'INVALID_AUTH',
+        err_msg: 'Invalid credentials.',
+        request_id: '00000000-0000-4000-8000-000000000001',
+      }),
     });
-    await expect(openClient(url('model=nova-3&sample_rate=16000'), auth)).rejects.toMatchObject({ message: 'status 400' });
+    await expect(openClient(url('model=nova-3&sample_rate=16000'), auth)).rejects.toMatchObject({
+      message: 'status 400',
+    });
     expect(mock.requests.map((r) => [r.endpoint, r.status])).toEqual([
       ['listen', 401],
       ['listen', 400],
@@ -127,8 +166,12 @@ describe('Deepgram mock /v1/listen', () => {
     clock.advance(2999);
     expect(session.close).toBeUndefined();
     clock.advance(1);
-    expect(await client.closed).toEqual({ code: 1011, reason: inactivityCloseReason(3000) });
-    expect(session.close).toEqual({ code: 1011, reason: 'NET-0001 no audio or text received within the 3000 ms window', by: 'server' });
+    expect(await client.closed).toEqual({ code: 1011, reason: deepgramInactivityReason(3000) });
+    expect(session.close).toEqual({
+      code: 1011,
+      reason: 'NET-0001 no audio or text received within the 3000 ms window',
+      by: 'server',
+    });
   });
 
   it('closes with the scripted code and reason instead of message K+1', async () => {

@@ -23,7 +23,12 @@ afterEach(async () => {
  * go to the mock's port.
  */
 async function client() {
-  const mock = createDeepgramMock({ apiKey: KEY, transcript: 'Your table is booked.', wordMs: 200, inactivityTimeoutMs: 0 });
+  const mock = createDeepgramMock({
+    apiKey: KEY,
+    transcript: 'Your table is booked.',
+    wordMs: 200,
+    inactivityTimeoutMs: 0,
+  });
   server = await startMockServer({ provider: mock });
   const deepgram = new DeepgramClient({
     apiKey: KEY,
@@ -48,7 +53,10 @@ describe('@deepgram/sdk against the Deepgram mock', () => {
       container: 'none',
     });
     const bytes = new Uint8Array(await response.arrayBuffer());
-    expectSameBytes(bytes, mockDeepgramSpeech('Your table is booked.', { encoding: 'pcm_s16le', sampleRate: 24000 }));
+    expectSameBytes(
+      bytes,
+      mockDeepgramSpeech('Your table is booked.', { encoding: 'pcm_s16le', sampleRate: 24000 }),
+    );
     const [record] = mock.requests;
     expect(record!.body).toEqual({ text: 'Your table is booked.' });
     expect(record!.headers.authorization).toBe(`Token ${KEY}`);
@@ -72,19 +80,31 @@ describe('@deepgram/sdk against the Deepgram mock', () => {
       Authorization: `Token ${KEY}`,
       reconnectAttempts: 0,
     });
-    const messages: Array<{ type: string; is_final?: boolean; channel?: { alternatives: Array<{ transcript: string }> } }> = [];
+    const messages: Array<{
+      type: string;
+      is_final?: boolean;
+      channel?: { alternatives: Array<{ transcript: string }> };
+    }> = [];
     const closed = new Promise<number>((resolve) => socket.on('close', (event) => resolve(event.code)));
     socket.on('message', (message) => messages.push(message as (typeof messages)[number]));
     socket.connect();
     await socket.waitForOpen();
-    socket.sendMedia(syntheticAudio({ durationMs: 500, format: { encoding: 'pcm_s16le', sampleRate: 16000 } }));
+    socket.sendMedia(
+      syntheticAudio({ durationMs: 500, format: { encoding: 'pcm_s16le', sampleRate: 16000 } }),
+    );
     socket.sendKeepAlive({ type: 'KeepAlive' });
-    socket.sendMedia(syntheticAudio({ durationMs: 300, format: { encoding: 'pcm_s16le', sampleRate: 16000 }, seed: 1 }));
+    socket.sendMedia(
+      syntheticAudio({ durationMs: 300, format: { encoding: 'pcm_s16le', sampleRate: 16000 }, seed: 1 }),
+    );
     socket.sendFinalize({ type: 'Finalize' });
     socket.sendCloseStream({ type: 'CloseStream' });
     expect(await closed).toBe(1000);
     expect(
-      messages.map((m) => (m.type === 'Results' ? `${m.is_final ? 'final' : 'interim'}:${m.channel!.alternatives[0]!.transcript}` : m.type)),
+      messages.map((m) =>
+        m.type === 'Results'
+          ? `${m.is_final ? 'final' : 'interim'}:${m.channel!.alternatives[0]!.transcript}`
+          : m.type,
+      ),
     ).toEqual([
       // 500 ms: 'Your' (0-200) and 'table' (200-400) heard; 800 ms: the sentence ends.
       'interim:Your table',

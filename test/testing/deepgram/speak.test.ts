@@ -12,7 +12,11 @@ import { expectSameBytes } from '../helpers.js';
 const KEY = 'dg-mock-key-123456';
 const ORIGIN = 'http://deepgram.test';
 
-function speak(query: string, body: unknown, headers: Record<string, string> = { authorization: `Token ${KEY}` }) {
+function speak(
+  query: string,
+  body: unknown,
+  headers: Record<string, string> = { authorization: `Token ${KEY}` },
+) {
   return new Request(`${ORIGIN}/v1/speak?${query}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -38,7 +42,9 @@ describe('Deepgram mock /v1/speak', () => {
   it('streams raw linear16 at the asked rate in DEFAULT_CHUNK_BYTES pieces (container=none)', async () => {
     const mock = createDeepgramMock({ apiKey: KEY });
     const response = await mock.handle(
-      speak('model=aura-2-thalia-en&encoding=linear16&sample_rate=24000&container=none', { text: 'Hello there' }),
+      speak('model=aura-2-thalia-en&encoding=linear16&sample_rate=24000&container=none', {
+        text: 'Hello there',
+      }),
     );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/octet-stream');
@@ -55,9 +61,14 @@ describe('Deepgram mock /v1/speak', () => {
 
   it('makes mu-law 8 kHz from the synthetic voice (the same bytes syntheticAudio gives)', async () => {
     const mock = createDeepgramMock();
-    const response = await mock.handle(speak('encoding=mulaw&sample_rate=8000&container=none', { text: 'Hi' }));
+    const response = await mock.handle(
+      speak('encoding=mulaw&sample_rate=8000&container=none', { text: 'Hi' }),
+    );
     const audio = joined(await bodyPieces(response));
-    expectSameBytes(audio, syntheticAudio({ durationMs: 120, format: { encoding: 'mulaw', sampleRate: 8000 } }));
+    expectSameBytes(
+      audio,
+      syntheticAudio({ durationMs: 120, format: { encoding: 'mulaw', sampleRate: 8000 } }),
+    );
     expect(audio.byteLength).toBe(960);
   });
 
@@ -84,8 +95,18 @@ describe('Deepgram mock /v1/speak', () => {
   });
 
   it.each([
-    ['a body field other than text', 'encoding=linear16&sample_rate=24000', { text: 'x', model: 'aura' }, "Unknown body field 'model'"],
-    ['an empty text', 'encoding=linear16&sample_rate=24000', { text: ' ' }, "'text' must be a non-empty string"],
+    [
+      'a body field other than text',
+      'encoding=linear16&sample_rate=24000',
+      { text: 'x', model: 'aura' },
+      "Unknown body field 'model'",
+    ],
+    [
+      'an empty text',
+      'encoding=linear16&sample_rate=24000',
+      { text: ' ' },
+      "'text' must be a non-empty string",
+    ],
     ['a compressed encoding', 'encoding=mp3', { text: 'x' }, "encoding 'mp3' is not served"],
     ['no sample_rate', 'encoding=linear16', { text: 'x' }, "sample_rate '' is not valid for linear16"],
     ['mu-law at 24 kHz', 'encoding=mulaw&sample_rate=24000', { text: 'x' }, 'use one of 8000, 16000'],
@@ -115,7 +136,14 @@ describe('Deepgram mock /v1/speak', () => {
 
   it('fails the first N calls with the scripted status, Retry-After and body', async () => {
     const mock = createDeepgramMock({
-      script: { speak: { failTimes: 1, failStatus: 429, retryAfter: '2', failBody: { category: 'rate', message: 'slow down' } } },
+      script: {
+        speak: {
+          failTimes: 1,
+          failStatus: 429,
+          retryAfter: '2',
+          failBody: { category: 'rate', message: 'slow down' },
+        },
+      },
     });
     const query = 'encoding=linear16&sample_rate=24000&container=none';
     const first = await mock.handle(speak(query, { text: 'x' }));
@@ -130,7 +158,9 @@ describe('Deepgram mock /v1/speak', () => {
   it('holds the first chunk for firstChunkDelayMs through the injected delay', async () => {
     const time = createManualDelay();
     const mock = createDeepgramMock({ delay: time.delay, script: { speak: { firstChunkDelayMs: 250 } } });
-    const response = await mock.handle(speak('encoding=mulaw&sample_rate=8000&container=none', { text: 'Hi' }));
+    const response = await mock.handle(
+      speak('encoding=mulaw&sample_rate=8000&container=none', { text: 'Hi' }),
+    );
     const reading = bodyPieces(response);
     expect(await time.release()).toBe(250);
     expect(joined(await reading).byteLength).toBe(960);

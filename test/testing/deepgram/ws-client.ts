@@ -16,7 +16,10 @@ export interface TestClient {
  * Opens a `ws` client to `url`; resolves once open, rejects with the HTTP status of a refused
  * upgrade as `Error('status <n>')`.
  */
-export function openClient(url: string, options: { headers?: Record<string, string>; protocols?: string[] } = {}) {
+export function openClient(
+  url: string,
+  options: { headers?: Record<string, string>; protocols?: string[] } = {},
+) {
   return new Promise<TestClient>((resolve, reject) => {
     const ws = new WebSocket(url, options.protocols ?? [], { headers: options.headers ?? {} });
     const messages: unknown[] = [];

@@ -28,7 +28,11 @@ async function serve(options: ElevenLabsMockOptions = {}): Promise<{ mock: Eleve
 }
 
 function post(url: string, body: unknown, headers: Record<string, string> = { 'xi-api-key': KEY }) {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** A raw `ws` client session: every server message parsed, and how it closed. */
@@ -41,10 +45,13 @@ function session(url: string, headers: Record<string, string> = {}) {
   );
   const opened = new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
-    socket.once('unexpected-response', (_req, res) => reject(Object.assign(new Error('refused'), { status: res.statusCode })));
+    socket.once('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error('refused'), { status: res.statusCode })),
+    );
     socket.once('error', reject);
   });
-  const send = (message: unknown) => socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+  const send = (message: unknown) =>
+    socket.send(typeof message === 'string' ? message : JSON.stringify(message));
   return { socket, received, closed, opened, send };
 }
 
@@ -62,14 +69,22 @@ const wsUrl = (base: string, query = 'output_format=pcm_24000') =>
 describe('ElevenLabs mock: HTTP stream', () => {
   it('streams the audio in chunkBytes pieces and records the request', async () => {
     const { mock, url } = await serve({ script: { stream: { chunkBytes: 1000 } } });
-    const response = await post(`${url}/v1/text-to-speech/v1/stream?output_format=pcm_24000`, { text: 'Hello.' });
+    const response = await post(`${url}/v1/text-to-speech/v1/stream?output_format=pcm_24000`, {
+      text: 'Hello.',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/octet-stream');
     const bytes = Buffer.from(await response.arrayBuffer());
     expect(bytes.equals(Buffer.from(mockElevenLabsAudio('Hello.', PCM24)))).toBe(true);
     const [record] = mock.requests;
     expect(await record!.ended).toBe('completed');
-    expect(record).toMatchObject({ endpoint: 'stream', call: 1, method: 'POST', status: 200, body: { text: 'Hello.' } });
+    expect(record).toMatchObject({
+      endpoint: 'stream',
+      call: 1,
+      method: 'POST',
+      status: 200,
+      body: { text: 'Hello.' },
+    });
     expect(record!.chunksSent).toBe(Math.ceil(bytes.byteLength / 1000));
     expect(mock.calls('stream')).toBe(1);
   });
@@ -82,10 +97,18 @@ describe('ElevenLabs mock: HTTP stream', () => {
     expect(await noKey.json()).toEqual({ detail: { status: 'invalid_api_key', message: 'Invalid API key' } });
     const mp3 = await post(`${stream}?output_format=mp3_44100_128`, { text: 'Hi' });
     expect(mp3.status).toBe(422);
-    expect(((await mp3.json()) as { detail: [{ loc: string[] }] }).detail[0].loc).toEqual(['query', 'output_format']);
+    expect(((await mp3.json()) as { detail: [{ loc: string[] }] }).detail[0].loc).toEqual([
+      'query',
+      'output_format',
+    ]);
     const blank = await post(`${stream}?output_format=pcm_24000`, { text: ' ' });
-    expect(await blank.json()).toEqual({ detail: [{ loc: ['body', 'text'], msg: 'Field required', type: 'missing' }] });
-    const fast = await post(`${stream}?output_format=pcm_24000`, { text: 'Hi', voice_settings: { speed: 2 } });
+    expect(await blank.json()).toEqual({
+      detail: [{ loc: ['body', 'text'], msg: 'Field required', type: 'missing' }],
+    });
+    const fast = await post(`${stream}?output_format=pcm_24000`, {
+      text: 'Hi',
+      voice_settings: { speed: 2 },
+    });
     expect(fast.status).toBe(422);
     const other = await post(`${url}/v1/voices`, {});
     expect(other.status).toBe(404);
@@ -102,7 +125,9 @@ describe('ElevenLabs mock: HTTP stream', () => {
     });
     const second = await post(target, { text: 'Hi.' });
     const bytes = Buffer.from(await second.arrayBuffer());
-    expect(bytes.equals(Buffer.from(mockElevenLabsAudio('Hi.', { encoding: 'mulaw', sampleRate: 8000 })))).toBe(true);
+    expect(
+      bytes.equals(Buffer.from(mockElevenLabsAudio('Hi.', { encoding: 'mulaw', sampleRate: 8000 }))),
+    ).toBe(true);
   });
 });
 
@@ -192,7 +217,9 @@ describe('ElevenLabs mock: stream-input WebSocket', () => {
   it('refuses the upgrade for a scripted failure (429) and an output format it cannot make (422)', async () => {
     const { mock, url } = await serve({ script: { streamInput: { failTimes: 1, failStatus: 429 } } });
     await expect(session(wsUrl(url), { 'xi-api-key': KEY }).opened).rejects.toMatchObject({ status: 429 });
-    await expect(session(wsUrl(url, 'output_format=mp3_44100_128'), { 'xi-api-key': KEY }).opened).rejects.toMatchObject({
+    await expect(
+      session(wsUrl(url, 'output_format=mp3_44100_128'), { 'xi-api-key': KEY }).opened,
+    ).rejects.toMatchObject({
       status: 422,
     });
     expect(mock.requests.map((r) => r.status)).toEqual([429, 422]);

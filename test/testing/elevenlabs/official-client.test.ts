@@ -44,7 +44,9 @@ describe('@elevenlabs/elevenlabs-js against the loopback mock', () => {
       voiceSettings: { stability: 0.5, similarityBoost: 0.75 },
     });
     const bytes = await readAll(stream);
-    expect(bytes.equals(Buffer.from(mockElevenLabsAudio(TEXT, { encoding: 'pcm_s16le', sampleRate: 16000 })))).toBe(true);
+    expect(
+      bytes.equals(Buffer.from(mockElevenLabsAudio(TEXT, { encoding: 'pcm_s16le', sampleRate: 16000 }))),
+    ).toBe(true);
     const [request] = mock.requests;
     expect(request!.path).toBe('/v1/text-to-speech/JBFqnCBsd6RMkjVDRZzb/stream');
     expect(new URL(request!.url).searchParams.get('output_format')).toBe('pcm_16000');
@@ -60,16 +62,22 @@ describe('@elevenlabs/elevenlabs-js against the loopback mock', () => {
   it('ulaw_8000: exact mu-law bytes', async () => {
     const client = new ElevenLabsClient({ apiKey: KEY, baseUrl: server.url, maxRetries: 0 });
     const format: AudioFormat = { encoding: 'mulaw', sampleRate: 8000 };
-    const bytes = await readAll(await client.textToSpeech.stream('v1', { text: 'Hello.', outputFormat: 'ulaw_8000' }));
+    const bytes = await readAll(
+      await client.textToSpeech.stream('v1', { text: 'Hello.', outputFormat: 'ulaw_8000' }),
+    );
     expect(bytes.equals(Buffer.from(mockElevenLabsAudio('Hello.', format)))).toBe(true);
   });
 
   it('a wrong key: the SDK raises ElevenLabsError 401 with the detail body', async () => {
     const client = new ElevenLabsClient({ apiKey: 'not-the-key', baseUrl: server.url, maxRetries: 0 });
-    const error = await client.textToSpeech.stream('v1', { text: 'Hi.', outputFormat: 'pcm_24000' }).catch((e: unknown) => e);
+    const error = await client.textToSpeech
+      .stream('v1', { text: 'Hi.', outputFormat: 'pcm_24000' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ElevenLabsError);
     expect((error as ElevenLabsError).statusCode).toBe(401);
-    expect((error as ElevenLabsError).body).toEqual({ detail: { status: 'invalid_api_key', message: 'Invalid API key' } });
+    expect((error as ElevenLabsError).body).toEqual({
+      detail: { status: 'invalid_api_key', message: 'Invalid API key' },
+    });
   });
 });
 
@@ -81,9 +89,15 @@ describe('@elevenlabs/elevenlabs-js against the msw handlers (default environmen
 
   it('textToSpeech.stream completes with the exact bytes at api.elevenlabs.io', async () => {
     const client = new ElevenLabsClient({ apiKey: KEY, maxRetries: 0 });
-    const bytes = await readAll(await client.textToSpeech.stream('v1', { text: TEXT, outputFormat: 'pcm_22050' }));
-    expect(bytes.equals(Buffer.from(mockElevenLabsAudio(TEXT, { encoding: 'pcm_s16le', sampleRate: 22050 })))).toBe(true);
-    expect(mock.requests[0]!.url).toBe('https://api.elevenlabs.io/v1/text-to-speech/v1/stream?output_format=pcm_22050');
+    const bytes = await readAll(
+      await client.textToSpeech.stream('v1', { text: TEXT, outputFormat: 'pcm_22050' }),
+    );
+    expect(
+      bytes.equals(Buffer.from(mockElevenLabsAudio(TEXT, { encoding: 'pcm_s16le', sampleRate: 22050 }))),
+    ).toBe(true);
+    expect(mock.requests[0]!.url).toBe(
+      'https://api.elevenlabs.io/v1/text-to-speech/v1/stream?output_format=pcm_22050',
+    );
   });
 });
 
@@ -150,7 +164,11 @@ describe('stream-input frames against the SDK serializers', () => {
       name: 'eleven',
       baseUrl: server.url,
       apiKey: KEY,
-      tts: { transport: 'websocket', voiceSettings: { speed: 1.1, useSpeakerBoost: true }, chunkLengthSchedule: [50] },
+      tts: {
+        transport: 'websocket',
+        voiceSettings: { speed: 1.1, useSpeakerBoost: true },
+        chunkLengthSchedule: [50],
+      },
     });
     const webSocket = createWebSocketTransport();
     const noHttp = { request: () => Promise.reject(new Error('no http')), close: async () => {} };

@@ -10,7 +10,10 @@ import {
   startSageMakerEmulator,
 } from '../../../src/testing/index.js';
 
-const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };
+const credentials = {
+  accessKeyId: 'AKIDEXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+};
 const decoder = new TextDecoder();
 
 let emulator: SageMakerEmulator;
@@ -22,12 +25,20 @@ beforeAll(async () => {
       broken: sageMakerChatEndpoint({
         payload: 'jsonlines',
         reply: 'Hello there friend',
-        script: { errorEventAfterChunks: 1, errorEvent: { code: 'ModelInvocationTimeExceeded', message: 'took too long' } },
+        script: {
+          errorEventAfterChunks: 1,
+          errorEvent: { code: 'ModelInvocationTimeExceeded', message: 'took too long' },
+        },
       }),
       failing: sageMakerChatEndpoint({ script: { failTimes: 1, failStatus: 424 } }),
     },
   });
-  client = new SageMakerRuntimeClient({ region: 'us-east-1', endpoint: emulator.url, credentials, maxAttempts: 1 });
+  client = new SageMakerRuntimeClient({
+    region: 'us-east-1',
+    endpoint: emulator.url,
+    credentials,
+    maxAttempts: 1,
+  });
 });
 afterAll(async () => {
   client.destroy();
@@ -64,12 +75,17 @@ describe('the official @aws-sdk/client-sagemaker-runtime against the emulator (w
     expect(record.headers['x-amzn-sagemaker-accept']).toBe('application/jsonlines');
     expect(record.headers['x-amzn-sagemaker-target-variant']).toBe('blue');
     expect(record.headers['x-amzn-sagemaker-session-id']).toBe('sess-7');
-    expect(record.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-1\/sagemaker\/aws4_request/);
+    expect(record.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-1\/sagemaker\/aws4_request/,
+    );
   });
 
   it('surfaces a ModelStreamError after the first PayloadPart as the SDK error class', async () => {
     const response = await client.send(
-      new InvokeEndpointWithResponseStreamCommand({ EndpointName: 'broken', Body: new Uint8Array([123, 125]) }),
+      new InvokeEndpointWithResponseStreamCommand({
+        EndpointName: 'broken',
+        Body: new Uint8Array([123, 125]),
+      }),
     );
     const parts: string[] = [];
     let caught: unknown;
@@ -91,12 +107,18 @@ describe('the official @aws-sdk/client-sagemaker-runtime against the emulator (w
 
   it('names HTTP errors from x-amzn-errortype (ModelError 424)', async () => {
     const error = await client
-      .send(new InvokeEndpointWithResponseStreamCommand({ EndpointName: 'failing', Body: new Uint8Array([1]) }))
+      .send(
+        new InvokeEndpointWithResponseStreamCommand({ EndpointName: 'failing', Body: new Uint8Array([1]) }),
+      )
       .then(
         () => undefined,
         (e: unknown) => e,
       );
-    expect(error).toMatchObject({ name: 'ModelError', $metadata: { httpStatusCode: 424 }, OriginalStatusCode: 500 });
+    expect(error).toMatchObject({
+      name: 'ModelError',
+      $metadata: { httpStatusCode: 424 },
+      OriginalStatusCode: 500,
+    });
   });
 
   it('answers ValidationError for an unknown endpoint', async () => {
@@ -115,7 +137,11 @@ describe('the official @aws-sdk/client-sagemaker-runtime against the emulator (w
 
   it('opens a stateful session with InvokeEndpoint and SessionId NEW_SESSION', async () => {
     const response = await client.send(
-      new InvokeEndpointCommand({ EndpointName: 'llm', Body: new TextEncoder().encode('{}'), SessionId: 'NEW_SESSION' }),
+      new InvokeEndpointCommand({
+        EndpointName: 'llm',
+        Body: new TextEncoder().encode('{}'),
+        SessionId: 'NEW_SESSION',
+      }),
     );
     expect(response.NewSessionId).toBe('sess-1; Expires=2030-01-01T00:00:00Z');
     expect(decoder.decode(response.Body)).toContain('{"token":{"text":"Your "}}');

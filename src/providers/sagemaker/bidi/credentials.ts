@@ -10,7 +10,10 @@ export type CredentialSource = () => Promise<SageMakerCredentials>;
  * roles), taken from a `SageMakerRuntimeClient` made for `region` (the SDK caches and refreshes
  * them). The SDK module is loaded on the first call only.
  */
-export function credentialSource(region: string, credentials: SageMakerCredentials | undefined): CredentialSource {
+export function credentialSource(
+  region: string,
+  credentials: SageMakerCredentials | undefined,
+): CredentialSource {
   if (credentials) return () => Promise.resolve(credentials);
   let client: Promise<{ config: { credentials: () => Promise<SageMakerCredentials> } }> | undefined;
   return async () => {

@@ -95,7 +95,10 @@ export async function createBidiSigner(
       const bytes = codec.encode({
         headers: {
           ...dateHeader,
-          ':chunk-signature': { type: 'binary', value: new Uint8Array(Buffer.from(signature.signature, 'hex')) },
+          ':chunk-signature': {
+            type: 'binary',
+            value: new Uint8Array(Buffer.from(signature.signature, 'hex')),
+          },
         },
         body: inner,
       });

@@ -36,7 +36,11 @@ export const wavSttCodec: SageMakerSttCodec = {
 export const rawPcmSttCodec: SageMakerSttCodec = {
   capability: 'stt',
   inputFormats: pcmAt,
-  encode: (_call, audio) => ({ body: audio, contentType: 'application/octet-stream', accept: 'application/json' }),
+  encode: (_call, audio) => ({
+    body: audio,
+    contentType: 'application/octet-stream',
+    accept: 'application/json',
+  }),
   decode: transcriptEvents,
   async *input(call) {
     for await (const bytes of call.request.audio) {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ProtocolError } from '../../../errors/index.js';
 import type { ChatEvent, FinishReason } from '../../../types/chat.js';
-import type { ProviderChatRequest } from '../../types.js';
 import { parseWire } from '../../openai/sse-json.js';
+import type { ProviderChatRequest } from '../../types.js';
 import type { SageMakerInvocation } from '../codec.js';
 import { jsonMessages, type MessageFraming } from '../framing.js';
 import { renderPrompt } from './prompt.js';
@@ -74,7 +74,9 @@ export async function* textGenerationEvents(
     }
   }
   if (finish === undefined && requireFinal) {
-    throw new ProtocolError('Text-generation stream ended before its final message (truncated)', { provider });
+    throw new ProtocolError('Text-generation stream ended before its final message (truncated)', {
+      provider,
+    });
   }
   yield { type: 'finish', finishReason: finish ?? 'other' };
 }

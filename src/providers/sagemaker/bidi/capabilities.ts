@@ -1,0 +1,93 @@
+import type { TranscriptEvent } from '../../../types/transcript.js';
+import type {
+  AttemptContext,
+  ProviderAudio,
+  ProviderSttRequest,
+  ProviderTtsRequest,
+  SttCapabilities,
+  SttProvider,
+  TtsCapabilities,
+  TtsProvider,
+} from '../../types.js';
+import type {
+  SageMakerInputPart,
+  SageMakerInvocation,
+  SageMakerSttCodec,
+  SageMakerTtsCodec,
+  SttCodecCall,
+} from '../codec.js';
+import { type BidiTarget, runBidiStream } from './http2-stream.js';
+
+const encoder = new TextEncoder();
+
+/** The `encode()` body of a codec as the one `COMPLETE` input part (`UTF8` for text, else `BINARY`). */
+async function* wholeBody(invocation: SageMakerInvocation): AsyncGenerator<SageMakerInputPart> {
+  const text = typeof invocation.body === 'string';
+  yield {
+    bytes: text ? encoder.encode(invocation.body as string) : (invocation.body as Uint8Array),
+    dataType: text ? 'UTF8' : 'BINARY',
+    completionState: 'COMPLETE',
+  };
+}
+
+/**
+ * Text-to-speech over a bidirectional stream (PROTOCOLS.md 5.5): the codec's `input()` parts (or
+ * its `encode()` body as one `COMPLETE` part) go in, its `decode()` reads the audio coming back.
+ * Capabilities as for response streams: the codec's `outputFormats` at `sampleRate` Hz.
+ */
+export function createSageMakerBidiTts(
+  target: BidiTarget,
+  codec: SageMakerTtsCodec,
+  sampleRate: number,
+): TtsProvider {
+  const capabilities: TtsCapabilities = {
+    outputFormats: codec.outputFormats(sampleRate),
+    streamingText: false,
+    wordTimestamps: false,
+  };
+  return {
+    capabilities,
+    synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncIterable<ProviderAudio> {
+      const call = { provider: target.provider, request, sampleRate };
+      const input = codec.input ? codec.input(call) : wholeBody(codec.encode(call));
+      return runBidiStream(
+        target,
+        input,
+        attempt,
+        (parts) => codec.decode(parts, call),
+        (a) => a.data.byteLength > 0,
+      );
+    },
+  };
+}
+
+/**
+ * Speech-to-text over a bidirectional stream (PROTOCOLS.md 5.5): the caller's audio is sent as
+ * it arrives (`input`, the codec's `input()` bound to it), and transcripts stream back while it still flows
+ * (`streamingInput: true`). Finals carry no `endMs` unless the container sends times (the
+ * audio's length is unknown while it streams).
+ */
+export function createSageMakerBidiStt(
+  target: BidiTarget,
+  codec: SageMakerSttCodec,
+  input: NonNullable<SageMakerSttCodec['input']>,
+  sampleRate: number,
+): SttProvider {
+  const capabilities: SttCapabilities = {
+    inputFormats: codec.inputFormats(sampleRate),
+    streamingInput: true,
+  };
+  return {
+    capabilities,
+    transcribe(request: ProviderSttRequest, attempt: AttemptContext): AsyncIterable<TranscriptEvent> {
+      const call: SttCodecCall = { provider: target.provider, request, sampleRate, audioMs: 0 };
+      return runBidiStream(
+        target,
+        input(call),
+        attempt,
+        (parts) => codec.decode(parts, call),
+        () => true,
+      );
+    },
+  };
+}

@@ -1,0 +1,409 @@
+import {
+  type ClientHttp2Session,
+  type ClientHttp2Stream,
+  connect,
+  constants,
+  type IncomingHttpHeaders,
+} from 'node:http2';
+import { AbortError, ProtocolError, TimeoutError, type VoxrouteError } from '../../../errors/index.js';
+import type { Clock } from '../../../internal/clock.js';
+import { mapWireError } from '../../../transport/index.js';
+import { withPartialOutput } from '../../openai/errors.js';
+import type { AttemptContext } from '../../types.js';
+import type { SageMakerInputPart } from '../codec.js';
+import { withDeadline } from '../deadline.js';
+import { invokeError, streamError } from '../errors.js';
+import {
+  createEventStreamCodec,
+  type EventStreamMessageCodec,
+  headerString,
+  type Message,
+  stringHeader,
+} from '../event-stream.js';
+import type { CredentialSource } from './credentials.js';
+import { createBidiSigner, STREAMING_PAYLOAD } from './signer.js';
+
+/** Where and how one provider's bidirectional streams go. */
+export interface BidiTarget {
+  provider: string;
+  region: string;
+  endpointName: string;
+  /** Custom endpoint (e.g. the emulator, `http://` for h2c). Default `https://runtime.sagemaker.<region>.amazonaws.com:8443`. */
+  endpointUrl?: string;
+  targetVariant?: string;
+  credentials: CredentialSource;
+  secrets?: Record<string, string>;
+  clock: Clock;
+}
+
+/** Largest error body read for its message, in bytes. */
+const MAX_ERROR_BODY = 65_536;
+
+/**
+ * The URL of the bidirectional operation: `POST /endpoints/{name}/invocations-bidirectional-stream`
+ * on `endpointUrl`, else on `https://runtime.sagemaker.{region}.amazonaws.com:8443` (PROTOCOLS.md 5.5,
+ * AWSJS http2 `endpoint/ruleset.ts`).
+ */
+export function bidiUrl(target: Pick<BidiTarget, 'region' | 'endpointName' | 'endpointUrl'>): URL {
+  const base = target.endpointUrl ?? `https://runtime.sagemaker.${target.region}.amazonaws.com:8443`;
+  const url = new URL(base);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/endpoints/${encodeURIComponent(target.endpointName)}/invocations-bidirectional-stream`;
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+/**
+ * Runs one `InvokeEndpointWithBidirectionalStream` call over node:http2 (PROTOCOLS.md 5.5),
+ * built from `@smithy/signature-v4` and the event-stream codec since the SDK's HTTP/2 client
+ * package is not available here:
+ * - one HTTP/2 session per call (as the SDK isolates event streams), h2c for `http://` URLs;
+ * - request headers `content-type: application/vnd.amazon.eventstream`,
+ *   `x-amz-content-sha256: STREAMING-AWS4-HMAC-SHA256-EVENTS`, the target variant, and SigV4;
+ * - each input part as a `PayloadPart` event (`:message-type: event`, `:event-type: PayloadPart`,
+ *   `:content-type: application/octet-stream`, string headers `DataType`, `CompletionState`),
+ *   wrapped in a signed envelope (`:date`, `:chunk-signature`, chained from the request's
+ *   signature), sent as the input arrives; after the last part, the end frame: a signed
+ *   envelope with an empty payload; then the request stream ends;
+ * - output `PayloadPart` bytes go to `decode`; `ModelStreamError` / `InternalStreamFailure`
+ *   exceptions and unmodeled error messages throw the typed stream error (C21).
+ * Deadlines: `connectMs` (session connect, `connect`), `headersMs` (response headers,
+ * `headers`), `idleMs` (gap between output parts once all input is sent, `idle`: a speaker may
+ * pause for long while audio still flows), `totalMs` (`total`). `attempt.signal` or the
+ * consumer's `return()` cancels the stream and closes the session at once. HTTP errors map by
+ * `x-amzn-errortype` as for response streams (`InputValidationError` 400, `ModelError` 424,
+ * `InternalServerError` 500, `ServiceUnavailableError` 503).
+ */
+export async function* runBidiStream<T>(
+  target: BidiTarget,
+  input: AsyncIterable<SageMakerInputPart>,
+  attempt: AttemptContext,
+  decode: (parts: AsyncIterable<Uint8Array>) => AsyncIterable<T>,
+  isOutput: (item: T) => boolean,
+): AsyncGenerator<T, void, undefined> {
+  const { provider, clock, secrets } = target;
+  const deadlines = attempt.deadlines;
+  let yielded = 0;
+  const hadOutput = () => yielded > 0;
+  if (attempt.signal.aborted)
+    throw new AbortError('The attempt was aborted', { cause: attempt.signal.reason });
+
+  const controller = new AbortController();
+  let failure: VoxrouteError | undefined;
+  const abortWith = (error: VoxrouteError): VoxrouteError => {
+    failure ??= error;
+    controller.abort(failure);
+    return failure;
+  };
+  const onAttemptAbort = () =>
+    abortWith(new AbortError('The attempt was aborted', { cause: attempt.signal.reason }));
+  attempt.signal.addEventListener('abort', onAttemptAbort, { once: true });
+  const totalTimer =
+    deadlines.totalMs && deadlines.totalMs > 0
+      ? clock.setTimeout(
+          () =>
+            abortWith(
+              new TimeoutError('total', deadlines.totalMs!, { provider, partialOutput: hadOutput() }),
+            ),
+          deadlines.totalMs,
+        )
+      : undefined;
+
+  let session: ClientHttp2Session | undefined;
+  let stream: ClientHttp2Stream | undefined;
+  const closeAll = () => {
+    if (stream && !stream.closed && !stream.destroyed) stream.close(constants.NGHTTP2_CANCEL);
+    session?.destroy();
+  };
+  controller.signal.addEventListener('abort', closeAll, { once: true });
+  let finished = false;
+  try {
+    const url = bidiUrl(target);
+    const [encoder, decoder, credentials] = await Promise.all([
+      createEventStreamCodec(),
+      createEventStreamCodec(),
+      target.credentials(),
+    ]).catch((error: unknown) => {
+      throw failure ?? invokeError(provider, error, deadlines.connectMs ?? 0, secrets);
+    });
+    if (failure) throw failure;
+    const signer = await createBidiSigner(target.region, credentials, encoder);
+    const requestSecrets = { ...secrets, 'x-secret-key': credentials.secretAccessKey };
+
+    session = connect(url.origin);
+    session.on('error', () => {});
+    const opened = session;
+    await withDeadline(
+      new Promise<void>((resolve, reject) => {
+        opened.once('connect', () => resolve());
+        opened.once('error', reject);
+        opened.once('close', () =>
+          reject(Object.assign(new Error('session closed'), { code: 'ECONNRESET' })),
+        );
+      }),
+      deadlines.connectMs,
+      clock,
+      () => abortWith(new TimeoutError('connect', deadlines.connectMs!, { provider })),
+    ).catch((error: unknown) => {
+      throw failure ?? mapWireError(error, { provider, stage: 'request', requestHeaders: requestSecrets });
+    });
+
+    const headers: Record<string, string> = {
+      host: url.host,
+      'content-type': 'application/vnd.amazon.eventstream',
+      'x-amz-content-sha256': STREAMING_PAYLOAD,
+    };
+    if (target.targetVariant !== undefined) headers['x-amzn-sagemaker-target-variant'] = target.targetVariant;
+    const signed = await signer.signRequest({ url, headers }, new Date());
+    const { host: _host, ...sent } = signed.headers;
+    stream = opened.request({ ':method': 'POST', ':path': url.pathname, ...sent }, { endStream: false });
+    const live = stream;
+    live.on('error', () => {});
+
+    let inputDone = false;
+    const writer = writeInput(live, input, encoder, signer, signed.signature, controller.signal).then(
+      () => {
+        inputDone = true;
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted) abortWith(inputError(provider, error, hadOutput()));
+      },
+    );
+    void writer;
+
+    const responseHeaders = await withDeadline(
+      new Promise<IncomingHttpHeaders>((resolve, reject) => {
+        live.once('response', resolve);
+        live.once('error', reject);
+        live.once('close', () => reject(Object.assign(new Error('stream closed'), { code: 'ECONNRESET' })));
+      }),
+      deadlines.headersMs,
+      clock,
+      () => abortWith(new TimeoutError('headers', deadlines.headersMs!, { provider })),
+    ).catch((error: unknown) => {
+      throw failure ?? mapWireError(error, { provider, stage: 'request', requestHeaders: requestSecrets });
+    });
+    const status = Number(responseHeaders[':status'] ?? 0);
+    if (status !== 200)
+      throw await httpError(provider, status, responseHeaders, live, deadlines.connectMs ?? 0, secrets);
+
+    const parts = outputParts(live, decoder, {
+      provider,
+      clock,
+      secrets,
+      idleMs: deadlines.idleMs,
+      inputDone: () => inputDone,
+      hadOutput,
+      failure: () => failure,
+      abortWith,
+    });
+    try {
+      for await (const item of decode(parts)) {
+        if (isOutput(item)) yielded++;
+        yield item;
+      }
+    } catch (error) {
+      throw withPartialOutput(failure ?? error, hadOutput());
+    }
+    finished = true;
+  } finally {
+    if (totalTimer !== undefined) clock.clearTimeout(totalTimer);
+    attempt.signal.removeEventListener('abort', onAttemptAbort);
+    controller.signal.removeEventListener('abort', closeAll);
+    if (!finished && !controller.signal.aborted) controller.abort(new AbortError('Attempt closed'));
+    if (!finished) closeAll();
+    else session?.close();
+  }
+}
+
+/** The error of the caller's input failing (e.g. its audio iterator threw). */
+function inputError(provider: string, error: unknown, partialOutput: boolean): VoxrouteError {
+  if (AbortError.isInstance(error) || TimeoutError.isInstance(error)) return error as VoxrouteError;
+  return mapWireError(error, { provider, stage: 'body', partialOutput });
+}
+
+/**
+ * Sends every input part as a signed envelope as it arrives, then the end frame, then ends the
+ * request stream. Stops when `signal` aborts. Waits for each write to be flushed (backpressure).
+ */
+async function writeInput(
+  stream: ClientHttp2Stream,
+  input: AsyncIterable<SageMakerInputPart>,
+  codec: EventStreamMessageCodec,
+  signer: Awaited<ReturnType<typeof createBidiSigner>>,
+  seed: string,
+  signal: AbortSignal,
+): Promise<void> {
+  let prior = seed;
+  const write = (bytes: Uint8Array) =>
+    new Promise<void>((resolve, reject) => {
+      if (stream.destroyed || stream.closed)
+        return reject(Object.assign(new Error('stream closed'), { code: 'EPIPE' }));
+      stream.write(bytes, (error) => (error ? reject(error) : resolve()));
+    });
+  const send = async (inner: Uint8Array) => {
+    const envelope = await signer.envelope(inner, prior, new Date());
+    prior = envelope.signature;
+    await write(envelope.bytes);
+  };
+  const iterator = input[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      if (signal.aborted) return;
+      const step = await iterator.next();
+      if (step.done) break;
+      if (signal.aborted) return;
+      const part = step.value;
+      const headers: Record<string, ReturnType<typeof stringHeader>> = {
+        ':message-type': stringHeader('event'),
+        ':event-type': stringHeader('PayloadPart'),
+        ':content-type': stringHeader('application/octet-stream'),
+      };
+      if (part.dataType !== undefined) headers.DataType = stringHeader(part.dataType);
+      if (part.completionState !== undefined) headers.CompletionState = stringHeader(part.completionState);
+      await send(codec.encode({ headers, body: part.bytes }));
+    }
+    if (signal.aborted) return;
+    await send(new Uint8Array(0));
+    stream.end();
+  } finally {
+    if (signal.aborted) await iterator.return?.();
+  }
+}
+
+/** The ProviderError of a non-200 answer, read like the SDK reads restJson1 errors (PROTOCOLS.md 5.4). */
+async function httpError(
+  provider: string,
+  status: number,
+  headers: IncomingHttpHeaders,
+  stream: ClientHttp2Stream,
+  connectMs: number,
+  secrets: Record<string, string> | undefined,
+): Promise<VoxrouteError> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size >= MAX_ERROR_BODY) break;
+    }
+  } catch {
+    // a cut error body still has its status and type
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  let body: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null) body = parsed as Record<string, unknown>;
+  } catch {
+    // not JSON
+  }
+  const raw = String(headers['x-amzn-errortype'] ?? body.code ?? body.__type ?? 'UnknownError');
+  const name = raw.split(':')[0]!.split('#').pop()!;
+  const message =
+    body.message ?? body.Message ?? (text.trim() === '' ? undefined : text.trim().slice(0, 200));
+  return invokeError(
+    provider,
+    {
+      name,
+      message,
+      $metadata: { httpStatusCode: status },
+      ...(typeof body.OriginalStatusCode === 'number' ? { OriginalStatusCode: body.OriginalStatusCode } : {}),
+    },
+    connectMs,
+    secrets,
+  );
+}
+
+interface OutputContext {
+  provider: string;
+  clock: Clock;
+  secrets: Record<string, string> | undefined;
+  idleMs: number | undefined;
+  inputDone: () => boolean;
+  hadOutput: () => boolean;
+  failure: () => VoxrouteError | undefined;
+  abortWith: (error: VoxrouteError) => VoxrouteError;
+}
+
+/**
+ * The bytes of each output `PayloadPart`, in order, decoded from the HTTP/2 response body with
+ * the event-stream codec (messages reassembled across DATA frames, both CRCs checked).
+ */
+async function* outputParts(
+  stream: ClientHttp2Stream,
+  codec: EventStreamMessageCodec,
+  context: OutputContext,
+): AsyncGenerator<Uint8Array, void, undefined> {
+  const { provider, clock, secrets, hadOutput } = context;
+  const chunks = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  let offset = 0;
+  for (;;) {
+    const idle = context.inputDone() ? context.idleMs : undefined;
+    let step: IteratorResult<Buffer>;
+    try {
+      step = await withDeadline(chunks.next(), idle, clock, () =>
+        context.abortWith(new TimeoutError('idle', idle!, { provider, partialOutput: hadOutput() })),
+      );
+    } catch (error) {
+      throw (
+        context.failure() ??
+        mapWireError(error, { provider, stage: 'body', receivedBytes: offset, partialOutput: hadOutput() })
+      );
+    }
+    if (step.done) {
+      if (stream.rstCode !== undefined && stream.rstCode !== constants.NGHTTP2_NO_ERROR) {
+        throw (
+          context.failure() ??
+          mapWireError(Object.assign(new Error(`stream reset (${stream.rstCode})`), { code: 'ECONNRESET' }), {
+            provider,
+            stage: 'body',
+            receivedBytes: offset,
+            partialOutput: hadOutput(),
+          })
+        );
+      }
+      return;
+    }
+    const received = offset;
+    offset += step.value.byteLength;
+    let messages: Message[];
+    try {
+      codec.feed(step.value);
+      messages = codec.getAvailableMessages().getMessages();
+    } catch (cause) {
+      throw new ProtocolError(`Provider '${provider}' sent a malformed event-stream message`, {
+        provider,
+        offset: received,
+        partialOutput: hadOutput(),
+        cause,
+      });
+    }
+    for (const message of messages) {
+      const type = headerString(message, ':message-type');
+      if (type === 'event') {
+        if (headerString(message, ':event-type') === 'PayloadPart' && message.body.byteLength > 0)
+          yield message.body;
+      } else if (type === 'exception') {
+        const name = headerString(message, ':exception-type') ?? 'StreamError';
+        let body: Record<string, unknown> = {};
+        try {
+          body = JSON.parse(new TextDecoder().decode(message.body)) as Record<string, unknown>;
+        } catch {
+          // no JSON body
+        }
+        throw streamError(provider, name, body, hadOutput(), secrets);
+      } else if (type === 'error') {
+        const code = headerString(message, ':error-code') ?? 'StreamError';
+        throw streamError(
+          provider,
+          code,
+          { message: headerString(message, ':error-message') },
+          hadOutput(),
+          secrets,
+        );
+      }
+    }
+  }
+}
