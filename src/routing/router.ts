@@ -231,7 +231,13 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         provider: name,
         ...(made.model !== undefined ? { model: made.model } : {}),
         key,
-        firstChunkMs: firstChunkDeadlineMs(route.firstChunkTimeoutMs, snap),
+        // A streaming STT provider answers when the speaker pauses, which can be long after the
+        // attempt starts: an 'auto' first-chunk deadline would cut off a long first utterance,
+        // so there it relies on the idle deadline and the socket instead (a number still applies).
+        firstChunkMs:
+          capability === 'stt' && !made.inputEnded && route.firstChunkTimeoutMs === 'auto'
+            ? 0
+            : firstChunkDeadlineMs(route.firstChunkTimeoutMs, snap),
         deadlines: { connectMs: route.connectTimeoutMs, idleMs: route.idleTimeoutMs },
         start: made.start,
         ...(made.inputEnded ? { inputEnded: made.inputEnded } : {}),

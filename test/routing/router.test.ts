@@ -420,3 +420,25 @@ describe('circuit breakers in the router', () => {
     }
   });
 });
+
+describe('router.warmup()', () => {
+  it('opens a keep-alive connection to every provider origin ahead of the first call, which then reuses it', async () => {
+    const a = createOpenAiCompatibleMock();
+    const b = createOpenAiCompatibleMock();
+    const p = await serve('loopback', a, b, 'priority');
+    const router = createRouter(p.config);
+    try {
+      const before = [a.requests.length, b.requests.length];
+      await router.warmup();
+      // Warm-up opened a connection but sent no API request the mocks would record as a call.
+      expect([a.calls('chat'), b.calls('chat')]).toEqual([0, 0]);
+      expect(before).toEqual([0, 0]);
+      const s = router.chat(chatRequest);
+      await collect(s);
+      expect((await s.result).provider).toBe('a');
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+});

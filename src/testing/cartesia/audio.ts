@@ -17,7 +17,7 @@ export interface CartesiaMockSpeech {
 }
 
 /** Default {@link CartesiaMockSpeech.msPerCharacter}, in ms. */
-export const DEFAULT_MS_PER_CHARACTER = 60;
+export const CARTESIA_MOCK_MS_PER_CHARACTER = 60;
 
 /** Cartesia's encoding names (PROTOCOLS.md 1.2, 1.6) -> voxroute's. */
 export const WIRE_TO_ENCODING: Readonly<Record<string, AudioEncoding>> = {
@@ -47,14 +47,14 @@ export function mockCartesiaAudio(
   speech: CartesiaMockSpeech = {},
 ): Uint8Array {
   return syntheticAudio({
-    durationMs: text.length * (speech.msPerCharacter ?? DEFAULT_MS_PER_CHARACTER),
+    durationMs: text.length * (speech.msPerCharacter ?? CARTESIA_MOCK_MS_PER_CHARACTER),
     format,
     seed: speech.seed ?? 0,
   });
 }
 
 /** Word timestamps in Cartesia's shape: parallel arrays, times in seconds. */
-export interface MockWordTimestamps {
+export interface CartesiaWordTimestamps {
   words: string[];
   start: number[];
   end: number[];
@@ -76,9 +76,9 @@ export function mockWordTimestamps(
   from: number,
   until: number,
   speech: CartesiaMockSpeech = {},
-): MockWordTimestamps {
-  const perChar = speech.msPerCharacter ?? DEFAULT_MS_PER_CHARACTER;
-  const out: MockWordTimestamps = { words: [], start: [], end: [] };
+): CartesiaWordTimestamps {
+  const perChar = speech.msPerCharacter ?? CARTESIA_MOCK_MS_PER_CHARACTER;
+  const out: CartesiaWordTimestamps = { words: [], start: [], end: [] };
   for (const match of text.matchAll(/\S+/g)) {
     const a = match.index;
     const b = a + match[0].length;

@@ -1,7 +1,7 @@
 export {
+  CARTESIA_MOCK_MS_PER_CHARACTER,
   type CartesiaMockSpeech,
-  DEFAULT_MS_PER_CHARACTER,
-  type MockWordTimestamps,
+  type CartesiaWordTimestamps,
   mockCartesiaAudio,
   mockWordTimestamps,
 } from './audio.js';
@@ -13,4 +13,4 @@ export {
 } from './mock.js';
 export { type CartesiaHandlersOptions, cartesiaHandlers } from './msw-handlers.js';
 export type { CartesiaEndpointName, CartesiaEndpointScripts, CartesiaMockScript } from './script.js';
-export type { CartesiaSocketRecord, ReceivedFrame } from './socket-record.js';
+export type { CartesiaReceivedFrame, CartesiaSocketRecord } from './socket-record.js';

@@ -6,10 +6,10 @@ import type { RecordedRequest } from '../recorded-request.js';
  *
  * @example
  * ```ts
- * const texts = record.frames.filter((f): f is Extract<ReceivedFrame, { type: 'text' }> => f.type === 'text');
+ * const texts = record.frames.filter((f): f is Extract<CartesiaReceivedFrame, { type: 'text' }> => f.type === 'text');
  * ```
  */
-export type ReceivedFrame =
+export type CartesiaReceivedFrame =
   | { type: 'text'; data: string; json?: unknown }
   | { type: 'binary'; data: Uint8Array };
 
@@ -30,7 +30,7 @@ export type ReceivedFrame =
  */
 export interface CartesiaSocketRecord extends RecordedRequest {
   /** Every frame from the client, in order. */
-  frames: ReceivedFrame[];
+  frames: CartesiaReceivedFrame[];
   /** The JSON messages among `frames` (TTS requests), in order. */
   messages: unknown[];
   /** Close code and reason once the socket has closed (1005 / 1006 when there was none). */

@@ -5,8 +5,8 @@ import type { BodyPlan } from '../scripted-body.js';
 import { base64, sseFrame } from '../sse.js';
 import {
   type CartesiaMockSpeech,
+  type CartesiaWordTimestamps,
   MOCK_SAMPLE_RATES,
-  type MockWordTimestamps,
   mockCartesiaAudio,
   mockWordTimestamps,
   slices,
@@ -141,7 +141,7 @@ export function ssePlan(body: unknown, input: TtsHttpInput): BodyPlan | HttpProb
 
 /** A `timestamps` frame with words `from` (inclusive) to `to` (exclusive) of `all`. */
 function timestampsFrame(
-  all: MockWordTimestamps,
+  all: CartesiaWordTimestamps,
   from: number,
   to: number,
   contextId: string | null,

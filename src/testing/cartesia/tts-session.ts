@@ -5,8 +5,8 @@ import type { MockSocket } from '../mock-websocket.js';
 import type { RequestOutcome } from '../recorded-request.js';
 import { base64 } from '../sse.js';
 import {
+  CARTESIA_MOCK_MS_PER_CHARACTER,
   type CartesiaMockSpeech,
-  DEFAULT_MS_PER_CHARACTER,
   MOCK_SAMPLE_RATES,
   mockCartesiaAudio,
   mockWordTimestamps,
@@ -93,7 +93,7 @@ export function runTtsSession(socket: MockSocket, context: TtsSessionContext): v
     finish(pending ? 'aborted' : 'completed');
   });
   const chunkBytes = Math.max(1, script.chunkBytes ?? DEFAULT_CHUNK_BYTES);
-  const perChar = speech.msPerCharacter ?? DEFAULT_MS_PER_CHARACTER;
+  const perChar = speech.msPerCharacter ?? CARTESIA_MOCK_MS_PER_CHARACTER;
 
   const fail = (message: string, contextId?: string) => {
     const ctx = contextId === undefined ? undefined : contexts.get(contextId);
