@@ -105,9 +105,7 @@ export function buildScenario(options: ScenarioOptions): Scenario {
   const b: Outcome[] = [];
   const c: Outcome[] = [];
   for (let i = 0; i < n; i++) {
-    const progress = i / Math.max(1, n - 1);
-    const drift = Math.max(0, (progress - A_DRIFT_FROM) / (1 - A_DRIFT_FROM));
-    a.push({ latencyMs: (A_START_MS + (A_END_MS - A_START_MS) * drift) * jitter(aRandom), fails: false });
+    a.push({ latencyMs: aMedianMs(i, n) * jitter(aRandom), fails: false });
 
     const bFails = inBurst(i) || bRandom() < B_ISOLATED_FAILURE_RATE;
     const bJitter = jitter(bRandom);
@@ -139,6 +137,48 @@ export function buildScenario(options: ScenarioOptions): Scenario {
     oracleMs.push(best === undefined ? undefined : outcomes[best][i]!.latencyMs);
   }
   return { requests: n, arrivalsMs, outcomes, bursts, tailRequests, oracleMs, oracleProvider };
+}
+
+/** The median latency of the drifting provider `a` for request i of n, in ms. */
+function aMedianMs(i: number, n: number): number {
+  const progress = i / Math.max(1, n - 1);
+  const drift = Math.max(0, (progress - A_DRIFT_FROM) / (1 - A_DRIFT_FROM));
+  return A_START_MS + (A_END_MS - A_START_MS) * drift;
+}
+
+/**
+ * A reference between the oracle and a real router, computed from the scenario: a router that
+ * knows each provider's current median and p95 and which providers fail right now, but not
+ * the latency of the request in hand. It sends each request to the lowest median among the
+ * providers that do not fail it, and hedges after that provider's p95 to the next one, so a
+ * request takes min(L1, p95(first) + L2) ms. It shows what hedging at p95 can reach at best.
+ */
+export function informedRouterMs(s: Scenario): number[] {
+  const p95 = (values: number[]) => {
+    const sorted = [...values].sort((x, y) => x - y);
+    return sorted[Math.ceil(0.95 * sorted.length) - 1] ?? 0;
+  };
+  const bP95 = p95(s.outcomes.b.filter((o) => !o.fails).map((o) => o.latencyMs));
+  const cP95 = p95(s.outcomes.c.map((o) => o.latencyMs));
+  const aSpread = Math.exp(JITTER_SIGMA * 1.645);
+  const out: number[] = [];
+  for (let i = 0; i < s.requests; i++) {
+    const typical: Array<{ p: ProviderName; median: number; p95: number }> = [
+      { p: 'a' as const, median: aMedianMs(i, s.requests), p95: aMedianMs(i, s.requests) * aSpread },
+      { p: 'b' as const, median: B_MEDIAN_MS, p95: bP95 },
+      { p: 'c' as const, median: C_MEDIAN_MS, p95: cP95 },
+    ]
+      .filter((t) => !s.outcomes[t.p][i]!.fails)
+      .sort((x, y) => x.median - y.median);
+    const [first, second] = typical;
+    if (!first) {
+      out.push(Number.POSITIVE_INFINITY);
+      continue;
+    }
+    const l1 = s.outcomes[first.p][i]!.latencyMs;
+    out.push(second ? Math.min(l1, first.p95 + s.outcomes[second.p][i]!.latencyMs) : l1);
+  }
+  return out;
 }
 
 /** Places b's bursts at random, apart from each other, after the first 10% of the run. */

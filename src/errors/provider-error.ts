@@ -11,6 +11,8 @@ export interface ProviderErrorOptions extends VoxrouteErrorOptions {
   providerType?: string;
   /** How long the provider asked us to wait (from `Retry-After` or `retry-after-ms`), in ms. */
   retryAfterMs?: number;
+  /** A reset of a reused keep-alive socket before any response byte, not retried. Default: false. */
+  reusedSocketReset?: boolean;
 }
 
 /**
@@ -31,6 +33,17 @@ export class ProviderError extends VoxrouteError {
   readonly providerType: string | undefined;
   /** Cool-down the provider asked for, in ms. */
   readonly retryAfterMs: number | undefined;
+  /**
+   * True when a pooled keep-alive connection that had served earlier requests was reset or
+   * closed before any byte of the response, and the HTTP transport could not retry the request
+   * on a fresh connection (its body was a stream, already consumed, or the retry also met a
+   * reused socket). Such a reset is usually the server closing an idle connection just as the
+   * request went out, not a failure of the provider: the router does not count it against the
+   * provider's circuit breaker. False for every other error, including a reset of a fresh
+   * connection. Set by the undici path of the HTTP transport only (a fetch cannot tell a reused
+   * connection).
+   */
+  readonly reusedSocketReset: boolean;
 
   constructor(message: string, options: ProviderErrorOptions) {
     super(message, options);
@@ -39,6 +52,7 @@ export class ProviderError extends VoxrouteError {
     this.providerCode = options.providerCode;
     this.providerType = options.providerType;
     this.retryAfterMs = options.retryAfterMs;
+    this.reusedSocketReset = options.reusedSocketReset ?? false;
   }
 
   /** True for authentication and permission failures (401, 403, WebSocket 1008). */

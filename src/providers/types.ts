@@ -19,10 +19,22 @@ export interface AttemptContext {
   webSocket?: WebSocketTransport;
 }
 
-/** Raw audio as a provider sent it: `data` may split a sample; `format` is its real format. */
+/** A word a provider spoke, in ms from the start of that synthesis (Cartesia, ElevenLabs timestamps). */
+export interface WordTiming {
+  word: string;
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * Raw audio as a provider sent it: `data` may split a sample; `format` is its real format.
+ * `words` carries word timestamps where the provider sends them (they may describe audio of
+ * earlier chunks).
+ */
 export interface ProviderAudio {
   data: Uint8Array;
   format: AudioFormat;
+  words?: WordTiming[];
 }
 
 /** What a TTS adapter can produce natively. */
@@ -101,4 +113,6 @@ export interface ProviderAdapter {
   readonly tts?: TtsProvider;
   readonly stt?: SttProvider;
   readonly chat?: ChatProvider;
+  /** Closes what the adapter keeps open between calls (warm WebSockets). Called by router.close(). */
+  close?(): Promise<void>;
 }

@@ -472,7 +472,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
 
     async close() {
       closing.abort();
-      await transport.close();
+      await Promise.all([transport.close(), ...[...adapters.values()].map((a) => a.close?.().catch(() => {}))]);
     },
   };
 }

@@ -191,7 +191,7 @@ export class Exchange implements HttpResponse, AsyncIterator<Uint8Array, undefin
     }
   }
 
-  onError(error: unknown): void {
+  onError(error: unknown, reusedSocketReset = false): void {
     if (this.stage === DONE) return;
     if (this.stage === ERROR_BODY) {
       this.finishErrorBody(false);
@@ -209,6 +209,7 @@ export class Exchange implements HttpResponse, AsyncIterator<Uint8Array, undefin
           partialOutput,
           fromFetch: this.isFetch,
           requestHeaders: this.request.headers,
+          reusedSocketReset,
           timeoutMsOf: (phase) => this.deadlines.timeoutMsOf(phase),
         }),
       true,

@@ -52,6 +52,12 @@ export interface WireErrorContext {
   requestHeaders?: Record<string, string>;
   /** The deadline of each phase in ms, for a timeout raised by the HTTP client itself. */
   timeoutMsOf?: (phase: TimeoutPhase) => number;
+  /**
+   * True when the failure is a reset of a reused keep-alive socket before any response byte
+   * (stage `request`), which the wire could not retry: the ProviderError gets
+   * `reusedSocketReset: true`. Default: false.
+   */
+  reusedSocketReset?: boolean;
 }
 
 /**
@@ -91,7 +97,8 @@ export function isNetworkError(error: unknown): boolean {
  *   `UND_ERR_BODY_TIMEOUT`) become TimeoutError with phase `connect`, `headers`, `idle`;
  * - before the headers, a network failure (refused, reset, DNS, TLS, socket closed; on the fetch
  *   path any `TypeError`, or an abort/timeout raised by the caller's fetch wrapper) becomes a
- *   retryable ProviderError without `status`; any other failure a non-retryable ProviderError;
+ *   retryable ProviderError without `status` (with `reusedSocketReset` from the context); any
+ *   other failure a non-retryable ProviderError;
  * - while the body is read, a network failure means the body was cut: a retryable ProtocolError
  *   ("truncated") whose `offset` is the bytes received, with `partialOutput` as given.
  * The message names the error code, never a request header; the original error is the `cause`.
@@ -127,6 +134,7 @@ export function mapWireError(error: unknown, context: WireErrorContext): Voxrout
       retryable: true,
       partialOutput,
       cause: error,
+      reusedSocketReset: context.reusedSocketReset === true,
     });
   }
   return new ProviderError(`Request to provider '${provider}' failed: ${detail}`, {

@@ -1,5 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import {
+  isConnectionReset,
+  type SocketLike,
+  type SocketWatch,
+  trackSocketReuse,
+  unwatch,
+  watchNextSend,
+} from './socket-reuse.js';
 import type { Wire, WireControl, WireRequest, WireSink } from './wire.js';
 
 /**
@@ -9,10 +17,14 @@ import type { Wire, WireControl, WireRequest, WireSink } from './wire.js';
  * `pause()`/`resume()`, and `onRequestStart` tells when a connection was ready, which gives the
  * connect deadline its meaning. Each request sets `headersTimeout: 0` and `bodyTimeout: 0`, so
  * no dispatcher default (undici's is 300 s) can cut a call before the SDK's deadlines (case C25).
+ * A reset of a reused keep-alive socket before any response byte is retried once, transparently,
+ * when the body can be sent again (see `UndiciHandler` below and docs/transport.md); creating the
+ * wire starts the process-wide socket tracking of {@link trackSocketReuse}.
  *
  * @param dispatcher An undici v7 Dispatcher (Agent, Pool, Client).
  */
 export function undiciWire(dispatcher: Dispatcher): Wire {
+  trackSocketReuse();
   return {
     observesConnect: true,
     isFetch: false,
@@ -21,35 +33,73 @@ export function undiciWire(dispatcher: Dispatcher): Wire {
 }
 
 function start(dispatcher: Dispatcher, request: WireRequest, sink: WireSink): WireControl {
-  const handler = new UndiciHandler(sink);
+  let options: Dispatcher.DispatchOptions;
   try {
     const url = new URL(request.url);
-    dispatcher.dispatch(
-      {
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: request.method,
-        headers: request.headers ?? null,
-        // undici also takes an AsyncIterable<Uint8Array> body (sent chunked); its types omit it.
-        body: (request.body ?? null) as string | Uint8Array | null,
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      },
-      handler,
-    );
+    options = {
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: request.method,
+      headers: request.headers ?? null,
+      // undici also takes an AsyncIterable<Uint8Array> body (sent chunked); its types omit it.
+      body: (request.body ?? null) as string | Uint8Array | null,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    };
   } catch (error) {
     sink.onError(error);
+    return NO_CONTROL;
   }
+  const handler = new UndiciHandler(dispatcher, options, sink);
+  handler.dispatch();
   return handler;
 }
 
-class UndiciHandler implements Dispatcher.DispatchHandler, WireControl {
+/**
+ * The handler of one exchange, for its first dispatch and for at most one retry.
+ *
+ * Reused-socket reset retry: a pooled keep-alive connection can be closed by the server (its
+ * idle timeout) just as a request is written on it; the request then fails with a reset before
+ * any response byte although the provider is fine. When that happens on a socket that had served
+ * an earlier request ({@link trackSocketReuse}), no byte of the response was read from it, the
+ * exchange was not aborted, and the body can be sent again (none, a string or a Uint8Array; not
+ * an AsyncIterable, which was consumed), the request is dispatched once more, transparently: the
+ * exchange sees neither the failure nor the retry (its deadlines keep running). The socket is
+ * gone by then, so undici sends the retry on a new connection unless another idle pooled
+ * connection to the origin is free (undici checks an idle socket for a pending close before
+ * reusing it). A reset on a fresh connection, a second reset, or a reset whose retry is
+ * impossible reaches the exchange as usual; the last of these with `reusedSocketReset`, so
+ * that the router does not count it against the provider.
+ *
+ * Hot path: nothing per body chunk; per request one `onSocket` call.
+ */
+class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWatch {
+  readonly path: string;
+  readonly method: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly options: Dispatcher.DispatchOptions;
+  private readonly sink: WireSink;
   private controller: Dispatcher.DispatchController | undefined;
   private abortReason: Error | undefined;
-  private readonly sink: WireSink;
+  private socket: SocketLike | undefined;
+  private reused = false;
+  private bytesReadAtSend = 0;
+  private retried = false;
 
-  constructor(sink: WireSink) {
+  constructor(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, sink: WireSink) {
+    this.dispatcher = dispatcher;
+    this.options = options;
     this.sink = sink;
+    this.path = options.path;
+    this.method = options.method;
+  }
+
+  dispatch(): void {
+    try {
+      this.dispatcher.dispatch(this.options, this);
+    } catch (error) {
+      this.sink.onError(error);
+    }
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -58,7 +108,16 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl {
       controller.abort(this.abortReason);
       return;
     }
+    // undici writes the headers right after this returns: learn their socket.
+    watchNextSend(this);
     this.sink.onConnected();
+    if (this.abortReason) unwatch(this);
+  }
+
+  onSocket(socket: SocketLike, reused: boolean): void {
+    this.socket = socket;
+    this.reused = reused;
+    this.bytesReadAtSend = socket.bytesRead;
   }
 
   onResponseStart(
@@ -78,7 +137,18 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
-    this.sink.onError(error);
+    unwatch(this);
+    const reusedSocketReset = this.isReusedSocketReset(error);
+    if (reusedSocketReset && !this.retried && isReplayable(this.options.body)) {
+      this.retried = true;
+      this.controller = undefined;
+      this.socket = undefined;
+      this.reused = false;
+      // Out of undici's error callback, so that the retry does not re-enter the closing client.
+      queueMicrotask(this.retry);
+      return;
+    }
+    this.sink.onError(error, reusedSocketReset);
   }
 
   pause(): void {
@@ -95,7 +165,37 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl {
     // Before onRequestStart the request is still queued: it is aborted as soon as it starts.
     this.controller?.abort(reason);
   }
+
+  private readonly retry = (): void => {
+    // Aborted in between: the exchange has settled already and wants nothing more.
+    if (this.abortReason) return;
+    this.dispatch();
+  };
+
+  /**
+   * True when `error` is a reset of a reused socket before any response byte came from it:
+   * the socket served an earlier request, it read nothing since this request's headers were
+   * written, and the exchange did not abort it.
+   */
+  private isReusedSocketReset(error: Error): boolean {
+    const socket = this.socket;
+    return (
+      socket !== undefined &&
+      this.reused &&
+      this.abortReason === undefined &&
+      socket.bytesRead === this.bytesReadAtSend &&
+      isConnectionReset(error)
+    );
+  }
 }
+
+/** A body undici can send again: none, text or bytes (an AsyncIterable was consumed by the first send). */
+function isReplayable(body: Dispatcher.DispatchOptions['body']): boolean {
+  return body === null || body === undefined || typeof body === 'string' || body instanceof Uint8Array;
+}
+
+/** The control of an exchange that failed before it was dispatched. */
+const NO_CONTROL: WireControl = { pause() {}, resume() {}, abort() {} };
 
 /** undici's parsed headers (lower-case names) with repeated headers joined by `, `. */
 function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {

@@ -18,8 +18,12 @@ export interface WireSink {
   onData(chunk: Uint8Array): void;
   /** The body ended as the HTTP framing says it should. */
   onEnd(): void;
-  /** The request or the body failed (raw client error; the exchange maps it). */
-  onError(error: unknown): void;
+  /**
+   * The request or the body failed (raw client error; the exchange maps it).
+   * @param reusedSocketReset True when it is a reset of a reused keep-alive socket before any
+   *   response byte that the wire could not retry (undici wire only). Default: false.
+   */
+  onError(error: unknown, reusedSocketReset?: boolean): void;
 }
 
 /** How the exchange steers a wire. */

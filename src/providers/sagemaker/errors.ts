@@ -1,5 +1,11 @@
 import { ProtocolError, ProviderError, TimeoutError, VoxrouteError } from '../../errors/index.js';
-import { isNetworkError, isRetryableStatus, mapWireError, redactSecrets } from '../../transport/index.js';
+import {
+  isNetworkError,
+  isRetryableStatus,
+  mapWireError,
+  parseRetryAfter,
+  redactSecrets,
+} from '../../transport/index.js';
 import type { SageMakerCredentials } from './options.js';
 
 /**
@@ -54,9 +60,16 @@ interface SdkErrorShape {
   name?: unknown;
   message?: unknown;
   $metadata?: { httpStatusCode?: unknown };
+  $response?: { headers?: Record<string, string> };
   ErrorCode?: unknown;
   OriginalStatusCode?: unknown;
   Message?: unknown;
+}
+
+function lowerCase(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = String(value);
+  return out;
 }
 
 function shape(error: unknown): SdkErrorShape {
@@ -73,7 +86,8 @@ function text(value: unknown): string | undefined {
  * - an HTTP error (the SDK names it from `x-amzn-errortype`, PROTOCOLS.md 5.4) becomes a
  *   ProviderError with `status`, `providerCode` = the error name (`'ValidationError'`,
  *   `'ModelError'`, ...), and `retryable` true for throttling, `ModelNotReadyException` and
- *   5xx, false for `ValidationError`, `ModelError` and access errors. AWS sends
+ *   5xx, false for `ValidationError`, `ModelError` and access errors; `retryAfterMs` from a
+ *   `Retry-After` header (read from the SDK's `$response`). AWS sends
  *   `ThrottlingException` with status 400: it is reported with `status` 429 (rate limited),
  *   so that the router falls back instead of treating the request as bad. A `ModelError`
  *   message names the container's own status (`OriginalStatusCode`);
@@ -102,6 +116,7 @@ export function invokeError(
     const retryable = FINAL_NAMES.has(name) ? false : RETRYABLE_NAMES.has(name) || isRetryableStatus(status);
     const original =
       typeof e.OriginalStatusCode === 'number' ? ` (the container answered ${e.OriginalStatusCode})` : '';
+    const headers = e.$response?.headers;
     return new ProviderError(
       `Provider '${provider}' answered HTTP ${status} ${name}${original}: ${message}`,
       {
@@ -109,6 +124,7 @@ export function invokeError(
         status: throttled && status === 400 ? 429 : status,
         providerCode: name,
         retryable,
+        retryAfterMs: headers ? parseRetryAfter(lowerCase(headers)) : undefined,
         cause: error,
       },
     );

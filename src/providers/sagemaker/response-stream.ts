@@ -71,6 +71,7 @@ export async function* runResponseStream<T>(
         )
       : undefined;
   let finished = false;
+  let events: AsyncIterator<SageMakerStreamEvent> | undefined;
   try {
     const input: SageMakerStreamInput = {
       EndpointName: target.endpointName,
@@ -98,7 +99,8 @@ export async function* runResponseStream<T>(
     if (!body)
       throw new ProtocolError(`Provider '${provider}' answered without an event stream`, { provider });
 
-    const parts = payloadParts(body[Symbol.asyncIterator](), {
+    events = body[Symbol.asyncIterator]();
+    const parts = payloadParts(events, {
       provider,
       clock,
       secrets,
@@ -119,8 +121,13 @@ export async function* runResponseStream<T>(
   } finally {
     if (totalTimer !== undefined) clock.clearTimeout(totalTimer);
     attempt.signal.removeEventListener('abort', onAttemptAbort);
-    // Ending early (an error, a deadline, the consumer's return()) closes the connection.
-    if (!finished && !controller.signal.aborted) controller.abort(new AbortError('Attempt closed'));
+    // Ending early (an error, a deadline, the consumer's return()) closes the connection:
+    // the abort destroys the request and its socket; closing the SDK's event iterator also
+    // destroys the response stream (what an intercepted request, e.g. through msw, sees).
+    if (!finished) {
+      if (!controller.signal.aborted) controller.abort(new AbortError('Attempt closed'));
+      events?.return?.().catch(() => {});
+    }
   }
 }
 

@@ -18,6 +18,8 @@ export class ScriptedSocket {
   /** Counted messages sent so far. */
   sent = 0;
   private halted = false;
+  /** Reset or closed by the script: the session is over (a stall still reads the client). */
+  private dropped = false;
   private errorSent = false;
   private malformedSent = false;
   private order: Promise<unknown> = Promise.resolve();
@@ -41,12 +43,12 @@ export class ScriptedSocket {
   }
 
   /**
-   * Applies the faults that fire before any message (K = 0: reset, close). Returns false when
-   * the session must not run.
+   * Applies the faults that fire before any message (K = 0: reset, close, stall). Returns false
+   * when the session is over (reset or closed); a stalled session still reads the client.
    */
   start(): boolean {
     this.checkFatal();
-    return !this.halted;
+    return !this.dropped;
   }
 
   /**
@@ -122,12 +124,14 @@ export class ScriptedSocket {
     const k = this.sent;
     if (k === this.script.resetAfterChunks) {
       this.halted = true;
+      this.dropped = true;
       this.onReset();
       this.socket.terminate();
       return;
     }
     if (k === this.script.closeAfterChunks) {
       this.halted = true;
+      this.dropped = true;
       this.socket.close(this.script.closeCode ?? DEFAULT_CLOSE_CODE, this.script.closeReason ?? '');
       return;
     }

@@ -194,6 +194,7 @@ export interface SageMakerSttEndpointOptions {
 /**
  * An emulated STT endpoint answering JSON lines: with `partials`, one
  * `{"type":"partial","text":<words so far>}` per word, then the final `{"text": transcript}`
+ * (its closing part, left out by `endWithoutDone`)
  * (the shape of Whisper containers), read by the `'wav'` and `'raw-pcm'` STT codecs.
  * Over a bidirectional stream it answers while the audio flows: with `partials`, one partial
  * (one more word) after each non-empty input part, then the final once the input has ended.
@@ -215,8 +216,7 @@ export function sageMakerSttEndpoint(options: SageMakerSttEndpointOptions = {}):
           parts.push(line({ type: 'partial', text: sofar.trim() }));
         }
       }
-      parts.push(line({ text }));
-      return { contentType: 'application/jsonlines', parts };
+      return { contentType: 'application/jsonlines', parts, closing: [line({ text })] };
     },
     async *duplex(input, context) {
       const text = resolvePerCall(options.transcript, context) ?? DEFAULT_TRANSCRIPT;

@@ -1,12 +1,15 @@
 /**
  * The SageMaker Runtime error type the emulator names in `x-amzn-errortype` for an HTTP
- * status (PROTOCOLS.md 5.4; AWSJS schemas_0.ts): 400 `ValidationError`, 403
+ * status (PROTOCOLS.md 5.4; AWSJS schemas_0.ts): 400 `ValidationError`, 401
+ * `UnrecognizedClientException`, 403
  * `AccessDeniedException`, 424 `ModelError`, 429 `ThrottlingException`, 500 `InternalFailure`,
  * 503 `ServiceUnavailable`, 530 `InternalDependencyException`; other 4xx `ValidationError`,
  * other 5xx `InternalFailure`.
  */
 export function sageMakerErrorType(status: number): string {
   switch (status) {
+    case 401:
+      return 'UnrecognizedClientException';
     case 403:
       return 'AccessDeniedException';
     case 424:

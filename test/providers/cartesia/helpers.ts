@@ -128,11 +128,14 @@ export function pushable<T>(): Pushable<T> {
   };
 }
 
-/** Resolves once `predicate()` is true, checking after each macrotask (no fixed sleep). */
-export async function until(predicate: () => boolean, what: string, limit = 2000): Promise<void> {
-  for (let i = 0; i < limit; i++) {
-    if (predicate()) return;
+/**
+ * Resolves once `predicate()` is true, checking again after every turn of the event loop (no
+ * fixed sleep); fails after `limitMs` of real time.
+ */
+export async function until(predicate: () => boolean, what: string, limitMs = 5000): Promise<void> {
+  const start = performance.now();
+  while (!predicate()) {
+    if (performance.now() - start > limitMs) throw new Error(`timed out waiting until ${what}`);
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  throw new Error(`timed out waiting until ${what}`);
 }

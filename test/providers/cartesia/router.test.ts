@@ -1,6 +1,12 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AudioChunk, createRouter, ProviderError, type RouterConfig } from '../../../src/index.js';
+import {
+  type AudioChunk,
+  createRouter,
+  ProviderError,
+  type RouterConfig,
+  TimeoutError,
+} from '../../../src/index.js';
 import {
   type CartesiaMock,
   cartesiaHandlers,
@@ -15,7 +21,8 @@ import {
 import { startMockServer } from '../../../src/testing/mock-server.js';
 import { syntheticAudio } from '../../../src/testing/synthetic-audio.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
-import { API_KEY, concat } from './helpers.js';
+import { FakeClock } from '../../transport/fake-clock.js';
+import { API_KEY, concat, until } from './helpers.js';
 
 type Mode = 'loopback' | 'msw';
 const msw = setupServer();
@@ -163,4 +170,60 @@ describe.each<Mode>(['loopback', 'msw'])('createRouter with a Cartesia provider 
       ]);
     },
   );
+});
+
+describe('createRouter with a Cartesia WebSocket provider (loopback)', () => {
+  it('C17: Cartesia accepts the context but sends no audio; the first-chunk deadline closes its socket and the next provider serves', async () => {
+    const sonic = createCartesiaMock({
+      apiKey: API_KEY,
+      script: { 'tts-websocket': { stallAfterChunks: 0 } },
+    });
+    const ec2 = createOpenAiCompatibleMock();
+    const [a, b] = await Promise.all([
+      startMockServer({ provider: sonic }),
+      startMockServer({ provider: ec2 }),
+    ]);
+    closers.push(
+      () => a.close(),
+      () => b.close(),
+    );
+    const clock = new FakeClock();
+    const router = createRouter(
+      {
+        providers: {
+          sonic: {
+            kind: 'cartesia',
+            baseUrl: a.url,
+            apiKey: API_KEY,
+            tts: { voices: { agent: 'cartesia-voice-1' }, transport: 'websocket' },
+          },
+          ec2: { kind: 'openai-compatible', baseUrl: `${b.url}/v1`, tts: { voices: { agent: 'af_heart' } } },
+        },
+        routes: { tts: { providers: ['sonic', 'ec2'], strategy: 'priority', firstChunkTimeoutMs: 1500 } },
+      },
+      { clock },
+    );
+    closers.push(() => router.close());
+    const stream = router.tts({ text, voice: 'agent', format: ulaw });
+    const collecting = collect(stream);
+    await until(() => sonic.sockets[0]?.messages.length === 1, 'Cartesia received the generation request');
+    clock.advance(1500);
+    const chunks = await collecting;
+    expect(concat(chunks.map((c) => c.data)).byteLength).toBe(10080);
+    const result = await stream.result;
+    expect(result.attempts.map((x) => [x.provider, x.outcome])).toEqual([
+      ['sonic', 'failed'],
+      ['ec2', 'success'],
+    ]);
+    const error = result.attempts[0]!.error;
+    expect(TimeoutError.isInstance(error) && error.phase).toBe('first-chunk');
+    // The stalled socket was actually closed, after a cancel of its context.
+    const socket = sonic.sockets[0]!;
+    expect(await socket.ended).toBe('aborted');
+    expect(socket.closeCode).toBe(1000);
+    expect(socket.messages.at(-1)).toEqual({
+      context_id: (socket.messages[0] as { context_id: string }).context_id,
+      cancel: true,
+    });
+  });
 });

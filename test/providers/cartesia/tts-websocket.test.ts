@@ -228,6 +228,28 @@ describe('Cartesia TTS over /tts/websocket (loopback, undici WebSocket)', () => 
     expect(loop.mock.calls('tts-websocket')).toBe(2);
   });
 
+  it('C17: accepted but no audio -> with deadlines.firstByteMs, TimeoutError first-chunk and the socket closed', async () => {
+    const clock = new FakeClock();
+    const { loop, tts } = await start({ script: { 'tts-websocket': { stallAfterChunks: 0 } } }, clock);
+    const pending = collectUntilError(
+      tts.synthesize({ text, voice: 'v', format }, loop.attempt(undefined, { firstByteMs: 800 })),
+    );
+    await until(() => loop.mock.sockets[0]?.messages.length === 1, 'the generation request arrived');
+    clock.advance(800);
+    const { items, error } = await pending;
+    expect(items).toEqual([]);
+    expect(TimeoutError.isInstance(error)).toBe(true);
+    expect({
+      phase: (error as TimeoutError).phase,
+      partialOutput: (error as TimeoutError).partialOutput,
+    }).toEqual({
+      phase: 'first-chunk',
+      partialOutput: false,
+    });
+    expect(await loop.mock.sockets[0]!.ended).toBe('aborted');
+    expect(loop.mock.sockets[0]!.messages.at(-1)).toMatchObject({ cancel: true });
+  });
+
   it('C15: late audio of an earlier context on the warm socket is discarded, never mixed into the next call', async () => {
     const { loop, tts } = await start({ script: { lateChunks: 2 } });
     const first = await collect(tts.synthesize({ text: 'Hi there.', voice: 'v', format }, loop.attempt()));

@@ -309,11 +309,20 @@ async function httpError(
       name,
       message,
       $metadata: { httpStatusCode: status },
+      $response: { headers: flatHeaders(headers) },
       ...(typeof body.OriginalStatusCode === 'number' ? { OriginalStatusCode: body.OriginalStatusCode } : {}),
     },
     connectMs,
     secrets,
   );
+}
+
+function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !name.startsWith(':')) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return out;
 }
 
 interface OutputContext {
