@@ -14,6 +14,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { cpus } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,20 +83,6 @@ function staticChunkFiles(entry: string): string[] {
   return [...code.matchAll(/from\s*['"](\.[^'"]+)['"]/g)].map((m) => resolve(dirname(entry), m[1] as string));
 }
 
-const isBuiltin = (spec: string) =>
-  spec.startsWith('node:') || !/^[@a-z]/.test(spec) || NODE_BUILTINS.has(spec);
-const NODE_BUILTINS = new Set([
-  'fs',
-  'fs/promises',
-  'path',
-  'url',
-  'crypto',
-  'os',
-  'events',
-  'util',
-  'stream',
-]);
-
 /** One sample: ms spent in the timed import/require, from a fresh process. */
 function sample(target: Target): number {
   const pre = JSON.stringify(target.pre ?? []);
@@ -125,13 +112,17 @@ function main(): void {
     console.error('dist/ is missing: run `npm run build` first.');
     process.exit(1);
   }
-  const eager = staticImports(entry).filter((s) => !isBuiltin(s));
+  const statics = staticImports(entry);
+  const eager = statics.filter((s) => !isBuiltin(s));
+  // Node's own modules load fast, except a few (http2 takes tens of ms): they are timed too.
+  const builtins = statics.filter((s) => isBuiltin(s));
   const lazy = dynamicImports(entry).filter((s) => !isBuiltin(s) && !eager.includes(s));
   const targets: Target[] = [
     { label: "import('voxroute')", spec: 'voxroute' },
     { label: "require('voxroute')", spec: 'voxroute', cjs: true },
-    { label: 'voxroute, its static deps preloaded', spec: 'voxroute', pre: eager },
+    { label: 'voxroute, its static imports preloaded', spec: 'voxroute', pre: statics },
     ...eager.map((s) => ({ label: `${s} alone (static dep)`, spec: s })),
+    ...builtins.map((s) => ({ label: `node:${s.replace(/^node:/, '')} alone (static)`, spec: s })),
     { label: 'zod/mini alone (for comparison)', spec: 'zod/mini' },
     ...lazy.map((s) => ({ label: `${s} alone (loaded lazily)`, spec: s })),
     { label: 'an empty module (floor)', spec: 'data:text/javascript,export default 1' },
@@ -148,6 +139,7 @@ function main(): void {
     `import time of the built voxroute: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), ${rounds} fresh processes per line`,
   );
   console.log(`static package imports of dist/index.js: ${eager.join(', ') || 'none'}`);
+  console.log(`static Node imports: ${builtins.join(', ') || 'none'}`);
   console.log(`dynamic (lazy) package imports: ${lazy.join(', ') || 'none'}\n`);
   console.log(`${'ms'.padEnd(56)}   median      min      p90   share of voxroute median`);
   const json: Record<string, unknown> = {};

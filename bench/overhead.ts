@@ -11,10 +11,12 @@
  *   --dist         load voxroute from the built dist/index.js (run `npm run build` first)
  *   --json         also print the results as one JSON line
  *
- * By default voxroute runs from src/ through jiti: each file is transpiled once when loaded
- * (types stripped, imports rewritten; async generators, private fields and the rest are kept
- * as they are), so the hot path is the same JavaScript as the built package's. `--dist`
- * measures the built package itself.
+ * By default voxroute runs from src/ through jiti (no build needed), which is handy while
+ * working on the router but not the figure to quote: jiti rewrites each module into
+ * CommonJS-style code that reads every imported binding through an interop object
+ * (`(0, _mod.fn)(...)`), and measured on the same machine the routed call then costs some
+ * 80-100 µs more CPU than from the built package. `--dist` measures the built package (dist/index.js, as users get it): the
+ * numbers in docs/benchmarks.md are from it.
  *
  * Method. One router, created once, with one OpenAI-compatible provider whose TTS answers
  * `response_format: 'pcm'` at 24 000 Hz; the caller asks for PCM s16le 24 000 Hz, so the
@@ -22,9 +24,12 @@
  * Direct calls use an undici Agent of their own with keep-alive, and send the same JSON body.
  * Calls alternate direct/routed (the order flips every pair). Each TTFC is measured with
  * performance.now() from just before the call to the first chunk in hand; every response is
- * then read to its end. CPU per chunk: process.cpuUsage() (user + system) over whole long
- * streams, divided by the chunks the consumer received. With `--server child` the server's
- * CPU is not in this process, so the figures are the client's alone.
+ * then read to its end. CPU: process.cpuUsage() (user + system) from the call to the end of
+ * the body; for long streams (1 MB of PCM in 4800-byte chunks), the median over pairs of
+ * (routed - direct) CPU is divided by the chunks the router delivered per stream. With
+ * `--server child` the server's CPU is not in this process, so the figures are the client's
+ * alone. Medians come from the per-pair differences too, which cancel the slow drift of a
+ * shared machine's load better than a difference of two medians.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -29,7 +29,12 @@ export default defineConfig({
     tts: { providers: ['ec2-a', 'ec2-b'], strategy: 'latency', midStream: 'resume' },
     // pocketsphinx answers only after decoding the whole utterance (seconds of CPU): give the
     // first transcript 30 s, counted from the end of the caller's audio.
-    stt: { providers: ['ec2-a', 'ec2-b'], strategy: 'latency', firstChunkTimeoutMs: 30_000, midStream: 'replay' },
+    stt: {
+      providers: ['ec2-a', 'ec2-b'],
+      strategy: 'latency',
+      firstChunkTimeoutMs: 30_000,
+      midStream: 'replay',
+    },
     chat: { providers: ['ec2-a', 'ec2-b'], strategy: 'latency' },
   },
 });

@@ -21,6 +21,7 @@ import { MeanRouting } from './mean-routing.js';
 import { mulberry32 } from './prng.js';
 import { type Tail, tailOf } from './quantiles.js';
 import { PROVIDERS, type ProviderName, type Scenario } from './scenario.js';
+import { inProcessFetch, VirtualTime } from './virtual-time.js';
 
 /** The strategies the benchmark runs. */
 export const STRATEGIES = ['latency-hedge', 'latency', 'mean', 'priority'] as const;
@@ -145,6 +146,12 @@ function attemptRecord(a: Attempt): AttemptRecord {
 }
 
 /**
+ * How a run keeps time and reaches the mocks: `loopback` (real time, mocks on loopback ports,
+ * the router's default HTTP transport) or `virtual` (virtual-time.ts: exact, in-process).
+ */
+export type ClockMode = 'loopback' | 'virtual';
+
+/**
  * Runs the whole scenario with one strategy on a fresh router and fresh mocks; `seed` seeds the
  * router's random draws (power of two choices, breaker jitter).
  */
@@ -152,52 +159,66 @@ export async function runStrategy(
   name: StrategyName,
   scenario: Scenario,
   seed: number,
+  mode: ClockMode = 'loopback',
 ): Promise<StrategyResult> {
+  const vt = mode === 'virtual' ? new VirtualTime() : undefined;
+  const now = vt ? () => vt.now() : () => performance.now();
   const mocks = {} as Record<ProviderName, OpenAiCompatibleMock>;
-  for (const p of PROVIDERS)
-    mocks[p] = createOpenAiCompatibleMock({ script: { speech: scriptOf(scenario, p) } });
-  const servers = await Promise.all(PROVIDERS.map((p) => startMockServer({ provider: mocks[p] })));
-  const urls = Object.fromEntries(PROVIDERS.map((p, i) => [p, servers[i]!.url])) as Record<
-    ProviderName,
-    string
-  >;
-  const router = createRouter(configOf(name, urls), { random: mulberry32(seed) });
+  for (const p of PROVIDERS) {
+    mocks[p] = createOpenAiCompatibleMock({
+      script: { speech: scriptOf(scenario, p) },
+      ...(vt ? { delay: vt.delay, now } : {}),
+    });
+  }
+  let urls: Record<ProviderName, string>;
+  let closeServers = async () => {};
+  if (vt) {
+    urls = Object.fromEntries(PROVIDERS.map((p) => [p, `http://${p}.mock.test`])) as Record<ProviderName, string>;
+  } else {
+    const servers = await Promise.all(PROVIDERS.map((p) => startMockServer({ provider: mocks[p] })));
+    urls = Object.fromEntries(PROVIDERS.map((p, i) => [p, servers[i]!.url])) as Record<ProviderName, string>;
+    closeServers = async () => {
+      await Promise.all(servers.map((s) => s.close()));
+    };
+  }
+  const router = createRouter(configOf(name, urls), {
+    random: mulberry32(seed),
+    ...(vt
+      ? { clock: vt, fetch: inProcessFetch(new Map(PROVIDERS.map((p) => [new URL(urls[p]).origin, mocks[p]]))) }
+      : {}),
+  });
   let hedges = 0;
   router.on('hedge', () => {
     hedges++;
   });
   const mean = new MeanRouting(PROVIDERS);
-  await router.warmup();
+  if (!vt) await router.warmup();
 
   const calls: CallRecord[] = new Array(scenario.requests);
+  let finished = 0;
   let inFlight = 0;
   let inFlightArea = 0;
-  let lastChange = performance.now();
+  let lastChange = now();
   const track = (delta: number) => {
-    const now = performance.now();
-    inFlightArea += inFlight * (now - lastChange);
-    lastChange = now;
+    const t = now();
+    inFlightArea += inFlight * (t - lastChange);
+    lastChange = t;
     inFlight += delta;
   };
 
   const call = async (index: number): Promise<void> => {
     const route = name === 'mean' ? orderRoute(mean.order()) : 'tts';
     track(1);
-    const t0 = performance.now();
+    const t0 = now();
     let ttfcMs = Number.POSITIVE_INFINITY;
     const stream = router.tts({ text: `req ${index}`, voice: 'agent', route, format: PCM_24K });
     try {
       for await (const chunk of stream) {
-        if (ttfcMs === Number.POSITIVE_INFINITY && chunk.data.byteLength > 0) ttfcMs = performance.now() - t0;
+        if (ttfcMs === Number.POSITIVE_INFINITY && chunk.data.byteLength > 0) ttfcMs = now() - t0;
       }
       const result = await stream.result;
       if (name === 'mean') mean.record(result.attempts);
-      calls[index] = {
-        index,
-        ttfcMs,
-        provider: result.provider,
-        attempts: result.attempts.map(attemptRecord),
-      };
+      calls[index] = { index, ttfcMs, provider: result.provider, attempts: result.attempts.map(attemptRecord) };
     } catch (error) {
       const attempts = AllProvidersFailedError.isInstance(error) ? [...error.attempts] : [];
       if (name === 'mean') mean.record(attempts);
@@ -210,13 +231,14 @@ export async function runStrategy(
       };
     } finally {
       track(-1);
+      finished++;
     }
   };
 
-  const start = performance.now();
+  const start = now();
   const trace: TracePoint[] = [];
-  const tracer = setInterval(() => {
-    const tMs = Math.round(performance.now() - start);
+  const readScores = () => {
+    const tMs = Math.round(now() - start);
     for (const p of router.stats().providers) {
       const round = (v: number | undefined) => (v === undefined ? undefined : Math.round(v));
       trace.push({
@@ -229,22 +251,34 @@ export async function runStrategy(
         breaker: p.breaker,
       });
     }
-  }, TRACE_EVERY_MS);
+  };
   // Open loop: request i starts at its arrival time, whatever the calls before it are doing.
   const pending: Promise<void>[] = [];
-  await new Promise<void>((resolve) => {
-    let next = 0;
-    const launch = () => {
-      const now = performance.now() - start;
-      while (next < scenario.requests && scenario.arrivalsMs[next]! <= now) pending.push(call(next++));
-      if (next >= scenario.requests) return resolve();
-      setTimeout(launch, Math.max(0, scenario.arrivalsMs[next]! - (performance.now() - start)));
+  if (vt) {
+    scenario.arrivalsMs.forEach((at, i) => vt.setTimeout(() => pending.push(call(i)), at));
+    const tick = () => {
+      readScores();
+      if (finished < scenario.requests) vt.setTimeout(tick, TRACE_EVERY_MS);
     };
-    launch();
-  });
-  await Promise.all(pending);
-  clearInterval(tracer);
-  const wallMs = performance.now() - start;
+    vt.setTimeout(tick, TRACE_EVERY_MS);
+    await vt.run(() => finished === scenario.requests);
+    await Promise.all(pending);
+  } else {
+    const tracer = setInterval(readScores, TRACE_EVERY_MS);
+    await new Promise<void>((resolve) => {
+      let next = 0;
+      const launch = () => {
+        const elapsed = now() - start;
+        while (next < scenario.requests && scenario.arrivalsMs[next]! <= elapsed) pending.push(call(next++));
+        if (next >= scenario.requests) return resolve();
+        setTimeout(launch, Math.max(0, scenario.arrivalsMs[next]! - (now() - start)));
+      };
+      launch();
+    });
+    await Promise.all(pending);
+    clearInterval(tracer);
+  }
+  const wallMs = now() - start;
   track(0);
 
   const received = Object.fromEntries(PROVIDERS.map((p) => [p, mocks[p].requests.length])) as Record<
@@ -252,7 +286,7 @@ export async function runStrategy(
     number
   >;
   await router.close();
-  await Promise.all(servers.map((s) => s.close()));
+  await closeServers();
   return { name, calls, received, hedges, meanInFlight: inFlightArea / wallMs, wallMs, trace };
 }
 

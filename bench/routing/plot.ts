@@ -1,7 +1,7 @@
 /**
  * The routing benchmark's plot, written as SVG text (no plotting dependency): on the left,
- * p50/p95/p99 time to first chunk per strategy as grouped bars; on the right, the CDF of time
- * to first chunk on a log scale.
+ * p50/p95/p99 time to first chunk per strategy as grouped bars; on the right, the tail: the
+ * share of calls slower than x, both axes on a log scale.
  */
 import { type Tail, tailOf } from './quantiles.js';
 
@@ -32,7 +32,7 @@ export function renderPlot(title: string, series: readonly PlotSeries[]): string
     `<text x="${WIDTH / 2}" y="24" text-anchor="middle" font-size="16">${esc(title)}</text>`,
   );
   out.push(...bars(series, 60, 470));
-  out.push(...cdf(series, 560, 960));
+  out.push(...tails(series, 560, 960));
   // Legend, under both panels.
   let x = 60;
   for (const s of series) {
@@ -85,22 +85,28 @@ function bars(series: readonly PlotSeries[], left: number, right: number): strin
   return out;
 }
 
-/** CDF lines of time to first chunk (log x axis, ms) between x = left and x = right. */
-function cdf(series: readonly PlotSeries[], left: number, right: number): string[] {
+/**
+ * Tail lines: the share of calls slower than x (log y, from 1 down to 1/n), against x = time to
+ * first chunk (log x, ms), between x = left and x = right. Failed calls stay "slower" forever.
+ */
+function tails(series: readonly PlotSeries[], left: number, right: number): string[] {
   const out: string[] = [];
   const all = series.flatMap((s) => s.ttfcMs.filter(Number.isFinite));
+  const n = Math.max(...series.map((s) => s.ttfcMs.length));
   const lo = 10 ** Math.floor(Math.log10(Math.max(1, Math.min(...all))));
   const hi = 10 ** Math.ceil(Math.log10(Math.max(...all)));
+  const yMin = 10 ** Math.floor(Math.log10(1 / n));
   const x = (ms: number) =>
     left + ((Math.log10(ms) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * (right - left);
-  const y = (share: number) => BOTTOM - share * (BOTTOM - TOP);
+  const y = (share: number) =>
+    TOP + (-Math.log10(Math.max(share, yMin)) / -Math.log10(yMin)) * (BOTTOM - TOP);
   out.push(
-    `<text x="${(left + right) / 2}" y="${TOP - 12}" text-anchor="middle">share of calls with time to first chunk &lt;= x (ms, log scale)</text>`,
+    `<text x="${(left + right) / 2}" y="${TOP - 12}" text-anchor="middle">share of calls slower than x ms (log-log)</text>`,
   );
-  for (let k = 0; k <= 10; k += 2) {
+  for (let share = 1; share >= yMin; share /= 10) {
     out.push(
-      `<line x1="${left}" x2="${right}" y1="${r1(y(k / 10))}" y2="${r1(y(k / 10))}" stroke="#ddd"/>`,
-      `<text x="${left - 6}" y="${r1(y(k / 10) + 4)}" text-anchor="end">${k / 10}</text>`,
+      `<line x1="${left}" x2="${right}" y1="${r1(y(share))}" y2="${r1(y(share))}" stroke="#ddd"/>`,
+      `<text x="${left - 6}" y="${r1(y(share) + 4)}" text-anchor="end">${share >= 0.01 ? share : share.toExponential(0)}</text>`,
     );
   }
   for (let decade = lo; decade <= hi; decade *= 10) {
@@ -115,11 +121,15 @@ function cdf(series: readonly PlotSeries[], left: number, right: number): string
   }
   for (const s of series) {
     const sorted = [...s.ttfcMs].sort((p, q) => p - q);
-    const n = sorted.length;
+    const count = sorted.length;
     const points: string[] = [];
     sorted.forEach((v, i) => {
       if (!Number.isFinite(v)) return;
-      points.push(`${r1(x(v))},${r1(y(i / n))}`, `${r1(x(v))},${r1(y((i + 1) / n))}`);
+      // Just below v, (count - i) calls are slower than x; just above it, (count - i - 1).
+      const before = (count - i) / count;
+      const after = (count - i - 1) / count;
+      points.push(`${r1(x(v))},${r1(y(before))}`);
+      if (after > 0) points.push(`${r1(x(v))},${r1(y(after))}`);
     });
     out.push(`<polyline fill="none" stroke="${s.color}" stroke-width="1.8" points="${points.join(' ')}"/>`);
   }

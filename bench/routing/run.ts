@@ -10,6 +10,8 @@
  *   --svg FILE     where to write the plot; '' for none                  (default docs/routing-benchmark.svg)
  *   --json FILE    also write every call, the scenario and the score trace as JSON
  *   --markdown     also print the tables as markdown
+ *   --clock MODE   'loopback' (real time over loopback sockets, default) or 'virtual' (exact:
+ *                  virtual time, mocks in-process; see virtual-time.ts)
  *
  * Method. Three OpenAI-compatible TTS mocks (voxroute/testing) run on loopback ports. The
  * scenario (scenario.ts) fixes, before anything runs, what each provider does with request i:
@@ -43,7 +45,14 @@
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
-import { loopbackFloor, runStrategy, STRATEGIES, type StrategyName, type StrategyResult } from './execute.js';
+import {
+  type ClockMode,
+  loopbackFloor,
+  runStrategy,
+  STRATEGIES,
+  type StrategyName,
+  type StrategyResult,
+} from './execute.js';
 import { renderPlot } from './plot.js';
 import {
   buildRows,
@@ -66,6 +75,7 @@ const { values: args } = parseArgs({
     svg: { type: 'string', default: 'docs/routing-benchmark.svg' },
     json: { type: 'string', default: '' },
     markdown: { type: 'boolean', default: false },
+    clock: { type: 'string', default: 'loopback' },
   },
 });
 
@@ -83,6 +93,10 @@ for (const s of only) {
   if (!(STRATEGIES as readonly string[]).includes(s)) throw new Error(`--only: unknown strategy '${s}'`);
 }
 const chosen = STRATEGIES.filter((s) => only.includes(s));
+if (args.clock !== 'loopback' && args.clock !== 'virtual') {
+  throw new Error(`--clock must be 'loopback' or 'virtual', got ${args.clock}`);
+}
+const mode: ClockMode = args.clock;
 
 const scenario = buildScenario({ requests, seed, ratePerSecond: rate });
 console.log(`voxroute routing benchmark: ${requests} requests at ${rate}/s (open loop), seed ${seed}`);
@@ -91,14 +105,18 @@ console.log(`  b's bursts (request indexes): ${scenario.bursts.map(([s, e]) => `
 console.log(`  requests in c's tail: ${scenario.tailRequests.length}`);
 console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`);
 
-const floor = await loopbackFloor();
-console.log(
-  `loopback floor (router + HTTP to a mock that answers at once): p50 ${floor.p50.toFixed(1)} ms, p99 ${floor.p99.toFixed(1)} ms`,
-);
+const floor = mode === 'loopback' ? await loopbackFloor() : undefined;
+if (floor) {
+  console.log(
+    `loopback floor (router + HTTP to a mock that answers at once): p50 ${floor.p50.toFixed(1)} ms, p99 ${floor.p99.toFixed(1)} ms`,
+  );
+} else {
+  console.log('virtual time: exact figures, no machine noise, no router or HTTP overhead');
+}
 
 const results: StrategyResult[] = [];
 for (const name of chosen) {
-  const r = await runStrategy(name as StrategyName, scenario, seed);
+  const r = await runStrategy(name as StrategyName, scenario, seed, mode);
   console.log(
     `  ran ${name}: ${(r.wallMs / 1000).toFixed(1)} s, ${r.meanInFlight.toFixed(1)} calls in flight on average`,
   );
@@ -161,6 +179,7 @@ if (args.json) {
       requests,
       rate,
       seed,
+      clock: mode,
       floor,
       scenario: {
         arrivalsMs: scenario.arrivalsMs,

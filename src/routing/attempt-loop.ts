@@ -364,7 +364,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
         const error = normalize(outcome.error, r.c.provider);
         r.attempt.error = error;
         tracker.recordFailure(r.c.key, clock.now());
-        r.c.health?.recordFailure(breakerFailureOf(error));
+        r.c.health?.recordFailure(breakerFailureOf(error, { reusedSocketReset: isReusedSocketReset(error) }));
         emitter.emit('error', { ...r.base, error, partialOutput: false, elapsedMs: clock.now() - callStart });
         if (!canFallBack(error)) {
           for (const other of [...running]) cancel(other);
@@ -434,7 +434,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
         const cause = normalize(raw, c.provider);
         winner.attempt.error = cause;
         tracker.recordFailure(c.key, clock.now());
-        c.health?.recordFailure(breakerFailureOf(cause));
+        c.health?.recordFailure(breakerFailureOf(cause, { reusedSocketReset: isReusedSocketReset(cause) }));
         emitter.emit('error', {
           ...winner.base,
           error: cause,
@@ -469,6 +469,11 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       finish(last?.provider ?? '', undefined);
     }
   }
+}
+
+/** True for a reset of a reused keep-alive socket that could not be retried: not the provider's fault. */
+function isReusedSocketReset(error: VoxrouteError): boolean {
+  return ProviderError.isInstance(error) && error.reusedSocketReset;
 }
 
 /**

@@ -472,7 +472,10 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
 
     async close() {
       closing.abort();
-      await Promise.all([transport.close(), ...[...adapters.values()].map((a) => a.close?.().catch(() => {}))]);
+      await Promise.all([
+        transport.close(),
+        ...[...adapters.values()].map((a) => a.close?.().catch(() => {})),
+      ]);
     },
   };
 }

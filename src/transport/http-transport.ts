@@ -34,6 +34,9 @@ import type { Wire, WireRequest } from './wire.js';
  *   closing the connection), or for a network failure (retryable, no `status`);
  * - TimeoutError (`connect`, `headers`, `first-chunk`, `total`) when a deadline passes;
  * - AbortError when `req.signal` aborts or the transport is closed.
+ * On the undici path, a reset of a reused keep-alive socket before any response byte is retried
+ * once, transparently, when the body is absent, a string or a Uint8Array; when it cannot be
+ * retried, the ProviderError has `reusedSocketReset: true` (docs/transport.md).
  * The body iterator throws TimeoutError (`first-chunk`, `idle`, `total`), ProtocolError when the
  * body is cut (shorter than its `content-length`, or the connection closed mid-body: truncated,
  * retryable), and AbortError when the signal aborts or after `cancel()`. Every failure closes the

@@ -67,9 +67,10 @@ function start(dispatcher: Dispatcher, request: WireRequest, sink: WireSink): Wi
  * exchange sees neither the failure nor the retry (its deadlines keep running). The socket is
  * gone by then, so undici sends the retry on a new connection unless another idle pooled
  * connection to the origin is free (undici checks an idle socket for a pending close before
- * reusing it). A reset on a fresh connection, a second reset, or a reset whose retry is
- * impossible reaches the exchange as usual; the last of these with `reusedSocketReset`, so
- * that the router does not count it against the provider.
+ * reusing it). Any other failure reaches the exchange as usual: a reset of a fresh connection
+ * (the provider's failure), and the retry's own failure. A reset of a reused socket that is not
+ * retried (a streamed body, or a retry that met a reused socket again) reaches it with
+ * `reusedSocketReset`, so that the router does not count it against the provider.
  *
  * Hot path: nothing per body chunk; per request one `onSocket` call.
  */

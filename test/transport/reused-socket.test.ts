@@ -92,7 +92,12 @@ describe('reused keep-alive socket reset before any response byte (undici wire)'
   it('retries on a caller-supplied dispatcher (Agent, connections: 1) too', async () => {
     agent = new Agent({ connections: 1 });
     const http = await warm(['answer', 'destroy', 'answer'], { dispatcher: agent });
-    const response = await http.request({ provider: 'a', method: 'POST', url: `${loop?.origin}/call`, body: 'x' });
+    const response = await http.request({
+      provider: 'a',
+      method: 'POST',
+      url: `${loop?.origin}/call`,
+      body: 'x',
+    });
     expect((await readAll(response.body)).toString()).toBe('ok2:x');
     expect([loop?.requests.length, loop?.connections.length]).toEqual([3, 2]);
   });
@@ -105,13 +110,13 @@ describe('reused keep-alive socket reset before any response byte (undici wire)'
     );
     expect(ProviderError.isInstance(error)).toBe(true);
     if (!ProviderError.isInstance(error)) return;
-    expect([error.provider, error.status, error.retryable, error.reusedSocketReset, error.partialOutput]).toEqual([
-      'a',
-      undefined,
-      true,
-      false,
-      false,
-    ]);
+    expect([
+      error.provider,
+      error.status,
+      error.retryable,
+      error.reusedSocketReset,
+      error.partialOutput,
+    ]).toEqual(['a', undefined, true, false, false]);
     expect(error.message).toMatch(/^Network error talking to provider 'a': /);
     expect([loop.requests.length, loop.connections.length]).toEqual([1, 1]);
   });
@@ -123,13 +128,13 @@ describe('reused keep-alive socket reset before any response byte (undici wire)'
     );
     expect(ProviderError.isInstance(error)).toBe(true);
     if (!ProviderError.isInstance(error)) return;
-    expect([error.provider, error.status, error.retryable, error.reusedSocketReset, error.partialOutput]).toEqual([
-      'a',
-      undefined,
-      true,
-      true,
-      false,
-    ]);
+    expect([
+      error.provider,
+      error.status,
+      error.retryable,
+      error.reusedSocketReset,
+      error.partialOutput,
+    ]).toEqual(['a', undefined, true, true, false]);
     expect([loop?.requests.length, loop?.connections.length]).toEqual([2, 1]);
   });
 
@@ -190,7 +195,10 @@ describe('reused keep-alive socket reset (fetch wire)', () => {
       const error = await rejectionOf(
         transport.request({ provider: 'a', method: 'POST', url: `${loop.origin}/call`, body: 'x' }),
       );
-      expect(ProviderError.isInstance(error) && [error.retryable, error.reusedSocketReset]).toEqual([true, false]);
+      expect(ProviderError.isInstance(error) && [error.retryable, error.reusedSocketReset]).toEqual([
+        true,
+        false,
+      ]);
       expect(loop.requests.length).toBe(2);
       expect(loop.requests[1]?.socket).toBe(loop.requests[0]?.socket);
     } finally {

@@ -1,5 +1,6 @@
 import type { Message, MessageHeaders } from '@smithy/eventstream-codec';
 
+/** An event-stream message (`headers`, `body`) and its headers, as `@smithy/eventstream-codec` types them. */
 export type { Message, MessageHeaders };
 
 /**

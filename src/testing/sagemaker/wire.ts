@@ -12,8 +12,12 @@ export function partBytes(part: string | Uint8Array): Uint8Array {
   return typeof part === 'string' ? encoder.encode(part) : part;
 }
 
-/** The emulator's codec, made once (the event-stream module is loaded on first use). */
 let shared: Promise<EventStreamMessageCodec> | undefined;
+
+/**
+ * The emulator's event-stream codec, made once and used for encoding only (whole messages, so
+ * its reassembly buffer stays empty); the module is loaded on first use.
+ */
 export function emulatorCodec(): Promise<EventStreamMessageCodec> {
   shared ??= createEventStreamCodec();
   return shared;

@@ -1,12 +1,10 @@
 import { createSageMakerAdapter } from '../../../src/providers/sagemaker/index.js';
 import type { ProviderSttRequest } from '../../../src/providers/types.js';
 import {
-  createSageMakerMock,
   mockSpeechPcm,
   type SageMakerEndpoint,
   type SageMakerMockOptions,
   sageMakerChatEndpoint,
-  sageMakerHandlers,
   sageMakerSttEndpoint,
   sageMakerTtsEndpoint,
   startSageMakerEmulator,
@@ -17,10 +15,15 @@ import { type ConformanceMockOptions, describeConformance } from '../conformance
 import { credentials } from './helpers.js';
 
 const apiKey = credentials.secretAccessKey;
-const idle = 'the adapter applies idleMs on its own clock option, not the transport clock the suite advances; covered in stream-errors.test.ts';
-const mswUrl = 'https://runtime.sagemaker.us-east-1.amazonaws.com';
+const idle =
+  'the adapter applies idleMs on its own clock option, not the transport clock the suite advances; covered in stream-errors.test.ts';
 
-/** The emulator (loopback) and msw halves of a target serving `endpoint(script)` as 'ep'. */
+/**
+ * The emulator (loopback) half of a target serving `endpoint(script)` as 'ep'. No msw half:
+ * msw's node:http interceptor does not tell the handler when the client destroys a response it
+ * is still streaming (mswjs/interceptors#768), so the suite's first-chunk and abort checks
+ * cannot pass through it; msw.test.ts covers the adapter through msw instead.
+ */
 function serving(endpoint: (script: ConformanceMockOptions['script']) => SageMakerEndpoint) {
   const options = ({ script, delay }: ConformanceMockOptions): SageMakerMockOptions => ({
     delay,
@@ -31,14 +34,16 @@ function serving(endpoint: (script: ConformanceMockOptions['script']) => SageMak
       const emulator = await startSageMakerEmulator(options(mock));
       return { baseUrl: emulator.url, requests: emulator.requests, close: () => emulator.close() };
     },
-    msw(mock: ConformanceMockOptions) {
-      const provider = createSageMakerMock(options(mock));
-      return { baseUrl: mswUrl, handlers: sageMakerHandlers({ endpointUrl: mswUrl, provider }), requests: provider.requests };
-    },
   };
 }
 
-const base = (baseUrl: string) => ({ name: 'sm', region: 'us-east-1', endpointName: 'ep', endpointUrl: baseUrl, credentials });
+const base = (baseUrl: string) => ({
+  name: 'sm',
+  region: 'us-east-1',
+  endpointName: 'ep',
+  endpointUrl: baseUrl,
+  credentials,
+});
 
 describeConformance({
   name: "sagemaker chat ('openai-chat')",
@@ -66,8 +71,11 @@ describeConformance({
   name: "sagemaker tts ('cartesia')",
   capability: 'tts',
   apiKey,
-  ...serving((script) => sageMakerTtsEndpoint({ payload: 'cartesia', script: { ...script, chunkBytes: 4801 } })),
-  makeAdapter: (baseUrl) => createSageMakerAdapter({ ...base(baseUrl), tts: { payload: 'cartesia', sampleRate: 24_000 } }),
+  ...serving((script) =>
+    sageMakerTtsEndpoint({ payload: 'cartesia', script: { ...script, chunkBytes: 4801 } }),
+  ),
+  makeAdapter: (baseUrl) =>
+    createSageMakerAdapter({ ...base(baseUrl), tts: { payload: 'cartesia', sampleRate: 24_000 } }),
   request: () => ({ text: 'Your table is booked.', voice: 'voice-1', model: 'sonic-3', format: ttsFormat }),
   chunksToFirstOutput: 1,
   expected: { bytes: mockSpeechPcm('Your table is booked.'), format: ttsFormat },
@@ -81,7 +89,8 @@ describeConformance({
   capability: 'stt',
   apiKey,
   ...serving((script) => sageMakerSttEndpoint({ transcript: 'Table for two.', partials: true, script })),
-  makeAdapter: (baseUrl) => createSageMakerAdapter({ ...base(baseUrl), stt: { payload: 'wav', sampleRate: 16_000 } }),
+  makeAdapter: (baseUrl) =>
+    createSageMakerAdapter({ ...base(baseUrl), stt: { payload: 'wav', sampleRate: 16_000 } }),
   request: (): ProviderSttRequest => ({
     audio: (async function* () {
       yield utterance;

@@ -149,8 +149,9 @@ describe('SageMaker emulator wire format', () => {
     expect(first.headers.get('retry-after')).toBe('2');
     expect(await first.json()).toEqual({ message: 'mock failure 1 of 1' });
     expect((await post('flaky')).status).toBe(200);
-    expect([400, 403, 424, 429, 500, 503, 530, 502].map(sageMakerErrorType)).toEqual([
+    expect([400, 401, 403, 424, 429, 500, 503, 530, 502].map(sageMakerErrorType)).toEqual([
       'ValidationError',
+      'UnrecognizedClientException',
       'AccessDeniedException',
       'ModelError',
       'ThrottlingException',

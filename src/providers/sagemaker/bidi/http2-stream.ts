@@ -320,7 +320,8 @@ async function httpError(
 function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !name.startsWith(':')) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    if (value !== undefined && !name.startsWith(':'))
+      out[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return out;
 }
