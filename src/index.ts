@@ -46,7 +46,29 @@ export {
   type TimeoutPhase,
   VoxrouteError,
 } from './errors/index.js';
-export type { RouterEventBase, RouterEventName, RouterEvents, RouterListener } from './routing/events.js';
+// SageMaker payload codecs: register your own container's request/response format
+export {
+  type CodecCall,
+  jsonMessages,
+  registerSageMakerCodec,
+  renderPrompt,
+  type SageMakerChatCodec,
+  type SageMakerCodec,
+  type SageMakerInputPart,
+  type SageMakerInvocation,
+  type SageMakerSttCodec,
+  type SageMakerTtsCodec,
+  type SttCodecCall,
+  splitLines,
+} from './providers/sagemaker/index.js';
+// Circuit-breaker and event types seen through router.on('breaker') and router.stats()
+export type {
+  BreakerEvent,
+  RouterEventBase,
+  RouterEventName,
+  RouterEvents,
+  RouterListener,
+} from './routing/events.js';
 export type { LatencySnapshot } from './routing/latency-tracker.js';
 // Router
 export {

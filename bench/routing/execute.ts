@@ -173,7 +173,10 @@ export async function runStrategy(
   let urls: Record<ProviderName, string>;
   let closeServers = async () => {};
   if (vt) {
-    urls = Object.fromEntries(PROVIDERS.map((p) => [p, `http://${p}.mock.test`])) as Record<ProviderName, string>;
+    urls = Object.fromEntries(PROVIDERS.map((p) => [p, `http://${p}.mock.test`])) as Record<
+      ProviderName,
+      string
+    >;
   } else {
     const servers = await Promise.all(PROVIDERS.map((p) => startMockServer({ provider: mocks[p] })));
     urls = Object.fromEntries(PROVIDERS.map((p, i) => [p, servers[i]!.url])) as Record<ProviderName, string>;
@@ -184,7 +187,10 @@ export async function runStrategy(
   const router = createRouter(configOf(name, urls), {
     random: mulberry32(seed),
     ...(vt
-      ? { clock: vt, fetch: inProcessFetch(new Map(PROVIDERS.map((p) => [new URL(urls[p]).origin, mocks[p]]))) }
+      ? {
+          clock: vt,
+          fetch: inProcessFetch(new Map(PROVIDERS.map((p) => [new URL(urls[p]).origin, mocks[p]]))),
+        }
       : {}),
   });
   let hedges = 0;
@@ -218,7 +224,12 @@ export async function runStrategy(
       }
       const result = await stream.result;
       if (name === 'mean') mean.record(result.attempts);
-      calls[index] = { index, ttfcMs, provider: result.provider, attempts: result.attempts.map(attemptRecord) };
+      calls[index] = {
+        index,
+        ttfcMs,
+        provider: result.provider,
+        attempts: result.attempts.map(attemptRecord),
+      };
     } catch (error) {
       const attempts = AllProvidersFailedError.isInstance(error) ? [...error.attempts] : [];
       if (name === 'mean') mean.record(attempts);
@@ -255,7 +266,9 @@ export async function runStrategy(
   // Open loop: request i starts at its arrival time, whatever the calls before it are doing.
   const pending: Promise<void>[] = [];
   if (vt) {
-    scenario.arrivalsMs.forEach((at, i) => vt.setTimeout(() => pending.push(call(i)), at));
+    scenario.arrivalsMs.forEach((at, i) => {
+      vt.setTimeout(() => pending.push(call(i)), at);
+    });
     const tick = () => {
       readScores();
       if (finished < scenario.requests) vt.setTimeout(tick, TRACE_EVERY_MS);
