@@ -45,6 +45,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
+import { describe, diagnose } from './diagnose.js';
 import {
   type ClockMode,
   loopbackFloor,
@@ -132,6 +133,12 @@ for (const [view, title] of views) {
   console.log(`\n${title}:\n`);
   console.log(plainTable(resultTable(rows, view)));
 }
+console.log('\nwhere the time goes:');
+for (const r of results) {
+  console.log(`  ${LABELS[r.name]}:`);
+  for (const line of describe(diagnose(scenario, r))) console.log(`    ${line}`);
+}
+
 const checks = views.map(([view]) => checkTargets(rows, view, requests));
 console.log('\ntargets of issue 6 (measured | without noise):');
 checks[0]!.forEach((c, i) => {

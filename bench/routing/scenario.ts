@@ -139,6 +139,12 @@ export function buildScenario(options: ScenarioOptions): Scenario {
   return { requests: n, arrivalsMs, outcomes, bursts, tailRequests, oracleMs, oracleProvider };
 }
 
+/** The median latency of provider `p` at request i of n (its typical latency then), in ms. */
+export function typicalMs(p: ProviderName, i: number, n: number): number {
+  if (p === 'a') return aMedianMs(i, n);
+  return p === 'b' ? B_MEDIAN_MS : C_MEDIAN_MS;
+}
+
 /** The median latency of the drifting provider `a` for request i of n, in ms. */
 function aMedianMs(i: number, n: number): number {
   const progress = i / Math.max(1, n - 1);

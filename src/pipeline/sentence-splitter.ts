@@ -11,7 +11,7 @@ export class SentenceSplitter {
 
   /** `locale`: BCP 47 tag for the sentence rules (default: the runtime's). */
   constructor(locale?: string) {
-    this.#segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
+    this.#segmenter = segmenterFor(locale);
   }
 
   /** Adds text; returns the sentences it completed, in order (possibly none). */
@@ -31,4 +31,17 @@ export class SentenceSplitter {
     this.#pending = '';
     return rest ? [rest] : [];
   }
+}
+
+/** One Intl.Segmenter per locale: building one costs ~15 us, more than the rest of a tts() call's setup. */
+const segmenters = new Map<string, Intl.Segmenter>();
+
+function segmenterFor(locale: string | undefined): Intl.Segmenter {
+  const key = locale ?? '';
+  let segmenter = segmenters.get(key);
+  if (!segmenter) {
+    segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
+    segmenters.set(key, segmenter);
+  }
+  return segmenter;
 }

@@ -309,6 +309,11 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       throw fail(new AllProvidersFailedError(run.capability, [], run.noCandidateReason));
     }
 
+    /** Settles when the call is aborted (one listener for the whole call). */
+    const aborted = new Promise<'aborted'>((resolve) => {
+      if (callAbort.signal.aborted) resolve('aborted');
+      else callAbort.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+    });
     let partialText = '';
     let callTtfc: number | undefined;
     let midStreamCause: VoxrouteError | undefined;
@@ -333,10 +338,6 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
                 hedgeHandle = clock.setTimeout(() => resolve('hedge'), wait);
               })
             : undefined;
-        const aborted = new Promise<'aborted'>((resolve) => {
-          if (callAbort.signal.aborted) resolve('aborted');
-          else callAbort.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-        });
         const outcome = await Promise.race([
           ...running.map((r) => r.first),
           ...(hedgeFires ? [hedgeFires] : []),

@@ -29,7 +29,7 @@ export function messagesRequestBody(
   const body: WireMessagesRequest = {
     model: request.model,
     max_tokens: request.maxTokens ?? defaultMaxTokens,
-    messages: toWireMessages(request.messages),
+    messages: trimPrefill(toWireMessages(request.messages)),
     stream: true,
   };
   if (system.length === 1) body.system = system[0]!;
@@ -117,4 +117,15 @@ export function toWireTool(tool: ChatTool): WireTool {
   const wire: WireTool = { name: tool.name, input_schema: tool.parameters };
   if (tool.description !== undefined) wire.description = tool.description;
   return wire;
+}
+
+/**
+ * A trailing assistant message is a prefill the model continues; the Messages API refuses one
+ * that ends in white space (400), so it is trimmed at the end (the model's continuation
+ * supplies the space).
+ */
+function trimPrefill(messages: WireMessagesRequest['messages']): WireMessagesRequest['messages'] {
+  const last = messages.at(-1);
+  if (!last || last.role !== 'assistant' || typeof last.content !== 'string') return messages;
+  return [...messages.slice(0, -1), { ...last, content: last.content.trimEnd() }];
 }

@@ -88,6 +88,10 @@ export interface WireChatRequest {
   max_completion_tokens?: number;
   temperature?: number;
   tools?: WireChatTool[];
+  /** vLLM: continue the trailing assistant message instead of starting a new one (PROTOCOLS 6.1). */
+  continue_final_message?: true;
+  /** vLLM: with `continue_final_message`, no new assistant prompt is added. */
+  add_generation_prompt?: false;
 }
 
 /** The `/audio/speech` request body voxroute sends (OAS `CreateSpeechRequest`). */

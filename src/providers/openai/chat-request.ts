@@ -26,6 +26,13 @@ export function chatRequestBody(
   }
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.tools && request.tools.length > 0) body.tools = request.tools.map(toWireTool);
+  // A trailing assistant message is a prefill to continue (the router's midStream 'continue').
+  // Self-hosted vLLM continues it only when told to; OpenAI's own API has no such option.
+  const last = request.messages.at(-1);
+  if (kind === 'openai-compatible' && last?.role === 'assistant' && !last.toolCalls?.length) {
+    body.continue_final_message = true;
+    body.add_generation_prompt = false;
+  }
   return body;
 }
 

@@ -133,3 +133,22 @@ describe('toWireMessages', () => {
     expect((caught as Error).message).toMatch(/^Tool call 't' \(f\) has arguments that are not/);
   });
 });
+
+describe('messagesRequestBody: a trailing assistant prefill (midStream continue)', () => {
+  it('trims the white space at its end, which the Messages API refuses', () => {
+    const body = messagesRequestBody(
+      {
+        model: 'claude',
+        messages: [
+          { role: 'user', content: 'What is 2+2?' },
+          { role: 'assistant', content: 'The answer ' },
+        ],
+      },
+      256,
+    );
+    expect(body.messages).toEqual([
+      { role: 'user', content: 'What is 2+2?' },
+      { role: 'assistant', content: 'The answer' },
+    ]);
+  });
+});

@@ -80,3 +80,21 @@ describe('chatRequestBody', () => {
     });
   });
 });
+
+describe('chatRequestBody: a trailing assistant message (prefill, midStream continue)', () => {
+  const prefill: ProviderChatRequest = {
+    model: 'm',
+    messages: [
+      { role: 'user', content: 'What is 2+2?' },
+      { role: 'assistant', content: 'The answer ' },
+    ],
+  };
+  it('asks vLLM-style servers to continue it', () => {
+    const body = chatRequestBody(prefill, 'openai-compatible');
+    expect([body.continue_final_message, body.add_generation_prompt]).toEqual([true, false]);
+  });
+  it("sends no vLLM option to OpenAI's own API", () => {
+    const body = chatRequestBody(prefill, 'openai');
+    expect(['continue_final_message' in body, 'add_generation_prompt' in body]).toEqual([false, false]);
+  });
+});

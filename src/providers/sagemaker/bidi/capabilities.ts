@@ -16,7 +16,7 @@ import type {
   SageMakerTtsCodec,
   SttCodecCall,
 } from '../codec.js';
-import { type BidiTarget, runBidiStream } from './http2-stream.js';
+import type { BidiTarget, runBidiStream } from './http2-stream.js';
 
 const encoder = new TextEncoder();
 
@@ -50,7 +50,7 @@ export function createSageMakerBidiTts(
     synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncIterable<ProviderAudio> {
       const call = { provider: target.provider, request, sampleRate };
       const input = codec.input ? codec.input(call) : wholeBody(codec.encode(call));
-      return runBidiStream(
+      return lazyBidiStream(
         target,
         input,
         attempt,
@@ -81,7 +81,7 @@ export function createSageMakerBidiStt(
     capabilities,
     transcribe(request: ProviderSttRequest, attempt: AttemptContext): AsyncIterable<TranscriptEvent> {
       const call: SttCodecCall = { provider: target.provider, request, sampleRate, audioMs: 0 };
-      return runBidiStream(
+      return lazyBidiStream(
         target,
         input(call),
         attempt,
@@ -90,4 +90,12 @@ export function createSageMakerBidiStt(
       );
     },
   };
+}
+
+/** runBidiStream, with node:http2 and the HTTP/2 client loaded on first use (not at import). */
+async function* lazyBidiStream<T>(
+  ...args: Parameters<typeof runBidiStream<T>>
+): AsyncGenerator<T, void, undefined> {
+  const { runBidiStream: run } = await import('./http2-stream.js');
+  yield* run(...args);
 }

@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import type { ProviderConfig } from '../../../src/config/index.js';
+import type { AudioChunk } from '../../../src/index.js';
+import {
+  createCartesiaMock,
+  createDeepgramMock,
+  createElevenLabsMock,
+  createOpenAiCompatibleMock,
+  mockCartesiaAudio,
+  mockDeepgramSpeech,
+  mockElevenLabsAudio,
+  mockSpeechPcm,
+  type RecordedRequest,
+  sageMakerTtsEndpoint,
+} from '../../../src/testing/index.js';
+import {
+  AWS,
+  drain,
+  emulate,
+  outcomes,
+  PCM24K,
+  router,
+  SAME,
+  sameBytes,
+  serve,
+  splitAtSwitch,
+} from './helpers.js';
+
+const SENTENCES = ['Hello there, friend. ', 'How are you today? ', 'Fine, thanks.'];
+const TEXT = SENTENCES.join('');
+const SPOKEN = SENTENCES.map((s) => s.trim());
+const CHUNK = 4800;
+
+/** A TTS provider kind under test: its mock failing on call 2 after `k` chunks, as a provider config. */
+interface Kind {
+  name: string;
+  /** Starts the mock; returns the provider config and the texts it was asked to speak. */
+  start(k: number): Promise<{ config: ProviderConfig; spoken(): string[] }>;
+  /** The mock's audio for `text`, in PCM s16le 24 kHz (the caller's format here). */
+  audio(text: string): Uint8Array;
+}
+
+const bodyText = (field: string) => (requests: RecordedRequest[]) =>
+  requests.map((r) => (r.body as Record<string, unknown>)[field] as string);
+
+const KINDS: Kind[] = [
+  {
+    name: 'openai-compatible (/audio/speech)',
+    async start(k) {
+      const mock = createOpenAiCompatibleMock({ script: { speech: [{}, { resetAfterChunks: k }] } });
+      const url = await serve(mock);
+      return {
+        config: { kind: 'openai-compatible', baseUrl: `${url}/v1`, tts: { voices: { agent: 'alloy' } } },
+        spoken: () => bodyText('input')(mock.requests),
+      };
+    },
+    audio: (text) => mockSpeechPcm(text),
+  },
+  {
+    name: 'cartesia (/tts/bytes)',
+    async start(k) {
+      const mock = createCartesiaMock({ script: { bytes: [{}, { resetAfterChunks: k }] } });
+      const url = await serve(mock);
+      return {
+        config: {
+          kind: 'cartesia',
+          baseUrl: url,
+          apiKey: 'c',
+          tts: { voices: { agent: 'c' }, transport: 'bytes' },
+        },
+        spoken: () => bodyText('transcript')(mock.requests),
+      };
+    },
+    audio: (text) => mockCartesiaAudio(text, PCM24K),
+  },
+  {
+    name: 'elevenlabs (HTTP stream)',
+    async start(k) {
+      const mock = createElevenLabsMock({ script: { stream: [{}, { resetAfterChunks: k }] } });
+      const url = await serve(mock);
+      return {
+        config: {
+          kind: 'elevenlabs',
+          baseUrl: url,
+          apiKey: 'el',
+          tts: { voices: { agent: 'el' }, transport: 'http' },
+        },
+        spoken: () => bodyText('text')(mock.requests),
+      };
+    },
+    audio: (text) => mockElevenLabsAudio(text, PCM24K),
+  },
+  {
+    name: 'deepgram (/v1/speak)',
+    async start(k) {
+      const mock = createDeepgramMock({ script: { speak: [{}, { resetAfterChunks: k }] } });
+      const url = await serve(mock);
+      return {
+        config: {
+          kind: 'deepgram',
+          baseUrl: url,
+          apiKey: 'dg',
+          tts: { voices: { agent: 'aura-2-thalia-en' } },
+        },
+        spoken: () => bodyText('text')(mock.requests),
+      };
+    },
+    audio: (text) => mockDeepgramSpeech(text, PCM24K),
+  },
+  {
+    name: 'sagemaker (raw-pcm codec, ModelStreamError)',
+    async start(k) {
+      const emulator = await emulate({
+        sonic: sageMakerTtsEndpoint({ payload: 'raw-pcm', script: [{}, { errorEventAfterChunks: k }] }),
+      });
+      return {
+        config: {
+          kind: 'sagemaker',
+          ...AWS,
+          endpointUrl: emulator.url,
+          endpointName: 'sonic',
+          tts: { payload: 'raw-pcm', voices: { agent: 'v' } },
+        },
+        spoken: () => bodyText('text')(emulator.requests),
+      };
+    },
+    audio: (text) => mockSpeechPcm(text),
+  },
+  {
+    name: 'sagemaker (cartesia codec, connection reset)',
+    async start(k) {
+      const emulator = await emulate({
+        sonic: sageMakerTtsEndpoint({ payload: 'cartesia', script: [{}, { resetAfterChunks: k }] }),
+      });
+      return {
+        config: {
+          kind: 'sagemaker',
+          ...AWS,
+          endpointUrl: emulator.url,
+          endpointName: 'sonic',
+          tts: { payload: 'cartesia', voices: { agent: 'v' } },
+        },
+        spoken: () => bodyText('transcript')(emulator.requests),
+      };
+    },
+    audio: (text) => mockSpeechPcm(text),
+  },
+];
+
+describe("issue 7: tts midStream 'resume' across provider kinds (X fails mid sentence 2 -> OpenAI-compatible backup)", () => {
+  for (const kind of KINDS) {
+    for (const k of [1, 2]) {
+      it(`issue 7: ${kind.name} fails after ${k} chunk(s) of sentence 2: every sentence heard once, in PCM 24 kHz, discontinuity at the switch`, async () => {
+        const x = await kind.start(k);
+        const backup = createOpenAiCompatibleMock();
+        const backupUrl = await serve(backup);
+        const r = router({
+          providers: {
+            x: x.config,
+            backup: {
+              kind: 'openai-compatible',
+              baseUrl: `${backupUrl}/v1`,
+              tts: { voices: { agent: 'af' } },
+            },
+          },
+          routes: { tts: { providers: ['x', 'backup'], strategy: 'priority', midStream: 'resume' } },
+        });
+        const stream = r.tts({ text: TEXT, voice: 'agent', format: PCM24K });
+        const { items, error } = await drain<AudioChunk>(stream);
+        expect(error).toBeUndefined();
+        const { before, after, flagged } = splitAtSwitch(items);
+        expect(flagged).toHaveLength(1);
+        const [s1, s2, s3] = SPOKEN as [string, string, string];
+        // Before the switch: sentence 1 whole from X, then the k chunks of sentence 2 X sent.
+        const fromX = Buffer.concat([kind.audio(s1), kind.audio(s2).subarray(0, CHUNK * k)]);
+        expect(sameBytes(before, fromX)).toEqual(SAME);
+        // From the switch: sentences 2 and 3 whole, from the backup.
+        const fromBackup = Buffer.concat([mockSpeechPcm(s2), mockSpeechPcm(s3)]);
+        expect(sameBytes(after, fromBackup)).toEqual(SAME);
+        for (const chunk of items)
+          expect(chunk.format).toMatchObject({ encoding: 'pcm_s16le', sampleRate: 24_000 });
+        // One request per sentence, text trimmed; no sentence asked twice of one provider.
+        expect(x.spoken()).toEqual([s1, s2]);
+        expect(backup.requests.map((q) => (q.body as { input: string }).input)).toEqual([s2, s3]);
+        const result = await stream.result;
+        expect(result.provider).toBe('backup');
+        expect(outcomes(result)).toEqual([
+          ['x', 'failed'],
+          ['backup', 'success'],
+        ]);
+      });
+    }
+  }
+});
