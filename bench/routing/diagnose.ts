@@ -23,7 +23,7 @@ export interface Diagnosis {
   tailsOnC: number;
   /**
    * Per provider: the longest stretch (ms of run time, from the 250 ms score readings) during
-   * which its peak-EWMA score stayed above twice the median of its recent samples.
+   * which its peak-EWMA score stayed above twice its typical (median) latency at that time.
    */
   longestInflatedMs: Record<string, number>;
 }
@@ -59,12 +59,23 @@ export function diagnose(scenario: Scenario, result: StrategyResult): Diagnosis 
       if (!hedged) d.unhedgedTails++;
     }
   }
+  // The request that arrived last before run time t: its index tells the scenario's "now".
+  const requestAt = (tMs: number) => {
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (scenario.arrivalsMs[mid]! <= tMs) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
   for (const p of PROVIDERS) {
     const points = result.trace.filter((t) => t.provider === p);
     let longest = 0;
     let since: number | undefined;
     for (const t of points) {
-      const inflated = t.ewmaMs !== undefined && t.p50Ms !== undefined && t.ewmaMs > 2 * t.p50Ms;
+      const inflated = t.ewmaMs !== undefined && t.ewmaMs > 2 * typicalMs(p, requestAt(t.tMs), n);
       if (inflated) since ??= t.tMs;
       else since = undefined;
       if (since !== undefined) longest = Math.max(longest, t.tMs - since);
@@ -74,8 +85,11 @@ export function diagnose(scenario: Scenario, result: StrategyResult): Diagnosis 
   return d;
 }
 
-/** One line per finding, for the console and the docs. */
-export function describe(d: Diagnosis): string[] {
+/**
+ * One line per finding, for the console and the docs. `scored`: the strategy orders providers
+ * by the router's scores (the `latency` strategies), so the score line is relevant.
+ */
+export function describe(d: Diagnosis, scored: boolean): string[] {
   const list = (m: Record<string, number>) =>
     Object.keys(m).length === 0
       ? 'none'
@@ -84,10 +98,17 @@ export function describe(d: Diagnosis): string[] {
           .join(', ');
   const won = Object.values(d.hedgesWon).reduce((x, y) => x + y, 0);
   const lost = Object.values(d.hedgesLost).reduce((x, y) => x + y, 0);
-  return [
-    `first choices typically >= 1.5x slower than the best available: ${list(d.slowFirstChoices)}`,
-    `hedges won by the second attempt: ${won} (${list(d.hedgesWon)}); lost, first attempt answered first: ${lost} (${list(d.hedgesLost)})`,
-    `c's tail requests sent to c first: ${d.tailsOnC}, of which without a hedge: ${d.unhedgedTails}`,
-    `longest time a score stayed above 2x its provider's median: ${PROVIDERS.map((p) => `${p} ${(d.longestInflatedMs[p]! / 1000).toFixed(1)} s`).join(', ')}`,
-  ];
+  const lines = [`first choices typically >= 1.5x slower than the best available: ${list(d.slowFirstChoices)}`];
+  if (won + lost > 0) {
+    lines.push(
+      `hedges won by the second attempt: ${won} (${list(d.hedgesWon)}); lost, the first answered first: ${lost} (${list(d.hedgesLost)})`,
+    );
+  }
+  lines.push(`c's tail requests sent to c first: ${d.tailsOnC}, of which without a hedge: ${d.unhedgedTails}`);
+  if (scored) {
+    lines.push(
+      `longest time a score stayed above 2x its provider's median latency: ${PROVIDERS.map((p) => `${p} ${(d.longestInflatedMs[p]! / 1000).toFixed(1)} s`).join(', ')}`,
+    );
+  }
+  return lines;
 }

@@ -12,7 +12,10 @@ export const AUTO_MIN_SAMPLES = 5;
  * A number is used as is; `false` means none; `'auto'` is 3 x the measured p99 of time to
  * first chunk, clamped to [1 000, 10 000] ms, and the ceiling until 5 samples exist.
  */
-export function firstChunkDeadlineMs(setting: number | 'auto' | false, stats: LatencySnapshot): number {
+export function firstChunkDeadlineMs(
+  setting: number | 'auto' | false,
+  stats: Pick<LatencySnapshot, 'samples' | 'p99Ms'>,
+): number {
   if (setting === false) return 0;
   if (typeof setting === 'number') return setting;
   if (stats.samples < AUTO_MIN_SAMPLES || stats.p99Ms === undefined) return AUTO_FIRST_CHUNK_CEILING_MS;

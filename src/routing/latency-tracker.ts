@@ -39,8 +39,10 @@ interface Entry {
   inFlight: number;
   recent: number[];
   recentNext: number;
-  /** `recent` sorted, computed on demand and dropped on each new sample. */
+  /** `recent` sorted, computed on demand and refreshed once 16 new samples have come in. */
   sorted: number[] | undefined;
+  /** `samples` when `sorted` was computed. */
+  sortedAt: number;
   outcomes: boolean[];
   outcomesNext: number;
   lastUpdate: number | undefined;
@@ -80,6 +82,7 @@ export class LatencyTracker {
         recent: [],
         recentNext: 0,
         sorted: undefined,
+        sortedAt: 0,
         outcomes: [],
         outcomesNext: 0,
         lastUpdate: undefined,
@@ -102,7 +105,6 @@ export class LatencyTracker {
     e.lastUpdate = now;
     e.samples++;
     this.#push(e.recent, ms, e, 'recentNext');
-    e.sorted = undefined;
     this.#pushOutcome(e, true);
   }
 
@@ -160,8 +162,7 @@ export class LatencyTracker {
   /** A copy of the state of `key`. */
   snapshot(key: string): LatencySnapshot {
     const e = this.#entry(key);
-    e.sorted ??= [...e.recent].sort((a, b) => a - b);
-    const sorted = e.sorted;
+    const sorted = this.#sorted(e);
     const q = (p: number) =>
       sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : undefined;
     const failed = e.outcomes.filter((ok) => !ok).length;
@@ -176,6 +177,25 @@ export class LatencyTracker {
       inFlight: e.inFlight,
       lastUpdateMs: e.lastUpdate,
     };
+  }
+
+  /**
+   * The tail of `key` for deadlines and hedge delays: sample count and p95/p99 TTFC in ms.
+   * Cheap on the hot path: the sorted window is refreshed only every 16 samples.
+   */
+  tail(key: string): Pick<LatencySnapshot, 'samples' | 'p95Ms' | 'p99Ms'> {
+    const e = this.#entries.get(key);
+    if (!e || e.samples === 0) return { samples: 0, p95Ms: undefined, p99Ms: undefined };
+    const sorted = this.#sorted(e);
+    return { samples: e.samples, p95Ms: quantile(sorted, 0.95), p99Ms: quantile(sorted, 0.99) };
+  }
+
+  #sorted(e: Entry): number[] {
+    if (!e.sorted || e.samples - e.sortedAt >= 16 || (e.samples < 16 && e.sortedAt !== e.samples)) {
+      e.sorted = [...e.recent].sort((a, b) => a - b);
+      e.sortedAt = e.samples;
+    }
+    return e.sorted;
   }
 
   /** Every key seen so far. */
@@ -198,4 +218,9 @@ export class LatencyTracker {
       e.outcomesNext = (e.outcomesNext + 1) % this.#window;
     }
   }
+}
+
+/** The `p` quantile (0..1) of an ascending array; undefined when empty. */
+function quantile(sorted: readonly number[], p: number): number | undefined {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : undefined;
 }

@@ -224,7 +224,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       }
       const key = LatencyTracker.key(name, capability, made.model);
       seen.set(key, { provider: name, capability, model: made.model ?? '' });
-      const snap = tracker.snapshot(key);
+      const snap = tracker.tail(key);
       const health = healthOf(name, capability);
       const hedgeAfterMs = route.hedge ? hedgeDelayMs(route.hedge, snap) : undefined;
       built.push({
@@ -494,7 +494,10 @@ function sectionOf(provider: ResolvedProviderConfig): {
 }
 
 /** The hedge delay of a candidate from its measured tail, in ms; undefined before 5 samples. */
-function hedgeDelayMs(hedge: HedgeSetting, stats: LatencySnapshot): number | undefined {
+function hedgeDelayMs(
+  hedge: HedgeSetting,
+  stats: Pick<LatencySnapshot, 'samples' | 'p95Ms' | 'p99Ms'>,
+): number | undefined {
   if (typeof hedge.after === 'number') return hedge.after;
   if (stats.samples < 5) return undefined;
   return hedge.after === 'p95' ? stats.p95Ms : stats.p99Ms;
