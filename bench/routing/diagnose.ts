@@ -98,13 +98,17 @@ export function describe(d: Diagnosis, scored: boolean): string[] {
           .join(', ');
   const won = Object.values(d.hedgesWon).reduce((x, y) => x + y, 0);
   const lost = Object.values(d.hedgesLost).reduce((x, y) => x + y, 0);
-  const lines = [`first choices typically >= 1.5x slower than the best available: ${list(d.slowFirstChoices)}`];
+  const lines = [
+    `first choices typically >= 1.5x slower than the best available: ${list(d.slowFirstChoices)}`,
+  ];
   if (won + lost > 0) {
     lines.push(
       `hedges won by the second attempt: ${won} (${list(d.hedgesWon)}); lost, the first answered first: ${lost} (${list(d.hedgesLost)})`,
     );
   }
-  lines.push(`c's tail requests sent to c first: ${d.tailsOnC}, of which without a hedge: ${d.unhedgedTails}`);
+  lines.push(
+    `c's tail requests sent to c first: ${d.tailsOnC}, of which without a hedge: ${d.unhedgedTails}`,
+  );
   if (scored) {
     lines.push(
       `longest time a score stayed above 2x its provider's median latency: ${PROVIDERS.map((p) => `${p} ${(d.longestInflatedMs[p]! / 1000).toFixed(1)} s`).join(', ')}`,

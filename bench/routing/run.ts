@@ -136,7 +136,8 @@ for (const [view, title] of views) {
 console.log('\nwhere the time goes:');
 for (const r of results) {
   console.log(`  ${LABELS[r.name]}:`);
-  for (const line of describe(diagnose(scenario, r), r.name.startsWith('latency'))) console.log(`    ${line}`);
+  for (const line of describe(diagnose(scenario, r), r.name.startsWith('latency')))
+    console.log(`    ${line}`);
 }
 
 const checks = views.map(([view]) => checkTargets(rows, view, requests));
