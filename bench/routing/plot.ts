@@ -12,12 +12,14 @@ export interface PlotSeries {
   color: string;
   /** Time to first chunk of every call in ms; Infinity for a failed call. */
   ttfcMs: readonly number[];
+  /** The same calls without machine noise (drawn as black ticks on the bars), when they differ. */
+  scriptedMs?: readonly number[];
 }
 
 const WIDTH = 1000;
-const HEIGHT = 440;
-const TOP = 50;
-const BOTTOM = 370;
+const HEIGHT = 470;
+const TOP = 70;
+const BOTTOM = 380;
 const FONT = 'font-family="Helvetica, Arial, sans-serif"';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -33,15 +35,15 @@ export function renderPlot(title: string, series: readonly PlotSeries[]): string
   );
   out.push(...bars(series, 60, 470));
   out.push(...tails(series, 560, 960));
-  // Legend, under both panels.
-  let x = 60;
-  for (const s of series) {
+  // Legend under both panels, three entries a row.
+  series.forEach((s, i) => {
+    const x = 60 + (i % 3) * 300;
+    const y = HEIGHT - 52 + Math.floor(i / 3) * 22;
     out.push(
-      `<rect x="${x}" y="${HEIGHT - 28}" width="14" height="14" fill="${s.color}"/>`,
-      `<text x="${x + 20}" y="${HEIGHT - 16}">${esc(s.label)}</text>`,
+      `<rect x="${x}" y="${y}" width="14" height="14" fill="${s.color}"/>`,
+      `<text x="${x + 20}" y="${y + 12}">${esc(s.label)}</text>`,
     );
-    x += 30 + s.label.length * 6.6;
-  }
+  });
   out.push('</svg>');
   return `${out.join('\n')}\n`;
 }
@@ -50,6 +52,7 @@ export function renderPlot(title: string, series: readonly PlotSeries[]): string
 function bars(series: readonly PlotSeries[], left: number, right: number): string[] {
   const out: string[] = [];
   const tails: Tail[] = series.map((s) => tailOf(s.ttfcMs));
+  const ticks: Array<Tail | undefined> = series.map((s) => (s.scriptedMs ? tailOf(s.scriptedMs) : undefined));
   const finite = tails.flatMap((t) => [t.p50, t.p95, t.p99]).filter(Number.isFinite);
   const max = niceCeil(Math.max(1, ...finite));
   const y = (ms: number) => BOTTOM - (Math.min(ms, max) / max) * (BOTTOM - TOP);
@@ -79,6 +82,12 @@ function bars(series: readonly PlotSeries[], left: number, right: number): strin
         `<rect x="${r1(x)}" y="${r1(top)}" width="${r1(barWidth - 2)}" height="${r1(BOTTOM - top)}" fill="${s.color}"/>`,
         `<text x="${r1(x + (barWidth - 2) / 2)}" y="${r1(top - 3)}" text-anchor="middle" font-size="9">${Number.isFinite(v) ? Math.round(v) : 'fail'}</text>`,
       );
+      const tick = ticks[si]?.[g];
+      if (tick !== undefined && Number.isFinite(tick) && Math.abs(tick - v) >= 0.5) {
+        out.push(
+          `<line x1="${r1(x)}" x2="${r1(x + barWidth - 2)}" y1="${r1(y(tick))}" y2="${r1(y(tick))}" stroke="black" stroke-width="2"/>`,
+        );
+      }
     });
   });
   out.push(`<line x1="${left}" x2="${right}" y1="${BOTTOM}" y2="${BOTTOM}" stroke="#333"/>`);

@@ -172,9 +172,11 @@ if (args.svg) {
   const order: RowKey[] = ['oracle', 'informed', 'latency-hedge', 'latency', 'mean', 'priority'];
   const series = order.flatMap((key) => {
     const row = rows.find((r) => r.key === key);
-    return row ? [{ label: LABELS[key], color: colors[key], ttfcMs: row.measured }] : [];
+    return row
+      ? [{ label: LABELS[key], color: colors[key], ttfcMs: row.measured, ...(row.noise ? { scriptedMs: row.scripted } : {}) }]
+      : [];
   });
-  const title = `Time to first chunk as measured by the caller: ${requests} requests, seed ${seed}`;
+  const title = `Routing benchmark (${mode === 'virtual' ? 'virtual time' : 'loopback, real time'}): time to first chunk of ${requests} calls, seed ${seed}`;
   writeFileSync(args.svg, renderPlot(title, series));
   console.log(`\nplot written to ${args.svg}`);
 }

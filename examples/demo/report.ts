@@ -6,8 +6,13 @@ const ms = (v: number | undefined) => (v === undefined ? '-' : `${v.toFixed(1)} 
 /** One stage as lines of text: provider, attempts (with each failure), TTFC and duration. */
 export function describeStage(stage: string, result: RouteResult): string[] {
   const lines = [
-    `${stage.toUpperCase().padEnd(4)} served by ${result.provider || '(none)'}: first chunk after ${ms(result.timeToFirstChunkMs)}, done after ${ms(result.durationMs)}`,
+    `${stage.toUpperCase().padEnd(4)} served by ${result.provider || '(none)'}: first chunk ${ms(result.timeToFirstChunkMs)} after the call started, done after ${ms(result.durationMs)}`,
   ];
+  if (stage === 'stt') {
+    lines.push(
+      "       (the call includes sending the audio; an attempt's first chunk counts from the end of the audio)",
+    );
+  }
   for (const [i, attempt] of result.attempts.entries()) {
     const why = attempt.error instanceof Error ? ` (${attempt.error.message})` : '';
     const ttfc =

@@ -1,5 +1,6 @@
 import { AbortError } from '../errors/abort-error.js';
 import { AllProvidersFailedError } from '../errors/all-providers-failed-error.js';
+import type { ConfigError } from '../errors/config-error.js';
 import { MidStreamError } from '../errors/mid-stream-error.js';
 import { ProviderError } from '../errors/provider-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
@@ -65,8 +66,11 @@ export interface RouteRun<T> {
   route: string;
   /** Candidates in the order to try them. */
   candidates: RouteCandidate<T>[];
-  /** Why there is no candidate, when `candidates` is empty. */
-  noCandidateReason?: string;
+  /**
+   * Why there is no candidate, when `candidates` is empty: the route does not exist or serves
+   * another capability, or no provider maps the request's voice or model. Thrown as it is.
+   */
+  noCandidate?: ConfigError;
   /**
    * Resolves true when the request has nothing to do (e.g. whitespace-only text): the call then
    * yields nothing, contacts no provider and changes no score (C32).
@@ -306,7 +310,9 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       return;
     }
     if (run.candidates.length === 0) {
-      throw fail(new AllProvidersFailedError(run.capability, [], run.noCandidateReason));
+      throw fail(
+        run.noCandidate ?? new AllProvidersFailedError(run.capability, [], 'the route has no provider'),
+      );
     }
 
     /** Settles when the call is aborted (one listener for the whole call). */

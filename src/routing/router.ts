@@ -8,6 +8,7 @@ import type {
 } from '../config/index.js';
 import { parseConfig } from '../config/index.js';
 import type { HedgeSetting } from '../config/route.js';
+import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import { type Clock, systemClock } from '../internal/clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
 import type { AttemptContext, ProviderAdapter } from '../providers/types.js';
@@ -210,16 +211,18 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       emitter,
       tracing,
     };
-    if (typeof route === 'string') return { ...base, noCandidateReason: route };
+    if (typeof route === 'string') {
+      return { ...base, noCandidate: new ConfigError([{ path: ['routes', routeName], message: route }]) };
+    }
     const built: RouteCandidate<T>[] = [];
-    const missing: string[] = [];
+    const missing: ConfigIssue[] = [];
     for (const name of route.providers) {
       const adapter = adapters.get(name);
       const provider = resolved.providers[name];
       if (!adapter || !provider) continue;
       const made = build(name, provider, adapter);
       if (typeof made === 'string') {
-        missing.push(`${name}: ${made}`);
+        missing.push({ path: ['providers', name, capability], message: made });
         continue;
       }
       const key = LatencyTracker.key(name, capability, made.model);
@@ -274,9 +277,9 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       ...base,
       resumable: route.midStream !== 'error',
       candidates: order.map((i) => built[i]!),
-      noCandidateReason: missing.length
-        ? `no provider can serve it (${missing.join('; ')})`
-        : 'the route has no provider',
+      // No provider of the route maps the request's voice or model: the request (or the config)
+      // is wrong, not a provider; each issue names the mapping that is missing.
+      ...(missing.length && built.length === 0 ? { noCandidate: new ConfigError(missing) } : {}),
       ...(deadlineMs !== undefined ? { deadlineMs } : {}),
       ...(hedgeBudget ? { hedgeBudget } : {}),
     };

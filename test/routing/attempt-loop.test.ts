@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AbortError,
   AllProvidersFailedError,
+  ConfigError,
   MidStreamError,
   ProtocolError,
   ProviderError,
@@ -274,14 +275,11 @@ describe('the attempt loop', () => {
     expect(() => stream[Symbol.asyncIterator]()).toThrow('A RoutedStream can be iterated only once');
   });
 
-  it('names the reason when no provider is a candidate', async () => {
-    const stream = routedStream(
-      fakeRun<ChatEvent>([], { noCandidateReason: "no provider can serve it (a: no model 'x')" }),
-    );
-    const { error } = await collect(stream);
-    expect(AllProvidersFailedError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toBe(
-      "All providers failed for chat: no provider can serve it (a: no model 'x')",
-    );
+  it('throws the ConfigError it was given when no provider is a candidate', async () => {
+    const reason = new ConfigError([
+      { path: ['providers', 'a', 'chat'], message: "no model 'x' in its chat.models" },
+    ]);
+    const { error } = await collect(routedStream(fakeRun<ChatEvent>([], { noCandidate: reason })));
+    expect(error).toBe(reason);
   });
 });

@@ -5,6 +5,7 @@ import {
   AllProvidersFailedError,
   type AudioChunk,
   type ChatEvent,
+  ConfigError,
   createRouter,
   MidStreamError,
   ProtocolError,
@@ -436,6 +437,44 @@ describe('router.warmup()', () => {
       const s = router.chat(chatRequest);
       await collect(s);
       expect((await s.result).provider).toBe('a');
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+});
+
+describe('requests the config cannot serve', () => {
+  it('an unknown route, or a route of another capability, is a ConfigError naming the route', async () => {
+    const p = await serve('loopback', healthy(), healthy());
+    const router = createRouter(p.config);
+    try {
+      const unknown = await collect(router.tts({ text: 'Hi.', voice: 'agent', route: 'tts-premium' }));
+      expect(ConfigError.isInstance(unknown.error)).toBe(true);
+      expect((unknown.error as ConfigError).issues).toEqual([
+        { path: ['routes', 'tts-premium'], message: "no route named 'tts-premium' in the config" },
+      ]);
+      const wrong = await collect(router.tts({ text: 'Hi.', voice: 'agent', route: 'chat' }));
+      expect((wrong.error as ConfigError).issues).toEqual([
+        { path: ['routes', 'chat'], message: "route 'chat' is a chat route, not tts" },
+      ]);
+    } finally {
+      await router.close();
+      await p.close();
+    }
+  });
+
+  it('a voice no provider maps is a ConfigError naming each missing mapping, and no provider is contacted', async () => {
+    const p = await serve('loopback', healthy(), healthy());
+    const router = createRouter(p.config);
+    try {
+      const { error } = await collect(router.tts({ text: 'Hi.', voice: 'narrator' }));
+      expect(ConfigError.isInstance(error)).toBe(true);
+      expect((error as ConfigError).issues).toEqual([
+        { path: ['providers', 'a', 'tts'], message: "no voice 'narrator' in its tts.voices" },
+        { path: ['providers', 'b', 'tts'], message: "no voice 'narrator' in its tts.voices" },
+      ]);
+      expect([p.a.requests.length, p.b.requests.length]).toEqual([0, 0]);
     } finally {
       await router.close();
       await p.close();

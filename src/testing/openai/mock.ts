@@ -205,7 +205,14 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
         const status = script.failStatus ?? 500;
         return sendError(
           status,
-          script.failBody ?? errorBody(dialect, status, `mock failure ${call} of ${script.failTimes}`),
+          script.failBody ??
+            errorBody(
+              dialect,
+              status,
+              Number.isSafeInteger(script.failTimes) && script.failTimes < 1_000_000
+                ? `mock failure ${call} of ${script.failTimes}`
+                : 'mock failure (scripted to always fail)',
+            ),
           script.retryAfter === undefined ? {} : { 'retry-after': script.retryAfter },
         );
       }
