@@ -173,7 +173,14 @@ if (args.svg) {
   const series = order.flatMap((key) => {
     const row = rows.find((r) => r.key === key);
     return row
-      ? [{ label: LABELS[key], color: colors[key], ttfcMs: row.measured, ...(row.noise ? { scriptedMs: row.scripted } : {}) }]
+      ? [
+          {
+            label: LABELS[key],
+            color: colors[key],
+            ttfcMs: row.measured,
+            ...(row.noise ? { scriptedMs: row.scripted } : {}),
+          },
+        ]
       : [];
   });
   const title = `Routing benchmark (${mode === 'virtual' ? 'virtual time' : 'loopback, real time'}): time to first chunk of ${requests} calls, seed ${seed}`;

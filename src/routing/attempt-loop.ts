@@ -142,6 +142,8 @@ interface Running<T> {
   onCallAbort: () => void;
   acquired: boolean;
   ended: boolean;
+  /** First call after a long idle (or ever): its time to first chunk may include a cold start. */
+  cold: boolean;
 }
 
 type FirstOutcome<T> =
@@ -272,6 +274,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       attempt,
       base,
       t0: clock.now(),
+      cold: isColdStart(tracker.lastTriedAt(c.key), clock.now()),
       first: undefined as unknown as Promise<FirstOutcome<T>>,
       onCallAbort,
       acquired: c.health?.tryAcquire() ?? false,
@@ -404,7 +407,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
           const ttfc = now - winner.t0;
           winner.attempt.timeToFirstChunkMs = ttfc;
           callTtfc ??= now - callStart;
-          tracker.recordSuccess(c.key, ttfc, now);
+          tracker.recordSuccess(c.key, ttfc, now, { coldStart: winner.cold });
           emitter.emit('first-chunk', {
             ...winner.base,
             timeToFirstChunkMs: ttfc,
@@ -476,6 +479,16 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       finish(last?.provider ?? '', undefined);
     }
   }
+}
+
+/**
+ * Idle time after which a provider's next call is taken as a cold start (SageMaker scale-up,
+ * an EC2 model reloading, cold TLS): its TTFC is averaged in without the peak jump, once.
+ */
+export const COLD_START_AFTER_MS = 5 * 60_000;
+
+function isColdStart(lastTriedAt: number | undefined, now: number): boolean {
+  return lastTriedAt !== undefined && now - lastTriedAt > COLD_START_AFTER_MS;
 }
 
 /** True for a reset of a reused keep-alive socket that could not be retried: not the provider's fault. */

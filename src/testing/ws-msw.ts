@@ -21,6 +21,8 @@ type ClientData = string | ArrayBufferLike | ArrayBufferView | Blob;
  *   1008 policy violation); the reason is `HTTP <status> <body>`, cut to 123 bytes. voxroute's
  *   transport then rejects `connect()` with ProviderError `status` = that close code;
  * - `terminate()` closes with 1006 (msw has no TCP connection to drop);
+ * - `close()`/`terminate()` take effect after the frames already sent (msw would otherwise drop
+ *   them), so the client sees every frame sent before the close, then the close;
  * - a client's binary frames reach `onMessage` as Uint8Array (Blobs are read first; frames keep
  *   their order).
  *
@@ -88,18 +90,25 @@ function mockSocketOfMswClient(client: WebSocketHandlerConnection['client']): Mo
     for (const listener of closeListeners.splice(0)) listener(code, reason);
   };
   client.addEventListener('close', (event) => notifyClose(event.code, event.reason));
+  // msw delivers each `client.send` in a microtask that drops the frame once the socket is
+  // closing, and `client.close` marks it closing at once: closing right after a send would lose
+  // the frames sent just before (e.g. a final message). Queue the close behind them instead, as a
+  // real server's close frame follows its data frames on the wire.
+  const closeAfterSends = (code: number, reason: string) => {
+    queueMicrotask(() => client.close(code, reason));
+  };
   return {
     send(data) {
       if (open) client.send(data);
     },
     close(code = 1000, reason = '') {
       if (!open) return;
-      client.close(code, reason);
+      closeAfterSends(code, reason);
       notifyClose(code, reason);
     },
     terminate() {
       if (!open) return;
-      client.close(1006, '');
+      closeAfterSends(1006, '');
       notifyClose(1006, '');
     },
     onMessage(listener) {

@@ -9,6 +9,7 @@ import {
   TimeoutError,
 } from '../../src/errors/index.js';
 import { routedStream } from '../../src/routing/attempt-loop.js';
+import { LatencyTracker } from '../../src/routing/latency-tracker.js';
 import type { ChatEvent } from '../../src/types/chat.js';
 import { aborted, candidate, fakeRun, ManualClock } from './helpers.js';
 
@@ -281,5 +282,38 @@ describe('the attempt loop', () => {
     ]);
     const { error } = await collect(routedStream(fakeRun<ChatEvent>([], { noCandidate: reason })));
     expect(error).toBe(reason);
+  });
+});
+
+describe('cold starts', () => {
+  const idleThen = async (idleMs: number) => {
+    const clock = new ManualClock();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const a = candidate<ChatEvent>('a', async function* () {
+      await gate;
+      yield delta('x');
+    });
+    // A long decay time, so the old score keeps its weight and the rule shows.
+    const run = fakeRun([a], { clock, tracker: new LatencyTracker({ decayMs: 1e9 }) });
+    run.tracker.recordSuccess(a.key, 100, 0);
+    clock.advance(idleMs);
+    const pending = collect(routedStream(run));
+    await new Promise((r) => setImmediate(r));
+    clock.advance(2000);
+    release();
+    await pending;
+    return run.tracker.ewma(a.key)!;
+  };
+
+  it('takes the first call after 5 minutes idle as a cold start: averaged in, not taken as a peak', async () => {
+    const w = Math.exp(-(6 * 60_000 + 2000) / 1e9);
+    expect(await idleThen(6 * 60_000)).toBeCloseTo(100 * w + 2000 * (1 - w), 6);
+  });
+
+  it('takes a slow call after a short idle as a peak', async () => {
+    expect(await idleThen(60_000)).toBe(2000);
   });
 });
