@@ -57,7 +57,7 @@ function bars(series: readonly PlotSeries[], left: number, right: number): strin
   const max = niceCeil(Math.max(1, ...finite));
   const y = (ms: number) => BOTTOM - (Math.min(ms, max) / max) * (BOTTOM - TOP);
   out.push(
-    `<text x="${(left + right) / 2}" y="${TOP - 12}" text-anchor="middle">p50 / p95 / p99 time to first chunk (ms)</text>`,
+    `<text x="${(left + right) / 2}" y="${TOP - 12}" text-anchor="middle">p50 / p95 / p99 time to first chunk (ms)${ticks.some(Boolean) ? ', black tick: without machine noise' : ''}</text>`,
   );
   for (let k = 0; k <= 5; k++) {
     const v = (max / 5) * k;

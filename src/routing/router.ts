@@ -11,7 +11,7 @@ import type { HedgeSetting } from '../config/route.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import { type Clock, systemClock } from '../internal/clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
-import type { AttemptContext, ProviderAdapter } from '../providers/types.js';
+import type { AttemptContext, ProviderAdapter, ProviderAudio, WordTiming } from '../providers/types.js';
 import { createTracing } from '../telemetry/tracing.js';
 import { createHttpTransport, createWebSocketTransport } from '../transport/index.js';
 import type { HttpTransport } from '../transport/types.js';
@@ -33,8 +33,9 @@ import { RouterEmitter, type RouterEventName, type RouterListener } from './even
 import { HealthRegistry } from './health/index.js';
 import { type LatencySnapshot, LatencyTracker } from './latency-tracker.js';
 import { ReplayableAudio } from './replayable-audio.js';
+import { remainingText } from './resume-text.js';
 import { orderCandidates } from './select.js';
-import { TtsProgress } from './tts-progress.js';
+import { type SentenceCut, TtsProgress } from './tts-progress.js';
 import { pickNativeFormat, toCallerAudio } from './tts-stream.js';
 
 /** Where the router reports what the caller should know but that is not an error. */
@@ -313,12 +314,17 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
             const native = pickNativeFormat(tts.capabilities.outputFormats, want);
             return (async function* () {
               for (let i = progress.delivered; ; i++) {
-                const sentence = (await progress.sentence(i))?.trim();
-                if (sentence === undefined) return;
-                if (sentence !== '') {
+                const full = (await progress.sentence(i))?.trim();
+                if (full === undefined) return;
+                // A sentence cut mid-way on the last provider resumes after its last word
+                // fully heard, where that provider sent word timestamps.
+                const cut = progress.cut?.index === i ? progress.cut : undefined;
+                const text = cut ? remainingText(cut.text, cut.words, cut.deliveredMs) : full;
+                if (text !== '') {
+                  const state: SentenceCut = { index: i, text, words: [], deliveredMs: 0 };
                   const raw = tts.synthesize(
                     {
-                      text: sentence,
+                      text,
                       voice,
                       ...(model !== undefined ? { model } : {}),
                       format: native,
@@ -327,9 +333,20 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
                     },
                     attempt,
                   );
-                  yield* toCallerAudio(raw, want, name, onDropped(name));
+                  for await (const chunk of toCallerAudio(
+                    keepWords(raw, state.words),
+                    want,
+                    name,
+                    onDropped(name),
+                  )) {
+                    yield chunk;
+                    // Resumed here: the caller has this chunk.
+                    state.deliveredMs += durationMs(chunk.format, chunk.data.byteLength);
+                    progress.cut = state;
+                  }
                 }
                 progress.delivered = i + 1;
+                progress.cut = undefined;
               }
             })();
           },
@@ -504,6 +521,17 @@ function hedgeDelayMs(
   if (typeof hedge.after === 'number') return hedge.after;
   if (stats.samples < 5) return undefined;
   return hedge.after === 'p95' ? stats.p95Ms : stats.p99Ms;
+}
+
+/** Passes a provider's audio through, collecting the word timestamps it carries into `words`. */
+async function* keepWords(
+  source: AsyncIterable<ProviderAudio>,
+  words: WordTiming[],
+): AsyncGenerator<ProviderAudio, void, undefined> {
+  for await (const chunk of source) {
+    if (chunk.words) words.push(...chunk.words);
+    yield chunk;
+  }
 }
 
 /** Moves transcript times by `offsetMs` (events of a provider that heard the audio from an offset). */

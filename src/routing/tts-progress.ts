@@ -1,4 +1,13 @@
 import { SentenceSplitter } from '../pipeline/sentence-splitter.js';
+import type { WordTiming } from '../providers/types.js';
+
+/** How far the caller got into a sentence: the text sent, its word timestamps, audio delivered (ms). */
+export interface SentenceCut {
+  index: number;
+  text: string;
+  words: WordTiming[];
+  deliveredMs: number;
+}
 
 /**
  * The text of one tts() call as sentences, read once from the caller (a string, or a stream
@@ -16,6 +25,8 @@ export class TtsProgress {
   readonly #splitter: SentenceSplitter;
   /** Sentences whose audio has been handed to the caller in full. */
   delivered = 0;
+  /** The sentence being spoken, when part of its audio has reached the caller. */
+  cut: SentenceCut | undefined;
 
   constructor(text: string | AsyncIterable<string>, locale?: string) {
     this.#source = text;
