@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { bytesPerFrame, durationMs, sameFormat } from '../audio/format.js';
 import { createAudioConverter, preloadResampler, SampleFramer } from '../audio/index.js';
 import type {
@@ -129,6 +130,9 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     clock,
   });
   const closing = new AbortController();
+  // Every running call listens on the router's close signal (and removes its listener when it
+  // settles): many concurrent calls are normal, not a leak.
+  setMaxListeners(0, closing.signal);
   const adapters = new Map<string, ProviderAdapter>();
   for (const [name, provider] of Object.entries(resolved.providers))
     adapters.set(name, createAdapter(name, provider));

@@ -1,45 +1,8 @@
-import { ProtocolError, ProviderError, TimeoutError } from '../../errors/index.js';
+import { ProviderError } from '../../errors/index.js';
 import { isRetryableProviderKind, redactSecrets } from '../../transport/index.js';
 import type { ServerMessage } from './api-types.js';
 
-/**
- * `error` with its `partialOutput` set to `partialOutput`: the same object when it already
- * matches (or is not a ProviderError, ProtocolError or TimeoutError), else a copy of the same
- * class with every field kept and the original as `cause`. The transport cannot know whether
- * audio reached the caller; the adapter does.
- */
-export function withPartialOutput(error: unknown, partialOutput: boolean): unknown {
-  if (ProviderError.isInstance(error) && error.partialOutput !== partialOutput) {
-    return new ProviderError(error.message, {
-      provider: error.provider ?? '',
-      status: error.status,
-      providerCode: error.providerCode,
-      providerType: error.providerType,
-      retryAfterMs: error.retryAfterMs,
-      retryable: error.retryable,
-      partialOutput,
-      cause: error,
-    });
-  }
-  if (ProtocolError.isInstance(error) && error.partialOutput !== partialOutput) {
-    return new ProtocolError(error.message, {
-      provider: error.provider,
-      offset: error.offset,
-      retryable: error.retryable,
-      partialOutput,
-      cause: error,
-    });
-  }
-  if (TimeoutError.isInstance(error) && error.partialOutput !== partialOutput) {
-    return new TimeoutError(error.phase, error.timeoutMs, {
-      provider: error.provider,
-      retryable: error.retryable,
-      partialOutput,
-      cause: error,
-    });
-  }
-  return error;
-}
+export { withPartialOutput } from '../shared/with-partial-output.js';
 
 /** The server's inactivity close: no text for `inactivity_timeout` seconds (PROTOCOLS.md 4.3). */
 export const INPUT_TIMEOUT = 'input_timeout_exceeded';
