@@ -126,6 +126,6 @@ export function toWireTool(tool: ChatTool): WireTool {
  */
 function trimPrefill(messages: WireMessagesRequest['messages']): WireMessagesRequest['messages'] {
   const last = messages.at(-1);
-  if (!last || last.role !== 'assistant' || typeof last.content !== 'string') return messages;
+  if (last?.role !== 'assistant' || typeof last.content !== 'string') return messages;
   return [...messages.slice(0, -1), { ...last, content: last.content.trimEnd() }];
 }
