@@ -2,6 +2,7 @@ import { AbortError, ProtocolError, TimeoutError, type VoxrouteError } from '../
 import type { Clock } from '../../internal/clock.js';
 import { withPartialOutput } from '../openai/errors.js';
 import type { AttemptContext } from '../types.js';
+import { openAttemptScope } from './attempt-scope.js';
 import type { SageMakerInvocation } from './codec.js';
 import { withDeadline } from './deadline.js';
 import { invokeError, streamError, thrownStreamError } from './errors.js';
@@ -47,29 +48,8 @@ export async function* runResponseStream<T>(
   const deadlines = attempt.deadlines;
   let yielded = 0;
   const hadOutput = () => yielded > 0;
-  if (attempt.signal.aborted)
-    throw new AbortError('The attempt was aborted', { cause: attempt.signal.reason });
-
-  const controller = new AbortController();
-  let failure: VoxrouteError | undefined;
-  const abortWith = (error: VoxrouteError): VoxrouteError => {
-    failure ??= error;
-    controller.abort(failure);
-    return failure;
-  };
-  const onAttemptAbort = () =>
-    abortWith(new AbortError('The attempt was aborted', { cause: attempt.signal.reason }));
-  attempt.signal.addEventListener('abort', onAttemptAbort, { once: true });
-  const totalTimer =
-    deadlines.totalMs && deadlines.totalMs > 0
-      ? clock.setTimeout(
-          () =>
-            abortWith(
-              new TimeoutError('total', deadlines.totalMs!, { provider, partialOutput: hadOutput() }),
-            ),
-          deadlines.totalMs,
-        )
-      : undefined;
+  const scope = openAttemptScope(attempt, clock, provider, hadOutput);
+  const { controller, abortWith } = scope;
   let finished = false;
   let events: AsyncIterator<SageMakerStreamEvent> | undefined;
   try {
@@ -93,7 +73,7 @@ export async function* runResponseStream<T>(
         () => abortWith(new TimeoutError('headers', deadlines.headersMs!, { provider })),
       );
     } catch (error) {
-      throw failure ?? invokeError(provider, error, deadlines.connectMs ?? 0, secrets);
+      throw scope.failure ?? invokeError(provider, error, deadlines.connectMs ?? 0, secrets);
     }
     const body = output.Body;
     if (!body)
@@ -106,7 +86,7 @@ export async function* runResponseStream<T>(
       secrets,
       deadlines,
       hadOutput,
-      failure: () => failure,
+      failure: () => scope.failure,
       abortWith,
     });
     try {
@@ -115,12 +95,11 @@ export async function* runResponseStream<T>(
         yield item;
       }
     } catch (error) {
-      throw withPartialOutput(failure ?? error, hadOutput());
+      throw withPartialOutput(scope.failure ?? error, hadOutput());
     }
     finished = true;
   } finally {
-    if (totalTimer !== undefined) clock.clearTimeout(totalTimer);
-    attempt.signal.removeEventListener('abort', onAttemptAbort);
+    scope.dispose();
     // Ending early (an error, a deadline, the consumer's return()) closes the connection:
     // the abort destroys the request and its socket; closing the SDK's event iterator also
     // destroys the response stream (what an intercepted request, e.g. through msw, sees).

@@ -10,6 +10,7 @@ import type { Clock } from '../../../internal/clock.js';
 import { mapWireError } from '../../../transport/index.js';
 import { withPartialOutput } from '../../openai/errors.js';
 import type { AttemptContext } from '../../types.js';
+import { openAttemptScope } from '../attempt-scope.js';
 import type { SageMakerInputPart } from '../codec.js';
 import { withDeadline } from '../deadline.js';
 import { invokeError, streamError } from '../errors.js';
@@ -85,29 +86,8 @@ export async function* runBidiStream<T>(
   const deadlines = attempt.deadlines;
   let yielded = 0;
   const hadOutput = () => yielded > 0;
-  if (attempt.signal.aborted)
-    throw new AbortError('The attempt was aborted', { cause: attempt.signal.reason });
-
-  const controller = new AbortController();
-  let failure: VoxrouteError | undefined;
-  const abortWith = (error: VoxrouteError): VoxrouteError => {
-    failure ??= error;
-    controller.abort(failure);
-    return failure;
-  };
-  const onAttemptAbort = () =>
-    abortWith(new AbortError('The attempt was aborted', { cause: attempt.signal.reason }));
-  attempt.signal.addEventListener('abort', onAttemptAbort, { once: true });
-  const totalTimer =
-    deadlines.totalMs && deadlines.totalMs > 0
-      ? clock.setTimeout(
-          () =>
-            abortWith(
-              new TimeoutError('total', deadlines.totalMs!, { provider, partialOutput: hadOutput() }),
-            ),
-          deadlines.totalMs,
-        )
-      : undefined;
+  const scope = openAttemptScope(attempt, clock, provider, hadOutput);
+  const { controller, abortWith } = scope;
 
   let session: ClientHttp2Session | undefined;
   let stream: ClientHttp2Stream | undefined;
@@ -124,9 +104,9 @@ export async function* runBidiStream<T>(
       createEventStreamCodec(),
       target.credentials(),
     ]).catch((error: unknown) => {
-      throw failure ?? invokeError(provider, error, deadlines.connectMs ?? 0, secrets);
+      throw scope.failure ?? invokeError(provider, error, deadlines.connectMs ?? 0, secrets);
     });
-    if (failure) throw failure;
+    if (scope.failure) throw scope.failure;
     const signer = await createBidiSigner(target.region, credentials, encoder);
     const requestSecrets = { ...secrets, 'x-secret-key': credentials.secretAccessKey };
 
@@ -145,7 +125,9 @@ export async function* runBidiStream<T>(
       clock,
       () => abortWith(new TimeoutError('connect', deadlines.connectMs!, { provider })),
     ).catch((error: unknown) => {
-      throw failure ?? mapWireError(error, { provider, stage: 'request', requestHeaders: requestSecrets });
+      throw (
+        scope.failure ?? mapWireError(error, { provider, stage: 'request', requestHeaders: requestSecrets })
+      );
     });
 
     const headers: Record<string, string> = {
@@ -181,7 +163,9 @@ export async function* runBidiStream<T>(
       clock,
       () => abortWith(new TimeoutError('headers', deadlines.headersMs!, { provider })),
     ).catch((error: unknown) => {
-      throw failure ?? mapWireError(error, { provider, stage: 'request', requestHeaders: requestSecrets });
+      throw (
+        scope.failure ?? mapWireError(error, { provider, stage: 'request', requestHeaders: requestSecrets })
+      );
     });
     const status = Number(responseHeaders[':status'] ?? 0);
     if (status !== 200)
@@ -194,7 +178,7 @@ export async function* runBidiStream<T>(
       idleMs: deadlines.idleMs,
       inputDone: () => inputDone,
       hadOutput,
-      failure: () => failure,
+      failure: () => scope.failure,
       abortWith,
     });
     try {
@@ -203,12 +187,11 @@ export async function* runBidiStream<T>(
         yield item;
       }
     } catch (error) {
-      throw withPartialOutput(failure ?? error, hadOutput());
+      throw withPartialOutput(scope.failure ?? error, hadOutput());
     }
     finished = true;
   } finally {
-    if (totalTimer !== undefined) clock.clearTimeout(totalTimer);
-    attempt.signal.removeEventListener('abort', onAttemptAbort);
+    scope.dispose();
     controller.signal.removeEventListener('abort', closeAll);
     if (!finished && !controller.signal.aborted) controller.abort(new AbortError('Attempt closed'));
     if (!finished) closeAll();

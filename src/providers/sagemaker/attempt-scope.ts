@@ -1,0 +1,60 @@
+import { AbortError, TimeoutError, type VoxrouteError } from '../../errors/index.js';
+import type { Clock } from '../../internal/clock.js';
+import type { AttemptContext } from '../types.js';
+
+/**
+ * The abort plumbing of one SageMaker call, shared by response streams and bidirectional
+ * streams: one controller that the attempt's signal, the `total` deadline and any local failure
+ * abort; the first failure wins and is kept. `dispose()` removes the listener and the timer.
+ */
+export interface AttemptScope {
+  readonly controller: AbortController;
+  /** The first failure recorded, if any. */
+  readonly failure: VoxrouteError | undefined;
+  /** Records `error` (unless one is already recorded), aborts, and returns the recorded failure. */
+  abortWith(error: VoxrouteError): VoxrouteError;
+  dispose(): void;
+}
+
+/**
+ * Opens the scope of one attempt. Throws AbortError when the attempt is already aborted.
+ * `hadOutput` tells the `total` TimeoutError whether output had been yielded.
+ */
+export function openAttemptScope(
+  attempt: AttemptContext,
+  clock: Clock,
+  provider: string,
+  hadOutput: () => boolean,
+): AttemptScope {
+  if (attempt.signal.aborted)
+    throw new AbortError('The attempt was aborted', { cause: attempt.signal.reason });
+  const controller = new AbortController();
+  let failure: VoxrouteError | undefined;
+  const abortWith = (error: VoxrouteError): VoxrouteError => {
+    failure ??= error;
+    controller.abort(failure);
+    return failure;
+  };
+  const onAttemptAbort = () =>
+    abortWith(new AbortError('The attempt was aborted', { cause: attempt.signal.reason }));
+  attempt.signal.addEventListener('abort', onAttemptAbort, { once: true });
+  const totalMs = attempt.deadlines.totalMs;
+  const totalTimer =
+    totalMs && totalMs > 0
+      ? clock.setTimeout(
+          () => abortWith(new TimeoutError('total', totalMs, { provider, partialOutput: hadOutput() })),
+          totalMs,
+        )
+      : undefined;
+  return {
+    controller,
+    get failure() {
+      return failure;
+    },
+    abortWith,
+    dispose() {
+      if (totalTimer !== undefined) clock.clearTimeout(totalTimer);
+      attempt.signal.removeEventListener('abort', onAttemptAbort);
+    },
+  };
+}
