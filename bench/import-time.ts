@@ -9,8 +9,11 @@
  * dist/index.js), so process start-up is not counted, only loading and evaluating the module
  * graph. To tell what dominates, the same is measured for each package that dist/ imports
  * statically, for voxroute with those packages already loaded (its own code alone), for the
- * packages it loads lazily, and for `require('voxroute')` (dist/index.cjs). Targets are
- * measured round-robin, N rounds (default 15), so that a noisy moment hits all of them alike.
+ * packages it loads lazily (with `import()`, or synchronously on first use with the internal
+ * `requirePackage('name')`, e.g. zod), and for `require('voxroute')` (dist/index.cjs). The cost
+ * moved to first use is timed too: the first `createRouter()` after the import (which loads zod
+ * and builds the config schema). Targets are measured round-robin, N rounds (default 15), so
+ * that a noisy moment hits all of them alike.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -40,7 +43,18 @@ interface Target {
   pre?: string[];
   /** Load with require() from a CommonJS `-e` instead of import(). */
   cjs?: boolean;
+  /**
+   * JavaScript run after the (untimed) import of `spec`, with its exports as `m`: then only this
+   * is timed, e.g. the first `createRouter()`.
+   */
+  after?: string;
 }
+
+/** A small valid config: one OpenAI chat provider (no connection is opened by createRouter). */
+const FIRST_ROUTER = `m.createRouter({
+  providers: { a: { kind: 'openai', apiKey: 'k', chat: { models: { fast: 'gpt-4o-mini' } } } },
+  routes: { chat: { providers: ['a'] } },
+})`;
 
 /** Bare package names that the built files import statically (followed through dist/ chunks). */
 function staticImports(entry: string): string[] {
@@ -65,12 +79,17 @@ function staticImports(entry: string): string[] {
   return [...packages].sort();
 }
 
-/** Bare package names that the built files load with a dynamic `import()`. */
+/**
+ * Bare package names that the built files load lazily: with a dynamic `import()`, or with
+ * voxroute's `requirePackage('name')` (src/internal/require-package.ts, a synchronous require
+ * on first use).
+ */
 function dynamicImports(entry: string): string[] {
   const packages = new Set<string>();
   const files = [entry, ...staticChunkFiles(entry)];
+  const lazyLoad = /\b(?:import|requirePackage\d*)\(\s*['"]([^'"]+)['"]\s*\)/g;
   for (const file of files) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    for (const m of readFileSync(file, 'utf8').matchAll(lazyLoad)) {
       const spec = m[1] as string;
       if (!spec.startsWith('.')) packages.add(spec);
     }
@@ -87,11 +106,15 @@ function staticChunkFiles(entry: string): string[] {
 function sample(target: Target): number {
   const pre = JSON.stringify(target.pre ?? []);
   const spec = JSON.stringify(target.spec);
-  const code = target.cjs
-    ? `for (const p of ${pre}) require(p);
+  const code = target.after
+    ? `const m = await import(${spec});
+       const t0 = performance.now(); ${target.after}; const t = performance.now() - t0;
+       process.stdout.write(String(t)); process.exit(0);`
+    : target.cjs
+      ? `for (const p of ${pre}) require(p);
        const t0 = performance.now(); require(${spec}); const t = performance.now() - t0;
        process.stdout.write(String(t));`
-    : `for (const p of ${pre}) await import(p);
+      : `for (const p of ${pre}) await import(p);
        const t0 = performance.now(); await import(${spec}); const t = performance.now() - t0;
        process.stdout.write(String(t));`;
   const child = spawnSync(
@@ -121,6 +144,7 @@ function main(): void {
     { label: "import('voxroute')", spec: 'voxroute' },
     { label: "require('voxroute')", spec: 'voxroute', cjs: true },
     { label: 'voxroute, its static imports preloaded', spec: 'voxroute', pre: statics },
+    { label: 'first createRouter() after the import', spec: 'voxroute', after: FIRST_ROUTER },
     ...eager.map((s) => ({ label: `${s} alone (static dep)`, spec: s })),
     ...builtins.map((s) => ({ label: `node:${s.replace(/^node:/, '')} alone (static)`, spec: s })),
     { label: 'zod/mini alone (for comparison)', spec: 'zod/mini' },
@@ -140,7 +164,7 @@ function main(): void {
   );
   console.log(`static package imports of dist/index.js: ${eager.join(', ') || 'none'}`);
   console.log(`static Node imports: ${builtins.join(', ') || 'none'}`);
-  console.log(`dynamic (lazy) package imports: ${lazy.join(', ') || 'none'}\n`);
+  console.log(`packages loaded lazily (import() or requirePackage()): ${lazy.join(', ') || 'none'}\n`);
   console.log(`${'ms'.padEnd(56)}   median      min      p90   share of voxroute median`);
   const json: Record<string, unknown> = {};
   for (const target of targets) {

@@ -1,4 +1,6 @@
-import * as alawmulawModule from 'alawmulaw';
+import type * as alawmulawModule from 'alawmulaw';
+import { lazy } from '../internal/lazy.js';
+import { requirePackage } from '../internal/require-package.js';
 
 /**
  * ITU-T G.711 mu-law and A-law codecs for single samples, on top of the `alawmulaw` package
@@ -24,31 +26,35 @@ interface Codecs {
 
 /**
  * The package is a UMD bundle marked `__esModule`: Node's ESM loader exposes it only as
- * `default`, while bundlers' CommonJS interop exposes the named exports. Accept both.
+ * `default`, while `require` and bundlers' CommonJS interop expose the named exports. Accept both.
  */
 function pickCodecs(mod: unknown): Codecs {
   const named = mod as Partial<Codecs> & { default?: Codecs };
   return named.mulaw && named.alaw ? (named as Codecs) : named.default!;
 }
 
-const { mulaw, alaw } = pickCodecs(alawmulawModule);
+/**
+ * The codecs, loaded with `require` on first use (the first mu-law or A-law conversion builds
+ * its lookup tables through these functions) rather than when voxroute is imported.
+ */
+const codecs = lazy(() => pickCodecs(requirePackage<unknown>('alawmulaw')));
 
 /** mu-law code (0..255) of a signed 16-bit sample (-32768..32767). */
 export function mulawEncodeSample(sample: number): number {
-  return mulaw.encodeSample(sample) & 0xff;
+  return codecs().mulaw.encodeSample(sample) & 0xff;
 }
 
 /** Signed 16-bit value of a mu-law code (0..255): -32124..32124. */
 export function mulawDecodeSample(code: number): number {
-  return mulaw.decodeSample(code & 0xff) | 0;
+  return codecs().mulaw.decodeSample(code & 0xff) | 0;
 }
 
 /** A-law code (0..255) of a signed 16-bit sample (-32768..32767). */
 export function alawEncodeSample(sample: number): number {
-  return alaw.encodeSample(sample) & 0xff;
+  return codecs().alaw.encodeSample(sample) & 0xff;
 }
 
 /** Signed 16-bit value of an A-law code (0..255): -32256..32256, never 0. */
 export function alawDecodeSample(code: number): number {
-  return alaw.decodeSample(code & 0xff) | 0;
+  return codecs().alaw.decodeSample(code & 0xff) | 0;
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { zod } from '../internal/zod.js';
 import { secretSchema } from './secret.js';
 
 /**
@@ -9,6 +9,7 @@ export const MAX_TIMER_MS = 2_147_483_647;
 
 /** A duration in whole milliseconds, > 0 and <= {@link MAX_TIMER_MS}. */
 export function msSchema(description: string) {
+  const z = zod();
   return z
     .number()
     .int('must be a whole number of milliseconds')
@@ -23,6 +24,7 @@ export function msSchema(description: string) {
  * adapters can append `/chat/completions` and the like.
  */
 export function httpUrlSchema(description: string) {
+  const z = zod();
   return z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .refine(
@@ -42,6 +44,7 @@ export function httpUrlSchema(description: string) {
  * `fast`) to the provider's own ids. Needs at least one entry.
  */
 export function idMapSchema(description: string) {
+  const z = zod();
   return z
     .record(z.string().min(1, 'must not be empty'), z.string().min(1, 'must not be empty'))
     .refine((map) => Object.keys(map).length > 0, { message: 'must map at least one name' })
@@ -53,6 +56,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Extra HTTP request headers: name -> value, each value a literal or `{ env: 'NAME' }`. */
 export function headersSchema(description: string) {
+  const z = zod();
   return z
     .record(
       z.string().regex(HEADER_NAME, 'must be an HTTP header name'),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { zod } from '../internal/zod.js';
 import { routerConfigSchema } from './schema.js';
 
 /**
@@ -9,7 +9,7 @@ import { routerConfigSchema } from './schema.js';
  * checks those. Returns a new object on each call.
  */
 export function configJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(routerConfigSchema(), {
+  const schema = zod().toJSONSchema(routerConfigSchema(), {
     target: 'draft-2020-12',
     io: 'input',
     unrepresentable: 'any',

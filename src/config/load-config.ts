@@ -1,4 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { ConfigError } from '../errors/config-error.js';
 import { loadModuleDefault } from './load-module.js';
@@ -77,6 +76,8 @@ async function readConfig(file: string, options: LoadConfigOptions): Promise<unk
 async function assertFile(file: string): Promise<void> {
   let isFile: boolean;
   try {
+    // node:fs/promises is loaded here, not at import: importing voxroute stays fast.
+    const { stat } = await import('node:fs/promises');
     isFile = (await stat(file)).isFile();
   } catch (error) {
     throw fileError(file, error);
@@ -86,6 +87,7 @@ async function assertFile(file: string): Promise<void> {
 
 async function readText(file: string): Promise<string> {
   try {
+    const { readFile } = await import('node:fs/promises');
     return await readFile(file, 'utf8');
   } catch (error) {
     throw fileError(file, error);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { zod } from '../internal/zod.js';
 import { lazy } from './lazy.js';
 
 /**
@@ -20,8 +20,9 @@ export type SecretInput = string | { env: string };
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const envRefSchema = lazy(() =>
-  z
+const envRefSchema = lazy(() => {
+  const z = zod();
+  return z
     .strictObject({
       env: z
         .string()
@@ -31,8 +32,8 @@ const envRefSchema = lazy(() =>
         )
         .describe('Name of the environment variable that holds the secret, read when the config is loaded.'),
     })
-    .describe('A secret read from an environment variable when the config is loaded.'),
-);
+    .describe('A secret read from an environment variable when the config is loaded.');
+});
 
 /**
  * Schema of a secret (an API key, a header value): a non-empty literal string, or
@@ -40,6 +41,7 @@ const envRefSchema = lazy(() =>
  * is read later by {@link resolveSecrets}. Its error messages never contain the value.
  */
 export function secretSchema(description: string) {
+  const z = zod();
   return z
     .union([z.string().min(1, 'must not be empty'), envRefSchema()], {
       error: 'expected a string or { env: "VARIABLE_NAME" }',

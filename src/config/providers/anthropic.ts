@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zod } from '../../internal/zod.js';
 import {
   ANTHROPIC_DEFAULT_BASE_URL,
   ANTHROPIC_DEFAULT_MAX_TOKENS,
@@ -11,8 +12,9 @@ import { secretSchema } from '../secret.js';
 /** Header names the adapter sets itself, so `headers` may not hold them (compared case-insensitively). */
 const RESERVED_HEADERS = ['x-api-key', 'authorization', 'anthropic-version'];
 
-const chatSection = () =>
-  z
+const chatSection = () => {
+  const z = zod();
+  return z
     .strictObject({
       models: idMapSchema(
         'Logical model name (what ChatRequest.model says) -> the model id this API expects, e.g. { fast: "claude-haiku-4-5" }.',
@@ -27,6 +29,7 @@ const chatSection = () =>
         ),
     })
     .describe('Chat through POST {baseUrl}/v1/messages with stream: true.');
+};
 
 function noReservedHeaders(
   provider: { headers?: Record<string, unknown> | undefined },
@@ -56,8 +59,9 @@ function noReservedHeaders(
  * - `headers`: extra headers (e.g. `anthropic-beta`), never the auth or version headers;
  * - `chat: { models, maxTokens (default 1024 tokens) }`.
  */
-export const anthropicProviderSchema = lazy(() =>
-  z
+export const anthropicProviderSchema = lazy(() => {
+  const z = zod();
+  return z
     .strictObject({
       kind: z.literal('anthropic').describe("Anthropic's Messages API, or a gateway that mirrors it."),
       baseUrl: httpUrlSchema(
@@ -83,5 +87,5 @@ export const anthropicProviderSchema = lazy(() =>
       chat: chatSection().optional(),
     })
     .superRefine(noReservedHeaders, { when: () => true })
-    .describe('Anthropic (api.anthropic.com) or an Anthropic-compatible gateway: chat only.'),
-);
+    .describe('Anthropic (api.anthropic.com) or an Anthropic-compatible gateway: chat only.');
+});

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { zod } from '../../internal/zod.js';
 import { headersSchema, httpUrlSchema, idMapSchema } from '../fields.js';
 import { lazy } from '../lazy.js';
 import { secretSchema } from '../secret.js';
@@ -22,8 +22,9 @@ export const CARTESIA_DEFAULT_STT_MODEL = 'ink-whisper';
 /** Default time an idle TTS WebSocket stays open for the next call, in ms. */
 export const CARTESIA_DEFAULT_KEEP_WARM_MS = 30_000;
 
-const ttsSection = () =>
-  z
+const ttsSection = () => {
+  const z = zod();
+  return z
     .strictObject({
       model: z
         .string()
@@ -74,9 +75,11 @@ const ttsSection = () =>
         ),
     })
     .describe('Text-to-speech through Cartesia /tts/bytes, /tts/sse or /tts/websocket.');
+};
 
-const sttSection = () =>
-  z
+const sttSection = () => {
+  const z = zod();
+  return z
     .strictObject({
       model: z
         .string()
@@ -94,13 +97,15 @@ const sttSection = () =>
         ),
     })
     .describe('Speech-to-text through the Cartesia /stt/websocket (manual finalize).');
+};
 
 /**
  * Schema of a provider of kind `cartesia` (built on first call): Cartesia's API for TTS
  * (Sonic) and STT (Ink). Sources: PROTOCOLS.md section 1.
  */
-export const cartesiaProviderSchema = lazy(() =>
-  z
+export const cartesiaProviderSchema = lazy(() => {
+  const z = zod();
+  return z
     .strictObject({
       kind: z.literal('cartesia').describe('Cartesia (api.cartesia.ai): Sonic TTS and Ink STT.'),
       baseUrl: httpUrlSchema(
@@ -120,5 +125,5 @@ export const cartesiaProviderSchema = lazy(() =>
       tts: ttsSection().optional(),
       stt: sttSection().optional(),
     })
-    .describe('Cartesia.'),
-);
+    .describe('Cartesia.');
+});

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { zod } from '../../internal/zod.js';
 import { httpUrlSchema, idMapSchema, MAX_TIMER_MS, msSchema } from '../fields.js';
 import { lazy } from '../lazy.js';
 import { secretSchema } from '../secret.js';
@@ -21,8 +21,9 @@ export const DEEPGRAM_DEFAULT_STT_MODEL = 'nova-3';
  */
 export const DEEPGRAM_KEEP_ALIVE_MS = 3_000;
 
-const sttSection = () =>
-  z
+const sttSection = () => {
+  const z = zod();
+  return z
     .strictObject({
       model: z
         .string()
@@ -75,9 +76,11 @@ const sttSection = () =>
         ),
     })
     .describe('Live speech-to-text over the /v1/listen WebSocket.');
+};
 
-const ttsSection = () =>
-  z
+const ttsSection = () => {
+  const z = zod();
+  return z
     .strictObject({
       model: z
         .string()
@@ -91,14 +94,16 @@ const ttsSection = () =>
       ),
     })
     .describe('Text-to-speech through POST {baseUrl}/v1/speak (raw audio, container=none).');
+};
 
 /**
  * Schema of a provider of kind `deepgram` (PROTOCOLS.md section 3), built on first call:
  * `apiKey` (required, sent as `Authorization: Token <key>`), `baseUrl` (default
  * {@link DEEPGRAM_BASE_URL}), and the `stt` and `tts` sections. Field docs: docs/config.md.
  */
-export const deepgramProviderSchema = lazy(() =>
-  z
+export const deepgramProviderSchema = lazy(() => {
+  const z = zod();
+  return z
     .strictObject({
       kind: z.literal('deepgram').describe('Deepgram: live STT over WebSocket, TTS over REST.'),
       baseUrl: httpUrlSchema(
@@ -110,5 +115,5 @@ export const deepgramProviderSchema = lazy(() =>
       stt: sttSection().optional(),
       tts: ttsSection().optional(),
     })
-    .describe('Deepgram (api.deepgram.com).'),
-);
+    .describe('Deepgram (api.deepgram.com).');
+});

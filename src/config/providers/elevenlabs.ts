@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { zod } from '../../internal/zod.js';
 import { httpUrlSchema, idMapSchema, msSchema } from '../fields.js';
 import { lazy } from '../lazy.js';
 import { secretSchema } from '../secret.js';
@@ -16,10 +16,11 @@ export const ELEVENLABS_DEFAULT_MODEL = 'eleven_flash_v2_5';
 export const ELEVENLABS_KEEP_ALIVE_MS = 10_000;
 
 const unit = (name: string) =>
-  z.number().min(0, 'must be >= 0').max(1, 'must be <= 1').optional().describe(`${name}, 0..1.`);
+  zod().number().min(0, 'must be >= 0').max(1, 'must be <= 1').optional().describe(`${name}, 0..1.`);
 
-const voiceSettingsSchema = () =>
-  z
+const voiceSettingsSchema = () => {
+  const z = zod();
+  return z
     .strictObject({
       stability: unit('Voice stability (voice_settings.stability)'),
       similarityBoost: unit('Similarity to the original voice (voice_settings.similarity_boost)'),
@@ -40,9 +41,11 @@ const voiceSettingsSchema = () =>
     .describe(
       'Voice settings sent as voice_settings (snake_case on the wire). Omitted fields: the voice’s stored settings.',
     );
+};
 
-const ttsSection = () =>
-  z
+const ttsSection = () => {
+  const z = zod();
+  return z
     .strictObject({
       model: z
         .string()
@@ -88,6 +91,7 @@ const ttsSection = () =>
       ).default(ELEVENLABS_KEEP_ALIVE_MS),
     })
     .describe('Text-to-speech through the HTTP stream endpoint or the stream-input WebSocket.');
+};
 
 /**
  * Schema of a provider of kind `elevenlabs` (built on first call): ElevenLabs' API, TTS only.
@@ -95,8 +99,9 @@ const ttsSection = () =>
  * {@link ELEVENLABS_BASE_URL} and the WebSocket URL is derived from it (`https` -> `wss`,
  * `http` -> `ws`).
  */
-export const elevenlabsProviderSchema = lazy(() =>
-  z
+export const elevenlabsProviderSchema = lazy(() => {
+  const z = zod();
+  return z
     .strictObject({
       kind: z.literal('elevenlabs').describe('ElevenLabs (api.elevenlabs.io).'),
       baseUrl: httpUrlSchema(
@@ -107,5 +112,5 @@ export const elevenlabsProviderSchema = lazy(() =>
       ),
       tts: ttsSection().optional(),
     })
-    .describe('ElevenLabs text-to-speech.'),
-);
+    .describe('ElevenLabs text-to-speech.');
+});

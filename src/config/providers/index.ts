@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { zod } from '../../internal/zod.js';
 import { lazy } from '../lazy.js';
 import { anthropicProviderSchema } from './anthropic.js';
 import { cartesiaProviderSchema } from './cartesia.js';
@@ -32,12 +32,13 @@ export const providerKinds = lazy((): readonly string[] =>
 );
 
 /** Schema of one provider (built on first call): a union discriminated by `kind`. */
-export const providerSchema = lazy(() =>
-  z
+export const providerSchema = lazy(() => {
+  const z = zod();
+  return z
     .discriminatedUnion('kind', [...providerSchemas()], {
       error: `kind must be one of ${providerKinds()
         .map((kind) => JSON.stringify(kind))
         .join(', ')}`,
     })
-    .describe('One provider: its wire protocol (kind), endpoint, credentials and per-capability sections.'),
-);
+    .describe('One provider: its wire protocol (kind), endpoint, credentials and per-capability sections.');
+});

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zod } from '../../internal/zod.js';
 import { headersSchema, httpUrlSchema, idMapSchema } from '../fields.js';
 import { lazy } from '../lazy.js';
 import { secretSchema } from '../secret.js';
@@ -12,17 +13,20 @@ export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
  */
 export const OPENAI_PCM_SAMPLE_RATE = 24_000;
 
-const chatSection = () =>
-  z
+const chatSection = () => {
+  const z = zod();
+  return z
     .strictObject({
       models: idMapSchema(
         'Logical model name (what ChatRequest.model says) -> the model id this server expects, e.g. { fast: "gpt-4o-mini" }.',
       ),
     })
     .describe('Chat completions through POST {baseUrl}/chat/completions with stream: true.');
+};
 
-const ttsSection = () =>
-  z
+const ttsSection = () => {
+  const z = zod();
+  return z
     .strictObject({
       model: z
         .string()
@@ -55,9 +59,11 @@ const ttsSection = () =>
         ),
     })
     .describe('Text-to-speech through POST {baseUrl}/audio/speech.');
+};
 
-const sttSection = () =>
-  z
+const sttSection = () => {
+  const z = zod();
+  return z
     .strictObject({
       model: z
         .string()
@@ -78,6 +84,7 @@ const sttSection = () =>
         ),
     })
     .describe('Speech-to-text through POST {baseUrl}/audio/transcriptions.');
+};
 
 /** Fields shared by both kinds that speak OpenAI's wire protocol (PROTOCOLS.md sections 2 and 6). */
 const openaiShape = () => ({
@@ -107,8 +114,9 @@ function noDuplicateAuthorization(
 }
 
 /** Schema of a provider of kind `openai`: OpenAI's own API. `apiKey` is required. Built on first call. */
-export const openaiProviderSchema = lazy(() =>
-  z
+export const openaiProviderSchema = lazy(() => {
+  const z = zod();
+  return z
     .strictObject({
       kind: z.literal('openai').describe("OpenAI's own API."),
       baseUrl: httpUrlSchema(
@@ -120,16 +128,17 @@ export const openaiProviderSchema = lazy(() =>
       ...openaiShape(),
     })
     .superRefine(noDuplicateAuthorization, { when: () => true })
-    .describe('OpenAI (api.openai.com).'),
-);
+    .describe('OpenAI (api.openai.com).');
+});
 
 /**
  * Schema of a provider of kind `openai-compatible` (built on first call): any server that copies OpenAI's API (vLLM and
  * speech servers such as Kokoro-FastAPI or speaches on EC2, aggregators). `baseUrl` is
  * required; `apiKey` is optional (self-hosted servers often have none).
  */
-export const openaiCompatibleProviderSchema = lazy(() =>
-  z
+export const openaiCompatibleProviderSchema = lazy(() => {
+  const z = zod();
+  return z
     .strictObject({
       kind: z
         .literal('openai-compatible')
@@ -143,5 +152,5 @@ export const openaiCompatibleProviderSchema = lazy(() =>
       ...openaiShape(),
     })
     .superRefine(noDuplicateAuthorization, { when: () => true })
-    .describe('A self-hosted or third-party server with an OpenAI-compatible API.'),
-);
+    .describe('A self-hosted or third-party server with an OpenAI-compatible API.');
+});

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { zod } from '../../internal/zod.js';
 import { httpUrlSchema, idMapSchema } from '../fields.js';
 import { lazy } from '../lazy.js';
 import { secretSchema } from '../secret.js';
@@ -10,7 +10,7 @@ export const SAGEMAKER_DEFAULT_STT_SAMPLE_RATE = 16_000;
 
 /** A payload codec name: a built-in one or one added with `registerSageMakerCodec`. */
 const payloadSchema = (builtIn: string, fallback?: string) => {
-  const base = z
+  const base = zod()
     .string()
     .min(1, 'must not be empty')
     .describe(
@@ -21,26 +21,31 @@ const payloadSchema = (builtIn: string, fallback?: string) => {
   return fallback ? base.default(fallback) : base;
 };
 
-const sampleRateSchema = (fallback: number, what: string) =>
-  z
+const sampleRateSchema = (fallback: number, what: string) => {
+  const z = zod();
+  return z
     .number()
     .int('must be a whole number of Hz')
     .min(8_000, 'must be >= 8000 Hz')
     .max(48_000, 'must be <= 48000 Hz')
     .default(fallback)
     .describe(`${what} Default ${fallback}.`);
+};
 
-const streamModeSchema = () =>
-  z
+const streamModeSchema = () => {
+  const z = zod();
+  return z
     .enum(['response', 'bidirectional'])
     .default('response')
     .describe(
       '"response": one InvokeEndpointWithResponseStream call per request (HTTP/1.1); "bidirectional": ' +
         'InvokeEndpointWithBidirectionalStream over HTTP/2 (input streamed while output flows). Default "response".',
     );
+};
 
-const credentialsSchema = () =>
-  z
+const credentialsSchema = () => {
+  const z = zod();
+  return z
     .strictObject({
       accessKeyId: secretSchema('AWS access key id: a string, or { env: "AWS_ACCESS_KEY_ID" }.'),
       secretAccessKey: secretSchema('AWS secret access key: a string, or { env: "AWS_SECRET_ACCESS_KEY" }.'),
@@ -51,9 +56,11 @@ const credentialsSchema = () =>
     .describe(
       "Static AWS credentials used to sign requests (SigV4). Omitted: the AWS SDK's default provider chain (environment, shared config files, SSO, container and instance roles).",
     );
+};
 
-const chatSection = () =>
-  z
+const chatSection = () => {
+  const z = zod();
+  return z
     .strictObject({
       models: idMapSchema(
         'Logical model name (what ChatRequest.model says) -> the model id sent in the body, or "default" to send none (the endpoint serves one model).',
@@ -66,9 +73,11 @@ const chatSection = () =>
     .describe(
       'Chat through InvokeEndpointWithResponseStream; the codec builds the body and reads the reply.',
     );
+};
 
-const ttsSection = () =>
-  z
+const ttsSection = () => {
+  const z = zod();
+  return z
     .strictObject({
       model: z
         .string()
@@ -86,9 +95,11 @@ const ttsSection = () =>
       stream: streamModeSchema(),
     })
     .describe('Text-to-speech from a SageMaker endpoint (e.g. Cartesia Sonic).');
+};
 
-const sttSection = () =>
-  z
+const sttSection = () => {
+  const z = zod();
+  return z
     .strictObject({
       model: z.string().min(1).optional().describe('Model id the codec sends. Omitted: not sent.'),
       language: z
@@ -106,14 +117,16 @@ const sttSection = () =>
       stream: streamModeSchema(),
     })
     .describe('Speech-to-text from a SageMaker endpoint: audio in, transcript events streamed back.');
+};
 
 /**
  * Schema of a provider of kind `sagemaker` (built on first call): an Amazon SageMaker AI
  * real-time endpoint called through the SageMaker Runtime API (PROTOCOLS.md section 5).
  * `region` and `endpointName` are required; credentials default to the AWS SDK's provider chain.
  */
-export const sagemakerProviderSchema = lazy(() =>
-  z
+export const sagemakerProviderSchema = lazy(() => {
+  const z = zod();
+  return z
     .strictObject({
       kind: z.literal('sagemaker').describe('An Amazon SageMaker AI real-time endpoint.'),
       region: z
@@ -167,5 +180,5 @@ export const sagemakerProviderSchema = lazy(() =>
     })
     .describe(
       'An Amazon SageMaker AI endpoint (response streaming, or bidirectional streaming over HTTP/2).',
-    ),
-);
+    );
+});

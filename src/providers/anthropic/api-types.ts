@@ -1,9 +1,15 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazy } from '../../internal/lazy.js';
+import { zod } from '../../internal/zod.js';
 
 /*
  * Wire shapes of Anthropic's Messages API (PROTOCOLS.md 6b; Anthropic SDK messages types). The
  * stream schemas are loose: unknown fields (`stop_details`, cache token counts, `citations`, ...)
  * are kept and ignored, and only the fields voxroute reads are declared.
+ *
+ * Each schema is a function that builds it on its first call and returns the same object
+ * afterwards (`lazy`, with zod from src/internal/zod.ts), so that importing voxroute does not
+ * load zod; call it where the message is parsed, e.g. `parseWire(xSchema(), ...)`.
  */
 
 /** A text content block of a request message. */
@@ -55,61 +61,82 @@ export interface WireMessagesRequest {
   tools?: WireTool[];
 }
 
-const tokens = z.number().int().nonnegative().nullish();
+const tokens = lazy(() => {
+  const z = zod();
+  return z.number().int().nonnegative().nullish();
+});
 
 /** `message_start`: `message.usage.input_tokens` is the prompt's token count. */
-export const messageStartSchema = z.looseObject({
-  type: z.literal('message_start'),
-  message: z.looseObject({
-    usage: z.looseObject({ input_tokens: tokens, output_tokens: tokens }).nullish(),
-  }),
+export const messageStartSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    type: z.literal('message_start'),
+    message: z.looseObject({
+      usage: z.looseObject({ input_tokens: tokens(), output_tokens: tokens() }).nullish(),
+    }),
+  });
 });
 
 /** `content_block_start`: a `text` block (with its first `text`, usually `''`) or a `tool_use` block. */
-export const contentBlockStartSchema = z.looseObject({
-  type: z.literal('content_block_start'),
-  index: z.number().int().nonnegative(),
-  content_block: z.looseObject({
-    type: z.string(),
-    text: z.string().nullish(),
-    id: z.string().nullish(),
-    name: z.string().nullish(),
-    input: z.unknown().optional(),
-  }),
+export const contentBlockStartSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    type: z.literal('content_block_start'),
+    index: z.number().int().nonnegative(),
+    content_block: z.looseObject({
+      type: z.string(),
+      text: z.string().nullish(),
+      id: z.string().nullish(),
+      name: z.string().nullish(),
+      input: z.unknown().optional(),
+    }),
+  });
 });
 
 /** `content_block_delta`: `text_delta` (`text`), `input_json_delta` (`partial_json`), or others (ignored). */
-export const contentBlockDeltaSchema = z.looseObject({
-  type: z.literal('content_block_delta'),
-  index: z.number().int().nonnegative(),
-  delta: z.looseObject({
-    type: z.string(),
-    text: z.string().nullish(),
-    partial_json: z.string().nullish(),
-  }),
+export const contentBlockDeltaSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    type: z.literal('content_block_delta'),
+    index: z.number().int().nonnegative(),
+    delta: z.looseObject({
+      type: z.string(),
+      text: z.string().nullish(),
+      partial_json: z.string().nullish(),
+    }),
+  });
 });
 
 /** `content_block_stop`: the block at `index` is complete. */
-export const contentBlockStopSchema = z.looseObject({
-  type: z.literal('content_block_stop'),
-  index: z.number().int().nonnegative(),
+export const contentBlockStopSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    type: z.literal('content_block_stop'),
+    index: z.number().int().nonnegative(),
+  });
 });
 
 /** `message_delta`: the stop reason and the (cumulative) usage; `input_tokens` may be present too. */
-export const messageDeltaSchema = z.looseObject({
-  type: z.literal('message_delta'),
-  delta: z.looseObject({ stop_reason: z.string().nullish() }).nullish(),
-  usage: z.looseObject({ input_tokens: tokens, output_tokens: tokens }).nullish(),
+export const messageDeltaSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    type: z.literal('message_delta'),
+    delta: z.looseObject({ stop_reason: z.string().nullish() }).nullish(),
+    usage: z.looseObject({ input_tokens: tokens(), output_tokens: tokens() }).nullish(),
+  });
 });
 
 /** Any stream event: only `type` is read before the event is checked against its own schema. */
-export const streamEventSchema = z.looseObject({ type: z.string() });
+export const streamEventSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({ type: z.string() });
+});
 
 /** A parsed `message_start`. */
-export type MessageStart = z.infer<typeof messageStartSchema>;
+export type MessageStart = z.infer<ReturnType<typeof messageStartSchema>>;
 /** A parsed `content_block_start`. */
-export type ContentBlockStart = z.infer<typeof contentBlockStartSchema>;
+export type ContentBlockStart = z.infer<ReturnType<typeof contentBlockStartSchema>>;
 /** A parsed `content_block_delta`. */
-export type ContentBlockDelta = z.infer<typeof contentBlockDeltaSchema>;
+export type ContentBlockDelta = z.infer<ReturnType<typeof contentBlockDeltaSchema>>;
 /** A parsed `message_delta`. */
-export type MessageDelta = z.infer<typeof messageDeltaSchema>;
+export type MessageDelta = z.infer<ReturnType<typeof messageDeltaSchema>>;

@@ -57,7 +57,7 @@ export function createAnthropicChat(endpoint: AnthropicEndpoint, defaultMaxToken
         try {
           for await (const event of events) {
             const data = parseWire(
-              streamEventSchema,
+              streamEventSchema(),
               event.data,
               provider,
               'Messages stream event',

@@ -73,18 +73,18 @@ export class MessageStreamAssembler {
   push(data: { type: string; [field: string]: unknown }): ChatEvent[] {
     switch (data.type) {
       case 'message_start': {
-        const usage = this.parse(messageStartSchema, data).message.usage;
+        const usage = this.parse(messageStartSchema(), data).message.usage;
         if (typeof usage?.input_tokens === 'number') this.inputTokens = usage.input_tokens;
         return [];
       }
       case 'content_block_start':
-        return this.start(this.parse(contentBlockStartSchema, data));
+        return this.start(this.parse(contentBlockStartSchema(), data));
       case 'content_block_delta':
-        return this.delta(this.parse(contentBlockDeltaSchema, data));
+        return this.delta(this.parse(contentBlockDeltaSchema(), data));
       case 'content_block_stop':
-        return this.stop(this.parse(contentBlockStopSchema, data).index);
+        return this.stop(this.parse(contentBlockStopSchema(), data).index);
       case 'message_delta': {
-        const event = this.parse(messageDeltaSchema, data);
+        const event = this.parse(messageDeltaSchema(), data);
         if (event.delta?.stop_reason) this.stopReason = event.delta.stop_reason;
         if (typeof event.usage?.output_tokens === 'number') this.outputTokens = event.usage.output_tokens;
         if (typeof event.usage?.input_tokens === 'number') this.inputTokens = event.usage.input_tokens;
@@ -119,7 +119,7 @@ export class MessageStreamAssembler {
     return this.error('Messages stream ended before message_stop (truncated)');
   }
 
-  private start(event: z.infer<typeof contentBlockStartSchema>): ChatEvent[] {
+  private start(event: z.infer<ReturnType<typeof contentBlockStartSchema>>): ChatEvent[] {
     const block = event.content_block;
     if (block.type === 'text') {
       this.blocks.set(event.index, { kind: 'text' });
@@ -140,7 +140,7 @@ export class MessageStreamAssembler {
     return [];
   }
 
-  private delta(event: z.infer<typeof contentBlockDeltaSchema>): ChatEvent[] {
+  private delta(event: z.infer<ReturnType<typeof contentBlockDeltaSchema>>): ChatEvent[] {
     const { delta } = event;
     if (delta.type === 'text_delta') return this.text(delta.text);
     if (delta.type === 'input_json_delta') {

@@ -1,10 +1,16 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazy } from '../../internal/lazy.js';
+import { zod } from '../../internal/zod.js';
 
 /*
  * Wire shapes of Cartesia's API, as zod schemas (server -> client) and TypeScript types
  * (client -> server). Objects are loose: unknown fields are kept and ignored, and fields we
  * do not read are not declared. Source: PROTOCOLS.md section 1 (CJS `src/resources/tts.ts`,
  * `src/resources/stt/*`, COAS, CDOC-err).
+ *
+ * Each schema is a function that builds it on its first call and returns the same object
+ * afterwards (`lazy`, with zod from src/internal/zod.ts), so that importing voxroute does not
+ * load zod; call it where the message is parsed, e.g. `parseWire(xSchema(), ...)`.
  */
 
 /** `output_format` with `container: 'raw'` (PROTOCOLS.md 1.2): the only container of sse and websocket. */
@@ -43,10 +49,13 @@ export interface WireCancelRequest {
 }
 
 /** Word timestamps as parallel arrays, times in seconds (COAS `WordTimestamps`). */
-export const wordTimestampsSchema = z.looseObject({
-  words: z.array(z.string()),
-  start: z.array(z.number()),
-  end: z.array(z.number()),
+export const wordTimestampsSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    words: z.array(z.string()),
+    start: z.array(z.number()),
+    end: z.array(z.number()),
+  });
 });
 
 /**
@@ -54,22 +63,28 @@ export const wordTimestampsSchema = z.looseObject({
  * in `data`), `timestamps` (`word_timestamps`), `phoneme_timestamps`, `flush_done`, `done`
  * and `error` (the error fields are read by the transport's `errorFromStreamPayload`).
  */
-export const ttsEventSchema = z.looseObject({
-  type: z.string(),
-  context_id: z.string().nullish(),
-  data: z.string().nullish(),
-  done: z.boolean().nullish(),
-  word_timestamps: wordTimestampsSchema.nullish(),
+export const ttsEventSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    type: z.string(),
+    context_id: z.string().nullish(),
+    data: z.string().nullish(),
+    done: z.boolean().nullish(),
+    word_timestamps: wordTimestampsSchema().nullish(),
+  });
 });
 
 /** A parsed TTS event. */
-export type TtsEvent = z.infer<typeof ttsEventSchema>;
+export type TtsEvent = z.infer<ReturnType<typeof ttsEventSchema>>;
 
 /** One word of an STT transcript, times in seconds (COAS example, CJS-v2 `TranscriptionWord`). */
-export const sttWordSchema = z.looseObject({
-  word: z.string(),
-  start: z.number(),
-  end: z.number(),
+export const sttWordSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    word: z.string(),
+    start: z.number(),
+    end: z.number(),
+  });
 });
 
 /**
@@ -77,12 +92,17 @@ export const sttWordSchema = z.looseObject({
  * last final; `is_final`; `words`), `flush_done`, `done`, `error`. `words` is per-word objects on
  * the wire; the parallel-arrays shape of the current TS type is accepted too.
  */
-export const sttMessageSchema = z.looseObject({
-  type: z.string(),
-  text: z.string().nullish(),
-  is_final: z.boolean().nullish(),
-  words: z.union([z.array(sttWordSchema), wordTimestampsSchema, z.array(wordTimestampsSchema)]).nullish(),
+export const sttMessageSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    type: z.string(),
+    text: z.string().nullish(),
+    is_final: z.boolean().nullish(),
+    words: z
+      .union([z.array(sttWordSchema()), wordTimestampsSchema(), z.array(wordTimestampsSchema())])
+      .nullish(),
+  });
 });
 
 /** A parsed STT message. */
-export type SttMessage = z.infer<typeof sttMessageSchema>;
+export type SttMessage = z.infer<ReturnType<typeof sttMessageSchema>>;

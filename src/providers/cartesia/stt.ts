@@ -115,7 +115,7 @@ export function createCartesiaStt(
             );
           }
           deadlines.activity();
-          const message = parseWire(sttMessageSchema, item.json, provider, 'STT message', hadOutput);
+          const message = parseWire(sttMessageSchema(), item.json, provider, 'STT message', hadOutput);
           switch (message.type) {
             case 'transcript': {
               const event = transcriptEvent(message, request.interim);

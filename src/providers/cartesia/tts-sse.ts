@@ -36,7 +36,7 @@ export async function* synthesizeSse(
   try {
     for await (const item of sseJsonEvents(provider, response.body, () => reader.hadOutput)) {
       if (item.kind === 'done') break;
-      const event = parseWire(ttsEventSchema, item.value, provider, 'TTS event', reader.hadOutput);
+      const event = parseWire(ttsEventSchema(), item.value, provider, 'TTS event', reader.hadOutput);
       const step = reader.push(event);
       if (step.audio) yield step.audio;
       if (step.done) {

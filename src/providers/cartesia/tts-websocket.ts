@@ -108,7 +108,7 @@ export async function* synthesizeWebSocket(
     for (;;) {
       const raw = await inbox.take();
       deadlines.activity();
-      const event = parseWire(ttsEventSchema, raw, provider, 'TTS message', reader.hadOutput);
+      const event = parseWire(ttsEventSchema(), raw, provider, 'TTS message', reader.hadOutput);
       // An error message ends the context on the server's side; reader.push throws it.
       if (event.type === 'error') state.outcome = 'error-event';
       const step = reader.push(event);

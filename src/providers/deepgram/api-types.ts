@@ -1,25 +1,37 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazy } from '../../internal/lazy.js';
+import { zod } from '../../internal/zod.js';
 
 /*
  * Wire shapes of Deepgram's live STT (`/v1/listen`), as zod schemas (PROTOCOLS.md 3.2, source
  * DGJS `listen/v1/types/*`). Objects are loose: fields we do not read (`channel_index`,
  * `metadata`, `entities`, `languages`, `speaker`, ...) are kept and ignored.
+ *
+ * Each schema is a function that builds it on its first call and returns the same object
+ * afterwards (`lazy`, with zod from src/internal/zod.ts), so that importing voxroute does not
+ * load zod; call it where the message is parsed, e.g. `parseWire(xSchema(), ...)`.
  */
 
 /** One word of a result: times in seconds from the start of the stream. */
-export const listenWordSchema = z.looseObject({
-  word: z.string(),
-  start: z.number(),
-  end: z.number(),
-  confidence: z.number().nullish(),
-  punctuated_word: z.string().nullish(),
+export const listenWordSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    word: z.string(),
+    start: z.number(),
+    end: z.number(),
+    confidence: z.number().nullish(),
+    punctuated_word: z.string().nullish(),
+  });
 });
 
 /** One alternative of a result's channel (voxroute reads the first). */
-export const listenAlternativeSchema = z.looseObject({
-  transcript: z.string(),
-  confidence: z.number().nullish(),
-  words: z.array(listenWordSchema).nullish(),
+export const listenAlternativeSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    transcript: z.string(),
+    confidence: z.number().nullish(),
+    words: z.array(listenWordSchema()).nullish(),
+  });
 });
 
 /**
@@ -27,21 +39,27 @@ export const listenAlternativeSchema = z.looseObject({
  * `is_final: false` marks an interim result, `is_final: true` settled text, `speech_final: true`
  * an endpoint, `from_finalize: true` a result flushed by `Finalize`.
  */
-export const listenResultsSchema = z.looseObject({
-  type: z.literal('Results'),
-  start: z.number().nullish(),
-  duration: z.number().nullish(),
-  is_final: z.boolean().nullish(),
-  speech_final: z.boolean().nullish(),
-  from_finalize: z.boolean().nullish(),
-  channel: z.looseObject({ alternatives: z.array(listenAlternativeSchema) }),
+export const listenResultsSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    type: z.literal('Results'),
+    start: z.number().nullish(),
+    duration: z.number().nullish(),
+    is_final: z.boolean().nullish(),
+    speech_final: z.boolean().nullish(),
+    from_finalize: z.boolean().nullish(),
+    channel: z.looseObject({ alternatives: z.array(listenAlternativeSchema()) }),
+  });
 });
 
 /** A parsed `Results` message. */
-export type ListenResults = z.infer<typeof listenResultsSchema>;
+export type ListenResults = z.infer<ReturnType<typeof listenResultsSchema>>;
 
 /** Any server message: a JSON object with a string `type` (`Results`, `Metadata`, `SpeechStarted`, `UtteranceEnd`). */
-export const listenMessageSchema = z.looseObject({ type: z.string() });
+export const listenMessageSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({ type: z.string() });
+});
 
 /** The text control messages a client sends (PROTOCOLS.md 3.2, DGDOC-finalize, -close-stream, -audio-keep-alive). */
 export const LISTEN_CONTROL = {

@@ -106,10 +106,10 @@ export function createDeepgramListen(
         for await (const message of session.messages()) {
           if (message.type !== 'text') continue;
           const json = parseMessage(message.data, provider, hadOutput);
-          const typed = listenMessageSchema.safeParse(json);
+          const typed = listenMessageSchema().safeParse(json);
           if (!typed.success) continue;
           if (typed.data.type === 'Results') {
-            const results = listenResultsSchema.safeParse(json);
+            const results = listenResultsSchema().safeParse(json);
             if (!results.success) {
               const issue = results.error.issues[0];
               throw new ProtocolError(

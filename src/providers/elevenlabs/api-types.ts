@@ -1,10 +1,16 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazy } from '../../internal/lazy.js';
+import { zod } from '../../internal/zod.js';
 import type { WireVoiceSettings } from './endpoint.js';
 
 /*
  * Wire shapes of ElevenLabs' stream-input WebSocket (PROTOCOLS.md 4.3; ELJS
  * `serialization/types/*`, ELAAPI). Client messages use snake_case keys, server messages
  * camelCase. Server objects are loose: unknown fields are kept and ignored.
+ *
+ * Each schema is a function that builds it on its first call and returns the same object
+ * afterwards (`lazy`, with zod from src/internal/zod.ts), so that importing voxroute does not
+ * load zod; call it where the message is parsed, e.g. `parseWire(xSchema(), ...)`.
  */
 
 /**
@@ -13,15 +19,18 @@ import type { WireVoiceSettings } from './endpoint.js';
  * asyncapi spells the durations `charsDurationsMs`; which one the server sends is UNCONFIRMED,
  * so both are read (PROTOCOLS.md 4.3, 7 item 4).
  */
-export const alignmentSchema = z.looseObject({
-  chars: z.array(z.string()).nullish(),
-  charStartTimesMs: z.array(z.number()).nullish(),
-  charDurationsMs: z.array(z.number()).nullish(),
-  charsDurationsMs: z.array(z.number()).nullish(),
+export const alignmentSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    chars: z.array(z.string()).nullish(),
+    charStartTimesMs: z.array(z.number()).nullish(),
+    charDurationsMs: z.array(z.number()).nullish(),
+    charsDurationsMs: z.array(z.number()).nullish(),
+  });
 });
 
 /** A parsed alignment object. */
-export type WireAlignment = z.infer<typeof alignmentSchema>;
+export type WireAlignment = z.infer<ReturnType<typeof alignmentSchema>>;
 
 /**
  * Any message from the server: audio (`audio` base64 in the output format, with
@@ -30,18 +39,21 @@ export type WireAlignment = z.infer<typeof alignmentSchema>;
  * follows with a close (PROTOCOLS.md 4.3; error shape as ElevenLabs sends it, quoted in
  * livekit/agents#218 and elevenlabs-docs#426).
  */
-export const serverMessageSchema = z.looseObject({
-  audio: z.string().nullish(),
-  isFinal: z.boolean().nullish(),
-  alignment: alignmentSchema.nullish(),
-  normalizedAlignment: alignmentSchema.nullish(),
-  message: z.string().nullish(),
-  error: z.string().nullish(),
-  code: z.number().nullish(),
+export const serverMessageSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    audio: z.string().nullish(),
+    isFinal: z.boolean().nullish(),
+    alignment: alignmentSchema().nullish(),
+    normalizedAlignment: alignmentSchema().nullish(),
+    message: z.string().nullish(),
+    error: z.string().nullish(),
+    code: z.number().nullish(),
+  });
 });
 
 /** A parsed server message. */
-export type ServerMessage = z.infer<typeof serverMessageSchema>;
+export type ServerMessage = z.infer<ReturnType<typeof serverMessageSchema>>;
 
 /** The first client message (ELJS `InitializeConnection.Raw`): text `" "`, settings, and the key when not in the handshake. */
 export interface WireInitializeMessage {

@@ -354,7 +354,7 @@ class StreamInputSession {
         },
       );
     }
-    const result = serverMessageSchema.safeParse(json);
+    const result = serverMessageSchema().safeParse(json);
     if (!result.success) {
       const issue = result.error.issues[0];
       const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';

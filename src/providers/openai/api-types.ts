@@ -1,49 +1,67 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazy } from '../../internal/lazy.js';
+import { zod } from '../../internal/zod.js';
 
 /*
  * Wire shapes of the OpenAI API and of the servers that copy it, as zod schemas. Every object
  * is loose: unknown fields (vLLM's `reasoning_content`, `obfuscation`, `logprobs`, ...) are
  * kept and ignored, and fields we do not read are not declared. Sources: PROTOCOLS.md §2
  * (OpenAI: ONODE, OAS) and §6 (vLLM, Kokoro-FastAPI, speaches).
+ *
+ * Each schema is a function that builds it on its first call and returns the same object
+ * afterwards (`lazy`, with zod from src/internal/zod.ts), so that importing voxroute does not
+ * load zod; call it where the message is parsed, e.g. `parseWire(xSchema(), ...)`.
  */
 
 /** Body of an OpenAI-style error: `{"error":{message,type,param,code}}`; vLLM's `code` is an integer. */
-export const errorObjectSchema = z.looseObject({
-  message: z.string().nullish(),
-  type: z.string().nullish(),
-  code: z.union([z.string(), z.number()]).nullish(),
+export const errorObjectSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    message: z.string().nullish(),
+    type: z.string().nullish(),
+    code: z.union([z.string(), z.number()]).nullish(),
+  });
 });
 
 /** One tool-call fragment of a chat delta; `index` groups the fragments of one call. */
-export const toolCallDeltaSchema = z.looseObject({
-  index: z.number().int().nonnegative(),
-  id: z.string().nullish(),
-  type: z.string().nullish(),
-  function: z
-    .looseObject({
-      name: z.string().nullish(),
-      arguments: z.string().nullish(),
-    })
-    .nullish(),
+export const toolCallDeltaSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    index: z.number().int().nonnegative(),
+    id: z.string().nullish(),
+    type: z.string().nullish(),
+    function: z
+      .looseObject({
+        name: z.string().nullish(),
+        arguments: z.string().nullish(),
+      })
+      .nullish(),
+  });
 });
 
 /** Token counts of chat (`CompletionUsage`; vLLM `UsageInfo`). */
-export const chatUsageSchema = z.looseObject({
-  prompt_tokens: z.number().int().nonnegative().nullish(),
-  completion_tokens: z.number().int().nonnegative().nullish(),
+export const chatUsageSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    prompt_tokens: z.number().int().nonnegative().nullish(),
+    completion_tokens: z.number().int().nonnegative().nullish(),
+  });
 });
 
 /** One choice of a chat completion chunk. */
-export const chatChoiceSchema = z.looseObject({
-  index: z.number().int().nonnegative().nullish(),
-  delta: z
-    .looseObject({
-      content: z.string().nullish(),
-      refusal: z.string().nullish(),
-      tool_calls: z.array(toolCallDeltaSchema).nullish(),
-    })
-    .nullish(),
-  finish_reason: z.string().nullish(),
+export const chatChoiceSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    index: z.number().int().nonnegative().nullish(),
+    delta: z
+      .looseObject({
+        content: z.string().nullish(),
+        refusal: z.string().nullish(),
+        tool_calls: z.array(toolCallDeltaSchema()).nullish(),
+      })
+      .nullish(),
+    finish_reason: z.string().nullish(),
+  });
 });
 
 /**
@@ -51,13 +69,16 @@ export const chatChoiceSchema = z.looseObject({
  * chunk that `stream_options.include_usage` adds before `[DONE]`; `usage` is null elsewhere
  * (vLLM with `continuous_usage_stats` fills it on every chunk).
  */
-export const chatChunkSchema = z.looseObject({
-  choices: z.array(chatChoiceSchema).nullish(),
-  usage: chatUsageSchema.nullish(),
+export const chatChunkSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    choices: z.array(chatChoiceSchema()).nullish(),
+    usage: chatUsageSchema().nullish(),
+  });
 });
 
 /** A parsed chat completion chunk. */
-export type ChatChunk = z.infer<typeof chatChunkSchema>;
+export type ChatChunk = z.infer<ReturnType<typeof chatChunkSchema>>;
 
 /** A wire tool call as sent back to the server in an assistant message. */
 export interface WireToolCall {
@@ -108,9 +129,12 @@ export interface WireSpeechRequest {
  * Events of `/audio/speech` with `stream_format: 'sse'`: `speech.audio.delta` carries base64
  * audio; `speech.audio.done` ends the stream with `usage` (OpenAI) or `token_usage` (speaches).
  */
-export const speechEventSchema = z.looseObject({
-  type: z.string(),
-  audio: z.string().nullish(),
+export const speechEventSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    type: z.string(),
+    audio: z.string().nullish(),
+  });
 });
 
 /**
@@ -118,23 +142,29 @@ export const speechEventSchema = z.looseObject({
  * OpenAI and speaches send `{type:'transcript.text.delta', delta}` and `{type:'transcript.text.done', text}`;
  * vLLM sends chat-like `{object:'transcription.chunk', choices:[{delta:{content}, finish_reason}]}`.
  */
-export const transcriptionEventSchema = z.looseObject({
-  type: z.string().nullish(),
-  object: z.string().nullish(),
-  delta: z.string().nullish(),
-  text: z.string().nullish(),
-  choices: z
-    .array(
-      z.looseObject({
-        delta: z.looseObject({ content: z.string().nullish() }).nullish(),
-        finish_reason: z.string().nullish(),
-      }),
-    )
-    .nullish(),
+export const transcriptionEventSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    type: z.string().nullish(),
+    object: z.string().nullish(),
+    delta: z.string().nullish(),
+    text: z.string().nullish(),
+    choices: z
+      .array(
+        z.looseObject({
+          delta: z.looseObject({ content: z.string().nullish() }).nullish(),
+          finish_reason: z.string().nullish(),
+        }),
+      )
+      .nullish(),
+  });
 });
 
 /** A parsed streamed transcription event. */
-export type TranscriptionEvent = z.infer<typeof transcriptionEventSchema>;
+export type TranscriptionEvent = z.infer<ReturnType<typeof transcriptionEventSchema>>;
 
 /** The non-streamed transcription answer with `response_format: 'json'`: `{text}`. */
-export const transcriptionJsonSchema = z.looseObject({ text: z.string() });
+export const transcriptionJsonSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({ text: z.string() });
+});

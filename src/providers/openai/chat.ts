@@ -38,7 +38,7 @@ export function createOpenAiChat(
             yield* assembler.end('done');
             return;
           }
-          const chunk = parseWire(chatChunkSchema, item.value, provider, 'chat chunk', assembler.hadOutput);
+          const chunk = parseWire(chatChunkSchema(), item.value, provider, 'chat chunk', assembler.hadOutput);
           yield* assembler.push(chunk);
         }
         ended = true;

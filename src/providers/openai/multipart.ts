@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 /** One part of a multipart/form-data body: a text field, or a file with its name and type. */
 export type MultipartPart =
   | { name: string; value: string }
@@ -19,11 +17,13 @@ export interface MultipartBody {
  * `Content-Type` header for files), an empty line, the value, CRLF; the body ends with
  * `--boundary--` CRLF. Field names and file names must not hold `"`, CR or LF (throws
  * TypeError). `boundary` defaults to `----voxroute` followed by 24 random hex digits, which
- * cannot occur in the text fields; for files the chance of a clash is 2^-96.
+ * cannot occur in the text fields; for files the chance of a clash is 2^-96. The random bytes
+ * come from the global Web Crypto (`crypto.getRandomValues`), so that importing voxroute does
+ * not load `node:crypto`.
  */
 export function encodeMultipart(
   parts: MultipartPart[],
-  boundary = `----voxroute${randomBytes(12).toString('hex')}`,
+  boundary = `----voxroute${Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('hex')}`,
 ): MultipartBody {
   const encoder = new TextEncoder();
   const pieces: Uint8Array[] = [];

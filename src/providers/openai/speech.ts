@@ -101,7 +101,7 @@ async function* sseAudio(
   let hadOutput = false;
   for await (const item of sseJsonEvents(provider, body, () => hadOutput)) {
     if (item.kind === 'done') return;
-    const event = parseWire(speechEventSchema, item.value, provider, 'speech event', hadOutput);
+    const event = parseWire(speechEventSchema(), item.value, provider, 'speech event', hadOutput);
     if (event.type === 'speech.audio.done') return;
     if (event.type === 'speech.audio.delta' && event.audio) {
       const data = new Uint8Array(Buffer.from(event.audio, 'base64'));

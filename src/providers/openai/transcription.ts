@@ -64,7 +64,7 @@ export function createOpenAiTranscription(endpoint: OpenAiEndpoint, options: Ope
       if (!(response.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream')) {
         const json = await readJsonBody(provider, response.body);
         if (isStreamErrorPayload(json)) throw errorFromStreamPayload(provider, json, undefined, false);
-        const { text } = parseWire(transcriptionJsonSchema, json, provider, 'transcription', false);
+        const { text } = parseWire(transcriptionJsonSchema(), json, provider, 'transcription', false);
         yield* assembler.push({ type: 'transcript.text.done', text }).events;
         return;
       }
@@ -77,7 +77,7 @@ export function createOpenAiTranscription(endpoint: OpenAiEndpoint, options: Ope
             return;
           }
           const event = parseWire(
-            transcriptionEventSchema,
+            transcriptionEventSchema(),
             item.value,
             provider,
             'transcription event',

@@ -33,7 +33,7 @@ const EXAMPLE = {
   metadata: { request_id: 'r', model_info: { name: 'n', version: 'v', arch: 'a' }, model_uuid: 'u' },
 };
 
-const results = (patch: Record<string, unknown>) => listenResultsSchema.parse({ ...EXAMPLE, ...patch });
+const results = (patch: Record<string, unknown>) => listenResultsSchema().parse({ ...EXAMPLE, ...patch });
 
 describe('transcriptEventOf', () => {
   it('maps a final Results to a final with ms times (start + duration), punctuated words and confidence', () => {

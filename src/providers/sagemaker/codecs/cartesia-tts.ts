@@ -1,5 +1,6 @@
-import { z } from 'zod';
 import { ProtocolError } from '../../../errors/index.js';
+import { lazy } from '../../../internal/lazy.js';
+import { zod } from '../../../internal/zod.js';
 import type { AudioFormat } from '../../../types/audio.js';
 import { parseWire } from '../../openai/sse-json.js';
 import type { SageMakerTtsCodec } from '../codec.js';
@@ -17,11 +18,15 @@ const CARTESIA_ENCODING: Record<AudioFormat['encoding'], string> = {
  * A Cartesia TTS message (PROTOCOLS.md 1.4, 1.5; CJS `TTSSSEEvent`, `WebsocketResponse`):
  * `{"type":"chunk","data":"<base64>","done":false}`, `{"type":"timestamps",...}`,
  * `{"type":"done","done":true}`; `{"type":"error",...}` is caught before this schema.
+ * Built on first call (zod is loaded then, see src/internal/zod.ts).
  */
-const cartesiaMessageSchema = z.looseObject({
-  type: z.string().nullish(),
-  data: z.string().nullish(),
-  done: z.boolean().nullish(),
+const cartesiaMessageSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    type: z.string().nullish(),
+    data: z.string().nullish(),
+    done: z.boolean().nullish(),
+  });
 });
 
 /**
@@ -56,7 +61,7 @@ export const cartesiaTtsCodec: SageMakerTtsCodec = {
   async *decode(parts, { provider, request }) {
     for await (const message of jsonMessages(parts, { provider })) {
       if (message.kind === 'done') return;
-      const value = parseWire(cartesiaMessageSchema, message.value, provider, 'Cartesia message', false);
+      const value = parseWire(cartesiaMessageSchema(), message.value, provider, 'Cartesia message', false);
       if ((value.type === 'chunk' || value.type == null) && value.data) {
         const data = new Uint8Array(Buffer.from(value.data, 'base64'));
         if (data.byteLength > 0) yield { data, format: request.format };

@@ -35,7 +35,7 @@ export const openAiChatCodec: SageMakerChatCodec = {
         yield* assembler.end('done');
         return;
       }
-      yield* assembler.push(parseWire(chatChunkSchema, message.value, provider, 'chat chunk', false));
+      yield* assembler.push(parseWire(chatChunkSchema(), message.value, provider, 'chat chunk', false));
     }
     yield* assembler.end('eof');
   },

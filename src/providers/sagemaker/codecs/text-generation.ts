@@ -1,5 +1,6 @@
-import { z } from 'zod';
 import { ProtocolError } from '../../../errors/index.js';
+import { lazy } from '../../../internal/lazy.js';
+import { zod } from '../../../internal/zod.js';
 import type { ChatEvent, FinishReason } from '../../../types/chat.js';
 import { parseWire } from '../../openai/sse-json.js';
 import type { ProviderChatRequest } from '../../types.js';
@@ -33,12 +34,16 @@ export function textGenerationInvocation(request: ProviderChatRequest, accept: s
  * - TGI and LMI: `{"token":{"text","special"},"generated_text":null|string,"details":null|{"finish_reason"}}`,
  *   the last one with `generated_text` and `details`;
  * - older LMI `jsonlines`: `{"outputs":[" a"]}` (case C20).
+ * Built on first call (zod is loaded then, see src/internal/zod.ts).
  */
-const textGenerationSchema = z.looseObject({
-  token: z.looseObject({ text: z.string().nullish(), special: z.boolean().nullish() }).nullish(),
-  outputs: z.array(z.string()).nullish(),
-  generated_text: z.string().nullish(),
-  details: z.looseObject({ finish_reason: z.string().nullish() }).nullish(),
+const textGenerationSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    token: z.looseObject({ text: z.string().nullish(), special: z.boolean().nullish() }).nullish(),
+    outputs: z.array(z.string()).nullish(),
+    generated_text: z.string().nullish(),
+    details: z.looseObject({ finish_reason: z.string().nullish() }).nullish(),
+  });
 });
 
 /** TGI / LMI `finish_reason` to voxroute's: `length`; `eos_token`, `stop_sequence`, `stop`: `stop`. */
@@ -65,7 +70,13 @@ export async function* textGenerationEvents(
   let finish: FinishReason | undefined;
   for await (const message of jsonMessages(parts, { provider, framing })) {
     if (message.kind === 'done') break;
-    const value = parseWire(textGenerationSchema, message.value, provider, 'text-generation message', false);
+    const value = parseWire(
+      textGenerationSchema(),
+      message.value,
+      provider,
+      'text-generation message',
+      false,
+    );
     const token = value.token;
     if (token && !token.special && token.text) yield { type: 'text-delta', text: token.text };
     for (const text of value.outputs ?? []) if (text) yield { type: 'text-delta', text };

@@ -1,5 +1,7 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ProtocolError } from '../../../errors/index.js';
+import { lazy } from '../../../internal/lazy.js';
+import { zod } from '../../../internal/zod.js';
 import type { TranscriptEvent, TranscriptWord } from '../../../types/transcript.js';
 import { transcriptionEventSchema } from '../../openai/api-types.js';
 import { parseWire } from '../../openai/sse-json.js';
@@ -15,27 +17,31 @@ import { jsonMessages } from '../framing.js';
  * - `{"text", "is_final": false | true, ...}` (Cartesia and Deepgram style flag);
  * - `{"type": "done"}` ends the stream.
  * OpenAI-style `transcript.text.delta` / `transcript.text.done` events are read separately.
+ * Built on first call (zod is loaded then, see src/internal/zod.ts).
  */
-const transcriptMessageSchema = z.looseObject({
-  type: z.string().nullish(),
-  text: z.string().nullish(),
-  is_final: z.boolean().nullish(),
-  start: z.number().nonnegative().nullish(),
-  end: z.number().nonnegative().nullish(),
-  confidence: z.number().min(0).max(1).nullish(),
-  words: z
-    .array(
-      z.looseObject({
-        word: z.string(),
-        start: z.number().nonnegative().nullish(),
-        end: z.number().nonnegative().nullish(),
-        confidence: z.number().min(0).max(1).nullish(),
-      }),
-    )
-    .nullish(),
+const transcriptMessageSchema = lazy(() => {
+  const z = zod();
+  return z.looseObject({
+    type: z.string().nullish(),
+    text: z.string().nullish(),
+    is_final: z.boolean().nullish(),
+    start: z.number().nonnegative().nullish(),
+    end: z.number().nonnegative().nullish(),
+    confidence: z.number().min(0).max(1).nullish(),
+    words: z
+      .array(
+        z.looseObject({
+          word: z.string(),
+          start: z.number().nonnegative().nullish(),
+          end: z.number().nonnegative().nullish(),
+          confidence: z.number().min(0).max(1).nullish(),
+        }),
+      )
+      .nullish(),
+  });
 });
 
-type TranscriptMessage = z.infer<typeof transcriptMessageSchema>;
+type TranscriptMessage = z.infer<ReturnType<typeof transcriptMessageSchema>>;
 
 /**
  * Transcript events from the PayloadPart bytes of an STT container (SSE or JSON lines,
@@ -66,13 +72,13 @@ export async function* transcriptEvents(
     const value = message.value as { type?: unknown } | null;
     if (typeof value?.type === 'string' && value.type.startsWith('transcript.text.')) {
       openai ??= new TranscriptAssembler(provider, interim, call.audioMs);
-      const event = parseWire(transcriptionEventSchema, value, provider, 'transcription event', false);
+      const event = parseWire(transcriptionEventSchema(), value, provider, 'transcription event', false);
       const step = openai.push(event);
       yield* step.events;
       if (step.done) return;
       continue;
     }
-    const parsed = parseWire(transcriptMessageSchema, value, provider, 'transcript message', false);
+    const parsed = parseWire(transcriptMessageSchema(), value, provider, 'transcript message', false);
     if (parsed.type === 'done') {
       ended = true;
       break;

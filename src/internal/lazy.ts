@@ -1,0 +1,18 @@
+/**
+ * Wraps `build` so that it runs on the first call only; later calls return the same value
+ * (one boolean check). Used for whatever is costly to create and not needed at import time:
+ * zod schemas (the config's and the providers' wire schemas) and the packages loaded on first
+ * use ({@link ./require-package.ts}), so that `import 'voxroute'` stays fast. If `build`
+ * throws, nothing is cached and the next call runs it again.
+ */
+export function lazy<T>(build: () => T): () => T {
+  let built = false;
+  let value: T;
+  return () => {
+    if (!built) {
+      value = build();
+      built = true;
+    }
+    return value;
+  };
+}

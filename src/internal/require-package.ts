@@ -1,0 +1,25 @@
+import { createRequire } from 'node:module';
+
+/**
+ * A `require` resolving from this module's own location, so packages are found in voxroute's
+ * node_modules whichever build runs: dist/index.cjs (CommonJS: `__filename`), dist/index.js
+ * (ESM: `import.meta.url`, which tsup leaves empty in the CommonJS build, hence checked
+ * second), or src/ under vitest or jiti. Created on first use.
+ */
+let requireHere: NodeJS.Require | undefined;
+
+/**
+ * Loads a package (its CommonJS build, through Node's `require`) synchronously, on the call
+ * rather than at import: for dependencies that are slow to load and not needed by
+ * `import 'voxroute'` itself (zod, alawmulaw, eventsource-parser), where the caller is
+ * synchronous and so cannot `await import()`. Node caches the module: later calls cost a
+ * cache lookup, but callers keep the result (see {@link ./lazy.ts}) anyway.
+ *
+ * @param name A bare package specifier, e.g. `'zod'`.
+ * @returns The package's CommonJS exports, typed by the caller.
+ * @throws Whatever `require` throws (e.g. `MODULE_NOT_FOUND` when the package is missing).
+ */
+export function requirePackage<T>(name: string): T {
+  requireHere ??= createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+  return requireHere(name) as T;
+}
