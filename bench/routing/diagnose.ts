@@ -49,8 +49,8 @@ export function diagnose(scenario: Scenario, result: StrategyResult): Diagnosis 
     const [first, second] = call.attempts;
     if (!first) continue;
     const available = PROVIDERS.filter((p) => !scenario.outcomes[p][i]!.fails);
-    const best = Math.min(...available.map((p) => typicalMs(p, i, n)));
-    if (typicalMs(first.provider as ProviderName, i, n) >= 1.5 * best)
+    const best = Math.min(...available.map((p) => typicalMs(scenario, p, i)));
+    if (typicalMs(scenario, first.provider as ProviderName, i) >= 1.5 * best)
       bump(d.slowFirstChoices, first.provider);
     const hedged = second !== undefined && (first.outcome === 'aborted' || second.outcome === 'aborted');
     if (hedged) bump(first.outcome === 'aborted' ? d.hedgesWon : d.hedgesLost, first.provider);
@@ -75,7 +75,7 @@ export function diagnose(scenario: Scenario, result: StrategyResult): Diagnosis 
     let longest = 0;
     let since: number | undefined;
     for (const t of points) {
-      const inflated = t.ewmaMs !== undefined && t.ewmaMs > 2 * typicalMs(p, requestAt(t.tMs), n);
+      const inflated = t.ewmaMs !== undefined && t.ewmaMs > 2 * typicalMs(scenario, p, requestAt(t.tMs));
       if (inflated) since ??= t.tMs;
       else since = undefined;
       if (since !== undefined) longest = Math.max(longest, t.tMs - since);

@@ -134,6 +134,12 @@ export interface TargetCheck {
   label: string;
   met: boolean;
   detail: string;
+  /**
+   * False for a figure shown for comparison only: the p99 of `latency` without hedging against
+   * the baselines (issue 6 sets its p99 targets with hedging, and asks hedging to cut p99 by
+   * 40%, so without hedging a heavy tail is expected to reach p99).
+   */
+  target: boolean;
 }
 
 /** The targets of issue 6 in one view (the strategies that did not run are left out). */
@@ -147,7 +153,8 @@ export function checkTargets(rows: readonly Row[], view: View, requests: number)
   const hedge = tail('latency-hedge');
   const hedges = rows.find((r) => r.key === 'latency-hedge')?.hedges ?? 0;
   const out: TargetCheck[] = [];
-  const add = (label: string, met: boolean, detail: string) => out.push({ label, met, detail });
+  const add = (label: string, met: boolean, detail: string, target = true) =>
+    out.push({ label, met, detail, target });
   if (lat) {
     const r = lat.p50 / oracle.p50;
     add('latency: p50 within 1.15x of the oracle', r <= 1.15, `${r.toFixed(2)}x`);
@@ -167,7 +174,13 @@ export function checkTargets(rows: readonly Row[], view: View, requests: number)
       const b = tail(base);
       if (!b) continue;
       const f = b.p99 / t.p99;
-      add(`${name}: p99 at least 2x better than ${base}`, f >= 2, `${f.toFixed(2)}x better`);
+      const target = name === 'latency + hedge';
+      add(
+        `${name}: p99 at least 2x better than ${base}${target ? '' : ' (comparison only, not a target)'}`,
+        f >= 2,
+        `${f.toFixed(2)}x better`,
+        target,
+      );
     }
   }
   if (lat && hedge) {

@@ -37,11 +37,15 @@ export interface ScenarioOptions {
   seed: number;
   /** Mean arrival rate, in requests per second. */
   ratePerSecond: number;
+  /** The scenario's numbers. Default: PROFILES.spread. */
+  profile?: Profile;
 }
 
 /** The whole scenario, known in advance. */
 export interface Scenario {
   requests: number;
+  /** The numbers it was built from. */
+  profile: Profile;
   /** Start time of request i, in ms from the start of the run. */
   arrivalsMs: number[];
   /** Outcome of request i on each provider. */
@@ -56,32 +60,94 @@ export interface Scenario {
   oracleProvider: Array<ProviderName | undefined>;
 }
 
-const JITTER_SIGMA = 0.1;
-const A_START_MS = 80;
-const A_END_MS = 400;
-const A_DRIFT_FROM = 0.2;
-const B_MEDIAN_MS = 120;
-const B_FAIL_MS = 10;
-const B_BURSTS = 3;
-const B_BURST_LENGTH = 40;
-const B_ISOLATED_FAILURE_RATE = 0.01;
-const C_MEDIAN_MS = 100;
-const C_TAIL_RATE = 0.03;
-const C_TAIL_SCALE_MS = 500;
-const C_TAIL_SHAPE = 1.5;
-const C_TAIL_CAP_MS = 5_000;
+/**
+ * The numbers of a scenario. Two are defined (see {@link PROFILES}); `spread` is the default.
+ * All latencies in ms.
+ */
+export interface Profile {
+  /** Name given with `--scenario`. */
+  name: string;
+  /** Every latency is multiplied by exp(jitterSigma x N(0, 1)). */
+  jitterSigma: number;
+  /** a: median before the drift, at the end of the run, and the share of the run before the drift. */
+  aStartMs: number;
+  aEndMs: number;
+  aDriftFrom: number;
+  /** b: median; a failure answers 503 after about bFailMs. */
+  bMedianMs: number;
+  bFailMs: number;
+  bBursts: number;
+  bBurstLength: number;
+  bIsolatedFailureRate: number;
+  /** c: median, and the share of its requests in a Pareto tail (scale, shape, cap). */
+  cMedianMs: number;
+  cTailRate: number;
+  cTailScaleMs: number;
+  cTailShape: number;
+  cTailCapMs: number;
+}
 
-/** A short description of the scenario's parameters, for the report. */
-export const SCENARIO_SUMMARY = [
-  `a: drifts; ${A_START_MS} ms, then from ${A_DRIFT_FROM * 100}% of the run its median climbs linearly to ${A_END_MS} ms; never fails`,
-  `b: ${B_MEDIAN_MS} ms; ${B_BURSTS} bursts of ${B_BURST_LENGTH} consecutive requests answered 503 after ~${B_FAIL_MS} ms, plus ${B_ISOLATED_FAILURE_RATE * 100}% isolated 503s`,
-  `c: ${C_MEDIAN_MS} ms; ${C_TAIL_RATE * 100}% of requests in a Pareto tail from ${C_TAIL_SCALE_MS} ms (shape ${C_TAIL_SHAPE}, cap ${C_TAIL_CAP_MS} ms)`,
-  `noise: every latency x exp(${JITTER_SIGMA} x N(0,1))`,
-];
+/**
+ * The scenarios of the benchmark:
+ * - `spread` (default): the three providers lie far apart, as voice providers do (a
+ *   self-hosted model next to the caller, a managed endpoint, a third-party API): a starts at
+ *   40 ms and drifts to 600 ms, c answers in 50 ms with a heavy tail, b in 160 ms with outages.
+ * - `close`: the first scenario (session 1): all three within 80-120 ms, a drifting to 400 ms.
+ *   There no p95 hedge can reach 1.5x the oracle's p99: a request in c's tail takes at least
+ *   p95(c) + median(b), about 1.9x the oracle's p99 (see the informed router's row).
+ */
+export const PROFILES: Record<string, Profile> = {
+  spread: {
+    name: 'spread',
+    jitterSigma: 0.1,
+    aStartMs: 40,
+    aEndMs: 600,
+    aDriftFrom: 0.2,
+    bMedianMs: 160,
+    bFailMs: 10,
+    bBursts: 3,
+    bBurstLength: 40,
+    bIsolatedFailureRate: 0.01,
+    cMedianMs: 50,
+    cTailRate: 0.03,
+    cTailScaleMs: 500,
+    cTailShape: 1.5,
+    cTailCapMs: 5_000,
+  },
+  close: {
+    name: 'close',
+    jitterSigma: 0.1,
+    aStartMs: 80,
+    aEndMs: 400,
+    aDriftFrom: 0.2,
+    bMedianMs: 120,
+    bFailMs: 10,
+    bBursts: 3,
+    bBurstLength: 40,
+    bIsolatedFailureRate: 0.01,
+    cMedianMs: 100,
+    cTailRate: 0.03,
+    cTailScaleMs: 500,
+    cTailShape: 1.5,
+    cTailCapMs: 5_000,
+  },
+};
+
+/** A short description of a profile's parameters, for the report. */
+export function summaryOf(f: Profile): string[] {
+  return [
+    `scenario '${f.name}'`,
+    `a: drifts; ${f.aStartMs} ms, then from ${f.aDriftFrom * 100}% of the run its median climbs linearly to ${f.aEndMs} ms; never fails`,
+    `b: ${f.bMedianMs} ms; ${f.bBursts} bursts of ${f.bBurstLength} consecutive requests answered 503 after ~${f.bFailMs} ms, plus ${f.bIsolatedFailureRate * 100}% isolated 503s`,
+    `c: ${f.cMedianMs} ms; ${f.cTailRate * 100}% of requests in a Pareto tail from ${f.cTailScaleMs} ms (shape ${f.cTailShape}, cap ${f.cTailCapMs} ms)`,
+    `noise: every latency x exp(${f.jitterSigma} x N(0,1))`,
+  ];
+}
 
 /** Builds the scenario; the same options always give the same scenario. */
 export function buildScenario(options: ScenarioOptions): Scenario {
   const n = options.requests;
+  const f = options.profile ?? PROFILES.spread!;
   // One stream per concern, so that changing one provider's shape does not move the others.
   const stream = (k: number): Random => mulberry32((options.seed * 7_919 + k * 104_729) >>> 0);
   const arrivalRandom = stream(1);
@@ -89,7 +155,7 @@ export function buildScenario(options: ScenarioOptions): Scenario {
   const bRandom = stream(3);
   const cRandom = stream(4);
   const burstRandom = stream(5);
-  const jitter = (random: Random) => Math.exp(JITTER_SIGMA * normal(random));
+  const jitter = (random: Random) => Math.exp(f.jitterSigma * normal(random));
 
   const arrivalsMs: number[] = [];
   let t = 0;
@@ -98,28 +164,28 @@ export function buildScenario(options: ScenarioOptions): Scenario {
     t += exponential(arrivalRandom, 1_000 / options.ratePerSecond);
   }
 
-  const bursts = placeBursts(n, burstRandom);
+  const bursts = placeBursts(n, burstRandom, f);
   const inBurst = (i: number) => bursts.some(([s, e]) => i >= s && i < e);
   const tailRequests: number[] = [];
   const a: Outcome[] = [];
   const b: Outcome[] = [];
   const c: Outcome[] = [];
   for (let i = 0; i < n; i++) {
-    a.push({ latencyMs: aMedianMs(i, n) * jitter(aRandom), fails: false });
+    a.push({ latencyMs: aMedianMs(f, i, n) * jitter(aRandom), fails: false });
 
-    const bFails = inBurst(i) || bRandom() < B_ISOLATED_FAILURE_RATE;
+    const bFails = inBurst(i) || bRandom() < f.bIsolatedFailureRate;
     const bJitter = jitter(bRandom);
     b.push(
       bFails
-        ? { latencyMs: B_FAIL_MS * bJitter, fails: true }
-        : { latencyMs: B_MEDIAN_MS * bJitter, fails: false },
+        ? { latencyMs: f.bFailMs * bJitter, fails: true }
+        : { latencyMs: f.bMedianMs * bJitter, fails: false },
     );
 
     const cJitter = jitter(cRandom);
-    const tail = cRandom() < C_TAIL_RATE;
-    const tailMs = Math.min(C_TAIL_CAP_MS, pareto(cRandom, C_TAIL_SCALE_MS, C_TAIL_SHAPE));
+    const tail = cRandom() < f.cTailRate;
+    const tailMs = Math.min(f.cTailCapMs, pareto(cRandom, f.cTailScaleMs, f.cTailShape));
     if (tail) tailRequests.push(i);
-    c.push({ latencyMs: tail ? tailMs : C_MEDIAN_MS * cJitter, fails: false });
+    c.push({ latencyMs: tail ? tailMs : f.cMedianMs * cJitter, fails: false });
   }
   for (const list of [a, b, c]) for (const o of list) o.latencyMs = Math.round(o.latencyMs);
 
@@ -136,20 +202,20 @@ export function buildScenario(options: ScenarioOptions): Scenario {
     oracleProvider.push(best);
     oracleMs.push(best === undefined ? undefined : outcomes[best][i]!.latencyMs);
   }
-  return { requests: n, arrivalsMs, outcomes, bursts, tailRequests, oracleMs, oracleProvider };
+  return { requests: n, profile: f, arrivalsMs, outcomes, bursts, tailRequests, oracleMs, oracleProvider };
 }
 
-/** The median latency of provider `p` at request i of n (its typical latency then), in ms. */
-export function typicalMs(p: ProviderName, i: number, n: number): number {
-  if (p === 'a') return aMedianMs(i, n);
-  return p === 'b' ? B_MEDIAN_MS : C_MEDIAN_MS;
+/** The median latency of provider `p` at request i of the scenario (its typical latency then), in ms. */
+export function typicalMs(s: Scenario, p: ProviderName, i: number): number {
+  if (p === 'a') return aMedianMs(s.profile, i, s.requests);
+  return p === 'b' ? s.profile.bMedianMs : s.profile.cMedianMs;
 }
 
 /** The median latency of the drifting provider `a` for request i of n, in ms. */
-function aMedianMs(i: number, n: number): number {
+function aMedianMs(f: Profile, i: number, n: number): number {
   const progress = i / Math.max(1, n - 1);
-  const drift = Math.max(0, (progress - A_DRIFT_FROM) / (1 - A_DRIFT_FROM));
-  return A_START_MS + (A_END_MS - A_START_MS) * drift;
+  const drift = Math.max(0, (progress - f.aDriftFrom) / (1 - f.aDriftFrom));
+  return f.aStartMs + (f.aEndMs - f.aStartMs) * drift;
 }
 
 /**
@@ -166,13 +232,17 @@ export function informedRouterMs(s: Scenario): number[] {
   };
   const bP95 = p95(s.outcomes.b.filter((o) => !o.fails).map((o) => o.latencyMs));
   const cP95 = p95(s.outcomes.c.map((o) => o.latencyMs));
-  const aSpread = Math.exp(JITTER_SIGMA * 1.645);
+  const aSpread = Math.exp(s.profile.jitterSigma * 1.645);
   const out: number[] = [];
   for (let i = 0; i < s.requests; i++) {
     const typical: Array<{ p: ProviderName; median: number; p95: number }> = [
-      { p: 'a' as const, median: aMedianMs(i, s.requests), p95: aMedianMs(i, s.requests) * aSpread },
-      { p: 'b' as const, median: B_MEDIAN_MS, p95: bP95 },
-      { p: 'c' as const, median: C_MEDIAN_MS, p95: cP95 },
+      {
+        p: 'a' as const,
+        median: aMedianMs(s.profile, i, s.requests),
+        p95: aMedianMs(s.profile, i, s.requests) * aSpread,
+      },
+      { p: 'b' as const, median: s.profile.bMedianMs, p95: bP95 },
+      { p: 'c' as const, median: s.profile.cMedianMs, p95: cP95 },
     ]
       .filter((t) => !s.outcomes[t.p][i]!.fails)
       .sort((x, y) => x.median - y.median);
@@ -188,14 +258,14 @@ export function informedRouterMs(s: Scenario): number[] {
 }
 
 /** Places b's bursts at random, apart from each other, after the first 10% of the run. */
-function placeBursts(n: number, random: Random): Array<[number, number]> {
+function placeBursts(n: number, random: Random, f: Profile): Array<[number, number]> {
   const bursts: Array<[number, number]> = [];
   const first = Math.floor(n * 0.1);
-  const span = n - first - B_BURST_LENGTH;
-  for (let tries = 0; bursts.length < B_BURSTS && tries < 1_000; tries++) {
+  const span = n - first - f.bBurstLength;
+  for (let tries = 0; bursts.length < f.bBursts && tries < 1_000; tries++) {
     const start = first + Math.floor(random() * span);
-    const end = start + B_BURST_LENGTH;
-    if (bursts.some(([s, e]) => start < e + B_BURST_LENGTH && end + B_BURST_LENGTH > s)) continue;
+    const end = start + f.bBurstLength;
+    if (bursts.some(([s, e]) => start < e + f.bBurstLength && end + f.bBurstLength > s)) continue;
     bursts.push([start, end]);
   }
   return bursts.sort((x, y) => x[0] - y[0]);

@@ -47,6 +47,7 @@ export function resolveConfig(parsed: ParsedConfig, env: SecretEnv, issues: Conf
       weights: { ...defaults.weights, ...route.weights },
       costs: { ...defaults.costs, ...route.costs },
       costLatencyFactor: route.costLatencyFactor ?? defaults.costLatencyFactor ?? 1.5,
+      inFlightWeight: route.inFlightWeight ?? defaults.inFlightWeight ?? 0,
       probeAfterMs: route.probeAfterMs ?? defaults.probeAfterMs ?? 30_000,
       hedge: resolveHedge(route.hedge ?? defaults.hedge),
     };

@@ -59,7 +59,7 @@ const routeSettingsShape = () => ({
     .enum(['latency', 'priority', 'weighted', 'cost'])
     .optional()
     .describe(
-      '"latency": power of two choices by peak-EWMA time to first chunk x (in-flight + 1), with bounded probing of unmeasured providers; "priority": the listed order; "weighted": a random draw by `weights`; "cost": the cheapest by `costs` among providers within `costLatencyFactor` of the best score. Default "latency".',
+      '"latency": the lowest latency score (confirmed peak-EWMA of time to first chunk, x (1 + inFlightWeight x in-flight)) first, power of two choices among near-best providers, bounded probing of unmeasured ones; "priority": the listed order; "weighted": a random draw by `weights`; "cost": the cheapest by `costs` among providers within `costLatencyFactor` of the best score. Default "latency".',
     )
     .meta({ default: ROUTE_DEFAULTS.strategy }),
   weights: z
@@ -76,6 +76,13 @@ const routeSettingsShape = () => ({
     .optional()
     .describe(
       'Strategy "cost": providers whose score is at most this many times the best one are fast enough. Default 1.5.',
+    ),
+  inFlightWeight: z
+    .number()
+    .min(0, 'must be >= 0')
+    .optional()
+    .describe(
+      'Strategy "latency": the score is multiplied by (1 + inFlightWeight x attempts running on the provider). 0 ignores load (third-party APIs); 1 is the classic peak-EWMA x (in-flight + 1) for self-hosted servers that slow down under load. Default 0.',
     ),
   probeAfterMs: msSchema(
     'Strategy "latency": a provider not tried for this long is probed again (one call at a time). Default 30000.',

@@ -62,7 +62,7 @@ export interface ResolvedRouteConfig {
   connectTimeoutMs: number;
   /** Failure after the first chunk ends the stream with an error. Default `'error'`. */
   midStream: MidStreamPolicy;
-  /** Decay time of the peak-EWMA score, ms; undefined: the router's default. */
+  /** Decay time of the EWMA in the latency score, ms; undefined: the router's default. */
   ewmaDecayMs: number | undefined;
   /** Strategy `weighted`: provider -> weight (missing: 1). */
   weights: Record<string, number>;
@@ -70,6 +70,8 @@ export interface ResolvedRouteConfig {
   costs: Record<string, number>;
   /** Strategy `cost`: latency bound as a factor of the best score. Default 1.5. */
   costLatencyFactor: number;
+  /** Strategy `latency`: score x (1 + inFlightWeight x attempts running). Default 0 (load ignored). */
+  inFlightWeight: number;
   /** Strategy `latency`: re-probe a provider not tried for this long, ms. Default 30000. */
   probeAfterMs: number;
   /** Hedging, or false (default). */

@@ -381,7 +381,10 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
           running.length = 0;
           throw fail(error);
         }
-        const next = running[0]?.c ?? run.candidates[nextIndex];
+        // A hedged race lost one of its two attempts: the next candidate takes its place at once,
+        // rather than leaving the call to wait on the slow attempt alone.
+        const replace = hedged && running.length > 0 && nextIndex < run.candidates.length;
+        const next = replace ? run.candidates[nextIndex] : (running[0]?.c ?? run.candidates[nextIndex]);
         if (next)
           emitter.emit('fallback', {
             ...r.base,
@@ -389,6 +392,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
             next: next.provider,
             elapsedMs: clock.now() - callStart,
           });
+        if (replace) startNext(false);
       }
       if (!winner || !first) {
         if (!midStreamCause) throw fail(new AllProvidersFailedError(run.capability, attempts));

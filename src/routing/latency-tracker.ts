@@ -13,7 +13,13 @@ export interface LatencyTrackerOptions {
 
 /** Per-key latency state, as {@link LatencyTracker.snapshot} reports it. */
 export interface LatencySnapshot {
-  /** Peak-EWMA of time to first chunk, in ms; undefined before the first sample. */
+  /**
+   * The latency score the `latency` strategy ranks by, in ms: the larger of `ewmaMs` and the
+   * smaller of the last two samples (a peak confirmed by two samples in a row); undefined
+   * before the first sample.
+   */
+  scoreMs: number | undefined;
+  /** EWMA of time to first chunk (time-decayed weights), in ms; undefined before the first sample. */
   ewmaMs: number | undefined;
   /** Quantiles of the recent window of TTFC samples, in ms. */
   p50Ms: number | undefined;
@@ -33,6 +39,9 @@ export interface LatencySnapshot {
 
 interface Entry {
   ewma: number | undefined;
+  /** The latest sample and the one before it, in ms (cold starts and failures not counted). */
+  last: number | undefined;
+  previous: number | undefined;
   lastSampleAt: number;
   samples: number;
   errors: number;
@@ -49,11 +58,19 @@ interface Entry {
 }
 
 /**
- * Tracks time to first chunk (TTFC) per (provider, capability, model) as a peak-EWMA: a slow
- * sample raises the score at once, fast samples lower it gradually with a time-decayed weight
- * (the previous value keeps exp(-elapsed / decayMs)), so a provider measured long ago counts
- * for little. Keeps a window of recent samples for exact quantiles and of recent outcomes for
- * the error rate. Failures never change the latency score (a fast failure never looks fast).
+ * Tracks time to first chunk (TTFC) per (provider, capability, model) and scores it as a
+ * peak-EWMA whose peak needs confirming:
+ *
+ *   score = max(EWMA, min(last sample, the sample before it))
+ *
+ * The EWMA folds every sample in with a time-decayed weight (the old value keeps
+ * exp(-elapsed / decayMs)), so fast samples lower the score gradually and a provider measured
+ * long ago counts for little. Two slow samples in a row raise the score to the smaller of
+ * them at once, so a provider that got slow is avoided from the next call; one slow sample
+ * alone (a request in a heavy tail) does not, since it says nothing about the next request
+ * (docs/decisions.md, "Routing score"). Keeps a window of recent samples for exact quantiles
+ * and of recent outcomes for the error rate. Failures never change the latency score (a fast
+ * failure never looks fast).
  */
 export class LatencyTracker {
   readonly #decayMs: number;
@@ -75,6 +92,8 @@ export class LatencyTracker {
     if (!e) {
       e = {
         ewma: undefined,
+        last: undefined,
+        previous: undefined,
         lastSampleAt: 0,
         samples: 0,
         errors: 0,
@@ -93,11 +112,10 @@ export class LatencyTracker {
   }
 
   /**
-   * Records a successful TTFC sample of `ms` at monotonic time `now`, as a peak-EWMA: a sample
-   * above the score raises it at once (a provider that got slow is avoided on the next call);
-   * a sample below lowers it gradually, by the weight 1 - exp(-elapsed / decayMs).
-   * `coldStart: true` (the first call after a long idle) is averaged in without the peak jump,
-   * so one cold start is not held against the provider.
+   * Records a successful TTFC sample of `ms` at monotonic time `now`: folded into the EWMA with
+   * the weight 1 - exp(-elapsed / decayMs), and kept as the latest sample for the peak (see
+   * the class). `coldStart: true` (the first call after a long idle) is only averaged in, never
+   * part of a peak, so one cold start is not held against the provider.
    */
   recordSuccess(key: string, ms: number, now: number, options: { coldStart?: boolean } = {}): void {
     const e = this.#entry(key);
@@ -111,21 +129,25 @@ export class LatencyTracker {
   /**
    * Records an attempt cancelled before its first chunk (the caller aborted, or it lost a
    * hedge) after `elapsedMs`. Its time is a lower bound of the provider's TTFC, so it counts
-   * only when it already exceeds the score (then it raises it, as a peak); a cancellation
-   * never makes a provider look fast.
+   * (as a sample) only when it already exceeds the score; a cancellation never makes a
+   * provider look fast.
    */
   recordCancelled(key: string, elapsedMs: number, now: number): void {
     const e = this.#entry(key);
-    if (e.ewma !== undefined && elapsedMs <= e.ewma) return;
+    const current = scoreOf(e);
+    if (current !== undefined && elapsedMs <= current) return;
     this.#fold(e, elapsedMs, now, false);
   }
 
-  #fold(e: Entry, ms: number, now: number, noPeak: boolean): void {
+  #fold(e: Entry, ms: number, now: number, coldStart: boolean): void {
     if (e.ewma === undefined) e.ewma = ms;
-    else if (ms > e.ewma && !noPeak) e.ewma = ms;
     else {
       const w = Math.exp(-Math.max(0, now - e.lastSampleAt) / this.#decayMs);
       e.ewma = e.ewma * w + ms * (1 - w);
+    }
+    if (!coldStart) {
+      e.previous = e.last;
+      e.last = ms;
     }
     e.lastSampleAt = now;
   }
@@ -154,6 +176,15 @@ export class LatencyTracker {
     return this.#entries.get(key)?.ewma;
   }
 
+  /**
+   * The latency score of `key` in ms (see the class): max(EWMA, min(last two samples)), or
+   * undefined when never measured.
+   */
+  score(key: string): number | undefined {
+    const e = this.#entries.get(key);
+    return e ? scoreOf(e) : undefined;
+  }
+
   /** Monotonic time of the last outcome (success or failure) of `key`, or undefined if never tried. */
   lastTriedAt(key: string): number | undefined {
     return this.#entries.get(key)?.lastUpdate;
@@ -167,6 +198,7 @@ export class LatencyTracker {
       sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : undefined;
     const failed = e.outcomes.filter((ok) => !ok).length;
     return {
+      scoreMs: scoreOf(e),
       ewmaMs: e.ewma,
       p50Ms: q(0.5),
       p95Ms: q(0.95),
@@ -218,6 +250,13 @@ export class LatencyTracker {
       e.outcomesNext = (e.outcomesNext + 1) % this.#window;
     }
   }
+}
+
+/** max(EWMA, min(last, previous)): a peak counts once two samples in a row confirm it. */
+function scoreOf(e: Entry): number | undefined {
+  if (e.ewma === undefined) return undefined;
+  if (e.last === undefined || e.previous === undefined) return e.ewma;
+  return Math.max(e.ewma, Math.min(e.last, e.previous));
 }
 
 /** The `p` quantile (0..1) of an ascending array; undefined when empty. */

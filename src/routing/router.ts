@@ -256,7 +256,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     const order = orderCandidates(
       built.map((c, index) => ({
         index,
-        ewmaMs: tracker.ewma(c.key),
+        scoreMs: tracker.score(c.key),
         lastTriedAt: tracker.lastTriedAt(c.key),
         inFlight: tracker.inFlightOf(c.key),
         healthy: c.health?.allows() ?? true,
@@ -268,6 +268,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         now: clock.now(),
         probeAfterMs: route.probeAfterMs,
         costLatencyFactor: route.costLatencyFactor,
+        inFlightWeight: route.inFlightWeight,
         ...(options.random ? { random: options.random } : {}),
       },
     );

@@ -1,6 +1,7 @@
 /**
  * How a route orders its candidate providers:
- * - `latency`: power of two choices by peak-EWMA TTFC x (in-flight + 1), with bounded probing;
+ * - `latency`: the lowest latency score first (power of two choices among near-best
+ *   candidates), with bounded probing;
  * - `priority`: the listed order (what fixed fallback lists do);
  * - `weighted`: a random draw in proportion to the route's `weights`;
  * - `cost`: the cheapest provider whose score is within `costLatencyFactor` of the best.
@@ -11,8 +12,8 @@ export type Strategy = 'latency' | 'priority' | 'weighted' | 'cost';
 export interface ScoredCandidate {
   /** Index in the route's `providers` list. */
   index: number;
-  /** Peak-EWMA of time to first chunk in ms; undefined when never measured. */
-  ewmaMs: number | undefined;
+  /** Latency score (LatencyTracker.score: confirmed peak-EWMA of TTFC) in ms; undefined when never measured. */
+  scoreMs: number | undefined;
   /** Monotonic time (ms) of its last attempt's outcome (success or failure); undefined when never tried. */
   lastTriedAt: number | undefined;
   /** Attempts running on it now. Default: 0. */
@@ -39,14 +40,30 @@ export interface SelectOptions {
   random?: () => number;
   /** `cost`: providers whose score is at most this many times the best score are "fast enough". Default: 1.5. */
   costLatencyFactor?: number;
+  /**
+   * How much attempts already running on a provider count against it: its score is multiplied
+   * by (1 + inFlightWeight x in-flight). 0 (default) ignores load, right for third-party APIs
+   * whose latency does not depend on our few calls; 1 gives the classic peak-EWMA x
+   * (in-flight + 1) of load balancers, for self-hosted servers that slow down under load.
+   */
+  inFlightWeight?: number;
 }
 
 /**
- * The load-aware score of a measured candidate: peak-EWMA TTFC x (in-flight + 1), in ms.
- * Unmeasured candidates score Infinity (they are reached through probing instead).
+ * Candidates whose load-aware score is within this factor of the lowest are "near-best": power
+ * of two choices draws among them only, so a clearly slower provider is never picked by chance.
  */
-export function score(c: ScoredCandidate): number {
-  return c.ewmaMs === undefined ? Number.POSITIVE_INFINITY : c.ewmaMs * ((c.inFlight ?? 0) + 1);
+export const NEAR_BEST_FACTOR = 1.25;
+
+/**
+ * The load-aware score of a measured candidate, in ms: its latency score x (1 + inFlightWeight
+ * x in-flight); `inFlightWeight` defaults to 0. Unmeasured candidates score Infinity (they are
+ * reached through probing instead).
+ */
+export function score(c: ScoredCandidate, inFlightWeight = 0): number {
+  return c.scoreMs === undefined
+    ? Number.POSITIVE_INFINITY
+    : c.scoreMs * (1 + inFlightWeight * (c.inFlight ?? 0));
 }
 
 /**
@@ -56,14 +73,18 @@ export function score(c: ScoredCandidate): number {
  *
  * `latency`: first one probe: a candidate never tried, or not tried for `probeAfterMs`, that has
  * no attempt running (so concurrent calls do not burst a new provider), in listed order; then
- * power of two choices: two distinct healthy candidates drawn at random, the lower score first;
- * then the rest by score, lowest first (never measured last); ties keep the listed order.
+ * the lowest load-aware score; when three or more candidates are near-best (within
+ * {@link NEAR_BEST_FACTOR} of the lowest), power of two choices among them: two drawn at
+ * random, the lower score first, so load spreads over equivalent providers; then the rest by
+ * score, lowest first (never measured last); ties keep the listed order.
  */
 export function orderCandidates(candidates: readonly ScoredCandidate[], options: SelectOptions): number[] {
   const healthy = candidates.filter((c) => c.healthy !== false);
   const resting = candidates.filter((c) => c.healthy === false);
   const random = options.random ?? Math.random;
-  const byScore = (a: ScoredCandidate, b: ScoredCandidate) => score(a) - score(b) || a.index - b.index;
+  const weight = options.inFlightWeight ?? 0;
+  const scoreOf = (c: ScoredCandidate) => score(c, weight);
+  const byScore = (a: ScoredCandidate, b: ScoredCandidate) => scoreOf(a) - scoreOf(b) || a.index - b.index;
   let ordered: ScoredCandidate[];
   switch (options.strategy) {
     case 'priority':
@@ -74,9 +95,9 @@ export function orderCandidates(candidates: readonly ScoredCandidate[], options:
       break;
     case 'cost': {
       const sorted = [...healthy].sort(byScore);
-      const best = sorted[0] ? score(sorted[0]) : Number.POSITIVE_INFINITY;
+      const best = sorted[0] ? scoreOf(sorted[0]) : Number.POSITIVE_INFINITY;
       const bound = best * (options.costLatencyFactor ?? 1.5);
-      const fastEnough = sorted.filter((c) => score(c) <= bound);
+      const fastEnough = sorted.filter((c) => scoreOf(c) <= bound);
       const cheapest = [...fastEnough].sort((a, b) => (a.cost ?? 0) - (b.cost ?? 0) || byScore(a, b))[0];
       ordered = cheapest ? [cheapest, ...sorted.filter((c) => c !== cheapest)] : sorted;
       break;
@@ -89,12 +110,13 @@ export function orderCandidates(candidates: readonly ScoredCandidate[], options:
           (c.lastTriedAt === undefined || options.now - c.lastTriedAt > probeAfter),
       );
       const rest = healthy.filter((c) => c !== probe).sort(byScore);
-      const measured = rest.filter((c) => c.ewmaMs !== undefined);
-      if (measured.length > 2) {
-        const i = Math.floor(random() * measured.length);
-        let j = Math.floor(random() * (measured.length - 1));
+      const lowest = rest[0] ? scoreOf(rest[0]) : Number.POSITIVE_INFINITY;
+      const nearBest = rest.filter((c) => c.scoreMs !== undefined && scoreOf(c) <= lowest * NEAR_BEST_FACTOR);
+      if (nearBest.length > 2) {
+        const i = Math.floor(random() * nearBest.length);
+        let j = Math.floor(random() * (nearBest.length - 1));
         if (j >= i) j++;
-        const pair = [measured[i]!, measured[j]!].sort(byScore);
+        const pair = [nearBest[i]!, nearBest[j]!].sort(byScore);
         const first = pair[0]!;
         rest.splice(rest.indexOf(first), 1);
         rest.unshift(first);

@@ -52,6 +52,7 @@ describe('parseConfig: a valid config', () => {
           weights: {},
           costs: {},
           costLatencyFactor: 1.5,
+          inFlightWeight: 0,
           probeAfterMs: 30000,
           hedge: false,
         },
@@ -69,6 +70,7 @@ describe('parseConfig: a valid config', () => {
           weights: {},
           costs: {},
           costLatencyFactor: 1.5,
+          inFlightWeight: 0,
           probeAfterMs: 30000,
           hedge: false,
         },
@@ -101,6 +103,19 @@ describe('parseConfig: a valid config', () => {
       totalTimeoutMs: 30_000,
       connectTimeoutMs: 2000,
     });
+  });
+
+  it('takes inFlightWeight from the route, else defaults.routes (default 0), and rejects a negative one at its path', () => {
+    const input = validConfig();
+    input.defaults = { routes: { inFlightWeight: 1 } };
+    input.routes.tts.inFlightWeight = 0.5;
+    const { routes } = parseConfig(input, { env });
+    expect(routes.tts!.inFlightWeight).toBe(0.5);
+    expect(routes.stt!.inFlightWeight).toBe(1);
+    input.routes.tts.inFlightWeight = -1;
+    expect(configErrorOf(() => parseConfig(input, { env })).issues).toEqual([
+      { path: ['routes', 'tts', 'inFlightWeight'], message: 'must be >= 0' },
+    ]);
   });
 
   it('gives a named extra route the capability it declares', () => {

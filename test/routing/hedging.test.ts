@@ -113,6 +113,52 @@ describe('hedged requests', () => {
     expect(run.tracker.snapshot(a.key).ewmaMs).toBe(150);
   });
 
+  it('replaces a hedge that fails at once with the next choice, instead of waiting on the slow first choice alone', async () => {
+    const clock = new ManualClock();
+    let aSignal: AbortSignal | undefined;
+    const a = candidate<ChatEvent>('a', async function* (attempt) {
+      aSignal = attempt.signal;
+      await aborted(attempt.signal);
+      yield delta('late from a');
+    });
+    a.hedgeAfterMs = 100;
+    const b = candidate<ChatEvent>('b', async function* () {
+      yield* [];
+      throw new ProviderError('overloaded', { provider: 'b', status: 503, retryable: true });
+    });
+    const c = candidate<ChatEvent>('c', async function* () {
+      yield delta('c');
+    });
+    const run = fakeRun([a, b, c], { clock, hedgeBudget: unlimited });
+    const stream = routedStream(run);
+    const items = (async () => {
+      const out: ChatEvent[] = [];
+      for await (const e of stream) out.push(e);
+      return out;
+    })();
+    await tick();
+    clock.advance(100);
+    expect(await items).toEqual([delta('c')]);
+    expect(aSignal?.aborted).toBe(true);
+    const result = await stream.result;
+    expect(result.attempts.map((x) => [x.provider, x.outcome, x.startedAtMs])).toEqual([
+      ['a', 'aborted', 0],
+      ['b', 'failed', 100],
+      ['c', 'success', 100],
+    ]);
+    expect(result.timeToFirstChunkMs).toBe(100);
+    expect(run.events.map(([name, e]) => `${name}:${(e as { provider: string }).provider}`)).toEqual([
+      'attempt:a',
+      'hedge:b',
+      'error:b',
+      'fallback:b',
+      'attempt:c',
+      'first-chunk:c',
+    ]);
+    const fallback = run.events.find(([name]) => name === 'fallback')![1] as { next: string };
+    expect(fallback.next).toBe('c');
+  });
+
   it('does not hedge when the budget has no token left', async () => {
     const clock = new ManualClock();
     const a = candidate<ChatEvent>('a', async function* () {

@@ -7,8 +7,8 @@ describe('orderCandidates', () => {
   it('priority keeps the listed order whatever the measurements', () => {
     const order = orderCandidates(
       [
-        { index: 0, ewmaMs: 900, lastTriedAt: 0 },
-        { index: 1, ewmaMs: 10, lastTriedAt: 0 },
+        { index: 0, scoreMs: 900, lastTriedAt: 0 },
+        { index: 1, scoreMs: 10, lastTriedAt: 0 },
       ],
       { strategy: 'priority', now: 1 },
     );
@@ -16,41 +16,55 @@ describe('orderCandidates', () => {
   });
 
   const three = [
-    { index: 0, ewmaMs: 300, lastTriedAt: 1000 },
-    { index: 1, ewmaMs: 80, lastTriedAt: 1000 },
-    { index: 2, ewmaMs: 120, lastTriedAt: 1000 },
+    { index: 0, scoreMs: 300, lastTriedAt: 1000 },
+    { index: 1, scoreMs: 80, lastTriedAt: 1000 },
+    { index: 2, scoreMs: 120, lastTriedAt: 1000 },
   ];
   const draws = (...values: number[]) => {
     let i = 0;
     return () => values[i++ % values.length]!;
   };
 
-  it('latency: power of two choices puts the better of two random candidates first, then the rest by score', () => {
-    // random 0.0 -> index 0 of [80,120,300] sorted; 0.99 -> the last of the other two: 300. Better: 80.
-    expect(orderCandidates(three, { strategy: 'latency', now: 2000, random: draws(0, 0.99) })).toEqual([
-      1, 2, 0,
+  it('latency puts the lowest score first whatever the random draws when it alone is near-best', () => {
+    // 120 > 1.25 x 80: only 80 is near-best, so no draw can send the call to a slower provider.
+    for (const random of [draws(0, 0.99), draws(0.99, 0.6), draws(0.5, 0.5)]) {
+      expect(orderCandidates(three, { strategy: 'latency', now: 2000, random })).toEqual([1, 2, 0]);
+    }
+  });
+
+  it('latency: power of two choices among three or more near-best candidates (within 1.25x of the lowest)', () => {
+    const near = [
+      { index: 0, scoreMs: 100, lastTriedAt: 1000 },
+      { index: 1, scoreMs: 110, lastTriedAt: 1000 },
+      { index: 2, scoreMs: 120, lastTriedAt: 1000 },
+      { index: 3, scoreMs: 126, lastTriedAt: 1000 },
+    ];
+    // Near-best (<= 125): [100, 110, 120]. Draws 0.99 -> 120 (index 2 of 3), 0.6 -> index 1 of the
+    // other two [100, 110] -> 110: the pair (120, 110) puts 110 first; the rest follow by score.
+    expect(orderCandidates(near, { strategy: 'latency', now: 2000, random: draws(0.99, 0.6) })).toEqual([
+      1, 0, 2, 3,
     ]);
-    // Pair (300, 120): 120 goes first, even though 80 is the best overall: P2C does not herd onto one.
-    expect(orderCandidates(three, { strategy: 'latency', now: 2000, random: draws(0.99, 0.6) })).toEqual([
-      2, 1, 0,
+    // Draws 0 -> 100, then 0 -> 110: 100 first.
+    expect(orderCandidates(near, { strategy: 'latency', now: 2000, random: draws(0, 0) })).toEqual([
+      0, 1, 2, 3,
     ]);
   });
 
-  it('latency scores by EWMA x (in-flight + 1): a loaded fast provider yields to an idle slower one', () => {
-    const order = orderCandidates(
-      [
-        { index: 0, ewmaMs: 100, lastTriedAt: 1000, inFlight: 3 },
-        { index: 1, ewmaMs: 250, lastTriedAt: 1000, inFlight: 0 },
-      ],
-      { strategy: 'latency', now: 2000 },
-    );
-    expect(order).toEqual([1, 0]);
-    expect(score({ index: 0, ewmaMs: 100, lastTriedAt: 0, inFlight: 3 })).toBe(400);
+  it('latency ignores load by default; inFlightWeight 1 scores by score x (in-flight + 1)', () => {
+    const cands = [
+      { index: 0, scoreMs: 100, lastTriedAt: 1000, inFlight: 3 },
+      { index: 1, scoreMs: 250, lastTriedAt: 1000, inFlight: 0 },
+    ];
+    expect(orderCandidates(cands, { strategy: 'latency', now: 2000 })).toEqual([0, 1]);
+    expect(orderCandidates(cands, { strategy: 'latency', now: 2000, inFlightWeight: 1 })).toEqual([1, 0]);
+    expect(score({ index: 0, scoreMs: 100, lastTriedAt: 0, inFlight: 3 })).toBe(100);
+    expect(score({ index: 0, scoreMs: 100, lastTriedAt: 0, inFlight: 3 }, 1)).toBe(400);
+    expect(score({ index: 0, scoreMs: 100, lastTriedAt: 0, inFlight: 3 }, 0.5)).toBe(250);
   });
 
   it('latency probes an untried provider only while no attempt on it is running (no burst)', () => {
-    const fresh = { index: 1, ewmaMs: undefined, lastTriedAt: undefined };
-    const measured = { index: 0, ewmaMs: 100, lastTriedAt: 1000 };
+    const fresh = { index: 1, scoreMs: undefined, lastTriedAt: undefined };
+    const measured = { index: 0, scoreMs: 100, lastTriedAt: 1000 };
     expect(orderCandidates([measured, fresh], { strategy: 'latency', now: 2000 })).toEqual([1, 0]);
     expect(
       orderCandidates([measured, { ...fresh, inFlight: 1 }], { strategy: 'latency', now: 2000 }),
@@ -59,9 +73,9 @@ describe('orderCandidates', () => {
 
   it('puts candidates whose breaker refuses calls last, in listed order, for every strategy', () => {
     const cands = [
-      { index: 0, ewmaMs: 50, lastTriedAt: 1000, healthy: false },
-      { index: 1, ewmaMs: 300, lastTriedAt: 1000 },
-      { index: 2, ewmaMs: 90, lastTriedAt: 1000, healthy: false },
+      { index: 0, scoreMs: 50, lastTriedAt: 1000, healthy: false },
+      { index: 1, scoreMs: 300, lastTriedAt: 1000 },
+      { index: 2, scoreMs: 90, lastTriedAt: 1000, healthy: false },
     ];
     expect(orderCandidates(cands, { strategy: 'latency', now: 2000 })).toEqual([1, 0, 2]);
     expect(orderCandidates(cands, { strategy: 'priority', now: 2000 })).toEqual([1, 0, 2]);
@@ -69,8 +83,8 @@ describe('orderCandidates', () => {
 
   it('weighted draws in proportion to weights', () => {
     const cands = [
-      { index: 0, ewmaMs: 50, lastTriedAt: 0, weight: 1 },
-      { index: 1, ewmaMs: 50, lastTriedAt: 0, weight: 3 },
+      { index: 0, scoreMs: 50, lastTriedAt: 0, weight: 1 },
+      { index: 1, scoreMs: 50, lastTriedAt: 0, weight: 3 },
     ];
     // total 4: a draw of 0.2 * 4 = 0.8 < 1 picks index 0; 0.3 * 4 = 1.2 picks index 1.
     expect(orderCandidates(cands, { strategy: 'weighted', now: 0, random: draws(0.2, 0) })).toEqual([0, 1]);
@@ -79,21 +93,21 @@ describe('orderCandidates', () => {
 
   it('cost picks the cheapest provider within 1.5x of the best score', () => {
     const cands = [
-      { index: 0, ewmaMs: 100, lastTriedAt: 0, cost: 5 },
-      { index: 1, ewmaMs: 140, lastTriedAt: 0, cost: 1 },
-      { index: 2, ewmaMs: 400, lastTriedAt: 0, cost: 0 },
+      { index: 0, scoreMs: 100, lastTriedAt: 0, cost: 5 },
+      { index: 1, scoreMs: 140, lastTriedAt: 0, cost: 1 },
+      { index: 2, scoreMs: 400, lastTriedAt: 0, cost: 0 },
     ];
     expect(orderCandidates(cands, { strategy: 'cost', now: 0 })).toEqual([1, 0, 2]);
     expect(orderCandidates(cands, { strategy: 'cost', now: 0, costLatencyFactor: 5 })).toEqual([2, 0, 1]);
   });
 
-  it('latency probes one never-tried candidate first, then the measured ones by EWMA', () => {
+  it('latency probes one never-tried candidate first, then the measured ones by score', () => {
     const order = orderCandidates(
       [
-        { index: 0, ewmaMs: 300, lastTriedAt: 1000 },
-        { index: 1, ewmaMs: undefined, lastTriedAt: undefined },
-        { index: 2, ewmaMs: undefined, lastTriedAt: undefined },
-        { index: 3, ewmaMs: 50, lastTriedAt: 1000 },
+        { index: 0, scoreMs: 300, lastTriedAt: 1000 },
+        { index: 1, scoreMs: undefined, lastTriedAt: undefined },
+        { index: 2, scoreMs: undefined, lastTriedAt: undefined },
+        { index: 3, scoreMs: 50, lastTriedAt: 1000 },
       ],
       { strategy: 'latency', now: 2000 },
     );
@@ -103,8 +117,8 @@ describe('orderCandidates', () => {
   it('latency probes a candidate not tried for longer than probeAfterMs again', () => {
     const order = orderCandidates(
       [
-        { index: 0, ewmaMs: 50, lastTriedAt: 40_000 },
-        { index: 1, ewmaMs: 400, lastTriedAt: 1_000 },
+        { index: 0, scoreMs: 50, lastTriedAt: 40_000 },
+        { index: 1, scoreMs: 400, lastTriedAt: 1_000 },
       ],
       { strategy: 'latency', now: 41_000, probeAfterMs: 30_000 },
     );
@@ -113,31 +127,57 @@ describe('orderCandidates', () => {
 });
 
 describe('LatencyTracker', () => {
-  it('peak-EWMA: a faster sample lowers the score gradually, the old value weighing exp(-elapsed/decay)', () => {
+  it('EWMA: a faster sample lowers the score gradually, the old value weighing exp(-elapsed/decay)', () => {
     const t = new LatencyTracker({ decayMs: 1000 });
     const k = LatencyTracker.key('a', 'tts', 'v');
     t.recordSuccess(k, 200, 0);
-    expect(t.ewma(k)).toBe(200);
+    expect(t.score(k)).toBe(200);
     t.recordSuccess(k, 100, 1000);
     const w = Math.exp(-1);
     expect(t.ewma(k)).toBeCloseTo(200 * w + 100 * (1 - w), 10);
+    expect(t.score(k)).toBeCloseTo(200 * w + 100 * (1 - w), 10);
   });
 
-  it('peak-EWMA: a slower sample raises the score at once', () => {
+  it('confirmed peak: two slow samples in a row raise the score at once to the smaller of them', () => {
     const t = new LatencyTracker({ decayMs: 1000 });
     const k = LatencyTracker.key('a', 'tts', 'v');
     t.recordSuccess(k, 100, 0);
     t.recordSuccess(k, 900, 10);
-    expect(t.ewma(k)).toBe(900);
+    t.recordSuccess(k, 700, 20);
+    expect(t.score(k)).toBe(700);
+    t.recordSuccess(k, 800, 30);
+    expect(t.score(k)).toBe(700);
+    t.recordSuccess(k, 900, 40);
+    expect(t.score(k)).toBe(800);
+    expect(t.snapshot(k).scoreMs).toBe(800);
+  });
+
+  it('one slow sample alone (a heavy-tail outlier) does not become the score, and the next fast one ends it', () => {
+    const t = new LatencyTracker({ decayMs: 10_000 });
+    const k = LatencyTracker.key('a', 'tts', 'v');
+    t.recordSuccess(k, 50, 0);
+    t.recordSuccess(k, 50, 40);
+    t.recordSuccess(k, 2000, 80);
+    const w = Math.exp(-40 / 10_000);
+    const ewma = 50 * w + 2000 * (1 - w);
+    // min(2000, 50) = 50 < EWMA: the score is the EWMA, which took the outlier in at its weight.
+    expect(t.score(k)).toBeCloseTo(ewma, 10);
+    expect(t.score(k)!).toBeLessThan(60);
+    t.recordSuccess(k, 50, 120);
+    expect(t.score(k)).toBeCloseTo(ewma * w + 50 * (1 - w), 10);
   });
 
   it('a cold start (first call after a long idle) is averaged in, not taken as a peak', () => {
     const t = new LatencyTracker({ decayMs: 1000 });
     const k = LatencyTracker.key('a', 'tts', 'v');
     t.recordSuccess(k, 100, 0);
+    t.recordSuccess(k, 2100, 900);
     t.recordSuccess(k, 2100, 1000, { coldStart: true });
-    const w = Math.exp(-1);
-    expect(t.ewma(k)).toBeCloseTo(100 * w + 2100 * (1 - w), 10);
+    const w1 = Math.exp(-0.9);
+    const w2 = Math.exp(-0.1);
+    const ewma = (100 * w1 + 2100 * (1 - w1)) * w2 + 2100 * (1 - w2);
+    // The cold start is not the second slow sample of a peak: only the EWMA counts it.
+    expect(t.score(k)).toBeCloseTo(ewma, 10);
   });
 
   it('a cancelled attempt counts only when its elapsed time already exceeds the score', () => {
@@ -145,9 +185,11 @@ describe('LatencyTracker', () => {
     const k = LatencyTracker.key('a', 'tts', 'v');
     t.recordSuccess(k, 300, 0);
     t.recordCancelled(k, 50, 10);
-    expect(t.ewma(k)).toBe(300);
+    expect(t.score(k)).toBe(300);
     t.recordCancelled(k, 800, 20);
-    expect(t.ewma(k)).toBe(800);
+    t.recordCancelled(k, 900, 30);
+    // Two lower bounds above the score in a row: a confirmed peak at the smaller.
+    expect(t.score(k)).toBe(800);
     expect(t.snapshot(k).samples).toBe(1);
   });
 
@@ -160,6 +202,7 @@ describe('LatencyTracker', () => {
     t.recordSuccess(k, 250, 30);
     const s = t.snapshot(k);
     expect(s.ewmaMs).toBe(250);
+    expect(s.scoreMs).toBe(250);
     expect(s.errors).toBe(2);
     expect(s.samples).toBe(2);
     expect(s.errorRate).toBe(0.5);
@@ -177,6 +220,7 @@ describe('LatencyTracker', () => {
 
 describe('firstChunkDeadlineMs', () => {
   const snap = (samples: number, p99Ms: number | undefined) => ({
+    scoreMs: undefined,
     ewmaMs: undefined,
     p50Ms: undefined,
     p95Ms: undefined,
