@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { zod } from '../internal/zod.js';
 import { CAPABILITIES } from './capability.js';
 import { msSchema } from './fields.js';
 import { lazy } from './lazy.js';
@@ -54,101 +54,105 @@ export const ROUTE_DEFAULTS = {
 };
 
 /** The settings a route may set, and `defaults.routes` may set for every route. */
-const routeSettingsShape = () => ({
-  strategy: z
-    .enum(['latency', 'priority', 'weighted', 'cost'])
-    .optional()
-    .describe(
-      '"latency": the lowest latency score (confirmed peak-EWMA of time to first chunk, x (1 + inFlightWeight x in-flight)) first, power of two choices among near-best providers, bounded probing of unmeasured ones; "priority": the listed order; "weighted": a random draw by `weights`; "cost": the cheapest by `costs` among providers within `costLatencyFactor` of the best score. Default "latency".',
+const routeSettingsShape = () => {
+  const z = zod();
+  return {
+    strategy: z
+      .enum(['latency', 'priority', 'weighted', 'cost'])
+      .optional()
+      .describe(
+        '"latency": the lowest latency score (confirmed peak-EWMA of time to first chunk, x (1 + inFlightWeight x in-flight)) first, power of two choices among near-best providers, bounded probing of unmeasured ones; "priority": the listed order; "weighted": a random draw by `weights`; "cost": the cheapest by `costs` among providers within `costLatencyFactor` of the best score. Default "latency".',
+      )
+      .meta({ default: ROUTE_DEFAULTS.strategy }),
+    weights: z
+      .record(z.string(), z.number().nonnegative('must be >= 0'))
+      .optional()
+      .describe('Strategy "weighted": provider name -> relative weight (default 1 each).'),
+    costs: z
+      .record(z.string(), z.number().nonnegative('must be >= 0'))
+      .optional()
+      .describe('Strategy "cost": provider name -> cost per call in any unit, lower is cheaper (default 0).'),
+    costLatencyFactor: z
+      .number()
+      .min(1, 'must be >= 1')
+      .optional()
+      .describe(
+        'Strategy "cost": providers whose score is at most this many times the best one are fast enough. Default 1.5.',
+      ),
+    inFlightWeight: z
+      .number()
+      .min(0, 'must be >= 0')
+      .optional()
+      .describe(
+        'Strategy "latency": the score is multiplied by (1 + inFlightWeight x attempts running on the provider). 0 ignores load (third-party APIs); 1 is the classic peak-EWMA x (in-flight + 1) for self-hosted servers that slow down under load. Default 0.',
+      ),
+    probeAfterMs: msSchema(
+      'Strategy "latency": a provider not tried for this long is probed again (one call at a time). Default 30000.',
+    ).optional(),
+    hedge: z
+      .union(
+        [
+          z.literal(false),
+          z.strictObject({
+            after: z
+              .union([z.literal('p95'), z.literal('p99'), msSchema('Fixed hedge delay in ms.')], {
+                error: 'expected "p95", "p99" or a number of ms',
+              })
+              .describe(
+                "When to start the second choice: the first choice's measured p95 or p99 TTFC, or fixed ms.",
+              ),
+            maxShare: z
+              .number()
+              .min(0)
+              .max(1)
+              .optional()
+              .describe('Largest share of calls that may be hedged (a token budget). Default 0.1.'),
+          }),
+        ],
+        { error: 'expected false or { after, maxShare? }' },
+      )
+      .optional()
+      .describe(
+        'Hedged requests: start the next choice when the first has no chunk after its p95 (or a fixed delay); the first chunk wins, the other is aborted. Default: off.',
+      ),
+    firstChunkTimeoutMs: z
+      .union([msSchema('Fixed deadline in ms.'), z.literal('auto'), z.literal(false)], {
+        error: 'expected a number of ms, "auto" or false',
+      })
+      .optional()
+      .describe(
+        'Deadline per attempt for its first chunk, in ms; "auto" derives it from the provider\'s measured tail (with a floor and a ceiling); false: none. Default "auto".',
+      )
+      .meta({ default: ROUTE_DEFAULTS.firstChunkTimeoutMs }),
+    idleTimeoutMs: msSchema(
+      'Longest gap between two chunks of a stream, in ms, before the attempt fails with a TimeoutError (phase idle). Default 5000.',
     )
-    .meta({ default: ROUTE_DEFAULTS.strategy }),
-  weights: z
-    .record(z.string(), z.number().nonnegative('must be >= 0'))
-    .optional()
-    .describe('Strategy "weighted": provider name -> relative weight (default 1 each).'),
-  costs: z
-    .record(z.string(), z.number().nonnegative('must be >= 0'))
-    .optional()
-    .describe('Strategy "cost": provider name -> cost per call in any unit, lower is cheaper (default 0).'),
-  costLatencyFactor: z
-    .number()
-    .min(1, 'must be >= 1')
-    .optional()
-    .describe(
-      'Strategy "cost": providers whose score is at most this many times the best one are fast enough. Default 1.5.',
-    ),
-  inFlightWeight: z
-    .number()
-    .min(0, 'must be >= 0')
-    .optional()
-    .describe(
-      'Strategy "latency": the score is multiplied by (1 + inFlightWeight x attempts running on the provider). 0 ignores load (third-party APIs); 1 is the classic peak-EWMA x (in-flight + 1) for self-hosted servers that slow down under load. Default 0.',
-    ),
-  probeAfterMs: msSchema(
-    'Strategy "latency": a provider not tried for this long is probed again (one call at a time). Default 30000.',
-  ).optional(),
-  hedge: z
-    .union(
-      [
-        z.literal(false),
-        z.strictObject({
-          after: z
-            .union([z.literal('p95'), z.literal('p99'), msSchema('Fixed hedge delay in ms.')], {
-              error: 'expected "p95", "p99" or a number of ms',
-            })
-            .describe(
-              "When to start the second choice: the first choice's measured p95 or p99 TTFC, or fixed ms.",
-            ),
-          maxShare: z
-            .number()
-            .min(0)
-            .max(1)
-            .optional()
-            .describe('Largest share of calls that may be hedged (a token budget). Default 0.1.'),
-        }),
-      ],
-      { error: 'expected false or { after, maxShare? }' },
+      .optional()
+      .meta({ default: ROUTE_DEFAULTS.idleTimeoutMs }),
+    totalTimeoutMs: msSchema(
+      'Deadline for a whole call, all attempts included, in ms (TimeoutError phase total). Default: none.',
+    ).optional(),
+    connectTimeoutMs: msSchema(
+      'Deadline to open a connection (TCP + TLS) to a provider, in ms (TimeoutError phase connect). Default 2000.',
     )
-    .optional()
-    .describe(
-      'Hedged requests: start the next choice when the first has no chunk after its p95 (or a fixed delay); the first chunk wins, the other is aborted. Default: off.',
-    ),
-  firstChunkTimeoutMs: z
-    .union([msSchema('Fixed deadline in ms.'), z.literal('auto'), z.literal(false)], {
-      error: 'expected a number of ms, "auto" or false',
-    })
-    .optional()
-    .describe(
-      'Deadline per attempt for its first chunk, in ms; "auto" derives it from the provider\'s measured tail (with a floor and a ceiling); false: none. Default "auto".',
-    )
-    .meta({ default: ROUTE_DEFAULTS.firstChunkTimeoutMs }),
-  idleTimeoutMs: msSchema(
-    'Longest gap between two chunks of a stream, in ms, before the attempt fails with a TimeoutError (phase idle). Default 5000.',
-  )
-    .optional()
-    .meta({ default: ROUTE_DEFAULTS.idleTimeoutMs }),
-  totalTimeoutMs: msSchema(
-    'Deadline for a whole call, all attempts included, in ms (TimeoutError phase total). Default: none.',
-  ).optional(),
-  connectTimeoutMs: msSchema(
-    'Deadline to open a connection (TCP + TLS) to a provider, in ms (TimeoutError phase connect). Default 2000.',
-  )
-    .optional()
-    .meta({ default: ROUTE_DEFAULTS.connectTimeoutMs }),
-  midStream: z
-    .enum(['error', 'resume', 'replay', 'continue'])
-    .optional()
-    .describe(
-      'When a provider fails after its first chunk: "error" ends the stream with MidStreamError (partialOutput true); "resume" (tts) continues on the next provider from the first sentence not fully delivered, the first chunk after the switch marked discontinuity; "replay" (stt) replays the audio since the last final transcript to the next provider; "continue" (chat) sends the partial reply to the next provider as the start of its answer. Default "error" (C28: no repeated prefix unless asked for).',
-    ),
-  ewmaDecayMs: msSchema(
-    "Decay time in ms of the peak-EWMA latency score: how fast old samples stop counting. Default: the router's.",
-  ).optional(),
-});
+      .optional()
+      .meta({ default: ROUTE_DEFAULTS.connectTimeoutMs }),
+    midStream: z
+      .enum(['error', 'resume', 'replay', 'continue'])
+      .optional()
+      .describe(
+        'When a provider fails after its first chunk: "error" ends the stream with MidStreamError (partialOutput true); "resume" (tts) continues on the next provider from the first sentence not fully delivered, the first chunk after the switch marked discontinuity; "replay" (stt) replays the audio since the last final transcript to the next provider; "continue" (chat) sends the partial reply to the next provider as the start of its answer. Default "error" (C28: no repeated prefix unless asked for).',
+      ),
+    ewmaDecayMs: msSchema(
+      "Decay time in ms of the EWMA in the latency score: how fast old samples stop counting. Default: the router's.",
+    ).optional(),
+  };
+};
 
 /** Schema of one route (built on first call): which providers serve it, how one is chosen, its deadlines. */
-export const routeSchema = lazy(() =>
-  z
+export const routeSchema = lazy(() => {
+  const z = zod();
+  return z
     .strictObject({
       capability: z
         .enum(CAPABILITIES)
@@ -164,12 +168,12 @@ export const routeSchema = lazy(() =>
         ),
       ...routeSettingsShape(),
     })
-    .describe('A route: the providers one capability is served by, how one is chosen, and deadlines.'),
-);
+    .describe('A route: the providers one capability is served by, how one is chosen, and deadlines.');
+});
 
 /** Schema of `defaults.routes` (built on first call): settings for every route that does not set them. */
 export const routeDefaultsSchema = lazy(() =>
-  z
+  zod()
     .strictObject(routeSettingsShape())
     .describe('Route settings used by every route that does not set them itself.'),
 );
