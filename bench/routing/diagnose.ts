@@ -23,7 +23,7 @@ export interface Diagnosis {
   tailsOnC: number;
   /**
    * Per provider: the longest stretch (ms of run time, from the 250 ms score readings) during
-   * which its peak-EWMA score stayed above twice its typical (median) latency at that time.
+   * which its latency score stayed above twice its typical (median) latency at that time.
    */
   longestInflatedMs: Record<string, number>;
 }
@@ -75,7 +75,7 @@ export function diagnose(scenario: Scenario, result: StrategyResult): Diagnosis 
     let longest = 0;
     let since: number | undefined;
     for (const t of points) {
-      const inflated = t.ewmaMs !== undefined && t.ewmaMs > 2 * typicalMs(scenario, p, requestAt(t.tMs));
+      const inflated = t.scoreMs !== undefined && t.scoreMs > 2 * typicalMs(scenario, p, requestAt(t.tMs));
       if (inflated) since ??= t.tMs;
       else since = undefined;
       if (since !== undefined) longest = Math.max(longest, t.tMs - since);

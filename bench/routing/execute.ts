@@ -63,6 +63,8 @@ export interface TracePoint {
   tMs: number;
   provider: string;
   ewmaMs: number | undefined;
+  /** The score the `latency` strategy ranks by (confirmed peak-EWMA), ms. */
+  scoreMs: number | undefined;
   p50Ms: number | undefined;
   p95Ms: number | undefined;
   inFlight: number;
@@ -256,6 +258,7 @@ export async function runStrategy(
         tMs,
         provider: p.provider,
         ewmaMs: round(p.ewmaMs),
+        scoreMs: round(p.scoreMs),
         p50Ms: round(p.p50Ms),
         p95Ms: round(p.p95Ms),
         inFlight: p.inFlight,

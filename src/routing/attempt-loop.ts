@@ -92,6 +92,8 @@ export interface RouteRun<T> {
   hedgeBudget?: HedgeBudget;
   /** OpenTelemetry spans; absent: none. */
   tracing?: Tracing;
+  /** Decay time (ms) of the EWMA in the latency score, from the route's `ewmaDecayMs`; undefined: the tracker's. */
+  ewmaDecayMs?: number;
   /**
    * True when a failure after output may continue on the next candidate (route `midStream`
    * `resume`, `replay` or `continue`): the capability's glue then starts the next provider from
@@ -240,7 +242,8 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
     const elapsed = clock.now() - r.t0;
     closeAttempt(r);
     end(r);
-    if (r.attempt.timeToFirstChunkMs === undefined) tracker.recordCancelled(r.c.key, elapsed, clock.now());
+    if (r.attempt.timeToFirstChunkMs === undefined)
+      tracker.recordCancelled(r.c.key, elapsed, clock.now(), run.ewmaDecayMs);
     if (r.acquired) r.c.health?.release();
   };
 
@@ -383,7 +386,13 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
         }
         // A hedged race lost one of its two attempts: the next candidate takes its place at once,
         // rather than leaving the call to wait on the slow attempt alone.
-        const replace = hedged && running.length > 0 && nextIndex < run.candidates.length;
+        const slow = running.length === 1 ? running[0]! : undefined;
+        const replace =
+          hedged &&
+          slow !== undefined &&
+          slow.c.hedgeAfterMs !== undefined &&
+          clock.now() - slow.t0 >= slow.c.hedgeAfterMs &&
+          nextIndex < run.candidates.length;
         const next = replace ? run.candidates[nextIndex] : (running[0]?.c ?? run.candidates[nextIndex]);
         if (next)
           emitter.emit('fallback', {
@@ -411,7 +420,10 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
           const ttfc = now - winner.t0;
           winner.attempt.timeToFirstChunkMs = ttfc;
           callTtfc ??= now - callStart;
-          tracker.recordSuccess(c.key, ttfc, now, { coldStart: winner.cold });
+          tracker.recordSuccess(c.key, ttfc, now, {
+            coldStart: winner.cold,
+            ...(run.ewmaDecayMs !== undefined ? { decayMs: run.ewmaDecayMs } : {}),
+          });
           emitter.emit('first-chunk', {
             ...winner.base,
             timeToFirstChunkMs: ttfc,

@@ -115,11 +115,17 @@ export class LatencyTracker {
    * Records a successful TTFC sample of `ms` at monotonic time `now`: folded into the EWMA with
    * the weight 1 - exp(-elapsed / decayMs), and kept as the latest sample for the peak (see
    * the class). `coldStart: true` (the first call after a long idle) is only averaged in, never
-   * part of a peak, so one cold start is not held against the provider.
+   * part of a peak, so one cold start is not held against the provider. `decayMs` overrides the
+   * tracker's decay time for this sample (a route's `ewmaDecayMs`).
    */
-  recordSuccess(key: string, ms: number, now: number, options: { coldStart?: boolean } = {}): void {
+  recordSuccess(
+    key: string,
+    ms: number,
+    now: number,
+    options: { coldStart?: boolean; decayMs?: number } = {},
+  ): void {
     const e = this.#entry(key);
-    this.#fold(e, ms, now, options.coldStart ?? false);
+    this.#fold(e, ms, now, options.coldStart ?? false, options.decayMs);
     e.lastUpdate = now;
     e.samples++;
     this.#push(e.recent, ms, e, 'recentNext');
@@ -132,20 +138,29 @@ export class LatencyTracker {
    * (as a sample) only when it already exceeds the score; a cancellation never makes a
    * provider look fast.
    */
-  recordCancelled(key: string, elapsedMs: number, now: number): void {
+  recordCancelled(key: string, elapsedMs: number, now: number, decayMs?: number): void {
     const e = this.#entry(key);
     const current = scoreOf(e);
-    if (current !== undefined && elapsedMs <= current) return;
-    this.#fold(e, elapsedMs, now, false);
+    // With no score yet, a lower bound (a barge-in after 5 ms) would become the EWMA's start.
+    if (current === undefined || elapsedMs <= current) return;
+    this.#fold(e, elapsedMs, now, false, decayMs);
   }
 
-  #fold(e: Entry, ms: number, now: number, coldStart: boolean): void {
+  #fold(e: Entry, ms: number, now: number, coldStart: boolean, decayMs = this.#decayMs): void {
     if (e.ewma === undefined) e.ewma = ms;
     else {
-      const w = Math.exp(-Math.max(0, now - e.lastSampleAt) / this.#decayMs);
-      e.ewma = e.ewma * w + ms * (1 - w);
+      const w = Math.exp(-Math.max(0, now - e.lastSampleAt) / decayMs);
+      // Until a second sample confirms it, a slow sample enters the EWMA capped at the larger of
+      // the previous sample and the EWMA: at one call every few seconds its weight is large, and
+      // one outlier must not become the score through the EWMA either.
+      const x = coldStart ? ms : Math.min(ms, Math.max(e.last ?? e.ewma, e.ewma));
+      e.ewma = e.ewma * w + x * (1 - w);
     }
-    if (!coldStart) {
+    if (coldStart) {
+      // A sample from before the idle must not pair with one after it to confirm a peak.
+      e.last = undefined;
+      e.previous = undefined;
+    } else {
       e.previous = e.last;
       e.last = ms;
     }

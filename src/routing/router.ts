@@ -282,6 +282,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     return {
       ...base,
       resumable: route.midStream !== 'error',
+      ...(route.ewmaDecayMs !== undefined ? { ewmaDecayMs: route.ewmaDecayMs } : {}),
       candidates: order.map((i) => built[i]!),
       // No provider of the route maps the request's voice or model: the request (or the config)
       // is wrong, not a provider; each issue names the mapping that is missing.

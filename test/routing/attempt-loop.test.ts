@@ -203,6 +203,30 @@ describe('the attempt loop', () => {
     expect(run.tracker.ewma(a.key)).toBe(120);
   });
 
+  it("uses the route's ewmaDecayMs for the sample's EWMA weight", async () => {
+    const clock = new ManualClock();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const a = candidate<ChatEvent>('a', async function* () {
+      await gate;
+      yield delta('x');
+    });
+    // The tracker's own decay time is huge: only the route's 1000 ms can give the sample weight.
+    const run = fakeRun([a], { clock, tracker: new LatencyTracker({ decayMs: 1e9 }) });
+    run.ewmaDecayMs = 1000;
+    run.tracker.recordSuccess(a.key, 200, 0);
+    clock.advance(900);
+    const pending = collect(routedStream(run));
+    await new Promise((r) => setImmediate(r));
+    clock.advance(100);
+    release();
+    await pending;
+    const w = Math.exp(-1);
+    expect(run.tracker.ewma(a.key)).toBeCloseTo(200 * w + 100 * (1 - w), 10);
+  });
+
   it('breaking out of the loop aborts the provider at once (barge-in) and resolves the result', async () => {
     let signal: AbortSignal | undefined;
     let closed = false;

@@ -67,9 +67,15 @@ describe('hedged requests', () => {
       'hedge:b',
       'first-chunk:b',
     ]);
-    // The loser is not charged a failure, and its probe slot is given back; its 200 ms is a
-    // lower bound of its TTFC, recorded because it exceeds its (empty) score.
-    expect(run.tracker.snapshot(a.key)).toMatchObject({ errors: 0, samples: 0, ewmaMs: 200 });
+    // The loser is not charged a failure, and its probe slot is given back. Its 200 ms is only a
+    // lower bound of its TTFC: with no score yet it is not recorded (it must not become the
+    // start of the EWMA), so a stays unmeasured.
+    expect(run.tracker.snapshot(a.key)).toMatchObject({
+      errors: 0,
+      samples: 0,
+      ewmaMs: undefined,
+      scoreMs: undefined,
+    });
     expect(aHealth.calls).toEqual(['acquire', 'release']);
   });
 

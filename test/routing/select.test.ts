@@ -158,13 +158,43 @@ describe('LatencyTracker', () => {
     t.recordSuccess(k, 50, 0);
     t.recordSuccess(k, 50, 40);
     t.recordSuccess(k, 2000, 80);
-    const w = Math.exp(-40 / 10_000);
-    const ewma = 50 * w + 2000 * (1 - w);
-    // min(2000, 50) = 50 < EWMA: the score is the EWMA, which took the outlier in at its weight.
-    expect(t.score(k)).toBeCloseTo(ewma, 10);
-    expect(t.score(k)!).toBeLessThan(60);
+    // Unconfirmed, the outlier enters the EWMA capped at max(previous sample, EWMA) = 50.
+    expect(t.score(k)).toBe(50);
     t.recordSuccess(k, 50, 120);
-    expect(t.score(k)).toBeCloseTo(ewma * w + 50 * (1 - w), 10);
+    expect(t.score(k)).toBe(50);
+    // A second slow sample in a row confirms it: both the peak and the EWMA take it.
+    t.recordSuccess(k, 1000, 160);
+    t.recordSuccess(k, 1200, 200);
+    expect(t.score(k)).toBe(1000);
+  });
+
+  it('one slow sample does not become the score at a low call rate either (one call every 5 s)', () => {
+    const t = new LatencyTracker({ decayMs: 10_000 });
+    const k = LatencyTracker.key('a', 'tts', 'v');
+    t.recordSuccess(k, 50, 0);
+    t.recordSuccess(k, 50, 5_000);
+    t.recordSuccess(k, 1000, 10_000);
+    expect(t.score(k)).toBe(50);
+  });
+
+  it('a cancellation on a provider with no score is not recorded: a lower bound never starts the EWMA', () => {
+    const t = new LatencyTracker({ decayMs: 10_000 });
+    const k = LatencyTracker.key('a', 'tts', 'v');
+    t.recordCancelled(k, 5, 0);
+    expect(t.score(k)).toBeUndefined();
+    t.recordSuccess(k, 300, 1000);
+    expect(t.score(k)).toBe(300);
+  });
+
+  it('a cold start breaks the pair: a sample before the idle cannot confirm a peak after it', () => {
+    const t = new LatencyTracker({ decayMs: 10_000 });
+    const k = LatencyTracker.key('a', 'tts', 'v');
+    t.recordSuccess(k, 50, 0);
+    t.recordSuccess(k, 2000, 100);
+    t.recordSuccess(k, 50, 400_000, { coldStart: true });
+    t.recordSuccess(k, 1500, 400_100);
+    expect(t.score(k)).toBe(t.ewma(k));
+    expect(t.score(k)!).toBeLessThan(60);
   });
 
   it('a cold start (first call after a long idle) is averaged in, not taken as a peak', () => {
@@ -173,10 +203,10 @@ describe('LatencyTracker', () => {
     t.recordSuccess(k, 100, 0);
     t.recordSuccess(k, 2100, 900);
     t.recordSuccess(k, 2100, 1000, { coldStart: true });
-    const w1 = Math.exp(-0.9);
+    // The first 2100 is unconfirmed: it enters the EWMA capped at 100. The cold start enters in
+    // full, at its weight, and is not the second slow sample of a peak.
     const w2 = Math.exp(-0.1);
-    const ewma = (100 * w1 + 2100 * (1 - w1)) * w2 + 2100 * (1 - w2);
-    // The cold start is not the second slow sample of a peak: only the EWMA counts it.
+    const ewma = 100 * w2 + 2100 * (1 - w2);
     expect(t.score(k)).toBeCloseTo(ewma, 10);
   });
 
