@@ -1,7 +1,6 @@
-import { zod } from '../internal/zod.js';
+import { lazySchema, zod } from '../internal/zod.js';
 import { CAPABILITIES } from './capability.js';
 import { msSchema } from './fields.js';
-import { lazy } from './lazy.js';
 
 /** How a route chooses among its providers (see docs/routing.md). */
 export type RouteStrategy = 'latency' | 'priority' | 'weighted' | 'cost';
@@ -150,9 +149,8 @@ const routeSettingsShape = () => {
 };
 
 /** Schema of one route (built on first call): which providers serve it, how one is chosen, its deadlines. */
-export const routeSchema = lazy(() => {
-  const z = zod();
-  return z
+export const routeSchema = lazySchema((z) =>
+  z
     .strictObject({
       capability: z
         .enum(CAPABILITIES)
@@ -168,12 +166,12 @@ export const routeSchema = lazy(() => {
         ),
       ...routeSettingsShape(),
     })
-    .describe('A route: the providers one capability is served by, how one is chosen, and deadlines.');
-});
+    .describe('A route: the providers one capability is served by, how one is chosen, and deadlines.'),
+);
 
 /** Schema of `defaults.routes` (built on first call): settings for every route that does not set them. */
-export const routeDefaultsSchema = lazy(() =>
-  zod()
+export const routeDefaultsSchema = lazySchema((z) =>
+  z
     .strictObject(routeSettingsShape())
     .describe('Route settings used by every route that does not set them itself.'),
 );

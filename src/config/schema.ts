@@ -1,6 +1,5 @@
-import { zod } from '../internal/zod.js';
+import { lazySchema, zod } from '../internal/zod.js';
 import { checkConfigReferences } from './cross-checks.js';
-import { lazy } from './lazy.js';
 import { providerSchema } from './providers/index.js';
 import { routeDefaultsSchema, routeSchema } from './route.js';
 
@@ -11,9 +10,8 @@ import { routeDefaultsSchema, routeSchema } from './route.js';
  * as part of it, even when other fields are invalid. Parsing applies field defaults;
  * secrets come out as strings or EnvSecretRef, which parseConfig then resolves.
  */
-export const routerConfigSchema = lazy(() => {
-  const z = zod();
-  return z
+export const routerConfigSchema = lazySchema((z) =>
+  z
     .strictObject({
       $schema: z
         .string()
@@ -36,8 +34,8 @@ export const routerConfigSchema = lazy(() => {
         .describe('Settings that apply to every route unless the route sets its own.'),
     })
     .superRefine(checkConfigReferences, { when: () => true })
-    .describe('voxroute router config: providers, and the routes that choose among them.');
-});
+    .describe('voxroute router config: providers, and the routes that choose among them.'),
+);
 
 function nameSchema() {
   return zod().string().min(1, 'must not be empty');

@@ -1,5 +1,4 @@
-import { zod } from '../internal/zod.js';
-import { lazy } from './lazy.js';
+import { lazySchema, zod } from '../internal/zod.js';
 
 /**
  * A secret the config names by environment variable (`{ env: 'NAME' }`), as it is after
@@ -20,9 +19,8 @@ export type SecretInput = string | { env: string };
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const envRefSchema = lazy(() => {
-  const z = zod();
-  return z
+const envRefSchema = lazySchema((z) =>
+  z
     .strictObject({
       env: z
         .string()
@@ -32,8 +30,8 @@ const envRefSchema = lazy(() => {
         )
         .describe('Name of the environment variable that holds the secret, read when the config is loaded.'),
     })
-    .describe('A secret read from an environment variable when the config is loaded.');
-});
+    .describe('A secret read from an environment variable when the config is loaded.'),
+);
 
 /**
  * Schema of a secret (an API key, a header value): a non-empty literal string, or

@@ -16,3 +16,12 @@ import { requirePackage } from './require-package.js';
  * @throws Whatever `require('zod')` throws when zod is not installed.
  */
 export const zod: () => typeof z = lazy(() => requirePackage<{ z: typeof z }>('zod').z);
+
+/**
+ * A schema built on its first call with zod's `z` (loaded then, see {@link zod}) and the same
+ * object afterwards: `export const xSchema = lazySchema((z) => z.looseObject({ ... }))`, then
+ * `xSchema()` where a message is parsed. One cached check per call after the first.
+ */
+export function lazySchema<T>(build: (zodNamespace: typeof z) => T): () => T {
+  return lazy(() => build(zod()));
+}

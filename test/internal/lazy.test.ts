@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { lazy as configLazy } from '../../src/config/lazy.js';
 import { lazy } from '../../src/internal/lazy.js';
 
 describe('lazy', () => {
@@ -39,9 +38,5 @@ describe('lazy', () => {
     expect(value()).toBe('built');
     expect(value()).toBe('built');
     expect(builds).toBe(2);
-  });
-
-  it('is the helper the config re-exports (src/config/lazy.ts)', () => {
-    expect(configLazy).toBe(lazy);
   });
 });

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { z as esmZod } from 'zod';
-import { zod } from '../../src/internal/zod.js';
+import { lazySchema, zod } from '../../src/internal/zod.js';
 
 describe('zod (loaded on first use)', () => {
   it("returns zod's `z` namespace of the CommonJS build, the same object on every call", () => {
@@ -27,5 +27,21 @@ describe('zod (loaded on first use)', () => {
       type: 'string',
       description: 'A provider name.',
     });
+  });
+
+  it('lazySchema builds its schema once, on the first call, with that same zod', () => {
+    let builds = 0;
+    let given: unknown;
+    const schema = lazySchema((z) => {
+      builds++;
+      given = z;
+      return z.looseObject({ id: z.string() });
+    });
+    expect(builds).toBe(0);
+    const first = schema();
+    expect(schema()).toBe(first);
+    expect(builds).toBe(1);
+    expect(given).toBe(zod());
+    expect(first.parse({ id: 'x', extra: 1 })).toEqual({ id: 'x', extra: 1 });
   });
 });

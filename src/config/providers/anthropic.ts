@@ -1,12 +1,11 @@
 import type { z } from 'zod';
-import { zod } from '../../internal/zod.js';
+import { lazySchema, zod } from '../../internal/zod.js';
 import {
   ANTHROPIC_DEFAULT_BASE_URL,
   ANTHROPIC_DEFAULT_MAX_TOKENS,
   ANTHROPIC_VERSION,
 } from '../../providers/anthropic/options.js';
 import { headersSchema, httpUrlSchema, idMapSchema } from '../fields.js';
-import { lazy } from '../lazy.js';
 import { secretSchema } from '../secret.js';
 
 /** Header names the adapter sets itself, so `headers` may not hold them (compared case-insensitively). */
@@ -59,9 +58,8 @@ function noReservedHeaders(
  * - `headers`: extra headers (e.g. `anthropic-beta`), never the auth or version headers;
  * - `chat: { models, maxTokens (default 1024 tokens) }`.
  */
-export const anthropicProviderSchema = lazy(() => {
-  const z = zod();
-  return z
+export const anthropicProviderSchema = lazySchema((z) =>
+  z
     .strictObject({
       kind: z.literal('anthropic').describe("Anthropic's Messages API, or a gateway that mirrors it."),
       baseUrl: httpUrlSchema(
@@ -87,5 +85,5 @@ export const anthropicProviderSchema = lazy(() => {
       chat: chatSection().optional(),
     })
     .superRefine(noReservedHeaders, { when: () => true })
-    .describe('Anthropic (api.anthropic.com) or an Anthropic-compatible gateway: chat only.');
-});
+    .describe('Anthropic (api.anthropic.com) or an Anthropic-compatible gateway: chat only.'),
+);

@@ -1,6 +1,5 @@
-import { zod } from '../../internal/zod.js';
+import { lazySchema, zod } from '../../internal/zod.js';
 import { headersSchema, httpUrlSchema, idMapSchema } from '../fields.js';
-import { lazy } from '../lazy.js';
 import { secretSchema } from '../secret.js';
 
 /** Base URL of Cartesia's API, the default `baseUrl` of kind `cartesia` (PROTOCOLS.md 1.1, CJS `src/client.ts`). */
@@ -103,9 +102,8 @@ const sttSection = () => {
  * Schema of a provider of kind `cartesia` (built on first call): Cartesia's API for TTS
  * (Sonic) and STT (Ink). Sources: PROTOCOLS.md section 1.
  */
-export const cartesiaProviderSchema = lazy(() => {
-  const z = zod();
-  return z
+export const cartesiaProviderSchema = lazySchema((z) =>
+  z
     .strictObject({
       kind: z.literal('cartesia').describe('Cartesia (api.cartesia.ai): Sonic TTS and Ink STT.'),
       baseUrl: httpUrlSchema(
@@ -125,5 +123,5 @@ export const cartesiaProviderSchema = lazy(() => {
       tts: ttsSection().optional(),
       stt: sttSection().optional(),
     })
-    .describe('Cartesia.');
-});
+    .describe('Cartesia.'),
+);

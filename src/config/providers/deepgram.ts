@@ -1,6 +1,5 @@
-import { zod } from '../../internal/zod.js';
+import { lazySchema, zod } from '../../internal/zod.js';
 import { httpUrlSchema, idMapSchema, MAX_TIMER_MS, msSchema } from '../fields.js';
-import { lazy } from '../lazy.js';
 import { secretSchema } from '../secret.js';
 
 /**
@@ -101,9 +100,8 @@ const ttsSection = () => {
  * `apiKey` (required, sent as `Authorization: Token <key>`), `baseUrl` (default
  * {@link DEEPGRAM_BASE_URL}), and the `stt` and `tts` sections. Field docs: docs/config.md.
  */
-export const deepgramProviderSchema = lazy(() => {
-  const z = zod();
-  return z
+export const deepgramProviderSchema = lazySchema((z) =>
+  z
     .strictObject({
       kind: z.literal('deepgram').describe('Deepgram: live STT over WebSocket, TTS over REST.'),
       baseUrl: httpUrlSchema(
@@ -115,5 +113,5 @@ export const deepgramProviderSchema = lazy(() => {
       stt: sttSection().optional(),
       tts: ttsSection().optional(),
     })
-    .describe('Deepgram (api.deepgram.com).');
-});
+    .describe('Deepgram (api.deepgram.com).'),
+);

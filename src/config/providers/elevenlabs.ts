@@ -1,6 +1,5 @@
-import { zod } from '../../internal/zod.js';
+import { lazySchema, zod } from '../../internal/zod.js';
 import { httpUrlSchema, idMapSchema, msSchema } from '../fields.js';
-import { lazy } from '../lazy.js';
 import { secretSchema } from '../secret.js';
 
 /** Host of ElevenLabs' API, the default `baseUrl` of a provider of kind `elevenlabs` (PROTOCOLS.md 4.1, ELJS). */
@@ -99,9 +98,8 @@ const ttsSection = () => {
  * {@link ELEVENLABS_BASE_URL} and the WebSocket URL is derived from it (`https` -> `wss`,
  * `http` -> `ws`).
  */
-export const elevenlabsProviderSchema = lazy(() => {
-  const z = zod();
-  return z
+export const elevenlabsProviderSchema = lazySchema((z) =>
+  z
     .strictObject({
       kind: z.literal('elevenlabs').describe('ElevenLabs (api.elevenlabs.io).'),
       baseUrl: httpUrlSchema(
@@ -112,5 +110,5 @@ export const elevenlabsProviderSchema = lazy(() => {
       ),
       tts: ttsSection().optional(),
     })
-    .describe('ElevenLabs text-to-speech.');
-});
+    .describe('ElevenLabs text-to-speech.'),
+);

@@ -1,5 +1,5 @@
-import { zod } from '../../internal/zod.js';
-import { lazy } from '../lazy.js';
+import { lazy } from '../../internal/lazy.js';
+import { lazySchema } from '../../internal/zod.js';
 import { anthropicProviderSchema } from './anthropic.js';
 import { cartesiaProviderSchema } from './cartesia.js';
 import { deepgramProviderSchema } from './deepgram.js';
@@ -32,13 +32,12 @@ export const providerKinds = lazy((): readonly string[] =>
 );
 
 /** Schema of one provider (built on first call): a union discriminated by `kind`. */
-export const providerSchema = lazy(() => {
-  const z = zod();
-  return z
+export const providerSchema = lazySchema((z) =>
+  z
     .discriminatedUnion('kind', [...providerSchemas()], {
       error: `kind must be one of ${providerKinds()
         .map((kind) => JSON.stringify(kind))
         .join(', ')}`,
     })
-    .describe('One provider: its wire protocol (kind), endpoint, credentials and per-capability sections.');
-});
+    .describe('One provider: its wire protocol (kind), endpoint, credentials and per-capability sections.'),
+);

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
-import { zod } from '../../internal/zod.js';
+import { lazySchema, zod } from '../../internal/zod.js';
 import { headersSchema, httpUrlSchema, idMapSchema } from '../fields.js';
-import { lazy } from '../lazy.js';
 import { secretSchema } from '../secret.js';
 
 /** Base URL of OpenAI's API, the default `baseUrl` of a provider of kind `openai`. */
@@ -114,9 +113,8 @@ function noDuplicateAuthorization(
 }
 
 /** Schema of a provider of kind `openai`: OpenAI's own API. `apiKey` is required. Built on first call. */
-export const openaiProviderSchema = lazy(() => {
-  const z = zod();
-  return z
+export const openaiProviderSchema = lazySchema((z) =>
+  z
     .strictObject({
       kind: z.literal('openai').describe("OpenAI's own API."),
       baseUrl: httpUrlSchema(
@@ -128,17 +126,16 @@ export const openaiProviderSchema = lazy(() => {
       ...openaiShape(),
     })
     .superRefine(noDuplicateAuthorization, { when: () => true })
-    .describe('OpenAI (api.openai.com).');
-});
+    .describe('OpenAI (api.openai.com).'),
+);
 
 /**
  * Schema of a provider of kind `openai-compatible` (built on first call): any server that copies OpenAI's API (vLLM and
  * speech servers such as Kokoro-FastAPI or speaches on EC2, aggregators). `baseUrl` is
  * required; `apiKey` is optional (self-hosted servers often have none).
  */
-export const openaiCompatibleProviderSchema = lazy(() => {
-  const z = zod();
-  return z
+export const openaiCompatibleProviderSchema = lazySchema((z) =>
+  z
     .strictObject({
       kind: z
         .literal('openai-compatible')
@@ -152,5 +149,5 @@ export const openaiCompatibleProviderSchema = lazy(() => {
       ...openaiShape(),
     })
     .superRefine(noDuplicateAuthorization, { when: () => true })
-    .describe('A self-hosted or third-party server with an OpenAI-compatible API.');
-});
+    .describe('A self-hosted or third-party server with an OpenAI-compatible API.'),
+);

@@ -1,6 +1,5 @@
-import { zod } from '../../internal/zod.js';
+import { lazySchema, zod } from '../../internal/zod.js';
 import { httpUrlSchema, idMapSchema } from '../fields.js';
-import { lazy } from '../lazy.js';
 import { secretSchema } from '../secret.js';
 
 /** Default sample rate in Hz of SageMaker TTS audio when the config gives none. */
@@ -124,9 +123,8 @@ const sttSection = () => {
  * real-time endpoint called through the SageMaker Runtime API (PROTOCOLS.md section 5).
  * `region` and `endpointName` are required; credentials default to the AWS SDK's provider chain.
  */
-export const sagemakerProviderSchema = lazy(() => {
-  const z = zod();
-  return z
+export const sagemakerProviderSchema = lazySchema((z) =>
+  z
     .strictObject({
       kind: z.literal('sagemaker').describe('An Amazon SageMaker AI real-time endpoint.'),
       region: z
@@ -180,5 +178,5 @@ export const sagemakerProviderSchema = lazy(() => {
     })
     .describe(
       'An Amazon SageMaker AI endpoint (response streaming, or bidirectional streaming over HTTP/2).',
-    );
-});
+    ),
+);

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { lazy } from '../../internal/lazy.js';
-import { zod } from '../../internal/zod.js';
+import { lazySchema } from '../../internal/zod.js';
 
 /*
  * Wire shapes of Anthropic's Messages API (PROTOCOLS.md 6b; Anthropic SDK messages types). The
@@ -61,26 +60,21 @@ export interface WireMessagesRequest {
   tools?: WireTool[];
 }
 
-const tokens = lazy(() => {
-  const z = zod();
-  return z.number().int().nonnegative().nullish();
-});
+const tokens = lazySchema((z) => z.number().int().nonnegative().nullish());
 
 /** `message_start`: `message.usage.input_tokens` is the prompt's token count. */
-export const messageStartSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const messageStartSchema = lazySchema((z) =>
+  z.looseObject({
     type: z.literal('message_start'),
     message: z.looseObject({
       usage: z.looseObject({ input_tokens: tokens(), output_tokens: tokens() }).nullish(),
     }),
-  });
-});
+  }),
+);
 
 /** `content_block_start`: a `text` block (with its first `text`, usually `''`) or a `tool_use` block. */
-export const contentBlockStartSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const contentBlockStartSchema = lazySchema((z) =>
+  z.looseObject({
     type: z.literal('content_block_start'),
     index: z.number().int().nonnegative(),
     content_block: z.looseObject({
@@ -90,13 +84,12 @@ export const contentBlockStartSchema = lazy(() => {
       name: z.string().nullish(),
       input: z.unknown().optional(),
     }),
-  });
-});
+  }),
+);
 
 /** `content_block_delta`: `text_delta` (`text`), `input_json_delta` (`partial_json`), or others (ignored). */
-export const contentBlockDeltaSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const contentBlockDeltaSchema = lazySchema((z) =>
+  z.looseObject({
     type: z.literal('content_block_delta'),
     index: z.number().int().nonnegative(),
     delta: z.looseObject({
@@ -104,33 +97,28 @@ export const contentBlockDeltaSchema = lazy(() => {
       text: z.string().nullish(),
       partial_json: z.string().nullish(),
     }),
-  });
-});
+  }),
+);
 
 /** `content_block_stop`: the block at `index` is complete. */
-export const contentBlockStopSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const contentBlockStopSchema = lazySchema((z) =>
+  z.looseObject({
     type: z.literal('content_block_stop'),
     index: z.number().int().nonnegative(),
-  });
-});
+  }),
+);
 
 /** `message_delta`: the stop reason and the (cumulative) usage; `input_tokens` may be present too. */
-export const messageDeltaSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const messageDeltaSchema = lazySchema((z) =>
+  z.looseObject({
     type: z.literal('message_delta'),
     delta: z.looseObject({ stop_reason: z.string().nullish() }).nullish(),
     usage: z.looseObject({ input_tokens: tokens(), output_tokens: tokens() }).nullish(),
-  });
-});
+  }),
+);
 
 /** Any stream event: only `type` is read before the event is checked against its own schema. */
-export const streamEventSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({ type: z.string() });
-});
+export const streamEventSchema = lazySchema((z) => z.looseObject({ type: z.string() }));
 
 /** A parsed `message_start`. */
 export type MessageStart = z.infer<ReturnType<typeof messageStartSchema>>;

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { lazy } from '../../internal/lazy.js';
-import { zod } from '../../internal/zod.js';
+import { lazySchema } from '../../internal/zod.js';
 
 /*
  * Wire shapes of Cartesia's API, as zod schemas (server -> client) and TypeScript types
@@ -49,60 +48,56 @@ export interface WireCancelRequest {
 }
 
 /** Word timestamps as parallel arrays, times in seconds (COAS `WordTimestamps`). */
-export const wordTimestampsSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const wordTimestampsSchema = lazySchema((z) =>
+  z.looseObject({
     words: z.array(z.string()),
     start: z.array(z.number()),
     end: z.array(z.number()),
-  });
-});
+  }),
+);
 
 /**
  * A TTS event of `/tts/sse` and `/tts/websocket`, told apart by `type`: `chunk` (base64 audio
  * in `data`), `timestamps` (`word_timestamps`), `phoneme_timestamps`, `flush_done`, `done`
  * and `error` (the error fields are read by the transport's `errorFromStreamPayload`).
  */
-export const ttsEventSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const ttsEventSchema = lazySchema((z) =>
+  z.looseObject({
     type: z.string(),
     context_id: z.string().nullish(),
     data: z.string().nullish(),
     done: z.boolean().nullish(),
     word_timestamps: wordTimestampsSchema().nullish(),
-  });
-});
+  }),
+);
 
 /** A parsed TTS event. */
 export type TtsEvent = z.infer<ReturnType<typeof ttsEventSchema>>;
 
 /** One word of an STT transcript, times in seconds (COAS example, CJS-v2 `TranscriptionWord`). */
-export const sttWordSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const sttWordSchema = lazySchema((z) =>
+  z.looseObject({
     word: z.string(),
     start: z.number(),
     end: z.number(),
-  });
-});
+  }),
+);
 
 /**
  * A message of `/stt/websocket` (PROTOCOLS.md 1.6): `transcript` (`text` is the delta since the
  * last final; `is_final`; `words`), `flush_done`, `done`, `error`. `words` is per-word objects on
  * the wire; the parallel-arrays shape of the current TS type is accepted too.
  */
-export const sttMessageSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const sttMessageSchema = lazySchema((z) =>
+  z.looseObject({
     type: z.string(),
     text: z.string().nullish(),
     is_final: z.boolean().nullish(),
     words: z
       .union([z.array(sttWordSchema()), wordTimestampsSchema(), z.array(wordTimestampsSchema())])
       .nullish(),
-  });
-});
+  }),
+);
 
 /** A parsed STT message. */
 export type SttMessage = z.infer<ReturnType<typeof sttMessageSchema>>;

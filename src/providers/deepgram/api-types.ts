@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { lazy } from '../../internal/lazy.js';
-import { zod } from '../../internal/zod.js';
+import { lazySchema } from '../../internal/zod.js';
 
 /*
  * Wire shapes of Deepgram's live STT (`/v1/listen`), as zod schemas (PROTOCOLS.md 3.2, source
@@ -13,35 +12,32 @@ import { zod } from '../../internal/zod.js';
  */
 
 /** One word of a result: times in seconds from the start of the stream. */
-export const listenWordSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const listenWordSchema = lazySchema((z) =>
+  z.looseObject({
     word: z.string(),
     start: z.number(),
     end: z.number(),
     confidence: z.number().nullish(),
     punctuated_word: z.string().nullish(),
-  });
-});
+  }),
+);
 
 /** One alternative of a result's channel (voxroute reads the first). */
-export const listenAlternativeSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const listenAlternativeSchema = lazySchema((z) =>
+  z.looseObject({
     transcript: z.string(),
     confidence: z.number().nullish(),
     words: z.array(listenWordSchema()).nullish(),
-  });
-});
+  }),
+);
 
 /**
  * A `Results` message: `start` and `duration` in seconds locate the audio it covers;
  * `is_final: false` marks an interim result, `is_final: true` settled text, `speech_final: true`
  * an endpoint, `from_finalize: true` a result flushed by `Finalize`.
  */
-export const listenResultsSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const listenResultsSchema = lazySchema((z) =>
+  z.looseObject({
     type: z.literal('Results'),
     start: z.number().nullish(),
     duration: z.number().nullish(),
@@ -49,17 +45,14 @@ export const listenResultsSchema = lazy(() => {
     speech_final: z.boolean().nullish(),
     from_finalize: z.boolean().nullish(),
     channel: z.looseObject({ alternatives: z.array(listenAlternativeSchema()) }),
-  });
-});
+  }),
+);
 
 /** A parsed `Results` message. */
 export type ListenResults = z.infer<ReturnType<typeof listenResultsSchema>>;
 
 /** Any server message: a JSON object with a string `type` (`Results`, `Metadata`, `SpeechStarted`, `UtteranceEnd`). */
-export const listenMessageSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({ type: z.string() });
-});
+export const listenMessageSchema = lazySchema((z) => z.looseObject({ type: z.string() }));
 
 /** The text control messages a client sends (PROTOCOLS.md 3.2, DGDOC-finalize, -close-stream, -audio-keep-alive). */
 export const LISTEN_CONTROL = {

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { lazy } from '../../internal/lazy.js';
-import { zod } from '../../internal/zod.js';
+import { lazySchema } from '../../internal/zod.js';
 import type { WireVoiceSettings } from './endpoint.js';
 
 /*
@@ -19,15 +18,14 @@ import type { WireVoiceSettings } from './endpoint.js';
  * asyncapi spells the durations `charsDurationsMs`; which one the server sends is UNCONFIRMED,
  * so both are read (PROTOCOLS.md 4.3, 7 item 4).
  */
-export const alignmentSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const alignmentSchema = lazySchema((z) =>
+  z.looseObject({
     chars: z.array(z.string()).nullish(),
     charStartTimesMs: z.array(z.number()).nullish(),
     charDurationsMs: z.array(z.number()).nullish(),
     charsDurationsMs: z.array(z.number()).nullish(),
-  });
-});
+  }),
+);
 
 /** A parsed alignment object. */
 export type WireAlignment = z.infer<ReturnType<typeof alignmentSchema>>;
@@ -39,9 +37,8 @@ export type WireAlignment = z.infer<ReturnType<typeof alignmentSchema>>;
  * follows with a close (PROTOCOLS.md 4.3; error shape as ElevenLabs sends it, quoted in
  * livekit/agents#218 and elevenlabs-docs#426).
  */
-export const serverMessageSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const serverMessageSchema = lazySchema((z) =>
+  z.looseObject({
     audio: z.string().nullish(),
     isFinal: z.boolean().nullish(),
     alignment: alignmentSchema().nullish(),
@@ -49,8 +46,8 @@ export const serverMessageSchema = lazy(() => {
     message: z.string().nullish(),
     error: z.string().nullish(),
     code: z.number().nullish(),
-  });
-});
+  }),
+);
 
 /** A parsed server message. */
 export type ServerMessage = z.infer<ReturnType<typeof serverMessageSchema>>;

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { lazy } from '../../internal/lazy.js';
-import { zod } from '../../internal/zod.js';
+import { lazySchema } from '../../internal/zod.js';
 
 /*
  * Wire shapes of the OpenAI API and of the servers that copy it, as zod schemas. Every object
@@ -14,19 +13,17 @@ import { zod } from '../../internal/zod.js';
  */
 
 /** Body of an OpenAI-style error: `{"error":{message,type,param,code}}`; vLLM's `code` is an integer. */
-export const errorObjectSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const errorObjectSchema = lazySchema((z) =>
+  z.looseObject({
     message: z.string().nullish(),
     type: z.string().nullish(),
     code: z.union([z.string(), z.number()]).nullish(),
-  });
-});
+  }),
+);
 
 /** One tool-call fragment of a chat delta; `index` groups the fragments of one call. */
-export const toolCallDeltaSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const toolCallDeltaSchema = lazySchema((z) =>
+  z.looseObject({
     index: z.number().int().nonnegative(),
     id: z.string().nullish(),
     type: z.string().nullish(),
@@ -36,22 +33,20 @@ export const toolCallDeltaSchema = lazy(() => {
         arguments: z.string().nullish(),
       })
       .nullish(),
-  });
-});
+  }),
+);
 
 /** Token counts of chat (`CompletionUsage`; vLLM `UsageInfo`). */
-export const chatUsageSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const chatUsageSchema = lazySchema((z) =>
+  z.looseObject({
     prompt_tokens: z.number().int().nonnegative().nullish(),
     completion_tokens: z.number().int().nonnegative().nullish(),
-  });
-});
+  }),
+);
 
 /** One choice of a chat completion chunk. */
-export const chatChoiceSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const chatChoiceSchema = lazySchema((z) =>
+  z.looseObject({
     index: z.number().int().nonnegative().nullish(),
     delta: z
       .looseObject({
@@ -61,21 +56,20 @@ export const chatChoiceSchema = lazy(() => {
       })
       .nullish(),
     finish_reason: z.string().nullish(),
-  });
-});
+  }),
+);
 
 /**
  * A `chat.completion.chunk` (ONODE `ChatCompletionChunk`): `choices` is empty in the usage
  * chunk that `stream_options.include_usage` adds before `[DONE]`; `usage` is null elsewhere
  * (vLLM with `continuous_usage_stats` fills it on every chunk).
  */
-export const chatChunkSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const chatChunkSchema = lazySchema((z) =>
+  z.looseObject({
     choices: z.array(chatChoiceSchema()).nullish(),
     usage: chatUsageSchema().nullish(),
-  });
-});
+  }),
+);
 
 /** A parsed chat completion chunk. */
 export type ChatChunk = z.infer<ReturnType<typeof chatChunkSchema>>;
@@ -129,22 +123,20 @@ export interface WireSpeechRequest {
  * Events of `/audio/speech` with `stream_format: 'sse'`: `speech.audio.delta` carries base64
  * audio; `speech.audio.done` ends the stream with `usage` (OpenAI) or `token_usage` (speaches).
  */
-export const speechEventSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const speechEventSchema = lazySchema((z) =>
+  z.looseObject({
     type: z.string(),
     audio: z.string().nullish(),
-  });
-});
+  }),
+);
 
 /**
  * Streamed transcription events, in the three dialects (PROTOCOLS.md §2.4, §6.1, §6.3):
  * OpenAI and speaches send `{type:'transcript.text.delta', delta}` and `{type:'transcript.text.done', text}`;
  * vLLM sends chat-like `{object:'transcription.chunk', choices:[{delta:{content}, finish_reason}]}`.
  */
-export const transcriptionEventSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+export const transcriptionEventSchema = lazySchema((z) =>
+  z.looseObject({
     type: z.string().nullish(),
     object: z.string().nullish(),
     delta: z.string().nullish(),
@@ -157,14 +149,11 @@ export const transcriptionEventSchema = lazy(() => {
         }),
       )
       .nullish(),
-  });
-});
+  }),
+);
 
 /** A parsed streamed transcription event. */
 export type TranscriptionEvent = z.infer<ReturnType<typeof transcriptionEventSchema>>;
 
 /** The non-streamed transcription answer with `response_format: 'json'`: `{text}`. */
-export const transcriptionJsonSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({ text: z.string() });
-});
+export const transcriptionJsonSchema = lazySchema((z) => z.looseObject({ text: z.string() }));

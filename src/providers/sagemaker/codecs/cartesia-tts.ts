@@ -1,6 +1,5 @@
 import { ProtocolError } from '../../../errors/index.js';
-import { lazy } from '../../../internal/lazy.js';
-import { zod } from '../../../internal/zod.js';
+import { lazySchema } from '../../../internal/zod.js';
 import type { AudioFormat } from '../../../types/audio.js';
 import { parseWire } from '../../openai/sse-json.js';
 import type { SageMakerTtsCodec } from '../codec.js';
@@ -20,14 +19,13 @@ const CARTESIA_ENCODING: Record<AudioFormat['encoding'], string> = {
  * `{"type":"done","done":true}`; `{"type":"error",...}` is caught before this schema.
  * Built on first call (zod is loaded then, see src/internal/zod.ts).
  */
-const cartesiaMessageSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+const cartesiaMessageSchema = lazySchema((z) =>
+  z.looseObject({
     type: z.string().nullish(),
     data: z.string().nullish(),
     done: z.boolean().nullish(),
-  });
-});
+  }),
+);
 
 /**
  * Codec `'cartesia'`: Cartesia Sonic deployed as a SageMaker endpoint, speaking Cartesia's

@@ -1,6 +1,5 @@
 import { ProtocolError } from '../../../errors/index.js';
-import { lazy } from '../../../internal/lazy.js';
-import { zod } from '../../../internal/zod.js';
+import { lazySchema } from '../../../internal/zod.js';
 import type { ChatEvent, FinishReason } from '../../../types/chat.js';
 import { parseWire } from '../../openai/sse-json.js';
 import type { ProviderChatRequest } from '../../types.js';
@@ -36,15 +35,14 @@ export function textGenerationInvocation(request: ProviderChatRequest, accept: s
  * - older LMI `jsonlines`: `{"outputs":[" a"]}` (case C20).
  * Built on first call (zod is loaded then, see src/internal/zod.ts).
  */
-const textGenerationSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+const textGenerationSchema = lazySchema((z) =>
+  z.looseObject({
     token: z.looseObject({ text: z.string().nullish(), special: z.boolean().nullish() }).nullish(),
     outputs: z.array(z.string()).nullish(),
     generated_text: z.string().nullish(),
     details: z.looseObject({ finish_reason: z.string().nullish() }).nullish(),
-  });
-});
+  }),
+);
 
 /** TGI / LMI `finish_reason` to voxroute's: `length`; `eos_token`, `stop_sequence`, `stop`: `stop`. */
 export function mapTextGenerationFinish(reason: string | null | undefined): FinishReason {

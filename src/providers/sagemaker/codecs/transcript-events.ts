@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import { ProtocolError } from '../../../errors/index.js';
-import { lazy } from '../../../internal/lazy.js';
-import { zod } from '../../../internal/zod.js';
+import { lazySchema } from '../../../internal/zod.js';
 import type { TranscriptEvent, TranscriptWord } from '../../../types/transcript.js';
 import { transcriptionEventSchema } from '../../openai/api-types.js';
 import { parseWire } from '../../openai/sse-json.js';
@@ -19,9 +18,8 @@ import { jsonMessages } from '../framing.js';
  * OpenAI-style `transcript.text.delta` / `transcript.text.done` events are read separately.
  * Built on first call (zod is loaded then, see src/internal/zod.ts).
  */
-const transcriptMessageSchema = lazy(() => {
-  const z = zod();
-  return z.looseObject({
+const transcriptMessageSchema = lazySchema((z) =>
+  z.looseObject({
     type: z.string().nullish(),
     text: z.string().nullish(),
     is_final: z.boolean().nullish(),
@@ -38,8 +36,8 @@ const transcriptMessageSchema = lazy(() => {
         }),
       )
       .nullish(),
-  });
-});
+  }),
+);
 
 type TranscriptMessage = z.infer<ReturnType<typeof transcriptMessageSchema>>;
 
