@@ -235,6 +235,8 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
     tracker.inFlight(r.c.key, -1);
     r.attempt.durationMs = clock.now() - r.t0;
   };
+  /** The route's EWMA decay time for the tracker (absent: the tracker's own). */
+  const decay = run.ewmaDecayMs !== undefined ? { decayMs: run.ewmaDecayMs } : {};
   /** Cancels an attempt that is not charged (barge-in, hedge loser, call aborted). */
   const cancel = (r: Running<T>) => {
     if (r.ended) return;
@@ -243,7 +245,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
     closeAttempt(r);
     end(r);
     if (r.attempt.timeToFirstChunkMs === undefined)
-      tracker.recordCancelled(r.c.key, elapsed, clock.now(), run.ewmaDecayMs);
+      tracker.recordCancelled(r.c.key, elapsed, clock.now(), decay);
     if (r.acquired) r.c.health?.release();
   };
 
@@ -420,10 +422,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
           const ttfc = now - winner.t0;
           winner.attempt.timeToFirstChunkMs = ttfc;
           callTtfc ??= now - callStart;
-          tracker.recordSuccess(c.key, ttfc, now, {
-            coldStart: winner.cold,
-            ...(run.ewmaDecayMs !== undefined ? { decayMs: run.ewmaDecayMs } : {}),
-          });
+          tracker.recordSuccess(c.key, ttfc, now, { ...decay, coldStart: winner.cold });
           emitter.emit('first-chunk', {
             ...winner.base,
             timeToFirstChunkMs: ttfc,

@@ -136,14 +136,14 @@ export class LatencyTracker {
    * Records an attempt cancelled before its first chunk (the caller aborted, or it lost a
    * hedge) after `elapsedMs`. Its time is a lower bound of the provider's TTFC, so it counts
    * (as a sample) only when it already exceeds the score; a cancellation never makes a
-   * provider look fast.
+   * provider look fast. `decayMs` as in {@link recordSuccess}.
    */
-  recordCancelled(key: string, elapsedMs: number, now: number, decayMs?: number): void {
+  recordCancelled(key: string, elapsedMs: number, now: number, options: { decayMs?: number } = {}): void {
     const e = this.#entry(key);
     const current = scoreOf(e);
     // With no score yet, a lower bound (a barge-in after 5 ms) would become the EWMA's start.
     if (current === undefined || elapsedMs <= current) return;
-    this.#fold(e, elapsedMs, now, false, decayMs);
+    this.#fold(e, elapsedMs, now, false, options.decayMs);
   }
 
   #fold(e: Entry, ms: number, now: number, coldStart: boolean, decayMs = this.#decayMs): void {
