@@ -14,6 +14,7 @@ import {
   readWav,
 } from '../../src/index.js';
 import {
+  createManualDelay,
   createOpenAiCompatibleMock,
   type MockScript,
   mockSpeechPcm,
@@ -22,6 +23,7 @@ import {
   type RecordedFile,
   startMockServer,
 } from '../../src/testing/index.js';
+import { ManualClock } from './helpers.js';
 
 type Mode = 'loopback' | 'msw';
 const msw = setupServer();
@@ -395,6 +397,59 @@ describe('latency routing', () => {
       await p.close();
     }
   });
+});
+
+describe('latency routing: inFlightWeight', () => {
+  // a answers in 100 ms, b in 150 ms (on the router's manual clock). With one call held on a,
+  // the next call goes to a when load is ignored (100 < 150), and to b with inFlightWeight 1
+  // (100 x (1 + 1) = 200 > 150).
+  for (const [weight, expected] of [
+    [undefined, 'a'],
+    [1, 'b'],
+  ] as const) {
+    it(`inFlightWeight ${weight ?? 'unset (0)'}: a call made while a is busy goes to ${expected}`, async () => {
+      const clock = new ManualClock();
+      const ta = createManualDelay();
+      const tb = createManualDelay();
+      const a = createOpenAiCompatibleMock({ delay: ta.delay, script: { chat: { headersDelayMs: 100 } } });
+      const b = createOpenAiCompatibleMock({ delay: tb.delay, script: { chat: { headersDelayMs: 150 } } });
+      const p = await serve('loopback', a, b, 'latency');
+      const chat = p.config.routes!.chat!;
+      if (weight !== undefined) chat.inFlightWeight = weight;
+      const router = createRouter(p.config, { clock });
+      const measure = async (time: typeof ta, ms: number) => {
+        const s = router.chat(chatRequest);
+        const done = collect(s);
+        await time.whenWaiting();
+        clock.advance(ms);
+        await time.release();
+        await done;
+        return (await s.result).provider;
+      };
+      try {
+        // Each is probed once (never tried, in listed order): scores a 100, b 150.
+        expect(await measure(ta, 100)).toBe('a');
+        expect(await measure(tb, 150)).toBe('b');
+        const held = router.chat(chatRequest);
+        const heldDone = collect(held);
+        await ta.whenWaiting();
+        const next = router.chat(chatRequest);
+        const nextDone = collect(next);
+        const time = expected === 'a' ? ta : tb;
+        // The held call's wait is the oldest on a: release it first, then the next call's.
+        if (expected === 'a') await ta.release();
+        await time.release();
+        if (expected === 'b') await ta.release();
+        await Promise.all([heldDone, nextDone]);
+        expect((await held.result).provider).toBe('a');
+        expect((await next.result).provider).toBe(expected);
+        expect([a.calls('chat'), b.calls('chat')]).toEqual(expected === 'a' ? [3, 1] : [2, 2]);
+      } finally {
+        await router.close();
+        await p.close();
+      }
+    });
+  }
 });
 
 describe('circuit breakers in the router', () => {
