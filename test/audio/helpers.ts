@@ -36,9 +36,9 @@ export async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-/** A real speech fixture from the shared fixtures folder (see its README for provenance). */
+/** A real speech fixture from test/fixtures (see its README for provenance). */
 export function fixture(name: 'jfk-16k-s16le.wav' | 'jfk-24k-s16le.wav' | 'jfk-8k-mulaw.wav'): Uint8Array {
-  return new Uint8Array(readFileSync(new URL(`../../../shared/fixtures/${name}`, import.meta.url)));
+  return new Uint8Array(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));
 }
 
 /** A sine of `hz` at `rate` Hz, `n` samples, peak `amplitude`. */

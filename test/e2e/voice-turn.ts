@@ -22,7 +22,7 @@ export async function demoTurn(forceMock: boolean): Promise<{ turn: VoiceTurn; m
     });
     const router = createRouter(config);
     try {
-      const turn = await runVoiceTurn(router, resolve(root, '../shared/fixtures/jfk-16k-s16le.wav'));
+      const turn = await runVoiceTurn(router, resolve(root, 'test/fixtures/jfk-16k-s16le.wav'));
       return { turn, mode: servers.mode };
     } finally {
       await router.close();

@@ -9,7 +9,7 @@ import { type SelfHostedServer, startSelfHostedServer } from '../../examples/sel
 // Needs pocketsphinx and its US English model from Debian
 // (`apt-get install -y pocketsphinx pocketsphinx-en-us`). Each decode of the 11 s JFK file
 // takes about 4-6 s of CPU, so the two cases run concurrently.
-const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url);
+const FIXTURES = new URL('../fixtures/', import.meta.url);
 const API_KEY = 'engine-test-key';
 
 let server: SelfHostedServer;

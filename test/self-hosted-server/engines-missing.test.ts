@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SelfHostedServer, startSelfHostedServer } from '../../examples/self-hosted-server/server.js';
 
-const FIXTURE = new URL('../../../shared/fixtures/jfk-16k-s16le.wav', import.meta.url);
+const FIXTURE = new URL('../fixtures/jfk-16k-s16le.wav', import.meta.url);
 
 let server: SelfHostedServer;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { createFakeEngines, type FakeEngines } from './fake-engines.js';
 
 // The transcription route driven by fake pocketsphinx binaries (shell scripts): exact SSE
 // framing, conversion of the upload, temp-file cleanup and errors, without Debian engines.
-const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url);
+const FIXTURES = new URL('../fixtures/', import.meta.url);
 
 let fakes: FakeEngines;
 let server: SelfHostedServer;
