@@ -9,7 +9,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { type AudioChunk, type Router, type RouterConfig, VoxrouteError } from '../../src/index.js';
+import {
+  AllProvidersFailedError,
+  type AudioChunk,
+  type Router,
+  type RouterConfig,
+  VoxrouteError,
+} from '../../src/index.js';
 import {
   answerPcm,
   concat,
@@ -187,6 +193,33 @@ describe('C37: a TTS WebSocket that dies right after the request is sent never l
     const two = await speak(r, SECOND);
     expect(two.error).toBeUndefined();
     expect(two.provider).toBe('cartesia');
+    expect(two.audio.equals(speech(SECOND, 1))).toBe(true);
+    expect(cartesia.wire.connections).toBe(2);
+  });
+
+  it('C37: a warm socket that dies before any answer is replayed once on a fresh socket (Cartesia alone): the utterance is heard, no error', async () => {
+    const cartesia = await cartesiaServer(2);
+    const r = router(config(cartesia.wire.url));
+    const errors: string[] = [];
+    r.on('error', (e) => errors.push(e.provider));
+    expect((await speak(r, FIRST)).audio.equals(speech(FIRST, 1))).toBe(true);
+    const two = await speak(r, SECOND);
+    expect(two.error).toBeUndefined();
+    expect(two.audio.equals(speech(SECOND, 1))).toBe(true);
+    expect([cartesia.requests, cartesia.wire.connections]).toEqual([3, 2]);
+    expect(errors).toEqual([]);
+  });
+
+  it('C37: a cold socket that dies after the send is not replayed on the same provider: alone, a typed retryable error at once', async () => {
+    const cartesia = await cartesiaServer(1);
+    const r = router(config(cartesia.wire.url));
+    const one = await speak(r, FIRST);
+    expect(AllProvidersFailedError.isInstance(one.error)).toBe(true);
+    expect((one.error as AllProvidersFailedError).retryable).toBe(true);
+    expect(one.audio.byteLength).toBe(0);
+    expect([cartesia.requests, cartesia.wire.connections]).toEqual([1, 1]);
+    const two = await speak(r, SECOND);
+    expect(two.error).toBeUndefined();
     expect(two.audio.equals(speech(SECOND, 1))).toBe(true);
     expect(cartesia.wire.connections).toBe(2);
   });

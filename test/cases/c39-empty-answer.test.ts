@@ -11,6 +11,7 @@ import {
   type ChatEvent,
   ProtocolError,
   type RouterConfig,
+  type VoxrouteError,
 } from '../../src/index.js';
 import {
   answerChat,
@@ -73,7 +74,7 @@ async function expectFailureIsSeen(a: RouterConfig['providers'][string], aHits: 
   const lone = await drain(single);
   expect(lone.items).toEqual([]);
   expect(AllProvidersFailedError.isInstance(lone.error)).toBe(true);
-  const failure = (lone.error as AllProvidersFailedError).attempts[0]!.error!;
+  const failure = (lone.error as AllProvidersFailedError).attempts[0]!.error as VoxrouteError;
   expect(ProtocolError.isInstance(failure)).toBe(true);
   expect(failure.retryable).toBe(true);
   await expect(single.result).rejects.toBe(lone.error);

@@ -5,7 +5,7 @@
  * answer with one finish. Servers speak the wire on their own (loopback).
  */
 import { describe, expect, it } from 'vitest';
-import type { ChatEvent, RouterConfig } from '../../src/index.js';
+import type { ChatEvent, RouterConfig, VoxrouteError } from '../../src/index.js';
 import { answerChat, chatChunk, drain, httpServer, readBody, router, sseFrames } from './wire/servers.js';
 
 /** Anthropic SSE frames (`event:` equal to the JSON type). */
@@ -140,7 +140,7 @@ describe('C40: an in-band error after preamble events is a pre-output failure an
         ['a', 'failed'],
         ['b', 'success'],
       ]);
-      expect(result.attempts[0]!.error?.partialOutput).toBe(false);
+      expect((result.attempts[0]!.error as VoxrouteError).partialOutput).toBe(false);
       expect(fallbacks).toEqual(['a->b']);
       expect([a.hits, b.hits]).toEqual([1, 1]);
     });
