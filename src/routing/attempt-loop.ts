@@ -193,6 +193,8 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
     budgetTimer = clock.setTimeout(() => callAbort.abort(new TimeoutError('total', ms)), ms);
   }
   let committed = false;
+  /** True once the call continues on another provider after output (nothing left to say is then an answer). */
+  let resuming = false;
   /** The error to throw once the call itself was aborted: the budget's TimeoutError, else AbortError. */
   const callAbortError = (): VoxrouteError => {
     const reason: unknown = callAbort.signal.reason;
@@ -310,8 +312,9 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       r.abort.abort(timeout);
       return timeout;
     });
-    // An answer with nothing in it is a failure, never a silent success (C39).
-    if (isEmptyAnswer(run.capability, first)) {
+    // An answer with nothing in it is a failure, never a silent success (C39); after a
+    // mid-stream switch, the next provider may rightly have nothing left to add.
+    if (!resuming && isEmptyAnswer(run.capability, first)) {
       throw new ProtocolError(`Provider '${c.provider}' gave an empty answer`, { provider: c.provider });
     }
     return first;
@@ -484,6 +487,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
           });
           midStreamCause = cause;
           midStreamProvider = c.provider;
+          resuming = true;
           continue;
         }
         throw fail(midStreamError(cause, c.provider, partialText));

@@ -254,4 +254,44 @@ describe('C39: an empty answer for a non-empty request is a failure, never a sil
     expect(result.provider).toBe('b');
     expect(ProtocolError.isInstance(result.attempts[0]!.error)).toBe(true);
   });
+
+  it('C39: after a mid-stream switch (chat midStream continue), a provider with nothing left to add ends the reply cleanly', async () => {
+    const a = await httpServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(
+        sseFrames([chatChunk({ role: 'assistant', content: '' }), chatChunk({ content: 'Table booked.' })]),
+      );
+      setImmediate(() => req.socket.destroy());
+    });
+    const b = await httpServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(sseFrames([chatChunk({ role: 'assistant', content: '' }), chatChunk({}, 'stop'), '[DONE]']));
+    });
+    const chat = (baseUrl: string) => ({
+      kind: 'openai-compatible' as const,
+      baseUrl,
+      chat: { models: { fast: 'm' } },
+    });
+    const r = router({
+      providers: { a: chat(a.url), b: chat(b.url) },
+      routes: {
+        chat: {
+          providers: ['a', 'b'],
+          strategy: 'priority',
+          firstChunkTimeoutMs: false,
+          midStream: 'continue',
+        },
+      },
+    });
+    const stream = r.chat({ messages: [{ role: 'user', content: 'Book a table.' }], model: 'fast' });
+    const { items, error } = await drain(stream);
+    expect(error).toBeUndefined();
+    expect(items).toEqual([
+      { type: 'text-delta', text: 'Table booked.' },
+      { type: 'finish', finishReason: 'stop' },
+    ]);
+    expect((await stream.result).provider).toBe('b');
+  });
 });
