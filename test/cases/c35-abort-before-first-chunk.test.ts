@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import type { WebSocket } from 'ws';
 import { AbortError, type Router, type RouterConfig } from '../../src/index.js';
 import {
   answerChat,
@@ -19,6 +20,7 @@ import {
   pieces,
   readBody,
   router,
+  wsServer,
 } from './wire/servers.js';
 
 const AUDIO = pcmSignal(4800, 24_000, 2);
@@ -148,6 +150,65 @@ describe('C35: aborting before the first chunk is never charged to the provider'
       { type: 'text-delta', text: 'from a' },
       { type: 'finish', finishReason: 'stop' },
     ]);
+    expect((await stream.result).provider).toBe('a');
+    expect(b.hits).toBe(0);
+  });
+
+  it('C35: Cartesia WebSocket tts aborted before its first chunk: AbortError, no fallback, not charged, the eighth call served by Cartesia', async () => {
+    let requests = 0;
+    const arrived: Array<() => void> = [];
+    const cartesia = await wsServer((ws: WebSocket) => {
+      ws.on('message', (raw) => {
+        const m = JSON.parse(String(raw)) as { context_id: string; transcript?: string; cancel?: boolean };
+        if (m.cancel || !m.transcript) return;
+        requests++;
+        arrived.shift()?.();
+        setTimeout(() => {
+          if (ws.readyState !== ws.OPEN) return;
+          const chunk = {
+            type: 'chunk',
+            context_id: m.context_id,
+            data: AUDIO.toString('base64'),
+            done: false,
+            status_code: 206,
+          };
+          ws.send(JSON.stringify(chunk));
+          ws.send(JSON.stringify({ type: 'done', context_id: m.context_id, done: true, status_code: 200 }));
+        }, A_DELAY_MS);
+      });
+    });
+    const b = await delayed(0, (res) => answerPcm(res, pcmSignal(4800, 24_000, 5)));
+    const r = router({
+      providers: {
+        a: {
+          kind: 'cartesia',
+          baseUrl: cartesia.url,
+          apiKey: 'sk_car_case_35',
+          tts: { voices: { agent: 'car-voice' }, transport: 'websocket' },
+        },
+        b: provider('tts', b.url),
+      },
+      routes: { tts: { providers: ['a', 'b'], strategy: 'priority', firstChunkTimeoutMs: false } },
+    });
+    const seen: string[] = [];
+    r.on('fallback', (e) => seen.push(`fallback:${e.provider}`));
+    r.on('error', (e) => seen.push(`error:${e.provider}`));
+    for (let i = 1; i <= 7; i++) {
+      const controller = new AbortController();
+      arrived.push(() => controller.abort(new Error('barge-in')));
+      const { items, error } = await drain(
+        r.tts({ text: 'Your table is booked.', voice: 'agent', signal: controller.signal }),
+      );
+      expect(items).toEqual([]);
+      expect(AbortError.isInstance(error)).toBe(true);
+    }
+    expect(requests).toBe(7);
+    expect(seen).toEqual([]);
+    expect(stateOf(r, 'a')).toEqual({ breaker: 'closed', errors: 0 });
+    const stream = r.tts({ text: 'Your table is booked.', voice: 'agent' });
+    const { items, error } = await drain(stream);
+    expect(error).toBeUndefined();
+    expect(concat(items.map((c) => c.data)).equals(AUDIO)).toBe(true);
     expect((await stream.result).provider).toBe('a');
     expect(b.hits).toBe(0);
   });
