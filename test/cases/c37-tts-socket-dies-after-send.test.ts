@@ -223,4 +223,44 @@ describe('C37: a TTS WebSocket that dies right after the request is sent never l
     expect(two.audio.equals(speech(SECOND, 1))).toBe(true);
     expect(cartesia.wire.connections).toBe(2);
   });
+
+  it('C37: an ElevenLabs stream-input socket destroyed right after the text is sent falls back, heard once; alone it is a typed retryable error', async () => {
+    let texts = 0;
+    const eleven = await wsServer((ws: WebSocket, req: IncomingMessage) => {
+      ws.on('message', (raw) => {
+        const m = JSON.parse(String(raw)) as { text?: string };
+        if (m.text === undefined || m.text === ' ' || m.text === '') return;
+        texts++;
+        req.socket.destroy();
+      });
+    });
+    const b = await fallbackServer();
+    const el = {
+      kind: 'elevenlabs' as const,
+      baseUrl: eleven.url,
+      apiKey: 'xi-case-37',
+      tts: { voices: { agent: 'el-voice' }, transport: 'websocket' as const },
+    };
+    const withFallback = router({
+      providers: {
+        el,
+        b: { kind: 'openai-compatible', baseUrl: b.url, tts: { voices: { agent: 'alloy' } } },
+      },
+      routes: { tts: { providers: ['el', 'b'], strategy: 'priority', firstChunkTimeoutMs: false } },
+    });
+    const one = await speak(withFallback, FIRST);
+    expect(one.error).toBeUndefined();
+    expect(one.provider).toBe('b');
+    expect(one.audio.equals(speech(FIRST, 2))).toBe(true);
+
+    const alone = router({
+      providers: { el },
+      routes: { tts: { providers: ['el'], strategy: 'priority', firstChunkTimeoutMs: false } },
+    });
+    const two = await speak(alone, SECOND);
+    expect(two.audio.byteLength).toBe(0);
+    expect(VoxrouteError.isInstance(two.error)).toBe(true);
+    expect((two.error as VoxrouteError).retryable).toBe(true);
+    expect(texts).toBe(2);
+  });
 });

@@ -96,7 +96,7 @@ describe('C42: the timeout covers the body; a stalled body never hangs', () => {
       expect(items).toMatchObject([{ type: 'final', text: 'ask not what your country can do for you' }]);
       expect(items).toHaveLength(1);
       expect(elapsed).toBeGreaterThanOrEqual(IDLE_MS - 50);
-      expect(elapsed).toBeLessThan(FIRST_CHUNK_MS + 1500);
+      expect(elapsed).toBeLessThan(FIRST_CHUNK_MS + 3000);
       const result = await stream.result;
       expect(result.provider).toBe('b');
       expect(isStallTimeout(result.attempts[0]!.error)).toBe(true);
@@ -116,7 +116,7 @@ describe('C42: the timeout covers the body; a stalled body never hangs', () => {
       expect(attempts).toHaveLength(1);
       expect(isStallTimeout(attempts[0]!.error)).toBe(true);
       expect(elapsed).toBeGreaterThanOrEqual(IDLE_MS - 50);
-      expect(elapsed).toBeLessThan(FIRST_CHUNK_MS + 1500);
+      expect(elapsed).toBeLessThan(FIRST_CHUNK_MS + 3000);
       await closed(a.sockets[0]!);
     });
   }
@@ -159,7 +159,7 @@ describe('C42: the timeout covers the body; a stalled body never hangs', () => {
       { type: 'finish', finishReason: 'stop' },
     ]);
     expect(elapsed).toBeGreaterThanOrEqual(IDLE_MS - 50);
-    expect(elapsed).toBeLessThan(FIRST_CHUNK_MS + 1500);
+    expect(elapsed).toBeLessThan(FIRST_CHUNK_MS + 3000);
     const result = await stream.result;
     expect(result.provider).toBe('b');
     expect(isStallTimeout(result.attempts[0]!.error)).toBe(true);
@@ -189,7 +189,7 @@ describe('C42: the timeout covers the body; a stalled body never hangs', () => {
     expect([mid.partialOutput, mid.partialText, mid.retryable]).toEqual([true, 'Table for', true]);
     expect(TimeoutError.isInstance(mid.cause) && mid.cause.phase).toBe('idle');
     expect(elapsed).toBeGreaterThanOrEqual(IDLE_MS - 50);
-    expect(elapsed).toBeLessThan(IDLE_MS + 1500);
+    expect(elapsed).toBeLessThan(IDLE_MS + 4000);
     expect(b.hits).toBe(0);
     await closed(a.sockets[0]!);
   });
