@@ -193,4 +193,57 @@ describe('C42: the timeout covers the body; a stalled body never hangs', () => {
     expect(b.hits).toBe(0);
     await closed(a.sockets[0]!);
   });
+
+  it('C42: a TTS audio body that stalls after half its audio ends with MidStreamError (idle); one that stalls after its headers falls back to B', async () => {
+    const audio = pcmSignal(4800, 24_000, 2);
+    const half = await httpServer(async (req, res) => {
+      await readBody(req);
+      res.writeHead(200, { 'content-type': 'audio/pcm' });
+      res.write(audio.subarray(0, 4800));
+    });
+    const silent = await httpServer(async (req, res) => {
+      await readBody(req);
+      res.writeHead(200, { 'content-type': 'audio/pcm' });
+      res.flushHeaders();
+    });
+    const b = await httpServer(async (req, res) => {
+      await readBody(req);
+      res.writeHead(200, { 'content-type': 'audio/pcm', 'content-length': String(audio.byteLength) });
+      res.end(audio);
+    });
+    const tts = (baseUrl: string) => ({
+      kind: 'openai-compatible' as const,
+      baseUrl,
+      tts: { voices: { agent: 'alloy' } },
+    });
+    const route = (first: string) => ({
+      providers: { [first]: tts(first === 'half' ? half.url : silent.url), b: tts(b.url) },
+      routes: {
+        tts: {
+          providers: [first, 'b'],
+          strategy: 'priority' as const,
+          idleTimeoutMs: IDLE_MS,
+          firstChunkTimeoutMs: FIRST_CHUNK_MS,
+        },
+      },
+    });
+
+    const cut = await drain(router(route('half')).tts({ text: 'Your table is booked.', voice: 'agent' }));
+    expect(Buffer.concat(cut.items.map((c) => Buffer.from(c.data))).equals(audio.subarray(0, 4800))).toBe(
+      true,
+    );
+    expect(MidStreamError.isInstance(cut.error)).toBe(true);
+    const cause = (cut.error as MidStreamError).cause;
+    expect(TimeoutError.isInstance(cause) && cause.phase).toBe('idle');
+    await closed(half.sockets[0]!);
+
+    const started = performance.now();
+    const stream = router(route('silent')).tts({ text: 'Your table is booked.', voice: 'agent' });
+    const served = await drain(stream);
+    expect(served.error).toBeUndefined();
+    expect(Buffer.concat(served.items.map((c) => Buffer.from(c.data))).equals(audio)).toBe(true);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(IDLE_MS - 50);
+    expect((await stream.result).provider).toBe('b');
+    await closed(silent.sockets[0]!);
+  });
 });
