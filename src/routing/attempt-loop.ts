@@ -2,6 +2,7 @@ import { AbortError } from '../errors/abort-error.js';
 import { AllProvidersFailedError } from '../errors/all-providers-failed-error.js';
 import type { ConfigError } from '../errors/config-error.js';
 import { MidStreamError } from '../errors/mid-stream-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
 import { ProviderError } from '../errors/provider-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { VoxrouteError } from '../errors/voxroute-error.js';
@@ -192,6 +193,8 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
     budgetTimer = clock.setTimeout(() => callAbort.abort(new TimeoutError('total', ms)), ms);
   }
   let committed = false;
+  /** True once the call continues on another provider after output (nothing left to say is then an answer). */
+  let resuming = false;
   /** The error to throw once the call itself was aborted: the budget's TimeoutError, else AbortError. */
   const callAbortError = (): VoxrouteError => {
     const reason: unknown = callAbort.signal.reason;
@@ -304,11 +307,17 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       await Promise.race([c.inputEnded, firstItem]);
       r.t0 = clock.now();
     }
-    return withDeadline(firstItem, c.firstChunkMs, clock, () => {
+    const first = await withDeadline(firstItem, c.firstChunkMs, clock, () => {
       const timeout = new TimeoutError('first-chunk', c.firstChunkMs, { provider: c.provider });
       r.abort.abort(timeout);
       return timeout;
     });
+    // An answer with nothing in it is a failure, never a silent success (C39); after a
+    // mid-stream switch, the next provider may rightly have nothing left to add.
+    if (!resuming && isEmptyAnswer(run.capability, first)) {
+      throw new ProtocolError(`Provider '${c.provider}' gave an empty answer`, { provider: c.provider });
+    }
+    return first;
   };
 
   try {
@@ -478,6 +487,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
           });
           midStreamCause = cause;
           midStreamProvider = c.provider;
+          resuming = true;
           continue;
         }
         throw fail(midStreamError(cause, c.provider, partialText));
@@ -494,6 +504,18 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       finish(last?.provider ?? '', undefined);
     }
   }
+}
+
+/**
+ * True when an attempt's first pull shows an empty answer to a request with something to do
+ * (C39): a chat stream that ends, or finishes, before any text or tool call, and a TTS stream
+ * that ends before any audio (text with no speech never gets this far: C32). STT may end with
+ * no transcript at all when the audio held no speech, so it is never empty in this sense.
+ */
+function isEmptyAnswer(capability: Capability, first: IteratorResult<unknown>): boolean {
+  if (capability === 'stt') return false;
+  if (first.done) return true;
+  return capability === 'chat' && (first.value as { type?: unknown }).type === 'finish';
 }
 
 /**

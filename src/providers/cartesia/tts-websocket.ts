@@ -11,7 +11,7 @@ import type { CartesiaTtsOptions } from './options.js';
 import type { TtsSocketPool } from './socket-pool.js';
 import { type CartesiaAudio, TtsEventReader } from './tts-events.js';
 import { type CartesiaTtsRequest, contextRequest, ttsBody } from './tts-request.js';
-import type { ContextListener } from './tts-socket.js';
+import type { ContextListener, TtsSocket } from './tts-socket.js';
 
 let contextCount = 0;
 
@@ -50,6 +50,9 @@ type Outcome = 'done' | 'error-event' | 'broken';
  *   context is discarded there (C15);
  * - the socket closing: an error close throws the transport's ProviderError (`status` = close
  *   code; 1008 not retryable: C18), a normal close before `done` a ProtocolError (truncated).
+ *   A warm socket that closes after the request was sent but before any message of the
+ *   context came back (the connection was dead: C37) is not an answer: a string text is sent
+ *   once more on a fresh socket before anything is thrown.
  * Throws also what `pool.acquire` throws, ProviderError for an `error` event, ProtocolError for
  * a malformed message, and whatever the text iterable throws.
  */
@@ -61,10 +64,44 @@ export async function* synthesizeWebSocket(
   request: CartesiaTtsRequest,
   attempt: AttemptContext,
 ): AsyncGenerator<CartesiaAudio> {
+  if (attempt.signal.aborted) throw new AbortError('Cartesia TTS aborted', { cause: attempt.signal.reason });
+  let { socket, reused } = await pool.acquire(attempt);
+  for (;;) {
+    const fate: ContextFate = { lost: false, heard: false };
+    try {
+      yield* onSocket(endpoint, options, pool, clock, request, attempt, socket, fate);
+      return;
+    } catch (error) {
+      // C37: a warm socket that died after the request was sent and before any message of the
+      // context came back: the text never reached a live server. Send it once more on a fresh
+      // socket (a string text only: streamed text was consumed).
+      const replay = reused && fate.lost && !fate.heard && typeof request.text === 'string';
+      if (!replay || attempt.signal.aborted) throw error;
+    }
+    reused = false;
+    ({ socket } = await pool.acquire(attempt));
+  }
+}
+
+/** What became of a context's socket: `lost` when it closed under the context, `heard` once a message of it came. */
+interface ContextFate {
+  lost: boolean;
+  heard: boolean;
+}
+
+/** One context on `socket` (see {@link synthesizeWebSocket}); records in `fate` how the socket fared. */
+async function* onSocket(
+  endpoint: CartesiaEndpoint,
+  options: CartesiaTtsOptions,
+  pool: TtsSocketPool,
+  clock: Clock,
+  request: CartesiaTtsRequest,
+  attempt: AttemptContext,
+  socket: TtsSocket,
+  fate: ContextFate,
+): AsyncGenerator<CartesiaAudio> {
   const provider = endpoint.provider;
   const base = ttsBody(provider, request, options, '', options.addTimestamps ?? true);
-  if (attempt.signal.aborted) throw new AbortError('Cartesia TTS aborted', { cause: attempt.signal.reason });
-  const { socket } = await pool.acquire(attempt);
   if (attempt.signal.aborted) {
     pool.release(socket, false);
     throw new AbortError('Cartesia TTS aborted', { cause: attempt.signal.reason });
@@ -75,8 +112,13 @@ export async function* synthesizeWebSocket(
   const state: { outcome: Outcome } = { outcome: 'broken' };
   const listener: ContextListener = {
     contextId,
-    message: (json) => inbox.push(json),
-    end: (error) =>
+    message: (json) => {
+      fate.heard = true;
+      inbox.push(json);
+    },
+    end: (error) => {
+      // The socket is no longer usable once it closed (a malformed frame leaves it open).
+      fate.lost = !socket.usable;
       inbox.fail(
         error === undefined
           ? new ProtocolError('Cartesia closed the WebSocket before the done message (truncated)', {
@@ -84,7 +126,8 @@ export async function* synthesizeWebSocket(
               partialOutput: reader.hadOutput,
             })
           : withPartialOutput(error, reader.hadOutput),
-      ),
+      );
+    },
   };
   const deadlines = new PhaseDeadlines(
     clock,

@@ -1,0 +1,256 @@
+/**
+ * Loopback servers for the case tests that speak each provider's wire on their own (node:http
+ * and ws), with none of voxroute's mocks: a mock that shared an adapter's mistake would prove
+ * nothing. Everything started here is closed after each test.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach } from 'vitest';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { createRouter, type Router, type RouterConfig, type RouterOptions } from '../../../src/index.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+/** A loopback HTTP server: its base URL, the requests it got, and the sockets it holds. */
+export interface HttpWire {
+  url: string;
+  /** Number of requests received so far. */
+  hits: number;
+  /** Every TCP connection accepted so far. */
+  sockets: Socket[];
+  /** Resolves when the `n`th request (1-based) has arrived. */
+  request(n: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Resolvers waiting for a count to reach a value. */
+class Counter {
+  value = 0;
+  #waiters: Array<{ n: number; resolve: () => void }> = [];
+  bump(): number {
+    this.value++;
+    for (const w of this.#waiters.filter((w) => w.n <= this.value)) w.resolve();
+    this.#waiters = this.#waiters.filter((w) => w.n > this.value);
+    return this.value;
+  }
+  reach(n: number): Promise<void> {
+    if (this.value >= n) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ n, resolve }));
+  }
+}
+
+async function listen(server: Server): Promise<string> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function shut(server: Server, sockets: Socket[]): Promise<void> {
+  for (const s of sockets) s.destroy();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/** Serves `handler` on 127.0.0.1 until the end of the test; `n` counts requests from 1. */
+export async function httpServer(
+  handler: (req: IncomingMessage, res: ServerResponse, n: number) => void | Promise<void>,
+): Promise<HttpWire> {
+  const counter = new Counter();
+  const sockets: Socket[] = [];
+  const server = createServer((req, res) => {
+    const n = counter.bump();
+    void Promise.resolve(handler(req, res, n)).catch(() => res.destroy());
+  });
+  server.on('connection', (s) => sockets.push(s));
+  const url = await listen(server);
+  const wire: HttpWire = {
+    url,
+    get hits() {
+      return counter.value;
+    },
+    sockets,
+    request: (n) => counter.reach(n),
+    close: () => shut(server, sockets),
+  };
+  closers.push(() => wire.close());
+  return wire;
+}
+
+/** A loopback WebSocket server. */
+export interface WsWire {
+  url: string;
+  /** Number of WebSocket connections accepted so far. */
+  connections: number;
+  /** The TCP sockets under each connection, in order. */
+  sockets: Socket[];
+  close(): Promise<void>;
+}
+
+/** Serves WebSocket connections on 127.0.0.1 until the end of the test; `n` counts them from 1. */
+export async function wsServer(
+  onConnection: (ws: WebSocket, req: IncomingMessage, n: number) => void,
+): Promise<WsWire> {
+  const server = createServer((_req, res) => {
+    res.writeHead(404).end();
+  });
+  const sockets: Socket[] = [];
+  const wss = new WebSocketServer({ server });
+  let connections = 0;
+  wss.on('connection', (ws, req) => {
+    connections++;
+    sockets.push(req.socket);
+    onConnection(ws, req, connections);
+  });
+  const url = await listen(server);
+  const wire: WsWire = {
+    url,
+    get connections() {
+      return connections;
+    },
+    sockets,
+    close: async () => {
+      for (const c of wss.clients) c.terminate();
+      wss.close();
+      await shut(server, sockets);
+    },
+  };
+  closers.push(() => wire.close());
+  return wire;
+}
+
+/** The whole body of `req`. */
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  return Buffer.concat(parts);
+}
+
+/** A router over `config`, closed at the end of the test. */
+export function router(config: RouterConfig, options?: RouterOptions): Router {
+  const r = createRouter(config, options);
+  closers.push(() => r.close());
+  return r;
+}
+
+/** Drains a stream; returns what it yielded and the error it ended with (undefined: a clean end). */
+export async function drain<T>(stream: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
+  const items: T[] = [];
+  try {
+    for await (const item of stream) items.push(item);
+  } catch (error) {
+    return { items, error };
+  }
+  return { items, error: undefined };
+}
+
+/** Resolves once `socket` is closed (at once when it already is). */
+export function closed(socket: Socket): Promise<void> {
+  if (socket.destroyed || socket.closed) return Promise.resolve();
+  return new Promise((resolve) => socket.once('close', () => resolve()));
+}
+
+/** A deterministic voice-like PCM s16le signal of `samples` samples (two tones and a slow envelope). */
+export function pcmSignal(samples: number, sampleRate: number, seed = 1): Buffer {
+  const out = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i++) {
+    const t = i / sampleRate;
+    const envelope = 0.5 + 0.5 * Math.sin(2 * Math.PI * 3 * t + seed);
+    const v =
+      envelope * (0.5 * Math.sin(2 * Math.PI * 220 * seed * t) + 0.3 * Math.sin(2 * Math.PI * 660 * t));
+    out.writeInt16LE(Math.round(v * 12_000), i * 2);
+  }
+  return out;
+}
+
+/** The bytes of `parts` end to end. */
+export function concat(parts: readonly Uint8Array[]): Buffer {
+  return Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
+}
+
+/** `bytes` in pieces of `size` bytes, as an async iterable (the caller's microphone). */
+export async function* pieces(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < bytes.byteLength; i += size) yield bytes.subarray(i, i + size);
+}
+
+/** The parts of a multipart/form-data body: name -> bytes. */
+export function multipart(contentType: string | undefined, body: Buffer): Map<string, Buffer> {
+  const boundary = /boundary="?([^";]+)"?/.exec(contentType ?? '')?.[1];
+  if (!boundary) throw new Error(`not multipart: ${contentType}`);
+  const delimiter = Buffer.from(`--${boundary}`);
+  const parts = new Map<string, Buffer>();
+  let at = body.indexOf(delimiter);
+  while (at !== -1) {
+    const start = at + delimiter.byteLength;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const next = body.indexOf(delimiter, start);
+    if (next === -1) break;
+    const part = body.subarray(start + 2, next - 2); // after CRLF, before CRLF--boundary
+    const split = part.indexOf('\r\n\r\n');
+    const head = part.subarray(0, split).toString();
+    const name = /name="([^"]+)"/.exec(head)?.[1];
+    if (name) parts.set(name, part.subarray(split + 4));
+    at = next;
+  }
+  return parts;
+}
+
+/** The sample rate and PCM data of a RIFF/WAVE file (data to the end when its size is unknown). */
+export function wavData(wav: Buffer): { sampleRate: number; data: Buffer } {
+  if (wav.toString('latin1', 0, 4) !== 'RIFF' || wav.toString('latin1', 8, 12) !== 'WAVE')
+    throw new Error('not a WAV file');
+  let at = 12;
+  let sampleRate = 0;
+  while (at + 8 <= wav.byteLength) {
+    const id = wav.toString('latin1', at, at + 4);
+    const size = wav.readUInt32LE(at + 4);
+    if (id === 'fmt ') sampleRate = wav.readUInt32LE(at + 12);
+    if (id === 'data') {
+      const end = size === 0xffffffff || at + 8 + size > wav.byteLength ? wav.byteLength : at + 8 + size;
+      return { sampleRate, data: wav.subarray(at + 8, end) };
+    }
+    at += 8 + size + (size % 2);
+  }
+  throw new Error('WAV file without a data chunk');
+}
+
+/** Writes one SSE frame per JSON value (or raw string) with `data:` lines. */
+export function sseFrames(values: ReadonlyArray<unknown>): string {
+  return values.map((v) => `data: ${typeof v === 'string' ? v : JSON.stringify(v)}\n\n`).join('');
+}
+
+/** An OpenAI chat.completion.chunk with `delta` and an optional finish reason. */
+export function chatChunk(delta: Record<string, unknown>, finish: string | null = null): unknown {
+  return {
+    id: 'chatcmpl-case',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: 'm',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
+}
+
+/** A complete OpenAI chat SSE answer speaking `text`. */
+export function chatAnswer(text: string): string {
+  return sseFrames([
+    chatChunk({ role: 'assistant', content: '' }),
+    chatChunk({ content: text }),
+    chatChunk({}, 'stop'),
+    '[DONE]',
+  ]);
+}
+
+/** Answers an OpenAI-style chat request with `text` over SSE. */
+export function answerChat(res: ServerResponse, text: string): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.end(chatAnswer(text));
+}
+
+/** Answers an OpenAI-style speech request with raw PCM `audio`. */
+export function answerPcm(res: ServerResponse, audio: Buffer): void {
+  res.writeHead(200, { 'content-type': 'audio/pcm', 'content-length': String(audio.byteLength) });
+  res.end(audio);
+}
