@@ -77,13 +77,11 @@ export class RoutePlanner {
         continue;
       }
       const key = LatencyTracker.key(name, capability, made.model);
-      this.#seen.set(key, { provider: name, capability, model: made.model ?? '' });
+      if (!this.#seen.has(key)) this.#seen.set(key, { provider: name, capability, model: made.model ?? '' });
       const snap = tracker.tail(key);
-      const health = this.#health.get(name, capability);
-      const hedgeAfterMs = route.hedge ? hedgeDelayMs(route.hedge, snap) : undefined;
       built.push({
         provider: name,
-        ...(made.model !== undefined ? { model: made.model } : {}),
+        model: made.model,
         key,
         firstChunkMs:
           made.answersOnPause && route.firstChunkTimeoutMs === 'auto'
@@ -91,9 +89,9 @@ export class RoutePlanner {
             : firstChunkDeadlineMs(route.firstChunkTimeoutMs, snap),
         deadlines: { connectMs: route.connectTimeoutMs, idleMs: route.idleTimeoutMs },
         start: made.start,
-        ...(made.inputEnded ? { inputEnded: made.inputEnded } : {}),
-        ...(health ? { health } : {}),
-        ...(hedgeAfterMs !== undefined ? { hedgeAfterMs } : {}),
+        inputEnded: made.inputEnded,
+        health: this.#health.get(name, capability),
+        hedgeAfterMs: route.hedge ? hedgeDelayMs(route.hedge, snap) : undefined,
       });
     }
     const order = orderCandidates(
@@ -115,21 +113,27 @@ export class RoutePlanner {
         ...(this.#random ? { random: this.#random } : {}),
       },
     );
-    const deadlineMs = request.deadlineMs ?? route.totalTimeoutMs;
-    const hedgeBudget = route.hedge ? this.#hedgeBudgets.earn(routeName, route.hedge.maxShare) : undefined;
+    // One literal with every field (undefined where unset): the same shape for every call.
+    const shared = this.#shared;
     return {
-      ...this.#shared,
       capability,
       route: routeName,
-      signal: request.signal,
-      resumable: route.midStream !== 'error',
-      ...(route.ewmaDecayMs !== undefined ? { ewmaDecayMs: route.ewmaDecayMs } : {}),
       candidates: order.map((i) => built[i]!),
       // No provider of the route maps the request's voice or model: the request (or the config)
       // is wrong, not a provider; each issue names the mapping that is missing.
-      ...(missing.length && built.length === 0 ? { noCandidate: new ConfigError(missing) } : {}),
-      ...(deadlineMs !== undefined ? { deadlineMs } : {}),
-      ...(hedgeBudget ? { hedgeBudget } : {}),
+      noCandidate: missing.length && built.length === 0 ? new ConfigError(missing) : undefined,
+      signal: request.signal,
+      closeSignal: shared.closeSignal,
+      transport: shared.transport,
+      webSocket: shared.webSocket,
+      clock: shared.clock,
+      tracker: shared.tracker,
+      emitter: shared.emitter,
+      tracing: shared.tracing,
+      deadlineMs: request.deadlineMs ?? route.totalTimeoutMs,
+      hedgeBudget: route.hedge ? this.#hedgeBudgets.earn(routeName, route.hedge.maxShare) : undefined,
+      ewmaDecayMs: route.ewmaDecayMs,
+      resumable: route.midStream !== 'error',
       isEmpty: call.isEmpty,
       markResumed: call.markResumed,
       textOf: call.textOf,
