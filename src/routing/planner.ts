@@ -110,7 +110,7 @@ export class RoutePlanner {
         probeAfterMs: route.probeAfterMs,
         costLatencyFactor: route.costLatencyFactor,
         inFlightWeight: route.inFlightWeight,
-        ...(this.#random ? { random: this.#random } : {}),
+        random: this.#random,
       },
     );
     // One literal with every field (undefined where unset): the same shape for every call.
