@@ -1,5 +1,5 @@
-import { SentenceSplitter } from '../pipeline/sentence-splitter.js';
 import type { WordTiming } from '../providers/types.js';
+import { SentenceSplitter } from '../text/sentence-splitter.js';
 
 /** How far the caller got into a sentence: the text sent, its word timestamps, audio delivered (ms). */
 export interface SentenceCut {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SentenceSplitter } from '../../src/pipeline/sentence-splitter.js';
+import { SentenceSplitter } from '../../src/text/sentence-splitter.js';
 
 describe('SentenceSplitter', () => {
   it('releases a sentence once text after its boundary arrives, and the rest at the end', () => {

@@ -1,0 +1,65 @@
+import type { ResolvedProviderConfig } from '../config/index.js';
+import type { ProviderAdapter } from '../providers/types.js';
+import type { Capability } from '../types/route-result.js';
+import type { RouteCandidate, RouteRun } from './attempt-loop.js';
+import type { Logger } from './router-types.js';
+
+/**
+ * One call of one capability (tts, stt or chat): its request, and the mid-stream rules of that
+ * capability. The planner asks it, for each provider of the route, how that provider would serve
+ * the call (`candidate`); the attempt loop then drives the hooks: `isEmpty` before any provider,
+ * `onDelivered` for each item the caller gets, `textOf` for MidStreamError's partial text,
+ * `markResumed` on the first item after a mid-stream switch of provider.
+ */
+export interface CapabilityCall<T, C extends Capability = Capability>
+  extends Pick<RouteRun<T>, 'isEmpty' | 'markResumed' | 'textOf' | 'onDelivered'> {
+  capability: C;
+  /**
+   * How provider `name` serves this call, given its adapter of the capability and the
+   * capability's section of its config; or why it cannot (a sentence naming the missing
+   * mapping, e.g. "no voice 'nova' in its tts.voices").
+   */
+  candidate(
+    name: string,
+    adapter: NonNullable<ProviderAdapter[C]>,
+    section: CapabilitySections[C],
+  ): CandidateStart<T> | string;
+}
+
+/** What a capability gives the planner for one provider of the route. */
+export interface CandidateStart<T> {
+  /** Provider-side model or voice id. */
+  model: string | undefined;
+  /** Starts an attempt on this provider, from where the call stands (see the capability module). */
+  start: RouteCandidate<T>['start'];
+  /** The provider answers only once all input is in: resolves when the input has ended. */
+  inputEnded?: Promise<void>;
+  /**
+   * The provider answers when the speaker pauses (streaming STT), which can be long after the
+   * attempt starts: an `'auto'` first-chunk deadline does not apply (a number still does).
+   */
+  answersOnPause?: boolean;
+}
+
+/** What capability modules take from the router: made once per router, shared by its calls. */
+export interface CallContext {
+  /** Aborts when the router closes. */
+  closeSignal: AbortSignal;
+  logger: Logger | undefined;
+}
+
+/**
+ * The capability sections of a provider config, as the router reads them: every provider kind
+ * names them `tts` (with `voices` and an optional `model`), `stt` (optional `model` and
+ * `language`) and `chat` (with `models`), whatever else each kind adds.
+ */
+export interface CapabilitySections {
+  tts: { model?: string; voices: Record<string, string> };
+  stt: { model?: string; language?: string };
+  chat: { models: Record<string, string> };
+}
+
+/** The capability sections of `provider`'s config (see {@link CapabilitySections}). */
+export function sectionOf(provider: ResolvedProviderConfig): Partial<CapabilitySections> {
+  return provider as never;
+}

@@ -1,0 +1,47 @@
+import type { ChatEvent } from '../types/chat.js';
+import type { ChatRequest } from '../types/requests.js';
+import type { CapabilityCall } from './capability.js';
+
+/**
+ * One chat() call. Each attempt sends the caller's messages to its provider. The text the
+ * caller already has is kept: when a provider fails mid-reply (midStream 'continue'), the next
+ * one gets that partial reply as the start of the assistant's message (prefill) and continues
+ * it, so no text is repeated.
+ */
+export function chatCall(request: ChatRequest): CapabilityCall<ChatEvent, 'chat'> {
+  /** Text the caller already has. */
+  let delivered = '';
+  return {
+    capability: 'chat',
+    candidate(_name, chat, section) {
+      const model = section.models[request.model];
+      if (model === undefined) return `no model '${request.model}' in its chat.models`;
+      return {
+        model,
+        start: (attempt) =>
+          chat.chat(
+            {
+              // Prefill: the partial reply as the start of the assistant's message.
+              messages: delivered
+                ? [...request.messages, { role: 'assistant', content: delivered }]
+                : request.messages,
+              model,
+              ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+              ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+              ...(request.tools !== undefined ? { tools: request.tools } : {}),
+            },
+            attempt,
+          ),
+      };
+    },
+    textOf: deltaText,
+    onDelivered: (e) => {
+      if (e.type === 'text-delta') delivered += e.text;
+    },
+  };
+}
+
+/** The text a chat event adds to the reply. */
+function deltaText(e: ChatEvent): string | undefined {
+  return e.type === 'text-delta' ? e.text : undefined;
+}

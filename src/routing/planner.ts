@@ -1,0 +1,170 @@
+import type { ResolvedConfig, ResolvedRouteConfig } from '../config/index.js';
+import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
+import type { ProviderAdapter } from '../providers/types.js';
+import type { CallOptions } from '../types/requests.js';
+import type { Capability } from '../types/route-result.js';
+import type { RouteCandidate, RouteRun } from './attempt-loop.js';
+import { type CapabilityCall, sectionOf } from './capability.js';
+import { firstChunkDeadlineMs } from './deadlines.js';
+import type { HealthRegistry } from './health/index.js';
+import { HedgeBudgets, hedgeDelayMs } from './hedge.js';
+import { LatencyTracker } from './latency-tracker.js';
+import type { ProviderStats } from './router-types.js';
+import { orderCandidates } from './select.js';
+
+/** The parts of a {@link RouteRun} that every call of a router shares. */
+export type SharedRunParts = Pick<
+  RouteRun<unknown>,
+  'closeSignal' | 'transport' | 'webSocket' | 'clock' | 'tracker' | 'emitter' | 'tracing'
+>;
+
+/**
+ * Turns one capability call into a {@link RouteRun}: the route of the config, the providers of
+ * that route that can serve the call (the capability says how), their deadlines, circuit
+ * breakers and hedge delays, in the order the route's strategy picks. Keeps which
+ * (provider, capability, model) were tried, for {@link RoutePlanner.stats}.
+ */
+export class RoutePlanner {
+  readonly #config: ResolvedConfig;
+  readonly #adapters: ReadonlyMap<string, ProviderAdapter>;
+  readonly #shared: SharedRunParts;
+  readonly #health: HealthRegistry;
+  readonly #random: (() => number) | undefined;
+  readonly #hedgeBudgets = new HedgeBudgets();
+  readonly #seen = new Map<string, { provider: string; capability: Capability; model: string }>();
+
+  constructor(
+    config: ResolvedConfig,
+    adapters: ReadonlyMap<string, ProviderAdapter>,
+    shared: SharedRunParts,
+    health: HealthRegistry,
+    random: (() => number) | undefined,
+  ) {
+    this.#config = config;
+    this.#adapters = adapters;
+    this.#shared = shared;
+    this.#health = health;
+    this.#random = random;
+  }
+
+  /** The run of `call`: its ordered candidates, or why it has none (`noCandidate`). */
+  plan<T, C extends Capability>(call: CapabilityCall<T, C>, request: CallOptions): RouteRun<T> {
+    const capability = call.capability;
+    const routeName = request.route ?? capability;
+    const { tracker, clock } = this.#shared;
+    const route = this.#routeOf(routeName, capability);
+    if (typeof route === 'string') {
+      return {
+        ...this.#shared,
+        capability,
+        route: routeName,
+        candidates: [],
+        signal: request.signal,
+        noCandidate: new ConfigError([{ path: ['routes', routeName], message: route }]),
+      };
+    }
+    const built: RouteCandidate<T>[] = [];
+    const missing: ConfigIssue[] = [];
+    for (const name of route.providers) {
+      const adapter = this.#adapters.get(name);
+      const provider = this.#config.providers[name];
+      if (!adapter || !provider) continue;
+      const port = adapter[capability];
+      const section = sectionOf(provider)[capability];
+      const made = port && section ? call.candidate(name, port, section) : `no ${capability} capability`;
+      if (typeof made === 'string') {
+        missing.push({ path: ['providers', name, capability], message: made });
+        continue;
+      }
+      const key = LatencyTracker.key(name, capability, made.model);
+      if (!this.#seen.has(key)) this.#seen.set(key, { provider: name, capability, model: made.model ?? '' });
+      const snap = tracker.tail(key);
+      built.push({
+        provider: name,
+        model: made.model,
+        key,
+        firstChunkMs:
+          made.answersOnPause && route.firstChunkTimeoutMs === 'auto'
+            ? 0
+            : firstChunkDeadlineMs(route.firstChunkTimeoutMs, snap),
+        deadlines: { connectMs: route.connectTimeoutMs, idleMs: route.idleTimeoutMs },
+        start: made.start,
+        inputEnded: made.inputEnded,
+        health: this.#health.get(name, capability),
+        hedgeAfterMs: route.hedge ? hedgeDelayMs(route.hedge, snap) : undefined,
+      });
+    }
+    const order = orderCandidates(
+      built.map((c, index) => ({
+        index,
+        scoreMs: tracker.score(c.key),
+        lastTriedAt: tracker.lastTriedAt(c.key),
+        inFlight: tracker.inFlightOf(c.key),
+        healthy: c.health?.allows() ?? true,
+        weight: route.weights[c.provider] ?? 1,
+        cost: route.costs[c.provider] ?? 0,
+      })),
+      {
+        strategy: route.strategy,
+        now: clock.now(),
+        probeAfterMs: route.probeAfterMs,
+        costLatencyFactor: route.costLatencyFactor,
+        inFlightWeight: route.inFlightWeight,
+        random: this.#random,
+      },
+    );
+    // One literal with every field (undefined where unset): the same shape for every call.
+    const shared = this.#shared;
+    return {
+      capability,
+      route: routeName,
+      candidates: order.map((i) => built[i]!),
+      // No provider of the route maps the request's voice or model: the request (or the config)
+      // is wrong, not a provider; each issue names the mapping that is missing.
+      noCandidate: missing.length && built.length === 0 ? new ConfigError(missing) : undefined,
+      signal: request.signal,
+      closeSignal: shared.closeSignal,
+      transport: shared.transport,
+      webSocket: shared.webSocket,
+      clock: shared.clock,
+      tracker: shared.tracker,
+      emitter: shared.emitter,
+      tracing: shared.tracing,
+      deadlineMs: request.deadlineMs ?? route.totalTimeoutMs,
+      hedgeBudget: route.hedge ? this.#hedgeBudgets.earn(routeName, route.hedge.maxShare) : undefined,
+      ewmaDecayMs: route.ewmaDecayMs,
+      resumable: route.midStream !== 'error',
+      isEmpty: call.isEmpty,
+      markResumed: call.markResumed,
+      textOf: call.textOf,
+      onDelivered: call.onDelivered,
+    };
+  }
+
+  /** Measurements of every (provider, capability, model) planned so far and tried at least once. */
+  stats(): ProviderStats[] {
+    const providers: ProviderStats[] = [];
+    const { tracker } = this.#shared;
+    for (const [key, who] of this.#seen) {
+      const snap = tracker.snapshot(key);
+      if (snap.samples === 0 && snap.errors === 0 && snap.inFlight === 0) continue;
+      const breaker = this.#health.peek(who.provider, who.capability)?.snapshot();
+      providers.push({
+        ...who,
+        ...snap,
+        breaker: breaker?.state ?? 'closed',
+        breakerReopenAtMs: breaker?.reopenAt,
+        misconfigured: breaker?.misconfigured ?? false,
+      });
+    }
+    return providers;
+  }
+
+  #routeOf(name: string, capability: Capability): ResolvedRouteConfig | string {
+    const route = this.#config.routes[name];
+    if (!route) return `no route named '${name}' in the config`;
+    if (route.capability !== capability)
+      return `route '${name}' is a ${route.capability} route, not ${capability}`;
+    return route;
+  }
+}

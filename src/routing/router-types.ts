@@ -1,0 +1,78 @@
+import type { Clock } from '../internal/clock.js';
+import type { AudioChunk } from '../types/audio.js';
+import type { ChatEvent } from '../types/chat.js';
+import type { ChatRequest, SttRequest, TtsRequest } from '../types/requests.js';
+import type { Capability, RoutedStream } from '../types/route-result.js';
+import type { TranscriptEvent } from '../types/transcript.js';
+import type { RouterEventName, RouterListener } from './events.js';
+import type { LatencySnapshot } from './latency-tracker.js';
+
+/** Where the router reports what the caller should know but that is not an error. */
+export interface Logger {
+  warn(message: string, attributes?: Record<string, unknown>): void;
+  debug?(message: string, attributes?: Record<string, unknown>): void;
+}
+
+/** Options of {@link createRouter}. */
+export interface RouterOptions {
+  /**
+   * A fetch to send HTTP with instead of undici's `request` on the router's tuned Agent
+   * (e.g. `globalThis.fetch`, so msw can intercept it). Default: undici `request`.
+   */
+  fetch?: typeof globalThis.fetch;
+  /**
+   * A WebSocket constructor for WebSocket providers instead of undici's (e.g. `globalThis.WebSocket`,
+   * so msw's `ws` API can intercept it). A standard constructor cannot send handshake headers,
+   * so adapters then authenticate the way the provider allows without them. Default: undici's.
+   */
+  WebSocket?: typeof globalThis.WebSocket;
+  /** Monotonic clock and timers for every deadline and measurement. Default: performance.now(). */
+  clock?: Clock;
+  /** Receives warnings (e.g. a stray half sample dropped at the end of a stream). Default: none. */
+  logger?: Logger;
+  /** Uniform random numbers in [0, 1) for power of two choices and weighted draws. Default: Math.random. */
+  random?: () => number;
+  /** Environment for `{ env: NAME }` secrets when the config is not resolved yet. Default: process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+/** Measurements of one (provider, capability, model), as {@link Router.stats} reports them. */
+export interface ProviderStats extends LatencySnapshot {
+  provider: string;
+  capability: Capability;
+  /** Provider-side model or voice id. */
+  model: string;
+  /** State of the (provider, capability) circuit breaker. */
+  breaker: 'closed' | 'open' | 'half-open';
+  /** While open: when the breaker lets a probe through again, monotonic ms. */
+  breakerReopenAtMs: number | undefined;
+  /** True when the provider refused our credentials (401, 403, WebSocket 1008). */
+  misconfigured: boolean;
+}
+
+/** Snapshot of the router's measurements. */
+export interface RouterStats {
+  /** One entry per (provider, capability, model) that was tried at least once. */
+  providers: ProviderStats[];
+}
+
+/** The voxroute router: see {@link createRouter}. */
+export interface Router {
+  /** Text to speech: audio chunks in `request.format` (default PCM s16le 24 000 Hz mono). */
+  tts(request: TtsRequest): RoutedStream<AudioChunk>;
+  /** Speech to text: partial (when `interim`) and final transcripts; ends after the last final. */
+  stt(request: SttRequest): RoutedStream<TranscriptEvent>;
+  /** Chat: text deltas, tool calls, then one finish event. */
+  chat(request: ChatRequest): RoutedStream<ChatEvent>;
+  /**
+   * Opens connections (keep-alive) to every provider's origin and loads the resampler ahead of
+   * the first call, so no caller pays for a cold start. Never throws.
+   */
+  warmup(): Promise<void>;
+  /** Latency, error and in-flight figures per (provider, capability, model). */
+  stats(): RouterStats;
+  /** Listens to `'attempt'`, `'first-chunk'`, `'fallback'` or `'error'`; returns an unsubscribe function. */
+  on<E extends RouterEventName>(event: E, listener: RouterListener<E>): () => void;
+  /** Closes every connection; streams still running end with an AbortError. */
+  close(): Promise<void>;
+}

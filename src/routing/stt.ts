@@ -1,0 +1,122 @@
+import { bytesPerFrame, durationMs, sameFormat } from '../audio/format.js';
+import { createAudioConverter, SampleFramer } from '../audio/index.js';
+import type { AudioFormat } from '../types/audio.js';
+import type { SttRequest } from '../types/requests.js';
+import type { TranscriptEvent } from '../types/transcript.js';
+import type { CallContext, CapabilityCall } from './capability.js';
+import { ReplayableAudio } from './replayable-audio.js';
+
+/**
+ * One stt() call. The caller's audio is read once and kept from the end of the last final
+ * transcript delivered, so that another provider can hear it again: from the start when the
+ * first one failed before any transcript, or from that final when it failed mid-utterance
+ * (midStream 'replay'); that provider's times are then moved onto the caller's timeline. Each
+ * provider gets the audio in a format it accepts. A provider that answers only once all audio
+ * is in (non-streaming) has its first-chunk clock started when the caller's audio ends.
+ */
+export function sttCall(request: SttRequest, context: CallContext): CapabilityCall<TranscriptEvent, 'stt'> {
+  const audio = new ReplayableAudio(request.audio, request.format);
+  /** Byte offset in the caller's audio where the next provider starts after a mid-stream failure. */
+  let replayFrom = 0;
+  let ended: Promise<void> | undefined;
+  const inputEnded = () => {
+    ended ??= (async () => {
+      for await (const _ of audio.reader(context.closeSignal)) {
+        // drain: resolves once the caller's audio has ended
+      }
+    })();
+    return ended;
+  };
+  return {
+    capability: 'stt',
+    candidate(_name, stt, section) {
+      const model = section.model;
+      const input =
+        stt.capabilities.inputFormats.find((f) => sameFormat(f, request.format)) ??
+        stt.capabilities.inputFormats[0];
+      if (!input) return 'its stt adapter accepts no input format';
+      const language = request.language ?? section.language;
+      return {
+        model,
+        start: (attempt) => {
+          // A provider taking over mid-utterance hears the audio since the last final;
+          // its times are moved onto the caller's timeline.
+          const from = replayFrom;
+          const offsetMs = durationMs(request.format, from);
+          const events = stt.transcribe(
+            {
+              audio: convertAudio(audio.reader(attempt.signal, from), request.format, input),
+              format: input,
+              ...(model !== undefined ? { model } : {}),
+              ...(language !== undefined ? { language } : {}),
+              interim: request.interim ?? false,
+            },
+            attempt,
+          );
+          return offsetMs === 0 ? events : shiftTranscript(events, offsetMs);
+        },
+        ...(stt.capabilities.streamingInput ? { answersOnPause: true } : { inputEnded: inputEnded() }),
+      };
+    },
+    textOf: finalText,
+    onDelivered: (e) => {
+      if (e.type !== 'final' || e.endMs === undefined) return;
+      // Audio up to the end of a delivered final is never needed again.
+      const frame = bytesPerFrame(request.format);
+      replayFrom = Math.min(
+        audio.totalBytes,
+        Math.floor((e.endMs / 1000) * request.format.sampleRate) * frame,
+      );
+      audio.trimBefore(replayFrom);
+    },
+  };
+}
+
+/** The text a transcript event adds to the transcript: finals only. */
+function finalText(e: TranscriptEvent): string | undefined {
+  return e.type === 'final' ? e.text : undefined;
+}
+
+/** Moves transcript times by `offsetMs` (events of a provider that heard the audio from an offset). */
+async function* shiftTranscript(
+  events: AsyncIterable<TranscriptEvent>,
+  offsetMs: number,
+): AsyncGenerator<TranscriptEvent, void, undefined> {
+  const at = (ms: number | undefined) => (ms === undefined ? undefined : ms + offsetMs);
+  for await (const e of events) {
+    const shifted: TranscriptEvent = { ...e };
+    if (e.startMs !== undefined) shifted.startMs = at(e.startMs)!;
+    if (e.endMs !== undefined) shifted.endMs = at(e.endMs)!;
+    if (e.words) {
+      shifted.words = e.words.map((w) => ({
+        ...w,
+        ...(w.startMs !== undefined ? { startMs: w.startMs + offsetMs } : {}),
+        ...(w.endMs !== undefined ? { endMs: w.endMs + offsetMs } : {}),
+      }));
+    }
+    yield shifted;
+  }
+}
+
+/** Re-frames the caller's STT audio into whole samples and converts it to the provider's format. */
+async function* convertAudio(
+  source: AsyncIterable<Uint8Array>,
+  from: AudioFormat,
+  to: AudioFormat,
+): AsyncGenerator<Uint8Array, void, undefined> {
+  const framer = new SampleFramer(from);
+  const converter = await createAudioConverter(from, to);
+  try {
+    for await (const bytes of source) {
+      const whole = framer.push(bytes);
+      if (whole.byteLength === 0) continue;
+      const out = converter.push(whole);
+      if (out.byteLength > 0) yield out;
+    }
+    framer.end();
+    const tail = converter.flush();
+    if (tail.byteLength > 0) yield tail;
+  } finally {
+    converter.close();
+  }
+}
