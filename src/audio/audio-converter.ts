@@ -1,8 +1,7 @@
 import type { AudioEncoding, AudioFormat } from '../types/audio.js';
 import { formatLabel, sameFormat } from './format.js';
 import { decodeToFloat32, encodeFromFloat32, transcode } from './pcm-codec.js';
-import { Resampler } from './resampler.js';
-import type { ResamplerQuality } from './resampler-pool.js';
+import { Resampler, type ResamplerQuality } from './resampler.js';
 
 /**
  * A streaming converter from one {@link AudioFormat} to another (encoding and sample rate).

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Resampler } from '../../src/audio/resampler.js';
-import { idleResamplerCount, preloadResampler } from '../../src/audio/resampler-pool.js';
 import { sine } from './helpers.js';
 
 const RATES = [8000, 16000, 22050, 24000, 44100, 48000] as const;
@@ -107,30 +106,6 @@ describe('Resampler', () => {
     fresh.close();
     expect(a.length).toBe(4800);
     expect(maxAbsDiff(b, bFresh)).toBeLessThan(1e-6);
-  });
-
-  it('reuses a released converter from the pool, with a clean state and new rates', async () => {
-    await preloadResampler({ instances: 1 });
-    expect(idleResamplerCount()).toBeGreaterThanOrEqual(1);
-    const before = idleResamplerCount();
-    const first = await Resampler.create(22050, 8000);
-    expect(idleResamplerCount()).toBe(before - 1);
-    first.process(sine(1000, 22050, 999, 0.9)); // leave state behind, no flush
-    first.close();
-    expect(idleResamplerCount()).toBe(before);
-    const second = await Resampler.create(44100, 16000);
-    const out = run(second, sine(440, 44100, 4410, 0.5), [4410]);
-    second.close();
-    const ideal = sine(440, 16000, 1600, 0.5);
-    expect(out.length).toBe(1600);
-    expect(maxAbsDiff(out.subarray(100, 1500), ideal.subarray(100, 1500))).toBeLessThan(0.005);
-  });
-
-  it('linear quality also ends with the exact length (it can run a sample ahead; the excess is held)', async () => {
-    const resampler = await Resampler.create(24000, 8000, { quality: 'linear' });
-    const out = run(resampler, sine(440, 24000, 2400, 0.5), [2400]);
-    resampler.close();
-    expect(out.length).toBe(800);
   });
 
   it('rejects bad rates with RangeError and use after close with Error', async () => {
