@@ -6,7 +6,7 @@
  * several quality levels, and a Kaiser-windowed sinc polyphase resampler in plain TypeScript
  * written for this comparison (./js-polyphase/).
  */
-import { IO_SAMPLES, loadSpeex } from '../../src/audio/speex-wasm.js';
+import { IO_SAMPLES, loadSpeex, type SpeexModule } from '../../src/audio/speex-wasm.js';
 import { Resampler as JsPolyphaseResampler } from './js-polyphase/resampler.js';
 
 /** One stream through a resampler, with voxroute's contract: aligned output, exact total. */
@@ -21,6 +21,13 @@ export interface Candidate {
   readonly name: string;
   /** Loads what the candidate needs once (its first create() pays for this). */
   create(inputRate: number, outputRate: number): Promise<ResamplerStream>;
+  /**
+   * For WebAssembly candidates whose heap is reserved ahead (so that process memory does not
+   * show what a stream takes in it): the heap offset of a fresh 16-byte allocation. The
+   * allocator hands out heap in order, so the difference of two probes is what was allocated
+   * in between.
+   */
+  heapProbe?(): number;
 }
 
 /** Concatenation of `parts`, cut to `length`. */
@@ -130,10 +137,13 @@ export function libsamplerate(): Candidate {
 
 /** SpeexDSP's resampler as WebAssembly (the module voxroute ships), at a Speex quality 0..10 (VoIP: 3). */
 export function speexWasm(quality: number): Candidate {
+  let loaded: SpeexModule | undefined;
   return {
     name: `speex-resampler-wasm 0.3.0 SIMD (quality ${quality})`,
+    heapProbe: () => loaded!._malloc(16),
     async create(inputRate, outputRate) {
       const { module: m, input, output, lengths, error } = await loadSpeex();
+      loaded = m;
       const state = m._speex_resampler_init(1, inputRate, outputRate, quality, error);
       // skip_zeros aligns the output with the input (drops the filter's half length).
       m._speex_resampler_skip_zeros(state);
