@@ -51,7 +51,8 @@ const EMPTY = new Uint8Array(0);
  * const out = [conv.push(pcm4800bytes), conv.flush()]; // 800 bytes in total
  * conv.close();
  * @throws RangeError for an unknown encoding, a rate that is not an integer from 1 to
- * 192000 Hz, or a channel count other than 1 (voxroute converts mono audio only).
+ * 192000 Hz, rates more than 256 times apart, or a channel count other than 1 (voxroute
+ * converts mono audio only).
  */
 export async function createAudioConverter(
   from: AudioFormat,

@@ -28,6 +28,13 @@ export interface ResamplerOptions {
 /** Highest rate accepted, in Hz. */
 const MAX_RATE = 192000;
 
+/**
+ * Largest rate change accepted, either way (libsamplerate's limit, which voxroute had before).
+ * Speex's filter grows with the downsampling ratio: at 256 a resampler takes about 40 ms to
+ * create; at 192000 -> 1 it would take seconds.
+ */
+const MAX_RATIO = 256;
+
 /** Resamplers dropped without close() give their Speex state back when collected. */
 const finalizer = new FinalizationRegistry<{ speex: Speex; state: number }>(({ speex, state }) =>
   speex.module._speex_resampler_destroy(state),
@@ -78,8 +85,8 @@ export class Resampler {
    * A resampler from `inputRate` to `outputRate` Hz (integers, 1..192000; tested with 8000,
    * 16000, 22050, 24000, 44100 and 48000). The first call loads the WebAssembly module (about
    * 20-50 ms, see `preloadResampler`); later ones take a few microseconds.
-   * @throws RangeError for a rate outside 1..192000 or not an integer, equal rates, or an
-   * unknown quality; Error if the Speex resampler refuses the rates.
+   * @throws RangeError for a rate outside 1..192000 or not an integer, equal rates, rates more
+   * than 256 times apart, or an unknown quality; Error if the Speex resampler refuses the rates.
    */
   static async create(
     inputRate: number,
@@ -90,6 +97,10 @@ export class Resampler {
     checkRate(outputRate, 'outputRate');
     if (inputRate === outputRate)
       throw new RangeError(`Resampler: rates are equal (${inputRate} Hz); no resampling needed`);
+    if (inputRate > outputRate * MAX_RATIO || outputRate > inputRate * MAX_RATIO)
+      throw new RangeError(
+        `Resampler: ${inputRate} -> ${outputRate} Hz changes the rate by more than ${MAX_RATIO} times`,
+      );
     const quality = options.quality ?? 'sinc-fastest';
     if (!Object.hasOwn(SPEEX_QUALITY, quality))
       throw new RangeError(

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Resampler, type ResamplerQuality } from '../../src/audio/resampler.js';
+import { loadSpeex } from '../../src/audio/speex-wasm.js';
 import { sine } from './helpers.js';
 
 const RATES = [8000, 16000, 22050, 24000, 44100, 48000] as const;
@@ -203,11 +204,32 @@ describe('Resampler', () => {
     expect(lengths).toEqual([800, 800, 800, 800, 800]);
   });
 
+  it('close() frees the state in the WebAssembly heap: 500 resamplers created and closed leave it as it was', async () => {
+    const { module } = await loadSpeex();
+    (await Resampler.create(24000, 16000)).close();
+    // The allocator hands out heap in order: a probe after the loop lands where one before it did
+    // unless the loop kept memory (500 states not freed would hold about 1.5 MB).
+    const before = module._malloc(16);
+    for (let i = 0; i < 500; i++) {
+      const resampler = await Resampler.create(24000, i % 2 === 0 ? 16000 : 8000);
+      resampler.process(new Float32Array(480));
+      resampler.close();
+    }
+    expect(module._malloc(16) - before).toBeLessThan(4096);
+  });
+
   it('rejects bad rates and qualities with RangeError and use after close with Error', async () => {
     await expect(Resampler.create(0, 8000)).rejects.toThrow(RangeError);
     await expect(Resampler.create(8000.5, 16000)).rejects.toThrow(/inputRate must be an integer/);
     await expect(Resampler.create(8000, 8000)).rejects.toThrow(/rates are equal/);
     await expect(Resampler.create(16000, 200000)).rejects.toThrow(/1 to 192000/);
+    await expect(Resampler.create(192000, 1)).rejects.toThrow(
+      /192000 -> 1 Hz changes the rate by more than 256 times/,
+    );
+    await expect(Resampler.create(100, 25601)).rejects.toThrow(RangeError);
+    const widest = await Resampler.create(25600, 100); // 256 times: accepted
+    expect(run(widest, new Float32Array(2560), [2560]).length).toBe(10);
+    widest.close();
     await expect(
       Resampler.create(16000, 8000, { quality: 'cubic' as unknown as ResamplerQuality }),
     ).rejects.toThrow(/unknown quality 'cubic'/);
