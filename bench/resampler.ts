@@ -247,7 +247,8 @@ async function measure(c: Candidate): Promise<CandidateResult> {
   try {
     first = await c.create(24000, 16000);
   } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') return { ...result, installed: false };
+    if (['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND'].includes((error as { code?: string }).code ?? ''))
+      return { ...result, installed: false };
     throw error;
   }
   result.firstCreateMs = performance.now() - t0;

@@ -47,41 +47,30 @@ export function join(
 }
 
 /**
- * Gives a third-party resampler voxroute's contract: drops its first `delay` output samples
- * (its latency, so that output is aligned with input), and at the end feeds silence until the
- * total is round(N x out / in).
+ * Gives a third-party resampler (whose output is already aligned with its input) voxroute's
+ * contract: at the end, silence is fed until the total is round(N x out / in).
  */
 function exact(
   run: (input: Float32Array) => Float32Array,
-  delay: number,
   inputRate: number,
   outputRate: number,
   close: () => void,
 ): ResamplerStream {
   let inputFrames = 0;
-  let produced = 0; // after the dropped delay
-  let toDrop = delay;
-  const take = (out: Float32Array): Float32Array => {
-    let o = out;
-    if (toDrop > 0) {
-      const drop = Math.min(toDrop, o.length);
-      toDrop -= drop;
-      o = o.subarray(drop);
-    }
-    produced += o.length;
-    return o;
-  };
+  let produced = 0;
   return {
     process(input) {
       inputFrames += input.length;
-      return take(run(input));
+      const out = run(input);
+      produced += out.length;
+      return out;
     },
     flush() {
       const need = Math.round((inputFrames * outputRate) / inputRate) - produced;
       const parts: Float32Array[] = [];
       let have = 0;
       for (let round = 0; have < need && round < 64; round++) {
-        const out = take(run(new Float32Array(1024)));
+        const out = run(new Float32Array(1024));
         parts.push(out);
         have += out.length;
       }
@@ -91,7 +80,7 @@ function exact(
   };
 }
 
-/** voxroute's own polyphase resampler (src/audio/resampler.ts). */
+/** The Kaiser-windowed sinc polyphase resampler in plain TypeScript (./js-polyphase/). */
 export function voxroutePolyphase(quality: 'sinc-fastest' | 'sinc-medium' | 'sinc-best'): Candidate {
   return {
     name: `voxroute polyphase JS (${quality})`,
@@ -126,7 +115,6 @@ export function libsamplerate(): Candidate {
       // libsamplerate's output is already aligned with its input (its full API has no latency).
       return exact(
         (x) => src.full(x),
-        0,
         inputRate,
         outputRate,
         () => src.destroy(),
@@ -161,7 +149,7 @@ export function speexWasm(quality: number): Candidate {
         }
         return parts.length === 1 ? parts[0]! : join(parts);
       };
-      return exact(run, 0, inputRate, outputRate, () => m._speex_resampler_destroy(state));
+      return exact(run, inputRate, outputRate, () => m._speex_resampler_destroy(state));
     },
   };
 }
