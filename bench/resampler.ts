@@ -21,6 +21,7 @@
  *   next ones;
  * - memory: V8 heap + external memory (after gc) of `--streams` live streams (each has taken
  *   100 ms of audio), per stream, the one-time cost of the first stream included;
+ * - held back: output the filter keeps after 1 s of input, until more input or the end (ms);
  * - chunking: whether the output for random chunk sizes is bit-identical to the output for
  *   20 ms chunks.
  * Part 2 checks the targets on the shipped path, `createAudioConverter()` (PCM s16le in,
@@ -156,6 +157,8 @@ interface PairResult {
   aliasDb: number;
   xRealTime: number;
   chunkingInvariant: boolean;
+  /** Output held back after 1 s of input, until more input or the end, in ms. */
+  heldMs: number;
 }
 
 interface CandidateResult {
@@ -215,7 +218,16 @@ async function quality(
   const chunkingInvariant =
     reference.length === cut.length &&
     Buffer.compare(Buffer.from(reference.buffer), Buffer.from(cut.buffer)) === 0;
-  return { sweepSnrDb, rippleDb: Math.max(...gains) - Math.min(...gains), aliasDb, chunkingInvariant };
+  const h = await c.create(from, to);
+  const heldMs = ((to - h.process(new Float32Array(from)).length) / to) * 1000;
+  h.close();
+  return {
+    sweepSnrDb,
+    rippleDb: Math.max(...gains) - Math.min(...gains),
+    aliasDb,
+    chunkingInvariant,
+    heldMs,
+  };
 }
 
 async function speed(c: Candidate, from: number, to: number): Promise<number> {
@@ -440,7 +452,7 @@ if (args.part !== undefined) {
     `Each candidate in a fresh process; speed: CPU time, best of 5 runs of ${SECONDS} s of audio in 20 ms chunks.\n`,
   );
   console.log(
-    '| Resampler | first create: ms (longest event-loop block) | next creates (median) | memory: first stream + each further | 24k->16k: sweep SNR, ripple, alias, speed | 24k->8k: sweep SNR, ripple, alias, speed | chunking |',
+    '| Resampler | first create: ms (longest event-loop block) | next creates (median) | memory: first stream + each further | 24k->16k: sweep SNR, ripple, alias, speed, held back | 24k->8k: same | chunking |',
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   const results: CandidateResult[] = [];
@@ -453,7 +465,7 @@ if (args.part !== undefined) {
     }
     const pairs = r.pairs.map(
       (p) =>
-        `${p.sweepSnrDb.toFixed(1)} dB, ${p.rippleDb.toFixed(3)} dB, ${p.aliasDb.toFixed(1)} dB, ${p.xRealTime.toFixed(0)}x`,
+        `${p.sweepSnrDb.toFixed(1)} dB, ${p.rippleDb.toFixed(3)} dB, ${p.aliasDb.toFixed(1)} dB, ${p.xRealTime.toFixed(0)}x, ${p.heldMs.toFixed(2)} ms`,
     );
     const exact = r.pairs.every((p) => p.chunkingInvariant) ? 'bit-exact' : 'differs';
     console.log(

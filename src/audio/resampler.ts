@@ -2,19 +2,20 @@ import { IO_SAMPLES, loadSpeex, type Speex } from './speex-wasm.js';
 
 /**
  * Resampler quality, by cost. Each name maps to a Speex quality level (0..10):
- * `'sinc-best'` 10, `'sinc-medium'` 8, `'sinc-fastest'` 5 (the default: Speex's "desktop"
- * level; measured 109 dB SNR on a swept sine, alias products 101 dB down, about 3000x real
- * time for 24 kHz -> 16 kHz), `'linear'` 1 and `'zero-order-hold'` 0 (the cheapest; short
- * filters that let some aliasing through). The names are those of the libsamplerate
- * converters voxroute used before (docs/decisions.md).
+ * `'sinc-best'` 10, `'sinc-medium'` 5, `'sinc-fastest'` 3 (the default: Speex's VoIP level;
+ * measured 96 dB SNR on a swept sine, flat to 0.02 dB up to 80% of the new Nyquist frequency,
+ * alias products 88 dB down, 1.5 ms of output held back at 24 kHz -> 16 kHz, 3 ms at
+ * 24 kHz -> 8 kHz, 3500-4500x real time), `'linear'` 1 and `'zero-order-hold'` 0 (the
+ * cheapest; short filters that let some aliasing through). The names are those of the
+ * libsamplerate converters voxroute used before (docs/decisions.md).
  */
 export type ResamplerQuality = 'sinc-best' | 'sinc-medium' | 'sinc-fastest' | 'zero-order-hold' | 'linear';
 
 /** Speex quality level of each {@link ResamplerQuality}. */
 export const SPEEX_QUALITY: Readonly<Record<ResamplerQuality, number>> = {
   'sinc-best': 10,
-  'sinc-medium': 8,
-  'sinc-fastest': 5,
+  'sinc-medium': 5,
+  'sinc-fastest': 3,
   linear: 1,
   'zero-order-hold': 0,
 };
@@ -119,7 +120,8 @@ export class Resampler {
 
   /**
    * Resamples the next piece of the stream. Returns the new output samples (possibly none:
-   * the filter holds about half its length of input back until {@link flush}).
+   * the filter holds half its length back until the next call or {@link flush}: with the
+   * default quality, 1.5 ms of output at 24 -> 16 kHz, 3 ms at 24 -> 8 kHz and 8 -> 16 kHz).
    * @throws Error after {@link close}.
    */
   process(input: Float32Array): Float32Array {

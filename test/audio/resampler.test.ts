@@ -151,12 +151,13 @@ describe('Resampler', () => {
     let peak = 0;
     for (let i = 0; i < out.length; i++) if (out[i]! > out[peak]!) peak = i;
     expect(peak).toBe(1000);
-    for (let d = 1; d < 40; d++) expect(out[1000 + d]).toBeCloseTo(out[1000 - d]!, 6);
+    // The filter spans 48 outputs (976..1023): symmetric but for its one extra tap on the left.
+    for (let d = 1; d < 24; d++) expect(out[1000 + d]).toBeCloseTo(out[1000 - d]!, 6);
     // An impulse of area 1 at 48 kHz has area 1 at 16 kHz too: the samples sum to 16000/48000.
     expect(out.reduce((s, v) => s + v, 0)).toBeCloseTo(1 / 3, 4);
     // Zero outside the filter's span.
-    expect(Array.from(out.subarray(0, 900)).every((v) => v === 0)).toBe(true);
-    expect(Array.from(out.subarray(1100)).every((v) => v === 0)).toBe(true);
+    expect(Array.from(out.subarray(0, 976)).every((v) => v === 0)).toBe(true);
+    expect(Array.from(out.subarray(1024)).every((v) => v === 0)).toBe(true);
     expect(Array.from(out.subarray(1000, 1004), (v) => Number(v.toFixed(6)))).toEqual(GOLDEN_48K_16K);
   });
 
@@ -165,13 +166,13 @@ describe('Resampler', () => {
     expect(maxAbsDiff(out.subarray(100, 3100), new Float32Array(3000).fill(0.5))).toBeLessThan(2e-5);
   });
 
-  it('quality floors, measured exactly in bench/resampler.ts: sweep SNR >= 100 dB, aliases <= -95 dB', async () => {
+  it('quality floors, measured exactly in bench/resampler.ts: sweep SNR >= 93 dB, aliases <= -85 dB', async () => {
     const out = await resample(24000, 16000, sweep(100, 6400, 1, 24000, 0.5), [480]);
-    expect(snrDb(sweep(100, 6400, 1, 16000, 0.5), out, 1600, 14400)).toBeGreaterThan(100); // measured 108.8
+    expect(snrDb(sweep(100, 6400, 1, 16000, 0.5), out, 1600, 14400)).toBeGreaterThan(93); // measured 96.3
     for (const hz of [8400, 9500, 11500]) {
       // All of a tone above the new Nyquist (8 kHz) is alias: its output should be (nearly) silent.
       const alias = await resample(24000, 16000, sine(hz, 24000, 7200, 0.5), [480]);
-      expect(20 * Math.log10(rms(alias, 800, 4000) / (0.5 / Math.SQRT2))).toBeLessThan(-95); // measured <= -101
+      expect(20 * Math.log10(rms(alias, 800, 4000) / (0.5 / Math.SQRT2))).toBeLessThan(-85); // measured <= -88
     }
   });
 
@@ -241,5 +242,5 @@ describe('Resampler', () => {
   });
 });
 
-/** Output samples 1000..1003 of the impulse response above, to 6 decimals (Speex quality 5). */
-const GOLDEN_48K_16K = [0.307333, 0.025664, -0.024677, 0.023095];
+/** Output samples 1000..1003 of the impulse response above, to 6 decimals (Speex quality 3). */
+const GOLDEN_48K_16K = [0.298333, 0.034146, -0.03168, 0.027876];
