@@ -1,15 +1,16 @@
 import { CARTESIA_BASE_URL, CARTESIA_DEFAULT_VERSION } from '../../config/providers/cartesia.js';
-import { createEndpoint, endpointUrl, type OpenAiEndpoint } from '../openai/http.js';
+import { useWebSocketScheme } from '../shared/base-url.js';
+import { createHttpEndpoint, endpointUrl, type HttpEndpoint } from '../shared/http-endpoint.js';
 
 /**
  * Where and how requests of one Cartesia provider go. `http` is the shared HTTP endpoint
- * (the OpenAI adapter's helper: URL checks, `endpointUrl`, `post`), whose headers are
+ * (providers/shared: URL checks, `endpointUrl`, `postToEndpoint`), whose headers are
  * `Authorization: Bearer <key>`, `X-API-Key: <key>` and `Cartesia-Version` (PROTOCOLS.md 1.1:
  * the current SDK sends Bearer, the older SDK and some docs X-API-Key; the spec requires the
  * version header).
  */
 export interface CartesiaEndpoint {
-  http: OpenAiEndpoint;
+  http: HttpEndpoint;
   provider: string;
   version: string;
   apiKey: string | undefined;
@@ -49,7 +50,7 @@ export function createCartesiaEndpoint(options: {
   headers['cartesia-version'] = version;
   if (options.apiKey) headers['x-api-key'] = options.apiKey;
   return {
-    http: createEndpoint(options.name, options.baseUrl ?? CARTESIA_BASE_URL, options.apiKey, headers),
+    http: createHttpEndpoint(options.name, options.baseUrl ?? CARTESIA_BASE_URL, options.apiKey, headers),
     provider: options.name,
     version,
     apiKey: options.apiKey || undefined,
@@ -73,8 +74,7 @@ export function cartesiaSocketTarget(
   path: `/${string}`,
   query: Record<string, string | number | undefined> = {},
 ): CartesiaSocketTarget {
-  const url = new URL(cartesiaUrl(endpoint, path));
-  url.protocol = url.protocol === 'http:' ? 'ws:' : 'wss:';
+  const url = useWebSocketScheme(new URL(cartesiaUrl(endpoint, path)));
   for (const [name, value] of Object.entries(query)) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }

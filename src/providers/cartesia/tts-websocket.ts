@@ -1,8 +1,8 @@
 import { AbortError, ProtocolError, TimeoutError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
 import { PhaseDeadlines } from '../../transport/phase-deadlines.js';
-import { withPartialOutput } from '../openai/errors.js';
-import { parseWire } from '../openai/sse-json.js';
+import { parseWire } from '../shared/parse-wire.js';
+import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext } from '../types.js';
 import { ttsEventSchema } from './api-types.js';
 import type { CartesiaEndpoint } from './endpoint.js';

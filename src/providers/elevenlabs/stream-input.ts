@@ -7,6 +7,7 @@ import type {
   WebSocketTransport,
 } from '../../transport/websocket-types.js';
 import type { AudioFormat } from '../../types/audio.js';
+import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext } from '../types.js';
 import { wordsFromAlignment } from './alignment.js';
 import type { ServerMessage, WireInitializeMessage, WireTextMessage } from './api-types.js';
@@ -14,7 +15,7 @@ import { serverMessageSchema } from './api-types.js';
 import { Channel } from './channel.js';
 import type { ElevenLabsEndpoint } from './endpoint.js';
 import { languageCode, ttsUrl, wireVoiceSettings } from './endpoint.js';
-import { INPUT_TIMEOUT, streamInputError, withPartialOutput } from './errors.js';
+import { INPUT_TIMEOUT, streamInputError } from './errors.js';
 import { requireOutputFormat } from './http-stream.js';
 import type { ElevenLabsTtsOptions } from './options.js';
 import { DEFAULT_KEEP_ALIVE_MS } from './options.js';

@@ -8,7 +8,7 @@ import {
 import { AbortError, ProtocolError, TimeoutError, type VoxrouteError } from '../../../errors/index.js';
 import type { Clock } from '../../../internal/clock.js';
 import { mapWireError } from '../../../transport/index.js';
-import { withPartialOutput } from '../../openai/errors.js';
+import { withPartialOutput } from '../../shared/with-partial-output.js';
 import type { AttemptContext } from '../../types.js';
 import { openAttemptScope } from '../attempt-scope.js';
 import type { SageMakerInputPart } from '../codec.js';
