@@ -1,6 +1,6 @@
-import { CARTESIA_BASE_URL, CARTESIA_DEFAULT_VERSION } from '../../config/providers/cartesia.js';
 import { useWebSocketScheme } from '../shared/base-url.js';
 import { createHttpEndpoint, endpointUrl, type HttpEndpoint } from '../shared/http-endpoint.js';
+import { CARTESIA_BASE_URL, CARTESIA_DEFAULT_VERSION } from './config.js';
 
 /**
  * Where and how requests of one Cartesia provider go. `http` is the shared HTTP endpoint

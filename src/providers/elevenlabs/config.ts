@@ -1,6 +1,8 @@
+import type { z } from 'zod';
+import { httpUrlSchema, idMapSchema, msSchema } from '../../config-fields/fields.js';
+import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
+import { secretSchema } from '../../config-fields/secret.js';
 import { lazySchema, zod } from '../../internal/zod.js';
-import { httpUrlSchema, idMapSchema, msSchema } from '../fields.js';
-import { secretSchema } from '../secret.js';
 
 /** Host of ElevenLabs' API, the default `baseUrl` of a provider of kind `elevenlabs` (PROTOCOLS.md 4.1, ELJS). */
 export const ELEVENLABS_BASE_URL = 'https://api.elevenlabs.io';
@@ -112,3 +114,9 @@ export const elevenlabsProviderSchema = lazySchema((z) =>
     })
     .describe('ElevenLabs text-to-speech.'),
 );
+
+/**
+ * A provider of kind `elevenlabs` after parsing: defaults applied and every secret read (a plain
+ * string).
+ */
+export type ResolvedElevenLabsConfig = ResolveSecrets<z.output<ReturnType<typeof elevenlabsProviderSchema>>>;

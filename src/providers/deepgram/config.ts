@@ -1,6 +1,8 @@
+import type { z } from 'zod';
+import { httpUrlSchema, idMapSchema, MAX_TIMER_MS, msSchema } from '../../config-fields/fields.js';
+import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
+import { secretSchema } from '../../config-fields/secret.js';
 import { lazySchema, zod } from '../../internal/zod.js';
-import { httpUrlSchema, idMapSchema, MAX_TIMER_MS, msSchema } from '../fields.js';
-import { secretSchema } from '../secret.js';
 
 /**
  * Base URL of Deepgram's API, the default `baseUrl` of a provider of kind `deepgram`
@@ -115,3 +117,9 @@ export const deepgramProviderSchema = lazySchema((z) =>
     })
     .describe('Deepgram (api.deepgram.com).'),
 );
+
+/**
+ * A provider of kind `deepgram` after parsing: defaults applied and every secret read (a plain
+ * string).
+ */
+export type ResolvedDeepgramConfig = ResolveSecrets<z.output<ReturnType<typeof deepgramProviderSchema>>>;

@@ -1,12 +1,9 @@
 import type { z } from 'zod';
+import { headersSchema, httpUrlSchema, idMapSchema } from '../../config-fields/fields.js';
+import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
+import { secretSchema } from '../../config-fields/secret.js';
 import { lazySchema, zod } from '../../internal/zod.js';
-import {
-  ANTHROPIC_DEFAULT_BASE_URL,
-  ANTHROPIC_DEFAULT_MAX_TOKENS,
-  ANTHROPIC_VERSION,
-} from '../../providers/anthropic/options.js';
-import { headersSchema, httpUrlSchema, idMapSchema } from '../fields.js';
-import { secretSchema } from '../secret.js';
+import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_VERSION } from './options.js';
 
 /** Header names the adapter sets itself, so `headers` may not hold them (compared case-insensitively). */
 const RESERVED_HEADERS = ['x-api-key', 'authorization', 'anthropic-version'];
@@ -87,3 +84,9 @@ export const anthropicProviderSchema = lazySchema((z) =>
     .superRefine(noReservedHeaders, { when: () => true })
     .describe('Anthropic (api.anthropic.com) or an Anthropic-compatible gateway: chat only.'),
 );
+
+/**
+ * A provider of kind `anthropic` after parsing: defaults applied and every secret read (a plain
+ * string).
+ */
+export type ResolvedAnthropicConfig = ResolveSecrets<z.output<ReturnType<typeof anthropicProviderSchema>>>;

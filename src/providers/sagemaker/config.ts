@@ -1,6 +1,8 @@
+import type { z } from 'zod';
+import { httpUrlSchema, idMapSchema } from '../../config-fields/fields.js';
+import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
+import { secretSchema } from '../../config-fields/secret.js';
 import { lazySchema, zod } from '../../internal/zod.js';
-import { httpUrlSchema, idMapSchema } from '../fields.js';
-import { secretSchema } from '../secret.js';
 
 /** Default sample rate in Hz of SageMaker TTS audio when the config gives none. */
 export const SAGEMAKER_DEFAULT_TTS_SAMPLE_RATE = 24_000;
@@ -180,3 +182,9 @@ export const sagemakerProviderSchema = lazySchema((z) =>
       'An Amazon SageMaker AI endpoint (response streaming, or bidirectional streaming over HTTP/2).',
     ),
 );
+
+/**
+ * A provider of kind `sagemaker` after parsing: defaults applied and every secret read (a plain
+ * string).
+ */
+export type ResolvedSageMakerConfig = ResolveSecrets<z.output<ReturnType<typeof sagemakerProviderSchema>>>;

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
+import { headersSchema, httpUrlSchema, idMapSchema } from '../../config-fields/fields.js';
+import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
+import { secretSchema } from '../../config-fields/secret.js';
 import { lazySchema, zod } from '../../internal/zod.js';
-import { headersSchema, httpUrlSchema, idMapSchema } from '../fields.js';
-import { secretSchema } from '../secret.js';
 
 /** Base URL of OpenAI's API, the default `baseUrl` of a provider of kind `openai`. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -151,3 +152,12 @@ export const openaiCompatibleProviderSchema = lazySchema((z) =>
     .superRefine(noDuplicateAuthorization, { when: () => true })
     .describe('A self-hosted or third-party server with an OpenAI-compatible API.'),
 );
+
+/**
+ * A resolved provider that speaks OpenAI's wire protocol (kinds `openai`, `openai-compatible`):
+ * defaults applied (`baseUrl` of kind `openai`, `tts.responseFormat` `'pcm'`, `tts.sampleRate`
+ * 24000 Hz, `stt.streaming` true, `headers` `{}`) and every secret a plain string.
+ */
+export type ResolvedOpenAIProviderConfig = ResolveSecrets<
+  z.output<ReturnType<typeof openaiProviderSchema | typeof openaiCompatibleProviderSchema>>
+>;

@@ -1,6 +1,8 @@
+import type { z } from 'zod';
+import { headersSchema, httpUrlSchema, idMapSchema } from '../../config-fields/fields.js';
+import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
+import { secretSchema } from '../../config-fields/secret.js';
 import { lazySchema, zod } from '../../internal/zod.js';
-import { headersSchema, httpUrlSchema, idMapSchema } from '../fields.js';
-import { secretSchema } from '../secret.js';
 
 /** Base URL of Cartesia's API, the default `baseUrl` of kind `cartesia` (PROTOCOLS.md 1.1, CJS `src/client.ts`). */
 export const CARTESIA_BASE_URL = 'https://api.cartesia.ai';
@@ -125,3 +127,9 @@ export const cartesiaProviderSchema = lazySchema((z) =>
     })
     .describe('Cartesia.'),
 );
+
+/**
+ * A provider of kind `cartesia` after parsing: defaults applied and every secret read (a plain
+ * string).
+ */
+export type ResolvedCartesiaConfig = ResolveSecrets<z.output<ReturnType<typeof cartesiaProviderSchema>>>;
