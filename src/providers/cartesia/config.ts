@@ -1,8 +1,16 @@
 import type { z } from 'zod';
-import { headersSchema, httpUrlSchema, idMapSchema } from '../../config-fields/fields.js';
+import {
+  headersSchema,
+  httpUrlSchema,
+  idMapSchema,
+  MAX_TIMER_MS,
+  msRangeSchema,
+  nonEmptyStringSchema,
+  sectionSchema,
+} from '../../config-fields/fields.js';
 import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
 import { secretSchema } from '../../config-fields/secret.js';
-import { lazySchema, zod } from '../../internal/zod.js';
+import { lazySchema } from '../../internal/zod.js';
 
 /** Base URL of Cartesia's API, the default `baseUrl` of kind `cartesia` (PROTOCOLS.md 1.1, CJS `src/client.ts`). */
 export const CARTESIA_BASE_URL = 'https://api.cartesia.ai';
@@ -23,82 +31,48 @@ export const CARTESIA_DEFAULT_STT_MODEL = 'ink-whisper';
 /** Default time an idle TTS WebSocket stays open for the next call, in ms. */
 export const CARTESIA_DEFAULT_KEEP_WARM_MS = 30_000;
 
-const ttsSection = () => {
-  const z = zod();
-  return z
-    .strictObject({
-      model: z
-        .string()
-        .min(1)
-        .default(CARTESIA_DEFAULT_TTS_MODEL)
-        .describe(
-          `Model id sent as model_id, e.g. "sonic-3" or "sonic-3.5". Default "${CARTESIA_DEFAULT_TTS_MODEL}".`,
-        ),
-      voices: idMapSchema(
-        'Logical voice name (what TtsRequest.voice says) -> Cartesia voice id (sent as voice: {mode: "id", id}).',
+const ttsSection = () =>
+  sectionSchema('Text-to-speech through Cartesia /tts/bytes, /tts/sse or /tts/websocket.', (z) => ({
+    model: nonEmptyStringSchema(
+      `Model id sent as model_id, e.g. "sonic-3" or "sonic-3.5". Default "${CARTESIA_DEFAULT_TTS_MODEL}".`,
+    ).default(CARTESIA_DEFAULT_TTS_MODEL),
+    voices: idMapSchema(
+      'Logical voice name (what TtsRequest.voice says) -> Cartesia voice id (sent as voice: {mode: "id", id}).',
+    ),
+    transport: z
+      .enum(['bytes', 'sse', 'websocket', 'auto'])
+      .default('auto')
+      .describe(
+        'Endpoint to synthesize with: "bytes" (POST /tts/bytes, raw PCM body), "sse" (POST /tts/sse, base64 chunks and word timestamps), "websocket" (/tts/websocket on a warm socket, streaming text, word timestamps), or "auto": websocket when the text arrives as a stream, bytes otherwise. Default "auto".',
       ),
-      transport: z
-        .enum(['bytes', 'sse', 'websocket', 'auto'])
-        .default('auto')
-        .describe(
-          'Endpoint to synthesize with: "bytes" (POST /tts/bytes, raw PCM body), "sse" (POST /tts/sse, base64 chunks and word timestamps), "websocket" (/tts/websocket on a warm socket, streaming text, word timestamps), or "auto": websocket when the text arrives as a stream, bytes otherwise. Default "auto".',
-        ),
-      language: z
-        .string()
-        .min(1)
-        .optional()
-        .describe(
-          'Language sent as `language` when a request gives none, e.g. "en". Omitted: not sent (Cartesia: the voice\'s).',
-        ),
-      addTimestamps: z
-        .boolean()
-        .default(true)
-        .describe(
-          'Ask for word timestamps (add_timestamps) on the sse and websocket endpoints. Default true.',
-        ),
-      maxBufferDelayMs: z
-        .number()
-        .int('must be a whole number of milliseconds')
-        .min(0, 'must be >= 0 ms')
-        .max(5_000, 'must be <= 5000 ms')
-        .optional()
-        .describe(
-          'WebSocket only: max_buffer_delay_ms, how long Cartesia may buffer streamed text before it starts speaking (0..5000 ms). Omitted: not sent (Cartesia: 3000).',
-        ),
-      keepWarmMs: z
-        .number()
-        .int('must be a whole number of milliseconds')
-        .min(0, 'must be >= 0 ms')
-        .max(2_147_483_647, 'must be <= 2147483647 ms')
-        .default(CARTESIA_DEFAULT_KEEP_WARM_MS)
-        .describe(
-          `WebSocket only: how long an idle TTS socket stays open for the next call, in ms; 0 closes it after each call. Default ${CARTESIA_DEFAULT_KEEP_WARM_MS}.`,
-        ),
-    })
-    .describe('Text-to-speech through Cartesia /tts/bytes, /tts/sse or /tts/websocket.');
-};
+    language: nonEmptyStringSchema(
+      'Language sent as `language` when a request gives none, e.g. "en". Omitted: not sent (Cartesia: the voice\'s).',
+    ).optional(),
+    addTimestamps: z
+      .boolean()
+      .default(true)
+      .describe('Ask for word timestamps (add_timestamps) on the sse and websocket endpoints. Default true.'),
+    maxBufferDelayMs: msRangeSchema({ min: 0, max: 5_000 })
+      .optional()
+      .describe(
+        'WebSocket only: max_buffer_delay_ms, how long Cartesia may buffer streamed text before it starts speaking (0..5000 ms). Omitted: not sent (Cartesia: 3000).',
+      ),
+    keepWarmMs: msRangeSchema({ min: 0, max: MAX_TIMER_MS })
+      .default(CARTESIA_DEFAULT_KEEP_WARM_MS)
+      .describe(
+        `WebSocket only: how long an idle TTS socket stays open for the next call, in ms; 0 closes it after each call. Default ${CARTESIA_DEFAULT_KEEP_WARM_MS}.`,
+      ),
+  }));
 
-const sttSection = () => {
-  const z = zod();
-  return z
-    .strictObject({
-      model: z
-        .string()
-        .min(1)
-        .default(CARTESIA_DEFAULT_STT_MODEL)
-        .describe(
-          `Model id sent as the model query parameter, e.g. "ink-whisper" or "ink-2". Default "${CARTESIA_DEFAULT_STT_MODEL}".`,
-        ),
-      language: z
-        .string()
-        .min(1)
-        .optional()
-        .describe(
-          'Language of the audio (ISO-639-1, e.g. "en") when a request gives none. Omitted: not sent (Cartesia: "en").',
-        ),
-    })
-    .describe('Speech-to-text through the Cartesia /stt/websocket (manual finalize).');
-};
+const sttSection = () =>
+  sectionSchema('Speech-to-text through the Cartesia /stt/websocket (manual finalize).', () => ({
+    model: nonEmptyStringSchema(
+      `Model id sent as the model query parameter, e.g. "ink-whisper" or "ink-2". Default "${CARTESIA_DEFAULT_STT_MODEL}".`,
+    ).default(CARTESIA_DEFAULT_STT_MODEL),
+    language: nonEmptyStringSchema(
+      'Language of the audio (ISO-639-1, e.g. "en") when a request gives none. Omitted: not sent (Cartesia: "en").',
+    ).optional(),
+  }));
 
 /**
  * Schema of a provider of kind `cartesia` (built on first call): Cartesia's API for TTS

@@ -1,8 +1,16 @@
 import type { z } from 'zod';
-import { httpUrlSchema, idMapSchema, MAX_TIMER_MS, msSchema } from '../../config-fields/fields.js';
+import {
+  httpUrlSchema,
+  idMapSchema,
+  MAX_TIMER_MS,
+  msRangeSchema,
+  msSchema,
+  nonEmptyStringSchema,
+  sectionSchema,
+} from '../../config-fields/fields.js';
 import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
 import { secretSchema } from '../../config-fields/secret.js';
-import { lazySchema, zod } from '../../internal/zod.js';
+import { lazySchema } from '../../internal/zod.js';
 
 /**
  * Base URL of Deepgram's API, the default `baseUrl` of a provider of kind `deepgram`
@@ -22,80 +30,54 @@ export const DEEPGRAM_DEFAULT_STT_MODEL = 'nova-3';
  */
 export const DEEPGRAM_KEEP_ALIVE_MS = 3_000;
 
-const sttSection = () => {
-  const z = zod();
-  return z
-    .strictObject({
-      model: z
-        .string()
-        .min(1)
-        .default(DEEPGRAM_DEFAULT_STT_MODEL)
-        .describe(
-          `Model sent as the \`model\` query parameter, e.g. "nova-3". Default "${DEEPGRAM_DEFAULT_STT_MODEL}".`,
-        ),
-      language: z
-        .string()
-        .min(1)
-        .optional()
-        .describe(
-          'Default language sent as `language` (BCP-47, e.g. "en-US", or "multi") when a request gives none. Omitted: Deepgram\'s default.',
-        ),
-      endpointingMs: z
-        .union([
-          z
-            .number()
-            .int('must be a whole number of milliseconds')
-            .min(0, 'must be >= 0 ms')
-            .max(MAX_TIMER_MS, `must be <= ${MAX_TIMER_MS} ms`),
-          z.literal(false),
-        ])
-        .optional()
-        .describe(
-          "Silence in ms that ends an utterance (`endpointing`; sets speech_final), or false to turn endpointing off. Omitted: Deepgram's default (10 ms).",
-        ),
-      utteranceEndMs: msSchema(
-        'Gap in ms after the last final word before Deepgram sends UtteranceEnd (`utterance_end_ms`; turns interim results on). Omitted: not sent.',
-      ).optional(),
-      keepAliveIntervalMs: z
-        .number()
-        .int('must be a whole number of milliseconds')
-        .min(0, 'must be >= 0 ms (0 turns keep-alive off)')
-        .max(9_000, 'must be <= 9000 ms: Deepgram closes a socket after 10 s without audio or text')
-        .default(DEEPGRAM_KEEP_ALIVE_MS)
-        .describe(
-          `How long the caller's audio may pause, in ms, before a {"type":"KeepAlive"} text message is sent (and again every interval while the pause lasts); 0 turns keep-alive off. Default ${DEEPGRAM_KEEP_ALIVE_MS} (Deepgram closes after 10 s without audio or text: NET-0001).`,
-        ),
-      smartFormat: z
-        .boolean()
-        .optional()
-        .describe('Sends `smart_format=true|false` (punctuation, numerals, casing). Omitted: not sent.'),
-      auth: z
-        .enum(['auto', 'header', 'subprotocol'])
-        .default('auto')
-        .describe(
-          'Where the key goes on the /v1/listen handshake: "header" (Authorization: Token <key>), "subprotocol" (Sec-WebSocket-Protocol: token, <key>, the form browsers use), or "auto": the header when the WebSocket transport can send handshake headers (voxroute\'s default undici transport), else the subprotocol (a standard WebSocket, e.g. the global one msw intercepts). Default "auto".',
-        ),
-    })
-    .describe('Live speech-to-text over the /v1/listen WebSocket.');
-};
-
-const ttsSection = () => {
-  const z = zod();
-  return z
-    .strictObject({
-      model: z
-        .string()
-        .min(1)
-        .optional()
-        .describe(
-          'Not sent: on Deepgram the voice id is the model (see voices). Accepted so every kind has the same tts fields.',
-        ),
-      voices: idMapSchema(
-        'Logical voice name (what TtsRequest.voice says) -> Deepgram voice model, sent as `model`, e.g. { agent: "aura-2-thalia-en" }.',
+const sttSection = () =>
+  sectionSchema('Live speech-to-text over the /v1/listen WebSocket.', (z) => ({
+    model: nonEmptyStringSchema(
+      `Model sent as the \`model\` query parameter, e.g. "nova-3". Default "${DEEPGRAM_DEFAULT_STT_MODEL}".`,
+    ).default(DEEPGRAM_DEFAULT_STT_MODEL),
+    language: nonEmptyStringSchema(
+      'Default language sent as `language` (BCP-47, e.g. "en-US", or "multi") when a request gives none. Omitted: Deepgram\'s default.',
+    ).optional(),
+    endpointingMs: z
+      .union([msRangeSchema({ min: 0, max: MAX_TIMER_MS }), z.literal(false)])
+      .optional()
+      .describe(
+        "Silence in ms that ends an utterance (`endpointing`; sets speech_final), or false to turn endpointing off. Omitted: Deepgram's default (10 ms).",
       ),
+    utteranceEndMs: msSchema(
+      'Gap in ms after the last final word before Deepgram sends UtteranceEnd (`utterance_end_ms`; turns interim results on). Omitted: not sent.',
+    ).optional(),
+    keepAliveIntervalMs: msRangeSchema({
+      min: 0,
+      max: 9_000,
+      minMessage: 'must be >= 0 ms (0 turns keep-alive off)',
+      maxMessage: 'must be <= 9000 ms: Deepgram closes a socket after 10 s without audio or text',
     })
-    .describe('Text-to-speech through POST {baseUrl}/v1/speak (raw audio, container=none).');
-};
+      .default(DEEPGRAM_KEEP_ALIVE_MS)
+      .describe(
+        `How long the caller's audio may pause, in ms, before a {"type":"KeepAlive"} text message is sent (and again every interval while the pause lasts); 0 turns keep-alive off. Default ${DEEPGRAM_KEEP_ALIVE_MS} (Deepgram closes after 10 s without audio or text: NET-0001).`,
+      ),
+    smartFormat: z
+      .boolean()
+      .optional()
+      .describe('Sends `smart_format=true|false` (punctuation, numerals, casing). Omitted: not sent.'),
+    auth: z
+      .enum(['auto', 'header', 'subprotocol'])
+      .default('auto')
+      .describe(
+        'Where the key goes on the /v1/listen handshake: "header" (Authorization: Token <key>), "subprotocol" (Sec-WebSocket-Protocol: token, <key>, the form browsers use), or "auto": the header when the WebSocket transport can send handshake headers (voxroute\'s default undici transport), else the subprotocol (a standard WebSocket, e.g. the global one msw intercepts). Default "auto".',
+      ),
+  }));
+
+const ttsSection = () =>
+  sectionSchema('Text-to-speech through POST {baseUrl}/v1/speak (raw audio, container=none).', () => ({
+    model: nonEmptyStringSchema(
+      'Not sent: on Deepgram the voice id is the model (see voices). Accepted so every kind has the same tts fields.',
+    ).optional(),
+    voices: idMapSchema(
+      'Logical voice name (what TtsRequest.voice says) -> Deepgram voice model, sent as `model`, e.g. { agent: "aura-2-thalia-en" }.',
+    ),
+  }));
 
 /**
  * Schema of a provider of kind `deepgram` (PROTOCOLS.md section 3), built on first call:

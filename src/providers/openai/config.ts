@@ -1,8 +1,16 @@
 import type { z } from 'zod';
-import { headersSchema, httpUrlSchema, idMapSchema } from '../../config-fields/fields.js';
+import {
+  headersSchema,
+  httpUrlSchema,
+  idMapSchema,
+  nonEmptyStringSchema,
+  rejectReservedHeaders,
+  sampleRateSchema,
+  sectionSchema,
+} from '../../config-fields/fields.js';
 import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
 import { secretSchema } from '../../config-fields/secret.js';
-import { lazySchema, zod } from '../../internal/zod.js';
+import { lazySchema } from '../../internal/zod.js';
 
 /** Base URL of OpenAI's API, the default `baseUrl` of a provider of kind `openai`. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -13,78 +21,55 @@ export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
  */
 export const OPENAI_PCM_SAMPLE_RATE = 24_000;
 
-const chatSection = () => {
-  const z = zod();
-  return z
-    .strictObject({
-      models: idMapSchema(
-        'Logical model name (what ChatRequest.model says) -> the model id this server expects, e.g. { fast: "gpt-4o-mini" }.',
-      ),
-    })
-    .describe('Chat completions through POST {baseUrl}/chat/completions with stream: true.');
-};
+const chatSection = () =>
+  sectionSchema('Chat completions through POST {baseUrl}/chat/completions with stream: true.', () => ({
+    models: idMapSchema(
+      'Logical model name (what ChatRequest.model says) -> the model id this server expects, e.g. { fast: "gpt-4o-mini" }.',
+    ),
+  }));
 
-const ttsSection = () => {
-  const z = zod();
-  return z
-    .strictObject({
-      model: z
-        .string()
-        .min(1)
-        .optional()
-        .describe('Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent.'),
-      voices: idMapSchema(
-        'Logical voice name (what TtsRequest.voice says) -> the voice id this server expects, e.g. { agent: "alloy" }.',
+const ttsSection = () =>
+  sectionSchema('Text-to-speech through POST {baseUrl}/audio/speech.', (z) => ({
+    model: nonEmptyStringSchema(
+      'Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent.',
+    ).optional(),
+    voices: idMapSchema(
+      'Logical voice name (what TtsRequest.voice says) -> the voice id this server expects, e.g. { agent: "alloy" }.',
+    ),
+    responseFormat: z
+      .enum(['pcm', 'wav'])
+      .default('pcm')
+      .describe(
+        'response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader). Default "pcm".',
       ),
-      responseFormat: z
-        .enum(['pcm', 'wav'])
-        .default('pcm')
-        .describe(
-          'response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader). Default "pcm".',
-        ),
-      streamFormat: z
-        .enum(['audio', 'sse'])
-        .default('audio')
-        .describe(
-          'stream_format to ask for: "audio" (raw bytes, chunked) or "sse" (base64 audio deltas; not on tts-1/tts-1-hd). Default "audio".',
-        ),
-      sampleRate: z
-        .number()
-        .int('must be a whole number of Hz')
-        .min(8_000, 'must be >= 8000 Hz')
-        .max(192_000, 'must be <= 192000 Hz')
-        .default(OPENAI_PCM_SAMPLE_RATE)
-        .describe(
-          'Sample rate in Hz of the server\'s "pcm" output (a WAV header states its own). Default 24000, OpenAI\'s rate.',
-        ),
-    })
-    .describe('Text-to-speech through POST {baseUrl}/audio/speech.');
-};
+    streamFormat: z
+      .enum(['audio', 'sse'])
+      .default('audio')
+      .describe(
+        'stream_format to ask for: "audio" (raw bytes, chunked) or "sse" (base64 audio deltas; not on tts-1/tts-1-hd). Default "audio".',
+      ),
+    sampleRate: sampleRateSchema(192_000)
+      .default(OPENAI_PCM_SAMPLE_RATE)
+      .describe(
+        'Sample rate in Hz of the server\'s "pcm" output (a WAV header states its own). Default 24000, OpenAI\'s rate.',
+      ),
+  }));
 
-const sttSection = () => {
-  const z = zod();
-  return z
-    .strictObject({
-      model: z
-        .string()
-        .min(1)
-        .describe('Model id sent as `model`, e.g. "gpt-4o-mini-transcribe" or "whisper-large-v3".'),
-      streaming: z
-        .boolean()
-        .default(true)
-        .describe(
-          'True when the server accepts stream=true and streams transcript events; false to get one final transcript. Default true.',
-        ),
-      language: z
-        .string()
-        .min(1)
-        .optional()
-        .describe(
-          'Default language of the audio (ISO-639-1, e.g. "en") when a request gives none. Omitted: auto.',
-        ),
-    })
-    .describe('Speech-to-text through POST {baseUrl}/audio/transcriptions.');
-};
+const sttSection = () =>
+  sectionSchema('Speech-to-text through POST {baseUrl}/audio/transcriptions.', (z) => ({
+    model: nonEmptyStringSchema(
+      'Model id sent as `model`, e.g. "gpt-4o-mini-transcribe" or "whisper-large-v3".',
+    ),
+    streaming: z
+      .boolean()
+      .default(true)
+      .describe(
+        'True when the server accepts stream=true and streams transcript events; false to get one final transcript. Default true.',
+      ),
+    language: nonEmptyStringSchema(
+      'Default language of the audio (ISO-639-1, e.g. "en") when a request gives none. Omitted: auto.',
+    ).optional(),
+  }));
 
 /** Fields shared by both kinds that speak OpenAI's wire protocol (PROTOCOLS.md sections 2 and 6). */
 const openaiShape = () => ({
@@ -100,17 +85,13 @@ function noDuplicateAuthorization(
   provider: { apiKey?: unknown; headers?: Record<string, unknown> | undefined },
   ctx: z.RefinementCtx,
 ): void {
-  const headers: unknown = provider.headers;
-  if (provider.apiKey === undefined || typeof headers !== 'object' || headers === null) return;
-  for (const name of Object.keys(headers)) {
-    if (name.toLowerCase() === 'authorization') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['headers', name],
-        message: 'set either apiKey or an Authorization header, not both',
-      });
-    }
-  }
+  if (provider.apiKey === undefined) return;
+  rejectReservedHeaders(
+    provider,
+    ctx,
+    ['authorization'],
+    'set either apiKey or an Authorization header, not both',
+  );
 }
 
 /** Schema of a provider of kind `openai`: OpenAI's own API. `apiKey` is required. Built on first call. */
