@@ -10,6 +10,7 @@ import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider }
 import { sttMessageSchema } from './api-types.js';
 import { type CartesiaEndpoint, cartesiaSocketTarget } from './endpoint.js';
 import { CARTESIA_STT_FORMATS, wireEncoding } from './formats.js';
+import { cartesiaFrame } from './frame.js';
 import { Inbox } from './inbox.js';
 import type { CartesiaSttOptions } from './options.js';
 import { transcriptEvent } from './stt-transcript.js';
@@ -156,30 +157,7 @@ export function createCartesiaStt(
 async function pump(connection: WebSocketConnection, inbox: Inbox<SttItem>, provider: string): Promise<void> {
   try {
     for await (const message of connection.messages()) {
-      if (message.type !== 'text') {
-        throw new ProtocolError(
-          `Cartesia sent a binary frame (${message.data.byteLength} bytes); it sends JSON only`,
-          {
-            provider,
-          },
-        );
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(message.data);
-      } catch (cause) {
-        throw new ProtocolError(
-          `Cartesia sent a frame that is not JSON (${message.data.length} characters)`,
-          {
-            provider,
-            cause,
-          },
-        );
-      }
-      if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-        throw new ProtocolError('Cartesia sent a JSON frame that is not an object', { provider });
-      }
-      inbox.push({ kind: 'message', json: json as Record<string, unknown> });
+      inbox.push({ kind: 'message', json: cartesiaFrame(message, provider) });
     }
     inbox.push({ kind: 'closed' });
   } catch (error) {

@@ -7,6 +7,7 @@ import type {
   WebSocketTransport,
 } from '../../transport/websocket-types.js';
 import type { AudioFormat } from '../../types/audio.js';
+import { jsonFrame } from '../shared/json-frame.js';
 import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext } from '../types.js';
 import { wordsFromAlignment } from './alignment.js';
@@ -335,26 +336,7 @@ class StreamInputSession {
   /** A server message, checked; throws ProtocolError for a binary frame or JSON that does not fit. */
   private parse(message: WebSocketMessage): ServerMessage {
     const { provider } = this;
-    if (message.type === 'binary') {
-      throw new ProtocolError(
-        `ElevenLabs sent a binary frame (${message.data.byteLength} bytes); it sends JSON`,
-        {
-          provider,
-        },
-      );
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(message.data);
-    } catch (cause) {
-      throw new ProtocolError(
-        `ElevenLabs sent a frame that is not JSON (${message.data.length} characters)`,
-        {
-          provider,
-          cause,
-        },
-      );
-    }
+    const json = jsonFrame(message, provider, 'ElevenLabs');
     const result = serverMessageSchema().safeParse(json);
     if (!result.success) {
       const issue = result.error.issues[0];
