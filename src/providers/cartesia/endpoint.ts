@@ -1,6 +1,7 @@
 import { useWebSocketScheme } from '../shared/base-url.js';
 import { createHttpEndpoint, endpointUrl, type HttpEndpoint } from '../shared/http-endpoint.js';
 import { CARTESIA_BASE_URL, CARTESIA_DEFAULT_VERSION } from './config.js';
+import type { CartesiaAdapterOptions } from './options.js';
 
 /**
  * Where and how requests of one Cartesia provider go. `http` is the shared HTTP endpoint
@@ -34,14 +35,12 @@ const OWN_HEADERS = new Set(['authorization', 'x-api-key', 'cartesia-version']);
  * ConfigError (path `providers.<name>.baseUrl`) when it is not an http(s) URL or holds
  * credentials.
  */
-export function createCartesiaEndpoint(options: {
-  name: string;
-  baseUrl?: string;
-  apiKey?: string;
-  version?: string;
-  headers?: Record<string, string>;
-  authInQuery?: boolean;
-}): CartesiaEndpoint {
+export function createCartesiaEndpoint(
+  options: Pick<
+    CartesiaAdapterOptions,
+    'name' | 'baseUrl' | 'apiKey' | 'version' | 'headers' | 'authInQuery'
+  >,
+): CartesiaEndpoint {
   const version = options.version ?? CARTESIA_DEFAULT_VERSION;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.headers ?? {})) {

@@ -1,5 +1,6 @@
 import { AbortError, TimeoutError, type VoxrouteError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
+import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext } from '../types.js';
 
 /**
@@ -13,6 +14,8 @@ export interface AttemptScope {
   readonly failure: VoxrouteError | undefined;
   /** Records `error` (unless one is already recorded), aborts, and returns the recorded failure. */
   abortWith(error: VoxrouteError): VoxrouteError;
+  /** Whether output has reached the caller (the `hadOutput` the scope was opened with). */
+  hadOutput(): boolean;
   dispose(): void;
 }
 
@@ -52,9 +55,31 @@ export function openAttemptScope(
       return failure;
     },
     abortWith,
+    hadOutput,
     dispose() {
       if (totalTimer !== undefined) clock.clearTimeout(totalTimer);
       attempt.signal.removeEventListener('abort', onAttemptAbort);
     },
   };
+}
+
+/**
+ * Yields the decoded items of one call as they come, after passing each to `seen` (which counts
+ * the output). An error while decoding is rethrown as the scope's first failure when there is
+ * one (a deadline, an abort), else as itself, with `partialOutput` = whether the scope's
+ * `hadOutput` says output was yielded.
+ */
+export async function* decodeInScope<T>(
+  scope: AttemptScope,
+  items: AsyncIterable<T>,
+  seen: (item: T) => void,
+): AsyncGenerator<T, void, undefined> {
+  try {
+    for await (const item of items) {
+      seen(item);
+      yield item;
+    }
+  } catch (error) {
+    throw withPartialOutput(scope.failure ?? error, scope.hadOutput());
+  }
 }

@@ -1,8 +1,7 @@
 import { AbortError, ProtocolError, TimeoutError, type VoxrouteError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
-import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext } from '../types.js';
-import { openAttemptScope } from './attempt-scope.js';
+import { decodeInScope, openAttemptScope } from './attempt-scope.js';
 import type { SageMakerInvocation } from './codec.js';
 import { withDeadline } from './deadline.js';
 import { invokeError, streamError, thrownStreamError } from './errors.js';
@@ -89,14 +88,9 @@ export async function* runResponseStream<T>(
       failure: () => scope.failure,
       abortWith,
     });
-    try {
-      for await (const item of decode(parts)) {
-        if (isOutput(item)) yielded++;
-        yield item;
-      }
-    } catch (error) {
-      throw withPartialOutput(scope.failure ?? error, hadOutput());
-    }
+    yield* decodeInScope(scope, decode(parts), (item) => {
+      if (isOutput(item)) yielded++;
+    });
     finished = true;
   } finally {
     scope.dispose();
