@@ -45,10 +45,8 @@ export async function* runResponseStream<T>(
 ): AsyncGenerator<T, void, undefined> {
   const { provider, clock, secrets } = target;
   const deadlines = attempt.deadlines;
-  let yielded = 0;
-  const hadOutput = () => yielded > 0;
-  const scope = openAttemptScope(attempt, clock, provider, hadOutput);
-  const { controller, abortWith } = scope;
+  const scope = openAttemptScope(attempt, clock, provider);
+  const { controller, abortWith, hadOutput } = scope;
   let finished = false;
   let events: AsyncIterator<SageMakerStreamEvent> | undefined;
   try {
@@ -88,9 +86,7 @@ export async function* runResponseStream<T>(
       failure: () => scope.failure,
       abortWith,
     });
-    yield* decodeInScope(scope, decode(parts), (item) => {
-      if (isOutput(item)) yielded++;
-    });
+    yield* decodeInScope(scope, decode(parts), isOutput);
     finished = true;
   } finally {
     scope.dispose();

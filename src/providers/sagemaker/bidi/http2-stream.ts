@@ -83,10 +83,8 @@ export async function* runBidiStream<T>(
 ): AsyncGenerator<T, void, undefined> {
   const { provider, clock, secrets } = target;
   const deadlines = attempt.deadlines;
-  let yielded = 0;
-  const hadOutput = () => yielded > 0;
-  const scope = openAttemptScope(attempt, clock, provider, hadOutput);
-  const { controller, abortWith } = scope;
+  const scope = openAttemptScope(attempt, clock, provider);
+  const { controller, abortWith, hadOutput } = scope;
 
   let session: ClientHttp2Session | undefined;
   let stream: ClientHttp2Stream | undefined;
@@ -180,9 +178,7 @@ export async function* runBidiStream<T>(
       failure: () => scope.failure,
       abortWith,
     });
-    yield* decodeInScope(scope, decode(parts), (item) => {
-      if (isOutput(item)) yielded++;
-    });
+    yield* decodeInScope(scope, decode(parts), isOutput);
     finished = true;
   } finally {
     scope.dispose();
