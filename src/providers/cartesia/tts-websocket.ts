@@ -6,6 +6,7 @@ import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext } from '../types.js';
 import { ttsEventSchema } from './api-types.js';
 import type { CartesiaEndpoint } from './endpoint.js';
+import { forwardInput } from './forward-input.js';
 import { Inbox } from './inbox.js';
 import type { CartesiaTtsOptions } from './options.js';
 import type { TtsSocketPool } from './socket-pool.js';
@@ -154,34 +155,19 @@ function sendText(
   onPiece: () => void,
   inbox: { fail(error: unknown): void },
 ): TextSender {
-  let all = false;
-  let stopped = false;
   if (typeof text === 'string') {
-    all = send(text, false);
+    const all = send(text, false);
     return { stop() {}, sentAll: () => all };
   }
-  const iterator = text[Symbol.asyncIterator]();
-  void (async () => {
-    try {
-      for (;;) {
-        const step = await iterator.next();
-        if (stopped) return;
-        if (step.done) break;
-        if (typeof step.value !== 'string' || step.value === '') continue;
-        if (!send(step.value, true)) return;
-        onPiece();
-      }
-      all = send('', false);
-    } catch (error) {
-      if (!stopped) inbox.fail(error);
-    }
-  })();
-  return {
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      if (!all) void Promise.resolve(iterator.return?.()).catch(() => {});
+  const forwarder = forwardInput(text, {
+    skip: (piece) => typeof piece !== 'string' || piece === '',
+    send: (piece) => {
+      if (!send(piece, true)) return false;
+      onPiece();
+      return true;
     },
-    sentAll: () => all,
-  };
+    end: () => send('', false),
+    fail: (error) => inbox.fail(error),
+  });
+  return { stop: () => forwarder.stop(), sentAll: () => forwarder.ended() };
 }
