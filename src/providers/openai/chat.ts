@@ -1,9 +1,9 @@
 import type { ChatEvent } from '../../types/chat.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
 import { parseWire } from '../shared/parse-wire.js';
-import { sseJsonEvents } from '../shared/sse-json-events.js';
 import type { AttemptContext, ChatProvider, ProviderChatRequest } from '../types.js';
 import { chatChunkSchema } from './api-types.js';
+import { assembledSse } from './assembled-sse.js';
 import { chatRequestBody } from './chat-request.js';
 import { ChatStreamAssembler } from './chat-stream.js';
 
@@ -28,22 +28,12 @@ export function createOpenAiChat(endpoint: HttpEndpoint, kind: 'openai' | 'opena
         body: JSON.stringify(chatRequestBody(request, kind)),
       });
       const assembler = new ChatStreamAssembler(provider);
-      let ended = false;
-      try {
-        for await (const item of sseJsonEvents(provider, response.body, () => assembler.hadOutput)) {
-          if (item.kind === 'done') {
-            ended = true;
-            yield* assembler.end('done');
-            return;
-          }
-          const chunk = parseWire(chatChunkSchema(), item.value, provider, 'chat chunk', assembler.hadOutput);
-          yield* assembler.push(chunk);
-        }
-        ended = true;
-        yield* assembler.end('eof');
-      } finally {
-        if (!ended) await response.cancel();
-      }
+      yield* assembledSse(provider, response, assembler, (value) => ({
+        events: assembler.push(
+          parseWire(chatChunkSchema(), value, provider, 'chat chunk', assembler.hadOutput),
+        ),
+        done: false,
+      }));
     },
   };
 }

@@ -6,9 +6,9 @@ import type { TranscriptEvent } from '../../types/transcript.js';
 import { collectAudio } from '../shared/collect-audio.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
 import { parseWire } from '../shared/parse-wire.js';
-import { sseJsonEvents } from '../shared/sse-json-events.js';
 import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
 import { transcriptionEventSchema, transcriptionJsonSchema } from './api-types.js';
+import { assembledSse } from './assembled-sse.js';
 import { encodeMultipart, type MultipartPart } from './multipart.js';
 import type { OpenAiSttOptions } from './options.js';
 import { readJsonBody } from './read-body.js';
@@ -69,31 +69,11 @@ export function createOpenAiTranscription(endpoint: HttpEndpoint, options: OpenA
         yield* assembler.push({ type: 'transcript.text.done', text }).events;
         return;
       }
-      let ended = false;
-      try {
-        for await (const item of sseJsonEvents(provider, response.body, () => assembler.hadOutput)) {
-          if (item.kind === 'done') {
-            ended = true;
-            yield* assembler.end('done');
-            return;
-          }
-          const event = parseWire(
-            transcriptionEventSchema(),
-            item.value,
-            provider,
-            'transcription event',
-            assembler.hadOutput,
-          );
-          const step = assembler.push(event);
-          if (step.done) ended = true;
-          yield* step.events;
-          if (step.done) return;
-        }
-        ended = true;
-        yield* assembler.end('eof');
-      } finally {
-        if (!ended) await response.cancel();
-      }
+      yield* assembledSse(provider, response, assembler, (value) =>
+        assembler.push(
+          parseWire(transcriptionEventSchema(), value, provider, 'transcription event', assembler.hadOutput),
+        ),
+      );
     },
   };
 }
