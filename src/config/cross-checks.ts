@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { CAPABILITIES, isCapability } from './capability.js';
-import { providerKinds } from './providers/index.js';
+import { providerKinds } from './provider-schema.js';
 import { MID_STREAM_OF } from './route.js';
 
 /**

@@ -1,12 +1,17 @@
+export type { SecretEnv } from '../config-fields/resolve-secrets.js';
+export type { SecretInput } from '../config-fields/secret.js';
+export {
+  OPENAI_BASE_URL,
+  OPENAI_PCM_SAMPLE_RATE,
+  type ResolvedOpenAIProviderConfig,
+} from '../providers/openai/config.js';
 export { CAPABILITIES } from './capability.js';
 export { defineConfig } from './define-config.js';
 export { configJsonSchema } from './json-schema.js';
 export { CONFIG_EXTENSIONS, type LoadConfigOptions, loadConfig } from './load-config.js';
 export { type ParseConfigOptions, parseConfig } from './parse-config.js';
-export { providerKinds } from './providers/index.js';
-export { OPENAI_BASE_URL, OPENAI_PCM_SAMPLE_RATE } from './providers/openai.js';
+export { providerKinds } from './provider-schema.js';
 export { isResolvedConfig } from './resolve.js';
-export type { SecretEnv } from './resolve-secrets.js';
 export {
   type FirstChunkTimeout,
   type HedgeSetting,
@@ -15,11 +20,9 @@ export {
   type RouteStrategy,
 } from './route.js';
 export { routerConfigSchema } from './schema.js';
-export type { SecretInput } from './secret.js';
 export type {
   ProviderConfig,
   ResolvedConfig,
-  ResolvedOpenAIProviderConfig,
   ResolvedProviderConfig,
   ResolvedRouteConfig,
   RouteConfig,

@@ -1,9 +1,9 @@
 import { extname, resolve } from 'node:path';
+import type { SecretEnv } from '../config-fields/resolve-secrets.js';
 import { ConfigError } from '../errors/config-error.js';
 import { loadModuleDefault } from './load-module.js';
 import { parseConfig } from './parse-config.js';
 import { parseJsonConfig, parseYamlConfig } from './parse-data.js';
-import type { SecretEnv } from './resolve-secrets.js';
 import type { ResolvedConfig } from './types.js';
 
 /** Options of {@link loadConfig}. */

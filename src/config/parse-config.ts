@@ -1,8 +1,8 @@
+import type { SecretEnv } from '../config-fields/resolve-secrets.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import { toConfigIssues } from './issues.js';
 import { redactIssues } from './redact.js';
 import { isResolvedConfig, resolveConfig } from './resolve.js';
-import type { SecretEnv } from './resolve-secrets.js';
 import { routerConfigSchema } from './schema.js';
 import type { ResolvedConfig } from './types.js';
 

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
+import { resolveSecrets, type SecretEnv } from '../config-fields/resolve-secrets.js';
 import type { ConfigIssue } from '../errors/config-error.js';
 import type { Capability } from '../types/route-result.js';
 import { isCapability } from './capability.js';
-import { resolveSecrets, type SecretEnv } from './resolve-secrets.js';
 import {
   type HedgeSetting,
   MID_STREAM_DEFAULT,

@@ -1,6 +1,6 @@
+import { msSchema } from '../config-fields/fields.js';
 import { lazySchema, zod } from '../internal/zod.js';
 import { CAPABILITIES } from './capability.js';
-import { msSchema } from './fields.js';
 
 /** How a route chooses among its providers (see docs/routing.md). */
 export type RouteStrategy = 'latency' | 'priority' | 'weighted' | 'cost';

@@ -1,6 +1,6 @@
 import { lazySchema, zod } from '../internal/zod.js';
 import { checkConfigReferences } from './cross-checks.js';
-import { providerSchema } from './providers/index.js';
+import { providerSchema } from './provider-schema.js';
 import { routeDefaultsSchema, routeSchema } from './route.js';
 
 /**

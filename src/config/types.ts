@@ -1,7 +1,7 @@
 import type { z } from 'zod';
+import type { ResolveSecrets } from '../config-fields/resolve-secrets.js';
 import type { Capability } from '../types/route-result.js';
-import type { providerSchema } from './providers/index.js';
-import type { ResolveSecrets } from './resolve-secrets.js';
+import type { providerSchema } from './provider-schema.js';
 import type {
   FirstChunkTimeout,
   HedgeSetting,
@@ -31,12 +31,6 @@ export type RouteConfig = z.input<ReturnType<typeof routeSchema>>;
  * string, or undefined when the config has none).
  */
 export type ResolvedProviderConfig = ResolveSecrets<z.output<ReturnType<typeof providerSchema>>>;
-
-/** A resolved provider that speaks OpenAI's wire protocol (kinds `openai`, `openai-compatible`). */
-export type ResolvedOpenAIProviderConfig = Extract<
-  ResolvedProviderConfig,
-  { kind: 'openai' | 'openai-compatible' }
->;
 
 /**
  * One route after parsing: its capability made explicit and every setting filled from the

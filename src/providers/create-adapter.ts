@@ -1,30 +1,41 @@
-import type { ResolvedProviderConfig } from '../config/index.js';
-import { createAnthropicAdapter } from './anthropic/index.js';
+import type { ResolvedAnthropicConfig } from './anthropic/config.js';
+import { anthropicAdapterFromConfig } from './anthropic/from-config.js';
+import type { ResolvedCartesiaConfig } from './cartesia/config.js';
 import { cartesiaAdapterFromConfig } from './cartesia/from-config.js';
-import { deepgramAdapterFromConfig } from './deepgram/index.js';
-import { elevenLabsAdapterFromConfig } from './elevenlabs/index.js';
-import { createOpenAiAdapter } from './openai/index.js';
+import type { ResolvedDeepgramConfig } from './deepgram/config.js';
+import { deepgramAdapterFromConfig } from './deepgram/from-config.js';
+import type { ResolvedElevenLabsConfig } from './elevenlabs/config.js';
+import { elevenLabsAdapterFromConfig } from './elevenlabs/from-config.js';
+import type { ResolvedOpenAIProviderConfig } from './openai/config.js';
+import { openAiAdapterFromConfig } from './openai/from-config.js';
+import type { ResolvedSageMakerConfig } from './sagemaker/config.js';
 import { sageMakerAdapterFromConfig } from './sagemaker/from-config.js';
 import type { ProviderAdapter } from './types.js';
 
 /**
- * Builds the adapter of one configured provider, by its `kind`. Only wire settings reach the
- * adapter: logical voice and model maps stay with the router.
+ * One resolved provider of any kind that has an adapter: the same union as the config's
+ * ResolvedProviderConfig (src/config assembles the schemas of these same folders), written
+ * here so that providers import nothing from config.
  */
-export function createAdapter(name: string, config: ResolvedProviderConfig): ProviderAdapter {
+export type AdapterConfig =
+  | ResolvedOpenAIProviderConfig
+  | ResolvedAnthropicConfig
+  | ResolvedCartesiaConfig
+  | ResolvedDeepgramConfig
+  | ResolvedElevenLabsConfig
+  | ResolvedSageMakerConfig;
+
+/**
+ * Builds the adapter of one configured provider, by its `kind`, with the `from-config` of
+ * that kind's folder. Only wire settings reach the adapter: logical voice and model maps stay
+ * with the router.
+ */
+export function createAdapter(name: string, config: AdapterConfig): ProviderAdapter {
   switch (config.kind) {
     case 'cartesia':
       return cartesiaAdapterFromConfig(name, config);
     case 'anthropic':
-      return createAnthropicAdapter({
-        name,
-        baseUrl: config.baseUrl,
-        apiKey: config.apiKey,
-        authHeader: config.authHeader,
-        anthropicVersion: config.anthropicVersion,
-        headers: config.headers,
-        ...(config.chat ? { chat: { maxTokens: config.chat.maxTokens } } : {}),
-      });
+      return anthropicAdapterFromConfig(name, config);
     case 'deepgram':
       return deepgramAdapterFromConfig(name, config);
     case 'elevenlabs':
@@ -32,27 +43,7 @@ export function createAdapter(name: string, config: ResolvedProviderConfig): Pro
     case 'sagemaker':
       return sageMakerAdapterFromConfig(name, config);
     case 'openai':
-    case 'openai-compatible': {
-      const { tts, stt } = config;
-      return createOpenAiAdapter({
-        name,
-        kind: config.kind,
-        baseUrl: config.baseUrl,
-        headers: config.headers,
-        ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
-        ...(config.chat ? { chat: {} } : {}),
-        ...(tts
-          ? {
-              tts: {
-                ...(tts.model !== undefined ? { model: tts.model } : {}),
-                responseFormat: tts.responseFormat,
-                streamFormat: tts.streamFormat,
-                sampleRate: tts.sampleRate,
-              },
-            }
-          : {}),
-        ...(stt ? { stt: { model: stt.model, streaming: stt.streaming } } : {}),
-      });
-    }
+    case 'openai-compatible':
+      return openAiAdapterFromConfig(name, config);
   }
 }

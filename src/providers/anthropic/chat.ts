@@ -1,7 +1,7 @@
 import { parseJsonEvents, parseSse } from '../../transport/index.js';
 import type { ChatEvent } from '../../types/chat.js';
-import { withPartialOutput } from '../openai/errors.js';
-import { parseWire } from '../openai/sse-json.js';
+import { parseWire } from '../shared/parse-wire.js';
+import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext, ChatProvider, ProviderChatRequest } from '../types.js';
 import { streamEventSchema } from './api-types.js';
 import { type AnthropicEndpoint, postMessages } from './http.js';

@@ -1,5 +1,5 @@
-import { ConfigError } from '../../errors/index.js';
 import type { HttpResponse } from '../../transport/types.js';
+import { parseBaseUrl, requireApiKey, urlUnder } from '../shared/base-url.js';
 import type { AttemptContext } from '../types.js';
 import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_VERSION, type AnthropicAdapterOptions } from './options.js';
 
@@ -32,32 +32,19 @@ const OWN_HEADERS = new Set(['x-api-key', 'authorization', 'anthropic-version', 
  */
 export function createEndpoint(options: AnthropicAdapterOptions): AnthropicEndpoint {
   const provider = options.name;
-  const path = (field: string) => ['providers', provider, field];
-  let base: URL;
-  try {
-    base = new URL(options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL);
-  } catch (cause) {
-    throw new ConfigError([{ path: path('baseUrl'), message: 'not a valid URL' }], { cause });
-  }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new ConfigError([{ path: path('baseUrl'), message: 'must be an http or https URL' }]);
-  }
-  if (base.username || base.password) {
-    throw new ConfigError([{ path: path('baseUrl'), message: 'must not hold credentials; use apiKey' }]);
-  }
-  if (!options.apiKey) throw new ConfigError([{ path: path('apiKey'), message: 'must not be empty' }]);
-  base.hash = '';
-  base.pathname = `${base.pathname.replace(/\/+$/, '')}/v1/messages`;
+  const base = parseBaseUrl(provider, options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL);
+  const apiKey = requireApiKey(provider, options.apiKey);
+  const messagesUrl = urlUnder(base, '/v1/messages');
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     if (!OWN_HEADERS.has(name.toLowerCase())) headers[name] = value;
   }
-  if (options.authHeader === 'bearer') headers.authorization = `Bearer ${options.apiKey}`;
-  else headers['x-api-key'] = options.apiKey;
+  if (options.authHeader === 'bearer') headers.authorization = `Bearer ${apiKey}`;
+  else headers['x-api-key'] = apiKey;
   headers['anthropic-version'] = options.anthropicVersion ?? ANTHROPIC_VERSION;
   headers['content-type'] = 'application/json';
   headers.accept = 'text/event-stream';
-  return { provider, messagesUrl: base.href, headers };
+  return { provider, messagesUrl: messagesUrl.href, headers };
 }
 
 /**

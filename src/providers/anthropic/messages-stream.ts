@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ProtocolError } from '../../errors/index.js';
 import type { ChatEvent, FinishReason } from '../../types/chat.js';
-import { parseWire } from '../openai/sse-json.js';
+import { parseWire } from '../shared/parse-wire.js';
 import {
   contentBlockDeltaSchema,
   contentBlockStartSchema,

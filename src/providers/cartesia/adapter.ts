@@ -1,6 +1,6 @@
-import { CARTESIA_DEFAULT_KEEP_WARM_MS } from '../../config/providers/cartesia.js';
 import { systemClock } from '../../internal/clock.js';
 import type { ProviderAdapter } from '../types.js';
+import { CARTESIA_DEFAULT_KEEP_WARM_MS } from './config.js';
 import { createCartesiaEndpoint } from './endpoint.js';
 import type { CartesiaAdapterOptions } from './options.js';
 import { TtsSocketPool } from './socket-pool.js';

@@ -1,15 +1,17 @@
-import { CARTESIA_BASE_URL, CARTESIA_DEFAULT_VERSION } from '../../config/providers/cartesia.js';
-import { createEndpoint, endpointUrl, type OpenAiEndpoint } from '../openai/http.js';
+import { useWebSocketScheme } from '../shared/base-url.js';
+import { createHttpEndpoint, endpointUrl, type HttpEndpoint } from '../shared/http-endpoint.js';
+import { CARTESIA_BASE_URL, CARTESIA_DEFAULT_VERSION } from './config.js';
+import type { CartesiaAdapterOptions } from './options.js';
 
 /**
  * Where and how requests of one Cartesia provider go. `http` is the shared HTTP endpoint
- * (the OpenAI adapter's helper: URL checks, `endpointUrl`, `post`), whose headers are
+ * (providers/shared: URL checks, `endpointUrl`, `postToEndpoint`), whose headers are
  * `Authorization: Bearer <key>`, `X-API-Key: <key>` and `Cartesia-Version` (PROTOCOLS.md 1.1:
  * the current SDK sends Bearer, the older SDK and some docs X-API-Key; the spec requires the
  * version header).
  */
 export interface CartesiaEndpoint {
-  http: OpenAiEndpoint;
+  http: HttpEndpoint;
   provider: string;
   version: string;
   apiKey: string | undefined;
@@ -33,14 +35,12 @@ const OWN_HEADERS = new Set(['authorization', 'x-api-key', 'cartesia-version']);
  * ConfigError (path `providers.<name>.baseUrl`) when it is not an http(s) URL or holds
  * credentials.
  */
-export function createCartesiaEndpoint(options: {
-  name: string;
-  baseUrl?: string;
-  apiKey?: string;
-  version?: string;
-  headers?: Record<string, string>;
-  authInQuery?: boolean;
-}): CartesiaEndpoint {
+export function createCartesiaEndpoint(
+  options: Pick<
+    CartesiaAdapterOptions,
+    'name' | 'baseUrl' | 'apiKey' | 'version' | 'headers' | 'authInQuery'
+  >,
+): CartesiaEndpoint {
   const version = options.version ?? CARTESIA_DEFAULT_VERSION;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.headers ?? {})) {
@@ -49,7 +49,7 @@ export function createCartesiaEndpoint(options: {
   headers['cartesia-version'] = version;
   if (options.apiKey) headers['x-api-key'] = options.apiKey;
   return {
-    http: createEndpoint(options.name, options.baseUrl ?? CARTESIA_BASE_URL, options.apiKey, headers),
+    http: createHttpEndpoint(options.name, options.baseUrl ?? CARTESIA_BASE_URL, options.apiKey, headers),
     provider: options.name,
     version,
     apiKey: options.apiKey || undefined,
@@ -73,8 +73,7 @@ export function cartesiaSocketTarget(
   path: `/${string}`,
   query: Record<string, string | number | undefined> = {},
 ): CartesiaSocketTarget {
-  const url = new URL(cartesiaUrl(endpoint, path));
-  url.protocol = url.protocol === 'http:' ? 'ws:' : 'wss:';
+  const url = useWebSocketScheme(new URL(cartesiaUrl(endpoint, path)));
   for (const [name, value] of Object.entries(query)) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }

@@ -1,8 +1,5 @@
-import type { ResolvedProviderConfig } from '../../config/index.js';
 import { type CartesiaAdapter, createCartesiaAdapter } from './adapter.js';
-
-/** A resolved provider of kind `cartesia`. */
-export type ResolvedCartesiaConfig = Extract<ResolvedProviderConfig, { kind: 'cartesia' }>;
+import type { ResolvedCartesiaConfig } from './config.js';
 
 /**
  * The Cartesia adapter of one configured provider (`createAdapter`'s case for kind

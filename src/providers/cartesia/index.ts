@@ -1,6 +1,7 @@
 export { type CartesiaAdapter, createCartesiaAdapter } from './adapter.js';
+export type { ResolvedCartesiaConfig } from './config.js';
 export { CARTESIA_STT_FORMATS, CARTESIA_TTS_FORMATS } from './formats.js';
-export { cartesiaAdapterFromConfig, type ResolvedCartesiaConfig } from './from-config.js';
+export { cartesiaAdapterFromConfig } from './from-config.js';
 export type {
   CartesiaAdapterOptions,
   CartesiaSttOptions,

@@ -4,12 +4,14 @@ import { errorFromStreamPayload } from '../../transport/index.js';
 import { PhaseDeadlines } from '../../transport/phase-deadlines.js';
 import type { WebSocketConnection, WebSocketTransport } from '../../transport/websocket-types.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
-import { withPartialOutput } from '../openai/errors.js';
-import { parseWire } from '../openai/sse-json.js';
+import { parseWire } from '../shared/parse-wire.js';
+import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
 import { sttMessageSchema } from './api-types.js';
 import { type CartesiaEndpoint, cartesiaSocketTarget } from './endpoint.js';
 import { CARTESIA_STT_FORMATS, wireEncoding } from './formats.js';
+import { forwardInput, type InputForwarder } from './forward-input.js';
+import { cartesiaFrame } from './frame.js';
 import { Inbox } from './inbox.js';
 import type { CartesiaSttOptions } from './options.js';
 import { transcriptEvent } from './stt-transcript.js';
@@ -156,30 +158,7 @@ export function createCartesiaStt(
 async function pump(connection: WebSocketConnection, inbox: Inbox<SttItem>, provider: string): Promise<void> {
   try {
     for await (const message of connection.messages()) {
-      if (message.type !== 'text') {
-        throw new ProtocolError(
-          `Cartesia sent a binary frame (${message.data.byteLength} bytes); it sends JSON only`,
-          {
-            provider,
-          },
-        );
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(message.data);
-      } catch (cause) {
-        throw new ProtocolError(
-          `Cartesia sent a frame that is not JSON (${message.data.length} characters)`,
-          {
-            provider,
-            cause,
-          },
-        );
-      }
-      if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-        throw new ProtocolError('Cartesia sent a JSON frame that is not an object', { provider });
-      }
-      inbox.push({ kind: 'message', json: json as Record<string, unknown> });
+      inbox.push({ kind: 'message', json: cartesiaFrame(message, provider) });
     }
     inbox.push({ kind: 'closed' });
   } catch (error) {
@@ -188,13 +167,6 @@ async function pump(connection: WebSocketConnection, inbox: Inbox<SttItem>, prov
 }
 
 /** The task that sends the caller's audio; see {@link sendAudio}. */
-interface AudioSender {
-  /** True once the audio ended and `finalize` was sent. */
-  ended(): boolean;
-  /** Stops reading the audio (closes the iterable). */
-  stop(): void;
-}
-
 /**
  * Sends each audio chunk as a binary frame as it arrives, then the text command `finalize`
  * (and calls `onEnd`). Stops when the socket no longer takes frames (the pump reports why).
@@ -205,33 +177,12 @@ function sendAudio(
   connection: WebSocketConnection,
   onEnd: () => void,
   inbox: { fail(error: unknown): void },
-): AudioSender {
-  let ended = false;
-  let stopped = false;
-  const iterator = audio[Symbol.asyncIterator]();
-  void (async () => {
-    try {
-      for (;;) {
-        const step = await iterator.next();
-        if (stopped) return;
-        if (step.done) break;
-        if (step.value.byteLength === 0) continue;
-        if (!connection.send(step.value)) return;
-      }
-      if (connection.send('finalize')) {
-        ended = true;
-        onEnd();
-      }
-    } catch (error) {
-      if (!stopped) inbox.fail(error);
-    }
-  })();
-  return {
-    ended: () => ended,
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      if (!ended) void Promise.resolve(iterator.return?.()).catch(() => {});
-    },
-  };
+): InputForwarder {
+  return forwardInput(audio, {
+    skip: (chunk) => chunk.byteLength === 0,
+    send: (chunk) => connection.send(chunk),
+    end: () => connection.send('finalize'),
+    onEnded: onEnd,
+    fail: (error) => inbox.fail(error),
+  });
 }

@@ -1,8 +1,8 @@
 import { ProtocolError } from '../../errors/index.js';
 import type { AudioFormat } from '../../types/audio.js';
-import { post } from '../openai/http.js';
-import { rawAudioKind } from '../openai/speech.js';
-import { wavBodyAudio } from '../openai/speech-wav.js';
+import { postToEndpoint } from '../shared/http-endpoint.js';
+import { rawAudioKind } from '../shared/raw-audio-kind.js';
+import { wavBodyAudio } from '../shared/wav-body-audio.js';
 import type { AttemptContext } from '../types.js';
 import { type CartesiaEndpoint, cartesiaUrl } from './endpoint.js';
 import type { CartesiaTtsOptions } from './options.js';
@@ -33,7 +33,7 @@ export async function* synthesizeBytes(
 ): AsyncGenerator<CartesiaAudio> {
   const provider = endpoint.provider;
   const body = ttsBody(provider, request, options, request.text, false);
-  const response = await post(endpoint.http, attempt, cartesiaUrl(endpoint, '/tts/bytes'), {
+  const response = await postToEndpoint(endpoint.http, attempt, cartesiaUrl(endpoint, '/tts/bytes'), {
     contentType: 'application/json',
     accept: '*/*',
     body: JSON.stringify(body),

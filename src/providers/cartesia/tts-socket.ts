@@ -1,5 +1,6 @@
 import { ProtocolError } from '../../errors/index.js';
 import type { WebSocketConnection } from '../../transport/websocket-types.js';
+import { cartesiaFrame } from './frame.js';
 
 /** Receives the messages of one websocket context. */
 export interface ContextListener {
@@ -70,39 +71,14 @@ export class TtsSocket {
     try {
       for await (const message of this.connection.messages()) {
         const listener = this.listener;
-        if (message.type !== 'text') {
-          listener?.end(
-            new ProtocolError(
-              `Cartesia sent a binary frame (${message.data.byteLength} bytes); it sends JSON only`,
-              {
-                provider: this.provider,
-              },
-            ),
-          );
+        let record: Record<string, unknown>;
+        try {
+          record = cartesiaFrame(message, this.provider);
+        } catch (error) {
+          listener?.end(error);
           continue;
         }
         if (!listener) continue;
-        let json: unknown;
-        try {
-          json = JSON.parse(message.data);
-        } catch (cause) {
-          listener.end(
-            new ProtocolError(`Cartesia sent a frame that is not JSON (${message.data.length} characters)`, {
-              provider: this.provider,
-              cause,
-            }),
-          );
-          continue;
-        }
-        if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-          listener.end(
-            new ProtocolError('Cartesia sent a JSON frame that is not an object', {
-              provider: this.provider,
-            }),
-          );
-          continue;
-        }
-        const record = json as Record<string, unknown>;
         const contextId = record.context_id;
         if (contextId === listener.contextId || (contextId == null && record.type === 'error')) {
           listener.message(record);

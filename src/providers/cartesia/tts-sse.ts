@@ -1,6 +1,7 @@
 import { ProtocolError } from '../../errors/index.js';
-import { post } from '../openai/http.js';
-import { parseWire, sseJsonEvents } from '../openai/sse-json.js';
+import { postToEndpoint } from '../shared/http-endpoint.js';
+import { parseWire } from '../shared/parse-wire.js';
+import { sseJsonEvents } from '../shared/sse-json-events.js';
 import type { AttemptContext } from '../types.js';
 import { ttsEventSchema } from './api-types.js';
 import { type CartesiaEndpoint, cartesiaUrl } from './endpoint.js';
@@ -26,7 +27,7 @@ export async function* synthesizeSse(
 ): AsyncGenerator<CartesiaAudio> {
   const provider = endpoint.provider;
   const body = ttsBody(provider, request, options, request.text, options.addTimestamps ?? true);
-  const response = await post(endpoint.http, attempt, cartesiaUrl(endpoint, '/tts/sse'), {
+  const response = await postToEndpoint(endpoint.http, attempt, cartesiaUrl(endpoint, '/tts/sse'), {
     contentType: 'application/json',
     accept: 'text/event-stream',
     body: JSON.stringify(body),

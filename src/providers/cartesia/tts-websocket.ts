@@ -1,11 +1,12 @@
 import { AbortError, ProtocolError, TimeoutError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
 import { PhaseDeadlines } from '../../transport/phase-deadlines.js';
-import { withPartialOutput } from '../openai/errors.js';
-import { parseWire } from '../openai/sse-json.js';
+import { parseWire } from '../shared/parse-wire.js';
+import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext } from '../types.js';
 import { ttsEventSchema } from './api-types.js';
 import type { CartesiaEndpoint } from './endpoint.js';
+import { forwardInput } from './forward-input.js';
 import { Inbox } from './inbox.js';
 import type { CartesiaTtsOptions } from './options.js';
 import type { TtsSocketPool } from './socket-pool.js';
@@ -197,34 +198,19 @@ function sendText(
   onPiece: () => void,
   inbox: { fail(error: unknown): void },
 ): TextSender {
-  let all = false;
-  let stopped = false;
   if (typeof text === 'string') {
-    all = send(text, false);
+    const all = send(text, false);
     return { stop() {}, sentAll: () => all };
   }
-  const iterator = text[Symbol.asyncIterator]();
-  void (async () => {
-    try {
-      for (;;) {
-        const step = await iterator.next();
-        if (stopped) return;
-        if (step.done) break;
-        if (typeof step.value !== 'string' || step.value === '') continue;
-        if (!send(step.value, true)) return;
-        onPiece();
-      }
-      all = send('', false);
-    } catch (error) {
-      if (!stopped) inbox.fail(error);
-    }
-  })();
-  return {
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      if (!all) void Promise.resolve(iterator.return?.()).catch(() => {});
+  const forwarder = forwardInput(text, {
+    skip: (piece) => typeof piece !== 'string' || piece === '',
+    send: (piece) => {
+      if (!send(piece, true)) return false;
+      onPiece();
+      return true;
     },
-    sentAll: () => all,
-  };
+    end: () => send('', false),
+    fail: (error) => inbox.fail(error),
+  });
+  return { stop: () => forwarder.stop(), sentAll: () => forwarder.ended() };
 }

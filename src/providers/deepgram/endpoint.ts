@@ -1,4 +1,4 @@
-import { ConfigError } from '../../errors/index.js';
+import { parseBaseUrl, requireApiKey, urlUnder, useWebSocketScheme } from '../shared/base-url.js';
 
 /**
  * Where the requests of one Deepgram provider go, and its key. Every URL is built from
@@ -17,23 +17,8 @@ export interface DeepgramEndpoint {
  * Throws ConfigError (path `providers.<name>.baseUrl`) otherwise, and (path `apiKey`) for an empty key.
  */
 export function createDeepgramEndpoint(provider: string, baseUrl: string, apiKey: string): DeepgramEndpoint {
-  const path = ['providers', provider, 'baseUrl'];
-  let base: URL;
-  try {
-    base = new URL(baseUrl);
-  } catch (cause) {
-    throw new ConfigError([{ path, message: 'not a valid URL' }], { cause });
-  }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new ConfigError([{ path, message: 'must be an http or https URL' }]);
-  }
-  if (base.username || base.password) {
-    throw new ConfigError([{ path, message: 'must not hold credentials; use apiKey' }]);
-  }
-  if (apiKey === '') {
-    throw new ConfigError([{ path: ['providers', provider, 'apiKey'], message: 'must not be empty' }]);
-  }
-  base.hash = '';
+  const base = parseBaseUrl(provider, baseUrl);
+  requireApiKey(provider, apiKey);
   base.search = '';
   return { provider, base, apiKey };
 }
@@ -50,10 +35,9 @@ export function deepgramUrl(
   query: ReadonlyArray<readonly [string, string]>,
   scheme: 'http' | 'ws' = 'http',
 ): string {
-  const url = new URL(endpoint.base.href);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
+  const url = urlUnder(endpoint.base, path);
   for (const [name, value] of query) url.searchParams.append(name, value);
-  if (scheme === 'ws') url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (scheme === 'ws') useWebSocketScheme(url);
   return url.href;
 }
 

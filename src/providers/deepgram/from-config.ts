@@ -1,9 +1,6 @@
-import type { ResolvedProviderConfig } from '../../config/index.js';
 import type { ProviderAdapter } from '../types.js';
 import { createDeepgramAdapter } from './adapter.js';
-
-/** A resolved provider config of kind `deepgram`. */
-export type ResolvedDeepgramConfig = Extract<ResolvedProviderConfig, { kind: 'deepgram' }>;
+import type { ResolvedDeepgramConfig } from './config.js';
 
 /**
  * The adapter of a configured `deepgram` provider: only wire settings are passed on (the

@@ -1,5 +1,6 @@
-import { ProtocolError, ProviderError, TimeoutError } from '../../errors/index.js';
+import { ProviderError } from '../../errors/index.js';
 import type { WebSocketClose } from '../../transport/websocket-types.js';
+import { withPartialOutput } from '../shared/with-partial-output.js';
 
 /**
  * Deepgram's error code in a close reason, normalised to the documented form `NET-0001`,
@@ -68,22 +69,5 @@ export function listenError(
       cause: error,
     });
   }
-  if (ProtocolError.isInstance(error) && error.partialOutput !== partialOutput) {
-    return new ProtocolError(error.message, {
-      provider: error.provider,
-      offset: error.offset,
-      retryable: error.retryable,
-      partialOutput,
-      cause: error,
-    });
-  }
-  if (TimeoutError.isInstance(error) && error.partialOutput !== partialOutput) {
-    return new TimeoutError(error.phase, error.timeoutMs, {
-      provider: error.provider,
-      retryable: error.retryable,
-      partialOutput,
-      cause: error,
-    });
-  }
-  return error;
+  return withPartialOutput(error, partialOutput);
 }

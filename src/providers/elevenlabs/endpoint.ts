@@ -1,4 +1,4 @@
-import { ConfigError } from '../../errors/index.js';
+import { parseBaseUrl, requireApiKey, urlUnder, useWebSocketScheme } from '../shared/base-url.js';
 import type { ElevenLabsVoiceSettings } from './options.js';
 import { MAX_SPEED, MIN_SPEED } from './options.js';
 
@@ -18,22 +18,8 @@ export interface ElevenLabsEndpoint {
  * `providers.<name>.apiKey`) when `apiKey` is empty.
  */
 export function createEndpoint(provider: string, baseUrl: string, apiKey: string): ElevenLabsEndpoint {
-  const path = ['providers', provider, 'baseUrl'];
-  let base: URL;
-  try {
-    base = new URL(baseUrl);
-  } catch (cause) {
-    throw new ConfigError([{ path, message: 'not a valid URL' }], { cause });
-  }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new ConfigError([{ path, message: 'must be an http or https URL' }]);
-  }
-  if (base.username || base.password) {
-    throw new ConfigError([{ path, message: 'must not hold credentials; use apiKey' }]);
-  }
-  if (!apiKey)
-    throw new ConfigError([{ path: ['providers', provider, 'apiKey'], message: 'must not be empty' }]);
-  base.hash = '';
+  const base = parseBaseUrl(provider, baseUrl);
+  requireApiKey(provider, apiKey);
   base.search = '';
   return { provider, base, apiKey };
 }
@@ -50,13 +36,11 @@ export function ttsUrl(
   query: Record<string, string | number | undefined>,
   websocket = false,
 ): string {
-  const url = new URL(endpoint.base.href);
-  const prefix = url.pathname.replace(/\/+$/, '');
-  url.pathname = `${prefix}/v1/text-to-speech/${encodeURIComponent(voice)}/${suffix}`;
+  const url = urlUnder(endpoint.base, `/v1/text-to-speech/${encodeURIComponent(voice)}/${suffix}`);
   for (const [name, value] of Object.entries(query)) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }
-  if (websocket) url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (websocket) useWebSocketScheme(url);
   return url.href;
 }
 

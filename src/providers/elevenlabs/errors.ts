@@ -2,8 +2,6 @@ import { ProviderError } from '../../errors/index.js';
 import { isRetryableProviderKind, redactSecrets } from '../../transport/index.js';
 import type { ServerMessage } from './api-types.js';
 
-export { withPartialOutput } from '../shared/with-partial-output.js';
-
 /** The server's inactivity close: no text for `inactivity_timeout` seconds (PROTOCOLS.md 4.3). */
 export const INPUT_TIMEOUT = 'input_timeout_exceeded';
 

@@ -1,9 +1,6 @@
-import type { ResolvedProviderConfig } from '../../config/index.js';
 import { createElevenLabsAdapter, type ElevenLabsAdapter } from './adapter.js';
+import type { ResolvedElevenLabsConfig } from './config.js';
 import type { ElevenLabsTtsOptions } from './options.js';
-
-/** A resolved provider config of kind `elevenlabs`. */
-export type ResolvedElevenLabsConfig = Extract<ResolvedProviderConfig, { kind: 'elevenlabs' }>;
 
 /**
  * The adapter of a provider of kind `elevenlabs` from its resolved config (defaults applied,

@@ -1,12 +1,13 @@
 export { createElevenLabsAdapter, type ElevenLabsAdapter } from './adapter.js';
 export { wordsFromAlignment } from './alignment.js';
+export type { ResolvedElevenLabsConfig } from './config.js';
 export {
   ELEVENLABS_PCM_RATES,
   elevenLabsOutputFormats,
   formatOfOutputName,
   outputFormatName,
 } from './formats.js';
-export { elevenLabsAdapterFromConfig, type ResolvedElevenLabsConfig } from './from-config.js';
+export { elevenLabsAdapterFromConfig } from './from-config.js';
 export type {
   ElevenLabsAdapterOptions,
   ElevenLabsTtsOptions,

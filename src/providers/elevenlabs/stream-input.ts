@@ -7,6 +7,8 @@ import type {
   WebSocketTransport,
 } from '../../transport/websocket-types.js';
 import type { AudioFormat } from '../../types/audio.js';
+import { jsonFrame } from '../shared/json-frame.js';
+import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext } from '../types.js';
 import { wordsFromAlignment } from './alignment.js';
 import type { ServerMessage, WireInitializeMessage, WireTextMessage } from './api-types.js';
@@ -14,7 +16,7 @@ import { serverMessageSchema } from './api-types.js';
 import { Channel } from './channel.js';
 import type { ElevenLabsEndpoint } from './endpoint.js';
 import { languageCode, ttsUrl, wireVoiceSettings } from './endpoint.js';
-import { INPUT_TIMEOUT, streamInputError, withPartialOutput } from './errors.js';
+import { INPUT_TIMEOUT, streamInputError } from './errors.js';
 import { requireOutputFormat } from './http-stream.js';
 import type { ElevenLabsTtsOptions } from './options.js';
 import { DEFAULT_KEEP_ALIVE_MS } from './options.js';
@@ -334,26 +336,7 @@ class StreamInputSession {
   /** A server message, checked; throws ProtocolError for a binary frame or JSON that does not fit. */
   private parse(message: WebSocketMessage): ServerMessage {
     const { provider } = this;
-    if (message.type === 'binary') {
-      throw new ProtocolError(
-        `ElevenLabs sent a binary frame (${message.data.byteLength} bytes); it sends JSON`,
-        {
-          provider,
-        },
-      );
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(message.data);
-    } catch (cause) {
-      throw new ProtocolError(
-        `ElevenLabs sent a frame that is not JSON (${message.data.length} characters)`,
-        {
-          provider,
-          cause,
-        },
-      );
-    }
+    const json = jsonFrame(message, provider, 'ElevenLabs');
     const result = serverMessageSchema().safeParse(json);
     if (!result.success) {
       const issue = result.error.issues[0];

@@ -1,6 +1,6 @@
+import { createHttpEndpoint } from '../shared/http-endpoint.js';
 import type { ProviderAdapter } from '../types.js';
 import { createOpenAiChat } from './chat.js';
-import { createEndpoint } from './http.js';
 import type { OpenAiAdapterOptions } from './options.js';
 import { createOpenAiSpeech } from './speech.js';
 import { createOpenAiTranscription } from './transcription.js';
@@ -14,7 +14,7 @@ import { createOpenAiTranscription } from './transcription.js';
  * audio or keeps scores. Throws ConfigError when `baseUrl` is not an http(s) URL or holds credentials.
  */
 export function createOpenAiAdapter(options: OpenAiAdapterOptions): ProviderAdapter {
-  const endpoint = createEndpoint(options.name, options.baseUrl, options.apiKey, options.headers);
+  const endpoint = createHttpEndpoint(options.name, options.baseUrl, options.apiKey, options.headers);
   return {
     name: options.name,
     ...(options.chat ? { chat: createOpenAiChat(endpoint, options.kind) } : {}),

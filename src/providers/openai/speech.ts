@@ -1,5 +1,10 @@
 import { ProtocolError } from '../../errors/index.js';
 import type { AudioFormat } from '../../types/audio.js';
+import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
+import { parseWire } from '../shared/parse-wire.js';
+import { rawAudioKind } from '../shared/raw-audio-kind.js';
+import { sseJsonEvents } from '../shared/sse-json-events.js';
+import { wavBodyAudio } from '../shared/wav-body-audio.js';
 import type {
   AttemptContext,
   ProviderAudio,
@@ -8,11 +13,8 @@ import type {
   TtsProvider,
 } from '../types.js';
 import { speechEventSchema } from './api-types.js';
-import { endpointUrl, type OpenAiEndpoint, post } from './http.js';
 import { DEFAULT_TTS_SAMPLE_RATE, type OpenAiTtsOptions } from './options.js';
 import { speechRequestBody } from './speech-request.js';
-import { wavBodyAudio } from './speech-wav.js';
-import { parseWire, sseJsonEvents } from './sse-json.js';
 
 /**
  * Text-to-speech over `POST {baseUrl}/audio/speech` (PROTOCOLS.md §2.3, §6.2, §6.3).
@@ -31,7 +33,7 @@ import { parseWire, sseJsonEvents } from './sse-json.js';
  * stream ends before `speech.audio.done`, or for malformed events; ProviderError for an
  * error event inside an SSE stream.
  */
-export function createOpenAiSpeech(endpoint: OpenAiEndpoint, options: OpenAiTtsOptions): TtsProvider {
+export function createOpenAiSpeech(endpoint: HttpEndpoint, options: OpenAiTtsOptions): TtsProvider {
   const url = endpointUrl(endpoint, '/audio/speech');
   const pcmFormat: AudioFormat = {
     encoding: 'pcm_s16le',
@@ -47,7 +49,7 @@ export function createOpenAiSpeech(endpoint: OpenAiEndpoint, options: OpenAiTtsO
     capabilities,
     async *synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncGenerator<ProviderAudio> {
       const provider = endpoint.provider;
-      const response = await post(endpoint, attempt, url, {
+      const response = await postToEndpoint(endpoint, attempt, url, {
         contentType: 'application/json',
         accept: sse ? 'text/event-stream' : 'application/octet-stream',
         body: JSON.stringify(speechRequestBody(request, options)),
@@ -78,19 +80,6 @@ export function createOpenAiSpeech(endpoint: OpenAiEndpoint, options: OpenAiTtsO
       }
     },
   };
-}
-
-/**
- * What a raw speech answer holds, from its `Content-Type`: `'wav'` for the WAV types,
- * `'pcm'` for raw-sample types, none or a generic binary type, `'other'` for compressed audio,
- * JSON or text (the server did not honour `response_format`).
- */
-export function rawAudioKind(contentType: string): 'pcm' | 'wav' | 'other' {
-  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  if (type === '' || type === 'application/octet-stream' || type === 'binary/octet-stream') return 'pcm';
-  if (['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave'].includes(type)) return 'wav';
-  if (['audio/pcm', 'audio/raw', 'audio/x-raw'].includes(type)) return 'pcm';
-  return 'other';
 }
 
 async function* sseAudio(

@@ -3,14 +3,15 @@ import { encodeWav } from '../../audio/wav-writer.js';
 import { errorFromStreamPayload, isStreamErrorPayload } from '../../transport/index.js';
 import type { AudioFormat } from '../../types/audio.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
+import { collectAudio } from '../shared/collect-audio.js';
+import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
+import { parseWire } from '../shared/parse-wire.js';
 import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
 import { transcriptionEventSchema, transcriptionJsonSchema } from './api-types.js';
-import { collectAudio } from './collect-audio.js';
-import { endpointUrl, type OpenAiEndpoint, post } from './http.js';
+import { assembledSse } from './assembled-sse.js';
 import { encodeMultipart, type MultipartPart } from './multipart.js';
 import type { OpenAiSttOptions } from './options.js';
 import { readJsonBody } from './read-body.js';
-import { parseWire, sseJsonEvents } from './sse-json.js';
 import { TranscriptAssembler } from './transcription-stream.js';
 
 /**
@@ -41,7 +42,7 @@ export const TRANSCRIPTION_INPUT_FORMATS: AudioFormat[] = [
  * AbortError), AbortError when the signal aborts while the audio is still being read,
  * ProviderError for an in-stream error, and ProtocolError for malformed or truncated streams.
  */
-export function createOpenAiTranscription(endpoint: OpenAiEndpoint, options: OpenAiSttOptions): SttProvider {
+export function createOpenAiTranscription(endpoint: HttpEndpoint, options: OpenAiSttOptions): SttProvider {
   const url = endpointUrl(endpoint, '/audio/transcriptions');
   const capabilities: SttCapabilities = {
     inputFormats: TRANSCRIPTION_INPUT_FORMATS.map((f) => ({ ...f })),
@@ -54,7 +55,7 @@ export function createOpenAiTranscription(endpoint: OpenAiEndpoint, options: Ope
       const audio = await collectAudio(request.audio, attempt.signal);
       if (audio.byteLength === 0) return;
       const form = encodeMultipart(transcriptionParts(request, options, audio));
-      const response = await post(endpoint, attempt, url, {
+      const response = await postToEndpoint(endpoint, attempt, url, {
         contentType: form.contentType,
         accept: options.streaming ? 'text/event-stream, application/json' : 'application/json',
         body: form.body,
@@ -68,31 +69,11 @@ export function createOpenAiTranscription(endpoint: OpenAiEndpoint, options: Ope
         yield* assembler.push({ type: 'transcript.text.done', text }).events;
         return;
       }
-      let ended = false;
-      try {
-        for await (const item of sseJsonEvents(provider, response.body, () => assembler.hadOutput)) {
-          if (item.kind === 'done') {
-            ended = true;
-            yield* assembler.end('done');
-            return;
-          }
-          const event = parseWire(
-            transcriptionEventSchema(),
-            item.value,
-            provider,
-            'transcription event',
-            assembler.hadOutput,
-          );
-          const step = assembler.push(event);
-          if (step.done) ended = true;
-          yield* step.events;
-          if (step.done) return;
-        }
-        ended = true;
-        yield* assembler.end('eof');
-      } finally {
-        if (!ended) await response.cancel();
-      }
+      yield* assembledSse(provider, response, assembler, (value) =>
+        assembler.push(
+          parseWire(transcriptionEventSchema(), value, provider, 'transcription event', assembler.hadOutput),
+        ),
+      );
     },
   };
 }

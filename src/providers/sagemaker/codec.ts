@@ -1,7 +1,13 @@
 import type { AudioFormat } from '../../types/audio.js';
 import type { ChatEvent } from '../../types/chat.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
-import type { ProviderAudio, ProviderChatRequest, ProviderSttRequest, ProviderTtsRequest } from '../types.js';
+import type {
+  ProviderAudio,
+  ProviderChatRequest,
+  ProviderSttRequest,
+  ProviderTtsRequest,
+  TtsCapabilities,
+} from '../types.js';
 
 /**
  * What a codec puts on the wire for one invocation: the request body (the container's own
@@ -104,3 +110,16 @@ export type SageMakerCodecOf<C extends SageMakerCodec['capability']> = Extract<
   SageMakerCodec,
   { capability: C }
 >;
+
+/**
+ * What a SageMaker TTS endpoint offers, over either stream mode: the codec's `outputFormats` at
+ * `sampleRate` Hz, no streaming text, no word timestamps.
+ */
+export function ttsCapabilities(codec: SageMakerTtsCodec, sampleRate: number): TtsCapabilities {
+  return { outputFormats: codec.outputFormats(sampleRate), streamingText: false, wordTimestamps: false };
+}
+
+/** Whether decoded TTS audio counts as output (for `partialOutput`): it holds at least one byte. */
+export function hasAudio(audio: ProviderAudio): boolean {
+  return audio.data.byteLength > 0;
+}

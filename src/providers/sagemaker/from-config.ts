@@ -1,10 +1,7 @@
-import type { ResolvedProviderConfig } from '../../config/index.js';
 import type { ProviderAdapter } from '../types.js';
 import { createSageMakerAdapter } from './adapter.js';
+import type { ResolvedSageMakerConfig } from './config.js';
 import type { SageMakerAdapterOptions } from './options.js';
-
-/** A resolved provider of kind `sagemaker`. */
-export type ResolvedSageMakerConfig = Extract<ResolvedProviderConfig, { kind: 'sagemaker' }>;
 
 /**
  * The adapter options of a resolved `sagemaker` provider config: only wire settings (region,

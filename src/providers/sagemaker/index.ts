@@ -10,12 +10,9 @@ export type {
   SttCodecCall,
 } from './codec.js';
 export { renderPrompt } from './codecs/prompt.js';
+export type { ResolvedSageMakerConfig } from './config.js';
 export { type JsonMessage, type JsonMessagesOptions, jsonMessages, type MessageFraming } from './framing.js';
-export {
-  type ResolvedSageMakerConfig,
-  sageMakerAdapterFromConfig,
-  sageMakerOptionsFromConfig,
-} from './from-config.js';
+export { sageMakerAdapterFromConfig, sageMakerOptionsFromConfig } from './from-config.js';
 export { type SplitLinesOptions, splitLines } from './lines.js';
 export type {
   SageMakerAdapterOptions,

@@ -1,8 +1,7 @@
 import { AbortError, ProtocolError, TimeoutError, type VoxrouteError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
-import { withPartialOutput } from '../openai/errors.js';
 import type { AttemptContext } from '../types.js';
-import { openAttemptScope } from './attempt-scope.js';
+import { decodeInScope, openAttemptScope } from './attempt-scope.js';
 import type { SageMakerInvocation } from './codec.js';
 import { withDeadline } from './deadline.js';
 import { invokeError, streamError, thrownStreamError } from './errors.js';
@@ -46,10 +45,8 @@ export async function* runResponseStream<T>(
 ): AsyncGenerator<T, void, undefined> {
   const { provider, clock, secrets } = target;
   const deadlines = attempt.deadlines;
-  let yielded = 0;
-  const hadOutput = () => yielded > 0;
-  const scope = openAttemptScope(attempt, clock, provider, hadOutput);
-  const { controller, abortWith } = scope;
+  const scope = openAttemptScope(attempt, clock, provider);
+  const { controller, abortWith, hadOutput } = scope;
   let finished = false;
   let events: AsyncIterator<SageMakerStreamEvent> | undefined;
   try {
@@ -89,14 +86,7 @@ export async function* runResponseStream<T>(
       failure: () => scope.failure,
       abortWith,
     });
-    try {
-      for await (const item of decode(parts)) {
-        if (isOutput(item)) yielded++;
-        yield item;
-      }
-    } catch (error) {
-      throw withPartialOutput(scope.failure ?? error, hadOutput());
-    }
+    yield* decodeInScope(scope, decode(parts), isOutput);
     finished = true;
   } finally {
     scope.dispose();

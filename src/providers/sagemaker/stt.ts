@@ -1,6 +1,6 @@
 import { durationMs } from '../../audio/format.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
-import { collectAudio } from '../openai/collect-audio.js';
+import { collectAudio } from '../shared/collect-audio.js';
 import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
 import type { SageMakerSttCodec, SttCodecCall } from './codec.js';
 import { runResponseStream, type SageMakerTarget } from './response-stream.js';

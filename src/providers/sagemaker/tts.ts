@@ -1,11 +1,5 @@
-import type {
-  AttemptContext,
-  ProviderAudio,
-  ProviderTtsRequest,
-  TtsCapabilities,
-  TtsProvider,
-} from '../types.js';
-import type { SageMakerTtsCodec } from './codec.js';
+import type { AttemptContext, ProviderAudio, ProviderTtsRequest, TtsProvider } from '../types.js';
+import { hasAudio, type SageMakerTtsCodec, ttsCapabilities } from './codec.js';
 import { runResponseStream, type SageMakerTarget } from './response-stream.js';
 import type { SageMakerStreamClient } from './stream-client.js';
 
@@ -21,13 +15,8 @@ export function createSageMakerTts(
   codec: SageMakerTtsCodec,
   sampleRate: number,
 ): TtsProvider {
-  const capabilities: TtsCapabilities = {
-    outputFormats: codec.outputFormats(sampleRate),
-    streamingText: false,
-    wordTimestamps: false,
-  };
   return {
-    capabilities,
+    capabilities: ttsCapabilities(codec, sampleRate),
     synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncIterable<ProviderAudio> {
       const call = { provider: target.provider, request, sampleRate };
       return runResponseStream(
@@ -36,7 +25,7 @@ export function createSageMakerTts(
         codec.encode(call),
         attempt,
         (parts) => codec.decode(parts, call),
-        (audio) => audio.data.byteLength > 0,
+        hasAudio,
       );
     },
   };

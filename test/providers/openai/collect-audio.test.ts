@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError } from '../../../src/errors/index.js';
-import { collectAudio } from '../../../src/providers/openai/collect-audio.js';
+import { collectAudio } from '../../../src/providers/shared/collect-audio.js';
 import { fromChunks } from './helpers.js';
 
 describe('collectAudio', () => {

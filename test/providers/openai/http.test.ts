@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors/index.js';
-import { createEndpoint, endpointUrl, requestHeaders } from '../../../src/providers/openai/http.js';
+import {
+  createHttpEndpoint as createEndpoint,
+  endpointUrl,
+  requestHeaders,
+} from '../../../src/providers/shared/http-endpoint.js';
 
 describe('OpenAI endpoint', () => {
   it('joins paths onto the base URL with or without a trailing slash, keeping its query', () => {

@@ -6,15 +6,16 @@ import type {
   ProviderTtsRequest,
   SttCapabilities,
   SttProvider,
-  TtsCapabilities,
   TtsProvider,
 } from '../../types.js';
-import type {
-  SageMakerInputPart,
-  SageMakerInvocation,
-  SageMakerSttCodec,
-  SageMakerTtsCodec,
-  SttCodecCall,
+import {
+  hasAudio,
+  type SageMakerInputPart,
+  type SageMakerInvocation,
+  type SageMakerSttCodec,
+  type SageMakerTtsCodec,
+  type SttCodecCall,
+  ttsCapabilities,
 } from '../codec.js';
 import type { BidiTarget, runBidiStream } from './http2-stream.js';
 
@@ -40,23 +41,12 @@ export function createSageMakerBidiTts(
   codec: SageMakerTtsCodec,
   sampleRate: number,
 ): TtsProvider {
-  const capabilities: TtsCapabilities = {
-    outputFormats: codec.outputFormats(sampleRate),
-    streamingText: false,
-    wordTimestamps: false,
-  };
   return {
-    capabilities,
+    capabilities: ttsCapabilities(codec, sampleRate),
     synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncIterable<ProviderAudio> {
       const call = { provider: target.provider, request, sampleRate };
       const input = codec.input ? codec.input(call) : wholeBody(codec.encode(call));
-      return lazyBidiStream(
-        target,
-        input,
-        attempt,
-        (parts) => codec.decode(parts, call),
-        (a) => a.data.byteLength > 0,
-      );
+      return lazyBidiStream(target, input, attempt, (parts) => codec.decode(parts, call), hasAudio);
     },
   };
 }

@@ -8,9 +8,8 @@ import {
 import { AbortError, ProtocolError, TimeoutError, type VoxrouteError } from '../../../errors/index.js';
 import type { Clock } from '../../../internal/clock.js';
 import { mapWireError } from '../../../transport/index.js';
-import { withPartialOutput } from '../../openai/errors.js';
 import type { AttemptContext } from '../../types.js';
-import { openAttemptScope } from '../attempt-scope.js';
+import { decodeInScope, openAttemptScope } from '../attempt-scope.js';
 import type { SageMakerInputPart } from '../codec.js';
 import { withDeadline } from '../deadline.js';
 import { invokeError, streamError } from '../errors.js';
@@ -84,10 +83,8 @@ export async function* runBidiStream<T>(
 ): AsyncGenerator<T, void, undefined> {
   const { provider, clock, secrets } = target;
   const deadlines = attempt.deadlines;
-  let yielded = 0;
-  const hadOutput = () => yielded > 0;
-  const scope = openAttemptScope(attempt, clock, provider, hadOutput);
-  const { controller, abortWith } = scope;
+  const scope = openAttemptScope(attempt, clock, provider);
+  const { controller, abortWith, hadOutput } = scope;
 
   let session: ClientHttp2Session | undefined;
   let stream: ClientHttp2Stream | undefined;
@@ -181,14 +178,7 @@ export async function* runBidiStream<T>(
       failure: () => scope.failure,
       abortWith,
     });
-    try {
-      for await (const item of decode(parts)) {
-        if (isOutput(item)) yielded++;
-        yield item;
-      }
-    } catch (error) {
-      throw withPartialOutput(scope.failure ?? error, hadOutput());
-    }
+    yield* decodeInScope(scope, decode(parts), isOutput);
     finished = true;
   } finally {
     scope.dispose();

@@ -1,7 +1,7 @@
 import { ProtocolError } from '../../../errors/index.js';
 import { lazySchema } from '../../../internal/zod.js';
 import type { AudioFormat } from '../../../types/audio.js';
-import { parseWire } from '../../openai/sse-json.js';
+import { parseWire } from '../../shared/parse-wire.js';
 import type { SageMakerTtsCodec } from '../codec.js';
 import { jsonMessages } from '../framing.js';
 

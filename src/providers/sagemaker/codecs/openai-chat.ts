@@ -1,7 +1,7 @@
 import { chatChunkSchema } from '../../openai/api-types.js';
 import { chatRequestBody } from '../../openai/chat-request.js';
 import { ChatStreamAssembler } from '../../openai/chat-stream.js';
-import { parseWire } from '../../openai/sse-json.js';
+import { parseWire } from '../../shared/parse-wire.js';
 import type { SageMakerChatCodec } from '../codec.js';
 import { jsonMessages } from '../framing.js';
 

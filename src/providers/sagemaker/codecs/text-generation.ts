@@ -1,7 +1,7 @@
 import { ProtocolError } from '../../../errors/index.js';
 import { lazySchema } from '../../../internal/zod.js';
 import type { ChatEvent, FinishReason } from '../../../types/chat.js';
-import { parseWire } from '../../openai/sse-json.js';
+import { parseWire } from '../../shared/parse-wire.js';
 import type { ProviderChatRequest } from '../../types.js';
 import type { SageMakerInvocation } from '../codec.js';
 import { jsonMessages, type MessageFraming } from '../framing.js';

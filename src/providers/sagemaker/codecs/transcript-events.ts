@@ -3,8 +3,8 @@ import { ProtocolError } from '../../../errors/index.js';
 import { lazySchema } from '../../../internal/zod.js';
 import type { TranscriptEvent, TranscriptWord } from '../../../types/transcript.js';
 import { transcriptionEventSchema } from '../../openai/api-types.js';
-import { parseWire } from '../../openai/sse-json.js';
 import { TranscriptAssembler } from '../../openai/transcription-stream.js';
+import { parseWire } from '../../shared/parse-wire.js';
 import type { SttCodecCall } from '../codec.js';
 import { jsonMessages } from '../framing.js';
 

@@ -1,7 +1,5 @@
-import type { z } from 'zod';
-import { ProtocolError } from '../../errors/index.js';
 import { isDoneSentinel, parseJsonEvents, parseSse } from '../../transport/index.js';
-import { withPartialOutput } from './errors.js';
+import { withPartialOutput } from './with-partial-output.js';
 
 /** An item of {@link sseJsonEvents}: a parsed JSON event, or the `[DONE]` sentinel. */
 export type SseJsonItem = { kind: 'json'; event: string | undefined; value: unknown } | { kind: 'done' };
@@ -39,27 +37,4 @@ export async function* sseJsonEvents(
     throw withPartialOutput(error, hadOutput());
   }
   if (sawDone) yield { kind: 'done' };
-}
-
-/**
- * `value` checked against a wire schema. Throws ProtocolError (retryable, `partialOutput` =
- * `hadOutput`) naming `what` and the first issue's path when it does not fit; the value itself
- * is not put in the message.
- */
-export function parseWire<T extends z.ZodType>(
-  schema: T,
-  value: unknown,
-  provider: string,
-  what: string,
-  hadOutput: boolean,
-): z.output<T> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-  throw new ProtocolError(`Unexpected ${what}${where}: ${issue?.message ?? 'invalid'}`, {
-    provider,
-    partialOutput: hadOutput,
-    cause: result.error,
-  });
 }

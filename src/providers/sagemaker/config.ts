@@ -1,6 +1,14 @@
+import type { z } from 'zod';
+import {
+  httpUrlSchema,
+  idMapSchema,
+  nonEmptyStringSchema,
+  sampleRateSchema,
+  sectionSchema,
+} from '../../config-fields/fields.js';
+import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
+import { secretSchema } from '../../config-fields/secret.js';
 import { lazySchema, zod } from '../../internal/zod.js';
-import { httpUrlSchema, idMapSchema } from '../fields.js';
-import { secretSchema } from '../secret.js';
 
 /** Default sample rate in Hz of SageMaker TTS audio when the config gives none. */
 export const SAGEMAKER_DEFAULT_TTS_SAMPLE_RATE = 24_000;
@@ -20,47 +28,34 @@ const payloadSchema = (builtIn: string, fallback?: string) => {
   return fallback ? base.default(fallback) : base;
 };
 
-const sampleRateSchema = (fallback: number, what: string) => {
-  const z = zod();
-  return z
-    .number()
-    .int('must be a whole number of Hz')
-    .min(8_000, 'must be >= 8000 Hz')
-    .max(48_000, 'must be <= 48000 Hz')
-    .default(fallback)
-    .describe(`${what} Default ${fallback}.`);
-};
+const endpointSampleRate = (fallback: number, what: string) =>
+  sampleRateSchema(48_000).default(fallback).describe(`${what} Default ${fallback}.`);
 
-const streamModeSchema = () => {
-  const z = zod();
-  return z
+const streamModeSchema = () =>
+  zod()
     .enum(['response', 'bidirectional'])
     .default('response')
     .describe(
       '"response": one InvokeEndpointWithResponseStream call per request (HTTP/1.1); "bidirectional": ' +
         'InvokeEndpointWithBidirectionalStream over HTTP/2 (input streamed while output flows). Default "response".',
     );
-};
 
-const credentialsSchema = () => {
-  const z = zod();
-  return z
-    .strictObject({
+const credentialsSchema = () =>
+  sectionSchema(
+    "Static AWS credentials used to sign requests (SigV4). Omitted: the AWS SDK's default provider chain (environment, shared config files, SSO, container and instance roles).",
+    () => ({
       accessKeyId: secretSchema('AWS access key id: a string, or { env: "AWS_ACCESS_KEY_ID" }.'),
       secretAccessKey: secretSchema('AWS secret access key: a string, or { env: "AWS_SECRET_ACCESS_KEY" }.'),
       sessionToken: secretSchema(
         'AWS session token of temporary credentials: a string, or { env: "AWS_SESSION_TOKEN" }. Omitted: none.',
       ).optional(),
-    })
-    .describe(
-      "Static AWS credentials used to sign requests (SigV4). Omitted: the AWS SDK's default provider chain (environment, shared config files, SSO, container and instance roles).",
-    );
-};
+    }),
+  );
 
-const chatSection = () => {
-  const z = zod();
-  return z
-    .strictObject({
+const chatSection = () =>
+  sectionSchema(
+    'Chat through InvokeEndpointWithResponseStream; the codec builds the body and reads the reply.',
+    () => ({
       models: idMapSchema(
         'Logical model name (what ChatRequest.model says) -> the model id sent in the body, or "default" to send none (the endpoint serves one model).',
       ),
@@ -68,55 +63,41 @@ const chatSection = () => {
         '"openai-chat" (vLLM/LMI/TGI Messages API, SSE), "tgi", "jsonlines"',
         'openai-chat',
       ),
-    })
-    .describe(
-      'Chat through InvokeEndpointWithResponseStream; the codec builds the body and reads the reply.',
-    );
-};
+    }),
+  );
 
-const ttsSection = () => {
-  const z = zod();
-  return z
-    .strictObject({
-      model: z
-        .string()
-        .min(1)
-        .optional()
-        .describe('Model id the codec sends (e.g. "sonic-3" as Cartesia\'s model_id). Omitted: not sent.'),
-      voices: idMapSchema(
-        'Logical voice name (what TtsRequest.voice says) -> the voice id this endpoint expects.',
-      ),
-      payload: payloadSchema('"cartesia" (JSON messages with base64 audio), "raw-pcm"'),
-      sampleRate: sampleRateSchema(
-        SAGEMAKER_DEFAULT_TTS_SAMPLE_RATE,
-        'Sample rate in Hz of the PCM s16le mono audio the endpoint produces (asked for in the request).',
-      ),
-      stream: streamModeSchema(),
-    })
-    .describe('Text-to-speech from a SageMaker endpoint (e.g. Cartesia Sonic).');
-};
+const ttsSection = () =>
+  sectionSchema('Text-to-speech from a SageMaker endpoint (e.g. Cartesia Sonic).', () => ({
+    model: nonEmptyStringSchema(
+      'Model id the codec sends (e.g. "sonic-3" as Cartesia\'s model_id). Omitted: not sent.',
+    ).optional(),
+    voices: idMapSchema(
+      'Logical voice name (what TtsRequest.voice says) -> the voice id this endpoint expects.',
+    ),
+    payload: payloadSchema('"cartesia" (JSON messages with base64 audio), "raw-pcm"'),
+    sampleRate: endpointSampleRate(
+      SAGEMAKER_DEFAULT_TTS_SAMPLE_RATE,
+      'Sample rate in Hz of the PCM s16le mono audio the endpoint produces (asked for in the request).',
+    ),
+    stream: streamModeSchema(),
+  }));
 
-const sttSection = () => {
-  const z = zod();
-  return z
-    .strictObject({
-      model: z.string().min(1).optional().describe('Model id the codec sends. Omitted: not sent.'),
-      language: z
-        .string()
-        .min(1)
-        .optional()
-        .describe(
-          'Default language of the audio (BCP 47, e.g. "en") when a request gives none. Omitted: auto.',
-        ),
+const sttSection = () =>
+  sectionSchema(
+    'Speech-to-text from a SageMaker endpoint: audio in, transcript events streamed back.',
+    () => ({
+      model: nonEmptyStringSchema('Model id the codec sends. Omitted: not sent.').optional(),
+      language: nonEmptyStringSchema(
+        'Default language of the audio (BCP 47, e.g. "en") when a request gives none. Omitted: auto.',
+      ).optional(),
       payload: payloadSchema('"wav" (one utterance as a WAV file), "raw-pcm" (raw PCM s16le)'),
-      sampleRate: sampleRateSchema(
+      sampleRate: endpointSampleRate(
         SAGEMAKER_DEFAULT_STT_SAMPLE_RATE,
         'Sample rate in Hz of the PCM s16le mono audio sent to the endpoint (the router converts to it).',
       ),
       stream: streamModeSchema(),
-    })
-    .describe('Speech-to-text from a SageMaker endpoint: audio in, transcript events streamed back.');
-};
+    }),
+  );
 
 /**
  * Schema of a provider of kind `sagemaker` (built on first call): an Amazon SageMaker AI
@@ -180,3 +161,9 @@ export const sagemakerProviderSchema = lazySchema((z) =>
       'An Amazon SageMaker AI endpoint (response streaming, or bidirectional streaming over HTTP/2).',
     ),
 );
+
+/**
+ * A provider of kind `sagemaker` after parsing: defaults applied and every secret read (a plain
+ * string).
+ */
+export type ResolvedSageMakerConfig = ResolveSecrets<z.output<ReturnType<typeof sagemakerProviderSchema>>>;

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { zod } from '../internal/zod.js';
 import { secretSchema } from './secret.js';
 
@@ -63,4 +64,62 @@ export function headersSchema(description: string) {
       secretSchema('Header value: a string, or { env: "NAME" } to read it from the environment.'),
     )
     .describe(description);
+}
+
+/**
+ * A strict object schema (an unknown key is an error) of one config section, e.g. a
+ * provider's `tts`, `stt` or `chat`: `shape` builds its fields with zod's `z`.
+ */
+export function sectionSchema<Shape extends z.core.$ZodLooseShape>(
+  description: string,
+  shape: (zodNamespace: typeof z) => Shape,
+): z.ZodObject<Shape, z.core.$strict> {
+  const z = zod();
+  return z.strictObject(shape(z)).describe(description);
+}
+
+/** A non-empty string the provider's API takes as it is: a model id, a language tag. */
+export function nonEmptyStringSchema(description: string) {
+  return zod().string().min(1).describe(description);
+}
+
+/**
+ * A whole number of milliseconds from `min` to `max`; the messages name the unit
+ * (`must be >= 0 ms`) unless `minMessage`/`maxMessage` give the reason for a bound.
+ */
+export function msRangeSchema(range: { min: number; max: number; minMessage?: string; maxMessage?: string }) {
+  return zod()
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(range.min, range.minMessage ?? `must be >= ${range.min} ms`)
+    .max(range.max, range.maxMessage ?? `must be <= ${range.max} ms`);
+}
+
+/** A sample rate: a whole number of Hz from 8000 to `maxHz`. */
+export function sampleRateSchema(maxHz: number) {
+  return zod()
+    .number()
+    .int('must be a whole number of Hz')
+    .min(8_000, 'must be >= 8000 Hz')
+    .max(maxHz, `must be <= ${maxHz} Hz`);
+}
+
+/**
+ * A refinement of a provider section: an issue at `headers.<name>` with `message` for each
+ * extra header whose name (compared case-insensitively) is in `reserved`, because the adapter
+ * sets that header itself. Reads `headers` defensively: it may have failed its own schema.
+ */
+export function rejectReservedHeaders(
+  provider: { headers?: Record<string, unknown> | undefined },
+  ctx: z.RefinementCtx,
+  reserved: readonly string[],
+  message: string,
+): void {
+  const headers: unknown = provider.headers;
+  if (typeof headers !== 'object' || headers === null) return;
+  for (const name of Object.keys(headers)) {
+    if (reserved.includes(name.toLowerCase())) {
+      ctx.addIssue({ code: 'custom', path: ['headers', name], message });
+    }
+  }
 }

@@ -1,50 +1,44 @@
 import type { z } from 'zod';
-import { lazySchema, zod } from '../../internal/zod.js';
 import {
-  ANTHROPIC_DEFAULT_BASE_URL,
-  ANTHROPIC_DEFAULT_MAX_TOKENS,
-  ANTHROPIC_VERSION,
-} from '../../providers/anthropic/options.js';
-import { headersSchema, httpUrlSchema, idMapSchema } from '../fields.js';
-import { secretSchema } from '../secret.js';
+  headersSchema,
+  httpUrlSchema,
+  idMapSchema,
+  rejectReservedHeaders,
+  sectionSchema,
+} from '../../config-fields/fields.js';
+import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
+import { secretSchema } from '../../config-fields/secret.js';
+import { lazySchema } from '../../internal/zod.js';
+import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_VERSION } from './options.js';
 
 /** Header names the adapter sets itself, so `headers` may not hold them (compared case-insensitively). */
 const RESERVED_HEADERS = ['x-api-key', 'authorization', 'anthropic-version'];
 
-const chatSection = () => {
-  const z = zod();
-  return z
-    .strictObject({
-      models: idMapSchema(
-        'Logical model name (what ChatRequest.model says) -> the model id this API expects, e.g. { fast: "claude-haiku-4-5" }.',
+const chatSection = () =>
+  sectionSchema('Chat through POST {baseUrl}/v1/messages with stream: true.', (z) => ({
+    models: idMapSchema(
+      'Logical model name (what ChatRequest.model says) -> the model id this API expects, e.g. { fast: "claude-haiku-4-5" }.',
+    ),
+    maxTokens: z
+      .number()
+      .int('must be a whole number of tokens')
+      .positive('must be > 0 tokens')
+      .default(ANTHROPIC_DEFAULT_MAX_TOKENS)
+      .describe(
+        `max_tokens sent when a request sets no maxTokens (the Messages API requires it), in tokens. Default ${ANTHROPIC_DEFAULT_MAX_TOKENS}.`,
       ),
-      maxTokens: z
-        .number()
-        .int('must be a whole number of tokens')
-        .positive('must be > 0 tokens')
-        .default(ANTHROPIC_DEFAULT_MAX_TOKENS)
-        .describe(
-          `max_tokens sent when a request sets no maxTokens (the Messages API requires it), in tokens. Default ${ANTHROPIC_DEFAULT_MAX_TOKENS}.`,
-        ),
-    })
-    .describe('Chat through POST {baseUrl}/v1/messages with stream: true.');
-};
+  }));
 
 function noReservedHeaders(
   provider: { headers?: Record<string, unknown> | undefined },
   ctx: z.RefinementCtx,
 ) {
-  const headers: unknown = provider.headers;
-  if (typeof headers !== 'object' || headers === null) return;
-  for (const name of Object.keys(headers)) {
-    if (RESERVED_HEADERS.includes(name.toLowerCase())) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['headers', name],
-        message: 'is set by voxroute: use apiKey, authHeader or anthropicVersion instead',
-      });
-    }
-  }
+  rejectReservedHeaders(
+    provider,
+    ctx,
+    RESERVED_HEADERS,
+    'is set by voxroute: use apiKey, authHeader or anthropicVersion instead',
+  );
 }
 
 /**
@@ -87,3 +81,9 @@ export const anthropicProviderSchema = lazySchema((z) =>
     .superRefine(noReservedHeaders, { when: () => true })
     .describe('Anthropic (api.anthropic.com) or an Anthropic-compatible gateway: chat only.'),
 );
+
+/**
+ * A provider of kind `anthropic` after parsing: defaults applied and every secret read (a plain
+ * string).
+ */
+export type ResolvedAnthropicConfig = ResolveSecrets<z.output<ReturnType<typeof anthropicProviderSchema>>>;

@@ -1,13 +1,14 @@
-import { ConfigError } from '../../errors/index.js';
 import type { HttpResponse } from '../../transport/types.js';
 import type { AttemptContext } from '../types.js';
+import { parseBaseUrl, urlUnder } from './base-url.js';
 
 /**
- * Where and how requests of one OpenAI-compatible provider go: every request URL is built
- * from `baseUrl` by {@link endpointUrl}, so the API key in `headers` only ever reaches
+ * Where and how the HTTP requests of one provider go (used by the OpenAI-compatible and
+ * Cartesia adapters): every request URL is built from `baseUrl` by {@link endpointUrl}, so the
+ * API key in `headers` only ever reaches
  * `baseUrl`'s origin. (The transport never follows redirects, so a 3xx cannot carry it away.)
  */
-export interface OpenAiEndpoint {
+export interface HttpEndpoint {
   /** Provider name (the key in the config's `providers`). */
   provider: string;
   /** The parsed base URL, e.g. `http://10.0.0.5:8000/v1`. */
@@ -22,31 +23,13 @@ export interface OpenAiEndpoint {
  * replaces any `authorization` header given in `headers` (names compared case-insensitively).
  * Throws ConfigError (path `providers.<name>.baseUrl`) when `baseUrl` is not an http(s) URL.
  */
-export function createEndpoint(
+export function createHttpEndpoint(
   provider: string,
   baseUrl: string,
   apiKey: string | undefined,
   headers: Record<string, string> | undefined,
-): OpenAiEndpoint {
-  let base: URL;
-  try {
-    base = new URL(baseUrl);
-  } catch (cause) {
-    throw new ConfigError([{ path: ['providers', provider, 'baseUrl'], message: 'not a valid URL' }], {
-      cause,
-    });
-  }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new ConfigError([
-      { path: ['providers', provider, 'baseUrl'], message: 'must be an http or https URL' },
-    ]);
-  }
-  if (base.username || base.password) {
-    throw new ConfigError([
-      { path: ['providers', provider, 'baseUrl'], message: 'must not hold credentials; use apiKey' },
-    ]);
-  }
-  base.hash = '';
+): HttpEndpoint {
+  const base = parseBaseUrl(provider, baseUrl);
   const shared: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (apiKey && name.toLowerCase() === 'authorization') continue;
@@ -61,10 +44,8 @@ export function createEndpoint(
  * `http://h:8000/v1` and `http://h:8000/v1/` both give `http://h:8000/v1/chat/completions`;
  * the base URL's query string is kept. The result always has the base URL's origin.
  */
-export function endpointUrl(endpoint: OpenAiEndpoint, path: `/${string}`): string {
-  const url = new URL(endpoint.base.href);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
-  return url.href;
+export function endpointUrl(endpoint: HttpEndpoint, path: `/${string}`): string {
+  return urlUnder(endpoint.base, path).href;
 }
 
 /**
@@ -72,10 +53,7 @@ export function endpointUrl(endpoint: OpenAiEndpoint, path: `/${string}`): strin
  * the headers the adapter itself needs (`content-type`, `accept`). Header names of `own`
  * replace shared ones case-insensitively; `authorization` from the endpoint always stays.
  */
-export function requestHeaders(
-  endpoint: OpenAiEndpoint,
-  own: Record<string, string>,
-): Record<string, string> {
+export function requestHeaders(endpoint: HttpEndpoint, own: Record<string, string>): Record<string, string> {
   const ownNames = new Set(Object.keys(own).map((n) => n.toLowerCase()));
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(endpoint.headers)) {
@@ -89,8 +67,8 @@ export function requestHeaders(
  * attempt's signal and deadlines. Resolves with the 2xx response; throws what the transport
  * throws (ProviderError for an error status, TimeoutError, AbortError).
  */
-export function post(
-  endpoint: OpenAiEndpoint,
+export function postToEndpoint(
+  endpoint: HttpEndpoint,
   attempt: AttemptContext,
   url: string,
   request: { contentType: string; accept: string; body: string | Uint8Array },

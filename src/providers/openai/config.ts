@@ -1,0 +1,144 @@
+import type { z } from 'zod';
+import {
+  headersSchema,
+  httpUrlSchema,
+  idMapSchema,
+  nonEmptyStringSchema,
+  rejectReservedHeaders,
+  sampleRateSchema,
+  sectionSchema,
+} from '../../config-fields/fields.js';
+import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
+import { secretSchema } from '../../config-fields/secret.js';
+import { lazySchema } from '../../internal/zod.js';
+
+/** Base URL of OpenAI's API, the default `baseUrl` of a provider of kind `openai`. */
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * Sample rate of OpenAI's `pcm` speech: "raw samples in 24kHz (16-bit signed, low-endian)"
+ * (OpenAI text-to-speech guide; PROTOCOLS.md 2.3).
+ */
+export const OPENAI_PCM_SAMPLE_RATE = 24_000;
+
+const chatSection = () =>
+  sectionSchema('Chat completions through POST {baseUrl}/chat/completions with stream: true.', () => ({
+    models: idMapSchema(
+      'Logical model name (what ChatRequest.model says) -> the model id this server expects, e.g. { fast: "gpt-4o-mini" }.',
+    ),
+  }));
+
+const ttsSection = () =>
+  sectionSchema('Text-to-speech through POST {baseUrl}/audio/speech.', (z) => ({
+    model: nonEmptyStringSchema(
+      'Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent.',
+    ).optional(),
+    voices: idMapSchema(
+      'Logical voice name (what TtsRequest.voice says) -> the voice id this server expects, e.g. { agent: "alloy" }.',
+    ),
+    responseFormat: z
+      .enum(['pcm', 'wav'])
+      .default('pcm')
+      .describe(
+        'response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader). Default "pcm".',
+      ),
+    streamFormat: z
+      .enum(['audio', 'sse'])
+      .default('audio')
+      .describe(
+        'stream_format to ask for: "audio" (raw bytes, chunked) or "sse" (base64 audio deltas; not on tts-1/tts-1-hd). Default "audio".',
+      ),
+    sampleRate: sampleRateSchema(192_000)
+      .default(OPENAI_PCM_SAMPLE_RATE)
+      .describe(
+        'Sample rate in Hz of the server\'s "pcm" output (a WAV header states its own). Default 24000, OpenAI\'s rate.',
+      ),
+  }));
+
+const sttSection = () =>
+  sectionSchema('Speech-to-text through POST {baseUrl}/audio/transcriptions.', (z) => ({
+    model: nonEmptyStringSchema(
+      'Model id sent as `model`, e.g. "gpt-4o-mini-transcribe" or "whisper-large-v3".',
+    ),
+    streaming: z
+      .boolean()
+      .default(true)
+      .describe(
+        'True when the server accepts stream=true and streams transcript events; false to get one final transcript. Default true.',
+      ),
+    language: nonEmptyStringSchema(
+      'Default language of the audio (ISO-639-1, e.g. "en") when a request gives none. Omitted: auto.',
+    ).optional(),
+  }));
+
+/** Fields shared by both kinds that speak OpenAI's wire protocol (PROTOCOLS.md sections 2 and 6). */
+const openaiShape = () => ({
+  headers: headersSchema(
+    'Extra HTTP headers sent with every request to this provider (values may be { env: "NAME" }). Default none.',
+  ).default({}),
+  chat: chatSection().optional(),
+  tts: ttsSection().optional(),
+  stt: sttSection().optional(),
+});
+
+function noDuplicateAuthorization(
+  provider: { apiKey?: unknown; headers?: Record<string, unknown> | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (provider.apiKey === undefined) return;
+  rejectReservedHeaders(
+    provider,
+    ctx,
+    ['authorization'],
+    'set either apiKey or an Authorization header, not both',
+  );
+}
+
+/** Schema of a provider of kind `openai`: OpenAI's own API. `apiKey` is required. Built on first call. */
+export const openaiProviderSchema = lazySchema((z) =>
+  z
+    .strictObject({
+      kind: z.literal('openai').describe("OpenAI's own API."),
+      baseUrl: httpUrlSchema(
+        `Base URL of the API, up to and including /v1. Default ${OPENAI_BASE_URL}.`,
+      ).default(OPENAI_BASE_URL),
+      apiKey: secretSchema(
+        'API key sent as "Authorization: Bearer <key>": a string, or { env: "OPENAI_API_KEY" } to read it from the environment. Required.',
+      ),
+      ...openaiShape(),
+    })
+    .superRefine(noDuplicateAuthorization, { when: () => true })
+    .describe('OpenAI (api.openai.com).'),
+);
+
+/**
+ * Schema of a provider of kind `openai-compatible` (built on first call): any server that copies OpenAI's API (vLLM and
+ * speech servers such as Kokoro-FastAPI or speaches on EC2, aggregators). `baseUrl` is
+ * required; `apiKey` is optional (self-hosted servers often have none).
+ */
+export const openaiCompatibleProviderSchema = lazySchema((z) =>
+  z
+    .strictObject({
+      kind: z
+        .literal('openai-compatible')
+        .describe("A server that speaks OpenAI's API: vLLM, Kokoro-FastAPI, speaches, aggregators."),
+      baseUrl: httpUrlSchema(
+        "Base URL of the server's OpenAI-style API, usually ending in /v1, e.g. http://10.0.0.5:8000/v1. Required.",
+      ),
+      apiKey: secretSchema(
+        'API key sent as "Authorization: Bearer <key>": a string, or { env: "NAME" }. Omitted: no Authorization header.',
+      ).optional(),
+      ...openaiShape(),
+    })
+    .superRefine(noDuplicateAuthorization, { when: () => true })
+    .describe('A self-hosted or third-party server with an OpenAI-compatible API.'),
+);
+
+/**
+ * A resolved provider that speaks OpenAI's wire protocol (kinds `openai`, `openai-compatible`):
+ * defaults applied (`baseUrl` of kind `openai`, `tts.responseFormat` `'pcm'`, `tts.sampleRate`
+ * 24000 Hz, `stt.streaming` true, `headers` `{}`) and every secret a plain string.
+ */
+export type ResolvedOpenAIProviderConfig = ResolveSecrets<
+  z.output<ReturnType<typeof openaiProviderSchema | typeof openaiCompatibleProviderSchema>>
+>;

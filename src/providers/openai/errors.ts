@@ -1,1 +1,0 @@
-export { withPartialOutput } from '../shared/with-partial-output.js';
