@@ -2,7 +2,12 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      'testing/index': 'src/testing/index.ts',
+      'ai-sdk/index': 'src/ai-sdk/index.ts',
+      'livekit/index': 'src/livekit/index.ts',
+    },
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,
@@ -12,8 +17,9 @@ export default defineConfig([
     target: 'node20',
     splitting: true,
     treeshake: true,
-    // Optional peer dependencies of voxroute/testing; never bundled.
-    external: ['msw', 'ws'],
+    // Optional peer dependencies of voxroute/testing, voxroute/ai-sdk (types only) and
+    // voxroute/livekit; never bundled, so the app's own copies are the ones used.
+    external: ['msw', 'ws', '@ai-sdk/provider', '@livekit/agents', '@livekit/rtc-node'],
   },
   {
     entry: { 'cli/main': 'src/cli/main.ts' },

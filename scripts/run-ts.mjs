@@ -1,5 +1,5 @@
 // Runs a TypeScript file of this repo from source: `node scripts/run-ts.mjs FILE [args...]`.
-// The file is transpiled by jiti, and `voxroute` / `voxroute/testing` resolve to src/ (as the
+// The file is transpiled by jiti, and `voxroute` and its subpaths resolve to src/ (as the
 // tsconfig paths do for the type-checker), so examples import the package by its public name
 // without a build.
 import { resolve } from 'node:path';
@@ -7,6 +7,8 @@ import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '..');
 process.env.JITI_ALIAS = JSON.stringify({
+  'voxroute/ai-sdk': resolve(root, 'src/ai-sdk/index.ts'),
+  'voxroute/livekit': resolve(root, 'src/livekit/index.ts'),
   'voxroute/testing': resolve(root, 'src/testing/index.ts'),
   voxroute: resolve(root, 'src/index.ts'),
 });

@@ -4,7 +4,10 @@
 #   1. import() and require() `voxroute` with the optional peers msw and ws absent (the main
 #      entry must not need them), and run the installed `voxroute` bin;
 #   2. install msw and ws (the versions of our devDependencies) and import() and require()
-#      `voxroute/testing`.
+#      `voxroute/testing`;
+#   3. import() and require() `voxroute/ai-sdk` (types only: it needs no AI SDK package at run
+#      time), then install @livekit/agents and @livekit/rtc-node and do the same for
+#      `voxroute/livekit`.
 # Usage: bash scripts/smoke-package.sh   (from anywhere; exits non-zero on any failure)
 set -euo pipefail
 
@@ -18,6 +21,8 @@ trap 'rm -rf "$scratch"' EXIT
 version=$(node -p "require('./package.json').version")
 msw_version=$(node -p "require('./package.json').devDependencies.msw")
 ws_version=$(node -p "require('./package.json').devDependencies.ws")
+agents_version=$(node -p "require('./package.json').devDependencies['@livekit/agents']")
+rtc_version=$(node -p "require('./package.json').devDependencies['@livekit/rtc-node']")
 
 tarball=$(npm pack --silent --pack-destination "$scratch" | tail -n 1)
 echo "packed $tarball"
@@ -28,10 +33,12 @@ printf '{ "name": "voxroute-smoke", "private": true }\n' >package.json
 npm_install() { npm install --no-save --no-audit --no-fund --ignore-scripts --loglevel=error "$@"; }
 
 npm_install "./$tarball"
-if node -e "require.resolve('msw')" 2>/dev/null || node -e "require.resolve('ws')" 2>/dev/null; then
-  echo "smoke-package: msw or ws got installed with voxroute; they must stay optional peers" >&2
-  exit 1
-fi
+for peer in msw ws ai @ai-sdk/provider @livekit/agents @livekit/rtc-node; do
+  if [ -d "node_modules/$peer" ]; then
+    echo "smoke-package: $peer got installed with voxroute; it must stay an optional peer" >&2
+    exit 1
+  fi
+done
 node "$repo/test/package/smoke.mjs" voxroute
 node "$repo/test/package/smoke.cjs" voxroute
 
@@ -48,4 +55,10 @@ echo "ok: npx voxroute no-such-command exits 2"
 npm_install "./$tarball" "msw@$msw_version" "ws@$ws_version"
 node "$repo/test/package/smoke.mjs" voxroute/testing
 node "$repo/test/package/smoke.cjs" voxroute/testing
+
+node "$repo/test/package/smoke.mjs" voxroute/ai-sdk
+node "$repo/test/package/smoke.cjs" voxroute/ai-sdk
+npm_install "./$tarball" "@livekit/agents@$agents_version" "@livekit/rtc-node@$rtc_version"
+node "$repo/test/package/smoke.mjs" voxroute/livekit
+node "$repo/test/package/smoke.cjs" voxroute/livekit
 echo "smoke-package: all checks passed"

@@ -1,0 +1,104 @@
+import type {
+  SharedV4Warning,
+  SpeechModelV4,
+  SpeechModelV4CallOptions,
+  SpeechModelV4Result,
+} from '@ai-sdk/provider';
+import { encodeWav } from '../audio/wav-writer.js';
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import type { Router } from '../routing/router.js';
+import type { AudioFormat } from '../types/audio.js';
+import { formatOption, stringOption, voxrouteOptions } from './provider-options.js';
+
+/** Default audio of {@link VoxrouteSpeechModel}: PCM s16le, 24 000 Hz, mono, in a WAV container. */
+export const DEFAULT_SPEECH_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
+
+/** Options of {@link createVoxroute}'s `speechModel()`. */
+export interface VoxrouteSpeechOptions {
+  /** Route of the router config to call. Default: the router's default (`'tts'`). */
+  route?: string;
+}
+
+/**
+ * A voxroute TTS route as an AI SDK speech model (specification v4), for `generateSpeech()`.
+ * `modelId` is the default logical voice; a per-call `voice` overrides it.
+ *
+ * Per call: `outputFormat` `'wav'` (default: a WAV file) or `'pcm'` (raw samples, no header:
+ * the AI SDK then guesses the media type from the bytes, which can mislabel it, so read
+ * `providerMetadata.voxroute` for the format); `providerOptions.voxroute.encoding` and
+ * `sampleRate` (Hz) choose the samples (default PCM s16le at 24 000 Hz); `speed` and
+ * `language` pass through; `instructions` is not supported (a warning).
+ *
+ * @throws InvalidRequestError for another `outputFormat` (voxroute does not encode MP3 or Opus),
+ *   a bad provider option or no voice at all, before any provider is contacted; the router's
+ *   errors (AllProvidersFailedError...) after it fell back across the route.
+ */
+export class VoxrouteSpeechModel implements SpeechModelV4 {
+  readonly specificationVersion = 'v4';
+  readonly provider = 'voxroute.speech';
+
+  constructor(
+    private readonly router: Router,
+    readonly modelId: string,
+    private readonly options: VoxrouteSpeechOptions = {},
+  ) {}
+
+  async doGenerate(options: SpeechModelV4CallOptions): Promise<SpeechModelV4Result> {
+    const voice = options.voice ?? this.modelId;
+    if (!voice)
+      throw new InvalidRequestError('voice', 'no voice: give speechModel(voice) or a per-call voice');
+    const container = options.outputFormat ?? 'wav';
+    if (container !== 'wav' && container !== 'pcm') {
+      throw new InvalidRequestError(
+        'outputFormat',
+        `'${container}' is not supported: voxroute writes 'wav' or 'pcm'`,
+      );
+    }
+    const vox = voxrouteOptions(options.providerOptions);
+    const format = formatOption(vox, DEFAULT_SPEECH_FORMAT);
+    const warnings: SharedV4Warning[] = [];
+    if (options.instructions !== undefined) warnings.push({ type: 'unsupported', feature: 'instructions' });
+    const language = options.language ?? stringOption(vox, 'language');
+    const stream = this.router.tts({
+      text: options.text,
+      voice,
+      format,
+      ...(language ? { language } : {}),
+      ...(options.speed === undefined ? {} : { speed: options.speed }),
+      ...(options.abortSignal ? { signal: options.abortSignal } : {}),
+      ...(this.options.route ? { route: this.options.route } : {}),
+    });
+    stream.result.catch(() => {});
+    const parts: Uint8Array[] = [];
+    let bytes = 0;
+    for await (const chunk of stream) {
+      parts.push(chunk.data);
+      bytes += chunk.data.byteLength;
+    }
+    const data = new Uint8Array(bytes);
+    let offset = 0;
+    for (const part of parts) {
+      data.set(part, offset);
+      offset += part.byteLength;
+    }
+    const result = await stream.result;
+    const mediaType =
+      container === 'wav' ? 'audio/wav' : `audio/pcm;encoding=${format.encoding};rate=${format.sampleRate}`;
+    return {
+      audio: container === 'wav' ? encodeWav(format, data) : data,
+      warnings,
+      request: { body: { voice, format, textLength: options.text.length } },
+      response: { timestamp: new Date(), modelId: voice, headers: { 'content-type': mediaType } },
+      providerMetadata: {
+        voxroute: {
+          provider: result.provider,
+          encoding: format.encoding,
+          sampleRate: format.sampleRate,
+          container,
+          timeToFirstChunkMs: result.timeToFirstChunkMs,
+          durationMs: result.durationMs,
+        },
+      },
+    };
+  }
+}
