@@ -80,6 +80,13 @@ export {
   type RouterOptions,
   type RouterStats,
 } from './routing/router.js';
+// Metrics through OpenTelemetry (optional peer dependency @opentelemetry/api)
+export {
+  instrumentRouter,
+  METRIC_NAMES,
+  type RouterEventSource,
+  TTFC_BUCKETS_MS,
+} from './telemetry/metrics.js';
 // Data shapes
 export type {
   Attempt,
