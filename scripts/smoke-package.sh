@@ -2,7 +2,7 @@
 # Smoke test of the package as users get it: pack the built repo (run `npm run build` first),
 # install the tarball into a scratch project outside the repo, then
 #   1. import() and require() `voxroute` with the optional peers msw and ws absent (the main
-#      entry must not need them), and run the installed `voxroute` bin;
+#      entry must not need them), read `voxroute/schema.json`, and run the installed `voxroute` bin;
 #   2. install msw and ws (the versions of our devDependencies) and import() and require()
 #      `voxroute/testing`.
 # Usage: bash scripts/smoke-package.sh   (from anywhere; exits non-zero on any failure)
@@ -34,6 +34,9 @@ if node -e "require.resolve('msw')" 2>/dev/null || node -e "require.resolve('ws'
 fi
 node "$repo/test/package/smoke.mjs" voxroute
 node "$repo/test/package/smoke.cjs" voxroute
+title=$(node -p "require('voxroute/schema.json').title")
+[ "$title" = "voxroute router config" ] || { echo "smoke-package: voxroute/schema.json has title '$title'" >&2; exit 1; }
+echo "ok: require('voxroute/schema.json') is the config's JSON Schema"
 
 got=$(npx --no-install voxroute --version)
 [ "$got" = "$version" ] || { echo "smoke-package: 'voxroute --version' printed '$got', want '$version'" >&2; exit 1; }

@@ -18,6 +18,7 @@ export {
 } from './audio/index.js';
 // Config
 export {
+  type ConfigFactory,
   configJsonSchema,
   defineConfig,
   isResolvedConfig,
