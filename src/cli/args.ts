@@ -1,7 +1,14 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
+/** Options as node:util parseArgs takes them (the subset the CLI uses). */
+export type Options = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+/** What {@link parseCommandArgs} returns: each option's value (absent when not given), and the positionals. */
+export interface ParsedCommandArgs<O extends Options> {
+  values: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
+  positionals: string[];
+}
 
 /** The `--config`/`-c` option every command that reads a config takes. */
 export const CONFIG_OPTION = { config: { type: 'string', short: 'c' } } as const satisfies Options;
