@@ -1,4 +1,4 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
 
 /** Options as node:util parseArgs takes them (the subset the CLI uses). */
@@ -24,12 +24,15 @@ export function parseCommandArgs<O extends Options>(
   argv: readonly string[],
   options: O,
   maxPositionals: number,
-) {
-  let parsed: ReturnType<
-    typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>
-  >;
+): ParsedCommandArgs<O> {
+  let parsed: ParsedCommandArgs<O>;
   try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: [...argv],
+      options,
+      allowPositionals: true,
+      strict: true,
+    }) as ParsedCommandArgs<O>;
   } catch (error) {
     throw new CliError(`${command}: ${(error as Error).message}. Run 'voxroute ${command} --help'.`);
   }
