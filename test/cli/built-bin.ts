@@ -39,10 +39,10 @@ export interface BinRun {
   stdoutBytes: Buffer;
 }
 
-/** Runs `node dist/cli/main.js ...args` in `cwd` and waits for it to exit. */
+/** Runs `node dist/cli/main.js ...args` (or another copy of it, `file`) in `cwd` and waits for it to exit. */
 export function runBin(
   args: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string>; file?: string } = {},
 ): Promise<BinRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [options.file ?? bin, ...args], {
