@@ -124,6 +124,27 @@ describe('voxroute stt (built bin, loopback mocks)', () => {
     );
   });
 
+  it('prints partial transcripts too with --interim, each starting with "~ "', async () => {
+    const input = join(dir, 'speech-interim.wav');
+    writeFileSync(
+      input,
+      syntheticWav({ format: { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 }, durationMs: 500 }),
+    );
+    const r = await runBin(['stt', input, '--interim', '-c', healthy], { env });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        '~ This',
+        '~ This is',
+        '~ This is a',
+        '~ This is a mock',
+        `~ ${DEFAULT_TRANSCRIPT}`,
+        DEFAULT_TRANSCRIPT,
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('exits 4 for a file that is not WAV, and for a missing file', async () => {
     const notWav = join(dir, 'notes.txt');
     writeFileSync(notWav, 'hello, this is not audio at all');
