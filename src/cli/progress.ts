@@ -7,7 +7,7 @@ export const PROGRESS_AFTER_MS = 1000;
 export interface Progress {
   /** Sets what is being done now, e.g. `'probing ec2-a tts (2/3)'`; printed if the step is slow. */
   update(text: string): void;
-  /** Stops reporting. */
+  /** Stops reporting: later updates print nothing. */
   done(): void;
 }
 
@@ -19,6 +19,7 @@ export interface Progress {
 export function startProgress(ctx: CliContext, text: string): Progress {
   let current = text;
   let shown = false;
+  let stopped = false;
   const timer = setTimeout(() => {
     shown = true;
     ctx.stderr(`voxroute: ${current}\n`);
@@ -27,9 +28,10 @@ export function startProgress(ctx: CliContext, text: string): Progress {
   return {
     update(next) {
       current = next;
-      if (shown) ctx.stderr(`voxroute: ${next}\n`);
+      if (shown && !stopped) ctx.stderr(`voxroute: ${next}\n`);
     },
     done() {
+      stopped = true;
       clearTimeout(timer);
     },
   };

@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configJsonSchema } from '../../src/index.js';
 import {
   createOpenAiCompatibleMock,
   DEFAULT_CHAT_REPLY,
@@ -312,7 +313,36 @@ describe('voxroute demo (built bin)', () => {
   });
 });
 
+describe('voxroute/schema.json (written by npm run build)', () => {
+  it('is exported by package.json and equals configJsonSchema()', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(pkg.exports['./schema.json']).toBe('./dist/schema.json');
+    expect(JSON.parse(readFileSync(join(root, 'dist/schema.json'), 'utf8'))).toEqual(configJsonSchema());
+  });
+});
+
 describe('voxroute bench (built bin)', () => {
+  it("runs the repository's overhead benchmark with the arguments given", async () => {
+    const r = await runBin([
+      'bench',
+      'overhead',
+      '--pairs',
+      '10',
+      '--warmup',
+      '2',
+      '--streams',
+      '1',
+      '--server',
+      'inline',
+    ]);
+    expect(r.status).toBe(0);
+    expect(r.stderr.split('\n')[0]).toBe(
+      'voxroute: running bench/overhead.ts --pairs 10 --warmup 2 --streams 1 --server inline',
+    );
+    expect(r.stdout).toMatch(/^ {2}router\.tts\(\) +\d+/m);
+    expect(r.stdout).toMatch(/^ {2}added per chunk \(median pair \/ \d+, µs\)/m);
+  }, 180_000);
+
   it('exits 5 with an explanation outside a repository checkout', async () => {
     const pkg = mkdtempSync(join(tmpdir(), 'voxroute-pkg-'));
     try {
