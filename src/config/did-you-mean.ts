@@ -66,7 +66,11 @@ function distance(a: string, b: string): number {
  * closest one within 2 edits (and at most a third of the key's length, less one letter), compared
  * case-insensitively (`apiKye` -> `apiKey`, a swap; `voice` -> `voices`).
  */
-export function didYouMean(key: string, known: readonly string[]): string | undefined {
+export function didYouMean(key: string, allowed: readonly string[]): string | undefined {
+  // The key itself is among them when another member of a union allows it (`tts` on a kind
+  // that has no tts): no suggestion then.
+  const known = allowed.filter((k) => k !== key);
+  if (known.length < allowed.length) return undefined;
   const folded = fold(key);
   const same = known.filter((k) => fold(k) === folded);
   if (same.length === 1) return same[0];

@@ -128,6 +128,7 @@ describe('did-you-mean for unknown keys', () => {
     expect(didYouMean('ab', ['abc'])).toBeUndefined();
     expect(didYouMean('modelz', ['models', 'model'])).toBeUndefined();
     expect(didYouMean('zzzzzzzz', ['apiKey'])).toBeUndefined();
+    expect(didYouMean('tts', ['tts', 'stt', 'chat'])).toBeUndefined();
   });
 
   it('knownKeysAt: the keys allowed at a path, across union members', () => {
