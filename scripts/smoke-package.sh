@@ -3,8 +3,8 @@
 # install the tarball into a scratch project outside the repo, then
 #   1. import() and require() `voxroute` with the optional peers msw and ws absent (the main
 #      entry must not need them), read `voxroute/schema.json`, and run the installed `voxroute` bin;
-#   2. install msw and ws (the versions of our devDependencies) and import() and require()
-#      `voxroute/testing`.
+#   2. install msw and ws (the versions of our devDependencies), import() and require()
+#      `voxroute/testing`, and run `voxroute demo` (the bin on the installed package).
 # Usage: bash scripts/smoke-package.sh   (from anywhere; exits non-zero on any failure)
 set -euo pipefail
 
@@ -51,4 +51,8 @@ echo "ok: npx voxroute no-such-command exits 2"
 npm_install "./$tarball" "msw@$msw_version" "ws@$ws_version"
 node "$repo/test/package/smoke.mjs" voxroute/testing
 node "$repo/test/package/smoke.cjs" voxroute/testing
+# The bin reaches the library through the package's self-reference: check it from an install.
+demo=$(npx --no-install voxroute demo)
+grep -q '^tts: .* via mock-b after mock-a failed' <<<"$demo" || { echo "smoke-package: 'voxroute demo' printed: $demo" >&2; exit 1; }
+echo "ok: npx voxroute demo runs a voice turn on the installed package"
 echo "smoke-package: all checks passed"
