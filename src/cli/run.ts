@@ -38,7 +38,12 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     return EXIT_USAGE;
   }
   const rest = argv.slice(1);
-  if (command.name !== 'bench' && (rest.includes('--help') || rest.includes('-h'))) {
+  // `bench` passes its arguments on to the benchmark: only `bench --help` itself is its help.
+  const wantsHelp =
+    command.name === 'bench'
+      ? rest[0] === '--help' || rest[0] === '-h'
+      : rest.includes('--help') || rest.includes('-h');
+  if (wantsHelp) {
     ctx.stdout(formatCommandHelp(command));
     return EXIT_OK;
   }

@@ -76,6 +76,15 @@ describe('runCli', () => {
     });
   });
 
+  it('prints the usage for bench --help, but passes a later --help on to the benchmark', async () => {
+    expect(await run('bench', '--help')).toEqual({
+      code: 0,
+      stdout:
+        "Usage: voxroute bench routing|overhead [ARGS...]\n\nrun the repository's routing or overhead benchmark (in a checkout)\n",
+      stderr: '',
+    });
+  });
+
   it('rejects an unknown command with exit 2 and a pointer to --help', async () => {
     expect(await run('speak')).toEqual({
       code: 2,
