@@ -26,6 +26,12 @@ export default defineConfig([
     format: ['esm'],
     sourcemap: true,
     target: 'node20',
+    // One file: the commands' dynamic imports are inlined (no chunks in dist/ that the other
+    // config's clean could race with, and `import.meta.url` stays dist/cli/main.js).
+    splitting: false,
+    // The CLI uses the package's public API through its own name (Node's package
+    // self-reference resolves it to dist/), so it carries no second copy of the library.
+    external: ['voxroute', 'voxroute/testing', 'msw', 'ws'],
     // tsup marks an output that starts with a shebang as executable (mode 0755).
     banner: { js: '#!/usr/bin/env node' },
   },

@@ -2,9 +2,9 @@
 # Smoke test of the package as users get it: pack the built repo (run `npm run build` first),
 # install the tarball into a scratch project outside the repo, then
 #   1. import() and require() `voxroute` with the optional peers msw and ws absent (the main
-#      entry must not need them), and run the installed `voxroute` bin;
-#   2. install msw and ws (the versions of our devDependencies) and import() and require()
-#      `voxroute/testing`;
+#      entry must not need them), read `voxroute/schema.json`, and run the installed `voxroute` bin;
+#   2. install msw and ws (the versions of our devDependencies), import() and require()
+#      `voxroute/testing`, and run `voxroute demo` (the bin on the installed package);
 #   3. import() and require() `voxroute/ai-sdk` (types only: it needs no AI SDK package at run
 #      time), then install @livekit/agents and @livekit/rtc-node and do the same for
 #      `voxroute/livekit`.
@@ -41,6 +41,9 @@ for peer in msw ws ai @ai-sdk/provider @livekit/agents @livekit/rtc-node; do
 done
 node "$repo/test/package/smoke.mjs" voxroute
 node "$repo/test/package/smoke.cjs" voxroute
+title=$(node -p "require('voxroute/schema.json').title")
+[ "$title" = "voxroute router config" ] || { echo "smoke-package: voxroute/schema.json has title '$title'" >&2; exit 1; }
+echo "ok: require('voxroute/schema.json') is the config's JSON Schema"
 
 got=$(npx --no-install voxroute --version)
 [ "$got" = "$version" ] || { echo "smoke-package: 'voxroute --version' printed '$got', want '$version'" >&2; exit 1; }
@@ -55,6 +58,10 @@ echo "ok: npx voxroute no-such-command exits 2"
 npm_install "./$tarball" "msw@$msw_version" "ws@$ws_version"
 node "$repo/test/package/smoke.mjs" voxroute/testing
 node "$repo/test/package/smoke.cjs" voxroute/testing
+# The bin reaches the library through the package's self-reference: check it from an install.
+demo=$(npx --no-install voxroute demo)
+grep -q '^tts: .* via mock-b after mock-a failed' <<<"$demo" || { echo "smoke-package: 'voxroute demo' printed: $demo" >&2; exit 1; }
+echo "ok: npx voxroute demo runs a voice turn on the installed package"
 
 node "$repo/test/package/smoke.mjs" voxroute/ai-sdk
 node "$repo/test/package/smoke.cjs" voxroute/ai-sdk

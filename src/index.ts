@@ -18,6 +18,7 @@ export {
 } from './audio/index.js';
 // Config
 export {
+  type ConfigFactory,
   configJsonSchema,
   defineConfig,
   isResolvedConfig,
@@ -80,6 +81,13 @@ export {
   type RouterOptions,
   type RouterStats,
 } from './routing/router.js';
+// Metrics through OpenTelemetry (optional peer dependency @opentelemetry/api)
+export {
+  instrumentRouter,
+  METRIC_NAMES,
+  type RouterEventSource,
+  TTFC_BUCKETS_MS,
+} from './telemetry/metrics.js';
 // Data shapes
 export type {
   Attempt,

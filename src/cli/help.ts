@@ -1,4 +1,4 @@
-import { CLI_COMMANDS } from './commands.js';
+import { CLI_COMMANDS, type CliCommand } from './commands.js';
 
 /**
  * The text of `voxroute --help` (and of `voxroute` with no arguments), ending in a newline.
@@ -11,14 +11,23 @@ export function formatHelp(version: string): string {
   return [
     `voxroute ${version}: route streaming speech-to-text, chat and text-to-speech across providers`,
     '',
-    'Usage: voxroute <command> [options]',
+    'Usage: voxroute <command> [options]     (voxroute <command> --help for its options)',
     '',
-    'Commands (not available yet; they come in a later release):',
+    'Commands:',
     ...commands,
     '',
     'Options:',
     '  -h, --help     show this help',
     '  -v, --version  print the version',
     '',
+    'A command reads the config named by -c/--config, else $VOXROUTE_CONFIG, else',
+    'voxroute.config.{ts,mts,js,mjs,json,yaml,yml} in the working folder.',
+    'Exit codes: 0 ok, 1 failed (providers, unhealthy route), 2 usage, 3 config, 4 file, 5 unavailable.',
+    '',
   ].join('\n');
+}
+
+/** The text of `voxroute <command> --help`. */
+export function formatCommandHelp(command: CliCommand): string {
+  return `Usage: voxroute ${command.name} ${command.usage}\n\n${command.summary}\n`;
 }

@@ -1,37 +1,27 @@
+import { CliError } from './cli-error.js';
 import { CLI_COMMANDS } from './commands.js';
-import { formatHelp } from './help.js';
+import type { CliContext } from './context.js';
+import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { formatCommandHelp, formatHelp } from './help.js';
 
-/** Where the CLI writes and what it reports as its version; injected so tests run it in-process. */
-export interface CliContext {
-  /** The package version, e.g. `'0.1.0'`. */
-  readonly version: string;
-  /** Writes text to standard output, as given (the CLI supplies the newlines). */
-  readonly stdout: (text: string) => void;
-  /** Writes text to standard error, as given (the CLI supplies the newlines). */
-  readonly stderr: (text: string) => void;
-}
-
-/** Exit code of a run that did what was asked (help, version). */
-export const EXIT_OK = 0;
-/** Exit code of a known command that this release does not implement yet. */
-export const EXIT_UNAVAILABLE = 1;
-/** Exit code of a usage error: an unknown command or option. */
-export const EXIT_USAGE = 2;
+export type { CliContext } from './context.js';
+export { EXIT_CONFIG, EXIT_FAILURE, EXIT_IO, EXIT_OK, EXIT_UNAVAILABLE, EXIT_USAGE } from './exit-codes.js';
 
 /**
- * Runs the `voxroute` CLI on its arguments and returns the process exit code; never throws and
- * never calls `process.exit`.
+ * Runs the `voxroute` CLI on its arguments and resolves to the process exit code; never
+ * rejects and never calls `process.exit`.
  *
  * - no arguments, `-h`, `--help` or `help`: the help text on stdout, exit 0;
  * - `-v` or `--version`: the version and a newline on stdout, exit 0;
- * - a command of {@link CLI_COMMANDS}: a "not available yet" line on stderr, exit 1;
+ * - `<command> --help`: that command's usage on stdout, exit 0;
+ * - a command of {@link CLI_COMMANDS}: runs it; an error is one `voxroute: ...` message on
+ *   stderr and its exit code (see exit-codes.ts): a ConfigError exits 3 with every issue,
+ *   another voxroute error (all providers failed) exits 1;
  * - anything else: an "unknown command/option" line and a pointer to `--help` on stderr, exit 2.
- *
- * Only the first argument is looked at.
  *
  * @param argv The arguments after the program name (`process.argv.slice(2)`).
  */
-export function runCli(argv: readonly string[], ctx: CliContext): number {
+export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
   const first = argv[0];
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     ctx.stdout(formatHelp(ctx.version));
@@ -41,11 +31,41 @@ export function runCli(argv: readonly string[], ctx: CliContext): number {
     ctx.stdout(`${ctx.version}\n`);
     return EXIT_OK;
   }
-  if (CLI_COMMANDS.some((c) => c.name === first)) {
-    ctx.stderr(`voxroute: '${first}' is not available yet in voxroute ${ctx.version}.\n`);
-    return EXIT_UNAVAILABLE;
+  const command = CLI_COMMANDS.find((c) => c.name === first);
+  if (!command) {
+    const kind = first.startsWith('-') ? 'option' : 'command';
+    ctx.stderr(`voxroute: unknown ${kind} '${first}'. Run 'voxroute --help' to list the commands.\n`);
+    return EXIT_USAGE;
   }
-  const kind = first.startsWith('-') ? 'option' : 'command';
-  ctx.stderr(`voxroute: unknown ${kind} '${first}'. Run 'voxroute --help' to list the commands.\n`);
-  return EXIT_USAGE;
+  const rest = argv.slice(1);
+  // `bench` passes its arguments on to the benchmark: only `bench --help` itself is its help.
+  const wantsHelp =
+    command.name === 'bench'
+      ? rest[0] === '--help' || rest[0] === '-h'
+      : rest.includes('--help') || rest.includes('-h');
+  if (wantsHelp) {
+    ctx.stdout(formatCommandHelp(command));
+    return EXIT_OK;
+  }
+  try {
+    return await command.run(rest, ctx);
+  } catch (error) {
+    return report(error, ctx);
+  }
+}
+
+/** Writes an error of a command to stderr and returns its exit code. */
+function report(error: unknown, ctx: CliContext): number {
+  if (error instanceof CliError) {
+    ctx.stderr(`voxroute: ${error.message}\n`);
+    return error.exitCode;
+  }
+  const e = error as { name?: unknown; code?: unknown; message?: unknown } | null;
+  if (e?.code === 'CONFIG_INVALID') {
+    ctx.stderr(`voxroute: ${String(e.message)}\n`);
+    return EXIT_CONFIG;
+  }
+  const name = typeof e?.name === 'string' ? e.name : 'Error';
+  ctx.stderr(`voxroute: ${name}: ${String(e?.message ?? error)}\n`);
+  return EXIT_FAILURE;
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { zod } from '../internal/zod.js';
-import { secretSchema } from './secret.js';
+import { EnvSecretRef, envRefSchema, secretSchema } from './secret.js';
 
 /**
  * Largest delay Node's timers honour: a `setTimeout` longer than 2^31 - 1 ms fires at once
@@ -19,24 +19,51 @@ export function msSchema(description: string) {
     .describe(description);
 }
 
+const URL_PROTOCOL_ERROR = 'must be an http:// or https:// URL';
+const URL_CREDENTIALS_ERROR =
+  'must not contain a user name or password: put credentials in apiKey or headers';
+
+/** True when `url` parses and carries a user name or password. */
+function hasCredentials(url: string): boolean {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  return parsed !== undefined && (parsed.username !== '' || parsed.password !== '');
+}
+
+/** `url` without trailing slashes, so adapters can append `/chat/completions` and the like. */
+function trimSlashes(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/**
+ * Checks an http(s) URL read from an environment variable, as {@link httpUrlSchema} checks a
+ * literal one; the error messages never quote the value.
+ */
+export function checkHttpUrl(value: string): string | { error: string } {
+  const parsed = URL.canParse(value) ? new URL(value) : undefined;
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    return { error: URL_PROTOCOL_ERROR };
+  if (hasCredentials(value)) return { error: URL_CREDENTIALS_ERROR };
+  return trimSlashes(value);
+}
+
 /**
  * An http:// or https:// base URL without credentials in it (credentials belong in `apiKey`
- * or `headers`, which are never logged). Parses to the URL without trailing slashes, so
- * adapters can append `/chat/completions` and the like.
+ * or `headers`, which are never logged), written as the URL itself or as `{ env: 'NAME' }` to
+ * read it from the environment when the config is loaded (then checked the same way). Parses
+ * to the URL without trailing slashes, so adapters can append `/chat/completions` and the
+ * like, or to an {@link EnvSecretRef} that resolves to one.
  */
 export function httpUrlSchema(description: string) {
   const z = zod();
+  const literal = z
+    .url({ protocol: /^https?$/, error: URL_PROTOCOL_ERROR })
+    // Runs even when the format check failed: only a URL that parses can hold credentials.
+    .refine((url) => !hasCredentials(url), { message: URL_CREDENTIALS_ERROR })
+    .overwrite(trimSlashes);
+  // The transform sits on the env member only: a default on the union stays in the JSON Schema.
+  const fromEnv = envRefSchema().transform((value) => new EnvSecretRef(value.env, checkHttpUrl));
   return z
-    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
-    .refine(
-      (url) => {
-        // Runs even when the format check failed: only a URL that parses can hold credentials.
-        const parsed = URL.canParse(url) ? new URL(url) : undefined;
-        return parsed === undefined || (parsed.username === '' && parsed.password === '');
-      },
-      { message: 'must not contain a user name or password: put credentials in apiKey or headers' },
-    )
-    .overwrite((url) => url.replace(/\/+$/, ''))
+    .union([literal, fromEnv], { error: 'expected an http:// or https:// URL or { env: "VARIABLE_NAME" }' })
     .describe(description);
 }
 

@@ -38,7 +38,12 @@ function walk(value: unknown, env: SecretEnv, issues: ConfigIssue[], path: (stri
       issues.push({ path, message: `environment variable ${value.env} ${state}` });
       return undefined;
     }
-    return found;
+    const checked = value.check ? value.check(found) : found;
+    if (typeof checked !== 'string') {
+      issues.push({ path, message: `environment variable ${value.env}: ${checked.error}` });
+      return undefined;
+    }
+    return checked;
   }
   if (Array.isArray(value)) return value.map((item, i) => walk(item, env, issues, [...path, i]));
   if (isPlainObject(value)) {

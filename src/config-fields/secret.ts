@@ -8,9 +8,15 @@ import { lazySchema, zod } from '../internal/zod.js';
 export class EnvSecretRef {
   /** Name of the environment variable that holds the secret, e.g. `'OPENAI_API_KEY'`. */
   readonly env: string;
+  /**
+   * Checks and normalises the variable's value once read (e.g. a URL): returns the value to
+   * use, or `{ error }`, a message that must not quote the value. Absent: taken as is.
+   */
+  readonly check: ((value: string) => string | { error: string }) | undefined;
 
-  constructor(env: string) {
+  constructor(env: string, check?: (value: string) => string | { error: string }) {
     this.env = env;
+    this.check = check;
   }
 }
 
@@ -19,7 +25,8 @@ export type SecretInput = string | { env: string };
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const envRefSchema = lazySchema((z) =>
+/** Schema of `{ env: 'NAME' }`, before it becomes an {@link EnvSecretRef}. */
+export const envRefSchema = lazySchema((z) =>
   z
     .strictObject({
       env: z

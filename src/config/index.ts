@@ -6,7 +6,7 @@ export {
   type ResolvedOpenAIProviderConfig,
 } from '../providers/openai/config.js';
 export { CAPABILITIES } from './capability.js';
-export { defineConfig } from './define-config.js';
+export { type ConfigFactory, defineConfig } from './define-config.js';
 export { configJsonSchema } from './json-schema.js';
 export { CONFIG_EXTENSIONS, type LoadConfigOptions, loadConfig } from './load-config.js';
 export { type ParseConfigOptions, parseConfig } from './parse-config.js';

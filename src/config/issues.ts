@@ -1,18 +1,25 @@
 import type { z } from 'zod';
 import type { ConfigIssue } from '../errors/config-error.js';
+import { didYouMean } from './did-you-mean.js';
 
 type ZodIssue = z.core.$ZodIssue;
 type Path = (string | number)[];
 
 /**
  * Turns zod issues into ConfigIssues with full paths, most specific first:
- * - an unknown key becomes one issue per key, at the key's own path (`unknown key`);
+ * - an unknown key becomes one issue per key, at the key's own path (`unknown key`), with a
+ *   did-you-mean when `knownKeys` (the keys allowed at a path) has a near miss of it
+ *   (`unknown key; did you mean "baseUrl"?` for `baseURL`, see didYouMean);
  * - a failed union whose input matched one member's shape (e.g. `{ env: 5 }` for a secret,
  *   `-1` for `firstChunkTimeoutMs`) reports that member's issues instead of "Invalid input";
  * - identical issues are reported once.
  * Messages come from the schema and never quote the input value.
  */
-export function toConfigIssues(issues: readonly ZodIssue[], prefix: Path = []): ConfigIssue[] {
+export function toConfigIssues(
+  issues: readonly ZodIssue[],
+  prefix: Path = [],
+  knownKeys?: (path: Path) => readonly string[],
+): ConfigIssue[] {
   const out: ConfigIssue[] = [];
   const seen = new Set<string>();
   const add = (path: Path, message: string) => {
@@ -24,11 +31,14 @@ export function toConfigIssues(issues: readonly ZodIssue[], prefix: Path = []): 
   for (const issue of issues) {
     const path = [...prefix, ...issue.path.map(toSegment)];
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) add([...path, key], 'unknown key');
+      for (const key of issue.keys) {
+        const meant = knownKeys ? didYouMean(key, knownKeys(path)) : undefined;
+        add([...path, key], meant ? `unknown key; did you mean "${meant}"?` : 'unknown key');
+      }
     } else if (issue.code === 'invalid_union') {
       const informative = issue.errors.filter((branch) => !branch.every(isShallowMismatch));
       const only = informative.length === 1 ? informative[0] : undefined;
-      if (only) for (const sub of toConfigIssues(only, path)) add(sub.path, sub.message);
+      if (only) for (const sub of toConfigIssues(only, path, knownKeys)) add(sub.path, sub.message);
       else add(path, issue.message);
     } else {
       add(path, issue.message);

@@ -13,6 +13,14 @@ export function configJsonSchema(): Record<string, unknown> {
     target: 'draft-2020-12',
     io: 'input',
     unrepresentable: 'any',
+    // zod leaves out the default of a field whose schema has a transform anywhere inside
+    // (a URL that may be `{ env }`), as the default is an output value; ours are valid input.
+    override: ({ zodSchema, jsonSchema }) => {
+      const def = (zodSchema as unknown as { _zod: { def: { type: string; defaultValue?: unknown } } })._zod
+        .def;
+      if (def.type === 'default' && !('default' in jsonSchema) && typeof def.defaultValue === 'string')
+        jsonSchema.default = def.defaultValue;
+    },
   }) as Record<string, unknown>;
   return { title: 'voxroute router config', ...schema };
 }

@@ -1,6 +1,7 @@
 import { extname, resolve } from 'node:path';
 import type { SecretEnv } from '../config-fields/resolve-secrets.js';
 import { ConfigError } from '../errors/config-error.js';
+import type { ConfigFactory } from './define-config.js';
 import { loadModuleDefault } from './load-module.js';
 import { parseConfig } from './parse-config.js';
 import { parseJsonConfig, parseYamlConfig } from './parse-data.js';
@@ -8,7 +9,10 @@ import type { ResolvedConfig } from './types.js';
 
 /** Options of {@link loadConfig}. */
 export interface LoadConfigOptions {
-  /** Where `{ env: 'NAME' }` secrets are read from. Default `process.env`. */
+  /**
+   * Where `{ env: 'NAME' }` secrets and URLs are read from, and what a config module whose
+   * default export is a function (see ConfigFactory) is called with. Default `process.env`.
+   */
   env?: SecretEnv;
   /** Folder a relative `path` is resolved from. Default `process.cwd()`. */
   cwd?: string;
@@ -35,7 +39,8 @@ export const CONFIG_EXTENSIONS = [
 
 /**
  * Reads, validates and resolves a router config file: `.ts`/`.mts`/`.cts` (through jiti,
- * loaded lazily) and `.mjs`/`.js`/`.cjs` (Node's import) by their default export, `.json`,
+ * loaded lazily) and `.mjs`/`.js`/`.cjs` (Node's import) by their default export (a config,
+ * or a ConfigFactory called with `{ env }`), `.json`,
  * and `.yaml`/`.yml` (the `yaml` package, loaded lazily). A relative `path` resolves from
  * `options.cwd`, default `process.cwd()`. Then as parseConfig. Each call re-reads a
  * TypeScript config; Node caches a JavaScript one for the life of the process.
@@ -61,15 +66,26 @@ async function readConfig(file: string, options: LoadConfigOptions): Promise<unk
     case '.ts':
     case '.mts':
     case '.cts':
-      return loadModuleDefault(file, 'jiti', options.alias);
+      return callFactory(await loadModuleDefault(file, 'jiti', options.alias), file, options);
     case '.mjs':
     case '.js':
     case '.cjs':
-      return loadModuleDefault(file, 'native');
+      return callFactory(await loadModuleDefault(file, 'native'), file, options);
     case '.json':
       return parseJsonConfig(await readText(file), file);
     default:
       return parseYamlConfig(await readText(file), file);
+  }
+}
+
+/** A module's default export, or what it returns when it is a ConfigFactory. */
+async function callFactory(value: unknown, file: string, options: LoadConfigOptions): Promise<unknown> {
+  if (typeof value !== 'function') return value;
+  try {
+    return await (value as ConfigFactory)({ env: options.env ?? process.env });
+  } catch (error) {
+    const message = `the config function threw: ${error instanceof Error ? error.message : String(error)}`;
+    throw new ConfigError([{ path: [], message }], { source: file, cause: error });
   }
 }
 

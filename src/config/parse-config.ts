@@ -1,6 +1,8 @@
 import type { SecretEnv } from '../config-fields/resolve-secrets.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
+import { knownKeysAt } from './did-you-mean.js';
 import { toConfigIssues } from './issues.js';
+import { configJsonSchema } from './json-schema.js';
 import { redactIssues } from './redact.js';
 import { isResolvedConfig, resolveConfig } from './resolve.js';
 import { routerConfigSchema } from './schema.js';
@@ -28,7 +30,15 @@ export interface ParseConfigOptions {
 export function parseConfig(input: unknown, options: ParseConfigOptions = {}): ResolvedConfig {
   if (isResolvedConfig(input)) return input;
   const parsed = routerConfigSchema().safeParse(input);
-  if (!parsed.success) throw configError(toConfigIssues(parsed.error.issues), input, options.source);
+  if (!parsed.success) {
+    // The JSON Schema lists the keys allowed at each path, for did-you-mean; built only on error.
+    let schema: Record<string, unknown> | undefined;
+    const knownKeys = (path: (string | number)[]) => {
+      schema ??= configJsonSchema();
+      return knownKeysAt(schema, path);
+    };
+    throw configError(toConfigIssues(parsed.error.issues, [], knownKeys), input, options.source);
+  }
   const issues: ConfigIssue[] = [];
   const config = resolveConfig(parsed.data, options.env ?? process.env, issues);
   if (issues.length > 0) throw configError(issues, input, options.source);

@@ -1,4 +1,5 @@
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
+import { operationOf } from './gen-ai.js';
 
 /** Attribute values voxroute puts on spans: never a secret, never a payload. */
 export type SpanAttributes = Record<string, string | number | boolean>;
@@ -19,11 +20,16 @@ export interface Tracing {
 const NAME = 'voxroute';
 
 /**
- * OpenTelemetry tracing through @opentelemetry/api: a span per routed call (`voxroute.tts`,
- * `voxroute.stt`, `voxroute.chat`) with an event per attempt, fallback, hedge and first chunk.
- * It is a no-op unless the application registers a tracer provider. The API module is loaded
- * in the background (so importing voxroute stays fast): calls made in the first few ms after
+ * OpenTelemetry tracing through @opentelemetry/api (an optional peer dependency): a span per
+ * routed call (`voxroute.tts`, `voxroute.stt`, `voxroute.chat`) with an event per attempt,
+ * fallback, hedge and first chunk. It is a no-op unless the application registers a tracer
+ * provider, and when the API package is not installed. The API module is loaded in the
+ * background (so importing voxroute stays fast): calls made in the first few ms after
  * createRouter, before it has loaded, get no span; `router.warmup()` waits for it.
+ *
+ * Beside voxroute's own `voxroute.*` attributes, spans carry the OpenTelemetry GenAI semantic
+ * conventions' `gen_ai.operation.name` (from the capability) and `gen_ai.request.model` (the
+ * model or voice id of the attempt that produced the first chunk; on events, of that attempt).
  * Attributes hold names, counts, times (ms) and error codes only: no secret, URL or payload.
  */
 export function createTracing(version: string): Tracing & { ready: Promise<void> } {
@@ -40,12 +46,27 @@ export function createTracing(version: string): Tracing & { ready: Promise<void>
     ready,
     startCall(name, attributes) {
       if (!tracer) return undefined;
-      const span: Span = tracer.startSpan(name, { attributes: attributes as Attributes });
+      const operation = operationOf(attributes['voxroute.capability']);
+      const span: Span = tracer.startSpan(name, {
+        attributes: {
+          ...attributes,
+          ...(operation ? { 'gen_ai.operation.name': operation } : {}),
+        } as Attributes,
+      });
       if (!span.isRecording()) return undefined;
+      let firstChunkModel: string | undefined;
       return {
-        event: (eventName, eventAttributes) => span.addEvent(eventName, eventAttributes as Attributes),
+        event: (eventName, eventAttributes) => {
+          const model = eventAttributes['voxroute.model'];
+          if (typeof model === 'string' && eventName === 'first-chunk') firstChunkModel = model;
+          span.addEvent(eventName, {
+            ...eventAttributes,
+            ...(typeof model === 'string' ? { 'gen_ai.request.model': model } : {}),
+          } as Attributes);
+        },
         end: (endAttributes, error) => {
           span.setAttributes(endAttributes as Attributes);
+          if (firstChunkModel !== undefined) span.setAttribute('gen_ai.request.model', firstChunkModel);
           if (error !== undefined) {
             const e = error as { name?: unknown; code?: unknown };
             span.setAttribute('error.type', typeof e.name === 'string' ? e.name : 'Error');

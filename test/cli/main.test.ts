@@ -36,6 +36,7 @@ describe('voxroute CLI process', () => {
       'tts',
       'stt',
       'chat',
+      'mock',
       'bench',
       'demo',
     ]);

@@ -1,29 +1,44 @@
 import { describe, expect, it } from 'vitest';
-import { EXIT_OK, EXIT_UNAVAILABLE, EXIT_USAGE, runCli } from '../../src/cli/run.js';
+import {
+  EXIT_CONFIG,
+  EXIT_FAILURE,
+  EXIT_IO,
+  EXIT_OK,
+  EXIT_UNAVAILABLE,
+  EXIT_USAGE,
+  runCli,
+} from '../../src/cli/run.js';
 
 const HELP = `voxroute 9.8.7: route streaming speech-to-text, chat and text-to-speech across providers
 
-Usage: voxroute <command> [options]
+Usage: voxroute <command> [options]     (voxroute <command> --help for its options)
 
-Commands (not available yet; they come in a later release):
-  doctor  check the config, credentials and reachability of each provider
-  tts     speak text through the router and write the audio to a file
-  stt     transcribe an audio file through the router
-  chat    stream a chat reply through the router
-  bench   measure the router's overhead and each provider's latency
+Commands:
+  doctor  check the config and probe each provider: TTFC p50/p99, breaker, errors
+  tts     speak text through the router to a WAV file, or raw PCM to stdout
+  stt     transcribe a WAV file through the router, one final per line
+  chat    stream a chat reply through the router to stdout
+  mock    serve the config's providers as loopback mocks and print their base URLs
+  bench   run the repository's routing or overhead benchmark (in a checkout)
   demo    run a voice turn (stt -> chat -> tts) against local mock providers
 
 Options:
   -h, --help     show this help
   -v, --version  print the version
+
+A command reads the config named by -c/--config, else $VOXROUTE_CONFIG, else
+voxroute.config.{ts,mts,js,mjs,json,yaml,yml} in the working folder.
+Exit codes: 0 ok, 1 failed (providers, unhealthy route), 2 usage, 3 config, 4 file, 5 unavailable.
 `;
 
 /** Runs the CLI in-process with version 9.8.7 and collects what it writes. */
-function run(...argv: string[]): { code: number; stdout: string; stderr: string } {
+async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = runCli(argv, {
+  const code = await runCli(argv, {
     version: '9.8.7',
+    cwd: '/nonexistent-voxroute-dir',
+    env: {},
     stdout: (t) => {
       stdout += t;
     },
@@ -35,49 +50,95 @@ function run(...argv: string[]): { code: number; stdout: string; stderr: string 
 }
 
 describe('runCli', () => {
-  it('exit codes are 0 for success, 1 for a command not available yet, 2 for a usage error', () => {
-    expect([EXIT_OK, EXIT_UNAVAILABLE, EXIT_USAGE]).toEqual([0, 1, 2]);
+  it('exit codes: 0 ok, 1 failure, 2 usage, 3 config, 4 file, 5 unavailable', () => {
+    expect([EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_CONFIG, EXIT_IO, EXIT_UNAVAILABLE]).toEqual([
+      0, 1, 2, 3, 4, 5,
+    ]);
   });
 
   it.each([[[]], [['--help']], [['-h']], [['help']], [['--help', 'tts']]])(
     'prints the help listing every command for %j',
-    (argv) => {
-      expect(run(...argv)).toEqual({ code: 0, stdout: HELP, stderr: '' });
+    async (argv) => {
+      expect(await run(...argv)).toEqual({ code: 0, stdout: HELP, stderr: '' });
     },
   );
 
-  it.each([['--version'], ['-v']])('prints only the version for %s', (flag) => {
-    expect(run(flag)).toEqual({ code: 0, stdout: '9.8.7\n', stderr: '' });
+  it.each([['--version'], ['-v']])('prints only the version for %s', async (flag) => {
+    expect(await run(flag)).toEqual({ code: 0, stdout: '9.8.7\n', stderr: '' });
   });
 
-  it.each([['doctor'], ['tts'], ['stt'], ['chat'], ['bench'], ['demo']])(
-    'answers the coming command %s with "not available yet" and exit 1',
-    (name) => {
-      expect(run(name, '--anything')).toEqual({
-        code: 1,
-        stdout: '',
-        stderr: `voxroute: '${name}' is not available yet in voxroute 9.8.7.\n`,
-      });
-    },
-  );
+  it("prints a command's usage for <command> --help", async () => {
+    expect(await run('stt', '--help')).toEqual({
+      code: 0,
+      stdout:
+        'Usage: voxroute stt FILE.wav [--interim] [--language CODE] [--route NAME] [-c FILE]\n\ntranscribe a WAV file through the router, one final per line\n',
+      stderr: '',
+    });
+  });
 
-  it('rejects an unknown command with exit 2 and a pointer to --help', () => {
-    expect(run('speak')).toEqual({
+  it('prints the usage for bench --help, but passes a later --help on to the benchmark', async () => {
+    expect(await run('bench', '--help')).toEqual({
+      code: 0,
+      stdout:
+        "Usage: voxroute bench routing|overhead [ARGS...]\n\nrun the repository's routing or overhead benchmark (in a checkout)\n",
+      stderr: '',
+    });
+  });
+
+  it('rejects an unknown command with exit 2 and a pointer to --help', async () => {
+    expect(await run('speak')).toEqual({
       code: 2,
       stdout: '',
       stderr: "voxroute: unknown command 'speak'. Run 'voxroute --help' to list the commands.\n",
     });
   });
 
-  it('rejects an unknown option with exit 2, naming it an option', () => {
-    expect(run('--verbose')).toEqual({
+  it('rejects an unknown option with exit 2, naming it an option', async () => {
+    expect(await run('--verbose')).toEqual({
       code: 2,
       stdout: '',
       stderr: "voxroute: unknown option '--verbose'. Run 'voxroute --help' to list the commands.\n",
     });
   });
 
-  it('treats a differently cased command as unknown', () => {
-    expect(run('TTS').code).toBe(2);
+  it("rejects an unknown option of a command with exit 2, naming it and the command's help", async () => {
+    expect(await run('doctor', '--fast')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "voxroute: doctor: Unknown option '--fast'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--fast\". Run 'voxroute doctor --help'.\n",
+    });
+  });
+
+  it('rejects a bad number with exit 2', async () => {
+    expect(await run('doctor', '--samples', '0')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "voxroute: doctor: --samples must be a whole number >= 1, not '0'\n",
+    });
+  });
+
+  it('exits 3 when no config is named or found', async () => {
+    expect(await run('doctor')).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'voxroute: no config file: pass --config FILE, set VOXROUTE_CONFIG, or add voxroute.config.{ts,js,json,yaml} to /nonexistent-voxroute-dir\n',
+    });
+  });
+
+  it('exits 2 for tts without text, and for bench without a benchmark name', async () => {
+    expect(await run('tts')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "voxroute: tts: give the text to speak, e.g. voxroute tts 'Hello there' -o hello.wav\n",
+    });
+    expect((await run('bench', 'fast')).stderr).toBe(
+      "voxroute: bench: name a benchmark: voxroute bench routing|overhead [ARGS...] (not 'fast')\n",
+    );
+  });
+
+  it('treats a differently cased command as unknown', async () => {
+    expect((await run('TTS')).code).toBe(2);
   });
 });

@@ -217,11 +217,14 @@ describe('parseConfig: invalid fields', () => {
     input.defaults = { routes: { strategy: 'priority', retries: 2 }, providers: {} };
     const error = configErrorOf(() => parseConfig(input, { env }));
     expect(error.issues).toEqual([
-      { path: ['providers', 'ec2-a', 'tts', 'voice'], message: 'unknown key' },
-      { path: ['providers', 'ec2-a', 'apiKye'], message: 'unknown key' },
+      { path: ['providers', 'ec2-a', 'tts', 'voice'], message: 'unknown key; did you mean "voices"?' },
+      { path: ['providers', 'ec2-a', 'apiKye'], message: 'unknown key; did you mean "apiKey"?' },
       { path: ['providers', 'openai', 'apiKey', 'fallback'], message: 'unknown key' },
       { path: ['routes', 'tts', 'retryBudget'], message: 'unknown key' },
-      { path: ['routes', 'tts', 'firstChunkTimeout'], message: 'unknown key' },
+      {
+        path: ['routes', 'tts', 'firstChunkTimeout'],
+        message: 'unknown key; did you mean "firstChunkTimeoutMs"?',
+      },
       { path: ['defaults', 'routes', 'retries'], message: 'unknown key' },
       { path: ['defaults', 'providers'], message: 'unknown key' },
       { path: ['extra'], message: 'unknown key' },

@@ -1,56 +1,27 @@
-import { type Span, type Tracer, type TracerProvider, trace } from '@opentelemetry/api';
-import { afterAll, describe, expect, it } from 'vitest';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouter } from '../../src/index.js';
 import { createOpenAiCompatibleMock, startMockServer } from '../../src/testing/index.js';
 
-interface Recorded {
-  name: string;
-  attributes: Record<string, unknown>;
-  events: { name: string; attributes: Record<string, unknown> }[];
-  status?: { code: number };
-  ended: boolean;
-}
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 
-/** A tracer provider that records every span in memory. */
-function recordingProvider(spans: Recorded[]): TracerProvider {
-  const tracer = {
-    startSpan(name: string, options?: { attributes?: Record<string, unknown> }): Span {
-      const rec: Recorded = { name, attributes: { ...options?.attributes }, events: [], ended: false };
-      spans.push(rec);
-      const span = {
-        isRecording: () => true,
-        addEvent: (n: string, a?: Record<string, unknown>) => {
-          rec.events.push({ name: n, attributes: { ...a } });
-          return span;
-        },
-        setAttributes: (a: Record<string, unknown>) => {
-          Object.assign(rec.attributes, a);
-          return span;
-        },
-        setAttribute: (k: string, v: unknown) => {
-          rec.attributes[k] = v;
-          return span;
-        },
-        setStatus: (s: { code: number }) => {
-          rec.status = s;
-          return span;
-        },
-        end: () => {
-          rec.ended = true;
-        },
-      };
-      return span as unknown as Span;
-    },
-  } as unknown as Tracer;
-  return { getTracer: () => tracer };
-}
+beforeAll(() => {
+  trace.setGlobalTracerProvider(provider);
+});
+afterAll(async () => {
+  trace.disable();
+  await provider.shutdown();
+});
 
-afterAll(() => trace.disable());
-
-describe('OpenTelemetry spans', () => {
-  it('records one span per call with an event per attempt, and no secret in any attribute', async () => {
-    const spans: Recorded[] = [];
-    trace.setGlobalTracerProvider(recordingProvider(spans));
+describe('OpenTelemetry spans, recorded by the real SDK (@opentelemetry/sdk-trace-base)', () => {
+  it('records one span per call with GenAI attributes and an event per attempt, and no secret', async () => {
+    exporter.reset();
     const a = await startMockServer({
       provider: createOpenAiCompatibleMock({ script: { failTimes: 9, failStatus: 503 } }),
     });
@@ -63,13 +34,13 @@ describe('OpenTelemetry spans', () => {
           kind: 'openai-compatible',
           baseUrl: `${a.url}/v1`,
           apiKey: 'sk-test-secret-value',
-          chat: { models: { m: 'x' } },
+          chat: { models: { m: 'model-a' } },
         },
         b: {
           kind: 'openai-compatible',
           baseUrl: `${b.url}/v1`,
           apiKey: 'sk-test-secret-value',
-          chat: { models: { m: 'x' } },
+          chat: { models: { m: 'model-b' } },
         },
       },
       routes: { chat: { providers: ['a', 'b'], strategy: 'priority' } },
@@ -79,16 +50,25 @@ describe('OpenTelemetry spans', () => {
       for await (const _ of router.chat({ messages: [{ role: 'user', content: 'hi' }], model: 'm' })) {
         // drain
       }
+      const spans = exporter.getFinishedSpans();
       expect(spans).toHaveLength(1);
       const span = spans[0]!;
       expect(span.name).toBe('voxroute.chat');
-      expect(span.ended).toBe(true);
-      expect(span.events.map((e) => `${e.name}:${e.attributes['voxroute.provider']}`)).toEqual([
+      expect(span.instrumentationScope.name).toBe('voxroute');
+      expect(span.status.code).toBe(SpanStatusCode.UNSET);
+      expect(span.events.map((e) => `${e.name}:${e.attributes?.['voxroute.provider']}`)).toEqual([
         'attempt:a',
         'error:a',
         'fallback:a',
         'attempt:b',
         'first-chunk:b',
+      ]);
+      expect(span.events.map((e) => e.attributes?.['gen_ai.request.model'])).toEqual([
+        'model-a',
+        'model-a',
+        'model-a',
+        'model-b',
+        'model-b',
       ]);
       expect(span.events[1]!.attributes).toMatchObject({
         'error.type': 'ProviderError',
@@ -96,14 +76,55 @@ describe('OpenTelemetry spans', () => {
         'voxroute.error.status': 503,
       });
       expect(span.attributes).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.request.model': 'model-b',
+        'voxroute.capability': 'chat',
         'voxroute.route': 'chat',
         'voxroute.provider': 'b',
         'voxroute.attempts': 2,
       });
-      expect(JSON.stringify(spans)).not.toContain('sk-test-secret-value');
+      expect(typeof span.attributes['voxroute.ttfc_ms']).toBe('number');
+      expect(JSON.stringify(spans.map((s) => [s.attributes, s.events]))).not.toContain(
+        'sk-test-secret-value',
+      );
     } finally {
       await router.close();
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('marks the span of a failed call as an error with the class and code, not the message', async () => {
+    exporter.reset();
+    const a = await startMockServer({
+      provider: createOpenAiCompatibleMock({ script: { failTimes: 9, failStatus: 503 } }),
+    });
+    const router = createRouter({
+      providers: {
+        a: { kind: 'openai-compatible', baseUrl: `${a.url}/v1`, apiKey: 'k', chat: { models: { m: 'x' } } },
+      },
+      routes: { chat: { providers: ['a'] } },
+    });
+    try {
+      await router.warmup();
+      const stream = router.chat({ messages: [{ role: 'user', content: 'hi' }], model: 'm' });
+      await expect(
+        (async () => {
+          for await (const _ of stream) {
+            // drain
+          }
+        })(),
+      ).rejects.toMatchObject({ name: 'AllProvidersFailedError' });
+      const spans = exporter.getFinishedSpans();
+      expect(spans.map((s) => [s.name, s.status.code])).toEqual([['voxroute.chat', SpanStatusCode.ERROR]]);
+      expect(spans[0]!.attributes).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'error.type': 'AllProvidersFailedError',
+        'voxroute.attempts': 1,
+      });
+      expect(spans[0]!.attributes['gen_ai.request.model']).toBeUndefined();
+    } finally {
+      await router.close();
+      await a.close();
     }
   });
 });

@@ -87,7 +87,7 @@ describe('config kind elevenlabs', () => {
       'providers.eleven.tts.transport: Invalid option: expected one of "http"|"websocket"|"auto"',
       'providers.eleven.tts.optimizeStreamingLatency: must be 0..4',
       'providers.eleven.tts.voiceSettings.speed: must be <= 1.2',
-      'providers.eleven.tts.voiceSettings.similarity_boost: unknown key',
+      'providers.eleven.tts.voiceSettings.similarity_boost: unknown key; did you mean "similarityBoost"?',
       'providers.eleven.tts.chunkLengthSchedule.0: must be >= 50',
       'providers.eleven.tts.outputFormat: unknown key',
     ]);

@@ -1,0 +1,92 @@
+import { CONFIG_OPTION, parseCommandArgs } from '../args.js';
+import { CliError } from '../cli-error.js';
+import { loadCliConfig } from '../config-file.js';
+import type { CliContext } from '../context.js';
+import { EXIT_OK, EXIT_UNAVAILABLE } from '../exit-codes.js';
+
+/** One served mock, as `voxroute mock --json` prints it. */
+export interface ServedMock {
+  kind: string;
+  /** What to give a client as its base URL (for OpenAI kinds, the origin plus `/v1`). */
+  baseUrl: string;
+}
+
+/**
+ * What an unset variable of the config reads as for `mock`, which needs neither real keys nor
+ * real URLs: a value that passes both as a secret and as a URL.
+ */
+export const MOCK_ENV_FALLBACK = 'http://127.0.0.1:9/voxroute-mock';
+
+/**
+ * `voxroute mock [-c FILE] [--json]`: serves the testing kit's wire-accurate mock of each
+ * provider of the config on its own loopback port (voxroute/testing `startMockServer`), so
+ * clients in any language can be tested against them; prints one line per provider
+ * (`name kind baseUrl`, or a JSON object with `--json`) on stdout, then serves until
+ * SIGINT/SIGTERM. Kind `sagemaker` is not served (use the testing kit's
+ * `startSageMakerEmulator`). The mocks accept any API key.
+ */
+export async function mockCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
+  const { values } = parseCommandArgs('mock', argv, { ...CONFIG_OPTION, json: { type: 'boolean' } }, 0);
+  const env = ctx.env ?? process.env;
+  const lenient = new Proxy(env, {
+    get: (target, key) => (typeof key === 'string' && target[key]) || MOCK_ENV_FALLBACK,
+  });
+  const { config } = await loadCliConfig(ctx, values.config, lenient);
+  let testing: typeof import('voxroute/testing');
+  try {
+    testing = await import('voxroute/testing');
+  } catch (error) {
+    throw new CliError(
+      `mock: voxroute/testing could not be loaded (${(error as Error).message}); it needs the optional peer dependencies msw and ws: npm install msw ws`,
+      EXIT_UNAVAILABLE,
+    );
+  }
+  const servers: { close(): Promise<void> }[] = [];
+  const served: Record<string, ServedMock> = {};
+  const skipped: string[] = [];
+  try {
+    for (const [name, provider] of Object.entries(config.providers)) {
+      const kind = provider.kind;
+      const mock =
+        kind === 'openai' || kind === 'openai-compatible'
+          ? testing.createOpenAiCompatibleMock()
+          : kind === 'anthropic'
+            ? testing.createAnthropicMock()
+            : kind === 'cartesia'
+              ? testing.createCartesiaMock()
+              : kind === 'deepgram'
+                ? testing.createDeepgramMock()
+                : kind === 'elevenlabs'
+                  ? testing.createElevenLabsMock()
+                  : undefined;
+      if (!mock) {
+        skipped.push(`${name} (${kind})`);
+        continue;
+      }
+      const server = await testing.startMockServer({ provider: mock });
+      servers.push(server);
+      const openAi = kind === 'openai' || kind === 'openai-compatible';
+      served[name] = { kind, baseUrl: openAi ? `${server.url}/v1` : server.url };
+    }
+    if (values.json) {
+      ctx.stdout(`${JSON.stringify({ providers: served })}\n`);
+    } else {
+      const rows = Object.entries(served).map(([name, m]) => [name, m.kind, m.baseUrl]);
+      const w = [0, 1].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
+      for (const r of rows) ctx.stdout(`${r[0]!.padEnd(w[0]!)}  ${r[1]!.padEnd(w[1]!)}  ${r[2]}\n`);
+    }
+    if (skipped.length)
+      ctx.stderr(`voxroute: not served (no loopback mock for the kind): ${skipped.join(', ')}\n`);
+    ctx.stderr(`voxroute: serving ${servers.length} mock provider(s) on loopback; stop with Ctrl-C\n`);
+    await untilAborted(ctx.signal);
+    return EXIT_OK;
+  } finally {
+    await Promise.all(servers.map((s) => s.close()));
+  }
+}
+
+function untilAborted(signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return new Promise(() => {});
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}

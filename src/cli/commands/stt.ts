@@ -1,0 +1,86 @@
+import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { CONFIG_OPTION, parseCommandArgs } from '../args.js';
+import { CliError } from '../cli-error.js';
+import { loadCliConfig } from '../config-file.js';
+import type { CliContext } from '../context.js';
+import { EXIT_IO, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
+import { startProgress } from '../progress.js';
+import { describeResult, pickRoute, reportFallbacks } from '../router-call.js';
+
+/**
+ * `voxroute stt FILE.wav [--interim] [--language CODE] [--route NAME] [-c FILE]`: transcribes a
+ * WAV file (PCM s16le, mu-law or A-law) through the router and prints each final transcript
+ * as a line on stdout; with `--interim`, partial transcripts too, each prefixed `~ `.
+ */
+export async function sttCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    'stt',
+    argv,
+    {
+      ...CONFIG_OPTION,
+      interim: { type: 'boolean' },
+      language: { type: 'string' },
+      route: { type: 'string' },
+    },
+    1,
+  );
+  const input = positionals[0];
+  if (!input)
+    throw new CliError('stt: give a WAV file to transcribe, e.g. voxroute stt call.wav', EXIT_USAGE);
+  const file = resolve(ctx.cwd ?? process.cwd(), input);
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file);
+  } catch (error) {
+    throw new CliError(
+      `stt: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      EXIT_IO,
+    );
+  }
+  try {
+    const { config } = await loadCliConfig(ctx, values.config);
+    const route = pickRoute(config, 'stt', values.route);
+    const { createRouter, readWav, ProtocolError } = await import('voxroute');
+    const wav = readWav(handle.createReadStream());
+    let format: Awaited<typeof wav.format>;
+    try {
+      format = await wav.format;
+    } catch (error) {
+      if (ProtocolError.isInstance(error))
+        throw new CliError(`stt: ${file} is not a WAV file voxroute reads: ${error.message}`, EXIT_IO);
+      throw error;
+    }
+    const router = createRouter(config, { env: ctx.env ?? process.env });
+    reportFallbacks(ctx, router);
+    const progress = startProgress(ctx, `transcribing ${input} through route '${route}'`);
+    try {
+      const stream = router.stt({
+        route,
+        audio: wav.data,
+        format,
+        ...(values.interim ? { interim: true } : {}),
+        ...(values.language ? { language: values.language } : {}),
+      });
+      let finals = 0;
+      for await (const event of stream) {
+        if (event.type === 'final') {
+          finals++;
+          ctx.stdout(`${event.text}\n`);
+          progress.update(`${finals} final transcript(s) so far`);
+        } else if (values.interim) {
+          ctx.stdout(`~ ${event.text}\n`);
+        }
+      }
+      const result = await stream.result;
+      progress.done();
+      ctx.stderr(`voxroute: ${finals} final transcript(s), ${describeResult(result)}\n`);
+      return EXIT_OK;
+    } finally {
+      progress.done();
+      await router.close();
+    }
+  } finally {
+    await handle.close();
+  }
+}

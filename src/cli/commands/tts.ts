@@ -1,0 +1,93 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { CONFIG_OPTION, intOption, parseCommandArgs } from '../args.js';
+import { CliError } from '../cli-error.js';
+import { loadCliConfig } from '../config-file.js';
+import type { CliContext } from '../context.js';
+import { EXIT_IO, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
+import { startProgress } from '../progress.js';
+import { describeResult, namesOf, pickRoute, reportFallbacks } from '../router-call.js';
+
+/**
+ * `voxroute tts TEXT [-o FILE] [--voice NAME] [--route NAME] [--sample-rate HZ] [-c FILE]`:
+ * speaks TEXT through the router, as PCM s16le mono at `--sample-rate` (default 24000 Hz).
+ * With `-o FILE` the audio is written as a WAV file; without (or `-o -`) the raw PCM goes to
+ * stdout, refused when stdout is a terminal. A summary line goes to stderr.
+ */
+export async function ttsCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    'tts',
+    argv,
+    {
+      ...CONFIG_OPTION,
+      out: { type: 'string', short: 'o' },
+      voice: { type: 'string' },
+      route: { type: 'string' },
+      'sample-rate': { type: 'string' },
+    },
+    1,
+  );
+  const text = positionals[0];
+  if (!text)
+    throw new CliError(
+      "tts: give the text to speak, e.g. voxroute tts 'Hello there' -o hello.wav",
+      EXIT_USAGE,
+    );
+  const sampleRate = intOption('tts', 'sample-rate', values['sample-rate'], 24_000, 8000);
+  const toFile = values.out !== undefined && values.out !== '-';
+  if (!toFile && ctx.stdoutIsTTY) {
+    throw new CliError(
+      'tts: refusing to write raw audio to a terminal; pass -o FILE.wav or pipe stdout',
+      EXIT_USAGE,
+    );
+  }
+  const { config } = await loadCliConfig(ctx, values.config);
+  const route = pickRoute(config, 'tts', values.route);
+  const voices = namesOf(config, route, 'tts');
+  const voice = values.voice ?? voices[0];
+  if (!voice || !voices.includes(voice)) {
+    throw new CliError(
+      `tts: no voice '${values.voice}' on route '${route}'; voices: ${voices.join(', ')}`,
+      EXIT_USAGE,
+    );
+  }
+  const { createRouter, encodeWav } = await import('voxroute');
+  const router = createRouter(config, { env: ctx.env ?? process.env });
+  reportFallbacks(ctx, router);
+  const progress = startProgress(ctx, `speaking through route '${route}'`);
+  try {
+    const format = { encoding: 'pcm_s16le', sampleRate, channels: 1 } as const;
+    const stream = router.tts({ route, text, voice, format });
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    for await (const chunk of stream) {
+      bytes += chunk.data.byteLength;
+      if (toFile) chunks.push(chunk.data);
+      else await ctx.stdoutBytes?.(chunk.data);
+      progress.update(`received ${bytes} bytes of audio`);
+    }
+    const result = await stream.result;
+    progress.done();
+    const ms = Math.round((bytes / 2 / sampleRate) * 1000);
+    if (toFile) {
+      const file = resolve(ctx.cwd ?? process.cwd(), values.out as string);
+      const pcm = Buffer.concat(chunks);
+      try {
+        await writeFile(file, encodeWav(format, pcm));
+      } catch (error) {
+        throw new CliError(`tts: cannot write ${file}: ${(error as Error).message}`, EXIT_IO);
+      }
+      ctx.stderr(
+        `voxroute: wrote ${file}: ${ms} ms of PCM s16le ${sampleRate} Hz mono, ${describeResult(result)}\n`,
+      );
+    } else {
+      ctx.stderr(
+        `voxroute: ${bytes} bytes (${ms} ms) of PCM s16le ${sampleRate} Hz mono, ${describeResult(result)}\n`,
+      );
+    }
+    return EXIT_OK;
+  } finally {
+    progress.done();
+    await router.close();
+  }
+}

@@ -1,0 +1,92 @@
+/** A JSON Schema node, as configJsonSchema() builds them. */
+type SchemaNode = {
+  properties?: Record<string, SchemaNode>;
+  additionalProperties?: SchemaNode | boolean;
+  items?: SchemaNode;
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  allOf?: SchemaNode[];
+};
+
+/** The schema node and every member of its anyOf/oneOf/allOf, recursively. */
+function expand(node: SchemaNode, out: SchemaNode[] = []): SchemaNode[] {
+  out.push(node);
+  for (const member of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])])
+    expand(member, out);
+  return out;
+}
+
+/**
+ * The property names a JSON Schema allows for the object at `path` (keys of records are
+ * matched by `additionalProperties`, array indexes by `items`), gathered across every union
+ * member, so that a provider object gets the keys of every provider kind.
+ */
+export function knownKeysAt(schema: Record<string, unknown>, path: readonly (string | number)[]): string[] {
+  let nodes = expand(schema as SchemaNode);
+  for (const segment of path) {
+    const next: SchemaNode[] = [];
+    for (const node of nodes) {
+      const byName = typeof segment === 'string' ? node.properties?.[segment] : undefined;
+      if (byName) next.push(byName);
+      else if (typeof segment === 'number' && node.items) next.push(node.items);
+      else if (typeof node.additionalProperties === 'object') next.push(node.additionalProperties);
+    }
+    nodes = next.flatMap((n) => expand(n));
+  }
+  return [...new Set(nodes.flatMap((n) => Object.keys(n.properties ?? {})))];
+}
+
+/** Lower case without `_`, `-` or spaces: `baseURL`, `base_url` and `baseUrl` all become `baseurl`. */
+function fold(key: string): string {
+  return key.toLowerCase().replace(/[-_\s]/g, '');
+}
+
+/** Edit distance between `a` and `b`: insertions, deletions, substitutions and swaps of two neighbours. */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      let best = Math.min(
+        d[i - 1]![j]! + 1,
+        d[i]![j - 1]! + 1,
+        d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The known key an unknown `key` most likely meant, or undefined: one that differs only in
+ * case, `_`/`-` (`baseURL`, `base_url` -> `baseUrl`; `api_key` -> `apiKey`), else the single
+ * closest one within 2 edits (and at most a third of the key's length, less one letter), compared
+ * case-insensitively (`apiKye` -> `apiKey`, a swap; `voice` -> `voices`).
+ */
+export function didYouMean(key: string, allowed: readonly string[]): string | undefined {
+  // The key itself is among them when another member of a union allows it (`tts` on a kind
+  // that has no tts): no suggestion then.
+  const known = allowed.filter((k) => k !== key);
+  if (known.length < allowed.length) return undefined;
+  const folded = fold(key);
+  const same = known.filter((k) => fold(k) === folded);
+  if (same.length === 1) return same[0];
+  const limit = Math.min(2, Math.floor((folded.length - 1) / 3));
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  let tie = false;
+  for (const k of known) {
+    const d = distance(folded, fold(k));
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+      tie = false;
+    } else if (d === bestDistance) {
+      tie = true;
+    }
+  }
+  return best !== undefined && !tie ? best : undefined;
+}
