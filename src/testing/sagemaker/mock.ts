@@ -10,14 +10,7 @@ import type { BodyPlan } from '../scripted-body.js';
 import { scriptedResponse } from '../scripted-body.js';
 import { sageMakerErrorResponse, sageMakerErrorType } from './errors.js';
 import type { SageMakerCallContext, SageMakerEndpoint, SageMakerReply, SageMakerScript } from './types.js';
-import {
-  corruptMessage,
-  emulatorCodec,
-  partBytes,
-  payloadPartMessage,
-  recut,
-  streamErrorMessage,
-} from './wire.js';
+import { corruptMessage, partBytes, payloadPartMessage, recut, streamErrorMessage } from './wire.js';
 
 /**
  * Cold starts: a call that comes `afterIdleMs` or more after the endpoint's last activity (or
@@ -358,13 +351,12 @@ export async function streamPlan(
   script: SageMakerScript,
   headers: Record<string, string>,
 ): Promise<BodyPlan> {
-  const codec = await emulatorCodec();
   const encode = (parts: Array<string | Uint8Array>) =>
-    recut(parts.map(partBytes), script.partBytes).map((bytes) => payloadPartMessage(codec, bytes));
+    recut(parts.map(partBytes), script.partBytes).map((bytes) => payloadPartMessage(bytes));
   const chunks = encode(reply.parts);
   const k = script.malformedAfterChunks;
   if (k !== undefined && k >= 0 && k <= chunks.length) {
-    chunks.splice(k, 0, corruptMessage(payloadPartMessage(codec, new TextEncoder().encode('malformed'))));
+    chunks.splice(k, 0, corruptMessage(payloadPartMessage(new TextEncoder().encode('malformed'))));
   }
   return {
     status: 200,
@@ -375,8 +367,7 @@ export async function streamPlan(
     },
     chunks,
     closing: encode(reply.closing ?? []),
-    errorFrames:
-      script.errorEventAfterChunks !== undefined ? [streamErrorMessage(codec, script.errorEvent)] : [],
+    errorFrames: script.errorEventAfterChunks !== undefined ? [streamErrorMessage(script.errorEvent)] : [],
   };
 }
 
