@@ -95,10 +95,15 @@ export interface ScriptedEndpoint<E extends string> {
     request: Request,
     endpoint: E | undefined,
     handling: EndpointHandling<E, S>,
-  ): { arrival: Arrival<E> & { endpoint: E }; script: S } | { refused: MockUpgrade };
+  ): Admitted<E, S>;
   /** Refuses an upgrade with `status` and `body` (JSON unless a string); the record ends completed. */
   refuse(arrival: Arrival<E>, status: number, body: unknown): MockUpgrade;
 }
+
+/** An upgrade admitted with its script, or refused (the refusal to return). */
+export type Admitted<E extends string, S> =
+  | { arrival: Arrival<E> & { endpoint: E }; script: S; refused?: undefined }
+  | { arrival: Arrival<E>; refused: MockUpgrade };
 
 /** Options of {@link scriptedEndpoint}. */
 export interface ScriptedEndpointOptions<E extends string> {
@@ -225,20 +230,21 @@ export function scriptedEndpoint<E extends string>(options: ScriptedEndpointOpti
     request: Request,
     endpoint: E | undefined,
     handling: EndpointHandling<E, S>,
-  ): { arrival: Arrival<E> & { endpoint: E }; script: S } | { refused: MockUpgrade } {
+  ): Admitted<E, S> {
     const arrival = arrive(request, endpoint);
     const error = (status: number, message: string, cause: ErrorCause) =>
       refuse(arrival, status, handling.error(status, message, arrival, cause));
     const unauthorized = handling.auth?.(arrival);
-    if (unauthorized !== undefined) return { refused: error(401, unauthorized, 'auth') };
+    if (unauthorized !== undefined) return { arrival, refused: error(401, unauthorized, 'auth') };
     if (!known(arrival)) {
-      return { refused: error(404, `No mock WebSocket at ${arrival.url.pathname}`, 'path') };
+      return { arrival, refused: error(404, `No mock WebSocket at ${arrival.url.pathname}`, 'path') };
     }
     const script = handling.script(arrival);
     if (script.failTimes !== undefined && arrival.call <= script.failTimes) {
       const status = script.failStatus ?? 500;
       const message = (handling.failureMessage ?? defaultFailure)(arrival.call, script.failTimes);
       return {
+        arrival,
         refused: refuse(
           arrival,
           status,
