@@ -44,12 +44,12 @@ export interface EndpointHandling<E extends string, S extends MockScript> {
   script(arrival: Arrival<E> & { endpoint: E }): S;
   /** Message of a scripted failure. Default: `mock failure <call> of <failTimes>`. */
   failureMessage?(call: number, failTimes: number): string;
+  /** The endpoints served this way (HTTP, or WebSocket); a call on another one is a 404. Default: all. */
+  serves?: readonly E[];
 }
 
 /** What an HTTP endpoint adds: the success plan and the checks before it. */
 export interface HttpHandling<E extends string, S extends MockScript> extends EndpointHandling<E, S> {
-  /** Endpoints served over HTTP (others answer 404). Default: all. */
-  http?: readonly E[];
   /** Headers on every error answer, e.g. a request id. */
   errorHeaders?(arrival: Arrival<E>): Record<string, string>;
   /** The answer to a multipart body that cannot be parsed. Default: none (the body is ignored). */
@@ -117,8 +117,12 @@ export interface ScriptedEndpointOptions<E extends string> {
   numberUnknown?: boolean;
 }
 
-const known = <E extends string>(arrival: Arrival<E>): arrival is Arrival<E> & { endpoint: E } =>
-  arrival.endpoint !== undefined;
+/** True when the arrival names an endpoint that `handling` serves. */
+const served = <E extends string>(
+  arrival: Arrival<E>,
+  handling: { serves?: readonly E[] },
+): arrival is Arrival<E> & { endpoint: E } =>
+  arrival.endpoint !== undefined && (handling.serves?.includes(arrival.endpoint) ?? true);
 
 const defaultFailure = (call: number, failTimes: number) => `mock failure ${call} of ${failTimes}`;
 
@@ -182,7 +186,7 @@ export function scriptedEndpoint<E extends string>(options: ScriptedEndpointOpti
       }
       const unauthorized = handling.auth?.(arrival);
       if (unauthorized !== undefined) return refuse(401, unauthorized, 'auth');
-      if (!known(arrival) || (handling.http && !handling.http.includes(arrival.endpoint))) {
+      if (!served(arrival, handling)) {
         return refuse(404, `No mock endpoint at ${request.method} ${url.pathname}`, 'path');
       }
       if (request.method !== 'POST') return refuse(405, `Method ${request.method} not allowed`, 'method');
@@ -236,7 +240,7 @@ export function scriptedEndpoint<E extends string>(options: ScriptedEndpointOpti
       refuse(arrival, status, handling.error(status, message, arrival, cause));
     const unauthorized = handling.auth?.(arrival);
     if (unauthorized !== undefined) return { arrival, refused: error(401, unauthorized, 'auth') };
-    if (!known(arrival)) {
+    if (!served(arrival, handling)) {
       return { arrival, refused: error(404, `No mock WebSocket at ${arrival.url.pathname}`, 'path') };
     }
     const script = handling.script(arrival);
