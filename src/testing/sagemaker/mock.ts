@@ -10,7 +10,14 @@ import type { BodyPlan } from '../scripted-body.js';
 import { scriptedResponse } from '../scripted-body.js';
 import { sageMakerErrorResponse, sageMakerErrorType } from './errors.js';
 import type { SageMakerCallContext, SageMakerEndpoint, SageMakerReply, SageMakerScript } from './types.js';
-import { corruptMessage, partBytes, payloadPartMessage, recut, streamErrorMessage } from './wire.js';
+import {
+  corruptMessage,
+  joinParts,
+  partBytes,
+  payloadPartMessage,
+  recut,
+  streamErrorMessage,
+} from './wire.js';
 
 /**
  * Cold starts: a call that comes `afterIdleMs` or more after the endpoint's last activity (or
@@ -377,14 +384,7 @@ function invokeResponse(
   reply: SageMakerReply,
   headers: Record<string, string>,
 ): Response {
-  const parts = [...reply.parts, ...(reply.closing ?? [])].map(partBytes);
-  const total = parts.reduce((n, p) => n + p.byteLength, 0);
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const p of parts) {
-    body.set(p, offset);
-    offset += p.byteLength;
-  }
+  const body = joinParts([...reply.parts, ...(reply.closing ?? [])].map(partBytes));
   const out: Record<string, string> = {
     'content-type': reply.contentType ?? 'application/octet-stream',
     ...headers,

@@ -59,16 +59,22 @@ export function corruptMessage(message: Uint8Array): Uint8Array {
   return copy;
 }
 
-/** `parts` joined and cut again into pieces of `size` bytes (the last may be shorter). */
-export function recut(parts: Uint8Array[], size: number | undefined): Uint8Array[] {
-  if (!size || size <= 0) return parts;
-  const total = parts.reduce((n, p) => n + p.byteLength, 0);
-  const joined = new Uint8Array(total);
+/** `parts` joined into one array. */
+export function joinParts(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const joined = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
   let offset = 0;
   for (const p of parts) {
     joined.set(p, offset);
     offset += p.byteLength;
   }
+  return joined;
+}
+
+/** `parts` joined and cut again into pieces of `size` bytes (the last may be shorter). */
+export function recut(parts: Uint8Array[], size: number | undefined): Uint8Array[] {
+  if (!size || size <= 0) return parts;
+  const joined = joinParts(parts);
+  const total = joined.byteLength;
   const out: Uint8Array[] = [];
   for (let i = 0; i < total; i += size) out.push(joined.subarray(i, Math.min(total, i + size)));
   return out;
