@@ -1,5 +1,6 @@
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 
 /** One request a loopback server received, with its whole body. */
 export interface LoopbackRequest {
@@ -72,4 +73,49 @@ export function sendJson(
 ): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
+}
+
+/** A raw TCP server on 127.0.0.1 that hands over each connection once it is ready (see {@link startTcpServer}). */
+export interface TcpServer {
+  port: number;
+  /** Resolves with the next ready socket (in the order they became ready). */
+  nextHandshake(): Promise<Socket>;
+  /** Destroys every socket and stops listening. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a raw TCP server on 127.0.0.1 (a free port) for tests of what a client does with a peer
+ * that misbehaves below HTTP: `onConnection(socket, ready)` plays the peer and calls `ready()`
+ * when the test may have the socket (e.g. once its handshake request arrived).
+ */
+export async function startTcpServer(
+  onConnection: (socket: Socket, ready: () => void) => void,
+): Promise<TcpServer> {
+  const sockets: Socket[] = [];
+  const pending: Array<(socket: Socket) => void> = [];
+  const queued: Socket[] = [];
+  const server = createTcpServer((socket) => {
+    sockets.push(socket);
+    socket.on('error', () => {});
+    onConnection(socket, () => {
+      const waiter = pending.shift();
+      if (waiter) waiter(socket);
+      else queued.push(socket);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    port: (server.address() as AddressInfo).port,
+    nextHandshake() {
+      const socket = queued.shift();
+      return socket ? Promise.resolve(socket) : new Promise((resolve) => pending.push(resolve));
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+      await once(server, 'close');
+    },
+  };
 }

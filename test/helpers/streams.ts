@@ -52,3 +52,20 @@ const encoder = new TextEncoder();
 export async function* chunksOf(parts: ReadonlyArray<string | Uint8Array>): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield typeof part === 'string' ? encoder.encode(part) : part;
 }
+
+/** A whole body (any async iterable of bytes) read into one Buffer. */
+export async function readAll(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of body) parts.push(chunk);
+  return Buffer.concat(parts);
+}
+
+/** The error `promise` rejects with; throws (failing the test) when it resolves. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
