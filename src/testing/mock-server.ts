@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { MockProvider } from './mock-provider.js';
-import { listenOn, webRequestListener } from './node-adapter.js';
+import { closeServer, listenOn, webRequestListener } from './node-adapter.js';
 import type { RecordedRequest } from './recorded-request.js';
 import { createUpgradeHandler } from './ws-upgrade.js';
 
@@ -75,18 +75,12 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   );
   const upgrades = createUpgradeHandler(provider, () => origin);
   server.on('upgrade', upgrades.onUpgrade);
-  const listening = await listenOn(server, options.port, options.host);
-  const { port } = listening;
-  origin = listening.origin;
-  return {
-    url: origin,
-    port,
-    requests: provider.requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        upgrades.closeAll();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { port, origin: bound } = await listenOn(server, options.port, options.host);
+  origin = bound;
+  const close = () =>
+    closeServer(server, () => {
+      upgrades.closeAll();
+      server.closeAllConnections();
+    });
+  return { url: origin, port, requests: provider.requests, close };
 }

@@ -116,3 +116,11 @@ export async function listenOn(
   const bound = (server.address() as AddressInfo).port;
   return { port: bound, origin: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
 }
+
+/** Runs `dropAll` (end every open connection), then stops `server`; resolves once it has closed. */
+export function closeServer(server: NetServer, dropAll: () => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    dropAll();
+    server.close(() => resolve());
+  });
+}

@@ -2,7 +2,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttp2Server, type Http2Session } from 'node:http2';
 import { createServer as createNetServer, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
-import { listenOn, webRequestListener } from '../node-adapter.js';
+import { closeServer, listenOn, webRequestListener } from '../node-adapter.js';
 import type { RecordedRequest } from '../recorded-request.js';
 import { handleHttp2Stream } from './duplex.js';
 import { createSageMakerMock, type SageMakerMock, type SageMakerMockOptions } from './mock.js';
@@ -140,20 +140,13 @@ export async function startSageMakerEmulator(
     };
     socket.on('data', sniff);
   });
-  const listening = await listenOn(server, options.port, options.host);
-  const { port } = listening;
-  origin = listening.origin;
-  return {
-    url: origin,
-    port,
-    requests: mock.requests,
-    mock,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const session of sessions) session.destroy();
-        for (const socket of sockets) socket.destroy();
-        http1.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { port, origin: bound } = await listenOn(server, options.port, options.host);
+  origin = bound;
+  const close = () =>
+    closeServer(server, () => {
+      for (const session of sessions) session.destroy();
+      for (const socket of sockets) socket.destroy();
+      http1.closeAllConnections();
+    });
+  return { url: origin, port, requests: mock.requests, mock, close };
 }
