@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { MockProvider } from './mock-provider.js';
-import { resetSocket, sendWebResponse, toWebRequest } from './node-adapter.js';
+import { closeServer, listenOn, webRequestListener } from './node-adapter.js';
 import type { RecordedRequest } from './recorded-request.js';
 import { createUpgradeHandler } from './ws-upgrade.js';
 
@@ -66,39 +65,22 @@ export interface MockServer {
  */
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
   const { provider } = options;
-  const host = options.host ?? '127.0.0.1';
   let origin = '';
-  const server = createServer({ noDelay: true }, (req, res) => {
-    const gone = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) gone.abort();
-    });
-    const request = toWebRequest(req, origin, gone.signal);
-    provider
-      .handle(request)
-      .then((response) => sendWebResponse(response, res))
-      .catch(() => resetSocket(res.socket));
-  });
+  const server = createServer(
+    { noDelay: true },
+    webRequestListener(
+      (request) => provider.handle(request),
+      () => origin,
+    ),
+  );
   const upgrades = createUpgradeHandler(provider, () => origin);
   server.on('upgrade', upgrades.onUpgrade);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
+  const { port, origin: bound } = await listenOn(server, options.port, options.host);
+  origin = bound;
+  const close = () =>
+    closeServer(server, () => {
+      upgrades.closeAll();
+      server.closeAllConnections();
     });
-  });
-  const { port } = server.address() as AddressInfo;
-  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return {
-    url: origin,
-    port,
-    requests: provider.requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        upgrades.closeAll();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: origin, port, requests: provider.requests, close };
 }

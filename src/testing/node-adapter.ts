@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 
 /** Resets a TCP connection (RST where Node can, else a plain destroy). */
@@ -73,4 +73,54 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   } finally {
     res.off('close', onClose);
   }
+}
+
+/**
+ * A node:http request listener that serves `handle` (a web-fetch handler): the request as a web
+ * `Request` (its signal aborts when the client goes away before the answer ends), the answer
+ * sent as it comes, and the connection reset when `handle` rejects. `origin()` is the server's
+ * origin, known once it listens.
+ */
+export function webRequestListener(
+  handle: (request: Request) => Promise<Response>,
+  origin: () => string,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    handle(toWebRequest(req, origin(), gone.signal))
+      .then((response) => sendWebResponse(response, res))
+      .catch(() => resetSocket(res.socket));
+  };
+}
+
+/**
+ * Starts `server` listening on `host` (default `127.0.0.1`) and `port` (default 0: a free
+ * one); resolves with the port and the origin (`http://host:port`, an IPv6 host in brackets).
+ * Rejects if the port cannot be bound.
+ */
+export async function listenOn(
+  server: NetServer,
+  port = 0,
+  host = '127.0.0.1',
+): Promise<{ port: number; origin: string }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  return { port: bound, origin: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
+}
+
+/** Runs `dropAll` (end every open connection), then stops `server`; resolves once it has closed. */
+export function closeServer(server: NetServer, dropAll: () => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    dropAll();
+    server.close(() => resolve());
+  });
 }

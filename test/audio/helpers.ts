@@ -7,16 +7,7 @@ export function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): num
   return a.length === b.length ? -1 : n;
 }
 
-/** `parts` joined into one array. */
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
-}
+export { concatBytes } from '../helpers/index.js';
 
 /** `data` as an async stream of chunks of the given sizes (the rest as one last chunk). */
 export async function* streamOf(data: Uint8Array, sizes: readonly number[] = []): AsyncGenerator<Uint8Array> {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { frameSamples, SampleFramer } from '../../src/audio/sample-framer.js';
+import { concatBytes as concat } from '../helpers/index.js';
 
 const s16 = { encoding: 'pcm_s16le', sampleRate: 24000 } as const;
 
@@ -14,16 +15,6 @@ async function* chunksOf(data: Uint8Array, sizes: readonly number[]): AsyncGener
     yield data.subarray(at, at + size);
     at += size;
   }
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
 }
 
 describe('SampleFramer', () => {

@@ -1,5 +1,9 @@
 /** Builders of WAV byte streams for tests: any chunk order, sizes and fmt layouts. */
 
+import { concatBytes as join } from '../helpers/index.js';
+
+export { join };
+
 export interface ChunkSpec {
   id: string;
   body: Uint8Array;
@@ -66,16 +70,6 @@ export function fmtBody(spec: FmtSpec): Uint8Array {
     b.set(spec.guidTail ?? GUID_TAIL, 26);
   }
   return b;
-}
-
-export function join(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
 }
 
 /** `n` bytes 0, 1, 2, ... (mod 256) starting at `start`. */

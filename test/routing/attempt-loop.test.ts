@@ -11,20 +11,11 @@ import {
 import { routedStream } from '../../src/routing/attempt-loop.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
 import type { ChatEvent } from '../../src/types/chat.js';
+import { drain as collect } from '../helpers/index.js';
 import { aborted, candidate, fakeRun, ManualClock } from './helpers.js';
 
 const delta = (text: string): ChatEvent => ({ type: 'text-delta', text });
 const textOf = (e: ChatEvent) => (e.type === 'text-delta' ? e.text : undefined);
-
-async function collect<T>(stream: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
-  const items: T[] = [];
-  try {
-    for await (const item of stream) items.push(item);
-    return { items, error: undefined };
-  } catch (error) {
-    return { items, error };
-  }
-}
 
 describe('the attempt loop', () => {
   it('C30: an error that only appears on the first pull of a lazy stream still falls back', async () => {

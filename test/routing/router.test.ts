@@ -3,7 +3,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   AbortError,
   AllProvidersFailedError,
-  type AudioChunk,
   type ChatEvent,
   ConfigError,
   createRouter,
@@ -23,6 +22,7 @@ import {
   type RecordedFile,
   startMockServer,
 } from '../../src/testing/index.js';
+import { drain as collect, concatData as concat } from '../helpers/index.js';
 import { ManualClock } from './helpers.js';
 
 type Mode = 'loopback' | 'msw';
@@ -79,26 +79,6 @@ async function serve(
 }
 
 const chatRequest = { messages: [{ role: 'user' as const, content: 'hi' }], model: 'fast' };
-
-async function collect<T>(stream: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
-  const items: T[] = [];
-  try {
-    for await (const item of stream) items.push(item);
-    return { items, error: undefined };
-  } catch (error) {
-    return { items, error };
-  }
-}
-
-function concat(chunks: AudioChunk[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.data.byteLength, 0));
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c.data, o);
-    o += c.data.byteLength;
-  }
-  return out;
-}
 
 const failing = (script: MockScript) =>
   createOpenAiCompatibleMock({ script, chat: 'from a', transcript: 'from a' });

@@ -1,17 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { expect } from 'vitest';
 
-/** Asserts two byte arrays are equal (fast for large arrays; reports lengths and first difference). */
-export function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {
-  expect(actual.byteLength).toBe(expected.byteLength);
-  const a = Buffer.from(actual.buffer, actual.byteOffset, actual.byteLength);
-  const b = Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength);
-  if (!a.equals(b)) {
-    let i = 0;
-    while (a[i] === b[i]) i++;
-    expect({ firstDifferenceAt: i, actual: a[i] }).toEqual({ firstDifferenceAt: i, expected: b[i] });
-  }
-}
+export { expectSameBytes } from '../helpers/index.js';
 
 /** The `data:` payloads of an SSE body, one per event, in order. */
 export function sseData(body: string): string[] {

@@ -86,19 +86,4 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-/** Reads a whole body into one buffer. */
-export async function readAll(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  for await (const chunk of body) parts.push(chunk);
-  return Buffer.concat(parts);
-}
-
-/** Captures a promise's rejection (fails the test when it resolves). */
-export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
+export { readAll, rejectionOf } from '../helpers/index.js';

@@ -1,6 +1,6 @@
-import { once } from 'node:events';
-import { type AddressInfo, createServer, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { MockProvider, MockSocket, MockUpgrade } from '../../src/testing/index.js';
+import { startTcpServer, type TcpServer } from '../helpers/index.js';
 
 /** The server side of one WebSocket session of a {@link ScriptedWsProvider}. */
 export interface ServerSession {
@@ -65,40 +65,10 @@ export function scriptedWsProvider(
 }
 
 /** A TCP server that accepts connections and never answers: a WebSocket handshake that never completes. */
-export interface SilentServer {
-  port: number;
-  /** Resolves with the next accepted socket once it has sent its first bytes (the handshake request). */
-  nextHandshake(): Promise<Socket>;
-  close(): Promise<void>;
-}
+export type SilentServer = TcpServer;
 
-export async function startSilentServer(): Promise<SilentServer> {
-  const sockets: Socket[] = [];
-  const pending: Array<(socket: Socket) => void> = [];
-  const ready: Socket[] = [];
-  const server = createServer((socket) => {
-    sockets.push(socket);
-    socket.on('error', () => {});
-    socket.once('data', () => {
-      const waiter = pending.shift();
-      if (waiter) waiter(socket);
-      else ready.push(socket);
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    port: (server.address() as AddressInfo).port,
-    nextHandshake() {
-      const socket = ready.shift();
-      return socket ? Promise.resolve(socket) : new Promise((resolve) => pending.push(resolve));
-    },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-      await once(server, 'close');
-    },
-  };
+export function startSilentServer(): Promise<SilentServer> {
+  return startTcpServer((socket, ready) => socket.once('data', ready));
 }
 
 /** Resolves when `socket` has closed. */
@@ -111,26 +81,7 @@ export function turn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** The error `promise` rejects with (fails the test if it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
-
-/** Reads every message of an iterable into an array, and the error that ended it (if any). */
-export async function drain<T>(iterable: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
-  const items: T[] = [];
-  try {
-    for await (const item of iterable) items.push(item);
-  } catch (error) {
-    return { items, error };
-  }
-  return { items, error: undefined };
-}
+export { drain, rejectionOf as rejection } from '../helpers/index.js';
 
 /**
  * A TCP server that completes WebSocket handshakes (101 with the right Sec-WebSocket-Accept,
@@ -138,12 +89,7 @@ export async function drain<T>(iterable: AsyncIterable<T>): Promise<{ items: T[]
  */
 export async function startDeafServer(): Promise<SilentServer> {
   const { createHash } = await import('node:crypto');
-  const sockets: Socket[] = [];
-  const pending: Array<(socket: Socket) => void> = [];
-  const ready: Socket[] = [];
-  const server = createServer((socket) => {
-    sockets.push(socket);
-    socket.on('error', () => {});
+  return startTcpServer((socket, ready) => {
     let head = '';
     const onData = (chunk: Buffer) => {
       head += chunk.toString('latin1');
@@ -155,24 +101,8 @@ export async function startDeafServer(): Promise<SilentServer> {
       socket.write(
         `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
       );
-      const waiter = pending.shift();
-      if (waiter) waiter(socket);
-      else ready.push(socket);
+      ready();
     };
     socket.on('data', onData);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    port: (server.address() as AddressInfo).port,
-    nextHandshake() {
-      const socket = ready.shift();
-      return socket ? Promise.resolve(socket) : new Promise((resolve) => pending.push(resolve));
-    },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-      await once(server, 'close');
-    },
-  };
 }

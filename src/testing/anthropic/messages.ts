@@ -148,47 +148,29 @@ export function messagesPlan(body: unknown, input: MessagesInput): BodyPlan | Re
   ];
   const ping = sseEvent('ping', { type: 'ping' });
   let index = 0;
-  if (withText) {
+  /** One content block: start (then `ping` after the first), its deltas, stop. */
+  const block = (contentBlock: unknown, blockDeltas: unknown[]) => {
     chunks.push(
-      sseEvent('content_block_start', {
-        type: 'content_block_start',
-        index,
-        content_block: { type: 'text', text: '' },
-      }),
-      ping,
-    );
-    for (const text of deltas) {
-      chunks.push(
-        sseEvent('content_block_delta', {
-          type: 'content_block_delta',
-          index,
-          delta: { type: 'text_delta', text },
-        }),
-      );
-    }
-    chunks.push(sseEvent('content_block_stop', { type: 'content_block_stop', index }));
-    index++;
-  }
-  for (const tool of tools) {
-    chunks.push(
-      sseEvent('content_block_start', {
-        type: 'content_block_start',
-        index,
-        content_block: { type: 'tool_use', id: tool.id, name: tool.name, input: {} },
-      }),
+      sseEvent('content_block_start', { type: 'content_block_start', index, content_block: contentBlock }),
     );
     if (index === 0) chunks.push(ping);
-    for (const partial_json of ['', ...tool.pieces]) {
-      chunks.push(
-        sseEvent('content_block_delta', {
-          type: 'content_block_delta',
-          index,
-          delta: { type: 'input_json_delta', partial_json },
-        }),
-      );
+    for (const delta of blockDeltas) {
+      chunks.push(sseEvent('content_block_delta', { type: 'content_block_delta', index, delta }));
     }
     chunks.push(sseEvent('content_block_stop', { type: 'content_block_stop', index }));
     index++;
+  };
+  if (withText) {
+    block(
+      { type: 'text', text: '' },
+      deltas.map((text) => ({ type: 'text_delta', text })),
+    );
+  }
+  for (const tool of tools) {
+    block(
+      { type: 'tool_use', id: tool.id, name: tool.name, input: {} },
+      ['', ...tool.pieces].map((partial_json) => ({ type: 'input_json_delta', partial_json })),
+    );
   }
   const closing = [
     sseEvent('message_delta', {

@@ -1,13 +1,9 @@
 import type { Delay } from '../delay.js';
-import { realDelay } from '../delay.js';
 import type { MockProvider } from '../mock-provider.js';
 import type { MockScript } from '../mock-script.js';
-import type { CallContext, PerCall } from '../per-call.js';
+import type { PerCall } from '../per-call.js';
 import { resolvePerCall } from '../per-call.js';
-import type { RecordedRequest } from '../recorded-request.js';
-import { createRecord } from '../recorded-request.js';
-import { completeResponse, headerRecord, readRequestBody } from '../request-body.js';
-import { scriptedResponse } from '../scripted-body.js';
+import { type Arrival, type HttpHandling, scriptedEndpoint } from '../scripted-endpoint.js';
 import { type AnthropicReply, messagesPlan } from './messages.js';
 import { anthropicErrorBody } from './wire.js';
 
@@ -101,94 +97,44 @@ function authProblem(
  * ```
  */
 export function createAnthropicMock(options: AnthropicMockOptions = {}): AnthropicMock {
-  const delay = options.delay ?? realDelay;
-  const now = options.now ?? (() => performance.now());
-  const requests: RecordedRequest[] = [];
-  let count = 0;
-  let unmatched = 0;
-
-  async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const isMessages = url.pathname.replace(/\/+$/, '').endsWith('/v1/messages');
-    const call = isMessages ? ++count : ++unmatched;
-    const headers = headerRecord(request.headers);
-    const { record, finish } = createRecord({
-      endpoint: isMessages ? 'messages' : 'unknown',
-      call,
-      method: request.method,
-      path: url.pathname,
-      url: request.url,
-      headers,
-      receivedAtMs: now(),
-    });
-    requests.push(record);
-    const requestId = `req_mock_${call}`;
-    const sendError = (status: number, body: unknown, extra: Record<string, string> = {}): Response => {
-      record.status = status;
-      finish('completed');
-      return completeResponse(status, body, { 'request-id': requestId, ...extra });
-    };
-    const problem = (status: number, message: string) =>
-      sendError(status, anthropicErrorBody(status, message, requestId));
-
-    try {
-      await readRequestBody(request, record);
-      if (options.apiKey !== undefined) {
-        const problemText = authProblem(headers, options.apiKey, options.authHeader ?? 'either');
-        if (problemText !== undefined) return problem(401, problemText);
-      }
-      if (!isMessages) return problem(404, `No mock endpoint at ${request.method} ${url.pathname}`);
-      if (request.method !== 'POST') return problem(405, `Method ${request.method} not allowed`);
+  const endpoints = scriptedEndpoint<'messages'>({
+    endpoints: ['messages'],
+    delay: options.delay,
+    now: options.now,
+    numberUnknown: true,
+  });
+  const requestId = ({ call }: Arrival<'messages'>) => `req_mock_${call}`;
+  const handling: HttpHandling<'messages', MockScript> = {
+    error: (status, message, arrival) => anthropicErrorBody(status, message, requestId(arrival)),
+    errorHeaders: (arrival) => ({ 'request-id': requestId(arrival) }),
+    auth: ({ headers }) =>
+      options.apiKey === undefined
+        ? undefined
+        : authProblem(headers, options.apiKey, options.authHeader ?? 'either'),
+    check({ headers }) {
       const version = headers['anthropic-version'];
-      if (version === undefined) return problem(400, 'anthropic-version: header is required');
-      if (!VERSION.test(version)) return problem(400, `anthropic-version: invalid version '${version}'`);
-
-      const context: CallContext = { call, request: record };
-      const script = resolvePerCall(options.script, context) ?? {};
-      if (script.headersDelayMs !== undefined && script.headersDelayMs > 0) {
-        await delay(script.headersDelayMs, request.signal);
-      }
-      if (request.signal.aborted) {
-        finish('aborted');
-        return Response.error();
-      }
-      if (script.failTimes !== undefined && call <= script.failTimes) {
-        const status = script.failStatus ?? 500;
-        return sendError(
-          status,
-          script.failBody ??
-            anthropicErrorBody(status, `mock failure ${call} of ${script.failTimes}`, requestId),
-          script.retryAfter === undefined ? {} : { 'retry-after': script.retryAfter },
-        );
-      }
-      if (script.resetAfterChunks === 0) {
-        finish('reset');
-        return Response.error();
-      }
-      const plan = messagesPlan(record.body, {
+      if (version === undefined) return { status: 400, message: 'anthropic-version: header is required' };
+      if (!VERSION.test(version))
+        return { status: 400, message: `anthropic-version: invalid version '${version}'` };
+      return undefined;
+    },
+    script: ({ context }) => resolvePerCall(options.script, context) ?? {},
+    plan: ({ call, record, context }, script) =>
+      messagesPlan(record.body, {
         call,
         reply: resolvePerCall(options.reply, context),
         errorEvent: script.errorEvent,
-      });
-      if ('message' in plan) return problem(plan.status, plan.message);
-      return scriptedResponse(plan, { script, delay, signal: request.signal, record, finish });
-    } catch (error) {
-      if (request.signal.aborted) {
-        finish('aborted');
-        return Response.error();
-      }
-      return problem(500, `voxroute mock failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
+      }),
+  };
 
   return {
-    requests,
-    handle,
-    calls: () => count,
-    reset() {
-      requests.length = 0;
-      count = 0;
-      unmatched = 0;
+    requests: endpoints.requests,
+    handle(request) {
+      const { pathname } = new URL(request.url);
+      const isMessages = pathname.replace(/\/+$/, '').endsWith('/v1/messages');
+      return endpoints.serve(request, isMessages ? 'messages' : undefined, handling);
     },
+    calls: () => endpoints.calls('messages'),
+    reset: () => endpoints.reset(),
   };
 }

@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw';
-import { http } from 'msw';
+import { mockOf, type ProviderOrOptions, postRoutes, trimBase } from '../msw-routes.js';
 import type { AnthropicMock, AnthropicMockOptions } from './mock.js';
 import { createAnthropicMock } from './mock.js';
 
@@ -12,10 +12,10 @@ import { createAnthropicMock } from './mock.js';
  * const options: AnthropicHandlersOptions = { baseUrl: 'https://api.anthropic.com', reply: 'Hi.' };
  * ```
  */
-export type AnthropicHandlersOptions = { baseUrl: string } & (
-  | { provider: AnthropicMock }
-  | (AnthropicMockOptions & { provider?: undefined })
-);
+export type AnthropicHandlersOptions = { baseUrl: string } & ProviderOrOptions<
+  AnthropicMock,
+  AnthropicMockOptions
+>;
 
 /**
  * msw request handlers serving the Anthropic mock at `POST {baseUrl}/v1/messages` (e.g.
@@ -33,8 +33,5 @@ export type AnthropicHandlersOptions = { baseUrl: string } & (
  * ```
  */
 export function anthropicHandlers(options: AnthropicHandlersOptions): HttpHandler[] {
-  const { baseUrl, provider, ...mockOptions } = options;
-  const mock = provider ?? createAnthropicMock(mockOptions);
-  const base = baseUrl.replace(/\/+$/, '');
-  return [http.post(`${base}/v1/messages`, ({ request }) => mock.handle(request))];
+  return postRoutes(mockOf(options, createAnthropicMock), trimBase(options.baseUrl), ['/v1/messages']);
 }

@@ -1,21 +1,23 @@
 import type { Delay } from '../delay.js';
-import { realDelay } from '../delay.js';
 import type { MockProvider } from '../mock-provider.js';
 import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
 import type { MockSocket, MockUpgrade } from '../mock-websocket.js';
 import { DEFAULT_TRANSCRIPT } from '../openai/transcription.js';
 import type { CallContext, PerCall } from '../per-call.js';
 import { resolvePerCall } from '../per-call.js';
-import type { RecordedRequest } from '../recorded-request.js';
-import { createRecord } from '../recorded-request.js';
-import { completeResponse, headerRecord, readRequestBody } from '../request-body.js';
-import { scriptedResponse } from '../scripted-body.js';
+import {
+  type Arrival,
+  type EndpointHandling,
+  type HttpHandling,
+  isPerEndpoint,
+  scriptedEndpoint,
+} from '../scripted-endpoint.js';
 import type { CartesiaMockSpeech } from './audio.js';
 import { httpErrorBody } from './errors.js';
 import type { CartesiaEndpointName, CartesiaEndpointScripts, CartesiaMockScript } from './script.js';
 import type { CartesiaSocketRecord } from './socket-record.js';
 import { runSttSession, STT_BYTES_PER_SAMPLE } from './stt-session.js';
-import { bytesPlan, type HttpProblem, ssePlan } from './tts-http.js';
+import { bytesPlan, ssePlan } from './tts-http.js';
 import { runTtsSession } from './tts-session.js';
 
 const HTTP_PATHS: ReadonlyArray<readonly [string, CartesiaEndpointName]> = [
@@ -95,18 +97,6 @@ export interface CartesiaMock extends MockProvider {
   reset(): void;
 }
 
-function isEndpointScripts(spec: unknown): spec is CartesiaEndpointScripts {
-  return (
-    typeof spec === 'object' &&
-    spec !== null &&
-    !Array.isArray(spec) &&
-    ENDPOINTS.some((name) => name in (spec as Record<string, unknown>))
-  );
-}
-
-const isProblem = (value: unknown): value is HttpProblem =>
-  typeof value === 'object' && value !== null && 'message' in value && 'status' in value;
-
 /**
  * A wire-accurate mock of Cartesia's API (PROTOCOLS.md section 1 and 7.1), written once over web
  * `Request`/`Response` and MockSocket, to serve with msw ({@link cartesiaHandlers}) or on a real
@@ -132,10 +122,13 @@ const isProblem = (value: unknown): value is HttpProblem =>
  * ```
  */
 export function createCartesiaMock(options: CartesiaMockOptions = {}): CartesiaMock {
-  const delay = options.delay ?? realDelay;
-  const now = options.now ?? (() => performance.now());
   const speech = options.speech ?? {};
-  const requests: RecordedRequest[] = [];
+  const endpoints = scriptedEndpoint<CartesiaEndpointName>({
+    endpoints: ENDPOINTS,
+    delay: options.delay,
+    now: options.now,
+  });
+  const { delay } = endpoints;
   const sockets: CartesiaSocketRecord[] = [];
   const open = new Set<MockSocket>();
   /** Keeps `socket` in `open` while it is open, then runs the session. */
@@ -146,21 +139,19 @@ export function createCartesiaMock(options: CartesiaMockOptions = {}): CartesiaM
       socket.onClose(() => open.delete(socket));
       run(socket);
     };
-  const counts: Record<CartesiaEndpointName, number> = {
-    bytes: 0,
-    sse: 0,
-    'tts-websocket': 0,
-    'stt-websocket': 0,
-  };
 
-  const scriptFor = (endpoint: CartesiaEndpointName, context: CallContext): CartesiaMockScript => {
+  const script = ({
+    endpoint,
+    context,
+  }: Arrival<CartesiaEndpointName> & { endpoint: CartesiaEndpointName }) => {
     const spec = options.script;
-    if (isEndpointScripts(spec)) return resolvePerCall(spec[endpoint], context) ?? {};
+    if (isPerEndpoint<CartesiaEndpointScripts>(spec, ENDPOINTS))
+      return resolvePerCall(spec[endpoint], context) ?? {};
     return resolvePerCall(spec, context) ?? {};
   };
 
   /** Undefined when the key is right (or none is wanted), else the 401 message. */
-  const authProblem = (headers: Record<string, string>, url: URL): string | undefined => {
+  const auth = ({ headers, url }: Arrival<CartesiaEndpointName>): string | undefined => {
     if (options.apiKey === undefined) return undefined;
     const given = [
       headers['x-api-key'],
@@ -172,126 +163,49 @@ export function createCartesiaMock(options: CartesiaMockOptions = {}): CartesiaM
     return given.includes(options.apiKey) ? undefined : 'Invalid API key';
   };
 
-  async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const endpoint = HTTP_PATHS.find(([suffix]) => url.pathname.endsWith(suffix))?.[1];
-    const call = endpoint === undefined ? 1 : ++counts[endpoint];
-    const headers = headerRecord(request.headers);
-    const version = headers['cartesia-version'];
-    const { record, finish } = createRecord({
-      endpoint: endpoint ?? 'unknown',
-      call,
-      method: request.method,
-      path: url.pathname,
-      url: request.url,
-      headers,
-      receivedAtMs: now(),
-    });
-    requests.push(record);
-    const sendError = (status: number, body: unknown, extra: Record<string, string> = {}): Response => {
-      record.status = status;
-      finish('completed');
-      return completeResponse(status, body, extra);
-    };
-    const problem = (status: number, message: string) =>
-      sendError(status, httpErrorBody(status, message, version));
-    try {
-      await readRequestBody(request, record);
-      const unauthorized = authProblem(headers, url);
-      if (unauthorized) return problem(401, unauthorized);
-      if (endpoint === undefined)
-        return problem(404, `No mock endpoint at ${request.method} ${url.pathname}`);
-      if (request.method !== 'POST') return problem(405, `Method ${request.method} not allowed`);
-      const script = scriptFor(endpoint, { call, request: record });
-      if (script.headersDelayMs !== undefined && script.headersDelayMs > 0) {
-        await delay(script.headersDelayMs, request.signal);
-      }
-      if (request.signal.aborted) {
-        finish('aborted');
-        return Response.error();
-      }
-      if (script.failTimes !== undefined && call <= script.failTimes) {
-        const status = script.failStatus ?? 500;
-        return sendError(
-          status,
-          script.failBody ?? httpErrorBody(status, `mock failure ${call} of ${script.failTimes}`, version),
-          script.retryAfter === undefined ? {} : { 'retry-after': script.retryAfter },
-        );
-      }
-      if (script.resetAfterChunks === 0) {
-        finish('reset');
-        return Response.error();
-      }
+  const http: HttpHandling<CartesiaEndpointName, CartesiaMockScript> = {
+    error: (status, message, { headers }) => httpErrorBody(status, message, headers['cartesia-version']),
+    auth,
+    script,
+    plan({ endpoint, record }, script) {
       const input = {
         chunkBytes: Math.max(1, script.chunkBytes ?? DEFAULT_CHUNK_BYTES),
         speech,
         errorEvent: script.errorEvent,
       };
-      const plan = endpoint === 'bytes' ? bytesPlan(record.body, input) : ssePlan(record.body, input);
-      if (isProblem(plan)) return problem(plan.status, plan.message);
-      return scriptedResponse(plan, { script, delay, signal: request.signal, record, finish });
-    } catch (error) {
-      if (request.signal.aborted) {
-        finish('aborted');
-        return Response.error();
-      }
-      return problem(500, `voxroute mock failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
+      return endpoint === 'bytes' ? bytesPlan(record.body, input) : ssePlan(record.body, input);
+    },
+  };
+  const versionOf = ({ headers, url }: Arrival<CartesiaEndpointName>) =>
+    headers['cartesia-version'] ?? url.searchParams.get('cartesia_version') ?? undefined;
+  const socket: EndpointHandling<CartesiaEndpointName, CartesiaMockScript> = {
+    error: (status, message, arrival) => httpErrorBody(status, message, versionOf(arrival)),
+    auth,
+    script,
+  };
 
   function upgrade(request: Request): MockUpgrade {
-    const url = new URL(request.url);
-    const endpoint = SOCKET_PATHS.find(([suffix]) => url.pathname.endsWith(suffix))?.[1];
-    const call = endpoint === undefined ? 1 : ++counts[endpoint];
-    const headers = headerRecord(request.headers);
-    const version = headers['cartesia-version'] ?? url.searchParams.get('cartesia_version') ?? undefined;
-    const created = createRecord({
-      endpoint: endpoint ?? 'unknown',
-      call,
-      method: request.method,
-      path: url.pathname,
-      url: request.url,
-      headers,
-      receivedAtMs: now(),
-    });
-    const record: CartesiaSocketRecord = Object.assign(created.record, { frames: [], messages: [] });
-    const { finish } = created;
-    requests.push(record);
+    const { pathname } = new URL(request.url);
+    const endpoint = SOCKET_PATHS.find(([suffix]) => pathname.endsWith(suffix))?.[1];
+    const admitted = endpoints.admitUpgrade(request, endpoint, socket);
+    const record: CartesiaSocketRecord = Object.assign(admitted.arrival.record, { frames: [], messages: [] });
     sockets.push(record);
-    const refuse = (status: number, body: unknown): MockUpgrade => {
-      record.status = status;
-      finish('completed');
-      return { reject: { status, body: typeof body === 'string' ? body : JSON.stringify(body) } };
-    };
-    const unauthorized = authProblem(headers, url);
-    if (unauthorized) return refuse(401, httpErrorBody(401, unauthorized, version));
-    if (endpoint === undefined)
-      return refuse(404, httpErrorBody(404, `No mock WebSocket at ${url.pathname}`, version));
-    const context: CallContext = { call, request: record };
-    const script = scriptFor(endpoint, context);
-    if (script.failTimes !== undefined && call <= script.failTimes) {
-      const status = script.failStatus ?? 500;
-      return refuse(
-        status,
-        script.failBody ?? httpErrorBody(status, `mock failure ${call} of ${script.failTimes}`, version),
-      );
-    }
-    if (endpoint === 'tts-websocket') {
+    if (admitted.refused) return admitted.refused;
+    const { arrival, script } = admitted;
+    const { finish, url, context } = arrival;
+    const refuse = (message: string) =>
+      endpoints.refuse(arrival, 400, httpErrorBody(400, message, versionOf(arrival)));
+    if (arrival.endpoint === 'tts-websocket') {
       record.status = 101;
       return { accept: track((socket) => runTtsSession(socket, { script, delay, speech, record, finish })) };
     }
     const encoding = url.searchParams.get('encoding') ?? '';
     const sampleRate = Number(url.searchParams.get('sample_rate'));
-    if (!url.searchParams.get('model')) return refuse(400, httpErrorBody(400, 'model is required', version));
-    if (!(encoding in STT_BYTES_PER_SAMPLE)) {
-      return refuse(
-        400,
-        httpErrorBody(400, `encoding ${JSON.stringify(encoding)} is not supported`, version),
-      );
-    }
-    if (!Number.isInteger(sampleRate) || sampleRate <= 0) {
-      return refuse(400, httpErrorBody(400, 'sample_rate must be a positive integer', version));
-    }
+    if (!url.searchParams.get('model')) return refuse('model is required');
+    if (!(encoding in STT_BYTES_PER_SAMPLE))
+      return refuse(`encoding ${JSON.stringify(encoding)} is not supported`);
+    if (!Number.isInteger(sampleRate) || sampleRate <= 0)
+      return refuse('sample_rate must be a positive integer');
     record.status = 101;
     return {
       accept: track((socket) =>
@@ -310,18 +224,21 @@ export function createCartesiaMock(options: CartesiaMockOptions = {}): CartesiaM
   }
 
   return {
-    requests,
+    requests: endpoints.requests,
     sockets,
-    handle,
+    handle(request) {
+      const { pathname } = new URL(request.url);
+      const endpoint = HTTP_PATHS.find(([suffix]) => pathname.endsWith(suffix))?.[1];
+      return endpoints.serve(request, endpoint, http);
+    },
     upgrade,
-    calls: (endpoint) => counts[endpoint],
+    calls: (endpoint) => endpoints.calls(endpoint),
     closeSockets(code = 1001, reason = '') {
       for (const socket of [...open]) socket.close(code, reason);
     },
     reset() {
-      requests.length = 0;
+      endpoints.reset();
       sockets.length = 0;
-      for (const name of ENDPOINTS) counts[name] = 0;
     },
   };
 }

@@ -1,6 +1,5 @@
 import type { HttpHandler, WebSocketHandler } from 'msw';
-import { http } from 'msw';
-import { mockWebSocketHandler } from '../ws-msw.js';
+import { mockOf, type ProviderOrOptions, postRoutes, trimBase, wsRoutes } from '../msw-routes.js';
 import type { CartesiaMock, CartesiaMockOptions } from './mock.js';
 import { createCartesiaMock } from './mock.js';
 
@@ -13,10 +12,10 @@ import { createCartesiaMock } from './mock.js';
  * const options: CartesiaHandlersOptions = { baseUrl: 'https://api.cartesia.ai', apiKey: 'test-key' };
  * ```
  */
-export type CartesiaHandlersOptions = { baseUrl?: string } & (
-  | { provider: CartesiaMock }
-  | (CartesiaMockOptions & { provider?: undefined })
-);
+export type CartesiaHandlersOptions = { baseUrl?: string } & ProviderOrOptions<
+  CartesiaMock,
+  CartesiaMockOptions
+>;
 
 /**
  * msw handlers serving the Cartesia mock at `baseUrl`: `POST {baseUrl}/tts/bytes` and
@@ -39,14 +38,10 @@ export type CartesiaHandlersOptions = { baseUrl?: string } & (
 export function cartesiaHandlers(
   options: CartesiaHandlersOptions = {},
 ): Array<HttpHandler | WebSocketHandler> {
-  const { baseUrl, provider, ...mockOptions } = options;
-  const mock = provider ?? createCartesiaMock(mockOptions);
-  const base = (baseUrl ?? 'https://api.cartesia.ai').replace(/\/+$/, '');
-  const wsBase = base.replace(/^http(s?):/, 'ws$1:');
+  const mock = mockOf(options, createCartesiaMock);
+  const base = trimBase(options.baseUrl ?? 'https://api.cartesia.ai');
   return [
-    http.post(`${base}/tts/bytes`, ({ request }) => mock.handle(request)),
-    http.post(`${base}/tts/sse`, ({ request }) => mock.handle(request)),
-    mockWebSocketHandler(`${wsBase}/tts/websocket`, mock),
-    mockWebSocketHandler(`${wsBase}/stt/websocket`, mock),
+    ...postRoutes(mock, base, ['/tts/bytes', '/tts/sse']),
+    ...wsRoutes(mock, base, ['/tts/websocket', '/stt/websocket']),
   ];
 }

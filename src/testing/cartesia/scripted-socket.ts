@@ -1,5 +1,6 @@
 import type { Delay } from '../delay.js';
 import type { MockSocket } from '../mock-websocket.js';
+import type { RecordedRequest } from '../recorded-request.js';
 import type { CartesiaMockScript } from './script.js';
 import { DEFAULT_CLOSE_CODE } from './script.js';
 
@@ -28,8 +29,9 @@ export class ScriptedSocket {
     private readonly socket: MockSocket,
     private readonly script: CartesiaMockScript,
     private readonly delay: Delay,
-    private readonly onChunk: () => void,
-    private readonly onReset: () => void,
+    /** The connection's record: counts each chunk sent, ends `'reset'` on a scripted reset. */
+    private readonly record: Pick<RecordedRequest, 'chunksSent'>,
+    private readonly finish: (outcome: 'reset') => void,
   ) {
     socket.onClose(() => {
       this.halted = true;
@@ -83,7 +85,7 @@ export class ScriptedSocket {
       if (this.halted) return 'halted';
       if (!live()) return 'skipped';
       this.sent++;
-      this.onChunk();
+      this.record.chunksSent++;
       this.socket.send(frame());
       return 'sent';
     });
@@ -125,7 +127,7 @@ export class ScriptedSocket {
     if (k === this.script.resetAfterChunks) {
       this.halted = true;
       this.dropped = true;
-      this.onReset();
+      this.finish('reset');
       this.socket.terminate();
       return;
     }

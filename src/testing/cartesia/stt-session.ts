@@ -51,15 +51,7 @@ export function runSttSession(socket: MockSocket, context: SttSessionContext): v
   const { script, record, finish } = context;
   const requestId = mockRequestId();
   const bytesPerSecond = (STT_BYTES_PER_SAMPLE[context.encoding] ?? 2) * context.sampleRate;
-  const scripted = new ScriptedSocket(
-    socket,
-    script,
-    context.delay,
-    () => {
-      record.chunksSent++;
-    },
-    () => finish('reset'),
-  );
+  const scripted = new ScriptedSocket(socket, script, context.delay, record, finish);
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   let totalBytes = 0;

@@ -76,15 +76,7 @@ export function runTtsSession(socket: MockSocket, context: TtsSessionContext): v
   const { script, record, finish, speech } = context;
   const contexts = new Map<string, Context>();
   let previous: Context | undefined;
-  const scripted = new ScriptedSocket(
-    socket,
-    script,
-    context.delay,
-    () => {
-      record.chunksSent++;
-    },
-    () => finish('reset'),
-  );
+  const scripted = new ScriptedSocket(socket, script, context.delay, record, finish);
   socket.onClose((code, reason) => {
     record.closeCode = code;
     record.closeReason = reason;

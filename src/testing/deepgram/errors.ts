@@ -1,5 +1,3 @@
-import { completeResponse } from '../request-body.js';
-
 const ERR_CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
   401: 'INVALID_AUTH',
@@ -28,17 +26,6 @@ export function deepgramErrorBody(
 ): { err_code: string; err_msg: string; request_id: string } {
   const code = ERR_CODES[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'REQUEST_FAILED');
   return { err_code: code, err_msg: message, request_id: requestId };
-}
-
-/** A complete error response: `body` as it is when given, else {@link deepgramErrorBody}. */
-export function deepgramErrorResponse(
-  status: number,
-  message: string,
-  requestId: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Response {
-  return completeResponse(status, body ?? deepgramErrorBody(status, message, requestId), headers);
 }
 
 /**

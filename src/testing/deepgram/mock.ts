@@ -1,13 +1,11 @@
 import type { AudioFormat } from '../../types/audio.js';
-import { type Delay, realDelay } from '../delay.js';
+import type { Delay } from '../delay.js';
 import type { MockProvider } from '../mock-provider.js';
 import { DEFAULT_CHUNK_BYTES, type MockScript } from '../mock-script.js';
 import type { MockUpgrade } from '../mock-websocket.js';
-import { type CallContext, type PerCall, resolvePerCall } from '../per-call.js';
-import { createRecord, type RecordedRequest } from '../recorded-request.js';
-import { headerRecord, readRequestBody } from '../request-body.js';
-import { scriptedResponse } from '../scripted-body.js';
-import { deepgramErrorBody, deepgramErrorResponse, deepgramRequestId } from './errors.js';
+import { type PerCall, resolvePerCall } from '../per-call.js';
+import { type EndpointHandling, type HttpHandling, scriptedEndpoint } from '../scripted-endpoint.js';
+import { deepgramErrorBody, deepgramRequestId } from './errors.js';
 import { DEEPGRAM_INACTIVITY_TIMEOUT_MS, type DeepgramListenScript } from './listen-script.js';
 import { type DeepgramListenSession, runListenSession } from './listen-session.js';
 import { type DeepgramMockSpeechOptions, speakPlan } from './speak.js';
@@ -135,117 +133,60 @@ function authorized(headers: Record<string, string>, key: string): boolean {
  * ```
  */
 export function createDeepgramMock(options: DeepgramMockOptions = {}): DeepgramMock {
-  const delay = options.delay ?? realDelay;
-  const now = options.now ?? (() => performance.now());
-  const requests: RecordedRequest[] = [];
+  const endpoints = scriptedEndpoint<DeepgramEndpointName>({
+    endpoints: ['speak', 'listen'],
+    delay: options.delay,
+    now: options.now,
+  });
+  const { delay } = endpoints;
   const sessions: DeepgramListenSession[] = [];
   const sessionWaiters: Array<{ index: number; resolve(session: DeepgramListenSession): void }> = [];
-  const counts: Record<DeepgramEndpointName, number> = { speak: 0, listen: 0 };
+  const error = (status: number, message: string, { call }: { call: number }) =>
+    deepgramErrorBody(status, message, deepgramRequestId(call));
+  const auth = ({ headers }: { headers: Record<string, string> }) =>
+    options.apiKey !== undefined && !authorized(headers, options.apiKey) ? 'Invalid credentials.' : undefined;
 
-  const recordOf = (request: Request, url: URL, endpoint: DeepgramEndpointName | undefined) => {
-    const call = endpoint === undefined ? 1 : ++counts[endpoint];
-    const created = createRecord({
-      endpoint: endpoint ?? 'unknown',
-      call,
-      method: request.method,
-      path: url.pathname,
-      url: request.url,
-      headers: headerRecord(request.headers),
-      receivedAtMs: now(),
-    });
-    requests.push(created.record);
-    return { ...created, call };
-  };
-
-  async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const endpoint = endpointOf(url.pathname);
-    const { record, finish, call } = recordOf(request, url, endpoint);
-    const requestId = deepgramRequestId(call);
-    const fail = (status: number, message: string, body?: unknown, headers?: Record<string, string>) => {
-      record.status = status;
-      finish('completed');
-      return deepgramErrorResponse(status, message, requestId, body, headers);
-    };
-    try {
-      if (!(await readRequestBody(request, record))) return fail(400, 'The body could not be read');
-      if (options.apiKey !== undefined && !authorized(record.headers, options.apiKey)) {
-        return fail(401, 'Invalid credentials.');
-      }
-      if (endpoint !== 'speak') return fail(404, `No mock endpoint at ${request.method} ${url.pathname}`);
-      if (request.method !== 'POST') return fail(405, `Method ${request.method} not allowed`);
-      const context: CallContext = { call, request: record };
-      const script = resolvePerCall(options.script?.speak, context) ?? {};
-      if (script.headersDelayMs !== undefined && script.headersDelayMs > 0) {
-        await delay(script.headersDelayMs, request.signal);
-      }
-      if (request.signal.aborted) {
-        finish('aborted');
-        return Response.error();
-      }
-      if (script.failTimes !== undefined && call <= script.failTimes) {
-        const status = script.failStatus ?? 500;
-        return fail(
-          status,
-          `mock failure ${call} of ${script.failTimes}`,
-          script.failBody,
-          script.retryAfter === undefined ? {} : { 'retry-after': script.retryAfter },
-        );
-      }
-      if (script.resetAfterChunks === 0) {
-        finish('reset');
-        return Response.error();
-      }
-      const plan = speakPlan(record.body, url.searchParams, {
+  const speak: HttpHandling<DeepgramEndpointName, MockScript> = {
+    serves: ['speak'],
+    error,
+    unreadableBody: { status: 400, message: 'The body could not be read' },
+    auth,
+    script: ({ context }) => resolvePerCall(options.script?.speak, context) ?? {},
+    plan: ({ record, url }, script) =>
+      speakPlan(record.body, url.searchParams, {
         speech: options.speech ?? {},
         chunkBytes: script.chunkBytes ?? DEFAULT_CHUNK_BYTES,
-      });
-      if ('message' in plan) return fail(plan.status, plan.message);
-      return scriptedResponse(plan, { script, delay, signal: request.signal, record, finish });
-    } catch (error) {
-      if (request.signal.aborted) {
-        finish('aborted');
-        return Response.error();
-      }
-      return fail(500, `voxroute mock failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
+      }),
+  };
+  const listen: EndpointHandling<DeepgramEndpointName, DeepgramListenScript> = {
+    serves: ['listen'],
+    error,
+    auth,
+    script: ({ context }) => resolvePerCall(options.script?.listen, context) ?? {},
+  };
 
   function upgrade(request: Request): MockUpgrade {
-    const url = new URL(request.url);
-    const endpoint = endpointOf(url.pathname);
-    const { record, finish, call } = recordOf(request, url, endpoint);
+    const admitted = endpoints.admitUpgrade(request, endpointOf(new URL(request.url).pathname), listen);
+    if (admitted.refused) return admitted.refused;
+    const { arrival, script } = admitted;
+    const { record, finish, call, url, context } = arrival;
     const requestId = deepgramRequestId(call);
-    const reject = (status: number, message: string, body?: unknown): MockUpgrade => {
-      record.status = status;
-      finish('completed');
-      const payload = body ?? deepgramErrorBody(status, message, requestId);
-      return { reject: { status, body: typeof payload === 'string' ? payload : JSON.stringify(payload) } };
-    };
-    if (options.apiKey !== undefined && !authorized(record.headers, options.apiKey)) {
-      return reject(401, 'Invalid credentials.');
-    }
-    if (endpoint !== 'listen') return reject(404, `No mock WebSocket endpoint at ${url.pathname}`);
-    const context: CallContext = { call, request: record };
-    const script = resolvePerCall(options.script?.listen, context) ?? {};
-    if (script.failTimes !== undefined && call <= script.failTimes) {
-      return reject(script.failStatus ?? 500, `mock failure ${call} of ${script.failTimes}`, script.failBody);
-    }
+    const reject = (message: string) =>
+      endpoints.refuse(arrival, 400, deepgramErrorBody(400, message, requestId));
     const query: Record<string, string> = {};
     for (const [name, value] of url.searchParams) query[name] = value;
     const encoding = query.encoding === undefined ? undefined : LISTEN_ENCODINGS[query.encoding];
     if (encoding === undefined) {
       return reject(
-        400,
         `encoding '${query.encoding ?? ''}' is not served by the voxroute mock: use linear16, mulaw or alaw`,
       );
     }
     const sampleRate = Number(query.sample_rate);
     if (!Number.isInteger(sampleRate) || sampleRate < 1000) {
-      return reject(400, 'sample_rate is required with raw audio: an integer in Hz');
+      return reject('sample_rate is required with raw audio: an integer in Hz');
     }
     if (query.channels !== undefined && query.channels !== '1') {
-      return reject(400, 'the voxroute mock serves mono audio only (channels=1)');
+      return reject('the voxroute mock serves mono audio only (channels=1)');
     }
     const transcript = resolvePerCall(options.transcript, context) ?? DEFAULT_DEEPGRAM_TRANSCRIPT;
     const punctuated = query.punctuate === 'true' || query.smart_format === 'true';
@@ -278,21 +219,19 @@ export function createDeepgramMock(options: DeepgramMockOptions = {}): DeepgramM
   }
 
   return {
-    requests,
+    requests: endpoints.requests,
     sessions,
-    handle,
+    handle: (request) => endpoints.serve(request, endpointOf(new URL(request.url).pathname), speak),
     upgrade,
     session(index) {
       const found = sessions[index];
       if (found) return Promise.resolve(found);
       return new Promise((resolve) => sessionWaiters.push({ index, resolve }));
     },
-    calls: (endpoint) => counts[endpoint],
+    calls: (endpoint) => endpoints.calls(endpoint),
     reset() {
-      requests.length = 0;
+      endpoints.reset();
       sessions.length = 0;
-      counts.speak = 0;
-      counts.listen = 0;
     },
   };
 }

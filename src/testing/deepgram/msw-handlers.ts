@@ -1,5 +1,5 @@
-import { type HttpHandler, http, type WebSocketHandler } from 'msw';
-import { mockWebSocketHandler } from '../ws-msw.js';
+import type { HttpHandler, WebSocketHandler } from 'msw';
+import { mockOf, type ProviderOrOptions, postRoutes, trimBase, wsRoutes } from '../msw-routes.js';
 import { createDeepgramMock, type DeepgramMock, type DeepgramMockOptions } from './mock.js';
 
 /**
@@ -11,10 +11,10 @@ import { createDeepgramMock, type DeepgramMock, type DeepgramMockOptions } from 
  * const options: DeepgramHandlersOptions = { baseUrl: 'https://api.deepgram.com', apiKey: 'dg-test' };
  * ```
  */
-export type DeepgramHandlersOptions = { baseUrl?: string } & (
-  | { provider: DeepgramMock }
-  | (DeepgramMockOptions & { provider?: undefined })
-);
+export type DeepgramHandlersOptions = { baseUrl?: string } & ProviderOrOptions<
+  DeepgramMock,
+  DeepgramMockOptions
+>;
 
 /**
  * msw handlers serving the Deepgram mock at `baseUrl`: `POST {baseUrl}/v1/speak` (HTTP, any
@@ -35,12 +35,7 @@ export type DeepgramHandlersOptions = { baseUrl?: string } & (
 export function deepgramHandlers(
   options: DeepgramHandlersOptions = {},
 ): Array<HttpHandler | WebSocketHandler> {
-  const { baseUrl, provider, ...mockOptions } = options;
-  const mock = provider ?? createDeepgramMock(mockOptions);
-  const base = (baseUrl ?? 'https://api.deepgram.com').replace(/\/+$/, '');
-  const wsBase = base.replace(/^http(s?):/, 'ws$1:');
-  return [
-    http.post(`${base}/v1/speak`, ({ request }) => mock.handle(request)),
-    mockWebSocketHandler(`${wsBase}/v1/listen`, mock),
-  ];
+  const mock = mockOf(options, createDeepgramMock);
+  const base = trimBase(options.baseUrl ?? 'https://api.deepgram.com');
+  return [...postRoutes(mock, base, ['/v1/speak']), ...wsRoutes(mock, base, ['/v1/listen'])];
 }

@@ -1,15 +1,16 @@
 import type { Delay } from '../delay.js';
-import { realDelay } from '../delay.js';
 import type { MockProvider } from '../mock-provider.js';
 import type { MockScript } from '../mock-script.js';
 import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
 import type { MockUpgrade } from '../mock-websocket.js';
-import type { CallContext, PerCall } from '../per-call.js';
+import type { PerCall } from '../per-call.js';
 import { resolvePerCall } from '../per-call.js';
-import type { RecordedRequest } from '../recorded-request.js';
-import { createRecord } from '../recorded-request.js';
-import { completeResponse, headerRecord, readRequestBody } from '../request-body.js';
-import { scriptedResponse } from '../scripted-body.js';
+import {
+  type EndpointHandling,
+  type HttpHandling,
+  isPerEndpoint,
+  scriptedEndpoint,
+} from '../scripted-endpoint.js';
 import type { MockElevenLabsSpeech } from './audio.js';
 import { elevenLabsErrorBody } from './errors.js';
 import { mockOutputFormat, outputFormatProblem, streamPlan } from './http.js';
@@ -92,19 +93,6 @@ export interface ElevenLabsMock extends MockProvider {
 const STREAM = /\/v1\/text-to-speech\/([^/]+)\/stream$/;
 const STREAM_INPUT = /\/v1\/text-to-speech\/([^/]+)\/stream-input$/;
 
-function isScripts(spec: unknown): spec is ElevenLabsScripts {
-  return (
-    typeof spec === 'object' &&
-    spec !== null &&
-    !Array.isArray(spec) &&
-    ('stream' in spec || 'streamInput' in spec)
-  );
-}
-
-function isProblem(plan: object): plan is { status: number; body: unknown } {
-  return 'body' in plan;
-}
-
 /**
  * A mock of ElevenLabs' text-to-speech API (PROTOCOLS.md section 4, section 7 item 4), written
  * once over web Request/Response and MockSocket, served by `startMockServer` (HTTP and
@@ -130,126 +118,59 @@ function isProblem(plan: object): plan is { status: number; body: unknown } {
  * ```
  */
 export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): ElevenLabsMock {
-  const delay = options.delay ?? realDelay;
-  const now = options.now ?? (() => performance.now());
   const speech = options.speech ?? {};
-  const requests: RecordedRequest[] = [];
+  const endpoints = scriptedEndpoint<ElevenLabsEndpointName>({
+    endpoints: ['stream', 'stream-input'],
+    delay: options.delay,
+    now: options.now,
+  });
+  const { delay } = endpoints;
   const sockets: ElevenLabsSocketRecord[] = [];
-  const counts: Record<ElevenLabsEndpointName, number> = { stream: 0, 'stream-input': 0 };
   const socketWaiters: Array<{ index: number; resolve: (record: ElevenLabsSocketRecord) => void }> = [];
 
-  const scriptFor = (endpoint: ElevenLabsEndpointName, context: CallContext): ElevenLabsSocketScript => {
-    const spec = options.script;
-    if (isScripts(spec)) {
-      return (
-        (endpoint === 'stream'
-          ? resolvePerCall(spec.stream, context)
-          : resolvePerCall(spec.streamInput, context)) ?? {}
-      );
-    }
-    return resolvePerCall(spec, context) ?? {};
+  const common: EndpointHandling<ElevenLabsEndpointName, ElevenLabsSocketScript> = {
+    error: (status, message, _arrival, cause) =>
+      elevenLabsErrorBody(
+        status,
+        message,
+        cause === 'path' ? 'not_found' : cause === 'method' ? 'method_not_allowed' : undefined,
+      ),
+    script({ endpoint, context }) {
+      const spec = options.script;
+      if (isPerEndpoint<ElevenLabsScripts>(spec, ['stream', 'streamInput'])) {
+        return (
+          (endpoint === 'stream'
+            ? resolvePerCall(spec.stream, context)
+            : resolvePerCall(spec.streamInput, context)) ?? {}
+        );
+      }
+      return resolvePerCall(spec, context) ?? {};
+    },
   };
-
-  const recordOf = (request: Request, endpoint: ElevenLabsEndpointName | undefined) => {
-    const url = new URL(request.url);
-    const call = endpoint === undefined ? 1 : ++counts[endpoint];
-    const made = createRecord({
-      endpoint: endpoint ?? 'unknown',
-      call,
-      method: request.method,
-      path: url.pathname,
-      url: request.url,
-      headers: headerRecord(request.headers),
-      receivedAtMs: now(),
-    });
-    requests.push(made.record);
-    return { ...made, url, call };
-  };
-
-  async function handle(request: Request): Promise<Response> {
-    const pathname = new URL(request.url).pathname;
-    const match = STREAM.exec(pathname);
-    const { record, finish, url, call } = recordOf(request, match ? 'stream' : undefined);
-    const answer = (status: number, body: unknown, headers: Record<string, string> = {}): Response => {
-      record.status = status;
-      finish('completed');
-      return completeResponse(status, body, headers);
-    };
-    try {
-      await readRequestBody(request, record);
-      if (options.apiKey !== undefined && record.headers['xi-api-key'] !== options.apiKey) {
-        return answer(401, elevenLabsErrorBody(401, 'Invalid API key'));
-      }
-      if (!match)
-        return answer(
-          404,
-          elevenLabsErrorBody(404, `No mock endpoint at ${request.method} ${pathname}`, 'not_found'),
-        );
-      if (request.method !== 'POST') {
-        return answer(
-          405,
-          elevenLabsErrorBody(405, `Method ${request.method} not allowed`, 'method_not_allowed'),
-        );
-      }
-      const script: MockScript = scriptFor('stream', { call, request: record });
-      if (script.headersDelayMs !== undefined && script.headersDelayMs > 0) {
-        await delay(script.headersDelayMs, request.signal);
-      }
-      if (request.signal.aborted) {
-        finish('aborted');
-        return Response.error();
-      }
-      if (script.failTimes !== undefined && call <= script.failTimes) {
-        const status = script.failStatus ?? 500;
-        return answer(
-          status,
-          script.failBody ?? elevenLabsErrorBody(status, `mock failure ${call} of ${script.failTimes}`),
-          script.retryAfter === undefined ? {} : { 'retry-after': script.retryAfter },
-        );
-      }
-      if (script.resetAfterChunks === 0) {
-        finish('reset');
-        return Response.error();
-      }
-      const plan = streamPlan(
+  const http: HttpHandling<ElevenLabsEndpointName, MockScript> = {
+    ...common,
+    auth: ({ headers }) =>
+      options.apiKey !== undefined && headers['xi-api-key'] !== options.apiKey
+        ? 'Invalid API key'
+        : undefined,
+    plan: ({ url, record }, script) =>
+      streamPlan(
         url.searchParams.get('output_format'),
         record.body,
         speech,
         script.chunkBytes ?? DEFAULT_CHUNK_BYTES,
-      );
-      if (isProblem(plan)) return answer(plan.status, plan.body);
-      return scriptedResponse(plan, { script, delay, signal: request.signal, record, finish });
-    } catch (error) {
-      if (request.signal.aborted) {
-        finish('aborted');
-        return Response.error();
-      }
-      const message = `voxroute mock failed: ${error instanceof Error ? error.message : String(error)}`;
-      return answer(500, elevenLabsErrorBody(500, message));
-    }
-  }
+      ),
+  };
 
   function upgrade(request: Request): MockUpgrade {
-    const pathname = new URL(request.url).pathname;
-    const match = STREAM_INPUT.exec(pathname);
-    const { record, finish, url, call } = recordOf(request, match ? 'stream-input' : undefined);
-    const refuse = (status: number, body: unknown): MockUpgrade => {
-      record.status = status;
-      finish('completed');
-      return { reject: { status, body: typeof body === 'string' ? body : JSON.stringify(body) } };
-    };
-    if (!match) return refuse(404, elevenLabsErrorBody(404, `No mock WebSocket at ${pathname}`, 'not_found'));
-    const script = scriptFor('stream-input', { call, request: record });
-    if (script.failTimes !== undefined && call <= script.failTimes) {
-      const status = script.failStatus ?? 500;
-      return refuse(
-        status,
-        script.failBody ?? elevenLabsErrorBody(status, `mock failure ${call} of ${script.failTimes}`),
-      );
-    }
+    const match = STREAM_INPUT.exec(new URL(request.url).pathname);
+    const admitted = endpoints.admitUpgrade(request, match ? 'stream-input' : undefined, common);
+    if (admitted.refused) return admitted.refused;
+    const { arrival, script } = admitted;
+    const { record, finish, url, call } = arrival;
     const outputFormat = url.searchParams.get('output_format');
     const format = outputFormat === null ? undefined : mockOutputFormat(outputFormat);
-    if (!format) return refuse(422, outputFormatProblem(outputFormat).body);
+    if (!format) return endpoints.refuse(arrival, 422, outputFormatProblem(outputFormat).body);
     const query = Object.fromEntries(url.searchParams);
     const seconds = Number(query.inactivity_timeout);
     const inactivityMs =
@@ -262,7 +183,7 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
         const made = createSocketRecord({
           call,
           url: request.url,
-          voiceId: decodeURIComponent(match[1]!),
+          voiceId: decodeURIComponent(match![1]!),
           query,
           headers: record.headers,
         });
@@ -299,21 +220,22 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
   }
 
   return {
-    requests,
+    requests: endpoints.requests,
     sockets,
-    handle,
+    handle(request) {
+      const match = STREAM.exec(new URL(request.url).pathname);
+      return endpoints.serve(request, match ? 'stream' : undefined, http);
+    },
     upgrade,
     whenSocket(index) {
       const found = sockets[index];
       if (found) return Promise.resolve(found);
       return new Promise((resolve) => socketWaiters.push({ index, resolve }));
     },
-    calls: (endpoint) => counts[endpoint],
+    calls: (endpoint) => endpoints.calls(endpoint),
     reset() {
-      requests.length = 0;
+      endpoints.reset();
       sockets.length = 0;
-      counts.stream = 0;
-      counts['stream-input'] = 0;
     },
   };
 }

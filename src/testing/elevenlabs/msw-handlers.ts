@@ -1,6 +1,5 @@
 import type { HttpHandler, WebSocketHandler } from 'msw';
-import { http } from 'msw';
-import { mockWebSocketHandler } from '../ws-msw.js';
+import { mockOf, type ProviderOrOptions, postRoutes, trimBase, wsRoutes } from '../msw-routes.js';
 import type { ElevenLabsMock, ElevenLabsMockOptions } from './mock.js';
 import { createElevenLabsMock } from './mock.js';
 
@@ -13,10 +12,10 @@ import { createElevenLabsMock } from './mock.js';
  * const options: ElevenLabsHandlersOptions = { baseUrl: 'https://api.elevenlabs.io', apiKey: 'xi-test' };
  * ```
  */
-export type ElevenLabsHandlersOptions = { baseUrl?: string } & (
-  | { provider: ElevenLabsMock }
-  | (ElevenLabsMockOptions & { provider?: undefined })
-);
+export type ElevenLabsHandlersOptions = { baseUrl?: string } & ProviderOrOptions<
+  ElevenLabsMock,
+  ElevenLabsMockOptions
+>;
 
 /**
  * msw request handlers serving the ElevenLabs mock's HTTP stream endpoint at `baseUrl`:
@@ -34,10 +33,8 @@ export type ElevenLabsHandlersOptions = { baseUrl?: string } & (
  * ```
  */
 export function elevenLabsHandlers(options: ElevenLabsHandlersOptions = {}): HttpHandler[] {
-  const { baseUrl, provider, ...mockOptions } = options;
-  const mock = provider ?? createElevenLabsMock(mockOptions);
-  const base = (baseUrl ?? 'https://api.elevenlabs.io').replace(/\/+$/, '');
-  return [http.post(`${base}/v1/text-to-speech/:voiceId/stream`, ({ request }) => mock.handle(request))];
+  const base = trimBase(options.baseUrl ?? 'https://api.elevenlabs.io');
+  return postRoutes(mockOf(options, createElevenLabsMock), base, ['/v1/text-to-speech/:voiceId/stream']);
 }
 
 /**
@@ -56,6 +53,5 @@ export function elevenLabsWebSocketHandler(
   provider: ElevenLabsMock,
   baseUrl = 'https://api.elevenlabs.io',
 ): WebSocketHandler {
-  const base = baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws');
-  return mockWebSocketHandler(`${base}/v1/text-to-speech/*/stream-input`, provider);
+  return wsRoutes(provider, trimBase(baseUrl), ['/v1/text-to-speech/*/stream-input'])[0]!;
 }

@@ -1,15 +1,11 @@
 import type { Delay } from '../delay.js';
-import { realDelay } from '../delay.js';
 import type { MockProvider } from '../mock-provider.js';
 import type { MockScript } from '../mock-script.js';
 import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
 import type { CallContext, PerCall } from '../per-call.js';
 import { resolvePerCall } from '../per-call.js';
-import type { RecordedRequest } from '../recorded-request.js';
-import { createRecord } from '../recorded-request.js';
-import { completeResponse, headerRecord, readRequestBody } from '../request-body.js';
 import type { BodyPlan } from '../scripted-body.js';
-import { scriptedResponse } from '../scripted-body.js';
+import { type HttpHandling, isPerEndpoint, scriptedEndpoint } from '../scripted-endpoint.js';
 import type { ChatReply, RequestProblem } from './chat.js';
 import { chatPlan } from './chat.js';
 import type { OpenAiDialect } from './dialect.js';
@@ -29,6 +25,7 @@ import { DEFAULT_TRANSCRIPT, transcriptionPlan, uploadedFile } from './transcrip
  */
 export type OpenAiEndpoint = 'chat' | 'speech' | 'transcription';
 
+const ENDPOINTS: readonly OpenAiEndpoint[] = ['chat', 'speech', 'transcription'];
 const PATHS: ReadonlyArray<readonly [string, OpenAiEndpoint]> = [
   ['/chat/completions', 'chat'],
   ['/audio/speech', 'speech'],
@@ -102,15 +99,6 @@ export interface OpenAiCompatibleMock extends MockProvider {
   reset(): void;
 }
 
-function isEndpointScripts(spec: unknown): spec is EndpointScripts {
-  return (
-    typeof spec === 'object' &&
-    spec !== null &&
-    !Array.isArray(spec) &&
-    ('chat' in spec || 'speech' in spec || 'transcription' in spec)
-  );
-}
-
 function isProblem(plan: BodyPlan | RequestProblem): plan is RequestProblem {
   return 'message' in plan;
 }
@@ -138,89 +126,33 @@ function isProblem(plan: BodyPlan | RequestProblem): plan is RequestProblem {
  */
 export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions = {}): OpenAiCompatibleMock {
   const dialect = options.dialect ?? 'openai';
-  const delay = options.delay ?? realDelay;
-  const now = options.now ?? (() => performance.now());
-  const requests: RecordedRequest[] = [];
-  const counts: Record<OpenAiEndpoint, number> = { chat: 0, speech: 0, transcription: 0 };
+  const endpoints = scriptedEndpoint<OpenAiEndpoint>({
+    endpoints: ENDPOINTS,
+    delay: options.delay,
+    now: options.now,
+  });
   const validationStatus = dialect === 'speaches' ? 422 : 400;
 
-  const scriptFor = (endpoint: OpenAiEndpoint, context: CallContext): MockScript => {
-    const spec = options.script;
-    if (isEndpointScripts(spec)) return resolvePerCall(spec[endpoint], context) ?? {};
-    return resolvePerCall(spec, context) ?? {};
-  };
-
-  async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const endpoint = PATHS.find(([suffix]) => url.pathname.endsWith(suffix))?.[1];
-    const call = endpoint === undefined ? 1 : ++counts[endpoint];
-    const headers = headerRecord(request.headers);
-    const { record, finish } = createRecord({
-      endpoint: endpoint ?? 'unknown',
-      call,
-      method: request.method,
-      path: url.pathname,
-      url: request.url,
-      headers,
-      receivedAtMs: now(),
-    });
-    requests.push(record);
-
-    const sendError = (
-      status: number,
-      body: unknown,
-      extraHeaders: Record<string, string> = {},
-    ): Response => {
-      record.status = status;
-      finish('completed');
-      return completeResponse(status, body, extraHeaders);
-    };
-    const problem = (status: number, message: string) =>
-      sendError(status, errorBody(dialect, status, message));
-
-    try {
-      if (!(await readRequestBody(request, record))) {
-        return problem(validationStatus, 'The multipart form could not be parsed');
-      }
-
-      if (options.apiKey !== undefined) {
-        const auth = headers.authorization;
-        if (auth === undefined) return problem(401, "You didn't provide an API key.");
-        if (auth !== `Bearer ${options.apiKey}`) return problem(401, 'Incorrect API key provided.');
-      }
-      if (endpoint === undefined)
-        return problem(404, `No mock endpoint at ${request.method} ${url.pathname}`);
-      if (request.method !== 'POST') return problem(405, `Method ${request.method} not allowed`);
-
-      const context: CallContext = { call, request: record };
-      const script = scriptFor(endpoint, context);
-      if (script.headersDelayMs !== undefined && script.headersDelayMs > 0) {
-        await delay(script.headersDelayMs, request.signal);
-      }
-      if (request.signal.aborted) {
-        finish('aborted');
-        return Response.error();
-      }
-      if (script.failTimes !== undefined && call <= script.failTimes) {
-        const status = script.failStatus ?? 500;
-        return sendError(
-          status,
-          script.failBody ??
-            errorBody(
-              dialect,
-              status,
-              Number.isSafeInteger(script.failTimes) && script.failTimes < 1_000_000
-                ? `mock failure ${call} of ${script.failTimes}`
-                : 'mock failure (scripted to always fail)',
-            ),
-          script.retryAfter === undefined ? {} : { 'retry-after': script.retryAfter },
-        );
-      }
-      if (script.resetAfterChunks === 0) {
-        finish('reset');
-        return Response.error();
-      }
-
+  const handling: HttpHandling<OpenAiEndpoint, MockScript> = {
+    error: (status, message) => errorBody(dialect, status, message),
+    unreadableBody: { status: validationStatus, message: 'The multipart form could not be parsed' },
+    auth({ headers }) {
+      if (options.apiKey === undefined) return undefined;
+      const auth = headers.authorization;
+      if (auth === undefined) return "You didn't provide an API key.";
+      return auth === `Bearer ${options.apiKey}` ? undefined : 'Incorrect API key provided.';
+    },
+    script({ endpoint, context }) {
+      const spec = options.script;
+      if (isPerEndpoint<EndpointScripts>(spec, ENDPOINTS))
+        return resolvePerCall(spec[endpoint], context) ?? {};
+      return resolvePerCall(spec, context) ?? {};
+    },
+    failureMessage: (call, failTimes) =>
+      Number.isSafeInteger(failTimes) && failTimes < 1_000_000
+        ? `mock failure ${call} of ${failTimes}`
+        : 'mock failure (scripted to always fail)',
+    plan({ endpoint, call, record, context }, script) {
       let plan: BodyPlan | RequestProblem;
       if (endpoint === 'chat') {
         plan = chatPlan(record.body, {
@@ -247,27 +179,20 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
           errorEvent: script.errorEvent,
         });
       }
-      if (isProblem(plan)) return problem(plan.status === 400 ? validationStatus : plan.status, plan.message);
-      return scriptedResponse(plan, { script, delay, signal: request.signal, record, finish });
-    } catch (error) {
-      if (request.signal.aborted) {
-        finish('aborted');
-        return Response.error();
-      }
-      return problem(500, `voxroute mock failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
+      if (!isProblem(plan)) return plan;
+      return { status: plan.status === 400 ? validationStatus : plan.status, message: plan.message };
+    },
+  };
 
   return {
     dialect,
-    requests,
-    handle,
-    calls: (endpoint) => counts[endpoint],
-    reset() {
-      requests.length = 0;
-      counts.chat = 0;
-      counts.speech = 0;
-      counts.transcription = 0;
+    requests: endpoints.requests,
+    handle(request) {
+      const { pathname } = new URL(request.url);
+      const endpoint = PATHS.find(([suffix]) => pathname.endsWith(suffix))?.[1];
+      return endpoints.serve(request, endpoint, handling);
     },
+    calls: (endpoint) => endpoints.calls(endpoint),
+    reset: () => endpoints.reset(),
   };
 }

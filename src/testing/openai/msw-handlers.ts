@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw';
-import { http } from 'msw';
+import { mockOf, type ProviderOrOptions, postRoutes, trimBase } from '../msw-routes.js';
 import type { OpenAiCompatibleMock, OpenAiCompatibleMockOptions } from './mock.js';
 import { createOpenAiCompatibleMock } from './mock.js';
 
@@ -11,10 +11,10 @@ import { createOpenAiCompatibleMock } from './mock.js';
  * const options: OpenAiCompatibleHandlersOptions = { baseUrl: 'https://api.openai.com/v1', chat: 'Hi.' };
  * ```
  */
-export type OpenAiCompatibleHandlersOptions = { baseUrl: string } & (
-  | { provider: OpenAiCompatibleMock }
-  | (OpenAiCompatibleMockOptions & { provider?: undefined })
-);
+export type OpenAiCompatibleHandlersOptions = { baseUrl: string } & ProviderOrOptions<
+  OpenAiCompatibleMock,
+  OpenAiCompatibleMockOptions
+>;
 
 /**
  * msw request handlers serving the OpenAI-compatible mock at `baseUrl` (e.g.
@@ -37,10 +37,9 @@ export type OpenAiCompatibleHandlersOptions = { baseUrl: string } & (
  * ```
  */
 export function openAiCompatibleHandlers(options: OpenAiCompatibleHandlersOptions): HttpHandler[] {
-  const { baseUrl, provider, ...mockOptions } = options;
-  const mock = provider ?? createOpenAiCompatibleMock(mockOptions);
-  const base = baseUrl.replace(/\/+$/, '');
-  return ['/chat/completions', '/audio/speech', '/audio/transcriptions'].map((path) =>
-    http.post(`${base}${path}`, ({ request }) => mock.handle(request)),
-  );
+  return postRoutes(mockOf(options, createOpenAiCompatibleMock), trimBase(options.baseUrl), [
+    '/chat/completions',
+    '/audio/speech',
+    '/audio/transcriptions',
+  ]);
 }

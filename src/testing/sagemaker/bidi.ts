@@ -1,10 +1,9 @@
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { constants } from 'node:http2';
-import type { EventStreamMessageCodec, Message } from '../../providers/sagemaker/event-stream.js';
-import { createEventStreamCodec, headerString } from '../../providers/sagemaker/event-stream.js';
 import { resolvePerCall } from '../per-call.js';
 import { headerRecord } from '../request-body.js';
 import { sageMakerErrorResponse } from './errors.js';
+import { decodeFrame, type Frame, FrameReader, frameString } from './event-stream.js';
 import type { SageMakerMock } from './mock.js';
 import { SignatureChain } from './signature.js';
 import type {
@@ -13,7 +12,7 @@ import type {
   SageMakerEndpoint,
   SageMakerScript,
 } from './types.js';
-import { emulatorCodec, partBytes, payloadPartMessage, recut, streamErrorMessage } from './wire.js';
+import { partBytes, payloadPartMessage, recut, streamErrorMessage } from './wire.js';
 
 /**
  * What the emulator records of a bidirectional stream in `RecordedRequest.body`: every input
@@ -84,7 +83,6 @@ export async function handleBidirectional(
     stream.close(constants.NGHTTP2_INTERNAL_ERROR);
     return;
   }
-  const codec = await emulatorCodec();
   const verify = core.options.verifySignatures;
   const input: SageMakerDuplexRecord = { parts: [], endFrame: false, envelopes: 0, badSignatures: 0 };
   call.record.body = input;
@@ -104,7 +102,7 @@ export async function handleBidirectional(
       input.problem = 'no SigV4 Authorization header';
     }
   }
-  const parts = readInput(stream, await createEventStreamCodec(), input, chain);
+  const parts = readInput(stream, input, chain);
   const output = endpoint.duplex
     ? endpoint.duplex(parts, context)
     : replyOnce(parts, context, endpoint, script);
@@ -125,7 +123,7 @@ export async function handleBidirectional(
       const extra: Record<string, string> = {};
       if (part.dataType !== undefined) extra.DataType = part.dataType;
       if (part.completionState !== undefined) extra.CompletionState = part.completionState;
-      await write(payloadPartMessage(codec, part.bytes, extra));
+      await write(payloadPartMessage(part.bytes, extra));
       sent++;
       call.record.chunksSent++;
     }
@@ -133,7 +131,7 @@ export async function handleBidirectional(
   } catch (error) {
     if (!gone.signal.aborted) {
       input.problem ??= error instanceof Error ? error.message : String(error);
-      await write(streamErrorMessage(codec, { type: 'ValidationException', message: input.problem }));
+      await write(streamErrorMessage({ type: 'ValidationException', message: input.problem }));
     }
   }
   core.touch(context.endpointName);
@@ -160,7 +158,7 @@ export async function handleBidirectional(
       return true;
     }
     if (k === script.errorEventAfterChunks) {
-      await write(streamErrorMessage(codec, script.errorEvent));
+      await write(streamErrorMessage(script.errorEvent));
       core.touch(context.endpointName);
       finish('completed');
       stream.end();
@@ -187,15 +185,14 @@ function toHeaders(headers: IncomingHttpHeaders): Headers {
  */
 async function* readInput(
   stream: ServerHttp2Stream,
-  codec: EventStreamMessageCodec,
   record: SageMakerDuplexRecord,
   chain: SignatureChain | undefined,
 ): AsyncGenerator<SageMakerDuplexPart, void, undefined> {
+  const reader = new FrameReader();
   for await (const chunk of chunksOf(stream)) {
-    let envelopes: Message[];
+    let envelopes: Frame[];
     try {
-      codec.feed(chunk);
-      envelopes = codec.getAvailableMessages().getMessages();
+      envelopes = reader.push(chunk);
     } catch (error) {
       throw new Error(
         `malformed event-stream message: ${error instanceof Error ? error.message : String(error)}`,
@@ -208,26 +205,23 @@ async function* readInput(
       if (date?.type !== 'timestamp' || signature?.type !== 'binary' || signature.value.byteLength !== 32) {
         throw new Error('envelope without :date timestamp and 32-byte :chunk-signature headers');
       }
-      if (
-        chain &&
-        !chain.next(date.value.getTime(), envelope.body, Buffer.from(signature.value).toString('hex'))
-      ) {
+      if (chain && !chain.next(date.value, envelope.payload, Buffer.from(signature.value).toString('hex'))) {
         record.badSignatures++;
       }
-      if (envelope.body.byteLength === 0) {
+      if (envelope.payload.byteLength === 0) {
         record.endFrame = true;
         return;
       }
-      const inner = codec.decode(envelope.body);
+      const inner = decodeFrame(envelope.payload);
       if (
-        headerString(inner, ':message-type') !== 'event' ||
-        headerString(inner, ':event-type') !== 'PayloadPart'
+        frameString(inner, ':message-type') !== 'event' ||
+        frameString(inner, ':event-type') !== 'PayloadPart'
       ) {
         throw new Error('inner message is not a PayloadPart event');
       }
-      const part: SageMakerDuplexPart = { bytes: inner.body };
-      const dataType = headerString(inner, 'DataType');
-      const completionState = headerString(inner, 'CompletionState');
+      const part: SageMakerDuplexPart = { bytes: inner.payload };
+      const dataType = frameString(inner, 'DataType');
+      const completionState = frameString(inner, 'CompletionState');
       if (dataType !== undefined) part.dataType = dataType;
       if (completionState !== undefined) part.completionState = completionState;
       record.parts.push(part);

@@ -12,7 +12,7 @@ import { sageMakerErrorResponse, sageMakerErrorType } from './errors.js';
 import type { SageMakerCallContext, SageMakerEndpoint, SageMakerReply, SageMakerScript } from './types.js';
 import {
   corruptMessage,
-  emulatorCodec,
+  joinParts,
   partBytes,
   payloadPartMessage,
   recut,
@@ -358,13 +358,12 @@ export async function streamPlan(
   script: SageMakerScript,
   headers: Record<string, string>,
 ): Promise<BodyPlan> {
-  const codec = await emulatorCodec();
   const encode = (parts: Array<string | Uint8Array>) =>
-    recut(parts.map(partBytes), script.partBytes).map((bytes) => payloadPartMessage(codec, bytes));
+    recut(parts.map(partBytes), script.partBytes).map((bytes) => payloadPartMessage(bytes));
   const chunks = encode(reply.parts);
   const k = script.malformedAfterChunks;
   if (k !== undefined && k >= 0 && k <= chunks.length) {
-    chunks.splice(k, 0, corruptMessage(payloadPartMessage(codec, new TextEncoder().encode('malformed'))));
+    chunks.splice(k, 0, corruptMessage(payloadPartMessage(new TextEncoder().encode('malformed'))));
   }
   return {
     status: 200,
@@ -375,8 +374,7 @@ export async function streamPlan(
     },
     chunks,
     closing: encode(reply.closing ?? []),
-    errorFrames:
-      script.errorEventAfterChunks !== undefined ? [streamErrorMessage(codec, script.errorEvent)] : [],
+    errorFrames: script.errorEventAfterChunks !== undefined ? [streamErrorMessage(script.errorEvent)] : [],
   };
 }
 
@@ -386,14 +384,7 @@ function invokeResponse(
   reply: SageMakerReply,
   headers: Record<string, string>,
 ): Response {
-  const parts = [...reply.parts, ...(reply.closing ?? [])].map(partBytes);
-  const total = parts.reduce((n, p) => n + p.byteLength, 0);
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const p of parts) {
-    body.set(p, offset);
-    offset += p.byteLength;
-  }
+  const body = joinParts([...reply.parts, ...(reply.closing ?? [])].map(partBytes));
   const out: Record<string, string> = {
     'content-type': reply.contentType ?? 'application/octet-stream',
     ...headers,

@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw';
-import { http } from 'msw';
+import { mockOf, type ProviderOrOptions, postRoutes, trimBase } from '../msw-routes.js';
 import { createSageMakerMock, type SageMakerMock, type SageMakerMockOptions } from './mock.js';
 
 /**
@@ -11,10 +11,10 @@ import { createSageMakerMock, type SageMakerMock, type SageMakerMockOptions } fr
  * const options: SageMakerHandlersOptions = { endpointUrl: 'https://runtime.sagemaker.us-east-1.amazonaws.com', endpoints: {} };
  * ```
  */
-export type SageMakerHandlersOptions = { endpointUrl: string } & (
-  | { provider: SageMakerMock }
-  | (SageMakerMockOptions & { provider?: undefined })
-);
+export type SageMakerHandlersOptions = { endpointUrl: string } & ProviderOrOptions<
+  SageMakerMock,
+  SageMakerMockOptions
+>;
 
 /**
  * msw request handlers serving the SageMaker mock at `endpointUrl`:
@@ -34,10 +34,8 @@ export type SageMakerHandlersOptions = { endpointUrl: string } & (
  * ```
  */
 export function sageMakerHandlers(options: SageMakerHandlersOptions): HttpHandler[] {
-  const { endpointUrl, provider, ...mockOptions } = options;
-  const mock = provider ?? createSageMakerMock(mockOptions);
-  const base = endpointUrl.replace(/\/+$/, '');
-  return ['invocations-response-stream', 'invocations'].map((operation) =>
-    http.post(`${base}/endpoints/:name/${operation}`, ({ request }) => mock.handle(request)),
-  );
+  return postRoutes(mockOf(options, createSageMakerMock), trimBase(options.endpointUrl), [
+    '/endpoints/:name/invocations-response-stream',
+    '/endpoints/:name/invocations',
+  ]);
 }

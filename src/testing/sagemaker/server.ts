@@ -1,9 +1,8 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttp2Server, type Http2Session } from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import { createServer as createNetServer, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
-import { resetSocket, sendWebResponse, toWebRequest } from '../node-adapter.js';
+import { closeServer, listenOn, webRequestListener } from '../node-adapter.js';
 import type { RecordedRequest } from '../recorded-request.js';
 import { handleHttp2Stream } from './duplex.js';
 import { createSageMakerMock, type SageMakerMock, type SageMakerMockOptions } from './mock.js';
@@ -100,21 +99,17 @@ export async function startSageMakerEmulator(
   options: SageMakerEmulatorOptions = {},
 ): Promise<SageMakerEmulator> {
   const mock = createSageMakerMock(options);
-  const host = options.host ?? '127.0.0.1';
   let origin = '';
   const sockets = new Set<Socket>();
   const sessions = new Set<Http2Session>();
 
-  const http1 = createHttpServer({ noDelay: true }, (req, res) => {
-    const gone = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) gone.abort();
-    });
-    mock
-      .handle(toWebRequest(req, origin, gone.signal))
-      .then((response) => sendWebResponse(response, res))
-      .catch(() => resetSocket(res.socket));
-  });
+  const http1 = createHttpServer(
+    { noDelay: true },
+    webRequestListener(
+      (request) => mock.handle(request),
+      () => origin,
+    ),
+  );
   const http2 = createHttp2Server();
   http2.on('session', (session) => {
     sessions.add(session);
@@ -145,26 +140,13 @@ export async function startSageMakerEmulator(
     };
     socket.on('data', sniff);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
+  const { port, origin: bound } = await listenOn(server, options.port, options.host);
+  origin = bound;
+  const close = () =>
+    closeServer(server, () => {
+      for (const session of sessions) session.destroy();
+      for (const socket of sockets) socket.destroy();
+      http1.closeAllConnections();
     });
-  });
-  const { port } = server.address() as AddressInfo;
-  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return {
-    url: origin,
-    port,
-    requests: mock.requests,
-    mock,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const session of sessions) session.destroy();
-        for (const socket of sockets) socket.destroy();
-        http1.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: origin, port, requests: mock.requests, mock, close };
 }

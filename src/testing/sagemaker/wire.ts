@@ -1,9 +1,5 @@
-import {
-  createEventStreamCodec,
-  type EventStreamMessageCodec,
-  stringHeader,
-} from '../../providers/sagemaker/event-stream.js';
 import type { MockErrorEvent } from '../mock-script.js';
+import { encodeFrame } from './event-stream.js';
 
 const encoder = new TextEncoder();
 
@@ -12,34 +8,21 @@ export function partBytes(part: string | Uint8Array): Uint8Array {
   return typeof part === 'string' ? encoder.encode(part) : part;
 }
 
-let shared: Promise<EventStreamMessageCodec> | undefined;
-
-/**
- * The emulator's event-stream codec, made once and used for encoding only (whole messages, so
- * its reassembly buffer stays empty); the module is loaded on first use.
- */
-export function emulatorCodec(): Promise<EventStreamMessageCodec> {
-  shared ??= createEventStreamCodec();
-  return shared;
-}
-
 /**
  * A `PayloadPart` event message (PROTOCOLS.md 5.3): headers `:message-type: event`,
  * `:event-type: PayloadPart`, `:content-type: application/octet-stream`, the bytes as payload.
  * `extra` adds string headers (the bidirectional stream's `DataType`, `CompletionState`, 5.5).
  */
-export function payloadPartMessage(
-  codec: EventStreamMessageCodec,
-  bytes: Uint8Array,
-  extra: Record<string, string> = {},
-): Uint8Array {
-  const headers: Record<string, ReturnType<typeof stringHeader>> = {
-    ':message-type': stringHeader('event'),
-    ':event-type': stringHeader('PayloadPart'),
-    ':content-type': stringHeader('application/octet-stream'),
-  };
-  for (const [name, value] of Object.entries(extra)) headers[name] = stringHeader(value);
-  return codec.encode({ headers, body: bytes });
+export function payloadPartMessage(bytes: Uint8Array, extra: Record<string, string> = {}): Uint8Array {
+  return encodeFrame(
+    {
+      ':message-type': 'event',
+      ':event-type': 'PayloadPart',
+      ':content-type': 'application/octet-stream',
+      ...extra,
+    },
+    bytes,
+  );
 }
 
 /**
@@ -51,29 +34,21 @@ export function payloadPartMessage(
  * - any other type: an unmodeled error, `:message-type: error`, `:error-code: <type>`,
  *   `:error-message: <message>`, empty payload.
  */
-export function streamErrorMessage(codec: EventStreamMessageCodec, event: MockErrorEvent = {}): Uint8Array {
+export function streamErrorMessage(event: MockErrorEvent = {}): Uint8Array {
   const type = event.type ?? 'ModelStreamError';
   const message = event.message ?? 'mock stream error';
   if (type === 'ModelStreamError' || type === 'InternalStreamFailure') {
     const body: Record<string, unknown> = { Message: message };
     if (type === 'ModelStreamError') body.ErrorCode = String(event.code ?? 'ModelInvocationTimeExceeded');
-    return codec.encode({
-      headers: {
-        ':message-type': stringHeader('exception'),
-        ':exception-type': stringHeader(type),
-        ':content-type': stringHeader('application/json'),
-      },
-      body: encoder.encode(JSON.stringify(body)),
-    });
+    return encodeFrame(
+      { ':message-type': 'exception', ':exception-type': type, ':content-type': 'application/json' },
+      encoder.encode(JSON.stringify(body)),
+    );
   }
-  return codec.encode({
-    headers: {
-      ':message-type': stringHeader('error'),
-      ':error-code': stringHeader(type),
-      ':error-message': stringHeader(message),
-    },
-    body: new Uint8Array(0),
-  });
+  return encodeFrame(
+    { ':message-type': 'error', ':error-code': type, ':error-message': message },
+    new Uint8Array(0),
+  );
 }
 
 /** A copy of an encoded message whose message CRC32 (its last 4 bytes) is wrong. */
@@ -84,16 +59,22 @@ export function corruptMessage(message: Uint8Array): Uint8Array {
   return copy;
 }
 
-/** `parts` joined and cut again into pieces of `size` bytes (the last may be shorter). */
-export function recut(parts: Uint8Array[], size: number | undefined): Uint8Array[] {
-  if (!size || size <= 0) return parts;
-  const total = parts.reduce((n, p) => n + p.byteLength, 0);
-  const joined = new Uint8Array(total);
+/** `parts` joined into one array. */
+export function joinParts(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const joined = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
   let offset = 0;
   for (const p of parts) {
     joined.set(p, offset);
     offset += p.byteLength;
   }
+  return joined;
+}
+
+/** `parts` joined and cut again into pieces of `size` bytes (the last may be shorter). */
+export function recut(parts: Uint8Array[], size: number | undefined): Uint8Array[] {
+  if (!size || size <= 0) return parts;
+  const joined = joinParts(parts);
+  const total = joined.byteLength;
   const out: Uint8Array[] = [];
   for (let i = 0; i < total; i += size) out.push(joined.subarray(i, Math.min(total, i + size)));
   return out;

@@ -53,16 +53,7 @@ export function router(config: RouterConfig): Router {
   return r;
 }
 
-/** Drains a stream; returns what it yielded and the error it ended with (undefined: a clean end). */
-export async function drain<T>(stream: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
-  const items: T[] = [];
-  try {
-    for await (const item of stream) items.push(item);
-  } catch (error) {
-    return { items, error };
-  }
-  return { items, error: undefined };
-}
+export { drain } from '../../helpers/index.js';
 
 /** The bytes of `parts` end to end. */
 export function concat(parts: readonly Uint8Array[]): Buffer {

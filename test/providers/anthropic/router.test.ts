@@ -17,6 +17,7 @@ import {
   openAiCompatibleHandlers,
   startMockServer,
 } from '../../../src/testing/index.js';
+import { drain as collect } from '../../helpers/index.js';
 
 type Mode = 'loopback' | 'msw';
 const msw = setupServer();
@@ -92,16 +93,6 @@ const request = {
     { role: 'user' as const, content: 'A table for four.' },
   ],
 };
-
-async function collect(stream: AsyncIterable<ChatEvent>): Promise<{ items: ChatEvent[]; error: unknown }> {
-  const items: ChatEvent[] = [];
-  try {
-    for await (const item of stream) items.push(item);
-  } catch (error) {
-    return { items, error };
-  }
-  return { items, error: undefined };
-}
 
 const textOf = (items: ChatEvent[]) =>
   items.flatMap((e) => (e.type === 'text-delta' ? [e.text] : [])).join('');

@@ -61,23 +61,14 @@ export async function startLoopback(options: CartesiaMockOptions = {}): Promise<
   };
 }
 
-/** Joins byte arrays. */
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.byteLength;
-  }
-  return out;
-}
+export { concatBytes as concat } from '../../helpers/index.js';
 
 /** An async iterable of `pieces`, each after the previous was taken. */
 export async function* textPieces(pieces: readonly string[]): AsyncGenerator<string> {
   for (const piece of pieces) yield piece;
 }
 
-export { collect, collectUntilError } from '../openai/helpers.js';
+export { collect, collectUntilError } from '../../helpers/index.js';
 
 /** An async iterable fed by the test: `push` a value, `end` it, or `fail` it. */
 export interface Pushable<T> extends AsyncIterable<T> {

@@ -21,6 +21,7 @@ import {
 import { startMockServer } from '../../../src/testing/mock-server.js';
 import { syntheticAudio } from '../../../src/testing/synthetic-audio.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
+import { collect } from '../../helpers/index.js';
 import { FakeClock } from '../../transport/fake-clock.js';
 import { API_KEY, concat, until } from './helpers.js';
 
@@ -83,12 +84,6 @@ async function serve(mode: Mode, sonic: CartesiaMock, ec2: OpenAiCompatibleMock)
   );
   closers.push(() => router.close());
   return router;
-}
-
-async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
-  const items: T[] = [];
-  for await (const item of stream) items.push(item);
-  return items;
 }
 
 describe.each<Mode>(['loopback', 'msw'])('createRouter with a Cartesia provider (%s)', (mode) => {

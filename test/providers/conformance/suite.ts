@@ -28,6 +28,7 @@
  * take its delays from `delay`. Its `requests` record must settle `ended` ('completed',
  * 'aborted', 'reset').
  */
+
 import type { HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +54,7 @@ import type { Deadlines, HttpTransport } from '../../../src/transport/types.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
 import type { ChatEvent } from '../../../src/types/chat.js';
 import type { TranscriptEvent } from '../../../src/types/transcript.js';
+import { concatBytes as concat } from '../../helpers/index.js';
 import { FakeClock } from '../../transport/fake-clock.js';
 
 /** The checks of the suite, by name (use them as keys of {@link ConformanceTarget.skip}). */
@@ -166,16 +168,6 @@ function start(
 function required<T>(capability: T | undefined, name: string): T {
   if (capability === undefined) throw new Error(`the adapter has no ${name} capability`);
   return capability;
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 /** Asserts `items` are exactly the target's expected output of a clean stream. */

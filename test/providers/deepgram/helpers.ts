@@ -95,36 +95,7 @@ export function pieces(bytes: Uint8Array, size: number): Uint8Array[] {
   return out;
 }
 
-/** Drains an async iterable into an array. */
-export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
-
-/** Drains an async iterable; returns what it yielded before it threw, and the error. */
-export async function collectUntilError<T>(
-  iterable: AsyncIterable<T>,
-): Promise<{ items: T[]; error: unknown }> {
-  const items: T[] = [];
-  try {
-    for await (const item of iterable) items.push(item);
-  } catch (error) {
-    return { items, error };
-  }
-  throw new Error(`expected the stream to fail; it ended normally after ${items.length} items`);
-}
-
-/** Concatenates byte arrays. */
-export function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
+export { collect, collectUntilError, concatBytes as concat } from '../../helpers/index.js';
 
 /**
  * A WebSocket transport that records every frame the adapter sends through `inner` (text as the

@@ -1,4 +1,3 @@
-import { expect } from 'vitest';
 import type { Clock } from '../../../src/internal/clock.js';
 import type { AttemptContext } from '../../../src/providers/types.js';
 import type { Deadlines, HttpTransport } from '../../../src/transport/types.js';
@@ -23,41 +22,11 @@ export const noHttp: HttpTransport = {
   close: async () => {},
 };
 
-/** Drains an async iterable into an array. */
-export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
-
-/** Drains an async iterable; returns what it yielded before it threw, and the error. */
-export async function collectUntilError<T>(
-  iterable: AsyncIterable<T>,
-): Promise<{ items: T[]; error: unknown }> {
-  const items: T[] = [];
-  try {
-    for await (const item of iterable) items.push(item);
-  } catch (error) {
-    return { items, error };
-  }
-  throw new Error(`expected the stream to fail; it ended normally after ${items.length} items`);
-}
+export { collect, collectUntilError, expectSameBytes } from '../../helpers/index.js';
 
 /** The bytes of several chunks, joined. */
 export function joined(chunks: { data: Uint8Array }[]): Buffer {
   return Buffer.concat(chunks.map((c) => c.data));
-}
-
-/** Asserts two byte arrays are equal, reporting lengths and the first difference. */
-export function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {
-  expect(actual.byteLength).toBe(expected.byteLength);
-  const a = Buffer.from(actual.buffer, actual.byteOffset, actual.byteLength);
-  const b = Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength);
-  if (!a.equals(b)) {
-    let i = 0;
-    while (a[i] === b[i]) i++;
-    expect({ firstDifferenceAt: i, actual: a[i] }).toEqual({ firstDifferenceAt: i, expected: b[i] });
-  }
 }
 
 /** A Clock whose time moves only when the test calls `advance`. */

@@ -3,30 +3,7 @@ import type { Deadlines, HttpTransport } from '../../../src/transport/types.js';
 
 export const encoder = new TextEncoder();
 
-/** An async iterable over `parts` (strings as UTF-8). */
-export async function* partsOf(parts: Array<string | Uint8Array>): AsyncGenerator<Uint8Array> {
-  for (const part of parts) yield typeof part === 'string' ? encoder.encode(part) : part;
-}
-
-/** Drains an async iterable into an array. */
-export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
-
-/** Drains an async iterable; returns what it yielded before it threw, and the error. */
-export async function collectUntilError<T>(
-  iterable: AsyncIterable<T>,
-): Promise<{ items: T[]; error: unknown }> {
-  const items: T[] = [];
-  try {
-    for await (const item of iterable) items.push(item);
-  } catch (error) {
-    return { items, error };
-  }
-  throw new Error(`expected the stream to fail; it ended normally after ${items.length} items`);
-}
+export { chunksOf as partsOf, collect, collectUntilError } from '../../helpers/index.js';
 
 /** A transport that must not be used (SageMaker adapters talk through the AWS SDK). */
 export const unusedTransport: HttpTransport = {

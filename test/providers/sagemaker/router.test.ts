@@ -20,6 +20,7 @@ import {
   startSageMakerEmulator,
   syntheticVoiceBytes,
 } from '../../../src/testing/index.js';
+import { drain } from '../../helpers/index.js';
 import { expectSameBytes } from '../../testing/helpers.js';
 import { credentials } from './helpers.js';
 
@@ -103,16 +104,6 @@ afterAll(async () => {
 
 const chatRequest = { messages: [{ role: 'user' as const, content: 'Book a table' }], model: 'fast' };
 const text = (events: ChatEvent[]) => events.map((e) => (e.type === 'text-delta' ? e.text : '')).join('');
-
-async function drain<T>(stream: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
-  const items: T[] = [];
-  try {
-    for await (const item of stream) items.push(item);
-    return { items, error: undefined };
-  } catch (error) {
-    return { items, error };
-  }
-}
 
 describe('a route mixing the SageMaker emulator and an OpenAI-compatible server', () => {
   it('chat, tts and stt fall back from SageMaker (503) to EC2, then SageMaker serves the next call', async () => {
