@@ -19,21 +19,12 @@ interface Edge {
 
 /**
  * A rule over imports: `forbids(edge)` is true for an import that breaks it. Names are used in
- * {@link PENDING_MERGE} and in failure messages.
+ * failure messages.
  */
 interface Rule {
   name: string;
   forbids: (edge: Edge) => boolean;
 }
-
-/**
- * Rules whose other side lives on branches not merged yet (routing split, testing kit): run
- * with `it.skip` until then. After those branches merge, empty this list; each rule then fails
- * on any import that breaks it.
- */
-const PENDING_MERGE: readonly string[] = [
-  'testing does not import providers',
-];
 
 /** `src/providers/<kind>/...` -> kind (`shared` counts as a folder of its own); undefined elsewhere. */
 function providerFolder(path: string): string | undefined {
@@ -128,8 +119,7 @@ describe('import boundaries of src/', () => {
   });
 
   for (const { name } of RULES) {
-    const run = PENDING_MERGE.includes(name) ? it.skip : it;
-    run(name, () => {
+    it(name, () => {
       expect(violations(sources, rule(name))).toEqual([]);
     });
   }
