@@ -378,7 +378,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
         end(r);
         const error = normalize(outcome.error, r.c.provider);
         r.attempt.error = error;
-        tracker.recordFailure(r.c.key, clock.now());
+        tracker.recordFailure(r.c.key, clock.now(), r.attempt.durationMs);
         r.c.health?.recordFailure(breakerFailureOf(error, { reusedSocketReset: isReusedSocketReset(error) }));
         emitter.emit('error', { ...r.base, error, partialOutput: false, elapsedMs: clock.now() - callStart });
         if (!canFallBack(error)) {

@@ -8,7 +8,6 @@ import type {
   RouterConfig,
 } from '../config/index.js';
 import { parseConfig } from '../config/index.js';
-import type { HedgeSetting } from '../config/route.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import { type Clock, systemClock } from '../internal/clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
@@ -22,16 +21,11 @@ import type { CallOptions, ChatRequest, SttRequest, TtsRequest } from '../types/
 import type { Capability, RoutedStream } from '../types/route-result.js';
 import type { TranscriptEvent } from '../types/transcript.js';
 import { VERSION } from '../version.js';
-import {
-  type CandidateHealth,
-  type HedgeBudget,
-  type RouteCandidate,
-  type RouteRun,
-  routedStream,
-} from './attempt-loop.js';
+import { type CandidateHealth, type RouteCandidate, type RouteRun, routedStream } from './attempt-loop.js';
 import { firstChunkDeadlineMs } from './deadlines.js';
 import { RouterEmitter, type RouterEventName, type RouterListener } from './events.js';
 import { HealthRegistry } from './health/index.js';
+import { createHedgeBudget, type HedgeBudget, planRoute } from './hedge-delay.js';
 import { type LatencySnapshot, LatencyTracker } from './latency-tracker.js';
 import { ReplayableAudio } from './replayable-audio.js';
 import { remainingText } from './resume-text.js';
@@ -168,22 +162,12 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     return route;
   };
 
-  /** Hedge budgets per route: a token bucket that earns `maxShare` of a hedge per call. */
-  const hedgeBudgets = new Map<string, HedgeBudget & { earn(share: number): void }>();
-  const hedgeBudgetOf = (route: string) => {
+  /** Hedge budgets per route: a token bucket that earns `maxShare` of a hedge per call, starting full. */
+  const hedgeBudgets = new Map<string, HedgeBudget>();
+  const hedgeBudgetOf = (route: string, maxShare: number) => {
     let b = hedgeBudgets.get(route);
     if (!b) {
-      let tokens = 1;
-      b = {
-        earn: (share) => {
-          tokens = Math.min(10, tokens + share);
-        },
-        take: () => {
-          if (tokens < 1) return false;
-          tokens -= 1;
-          return true;
-        },
-      };
+      b = createHedgeBudget(maxShare);
       hedgeBudgets.set(route, b);
     }
     return b;
@@ -234,7 +218,6 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       seen.set(key, { provider: name, capability, model: made.model ?? '' });
       const snap = tracker.tail(key);
       const health = healthOf(name, capability);
-      const hedgeAfterMs = route.hedge ? hedgeDelayMs(route.hedge, snap) : undefined;
       built.push({
         provider: name,
         ...(made.model !== undefined ? { model: made.model } : {}),
@@ -250,13 +233,22 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         start: made.start,
         ...(made.inputEnded ? { inputEnded: made.inputEnded } : {}),
         ...(health ? { health } : {}),
-        ...(hedgeAfterMs !== undefined ? { hedgeAfterMs } : {}),
       });
     }
+    // The objective and hedge delay of each candidate from its learned distribution (hedge-delay.ts).
+    const planned = planRoute(
+      tracker,
+      built.map((c) => ({ key: c.key, healthy: c.health?.allows() ?? true })),
+      route.hedge || undefined,
+    );
+    built.forEach((c, i) => {
+      const ms = planned[i]!.hedgeAfterMs;
+      if (ms !== undefined) c.hedgeAfterMs = ms;
+    });
     const order = orderCandidates(
       built.map((c, index) => ({
         index,
-        scoreMs: tracker.score(c.key),
+        scoreMs: planned[index]!.objectiveMs,
         lastTriedAt: tracker.lastTriedAt(c.key),
         inFlight: tracker.inFlightOf(c.key),
         healthy: c.health?.allows() ?? true,
@@ -275,7 +267,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     const deadlineMs = request.deadlineMs ?? route.totalTimeoutMs;
     let hedgeBudget: HedgeBudget | undefined;
     if (route.hedge) {
-      const budget = hedgeBudgetOf(routeName);
+      const budget = hedgeBudgetOf(routeName, route.hedge.maxShare);
       budget.earn(route.hedge.maxShare);
       hedgeBudget = budget;
     }
@@ -517,16 +509,6 @@ function sectionOf(provider: ResolvedProviderConfig): {
   chat?: { models: Record<string, string> };
 } {
   return provider as never;
-}
-
-/** The hedge delay of a candidate from its measured tail, in ms; undefined before 5 samples. */
-function hedgeDelayMs(
-  hedge: HedgeSetting,
-  stats: Pick<LatencySnapshot, 'samples' | 'p95Ms' | 'p99Ms'>,
-): number | undefined {
-  if (typeof hedge.after === 'number') return hedge.after;
-  if (stats.samples < 5) return undefined;
-  return hedge.after === 'p95' ? stats.p95Ms : stats.p99Ms;
 }
 
 /** Passes a provider's audio through, collecting the word timestamps it carries into `words`. */
