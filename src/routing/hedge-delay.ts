@@ -171,13 +171,13 @@ export function createHedgeBudget(maxShare: number): HedgeBudget {
 
 /** The tracker's side of {@link planRoute}. */
 interface TrackerView {
-  model(key: string): TailSummary | undefined;
+  model(key: string, now: number): TailSummary | undefined;
   tail(key: string): { samples: number; p95Ms: number | undefined; p99Ms: number | undefined };
   noteHedgeDelay(key: string, ms: number | undefined): void;
 }
 
 /**
- * {@link planCandidates} over the tracker's figures for candidates `keys` (with `healthy[i]`
+ * {@link planCandidates} over the tracker's figures at monotonic time `now` for `candidates` (with `healthy[i]`
  * false where the breaker refuses calls); notes each hedge delay in the tracker for
  * router.stats().
  */
@@ -185,10 +185,11 @@ export function planRoute(
   tracker: TrackerView,
   candidates: ReadonlyArray<{ key: string; healthy: boolean }>,
   hedge: HedgeSetting | undefined,
+  now: number,
 ): Array<{ objectiveMs: number | undefined; hedgeAfterMs: number | undefined }> {
   const planned = planCandidates(
     candidates.map((c) => ({
-      model: tracker.model(c.key),
+      model: tracker.model(c.key, now),
       quantiles: tracker.tail(c.key),
       healthy: c.healthy,
     })),

@@ -272,9 +272,12 @@ export class LatencyTracker {
     return { samples: e.samples, p95Ms: model.p95Ms, p99Ms: model.p99Ms };
   }
 
-  /** The learned distribution of `key` (tail.ts); undefined before its first successful sample. */
-  model(key: string): TailSummary | undefined {
-    return this.#entries.get(key)?.model.summary();
+  /**
+   * The learned distribution of `key` (tail.ts) for a decision at monotonic time `now`;
+   * undefined before its first successful sample.
+   */
+  model(key: string, now: number): TailSummary | undefined {
+    return this.#entries.get(key)?.model.at(now);
   }
 
   /** Notes the hedge delay computed for `key` as a first choice (reported by {@link snapshot}). */

@@ -240,6 +240,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       tracker,
       built.map((c) => ({ key: c.key, healthy: c.health?.allows() ?? true })),
       route.hedge || undefined,
+      clock.now(),
     );
     built.forEach((c, i) => {
       const ms = planned[i]!.hedgeAfterMs;

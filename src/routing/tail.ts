@@ -14,7 +14,7 @@ const MIN_MS = 1;
 const BUCKETS = 240;
 
 /** Memory of the body histogram: each new sample scales the older ones by (1 - 1/BODY_SAMPLES). */
-export const BODY_SAMPLES = 32;
+export const BODY_SAMPLES = 8;
 /** Memory of the tail and failure shares, in samples, as for {@link BODY_SAMPLES}. */
 export const TAIL_SAMPLES = 200;
 /** Time decay of every weight, ms: a weight falls to 1/e after this long without samples. */
@@ -26,6 +26,8 @@ export const TAIL_DECAY_MS = 30_000;
  */
 export const PRIOR_TAIL_SHARE = 0.02;
 export const PRIOR_WEIGHT = 4;
+/** How fast a shift to two slow samples in a row fades without new samples, ms (see TailModel.at). */
+export const SHIFT_DECAY_MS = 5_000;
 /** A gap in the histogram wider than this ratio (no sample in it) above the median ends the body. */
 export const KNEE_GAP_RATIO = 1.4;
 /** The knee is never below this multiple of the median (a handful of samples have no gap yet). */
@@ -89,6 +91,10 @@ export class TailModel {
   #countersAt: number | undefined;
   #samples = 0;
   #cached: TailSummary | undefined;
+  /** The last two successful samples (ms) and when the last came in. */
+  #last: number | undefined;
+  #previous: number | undefined;
+  #lastAt = 0;
 
   /** Successful samples folded in. */
   get samples(): number {
@@ -132,6 +138,25 @@ export class TailModel {
     this.#histWeight += 1;
     this.#samples++;
     this.#cached = undefined;
+    this.#previous = this.#last;
+    this.#last = ms;
+    this.#lastAt = now;
+  }
+
+  /**
+   * The model at monotonic time `now`, for decisions. When the last two successful samples both
+   * lie beyond the knee, the provider's latency has probably moved (a drift, an overload), not
+   * just one call in its tail: the distribution is scaled by min(last two) / median, a shift
+   * that fades with exp(-elapsed / SHIFT_DECAY_MS) since the last sample, so a provider
+   * sidelined by two tail calls in a row is tried again within seconds, not at the next probe.
+   */
+  at(now: number): TailSummary | undefined {
+    const summary = this.summary();
+    if (!summary || this.#last === undefined || this.#previous === undefined) return summary;
+    const recent = Math.min(this.#last, this.#previous);
+    if (recent <= summary.kneeMs) return summary;
+    const weight = Math.exp(-Math.max(0, now - this.#lastAt) / SHIFT_DECAY_MS);
+    return scaled(summary, 1 + weight * (recent / summary.p50Ms - 1));
   }
 
   /**
@@ -232,4 +257,22 @@ function timeDecay(elapsedMs: number): number {
 function normalise(points: Point[]): void {
   const sum = points.reduce((n, x) => n + x.p, 0);
   if (sum > 0) for (const x of points) x.p /= sum;
+}
+
+/**
+ * `summary` moved to a new typical latency: every point, quantile and the knee scaled by
+ * `factor` (a provider whose typical latency drifted keeps the shape of its distribution).
+ */
+export function scaled(summary: TailSummary, factor: number): TailSummary {
+  return {
+    ...summary,
+    p50Ms: summary.p50Ms * factor,
+    p90Ms: summary.p90Ms * factor,
+    p95Ms: summary.p95Ms * factor,
+    p99Ms: summary.p99Ms * factor,
+    kneeMs: summary.kneeMs * factor,
+    tailExcessMs: summary.tailExcessMs * factor,
+    points: summary.points.map((p) => ({ ms: p.ms * factor, p: p.p })),
+    meanMs: summary.meanMs * factor,
+  };
 }
