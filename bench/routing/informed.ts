@@ -95,7 +95,9 @@ export function informedReferenceMs(s: Scenario): number[] {
       continue;
     }
     const l1 = s.outcomes[first.p][i]!.latencyMs;
-    out.push(second && first.d !== undefined ? Math.min(l1, first.d + s.outcomes[second.p][i]!.latencyMs) : l1);
+    out.push(
+      second && first.d !== undefined ? Math.min(l1, first.d + s.outcomes[second.p][i]!.latencyMs) : l1,
+    );
   }
   return out;
 }

@@ -51,8 +51,7 @@ export class P2cRouting<P extends string> {
     for (const a of attempts) {
       const p = a.provider as P;
       if (!this.#providers.includes(p)) continue;
-      const sample =
-        a.timeToFirstChunkMs ?? (a.outcome === 'failed' ? a.durationMs : undefined);
+      const sample = a.timeToFirstChunkMs ?? (a.outcome === 'failed' ? a.durationMs : undefined);
       if (sample === undefined) continue;
       const e = this.#ewma.get(p);
       if (!e || sample > e.value) {

@@ -1,7 +1,7 @@
 /** Tables and target checks of the routing benchmark. */
 import type { StrategyName, StrategyResult } from './execute.js';
-import { type Tail, tailOf } from './quantiles.js';
 import { informedReferenceMs } from './informed.js';
+import { type Tail, tailOf } from './quantiles.js';
 import { PROVIDERS, type ProviderName, type Scenario } from './scenario.js';
 
 /** A row of the results: a strategy that ran, or a reference computed from the scenario. */

@@ -178,7 +178,16 @@ if (args.svg) {
     mean: '#d95f02',
     priority: '#7570b3',
   };
-  const order: RowKey[] = ['oracle', 'informed', 'auto', 'latency-hedge', 'latency', 'mean', 'p2c', 'priority'];
+  const order: RowKey[] = [
+    'oracle',
+    'informed',
+    'auto',
+    'latency-hedge',
+    'latency',
+    'mean',
+    'p2c',
+    'priority',
+  ];
   const series = order.flatMap((key) => {
     const row = rows.find((r) => r.key === key);
     return row

@@ -21,10 +21,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type ClockMode, runStrategy, STRATEGIES, type StrategyName, type StrategyResult } from './execute.js';
+import {
+  type ClockMode,
+  runStrategy,
+  STRATEGIES,
+  type StrategyName,
+  type StrategyResult,
+} from './execute.js';
 import { renderPlot } from './plot.js';
-import { buildRows, LABELS, markdownTable, plainTable, type Row, type RowKey } from './report.js';
 import { tailOf } from './quantiles.js';
+import { buildRows, LABELS, markdownTable, plainTable, type Row, type RowKey } from './report.js';
 import { buildScenario, PROFILES } from './scenario.js';
 
 const { values: args } = parseArgs({

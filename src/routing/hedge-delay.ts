@@ -148,6 +148,8 @@ export interface HedgeBudget {
   take(): boolean;
   /** Adds `share` of a token (once per call). */
   earn(share: number): void;
+  /** True when a token is left: a call planned now may count on a hedge. */
+  available(): boolean;
 }
 
 /**
@@ -161,6 +163,7 @@ export function createHedgeBudget(maxShare: number): HedgeBudget {
     earn: (share) => {
       tokens = Math.min(capacity, tokens + share);
     },
+    available: () => tokens >= 1,
     take: () => {
       if (tokens < 1) return false;
       tokens -= 1;

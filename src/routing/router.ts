@@ -239,7 +239,8 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     const planned = planRoute(
       tracker,
       built.map((c) => ({ key: c.key, healthy: c.health?.allows() ?? true })),
-      route.hedge || undefined,
+      // With the budget empty no hedge can be counted on: the plan (and the first choice) is unhedged.
+      route.hedge && hedgeBudgetOf(routeName, route.hedge.maxShare).available() ? route.hedge : undefined,
       clock.now(),
     );
     built.forEach((c, i) => {
