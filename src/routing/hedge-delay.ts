@@ -163,9 +163,10 @@ export function createHedgeBudget(maxShare: number): HedgeBudget {
     earn: (share) => {
       tokens = Math.min(capacity, tokens + share);
     },
-    available: () => tokens >= 1,
+    // 1e-9: ten earnings of 0.1 make a whole token despite rounding.
+    available: () => tokens >= 1 - 1e-9,
     take: () => {
-      if (tokens < 1) return false;
+      if (tokens < 1 - 1e-9) return false;
       tokens -= 1;
       return true;
     },
