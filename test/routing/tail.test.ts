@@ -34,7 +34,7 @@ describe('tail model', () => {
 
   it('learns from the first few samples: one stall among the first four calls gives a hedge delay at the knee', () => {
     const m = new TailModel();
-    [50, 52, 600, 49].forEach((ms, i) => m.record(ms, (i + 1) * 40));
+    for (const [i, ms] of [50, 52, 600, 49].entries()) m.record(ms, (i + 1) * 40);
     const backup = model(3, 120).summary();
     const d = autoHedgeDelayMs(m.summary()!, backup, 0.5);
     expect(d).toBeGreaterThan(45);
