@@ -18,18 +18,21 @@ import {
   startMockServer,
 } from 'voxroute/testing';
 import { MeanRouting } from './mean-routing.js';
+import { P2cRouting } from './p2c-routing.js';
 import { mulberry32 } from './prng.js';
 import { type Tail, tailOf } from './quantiles.js';
 import { PROVIDERS, type ProviderName, type Scenario } from './scenario.js';
 import { inProcessFetch, VirtualTime } from './virtual-time.js';
 
 /** The strategies the benchmark runs. */
-export const STRATEGIES = ['latency-hedge', 'latency', 'mean', 'priority'] as const;
+export const STRATEGIES = ['auto', 'latency-hedge', 'latency', 'mean', 'p2c', 'priority'] as const;
 /** A strategy the benchmark runs (see run.ts for what each one is). */
 export type StrategyName = (typeof STRATEGIES)[number];
 
 /** Hedging of the `latency-hedge` strategy. */
 export const HEDGE = { after: 'p95', maxShare: 0.1 } as const;
+/** Hedging of the `auto` strategy (the recommended setting). */
+export const AUTO_HEDGE = { after: 'auto', maxShare: 0.1 } as const;
 
 const PCM_24K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
 /** How often the router's scores are read into the trace, in ms. */
@@ -117,7 +120,7 @@ function configOf(strategy: StrategyName, urls: Record<ProviderName, string>): R
     ]),
   );
   const routes: RouterConfig['routes'] = {};
-  if (strategy === 'mean') {
+  if (strategy === 'mean' || strategy === 'p2c') {
     for (const order of permutations([...PROVIDERS])) {
       routes[orderRoute(order)] = { capability: 'tts', providers: order, strategy: 'priority' };
     }
@@ -126,6 +129,7 @@ function configOf(strategy: StrategyName, urls: Record<ProviderName, string>): R
       providers: [...PROVIDERS],
       strategy: strategy === 'priority' ? 'priority' : 'latency',
       ...(strategy === 'latency-hedge' ? { hedge: HEDGE } : {}),
+      ...(strategy === 'auto' ? { hedge: AUTO_HEDGE } : {}),
     };
   }
   return { providers, routes } as RouterConfig;
@@ -200,6 +204,7 @@ export async function runStrategy(
     hedges++;
   });
   const mean = new MeanRouting(PROVIDERS);
+  const p2c = new P2cRouting(PROVIDERS, mulberry32(seed + 1));
   if (!vt) await router.warmup();
 
   const calls: CallRecord[] = new Array(scenario.requests);
@@ -215,7 +220,9 @@ export async function runStrategy(
   };
 
   const call = async (index: number): Promise<void> => {
-    const route = name === 'mean' ? orderRoute(mean.order()) : 'tts';
+    const p2cFirst = name === 'p2c' ? p2c.order() : undefined;
+    const route = name === 'mean' ? orderRoute(mean.order()) : p2cFirst ? orderRoute(p2cFirst) : 'tts';
+    if (p2cFirst) p2c.pending(p2cFirst[0]!, 1);
     track(1);
     const t0 = now();
     let ttfcMs = Number.POSITIVE_INFINITY;
@@ -226,6 +233,7 @@ export async function runStrategy(
       }
       const result = await stream.result;
       if (name === 'mean') mean.record(result.attempts);
+      if (p2cFirst) p2c.record(result.attempts, now());
       calls[index] = {
         index,
         ttfcMs,
@@ -235,6 +243,7 @@ export async function runStrategy(
     } catch (error) {
       const attempts = AllProvidersFailedError.isInstance(error) ? [...error.attempts] : [];
       if (name === 'mean') mean.record(attempts);
+      if (p2cFirst) p2c.record(attempts, now());
       calls[index] = {
         index,
         ttfcMs: Number.POSITIVE_INFINITY,
@@ -243,6 +252,7 @@ export async function runStrategy(
         error: VoxrouteError.isInstance(error) ? error.code : String(error),
       };
     } finally {
+      if (p2cFirst) p2c.pending(p2cFirst[0]!, -1);
       track(-1);
       finished++;
     }

@@ -1,7 +1,8 @@
 /** Tables and target checks of the routing benchmark. */
 import type { StrategyName, StrategyResult } from './execute.js';
+import { informedReferenceMs } from './informed.js';
 import { type Tail, tailOf } from './quantiles.js';
-import { informedRouterMs, PROVIDERS, type ProviderName, type Scenario } from './scenario.js';
+import { PROVIDERS, type ProviderName, type Scenario } from './scenario.js';
 
 /** A row of the results: a strategy that ran, or a reference computed from the scenario. */
 export type RowKey = StrategyName | 'oracle' | 'informed';
@@ -9,10 +10,12 @@ export type RowKey = StrategyName | 'oracle' | 'informed';
 /** Display names of the rows. */
 export const LABELS: Record<RowKey, string> = {
   oracle: 'oracle (computed)',
-  informed: 'informed p95-hedging router (computed)',
-  'latency-hedge': 'voxroute latency + hedge',
+  informed: 'informed reference (computed)',
+  auto: "voxroute, hedge after 'auto'",
+  'latency-hedge': 'voxroute latency + hedge p95',
   latency: 'voxroute latency',
   mean: 'mean of recent (LiteLLM-like)',
+  p2c: 'P2C peak-EWMA (Linkerd-like)',
   priority: 'priority [a,b,c] (LiveKit/Pipecat-like)',
 };
 
@@ -55,7 +58,7 @@ function countBy(values: readonly string[]): Record<string, number> {
 /** The rows: the oracle, the informed router, then each strategy that ran. */
 export function buildRows(scenario: Scenario, results: readonly StrategyResult[]): Row[] {
   const oracle = scenario.oracleMs.map((v) => v ?? Number.POSITIVE_INFINITY);
-  const informed = informedRouterMs(scenario);
+  const informed = informedReferenceMs(scenario);
   const reference = (key: RowKey, times: number[], served: Record<string, number>): Row => ({
     key,
     measured: times,

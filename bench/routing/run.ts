@@ -6,13 +6,15 @@
  *   --requests N   requests in the scenario                              (default 600)
  *   --rate R       mean arrival rate, requests per second (open loop)    (default 25)
  *   --seed S       seed of the scenario and of the router's random draws (default 1)
- *   --only LIST    comma-separated strategies (default all): latency-hedge,latency,mean,priority
+ *   --only LIST    comma-separated strategies (default all): auto,latency-hedge,latency,mean,p2c,priority
  *   --svg FILE     where to write the plot; '' for none                  (default docs/routing-benchmark.svg)
  *   --json FILE    also write every call, the scenario and the score trace as JSON
  *   --markdown     also print the tables as markdown
  *   --clock MODE   'loopback' (real time over loopback sockets, default) or 'virtual' (exact:
  *                  virtual time, mocks in-process; see virtual-time.ts)
- *   --scenario S   'spread' (default) or 'close' (scenario.ts PROFILES)
+ *   --scenario S   'spread' (default), 'close', 'stall10' or 'stall20' (scenario.ts PROFILES)
+ *
+ * Issue 13's multi-seed run of every scenario, with its targets: suite.ts.
  *
  * Method. Three OpenAI-compatible TTS mocks (voxroute/testing) run on loopback ports. The
  * scenario (scenario.ts) fixes, before anything runs, what each provider does with request i:
@@ -169,12 +171,23 @@ if (args.svg) {
   const colors: Record<RowKey, string> = {
     oracle: '#444444',
     informed: '#a6a6a6',
+    auto: '#00441b',
     'latency-hedge': '#1b7837',
+    p2c: '#e7298a',
     latency: '#7fbf7b',
     mean: '#d95f02',
     priority: '#7570b3',
   };
-  const order: RowKey[] = ['oracle', 'informed', 'latency-hedge', 'latency', 'mean', 'priority'];
+  const order: RowKey[] = [
+    'oracle',
+    'informed',
+    'auto',
+    'latency-hedge',
+    'latency',
+    'mean',
+    'p2c',
+    'priority',
+  ];
   const series = order.flatMap((key) => {
     const row = rows.find((r) => r.key === key);
     return row

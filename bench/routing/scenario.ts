@@ -85,6 +85,11 @@ export interface Profile {
   cTailScaleMs: number;
   cTailShape: number;
   cTailCapMs: number;
+  /**
+   * When set, c's tail is a stall instead of a Pareto draw: cTailRate of its requests take
+   * cStallMs x the jitter (the tail sits above c's p90 when cTailRate > 10%, or just at it).
+   */
+  cStallMs?: number;
 }
 
 /**
@@ -131,6 +136,44 @@ export const PROFILES: Record<string, Profile> = {
     cTailShape: 1.5,
     cTailCapMs: 5_000,
   },
+  // Issue 13: the fastest provider at the median stalls on 10% (or 20%) of its calls for 600 ms,
+  // more often than a 10% hedge budget can cover at 20%; a drifts up, b fails in bursts.
+  stall10: {
+    name: 'stall10',
+    jitterSigma: 0.1,
+    aStartMs: 80,
+    aEndMs: 400,
+    aDriftFrom: 0.2,
+    bMedianMs: 120,
+    bFailMs: 10,
+    bBursts: 3,
+    bBurstLength: 40,
+    bIsolatedFailureRate: 0.01,
+    cMedianMs: 50,
+    cTailRate: 0.1,
+    cTailScaleMs: 600,
+    cTailShape: 0,
+    cTailCapMs: 600,
+    cStallMs: 600,
+  },
+  stall20: {
+    name: 'stall20',
+    jitterSigma: 0.1,
+    aStartMs: 80,
+    aEndMs: 400,
+    aDriftFrom: 0.2,
+    bMedianMs: 120,
+    bFailMs: 10,
+    bBursts: 3,
+    bBurstLength: 40,
+    bIsolatedFailureRate: 0.01,
+    cMedianMs: 50,
+    cTailRate: 0.2,
+    cTailScaleMs: 600,
+    cTailShape: 0,
+    cTailCapMs: 600,
+    cStallMs: 600,
+  },
 };
 
 /** A short description of a profile's parameters, for the report. */
@@ -139,7 +182,9 @@ export function summaryOf(f: Profile): string[] {
     `scenario '${f.name}'`,
     `a: drifts; ${f.aStartMs} ms, then from ${f.aDriftFrom * 100}% of the run its median climbs linearly to ${f.aEndMs} ms; never fails`,
     `b: ${f.bMedianMs} ms; ${f.bBursts} bursts of ${f.bBurstLength} consecutive requests answered 503 after ~${f.bFailMs} ms, plus ${f.bIsolatedFailureRate * 100}% isolated 503s`,
-    `c: ${f.cMedianMs} ms; ${f.cTailRate * 100}% of requests in a Pareto tail from ${f.cTailScaleMs} ms (shape ${f.cTailShape}, cap ${f.cTailCapMs} ms)`,
+    f.cStallMs !== undefined
+      ? `c: ${f.cMedianMs} ms; ${f.cTailRate * 100}% of requests stall for ${f.cStallMs} ms`
+      : `c: ${f.cMedianMs} ms; ${f.cTailRate * 100}% of requests in a Pareto tail from ${f.cTailScaleMs} ms (shape ${f.cTailShape}, cap ${f.cTailCapMs} ms)`,
     `noise: every latency x exp(${f.jitterSigma} x N(0,1))`,
   ];
 }
@@ -183,7 +228,8 @@ export function buildScenario(options: ScenarioOptions): Scenario {
 
     const cJitter = jitter(cRandom);
     const tail = cRandom() < f.cTailRate;
-    const tailMs = Math.min(f.cTailCapMs, pareto(cRandom, f.cTailScaleMs, f.cTailShape));
+    const paretoMs = Math.min(f.cTailCapMs, pareto(cRandom, f.cTailScaleMs, f.cTailShape || 1));
+    const tailMs = f.cStallMs !== undefined ? f.cStallMs * cJitter : paretoMs;
     if (tail) tailRequests.push(i);
     c.push({ latencyMs: tail ? tailMs : f.cMedianMs * cJitter, fails: false });
   }
@@ -216,45 +262,6 @@ function aMedianMs(f: Profile, i: number, n: number): number {
   const progress = i / Math.max(1, n - 1);
   const drift = Math.max(0, (progress - f.aDriftFrom) / (1 - f.aDriftFrom));
   return f.aStartMs + (f.aEndMs - f.aStartMs) * drift;
-}
-
-/**
- * A reference between the oracle and a real router, computed from the scenario: a router that
- * knows each provider's current median and p95 and which providers fail right now, but not
- * the latency of the request in hand. It sends each request to the lowest median among the
- * providers that do not fail it, and hedges after that provider's p95 to the next one, so a
- * request takes min(L1, p95(first) + L2) ms. It shows what hedging at p95 can reach at best.
- */
-export function informedRouterMs(s: Scenario): number[] {
-  const p95 = (values: number[]) => {
-    const sorted = [...values].sort((x, y) => x - y);
-    return sorted[Math.ceil(0.95 * sorted.length) - 1] ?? 0;
-  };
-  const bP95 = p95(s.outcomes.b.filter((o) => !o.fails).map((o) => o.latencyMs));
-  const cP95 = p95(s.outcomes.c.map((o) => o.latencyMs));
-  const aSpread = Math.exp(s.profile.jitterSigma * 1.645);
-  const out: number[] = [];
-  for (let i = 0; i < s.requests; i++) {
-    const typical: Array<{ p: ProviderName; median: number; p95: number }> = [
-      {
-        p: 'a' as const,
-        median: aMedianMs(s.profile, i, s.requests),
-        p95: aMedianMs(s.profile, i, s.requests) * aSpread,
-      },
-      { p: 'b' as const, median: s.profile.bMedianMs, p95: bP95 },
-      { p: 'c' as const, median: s.profile.cMedianMs, p95: cP95 },
-    ]
-      .filter((t) => !s.outcomes[t.p][i]!.fails)
-      .sort((x, y) => x.median - y.median);
-    const [first, second] = typical;
-    if (!first) {
-      out.push(Number.POSITIVE_INFINITY);
-      continue;
-    }
-    const l1 = s.outcomes[first.p][i]!.latencyMs;
-    out.push(second ? Math.min(l1, first.p95 + s.outcomes[second.p][i]!.latencyMs) : l1);
-  }
-  return out;
 }
 
 /** Places b's bursts at random, apart from each other, after the first 10% of the run. */

@@ -72,7 +72,7 @@ function midStreamOf(capability: Capability, set: MidStreamPolicy | undefined): 
 }
 
 function resolveHedge(
-  hedge: false | { after: 'p95' | 'p99' | number; maxShare?: number | undefined } | undefined,
+  hedge: false | { after: 'auto' | 'p95' | 'p99' | number; maxShare?: number | undefined } | undefined,
 ): HedgeSetting | false {
   if (!hedge) return false;
   return { after: hedge.after, maxShare: hedge.maxShare ?? 0.1 };

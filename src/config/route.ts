@@ -6,12 +6,15 @@ import { CAPABILITIES } from './capability.js';
 export type RouteStrategy = 'latency' | 'priority' | 'weighted' | 'cost';
 
 /**
- * Hedging of a route: when the chosen provider has no first chunk after `after` (its measured
- * p95 or p99 TTFC, or a fixed number of ms), the next choice starts too; the first to yield a
- * chunk wins and the other is aborted. `maxShare` caps hedges at that share of calls.
+ * Hedging of a route: when the chosen provider has no first chunk after `after`, the next choice
+ * starts too; the first to yield a chunk wins and the other is aborted. `after`: `'auto'`
+ * (recommended: per call, the delay that minimises expected time to first audio from the
+ * provider's learned distribution while hedging at most `maxShare` of calls; docs/routing.md),
+ * the measured p95 or p99 TTFC, or a fixed number of ms. `maxShare` caps hedges at that share
+ * of calls (a token budget that starts full).
  */
 export interface HedgeSetting {
-  after: 'p95' | 'p99' | number;
+  after: 'auto' | 'p95' | 'p99' | number;
   maxShare: number;
 }
 
@@ -94,11 +97,12 @@ const routeSettingsShape = () => {
           z.literal(false),
           z.strictObject({
             after: z
-              .union([z.literal('p95'), z.literal('p99'), msSchema('Fixed hedge delay in ms.')], {
-                error: 'expected "p95", "p99" or a number of ms',
-              })
+              .union(
+                [z.literal('auto'), z.literal('p95'), z.literal('p99'), msSchema('Fixed hedge delay in ms.')],
+                { error: 'expected "auto", "p95", "p99" or a number of ms' },
+              )
               .describe(
-                "When to start the second choice: the first choice's measured p95 or p99 TTFC, or fixed ms.",
+                'When to start the second choice: "auto" (recommended: per call, from the first choice\'s learned distribution and the budget), its measured p95 or p99 TTFC, or fixed ms.',
               ),
             maxShare: z
               .number()
@@ -112,7 +116,7 @@ const routeSettingsShape = () => {
       )
       .optional()
       .describe(
-        'Hedged requests: start the next choice when the first has no chunk after its p95 (or a fixed delay); the first chunk wins, the other is aborted. Default: off.',
+        'Hedged requests: start the next choice when the first has no chunk after the hedge delay ({ after: "auto" } recommended); the first chunk wins, the other is aborted. Default: off.',
       ),
     firstChunkTimeoutMs: z
       .union([msSchema('Fixed deadline in ms.'), z.literal('auto'), z.literal(false)], {

@@ -13,6 +13,12 @@ export interface ProviderErrorOptions extends VoxrouteErrorOptions {
   retryAfterMs?: number;
   /** A reset of a reused keep-alive socket before any response byte, not retried. Default: false. */
   reusedSocketReset?: boolean;
+  /**
+   * Whether the provider refused our credentials. Default: true for status 401, 403 and
+   * WebSocket close 1008, false otherwise; a WebSocket close passes it from its reason (a 1008
+   * for a quota or an idle input is not an auth failure).
+   */
+  authError?: boolean;
 }
 
 /**
@@ -53,11 +59,17 @@ export class ProviderError extends VoxrouteError {
     this.providerType = options.providerType;
     this.retryAfterMs = options.retryAfterMs;
     this.reusedSocketReset = options.reusedSocketReset ?? false;
+    this.#authError = options.authError;
   }
 
-  /** True for authentication and permission failures (401, 403, WebSocket 1008). */
+  readonly #authError: boolean | undefined;
+
+  /**
+   * True for authentication and permission failures: the `authError` option when given, else
+   * status 401, 403 or WebSocket close 1008.
+   */
   get isAuthError(): boolean {
-    return this.status === 401 || this.status === 403 || this.status === 1008;
+    return this.#authError ?? (this.status === 401 || this.status === 403 || this.status === 1008);
   }
 
   static override isInstance(error: unknown): error is ProviderError {

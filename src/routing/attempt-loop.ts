@@ -7,6 +7,7 @@ import { ProviderError } from '../errors/provider-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { VoxrouteError } from '../errors/voxroute-error.js';
 import type { Clock } from '../internal/clock.js';
+import { isRouterStall } from '../internal/stall.js';
 import type { AttemptContext } from '../providers/types.js';
 import type { Tracing } from '../telemetry/tracing.js';
 import type { Deadlines, HttpTransport } from '../transport/types.js';
@@ -16,6 +17,7 @@ import { canFallBack } from './classify.js';
 import type { RouterEmitter, RouterEventBase, RouterEvents } from './events.js';
 import { type BreakerFailure, breakerFailureOf } from './health/index.js';
 import type { LatencyTracker } from './latency-tracker.js';
+import { withDeadline } from './stall-deadline.js';
 
 /** One provider a call may be served by, with everything the loop needs to start it. */
 export interface RouteCandidate<T> {
@@ -387,8 +389,12 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
         end(r);
         const error = normalize(outcome.error, r.c.provider);
         r.attempt.error = error;
-        tracker.recordFailure(r.c.key, clock.now());
-        r.c.health?.recordFailure(breakerFailureOf(error, { reusedSocketReset: isReusedSocketReset(error) }));
+        // A deadline that passed while the event loop was blocked is not the provider's failure.
+        const stall = isRouterStall(error);
+        if (!stall) tracker.recordFailure(r.c.key, clock.now(), r.attempt.durationMs);
+        r.c.health?.recordFailure(
+          breakerFailureOf(error, { reusedSocketReset: isReusedSocketReset(error), routerStall: stall }),
+        );
         emitter.emit('error', { ...r.base, error, partialOutput: false, elapsedMs: clock.now() - callStart });
         if (!canFallBack(error)) {
           for (const other of [...running]) cancel(other);
@@ -467,8 +473,11 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
         }
         const cause = normalize(raw, c.provider);
         winner.attempt.error = cause;
-        tracker.recordFailure(c.key, clock.now());
-        c.health?.recordFailure(breakerFailureOf(cause, { reusedSocketReset: isReusedSocketReset(cause) }));
+        const stall = isRouterStall(cause);
+        if (!stall) tracker.recordFailure(c.key, clock.now());
+        c.health?.recordFailure(
+          breakerFailureOf(cause, { reusedSocketReset: isReusedSocketReset(cause), routerStall: stall }),
+        );
         emitter.emit('error', {
           ...winner.base,
           error: cause,
@@ -574,24 +583,6 @@ function closeAttempt(live: { abort: AbortController; iterator: AsyncIterator<un
   if (!live.abort.signal.aborted) live.abort.abort(new AbortError('Attempt abandoned'));
   const ret = live.iterator?.return?.();
   if (ret) ret.catch(() => {});
-}
-
-/** Races `promise` against a deadline of `ms` (0: none); `onTimeout` builds the rejection. */
-function withDeadline<V>(promise: Promise<V>, ms: number, clock: Clock, onTimeout: () => Error): Promise<V> {
-  if (!ms) return promise;
-  return new Promise<V>((resolve, reject) => {
-    const handle = clock.setTimeout(() => reject(onTimeout()), ms);
-    promise.then(
-      (value) => {
-        clock.clearTimeout(handle);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clock.clearTimeout(handle);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** Any error an adapter threw, as a VoxrouteError naming the provider. */

@@ -1,38 +1,22 @@
-import type { HedgeSetting } from '../config/route.js';
-import type { HedgeBudget } from './attempt-loop.js';
-import type { LatencySnapshot } from './latency-tracker.js';
+import { createHedgeBudget, type HedgeBudget } from './hedge-delay.js';
 
-/** The hedge delay of a candidate from its measured tail, in ms; undefined before 5 samples. */
-export function hedgeDelayMs(
-  hedge: HedgeSetting,
-  stats: Pick<LatencySnapshot, 'samples' | 'p95Ms' | 'p99Ms'>,
-): number | undefined {
-  if (typeof hedge.after === 'number') return hedge.after;
-  if (stats.samples < 5) return undefined;
-  return hedge.after === 'p95' ? stats.p95Ms : stats.p99Ms;
-}
-
-/** Hedge budgets per route: a token bucket that earns `maxShare` of a hedge per call. */
+/** Hedge budgets per route: token buckets that start full and earn `maxShare` of a hedge per call. */
 export class HedgeBudgets {
-  readonly #budgets = new Map<string, HedgeBudget & { earn(share: number): void }>();
+  readonly #budgets = new Map<string, HedgeBudget>();
+
+  /** The budget of `route`, created full on first use. */
+  of(route: string, maxShare: number): HedgeBudget {
+    let b = this.#budgets.get(route);
+    if (!b) {
+      b = createHedgeBudget(maxShare);
+      this.#budgets.set(route, b);
+    }
+    return b;
+  }
 
   /** The budget of `route`, after it earned `share` of a hedge for the call being planned. */
   earn(route: string, share: number): HedgeBudget {
-    let b = this.#budgets.get(route);
-    if (!b) {
-      let tokens = 1;
-      b = {
-        earn: (share) => {
-          tokens = Math.min(10, tokens + share);
-        },
-        take: () => {
-          if (tokens < 1) return false;
-          tokens -= 1;
-          return true;
-        },
-      };
-      this.#budgets.set(route, b);
-    }
+    const b = this.of(route, share);
     b.earn(share);
     return b;
   }

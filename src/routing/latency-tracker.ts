@@ -1,4 +1,5 @@
 import type { Capability } from '../types/route-result.js';
+import { TailModel, type TailSummary } from './tail.js';
 
 /** Options of a {@link LatencyTracker}. */
 export interface LatencyTrackerOptions {
@@ -23,8 +24,23 @@ export interface LatencySnapshot {
   ewmaMs: number | undefined;
   /** Quantiles of the recent window of TTFC samples, in ms. */
   p50Ms: number | undefined;
+  p90Ms: number | undefined;
   p95Ms: number | undefined;
   p99Ms: number | undefined;
+  /**
+   * Where the provider's normal latencies end (the knee of its learned distribution), in ms;
+   * undefined before the first sample. See docs/routing.md, "Tail model".
+   */
+  kneeMs: number | undefined;
+  /** Share of calls beyond the knee, in [0, 1] (time-decayed, prior-smoothed); undefined before the first sample. */
+  tailShare: number | undefined;
+  /** Mean excess of a call beyond the knee, in ms (the tail's magnitude); undefined before the first sample. */
+  tailExcessMs: number | undefined;
+  /**
+   * The hedge delay the router computed for this provider as a first choice on its latest call,
+   * in ms; undefined when it would not hedge (no hedging, or no hedge worth its price).
+   */
+  hedgeAfterMs: number | undefined;
   /** Successful calls measured. */
   samples: number;
   /** Failed attempts. */
@@ -48,13 +64,16 @@ interface Entry {
   inFlight: number;
   recent: number[];
   recentNext: number;
-  /** `recent` sorted, computed on demand and refreshed once 16 new samples have come in. */
+  /** `recent` sorted, computed when router.stats() asks after a new sample. */
   sorted: number[] | undefined;
   /** `samples` when `sorted` was computed. */
   sortedAt: number;
   outcomes: boolean[];
   outcomesNext: number;
   lastUpdate: number | undefined;
+  /** The learned distribution (body and tail), updated on every outcome. */
+  model: TailModel;
+  hedgeAfterMs: number | undefined;
 }
 
 /**
@@ -105,6 +124,8 @@ export class LatencyTracker {
         outcomes: [],
         outcomesNext: 0,
         lastUpdate: undefined,
+        model: new TailModel(),
+        hedgeAfterMs: undefined,
       };
       this.#entries.set(key, e);
     }
@@ -128,6 +149,8 @@ export class LatencyTracker {
     this.#fold(e, ms, now, options.coldStart ?? false, options.decayMs);
     e.lastUpdate = now;
     e.samples++;
+    // A cold start is not part of the provider's distribution (see the class).
+    if (!options.coldStart) e.model.record(ms, now);
     this.#push(e.recent, ms, e, 'recentNext');
     this.#pushOutcome(e, true);
   }
@@ -140,6 +163,7 @@ export class LatencyTracker {
    */
   recordCancelled(key: string, elapsedMs: number, now: number, options: { decayMs?: number } = {}): void {
     const e = this.#entry(key);
+    e.model.recordCensored(elapsedMs, now);
     const current = scoreOf(e);
     // With no score yet, a lower bound (a barge-in after 5 ms) would become the EWMA's start.
     if (current === undefined || elapsedMs <= current) return;
@@ -167,9 +191,14 @@ export class LatencyTracker {
     e.lastSampleAt = now;
   }
 
-  /** Records a failed attempt at monotonic time `now`; the latency score is not changed. */
-  recordFailure(key: string, now: number): void {
+  /**
+   * Records a failed attempt at monotonic time `now`; the latency score is not changed. With
+   * `elapsedMs` (a failure before the first chunk, after that long) it also counts in the
+   * learned failure share.
+   */
+  recordFailure(key: string, now: number, elapsedMs?: number): void {
     const e = this.#entry(key);
+    if (elapsedMs !== undefined) e.model.recordFailure(elapsedMs, now);
     e.errors++;
     e.lastUpdate = now;
     this.#pushOutcome(e, false);
@@ -212,12 +241,18 @@ export class LatencyTracker {
     const q = (p: number) =>
       sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : undefined;
     const failed = e.outcomes.filter((ok) => !ok).length;
+    const model = e.model.summary();
     return {
       scoreMs: scoreOf(e),
       ewmaMs: e.ewma,
       p50Ms: q(0.5),
+      p90Ms: q(0.9),
       p95Ms: q(0.95),
       p99Ms: q(0.99),
+      kneeMs: model?.kneeMs,
+      tailShare: model?.tailShare,
+      tailExcessMs: model?.tailExcessMs,
+      hedgeAfterMs: e.hedgeAfterMs,
       samples: e.samples,
       errors: e.errors,
       errorRate: e.outcomes.length ? failed / e.outcomes.length : 0,
@@ -227,18 +262,32 @@ export class LatencyTracker {
   }
 
   /**
-   * The tail of `key` for deadlines and hedge delays: sample count and p95/p99 TTFC in ms.
-   * Cheap on the hot path: the sorted window is refreshed only every 16 samples.
+   * The tail of `key` for deadlines and hedge delays: sample count and p95/p99 TTFC in ms, from
+   * the learned distribution (O(1) when no sample arrived since the last call; never a sort).
    */
   tail(key: string): Pick<LatencySnapshot, 'samples' | 'p95Ms' | 'p99Ms'> {
     const e = this.#entries.get(key);
-    if (!e || e.samples === 0) return { samples: 0, p95Ms: undefined, p99Ms: undefined };
-    const sorted = this.#sorted(e);
-    return { samples: e.samples, p95Ms: quantile(sorted, 0.95), p99Ms: quantile(sorted, 0.99) };
+    const model = e?.model.summary();
+    if (!e || !model) return { samples: e?.samples ?? 0, p95Ms: undefined, p99Ms: undefined };
+    return { samples: e.samples, p95Ms: model.p95Ms, p99Ms: model.p99Ms };
   }
 
+  /**
+   * The learned distribution of `key` (tail.ts) for a decision at monotonic time `now`;
+   * undefined before its first successful sample.
+   */
+  model(key: string, now: number): TailSummary | undefined {
+    return this.#entries.get(key)?.model.at(now);
+  }
+
+  /** Notes the hedge delay computed for `key` as a first choice (reported by {@link snapshot}). */
+  noteHedgeDelay(key: string, ms: number | undefined): void {
+    this.#entry(key).hedgeAfterMs = ms;
+  }
+
+  /** The recent window sorted (for {@link snapshot} only: router.stats(), not the decision path). */
   #sorted(e: Entry): number[] {
-    if (!e.sorted || e.samples - e.sortedAt >= 16 || (e.samples < 16 && e.sortedAt !== e.samples)) {
+    if (!e.sorted || e.sortedAt !== e.samples) {
       e.sorted = [...e.recent].sort((a, b) => a - b);
       e.sortedAt = e.samples;
     }
@@ -272,9 +321,4 @@ function scoreOf(e: Entry): number | undefined {
   if (e.ewma === undefined) return undefined;
   if (e.last === undefined || e.previous === undefined) return e.ewma;
   return Math.max(e.ewma, Math.min(e.last, e.previous));
-}
-
-/** The `p` quantile (0..1) of an ascending array; undefined when empty. */
-function quantile(sorted: readonly number[], p: number): number | undefined {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : undefined;
 }

@@ -7,7 +7,8 @@ import type { RouteCandidate, RouteRun } from './attempt-loop.js';
 import { type CapabilityCall, sectionOf } from './capability.js';
 import { firstChunkDeadlineMs } from './deadlines.js';
 import type { HealthRegistry } from './health/index.js';
-import { HedgeBudgets, hedgeDelayMs } from './hedge.js';
+import { HedgeBudgets } from './hedge.js';
+import { planRoute } from './hedge-delay.js';
 import { LatencyTracker } from './latency-tracker.js';
 import type { ProviderStats } from './router-types.js';
 import { orderCandidates } from './select.js';
@@ -91,13 +92,24 @@ export class RoutePlanner {
         start: made.start,
         inputEnded: made.inputEnded,
         health: this.#health.get(name, capability),
-        hedgeAfterMs: route.hedge ? hedgeDelayMs(route.hedge, snap) : undefined,
+        hedgeAfterMs: undefined,
       });
     }
+    // The objective and hedge delay of each candidate from its learned distribution
+    // (hedge-delay.ts). With the budget empty no hedge can be counted on: the plan is unhedged.
+    const planned = planRoute(
+      tracker,
+      built.map((c) => ({ key: c.key, healthy: c.health?.allows() ?? true })),
+      route.hedge && this.#hedgeBudgets.of(routeName, route.hedge.maxShare).available()
+        ? route.hedge
+        : undefined,
+      clock.now(),
+    );
+    for (let i = 0; i < built.length; i++) built[i]!.hedgeAfterMs = planned[i]!.hedgeAfterMs;
     const order = orderCandidates(
       built.map((c, index) => ({
         index,
-        scoreMs: tracker.score(c.key),
+        scoreMs: planned[index]!.objectiveMs,
         lastTriedAt: tracker.lastTriedAt(c.key),
         inFlight: tracker.inFlightOf(c.key),
         healthy: c.health?.allows() ?? true,

@@ -1,5 +1,6 @@
 import { AbortError, TimeoutError, type TimeoutPhase, type VoxrouteError } from '../errors/index.js';
 import type { Clock } from '../internal/clock.js';
+import { markRouterStall } from '../internal/stall.js';
 import { mapWireError, truncatedError } from './network-error.js';
 import { PhaseDeadlines } from './phase-deadlines.js';
 import { providerErrorFromStatus } from './status-error.js';
@@ -259,9 +260,13 @@ export class Exchange implements HttpResponse, AsyncIterator<Uint8Array, undefin
 
   // ---- internals ----
 
-  private readonly onDeadline = (phase: TimeoutPhase, timeoutMs: number): void => {
+  private readonly onDeadline = (phase: TimeoutPhase, timeoutMs: number, stalled: boolean): void => {
     const provider = this.request.provider;
-    this.fail((partialOutput) => new TimeoutError(phase, timeoutMs, { provider, partialOutput }), true);
+    this.fail((partialOutput) => {
+      const error = new TimeoutError(phase, timeoutMs, { provider, partialOutput });
+      // Passed while the event loop was blocked: the router's stall, not charged to the provider.
+      return stalled ? markRouterStall(error) : error;
+    }, true);
   };
 
   private shift(): Uint8Array {

@@ -30,7 +30,7 @@ export type {
   PreconnectOptions,
 } from './types.js';
 export { createWebSocketTransport } from './websocket.js';
-export { closeError, isNormalClose, isRetryableClose } from './websocket-close.js';
+export { closeError, closeReasonKind, isNormalClose, isRetryableClose } from './websocket-close.js';
 export { redactUrl } from './websocket-redact.js';
 export type {
   WebSocketClose,

@@ -1,5 +1,6 @@
 import type { TimeoutPhase } from '../errors/index.js';
 import type { Clock } from '../internal/clock.js';
+import { STALL_TOLERANCE_MS } from '../internal/stall.js';
 import type { Deadlines } from './types.js';
 
 /**
@@ -27,7 +28,7 @@ export class PhaseDeadlines {
   private readonly firstByteMs: number;
   private readonly idleMs: number;
   private readonly totalMs: number;
-  private readonly onExpire: (phase: TimeoutPhase, timeoutMs: number) => void;
+  private readonly onExpire: (phase: TimeoutPhase, timeoutMs: number, stalled: boolean) => void;
   private connected: boolean;
   private headersSeen = false;
   private firstByteSeen = false;
@@ -36,9 +37,19 @@ export class PhaseDeadlines {
   private lastActivity = 0;
   private timer: unknown = undefined;
   private timerAt = Number.POSITIVE_INFINITY;
+  /** True once a late timer was given its extra turn (see src/internal/stall.ts). */
+  private stalled = false;
   private readonly fire = (): void => {
+    const late = this.clock.now() - this.timerAt;
     this.timer = undefined;
     this.timerAt = Number.POSITIVE_INFINITY;
+    if (late > STALL_TOLERANCE_MS && !this.stalled) {
+      // The event loop was blocked: let waiting socket reads run before judging the provider.
+      this.stalled = true;
+      this.timerAt = this.clock.now();
+      this.timer = this.clock.setTimeout(this.fire, 0);
+      return;
+    }
     this.check();
   };
 
@@ -47,13 +58,14 @@ export class PhaseDeadlines {
    * @param deadlines The request's deadlines.
    * @param observesConnect False when the wire cannot tell when a connection is ready (fetch):
    *   the connect deadline is then not enforced (the headers deadline covers that time).
-   * @param onExpire Called once, with the phase whose deadline passed and its length in ms.
+   * @param onExpire Called once, with the phase whose deadline passed, its length in ms, and
+   *   whether the event loop was blocked when it passed (the router's stall, not the provider's).
    */
   constructor(
     clock: Clock,
     deadlines: Deadlines | undefined,
     observesConnect: boolean,
-    onExpire: (phase: TimeoutPhase, timeoutMs: number) => void,
+    onExpire: (phase: TimeoutPhase, timeoutMs: number, stalled: boolean) => void,
   ) {
     this.clock = clock;
     this.start = clock.now();
@@ -169,9 +181,11 @@ export class PhaseDeadlines {
     const [at, phase] = this.next();
     if (phase !== undefined && this.clock.now() >= at) {
       this.stop();
-      this.onExpire(phase, this.timeoutMsOf(phase));
+      this.onExpire(phase, this.timeoutMsOf(phase), this.stalled);
       return;
     }
+    // Nothing expired (bytes came in during the extra turn): the next timer starts afresh.
+    this.stalled = false;
     this.arm();
   }
 

@@ -26,9 +26,27 @@ const CODE_NAMES: Record<number, string> = {
 /** Close codes that say the request itself (or its credentials) is wrong: trying again cannot help. */
 const NOT_RETRYABLE = new Set([1002, 1003, 1007, 1008, 1009, 1010, 3000, 3003]);
 
-/** A close reason of a private-use (4000-4999) code that names an authentication failure. */
+/** A close reason that names an authentication failure (invalid or missing key, unauthorized). */
 const AUTH_REASON =
-  /unauthori[sz]ed|unauthenticated|authenticat|forbidden|invalid[\s_-]*(api[\s_-]*)?key|api[\s_-]*key|credential|permission/i;
+  /unauthori[sz]ed|not[\s_-]*authori[sz]ed|unauthenticated|authenticat|forbidden|(invalid|missing|wrong|bad)[\s_-]*(api[\s_-]*)?key|api[\s_-]*key|credential|permission/i;
+
+/**
+ * A close reason that names a passing condition: a quota or rate limit, too many concurrent
+ * streams, an input or inactivity timeout, capacity. It wins over {@link AUTH_REASON} ("quota
+ * exceeded for this API key" is a quota).
+ */
+const TRANSIENT_REASON =
+  /quota|rate[\s_-]*limit|too[\s_-]*many|concurren|timeout|timed[\s_-]*out|inactiv|capacity|overload|busy|try[\s_-]*again/i;
+
+/**
+ * What a close reason (or a provider's error text sent with a close) says: `'transient'` (quota,
+ * rate limit, concurrency, input timeout), `'auth'` (invalid or missing key, unauthorized,
+ * forbidden), else `'other'`.
+ */
+export function closeReasonKind(reason: string): 'transient' | 'auth' | 'other' {
+  if (TRANSIENT_REASON.test(reason)) return 'transient';
+  return AUTH_REASON.test(reason) ? 'auth' : 'other';
+}
 
 /**
  * True when a close with `code` ends the stream normally: 1000 (normal closure) and 1005 (no
@@ -41,7 +59,8 @@ export function isNormalClose(code: number): boolean {
 /**
  * Whether another attempt may succeed after the server closed with `code` and `reason`:
  * - not retryable: 1008 policy violation (providers use it for a bad or missing key: case
- *   C18), 1002 / 1003 / 1007 / 1009 / 1010 (our frames or data were refused), 3000 / 3003
+ *   C18) unless its reason names a passing condition (quota, concurrency, input timeout:
+ *   {@link closeReasonKind}), 1002 / 1003 / 1007 / 1009 / 1010 (our frames or data were refused), 3000 / 3003
  *   (IANA "Unauthorized" / "Forbidden"), and a 4000-4999 code whose reason names an
  *   authentication failure (unauthorized, forbidden, invalid key, api key, credential,
  *   permission);
@@ -49,6 +68,7 @@ export function isNormalClose(code: number): boolean {
  *   3008 and other 4000-4999 codes (provider-defined, e.g. rate limits or inactivity).
  */
 export function isRetryableClose(code: number, reason: string): boolean {
+  if (code === 1008 && closeReasonKind(reason) === 'transient') return true;
   if (NOT_RETRYABLE.has(code)) return false;
   if (code >= 4000 && code <= 4999 && AUTH_REASON.test(reason)) return false;
   return true;
@@ -56,7 +76,8 @@ export function isRetryableClose(code: number, reason: string): boolean {
 
 /**
  * The ProviderError of an error close (any code but 1000 / 1005): `status` = the close code,
- * `retryable` from {@link isRetryableClose}, and the message
+ * `retryable` from {@link isRetryableClose}, `isAuthError` for a 1008 only when its reason
+ * names an auth failure ({@link closeReasonKind}), and the message
  * `Provider '<name>' closed the WebSocket with code <code> (<name of code>): <reason>`, with every
  * secret in `secrets` (header-like record, see `redactSecrets`) removed from the reason.
  */
@@ -76,5 +97,6 @@ export function closeError(
     provider,
     status: code,
     retryable: isRetryableClose(code, reason),
+    ...(code === 1008 ? { authError: closeReasonKind(reason) === 'auth' } : {}),
   });
 }

@@ -15,10 +15,13 @@ describe('isNormalClose / isRetryableClose', () => {
     ]);
   });
 
-  it('C18: 1008 is never retryable, whatever the reason', () => {
+  it('C18: 1008 is not retryable, unless its reason names a passing condition (quota, concurrency, timeout)', () => {
     expect(isRetryableClose(1008, 'invalid api key')).toBe(false);
     expect(isRetryableClose(1008, 'DATA-0000')).toBe(false);
     expect(isRetryableClose(1008, '')).toBe(false);
+    expect(isRetryableClose(1008, 'quota exceeded')).toBe(true);
+    expect(isRetryableClose(1008, 'too many concurrent requests')).toBe(true);
+    expect(isRetryableClose(1008, 'input_timeout_exceeded')).toBe(true);
   });
 
   it('data and protocol errors from our side are not retryable; server-side failures are', () => {

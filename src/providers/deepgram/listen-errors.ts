@@ -66,6 +66,7 @@ export function listenError(
       retryAfterMs: error.retryAfterMs,
       retryable,
       partialOutput,
+      authError: error.isAuthError,
       cause: error,
     });
   }

@@ -1,5 +1,5 @@
 import { ProviderError } from '../../errors/index.js';
-import { isRetryableProviderKind, redactSecrets } from '../../transport/index.js';
+import { closeReasonKind, isRetryableProviderKind, redactSecrets } from '../../transport/index.js';
 import type { ServerMessage } from './api-types.js';
 
 /** The server's inactivity close: no text for `inactivity_timeout` seconds (PROTOCOLS.md 4.3). */
@@ -11,8 +11,9 @@ export const INPUT_TIMEOUT = 'input_timeout_exceeded';
  * `quota_exceeded`) and the close code:
  * - the inactivity close (`input_timeout_exceeded`, sent with 1008) is retryable: a new socket
  *   with keep-alives does fine;
- * - any other code with close 1008 (policy violation: a bad key, a bad message, abuse
- *   detection; C18) is not;
+ * - any other 1008 is retryable when its code or message names a passing condition (quota,
+ *   concurrency, timeout: `closeReasonKind`), else not (a bad key, a bad message, abuse
+ *   detection; C18);
  * - otherwise the transport's rule for provider error kinds (invalid, auth, quota: not
  *   retryable; rate limits, overload, server errors and unknown kinds: retryable), and for a
  *   bare close its close-code rule (`closeRetryable`).
@@ -21,9 +22,10 @@ export function isRetryableStreamInput(
   errorCode: string | undefined,
   closeCode: number | undefined,
   closeRetryable: boolean,
+  reason = '',
 ): boolean {
   if (errorCode === INPUT_TIMEOUT) return true;
-  if (closeCode === 1008) return false;
+  if (closeCode === 1008) return closeReasonKind(`${errorCode ?? ''} ${reason}`) === 'transient';
   if (errorCode !== undefined) return isRetryableProviderKind(errorCode, undefined) && closeRetryable;
   return closeRetryable;
 }
@@ -47,6 +49,7 @@ export function streamInputError(
 ): ProviderError {
   const closeCode = closed?.status ?? server?.code ?? undefined;
   const errorCode = server?.error ?? undefined;
+  const reason = server?.message ?? closed?.message ?? '';
   let message: string;
   if (server === undefined && closed !== undefined) {
     message = redactSecrets(closed.message, secrets);
@@ -62,7 +65,9 @@ export function streamInputError(
     provider,
     status: closeCode,
     providerCode: errorCode,
-    retryable: isRetryableStreamInput(errorCode, closeCode, closed?.retryable ?? true),
+    retryable: isRetryableStreamInput(errorCode, closeCode, closed?.retryable ?? true, reason),
+    // A 1008 is an auth failure only when its text says so (not a quota or an idle input).
+    ...(closeCode === 1008 ? { authError: closeReasonKind(`${errorCode ?? ''} ${reason}`) === 'auth' } : {}),
     partialOutput,
     ...(closed ? { cause: closed } : {}),
   });

@@ -11,6 +11,11 @@ export interface FailureContext {
    * caller retries once on a fresh connection: not the provider's fault. Default: false.
    */
   reusedSocketReset?: boolean;
+  /**
+   * A deadline passed while the router's event loop was blocked (src/internal/stall.ts): the
+   * router's stall, not the provider's. Default: false.
+   */
+  routerStall?: boolean;
 }
 
 /**
@@ -18,7 +23,7 @@ export interface FailureContext {
  * - `'cancelled'` when `context.cancelled`, for an abort (`AbortError`, ours or the standard
  *   DOMException), and for errors that are not the provider's fault as `canFallBack` classes
  *   them (a request the provider called bad: 400, 413, 422; usage and config errors);
- * - `'ignored'` when `context.reusedSocketReset`;
+ * - `'ignored'` when `context.reusedSocketReset` or `context.routerStall`;
  * - `'auth'` for a ProviderError with status 401, 403 or WebSocket close 1008 (`isAuthError`);
  * - `'failure'` for everything else: network errors (a refused connection included), 404, 408,
  *   429, 5xx, deadlines (`TimeoutError`), malformed streams (`ProtocolError`), unknown errors.
@@ -26,7 +31,7 @@ export interface FailureContext {
  */
 export function breakerFailureOf(error: unknown, context: FailureContext = {}): BreakerFailure {
   if (context.cancelled || isAbort(error)) return { kind: 'cancelled' };
-  if (context.reusedSocketReset) return { kind: 'ignored' };
+  if (context.reusedSocketReset || context.routerStall) return { kind: 'ignored' };
   if (!canFallBack(error)) return { kind: 'cancelled' };
   if (ProviderError.isInstance(error)) {
     const kind = error.isAuthError ? 'auth' : 'failure';

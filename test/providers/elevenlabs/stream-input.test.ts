@@ -294,6 +294,26 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
     expect((error as Error).message).toContain('invalid api key');
   });
 
+  it('close 1008 reason: a 1008 for too many concurrent streams is transient (retryable), not an auth failure', async () => {
+    const { tts, attempt } = await setup({
+      mock: {
+        script: {
+          streamInput: {
+            closeAfterChunks: 0,
+            closeCode: 1008,
+            closeReason: 'Maximum number of concurrent streams reached',
+          },
+        },
+      },
+    });
+    const { error } = await collectUntilError(
+      tts.synthesize({ text: gatedText(['Hi ', 'there.']), voice: 'v', format: PCM16 }, attempt()),
+    );
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ status: 1008, retryable: true, partialOutput: false });
+    expect((error as ProviderError).isAuthError).toBe(false);
+  });
+
   it('C18: a wrong key gets the error message and a 1008 close: invalid_api_key, no key in the error', async () => {
     const { tts, attempt } = await setup({ apiKey: 'xi-wrong-key-000000' });
     const { error } = await collectUntilError(

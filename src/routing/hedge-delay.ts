@@ -1,0 +1,206 @@
+/**
+ * The routing objective and the hedge delay, computed from the learned distributions of
+ * tail.ts (docs/routing.md, "Objective"):
+ *
+ *   T = min(X, d + Y)      time to first audio of a call on primary X hedged after d to Y
+ *   J = (1 - f) x (E[T] + TAIL_PENALTY x E[(T - knee)+]) + f x (failMs + E[Y])
+ *
+ * where f is the primary's failure share and knee its knee. `after: 'auto'` picks, per call,
+ * the d minimising E[T] + HEDGE_PRICE x E[Y] x P(X > d) among the d with P(X > d) <= maxShare.
+ */
+import type { HedgeSetting } from '../config/route.js';
+import type { Point, TailSummary } from './tail.js';
+
+/** Weight of the expected excess beyond the knee in the objective (the tail penalty). */
+export const TAIL_PENALTY = 1;
+/**
+ * The price of one hedge, as a share of the backup's expected TTFC: a hedge that saves less
+ * than that is not worth its extra request, so `auto` hedges at the knee, not inside the body.
+ */
+export const HEDGE_PRICE = 0.1;
+/** Samples a primary needs before an `auto` hedge delay is computed. */
+export const AUTO_HEDGE_MIN_SAMPLES = 3;
+/** Samples needed before a `p95`/`p99` hedge delay follows the measured tail. */
+export const QUANTILE_HEDGE_MIN_SAMPLES = 5;
+
+/** E[T] and E[(T - knee)+] for T = min(X, d + Y) (Y absent or d = Infinity: T = X). */
+export function expectations(
+  x: readonly Point[],
+  y: readonly Point[] | undefined,
+  d: number,
+  knee: number,
+): { mean: number; excess: number } {
+  let mean = 0;
+  let excess = 0;
+  for (const a of x) {
+    if (!y || a.ms <= d) {
+      mean += a.p * a.ms;
+      excess += a.p * Math.max(0, a.ms - knee);
+      continue;
+    }
+    for (const b of y) {
+      const t = Math.min(a.ms, d + b.ms);
+      mean += a.p * b.p * t;
+      excess += a.p * b.p * Math.max(0, t - knee);
+    }
+  }
+  return { mean, excess };
+}
+
+/** P(X > d). */
+function survival(x: readonly Point[], d: number): number {
+  let s = 0;
+  for (const a of x) if (a.ms > d) s += a.p;
+  return s;
+}
+
+/**
+ * The `auto` hedge delay of a primary with distribution `x` and backup `y`, in ms: the d that
+ * minimises E[min(X, d + Y)] + HEDGE_PRICE x E[Y] x P(X > d) among delays with
+ * P(X > d) <= maxShare; undefined when no hedge is worth its price (or none is allowed).
+ * Candidates for d: the knee and the upper edges of the primary's points.
+ */
+export function autoHedgeDelayMs(
+  x: TailSummary,
+  y: TailSummary | undefined,
+  maxShare: number,
+): number | undefined {
+  if (x.samples < AUTO_HEDGE_MIN_SAMPLES || maxShare <= 0) return undefined;
+  // An unmeasured backup is assumed to be like the primary.
+  const backup = y ?? x;
+  const price = HEDGE_PRICE * backup.meanMs;
+  let best: number | undefined;
+  let bestCost = x.meanMs;
+  const delays = [x.kneeMs, ...x.points.map((p) => p.ms)].sort((a, b) => a - b);
+  for (const d of delays) {
+    const share = survival(x.points, d);
+    if (share > maxShare || share === 0) continue;
+    const cost = expectations(x.points, backup.points, d, x.kneeMs).mean + price * share;
+    if (cost < bestCost - 1e-9) {
+      bestCost = cost;
+      best = d;
+    }
+  }
+  return best;
+}
+
+/** The hedge delay of a primary under the route's setting, in ms; undefined: no hedge. */
+export function hedgeDelayMs(
+  hedge: HedgeSetting,
+  primary: TailSummary | undefined,
+  backup: TailSummary | undefined,
+  quantiles: { samples: number; p95Ms: number | undefined; p99Ms: number | undefined },
+): number | undefined {
+  if (typeof hedge.after === 'number') return hedge.after;
+  if (hedge.after === 'auto') return primary ? autoHedgeDelayMs(primary, backup, hedge.maxShare) : undefined;
+  if (quantiles.samples < QUANTILE_HEDGE_MIN_SAMPLES) return undefined;
+  return hedge.after === 'p95' ? quantiles.p95Ms : quantiles.p99Ms;
+}
+
+/**
+ * The objective J of a primary (see the file comment), in ms: what the `latency` strategy ranks
+ * by. `hedgeMs` undefined: no hedge (T = X).
+ */
+export function objectiveMs(x: TailSummary, y: TailSummary | undefined, hedgeMs: number | undefined): number {
+  const d = hedgeMs ?? Number.POSITIVE_INFINITY;
+  const e = expectations(x.points, y && hedgeMs !== undefined ? y.points : undefined, d, x.kneeMs);
+  const ok = e.mean + TAIL_PENALTY * e.excess;
+  const f = x.failShare;
+  return (1 - f) * ok + f * (x.failMs + (y?.meanMs ?? x.meanMs));
+}
+
+/** A candidate as {@link planCandidates} sees it. */
+export interface PlanInput {
+  /** Its learned distribution; undefined when never measured. */
+  model: TailSummary | undefined;
+  /** Its measured quantiles (for `p95`/`p99` hedge delays). */
+  quantiles: { samples: number; p95Ms: number | undefined; p99Ms: number | undefined };
+  /** False when its breaker refuses calls. */
+  healthy: boolean;
+}
+
+/**
+ * Per candidate: its objective J (ms; undefined when never measured) and its hedge delay (ms;
+ * undefined: none) against its backup, the other healthy measured candidate with the lowest
+ * expected TTFC.
+ */
+export function planCandidates(
+  inputs: readonly PlanInput[],
+  hedge: HedgeSetting | undefined,
+): Array<{ objectiveMs: number | undefined; hedgeAfterMs: number | undefined }> {
+  return inputs.map((c, i) => {
+    let backup: TailSummary | undefined;
+    inputs.forEach((o, j) => {
+      if (j === i || !o.healthy || !o.model) return;
+      if (!backup || o.model.meanMs < backup.meanMs) backup = o.model;
+    });
+    const hedgeAfterMs = hedge ? hedgeDelayMs(hedge, c.model, backup, c.quantiles) : undefined;
+    const objective = c.model
+      ? objectiveMs(c.model, backup, inputs.length > 1 ? hedgeAfterMs : undefined)
+      : undefined;
+    return { objectiveMs: objective, hedgeAfterMs };
+  });
+}
+
+/** A route's budget of hedges: a token bucket that earns `maxShare` of a hedge per call. */
+export interface HedgeBudget {
+  /** Takes one token; false when none is left (no hedge). */
+  take(): boolean;
+  /** Adds `share` of a token (once per call). */
+  earn(share: number): void;
+  /** True when a token is left: a call planned now may count on a hedge. */
+  available(): boolean;
+}
+
+/**
+ * A hedge budget that starts full: `capacity` tokens, max(2, 50 x maxShare) by default (5 at
+ * maxShare 0.1), so the first calls can hedge while the long-run share stays at maxShare.
+ */
+export function createHedgeBudget(maxShare: number): HedgeBudget {
+  const capacity = Math.max(2, 50 * maxShare);
+  let tokens = capacity;
+  return {
+    earn: (share) => {
+      tokens = Math.min(capacity, tokens + share);
+    },
+    // 1e-9: ten earnings of 0.1 make a whole token despite rounding.
+    available: () => tokens >= 1 - 1e-9,
+    take: () => {
+      if (tokens < 1 - 1e-9) return false;
+      tokens -= 1;
+      return true;
+    },
+  };
+}
+
+/** The tracker's side of {@link planRoute}. */
+interface TrackerView {
+  model(key: string, now: number): TailSummary | undefined;
+  tail(key: string): { samples: number; p95Ms: number | undefined; p99Ms: number | undefined };
+  noteHedgeDelay(key: string, ms: number | undefined): void;
+}
+
+/**
+ * {@link planCandidates} over the tracker's figures at monotonic time `now` for `candidates` (with `healthy[i]`
+ * false where the breaker refuses calls); notes each hedge delay in the tracker for
+ * router.stats().
+ */
+export function planRoute(
+  tracker: TrackerView,
+  candidates: ReadonlyArray<{ key: string; healthy: boolean }>,
+  hedge: HedgeSetting | undefined,
+  now: number,
+): Array<{ objectiveMs: number | undefined; hedgeAfterMs: number | undefined }> {
+  const planned = planCandidates(
+    candidates.map((c) => ({
+      model: tracker.model(c.key, now),
+      quantiles: tracker.tail(c.key),
+      healthy: c.healthy,
+    })),
+    hedge,
+  );
+  candidates.forEach((c, i) => {
+    tracker.noteHedgeDelay(c.key, planned[i]!.hedgeAfterMs);
+  });
+  return planned;
+}

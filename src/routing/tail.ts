@@ -1,0 +1,278 @@
+/**
+ * The latency distribution of one (provider, capability, model), learned from its time to first
+ * chunk (TTFC) samples: a body (where its normal latencies lie, up to the knee) and a tail (the
+ * share of calls beyond the knee and how far beyond). Updated on every sample in O(buckets),
+ * no sorting; see docs/routing.md, "Tail model".
+ */
+
+/** Width of a histogram bucket: each bucket spans x1.05 (5%). */
+const BUCKET_RATIO = 1.05;
+const LOG_RATIO = Math.log(BUCKET_RATIO);
+/** Lowest bucket edge, ms; samples below it land in the first bucket. */
+const MIN_MS = 1;
+/** Buckets: 1 ms to about 110 s. */
+const BUCKETS = 240;
+
+/** Memory of the body histogram: each new sample scales the older ones by (1 - 1/BODY_SAMPLES). */
+export const BODY_SAMPLES = 8;
+/** Memory of the tail and failure shares, in samples, as for {@link BODY_SAMPLES}. */
+export const TAIL_SAMPLES = 200;
+/** Time decay of every weight, ms: a weight falls to 1/e after this long without samples. */
+export const TAIL_DECAY_MS = 30_000;
+/**
+ * The prior: before (and long after) its samples, a provider is taken to have a tail share of
+ * {@link PRIOR_TAIL_SHARE}, worth {@link PRIOR_WEIGHT} samples. As old samples decay the share
+ * returns toward it, so a provider that recovered is not punished forever.
+ */
+export const PRIOR_TAIL_SHARE = 0.02;
+export const PRIOR_WEIGHT = 4;
+/** How fast a shift to two slow samples in a row fades without new samples, ms (see TailModel.at). */
+export const SHIFT_DECAY_MS = 5_000;
+/** A gap in the histogram wider than this ratio (no sample in it) above the median ends the body. */
+export const KNEE_GAP_RATIO = 1.4;
+/** The knee is never below this multiple of the median (a handful of samples have no gap yet). */
+export const KNEE_MIN_RATIO = 1.25;
+
+/** A point of a discrete distribution: latency `ms` with probability `p`. */
+export interface Point {
+  ms: number;
+  p: number;
+}
+
+/** What the model says about a provider now. */
+export interface TailSummary {
+  /** Successful samples folded in (undecayed count). */
+  samples: number;
+  /** Quantiles of the body histogram (recent samples, tail included), ms. */
+  p50Ms: number;
+  p90Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  /** Where the provider's normal latencies end, ms. */
+  kneeMs: number;
+  /** Share of calls beyond the knee, in [0, 1] (prior-smoothed, time-decayed). */
+  tailShare: number;
+  /** Mean excess of a tail call beyond the knee, ms (the tail's magnitude). */
+  tailExcessMs: number;
+  /** Share of attempts that failed (time-decayed), in [0, 1]. */
+  failShare: number;
+  /** Mean time to a failure, ms. */
+  failMs: number;
+  /**
+   * The distribution the router reasons with: the body's buckets up to the knee, weighted to
+   * (1 - tailShare), then one point at knee + tailExcessMs with tailShare; ascending.
+   */
+  points: Point[];
+  /** Expected TTFC of that distribution, ms. */
+  meanMs: number;
+}
+
+const bucketOf = (ms: number) =>
+  Math.max(0, Math.min(BUCKETS - 1, Math.floor(Math.log(Math.max(ms, MIN_MS) / MIN_MS) / LOG_RATIO)));
+/** Lower edge of bucket b, ms. */
+const edge = (b: number) => MIN_MS * BUCKET_RATIO ** b;
+/** Representative value of bucket b: its geometric centre, ms. */
+const centre = (b: number) => MIN_MS * BUCKET_RATIO ** (b + 0.5);
+
+/**
+ * One provider's TTFC distribution. Every update costs O(240) (one pass over the histogram);
+ * {@link summary} is cached until the next update.
+ */
+export class TailModel {
+  readonly #hist = new Float64Array(BUCKETS);
+  #histWeight = 0;
+  #histAt: number | undefined;
+  /** Tail counters: total weight, weight beyond the knee, weighted excess (ms). */
+  #n = 0;
+  #tail = 0;
+  #excess = 0;
+  #fail = 0;
+  #failMs = 0;
+  #countersAt: number | undefined;
+  #samples = 0;
+  #cached: TailSummary | undefined;
+  /** The last two successful samples (ms) and when the last came in. */
+  #last: number | undefined;
+  #previous: number | undefined;
+  #lastAt = 0;
+
+  /** Successful samples folded in. */
+  get samples(): number {
+    return this.#samples;
+  }
+
+  #decayHist(now: number): void {
+    const w = (1 - 1 / BODY_SAMPLES) * (this.#histAt === undefined ? 1 : timeDecay(now - this.#histAt));
+    this.#hist.forEach((v, b) => {
+      this.#hist[b] = v * w;
+    });
+    this.#histWeight *= w;
+    this.#histAt = now;
+  }
+
+  #decayCounters(now: number): void {
+    const w =
+      (1 - 1 / TAIL_SAMPLES) * (this.#countersAt === undefined ? 1 : timeDecay(now - this.#countersAt));
+    this.#n *= w;
+    this.#tail *= w;
+    this.#excess *= w;
+    this.#fail *= w;
+    this.#failMs *= w;
+    this.#countersAt = now;
+  }
+
+  /** Folds in a successful TTFC of `ms` at monotonic time `now`. */
+  record(ms: number, now: number): void {
+    // The knee before this sample decides whether it is in the tail (a sample cannot move the
+    // knee past itself).
+    const knee = this.summary()?.kneeMs;
+    this.#decayCounters(now);
+    this.#n += 1;
+    if (knee !== undefined && ms > knee) {
+      this.#tail += 1;
+      this.#excess += ms - knee;
+    }
+    this.#decayHist(now);
+    const b = bucketOf(ms);
+    this.#hist[b] = (this.#hist[b] ?? 0) + 1;
+    this.#histWeight += 1;
+    this.#samples++;
+    this.#cached = undefined;
+    this.#previous = this.#last;
+    this.#last = ms;
+    this.#lastAt = now;
+  }
+
+  /**
+   * The model at monotonic time `now`, for decisions. When the last two successful samples both
+   * lie beyond the knee, the provider's latency has probably moved (a drift, an overload), not
+   * just one call in its tail: the distribution is scaled by min(last two) / median, a shift
+   * that fades with exp(-elapsed / SHIFT_DECAY_MS) since the last sample, so a provider
+   * sidelined by two tail calls in a row is tried again within seconds, not at the next probe.
+   */
+  at(now: number): TailSummary | undefined {
+    const summary = this.summary();
+    if (!summary || this.#last === undefined || this.#previous === undefined) return summary;
+    const recent = Math.min(this.#last, this.#previous);
+    if (recent <= summary.kneeMs) return summary;
+    const weight = Math.exp(-Math.max(0, now - this.#lastAt) / SHIFT_DECAY_MS);
+    return scaled(summary, 1 + weight * (recent / summary.p50Ms - 1));
+  }
+
+  /**
+   * Folds in an attempt cancelled after `ms` without a first chunk (it lost a hedge): a lower
+   * bound of its TTFC. Beyond the knee it is a tail call (its excess a lower bound); before the
+   * knee it says nothing and is ignored.
+   */
+  recordCensored(ms: number, now: number): void {
+    const knee = this.summary()?.kneeMs;
+    if (knee === undefined || ms <= knee) return;
+    this.#decayCounters(now);
+    this.#n += 1;
+    this.#tail += 1;
+    this.#excess += ms - knee;
+    this.#cached = undefined;
+  }
+
+  /** Folds in a failed attempt that took `ms`. */
+  recordFailure(ms: number, now: number): void {
+    this.#decayCounters(now);
+    this.#fail += 1;
+    this.#failMs += ms;
+    this.#cached = undefined;
+  }
+
+  /**
+   * The model now; undefined before the first successful sample. Cached between updates: the
+   * decision path pays O(240) once per new sample, not per call.
+   */
+  summary(): TailSummary | undefined {
+    if (this.#samples === 0) return undefined;
+    if (this.#cached) return this.#cached;
+    const hist = this.#hist;
+    const total = this.#histWeight;
+    const quantileBucket = (q: number) => {
+      let acc = 0;
+      for (let b = 0; b < BUCKETS; b++) {
+        acc += hist[b]!;
+        if (acc >= q * total) return b;
+      }
+      return BUCKETS - 1;
+    };
+    const medianBucket = quantileBucket(0.5);
+    const p99Bucket = quantileBucket(0.99);
+    // The knee: the start of the first empty stretch wider than KNEE_GAP_RATIO above the median.
+    const empty = total * 1e-3;
+    const gapBuckets = Math.ceil(Math.log(KNEE_GAP_RATIO) / LOG_RATIO);
+    let lastFull = medianBucket;
+    let kneeBucket = p99Bucket;
+    for (let b = medianBucket + 1; b < BUCKETS; b++) {
+      if (hist[b]! > empty) {
+        lastFull = b;
+        continue;
+      }
+      if (b - lastFull >= gapBuckets) {
+        // Any weight above the gap makes it a gap; none means the histogram ended.
+        kneeBucket = lastFull;
+        break;
+      }
+    }
+    const medianMs = centre(medianBucket);
+    const kneeMs = Math.max(edge(kneeBucket + 1), KNEE_MIN_RATIO * medianMs);
+    const tailShare = (this.#tail + PRIOR_WEIGHT * PRIOR_TAIL_SHARE) / (this.#n + PRIOR_WEIGHT);
+    const tailExcessMs = this.#tail > 1e-6 ? this.#excess / this.#tail : kneeMs;
+    // Body: histogram buckets up to the knee, renormalised to (1 - tailShare).
+    const points: Point[] = [];
+    let bodyWeight = 0;
+    for (let b = 0; b < BUCKETS && edge(b) < kneeMs; b++) bodyWeight += hist[b]!;
+    for (let b = 0; b < BUCKETS && edge(b) < kneeMs; b++) {
+      const w = hist[b]!;
+      if (w > empty) points.push({ ms: Math.min(centre(b), kneeMs), p: (w / bodyWeight) * (1 - tailShare) });
+    }
+    points.push({ ms: kneeMs + tailExcessMs, p: tailShare });
+    normalise(points);
+    const failShare = this.#fail / (this.#n + this.#fail + PRIOR_WEIGHT);
+    this.#cached = {
+      samples: this.#samples,
+      p50Ms: medianMs,
+      p90Ms: centre(quantileBucket(0.9)),
+      p95Ms: centre(quantileBucket(0.95)),
+      p99Ms: centre(p99Bucket),
+      kneeMs,
+      tailShare,
+      tailExcessMs,
+      failShare,
+      failMs: this.#fail > 1e-6 ? this.#failMs / this.#fail : 0,
+      points,
+      meanMs: points.reduce((n, x) => n + x.ms * x.p, 0),
+    };
+    return this.#cached;
+  }
+}
+
+function timeDecay(elapsedMs: number): number {
+  return Math.exp(-Math.max(0, elapsedMs) / TAIL_DECAY_MS);
+}
+
+function normalise(points: Point[]): void {
+  const sum = points.reduce((n, x) => n + x.p, 0);
+  if (sum > 0) for (const x of points) x.p /= sum;
+}
+
+/**
+ * `summary` moved to a new typical latency: every point, quantile and the knee scaled by
+ * `factor` (a provider whose typical latency drifted keeps the shape of its distribution).
+ */
+export function scaled(summary: TailSummary, factor: number): TailSummary {
+  return {
+    ...summary,
+    p50Ms: summary.p50Ms * factor,
+    p90Ms: summary.p90Ms * factor,
+    p95Ms: summary.p95Ms * factor,
+    p99Ms: summary.p99Ms * factor,
+    kneeMs: summary.kneeMs * factor,
+    tailExcessMs: summary.tailExcessMs * factor,
+    points: summary.points.map((p) => ({ ms: p.ms * factor, p: p.p })),
+    meanMs: summary.meanMs * factor,
+  };
+}

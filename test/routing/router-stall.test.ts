@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { TimeoutError, type TimeoutPhase } from '../../src/errors/index.js';
+import type { Clock } from '../../src/internal/clock.js';
+import { isRouterStall, STALL_TOLERANCE_MS } from '../../src/internal/stall.js';
+import { type CandidateHealth, routedStream } from '../../src/routing/attempt-loop.js';
+import type { BreakerFailure } from '../../src/routing/health/index.js';
+import { PhaseDeadlines } from '../../src/transport/phase-deadlines.js';
+import type { ChatEvent } from '../../src/types/chat.js';
+import { aborted, candidate, fakeRun } from './helpers.js';
+
+/**
+ * A clock whose event loop can be blocked: `block(ms)` moves time on without running any timer
+ * (a long synchronous task), so the timers due meanwhile fire late on the next `advance`.
+ */
+class BlockableClock implements Clock {
+  #now = 0;
+  #next = 1;
+  readonly #timers = new Map<number, { at: number; fn: () => void }>();
+  now(): number {
+    return this.#now;
+  }
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = this.#next++;
+    this.#timers.set(id, { at: this.#now + ms, fn });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.#timers.delete(handle as number);
+  }
+  block(ms: number): void {
+    this.#now += ms;
+  }
+  /**
+   * Fires every timer due by now + ms, in order, each at max(its due time, now). A timer set
+   * by one of them runs on the next call only (the next turn of the event loop).
+   */
+  advance(ms: number): void {
+    const target = this.#now + ms;
+    const existing = new Set(this.#timers.keys());
+    for (;;) {
+      const due = [...this.#timers.entries()]
+        .filter(([id, t]) => existing.has(id) && t.at <= target)
+        .sort((x, y) => x[1].at - y[1].at)[0];
+      if (!due) break;
+      this.#timers.delete(due[0]);
+      this.#now = Math.max(this.#now, due[1].at);
+      due[1].fn();
+    }
+    this.#now = Math.max(this.#now, target);
+  }
+}
+
+const delta = (text: string): ChatEvent => ({ type: 'text-delta', text });
+const turn = () => new Promise((r) => setImmediate(r));
+
+function fakeHealth(): CandidateHealth & { failures: BreakerFailure[] } {
+  const failures: BreakerFailure[] = [];
+  return {
+    failures,
+    allows: () => true,
+    tryAcquire: () => true,
+    recordSuccess: () => {},
+    recordFailure: (f) => failures.push(f),
+    release: () => {},
+  };
+}
+
+/** Provider a sends its first chunk when `send()` is called; b answers at once. */
+function setup() {
+  const clock = new BlockableClock();
+  let send!: () => void;
+  const gate = new Promise<void>((r) => {
+    send = r;
+  });
+  const a = candidate<ChatEvent>(
+    'a',
+    async function* (attempt) {
+      await Promise.race([gate, aborted(attempt.signal)]);
+      if (!attempt.signal.aborted) yield delta('a');
+    },
+    1000,
+  );
+  const health = fakeHealth();
+  const aHealth = Object.assign(a, { health });
+  const b = candidate<ChatEvent>('b', async function* () {
+    yield delta('b');
+  });
+  const run = fakeRun([aHealth, b], { clock });
+  return { clock, send, run, health };
+}
+
+describe('router stall: a deadline that passes while the event loop is blocked', () => {
+  it('is not charged to the provider: fallback happens, but no failure is recorded and the breaker ignores it', async () => {
+    const { clock, run, health } = setup();
+    const stream = routedStream(run);
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = iterator.next();
+    await turn();
+    clock.advance(500);
+    clock.block(700); // the loop is blocked past a's 1000 ms deadline
+    clock.advance(0); // the deadline fires 200 ms late: one more turn for waiting I/O
+    await turn();
+    clock.advance(0); // nothing came: the attempt times out, marked as our stall
+    expect(await first).toEqual({ done: false, value: delta('b') });
+    await iterator.next();
+    const result = await stream.result;
+    const error = result.attempts[0]!.error as TimeoutError;
+    expect(TimeoutError.isInstance(error)).toBe(true);
+    expect(error.phase).toBe('first-chunk');
+    expect(isRouterStall(error)).toBe(true);
+    expect(result.provider).toBe('b');
+    expect(run.tracker.snapshot(run.candidates[0]!.key).errors).toBe(0);
+    expect(health.failures).toEqual([{ kind: 'ignored' }]);
+  });
+
+  it('reads a first chunk that was waiting when the late timer fired: the provider serves the call', async () => {
+    const { clock, run, send, health } = setup();
+    const stream = routedStream(run);
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = iterator.next();
+    await turn();
+    clock.block(1000 + STALL_TOLERANCE_MS + 50);
+    clock.advance(0);
+    send(); // the bytes were already in the socket
+    await turn();
+    clock.advance(0);
+    expect(await first).toEqual({ done: false, value: delta('a') });
+    await iterator.next();
+    const result = await stream.result;
+    expect(result.provider).toBe('a');
+    expect(result.attempts.map((x) => x.provider)).toEqual(['a']);
+    expect(health.failures).toEqual([]);
+  });
+
+  it('a deadline that fires on time is charged as before (control)', async () => {
+    const { clock, run, health } = setup();
+    const stream = routedStream(run);
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = iterator.next();
+    await turn();
+    clock.advance(1000);
+    expect(await first).toEqual({ done: false, value: delta('b') });
+    await iterator.next();
+    const result = await stream.result;
+    expect(isRouterStall(result.attempts[0]!.error)).toBe(false);
+    expect(run.tracker.snapshot(run.candidates[0]!.key).errors).toBe(1);
+    expect(health.failures).toEqual([{ kind: 'failure' }]);
+  });
+
+  it('transport idle deadline: a late timer gets one more turn, then expires marked stalled', () => {
+    const clock = new BlockableClock();
+    const expired: [TimeoutPhase, number, boolean][] = [];
+    const d = new PhaseDeadlines(clock, { idleMs: 100 }, true, (phase, ms, stalled) =>
+      expired.push([phase, ms, stalled]),
+    );
+    d.markHeaders();
+    clock.block(300);
+    clock.advance(0);
+    expect(expired).toEqual([]);
+    clock.advance(0);
+    expect(expired).toEqual([['idle', 100, true]]);
+  });
+
+  it('transport idle deadline: bytes read during the extra turn keep the stream alive', () => {
+    const clock = new BlockableClock();
+    const expired: [TimeoutPhase, number, boolean][] = [];
+    const d = new PhaseDeadlines(clock, { idleMs: 100 }, true, (phase, ms, stalled) =>
+      expired.push([phase, ms, stalled]),
+    );
+    d.markHeaders();
+    clock.block(300);
+    clock.advance(0);
+    d.activity();
+    clock.advance(99);
+    expect(expired).toEqual([]);
+    clock.advance(1);
+    expect(expired).toEqual([['idle', 100, false]]);
+  });
+});
