@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ConfigIssue } from '../errors/config-error.js';
 import type { Capability } from '../types/route-result.js';
 import { isCapability } from './capability.js';
+import { checkHealthUrl } from './health.js';
 import { resolveSecrets, type SecretEnv } from './resolve-secrets.js';
 import {
   type HedgeSetting,
@@ -53,6 +54,11 @@ export function resolveConfig(parsed: ParsedConfig, env: SecretEnv, issues: Conf
     };
   }
   const config: ResolvedConfig = { providers, routes };
+  if (parsed.health) {
+    const health = resolveSecrets(parsed.health, env, issues, ['health']);
+    checkHealthUrl(health.url, issues);
+    config.health = health;
+  }
   Object.defineProperty(config, RESOLVED, { value: true });
   return config;
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Capability } from '../types/route-result.js';
+import type { ResolvedHealthConfig } from './health.js';
 import type { providerSchema } from './providers/index.js';
 import type { ResolveSecrets } from './resolve-secrets.js';
 import type {
@@ -86,4 +87,6 @@ export interface ResolvedRouteConfig {
 export interface ResolvedConfig {
   providers: Record<string, ResolvedProviderConfig>;
   routes: Record<string, ResolvedRouteConfig>;
+  /** Fleet-shared health, when the config has a `health` section. */
+  health?: ResolvedHealthConfig;
 }
