@@ -64,21 +64,26 @@ export interface SeenRequest {
 
 /**
  * A loopback OpenAI-compatible chat server speaking the wire on its own: `down` answers every
- * request 503 (after `delayMs(key)`), otherwise it streams one SSE chat completion chunk.
+ * request 503 (after `delayMs(key)`, with a Retry-After of `retryAfterS` when given), otherwise it streams one SSE chat completion chunk.
  */
 export async function chatServer(
   mode: 'up' | 'down',
   delayMs: (key: string) => number = () => 0,
+  retryAfterS?: number,
 ): Promise<{ url: string; seen: SeenRequest[]; close: () => Promise<void> }> {
   const seen: SeenRequest[] = [];
   const server: Server = createServer((req, res) => {
     const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
-    seen.push({ key, at: Date.now() });
+    // The router's warmup sends OPTIONS / to open a connection: not a request to the provider.
+    if (req.method === 'POST') seen.push({ key, at: Date.now() });
     req.resume();
     req.on('end', () => {
       setTimeout(() => {
         if (mode === 'down') {
-          res.writeHead(503, { 'content-type': 'application/json' });
+          res.writeHead(503, {
+            'content-type': 'application/json',
+            ...(retryAfterS !== undefined ? { 'retry-after': String(retryAfterS) } : {}),
+          });
           res.end('{"error":{"message":"down"}}');
           return;
         }
