@@ -359,8 +359,10 @@ export class FleetHealth {
   // ---- latency summaries -----------------------------------------------------------------
 
   #writeSummaries(): void {
+    if (this.#stats.state !== 'ready') return;
     const tracker = this.#d.tracker;
     const fields: string[] = [];
+    const written: [string, number][] = [];
     for (const k of tracker.keys()) {
       const snap = tracker.snapshot(k);
       if (snap.samples === 0 || snap.ewmaMs === undefined || snap.lastUpdateMs === undefined) continue;
@@ -375,10 +377,10 @@ export class FleetHealth {
       });
       if (!text) continue;
       fields.push(k, text);
-      this.#published.set(k, snap.lastUpdateMs);
+      written.push([k, snap.lastUpdateMs]);
     }
     if (fields.length === 0) return;
-    this.#write(
+    const sent = this.#write(
       (c) =>
         c
           .multi()
@@ -387,9 +389,11 @@ export class FleetHealth {
           .exec(),
       false,
     );
+    if (sent) for (const [k, at] of written) this.#published.set(k, at);
   }
 
   #readSummaries(): void {
+    if (this.#stats.state !== 'ready') return;
     this.#write(async (c) => {
       const all = await c.hgetall(this.#latencyKey);
       const now = this.#d.clock.now();
