@@ -46,6 +46,7 @@ export interface FleetTimings {
   probeLockMs?: number;
 }
 
+/** What a {@link FleetHealth} works with: the router's breakers, tracker and clock. */
 export interface FleetHealthDeps {
   config: ResolvedHealthConfig;
   health: HealthRegistry;
