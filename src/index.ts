@@ -47,6 +47,8 @@ export {
   type TimeoutPhase,
   VoxrouteError,
 } from './errors/index.js';
+// Fleet-shared health (config `health`), seen through router.on('fleet') and router.stats().fleet
+export type { FleetEvent, FleetState, FleetStats } from './fleet/index.js';
 // SageMaker payload codecs: register your own container's request/response format
 export {
   type CodecCall,

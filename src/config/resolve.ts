@@ -3,6 +3,7 @@ import { resolveSecrets, type SecretEnv } from '../config-fields/resolve-secrets
 import type { ConfigIssue } from '../errors/config-error.js';
 import type { Capability } from '../types/route-result.js';
 import { isCapability } from './capability.js';
+import { checkHealthUrl } from './health.js';
 import {
   type HedgeSetting,
   MID_STREAM_DEFAULT,
@@ -53,6 +54,11 @@ export function resolveConfig(parsed: ParsedConfig, env: SecretEnv, issues: Conf
     };
   }
   const config: ResolvedConfig = { providers, routes };
+  if (parsed.health) {
+    const health = resolveSecrets(parsed.health, env, issues, ['health']);
+    checkHealthUrl(health.url, issues);
+    config.health = health;
+  }
   Object.defineProperty(config, RESOLVED, { value: true });
   return config;
 }

@@ -1,5 +1,6 @@
 import { lazySchema, zod } from '../internal/zod.js';
 import { checkConfigReferences } from './cross-checks.js';
+import { healthSchema } from './health.js';
 import { providerSchema } from './provider-schema.js';
 import { routeDefaultsSchema, routeSchema } from './route.js';
 
@@ -32,6 +33,7 @@ export const routerConfigSchema = lazySchema((z) =>
         .strictObject({ routes: routeDefaultsSchema().optional() })
         .optional()
         .describe('Settings that apply to every route unless the route sets its own.'),
+      health: healthSchema().optional(),
     })
     .superRefine(checkConfigReferences, { when: () => true })
     .describe('voxroute router config: providers, and the routes that choose among them.'),

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ResolveSecrets } from '../config-fields/resolve-secrets.js';
 import type { Capability } from '../types/route-result.js';
+import type { ResolvedHealthConfig } from './health.js';
 import type { providerSchema } from './provider-schema.js';
 import type {
   FirstChunkTimeout,
@@ -80,4 +81,6 @@ export interface ResolvedRouteConfig {
 export interface ResolvedConfig {
   providers: Record<string, ResolvedProviderConfig>;
   routes: Record<string, ResolvedRouteConfig>;
+  /** Fleet-shared health, when the config has a `health` section. */
+  health?: ResolvedHealthConfig;
 }

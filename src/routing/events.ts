@@ -1,3 +1,4 @@
+import type { FleetEvent } from '../fleet/index.js';
 import type { Capability } from '../types/route-result.js';
 
 /** Fields every router event carries. Times are ms from a monotonic clock. */
@@ -35,6 +36,11 @@ export interface RouterEvents {
   hedge: RouterEventBase;
   /** A provider's circuit breaker changed state. */
   breaker: BreakerEvent;
+  /**
+   * The fleet's shared store (config `health`): connected, disconnected, a failed command
+   * (`error`, a message without secrets) or writes dropped (at most one event a second).
+   */
+  fleet: FleetEvent;
   /** An attempt produced its first chunk; `timeToFirstChunkMs` from the attempt's start. */
   'first-chunk': RouterEventBase & { timeToFirstChunkMs: number };
   /** An attempt failed before its first chunk and the call moves on to `next`. */

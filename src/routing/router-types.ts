@@ -1,3 +1,4 @@
+import type { FleetStats } from '../fleet/index.js';
 import type { Clock } from '../internal/clock.js';
 import type { AudioChunk } from '../types/audio.js';
 import type { ChatEvent } from '../types/chat.js';
@@ -54,6 +55,8 @@ export interface ProviderStats extends LatencySnapshot {
 export interface RouterStats {
   /** One entry per (provider, capability, model) that was tried at least once. */
   providers: ProviderStats[];
+  /** The shared store, when the config has a `health` section (docs/health.md, "Fleet-shared health"). */
+  fleet?: FleetStats;
 }
 
 /** The voxroute router: see {@link createRouter}. */

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { preloadResampler } from '../audio/index.js';
 import type { ResolvedConfig, RouterConfig } from '../config/index.js';
 import { parseConfig } from '../config/index.js';
+import { FleetHealth } from '../fleet/index.js';
 import { systemClock } from '../internal/clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
 import type { ProviderAdapter } from '../providers/types.js';
@@ -62,6 +63,15 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       ...(change.reopenAt !== undefined ? { reopenAtMs: change.reopenAt } : {}),
     }),
   );
+  const fleet = resolved.health
+    ? new FleetHealth({
+        config: resolved.health,
+        health,
+        tracker,
+        clock,
+        onEvent: (e) => emitter.emit('fleet', e),
+      })
+    : undefined;
   const planner = new RoutePlanner(
     resolved,
     adapters,
@@ -87,10 +97,11 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         // The resampler's wasm module takes ~40 ms to load the first time: not on a caller's turn.
         preloadResampler().catch(() => {}),
         tracing.ready,
+        fleet?.ready,
       ]);
     },
 
-    stats: () => ({ providers: planner.stats() }),
+    stats: () => ({ providers: planner.stats(), ...(fleet ? { fleet: fleet.stats() } : {}) }),
 
     on: (event, listener) => emitter.on(event, listener),
 
@@ -98,6 +109,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       closing.abort();
       await Promise.all([
         transport.close(),
+        fleet?.close(),
         ...[...adapters.values()].map((a) => a.close?.().catch(() => {})),
       ]);
     },

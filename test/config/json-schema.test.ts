@@ -54,7 +54,12 @@ describe('configJsonSchema', () => {
     expect(schema.type).toBe('object');
     expect(schema.additionalProperties).toBe(false);
     expect(schema.required).toEqual(['providers', 'routes']);
-    expect(Object.keys(schema.properties)).toEqual(['$schema', 'providers', 'routes', 'defaults']);
+    expect(Object.keys(schema.properties)).toEqual(['$schema', 'providers', 'routes', 'defaults', 'health']);
+    const health = schema.properties.health;
+    expect(health.additionalProperties).toBe(false);
+    expect(health.required).toEqual(['store', 'url']);
+    expect(health.properties.store.const).toBe('redis');
+    expect(health.properties.keyPrefix.default).toBe('voxroute:');
   });
 
   it('has one strict member per provider kind, with input-side defaults and descriptions', () => {

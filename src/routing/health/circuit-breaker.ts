@@ -54,6 +54,11 @@ export class CircuitBreaker {
   #openReason: BreakerReason | undefined;
   /** When the half-open probe slot was taken; undefined while it is free. */
   #probeTakenAt: number | undefined;
+  /**
+   * Asked (synchronously) before a half-open breaker lets a probe go: false keeps the probe back
+   * (another process of the fleet is probing). Unset: always true.
+   */
+  probeGate: (() => boolean) | undefined;
 
   /**
    * @param options see {@link CircuitBreakerOptions}; every field has a default.
@@ -78,7 +83,7 @@ export class CircuitBreaker {
   allows(now: number = this.#o.clock.now()): boolean {
     this.#refresh(now);
     if (this.#state === 'closed') return true;
-    return this.#state === 'half-open' && this.#probeTakenAt === undefined;
+    return this.#state === 'half-open' && this.#probeTakenAt === undefined && this.probeGate?.() !== false;
   }
 
   /**
@@ -90,6 +95,7 @@ export class CircuitBreaker {
     this.#refresh(now);
     if (this.#state === 'closed') return true;
     if (this.#state === 'open' || this.#probeTakenAt !== undefined) return false;
+    if (this.probeGate?.() === false) return false;
     this.#probeTakenAt = now;
     return true;
   }
@@ -164,6 +170,19 @@ export class CircuitBreaker {
   }
 
   /**
+   * Opens the breaker until `reopenAt` (ms on the breaker's clock) because of what another
+   * process of the fleet saw (reason `'fleet'` by default): a closed or half-open breaker opens
+   * (an opening like any other for the cooldown growth); an open one only gets a longer
+   * cooldown, never a shorter one. A `reopenAt` not after `now` changes nothing.
+   */
+  openUntil(reopenAt: number, reason: BreakerReason = 'fleet', now: number = this.#o.clock.now()): void {
+    this.#refresh(now);
+    if (reopenAt <= now) return;
+    if (this.#state === 'open') this.#extend(reopenAt);
+    else this.#open(now, reason, false, 0, reopenAt - now);
+  }
+
+  /**
    * Frees the half-open probe slot of a call that was cancelled before it settled (the caller
    * aborted, barge-in, the hedge loser): nothing is charged and the next caller may probe.
    * A no-op in any other state or when no probe is out.
@@ -230,14 +249,12 @@ export class CircuitBreaker {
     }
   }
 
-  #open(now: number, reason: BreakerReason, auth: boolean, retryMs: number): void {
+  #open(now: number, reason: BreakerReason, auth: boolean, retryMs: number, fixedMs?: number): void {
     const from = this.#state;
     this.#openings++;
     if (auth) this.#misconfigured = true;
-    const cooldown = Math.max(
-      auth ? this.#o.authCooldownMs : grownCooldownMs(this.#openings, this.#o),
-      retryMs,
-    );
+    const cooldown =
+      fixedMs ?? Math.max(auth ? this.#o.authCooldownMs : grownCooldownMs(this.#openings, this.#o), retryMs);
     this.#state = 'open';
     this.#openedAt = now;
     this.#reopenAt = now + cooldown;

@@ -1,7 +1,7 @@
 import type { Capability } from '../../types/route-result.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { type CircuitBreakerOptions, resolveBreakerOptions } from './options.js';
-import type { BreakerSnapshot, BreakerStateChange } from './types.js';
+import type { BreakerReason, BreakerSnapshot, BreakerStateChange } from './types.js';
 
 /** A breaker state change, with the (provider, capability) whose breaker it is. */
 export interface HealthStateChange extends BreakerStateChange {
@@ -27,6 +27,7 @@ export class HealthRegistry {
     { provider: string; capability: Capability; breaker: CircuitBreaker }
   >();
   readonly #listeners = new Set<(change: HealthStateChange) => void>();
+  #probeGate: ((provider: string, capability: Capability) => boolean) | undefined;
 
   /**
    * @param options shared by every breaker; see {@link CircuitBreakerOptions} for each default.
@@ -43,6 +44,7 @@ export class HealthRegistry {
     const existing = this.#breakers.get(key);
     if (existing) return existing.breaker;
     const breaker = new CircuitBreaker(this.#options);
+    breaker.probeGate = () => this.#probeGate?.(provider, capability) ?? true;
     breaker.onStateChange((change) => this.#emit({ ...change, provider, capability }));
     this.#breakers.set(key, { provider, capability, breaker });
     return breaker;
@@ -72,6 +74,23 @@ export class HealthRegistry {
     return () => {
       this.#listeners.delete(entry);
     };
+  }
+
+  /**
+   * Opens the breaker of (provider, capability) until `untilMs` (ms on the clock) for a reason
+   * seen elsewhere (default `'fleet'`); see {@link CircuitBreaker.openUntil}.
+   */
+  openUntil(provider: string, capability: Capability, untilMs: number, reason?: BreakerReason): void {
+    this.get(provider, capability).openUntil(untilMs, reason);
+  }
+
+  /**
+   * Sets (or with undefined, removes) the gate a half-open breaker asks, synchronously, before
+   * letting a probe go: false keeps the probe back (another process of the fleet holds the
+   * probe). It must not throw and must not wait.
+   */
+  setProbeGate(gate: ((provider: string, capability: Capability) => boolean) | undefined): void {
+    this.#probeGate = gate;
   }
 
   /** A snapshot of every breaker created so far, in creation order. */

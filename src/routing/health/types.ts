@@ -59,7 +59,9 @@ export type BreakerReason =
   /** The half-open probe failed (half-open -> open). */
   | 'probe-failed'
   /** {@link CircuitBreaker.reset} was called (any -> closed). */
-  | 'reset';
+  | 'reset'
+  /** Another process of the fleet opened its breaker (closed or half-open -> open; `openUntil`). */
+  | 'fleet';
 
 /** One state change of a breaker, as its `onStateChange` listeners receive it. */
 export interface BreakerStateChange {

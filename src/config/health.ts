@@ -1,0 +1,53 @@
+import { secretSchema } from '../config-fields/secret.js';
+import type { ConfigIssue } from '../errors/config-error.js';
+import { lazySchema } from '../internal/zod.js';
+
+/** Default `health.keyPrefix`: the prefix of every key and pub/sub channel voxroute uses. */
+export const DEFAULT_HEALTH_KEY_PREFIX = 'voxroute:';
+
+/**
+ * Schema of the router config's optional `health` section: fleet-shared provider health on a
+ * Redis (or Valkey) server, `{ store: 'redis', url, keyPrefix? }`. `url` is a secret (a Redis
+ * URL may carry a password): a literal `redis://` / `rediss://` URL or `{ env: 'NAME' }`.
+ */
+export const healthSchema = lazySchema((z) =>
+  z
+    .strictObject({
+      store: z
+        .literal('redis', { error: 'must be "redis" (the only shared store voxroute supports)' })
+        .describe(
+          'The shared store: "redis" (Redis or Valkey, through the optional ioredis peer dependency).',
+        ),
+      url: secretSchema(
+        'URL of the Redis server, redis://[:password@]host[:port][/db] or rediss:// for TLS; a string or { env: "NAME" }.',
+      ),
+      keyPrefix: z
+        .string()
+        .min(1, 'must not be empty')
+        .max(64, 'must be at most 64 characters')
+        .default(DEFAULT_HEALTH_KEY_PREFIX)
+        .describe('Prefix of every key and pub/sub channel voxroute writes. Default "voxroute:".'),
+    })
+    .describe(
+      'Fleet-shared provider health: breaker openings, Retry-After cooldowns and latency summaries shared by every router that names the same store. Never on the call path.',
+    ),
+);
+
+/** The `health` section as the router uses it: the URL read from the environment if it named one. */
+export interface ResolvedHealthConfig {
+  store: 'redis';
+  /** The Redis URL. A secret: never logged, never in an error, an event or the store. */
+  url: string;
+  keyPrefix: string;
+}
+
+/**
+ * Checks the resolved `health.url` (after `{ env }` was read): a `redis://` or `rediss://`
+ * URL. Pushes an issue at `['health', 'url']` that never quotes the value.
+ */
+export function checkHealthUrl(url: string | undefined, issues: ConfigIssue[]): void {
+  if (url === undefined) return;
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (!parsed || (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') || parsed.hostname === '')
+    issues.push({ path: ['health', 'url'], message: 'must be a redis:// or rediss:// URL with a host' });
+}

@@ -1,0 +1,453 @@
+import { randomUUID } from 'node:crypto';
+import type { ResolvedHealthConfig } from '../config/health.js';
+import type { Clock } from '../internal/clock.js';
+import type { HealthRegistry, HealthStateChange } from '../routing/health/index.js';
+import type { LatencyTracker } from '../routing/latency-tracker.js';
+import type { Capability } from '../types/route-result.js';
+import {
+  type BreakerMessage,
+  decodeBreakerMessage,
+  decodeLatencySummary,
+  encodeMessage,
+} from './messages.js';
+import { connectFleet, type FleetConnections } from './redis-client.js';
+
+/** State of the shared store as a router sees it. */
+export type FleetState = 'connecting' | 'ready' | 'down' | 'unavailable' | 'closed';
+
+/** What `router.on('fleet', ...)` receives. `error` is a message with no secret in it. */
+export interface FleetEvent {
+  type: 'connected' | 'disconnected' | 'error' | 'dropped';
+  error?: string;
+}
+
+/** `router.stats().fleet`, when the config has a `health` section. */
+export interface FleetStats {
+  state: FleetState;
+  /** Breaker messages published. */
+  published: number;
+  /** Breaker messages received from other processes. */
+  received: number;
+  /** Writes dropped: the store was down, too slow (too many commands pending) or over the rate. */
+  dropped: number;
+  /** Store commands that failed. */
+  errors: number;
+  /** The last store error, without secrets. */
+  lastError: string | undefined;
+}
+
+/** Timings of a {@link FleetHealth}; tests shorten them. */
+export interface FleetTimings {
+  /** How often the latency summaries are written, ms. Default 5 000. */
+  summaryIntervalMs?: number;
+  /** How often other processes' summaries are read, ms. Default 30 000. */
+  readIntervalMs?: number;
+  /** Lifetime of the fleet probe lock, ms. Default 10 000. */
+  probeLockMs?: number;
+}
+
+/** What a {@link FleetHealth} works with: the router's breakers, tracker and clock. */
+export interface FleetHealthDeps {
+  config: ResolvedHealthConfig;
+  health: HealthRegistry;
+  tracker: LatencyTracker;
+  clock: Clock;
+  onEvent: (event: FleetEvent) => void;
+  /** Unix epoch ms. Default `Date.now`. */
+  wallNow?: () => number;
+  connect?: (url: string) => Promise<FleetConnections>;
+  timings?: FleetTimings;
+}
+
+/** Most commands pending at once; past it writes are dropped (a slow or full store). */
+const MAX_PENDING = 64;
+/** Publish rate bound: a bucket of 40 messages refilled at 20 per s. */
+const BUCKET_SIZE = 40;
+const BUCKET_RATE_PER_MS = 20 / 1000;
+/** A latency summary older than this is not used to seed. */
+const SUMMARY_MAX_AGE_MS = 10 * 60_000;
+/** Least time between two attempts at the probe lock of one breaker, ms. */
+const LOCK_RETRY_MS = 250;
+
+const RELEASE_LOCK =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+interface Shared {
+  provider: string;
+  capability: Capability;
+  /** Until when the breaker is open, on the local clock. */
+  until: number;
+  /** Another process's probe succeeded: probes are free again. */
+  recovered: boolean;
+  /** This process holds the fleet probe lock until then (local clock). */
+  lockUntil: number | undefined;
+  lockTriedAt: number | undefined;
+  locking: boolean;
+}
+
+/**
+ * Fleet-shared provider health over Redis (see docs/health.md, "Fleet-shared health"):
+ * publishes this router's breaker openings and closings on a channel, applies the other
+ * processes' openings to the local breakers (`openUntil`), lets one process of the fleet probe
+ * after a shared cooldown (a `SET NX PX` lock taken in the background), and writes and reads
+ * latency summaries to seed cold (provider, capability, model) entries. No store command is
+ * ever awaited by a call: every write is fire-and-forget and bounded, every read refreshes
+ * local state in the background.
+ */
+export class FleetHealth {
+  readonly #d: FleetHealthDeps;
+  readonly #id = randomUUID();
+  readonly #channel: string;
+  readonly #breakersKey: string;
+  readonly #latencyKey: string;
+  readonly #wallNow: () => number;
+  readonly #shared = new Map<string, Shared>();
+  readonly #published = new Map<string, number>();
+  readonly #seeded = new Set<string>();
+  readonly #timers: ReturnType<typeof setInterval>[] = [];
+  readonly #stats: FleetStats = {
+    state: 'connecting',
+    published: 0,
+    received: 0,
+    dropped: 0,
+    errors: 0,
+    lastError: undefined,
+  };
+  #conn: FleetConnections | undefined;
+  #pending = 0;
+  #tokens = BUCKET_SIZE;
+  #tokensAt: number;
+  #lastDropEventAt = Number.NEGATIVE_INFINITY;
+  #offHealth: () => void;
+  /** Resolves once connected and subscribed, or once that failed (never rejects). */
+  readonly ready: Promise<void>;
+
+  constructor(deps: FleetHealthDeps) {
+    this.#d = deps;
+    const prefix = deps.config.keyPrefix;
+    this.#channel = `${prefix}health`;
+    this.#breakersKey = `${prefix}breakers`;
+    this.#latencyKey = `${prefix}latency`;
+    this.#wallNow = deps.wallNow ?? Date.now;
+    this.#tokensAt = deps.clock.now();
+    this.#offHealth = deps.health.onStateChange((change) => this.#onLocalChange(change));
+    deps.health.setProbeGate((provider, capability) => this.#gate(provider, capability));
+    this.ready = this.#start();
+  }
+
+  stats(): FleetStats {
+    return { ...this.#stats };
+  }
+
+  async close(): Promise<void> {
+    this.#stats.state = 'closed';
+    this.#offHealth();
+    this.#d.health.setProbeGate(undefined);
+    for (const timer of this.#timers) clearInterval(timer);
+    const conn = this.#conn;
+    this.#conn = undefined;
+    conn?.commands.disconnect();
+    conn?.subscriber.disconnect();
+  }
+
+  async #start(): Promise<void> {
+    let conn: FleetConnections;
+    try {
+      conn = await (this.#d.connect ?? connectFleet)(this.#d.config.url);
+    } catch (error) {
+      this.#stats.state = 'unavailable';
+      this.#fail(error);
+      return;
+    }
+    if (this.#stats.state === 'closed') {
+      conn.commands.disconnect();
+      conn.subscriber.disconnect();
+      return;
+    }
+    this.#conn = conn;
+    const t = this.#d.timings ?? {};
+    const every = (ms: number, fn: () => void) => {
+      const timer = setInterval(fn, ms);
+      timer.unref?.();
+      this.#timers.push(timer);
+    };
+    every(t.summaryIntervalMs ?? 5_000, () => this.#writeSummaries());
+    every(t.readIntervalMs ?? 30_000, () => this.#readSummaries());
+    for (const c of [conn.commands, conn.subscriber]) {
+      c.on('error', (error: unknown) => this.#fail(error));
+      c.on('close', () => this.#down());
+    }
+    conn.subscriber.on('message', (channel: string, text: string) => {
+      if (channel === this.#channel) this.#onMessage(text);
+    });
+    let settle: () => void = () => {};
+    const first = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    const onReady = () => {
+      if (conn.commands.status === 'ready' && conn.subscriber.status === 'ready')
+        void this.#resync(conn).finally(settle);
+    };
+    conn.commands.on('ready', onReady);
+    conn.subscriber.on('ready', onReady);
+    onReady();
+    // Not reachable within the connect timeout: go on without it (it keeps reconnecting).
+    const timer = setTimeout(settle, 2_500);
+    timer.unref?.();
+    await first;
+    clearTimeout(timer);
+  }
+
+  /** (Re)connected: subscribe, read the fleet's open breakers and summaries, republish ours. */
+  async #resync(conn: FleetConnections): Promise<void> {
+    try {
+      await conn.subscriber.subscribe(this.#channel);
+      const open = await conn.commands.hgetall(this.#breakersKey);
+      for (const text of Object.values(open)) {
+        const m = decodeBreakerMessage(text);
+        if (m && m.t === 'open' && m.id !== this.#id) this.#applyOpen(m);
+      }
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    if (this.#conn !== conn) return;
+    this.#stats.state = 'ready';
+    this.#d.onEvent({ type: 'connected' });
+    const now = this.#d.clock.now();
+    for (const b of this.#d.health.snapshot(now)) {
+      if (b.state === 'open' && b.reopenAt !== undefined && b.openReason !== 'fleet' && b.openReason)
+        this.#publishOpen(b.provider, b.capability, b.reopenAt, b.openReason, now);
+    }
+    this.#readSummaries();
+  }
+
+  #down(): void {
+    if (this.#stats.state !== 'ready') return;
+    this.#stats.state = 'down';
+    this.#d.onEvent({ type: 'disconnected' });
+  }
+
+  #fail(error: unknown): void {
+    this.#stats.errors++;
+    const message = this.#redact(error instanceof Error ? error.message : String(error));
+    const repeated = message === this.#stats.lastError;
+    this.#stats.lastError = message;
+    if (!repeated) this.#d.onEvent({ type: 'error', error: message });
+  }
+
+  /** Removes the URL and its password from a client error message. */
+  #redact(message: string): string {
+    const url = this.#d.config.url;
+    let out = message.split(url).join('<redis url>');
+    const password = URL.canParse(url) ? decodeURIComponent(new URL(url).password) : '';
+    if (password) out = out.split(password).join('***');
+    return out;
+  }
+
+  // ---- breaker sharing ------------------------------------------------------------------
+
+  #onLocalChange(change: HealthStateChange): void {
+    const k = key(change.provider, change.capability);
+    const s = this.#shared.get(k);
+    if (change.from === 'half-open' && s?.lockUntil !== undefined) this.#releaseLock(k, s);
+    if (change.to === 'open' && change.reason !== 'fleet' && change.reopenAt !== undefined) {
+      this.#track(change.provider, change.capability, change.reopenAt);
+      this.#publishOpen(change.provider, change.capability, change.reopenAt, change.reason);
+    } else if (change.to === 'closed') {
+      this.#shared.delete(k);
+      const m: BreakerMessage = { v: 1, t: 'close', id: this.#id, p: change.provider, c: change.capability };
+      this.#write((c) =>
+        c.multi().hdel(this.#breakersKey, k).publish(this.#channel, encodeMessage(m)!).exec(),
+      );
+      this.#stats.published++;
+    }
+  }
+
+  #track(provider: string, capability: Capability, until: number): void {
+    const k = key(provider, capability);
+    const s = this.#shared.get(k);
+    if (s && s.until >= until && !s.recovered) return;
+    this.#shared.set(k, {
+      provider,
+      capability,
+      until,
+      recovered: false,
+      lockUntil: undefined,
+      lockTriedAt: undefined,
+      locking: false,
+    });
+  }
+
+  #publishOpen(
+    provider: string,
+    capability: Capability,
+    reopenAt: number,
+    reason: string,
+    now = this.#d.clock.now(),
+  ): void {
+    const u = Math.round(this.#wallNow() + (reopenAt - now));
+    const text = encodeMessage({ v: 1, t: 'open', id: this.#id, p: provider, c: capability, u, r: reason });
+    if (!text) return;
+    const ok = this.#write((c) =>
+      c.multi().hset(this.#breakersKey, key(provider, capability), text).publish(this.#channel, text).exec(),
+    );
+    if (ok) this.#stats.published++;
+  }
+
+  #onMessage(text: string): void {
+    const m = decodeBreakerMessage(text);
+    if (!m || m.id === this.#id) return;
+    this.#stats.received++;
+    if (m.t === 'open') this.#applyOpen(m);
+    else {
+      const s = this.#shared.get(key(m.p, m.c));
+      if (s) s.recovered = true;
+    }
+  }
+
+  #applyOpen(m: Extract<BreakerMessage, { t: 'open' }>): void {
+    const now = this.#d.clock.now();
+    const until = now + (m.u - this.#wallNow());
+    if (until <= now) return;
+    this.#track(m.p, m.c, until);
+    this.#d.health.openUntil(m.p, m.c, until, 'fleet');
+  }
+
+  /**
+   * Whether this process may probe the half-open breaker of (provider, capability) now, asked
+   * synchronously by the breaker. Only a breaker whose opening the fleet shares is gated, and only
+   * while the store is reachable: the lock is taken in the background and the answer is false
+   * until it is (the call goes to another provider meanwhile, at no cost in latency).
+   */
+  #gate(provider: string, capability: Capability): boolean {
+    if (this.#stats.state !== 'ready') return true;
+    const s = this.#shared.get(key(provider, capability));
+    if (!s || s.recovered) return true;
+    const now = this.#d.clock.now();
+    if (s.lockUntil !== undefined && now < s.lockUntil) return true;
+    s.lockUntil = undefined;
+    if (!s.locking && (s.lockTriedAt === undefined || now - s.lockTriedAt >= LOCK_RETRY_MS))
+      this.#takeLock(s, now);
+    return false;
+  }
+
+  #takeLock(s: Shared, now: number): void {
+    const ms = this.#d.timings?.probeLockMs ?? 10_000;
+    s.locking = true;
+    s.lockTriedAt = now;
+    const sent = this.#write(async (c) => {
+      try {
+        const won = await c.set(this.#lockKey(s), this.#id, 'PX', ms, 'NX');
+        // A margin of 10% so that this process stops probing before the lock can pass on.
+        if (won === 'OK') s.lockUntil = now + ms * 0.9;
+      } finally {
+        s.locking = false;
+      }
+    }, false);
+    if (!sent) s.locking = false;
+  }
+
+  #releaseLock(_k: string, s: Shared): void {
+    s.lockUntil = undefined;
+    this.#write((c) => c.eval(RELEASE_LOCK, 1, this.#lockKey(s), this.#id), false);
+  }
+
+  #lockKey(s: Shared): string {
+    return `${this.#d.config.keyPrefix}probe:${key(s.provider, s.capability)}`;
+  }
+
+  // ---- latency summaries -----------------------------------------------------------------
+
+  #writeSummaries(): void {
+    if (this.#stats.state !== 'ready') return;
+    const tracker = this.#d.tracker;
+    const fields: string[] = [];
+    const written: [string, number][] = [];
+    for (const k of tracker.keys()) {
+      const snap = tracker.snapshot(k);
+      if (snap.samples === 0 || snap.ewmaMs === undefined || snap.lastUpdateMs === undefined) continue;
+      if (this.#seeded.has(k) && snap.samples <= 1) continue;
+      if (this.#published.get(k) === snap.lastUpdateMs) continue;
+      const text = encodeMessage({
+        v: 1,
+        ewma: Math.round(snap.ewmaMs * 10) / 10,
+        p95: snap.p95Ms ?? Math.round(snap.ewmaMs),
+        n: snap.samples,
+        at: this.#wallNow(),
+      });
+      if (!text) continue;
+      fields.push(k, text);
+      written.push([k, snap.lastUpdateMs]);
+    }
+    if (fields.length === 0) return;
+    const sent = this.#write(
+      (c) =>
+        c
+          .multi()
+          .hset(this.#latencyKey, ...fields)
+          .pexpire(this.#latencyKey, SUMMARY_MAX_AGE_MS)
+          .exec(),
+      false,
+    );
+    if (sent) for (const [k, at] of written) this.#published.set(k, at);
+  }
+
+  #readSummaries(): void {
+    if (this.#stats.state !== 'ready') return;
+    this.#write(async (c) => {
+      const all = await c.hgetall(this.#latencyKey);
+      const now = this.#d.clock.now();
+      const wall = this.#wallNow();
+      for (const [k, text] of Object.entries(all)) {
+        const s = decodeLatencySummary(text);
+        if (!s || wall - s.at > SUMMARY_MAX_AGE_MS || k.split('\u0000').length !== 3) continue;
+        // Local measurements stay authoritative: only a key never tried here is seeded.
+        if (this.#d.tracker.lastTriedAt(k) !== undefined) continue;
+        this.#d.tracker.recordSuccess(k, s.ewma, now, { coldStart: true });
+        this.#seeded.add(k);
+      }
+    }, false);
+  }
+
+  // ---- bounded, fire-and-forget writes ----------------------------------------------------
+
+  /**
+   * Runs `command` against the store without anyone awaiting it. Dropped (counted, reported
+   * at most once a second) when the store is not ready, too many commands are pending, or
+   * (for `rated` writes: breaker messages) the publish rate is exceeded. Returns whether it ran.
+   */
+  #write(command: (c: FleetConnections['commands']) => Promise<unknown>, rated = true): boolean {
+    const conn = this.#conn;
+    if (!conn || this.#stats.state !== 'ready' || this.#pending >= MAX_PENDING || (rated && !this.#token())) {
+      this.#stats.dropped++;
+      const now = this.#d.clock.now();
+      if (now - this.#lastDropEventAt >= 1_000) {
+        this.#lastDropEventAt = now;
+        this.#d.onEvent({ type: 'dropped' });
+      }
+      return false;
+    }
+    this.#pending++;
+    command(conn.commands)
+      .catch((error: unknown) => this.#fail(error))
+      .finally(() => {
+        this.#pending--;
+      });
+    return true;
+  }
+
+  #token(): boolean {
+    const now = this.#d.clock.now();
+    this.#tokens = Math.min(BUCKET_SIZE, this.#tokens + (now - this.#tokensAt) * BUCKET_RATE_PER_MS);
+    this.#tokensAt = now;
+    if (this.#tokens < 1) return false;
+    this.#tokens--;
+    return true;
+  }
+}
+
+/** The field and lock name of a (provider, capability): JSON, so no name can collide with another. */
+function key(provider: string, capability: Capability): string {
+  return JSON.stringify([provider, capability]);
+}

@@ -1,0 +1,71 @@
+import type { Capability } from '../types/route-result.js';
+
+/** Version of every message and stored value voxroute writes to the shared store. */
+export const FLEET_WIRE_VERSION = 1;
+
+/** Largest message or stored value voxroute writes or reads, in bytes (UTF-16 units). */
+export const MAX_MESSAGE_LENGTH = 1024;
+
+const CAPABILITIES: readonly string[] = ['stt', 'chat', 'tts'];
+
+/**
+ * A breaker message on the fleet channel:
+ * - `open`: process `id` opened its breaker of (p, c) until `u` (Unix epoch ms) for reason `r`;
+ * - `close`: process `id` closed it after a successful probe (the provider is back).
+ * Only names from the config, a capability, a time and a reason: nothing secret.
+ */
+export type BreakerMessage =
+  | { v: 1; t: 'open'; id: string; p: string; c: Capability; u: number; r: string }
+  | { v: 1; t: 'close'; id: string; p: string; c: Capability };
+
+/** A compact latency summary of one (provider, capability, model), stored per process. */
+export interface LatencySummary {
+  v: 1;
+  /** EWMA of TTFC, ms. */
+  ewma: number;
+  /** p95 of TTFC, ms (the EWMA when unknown). */
+  p95: number;
+  /** Samples behind it. */
+  n: number;
+  /** When it was written, Unix epoch ms. */
+  at: number;
+}
+
+/** The message as a JSON string, or undefined when it would exceed {@link MAX_MESSAGE_LENGTH}. */
+export function encodeMessage(message: BreakerMessage | LatencySummary): string | undefined {
+  const text = JSON.stringify(message);
+  return text.length <= MAX_MESSAGE_LENGTH ? text : undefined;
+}
+
+/** A breaker message read from the channel or the store; undefined when malformed or of another version. */
+export function decodeBreakerMessage(text: string): BreakerMessage | undefined {
+  const m = parse(text);
+  if (!m || m.v !== FLEET_WIRE_VERSION || typeof m.id !== 'string' || typeof m.p !== 'string')
+    return undefined;
+  if (typeof m.c !== 'string' || !CAPABILITIES.includes(m.c)) return undefined;
+  const c = m.c as Capability;
+  if (m.t === 'close') return { v: 1, t: 'close', id: m.id, p: m.p, c };
+  if (m.t === 'open' && Number.isFinite(m.u) && typeof m.r === 'string')
+    return { v: 1, t: 'open', id: m.id, p: m.p, c, u: m.u as number, r: m.r };
+  return undefined;
+}
+
+/** A latency summary read from the store; undefined when malformed or of another version. */
+export function decodeLatencySummary(text: string): LatencySummary | undefined {
+  const m = parse(text);
+  if (!m || m.v !== FLEET_WIRE_VERSION) return undefined;
+  const { ewma, p95, n, at } = m;
+  if (![ewma, p95, n, at].every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0))
+    return undefined;
+  return { v: 1, ewma: ewma as number, p95: p95 as number, n: n as number, at: at as number };
+}
+
+function parse(text: string): Record<string, unknown> | undefined {
+  if (text.length > MAX_MESSAGE_LENGTH) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
