@@ -133,7 +133,7 @@ describe('did-you-mean for unknown keys', () => {
 
   it('knownKeysAt: the keys allowed at a path, across union members', () => {
     const schema = configJsonSchema();
-    expect(knownKeysAt(schema, [])).toEqual(['$schema', 'providers', 'routes', 'defaults']);
+    expect(knownKeysAt(schema, [])).toEqual(['$schema', 'providers', 'routes', 'defaults', 'health']);
     expect(knownKeysAt(schema, ['providers', 'x', 'tts'])).toContain('voices');
     expect(knownKeysAt(schema, ['routes', 'r'])).toContain('firstChunkTimeoutMs');
   });
