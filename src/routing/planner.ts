@@ -61,6 +61,7 @@ export class RoutePlanner {
         candidates: [],
         signal: request.signal,
         noCandidate: new ConfigError([{ path: ['routes', routeName], message: route }]),
+        onEnd: call.onEnd,
       };
     }
     const built: RouteCandidate<T>[] = [];
@@ -138,6 +139,7 @@ export class RoutePlanner {
       markResumed: call.markResumed,
       textOf: call.textOf,
       onDelivered: call.onDelivered,
+      onEnd: call.onEnd,
     };
   }
 

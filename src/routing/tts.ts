@@ -21,7 +21,8 @@ export const DEFAULT_TTS_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRa
  */
 export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCall<AudioChunk, 'tts'> {
   const want = request.format ?? DEFAULT_TTS_FORMAT;
-  const progress = new TtsProgress(request.text, request.language);
+  const signals = request.signal ? [request.signal, context.closeSignal] : [context.closeSignal];
+  const progress = new TtsProgress(request.text, request.language, signals);
   return {
     capability: 'tts',
     candidate(name, tts, section) {
@@ -76,6 +77,9 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
     },
     isEmpty: async () => !(await progress.hasSpeech()),
     markResumed,
+    // However the call ends (done, failed, aborted, or the caller broke out: barge-in), the
+    // caller's text source is released: its iterator is return()ed.
+    onEnd: () => progress.stop(),
   };
 }
 
