@@ -1,5 +1,6 @@
 import { AbortError } from '../errors/abort-error.js';
 import type { WordTiming } from '../providers/types.js';
+import { ClauseSplitter } from '../text/clause-splitter.js';
 import { SentenceSplitter } from '../text/sentence-splitter.js';
 
 /** How far the caller got into a sentence: the text sent, its word timestamps, audio delivered (ms). */
@@ -11,7 +12,7 @@ export interface SentenceCut {
 }
 
 /**
- * The text of one tts() call as sentences, read once from the caller (a string, or a stream
+ * The text of one tts() call as sentences (clauses, for streamed text), read once from the caller (a string, or a stream
  * of tokens) and shared by every attempt of the call, with how many sentences have been fully
  * delivered to the caller. After a mid-stream failure the next provider starts at the first
  * sentence not fully delivered, so no sentence is heard twice and none is skipped.
@@ -29,7 +30,7 @@ export class TtsProgress {
   #reading = false;
   #iterator: AsyncIterator<string> | undefined;
   readonly #source: string | AsyncIterable<string>;
-  readonly #splitter: SentenceSplitter;
+  readonly #splitter: SentenceSplitter | ClauseSplitter;
   readonly #signals: readonly AbortSignal[];
   readonly #onAbort = () => this.stop();
   /** Sentences whose audio has been handed to the caller in full. */
@@ -40,7 +41,10 @@ export class TtsProgress {
   /** `signals`: each one, aborted, stops the call's text (the call's signal, the router's close). */
   constructor(text: string | AsyncIterable<string>, locale?: string, signals: readonly AbortSignal[] = []) {
     this.#source = text;
-    this.#splitter = new SentenceSplitter(locale);
+    // A known text is spoken sentence by sentence; streamed text (LLM tokens) clause by clause,
+    // so the first audio starts as soon as a clause exists.
+    this.#splitter =
+      typeof text === 'string' ? new SentenceSplitter(locale) : new ClauseSplitter(locale ? { locale } : {});
     this.#signals = signals;
   }
 
