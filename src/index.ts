@@ -46,6 +46,15 @@ export {
   type TimeoutPhase,
   VoxrouteError,
 } from './errors/index.js';
+// The voice turn: stt -> chat -> tts in one call, with one time budget
+export {
+  type TurnEvent,
+  type TurnResult,
+  type TurnTimeline,
+  type VoiceTurn,
+  type VoiceTurnRequest,
+  voiceTurn,
+} from './pipeline/index.js';
 // SageMaker payload codecs: register your own container's request/response format
 export {
   type CodecCall,

@@ -85,14 +85,15 @@ export class RoutePlanner {
         model: made.model,
         key,
         firstChunkMs:
-          made.answersOnPause && route.firstChunkTimeoutMs === 'auto'
+          request.firstChunkTimeoutMs ??
+          (made.answersOnPause && route.firstChunkTimeoutMs === 'auto'
             ? 0
-            : firstChunkDeadlineMs(route.firstChunkTimeoutMs, snap),
+            : firstChunkDeadlineMs(route.firstChunkTimeoutMs, snap)),
         deadlines: { connectMs: route.connectTimeoutMs, idleMs: route.idleTimeoutMs },
         start: made.start,
         inputEnded: made.inputEnded,
         health: this.#health.get(name, capability),
-        hedgeAfterMs: route.hedge ? hedgeDelayMs(route.hedge, snap) : undefined,
+        hedgeAfterMs: route.hedge ? (request.hedgeAfterMs ?? hedgeDelayMs(route.hedge, snap)) : undefined,
       });
     }
     const order = orderCandidates(
