@@ -7,6 +7,7 @@ import { remainingText } from './resume-text.js';
 import { type SentenceCut, TtsProgress } from './tts-progress.js';
 import { SentenceQueue } from './tts-sentence-queue.js';
 import { pickNativeFormat, toCallerAudio } from './tts-stream.js';
+import { streamedAttempt } from './tts-streamed.js';
 
 /** Default TTS output format: PCM s16le, 24 000 Hz, mono. */
 export const DEFAULT_TTS_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
@@ -30,6 +31,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
   const want = request.format ?? DEFAULT_TTS_FORMAT;
   const signals = request.signal ? [request.signal, context.closeSignal] : [context.closeSignal];
   const progress = new TtsProgress(request.text, request.language, signals);
+  const streamed = typeof request.text !== 'string';
   return {
     capability: 'tts',
     candidate(name, tts, section) {
@@ -68,6 +70,25 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
               name,
               dropped,
             );
+          if (streamed && tts.capabilities.streamingText) {
+            // The provider takes text as a stream: one request (context) for the utterance.
+            return streamedAttempt(
+              progress,
+              (text) =>
+                tts.synthesize(
+                  {
+                    text,
+                    voice,
+                    ...(model !== undefined ? { model } : {}),
+                    format: native,
+                    ...(request.language !== undefined ? { language: request.language } : {}),
+                    ...(request.speed !== undefined ? { speed: request.speed } : {}),
+                  },
+                  attempt,
+                ),
+              (audio, words) => toCallerAudio(keepWords(audio, words), want, name, dropped),
+            );
+          }
           const firstIndex = progress.delivered;
           const jobs = new Map<number, Promise<SentenceJob | undefined>>();
           /** Sentence i's request, started once (undefined: the text ended before sentence i). */
