@@ -56,9 +56,9 @@ async function setup(script: Record<string, unknown> = {}) {
   return { router, sonic, ec2 };
 }
 
-type Wire = { context_id?: string; transcript?: string; continue?: boolean };
+type Wire = { context_id?: string; transcript?: string; continue?: boolean; flush?: boolean };
 
-describe('streamed text into a provider that takes text as a stream (Cartesia WebSocket context)', () => {
+describe('streamed text into a provider that takes text as a stream (Cartesia WebSocket context, flush on clause ends)', () => {
   it('sends the clauses into one context with continue: true, then ends the input', async () => {
     const { router, sonic, ec2 } = await setup();
     const chunks: AudioChunk[] = [];
@@ -69,10 +69,13 @@ describe('streamed text into a provider that takes text as a stream (Cartesia We
     const sent = sonic.sockets[0]!.messages as Wire[];
     const context = sent[0]!.context_id;
     expect(sent.every((m) => m.context_id === context)).toBe(true);
-    expect(sent.map((m) => [m.transcript, m.continue])).toEqual([
-      ['Sure, your table is booked for eight. ', true],
-      ['See you then.', true],
-      ['', false],
+    // Each clause, then a flush (a separate message, PROTOCOLS.md 1.5), then the end of input.
+    expect(sent.map((m) => [m.transcript, m.continue, m.flush])).toEqual([
+      ['Sure, your table is booked for eight. ', true, undefined],
+      ['', true, true],
+      ['See you then.', true, undefined],
+      ['', true, true],
+      ['', false, undefined],
     ]);
     expect(ec2.requests).toHaveLength(0);
     expect(chunks.reduce((n, c) => n + c.data.byteLength, 0) % 2).toBe(0);
