@@ -39,8 +39,11 @@ export async function runConversationDemo(options: {
       options.onFallback?.(e);
     });
     try {
-      // Connections opened and the resampler loaded before the first turn.
+      // Connections opened, the resampler loaded and the code paths run once before the first
+      // turn: one warm-up turn, not reported; the servers' scripts then start over.
       await router.warmup();
+      await runConversation(router, [turnAudio(0)]);
+      servers.reset();
       const turns = await runConversation(
         router,
         SCRIPT.map((_, k) => turnAudio(k)),

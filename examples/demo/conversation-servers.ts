@@ -27,6 +27,8 @@ export const SCRIPT = [
 /** Running servers: base URLs of ec2-a and ec2-b. */
 export interface ConversationServers {
   baseUrls: [string, string];
+  /** Restarts the scripts (call numbers from 1), e.g. after a warm-up turn. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,10 @@ export async function startConversationServers(): Promise<ConversationServers> {
   });
   return {
     baseUrls: [`${sa.url}/v1`, `${sb.url}/v1`],
+    reset: () => {
+      a.reset();
+      b.reset();
+    },
     close: async () => void (await Promise.all([sa.close(), sb.close()])),
   };
 }
