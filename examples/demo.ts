@@ -27,7 +27,7 @@ console.log(
   `voxroute demo: ${SCRIPT.length} voice turns, voxroute from ${fromDist ? 'dist/ (the built package)' : 'src/'}`,
 );
 console.log(
-  'ec2-a starts fastest, then: chat 150 ms slower every call, stt 503 from its 2nd call, tts reset in its 3rd request.\n',
+  'ec2-a starts fastest, then: chat 40 ms, 250 ms, then silent; stt 503 from its 2nd call; tts reset in its 3rd request.\n',
 );
 const demo = await runConversationDemo({
   examplesDir: here,

@@ -15,7 +15,7 @@ describe('the demo conversation (npm run demo) on the testing kit mocks', () => 
       examplesDir: resolve(root, 'examples'),
       configAlias: resolve(root, 'src/index.ts'),
       // A loaded CI machine must not turn the budget's deadlines into failures of ec2-b.
-      budgetMs: 3000,
+      budgetMs: 1500,
     });
     expect(demo.turns.map((t) => t.result.transcript)).toEqual(SCRIPT.map((l) => l.said));
     expect(demo.turns.map((t) => t.result.reply)).toEqual(SCRIPT.map((l) => l.reply));
