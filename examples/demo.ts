@@ -1,75 +1,55 @@
 /**
- * The voxroute demo (`npm run demo`): a real voice turn routed across two self-hosted
- * OpenAI-compatible servers on loopback, one of which fails.
+ * The voxroute demo (`npm run demo`): a conversation of four voice turns through
+ * `voiceTurn()`, routed across two OpenAI-compatible servers (the testing kit's mocks) on free
+ * loopback ports. One server is the fastest at first, then goes wrong partway: its chat slows
+ * down at every call, its transcription fails from its second call, its speech resets mid-reply.
+ * Prints a per-turn timeline table and writes an SVG timeline (and each reply as WAV) to out/.
  *
- *   node --import jiti/register examples/demo.ts [--mock] [--fail-mode 503|reset|stall] [--out out/reply.wav]
+ *   npm run demo                    (builds, then runs against the built package in dist/)
+ *   node scripts/run-ts.mjs examples/demo.ts [--out out]   (against src/, no build)
  *
- * Speech in (examples/assets/jfk-16k-s16le.wav) -> stt() -> chat() -> tts() -> out/reply.wav.
- * Uses espeak-ng and pocketsphinx when installed, the testing kit's mocks otherwise.
+ * The single-turn demo on real speech engines: examples/demo/voice-turn.ts (test/engines).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createRouter, durationMs, encodeWav, loadConfig } from 'voxroute';
-import { describeStage } from './demo/report.js';
-import { startDemoServers } from './demo/servers.js';
-import { runVoiceTurn } from './demo/voice-turn.js';
+import { encodeWav } from 'voxroute';
+import { runConversationDemo } from './demo/conversation-demo.js';
+import { SCRIPT } from './demo/conversation-servers.js';
+import { timelineSvg, timelineTable } from './demo/timeline.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const { values } = parseArgs({
-  options: {
-    mock: { type: 'boolean', default: false },
-    'fail-mode': { type: 'string', default: '503' },
-    out: { type: 'string', default: 'out/reply.wav' },
-  },
+const { values } = parseArgs({ options: { out: { type: 'string', default: 'out' } } });
+const fromDist = process.env.VOXROUTE_FROM === 'dist';
+
+console.log(
+  `voxroute demo: ${SCRIPT.length} voice turns, voxroute from ${fromDist ? 'dist/ (the built package)' : 'src/'}`,
+);
+console.log(
+  'ec2-a starts fastest, then: chat 40 ms, 250 ms, then silent; stt 503 from its 2nd call; tts reset in its 3rd request.\n',
+);
+const demo = await runConversationDemo({
+  examplesDir: here,
+  configAlias: resolve(here, fromDist ? '../dist/index.js' : '../src/index.ts'),
+  onFallback: (e) =>
+    console.log(
+      `  [${e.capability}] ${e.provider} failed (${(e.error as { code?: string }).code ?? 'error'}), going on with ${e.next}`,
+    ),
 });
-const failMode = values['fail-mode'];
-if (failMode !== '503' && failMode !== 'reset' && failMode !== 'stall') {
-  console.error(`--fail-mode must be 503, reset or stall, not '${failMode}'`);
-  process.exit(2);
+console.log('');
+for (const [i, t] of demo.turns.entries()) {
+  console.log(`turn ${i + 1}  caller: ${t.result.transcript}`);
+  console.log(`        agent:  ${t.result.reply}`);
 }
-
-const config = await loadConfig(resolve(here, 'voxroute.config.ts'), {
-  alias: { voxroute: resolve(here, '../src/index.ts') },
-});
-const ports = ['ec2-a', 'ec2-b'].map((name) => {
-  const provider = config.providers[name];
-  if (!provider || !('baseUrl' in provider))
-    throw new Error(`examples/voxroute.config.ts has no provider '${name}'`);
-  return Number(new URL(provider.baseUrl).port);
-}) as [number, number];
-
-const servers = await startDemoServers({ ports, failMode, forceMock: values.mock });
-console.log(
-  servers.mode === 'engines'
-    ? 'Servers: two self-hosted OpenAI-compatible servers (espeak-ng, pocketsphinx) on loopback.'
-    : `Servers: the testing kit's OpenAI-compatible mocks on loopback${
-        servers.missing.length
-          ? ` (for real speech engines: sudo apt-get install -y ${servers.missing.join(' ')})`
-          : ' (--mock)'
-      }.`,
-);
-console.log(
-  `ec2-a (port ${ports[0]}) is scripted to fail with '${failMode}'; ec2-b (port ${ports[1]}) is healthy.\n`,
-);
-
-const router = createRouter(config);
-router.on('fallback', (e) =>
-  console.log(`  [${e.capability}] ${e.provider} failed, falling back to ${e.next}`),
-);
-try {
-  const turn = await runVoiceTurn(router, resolve(here, 'assets/jfk-16k-s16le.wav'));
-  console.log(`\nTranscript: ${turn.transcript}`);
-  console.log(`Reply:      ${turn.reply}`);
-  const out = resolve(values.out);
-  await mkdir(dirname(out), { recursive: true });
-  await writeFile(out, encodeWav(turn.format, turn.audio));
-  console.log(
-    `Audio:      ${out} (${turn.format.encoding}, ${turn.format.sampleRate} Hz, ${(durationMs(turn.format, turn.audio.byteLength) / 1000).toFixed(2)} s)\n`,
+console.log(`\n${timelineTable(demo.turns.map((t) => t.result))}\n`);
+const out = resolve(values.out);
+await mkdir(out, { recursive: true });
+await writeFile(resolve(out, 'timeline.svg'), timelineSvg(demo.turns.map((t) => t.result)));
+for (const [i, t] of demo.turns.entries()) {
+  await writeFile(
+    resolve(out, `reply-${i + 1}.wav`),
+    encodeWav({ encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 }, t.audio),
   );
-  for (const stage of turn.stages) console.log(describeStage(stage.stage, stage.result).join('\n'));
-} finally {
-  await router.close();
-  await servers.close();
 }
+console.log(`Wrote ${resolve(out, 'timeline.svg')} and reply-1..${demo.turns.length}.wav`);

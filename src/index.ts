@@ -49,6 +49,15 @@ export {
 } from './errors/index.js';
 // Fleet-shared health (config `health`), seen through router.on('fleet') and router.stats().fleet
 export type { FleetEvent, FleetState, FleetStats } from './fleet/index.js';
+// The voice turn: stt -> chat -> tts in one call, with one time budget
+export {
+  type TurnEvent,
+  type TurnResult,
+  type TurnTimeline,
+  type VoiceTurn,
+  type VoiceTurnRequest,
+  voiceTurn,
+} from './pipeline/index.js';
 // SageMaker payload codecs: register your own container's request/response format
 export {
   type CodecCall,

@@ -59,11 +59,27 @@ export interface ProviderTtsRequest {
   speed?: number;
 }
 
+/**
+ * A TTS request whose text arrives as a stream: the call's clauses as they exist (e.g. from LLM
+ * tokens), to be sent into one provider request as they arrive (Cartesia: one WebSocket context
+ * with `continue: true`; ElevenLabs: the stream-input socket). The iterable ends when the text
+ * does. The router sends it only to an adapter whose `capabilities.streamingText` is true.
+ */
+export interface ProviderTtsStreamRequest extends Omit<ProviderTtsRequest, 'text'> {
+  text: AsyncIterable<string>;
+}
+
 /** A TTS adapter. */
 export interface TtsProvider {
   readonly capabilities: TtsCapabilities;
-  /** Streams the audio of `request.text`; ends normally only after the provider's last byte. */
-  synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncIterable<ProviderAudio>;
+  /**
+   * Streams the audio of `request.text`; ends normally only after the provider's last byte.
+   * `request` is a {@link ProviderTtsStreamRequest} only when `capabilities.streamingText`.
+   */
+  synthesize(
+    request: ProviderTtsRequest | ProviderTtsStreamRequest,
+    attempt: AttemptContext,
+  ): AsyncIterable<ProviderAudio>;
 }
 
 /** What an STT adapter accepts. */

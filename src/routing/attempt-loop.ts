@@ -107,6 +107,8 @@ export interface RouteRun<T> {
   markResumed?: (item: T) => T;
   /** Called with each item just before the caller gets it (the capability's glue tracks progress). */
   onDelivered?: (item: T) => void;
+  /** Called once when the call ends, however it ends (the capability's glue releases its input). */
+  onEnd?: () => void;
 }
 
 interface Settle {
@@ -324,9 +326,18 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
 
   try {
     if (callAbort.signal.aborted) throw fail(callAbortError());
-    if (run.isEmpty && (await run.isEmpty())) {
-      finish('', 0);
-      return;
+    if (run.isEmpty) {
+      let empty: boolean;
+      try {
+        empty = await run.isEmpty();
+      } catch (error) {
+        // The input failed or was stopped (barge-in while the caller's text source waits).
+        throw fail(callAbort.signal.aborted ? callAbortError() : error);
+      }
+      if (empty) {
+        finish('', 0);
+        return;
+      }
     }
     if (run.candidates.length === 0) {
       throw fail(
@@ -508,6 +519,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
     run.closeSignal.removeEventListener('abort', onAbort);
     // The consumer stopped iterating (break / return()): barge-in. Close the provider at once.
     for (const r of running) cancel(r);
+    run.onEnd?.();
     if (!settled) {
       const last = attempts[attempts.length - 1];
       finish(last?.provider ?? '', undefined);

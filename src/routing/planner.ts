@@ -62,6 +62,7 @@ export class RoutePlanner {
         candidates: [],
         signal: request.signal,
         noCandidate: new ConfigError([{ path: ['routes', routeName], message: route }]),
+        onEnd: call.onEnd,
       };
     }
     const built: RouteCandidate<T>[] = [];
@@ -85,9 +86,10 @@ export class RoutePlanner {
         model: made.model,
         key,
         firstChunkMs:
-          made.answersOnPause && route.firstChunkTimeoutMs === 'auto'
+          request.firstChunkTimeoutMs ??
+          (made.answersOnPause && route.firstChunkTimeoutMs === 'auto'
             ? 0
-            : firstChunkDeadlineMs(route.firstChunkTimeoutMs, snap),
+            : firstChunkDeadlineMs(route.firstChunkTimeoutMs, snap)),
         deadlines: { connectMs: route.connectTimeoutMs, idleMs: route.idleTimeoutMs },
         start: made.start,
         inputEnded: made.inputEnded,
@@ -105,7 +107,10 @@ export class RoutePlanner {
         : undefined,
       clock.now(),
     );
-    for (let i = 0; i < built.length; i++) built[i]!.hedgeAfterMs = planned[i]!.hedgeAfterMs;
+    // A per-call hedgeAfterMs (e.g. from a voice turn's budget) overrides the planned delay.
+    for (let i = 0; i < built.length; i++) {
+      built[i]!.hedgeAfterMs = route.hedge ? (request.hedgeAfterMs ?? planned[i]!.hedgeAfterMs) : undefined;
+    }
     const order = orderCandidates(
       built.map((c, index) => ({
         index,
@@ -150,6 +155,7 @@ export class RoutePlanner {
       markResumed: call.markResumed,
       textOf: call.textOf,
       onDelivered: call.onDelivered,
+      onEnd: call.onEnd,
     };
   }
 

@@ -1,4 +1,6 @@
+import { AbortError } from '../errors/abort-error.js';
 import type { WordTiming } from '../providers/types.js';
+import { ClauseSplitter } from '../text/clause-splitter.js';
 import { SentenceSplitter } from '../text/sentence-splitter.js';
 
 /** How far the caller got into a sentence: the text sent, its word timestamps, audio delivered (ms). */
@@ -10,36 +12,50 @@ export interface SentenceCut {
 }
 
 /**
- * The text of one tts() call as sentences, read once from the caller (a string, or a stream
+ * The text of one tts() call as sentences (clauses, for streamed text), read once from the caller (a string, or a stream
  * of tokens) and shared by every attempt of the call, with how many sentences have been fully
  * delivered to the caller. After a mid-stream failure the next provider starts at the first
  * sentence not fully delivered, so no sentence is heard twice and none is skipped.
+ *
+ * Barge-in: {@link TtsProgress.stop} (the call's signal, router.close(), or the call ending)
+ * wakes every waiter at once with an AbortError and return()s the caller's text iterator,
+ * whatever the text source is doing: a source that never yields again cannot hold the call.
  */
 export class TtsProgress {
   readonly #sentences: string[] = [];
   #ended = false;
   #failure: { error: unknown } | undefined;
+  #stopped: AbortError | undefined;
   #waiters: (() => void)[] = [];
-  #reading: Promise<void> | undefined;
+  #reading = false;
+  #iterator: AsyncIterator<string> | undefined;
   readonly #source: string | AsyncIterable<string>;
-  readonly #splitter: SentenceSplitter;
+  readonly #splitter: SentenceSplitter | ClauseSplitter;
+  readonly #signals: readonly AbortSignal[];
+  readonly #onAbort = () => this.stop();
   /** Sentences whose audio has been handed to the caller in full. */
   delivered = 0;
   /** The sentence being spoken, when part of its audio has reached the caller. */
   cut: SentenceCut | undefined;
 
-  constructor(text: string | AsyncIterable<string>, locale?: string) {
+  /** `signals`: each one, aborted, stops the call's text (the call's signal, the router's close). */
+  constructor(text: string | AsyncIterable<string>, locale?: string, signals: readonly AbortSignal[] = []) {
     this.#source = text;
-    this.#splitter = new SentenceSplitter(locale);
+    // A known text is spoken sentence by sentence; streamed text (LLM tokens) clause by clause,
+    // so the first audio starts as soon as a clause exists.
+    this.#splitter =
+      typeof text === 'string' ? new SentenceSplitter(locale) : new ClauseSplitter(locale ? { locale } : {});
+    this.#signals = signals;
   }
 
   /**
    * Sentence `i`, waiting for the caller's text as needed; undefined when the text ended
-   * before it. Rethrows an error of the caller's text stream.
+   * before it. Rethrows an error of the caller's text stream; throws AbortError once stopped.
    */
   async sentence(i: number): Promise<string | undefined> {
     this.#read();
     for (;;) {
+      if (this.#stopped) throw this.#stopped;
       if (i < this.#sentences.length) return this.#sentences[i];
       if (this.#failure) throw this.#failure.error;
       if (this.#ended) return undefined;
@@ -56,18 +72,68 @@ export class TtsProgress {
     }
   }
 
-  #read(): void {
-    this.#reading ??= (async () => {
+  /**
+   * Stops reading the caller's text: waiters get an AbortError now, and the text iterator is
+   * return()ed without waiting for it (its pending next() may never settle). Idempotent; a
+   * text that already ended is left as it is.
+   */
+  stop(): void {
+    this.#unlisten();
+    if (this.#ended) return;
+    this.#stopped = new AbortError('The text-to-speech call was stopped');
+    this.#ended = true;
+    const it = this.#iterator;
+    this.#iterator = undefined;
+    if (it?.return) {
       try {
-        if (typeof this.#source === 'string') this.#add(this.#splitter.push(this.#source));
-        else for await (const piece of this.#source) this.#add(this.#splitter.push(piece));
-        this.#add(this.#splitter.end());
-      } catch (error) {
-        this.#failure = { error };
+        Promise.resolve(it.return()).catch(() => {});
+      } catch {
+        // A text source whose return() throws has nothing more to release.
       }
+    }
+    this.#wake();
+  }
+
+  #read(): void {
+    if (this.#reading) return;
+    this.#reading = true;
+    if (typeof this.#source === 'string') {
+      this.#add(this.#splitter.push(this.#source));
+      this.#add(this.#splitter.end());
       this.#ended = true;
-      this.#wake();
-    })();
+      return;
+    }
+    if (this.#signals.some((s) => s.aborted)) {
+      this.stop();
+      return;
+    }
+    for (const s of this.#signals) s.addEventListener('abort', this.#onAbort, { once: true });
+    void this.#pump(this.#source);
+  }
+
+  async #pump(source: AsyncIterable<string>): Promise<void> {
+    try {
+      const it = source[Symbol.asyncIterator]();
+      this.#iterator = it;
+      for (;;) {
+        const next = await it.next();
+        if (this.#ended) return; // stopped while the source was waiting
+        if (next.done) break;
+        this.#add(this.#splitter.push(next.value));
+      }
+      this.#add(this.#splitter.end());
+    } catch (error) {
+      if (this.#ended) return;
+      this.#failure = { error };
+    }
+    this.#iterator = undefined;
+    this.#ended = true;
+    this.#unlisten();
+    this.#wake();
+  }
+
+  #unlisten(): void {
+    for (const s of this.#signals) s.removeEventListener('abort', this.#onAbort);
   }
 
   #add(sentences: string[]): void {

@@ -5,23 +5,33 @@ import type { TtsRequest } from '../types/requests.js';
 import type { CallContext, CapabilityCall } from './capability.js';
 import { remainingText } from './resume-text.js';
 import { type SentenceCut, TtsProgress } from './tts-progress.js';
+import { SentenceQueue } from './tts-sentence-queue.js';
 import { pickNativeFormat, toCallerAudio } from './tts-stream.js';
+import { streamedAttempt } from './tts-streamed.js';
 
 /** Default TTS output format: PCM s16le, 24 000 Hz, mono. */
 export const DEFAULT_TTS_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
 
 /**
  * One tts() call. The text (a string, or a stream of tokens) is read once and cut into
- * sentences; an attempt asks its provider for one sentence at a time, so synthesis starts with
- * the first sentence of streamed text. A provider that fails mid-utterance (midStream 'resume')
- * is replaced from the first sentence not fully delivered, and a sentence cut mid-way resumes
- * after its last word fully heard, where the provider sent word timestamps. Audio reaches the
- * caller in whole samples in `request.format`; the first chunk after a switch of provider is
- * marked `discontinuity: true`. Text with nothing to speak contacts no provider.
+ * sentences; an attempt asks its provider for one sentence per request, so synthesis starts
+ * with the first sentence of streamed text. Requests are pipelined with a look-ahead of one
+ * sentence: sentence i+1 is requested when sentence i's first byte arrives and buffered until
+ * sentence i has been delivered (no gap at sentence boundaries; bytes never reordered).
+ * A later sentence whose request fails before its first byte (reset, 5xx) is asked once more
+ * of the same provider and voice before the route's midStream rule applies. A provider that
+ * fails mid-utterance (midStream 'resume') is replaced from the first sentence not fully
+ * delivered, and a sentence cut mid-way resumes after its last word fully heard, where the
+ * provider sent word timestamps. Audio reaches the caller in whole samples in
+ * `request.format`; the first chunk after a switch of provider is marked
+ * `discontinuity: true`. Text with nothing to speak contacts no provider. Barge-in (the
+ * request's signal, router.close(), breaking out) return()s the caller's text iterator.
  */
 export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCall<AudioChunk, 'tts'> {
   const want = request.format ?? DEFAULT_TTS_FORMAT;
-  const progress = new TtsProgress(request.text, request.language);
+  const signals = request.signal ? [request.signal, context.closeSignal] : [context.closeSignal];
+  const progress = new TtsProgress(request.text, request.language, signals);
+  const streamed = typeof request.text !== 'string';
   return {
     capability: 'tts',
     candidate(name, tts, section) {
@@ -39,17 +49,33 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
               encoding: format.encoding,
               sampleRate: format.sampleRate,
             });
-          return (async function* () {
-            for (let i = progress.delivered; ; i++) {
-              const full = (await progress.sentence(i))?.trim();
-              if (full === undefined) return;
-              // A sentence cut mid-way on the last provider resumes after its last word
-              // fully heard, where that provider sent word timestamps.
-              const cut = progress.cut?.index === i ? progress.cut : undefined;
-              const text = cut ? remainingText(cut.text, cut.words, cut.deliveredMs) : full;
-              if (text !== '') {
-                const state: SentenceCut = { index: i, text, words: [], deliveredMs: 0 };
-                const raw = tts.synthesize(
+          /** Starts the request of one sentence's text; its audio in the caller's format. */
+          const open = (text: string, words: WordTiming[]) => (signal: AbortSignal) =>
+            toCallerAudio(
+              keepWords(
+                tts.synthesize(
+                  {
+                    text,
+                    voice,
+                    ...(model !== undefined ? { model } : {}),
+                    format: native,
+                    ...(request.language !== undefined ? { language: request.language } : {}),
+                    ...(request.speed !== undefined ? { speed: request.speed } : {}),
+                  },
+                  { ...attempt, signal },
+                ),
+                words,
+              ),
+              want,
+              name,
+              dropped,
+            );
+          if (streamed && tts.capabilities.streamingText) {
+            // The provider takes text as a stream: one request (context) for the utterance.
+            return streamedAttempt(
+              progress,
+              (text) =>
+                tts.synthesize(
                   {
                     text,
                     voice,
@@ -59,16 +85,66 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
                     ...(request.speed !== undefined ? { speed: request.speed } : {}),
                   },
                   attempt,
-                );
-                for await (const chunk of toCallerAudio(keepWords(raw, state.words), want, name, dropped)) {
-                  yield chunk;
-                  // Resumed here: the caller has this chunk.
-                  state.deliveredMs += durationMs(chunk.format, chunk.data.byteLength);
-                  progress.cut = state;
+                ),
+              (audio, words) => toCallerAudio(keepWords(audio, words), want, name, dropped),
+            );
+          }
+          const firstIndex = progress.delivered;
+          const jobs = new Map<number, Promise<SentenceJob | undefined>>();
+          /** Sentence i's request, started once (undefined: the text ended before sentence i). */
+          const jobFor = (i: number): Promise<SentenceJob | undefined> => {
+            let job = jobs.get(i);
+            if (!job) {
+              job = (async () => {
+                const full = (await progress.sentence(i))?.trim();
+                if (full === undefined) return undefined;
+                // A sentence cut mid-way on the last provider resumes after its last word
+                // fully heard, where that provider sent word timestamps.
+                const cut = progress.cut?.index === i ? progress.cut : undefined;
+                const text = cut ? remainingText(cut.text, cut.words, cut.deliveredMs) : full;
+                const state: SentenceCut = { index: i, text, words: [], deliveredMs: 0 };
+                if (text === '' || attempt.signal.aborted) return { state, queue: undefined };
+                // The attempt's first sentence is not retried here: before any output the router
+                // falls back to the next provider. A later sentence that fails before its first
+                // byte is asked once more of this provider before the route's midStream rule.
+                const retries = i === firstIndex ? 0 : 1;
+                return { state, queue: new SentenceQueue(open(text, state.words), attempt.signal, retries) };
+              })();
+              job.catch(() => {});
+              jobs.set(i, job);
+            }
+            return job;
+          };
+          return (async function* () {
+            try {
+              for (let i = firstIndex; ; i++) {
+                const job = await jobFor(i);
+                if (job === undefined) return;
+                const { state, queue } = job;
+                if (queue) {
+                  // Look-ahead of one sentence: the next one is requested when this one's first
+                  // byte arrives, and buffered until this one has been delivered (no gap).
+                  void queue.firstChunk.then(() => {
+                    if (!attempt.signal.aborted) jobFor(i + 1);
+                  });
+                  for await (const chunk of queue.drain()) {
+                    yield chunk;
+                    // Resumed here: the caller has this chunk.
+                    state.deliveredMs += durationMs(chunk.format, chunk.data.byteLength);
+                    progress.cut = state;
+                  }
                 }
+                progress.delivered = i + 1;
+                progress.cut = undefined;
+                jobs.delete(i);
               }
-              progress.delivered = i + 1;
-              progress.cut = undefined;
+            } finally {
+              // Look-ahead requests still running are no longer wanted.
+              for (const job of jobs.values())
+                void job.then(
+                  (j) => j?.queue?.cancel(),
+                  () => {},
+                );
             }
           })();
         },
@@ -76,7 +152,16 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
     },
     isEmpty: async () => !(await progress.hasSpeech()),
     markResumed,
+    // However the call ends (done, failed, aborted, or the caller broke out: barge-in), the
+    // caller's text source is released: its iterator is return()ed.
+    onEnd: () => progress.stop(),
   };
+}
+
+/** One sentence of an attempt: its progress record and its request (none: nothing to say). */
+interface SentenceJob {
+  state: SentenceCut;
+  queue: SentenceQueue<AudioChunk> | undefined;
 }
 
 /** The first chunk after a switch of provider: the audio does not continue the previous chunk. */

@@ -12,6 +12,18 @@ export interface CallOptions {
    * `totalTimeoutMs`): when it passes the call ends with TimeoutError phase `total`. Default: the route's.
    */
   deadlineMs?: number;
+  /**
+   * First-chunk deadline of each attempt of this call in ms, overriding the route's
+   * `firstChunkTimeoutMs`: when it passes before an attempt's first chunk, the call falls back
+   * to the next provider (unlike `deadlineMs`, which ends the call). Default: the route's.
+   */
+  firstChunkTimeoutMs?: number;
+  /**
+   * Hedge delay of this call in ms, overriding the route's computed one: with no first chunk
+   * after this long, the next provider starts beside the first. Applies only on a route with
+   * `hedge` configured (its hedge budget still applies). Default: the route's.
+   */
+  hedgeAfterMs?: number;
 }
 
 /**

@@ -1,8 +1,63 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runConversationDemo } from '../../examples/demo/conversation-demo.js';
+import { SCRIPT } from '../../examples/demo/conversation-servers.js';
+import { served, timelineSvg, timelineTable } from '../../examples/demo/timeline.js';
 import { encodeWav } from '../../src/index.js';
 import { demoTurn, expectFallbackAtEveryStage, readBack, rms } from './voice-turn.js';
 
-describe('the demo voice turn on the testing kit mocks', () => {
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('the demo conversation (npm run demo) on the testing kit mocks', () => {
+  it('runs four voice turns through voiceTurn(), failing over where ec2-a goes wrong, with a timeline', async () => {
+    const demo = await runConversationDemo({
+      examplesDir: resolve(root, 'examples'),
+      configAlias: resolve(root, 'src/index.ts'),
+      // A loaded CI machine must not turn the budget's deadlines into failures of ec2-b.
+      budgetMs: 1500,
+    });
+    expect(demo.turns.map((t) => t.result.transcript)).toEqual(SCRIPT.map((l) => l.said));
+    expect(demo.turns.map((t) => t.result.reply)).toEqual(SCRIPT.map((l) => l.reply));
+    // Every reply was heard whole: the mock's speech of each clause, in order, whoever served it.
+    for (const t of demo.turns) {
+      expect(t.audio.byteLength).toBeGreaterThan(0);
+      expect(t.audio.byteLength % 2).toBe(0);
+      const tl = t.result.timeline;
+      expect(tl.endOfSpeechMs).toBeLessThanOrEqual(tl.finalTranscriptMs);
+      expect(tl.finalTranscriptMs).toBeLessThanOrEqual(tl.firstTokenMs!);
+      expect(tl.firstTokenMs!).toBeLessThanOrEqual(tl.firstClauseMs!);
+      expect(tl.firstClauseMs!).toBeLessThanOrEqual(tl.firstAudioMs!);
+    }
+    // ec2-a goes wrong partway (chat slower every call, stt 503, a speech reset mid-reply): the
+    // turn went on with ec2-b each time, and every reply was still heard whole.
+    // Whether ec2-a is picked again after it went wrong depends on latency routing (probes,
+    // scores under load), so the number of fallbacks is not fixed; each one goes a -> b.
+    for (const e of demo.fallbacks) expect([e.provider, e.next]).toEqual(['ec2-a', 'ec2-b']);
+    for (const t of demo.turns) {
+      for (const stage of [t.result.stages.stt, t.result.stages.chat!, t.result.stages.tts!])
+        expect(['ec2-a', 'ec2-b', 'ec2-a!>ec2-b']).toContain(served(stage));
+    }
+    const table = timelineTable(demo.turns.map((t) => t.result)).split('\n');
+    expect(table).toHaveLength(2 + SCRIPT.length);
+    expect(table[1]!.trim().split(/\s+/)).toEqual([
+      'turn',
+      'final',
+      'token',
+      'clause',
+      'audio',
+      'own',
+      'stt',
+      'chat',
+      'tts',
+    ]);
+    const svg = timelineSvg(demo.turns.map((t) => t.result));
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg.match(/>turn \d</g)).toEqual(['>turn 1<', '>turn 2<', '>turn 3<', '>turn 4<']);
+  });
+});
+
+describe('the single demo voice turn on the testing kit mocks', () => {
   it('goes stt -> chat -> tts over real sockets, skipping the failing server at every stage', async () => {
     const { turn, mode } = await demoTurn(true);
     expect(mode).toBe('mock');

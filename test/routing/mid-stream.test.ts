@@ -64,10 +64,12 @@ describe("tts midStream 'resume'", () => {
         ).toBe(true);
         // From the switch: sentence 2 and 3 whole, from B; no sentence skipped.
         expect(concat(chunks.slice(switchAt).map((c) => c.data)).equals(concat([s2!, s3!]))).toBe(true);
-        expect(a.requests.map((r) => (r.body as { input: string }).input)).toEqual([
-          sentences[0]!.trim(),
-          sentences[1]!.trim(),
-        ]);
+        // Sentence 3 may have reached A as look-ahead (requested when sentence 2's first byte
+        // arrived) before the failure cancelled it: none of it was heard from A.
+        const spokenByA = a.requests.map((r) => (r.body as { input: string }).input);
+        expect(spokenByA).toEqual(
+          [sentences[0]!.trim(), sentences[1]!.trim(), sentences[2]!].slice(0, Math.max(2, spokenByA.length)),
+        );
         expect(b.requests.map((r) => (r.body as { input: string }).input)).toEqual([
           sentences[1]!.trim(),
           sentences[2]!,

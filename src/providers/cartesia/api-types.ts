@@ -39,6 +39,8 @@ export interface WireContextRequest extends WireTtsBody {
   continue: boolean;
   /** 0..5000 ms, default 3000 (server side). */
   max_buffer_delay_ms?: number;
+  /** Generate what the context buffered now (a separate message with `transcript: ''`, `continue: true`). */
+  flush?: boolean;
 }
 
 /** Cancels a websocket context (CJS `WebsocketClientEvent.CancelContextRequest`). */

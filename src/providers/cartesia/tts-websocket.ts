@@ -33,7 +33,9 @@ type Outcome = 'done' | 'error-event' | 'broken';
  * (warm when the previous call ended cleanly):
  * - text: a string is sent as one generation request with `continue: false`; an async
  *   iterable (streamed text, e.g. LLM tokens) as one request with `continue: true` per
- *   non-empty piece, as it arrives, then `{transcript: '', continue: false}` to end the input.
+ *   non-empty piece, as it arrives, and after a piece that ends a clause a flush
+ *   (`{transcript: '', continue: true, flush: true}`, a separate message as PROTOCOLS.md 1.5
+ *   says), then `{transcript: '', continue: false}` to end the input.
  *   Every request repeats `model_id`, `voice`, `output_format`, `language`,
  *   `generation_config`, `add_timestamps` and `max_buffer_delay_ms`, as the SDK does;
  * - answers: `chunk` (base64 audio, yielded labelled `request.format`), `timestamps` (attached
@@ -146,7 +148,9 @@ async function* onSocket(
   socket.attach(listener);
   const send = (transcript: string, more: boolean) =>
     socket.send(contextRequest(base, contextId, transcript, more, options.maxBufferDelayMs));
-  const text = sendText(request.text, send, () => deadlines.activity(), inbox);
+  const flush = () =>
+    socket.send({ ...contextRequest(base, contextId, '', true, options.maxBufferDelayMs), flush: true });
+  const text = sendText(request.text, send, flush, () => deadlines.activity(), inbox);
   deadlines.markHeaders();
   try {
     for (;;) {
@@ -179,6 +183,9 @@ async function* onSocket(
   }
 }
 
+/** A piece of text that ends a clause or a sentence (closing quotes and white space allowed). */
+const CLAUSE_END = /[,;:.!?\u2013\u2014]["'\u201d\u2019)\]]*\s*$/;
+
 /** The task that sends a context's text; see {@link sendText}. */
 interface TextSender {
   /** Stops reading the text (closes the iterable). */
@@ -189,12 +196,13 @@ interface TextSender {
 
 /**
  * Sends `text` through `send(transcript, more)`: a string at once; an iterable piece by piece
- * as it arrives (calling `onPiece` after each), then the end of input. Stops when `send`
+ * as it arrives (then `flush()` when it ends a clause, and `onPiece`), then the end of input. Stops when `send`
  * returns false (the socket closed: the pump reports why). A failing iterable fails `inbox`.
  */
 function sendText(
   text: string | AsyncIterable<string>,
   send: (transcript: string, more: boolean) => boolean,
+  flush: () => boolean,
   onPiece: () => void,
   inbox: { fail(error: unknown): void },
 ): TextSender {
@@ -206,6 +214,8 @@ function sendText(
     skip: (piece) => typeof piece !== 'string' || piece === '',
     send: (piece) => {
       if (!send(piece, true)) return false;
+      // A piece that ends a clause is generated now rather than after the buffer delay.
+      if (CLAUSE_END.test(piece) && !flush()) return false;
       onPiece();
       return true;
     },

@@ -180,7 +180,10 @@ describe("issue 7: tts midStream 'resume' across provider kinds (X fails mid sen
         for (const chunk of items)
           expect(chunk.format).toMatchObject({ encoding: 'pcm_s16le', sampleRate: 24_000 });
         // One request per sentence, text trimmed; no sentence asked twice of one provider.
-        expect(x.spoken()).toEqual([s1, s2]);
+        // Sentence 3 may have been requested of X as look-ahead (when sentence 2's first byte
+        // arrived) and cancelled by the failure: never heard from X.
+        const spoken = x.spoken();
+        expect(spoken).toEqual([s1, s2, s3].slice(0, Math.max(2, spoken.length)));
         expect(backup.requests.map((q) => (q.body as { input: string }).input)).toEqual([s2, s3]);
         const result = await stream.result;
         expect(result.provider).toBe('backup');

@@ -56,9 +56,11 @@ function wsSuite(): void {
         url.searchParams.get('api_key'),
         url.searchParams.get('cartesia_version'),
       ]).toEqual(['https:', '/tts/websocket', API_KEY, '2025-11-04']);
+      // 'there.' ends a clause: a flush (transcript '') follows it, then the end of input.
       expect(mock.sockets[0]!.messages.map((m) => (m as { transcript: string }).transcript)).toEqual([
         'Hi ',
         'there.',
+        '',
         '',
       ]);
     } finally {

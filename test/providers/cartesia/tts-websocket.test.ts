@@ -125,10 +125,12 @@ describe('Cartesia TTS over /tts/websocket (loopback, undici WebSocket)', () => 
     for (let step = await iterator.next(); !step.done; step = await iterator.next()) rest.push(step.value);
     expect(audioOf([first.value!, ...rest])).toEqual(mockCartesiaAudio('Hello world.', format));
     const sent = messages(loop);
-    expect(sent.map((m) => [m.transcript, m.continue])).toEqual([
-      ['Hello ', true],
-      ['world.', true],
-      ['', false],
+    // 'world.' ends a clause: a flush (a separate message) follows it, then the end of input.
+    expect(sent.map((m) => [m.transcript, m.continue, m.flush])).toEqual([
+      ['Hello ', true, undefined],
+      ['world.', true, undefined],
+      ['', true, true],
+      ['', false, undefined],
     ]);
     expect(new Set(sent.map((m) => m.context_id)).size).toBe(1);
     for (const m of sent)
@@ -144,7 +146,8 @@ describe('Cartesia TTS over /tts/websocket (loopback, undici WebSocket)', () => 
     expect(audioOf(second)).toEqual(mockCartesiaAudio('Second one.', format));
     expect(loop.mock.calls('tts-websocket')).toBe(1);
     const ids = messages(loop).map((m) => m.context_id);
-    expect(ids).toHaveLength(4);
+    // 'First.'; then 'Second ', 'one.', its flush, the end of input.
+    expect(ids).toHaveLength(5);
     expect(ids[0]).not.toBe(ids[1]);
     expect(new Set(ids.slice(1)).size).toBe(1);
   });

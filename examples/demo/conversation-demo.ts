@@ -1,0 +1,59 @@
+/**
+ * The conversation demo as a function (examples/demo.ts prints it; the end-to-end test checks
+ * it): two mock servers on free ports, examples/voxroute.config.ts pointed at them through
+ * EC2_A_URL / EC2_B_URL, a warmed-up router, and one voiceTurn() per line of the script.
+ */
+import { resolve } from 'node:path';
+import { createRouter, loadConfig, type RouterEvents } from 'voxroute';
+import { type ConversationTurn, runConversation } from './conversation.js';
+import { SCRIPT, startConversationServers, turnAudio } from './conversation-servers.js';
+
+export interface ConversationDemo {
+  turns: ConversationTurn[];
+  /** Every fallback the router reported, in order. */
+  fallbacks: RouterEvents['fallback'][];
+}
+
+/** Runs the conversation. `configAlias`: where `voxroute` resolves for the TS config file. */
+export async function runConversationDemo(options: {
+  examplesDir: string;
+  configAlias: string;
+  /** The turns' budget, end of speech -> first audio, in ms. Default: 800. */
+  budgetMs?: number;
+  onFallback?: (event: RouterEvents['fallback']) => void;
+}): Promise<ConversationDemo> {
+  const servers = await startConversationServers();
+  try {
+    process.env.EC2_A_URL = servers.baseUrls[0];
+    process.env.EC2_B_URL = servers.baseUrls[1];
+    const config = await loadConfig(resolve(options.examplesDir, 'voxroute.config.ts'), {
+      alias: { voxroute: options.configAlias },
+    }).finally(() => {
+      delete process.env.EC2_A_URL;
+      delete process.env.EC2_B_URL;
+    });
+    const router = createRouter(config);
+    const fallbacks: RouterEvents['fallback'][] = [];
+    router.on('fallback', (e) => {
+      fallbacks.push(e);
+      options.onFallback?.(e);
+    });
+    try {
+      // Connections opened, the resampler loaded and the code paths run once before the first
+      // turn: one warm-up turn, not reported; the servers' scripts then start over.
+      await router.warmup();
+      await runConversation(router, [turnAudio(0)]);
+      servers.reset();
+      const turns = await runConversation(
+        router,
+        SCRIPT.map((_, k) => turnAudio(k)),
+        { budgetMs: options.budgetMs ?? 800 },
+      );
+      return { turns, fallbacks };
+    } finally {
+      await router.close();
+    }
+  } finally {
+    await servers.close();
+  }
+}

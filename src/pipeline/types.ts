@@ -1,0 +1,79 @@
+import type { AudioChunk, AudioFormat } from '../types/audio.js';
+import type { ChatMessage } from '../types/chat.js';
+import type { RouteResult } from '../types/route-result.js';
+import type { TranscriptEvent } from '../types/transcript.js';
+
+/** One voice turn: the caller's audio in, the reply's audio out. See {@link voiceTurn}. */
+export interface VoiceTurnRequest {
+  /** The caller's audio for this turn (raw bytes in `format`, or AudioChunks), as for stt(). */
+  audio: AsyncIterable<Uint8Array | AudioChunk>;
+  /** Format of `audio`. */
+  format: AudioFormat;
+  /** Chat history; the final transcript is appended as the user's message. */
+  messages: ChatMessage[];
+  /** Logical chat model (mapped per provider in the config). */
+  model: string;
+  /** Logical voice (mapped per provider in the config). */
+  voice: string;
+  /** Format of the reply's audio. Default: PCM s16le, 24 000 Hz, mono. */
+  output?: AudioFormat;
+  /** Route names per stage. Default: `'stt'`, `'chat'`, `'tts'`. */
+  routes?: { stt?: string; chat?: string; tts?: string };
+  /** BCP 47 language of the turn, given to stt and tts. */
+  language?: string;
+  /**
+   * Time budget from end of speech to first audio, in ms. Each stage's first-chunk deadline
+   * (and hedge delay, on hedged routes) is tightened to what the budget leaves, keeping room
+   * for one fallback and the later stages' measured time. Default: none (the routes' own).
+   */
+  budgetMs?: number;
+  /** Barge-in: aborting it cancels all three stages; the turn then throws AbortError. */
+  signal?: AbortSignal;
+}
+
+/** An event of a voice turn, in the order it happened. */
+export type TurnEvent =
+  | { type: 'transcript'; event: TranscriptEvent }
+  | { type: 'reply-delta'; text: string }
+  | { type: 'audio'; chunk: AudioChunk };
+
+/** When each step of a turn happened, in ms from the voiceTurn() call (performance.now() based). */
+export interface TurnTimeline {
+  /** The caller's audio ended. */
+  endOfSpeechMs: number;
+  /** The last final transcript arrived. */
+  finalTranscriptMs: number;
+  /** The first reply token arrived (absent for an empty transcript). */
+  firstTokenMs?: number;
+  /** The first clause of the reply existed and TTS was started (absent for an empty transcript). */
+  firstClauseMs?: number;
+  /** The first audio of the reply arrived (absent for an empty transcript). */
+  firstAudioMs?: number;
+  /**
+   * Time on the critical path (end of speech -> first audio) spent in voxroute rather than
+   * waiting on a provider: the path minus the STT's wait for its final, the chat's time to first
+   * token (every attempt of it), the LLM's time from first token to first clause and the TTS's
+   * time to first audio (every attempt of it), each as measured around the provider call. 0 for
+   * an empty transcript.
+   */
+  ownMs: number;
+}
+
+/** What a voice turn did. */
+export interface TurnResult {
+  /** The final transcript ('' if nothing was said). */
+  transcript: string;
+  /** The reply text as streamed. */
+  reply: string;
+  /** Each stage's route result; chat and tts are absent for an empty transcript. */
+  stages: { stt: RouteResult; chat?: RouteResult; tts?: RouteResult };
+  timeline: TurnTimeline;
+}
+
+/**
+ * A running voice turn: iterate it for its events. `result` resolves when the iteration ends
+ * normally and rejects with the error the iterator threw (AbortError after a barge-in).
+ */
+export interface VoiceTurn extends AsyncIterable<TurnEvent> {
+  readonly result: Promise<TurnResult>;
+}

@@ -1,0 +1,229 @@
+import { performance } from 'node:perf_hooks';
+import { AbortError } from '../errors/abort-error.js';
+import { VoxrouteError } from '../errors/voxroute-error.js';
+import type { Router } from '../routing/router-types.js';
+import { ClauseSplitter } from '../text/clause-splitter.js';
+import type { AudioChunk } from '../types/audio.js';
+import type { RouteResult } from '../types/route-result.js';
+import { expectedTtfcMs, stageDeadlines } from './budget.js';
+import { EventQueue } from './event-queue.js';
+import type { TurnEvent, TurnResult, TurnTimeline, VoiceTurn, VoiceTurnRequest } from './types.js';
+
+/**
+ * Runs one voice turn: the caller's audio -> stt() finals -> chat() with the transcript
+ * appended as the user's message -> the reply's tokens streamed into tts() -> audio. Each
+ * stage is routed on its own route (`request.routes`, default `'stt'`, `'chat'`, `'tts'`).
+ * TTS starts once the reply's first clause exists (a clause or sentence boundary past a
+ * minimum length), so its first-chunk deadline does not run while the LLM thinks.
+ *
+ * With `budgetMs` (end of speech -> first audio), chat and TTS get per-call first-chunk
+ * deadlines (`firstChunkTimeoutMs`, and `hedgeAfterMs` on hedged routes) of half of what the
+ * budget has left after the later stages' measured time to first chunk, so a slow provider
+ * falls back in time; below 50 ms left, a stage keeps its route's own deadlines. The STT stage
+ * keeps its route's deadlines (its end of speech is known only when the audio ends).
+ *
+ * Nothing starts until the turn is iterated; it can be iterated once. Events come in the
+ * order they happened: transcripts, reply deltas, audio chunks (in `request.output`, default
+ * PCM s16le 24 kHz mono). An empty transcript ends the turn without calling chat or TTS.
+ * Tool calls of the model are not spoken (they end up in nothing but `stages.chat`).
+ *
+ * Barge-in: aborting `request.signal`, or breaking out of the loop, cancels all three stages at
+ * once (their provider connections are closed); nothing is yielded after it, the iterator
+ * throws AbortError and `result` rejects with it.
+ *
+ * @throws VoxrouteError (synchronously) when the request is malformed, naming the field.
+ * @throws from the iterator: the first stage error (AllProvidersFailedError, MidStreamError,
+ *   TimeoutError, ConfigError for a route that does not exist...), AbortError after a barge-in.
+ */
+export function voiceTurn(router: Router, request: VoiceTurnRequest): VoiceTurn {
+  validate(request);
+  let settle!: { resolve(r: TurnResult): void; reject(e: unknown): void };
+  const result = new Promise<TurnResult>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  result.catch(() => {});
+  let used = false;
+  return {
+    result,
+    [Symbol.asyncIterator]() {
+      if (used) throw new VoxrouteError('A VoiceTurn can be iterated only once');
+      used = true;
+      return runTurn(router, request, settle)[Symbol.asyncIterator]();
+    },
+  };
+}
+
+async function* runTurn(
+  router: Router,
+  request: VoiceTurnRequest,
+  settle: { resolve(r: TurnResult): void; reject(e: unknown): void },
+): AsyncGenerator<TurnEvent, void, undefined> {
+  const t0 = performance.now();
+  const at = () => performance.now() - t0;
+  const turn = new AbortController();
+  const onAbort = () => turn.abort(request.signal?.reason);
+  if (request.signal?.aborted) turn.abort(request.signal.reason);
+  else request.signal?.addEventListener('abort', onAbort, { once: true });
+  const routes = request.routes ?? {};
+  const language = request.language !== undefined ? { language: request.language } : {};
+  const queue = new EventQueue<TurnEvent>();
+  const timeline: TurnTimeline = { endOfSpeechMs: Number.NaN, finalTranscriptMs: Number.NaN, ownMs: 0 };
+  const stages: Partial<TurnResult['stages']> = {};
+  let transcript = '';
+  let reply = '';
+  /** What the budget has left now, in ms (undefined: no budget). */
+  const left = () =>
+    request.budgetMs === undefined ? undefined : request.budgetMs - (at() - timeline.endOfSpeechMs);
+
+  const work = async () => {
+    const audio = onEnd(request.audio, () => {
+      timeline.endOfSpeechMs = at();
+    });
+    const stt = router.stt({
+      audio,
+      format: request.format,
+      signal: turn.signal,
+      ...(routes.stt !== undefined ? { route: routes.stt } : {}),
+      ...language,
+    });
+    const finals: string[] = [];
+    for await (const event of stt) {
+      queue.push({ type: 'transcript', event });
+      if (event.type === 'final') {
+        finals.push(event.text.trim());
+        timeline.finalTranscriptMs = at();
+      }
+    }
+    stages.stt = await stt.result;
+    if (Number.isNaN(timeline.endOfSpeechMs)) timeline.endOfSpeechMs = at();
+    if (Number.isNaN(timeline.finalTranscriptMs)) timeline.finalTranscriptMs = at();
+    transcript = finals.filter((t) => t !== '').join(' ');
+    if (transcript === '') return;
+
+    const chat = router.chat({
+      messages: [...request.messages, { role: 'user', content: transcript }],
+      model: request.model,
+      signal: turn.signal,
+      ...(routes.chat !== undefined ? { route: routes.chat } : {}),
+      ...stageDeadlines(left(), expectedTtfcMs(router.stats(), 'tts')),
+    });
+    const tokens = new EventQueue<string>();
+    const clauses = new ClauseSplitter(request.language !== undefined ? { locale: request.language } : {});
+    let speaking: Promise<void> | undefined;
+    const startTts = () => {
+      timeline.firstClauseMs = at();
+      const tts = router.tts({
+        text: tokens.drain(),
+        voice: request.voice,
+        signal: turn.signal,
+        ...(request.output ? { format: request.output } : {}),
+        ...(routes.tts !== undefined ? { route: routes.tts } : {}),
+        ...language,
+        ...stageDeadlines(left(), 0),
+      });
+      speaking = (async () => {
+        for await (const chunk of tts as AsyncIterable<AudioChunk>) {
+          timeline.firstAudioMs ??= at();
+          queue.push({ type: 'audio', chunk });
+        }
+        stages.tts = await tts.result;
+      })();
+      // Awaited below; a failure while chat still streams is seen there, or cancels the turn now.
+      speaking.catch((error: unknown) => {
+        queue.fail(error);
+        turn.abort(error);
+      });
+    };
+    try {
+      for await (const event of chat) {
+        if (event.type !== 'text-delta' || event.text === '') continue;
+        timeline.firstTokenMs ??= at();
+        reply += event.text;
+        queue.push({ type: 'reply-delta', text: event.text });
+        tokens.push(event.text);
+        if (!speaking && clauses.push(event.text).length > 0) startTts();
+      }
+    } catch (error) {
+      tokens.fail(error);
+      throw error;
+    }
+    tokens.end();
+    // A short reply with no boundary inside: spoken once the reply ended.
+    if (!speaking && clauses.end().length > 0) startTts();
+    stages.chat = await chat.result;
+    if (speaking) await speaking;
+  };
+
+  let done = false;
+  work().then(
+    () => queue.end(),
+    (error: unknown) => {
+      queue.fail(error);
+      turn.abort(error);
+    },
+  );
+  try {
+    for await (const event of queue.drain()) {
+      if (turn.signal.aborted) break;
+      yield event;
+    }
+    if (request.signal?.aborted)
+      throw new AbortError('The voice turn was aborted', { cause: request.signal.reason });
+    if (turn.signal.aborted) throw turn.signal.reason;
+    timeline.ownMs = ownShare(timeline, stages);
+    done = true;
+    settle.resolve({ transcript, reply, stages: stages as TurnResult['stages'], timeline });
+  } catch (error) {
+    done = true;
+    const thrown = request.signal?.aborted
+      ? new AbortError('The voice turn was aborted', { cause: request.signal.reason })
+      : error;
+    settle.reject(thrown);
+    throw thrown;
+  } finally {
+    request.signal?.removeEventListener('abort', onAbort);
+    if (!done) {
+      // The caller broke out of the loop: barge-in.
+      const error = new AbortError('The voice turn was abandoned');
+      turn.abort(error);
+      settle.reject(error);
+    }
+  }
+}
+
+/**
+ * voxroute's own time on the critical path (see {@link TurnTimeline.ownMs}): end of speech ->
+ * first audio, minus the time spent waiting on providers.
+ */
+function ownShare(t: TurnTimeline, stages: Partial<TurnResult['stages']>): number {
+  if (t.firstAudioMs === undefined || t.firstTokenMs === undefined || t.firstClauseMs === undefined) return 0;
+  const path = t.firstAudioMs - t.endOfSpeechMs;
+  const stt = Math.max(0, t.finalTranscriptMs - t.endOfSpeechMs);
+  const llm = t.firstClauseMs - t.firstTokenMs;
+  return Math.max(0, path - stt - providerWait(stages.chat) - llm - providerWait(stages.tts));
+}
+
+/** From the first attempt's start to the first chunk: time spent waiting on providers, fallbacks included. */
+function providerWait(result: RouteResult | undefined): number {
+  if (!result) return 0;
+  return result.timeToFirstChunkMs - (result.attempts[0]?.startedAtMs ?? 0);
+}
+
+/** Passes `source` through and calls `ended` once it is exhausted. */
+async function* onEnd<T>(source: AsyncIterable<T>, ended: () => void): AsyncGenerator<T, void, undefined> {
+  for await (const item of source) yield item;
+  ended();
+}
+
+function validate(request: VoiceTurnRequest): void {
+  const bad = (field: string, what: string) => new VoxrouteError(`voiceTurn(): '${field}' must be ${what}`);
+  if (request === null || typeof request !== 'object') throw bad('request', 'an object');
+  if (!request.audio || typeof (request.audio as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function')
+    throw bad('audio', 'an AsyncIterable of Uint8Array or AudioChunk');
+  if (!request.format || typeof request.format !== 'object') throw bad('format', 'an AudioFormat');
+  if (!Array.isArray(request.messages)) throw bad('messages', 'an array of ChatMessage');
+  if (typeof request.model !== 'string' || request.model === '') throw bad('model', 'a non-empty string');
+  if (typeof request.voice !== 'string' || request.voice === '') throw bad('voice', 'a non-empty string');
+  if (request.budgetMs !== undefined && !(Number.isFinite(request.budgetMs) && request.budgetMs > 0))
+    throw bad('budgetMs', 'a positive number of ms');
+}

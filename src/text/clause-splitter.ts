@@ -1,0 +1,94 @@
+import { SentenceSplitter } from './sentence-splitter.js';
+
+/** Options of a {@link ClauseSplitter}. Lengths count characters of the trimmed chunk. */
+export interface ClauseSplitterOptions {
+  /** BCP 47 tag for the sentence rules (default: the runtime's). */
+  locale?: string;
+  /** Shortest first chunk (ms to first audio matter most there). Default: 8. */
+  firstMinLength?: number;
+  /** Shortest later chunk: shorter clauses are joined to the next one. Default: 20. */
+  minLength?: number;
+}
+
+/** A clause ends at a comma, semicolon, colon or dash followed by white space. */
+const CLAUSE_END = /[,;:\u2013\u2014]\s+/g;
+
+/**
+ * Splits text that arrives in pieces (LLM tokens) into chunks to speak: at a sentence
+ * boundary (`Intl.Segmenter`, as {@link SentenceSplitter}) or a clause boundary (`, ; : – —`
+ * followed by white space), whichever comes first once the chunk is at least `minLength`
+ * characters long (`firstMinLength` for the first chunk, so the first audio starts as early
+ * as a clause allows). A boundary counts once text after it has arrived. Chunks keep their
+ * white space, so joining them gives the text back exactly.
+ */
+export class ClauseSplitter {
+  readonly #sentences: SentenceSplitter;
+  readonly #firstMin: number;
+  readonly #min: number;
+  /** Text not yet released: complete sentences, then the sentence still growing. */
+  #pending = '';
+  /** Offsets in #pending where a complete sentence ends. */
+  #sentenceEnds: number[] = [];
+  /** Characters the sentence splitter has released, and characters cut off #pending, since the start. */
+  #released = 0;
+  #consumed = 0;
+  #emitted = 0;
+
+  constructor(options: ClauseSplitterOptions = {}) {
+    this.#sentences = new SentenceSplitter(options.locale);
+    this.#firstMin = options.firstMinLength ?? 8;
+    this.#min = options.minLength ?? 20;
+  }
+
+  /** Adds text; returns the chunks it completed, in order (possibly none). */
+  push(text: string): string[] {
+    this.#pending += text;
+    for (const s of this.#sentences.push(text)) {
+      this.#released += s.length;
+      const end = this.#released - this.#consumed;
+      if (end > 0) this.#sentenceEnds.push(end);
+    }
+    return this.#cut();
+  }
+
+  /** The text ended: returns what is left as a last chunk (none when only white space is left). */
+  end(): string[] {
+    this.#sentences.end();
+    const out = this.#cut();
+    const rest = this.#pending;
+    this.#pending = '';
+    this.#sentenceEnds = [];
+    if (rest.trim() !== '') out.push(rest);
+    else if (rest !== '' && out.length > 0) out[out.length - 1] += rest;
+    return out;
+  }
+
+  /** Releases every chunk that has a boundary past the minimum length. */
+  #cut(): string[] {
+    const out: string[] = [];
+    for (;;) {
+      const min = this.#emitted === 0 ? this.#firstMin : this.#min;
+      const at = this.#boundary(min);
+      if (at === undefined) return out;
+      out.push(this.#pending.slice(0, at));
+      this.#emitted++;
+      this.#pending = this.#pending.slice(at);
+      this.#consumed += at;
+      this.#sentenceEnds = this.#sentenceEnds.map((e) => e - at).filter((e) => e > 0);
+    }
+  }
+
+  /** The first boundary in #pending with at least `min` characters before it, if any. */
+  #boundary(min: number): number | undefined {
+    const all = this.#pending;
+    const candidates = [...this.#sentenceEnds];
+    CLAUSE_END.lastIndex = 0;
+    for (let m = CLAUSE_END.exec(all); m; m = CLAUSE_END.exec(all)) {
+      const at = m.index + m[0].length;
+      // The white space must be followed by text, so the boundary is complete.
+      if (at < all.length) candidates.push(at);
+    }
+    candidates.sort((a, b) => a - b);
+    return candidates.find((at) => all.slice(0, at).trim().length >= min);
+  }
+}

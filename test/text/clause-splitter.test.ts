@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { ClauseSplitter } from '../../src/text/clause-splitter.js';
+
+function run(tokens: string[], options?: ConstructorParameters<typeof ClauseSplitter>[0]) {
+  const s = new ClauseSplitter(options);
+  const steps = tokens.map((t) => s.push(t));
+  return { steps, end: s.end() };
+}
+
+describe('ClauseSplitter', () => {
+  it('releases the first clause as soon as text after its comma arrives', () => {
+    const { steps, end } = run([
+      'Sure thing',
+      ',',
+      ' I',
+      ' can',
+      ' book',
+      ' that',
+      ' for',
+      ' you.',
+      ' What',
+      ' time?',
+    ]);
+    expect(steps).toEqual([[], [], ['Sure thing, '], [], [], [], [], [], ['I can book that for you. '], []]);
+    expect(end).toEqual(['What time?']);
+  });
+
+  it('joins clauses shorter than the minimum to the next boundary', () => {
+    const { steps, end } = run(['Yes, ok, the table for two, at eight, is booked. Thanks.']);
+    expect(steps).toEqual([['Yes, ok, ', 'the table for two, at eight, ']]);
+    expect(end).toEqual(['is booked. Thanks.']);
+  });
+
+  it('cuts at a sentence end without a clause mark, and not inside numbers', () => {
+    const { steps, end } = run(['It costs 1,000 dollars. ', 'Do you want it?']);
+    expect(steps).toEqual([[], ['It costs 1,000 dollars. ']]);
+    expect(end).toEqual(['Do you want it?']);
+  });
+
+  it('gives the text back exactly when the chunks are joined', () => {
+    const text = 'Well — that depends: on the day, the time; and the weather. Then we go.  ';
+    const s = new ClauseSplitter();
+    const out: string[] = [];
+    for (const ch of text) out.push(...s.push(ch));
+    out.push(...s.end());
+    expect(out.join('')).toBe(text);
+    expect(out).toEqual([
+      'Well — that depends: ',
+      'on the day, the time; ',
+      'and the weather. Then we go.  ',
+    ]);
+  });
+
+  it('returns nothing at the end for white space only', () => {
+    expect(run(['  ', ' ']).end).toEqual([]);
+  });
+});
