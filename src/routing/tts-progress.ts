@@ -22,7 +22,7 @@ export class TtsProgress {
   #waiters: (() => void)[] = [];
   #reading: Promise<void> | undefined;
   readonly #source: string | AsyncIterable<string>;
-  readonly #splitter: SentenceSplitter;
+  readonly #locale: string | undefined;
   /** Sentences whose audio has been handed to the caller in full. */
   delivered = 0;
   /** The sentence being spoken, when part of its audio has reached the caller. */
@@ -30,7 +30,13 @@ export class TtsProgress {
 
   constructor(text: string | AsyncIterable<string>, locale?: string) {
     this.#source = text;
-    this.#splitter = new SentenceSplitter(locale);
+    this.#locale = locale;
+    // The common case, one short sentence: no segmenter, no async reader.
+    if (typeof text === 'string' && oneSentence(text)) {
+      if (text !== '') this.#sentences.push(text);
+      this.#ended = true;
+      this.#reading = Promise.resolve();
+    }
   }
 
   /**
@@ -59,9 +65,10 @@ export class TtsProgress {
   #read(): void {
     this.#reading ??= (async () => {
       try {
-        if (typeof this.#source === 'string') this.#add(this.#splitter.push(this.#source));
-        else for await (const piece of this.#source) this.#add(this.#splitter.push(piece));
-        this.#add(this.#splitter.end());
+        const splitter = new SentenceSplitter(this.#locale);
+        if (typeof this.#source === 'string') this.#add(splitter.push(this.#source));
+        else for await (const piece of this.#source) this.#add(splitter.push(piece));
+        this.#add(splitter.end());
       } catch (error) {
         this.#failure = { error };
       }
@@ -81,4 +88,16 @@ export class TtsProgress {
     this.#waiters = [];
     for (const w of waiters) w();
   }
+}
+
+/**
+ * Letters, marks, digits, spaces, commas, apostrophes and hyphens, then at most a run of
+ * `.`, `!` or `?` and spaces at the end: Unicode sentence segmentation (UAX #29) finds no
+ * boundary inside such a text, so it is one sentence as it stands.
+ */
+const ONE_SENTENCE = /^[\p{L}\p{M}\p{N} ,'\u2019-]*[.!?]*[ ]*$/u;
+
+/** True when `text` holds no sentence boundary (checked without a segmenter). */
+export function oneSentence(text: string): boolean {
+  return ONE_SENTENCE.test(text);
 }
