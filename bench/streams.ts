@@ -17,7 +17,7 @@
  * active or idle, minus the same before, per stream. Bounded: every phase ends within 30 s.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { once, setMaxListeners } from 'node:events';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -57,7 +57,7 @@ interface StreamLog {
   /** Chunk numbers seen, in order (only when the bytes are the server's). */
   numbers: number[];
   bytes: number;
-  /** Arrival time of each completed 20 ms chunk of input (pass-through) or of each read (ms). */
+  /** When each 20 ms frame was complete (ms). */
   arrivals: number[];
 }
 
@@ -65,21 +65,29 @@ function newLog(): StreamLog {
   return { failed: false, numbers: [], bytes: 0, arrivals: [] };
 }
 
-/** Splits a byte stream into the server's 960-byte chunks and notes each one's number and arrival. */
-function recorder(log: StreamLog, numbered: boolean): (data: Uint8Array) => void {
-  let pending = Buffer.alloc(0);
+/**
+ * Splits a byte stream into 20 ms frames (`frameBytes`: 960 at 24 kHz, 640 at 16 kHz) and notes
+ * when each one was complete, and, when the bytes are the server's own, each frame's number.
+ */
+function recorder(log: StreamLog, frameBytes: number, numbered: boolean): (data: Uint8Array) => void {
+  let pending = 0;
+  let head = Buffer.alloc(0);
   return (data) => {
     const now = performance.now();
     log.bytes += data.byteLength;
-    if (!numbered) {
-      log.arrivals.push(now);
+    if (numbered) {
+      head = head.length === 0 ? Buffer.from(data) : Buffer.concat([head, data]);
+      while (head.length >= frameBytes) {
+        log.numbers.push(head.readUInt32LE(0));
+        log.arrivals.push(now);
+        head = head.subarray(frameBytes);
+      }
       return;
     }
-    pending = pending.length === 0 ? Buffer.from(data) : Buffer.concat([pending, data]);
-    while (pending.length >= CHUNK_BYTES) {
-      log.numbers.push(pending.readUInt32LE(0));
+    pending += data.byteLength;
+    while (pending >= frameBytes) {
       log.arrivals.push(now);
-      pending = pending.subarray(CHUNK_BYTES);
+      pending -= frameBytes;
     }
   };
 }
@@ -116,6 +124,8 @@ async function phase(
   error?: string;
 }> {
   const stop = new AbortController();
+  // Every stream of the phase listens on it.
+  setMaxListeners(0, stop.signal);
   let error: string | undefined;
   const before = memory();
   const logs = Array.from({ length: n }, newLog);
@@ -256,7 +266,7 @@ async function main(): Promise<void> {
       signal,
     });
     if (statusCode !== 200) throw new Error(`status ${statusCode}`);
-    const record = recorder(log, true);
+    const record = recorder(log, CHUNK_BYTES, true);
     let first = true;
     for await (const data of stream) {
       record(data as Buffer);
@@ -268,7 +278,7 @@ async function main(): Promise<void> {
   const routedRun =
     (format: AudioFormat, voice: string) =>
     async (log: StreamLog, started: () => void, hold: Promise<void>, signal: AbortSignal) => {
-      const record = recorder(log, format === PCM_24K);
+      const record = format === PCM_24K ? recorder(log, CHUNK_BYTES, true) : recorder(log, 640, false);
       let first = true;
       for await (const chunk of router.tts({ text: 'Hello there', voice, format, signal })) {
         record(chunk.data);
@@ -302,10 +312,10 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  console.log(`${''.padEnd(34)} failed  lost  dup   gap median   p99     max   KB/stream  phase ms`);
+  console.log(`${''.padEnd(34)} failed  lost  dup   gap median     p99     max   KB/stream  phase ms`);
   const row = (label: string, p: typeof direct, s: typeof d, count: { lost: number; duplicated: number }) =>
     console.log(
-      `  ${label.padEnd(32)}${String(failed(p.logs)).padStart(6)}${String(count.lost).padStart(6)}${String(count.duplicated).padStart(5)}${fmt(s.median, 2, 12)}${fmt(s.p99, 2, 7)}${fmt(s.max, 1, 8)}${fmt(p.bytesPerStream / 1024, 1, 12)}${fmt(p.ms, 0, 10)}`,
+      `  ${label.padEnd(32)}${String(failed(p.logs)).padStart(6)}${String(count.lost).padStart(6)}${String(count.duplicated).padStart(5)}${fmt(s.median, 2, 12)}${fmt(s.p99, 2, 9)}${fmt(s.max, 1, 8)}${fmt(p.bytesPerStream / 1024, 1, 12)}${fmt(p.ms, 0, 10)}`,
     );
   row('direct undici request()', direct, d, directCount);
   row('router.tts(), caller format', routed, r, routedCount);
