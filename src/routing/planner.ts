@@ -13,6 +13,9 @@ import { LatencyTracker } from './latency-tracker.js';
 import type { ProviderStats } from './router-types.js';
 import { orderCandidates } from './select.js';
 
+/** The order of a route with one candidate. */
+const ONE: readonly number[] = [0];
+
 /** The parts of a {@link RouteRun} that every call of a router shares. */
 export type SharedRunParts = Pick<
   RouteRun<unknown>,
@@ -111,25 +114,30 @@ export class RoutePlanner {
     for (let i = 0; i < built.length; i++) {
       built[i]!.hedgeAfterMs = route.hedge ? (request.hedgeAfterMs ?? planned[i]!.hedgeAfterMs) : undefined;
     }
-    const order = orderCandidates(
-      built.map((c, index) => ({
-        index,
-        scoreMs: planned[index]!.objectiveMs,
-        lastTriedAt: tracker.lastTriedAt(c.key),
-        inFlight: tracker.inFlightOf(c.key),
-        healthy: c.health?.allows() ?? true,
-        weight: route.weights[c.provider] ?? 1,
-        cost: route.costs[c.provider] ?? 0,
-      })),
-      {
-        strategy: route.strategy,
-        now: clock.now(),
-        probeAfterMs: route.probeAfterMs,
-        costLatencyFactor: route.costLatencyFactor,
-        inFlightWeight: route.inFlightWeight,
-        random: this.#random,
-      },
-    );
+    // One candidate has one order (weighted draws its random number even so: the same
+    // sequence of draws as before for a seeded random).
+    const order =
+      built.length === 1 && route.strategy !== 'weighted'
+        ? ONE
+        : orderCandidates(
+            built.map((c, index) => ({
+              index,
+              scoreMs: planned[index]!.objectiveMs,
+              lastTriedAt: tracker.lastTriedAt(c.key),
+              inFlight: tracker.inFlightOf(c.key),
+              healthy: c.health?.allows() ?? true,
+              weight: route.weights[c.provider] ?? 1,
+              cost: route.costs[c.provider] ?? 0,
+            })),
+            {
+              strategy: route.strategy,
+              now: clock.now(),
+              probeAfterMs: route.probeAfterMs,
+              costLatencyFactor: route.costLatencyFactor,
+              inFlightWeight: route.inFlightWeight,
+              random: this.#random,
+            },
+          );
     // One literal with every field (undefined where unset): the same shape for every call.
     const shared = this.#shared;
     return {

@@ -30,7 +30,7 @@ export class TtsProgress {
   #reading = false;
   #iterator: AsyncIterator<string> | undefined;
   readonly #source: string | AsyncIterable<string>;
-  readonly #splitter: SentenceSplitter | ClauseSplitter;
+  readonly #locale: string | undefined;
   readonly #signals: readonly AbortSignal[];
   readonly #onAbort = () => this.stop();
   /** Sentences whose audio has been handed to the caller in full. */
@@ -41,10 +41,7 @@ export class TtsProgress {
   /** `signals`: each one, aborted, stops the call's text (the call's signal, the router's close). */
   constructor(text: string | AsyncIterable<string>, locale?: string, signals: readonly AbortSignal[] = []) {
     this.#source = text;
-    // A known text is spoken sentence by sentence; streamed text (LLM tokens) clause by clause,
-    // so the first audio starts as soon as a clause exists.
-    this.#splitter =
-      typeof text === 'string' ? new SentenceSplitter(locale) : new ClauseSplitter(locale ? { locale } : {});
+    this.#locale = locale;
     this.#signals = signals;
   }
 
@@ -97,9 +94,17 @@ export class TtsProgress {
   #read(): void {
     if (this.#reading) return;
     this.#reading = true;
+    // A known text is spoken sentence by sentence; streamed text (LLM tokens) clause by clause,
+    // so the first audio starts as soon as a clause exists.
     if (typeof this.#source === 'string') {
-      this.#add(this.#splitter.push(this.#source));
-      this.#add(this.#splitter.end());
+      // The common case, one short sentence: no segmenter.
+      if (oneSentence(this.#source)) {
+        if (this.#source !== '') this.#sentences.push(this.#source);
+      } else {
+        const splitter = new SentenceSplitter(this.#locale);
+        this.#add(splitter.push(this.#source));
+        this.#add(splitter.end());
+      }
       this.#ended = true;
       return;
     }
@@ -113,15 +118,16 @@ export class TtsProgress {
 
   async #pump(source: AsyncIterable<string>): Promise<void> {
     try {
+      const splitter = new ClauseSplitter(this.#locale ? { locale: this.#locale } : {});
       const it = source[Symbol.asyncIterator]();
       this.#iterator = it;
       for (;;) {
         const next = await it.next();
         if (this.#ended) return; // stopped while the source was waiting
         if (next.done) break;
-        this.#add(this.#splitter.push(next.value));
+        this.#add(splitter.push(next.value));
       }
-      this.#add(this.#splitter.end());
+      this.#add(splitter.end());
     } catch (error) {
       if (this.#ended) return;
       this.#failure = { error };
@@ -147,4 +153,16 @@ export class TtsProgress {
     this.#waiters = [];
     for (const w of waiters) w();
   }
+}
+
+/**
+ * Letters, marks, digits, spaces, commas, apostrophes and hyphens, then at most a run of
+ * `.`, `!` or `?` and spaces at the end: Unicode sentence segmentation (UAX #29) finds no
+ * boundary inside such a text, so it is one sentence as it stands.
+ */
+const ONE_SENTENCE = /^[\p{L}\p{M}\p{N} ,'\u2019-]*[.!?]*[ ]*$/u;
+
+/** True when `text` holds no sentence boundary (checked without a segmenter). */
+export function oneSentence(text: string): boolean {
+  return ONE_SENTENCE.test(text);
 }

@@ -42,12 +42,13 @@ export async function* toCallerAudio(
         yield* endSegment();
         current = chunk.format;
         framer = new SampleFramer(current);
-        converter = await createAudioConverter(current, want);
+        // Formats that match need no converter: the whole samples go out as they are.
+        converter = sameFormat(current, want) ? undefined : await createAudioConverter(current, want);
       }
       produced = true;
       const whole = framer!.push(chunk.data);
       if (whole.byteLength === 0) continue;
-      const out = converter!.push(whole);
+      const out = converter ? converter.push(whole) : whole;
       if (out.byteLength > 0) yield { data: out, format: want };
     }
     yield* endSegment();

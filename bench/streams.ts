@@ -1,0 +1,369 @@
+/**
+ * 1,000 concurrent TTS streams paced in real time (issue 15, P6).
+ *
+ * `node scripts/run-ts.mjs bench/streams.ts [--streams N] [--dist]` (`npm run bench:streams`).
+ *
+ * A loopback server in a child process (bench/paced-server.ts) sends each stream 3 s of PCM
+ * s16le at 24 kHz as 150 chunks of 20 ms, one per tick of a shared 20 ms timer; each chunk
+ * carries its number. In this process, one after the other, N streams each:
+ *  1. direct: undici `request()` on an Agent of its own (the reference);
+ *  2. routed: `router.tts()` in the caller's format (24 kHz, pass-through);
+ *  3. converted: `router.tts()` asking for 16 kHz (24k -> 16k through the resampler);
+ *  4. idle: `router.tts()` streams that got their first chunk and then receive nothing.
+ * Counted: failed streams; lost or duplicated chunks (chunk numbers in order when the format
+ * is the caller's; total bytes against the expected length when converted); the gap between
+ * the arrival of consecutive 20 ms chunks (p99 over all gaps of all streams), routed minus
+ * direct (gaps spanning the forced gc of the memory measurement left out); memory (heap + external + array buffers, after a forced gc) with all N streams
+ * active or idle, minus the same before, per stream. Bounded: every phase ends within 30 s.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once, setMaxListeners } from 'node:events';
+import { cpus, loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Agent, request } from 'undici';
+import type { AudioFormat, Router } from 'voxroute';
+import { fmt, summarize } from './stats.js';
+
+const { values: args } = parseArgs({
+  options: {
+    streams: { type: 'string', default: '1000' },
+    dist: { type: 'boolean', default: false },
+  },
+});
+const N = Number(args.streams);
+const HERE = dirname(fileURLToPath(import.meta.url));
+const voxroute: typeof import('voxroute') = args.dist
+  ? await import(pathToFileURL(resolve(HERE, '../dist/index.js')).href)
+  : await import('voxroute');
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const CHUNK_BYTES = 960;
+const CHUNKS = 150;
+const CHUNK_MS = 20;
+const PHASE_LIMIT_MS = 30_000;
+const PCM_24K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
+const PCM_16K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 };
+
+/** What the caller saw of one stream. */
+interface StreamLog {
+  failed: boolean;
+  /** Chunk numbers seen, in order (only when the bytes are the server's). */
+  numbers: number[];
+  bytes: number;
+  /** When each 20 ms frame was complete (ms). */
+  arrivals: number[];
+}
+
+function newLog(): StreamLog {
+  return { failed: false, numbers: [], bytes: 0, arrivals: [] };
+}
+
+/**
+ * Splits a byte stream into 20 ms frames (`frameBytes`: 960 at 24 kHz, 640 at 16 kHz) and notes
+ * when each one was complete, and, when the bytes are the server's own, each frame's number.
+ */
+function recorder(log: StreamLog, frameBytes: number, numbered: boolean): (data: Uint8Array) => void {
+  let pending = 0;
+  let head = Buffer.alloc(0);
+  return (data) => {
+    const now = performance.now();
+    log.bytes += data.byteLength;
+    if (numbered) {
+      head = head.length === 0 ? Buffer.from(data) : Buffer.concat([head, data]);
+      while (head.length >= frameBytes) {
+        log.numbers.push(head.readUInt32LE(0));
+        log.arrivals.push(now);
+        head = head.subarray(frameBytes);
+      }
+      return;
+    }
+    pending += data.byteLength;
+    while (pending >= frameBytes) {
+      log.arrivals.push(now);
+      pending -= frameBytes;
+    }
+  };
+}
+
+async function startServer(): Promise<{ origin: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [resolve(HERE, '../scripts/run-ts.mjs'), resolve(HERE, 'paced-server.ts')],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const lines = createInterface({ input: child.stdout! });
+  const [origin] = (await once(lines, 'line')) as [string];
+  return { origin, child };
+}
+
+function memory(): number {
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.external + m.arrayBuffers;
+}
+
+/** Runs `n` streams with `one`, measuring memory when all have their first chunk. */
+async function phase(
+  n: number,
+  one: (log: StreamLog, started: () => void, hold: Promise<void>, signal: AbortSignal) => Promise<void>,
+  holdOpen = false,
+): Promise<{
+  logs: StreamLog[];
+  bytesPerStream: number;
+  ms: number;
+  gcWindow: [number, number];
+  error?: string;
+}> {
+  const stop = new AbortController();
+  // Every stream of the phase listens on it.
+  setMaxListeners(0, stop.signal);
+  let error: string | undefined;
+  const before = memory();
+  const logs = Array.from({ length: n }, newLog);
+  let started = 0;
+  let allStarted!: () => void;
+  const everyoneStarted = new Promise<void>((r) => {
+    allStarted = r;
+  });
+  let release!: () => void;
+  const hold = new Promise<void>((r) => {
+    release = r;
+  });
+  const t0 = performance.now();
+  const runs = logs.map((log) =>
+    one(
+      log,
+      () => {
+        if (++started === n) allStarted();
+      },
+      hold,
+      stop.signal,
+    ).catch((e: unknown) => {
+      error ??= e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      log.failed = true;
+      if (++started === n) allStarted();
+    }),
+  );
+  // Bounded: streams not done by the limit are aborted and count as failed.
+  const limit = setTimeout(() => {
+    allStarted();
+    release();
+    stop.abort(new Error(`not done within ${PHASE_LIMIT_MS} ms`));
+  }, PHASE_LIMIT_MS);
+  await everyoneStarted;
+  const g0 = performance.now();
+  const during = memory();
+  const gcWindow: [number, number] = [g0, performance.now()];
+  if (holdOpen) release();
+  await Promise.all(runs);
+  clearTimeout(limit);
+  release();
+  return {
+    logs,
+    bytesPerStream: (during - before) / n,
+    ms: performance.now() - t0,
+    gcWindow,
+    ...(error ? { error } : {}),
+  };
+}
+
+/**
+ * Gaps between consecutive chunks of every stream, leaving out those that span the forced gc
+ * of the memory measurement (the benchmark's own pause, not the router's).
+ */
+function gaps(p: { logs: StreamLog[]; gcWindow: [number, number] }): number[] {
+  const [g0, g1] = p.gcWindow;
+  const out: number[] = [];
+  for (const log of p.logs) {
+    for (let i = 1; i < log.arrivals.length; i++) {
+      const from = log.arrivals[i - 1]!;
+      const to = log.arrivals[i]!;
+      if (to >= g0 && from <= g1 + 2 * CHUNK_MS) continue;
+      out.push(to - from);
+    }
+  }
+  return out;
+}
+
+/** Lost and duplicated chunks, from the chunk numbers in order. */
+function countNumbers(logs: StreamLog[]): { lost: number; duplicated: number } {
+  let lost = 0;
+  let duplicated = 0;
+  for (const log of logs) {
+    if (log.failed) continue;
+    const seen = new Set<number>();
+    for (const n of log.numbers) {
+      if (seen.has(n)) duplicated++;
+      seen.add(n);
+    }
+    for (let i = 0; i < CHUNKS; i++) if (!seen.has(i)) lost++;
+  }
+  return { lost, duplicated };
+}
+
+/** Converted streams: bytes against 3 s at 16 kHz, in 20 ms chunks of 640 bytes (a chunk is 640 bytes). */
+function countBytes(logs: StreamLog[]): { lost: number; duplicated: number } {
+  const expected = CHUNKS * 640;
+  let lost = 0;
+  let duplicated = 0;
+  for (const log of logs) {
+    if (log.failed) continue;
+    const diff = log.bytes - expected;
+    // The resampler's rounding is at most a few samples; a chunk is 640 bytes.
+    if (diff <= -320) lost += Math.round(-diff / 640) || 1;
+    if (diff >= 320) duplicated += Math.round(diff / 640) || 1;
+  }
+  return { lost, duplicated };
+}
+
+function routerFor(origin: string): Router {
+  return voxroute.createRouter(
+    voxroute.defineConfig({
+      providers: {
+        local: {
+          kind: 'openai-compatible',
+          baseUrl: `${origin}/v1`,
+          tts: {
+            model: 'bench',
+            voices: { agent: 'agent', hold: 'hold' },
+            responseFormat: 'pcm',
+            sampleRate: 24_000,
+          },
+        },
+      },
+      routes: { tts: { providers: ['local'] } },
+    }),
+  );
+}
+
+async function main(): Promise<void> {
+  const { origin, child } = await startServer();
+  const agent = new Agent({ keepAliveTimeout: 60_000 });
+  const router = routerFor(origin);
+  await router.warmup();
+  const body = JSON.stringify({
+    model: 'bench',
+    input: 'Hello there',
+    voice: 'agent',
+    response_format: 'pcm',
+  });
+
+  const direct = await phase(N, async (log, started, _hold, signal) => {
+    const { statusCode, body: stream } = await request(`${origin}/v1/audio/speech`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+      dispatcher: agent,
+      signal,
+    });
+    if (statusCode !== 200) throw new Error(`status ${statusCode}`);
+    const record = recorder(log, CHUNK_BYTES, true);
+    let first = true;
+    for await (const data of stream) {
+      record(data as Buffer);
+      if (first) started();
+      first = false;
+    }
+  });
+
+  const routedRun =
+    (format: AudioFormat, voice: string) =>
+    async (log: StreamLog, started: () => void, hold: Promise<void>, signal: AbortSignal) => {
+      const record = format === PCM_24K ? recorder(log, CHUNK_BYTES, true) : recorder(log, 640, false);
+      let first = true;
+      for await (const chunk of router.tts({ text: 'Hello there', voice, format, signal })) {
+        record(chunk.data);
+        if (first) {
+          first = false;
+          started();
+          if (voice === 'hold') {
+            await hold;
+            break;
+          }
+        }
+      }
+    };
+  const routed = await phase(N, routedRun(PCM_24K, 'agent'));
+  const converted = await phase(N, routedRun(PCM_16K, 'agent'));
+  const idle = await phase(N, routedRun(PCM_24K, 'hold'), true);
+
+  await router.close();
+  await agent.close();
+  child.stdin?.end();
+
+  const d = summarize(gaps(direct));
+  const r = summarize(gaps(routed));
+  const c = summarize(gaps(converted));
+  const failed = (logs: StreamLog[]) => logs.filter((l) => l.failed).length;
+  const routedCount = countNumbers(routed.logs);
+  const convertedCount = countBytes(converted.logs);
+  const directCount = countNumbers(direct.logs);
+  console.log(
+    `${N} concurrent paced TTS streams (3 s, 20 ms chunks), node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(`${''.padEnd(34)} failed  lost  dup   gap median     p99     max   KB/stream  phase ms`);
+  const row = (label: string, p: typeof direct, s: typeof d, count: { lost: number; duplicated: number }) =>
+    console.log(
+      `  ${label.padEnd(32)}${String(failed(p.logs)).padStart(6)}${String(count.lost).padStart(6)}${String(count.duplicated).padStart(5)}${fmt(s.median, 2, 12)}${fmt(s.p99, 2, 9)}${fmt(s.max, 1, 8)}${fmt(p.bytesPerStream / 1024, 1, 12)}${fmt(p.ms, 0, 10)}`,
+    );
+  row('direct undici request()', direct, d, directCount);
+  row('router.tts(), caller format', routed, r, routedCount);
+  row('router.tts(), 24k -> 16k', converted, c, convertedCount);
+  console.log(
+    `  ${'router.tts(), idle (held open)'.padEnd(32)}${String(failed(idle.logs)).padStart(6)}${''.padStart(45)}${fmt(idle.bytesPerStream / 1024, 1, 12)}`,
+  );
+
+  const targets: [string, string, boolean][] = [
+    [
+      'P6 caller format: 0 failed, 0 lost, 0 duplicated',
+      `${failed(routed.logs)} / ${routedCount.lost} / ${routedCount.duplicated}`,
+      failed(routed.logs) + routedCount.lost + routedCount.duplicated === 0,
+    ],
+    [
+      'P6 24k -> 16k: 0 failed, 0 lost, 0 duplicated',
+      `${failed(converted.logs)} / ${convertedCount.lost} / ${convertedCount.duplicated}`,
+      failed(converted.logs) + convertedCount.lost + convertedCount.duplicated === 0,
+    ],
+    ['P6 caller format: added p99 gap <= 5 ms', `${(r.p99 - d.p99).toFixed(2)} ms`, r.p99 - d.p99 <= 5],
+    ['P6 24k -> 16k: added p99 gap <= 5 ms', `${(c.p99 - d.p99).toFixed(2)} ms`, c.p99 - d.p99 <= 5],
+    [
+      'P6 memory per active stream <= 50 KB (caller format)',
+      `${(routed.bytesPerStream / 1024).toFixed(1)} KB`,
+      routed.bytesPerStream <= 50 * 1024,
+    ],
+    [
+      'P6 memory per active stream <= 50 KB (24k -> 16k)',
+      `${(converted.bytesPerStream / 1024).toFixed(1)} KB`,
+      converted.bytesPerStream <= 50 * 1024,
+    ],
+    [
+      'P6 memory per idle stream <= 50 KB',
+      `${(idle.bytesPerStream / 1024).toFixed(1)} KB (${failed(idle.logs)} failed)`,
+      idle.bytesPerStream <= 50 * 1024 && failed(idle.logs) === 0,
+    ],
+  ];
+  for (const [label, p] of [
+    ['direct', direct],
+    ['caller format', routed],
+    ['24k -> 16k', converted],
+    ['idle', idle],
+  ] as const)
+    if (p.error) console.log(`  first error (${label}): ${p.error}`);
+  console.log('\nTargets:');
+  for (const [label, value, met] of targets)
+    console.log(`  ${label.padEnd(56)}${value.padEnd(24)}${met ? 'met' : 'NOT met'}`);
+  process.exit(0);
+}
+
+await main();
