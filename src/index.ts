@@ -42,6 +42,7 @@ export {
   MidStreamError,
   ProtocolError,
   ProviderError,
+  RequestError,
   TimeoutError,
   type TimeoutPhase,
   VoxrouteError,

@@ -105,6 +105,11 @@ export interface RouteRun<T> {
   markResumed?: (item: T) => T;
   /** Called with each item just before the caller gets it (the capability's glue tracks progress). */
   onDelivered?: (item: T) => void;
+  /**
+   * The caller's own input failed (its text or audio iterable threw, or gave an item of the
+   * wrong type): then any attempt failure is that RequestError, charged to no provider.
+   */
+  callerError?: () => VoxrouteError | undefined;
 }
 
 interface Settle {
@@ -322,7 +327,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
 
   try {
     if (callAbort.signal.aborted) throw fail(callAbortError());
-    if (run.isEmpty && (await run.isEmpty())) {
+    if (run.isEmpty && (await run.isEmpty().catch((error: unknown) => Promise.reject(fail(error))))) {
       finish('', 0);
       return;
     }
@@ -385,6 +390,15 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
         }
         closeAttempt(r);
         end(r);
+        const callerError = run.callerError?.();
+        if (callerError) {
+          // The caller's input failed, not the provider: nothing is charged, the call ends.
+          r.attempt.outcome = 'aborted';
+          if (r.acquired) r.c.health?.release();
+          for (const other of [...running]) cancel(other);
+          running.length = 0;
+          throw fail(callerError);
+        }
         const error = normalize(outcome.error, r.c.provider);
         r.attempt.error = error;
         tracker.recordFailure(r.c.key, clock.now());
@@ -464,6 +478,12 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
         if (callAbort.signal.aborted) {
           winner.attempt.outcome = 'aborted';
           throw fail(callAbortError());
+        }
+        const callerError = run.callerError?.();
+        if (callerError) {
+          winner.attempt.outcome = 'aborted';
+          if (winner.acquired) c.health?.release();
+          throw fail(callerError);
         }
         const cause = normalize(raw, c.provider);
         winner.attempt.error = cause;

@@ -138,6 +138,7 @@ export class RoutePlanner {
       markResumed: call.markResumed,
       textOf: call.textOf,
       onDelivered: call.onDelivered,
+      callerError: call.callerError,
     };
   }
 

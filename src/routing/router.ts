@@ -15,9 +15,11 @@ import { RouterEmitter } from './events.js';
 import { HealthRegistry } from './health/index.js';
 import { LatencyTracker } from './latency-tracker.js';
 import { RoutePlanner } from './planner.js';
+import { rejectedStream } from './rejected-stream.js';
 import type { Router, RouterOptions } from './router-types.js';
 import { sttCall } from './stt.js';
 import { ttsCall } from './tts.js';
+import { chatRequestProblem, sttRequestProblem, ttsRequestProblem } from './validate-request.js';
 
 export type { Logger, ProviderStats, Router, RouterOptions, RouterStats } from './router-types.js';
 export { DEFAULT_TTS_FORMAT } from './tts.js';
@@ -72,9 +74,19 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   const context: CallContext = { closeSignal: closing.signal, logger };
 
   return {
-    tts: (request) => routedStream(planner.plan(ttsCall(request, context), request)),
-    stt: (request) => routedStream(planner.plan(sttCall(request, context), request)),
-    chat: (request) => routedStream(planner.plan(chatCall(request), request)),
+    // A bad request fails before any provider is contacted (RequestError naming the field).
+    tts(request) {
+      const bad = ttsRequestProblem(request);
+      return bad ? rejectedStream(bad) : routedStream(planner.plan(ttsCall(request, context), request));
+    },
+    stt(request) {
+      const bad = sttRequestProblem(request);
+      return bad ? rejectedStream(bad) : routedStream(planner.plan(sttCall(request, context), request));
+    },
+    chat(request) {
+      const bad = chatRequestProblem(request);
+      return bad ? rejectedStream(bad) : routedStream(planner.plan(chatCall(request), request));
+    },
 
     async warmup() {
       const origins = new Set<string>();

@@ -25,6 +25,8 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
         // drain: resolves once the caller's audio has ended
       }
     })();
+    // Awaited by each attempt that needs it; a failure of the caller's audio is reported there.
+    ended.catch(() => {});
     return ended;
   };
   return {
@@ -59,6 +61,7 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
       };
     },
     textOf: finalText,
+    callerError: () => audio.failure,
     onDelivered: (e) => {
       if (e.type !== 'final' || e.endMs === undefined) return;
       // Audio up to the end of a delivered final is never needed again.

@@ -1,3 +1,4 @@
+import { RequestError } from '../errors/request-error.js';
 import type { WordTiming } from '../providers/types.js';
 import { SentenceSplitter } from '../text/sentence-splitter.js';
 
@@ -18,7 +19,7 @@ export interface SentenceCut {
 export class TtsProgress {
   readonly #sentences: string[] = [];
   #ended = false;
-  #failure: { error: unknown } | undefined;
+  #failure: { error: RequestError } | undefined;
   #waiters: (() => void)[] = [];
   #reading: Promise<void> | undefined;
   readonly #source: string | AsyncIterable<string>;
@@ -47,6 +48,11 @@ export class TtsProgress {
     }
   }
 
+  /** The caller's text stream failed (threw, or gave a non-string): that failure, as a RequestError. */
+  get failure(): RequestError | undefined {
+    return this.#failure?.error;
+  }
+
   /** True once the text holds something to speak; false when it ended with only white space (C32). */
   async hasSpeech(): Promise<boolean> {
     for (let i = 0; ; i++) {
@@ -60,10 +66,15 @@ export class TtsProgress {
     this.#reading ??= (async () => {
       try {
         if (typeof this.#source === 'string') this.#add(this.#splitter.push(this.#source));
-        else for await (const piece of this.#source) this.#add(this.#splitter.push(piece));
+        else
+          for await (const piece of this.#source) {
+            if (typeof piece !== 'string')
+              throw new RequestError('text', 'an item of the text stream is not a string');
+            this.#add(this.#splitter.push(piece));
+          }
         this.#add(this.#splitter.end());
       } catch (error) {
-        this.#failure = { error };
+        this.#failure = { error: callerFailure('text', error) };
       }
       this.#ended = true;
       this.#wake();
@@ -81,4 +92,11 @@ export class TtsProgress {
     this.#waiters = [];
     for (const w of waiters) w();
   }
+}
+
+/** An error of the caller's own input stream `field`, as a RequestError whose cause is that error. */
+export function callerFailure(field: string, error: unknown): RequestError {
+  if (RequestError.isInstance(error)) return error;
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new RequestError(field, `the caller's ${field} stream threw (${what})`, { cause: error });
 }

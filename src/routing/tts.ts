@@ -75,6 +75,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
       };
     },
     isEmpty: async () => !(await progress.hasSpeech()),
+    callerError: () => progress.failure,
     markResumed,
   };
 }
