@@ -4,6 +4,7 @@ import type { ConfigError } from '../errors/config-error.js';
 import { MidStreamError } from '../errors/mid-stream-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { ProviderError } from '../errors/provider-error.js';
+import type { ErrorRedactor } from '../errors/redact.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { VoxrouteError } from '../errors/voxroute-error.js';
 import type { Clock } from '../internal/clock.js';
@@ -93,6 +94,11 @@ export interface RouteRun<T> {
   hedgeBudget?: HedgeBudget;
   /** OpenTelemetry spans; absent: none. */
   tracing?: Tracing;
+  /**
+   * Removes every configured secret from an error built from provider bytes (message, stack,
+   * fields, cause chain), in place; applied to every adapter error before anything sees it.
+   */
+  redact?: ErrorRedactor;
   /** Decay time (ms) of the EWMA in the latency score, from the route's `ewmaDecayMs`; undefined: the tracker's. */
   ewmaDecayMs?: number;
   /**
@@ -399,7 +405,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
           running.length = 0;
           throw fail(callerError);
         }
-        const error = normalize(outcome.error, r.c.provider);
+        const error = normalize(outcome.error, r.c.provider, run.redact);
         r.attempt.error = error;
         tracker.recordFailure(r.c.key, clock.now());
         r.c.health?.recordFailure(breakerFailureOf(error, { reusedSocketReset: isReusedSocketReset(error) }));
@@ -485,7 +491,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
           if (winner.acquired) c.health?.release();
           throw fail(callerError);
         }
-        const cause = normalize(raw, c.provider);
+        const cause = normalize(raw, c.provider, run.redact);
         winner.attempt.error = cause;
         tracker.recordFailure(c.key, clock.now());
         c.health?.recordFailure(breakerFailureOf(cause, { reusedSocketReset: isReusedSocketReset(cause) }));
@@ -614,8 +620,12 @@ function withDeadline<V>(promise: Promise<V>, ms: number, clock: Clock, onTimeou
   });
 }
 
-/** Any error an adapter threw, as a VoxrouteError naming the provider. */
-function normalize(error: unknown, provider: string): VoxrouteError {
+/**
+ * Any error an adapter threw, as a VoxrouteError naming the provider, with every configured
+ * secret removed (the one place where the router receives errors built from provider bytes).
+ */
+function normalize(error: unknown, provider: string, redact: ErrorRedactor | undefined): VoxrouteError {
+  if (redact) redact(error);
   if (VoxrouteError.isInstance(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new ProviderError(`Provider '${provider}' failed: ${message}`, {

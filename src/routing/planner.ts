@@ -15,7 +15,7 @@ import { orderCandidates } from './select.js';
 /** The parts of a {@link RouteRun} that every call of a router shares. */
 export type SharedRunParts = Pick<
   RouteRun<unknown>,
-  'closeSignal' | 'transport' | 'webSocket' | 'clock' | 'tracker' | 'emitter' | 'tracing'
+  'closeSignal' | 'transport' | 'webSocket' | 'clock' | 'tracker' | 'emitter' | 'tracing' | 'redact'
 >;
 
 /**
@@ -130,6 +130,7 @@ export class RoutePlanner {
       tracker: shared.tracker,
       emitter: shared.emitter,
       tracing: shared.tracing,
+      redact: shared.redact,
       deadlineMs: request.deadlineMs ?? route.totalTimeoutMs,
       hedgeBudget: route.hedge ? this.#hedgeBudgets.earn(routeName, route.hedge.maxShare) : undefined,
       ewmaDecayMs: route.ewmaDecayMs,

@@ -2,6 +2,8 @@ import { setMaxListeners } from 'node:events';
 import { preloadResampler } from '../audio/index.js';
 import type { ResolvedConfig, RouterConfig } from '../config/index.js';
 import { parseConfig } from '../config/index.js';
+import { collectSecretLiterals } from '../config/redact.js';
+import { createErrorRedactor } from '../errors/redact.js';
 import { systemClock } from '../internal/clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
 import type { ProviderAdapter } from '../providers/types.js';
@@ -67,7 +69,17 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   const planner = new RoutePlanner(
     resolved,
     adapters,
-    { closeSignal: closing.signal, transport, webSocket, clock, tracker, emitter, tracing },
+    {
+      closeSignal: closing.signal,
+      transport,
+      webSocket,
+      clock,
+      tracker,
+      emitter,
+      tracing,
+      // Every configured secret (API keys, headers, AWS credentials) leaves every provider error.
+      redact: createErrorRedactor(collectSecretLiterals(resolved)),
+    },
     health,
     options.random,
   );
