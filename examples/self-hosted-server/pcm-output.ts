@@ -7,7 +7,7 @@ export const OPENAI_PCM_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRat
 /**
  * Turns a WAV byte stream (espeak-ng's `--stdout`, 22050 Hz s16le mono with placeholder sizes)
  * into OpenAI `pcm` as it arrives: the header is stripped by voxroute's streaming WAV reader and
- * the audio resampled to 24 kHz by its audio converter (libsamplerate, `sinc-fastest`), whole
+ * the audio resampled to 24 kHz by its audio converter (Speex resampler, `sinc-fastest`), whole
  * samples only. Yields nothing empty. Throws ProtocolError when the stream is not a WAV or ends
  * inside its header, RangeError for a WAV that is not mono.
  */

@@ -19,7 +19,7 @@ function invalidAudio(detail: string): ApiError {
 /**
  * Converts an uploaded WAV file (any encoding and sample rate voxroute reads, mono) into a
  * complete 16 kHz mono s16le WAV file for pocketsphinx, with voxroute's WAV reader and audio
- * converter (decode, resample with libsamplerate, encode). Throws ApiError 400 `invalid_audio`
+ * converter (decode, resample with the Speex resampler, encode). Throws ApiError 400 `invalid_audio`
  * for a file that is not such a WAV.
  */
 export async function toRecognizerWav(file: Uint8Array): Promise<Uint8Array> {

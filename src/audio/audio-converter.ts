@@ -1,8 +1,7 @@
 import type { AudioEncoding, AudioFormat } from '../types/audio.js';
 import { formatLabel, sameFormat } from './format.js';
 import { decodeToFloat32, encodeFromFloat32, transcode } from './pcm-codec.js';
-import { Resampler } from './resampler.js';
-import type { ResamplerQuality } from './resampler-pool.js';
+import { Resampler, type ResamplerQuality } from './resampler.js';
 
 /**
  * A streaming converter from one {@link AudioFormat} to another (encoding and sample rate).
@@ -26,13 +25,13 @@ export interface AudioConverter {
    * serve a new stream.
    */
   flush(): Uint8Array;
-  /** Releases the resampler (back to a shared pool). Idempotent. */
+  /** Releases the resampler's state. Idempotent. */
   close(): void;
 }
 
 /** Options of {@link createAudioConverter}. */
 export interface AudioConverterOptions {
-  /** Resampler converter when the rates differ. Default: `'sinc-fastest'` (see docs/audio.md). */
+  /** Resampler quality when the rates differ. Default: `'sinc-fastest'` (see docs/audio.md). */
   quality?: ResamplerQuality;
 }
 
@@ -40,10 +39,11 @@ const ENCODINGS: readonly AudioEncoding[] = ['pcm_s16le', 'pcm_f32le', 'mulaw', 
 const EMPTY = new Uint8Array(0);
 
 /**
- * A converter from `from` to `to`: decode to Float32, resample if the rates differ
- * (libsamplerate, see Resampler), encode. Equal formats give a zero-copy pass-through and an
- * equal rate needs no WebAssembly; otherwise the call may load the resampler package (about
- * 150 ms the first time, unless `preloadResampler()` ran) and take a pooled converter.
+ * A converter from `from` to `to`: decode to Float32, resample if the rates differ (the Speex
+ * resampler in WebAssembly, see Resampler), encode. Equal formats give a zero-copy
+ * pass-through and an equal rate needs no resampler. The first converter that resamples loads
+ * the WebAssembly module (about 10-30 ms, compiled off the event loop; `preloadResampler()` does
+ * it ahead); later ones take a few microseconds and hold 1-3 KB.
  *
  * @example
  * const conv = await createAudioConverter({ encoding: 'pcm_s16le', sampleRate: 24000 },
@@ -51,7 +51,8 @@ const EMPTY = new Uint8Array(0);
  * const out = [conv.push(pcm4800bytes), conv.flush()]; // 800 bytes in total
  * conv.close();
  * @throws RangeError for an unknown encoding, a rate that is not an integer from 1 to
- * 192000 Hz, or a channel count other than 1 (voxroute converts mono audio only).
+ * 192000 Hz, rates more than 256 times apart, or a channel count other than 1 (voxroute
+ * converts mono audio only).
  */
 export async function createAudioConverter(
   from: AudioFormat,

@@ -14,8 +14,13 @@ export {
 } from './g711.js';
 export { decodeToFloat32, encodeFromFloat32, floatToS16, s16ToFloat, transcode } from './pcm-codec.js';
 export { type ReadWavOptions, readWav, type WavStream } from './read-wav.js';
-export { Resampler, type ResamplerOptions } from './resampler.js';
-export { MAX_IDLE_RESAMPLERS, preloadResampler, type ResamplerQuality } from './resampler-pool.js';
+export {
+  preloadResampler,
+  Resampler,
+  type ResamplerOptions,
+  type ResamplerQuality,
+  SPEEX_QUALITY,
+} from './resampler.js';
 export { type FramingFormat, frameSamples, SampleFramer } from './sample-framer.js';
 export { silence } from './silence.js';
 export { parseWavFmt } from './wav-fmt.js';

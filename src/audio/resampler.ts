@@ -1,61 +1,93 @@
-import {
-  acquireWasmResampler,
-  type ResamplerQuality,
-  releaseWasmResampler,
-  resetWasmResampler,
-  type WasmResampler,
-} from './resampler-pool.js';
+import { IO_SAMPLES, loadSpeex, type Speex } from './speex-wasm.js';
+
+/**
+ * Resampler quality, by cost. Each name maps to a Speex quality level (0..10):
+ * `'sinc-best'` 10, `'sinc-medium'` 5, `'sinc-fastest'` 3 (the default: Speex's VoIP level;
+ * measured 96 dB SNR on a swept sine, flat to 0.02 dB up to 80% of the new Nyquist frequency,
+ * alias products 88 dB down, 1.5 ms of output held back at 24 kHz -> 16 kHz, 3 ms at
+ * 24 kHz -> 8 kHz, 3500-4500x real time), `'linear'` 1 and `'zero-order-hold'` 0 (the
+ * cheapest; short filters that let some aliasing through). The names are those of the
+ * libsamplerate converters voxroute used before (docs/decisions.md).
+ */
+export type ResamplerQuality = 'sinc-best' | 'sinc-medium' | 'sinc-fastest' | 'zero-order-hold' | 'linear';
+
+/** Speex quality level of each {@link ResamplerQuality}. */
+export const SPEEX_QUALITY: Readonly<Record<ResamplerQuality, number>> = {
+  'sinc-best': 10,
+  'sinc-medium': 5,
+  'sinc-fastest': 3,
+  linear: 1,
+  'zero-order-hold': 0,
+};
 
 /** Options of {@link Resampler.create}. */
 export interface ResamplerOptions {
-  /**
-   * libsamplerate converter. Default: `'sinc-fastest'` (band-limited, so no aliasing when
-   * going down to 8 kHz; about 2.5 ms of delay at 24 -> 8 kHz; about 4 ms of CPU per second of
-   * audio). `'linear'` is cheaper but aliases when downsampling.
-   */
+  /** Default: `'sinc-fastest'` (see {@link ResamplerQuality}). */
   quality?: ResamplerQuality;
 }
 
-const EMPTY = new Float32Array(0);
-
-/** Highest rate libsamplerate-js accepts, in Hz. */
+/** Highest rate accepted, in Hz. */
 const MAX_RATE = 192000;
 
 /**
- * A streaming mono sample-rate converter (libsamplerate through WebAssembly).
+ * Largest rate change accepted, either way (libsamplerate's limit, which voxroute had before).
+ * Speex's filter grows with the downsampling ratio: at 256 a resampler takes about 40 ms to
+ * create; at 192000 -> 1 it would take seconds.
+ */
+const MAX_RATIO = 256;
+
+/** Resamplers dropped without close() give their Speex state back when collected. */
+const finalizer = new FinalizationRegistry<{ speex: Speex; state: number }>(({ speex, state }) =>
+  speex.module._speex_resampler_destroy(state),
+);
+
+/**
+ * A streaming mono sample-rate converter: the Speex resampler (SpeexDSP) in WebAssembly
+ * (speex-wasm.ts). Its state is 1-3 KB in the shared WebAssembly heap; creating one takes a
+ * few microseconds once the module is loaded.
  *
- * {@link process} takes Float32 samples of any length and returns what the converter can
- * output so far: the filter state carries across calls, so chunk edges are seamless and the
- * concatenated output does not depend on how the input was cut. {@link flush} ends the
- * stream: it drains the filter (by feeding silence, as libsamplerate does at end of input)
- * and makes the total output exactly round(N x outputRate / inputRate) samples for the N
- * input samples, then resets the state so the resampler can serve the next stream.
+ * {@link process} takes Float32 samples of any length and returns what the filter can output
+ * so far: the state carries across calls, and each output sample is computed from the same
+ * input samples however the input was cut, so the concatenated output is bit-identical for
+ * any chunking. Output is aligned with input (Speex's initial delay is skipped). The stream is
+ * taken to be followed by silence: {@link flush} drains the filter and makes the total exactly
+ * round(N x outputRate / inputRate) samples for the N input samples, then clears the state so
+ * the resampler can serve the next stream.
  */
 export class Resampler {
   /** Input rate in Hz. */
   readonly inputRate: number;
   /** Output rate in Hz. */
   readonly outputRate: number;
-  /** Converter in use. */
+  /** Quality in use. */
   readonly quality: ResamplerQuality;
-  #src: WasmResampler | undefined;
+  readonly #speex: Speex;
+  /** Speex state pointer; 0 once closed. */
+  #state: number;
   #inputFrames = 0;
   #outputFrames = 0;
-  #held: Float32Array = EMPTY;
 
-  private constructor(src: WasmResampler, inputRate: number, outputRate: number, quality: ResamplerQuality) {
-    this.#src = src;
+  private constructor(
+    speex: Speex,
+    state: number,
+    inputRate: number,
+    outputRate: number,
+    quality: ResamplerQuality,
+  ) {
+    this.#speex = speex;
+    this.#state = state;
     this.inputRate = inputRate;
     this.outputRate = outputRate;
     this.quality = quality;
+    finalizer.register(this, { speex, state }, this);
   }
 
   /**
    * A resampler from `inputRate` to `outputRate` Hz (integers, 1..192000; tested with 8000,
-   * 16000, 22050, 24000, 44100 and 48000). Takes about 0.1 ms when the pool has an idle
-   * converter, 10-40 ms otherwise (plus about 150 ms to load the package the first time; see
-   * `preloadResampler`).
-   * @throws RangeError for a rate outside 1..192000 or not an integer, or equal rates.
+   * 16000, 22050, 24000, 44100 and 48000). The first call loads the WebAssembly module (about
+   * 20-50 ms, see `preloadResampler`); later ones take a few microseconds.
+   * @throws RangeError for a rate outside 1..192000 or not an integer, equal rates, rates more
+   * than 256 times apart, or an unknown quality; Error if the Speex resampler refuses the rates.
    */
   static async create(
     inputRate: number,
@@ -66,72 +98,113 @@ export class Resampler {
     checkRate(outputRate, 'outputRate');
     if (inputRate === outputRate)
       throw new RangeError(`Resampler: rates are equal (${inputRate} Hz); no resampling needed`);
+    if (inputRate > outputRate * MAX_RATIO || outputRate > inputRate * MAX_RATIO)
+      throw new RangeError(
+        `Resampler: ${inputRate} -> ${outputRate} Hz changes the rate by more than ${MAX_RATIO} times`,
+      );
     const quality = options.quality ?? 'sinc-fastest';
-    const src = await acquireWasmResampler(inputRate, outputRate, quality);
-    return new Resampler(src, inputRate, outputRate, quality);
+    if (!Object.hasOwn(SPEEX_QUALITY, quality))
+      throw new RangeError(
+        `Resampler: unknown quality '${String(quality)}' (expected ${Object.keys(SPEEX_QUALITY).join(', ')})`,
+      );
+    const speex = await loadSpeex();
+    const m = speex.module;
+    const state = m._speex_resampler_init(1, inputRate, outputRate, SPEEX_QUALITY[quality], speex.error);
+    if (state === 0)
+      throw new Error(
+        `Resampler: the Speex resampler refused ${inputRate} -> ${outputRate} Hz (error ${m.HEAP32[speex.error >> 2]})`,
+      );
+    m._speex_resampler_skip_zeros(state);
+    return new Resampler(speex, state, inputRate, outputRate, quality);
   }
 
   /**
    * Resamples the next piece of the stream. Returns the new output samples (possibly none:
-   * the filter holds a few ms back until {@link flush}).
+   * the filter holds half its length back until the next call or {@link flush}: with the
+   * default quality, 1.5 ms of output at 24 -> 16 kHz, 3 ms at 24 -> 8 kHz and 8 -> 16 kHz).
    * @throws Error after {@link close}.
    */
   process(input: Float32Array): Float32Array {
-    const src = this.#open();
-    if (input.length === 0) return new Float32Array(0);
+    const state = this.#open();
     this.#inputFrames += input.length;
-    const fresh = src.full(input);
-    // Never run ahead of round(in x ratio): hold any excess (linear and zero-order-hold converters
-    // can be a sample early) so the stream's total stays exact.
-    const available =
-      this.#held.length === 0 ? fresh : concat([this.#held, fresh], this.#held.length + fresh.length);
-    const allowed = Math.max(this.#expected() - this.#outputFrames, 0);
-    const out = available.length <= allowed ? available : available.subarray(0, allowed);
-    this.#held = available.length <= allowed ? EMPTY : available.slice(allowed);
+    const out = this.#run(state, input, Number.POSITIVE_INFINITY);
     this.#outputFrames += out.length;
     return out;
   }
 
   /**
-   * Ends the stream: returns the rest of the output, so that the stream's total is exactly
-   * round(inputSamples x outputRate / inputRate). Then clears the state (a new stream may follow).
+   * Ends the stream: returns the rest of the output (the held input followed by silence), so
+   * that the stream's total is exactly round(inputSamples x outputRate / inputRate). Then
+   * clears the state (a new stream may follow).
    * @throws Error after {@link close}.
    */
   flush(): Float32Array {
-    const src = this.#open();
-    const need = Math.max(this.#expected() - this.#outputFrames, 0);
-    const parts: Float32Array[] = [this.#held];
-    let have = this.#held.length;
-    // Each block of silence yields about blockIn x ratio samples; a few rounds drain any filter.
-    const blockIn = Math.ceil((need * this.inputRate) / this.outputRate) + 256;
+    const state = this.#open();
+    const need = Math.round((this.#inputFrames * this.outputRate) / this.inputRate) - this.#outputFrames;
+    const parts: Float32Array[] = [];
+    let have = 0;
+    // Silence long enough to push `need` samples out, plus the filter's length (Speex filters
+    // are at most 256 taps at the output rate, scaled up by the rate ratio when downsampling).
+    const silence = new Float32Array(Math.ceil((need * this.inputRate) / this.outputRate) + 1024);
     for (let round = 0; have < need && round < 64; round++) {
-      const out = src.full(new Float32Array(blockIn));
+      const out = this.#run(state, silence, need - have);
       parts.push(out);
       have += out.length;
     }
+    const m = this.#speex.module;
+    m._speex_resampler_reset_mem(state);
+    m._speex_resampler_skip_zeros(state);
     this.#inputFrames = 0;
     this.#outputFrames = 0;
-    this.#held = EMPTY;
-    resetWasmResampler(src);
-    return concat(parts, Math.min(need, have));
+    return concat(parts, Math.min(have, Math.max(need, 0)));
   }
 
-  /** Gives the converter back to the pool. Idempotent; the resampler is unusable afterwards. */
+  /** Frees the Speex state. Idempotent; the resampler is unusable afterwards. */
   close(): void {
-    const src = this.#src;
-    if (!src) return;
-    this.#src = undefined;
-    releaseWasmResampler(src);
+    const state = this.#state;
+    if (state === 0) return;
+    this.#state = 0;
+    finalizer.unregister(this);
+    this.#speex.module._speex_resampler_destroy(state);
   }
 
-  #expected(): number {
-    return Math.round((this.#inputFrames * this.outputRate) / this.inputRate);
+  /** Streams `input` through Speex, through the shared I/O area; at most `limit` samples out. */
+  #run(state: number, input: Float32Array, limit: number): Float32Array {
+    const { module: m, input: inPtr, output: outPtr, lengths } = this.#speex;
+    const parts: Float32Array[] = [];
+    let total = 0;
+    let at = 0;
+    while (at < input.length && total < limit) {
+      const n = Math.min(IO_SAMPLES, input.length - at);
+      m.HEAPF32.set(input.subarray(at, at + n), inPtr >> 2);
+      m.HEAPU32[lengths >> 2] = n;
+      m.HEAPU32[(lengths >> 2) + 1] = IO_SAMPLES;
+      m._speex_resampler_process_float(state, 0, inPtr, lengths, outPtr, lengths + 4);
+      // Read the views again: the call may have grown the heap.
+      const consumed = m.HEAPU32[lengths >> 2]!;
+      const produced = Math.min(m.HEAPU32[(lengths >> 2) + 1]!, limit - total);
+      if (produced > 0) parts.push(m.HEAPF32.slice(outPtr >> 2, (outPtr >> 2) + produced));
+      total += produced;
+      at += consumed;
+      if (consumed === 0 && produced === 0)
+        throw new Error('Resampler: the Speex resampler made no progress');
+    }
+    return parts.length === 1 ? parts[0]! : concat(parts, total);
   }
 
-  #open(): WasmResampler {
-    if (!this.#src) throw new Error('Resampler is closed');
-    return this.#src;
+  #open(): number {
+    if (this.#state === 0) throw new Error('Resampler is closed');
+    return this.#state;
   }
+}
+
+/**
+ * Loads the WebAssembly resampler (about 20-50 ms the first time) so that the first stream
+ * that needs resampling does not wait for it. `instances` is accepted for compatibility and
+ * ignored: resamplers are no longer pooled, each costs a few microseconds to create.
+ */
+export async function preloadResampler(_options: { instances?: number } = {}): Promise<void> {
+  await loadSpeex();
 }
 
 function checkRate(rate: number, name: string): void {
