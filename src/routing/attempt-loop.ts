@@ -116,6 +116,8 @@ export interface RouteRun<T> {
    * wrong type): then any attempt failure is that RequestError, charged to no provider.
    */
   callerError?: () => VoxrouteError | undefined;
+  /** Called once when the call ends, however it ends (stt: returns the caller's audio iterator). */
+  release?: () => void;
 }
 
 interface Settle {
@@ -139,7 +141,48 @@ export function routedStream<T>(run: RouteRun<T>): RoutedStream<T> {
     [Symbol.asyncIterator]() {
       if (used) throw new VoxrouteError('A RoutedStream can be iterated only once');
       used = true;
-      return drive(run, settle!)[Symbol.asyncIterator]();
+      return stoppable(run, settle!);
+    },
+  };
+}
+
+/**
+ * The call's iterator. `return()` stops the call at once, even while a `next()` is pending
+ * (how frameworks race an iterator against barge-in): every attempt is aborted (its socket
+ * closed), the pending `next()` resolves done, and no item is delivered after `return()`.
+ */
+function stoppable<T>(run: RouteRun<T>, settle: Settle): AsyncIterator<T, void, undefined> {
+  const stop = new AbortController();
+  const generator = drive(run, settle, stop.signal);
+  let stopped = false;
+  const done = (): IteratorResult<T, void> => ({ done: true, value: undefined });
+  return {
+    next: () => {
+      if (stopped) return Promise.resolve(done());
+      return generator.next().then(
+        (r) => (stopped ? done() : r),
+        (error: unknown) => {
+          if (stopped) return done();
+          throw error;
+        },
+      );
+    },
+    return: async () => {
+      if (!stopped) {
+        stopped = true;
+        stop.abort();
+      }
+      // Queued behind a pending next(), which the abort settles at once.
+      await generator.return().catch(() => {});
+      return done();
+    },
+    throw: async (error: unknown) => {
+      if (!stopped) {
+        stopped = true;
+        stop.abort();
+      }
+      await generator.return().catch(() => {});
+      throw error;
     },
   };
 }
@@ -175,7 +218,11 @@ type FirstOutcome<T> =
  * nothing is ever yielded twice (C28, C29). Breaking out of the loop or aborting the signal
  * closes every running attempt at once.
  */
-async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, void, undefined> {
+async function* drive<T>(
+  run: RouteRun<T>,
+  settle: Settle,
+  stop: AbortSignal,
+): AsyncGenerator<T, void, undefined> {
   const { clock, tracker } = run;
   const callStart = clock.now();
   const span = run.tracing?.startCall(`voxroute.${run.capability}`, {
@@ -197,6 +244,8 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
   const onAbort = () => callAbort.abort();
   run.signal?.addEventListener('abort', onAbort, { once: true });
   run.closeSignal.addEventListener('abort', onAbort, { once: true });
+  // The consumer's return(): a barge-in, not a failure (the call settles as for a break).
+  stop.addEventListener('abort', onAbort, { once: true });
   if (run.signal?.aborted || run.closeSignal.aborted) callAbort.abort();
   let budgetTimer: unknown;
   if (run.deadlineMs) {
@@ -385,6 +434,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
         }
         if (outcome === 'aborted' || callAbort.signal.aborted) {
           for (const r of [...running]) cancel(r);
+          if (stop.aborted) return;
           throw fail(callAbortError());
         }
         const r = outcome.r;
@@ -464,7 +514,9 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
           yield value;
           const iterator = winner.iterator!;
           for (;;) {
-            const r = await iterator.next();
+            // Raced with the call's abort: a provider that ignores its signal cannot hold the call.
+            const r = await Promise.race([iterator.next(), aborted]);
+            if (r === 'aborted') throw new AbortError('The call was aborted');
             if (r.done) break;
             if (run.textOf) partialText += run.textOf(r.value) ?? '';
             run.onDelivered?.(r.value);
@@ -483,6 +535,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
         running.length = 0;
         if (callAbort.signal.aborted) {
           winner.attempt.outcome = 'aborted';
+          if (stop.aborted) return;
           throw fail(callAbortError());
         }
         const callerError = run.callerError?.();
@@ -523,6 +576,8 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
     if (budgetTimer !== undefined) clock.clearTimeout(budgetTimer);
     run.signal?.removeEventListener('abort', onAbort);
     run.closeSignal.removeEventListener('abort', onAbort);
+    stop.removeEventListener('abort', onAbort);
+    run.release?.();
     // The consumer stopped iterating (break / return()): barge-in. Close the provider at once.
     for (const r of running) cancel(r);
     if (!settled) {

@@ -140,6 +140,7 @@ export class RoutePlanner {
       textOf: call.textOf,
       onDelivered: call.onDelivered,
       callerError: call.callerError,
+      release: call.release,
     };
   }
 

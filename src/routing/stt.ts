@@ -62,6 +62,8 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
     },
     textOf: finalText,
     callerError: () => audio.failure,
+    // However the call ends, the caller's audio iterator is returned (its finally runs) and never pulled again.
+    release: () => void audio.close().catch(() => {}),
     onDelivered: (e) => {
       if (e.type !== 'final' || e.endMs === undefined) return;
       // Audio up to the end of a delivered final is never needed again.
