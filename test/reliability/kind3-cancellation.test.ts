@@ -2,14 +2,15 @@
  * Kind 3, cancellation that does not release: `return()` while a `next()` is pending settles
  * both at once with the provider's socket closed and no item after it; leaving an stt() stream
  * (abort, error, return) returns the caller's audio iterator (its finally runs) and never pulls
- * it again; close() leaves no socket or timer of voxroute's open. Servers speak the wire on
+ * it again; close() leaves no socket open of voxroute's open. Servers speak the wire on
  * their own (loopback). The target is 100 ms (measured: a few ms); the bounds allow 250 ms for
  * a shared CI machine, while a release that waits on the provider never settles at all.
  */
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import type { RouterConfig } from '../../src/index.js';
-import { closed, drain, httpServer, pcmSignal, router } from '../cases/wire/servers.js';
+import { createRouter, type RouterConfig } from '../../src/index.js';
+import { closed, concat, drain, httpServer, pcmSignal, router } from '../cases/wire/servers.js';
+import { payloadPart } from './wire/event-stream.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 1);
 const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000 } as const;
@@ -135,5 +136,62 @@ describe('kind 3: cancellation releases at once', () => {
       await new Promise((resolve) => setImmediate(resolve));
     expect(mic.state.finallyAt).toBeDefined();
     expect(mic.state.pullsAfter).toBe(0);
+  });
+});
+
+describe('kind 3c: close() leaves nothing open', () => {
+  it('after SageMaker response streams and HTTP calls, close() leaves no socket open', async () => {
+    const sm = await httpServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
+        res.end(Buffer.concat([payloadPart(AUDIO.subarray(0, 2400)), payloadPart(AUDIO.subarray(2400))]));
+      });
+    });
+    const http = await httpServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'audio/pcm' }).end(AUDIO));
+    });
+    const r = createRouter({
+      providers: {
+        sm: {
+          kind: 'sagemaker',
+          region: 'us-east-1',
+          endpointName: 'voice',
+          endpointUrl: sm.url,
+          credentials: {
+            accessKeyId: 'AKIDEXAMPLE',
+            secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+          },
+          tts: { voices: { agent: 'v' }, payload: 'raw-pcm', sampleRate: 24_000, stream: 'response' },
+        },
+        h: { kind: 'openai-compatible', baseUrl: http.url, tts: { voices: { agent: 'alloy' } } },
+      },
+      routes: {
+        tts: { providers: ['sm'], strategy: 'priority' },
+        other: { capability: 'tts', providers: ['h'], strategy: 'priority' },
+      },
+    } as RouterConfig);
+    for (let i = 0; i < 20; i++) {
+      const a = await drain(r.tts({ text: 'Hello there.', voice: 'agent' }));
+      expect(a.error).toBeUndefined();
+      expect(concat(a.items.map((c) => c.data)).equals(AUDIO)).toBe(true);
+      const b = await drain(r.tts({ text: 'Hello there.', voice: 'agent', route: 'other' }));
+      expect(b.error).toBeUndefined();
+    }
+    await r.close();
+    // The servers stay up: a client socket voxroute left open would keep its server socket open too.
+    // Every connection voxroute opened is closed from its side: the server's end of each closes.
+    const all = [...sm.sockets, ...http.sockets];
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    const open = () => all.filter((socket) => !socket.destroyed && !socket.closed).length;
+    const settled = Promise.all(all.map(closed)).then(() => 'closed');
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise((resolve) => {
+      timer = setTimeout(() => resolve('still open'), 2000);
+    });
+    expect(await Promise.race([settled, late])).toBe('closed');
+    clearTimeout(timer);
+    expect(open()).toBe(0);
   });
 });
