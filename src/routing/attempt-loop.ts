@@ -116,6 +116,8 @@ export interface RouteRun<T> {
    * wrong type): then any attempt failure is that RequestError, charged to no provider.
    */
   callerError?: () => VoxrouteError | undefined;
+  /** Joins the text delivered so far and the next item's text (default: concatenation). */
+  joinText?: (sofar: string, next: string) => string;
   /** Called once when the call ends, however it ends (stt: returns the caller's audio iterator). */
   release?: () => void;
 }
@@ -398,6 +400,8 @@ async function* drive<T>(
       else callAbort.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
     });
     let partialText = '';
+    const join = (sofar: string, next: string | undefined): string =>
+      next === undefined || next === '' ? sofar : run.joinText ? run.joinText(sofar, next) : sofar + next;
     let callTtfc: number | undefined;
     let midStreamCause: VoxrouteError | undefined;
     let midStreamProvider = '';
@@ -509,7 +513,7 @@ async function* drive<T>(
           });
           committed = true;
           const value = midStreamCause && run.markResumed ? run.markResumed(first.value) : first.value;
-          if (run.textOf) partialText += run.textOf(value) ?? '';
+          if (run.textOf) partialText = join(partialText, run.textOf(value));
           run.onDelivered?.(value);
           yield value;
           const iterator = winner.iterator!;
@@ -518,7 +522,7 @@ async function* drive<T>(
             const r = await Promise.race([iterator.next(), aborted]);
             if (r === 'aborted') throw new AbortError('The call was aborted');
             if (r.done) break;
-            if (run.textOf) partialText += run.textOf(r.value) ?? '';
+            if (run.textOf) partialText = join(partialText, run.textOf(r.value));
             run.onDelivered?.(r.value);
             yield r.value;
           }

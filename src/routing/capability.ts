@@ -12,7 +12,10 @@ import type { Logger } from './router-types.js';
  * `markResumed` on the first item after a mid-stream switch of provider.
  */
 export interface CapabilityCall<T, C extends Capability = Capability>
-  extends Pick<RouteRun<T>, 'isEmpty' | 'markResumed' | 'textOf' | 'onDelivered' | 'callerError' | 'release'> {
+  extends Pick<
+    RouteRun<T>,
+    'isEmpty' | 'markResumed' | 'textOf' | 'onDelivered' | 'callerError' | 'release' | 'joinText'
+  > {
   capability: C;
   /**
    * How provider `name` serves this call, given its adapter of the capability and the

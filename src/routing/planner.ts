@@ -141,6 +141,7 @@ export class RoutePlanner {
       onDelivered: call.onDelivered,
       callerError: call.callerError,
       release: call.release,
+      joinText: call.joinText,
     };
   }
 

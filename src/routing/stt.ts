@@ -61,6 +61,8 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
       };
     },
     textOf: finalText,
+    // Finals are separate utterances: MidStreamError.partialText has them one space apart.
+    joinText: (sofar, next) => (sofar === '' ? next : `${sofar} ${next}`),
     callerError: () => audio.failure,
     // However the call ends, the caller's audio iterator is returned (its finally runs) and never pulled again.
     release: () => void audio.close().catch(() => {}),
