@@ -360,7 +360,13 @@ async function* drive<T>(
   const pullFirst = async (r: Running<T>): Promise<IteratorResult<T>> => {
     const { c } = r;
     r.iterator = c
-      .start({ signal: r.abort.signal, deadlines: c.deadlines, transport: run.transport })
+      .start({
+        signal: r.abort.signal,
+        deadlines: c.deadlines,
+        transport: run.transport,
+        // RouterOptions.WebSocket reaches WebSocket adapters (e.g. so msw's ws API can intercept).
+        ...(run.webSocket ? { webSocket: run.webSocket } : {}),
+      })
       [Symbol.asyncIterator]();
     const firstItem = r.iterator.next();
     if (c.inputEnded) {

@@ -72,7 +72,8 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     {
       closeSignal: closing.signal,
       transport,
-      webSocket,
+      // Only a caller's WebSocket constructor overrides the adapters' own transports (warm pools).
+      webSocket: options.WebSocket ? webSocket : undefined,
       clock,
       tracker,
       emitter,
