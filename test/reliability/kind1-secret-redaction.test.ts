@@ -236,13 +236,13 @@ describe('kind 1: no configured key in any error built from provider bytes', () 
       wsServer((ws: WebSocket, req) => {
         const key = keyOf(req);
         ws.on('message', (data) => {
-          const context = (JSON.parse(String(data)) as { context_id?: string }).context_id;
           if (mode[name] === 'close') ws.close(1011, `internal: ${key}`);
-          else
+          else {
+            const context = (JSON.parse(String(data)) as { context_id?: string }).context_id;
             ws.send(
               JSON.stringify({
                 type: 'error',
-                context_id: 'x',
+                context_id: context,
                 done: true,
                 status_code: 500,
                 title: key,
@@ -250,6 +250,7 @@ describe('kind 1: no configured key in any error built from provider bytes', () 
                 error_code: key,
               }),
             );
+          }
         });
       });
     for (const m of ['error', 'close'] as const) {

@@ -7,7 +7,7 @@
  * on their own (an h2c server here, the event-stream framing written in test code).
  */
 import { once } from 'node:events';
-import { constants, createServer, type Http2Server, type ServerHttp2Stream } from 'node:http2';
+import { createServer, type Http2Server, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
