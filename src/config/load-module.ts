@@ -24,9 +24,9 @@ export async function loadModuleDefault(
   let mod: Record<string, unknown>;
   try {
     mod = loader === 'jiti' ? await importWithJiti(file, alias) : await import(pathToFileURL(file).href);
-  } catch (error) {
+  } catch (thrown) {
     // The module's own message may hold a key (its env, a literal): never in a ConfigError.
-    error = redactModuleError(error);
+    const error = redactModuleError(thrown);
     throw new ConfigError([{ path: [], message: `could not load the module: ${firstLine(error)}` }], {
       source: file,
       cause: error,
