@@ -43,6 +43,7 @@ export {
   MidStreamError,
   ProtocolError,
   ProviderError,
+  RequestError,
   TimeoutError,
   type TimeoutPhase,
   VoxrouteError,

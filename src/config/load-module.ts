@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors/config-error.js';
+import { redactModuleError } from './redact.js';
 
 /** How a config module is loaded: `jiti` transpiles TypeScript, `native` is Node's import(). */
 export type ModuleLoader = 'jiti' | 'native';
@@ -23,7 +24,9 @@ export async function loadModuleDefault(
   let mod: Record<string, unknown>;
   try {
     mod = loader === 'jiti' ? await importWithJiti(file, alias) : await import(pathToFileURL(file).href);
-  } catch (error) {
+  } catch (thrown) {
+    // The module's own message may hold a key (its env, a literal): never in a ConfigError.
+    const error = redactModuleError(thrown);
     throw new ConfigError([{ path: [], message: `could not load the module: ${firstLine(error)}` }], {
       source: file,
       cause: error,

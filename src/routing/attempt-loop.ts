@@ -4,6 +4,7 @@ import type { ConfigError } from '../errors/config-error.js';
 import { MidStreamError } from '../errors/mid-stream-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { ProviderError } from '../errors/provider-error.js';
+import type { ErrorRedactor } from '../errors/redact.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { VoxrouteError } from '../errors/voxroute-error.js';
 import type { Clock } from '../internal/clock.js';
@@ -95,6 +96,11 @@ export interface RouteRun<T> {
   hedgeBudget?: HedgeBudget;
   /** OpenTelemetry spans; absent: none. */
   tracing?: Tracing;
+  /**
+   * Removes every configured secret from an error built from provider bytes (message, stack,
+   * fields, cause chain), in place; applied to every adapter error before anything sees it.
+   */
+  redact?: ErrorRedactor;
   /** Decay time (ms) of the EWMA in the latency score, from the route's `ewmaDecayMs`; undefined: the tracker's. */
   ewmaDecayMs?: number;
   /**
@@ -107,8 +113,15 @@ export interface RouteRun<T> {
   markResumed?: (item: T) => T;
   /** Called with each item just before the caller gets it (the capability's glue tracks progress). */
   onDelivered?: (item: T) => void;
-  /** Called once when the call ends, however it ends (the capability's glue releases its input). */
-  onEnd?: () => void;
+  /**
+   * The caller's own input failed (its text or audio iterable threw, or gave an item of the
+   * wrong type): then any attempt failure is that RequestError, charged to no provider.
+   */
+  callerError?: () => VoxrouteError | undefined;
+  /** Joins the text delivered so far and the next item's text (default: concatenation). */
+  joinText?: (sofar: string, next: string) => string;
+  /** Called once when the call ends, however it ends (the capability's glue releases its input: tts stops reading the caller's text, stt returns the caller's audio iterator). */
+  release?: () => void;
 }
 
 interface Settle {
@@ -132,7 +145,48 @@ export function routedStream<T>(run: RouteRun<T>): RoutedStream<T> {
     [Symbol.asyncIterator]() {
       if (used) throw new VoxrouteError('A RoutedStream can be iterated only once');
       used = true;
-      return drive(run, settle!)[Symbol.asyncIterator]();
+      return stoppable(run, settle!);
+    },
+  };
+}
+
+/**
+ * The call's iterator. `return()` stops the call at once, even while a `next()` is pending
+ * (how frameworks race an iterator against barge-in): every attempt is aborted (its socket
+ * closed), the pending `next()` resolves done, and no item is delivered after `return()`.
+ */
+function stoppable<T>(run: RouteRun<T>, settle: Settle): AsyncIterator<T, void, undefined> {
+  const stop = new AbortController();
+  const generator = drive(run, settle, stop.signal);
+  let stopped = false;
+  const done = (): IteratorResult<T, void> => ({ done: true, value: undefined });
+  return {
+    next: () => {
+      if (stopped) return Promise.resolve(done());
+      return generator.next().then(
+        (r) => (stopped ? done() : r),
+        (error: unknown) => {
+          if (stopped) return done();
+          throw error;
+        },
+      );
+    },
+    return: async () => {
+      if (!stopped) {
+        stopped = true;
+        stop.abort();
+      }
+      // Queued behind a pending next(), which the abort settles at once.
+      await generator.return().catch(() => {});
+      return done();
+    },
+    throw: async (error: unknown) => {
+      if (!stopped) {
+        stopped = true;
+        stop.abort();
+      }
+      await generator.return().catch(() => {});
+      throw error;
     },
   };
 }
@@ -168,7 +222,11 @@ type FirstOutcome<T> =
  * nothing is ever yielded twice (C28, C29). Breaking out of the loop or aborting the signal
  * closes every running attempt at once.
  */
-async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, void, undefined> {
+async function* drive<T>(
+  run: RouteRun<T>,
+  settle: Settle,
+  stop: AbortSignal,
+): AsyncGenerator<T, void, undefined> {
   const { clock, tracker } = run;
   const callStart = clock.now();
   const span = run.tracing?.startCall(`voxroute.${run.capability}`, {
@@ -190,6 +248,8 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
   const onAbort = () => callAbort.abort();
   run.signal?.addEventListener('abort', onAbort, { once: true });
   run.closeSignal.addEventListener('abort', onAbort, { once: true });
+  // The consumer's return(): a barge-in, not a failure (the call settles as for a break).
+  stop.addEventListener('abort', onAbort, { once: true });
   if (run.signal?.aborted || run.closeSignal.aborted) callAbort.abort();
   let budgetTimer: unknown;
   if (run.deadlineMs) {
@@ -302,7 +362,13 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
   const pullFirst = async (r: Running<T>): Promise<IteratorResult<T>> => {
     const { c } = r;
     r.iterator = c
-      .start({ signal: r.abort.signal, deadlines: c.deadlines, transport: run.transport })
+      .start({
+        signal: r.abort.signal,
+        deadlines: c.deadlines,
+        transport: run.transport,
+        // RouterOptions.WebSocket reaches WebSocket adapters (e.g. so msw's ws API can intercept).
+        ...(run.webSocket ? { webSocket: run.webSocket } : {}),
+      })
       [Symbol.asyncIterator]();
     const firstItem = r.iterator.next();
     if (c.inputEnded) {
@@ -351,6 +417,8 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
       else callAbort.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
     });
     let partialText = '';
+    const join = (sofar: string, next: string | undefined): string =>
+      next === undefined || next === '' ? sofar : run.joinText ? run.joinText(sofar, next) : sofar + next;
     let callTtfc: number | undefined;
     let midStreamCause: VoxrouteError | undefined;
     let midStreamProvider = '';
@@ -387,6 +455,7 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
         }
         if (outcome === 'aborted' || callAbort.signal.aborted) {
           for (const r of [...running]) cancel(r);
+          if (stop.aborted) return;
           throw fail(callAbortError());
         }
         const r = outcome.r;
@@ -398,7 +467,16 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
         }
         closeAttempt(r);
         end(r);
-        const error = normalize(outcome.error, r.c.provider);
+        const callerError = run.callerError?.();
+        if (callerError) {
+          // The caller's input failed, not the provider: nothing is charged, the call ends.
+          r.attempt.outcome = 'aborted';
+          if (r.acquired) r.c.health?.release();
+          for (const other of [...running]) cancel(other);
+          running.length = 0;
+          throw fail(callerError);
+        }
+        const error = normalize(outcome.error, r.c.provider, run.redact);
         r.attempt.error = error;
         // A deadline that passed while the event loop was blocked is not the provider's failure.
         const stall = isRouterStall(error);
@@ -456,14 +534,16 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
           });
           committed = true;
           const value = midStreamCause && run.markResumed ? run.markResumed(first.value) : first.value;
-          if (run.textOf) partialText += run.textOf(value) ?? '';
+          if (run.textOf) partialText = join(partialText, run.textOf(value));
           run.onDelivered?.(value);
           yield value;
           const iterator = winner.iterator!;
           for (;;) {
-            const r = await iterator.next();
+            // Raced with the call's abort: a provider that ignores its signal cannot hold the call.
+            const r = await Promise.race([iterator.next(), aborted]);
+            if (r === 'aborted') throw new AbortError('The call was aborted');
             if (r.done) break;
-            if (run.textOf) partialText += run.textOf(r.value) ?? '';
+            if (run.textOf) partialText = join(partialText, run.textOf(r.value));
             run.onDelivered?.(r.value);
             yield r.value;
           }
@@ -480,9 +560,16 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
         running.length = 0;
         if (callAbort.signal.aborted) {
           winner.attempt.outcome = 'aborted';
+          if (stop.aborted) return;
           throw fail(callAbortError());
         }
-        const cause = normalize(raw, c.provider);
+        const callerError = run.callerError?.();
+        if (callerError) {
+          winner.attempt.outcome = 'aborted';
+          if (winner.acquired) c.health?.release();
+          throw fail(callerError);
+        }
+        const cause = normalize(raw, c.provider, run.redact);
         winner.attempt.error = cause;
         const stall = isRouterStall(cause);
         if (!stall) tracker.recordFailure(c.key, clock.now());
@@ -517,9 +604,10 @@ async function* drive<T>(run: RouteRun<T>, settle: Settle): AsyncGenerator<T, vo
     if (budgetTimer !== undefined) clock.clearTimeout(budgetTimer);
     run.signal?.removeEventListener('abort', onAbort);
     run.closeSignal.removeEventListener('abort', onAbort);
+    stop.removeEventListener('abort', onAbort);
+    run.release?.();
     // The consumer stopped iterating (break / return()): barge-in. Close the provider at once.
     for (const r of running) cancel(r);
-    run.onEnd?.();
     if (!settled) {
       const last = attempts[attempts.length - 1];
       finish(last?.provider ?? '', undefined);
@@ -597,8 +685,12 @@ function closeAttempt(live: { abort: AbortController; iterator: AsyncIterator<un
   if (ret) ret.catch(() => {});
 }
 
-/** Any error an adapter threw, as a VoxrouteError naming the provider. */
-function normalize(error: unknown, provider: string): VoxrouteError {
+/**
+ * Any error an adapter threw, as a VoxrouteError naming the provider, with every configured
+ * secret removed (the one place where the router receives errors built from provider bytes).
+ */
+function normalize(error: unknown, provider: string, redact: ErrorRedactor | undefined): VoxrouteError {
+  if (redact) redact(error);
   if (VoxrouteError.isInstance(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new ProviderError(`Provider '${provider}' failed: ${message}`, {

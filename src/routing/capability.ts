@@ -9,10 +9,13 @@ import type { Logger } from './router-types.js';
  * capability. The planner asks it, for each provider of the route, how that provider would serve
  * the call (`candidate`); the attempt loop then drives the hooks: `isEmpty` before any provider,
  * `onDelivered` for each item the caller gets, `textOf` for MidStreamError's partial text,
- * `markResumed` on the first item after a mid-stream switch of provider, `onEnd` once the call ended.
+ * `markResumed` on the first item after a mid-stream switch of provider, `release` once the call ended.
  */
 export interface CapabilityCall<T, C extends Capability = Capability>
-  extends Pick<RouteRun<T>, 'isEmpty' | 'markResumed' | 'textOf' | 'onDelivered' | 'onEnd'> {
+  extends Pick<
+    RouteRun<T>,
+    'isEmpty' | 'markResumed' | 'textOf' | 'onDelivered' | 'callerError' | 'release' | 'joinText'
+  > {
   capability: C;
   /**
    * How provider `name` serves this call, given its adapter of the capability and the

@@ -19,18 +19,21 @@ export function chatCall(request: ChatRequest): CapabilityCall<ChatEvent, 'chat'
       return {
         model,
         start: (attempt) =>
-          chat.chat(
-            {
-              // Prefill: the partial reply as the start of the assistant's message.
-              messages: delivered
-                ? [...request.messages, { role: 'assistant', content: delivered }]
-                : request.messages,
-              model,
-              ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
-              ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-              ...(request.tools !== undefined ? { tools: request.tools } : {}),
-            },
-            attempt,
+          atSeam(
+            delivered,
+            chat.chat(
+              {
+                // Prefill: the partial reply as the start of the assistant's message.
+                messages: delivered
+                  ? [...request.messages, { role: 'assistant', content: delivered }]
+                  : request.messages,
+                model,
+                ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+                ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+                ...(request.tools !== undefined ? { tools: request.tools } : {}),
+              },
+              attempt,
+            ),
           ),
       };
     },
@@ -44,4 +47,24 @@ export function chatCall(request: ChatRequest): CapabilityCall<ChatEvent, 'chat'
 /** The text a chat event adds to the reply. */
 function deltaText(e: ChatEvent): string | undefined {
   return e.type === 'text-delta' ? e.text : undefined;
+}
+
+/**
+ * The continuation of a reply that already ends in white space: its leading white space is
+ * dropped, so the seam never doubles a space (APIs such as Anthropic's refuse a prefill that
+ * ends in white space, so the provider saw it trimmed and starts its continuation with it).
+ */
+async function* atSeam(delivered: string, events: AsyncIterable<ChatEvent>): AsyncGenerator<ChatEvent> {
+  let trimming = delivered !== '' && /\s$/.test(delivered);
+  for await (const e of events) {
+    if (trimming && e.type === 'text-delta') {
+      const text = e.text.replace(/^\s+/, '');
+      if (text === '') continue;
+      trimming = false;
+      yield text === e.text ? e : { ...e, text };
+      continue;
+    }
+    if (e.type !== 'text-delta') trimming = trimming && e.type !== 'tool-call';
+    yield e;
+  }
 }

@@ -16,7 +16,12 @@ const BAD_REQUEST = new Set([400, 413, 422]);
 export function canFallBack(error: unknown): boolean {
   if (!VoxrouteError.isInstance(error)) return true;
   // The base class marks usage errors (bad input from the caller), which no provider can fix.
-  if (error.code === 'ABORTED' || error.code === 'CONFIG_INVALID' || error.code === 'VOXROUTE_ERROR')
+  if (
+    error.code === 'ABORTED' ||
+    error.code === 'CONFIG_INVALID' ||
+    error.code === 'VOXROUTE_ERROR' ||
+    error.code === 'REQUEST_INVALID'
+  )
     return false;
   if (ProviderError.isInstance(error) && error.status !== undefined && BAD_REQUEST.has(error.status))
     return false;

@@ -19,7 +19,7 @@ const ONE: readonly number[] = [0];
 /** The parts of a {@link RouteRun} that every call of a router shares. */
 export type SharedRunParts = Pick<
   RouteRun<unknown>,
-  'closeSignal' | 'transport' | 'webSocket' | 'clock' | 'tracker' | 'emitter' | 'tracing'
+  'closeSignal' | 'transport' | 'webSocket' | 'clock' | 'tracker' | 'emitter' | 'tracing' | 'redact'
 >;
 
 /**
@@ -65,7 +65,7 @@ export class RoutePlanner {
         candidates: [],
         signal: request.signal,
         noCandidate: new ConfigError([{ path: ['routes', routeName], message: route }]),
-        onEnd: call.onEnd,
+        release: call.release,
       };
     }
     const built: RouteCandidate<T>[] = [];
@@ -155,6 +155,7 @@ export class RoutePlanner {
       tracker: shared.tracker,
       emitter: shared.emitter,
       tracing: shared.tracing,
+      redact: shared.redact,
       deadlineMs: request.deadlineMs ?? route.totalTimeoutMs,
       hedgeBudget: route.hedge ? this.#hedgeBudgets.earn(routeName, route.hedge.maxShare) : undefined,
       ewmaDecayMs: route.ewmaDecayMs,
@@ -163,7 +164,9 @@ export class RoutePlanner {
       markResumed: call.markResumed,
       textOf: call.textOf,
       onDelivered: call.onDelivered,
-      onEnd: call.onEnd,
+      callerError: call.callerError,
+      release: call.release,
+      joinText: call.joinText,
     };
   }
 

@@ -1,6 +1,7 @@
 import { sameFormat } from '../audio/format.js';
-import { VoxrouteError } from '../errors/voxroute-error.js';
+import { RequestError } from '../errors/request-error.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
+import { callerFailure } from './tts-progress.js';
 
 /**
  * The caller's STT audio, read once from its iterator and kept, so that another provider can
@@ -19,7 +20,7 @@ export class ReplayableAudio {
   /** Bytes read from the caller so far. */
   #total = 0;
   #done = false;
-  #failure: { error: unknown } | undefined;
+  #failure: { error: RequestError } | undefined;
   #pull: Promise<void> | undefined;
 
   constructor(source: AsyncIterable<Uint8Array | AudioChunk>, format: AudioFormat) {
@@ -70,6 +71,11 @@ export class ReplayableAudio {
     }
   }
 
+  /** The caller's audio stream failed (threw, or gave a non-audio item): that failure, as a RequestError. */
+  get failure(): RequestError | undefined {
+    return this.#failure?.error;
+  }
+
   /** Stops reading the caller's iterator (calls its `return()`). */
   async close(): Promise<void> {
     if (this.#done) return;
@@ -87,14 +93,25 @@ export class ReplayableAudio {
       const value = r.value;
       let data: Uint8Array;
       if (value instanceof Uint8Array) data = value;
+      else if (!isAudioChunk(value))
+        throw new RequestError(
+          'audio',
+          'an item of the audio stream is neither a Uint8Array nor an AudioChunk',
+        );
       else if (sameFormat(value.format, this.#format)) data = value.data;
-      else throw new VoxrouteError('An AudioChunk of stt() audio is not in the request format');
+      else throw new RequestError('audio', 'an AudioChunk of the audio stream is not in the request format');
       if (data.byteLength > 0) {
         this.#kept.push({ offset: this.#total, data });
         this.#total += data.byteLength;
       }
     } catch (error) {
-      this.#failure = { error };
+      this.#failure = { error: callerFailure('audio', error) };
     }
   }
+}
+
+function isAudioChunk(value: unknown): value is AudioChunk {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Partial<AudioChunk>;
+  return v.data instanceof Uint8Array && typeof v.format === 'object' && v.format !== null;
 }

@@ -2,6 +2,8 @@ import { setMaxListeners } from 'node:events';
 import { preloadResampler } from '../audio/index.js';
 import type { ResolvedConfig, RouterConfig } from '../config/index.js';
 import { parseConfig } from '../config/index.js';
+import { collectSecretLiterals } from '../config/redact.js';
+import { createErrorRedactor } from '../errors/redact.js';
 import { FleetHealth } from '../fleet/index.js';
 import { systemClock } from '../internal/clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
@@ -16,9 +18,11 @@ import { RouterEmitter } from './events.js';
 import { HealthRegistry } from './health/index.js';
 import { LatencyTracker } from './latency-tracker.js';
 import { RoutePlanner } from './planner.js';
+import { rejectedStream } from './rejected-stream.js';
 import type { Router, RouterOptions } from './router-types.js';
 import { sttCall } from './stt.js';
 import { ttsCall } from './tts.js';
+import { chatRequestProblem, sttRequestProblem, ttsRequestProblem } from './validate-request.js';
 
 export type { Logger, ProviderStats, Router, RouterOptions, RouterStats } from './router-types.js';
 export { DEFAULT_TTS_FORMAT } from './tts.js';
@@ -75,16 +79,37 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   const planner = new RoutePlanner(
     resolved,
     adapters,
-    { closeSignal: closing.signal, transport, webSocket, clock, tracker, emitter, tracing },
+    {
+      closeSignal: closing.signal,
+      transport,
+      // Only a caller's WebSocket constructor overrides the adapters' own transports (warm pools).
+      webSocket: options.WebSocket ? webSocket : undefined,
+      clock,
+      tracker,
+      emitter,
+      tracing,
+      // Every configured secret (API keys, headers, AWS credentials) leaves every provider error.
+      redact: createErrorRedactor(collectSecretLiterals(resolved)),
+    },
     health,
     options.random,
   );
   const context: CallContext = { closeSignal: closing.signal, logger };
 
   return {
-    tts: (request) => routedStream(planner.plan(ttsCall(request, context), request)),
-    stt: (request) => routedStream(planner.plan(sttCall(request, context), request)),
-    chat: (request) => routedStream(planner.plan(chatCall(request), request)),
+    // A bad request fails before any provider is contacted (RequestError naming the field).
+    tts(request) {
+      const bad = ttsRequestProblem(request);
+      return bad ? rejectedStream(bad) : routedStream(planner.plan(ttsCall(request, context), request));
+    },
+    stt(request) {
+      const bad = sttRequestProblem(request);
+      return bad ? rejectedStream(bad) : routedStream(planner.plan(sttCall(request, context), request));
+    },
+    chat(request) {
+      const bad = chatRequestProblem(request);
+      return bad ? rejectedStream(bad) : routedStream(planner.plan(chatCall(request), request));
+    },
 
     async warmup() {
       const origins = new Set<string>();

@@ -25,6 +25,8 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
         // drain: resolves once the caller's audio has ended
       }
     })();
+    // Awaited by each attempt that needs it; a failure of the caller's audio is reported there.
+    ended.catch(() => {});
     return ended;
   };
   return {
@@ -59,6 +61,11 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
       };
     },
     textOf: finalText,
+    // Finals are separate utterances: MidStreamError.partialText has them one space apart.
+    joinText: (sofar, next) => (sofar === '' ? next : `${sofar} ${next}`),
+    callerError: () => audio.failure,
+    // However the call ends, the caller's audio iterator is returned (its finally runs) and never pulled again.
+    release: () => void audio.close().catch(() => {}),
     onDelivered: (e) => {
       if (e.type !== 'final' || e.endMs === undefined) return;
       // Audio up to the end of a delivered final is never needed again.

@@ -1,4 +1,5 @@
 import { AbortError } from '../errors/abort-error.js';
+import { RequestError } from '../errors/request-error.js';
 import type { WordTiming } from '../providers/types.js';
 import { ClauseSplitter } from '../text/clause-splitter.js';
 import { SentenceSplitter } from '../text/sentence-splitter.js';
@@ -24,7 +25,7 @@ export interface SentenceCut {
 export class TtsProgress {
   readonly #sentences: string[] = [];
   #ended = false;
-  #failure: { error: unknown } | undefined;
+  #failure: { error: RequestError } | undefined;
   #stopped: AbortError | undefined;
   #waiters: (() => void)[] = [];
   #reading = false;
@@ -43,6 +44,11 @@ export class TtsProgress {
     this.#source = text;
     this.#locale = locale;
     this.#signals = signals;
+  }
+
+  /** The caller's text stream failed (threw, or gave a non-string): that failure, as a RequestError. */
+  get failure(): RequestError | undefined {
+    return this.#failure?.error;
   }
 
   /**
@@ -125,12 +131,14 @@ export class TtsProgress {
         const next = await it.next();
         if (this.#ended) return; // stopped while the source was waiting
         if (next.done) break;
+        if (typeof next.value !== 'string')
+          throw new RequestError('text', 'an item of the text stream is not a string');
         this.#add(splitter.push(next.value));
       }
       this.#add(splitter.end());
     } catch (error) {
       if (this.#ended) return;
-      this.#failure = { error };
+      this.#failure = { error: callerFailure('text', error) };
     }
     this.#iterator = undefined;
     this.#ended = true;
@@ -165,4 +173,11 @@ const ONE_SENTENCE = /^[\p{L}\p{M}\p{N} ,'\u2019-]*[.!?]*[ ]*$/u;
 /** True when `text` holds no sentence boundary (checked without a segmenter). */
 export function oneSentence(text: string): boolean {
   return ONE_SENTENCE.test(text);
+}
+
+/** An error of the caller's own input stream `field`, as a RequestError whose cause is that error. */
+export function callerFailure(field: string, error: unknown): RequestError {
+  if (RequestError.isInstance(error)) return error;
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new RequestError(field, `the caller's ${field} stream threw (${what})`, { cause: error });
 }

@@ -151,10 +151,11 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
       };
     },
     isEmpty: async () => !(await progress.hasSpeech()),
+    callerError: () => progress.failure,
     markResumed,
     // However the call ends (done, failed, aborted, or the caller broke out: barge-in), the
     // caller's text source is released: its iterator is return()ed.
-    onEnd: () => progress.stop(),
+    release: () => progress.stop(),
   };
 }
 

@@ -93,6 +93,8 @@ export function createSageMakerAdapter(options: SageMakerAdapterOptions): Provid
       adapter.stt = createSageMakerStt(client, target, codec, options.stt.sampleRate);
     }
   }
+  // Only the client voxroute made is closed: a supplied streamClient belongs to the caller.
+  if (!options.streamClient) adapter.close = () => client.close?.() ?? Promise.resolve();
   return adapter;
 }
 

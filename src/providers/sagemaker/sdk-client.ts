@@ -64,5 +64,12 @@ export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStr
       });
       return output;
     },
+    async close() {
+      // destroy() closes the SDK's request handler and its keep-alive sockets.
+      const open = [...clients.values()];
+      clients.clear();
+      for (const client of await Promise.allSettled(open))
+        if (client.status === 'fulfilled') client.value.destroy();
+    },
   };
 }

@@ -51,4 +51,6 @@ export interface SageMakerInvokeOptions {
  */
 export interface SageMakerStreamClient {
   invoke(input: SageMakerStreamInput, options: SageMakerInvokeOptions): Promise<SageMakerStreamOutput>;
+  /** Closes the client's connections (keep-alive sockets included); later calls open new ones. */
+  close?(): Promise<void>;
 }

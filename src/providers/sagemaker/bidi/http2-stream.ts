@@ -178,7 +178,14 @@ export async function* runBidiStream<T>(
       failure: () => scope.failure,
       abortWith,
     });
-    yield* decodeInScope(scope, decode(parts), isOutput);
+    // The body's iterator can end before the stream's close: an RST_STREAM (e.g. INTERNAL_ERROR)
+    // is only known then. A stream closed with a non-zero code is cut short, never complete.
+    const checked = async function* () {
+      yield* decode(parts);
+      const reset = await resetCode(live, controller.signal);
+      if (reset !== constants.NGHTTP2_NO_ERROR) throw streamReset(provider, reset, hadOutput());
+    };
+    yield* decodeInScope(scope, checked(), isOutput);
     finished = true;
   } finally {
     scope.dispose();
@@ -320,7 +327,13 @@ async function* outputParts(
   context: OutputContext,
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const { provider, clock, secrets, hadOutput } = context;
-  const chunks = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  // Not destroyed at the end of the body: a peer's RST_STREAM that follows must still set rstCode
+  // (the attempt closes the stream itself, see runBidiStream's finally).
+  const chunks = (
+    stream as unknown as { iterator(o: { destroyOnReturn: boolean }): AsyncIterator<Buffer> }
+  ).iterator({
+    destroyOnReturn: false,
+  });
   let offset = 0;
   for (;;) {
     const idle = context.inputDone() ? context.idleMs : undefined;
@@ -330,6 +343,9 @@ async function* outputParts(
         context.abortWith(new TimeoutError('idle', idle!, { provider, partialOutput: hadOutput() })),
       );
     } catch (error) {
+      // The server reset the stream (RST_STREAM): cut short, retryable like any truncation.
+      if ((error as { code?: unknown }).code === 'ERR_HTTP2_STREAM_ERROR' && !context.failure())
+        throw streamReset(provider, stream.rstCode ?? constants.NGHTTP2_INTERNAL_ERROR, hadOutput());
       throw (
         context.failure() ??
         mapWireError(error, { provider, stage: 'body', receivedBytes: offset, partialOutput: hadOutput() })
@@ -389,4 +405,35 @@ async function* outputParts(
       }
     }
   }
+}
+
+/**
+ * The RST_STREAM code the stream closed with (0, NGHTTP2_NO_ERROR, for a clean end), waiting
+ * for its `close` event (or the attempt's abort): Node ends the response body's iterator
+ * before a peer's RST_STREAM sets `rstCode`, so the end of the body alone proves nothing.
+ */
+async function resetCode(stream: ClientHttp2Stream, signal: AbortSignal): Promise<number> {
+  if (!stream.closed && !signal.aborted) {
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      stream.once('close', done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+  return stream.rstCode ?? constants.NGHTTP2_NO_ERROR;
+}
+
+/** A stream the server reset mid-way (RST_STREAM with a non-zero code): truncated, retryable. */
+function streamReset(provider: string, code: number, partialOutput: boolean): ProtocolError {
+  return new ProtocolError(
+    `Provider '${provider}' reset the HTTP/2 stream (RST_STREAM code ${code}) before its end`,
+    {
+      provider,
+      retryable: true,
+      partialOutput,
+    },
+  );
 }

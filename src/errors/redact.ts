@@ -1,0 +1,88 @@
+/** What a secret is replaced with in errors. */
+export const REDACTED_TEXT = '[redacted]';
+
+/** Shorter strings are never treated as secrets: they would mangle ordinary words. */
+const MIN_SECRET_LENGTH = 6;
+/** How deep the cause chain and nested fields are walked. */
+const MAX_DEPTH = 8;
+
+/** Removes every secret of a fixed list from an error, in place; returns the same error. */
+export type ErrorRedactor = <E>(error: E) => E;
+
+/**
+ * A redactor of `secrets` (literal values: API keys, tokens, AWS credentials; for a value such
+ * as `Bearer abc...` the part after the space too). It rewrites, in place, an error's `message`
+ * and `stack`, every own string field (provider codes and types, bodies kept as text), plain
+ * objects and arrays under it, and the same down its `cause` chain and `AggregateError.errors`,
+ * so that no secret appears in the message, stack, `String()`, JSON or any cause. Strings that
+ * hold no secret are left as they are. With no secret it returns errors untouched.
+ */
+export function createErrorRedactor(secrets: readonly string[]): ErrorRedactor {
+  const list = expand(secrets);
+  if (list.length === 0) return (error) => error;
+  const text = (value: string) => redactText(value, list);
+  return <E>(error: E): E => {
+    scrub(error, text, new Set(), 0);
+    return error;
+  };
+}
+
+/** `text` with every one of `secrets` (longest first) replaced by `[redacted]`. */
+export function redactText(text: string, secrets: readonly string[]): string {
+  for (const secret of secrets) if (text.includes(secret)) text = text.split(secret).join(REDACTED_TEXT);
+  return text;
+}
+
+function expand(secrets: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const secret of secrets) {
+    if (typeof secret !== 'string') continue;
+    const trimmed = secret.trim();
+    if (trimmed.length >= MIN_SECRET_LENGTH) found.add(trimmed);
+    // `Bearer <token>`, `Basic <token>`, `Token <token>`: a provider may echo the token alone.
+    const space = trimmed.lastIndexOf(' ');
+    if (space > 0 && trimmed.length - space - 1 >= MIN_SECRET_LENGTH) found.add(trimmed.slice(space + 1));
+  }
+  return [...found].sort((a, b) => b.length - a.length);
+}
+
+function scrub(value: unknown, text: (s: string) => string, seen: Set<object>, depth: number): void {
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH || seen.has(value)) return;
+  seen.add(value);
+  if (ArrayBuffer.isView(value)) return;
+  const target = value as Record<string | symbol, unknown>;
+  const keys: string[] = Object.keys(target);
+  if (value instanceof Error)
+    for (const k of ['message', 'stack', 'cause', 'errors']) if (!keys.includes(k)) keys.push(k);
+  for (const key of keys) {
+    let field: unknown;
+    try {
+      field = target[key];
+    } catch {
+      continue;
+    }
+    if (typeof field === 'string') {
+      const clean = text(field);
+      if (clean !== field) set(target, key, clean);
+    } else if (typeof field === 'object' && field !== null) {
+      if (Array.isArray(field) || isPlain(field) || field instanceof Error)
+        scrub(field, text, seen, depth + 1);
+    }
+  }
+}
+
+function isPlain(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Sets a field even when it is a read-only own data property of our own classes; frozen objects are skipped. */
+function set(target: Record<string, unknown>, key: string, value: string): void {
+  try {
+    const own = Object.getOwnPropertyDescriptor(target, key);
+    if (own && !own.writable && own.configurable) Object.defineProperty(target, key, { ...own, value });
+    else target[key] = value;
+  } catch {
+    // frozen or a getter: nothing to do
+  }
+}

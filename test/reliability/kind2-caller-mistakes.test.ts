@@ -1,0 +1,202 @@
+/**
+ * Kind 2, caller mistakes blamed on providers: a bad request fails with a RequestError naming
+ * the field before any provider is contacted, and an error of the caller's own text or audio
+ * stream reaches the caller as the cause of a RequestError, charged to no provider (no failure
+ * counted, no circuit breaker opened). Servers speak the wire on their own (loopback).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  type ChatRequest,
+  RequestError,
+  type RouterConfig,
+  type SttRequest,
+  type TtsRequest,
+} from '../../src/index.js';
+import { answerChat, answerPcm, drain, httpServer, pcmSignal, router } from '../cases/wire/servers.js';
+
+const AUDIO = pcmSignal(2400, 24_000, 1);
+const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000 } as const;
+
+/** One OpenAI-compatible server for tts, stt (batch) and chat, counting requests. */
+async function allInOne() {
+  return httpServer(async (req, res) => {
+    for await (const _ of req) {
+      // read the request body
+    }
+    if (req.url?.includes('/audio/speech')) answerPcm(res, AUDIO);
+    else if (req.url?.includes('/audio/transcriptions'))
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"text":"hello there"}');
+    else answerChat(res, 'Hello.');
+  });
+}
+
+function config(baseUrl: string): RouterConfig {
+  const provider = {
+    kind: 'openai-compatible' as const,
+    baseUrl,
+    tts: { voices: { agent: 'alloy' } },
+    stt: { model: 'whisper', streaming: false },
+    chat: { models: { fast: 'gpt' } },
+  };
+  const route = { providers: ['a', 'b'], strategy: 'priority' as const, firstChunkTimeoutMs: false as const };
+  return {
+    providers: { a: provider, b: provider },
+    routes: { tts: route, stt: route, chat: route },
+  };
+}
+
+async function* bytes(): AsyncGenerator<Uint8Array> {
+  yield new Uint8Array(640);
+}
+
+const tts = (over: Record<string, unknown>) =>
+  ({ text: 'Hello there.', voice: 'agent', ...over }) as TtsRequest;
+const stt = (over: Record<string, unknown>) => ({ audio: bytes(), format: FORMAT, ...over }) as SttRequest;
+const chat = (over: Record<string, unknown>) =>
+  ({ model: 'fast', messages: [{ role: 'user', content: 'Hi' }], ...over }) as ChatRequest;
+
+const badRequests: Array<[string, 'tts' | 'stt' | 'chat', () => unknown, string]> = [
+  [
+    'sample rate 0',
+    'tts',
+    () => tts({ format: { encoding: 'pcm_s16le', sampleRate: 0 } }),
+    'format.sampleRate',
+  ],
+  [
+    'sample rate NaN',
+    'tts',
+    () => tts({ format: { encoding: 'pcm_s16le', sampleRate: Number.NaN } }),
+    'format.sampleRate',
+  ],
+  [
+    'sample rate 7',
+    'stt',
+    () => stt({ format: { encoding: 'pcm_s16le', sampleRate: 7 } }),
+    'format.sampleRate',
+  ],
+  ['encoding mp3', 'tts', () => tts({ format: { encoding: 'mp3', sampleRate: 24_000 } }), 'format.encoding'],
+  [
+    'encoding opus',
+    'stt',
+    () => stt({ format: { encoding: 'opus', sampleRate: 48_000 } }),
+    'format.encoding',
+  ],
+  [
+    'stereo',
+    'tts',
+    () => tts({ format: { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 2 } }),
+    'format.channels',
+  ],
+  ['missing format', 'stt', () => stt({ format: undefined }), 'format'],
+  ['audio not a stream', 'stt', () => stt({ audio: new Uint8Array(10) }), 'audio'],
+  ['text null', 'tts', () => tts({ text: null }), 'text'],
+  ['invalid language', 'tts', () => tts({ language: 'not a tag!' }), 'language'],
+  ['invalid stt language', 'stt', () => stt({ language: '' }), 'language'],
+  ['messages null', 'chat', () => chat({ messages: null }), 'messages'],
+  [
+    'message content null',
+    'chat',
+    () => chat({ messages: [{ role: 'user', content: null }] }),
+    'messages.0.content',
+  ],
+  ['temperature NaN', 'chat', () => chat({ temperature: Number.NaN }), 'temperature'],
+  ['deadlineMs -1', 'chat', () => chat({ deadlineMs: -1 }), 'deadlineMs'],
+];
+
+describe('kind 2: caller mistakes are the caller’s, found before any provider', () => {
+  it.each(badRequests)(
+    '%s: RequestError naming the field, no provider contacted',
+    async (_n, cap, make, field) => {
+      const server = await allInOne();
+      const r = router(config(server.url));
+      const stream = (r[cap] as (req: unknown) => AsyncIterable<unknown> & { result: Promise<unknown> })(
+        make(),
+      );
+      const { items, error } = await drain(stream);
+      expect(items).toEqual([]);
+      expect(RequestError.isInstance(error)).toBe(true);
+      expect((error as RequestError).field).toBe(field);
+      expect((error as RequestError).retryable).toBe(false);
+      expect((error as RequestError).code).toBe('REQUEST_INVALID');
+      await expect(stream.result).rejects.toBe(error);
+      expect(server.hits).toBe(0);
+      expect(r.stats().providers).toEqual([]);
+    },
+  );
+
+  it('stt audio items that are not bytes: RequestError on audio, no provider charged', async () => {
+    const server = await allInOne();
+    const r = router(config(server.url));
+    async function* words() {
+      yield 'not audio' as unknown as Uint8Array;
+    }
+    const { error } = await drain(r.stt({ audio: words(), format: FORMAT }));
+    expect(RequestError.isInstance(error)).toBe(true);
+    expect((error as RequestError).field).toBe('audio');
+    expect(server.hits).toBe(0);
+    expect(r.stats().providers.every((p) => p.errors === 0 && p.breaker === 'closed')).toBe(true);
+  });
+
+  it('the caller’s tts text stream throws: that error is the cause, no provider charged', async () => {
+    const server = await allInOne();
+    const r = router(config(server.url));
+    const boom = new TypeError('token source broke');
+    async function* text() {
+      yield 'Hello there. ';
+      yield 'And then';
+      throw boom;
+    }
+    const breakers: unknown[] = [];
+    r.on('breaker', (e) => breakers.push(e));
+    const stream = r.tts({ text: text(), voice: 'agent' });
+    const { error } = await drain(stream);
+    expect(RequestError.isInstance(error)).toBe(true);
+    expect((error as RequestError).field).toBe('text');
+    expect((error as RequestError).cause).toBe(boom);
+    expect(String(error)).not.toMatch(/Provider '/);
+    await expect(stream.result).rejects.toBe(error);
+    expect(breakers).toEqual([]);
+    for (const p of r.stats().providers) {
+      expect(p.errors).toBe(0);
+      expect(p.breaker).toBe('closed');
+    }
+  });
+
+  it('the caller’s stt audio stream throws: that error is the cause, no fallback, no provider charged', async () => {
+    const server = await allInOne();
+    const r = router(config(server.url));
+    const boom = new Error('microphone unplugged');
+    async function* audio() {
+      yield new Uint8Array(3200);
+      throw boom;
+    }
+    const stream = r.stt({ audio: audio(), format: FORMAT });
+    const { error } = await drain(stream);
+    expect(RequestError.isInstance(error)).toBe(true);
+    expect((error as RequestError).field).toBe('audio');
+    expect((error as RequestError).cause).toBe(boom);
+    for (const p of r.stats().providers) {
+      expect(p.errors).toBe(0);
+      expect(p.breaker).toBe('closed');
+    }
+    // b was never tried: the caller's failure is no reason to fall back.
+    expect(server.hits).toBe(0);
+  });
+
+  it('ten calls with a throwing text stream open no breaker of a healthy provider', async () => {
+    const server = await allInOne();
+    const r = router(config(server.url));
+    for (let i = 0; i < 10; i++) {
+      async function* text() {
+        yield 'Hi.';
+        throw new Error('caller bug');
+      }
+      const { error } = await drain(r.tts({ text: text(), voice: 'agent' }));
+      expect(RequestError.isInstance(error)).toBe(true);
+    }
+    const { items, error } = await drain(r.tts({ text: 'Fine now.', voice: 'agent' }));
+    expect(error).toBeUndefined();
+    expect(items.length).toBeGreaterThan(0);
+    expect((await r.stats()).providers.every((p) => p.breaker === 'closed')).toBe(true);
+  });
+});
