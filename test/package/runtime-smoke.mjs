@@ -124,3 +124,6 @@ if (failures.length > 0) {
   process.exit(1);
 }
 console.log(`runtime-smoke [${runtime}]: every capability served`);
+// Exit explicitly: under Deno, importing voxroute/testing (which imports msw at load) keeps the
+// process alive after everything here is closed (importing voxroute alone does not).
+process.exit(0);
