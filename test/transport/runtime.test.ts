@@ -41,7 +41,7 @@ describe('defaultHttpClient', () => {
     [{ name: 'node', hasFetch: true }, 'undici'],
     [{ name: 'node', hasFetch: false }, 'undici'],
     [{ name: 'bun', hasFetch: true }, 'fetch'],
-    [{ name: 'deno', hasFetch: true }, 'fetch'],
+    [{ name: 'deno', hasFetch: true }, 'undici'],
     [{ name: 'other', hasFetch: true }, 'fetch'],
     [{ name: 'bun', hasFetch: false }, 'undici'],
     [{ name: 'other', hasFetch: false }, 'undici'],
