@@ -19,7 +19,11 @@ const server = createServer({ noDelay: true }, (req, res) => {
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${server.address().port}/tts`;
-const runtime = globalThis.Bun ? `bun ${Bun.version}` : globalThis.Deno ? `deno ${Deno.version.deno}` : `node ${process.version}`;
+const runtime = globalThis.Bun
+  ? `bun ${Bun.version}`
+  : globalThis.Deno
+    ? `deno ${Deno.version.deno}`
+    : `node ${process.version}`;
 
 async function viaFetch() {
   const t0 = performance.now();
@@ -71,7 +75,9 @@ for (const [name, xs] of Object.entries(samples)) {
   console.log(`  ${name.padEnd(16)} p50 ${q(xs, 0.5).toFixed(3)}  p90 ${q(xs, 0.9).toFixed(3)}`);
 }
 if (hasDispatch) {
-  console.log(`  fetch / undici dispatch p50 ratio: ${(q(samples.fetch, 0.5) / q(samples['undici dispatch'], 0.5)).toFixed(2)}`);
+  console.log(
+    `  fetch / undici dispatch p50 ratio: ${(q(samples.fetch, 0.5) / q(samples['undici dispatch'], 0.5)).toFixed(2)}`,
+  );
 } else {
   console.log("  undici dispatch: not available (this runtime's undici Agent has no dispatch)");
 }
