@@ -4,6 +4,7 @@ import { systemClock } from '../internal/clock.js';
 import { loadUndici, tunedAgentOptions } from './agent.js';
 import { Exchange, type ExchangeSettings } from './exchange.js';
 import { fetchWire } from './fetch-wire.js';
+import { canDispatch, defaultHttpClient, detectRuntime } from './runtime.js';
 import type {
   HttpRequest,
   HttpResponse,
@@ -18,10 +19,13 @@ import type { Wire, WireRequest } from './wire.js';
  * Creates the HTTP transport every provider adapter uses.
  *
  * Which client sends the requests:
- * - by default, undici (v7) on an Agent of its own tuned for low latency
+ * - by default on Node and Deno, undici (v7) on an Agent of its own tuned for low latency
  *   ({@link tunedAgentOptions}), through `Dispatcher.dispatch`, the handler API under undici's
  *   `request()` (not fetch: on loopback fetch reaches the first body byte ~0.28 ms later);
  *   undici is imported lazily when the transport is created;
+ * - by default on Bun and other runtimes with a global `fetch`: that fetch (Bun's built-in
+ *   `undici` has no working dispatcher; see {@link defaultHttpClient}); also on Node and Deno
+ *   when undici cannot be imported or its Agent has no `dispatch` method;
  * - `options.dispatcher`: the same, on the caller's undici dispatcher (never closed by us);
  * - `options.fetch`: that fetch instead (e.g. the global one, which msw intercepts). Deadlines,
  *   cancellation and error classes are the same; a connect deadline cannot be observed there and
@@ -77,15 +81,30 @@ class DefaultHttpTransport implements HttpTransport {
       this.wire = fetchWire(options.fetch);
     } else if (options.dispatcher) {
       this.wire = undiciWire(options.dispatcher as Dispatcher);
+    } else if (defaultHttpClient(detectRuntime()) === 'fetch') {
+      this.wire = fetchWire(globalThis.fetch);
     } else {
       const agentOptions = tunedAgentOptions(options);
-      this.wireReady = loadUndici().then((undici) => {
-        const agent = new undici.Agent(agentOptions);
-        if (this.closed) void agent.destroy().catch(noop);
-        this.agent = agent;
-        this.wire = undiciWire(agent);
-        return this.wire;
-      });
+      const hasFetch = typeof globalThis.fetch === 'function';
+      this.wireReady = loadUndici().then(
+        (undici) => {
+          const agent = new undici.Agent(agentOptions);
+          if (!canDispatch(agent) && hasFetch) {
+            this.wire = fetchWire(globalThis.fetch);
+            return this.wire;
+          }
+          if (this.closed) void agent.destroy().catch(noop);
+          this.agent = agent;
+          this.wire = undiciWire(agent);
+          return this.wire;
+        },
+        (error: unknown) => {
+          // undici did not resolve (e.g. a Deno setup without node_modules): use the runtime's fetch.
+          if (!hasFetch) throw error;
+          this.wire = fetchWire(globalThis.fetch);
+          return this.wire;
+        },
+      );
       this.wireReady.catch(noop);
     }
   }
