@@ -15,7 +15,7 @@ export interface FramingFormat {
 const EMPTY = new Uint8Array(0);
 
 /**
- * Re-frames a byte stream cut on arbitrary boundaries into whole samples (case C09).
+ * Re-frames a byte stream cut on arbitrary boundaries into whole samples.
  *
  * The unit is one frame: bytes per sample x channels (2 for mono pcm_s16le, 4 for stereo
  * pcm_s16le or mono pcm_f32le, 1 for mulaw/alaw). {@link push} returns the largest prefix of

@@ -31,7 +31,7 @@ export const MID_STREAM_OF = { tts: 'resume', stt: 'replay', chat: 'continue' } 
 
 /**
  * Default mid-stream policy: `'error'` for every capability, so by default the caller never
- * hears or reads a repeated prefix (case C28); resume, replay and continue are opt-in.
+ * hears or reads a repeated prefix; resume, replay and continue are opt-in.
  */
 export const MID_STREAM_DEFAULT = { tts: 'error', stt: 'error', chat: 'error' } as const;
 
@@ -144,7 +144,7 @@ const routeSettingsShape = () => {
       .enum(['error', 'resume', 'replay', 'continue'])
       .optional()
       .describe(
-        'When a provider fails after its first chunk: "error" ends the stream with MidStreamError (partialOutput true); "resume" (tts) continues on the next provider from the first sentence not fully delivered, the first chunk after the switch marked discontinuity; "replay" (stt) replays the audio since the last final transcript to the next provider; "continue" (chat) sends the partial reply to the next provider as the start of its answer. Default "error" (C28: no repeated prefix unless asked for).',
+        'When a provider fails after its first chunk: "error" ends the stream with MidStreamError (partialOutput true); "resume" (tts) continues on the next provider from the first sentence not fully delivered, the first chunk after the switch marked discontinuity; "replay" (stt) replays the audio since the last final transcript to the next provider; "continue" (chat) sends the partial reply to the next provider as the start of its answer. Default "error" (no repeated prefix unless asked for).',
       ),
     ewmaDecayMs: msSchema(
       "Decay time in ms of the EWMA in the latency score: how fast old samples stop counting. Default: the router's.",

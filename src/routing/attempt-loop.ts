@@ -77,7 +77,7 @@ export interface RouteRun<T> {
   noCandidate?: ConfigError;
   /**
    * Resolves true when the request has nothing to do (e.g. whitespace-only text): the call then
-   * yields nothing, contacts no provider and changes no score (C32).
+   * yields nothing, contacts no provider and changes no score.
    */
   isEmpty?: () => Promise<boolean>;
   signal: AbortSignal | undefined;
@@ -213,13 +213,13 @@ type FirstOutcome<T> =
 
 /**
  * The attempt loop. Candidates are started in order; the first item of each is pulled inside
- * the loop's try block (so a lazy stream's HTTP error is seen here, case C30) under its
+ * the loop's try block (so a lazy stream's HTTP error is seen here) under its
  * first-chunk deadline. A failure that allows fallback moves on to the next candidate without
  * the caller seeing anything. With hedging, when the running attempt has no first chunk after
  * its hedge delay, the next candidate starts beside it: the first to yield wins, the other is
  * aborted (its socket closed, its failure not charged). Once an item was yielded the call is
  * committed: a later failure ends the stream with a MidStreamError (partialOutput: true) and
- * nothing is ever yielded twice (C28, C29). Breaking out of the loop or aborting the signal
+ * nothing is ever yielded twice. Breaking out of the loop or aborting the signal
  * closes every running attempt at once.
  */
 async function* drive<T>(
@@ -617,8 +617,8 @@ async function* drive<T>(
 
 /**
  * True when an attempt's first pull shows an empty answer to a request with something to do
- * (C39): a chat stream that ends, or finishes, before any text or tool call, and a TTS stream
- * that ends before any audio (text with no speech never gets this far: C32). STT may end with
+ *: a chat stream that ends, or finishes, before any text or tool call, and a TTS stream
+ * that ends before any audio (text with no speech never gets this far). STT may end with
  * no transcript at all when the audio held no speech, so it is never empty in this sense.
  */
 function isEmptyAnswer(capability: Capability, first: IteratorResult<unknown>): boolean {

@@ -12,7 +12,7 @@ export interface LatencyTrackerOptions {
   window?: number;
 }
 
-/** Per-key latency state, as {@link LatencyTracker.snapshot} reports it. */
+/** Per-key latency state, as the tracker snapshots it and `router.stats()` reports it. */
 export interface LatencySnapshot {
   /**
    * The latency score the `latency` strategy ranks by, in ms: the larger of `ewmaMs` and the

@@ -66,7 +66,7 @@ export class TtsProgress {
     }
   }
 
-  /** True once the text holds something to speak; false when it ended with only white space (C32). */
+  /** True once the text holds something to speak; false when it ended with only white space. */
   async hasSpeech(): Promise<boolean> {
     for (let i = 0; ; i++) {
       const s = await this.sentence(i);

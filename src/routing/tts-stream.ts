@@ -9,8 +9,8 @@ export type DroppedBytesListener = (droppedBytes: number, format: AudioFormat) =
 
 /**
  * Turns a provider's raw audio into chunks of whole samples in the caller's format `want`:
- * re-frames split samples (C09), and converts encoding and sample rate when the provider's
- * real format (as each chunk states it: C11, bytes are never relabelled) differs. A format
+ * re-frames split samples, and converts encoding and sample rate when the provider's
+ * real format (as each chunk states it; bytes are never relabelled) differs. A format
  * change mid-stream flushes the old converter first. Throws ProtocolError when the provider
  * ended without a single byte of audio.
  */

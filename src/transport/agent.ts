@@ -14,7 +14,7 @@ export interface TunedAgentSettings {
  *   hints longer), TCP keep-alive probes on, Nagle off (undici's default), no pipelining;
  * - `connect.timeout` = `connectTimeoutMs` (default 10 s);
  * - `headersTimeout: 0` and `bodyTimeout: 0`: undici's own 300 s limits are disabled so that the
- *   SDK's deadlines rule (case C25). The transport also sets both to 0 on every request, which
+ *   SDK's deadlines rule. The transport also sets both to 0 on every request, which
  *   overrides the defaults of a caller-supplied dispatcher.
  *
  * Spread it to build a dispatcher of your own, e.g.

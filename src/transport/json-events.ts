@@ -20,15 +20,15 @@ export interface ParseJsonEventsOptions {
    */
   isDone?: (data: string) => boolean;
   /**
-   * When true, a body that ends without the sentinel throws ProtocolError (truncated, retryable;
-   * case C08/C29). Default: false (for streams whose end marker is a JSON event, e.g. Anthropic's
+   * When true, a body that ends without the sentinel throws ProtocolError (truncated,
+   * retryable). Default: false (for streams whose end marker is a JSON event, e.g. Anthropic's
    * `message_stop` or Cartesia's `done`, which the adapter checks).
    */
   requireDone?: boolean;
   /**
    * When true (the default), an error reported inside the stream (`event: error`, a JSON `error`
    * key, `{"type":"error"}`) is thrown as the ProviderError of {@link errorFromStreamPayload}
-   * with `partialOutput` true when an event had been yielded before it (C06).
+   * with `partialOutput` true when an event had been yielded before it.
    */
   detectErrors?: boolean;
 }
@@ -39,7 +39,7 @@ const MAX_EVENTS_AFTER_DONE = 64;
 
 /**
  * True for the OpenAI-style end-of-stream sentinel: data `[DONE]`, ignoring surrounding
- * whitespace (servers pad it: C08). Source: PROTOCOLS.md 2.2, 6.1.
+ * whitespace (servers pad it). Source: PROTOCOLS.md 2.2, 6.1.
  */
 export function isDoneSentinel(data: string): boolean {
   return data.length < 32 && data.trim() === '[DONE]';
@@ -48,7 +48,7 @@ export function isDoneSentinel(data: string): boolean {
 /**
  * The JSON events of an SSE stream (from {@link parseSse}), in order.
  * - The sentinel (`isDone`, default `[DONE]` after trimming) is never JSON-parsed: it ends the
- *   iteration at once (C08). The rest of the body is then read in the background (at most 64
+ *   iteration at once. The rest of the body is then read in the background (at most 64
  *   more events) so the keep-alive connection can be reused; failures there are ignored.
  * - Data that is not JSON throws ProtocolError (retryable; the message gives its length, never
  *   the payload) and closes the body.

@@ -22,7 +22,7 @@ export interface SseEvent {
 export interface ParseSseOptions {
   /**
    * Called for each comment line (`: ping`, `:`), with its text after the colon. Comments yield
-   * no event; the transport's idle deadline already counts their bytes as activity (C05).
+   * no event; the transport's idle deadline already counts their bytes as activity.
    */
   onComment?: (comment: string) => void;
   /** Provider name for errors. */
@@ -40,18 +40,18 @@ const IN_COMMENT = 1;
  * Parses a `text/event-stream` body into events, with eventsource-parser (v3) doing the line
  * and field parsing. Behaviour:
  * - line ends CRLF, LF and bare CR, mixed in one body, and a CRLF split across two chunks all
- *   give the same events (C01, C02);
+ *   give the same events;
  * - UTF-8 split across chunks is decoded correctly (one streaming TextDecoder); a BOM is dropped;
  * - comments (`: ping`, `:`) give no event and call `onComment`; an event whose data is empty
  *   is not delivered (as in the WHATWG EventSource algorithm), so no empty event reaches a JSON
- *   layer (C05);
- * - lenient end (a decision, stricter than the SSE spec, like openai-node's fix for C04): when
+ *   layer;
+ * - lenient end (a decision, stricter than the SSE spec, like openai-node's fix for the same problem): when
  *   the body ends in the middle of an event (its last line without a line end, or without the
  *   blank line after it), that event is still delivered; a tail that holds only comments gives
  *   nothing;
  * - a body that ends without having produced any event although it held something other than
  *   comments and blank lines (for example plain text or JSON sent as an event stream) throws
- *   ProtocolError (retryable, `offset` = bytes read) instead of ending cleanly (C02);
+ *   ProtocolError (retryable, `offset` = bytes read) instead of ending cleanly;
  * - an event larger than `maxEventChars` throws ProtocolError and closes the body.
  * Errors of the body (timeouts, cut connection, abort) pass through unchanged. Breaking out of
  * the iteration (`return()`) calls the body's `return()`, which closes the connection.
@@ -156,7 +156,7 @@ class SseStream implements AsyncIterableIterator<SseEvent> {
     if (this.failure) this.abandon();
   }
 
-  /** The body ended: flush the decoder and any event still pending (lenient end, C04). */
+  /** The body ended: flush the decoder and any event still pending (lenient end). */
   private finish(): IteratorResult<SseEvent, undefined> {
     this.finished = true;
     const rest = this.decoder.decode();

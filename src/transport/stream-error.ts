@@ -17,7 +17,7 @@ export function isStreamErrorPayload(json: unknown, eventName?: string): boolean
 }
 
 /**
- * The ProviderError of an error reported inside a 200 stream (case C06). Reads the shapes
+ * The ProviderError of an error reported inside a 200 stream. Reads the shapes
  * `{"error":{"message","type","code"}}` (OpenAI; vLLM with an integer `code`),
  * `{"type":"error","error":{"type","message"}}` (Anthropic), `{"error":"text"}`, and Cartesia's
  * flat `{"type":"error","status_code","error_code","title","message"}`; any other payload gives

@@ -16,7 +16,7 @@ import type { Wire, WireControl, WireRequest, WireSink } from './wire.js';
  * socket parser to the exchange (no Readable stream in between), backpressure is undici's own
  * `pause()`/`resume()`, and `onRequestStart` tells when a connection was ready, which gives the
  * connect deadline its meaning. Each request sets `headersTimeout: 0` and `bodyTimeout: 0`, so
- * no dispatcher default (undici's is 300 s) can cut a call before the SDK's deadlines (case C25).
+ * no dispatcher default (undici's is 300 s) can cut a call before the SDK's deadlines.
  * A reset of a reused keep-alive socket before any response byte is retried once, transparently,
  * when the body can be sent again (see `UndiciHandler` below and docs/transport.md); creating the
  * wire starts the process-wide socket tracking of {@link trackSocketReuse}.

@@ -58,8 +58,8 @@ export function isNormalClose(code: number): boolean {
 
 /**
  * Whether another attempt may succeed after the server closed with `code` and `reason`:
- * - not retryable: 1008 policy violation (providers use it for a bad or missing key: case
- *   C18) unless its reason names a passing condition (quota, concurrency, input timeout:
+ * - not retryable: 1008 policy violation (providers use it for a bad or missing key)
+ *   unless its reason names a passing condition (quota, concurrency, input timeout:
  *   {@link closeReasonKind}), 1002 / 1003 / 1007 / 1009 / 1010 (our frames or data were refused), 3000 / 3003
  *   (IANA "Unauthorized" / "Forbidden"), and a 4000-4999 code whose reason names an
  *   authentication failure (unauthorized, forbidden, invalid key, api key, credential,

@@ -42,7 +42,7 @@ export interface WebSocketConnectRequest {
 export interface WebSocketConnection {
   /**
    * Sends a text or binary frame. Returns false, sending nothing, when the connection is no
-   * longer open (case C13: never throws into an already-closed socket); the close itself is
+   * longer open (never throws into an already-closed socket); the close itself is
    * reported by `messages()`.
    */
   send(data: string | Uint8Array): boolean;

@@ -30,11 +30,11 @@ export function isMessageStop(data: string): boolean {
  * - what the transport throws (ProviderError for an HTTP error status with Anthropic's error
  *   type, e.g. 429 `rate_limit_error` with `retryAfterMs`, 529 `overloaded_error`; TimeoutError;
  *   AbortError);
- * - ProviderError for an `event: error` inside the 200 stream (C06), with `providerType` (e.g.
+ * - ProviderError for an `event: error` inside the 200 stream, with `providerType` (e.g.
  *   `overloaded_error`, retryable; `invalid_request_error`, not) and `partialOutput` true when
  *   text or a tool call had been yielded;
  * - ProtocolError for data that is not JSON, an event that does not fit its schema, or a body
- *   that ends before `message_stop` (truncated, C29);
+ *   that ends before `message_stop` (truncated);
  * - VoxrouteError (usage error) when a tool call in the history has arguments that are not a JSON object.
  */
 export function createAnthropicChat(endpoint: AnthropicEndpoint, defaultMaxTokens: number): ChatProvider {

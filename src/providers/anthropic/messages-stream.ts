@@ -114,7 +114,7 @@ export class MessageStreamAssembler {
     return [finish];
   }
 
-  /** The error of a body that ended before `message_stop` (truncated, C29). */
+  /** The error of a body that ended before `message_stop` (truncated). */
   truncated(): ProtocolError {
     return this.error('Messages stream ended before message_stop (truncated)');
   }

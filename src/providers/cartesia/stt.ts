@@ -28,7 +28,7 @@ type SttItem = { kind: 'message'; json: Record<string, unknown> } | { kind: 'clo
  * - the caller's audio goes out as binary frames as it arrives; when it ends, the text command
  *   `finalize`; at the server's `flush_done` (every transcript of the audio has been sent), the
  *   command `close`; the session ends at `done` (or the server's normal close after
- *   `flush_done`), so the last words are never dropped (sibling of C14);
+ *   `flush_done`), so the last words are never dropped;
  * - `transcript` messages become TranscriptEvents (see `transcriptEvent`): finals, and partials
  *   when `interim`, with words and times in ms;
  * - deadlines (`attempt.deadlines`, on `clock`): `idleMs` between the server's messages once the

@@ -20,7 +20,7 @@ const SNIFF_BYTES = 12;
  *
  * The spec types every answer `audio/wav` and the real Content-Type of raw output is
  * UNCONFIRMED, so the body is sniffed instead: one that starts with a RIFF/WAVE header is read
- * as a streamed WAV and labelled with the header's format (never relabelled: C11). Throws what
+ * as a streamed WAV and labelled with the header's format (never relabelled). Throws what
  * the transport throws (ProviderError for an error status, TimeoutError, AbortError,
  * ProtocolError for a cut body), and ProtocolError when the Content-Type is compressed audio,
  * JSON or text.

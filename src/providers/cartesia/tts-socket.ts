@@ -20,7 +20,7 @@ export interface ContextListener {
  * One `/tts/websocket` connection, read by a single pump for its whole life (PROTOCOLS.md 1.5:
  * every server message is a JSON text frame carrying `context_id`). At most one context is
  * attached at a time; its messages go to its listener, and every message of another context
- * (late audio of a context that was cancelled or timed out: C15) or arriving while none is
+ * (late audio of a context that was cancelled or timed out) or arriving while none is
  * attached is discarded. The socket can be reused by the next call once its context ended.
  */
 export class TtsSocket {

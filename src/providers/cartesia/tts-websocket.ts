@@ -40,21 +40,21 @@ type Outcome = 'done' | 'error-event' | 'broken';
  *   `generation_config`, `add_timestamps` and `max_buffer_delay_ms`, as the SDK does;
  * - answers: `chunk` (base64 audio, yielded labelled `request.format`), `timestamps` (attached
  *   to the next chunk as `words`, ms), `done` (the end), `error` (ProviderError); messages of any
- *   other context are discarded (C15);
+ *   other context are discarded;
  * - deadlines (`attempt.deadlines`, from the moment the first request is sent, on `clock`):
  *   `firstByteMs` until the first audio, `idleMs` between the provider's messages (and our text
  *   pieces: a gap in streamed text is not the provider's silence), `totalMs`; not counted while
  *   the consumer holds a chunk. A passed one throws TimeoutError (`partialOutput` when audio was
- *   yielded; C15: 3 chunks then silence -> phase `idle`);
+ *   yielded; e.g. 3 chunks then silence -> phase `idle`);
  * - abort of `attempt.signal` (AbortError), the consumer leaving early, a deadline or any other
  *   failure but an `error` message: sends `{context_id, cancel: true}` and closes the socket at
  *   once (a stalled socket is not trusted again; the next call gets a fresh one). After `done`
  *   or an `error` message the socket stays warm for the next call, and any late message of this
- *   context is discarded there (C15);
+ *   context is discarded there;
  * - the socket closing: an error close throws the transport's ProviderError (`status` = close
- *   code; 1008 not retryable: C18), a normal close before `done` a ProtocolError (truncated).
+ *   code; 1008 not retryable), a normal close before `done` a ProtocolError (truncated).
  *   A warm socket that closes after the request was sent but before any message of the
- *   context came back (the connection was dead: C37) is not an answer: a string text is sent
+ *   context came back (the connection was dead) is not an answer: a string text is sent
  *   once more on a fresh socket before anything is thrown.
  * Throws also what `pool.acquire` throws, ProviderError for an `error` event, ProtocolError for
  * a malformed message, and whatever the text iterable throws.

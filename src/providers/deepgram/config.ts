@@ -26,7 +26,7 @@ export const DEEPGRAM_DEFAULT_STT_MODEL = 'nova-3';
  * Default interval of `{"type":"KeepAlive"}` messages while the caller sends no audio, in ms.
  * Deepgram closes a listen socket that received neither audio nor a text message for 10 s
  * (NET-0001), and asks for a KeepAlive every 3 to 5 s (PROTOCOLS.md 3.2, DGDOC-audio-keep-alive);
- * 3000 ms stays well inside that window even when the event loop is briefly busy (case C13).
+ * 3000 ms stays well inside that window even when the event loop is briefly busy.
  */
 export const DEEPGRAM_KEEP_ALIVE_MS = 3_000;
 

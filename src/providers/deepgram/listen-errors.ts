@@ -16,7 +16,7 @@ export function deepgramCloseCode(reason: string): string | undefined {
  * Whether another attempt may succeed after Deepgram closed with `code` and `deepgramCode`:
  * 1008 (policy violation: a bad key, or audio it cannot decode) and `DATA-*` reasons (the audio
  * itself is wrong) are not retryable; `NET-*` reasons (network trouble, NET-0001: no audio or
- * text within the timeout window, case C13) are; anything else keeps the transport's verdict.
+ * text within the timeout window) are; anything else keeps the transport's verdict.
  */
 export function isRetryableListenClose(
   code: number,
@@ -33,8 +33,8 @@ export function isRetryableListenClose(
  * The error the listen adapter throws for `error`, a failure of its socket:
  * - a ProviderError whose `status` is a WebSocket close code (1000-4999) becomes a ProviderError
  *   with the same status and message, `providerCode` = Deepgram's code from the close reason
- *   (e.g. `'NET-0001'` for the inactivity close 1011: retryable, the typed "idle timeout" of
- *   case C13), `retryable` from {@link isRetryableListenClose}, and `partialOutput`;
+ *   (e.g. `'NET-0001'` for the inactivity close 1011: retryable, a typed idle timeout
+ *   for no audio), `retryable` from {@link isRetryableListenClose}, and `partialOutput`;
  * - any other ProviderError, a ProtocolError or a TimeoutError gets `partialOutput` set;
  * - anything else (AbortError, ...) is returned as it is.
  * `close` is how the socket closed, when known (its reason is read for the Deepgram code).

@@ -21,7 +21,7 @@ export interface ListenSessionOptions {
  *   sends `{"type":"Finalize"}` then `{"type":"CloseStream"}` and from then on sends nothing,
  *   waiting at most `closeWaitMs` between server messages for the last results and `Metadata`;
  * - while no frame has been sent for `keepAliveIntervalMs`, it sends `{"type":"KeepAlive"}` as
- *   a text frame, and again every interval (case C13: Deepgram closes after 10 s without audio
+ *   a text frame, and again every interval (Deepgram closes after 10 s without audio
  *   or text);
  * - a send into a closed socket is never attempted twice and never throws (the transport's
  *   `send` returns false; the close itself comes out of {@link messages});

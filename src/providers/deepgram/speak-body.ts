@@ -17,7 +17,7 @@ function looksLikeWav(head: Uint8Array): boolean {
  * REST defaults disagree (container `wav` or `mp3`, PROTOCOLS.md 3.3), a body that turns out
  * to be a WAV file (Content-Type `audio/wav`, or the bytes `RIFF....WAVE` at the start) is read
  * with the streaming WAV reader and labelled with its header's format instead: bytes are never
- * relabelled (case C11). Throws ProtocolError (`partialOutput` when audio was yielded) for a
+ * relabelled. Throws ProtocolError (`partialOutput` when audio was yielded) for a
  * malformed or truncated WAV body.
  */
 export async function* speakBodyAudio(

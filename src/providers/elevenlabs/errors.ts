@@ -13,7 +13,7 @@ export const INPUT_TIMEOUT = 'input_timeout_exceeded';
  *   with keep-alives does fine;
  * - any other 1008 is retryable when its code or message names a passing condition (quota,
  *   concurrency, timeout: `closeReasonKind`), else not (a bad key, a bad message, abuse
- *   detection; C18);
+ *   detection);
  * - otherwise the transport's rule for provider error kinds (invalid, auth, quota: not
  *   retryable; rate limits, overload, server errors and unknown kinds: retryable), and for a
  *   bare close its close-code rule (`closeRetryable`).

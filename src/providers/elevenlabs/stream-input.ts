@@ -77,9 +77,9 @@ interface Socket {
  *
  * Throws: the transport's errors (ProviderError for a refused upgrade, e.g. 401; TimeoutError
  * `connect`; AbortError); ProviderError for an error message from the server or an error
- * close (status = the close code; 1008 not retryable unless it is the inactivity close, C18);
- * TimeoutError `idle` for a stall after the text ended (C15); ProtocolError for a binary or
- * malformed frame, or a clean close without `{"isFinal":true}` (truncated, C29). Every error after audio was
+ * close (status = the close code; 1008 not retryable unless it is the inactivity close);
+ * TimeoutError `idle` for a stall after the text ended; ProtocolError for a binary or
+ * malformed frame, or a clean close without `{"isFinal":true}` (truncated). Every error after audio was
  * yielded has `partialOutput: true`. No message holds the API key. Ending the iteration early
  * or aborting `attempt.signal` closes the socket at once.
  */

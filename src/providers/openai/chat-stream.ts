@@ -95,7 +95,7 @@ export class ChatStreamAssembler {
    * The closing events once the stream ended: any tool calls not yet emitted, then `finish`.
    * `how` is `'done'` for `[DONE]` (a finish reason of `'other'` if none came) or `'eof'` for
    * the end of the body. Throws ProtocolError (retryable, `partialOutput` = `hadOutput`) when
-   * the body ended with neither `[DONE]` nor a finish reason: the stream was truncated (C29).
+   * the body ended with neither `[DONE]` nor a finish reason: the stream was truncated.
    */
   end(how: 'done' | 'eof'): ChatEvent[] {
     if (how === 'eof' && this.finishReason === undefined) {

@@ -13,9 +13,9 @@ import { ChatStreamAssembler } from './chat-stream.js';
  * finish reason arrives, and one `finish` (mapped reason, usage from the usage chunk) at
  * `[DONE]` or at the end of the body after a finish reason. It throws:
  * - what the transport throws (ProviderError for an HTTP error status, TimeoutError, AbortError);
- * - ProviderError for an error inside the 200 stream (C06), `partialOutput` set when output was yielded;
+ * - ProviderError for an error inside the 200 stream, `partialOutput` set when output was yielded;
  * - ProtocolError for malformed JSON, a chunk that does not fit the schema, or a body that
- *   ends with neither a finish reason nor `[DONE]` (truncated, C29).
+ *   ends with neither a finish reason nor `[DONE]` (truncated).
  */
 export function createOpenAiChat(endpoint: HttpEndpoint, kind: 'openai' | 'openai-compatible'): ChatProvider {
   const url = endpointUrl(endpoint, '/chat/completions');

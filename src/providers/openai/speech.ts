@@ -23,12 +23,12 @@ import { speechRequestBody } from './speech-request.js';
  * word timestamps. `synthesize()` yields the audio as it arrives:
  * - `pcm`: the body's chunks as they are (they may split a sample: the router re-frames);
  * - `wav`, or any answer whose `Content-Type` is a WAV type: the data of the streamed WAV,
- *   labelled with the header's format (never relabelled, C11);
+ *   labelled with the header's format (never relabelled);
  * - `sse`: the decoded base64 of each `speech.audio.delta`, as PCM s16le at `sampleRate`,
  *   until `speech.audio.done` (with `usage`, or speaches' `token_usage`) or `[DONE]`.
  * Throws what the transport throws (ProviderError for an error status, including
  * FastAPI-style `{"detail": ...}` bodies of Kokoro and speaches; TimeoutError; AbortError;
- * ProtocolError for a body shorter than its Content-Length, C29); ProtocolError when a
+ * ProtocolError for a body shorter than its Content-Length); ProtocolError when a
  * raw-audio answer is a compressed type (e.g. `audio/mpeg`) rather than PCM, when an SSE
  * stream ends before `speech.audio.done`, or for malformed events; ProviderError for an
  * error event inside an SSE stream.

@@ -15,8 +15,14 @@ export const SAGEMAKER_DEFAULT_TTS_SAMPLE_RATE = 24_000;
 /** Default sample rate in Hz of the audio sent to a SageMaker STT endpoint when the config gives none. */
 export const SAGEMAKER_DEFAULT_STT_SAMPLE_RATE = 16_000;
 
-/** A payload codec name: a built-in one or one added with `registerSageMakerCodec`. */
-const payloadSchema = (builtIn: string, fallback?: string) => {
+/**
+ * A payload codec name: a built-in one or one added with `registerSageMakerCodec`. Overloaded so
+ * that a field with a default stays optional in `ProviderConfig` (a union return type would make
+ * it a required key of type `string | undefined`).
+ */
+function payloadSchema(builtIn: string): z.ZodString;
+function payloadSchema(builtIn: string, fallback: string): z.ZodDefault<z.ZodString>;
+function payloadSchema(builtIn: string, fallback?: string): z.ZodString | z.ZodDefault<z.ZodString> {
   const base = zod()
     .string()
     .min(1, 'must not be empty')
@@ -26,7 +32,7 @@ const payloadSchema = (builtIn: string, fallback?: string) => {
         (fallback ? ` Default "${fallback}".` : ' Required.'),
     );
   return fallback ? base.default(fallback) : base;
-};
+}
 
 const endpointSampleRate = (fallback: number, what: string) =>
   sampleRateSchema(48_000).default(fallback).describe(`${what} Default ${fallback}.`);

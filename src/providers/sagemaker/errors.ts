@@ -141,7 +141,7 @@ export function invokeError(
 }
 
 /**
- * The error of a stream that failed after HTTP 200 (case C21), whether the SDK yielded the
+ * The error of a stream that failed after HTTP 200, whether the SDK yielded the
  * failure as a union member or threw it from its iterator:
  * - `ModelStreamError` (client fault; codes `ModelInvocationTimeExceeded`, `StreamBroken`) and
  *   `InternalStreamFailure` (server fault) become a retryable ProviderError with

@@ -40,7 +40,7 @@ export interface JsonMessagesOptions {
  *   parts, several events in one part, UTF-8 split across parts, comments, and a last event
  *   without its blank line are all handled there;
  * - JSON lines go through {@link splitLines}, which ends cleanly on a last line without a
- *   newline (C20);
+ *   newline;
  * - `[DONE]` (an SSE data or a line, trimmed) yields `{kind:'done'}` and ends the iteration.
  * Throws ProtocolError (retryable) for a message that is not JSON (its length is given, never
  * its text) and ProviderError for an error message (see `detectErrors`). `partialOutput` on

@@ -18,7 +18,7 @@ const STREAM = { stream: true };
  *   (PayloadParts, TCP reads) is decoded correctly; a BOM is dropped.
  * - Several lines in one chunk and a line split across many chunks give the same lines.
  * - At the end of the stream the last line is yielded even without a line end, and the
- *   iteration ends: it never waits for a newline that cannot come (case C20).
+ *   iteration ends: it never waits for a newline that cannot come.
  * - A line longer than `maxLineChars` throws ProtocolError (retryable, `offset` = bytes read).
  * Errors of the source pass through unchanged; breaking out of the iteration closes it.
  *

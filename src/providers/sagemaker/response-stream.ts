@@ -33,7 +33,7 @@ export interface SageMakerTarget {
  * aborts it at once (barge-in) and the call ends with AbortError in the first case.
  *
  * Errors: see `invokeError` (before the stream) and `streamError` / `thrownStreamError`
- * (after HTTP 200, C21); errors of `decode` get `partialOutput` = whether output was yielded.
+ * (after HTTP 200); errors of `decode` get `partialOutput` = whether output was yielded.
  */
 export async function* runResponseStream<T>(
   client: SageMakerStreamClient,

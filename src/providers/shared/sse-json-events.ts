@@ -8,14 +8,14 @@ export type SseJsonItem = { kind: 'json'; event: string | undefined; value: unkn
  * The JSON events of an OpenAI-style SSE body, in order, read with the transport's `parseSse`
  * and `parseJsonEvents`:
  * - `data: [DONE]` (matched after trimming, so padded forms count too) yields `{kind:'done'}`
- *   last and is never JSON-parsed (C08); the transport then drains the rest of the body in the
- *   background so the connection can be reused. Comments and empty events never appear (C05);
- *   a pending event at the end of the body is still delivered (C04).
+ *   last and is never JSON-parsed; the transport then drains the rest of the body in the
+ *   background so the connection can be reused. Comments and empty events never appear;
+ *   a pending event at the end of the body is still delivered.
  * - A body that simply ends yields nothing more: the caller decides whether that is truncation.
  * - An error inside the 200 stream (`event: error`, or a JSON object with an `error` key:
  *   OpenAI's and vLLM's `data: {"error":{...}}`, PROTOCOLS.md §2.1, §6.1) throws the transport's
  *   ProviderError (`errorFromStreamPayload`), and data that is not JSON throws ProtocolError;
- *   both with `partialOutput` = `hadOutput()` (C06).
+ *   both with `partialOutput` = `hadOutput()`.
  */
 export async function* sseJsonEvents(
   provider: string,

@@ -6,12 +6,12 @@ import type { ProviderAudio } from '../types.js';
 /**
  * The audio of a streamed WAV body (e.g. `response_format: 'wav'` from Kokoro-FastAPI or
  * OpenAI), yielded as it arrives and labelled with the format of the WAV header: encoding
- * and sample rate are never assumed (C11). Chunks are not framed (the router re-frames).
+ * and sample rate are never assumed. Chunks are not framed (the router re-frames).
  * A `data` size that is a streaming placeholder (0xFFFFFFFF, 0) runs to the end of the body;
  * an exact size stops the audio there, and the rest of the body is read and ignored.
  * Throws ProtocolError (with `provider`, `partialOutput` when audio was yielded, and the
  * reader's byte offset) for a malformed header, a body that ends inside the header, or an
- * exact-size `data` chunk that the body ends before completing (truncated, C29).
+ * exact-size `data` chunk that the body ends before completing (truncated).
  */
 export async function* wavBodyAudio(
   provider: string,

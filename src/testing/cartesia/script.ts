@@ -25,16 +25,16 @@ export type CartesiaEndpointName = 'bytes' | 'sse' | 'tts-websocket' | 'stt-webs
  *   bytes per TTS message (default 4800);
  * - `resetAfterChunks`: drop the connection without a close frame (the client sees 1006);
  * - `closeAfterChunks` with `closeCode` (default 1011) and `closeReason` (default `''`): close
- *   with that code; K = 0 closes right after the upgrade (C18: 1008 `'invalid api key'`);
+ *   with that code; K = 0 closes right after the upgrade (1008 `'invalid api key'`);
  * - `stallAfterChunks`: send nothing more (no audio, no `done`, no close) while still reading
- *   the client (C15);
+ *   the client;
  * - `errorEventAfterChunks` with `errorEvent`: send an error message for the current context
  *   (`{"type":"error","done":true,"status_code",...}`), which ends that context;
  * - `malformedAfterChunks`: send one text frame that is not JSON, then go on;
  * - `endWithoutDone`: never send `done` (TTS contexts; STT sessions);
  * - `lateChunks` (TTS): before the first audio of each context after the first on a
  *   connection, send this many more audio messages of the previous context (late audio that
- *   the client must discard: C15).
+ *   the client must discard).
  * Faults are checked in this order at each position: reset, close, stall, error, malformed.
  * `headersDelayMs` does not apply to WebSockets.
  *

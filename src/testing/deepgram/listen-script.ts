@@ -17,7 +17,7 @@ import type { MockScript } from '../mock-script.js';
  * Added here:
  * - `closeAfterChunks`, `closeCode` (default 1011), `closeReason` (default
  *   `'voxroute mock: scripted close'`): close with that code and reason (e.g. 1008
- *   `'invalid api key'`, case C18; 1011 `'NET-0001 ...'`, case C13).
+ *   `'invalid api key'`; 1011 `'NET-0001 ...'`).
  *
  * @example
  * ```ts

@@ -106,7 +106,7 @@ type Outgoing = Record<string, unknown> | typeof CLOSE;
  * - `{"type":"CloseStream"}` sends the final of any pending words, then `Metadata`, then closes
  *   with 1000; frames after it are ignored;
  * - `{"type":"KeepAlive"}` gets no answer; like any frame it restarts the inactivity window,
- *   at the end of which the mock closes with 1011 and a `NET-0001` reason (C13);
+ *   at the end of which the mock closes with 1011 and a `NET-0001` reason;
  * - the script's faults and waits apply to the server messages (see DeepgramListenScript).
  */
 export function runListenSession(input: ListenSessionInput): DeepgramListenSession {

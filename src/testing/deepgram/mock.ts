@@ -120,7 +120,7 @@ function authorized(headers: Record<string, string>, key: string): boolean {
  * - `.../v1/listen?model&encoding&sample_rate&channels&interim_results&punctuate|smart_format`:
  *   a WebSocket whose `Results` carry the configured transcript, word by word as the audio
  *   arrives, then `Metadata` and a close after CloseStream; Finalize, KeepAlive and the
- *   inactivity close (C13) as Deepgram does them (see `runListenSession`). The upgrade is
+ *   inactivity close as Deepgram does them (see `runListenSession`). The upgrade is
  *   refused with 401 for a bad key and 400 for a missing or non-raw `encoding` or a missing
  *   `sample_rate`.
  * Every request, upgrades included, is recorded in `requests`; listen sessions in `sessions`.

@@ -66,7 +66,7 @@ export function bidiUrl(target: Pick<BidiTarget, 'region' | 'endpointName' | 'en
  *   signature), sent as the input arrives; after the last part, the end frame: a signed
  *   envelope with an empty payload; then the request stream ends;
  * - output `PayloadPart` bytes go to `decode`; `ModelStreamError` / `InternalStreamFailure`
- *   exceptions and unmodeled error messages throw the typed stream error (C21).
+ *   exceptions and unmodeled error messages throw the typed stream error.
  * Deadlines: `connectMs` (session connect, `connect`), `headersMs` (response headers,
  * `headers`), `idleMs` (gap between output parts once all input is sent, `idle`: a speaker may
  * pause for long while audio still flows), `totalMs` (`total`). `attempt.signal` or the

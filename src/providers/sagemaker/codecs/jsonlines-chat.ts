@@ -5,8 +5,8 @@ import { textGenerationEvents, textGenerationInvocation } from './text-generatio
  * Codec `'jsonlines'`: LMI (DJL Serving) with `output_formatter: jsonlines`: one JSON object a
  * line, `{"token":{"text":...}}` or the older `{"outputs":[" a"]}`. Body as for `'tgi'`; accept
  * `application/jsonlines`. The end of the stream ends the reply, also when the last line has
- * no newline (C20); the finish reason comes from a `details` object when one is sent, else it
- * is `'other'`. Sources: the C20 reports (sagemaker-python-sdk#6278, langchain#16219).
+ * no newline; the finish reason comes from a `details` object when one is sent, else it
+ * is `'other'`. Sources: the public reports (sagemaker-python-sdk#6278, langchain#16219).
  */
 export const jsonLinesChatCodec: SageMakerChatCodec = {
   capability: 'chat',

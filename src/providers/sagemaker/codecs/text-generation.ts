@@ -32,7 +32,7 @@ export function textGenerationInvocation(request: ProviderChatRequest, accept: s
  * One streamed message of a text-generation container:
  * - TGI and LMI: `{"token":{"text","special"},"generated_text":null|string,"details":null|{"finish_reason"}}`,
  *   the last one with `generated_text` and `details`;
- * - older LMI `jsonlines`: `{"outputs":[" a"]}` (case C20).
+ * - older LMI `jsonlines`: `{"outputs":[" a"]}`.
  * Built on first call (zod is loaded then, see src/internal/zod.ts).
  */
 const textGenerationSchema = lazySchema((z) =>
