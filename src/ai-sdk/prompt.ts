@@ -4,7 +4,7 @@ import type {
   LanguageModelV4ToolResultOutput,
   SharedV4Warning,
 } from '@ai-sdk/provider';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { RequestError } from '../errors/request-error.js';
 import type { ChatMessage, ChatTool, ToolCall } from '../types/chat.js';
 
 /** What a `router.chat()` call takes from the AI SDK's call options, and what it cannot use. */
@@ -19,7 +19,7 @@ export interface ChatInput {
  * they are, assistant tool calls with their input as JSON text, each tool result as one `tool`
  * message. Reasoning parts of earlier assistant turns are dropped (voxroute sends text only).
  *
- * @throws InvalidRequestError for a file part (voxroute chat is text only), naming the part.
+ * @throws RequestError for a file part (voxroute chat is text only), naming the part.
  */
 export function toChatMessages(prompt: LanguageModelV4Prompt): ChatMessage[] {
   const messages: ChatMessage[] = [];
@@ -31,7 +31,7 @@ export function toChatMessages(prompt: LanguageModelV4Prompt): ChatMessage[] {
       case 'user': {
         const text = message.content.map((part, j) => {
           if (part.type === 'text') return part.text;
-          throw new InvalidRequestError(
+          throw new RequestError(
             `prompt[${i}].content[${j}]`,
             `a '${part.type}' part (${part.mediaType}) cannot be sent: voxroute chat takes text only`,
           );
@@ -55,7 +55,7 @@ export function toChatMessages(prompt: LanguageModelV4Prompt): ChatMessage[] {
             // tool itself, so such a result can only come from another provider; send it as text.
             content += toolResultText(part.output);
           } else if (part.type === 'file') {
-            throw new InvalidRequestError(
+            throw new RequestError(
               `prompt[${i}].content[${j}]`,
               `a 'file' part (${part.mediaType}) cannot be sent: voxroute chat takes text only`,
             );

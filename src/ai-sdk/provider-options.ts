@@ -1,5 +1,5 @@
 import type { JSONObject } from '@ai-sdk/provider';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { RequestError } from '../errors/request-error.js';
 import type { AudioEncoding, AudioFormat } from '../types/audio.js';
 
 const ENCODINGS: readonly AudioEncoding[] = ['pcm_s16le', 'pcm_f32le', 'mulaw', 'alaw'];
@@ -14,19 +14,19 @@ export function voxrouteOptions(providerOptions: Record<string, JSONObject> | un
  * voxroute's encodings (default `fallback.encoding`), `sampleRate` a positive integer in Hz
  * (default `fallback.sampleRate`; required when there is no fallback).
  *
- * @throws InvalidRequestError naming `providerOptions.voxroute.<key>` when a value is wrong or missing.
+ * @throws RequestError naming `providerOptions.voxroute.<key>` when a value is wrong or missing.
  */
 export function formatOption(options: JSONObject, fallback: Partial<AudioFormat>): AudioFormat {
   const encoding = options.encoding ?? fallback.encoding;
   if (typeof encoding !== 'string' || !ENCODINGS.includes(encoding as AudioEncoding)) {
-    throw new InvalidRequestError(
+    throw new RequestError(
       'providerOptions.voxroute.encoding',
       `must be one of ${ENCODINGS.join(', ')}, got ${JSON.stringify(encoding ?? null)}`,
     );
   }
   const sampleRate = options.sampleRate ?? fallback.sampleRate;
   if (typeof sampleRate !== 'number' || !Number.isInteger(sampleRate) || sampleRate <= 0) {
-    throw new InvalidRequestError(
+    throw new RequestError(
       'providerOptions.voxroute.sampleRate',
       `must be a positive integer (Hz), got ${JSON.stringify(sampleRate ?? null)}`,
     );
@@ -34,12 +34,12 @@ export function formatOption(options: JSONObject, fallback: Partial<AudioFormat>
   return { encoding: encoding as AudioEncoding, sampleRate, channels: 1 };
 }
 
-/** An optional string option, e.g. `language`. @throws InvalidRequestError when present and not a string. */
+/** An optional string option, e.g. `language`. @throws RequestError when present and not a string. */
 export function stringOption(options: JSONObject, key: string): string | undefined {
   const value = options[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') {
-    throw new InvalidRequestError(
+    throw new RequestError(
       `providerOptions.voxroute.${key}`,
       `must be a string, got ${JSON.stringify(value)}`,
     );

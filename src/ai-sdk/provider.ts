@@ -1,5 +1,5 @@
 import type { EmbeddingModelV4, ImageModelV4, ProviderV4 } from '@ai-sdk/provider';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { RequestError } from '../errors/request-error.js';
 import type { Router } from '../routing/router.js';
 import { VoxrouteLanguageModel, type VoxrouteModelOptions } from './language-model.js';
 import { VoxrouteSpeechModel, type VoxrouteSpeechOptions } from './speech-model.js';
@@ -16,9 +16,9 @@ export interface VoxrouteProvider extends ProviderV4 {
   speechModel(voice: string, options?: VoxrouteSpeechOptions): VoxrouteSpeechModel;
   /** An STT route as a transcription model; `route` (default `'stt'`) is the route to call. */
   transcriptionModel(route?: string, options?: VoxrouteTranscriptionOptions): VoxrouteTranscriptionModel;
-  /** voxroute routes no embeddings. @throws InvalidRequestError always. */
+  /** voxroute routes no embeddings. @throws RequestError always. */
   embeddingModel(modelId: string): EmbeddingModelV4;
-  /** voxroute routes no image models. @throws InvalidRequestError always. */
+  /** voxroute routes no image models. @throws RequestError always. */
   imageModel(modelId: string): ImageModelV4;
 }
 
@@ -43,10 +43,10 @@ export function createVoxroute(router: Router): VoxrouteProvider {
     speechModel: (voice, options) => new VoxrouteSpeechModel(router, voice, options),
     transcriptionModel: (route = 'stt', options) => new VoxrouteTranscriptionModel(router, route, options),
     embeddingModel: (modelId) => {
-      throw new InvalidRequestError('embeddingModel', `'${modelId}': voxroute routes no embedding models`);
+      throw new RequestError('embeddingModel', `'${modelId}': voxroute routes no embedding models`);
     },
     imageModel: (modelId) => {
-      throw new InvalidRequestError('imageModel', `'${modelId}': voxroute routes no image models`);
+      throw new RequestError('imageModel', `'${modelId}': voxroute routes no image models`);
     },
   };
 }

@@ -5,7 +5,7 @@ import type {
   SpeechModelV4Result,
 } from '@ai-sdk/provider';
 import { encodeWav } from '../audio/wav-writer.js';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { RequestError } from '../errors/request-error.js';
 import type { Router } from '../routing/router.js';
 import type { AudioFormat } from '../types/audio.js';
 import { formatOption, stringOption, voxrouteOptions } from './provider-options.js';
@@ -29,7 +29,7 @@ export interface VoxrouteSpeechOptions {
  * `sampleRate` (Hz) choose the samples (default PCM s16le at 24 000 Hz); `speed` and
  * `language` pass through; `instructions` is not supported (a warning).
  *
- * @throws InvalidRequestError for another `outputFormat` (voxroute does not encode MP3 or Opus),
+ * @throws RequestError for another `outputFormat` (voxroute does not encode MP3 or Opus),
  *   a bad provider option or no voice at all, before any provider is contacted; the router's
  *   errors (AllProvidersFailedError...) after it fell back across the route.
  */
@@ -46,10 +46,10 @@ export class VoxrouteSpeechModel implements SpeechModelV4 {
   async doGenerate(options: SpeechModelV4CallOptions): Promise<SpeechModelV4Result> {
     const voice = options.voice ?? this.modelId;
     if (!voice)
-      throw new InvalidRequestError('voice', 'no voice: give speechModel(voice) or a per-call voice');
+      throw new RequestError('voice', 'no voice: give speechModel(voice) or a per-call voice');
     const container = options.outputFormat ?? 'wav';
     if (container !== 'wav' && container !== 'pcm') {
-      throw new InvalidRequestError(
+      throw new RequestError(
         'outputFormat',
         `'${container}' is not supported: voxroute writes 'wav' or 'pcm'`,
       );

@@ -5,7 +5,7 @@ import type {
 } from '@ai-sdk/provider';
 import { durationMs } from '../audio/format.js';
 import { readWav } from '../audio/read-wav.js';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { RequestError } from '../errors/request-error.js';
 import type { Router } from '../routing/router.js';
 import type { AudioFormat } from '../types/audio.js';
 import type { TranscriptEvent } from '../types/transcript.js';
@@ -26,7 +26,7 @@ export interface VoxrouteTranscriptionOptions {
  * `providerOptions.voxroute.language` (BCP 47) passes through. The result's `text` joins the
  * final transcripts with spaces; each final is a segment (seconds from the audio's start).
  *
- * @throws InvalidRequestError for audio that is neither WAV nor described by provider options,
+ * @throws RequestError for audio that is neither WAV nor described by provider options,
  *   before any provider is contacted; the router's errors after it fell back across the route.
  */
 export class VoxrouteTranscriptionModel implements TranscriptionModelV4 {
@@ -125,7 +125,7 @@ async function decodeAudio(
     return { format, data: parts.length === 1 ? parts[0]! : Buffer.concat(parts) };
   }
   if (vox.sampleRate === undefined) {
-    throw new InvalidRequestError(
+    throw new RequestError(
       'audio',
       `not a WAV file (media type ${mediaType}): send WAV, or raw samples with providerOptions.voxroute.sampleRate (and encoding)`,
     );

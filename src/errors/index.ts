@@ -1,7 +1,6 @@
 export { AbortError } from './abort-error.js';
 export { AllProvidersFailedError } from './all-providers-failed-error.js';
 export { ConfigError, type ConfigIssue } from './config-error.js';
-export { InvalidRequestError } from './invalid-request-error.js';
 export { MidStreamError } from './mid-stream-error.js';
 export { ProtocolError, type ProtocolErrorOptions } from './protocol-error.js';
 export { ProviderError, type ProviderErrorOptions } from './provider-error.js';

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createVoxroute, InvalidRequestError } from '../../src/ai-sdk/index.js';
+import { createVoxroute, RequestError } from '../../src/ai-sdk/index.js';
 import { AllProvidersFailedError } from '../../src/index.js';
 import { ALWAYS_503, describeAiSdk, twoProviders } from './helpers.js';
 
@@ -127,7 +127,7 @@ describeAiSdk('voxroute/ai-sdk: languageModel with the real ai package', () => {
     expect([a.calls('chat'), b.calls('chat')]).toEqual([1, 1]);
   });
 
-  it('a file part is refused with InvalidRequestError before any provider is called', async () => {
+  it('a file part is refused with RequestError before any provider is called', async () => {
     const { generateText } = await import('ai');
     const { router, a } = await twoProviders();
     const call = generateText({
@@ -143,8 +143,8 @@ describeAiSdk('voxroute/ai-sdk: languageModel with the real ai package', () => {
       ],
     });
     const error = await call.catch((e: unknown) => e);
-    expect(InvalidRequestError.isInstance(error)).toBe(true);
-    expect((error as InvalidRequestError).field).toBe('prompt[0].content[1]');
+    expect(RequestError.isInstance(error)).toBe(true);
+    expect((error as RequestError).field).toBe('prompt[0].content[1]');
     expect(a.calls('chat')).toBe(0);
   });
 
@@ -159,6 +159,6 @@ describeAiSdk('voxroute/ai-sdk: languageModel with the real ai package', () => {
     const onlyB = vox.languageModel('fast', { route: 'chat-b' });
     expect((await generateText({ model: onlyB, prompt: 'Hi' })).text).toBe('From b.');
     expect([a.calls('chat'), b.calls('chat')]).toEqual([1, 1]);
-    expect(() => vox.embeddingModel('e')).toThrow(InvalidRequestError);
+    expect(() => vox.embeddingModel('e')).toThrow(RequestError);
   });
 });

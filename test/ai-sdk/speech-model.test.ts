@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createVoxroute, InvalidRequestError } from '../../src/ai-sdk/index.js';
+import { createVoxroute, RequestError } from '../../src/ai-sdk/index.js';
 import { encodeWav } from '../../src/index.js';
 import { mockSpeechPcm } from '../../src/testing/index.js';
 import { ALWAYS_503, describeAiSdk, twoProviders } from './helpers.js';
@@ -66,8 +66,8 @@ describeAiSdk('voxroute/ai-sdk: speechModel with generateSpeech from the real ai
       text: TEXT,
       outputFormat: 'mp3',
     }).catch((e: unknown) => e);
-    expect(InvalidRequestError.isInstance(error)).toBe(true);
-    expect((error as InvalidRequestError).field).toBe('outputFormat');
+    expect(RequestError.isInstance(error)).toBe(true);
+    expect((error as RequestError).field).toBe('outputFormat');
     expect([a.calls('speech'), b.calls('speech')]).toEqual([0, 0]);
   });
 });

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createVoxroute, InvalidRequestError } from '../../src/ai-sdk/index.js';
+import { createVoxroute, RequestError } from '../../src/ai-sdk/index.js';
 import { encodeWav } from '../../src/index.js';
 import { type RecordedFile, syntheticVoiceBytes } from '../../src/testing/index.js';
 import { ALWAYS_503, describeAiSdk, twoProviders } from './helpers.js';
@@ -43,21 +43,21 @@ describeAiSdk('voxroute/ai-sdk: transcriptionModel with transcribe from the real
     expect(Buffer.from(uploaded(b).bytes.subarray(44)).equals(Buffer.from(VOICE))).toBe(true);
   });
 
-  it('raw audio with no format is refused with InvalidRequestError before any provider is called', async () => {
+  it('raw audio with no format is refused with RequestError before any provider is called', async () => {
     const { transcribe } = await import('ai');
     const { router, a, b } = await twoProviders();
     const error = await transcribe({
       model: createVoxroute(router).transcriptionModel(),
       audio: VOICE,
     }).catch((e: unknown) => e);
-    expect(InvalidRequestError.isInstance(error)).toBe(true);
-    expect((error as InvalidRequestError).field).toBe('audio');
+    expect(RequestError.isInstance(error)).toBe(true);
+    expect((error as RequestError).field).toBe('audio');
     const bad = await transcribe({
       model: createVoxroute(router).transcriptionModel(),
       audio: VOICE,
       providerOptions: { voxroute: { sampleRate: 16_000, encoding: 'mp3' } },
     }).catch((e: unknown) => e);
-    expect((bad as InvalidRequestError).field).toBe('providerOptions.voxroute.encoding');
+    expect((bad as RequestError).field).toBe('providerOptions.voxroute.encoding');
     expect([a.calls('transcription'), b.calls('transcription')]).toEqual([0, 0]);
   });
 });
