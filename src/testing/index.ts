@@ -15,6 +15,16 @@ export { createManualDelay, realDelay } from './delay.js';
 // ElevenLabs mock: /v1/text-to-speech/{voice}/stream (HTTP) and /stream-input (WebSocket) (src/testing/elevenlabs)
 export * from './elevenlabs/index.js';
 export type { MockProvider } from './mock-provider.js';
+// One call: a loopback mock per provider of a router config, and the config pointed at them
+export type {
+  MockedProviderKind,
+  MockOfKind,
+  MockOptionsOfKind,
+  MockProviders,
+  RunningMock,
+  StartMockProvidersOptions,
+} from './mock-providers.js';
+export { MOCK_API_KEY, MOCK_AWS_CREDENTIALS, startMockProviders } from './mock-providers.js';
 export type { MockErrorEvent, MockScript } from './mock-script.js';
 export { DEFAULT_CHUNK_BYTES } from './mock-script.js';
 export type { MockServer, MockServerOptions } from './mock-server.js';

@@ -87,6 +87,19 @@ describe('the official openai client against the loopback mock', () => {
     expect(server!.requests[0]!.headers.accept).toBe('application/octet-stream');
   });
 
+  it("speech with the client's defaults (mp3) is a BadRequestError whose message names the format", async () => {
+    const openai = await client();
+    const error = await openai.audio.speech
+      .create({ model: 'gpt-4o-mini-tts', voice: 'alloy', input: 'Hi' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as APIError).status).toBe(400);
+    expect((error as APIError).message).toBe(
+      "400 response_format 'mp3' is not served by the voxroute mock: use 'pcm' or 'wav'",
+    );
+    expect(server!.requests.map((r) => [r.endpoint, r.status])).toEqual([['speech', 400]]);
+  });
+
   it('streams a transcription: transcript.text.delta events then transcript.text.done', async () => {
     const openai = await client({ transcript: ({ audio }) => `Ask not ${audio.byteLength}.` });
     const wav = syntheticWav({ durationMs: 400, format: { encoding: 'pcm_s16le', sampleRate: 16000 } });

@@ -17,6 +17,7 @@ import { mockOutputFormat, outputFormatProblem, streamPlan } from './http.js';
 import { createSocketRecord, type ElevenLabsSocketRecord } from './recorded-socket.js';
 import type { ElevenLabsScripts, ElevenLabsSocketScript } from './script.js';
 import { type ElevenLabsAlignmentDurationsKey, runStreamInput } from './stream-input.js';
+import { withTimestampsPlan } from './with-timestamps.js';
 
 /**
  * The endpoints of the ElevenLabs mock: `'stream'` (`POST /v1/text-to-speech/{voice_id}/stream`)
@@ -27,7 +28,7 @@ import { type ElevenLabsAlignmentDurationsKey, runStreamInput } from './stream-i
  * expect(mock.calls('stream' satisfies ElevenLabsEndpointName)).toBe(1);
  * ```
  */
-export type ElevenLabsEndpointName = 'stream' | 'stream-input';
+export type ElevenLabsEndpointName = 'stream' | 'stream-with-timestamps' | 'stream-input';
 
 /**
  * Options of {@link createElevenLabsMock}. Everything is optional.
@@ -91,6 +92,7 @@ export interface ElevenLabsMock extends MockProvider {
 }
 
 const STREAM = /\/v1\/text-to-speech\/([^/]+)\/stream$/;
+const STREAM_WITH_TIMESTAMPS = /\/v1\/text-to-speech\/([^/]+)\/stream\/with-timestamps$/;
 const STREAM_INPUT = /\/v1\/text-to-speech\/([^/]+)\/stream-input$/;
 
 /**
@@ -104,6 +106,9 @@ const STREAM_INPUT = /\/v1\/text-to-speech\/([^/]+)\/stream-input$/;
  *   `{"detail":{"status","message"}}` (401, scripted failures) or validation
  *   `{"detail":[{"loc","msg","type"}]}` (422: missing `text`, a bad speed, or a compressed or
  *   missing `output_format`, which the mock cannot make);
+ * - `POST .../stream/with-timestamps` (the SDK's `streamWithTimestamps`): the same audio and
+ *   checks, as newline-delimited JSON `{audio_base64, alignment, normalized_alignment}` (see
+ *   `withTimestampsPlan`);
  * - the `stream-input` WebSocket: see `runStreamInput` (an unknown `output_format` refuses the
  *   upgrade with 422; scripted failures refuse it with `failStatus`).
  * Anything else is a 404. Every request and upgrade is recorded in `requests` (upgrades as
@@ -120,7 +125,7 @@ const STREAM_INPUT = /\/v1\/text-to-speech\/([^/]+)\/stream-input$/;
 export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): ElevenLabsMock {
   const speech = options.speech ?? {};
   const endpoints = scriptedEndpoint<ElevenLabsEndpointName>({
-    endpoints: ['stream', 'stream-input'],
+    endpoints: ['stream', 'stream-with-timestamps', 'stream-input'],
     delay: options.delay,
     now: options.now,
   });
@@ -139,7 +144,7 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
       const spec = options.script;
       if (isPerEndpoint<ElevenLabsScripts>(spec, ['stream', 'streamInput'])) {
         return (
-          (endpoint === 'stream'
+          (endpoint === 'stream' || endpoint === 'stream-with-timestamps'
             ? resolvePerCall(spec.stream, context)
             : resolvePerCall(spec.streamInput, context)) ?? {}
         );
@@ -153,8 +158,8 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
       options.apiKey !== undefined && headers['xi-api-key'] !== options.apiKey
         ? 'Invalid API key'
         : undefined,
-    plan: ({ url, record }, script) =>
-      streamPlan(
+    plan: ({ url, record, endpoint }, script) =>
+      (endpoint === 'stream-with-timestamps' ? withTimestampsPlan : streamPlan)(
         url.searchParams.get('output_format'),
         record.body,
         speech,
@@ -223,8 +228,13 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
     requests: endpoints.requests,
     sockets,
     handle(request) {
-      const match = STREAM.exec(new URL(request.url).pathname);
-      return endpoints.serve(request, match ? 'stream' : undefined, http);
+      const path = new URL(request.url).pathname;
+      const endpoint = STREAM.test(path)
+        ? 'stream'
+        : STREAM_WITH_TIMESTAMPS.test(path)
+          ? 'stream-with-timestamps'
+          : undefined;
+      return endpoints.serve(request, endpoint, http);
     },
     upgrade,
     whenSocket(index) {

@@ -34,7 +34,10 @@ export type ElevenLabsHandlersOptions = { baseUrl?: string } & ProviderOrOptions
  */
 export function elevenLabsHandlers(options: ElevenLabsHandlersOptions = {}): HttpHandler[] {
   const base = trimBase(options.baseUrl ?? 'https://api.elevenlabs.io');
-  return postRoutes(mockOf(options, createElevenLabsMock), base, ['/v1/text-to-speech/:voiceId/stream']);
+  return postRoutes(mockOf(options, createElevenLabsMock), base, [
+    '/v1/text-to-speech/:voiceId/stream',
+    '/v1/text-to-speech/:voiceId/stream/with-timestamps',
+  ]);
 }
 
 /**

@@ -1,0 +1,265 @@
+import type { ProviderConfig, RouterConfig } from '../config/types.js';
+import { type AnthropicMock, type AnthropicMockOptions, createAnthropicMock } from './anthropic/mock.js';
+import { type CartesiaMock, type CartesiaMockOptions, createCartesiaMock } from './cartesia/mock.js';
+import { createDeepgramMock, type DeepgramMock, type DeepgramMockOptions } from './deepgram/mock.js';
+import { createElevenLabsMock, type ElevenLabsMock, type ElevenLabsMockOptions } from './elevenlabs/mock.js';
+import type { MockProvider } from './mock-provider.js';
+import { startMockServer } from './mock-server.js';
+import {
+  createOpenAiCompatibleMock,
+  type OpenAiCompatibleMock,
+  type OpenAiCompatibleMockOptions,
+} from './openai/mock.js';
+import type { RecordedRequest } from './recorded-request.js';
+import {
+  type SageMakerChatPayload,
+  type SageMakerTtsPayload,
+  sageMakerChatEndpoint,
+  sageMakerSttEndpoint,
+  sageMakerTtsEndpoint,
+} from './sagemaker/endpoints.js';
+import type { SageMakerMock } from './sagemaker/mock.js';
+import { type SageMakerEmulatorOptions, startSageMakerEmulator } from './sagemaker/server.js';
+import type { SageMakerEndpoint } from './sagemaker/types.js';
+
+/** The API key every mock of {@link startMockProviders} requires, and its returned config sends. */
+export const MOCK_API_KEY = 'voxroute-mock-key';
+
+/** Static AWS credentials put in the returned config of SageMaker providers (never checked). */
+export const MOCK_AWS_CREDENTIALS = {
+  accessKeyId: 'AKIAVOXROUTEMOCK0000',
+  secretAccessKey: 'voxroute-mock-secret-access-key',
+} as const;
+
+/** The mock type behind each provider kind. */
+export interface MockOfKind {
+  openai: OpenAiCompatibleMock;
+  'openai-compatible': OpenAiCompatibleMock;
+  anthropic: AnthropicMock;
+  cartesia: CartesiaMock;
+  deepgram: DeepgramMock;
+  elevenlabs: ElevenLabsMock;
+  sagemaker: SageMakerMock;
+}
+
+/** The options of the mock factory behind each provider kind. */
+export interface MockOptionsOfKind {
+  openai: OpenAiCompatibleMockOptions;
+  'openai-compatible': OpenAiCompatibleMockOptions;
+  anthropic: AnthropicMockOptions;
+  cartesia: CartesiaMockOptions;
+  deepgram: DeepgramMockOptions;
+  elevenlabs: ElevenLabsMockOptions;
+  sagemaker: SageMakerEmulatorOptions;
+}
+
+/** A provider kind that {@link startMockProviders} can mock. */
+export type MockedProviderKind = keyof MockOfKind;
+
+/**
+ * One running mock of {@link startMockProviders}, discriminated by `kind`: narrow on `kind` to
+ * get the typed mock (`if (m.kind === 'deepgram') m.mock.listenSessions`).
+ */
+export type RunningMock = {
+  [K in MockedProviderKind]: {
+    kind: K;
+    /** Origin of its loopback server, e.g. `http://127.0.0.1:40123`. */
+    url: string;
+    /** The mock itself (its record, counters, sessions). */
+    mock: MockOfKind[K];
+    /** Every HTTP request and WebSocket upgrade it received, in arrival order (the mock's own array). */
+    requests: RecordedRequest[];
+  };
+}[MockedProviderKind];
+
+/**
+ * Options of {@link startMockProviders}.
+ *
+ * @example
+ * ```ts
+ * const options: StartMockProvidersOptions = {
+ *   providers: { gpu: { chat: 'Your table is booked.', script: { chat: { firstChunkDelayMs: 20 } } } },
+ * };
+ * ```
+ */
+export interface StartMockProvidersOptions {
+  /**
+   * Per provider name (as in `config.providers`): options given to that provider's mock
+   * factory (`createOpenAiCompatibleMock`, `createAnthropicMock`, `createCartesiaMock`,
+   * `createDeepgramMock`, `createElevenLabsMock`, `startSageMakerEmulator`), e.g. replies,
+   * transcripts, scripts of latency and faults. `apiKey` defaults to {@link MOCK_API_KEY}.
+   * For SageMaker, `endpoints` replaces the endpoint made from the config. Default: none.
+   */
+  providers?: { [name: string]: MockOptionsOfKind[MockedProviderKind] };
+  /** Interface the loopback servers listen on. Default `'127.0.0.1'`. */
+  host?: string;
+}
+
+/**
+ * What {@link startMockProviders} returns.
+ *
+ * @example
+ * ```ts
+ * const { config, mocks, close } = await startMockProviders(myConfig);
+ * const router = createRouter(config);
+ * // ... run the code under test ...
+ * expect(mocks.gpu!.requests.map((r) => r.endpoint)).toEqual(['chat']);
+ * await router.close();
+ * await close();
+ * ```
+ */
+export interface MockProviders {
+  /**
+   * A copy of the input config with every provider pointed at its mock: `baseUrl` (or
+   * `endpointUrl` for SageMaker) set to the loopback server, `apiKey` set to
+   * {@link MOCK_API_KEY} (SageMaker: `credentials` set to {@link MOCK_AWS_CREDENTIALS}).
+   * Routes, voices, models and every other field are unchanged.
+   */
+  config: RouterConfig;
+  /** Per provider name: its running mock. */
+  mocks: Record<string, RunningMock>;
+  /** Stops every server and drops their connections (open streams end as aborted). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one wire-accurate mock per provider of `config`, each on its own loopback port, and
+ * returns the config pointed at them: the router then runs over its real transport (undici,
+ * WebSocket, HTTP/2 for SageMaker bidirectional streams) with no network and no real keys.
+ *
+ * Kinds: `openai` and `openai-compatible` (the OpenAI-compatible mock, `baseUrl` `<url>/v1`),
+ * `anthropic`, `cartesia`, `deepgram`, `elevenlabs` (`baseUrl` `<url>`), and `sagemaker` (the
+ * SageMaker emulator at `endpointUrl`, with one endpoint named as the config's `endpointName`:
+ * a chat endpoint when the provider has a `chat` section, else a TTS endpoint in the config's
+ * `tts.payload`, else an STT endpoint).
+ *
+ * Throws a `TypeError` naming the provider when `config.providers` is missing or a provider's
+ * kind is not one of these; servers already started are closed first. Rejects when a port
+ * cannot be bound.
+ *
+ * @example
+ * ```ts
+ * const mocks = await startMockProviders(await loadConfig('voxroute.config.ts'));
+ * const router = createRouter(mocks.config);
+ * for await (const chunk of router.tts({ text: 'Hi', voice: 'agent' })) play(chunk.data);
+ * await router.close();
+ * await mocks.close();
+ * ```
+ */
+export async function startMockProviders(
+  config: RouterConfig,
+  options: StartMockProvidersOptions = {},
+): Promise<MockProviders> {
+  const providers = config.providers as Record<string, ProviderConfig> | undefined;
+  if (providers === null || typeof providers !== 'object') {
+    throw new TypeError('startMockProviders: config.providers must be an object of providers');
+  }
+  for (const [name, provider] of Object.entries(providers)) {
+    const kind: unknown = (provider as { kind?: unknown } | undefined)?.kind;
+    if (!isMockedKind(kind)) {
+      throw new TypeError(
+        `startMockProviders: provider "${name}" has kind ${JSON.stringify(kind)}, which has no mock`,
+      );
+    }
+  }
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    await Promise.all(closers.splice(0).map((c) => c()));
+  };
+  const mocks: Record<string, RunningMock> = {};
+  const pointed: Record<string, ProviderConfig> = {};
+  try {
+    for (const [name, provider] of Object.entries(providers)) {
+      const started = await startOne(provider, options.providers?.[name], options.host);
+      closers.push(started.close);
+      mocks[name] = started.running;
+      pointed[name] = started.config;
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { config: { ...config, providers: pointed } as RouterConfig, mocks, close };
+}
+
+interface Started {
+  running: RunningMock;
+  config: ProviderConfig;
+  close(): Promise<void>;
+}
+
+const KINDS: readonly string[] = [
+  'openai',
+  'openai-compatible',
+  'anthropic',
+  'cartesia',
+  'deepgram',
+  'elevenlabs',
+  'sagemaker',
+];
+
+function isMockedKind(kind: unknown): kind is MockedProviderKind {
+  return typeof kind === 'string' && KINDS.includes(kind);
+}
+
+async function startOne(
+  provider: ProviderConfig,
+  extra: object | undefined,
+  host: string | undefined,
+): Promise<Started> {
+  if (provider.kind === 'sagemaker') return startSageMaker(provider, extra as SageMakerEmulatorOptions, host);
+  const mock = createMock(provider.kind, { apiKey: MOCK_API_KEY, ...extra });
+  const server = await startMockServer({ provider: mock, ...(host === undefined ? {} : { host }) });
+  const openAi = provider.kind === 'openai' || provider.kind === 'openai-compatible';
+  const baseUrl = openAi ? `${server.url}/v1` : server.url;
+  return {
+    running: { kind: provider.kind, url: server.url, mock, requests: mock.requests } as RunningMock,
+    config: { ...provider, baseUrl, apiKey: MOCK_API_KEY } as ProviderConfig,
+    close: server.close,
+  };
+}
+
+function createMock(kind: Exclude<MockedProviderKind, 'sagemaker'>, options: object): MockProvider {
+  switch (kind) {
+    case 'openai':
+    case 'openai-compatible':
+      return createOpenAiCompatibleMock(options as OpenAiCompatibleMockOptions);
+    case 'anthropic':
+      return createAnthropicMock(options as AnthropicMockOptions);
+    case 'cartesia':
+      return createCartesiaMock(options as CartesiaMockOptions);
+    case 'deepgram':
+      return createDeepgramMock(options as DeepgramMockOptions);
+    case 'elevenlabs':
+      return createElevenLabsMock(options as ElevenLabsMockOptions);
+  }
+}
+
+type SageMakerProvider = Extract<ProviderConfig, { kind: 'sagemaker' }>;
+
+function sageMakerEndpoint(provider: SageMakerProvider): SageMakerEndpoint {
+  if (provider.chat) {
+    return sageMakerChatEndpoint({
+      payload: (provider.chat.payload ?? 'openai-chat') as SageMakerChatPayload,
+    });
+  }
+  if (provider.tts) return sageMakerTtsEndpoint({ payload: provider.tts.payload as SageMakerTtsPayload });
+  return sageMakerSttEndpoint();
+}
+
+async function startSageMaker(
+  provider: SageMakerProvider,
+  extra: SageMakerEmulatorOptions | undefined,
+  host: string | undefined,
+): Promise<Started> {
+  const emulator = await startSageMakerEmulator({
+    endpoints: { [provider.endpointName]: sageMakerEndpoint(provider) },
+    ...(host === undefined ? {} : { host }),
+    ...extra,
+  });
+  return {
+    running: { kind: 'sagemaker', url: emulator.url, mock: emulator.mock, requests: emulator.requests },
+    config: { ...provider, endpointUrl: emulator.url, credentials: { ...MOCK_AWS_CREDENTIALS } },
+    close: emulator.close,
+  };
+}
