@@ -45,8 +45,7 @@ export class VoxrouteSpeechModel implements SpeechModelV4 {
 
   async doGenerate(options: SpeechModelV4CallOptions): Promise<SpeechModelV4Result> {
     const voice = options.voice ?? this.modelId;
-    if (!voice)
-      throw new RequestError('voice', 'no voice: give speechModel(voice) or a per-call voice');
+    if (!voice) throw new RequestError('voice', 'no voice: give speechModel(voice) or a per-call voice');
     const container = options.outputFormat ?? 'wav';
     if (container !== 'wav' && container !== 'pcm') {
       throw new RequestError(
