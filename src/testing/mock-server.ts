@@ -64,8 +64,8 @@ export interface MockServer {
 }
 
 /**
- * Serves `provider` on a real loopback port with node:http, so production transports
- * (undici, official SDKs) talk to it over TCP. The provider's web `Response` is sent as it
+ * Serves `provider` on a real loopback port with node:http (or node:https with `tls: true`), so
+ * production transports (undici, official SDKs) talk to it over TCP. The provider's web `Response` is sent as it
  * comes: headers at once, each body chunk as its own write; `Response.error()` or a body
  * stream error resets the TCP connection (RST); a client that disconnects aborts the
  * provider's `request.signal` and cancels the body, so its record shows `aborted: true`.
