@@ -17,9 +17,9 @@ export default defineConfig([
     target: 'node20',
     splitting: true,
     treeshake: true,
-    // Optional peer dependencies of voxroute/testing, voxroute/ai-sdk (types only) and
+    // Optional peer dependencies of voxroute/testing (msw, ws, selfsigned), voxroute/ai-sdk (types only) and
     // voxroute/livekit; never bundled, so the app's own copies are the ones used.
-    external: ['msw', 'ws', '@ai-sdk/provider', '@livekit/agents', '@livekit/rtc-node'],
+    external: ['msw', 'ws', 'selfsigned', '@ai-sdk/provider', '@livekit/agents', '@livekit/rtc-node'],
   },
   {
     entry: { 'cli/main': 'src/cli/main.ts' },
@@ -31,7 +31,7 @@ export default defineConfig([
     splitting: false,
     // The CLI uses the package's public API through its own name (Node's package
     // self-reference resolves it to dist/), so it carries no second copy of the library.
-    external: ['voxroute', 'voxroute/testing', 'msw', 'ws'],
+    external: ['voxroute', 'voxroute/testing', 'msw', 'ws', 'selfsigned'],
     // tsup marks an output that starts with a shebang as executable (mode 0755).
     banner: { js: '#!/usr/bin/env node' },
   },

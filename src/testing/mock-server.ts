@@ -1,7 +1,9 @@
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { MockProvider } from './mock-provider.js';
 import { closeServer, listenOn, webRequestListener } from './node-adapter.js';
 import type { RecordedRequest } from './recorded-request.js';
+import { makeLoopbackCertificate } from './tls-certificate.js';
 import { createUpgradeHandler } from './ws-upgrade.js';
 
 /**
@@ -19,6 +21,14 @@ export interface MockServerOptions {
   port?: number;
   /** Interface to listen on. Default: `'127.0.0.1'` (loopback only). */
   host?: string;
+  /**
+   * Serve HTTPS and WSS instead of HTTP and WS. Default: false. A fresh self-signed
+   * certificate (ECDSA P-256, valid for one day) is made at start for `localhost`,
+   * `127.0.0.1`, `::1` and `host`; it is exposed as {@link MockServer.ca} for clients to
+   * trust. Needs the `selfsigned` package (optional peer dependency, loaded only then);
+   * without it `startMockServer` rejects with an Error saying so.
+   */
+  tls?: boolean;
 }
 
 /**
@@ -33,9 +43,20 @@ export interface MockServerOptions {
  * ```
  */
 export interface MockServer {
-  /** Origin of the server, e.g. `http://127.0.0.1:40123` (no trailing slash, no path). */
+  /**
+   * Origin of the server, e.g. `http://127.0.0.1:40123`, or `https://127.0.0.1:40123` with
+   * `tls: true` (no trailing slash, no path).
+   */
   url: string;
+  /** The same origin for WebSocket clients: `ws://...`, or `wss://...` with `tls: true`. */
+  wsUrl: string;
   port: number;
+  /**
+   * With `tls: true`, the server's self-signed certificate (PEM), to give clients as their CA:
+   * undici `new Agent({ connect: { ca } })`, ws `new WebSocket(url, { ca })`, node:https
+   * `{ ca }`, or a file named by `NODE_EXTRA_CA_CERTS` in a child process. Undefined without TLS.
+   */
+  ca: string | undefined;
   /** The provider's record of requests (the same array). */
   requests: RecordedRequest[];
   /** Stops listening and drops every open connection (stalled streams end as aborted). */
@@ -43,12 +64,16 @@ export interface MockServer {
 }
 
 /**
- * Serves `provider` on a real loopback port with node:http, so production transports
- * (undici, official SDKs) talk to it over TCP. The provider's web `Response` is sent as it
+ * Serves `provider` on a real loopback port with node:http (or node:https with `tls: true`), so
+ * production transports (undici, official SDKs) talk to it over TCP. The provider's web `Response` is sent as it
  * comes: headers at once, each body chunk as its own write; `Response.error()` or a body
  * stream error resets the TCP connection (RST); a client that disconnects aborts the
  * provider's `request.signal` and cancels the body, so its record shows `aborted: true`.
  * Rejects if the port cannot be bound.
+ *
+ * TLS: with `tls: true` the same is served over HTTPS/WSS (node:https) with a self-signed
+ * certificate made at start, exposed as `ca` for the client to trust; for SDKs that always
+ * dial `wss://` or `https://`.
  *
  * WebSocket: an HTTP upgrade goes to `provider.upgrade` (absent: 404) with a web `Request`
  * (URL with query, handshake headers); a `reject` answers that HTTP status and closes, an
@@ -65,22 +90,32 @@ export interface MockServer {
  */
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
   const { provider } = options;
+  const host = options.host ?? '127.0.0.1';
   let origin = '';
-  const server = createServer(
-    { noDelay: true },
-    webRequestListener(
-      (request) => provider.handle(request),
-      () => origin,
-    ),
+  const listener = webRequestListener(
+    (request) => provider.handle(request),
+    () => origin,
   );
+  const certificate = options.tls === true ? await makeLoopbackCertificate(host) : undefined;
+  const server = certificate
+    ? createTlsServer({ noDelay: true, key: certificate.key, cert: certificate.cert }, listener)
+    : createServer({ noDelay: true }, listener);
   const upgrades = createUpgradeHandler(provider, () => origin);
   server.on('upgrade', upgrades.onUpgrade);
-  const { port, origin: bound } = await listenOn(server, options.port, options.host);
+  const scheme = certificate ? 'https' : 'http';
+  const { port, origin: bound } = await listenOn(server, options.port, host, scheme);
   origin = bound;
   const close = () =>
     closeServer(server, () => {
       upgrades.closeAll();
       server.closeAllConnections();
     });
-  return { url: origin, port, requests: provider.requests, close };
+  return {
+    url: origin,
+    wsUrl: origin.replace(/^http/, 'ws'),
+    port,
+    ca: certificate?.cert,
+    requests: provider.requests,
+    close,
+  };
 }

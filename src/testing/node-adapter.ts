@@ -98,13 +98,14 @@ export function webRequestListener(
 
 /**
  * Starts `server` listening on `host` (default `127.0.0.1`) and `port` (default 0: a free
- * one); resolves with the port and the origin (`http://host:port`, an IPv6 host in brackets).
- * Rejects if the port cannot be bound.
+ * one); resolves with the port and the origin (`scheme://host:port`, scheme default `http`, an
+ * IPv6 host in brackets). Rejects if the port cannot be bound.
  */
 export async function listenOn(
   server: NetServer,
   port = 0,
   host = '127.0.0.1',
+  scheme: 'http' | 'https' = 'http',
 ): Promise<{ port: number; origin: string }> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -114,7 +115,7 @@ export async function listenOn(
     });
   });
   const bound = (server.address() as AddressInfo).port;
-  return { port: bound, origin: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
+  return { port: bound, origin: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${bound}` };
 }
 
 /** Runs `dropAll` (end every open connection), then stops `server`; resolves once it has closed. */

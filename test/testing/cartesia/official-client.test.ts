@@ -1,12 +1,15 @@
 import { createRequire } from 'node:module';
-import { connect as netConnect } from 'node:net';
 import type CartesiaClient from '@cartesia/cartesia-js';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCartesiaMock, mockCartesiaAudio } from '../../../src/testing/cartesia/index.js';
 import { type MockServer, startMockServer } from '../../../src/testing/mock-server.js';
 
 const apiKey = 'sk_car_official_0123456789';
 let server: MockServer;
+let tlsServer: MockServer;
+let tlsAgent: Agent;
+let tlsClient: CartesiaClient;
 const mock = createCartesiaMock({ apiKey, transcript: 'How are you' });
 let client: CartesiaClient;
 
@@ -20,9 +23,23 @@ const { Cartesia } = createRequire(import.meta.url)('@cartesia/cartesia-js') as 
 beforeAll(async () => {
   server = await startMockServer({ provider: mock });
   client = new Cartesia({ apiKey, baseURL: server.url, maxRetries: 0 });
+  // The same mock over TLS: its self-signed certificate is the CA given to the SDK, for
+  // WebSocket through the options it passes to ws, for HTTP through an undici dispatcher.
+  tlsServer = await startMockServer({ provider: mock, tls: true });
+  tlsAgent = new Agent({ connect: { ca: tlsServer.ca } });
+  tlsClient = new Cartesia({
+    apiKey,
+    baseURL: tlsServer.url,
+    maxRetries: 0,
+    fetch: undiciFetch as unknown as typeof fetch,
+    fetchOptions: { dispatcher: tlsAgent } as NonNullable<
+      ConstructorParameters<typeof Cartesia>[0]
+    >['fetchOptions'],
+  });
 });
 afterAll(async () => {
-  await server.close();
+  await Promise.all([server.close(), tlsServer.close()]);
+  await tlsAgent.close();
 });
 
 const voice = { mode: 'id', id: 'a0e99841-438c-4a64-b679-ae501e7d6091' } as const;
@@ -42,6 +59,18 @@ describe('@cartesia/cartesia-js 4 against the Cartesia mock (loopback)', () => {
     expect(record.path).toBe('/tts/bytes');
     expect(record.headers.authorization).toBe(`Bearer ${apiKey}`);
     expect(record.headers['cartesia-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('tts.generate over https://, the CA given through an undici dispatcher, gets the same bytes', async () => {
+    const response = await tlsClient.tts.generate({
+      model_id: 'sonic-3',
+      transcript: 'Over TLS.',
+      voice,
+      output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 24000 },
+    });
+    const body = new Uint8Array(await response.arrayBuffer());
+    expect(body).toEqual(mockCartesiaAudio('Over TLS.', { encoding: 'pcm_s16le', sampleRate: 24000 }));
+    expect(mock.requests.at(-1)!.url).toBe(`${tlsServer.url}/tts/bytes`);
   });
 
   it('tts.generateSSE (/tts/sse) yields chunk and timestamps events, then done', async () => {
@@ -69,12 +98,9 @@ describe('@cartesia/cartesia-js 4 against the Cartesia mock (loopback)', () => {
   });
 
   it('tts.websocket: a context with two pushed pieces streams the audio of the whole text, then done', async () => {
-    // The SDK always dials wss:// (buildURL forces it); `createConnection` hands ws a plain TCP
-    // socket to the loopback port, so the TLS layer is skipped and the frames are the SDK's own.
-    const { port } = server;
-    const ws = await client.tts.websocket({
-      createConnection: () => netConnect({ host: '127.0.0.1', port }),
-    });
+    // The SDK always dials wss:// (buildURL forces it): the TLS mock, its CA handed to ws.
+    expect(tlsServer.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const ws = await tlsClient.tts.websocket({ ca: tlsServer.ca });
     try {
       const ctx = ws.context({
         model_id: 'sonic-3',
