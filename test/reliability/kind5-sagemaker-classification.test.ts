@@ -4,9 +4,13 @@
  * headers is a retryable network ProviderError (not a connect timeout), and an HTTP 307 is a
  * non-retryable ProviderError with status 307 and code `HTTP_307` (not the SDK's JSON parse
  * failure `SyntaxError`). The servers speak HTTP and the event-stream framing on their own
- * (loopback); the frames come from test code, not from the SDK's codec.
+ * (loopback), over HTTP/1.1 for the response stream and h2c for the bidirectional stream; the
+ * frames come from test code, not from the SDK's codec.
  */
-import { describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import { createServer, type Http2Server, type ServerHttp2Stream } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   AllProvidersFailedError,
   ProtocolError,
@@ -24,8 +28,30 @@ const credentials = {
   secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
 };
 
-/** One SageMaker response-stream TTS provider at `url`, tried once (no retry). */
-async function firstError(url: string): Promise<VoxrouteError> {
+const h2servers: Http2Server[] = [];
+afterEach(async () => {
+  for (const s of h2servers.splice(0)) await new Promise<void>((resolve) => s.close(() => resolve()));
+});
+
+/** An h2c SageMaker bidirectional endpoint answering every stream with `answer`. */
+async function h2Endpoint(answer: (stream: ServerHttp2Stream) => void): Promise<string> {
+  const server = createServer();
+  h2servers.push(server);
+  server.on('stream', (stream: ServerHttp2Stream) => {
+    stream.on('error', () => {});
+    answer(stream);
+  });
+  server.on('session', (session) => session.on('error', () => {}));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** The first attempt's error of one SageMaker TTS provider at `url` (response or bidirectional stream). */
+async function firstError(
+  url: string,
+  stream: 'response' | 'bidirectional' = 'response',
+): Promise<VoxrouteError> {
   const r = router({
     providers: {
       sm: {
@@ -34,7 +60,7 @@ async function firstError(url: string): Promise<VoxrouteError> {
         endpointName: 'voice',
         endpointUrl: url,
         credentials,
-        tts: { voices: { agent: 'v' }, payload: 'raw-pcm', sampleRate: 24_000, stream: 'response' },
+        tts: { voices: { agent: 'v' }, payload: 'raw-pcm', sampleRate: 24_000, stream },
       },
     },
     routes: { tts: { providers: ['sm'], strategy: 'priority' } },
@@ -110,6 +136,32 @@ describe('kind 5: SageMaker classification', () => {
       );
     });
     const error = await firstError(server.url);
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect((error as ProviderError).status).toBe(307);
+    expect((error as ProviderError).providerCode).toBe('HTTP_307');
+    expect(error.retryable).toBe(false);
+    expect(error.message).toBe(
+      "Provider 'sm' answered HTTP 307, which is not a SageMaker Runtime error response",
+    );
+  });
+
+  it('bidirectional: a bad message CRC is a retryable ProtocolError', async () => {
+    const url = await h2Endpoint((stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/vnd.amazon.eventstream' });
+      stream.once('data', () => stream.end(payloadPart(AUDIO, true)));
+    });
+    const error = await firstError(url, 'bidirectional');
+    expect(ProtocolError.isInstance(error)).toBe(true);
+    expect(error.retryable).toBe(true);
+    expect(error.provider).toBe('sm');
+  });
+
+  it('bidirectional: an HTTP 307 is a non-retryable ProviderError with status 307', async () => {
+    const url = await h2Endpoint((stream) => {
+      stream.respond({ ':status': 307, location: 'https://elsewhere.example/', 'content-type': 'text/html' });
+      stream.end('<html><body>Temporary Redirect</body></html>');
+    });
+    const error = await firstError(url, 'bidirectional');
     expect(ProviderError.isInstance(error)).toBe(true);
     expect((error as ProviderError).status).toBe(307);
     expect((error as ProviderError).providerCode).toBe('HTTP_307');
