@@ -13,13 +13,14 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AllProvidersFailedError,
+  MidStreamError,
   ProtocolError,
   ProviderError,
   type RouterConfig,
   TimeoutError,
   type VoxrouteError,
 } from '../../src/index.js';
-import { drain, httpServer, pcmSignal, router } from '../cases/wire/servers.js';
+import { concat, drain, httpServer, pcmSignal, router } from '../cases/wire/servers.js';
 import { payloadPart } from './wire/event-stream.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 1);
@@ -110,6 +111,35 @@ describe('kind 5: SageMaker classification', () => {
     expect(error.retryable).toBe(true);
     expect(error.message).toMatch(
       /^Provider 'sm' sent a malformed event-stream message: The prelude checksum specified in the message \(\d+\) does not match the calculated CRC32 checksum \(\d+\)$/,
+    );
+  });
+
+  it('a bad message CRC after a good part is a MidStreamError caused by a retryable ProtocolError', async () => {
+    const url = await streaming(
+      Buffer.concat([payloadPart(AUDIO.subarray(0, 2400)), payloadPart(AUDIO, true)]),
+    );
+    const r = router({
+      providers: {
+        sm: {
+          kind: 'sagemaker',
+          region: 'us-east-1',
+          endpointName: 'voice',
+          endpointUrl: url,
+          credentials,
+          tts: { voices: { agent: 'v' }, payload: 'raw-pcm', sampleRate: 24_000, stream: 'response' },
+        },
+      },
+      routes: { tts: { providers: ['sm'], strategy: 'priority' } },
+    } as RouterConfig);
+    const { items, error } = await drain(r.tts({ text: 'Hello there.', voice: 'agent' }));
+    expect(concat(items.map((c) => c.data)).equals(AUDIO.subarray(0, 2400))).toBe(true);
+    expect(MidStreamError.isInstance(error)).toBe(true);
+    const cause = (error as MidStreamError).cause as VoxrouteError;
+    expect(ProtocolError.isInstance(cause)).toBe(true);
+    expect(cause.retryable).toBe(true);
+    expect(cause.partialOutput).toBe(true);
+    expect(cause.message).toMatch(
+      /^Provider 'sm' sent a malformed event-stream message: The message checksum/,
     );
   });
 
