@@ -2,9 +2,10 @@ import { createRequire } from 'node:module';
 
 /**
  * A `require` resolving from this module's own location, so packages are found in voxroute's
- * node_modules whichever build runs: dist/index.cjs (CommonJS: `__filename`), dist/index.js
- * (ESM: `import.meta.url`, which tsup leaves empty in the CommonJS build, hence checked
- * second), or src/ under vitest or jiti. Created on first use.
+ * node_modules whichever build runs: dist/index.js (ESM), dist/index.cjs (tsup shims
+ * `import.meta.url` there from the module's own `__filename`), or src/ under vitest or jiti.
+ * Only `import.meta.url`: a global `__filename` is not this module's (under `node -e` it is
+ * `'[eval]'`, which `createRequire` rejects with ERR_INVALID_ARG_VALUE). Created on first use.
  */
 let requireHere: NodeJS.Require | undefined;
 
@@ -20,6 +21,6 @@ let requireHere: NodeJS.Require | undefined;
  * @throws Whatever `require` throws (e.g. `MODULE_NOT_FOUND` when the package is missing).
  */
 export function requirePackage<T>(name: string): T {
-  requireHere ??= createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+  requireHere ??= createRequire(import.meta.url);
   return requireHere(name) as T;
 }

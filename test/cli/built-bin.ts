@@ -1,5 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,16 +21,51 @@ function newest(dir: string): number {
 
 /**
  * Runs `npm run build` unless dist/ is newer than every file of src/ and package.json (CI
- * builds before the tests, so there it does nothing).
+ * builds before the tests, so there it does nothing). Parallel test files take turns through a
+ * lock directory in the temp folder, so only one of them builds.
  */
 export function ensureBuilt(): void {
-  const built = [bin, join(root, 'dist/index.js'), join(root, 'dist/schema.json')];
-  if (built.every(existsSync)) {
-    const oldest = Math.min(...built.map((f) => statSync(f).mtimeMs));
-    if (oldest > Math.max(newest(join(root, 'src')), statSync(join(root, 'package.json')).mtimeMs)) return;
+  // Test files run in parallel workers: one builds at a time (a second build's clean would
+  // delete the first one's output), the others wait for it, then find dist/ fresh.
+  // One lock per checkout (not in node_modules, which worktrees may share).
+  const lock = join(
+    tmpdir(),
+    `voxroute-build-${createHash('sha256').update(root).digest('hex').slice(0, 16)}.lock`,
+  );
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A lock left by a killed run is older than any build takes.
+      if (lockAgeMs(lock) > 600_000) rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(pause, 0, 0, 250);
+    }
   }
-  const r = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
+  try {
+    if (isFresh()) return;
+    const r = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function lockAgeMs(lock: string): number {
+  try {
+    return Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return 0; // released meanwhile
+  }
+}
+
+function isFresh(): boolean {
+  const built = [bin, join(root, 'dist/index.js'), join(root, 'dist/schema.json')];
+  if (!built.every(existsSync)) return false;
+  const oldest = Math.min(...built.map((f) => statSync(f).mtimeMs));
+  return oldest > Math.max(newest(join(root, 'src')), statSync(join(root, 'package.json')).mtimeMs);
 }
 
 /** What a run of the built bin printed, and its exit code. */

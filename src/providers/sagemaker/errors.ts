@@ -1,5 +1,6 @@
 import { ProtocolError, ProviderError, TimeoutError, VoxrouteError } from '../../errors/index.js';
 import {
+  errorCode,
   isNetworkError,
   isRetryableStatus,
   mapWireError,
@@ -39,6 +40,12 @@ const FINAL_NAMES = new Set([
   'MissingAuthenticationToken',
   'ExpiredTokenException',
 ]);
+
+/**
+ * Names an HTTP error gets when the answer carried no SageMaker error type: the SDK's JSON
+ * parse failure of a non-JSON body (`SyntaxError`), its fallback `UnknownError`, plain errors.
+ */
+const UNNAMED = new Set(['SyntaxError', 'UnknownError', 'Error', 'TypeError', 'RangeError']);
 
 /** Modeled errors of the event stream itself, after HTTP 200 (PROTOCOLS.md 5.1, 5.3). */
 export const STREAM_ERROR_NAMES = new Set(['ModelStreamError', 'InternalStreamFailure']);
@@ -90,10 +97,17 @@ function text(value: unknown): string | undefined {
  *   `Retry-After` header (read from the SDK's `$response`). AWS sends
  *   `ThrottlingException` with status 400: it is reported with `status` 429 (rate limited),
  *   so that the router falls back instead of treating the request as bad. A `ModelError`
- *   message names the container's own status (`OriginalStatusCode`);
+ *   message names the container's own status (`OriginalStatusCode`). An answer that is not a
+ *   SageMaker Runtime error (no error type: a redirect, a proxy's or load balancer's HTML page,
+ *   which the SDK fails to parse as JSON and names `SyntaxError`) gets `providerCode`
+ *   `HTTP_<status>` (e.g. `'HTTP_307'`) and `retryable` from the status alone;
+ * - a broken event-stream frame in the first event (read by the SDK before `send` resolves)
+ *   is a retryable ProtocolError, as after it (see {@link thrownStreamError});
  * - `ModelStreamError` / `InternalStreamFailure` rejected by `send` (sent before any part) are
  *   mapped as by {@link streamError};
- * - the SDK's connect timeout (`TimeoutError`) becomes TimeoutError phase `connect`;
+ * - the SDK's connect timeout (`TimeoutError` without an error code) becomes TimeoutError phase
+ *   `connect`; a reset or broken connection, which the SDK also renames `TimeoutError` (it
+ *   keeps the `code`, e.g. `ECONNRESET`), is a network error as below;
  * - network failures (refused, reset, DNS, TLS) become retryable ProviderErrors
  *   (`mapWireError`); anything else (e.g. no credentials found) a non-retryable ProviderError.
  * Messages never contain a credential (`secrets`).
@@ -112,11 +126,24 @@ export function invokeError(
   if (STREAM_ERROR_NAMES.has(name)) return streamError(provider, name, e, false, secrets, error);
   const message = redactSecrets(text(e.message) ?? text(e.Message) ?? 'no message', secrets);
   if (status !== undefined && status >= 300) {
+    const headers = e.$response?.headers;
+    if (UNNAMED.has(name)) {
+      return new ProviderError(
+        `Provider '${provider}' answered HTTP ${status}, which is not a SageMaker Runtime error response`,
+        {
+          provider,
+          status,
+          providerCode: `HTTP_${status}`,
+          retryable: isRetryableStatus(status),
+          retryAfterMs: headers ? parseRetryAfter(lowerCase(headers)) : undefined,
+          cause: error,
+        },
+      );
+    }
     const throttled = name === 'ThrottlingException';
     const retryable = FINAL_NAMES.has(name) ? false : RETRYABLE_NAMES.has(name) || isRetryableStatus(status);
     const original =
       typeof e.OriginalStatusCode === 'number' ? ` (the container answered ${e.OriginalStatusCode})` : '';
-    const headers = e.$response?.headers;
     return new ProviderError(
       `Provider '${provider}' answered HTTP ${status} ${name}${original}: ${message}`,
       {
@@ -129,7 +156,9 @@ export function invokeError(
       },
     );
   }
-  if (name === 'TimeoutError') {
+  const malformed = malformedFrame(provider, error, false);
+  if (malformed) return malformed;
+  if (name === 'TimeoutError' && errorCode(error) === undefined) {
     return new TimeoutError('connect', connectMs, { provider, cause: error });
   }
   const mapped = mapWireError(error, {
@@ -183,14 +212,8 @@ export function thrownStreamError(
   const e = shape(error);
   const name = text(e.name) ?? 'Error';
   if (STREAM_ERROR_NAMES.has(name)) return streamError(provider, name, e, partialOutput, secrets, error);
-  const message = text(e.message) ?? '';
-  if (/checksum|crc|prelude|message length|not enough data/i.test(message)) {
-    return new ProtocolError(`Provider '${provider}' sent a malformed event-stream message: ${message}`, {
-      provider,
-      partialOutput,
-      cause: error,
-    });
-  }
+  const malformed = malformedFrame(provider, error, partialOutput);
+  if (malformed) return malformed;
   if (isNetworkError(error) || VoxrouteError.isInstance(error)) {
     return mapWireError(error, {
       provider,
@@ -200,4 +223,22 @@ export function thrownStreamError(
     });
   }
   return streamError(provider, name === 'Error' ? 'StreamError' : name, e, partialOutput, secrets, error);
+}
+
+/**
+ * The retryable ProtocolError of a broken event-stream frame (a prelude or message checksum
+ * mismatch, a bad length), as the SDK's event-stream codec reports it, or undefined for any
+ * other error. The message keeps the codec's first line (the SDK's hint about its hidden
+ * `$response` field is dropped).
+ */
+function malformedFrame(provider: string, error: unknown, partialOutput: boolean): ProtocolError | undefined {
+  const message = text(shape(error).message) ?? '';
+  if (!/checksum|crc|prelude|message length|not enough data/i.test(message)) return undefined;
+  const first = message.split('\n')[0]!.trim();
+  return new ProtocolError(`Provider '${provider}' sent a malformed event-stream message: ${first}`, {
+    provider,
+    retryable: true,
+    partialOutput,
+    cause: error,
+  });
 }
