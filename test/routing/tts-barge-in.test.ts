@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AbortError, type AudioChunk, createRouter, type Router } from '../../src/index.js';
+import { AbortError, type AudioChunk, RequestError, createRouter, type Router } from '../../src/index.js';
 import { createOpenAiCompatibleMock, mockSpeechPcm, startMockServer } from '../../src/testing/index.js';
 
 /**
@@ -130,7 +130,7 @@ describe('tts barge-in while the text source waits', () => {
     expect(text.returned).toBe(1);
   });
 
-  it('an error of the text source before any sentence rejects result with that error', async () => {
+  it('an error of the text source before any sentence rejects result with a RequestError caused by it', async () => {
     const { router } = await setup();
     const boom = new Error('llm failed');
     async function* text(): AsyncGenerator<string> {
@@ -145,7 +145,9 @@ describe('tts barge-in while the text source waits', () => {
         }
       })(),
     );
-    expect(error).toBe(boom);
-    expect(await errorOf(stream.result)).toBe(boom);
+    expect(error).toBeInstanceOf(RequestError);
+    expect((error as RequestError).field).toBe('text');
+    expect((error as RequestError).cause).toBe(boom);
+    expect(await errorOf(stream.result)).toBe(error);
   });
 });
