@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AbortError, type AudioChunk, RequestError, createRouter, type Router } from '../../src/index.js';
+import { AbortError, type AudioChunk, createRouter, RequestError, type Router } from '../../src/index.js';
 import { createOpenAiCompatibleMock, mockSpeechPcm, startMockServer } from '../../src/testing/index.js';
 
 /**
