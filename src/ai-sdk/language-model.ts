@@ -9,10 +9,10 @@ import type {
   LanguageModelV4Usage,
   SharedV4ProviderMetadata,
 } from '@ai-sdk/provider';
-import type { Router } from '../routing/router.js';
 import type { ChatEvent, ChatUsage, FinishReason } from '../types/chat.js';
 import type { RoutedStream, RouteResult } from '../types/route-result.js';
 import { type ChatInput, toChatInput } from './prompt.js';
+import { RouteModel } from './route-model.js';
 
 /** Options of {@link createVoxroute}'s `languageModel()`. */
 export interface VoxrouteModelOptions {
@@ -30,17 +30,10 @@ export interface VoxrouteModelOptions {
  * after it arrives as an `error` stream part. They are voxroute errors (not `APICallError`),
  * so the AI SDK does not retry them: voxroute has already fallen back across the route.
  */
-export class VoxrouteLanguageModel implements LanguageModelV4 {
-  readonly specificationVersion = 'v4';
+export class VoxrouteLanguageModel extends RouteModel<VoxrouteModelOptions> implements LanguageModelV4 {
   readonly provider = 'voxroute.chat';
   /** voxroute sends no URL to providers: every file part is refused (chat is text only). */
   readonly supportedUrls: Record<string, RegExp[]> = {};
-
-  constructor(
-    private readonly router: Router,
-    readonly modelId: string,
-    private readonly options: VoxrouteModelOptions = {},
-  ) {}
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
     const input = toChatInput(options);

@@ -6,9 +6,9 @@ import type {
 } from '@ai-sdk/provider';
 import { encodeWav } from '../audio/wav-writer.js';
 import { RequestError } from '../errors/request-error.js';
-import type { Router } from '../routing/router.js';
 import type { AudioFormat } from '../types/audio.js';
 import { formatOption, stringOption, voxrouteOptions } from './provider-options.js';
+import { RouteModel } from './route-model.js';
 
 /** Default audio of {@link VoxrouteSpeechModel}: PCM s16le, 24 000 Hz, mono, in a WAV container. */
 export const DEFAULT_SPEECH_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
@@ -33,15 +33,8 @@ export interface VoxrouteSpeechOptions {
  *   a bad provider option or no voice at all, before any provider is contacted; the router's
  *   errors (AllProvidersFailedError...) after it fell back across the route.
  */
-export class VoxrouteSpeechModel implements SpeechModelV4 {
-  readonly specificationVersion = 'v4';
+export class VoxrouteSpeechModel extends RouteModel<VoxrouteSpeechOptions> implements SpeechModelV4 {
   readonly provider = 'voxroute.speech';
-
-  constructor(
-    private readonly router: Router,
-    readonly modelId: string,
-    private readonly options: VoxrouteSpeechOptions = {},
-  ) {}
 
   async doGenerate(options: SpeechModelV4CallOptions): Promise<SpeechModelV4Result> {
     const voice = options.voice ?? this.modelId;

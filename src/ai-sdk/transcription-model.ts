@@ -6,10 +6,10 @@ import type {
 import { durationMs } from '../audio/format.js';
 import { readWav } from '../audio/read-wav.js';
 import { RequestError } from '../errors/request-error.js';
-import type { Router } from '../routing/router.js';
 import type { AudioFormat } from '../types/audio.js';
 import type { TranscriptEvent } from '../types/transcript.js';
 import { formatOption, stringOption, voxrouteOptions } from './provider-options.js';
+import { RouteModel } from './route-model.js';
 
 /** Options of {@link createVoxroute}'s `transcriptionModel()`. */
 export interface VoxrouteTranscriptionOptions {
@@ -29,15 +29,11 @@ export interface VoxrouteTranscriptionOptions {
  * @throws RequestError for audio that is neither WAV nor described by provider options,
  *   before any provider is contacted; the router's errors after it fell back across the route.
  */
-export class VoxrouteTranscriptionModel implements TranscriptionModelV4 {
-  readonly specificationVersion = 'v4';
+export class VoxrouteTranscriptionModel
+  extends RouteModel<VoxrouteTranscriptionOptions>
+  implements TranscriptionModelV4
+{
   readonly provider = 'voxroute.transcription';
-
-  constructor(
-    private readonly router: Router,
-    readonly modelId: string,
-    private readonly options: VoxrouteTranscriptionOptions = {},
-  ) {}
 
   async doGenerate(options: TranscriptionModelV4CallOptions): Promise<TranscriptionModelV4Result> {
     const bytes = typeof options.audio === 'string' ? Buffer.from(options.audio, 'base64') : options.audio;

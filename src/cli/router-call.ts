@@ -48,6 +48,37 @@ export function namesOf(config: ResolvedConfig, route: string, section: 'tts' | 
   return [...names];
 }
 
+/**
+ * The voice (`tts`) or model (`chat`) a command uses: `option`, else the route's first name.
+ * @throws CliError (exit 2) naming the route's voices or models when `option` is not one of them.
+ */
+export function pickName(
+  config: ResolvedConfig,
+  route: string,
+  section: 'tts' | 'chat',
+  option: string | undefined,
+): string {
+  const names = namesOf(config, route, section);
+  const name = option ?? names[0];
+  if (name && names.includes(name)) return name;
+  const what = section === 'tts' ? 'voice' : 'model';
+  throw new CliError(
+    `${section}: no ${what} '${option}' on route '${route}'; ${what}s: ${names.join(', ')}`,
+    EXIT_USAGE,
+  );
+}
+
+/** A router over `config` (env: `ctx.env`, else `process.env`) whose fallbacks go to `ctx.stderr`. */
+export async function openRouter(
+  ctx: CliContext,
+  config: ResolvedConfig,
+): Promise<import('voxroute').Router> {
+  const { createRouter } = await import('voxroute');
+  const router = createRouter(config, { env: ctx.env ?? process.env });
+  reportFallbacks(ctx, router);
+  return router;
+}
+
 /** A one-line summary of a finished call for stderr: provider, TTFC, attempts. */
 export function describeResult(result: RouteResult): string {
   const failed = result.attempts.filter((a) => a.outcome !== 'success').map((a) => a.provider);

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { AbortError } from '../errors/abort-error.js';
 import { VoxrouteError } from '../errors/voxroute-error.js';
+import { onceStream, type Settle } from '../internal/once-stream.js';
 import type { Router } from '../routing/router-types.js';
 import { ClauseSplitter } from '../text/clause-splitter.js';
 import type { AudioChunk } from '../types/audio.js';
@@ -37,26 +38,15 @@ import type { TurnEvent, TurnResult, TurnTimeline, VoiceTurn, VoiceTurnRequest }
  */
 export function voiceTurn(router: Router, request: VoiceTurnRequest): VoiceTurn {
   validate(request);
-  let settle!: { resolve(r: TurnResult): void; reject(e: unknown): void };
-  const result = new Promise<TurnResult>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  result.catch(() => {});
-  let used = false;
-  return {
-    result,
-    [Symbol.asyncIterator]() {
-      if (used) throw new VoxrouteError('A VoiceTurn can be iterated only once');
-      used = true;
-      return runTurn(router, request, settle)[Symbol.asyncIterator]();
-    },
-  };
+  return onceStream('VoiceTurn', (settle: Settle<TurnResult>) =>
+    runTurn(router, request, settle)[Symbol.asyncIterator](),
+  );
 }
 
 async function* runTurn(
   router: Router,
   request: VoiceTurnRequest,
-  settle: { resolve(r: TurnResult): void; reject(e: unknown): void },
+  settle: Settle<TurnResult>,
 ): AsyncGenerator<TurnEvent, void, undefined> {
   const t0 = performance.now();
   const at = () => performance.now() - t0;

@@ -8,6 +8,7 @@ import type { ErrorRedactor } from '../errors/redact.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { VoxrouteError } from '../errors/voxroute-error.js';
 import type { Clock } from '../internal/clock.js';
+import { onceStream, type Settle as SettleOf } from '../internal/once-stream.js';
 import { isRouterStall } from '../internal/stall.js';
 import type { AttemptContext } from '../providers/types.js';
 import type { Tracing } from '../telemetry/tracing.js';
@@ -124,30 +125,14 @@ export interface RouteRun<T> {
   release?: () => void;
 }
 
-interface Settle {
-  resolve(result: RouteResult): void;
-  reject(error: unknown): void;
-}
+type Settle = SettleOf<RouteResult>;
 
 /**
  * Wraps a routed call as a {@link RoutedStream}. Nothing starts until the caller iterates.
  * The stream can be iterated once; `result` never causes an unhandled rejection by itself.
  */
 export function routedStream<T>(run: RouteRun<T>): RoutedStream<T> {
-  let settle: Settle | undefined;
-  const result = new Promise<RouteResult>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  result.catch(() => {});
-  let used = false;
-  return {
-    result,
-    [Symbol.asyncIterator]() {
-      if (used) throw new VoxrouteError('A RoutedStream can be iterated only once');
-      used = true;
-      return stoppable(run, settle!);
-    },
-  };
+  return onceStream('RoutedStream', (settle: Settle) => stoppable(run, settle));
 }
 
 /**

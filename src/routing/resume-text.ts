@@ -8,16 +8,29 @@ import type { WordTiming } from '../providers/types.js';
  * is returned (the safe choice: a word may be heard twice, none is lost).
  */
 export function remainingText(sentence: string, words: readonly WordTiming[], deliveredMs: number): string {
-  let cursor = 0;
-  let cut = 0;
+  const { end, matched } = heardTo(sentence, words, deliveredMs);
+  return !matched || end === 0 ? sentence : sentence.slice(end).replace(/^[\s,;:]+/, '');
+}
+
+/**
+ * How far into `text` the words heard within `deliveredMs` reach: `end`, the index just after
+ * the last word whose audio ended by then (0: none). Words are found in `text` in order, up to
+ * the first one not yet heard; `matched` is false when one of those could not be found (then
+ * `end` is where the words found before it reach).
+ */
+export function heardTo(
+  text: string,
+  words: readonly WordTiming[],
+  deliveredMs: number,
+): { end: number; matched: boolean } {
+  let end = 0;
   for (const w of words) {
     const word = w.word.trim();
     if (!word) continue;
-    const at = sentence.indexOf(word, cursor);
-    if (at < 0) return sentence;
-    cursor = at + word.length;
-    if (w.endMs <= deliveredMs) cut = cursor;
-    else break;
+    const at = text.indexOf(word, end);
+    if (at < 0) return { end, matched: false };
+    if (w.endMs > deliveredMs) break;
+    end = at + word.length;
   }
-  return cut === 0 ? sentence : sentence.slice(cut).replace(/^[\s,;:]+/, '');
+  return { end, matched: true };
 }

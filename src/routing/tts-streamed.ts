@@ -1,6 +1,7 @@
 import { durationMs } from '../audio/format.js';
 import type { ProviderAudio, WordTiming } from '../providers/types.js';
 import type { AudioChunk } from '../types/audio.js';
+import { heardTo } from './resume-text.js';
 import type { TtsProgress } from './tts-progress.js';
 
 /**
@@ -51,18 +52,8 @@ export function heardClauses(
   words: readonly WordTiming[],
   deliveredMs: number,
 ): number {
-  let cursor = 0;
-  let heardTo = 0;
-  for (const w of words) {
-    const word = w.word.trim();
-    if (!word) continue;
-    const at = text.indexOf(word, cursor);
-    if (at < 0) break;
-    if (w.endMs > deliveredMs) break;
-    cursor = at + word.length;
-    heardTo = cursor;
-  }
+  const { end } = heardTo(text, words, deliveredMs);
   let n = 0;
-  while (n < ends.length && ends[n]! <= heardTo) n++;
+  while (n < ends.length && ends[n]! <= end) n++;
   return n;
 }

@@ -42,6 +42,14 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
         model: voice,
         start: (attempt) => {
           const native = pickNativeFormat(tts.capabilities.outputFormats, want);
+          /** The provider request but for its text (one sentence, or the streamed text). */
+          const asked = {
+            voice,
+            ...(model !== undefined ? { model } : {}),
+            format: native,
+            ...(request.language !== undefined ? { language: request.language } : {}),
+            ...(request.speed !== undefined ? { speed: request.speed } : {}),
+          };
           const dropped = (droppedBytes: number, format: AudioFormat) =>
             context.logger?.warn('Dropped a stray partial sample at the end of a provider stream', {
               provider: name,
@@ -52,20 +60,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
           /** Starts the request of one sentence's text; its audio in the caller's format. */
           const open = (text: string, words: WordTiming[]) => (signal: AbortSignal) =>
             toCallerAudio(
-              keepWords(
-                tts.synthesize(
-                  {
-                    text,
-                    voice,
-                    ...(model !== undefined ? { model } : {}),
-                    format: native,
-                    ...(request.language !== undefined ? { language: request.language } : {}),
-                    ...(request.speed !== undefined ? { speed: request.speed } : {}),
-                  },
-                  { ...attempt, signal },
-                ),
-                words,
-              ),
+              keepWords(tts.synthesize({ text, ...asked }, { ...attempt, signal }), words),
               want,
               name,
               dropped,
@@ -74,18 +69,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
             // The provider takes text as a stream: one request (context) for the utterance.
             return streamedAttempt(
               progress,
-              (text) =>
-                tts.synthesize(
-                  {
-                    text,
-                    voice,
-                    ...(model !== undefined ? { model } : {}),
-                    format: native,
-                    ...(request.language !== undefined ? { language: request.language } : {}),
-                    ...(request.speed !== undefined ? { speed: request.speed } : {}),
-                  },
-                  attempt,
-                ),
+              (text) => tts.synthesize({ text, ...asked }, attempt),
               (audio, words) => toCallerAudio(keepWords(audio, words), want, name, dropped),
             );
           }

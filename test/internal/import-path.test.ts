@@ -1,12 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = resolve(import.meta.dirname, '../..');
-const run = promisify(execFile);
+import { ROOT as root, runProbe, sourceFiles } from '../helpers/import-probe.js';
 
 /** Packages voxroute loads on first use (src/internal/require-package.ts), never at import. */
 const LAZY_PACKAGES = ['zod', 'alawmulaw', 'eventsource-parser'];
@@ -25,33 +20,8 @@ interface Probe {
   controlSeen: boolean;
 }
 
-async function probe(): Promise<Probe> {
-  const dir = mkdtempSync(join(tmpdir(), 'voxroute-loads-'));
-  try {
-    const { stdout } = await run(
-      process.execPath,
-      [
-        '--import',
-        './test/internal/fixtures/record-loads.mjs',
-        'scripts/run-ts.mjs',
-        'test/internal/fixtures/import-probe.mjs',
-      ],
-      { cwd: root, timeout: 30_000, env: { ...process.env, VOXROUTE_LOAD_LOG: join(dir, 'loads.log') } },
-    );
-    return JSON.parse(stdout) as Probe;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
+function probe(): Promise<Probe> {
+  return runProbe('test/internal/fixtures/import-probe.mjs', { recordLoads: true, timeoutMs: 30_000 });
 }
 
 describe('packages loaded on first use stay off the import path', () => {

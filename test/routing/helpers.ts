@@ -7,36 +7,36 @@ import type { HttpTransport } from '../../src/transport/types.js';
 
 /** A manual clock: time moves only when the test says so. */
 export class ManualClock implements Clock {
-  #now = 0;
-  #timers = new Map<number, { at: number; fn: () => void }>();
+  protected current = 0;
+  protected readonly timers = new Map<number, { at: number; fn: () => void }>();
   #next = 1;
   now(): number {
-    return this.#now;
+    return this.current;
   }
   setTimeout(fn: () => void, ms: number): unknown {
     const id = this.#next++;
-    this.#timers.set(id, { at: this.#now + ms, fn });
+    this.timers.set(id, { at: this.current + ms, fn });
     return id;
   }
   clearTimeout(handle: unknown): void {
-    this.#timers.delete(handle as number);
+    this.timers.delete(handle as number);
   }
   /** Moves time forward by `ms`, firing due timers in order. */
   advance(ms: number): void {
-    const target = this.#now + ms;
+    const target = this.current + ms;
     for (;;) {
-      const due = [...this.#timers.entries()]
+      const due = [...this.timers.entries()]
         .filter(([, t]) => t.at <= target)
         .sort((a, b) => a[1].at - b[1].at)[0];
       if (!due) break;
-      this.#timers.delete(due[0]);
-      this.#now = due[1].at;
+      this.timers.delete(due[0]);
+      this.current = due[1].at;
       due[1].fn();
     }
-    this.#now = target;
+    this.current = target;
   }
   get pendingTimers(): number {
-    return this.#timers.size;
+    return this.timers.size;
   }
 }
 

@@ -1,52 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import { TimeoutError, type TimeoutPhase } from '../../src/errors/index.js';
-import type { Clock } from '../../src/internal/clock.js';
 import { isRouterStall, STALL_TOLERANCE_MS } from '../../src/internal/stall.js';
 import { type CandidateHealth, routedStream } from '../../src/routing/attempt-loop.js';
 import type { BreakerFailure } from '../../src/routing/health/index.js';
 import { PhaseDeadlines } from '../../src/transport/phase-deadlines.js';
 import type { ChatEvent } from '../../src/types/chat.js';
-import { aborted, candidate, fakeRun } from './helpers.js';
+import { aborted, candidate, fakeRun, ManualClock } from './helpers.js';
 
 /**
  * A clock whose event loop can be blocked: `block(ms)` moves time on without running any timer
  * (a long synchronous task), so the timers due meanwhile fire late on the next `advance`.
  */
-class BlockableClock implements Clock {
-  #now = 0;
-  #next = 1;
-  readonly #timers = new Map<number, { at: number; fn: () => void }>();
-  now(): number {
-    return this.#now;
-  }
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = this.#next++;
-    this.#timers.set(id, { at: this.#now + ms, fn });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.#timers.delete(handle as number);
-  }
+class BlockableClock extends ManualClock {
   block(ms: number): void {
-    this.#now += ms;
+    this.current += ms;
   }
   /**
    * Fires every timer due by now + ms, in order, each at max(its due time, now). A timer set
    * by one of them runs on the next call only (the next turn of the event loop).
    */
-  advance(ms: number): void {
-    const target = this.#now + ms;
-    const existing = new Set(this.#timers.keys());
+  override advance(ms: number): void {
+    const target = this.current + ms;
+    const existing = new Set(this.timers.keys());
     for (;;) {
-      const due = [...this.#timers.entries()]
+      const due = [...this.timers.entries()]
         .filter(([id, t]) => existing.has(id) && t.at <= target)
         .sort((x, y) => x[1].at - y[1].at)[0];
       if (!due) break;
-      this.#timers.delete(due[0]);
-      this.#now = Math.max(this.#now, due[1].at);
+      this.timers.delete(due[0]);
+      this.current = Math.max(this.current, due[1].at);
       due[1].fn();
     }
-    this.#now = Math.max(this.#now, target);
+    this.current = Math.max(this.current, target);
   }
 }
 

@@ -4,7 +4,7 @@ import { loadCliConfig } from '../config-file.js';
 import type { CliContext } from '../context.js';
 import { EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
-import { describeResult, namesOf, pickRoute, reportFallbacks } from '../router-call.js';
+import { describeResult, openRouter, pickName, pickRoute } from '../router-call.js';
 
 /**
  * `voxroute chat PROMPT [--model NAME] [--system TEXT] [--max-tokens N] [--route NAME] [-c FILE]`:
@@ -29,17 +29,8 @@ export async function chatCommand(argv: readonly string[], ctx: CliContext): Pro
     values['max-tokens'] === undefined ? undefined : intOption('chat', 'max-tokens', values['max-tokens'], 1);
   const { config } = await loadCliConfig(ctx, values.config);
   const route = pickRoute(config, 'chat', values.route);
-  const models = namesOf(config, route, 'chat');
-  const model = values.model ?? models[0];
-  if (!model || !models.includes(model)) {
-    throw new CliError(
-      `chat: no model '${values.model}' on route '${route}'; models: ${models.join(', ')}`,
-      EXIT_USAGE,
-    );
-  }
-  const { createRouter } = await import('voxroute');
-  const router = createRouter(config, { env: ctx.env ?? process.env });
-  reportFallbacks(ctx, router);
+  const model = pickName(config, route, 'chat', values.model);
+  const router = await openRouter(ctx, config);
   const progress = startProgress(ctx, `waiting for the reply on route '${route}'`);
   try {
     const stream = router.chat({

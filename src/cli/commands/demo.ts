@@ -4,9 +4,10 @@ import type { RouterConfig } from 'voxroute';
 import { parseCommandArgs } from '../args.js';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../context.js';
-import { EXIT_IO, EXIT_OK, EXIT_UNAVAILABLE } from '../exit-codes.js';
+import { EXIT_IO, EXIT_OK } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
 import { describeResult } from '../router-call.js';
+import { loadTestingKit } from '../testing-kit.js';
 
 /**
  * `voxroute demo [-o FILE.wav]`: a voice turn (stt -> chat -> tts) routed across two
@@ -17,15 +18,7 @@ import { describeResult } from '../router-call.js';
  */
 export async function demoCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
   const { values } = parseCommandArgs('demo', argv, { out: { type: 'string', short: 'o' } }, 0);
-  let testing: typeof import('voxroute/testing');
-  try {
-    testing = await import('voxroute/testing');
-  } catch (error) {
-    throw new CliError(
-      `demo: voxroute/testing could not be loaded (${(error as Error).message}); it needs the optional peer dependencies msw and ws: npm install msw ws`,
-      EXIT_UNAVAILABLE,
-    );
-  }
+  const testing = await loadTestingKit('demo');
   const { createRouter, encodeWav } = await import('voxroute');
   const failing = testing.createOpenAiCompatibleMock({
     script: { failTimes: Number.MAX_SAFE_INTEGER, failStatus: 503 },

@@ -1,8 +1,8 @@
 import { CONFIG_OPTION, parseCommandArgs } from '../args.js';
-import { CliError } from '../cli-error.js';
 import { loadCliConfig } from '../config-file.js';
 import type { CliContext } from '../context.js';
-import { EXIT_OK, EXIT_UNAVAILABLE } from '../exit-codes.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { loadTestingKit } from '../testing-kit.js';
 
 /** One served mock, as `voxroute mock --json` prints it. */
 export interface ServedMock {
@@ -32,15 +32,7 @@ export async function mockCommand(argv: readonly string[], ctx: CliContext): Pro
     get: (target, key) => (typeof key === 'string' && target[key]) || MOCK_ENV_FALLBACK,
   });
   const { config } = await loadCliConfig(ctx, values.config, lenient);
-  let testing: typeof import('voxroute/testing');
-  try {
-    testing = await import('voxroute/testing');
-  } catch (error) {
-    throw new CliError(
-      `mock: voxroute/testing could not be loaded (${(error as Error).message}); it needs the optional peer dependencies msw and ws: npm install msw ws`,
-      EXIT_UNAVAILABLE,
-    );
-  }
+  const testing = await loadTestingKit('mock');
   const servers: { close(): Promise<void> }[] = [];
   const served: Record<string, ServedMock> = {};
   const skipped: string[] = [];

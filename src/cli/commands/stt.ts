@@ -6,7 +6,7 @@ import { loadCliConfig } from '../config-file.js';
 import type { CliContext } from '../context.js';
 import { EXIT_IO, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
-import { describeResult, pickRoute, reportFallbacks } from '../router-call.js';
+import { describeResult, openRouter, pickRoute } from '../router-call.js';
 
 /**
  * `voxroute stt FILE.wav [--interim] [--language CODE] [--route NAME] [-c FILE]`: transcribes a
@@ -41,7 +41,7 @@ export async function sttCommand(argv: readonly string[], ctx: CliContext): Prom
   try {
     const { config } = await loadCliConfig(ctx, values.config);
     const route = pickRoute(config, 'stt', values.route);
-    const { createRouter, readWav, ProtocolError } = await import('voxroute');
+    const { readWav, ProtocolError } = await import('voxroute');
     const wav = readWav(handle.createReadStream());
     let format: Awaited<typeof wav.format>;
     try {
@@ -51,8 +51,7 @@ export async function sttCommand(argv: readonly string[], ctx: CliContext): Prom
         throw new CliError(`stt: ${file} is not a WAV file voxroute reads: ${error.message}`, EXIT_IO);
       throw error;
     }
-    const router = createRouter(config, { env: ctx.env ?? process.env });
-    reportFallbacks(ctx, router);
+    const router = await openRouter(ctx, config);
     const progress = startProgress(ctx, `transcribing ${input} through route '${route}'`);
     try {
       const stream = router.stt({

@@ -6,7 +6,7 @@ import { loadCliConfig } from '../config-file.js';
 import type { CliContext } from '../context.js';
 import { EXIT_IO, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
-import { describeResult, namesOf, pickRoute, reportFallbacks } from '../router-call.js';
+import { describeResult, openRouter, pickName, pickRoute } from '../router-call.js';
 
 /**
  * `voxroute tts TEXT [-o FILE] [--voice NAME] [--route NAME] [--sample-rate HZ] [-c FILE]`:
@@ -43,17 +43,9 @@ export async function ttsCommand(argv: readonly string[], ctx: CliContext): Prom
   }
   const { config } = await loadCliConfig(ctx, values.config);
   const route = pickRoute(config, 'tts', values.route);
-  const voices = namesOf(config, route, 'tts');
-  const voice = values.voice ?? voices[0];
-  if (!voice || !voices.includes(voice)) {
-    throw new CliError(
-      `tts: no voice '${values.voice}' on route '${route}'; voices: ${voices.join(', ')}`,
-      EXIT_USAGE,
-    );
-  }
-  const { createRouter, encodeWav } = await import('voxroute');
-  const router = createRouter(config, { env: ctx.env ?? process.env });
-  reportFallbacks(ctx, router);
+  const voice = pickName(config, route, 'tts', values.voice);
+  const { encodeWav } = await import('voxroute');
+  const router = await openRouter(ctx, config);
   const progress = startProgress(ctx, `speaking through route '${route}'`);
   try {
     const format = { encoding: 'pcm_s16le', sampleRate, channels: 1 } as const;

@@ -67,12 +67,13 @@ export async function* synthesizeWebSocket(
   request: CartesiaTtsRequest,
   attempt: AttemptContext,
 ): AsyncGenerator<CartesiaAudio> {
-  if (attempt.signal.aborted) throw new AbortError('Cartesia TTS aborted', { cause: attempt.signal.reason });
+  if (attempt.signal.aborted) throw aborted(attempt);
+  const call: WebSocketCall = { endpoint, options, pool, clock, request, attempt };
   let { socket, reused } = await pool.acquire(attempt);
   for (;;) {
     const fate: ContextFate = { lost: false, heard: false };
     try {
-      yield* onSocket(endpoint, options, pool, clock, request, attempt, socket, fate);
+      yield* onSocket(call, socket, fate);
       return;
     } catch (error) {
       // C37: a warm socket that died after the request was sent and before any message of the
@@ -92,22 +93,33 @@ interface ContextFate {
   heard: boolean;
 }
 
+/** The arguments of one {@link synthesizeWebSocket} call, as each socket it tries sees them. */
+interface WebSocketCall {
+  endpoint: CartesiaEndpoint;
+  options: CartesiaTtsOptions;
+  pool: TtsSocketPool;
+  clock: Clock;
+  request: CartesiaTtsRequest;
+  attempt: AttemptContext;
+}
+
+/** The AbortError of an attempt whose signal fired (its reason as the cause). */
+function aborted(attempt: AttemptContext): AbortError {
+  return new AbortError('Cartesia TTS aborted', { cause: attempt.signal.reason });
+}
+
 /** One context on `socket` (see {@link synthesizeWebSocket}); records in `fate` how the socket fared. */
 async function* onSocket(
-  endpoint: CartesiaEndpoint,
-  options: CartesiaTtsOptions,
-  pool: TtsSocketPool,
-  clock: Clock,
-  request: CartesiaTtsRequest,
-  attempt: AttemptContext,
+  call: WebSocketCall,
   socket: TtsSocket,
   fate: ContextFate,
 ): AsyncGenerator<CartesiaAudio> {
+  const { endpoint, options, pool, clock, request, attempt } = call;
   const provider = endpoint.provider;
   const base = ttsBody(provider, request, options, '', options.addTimestamps ?? true);
   if (attempt.signal.aborted) {
     pool.release(socket, false);
-    throw new AbortError('Cartesia TTS aborted', { cause: attempt.signal.reason });
+    throw aborted(attempt);
   }
   const contextId = newContextId();
   const inbox = new Inbox<Record<string, unknown>>();
@@ -143,7 +155,7 @@ async function* onSocket(
     (phase, timeoutMs) =>
       inbox.fail(new TimeoutError(phase, timeoutMs, { provider, partialOutput: reader.hadOutput })),
   );
-  const onAbort = () => inbox.fail(new AbortError('Cartesia TTS aborted', { cause: attempt.signal.reason }));
+  const onAbort = () => inbox.fail(aborted(attempt));
   attempt.signal.addEventListener('abort', onAbort, { once: true });
   socket.attach(listener);
   const send = (transcript: string, more: boolean) =>

@@ -136,16 +136,7 @@ export function router(config: RouterConfig, options?: RouterOptions): Router {
   return r;
 }
 
-/** Drains a stream; returns what it yielded and the error it ended with (undefined: a clean end). */
-export async function drain<T>(stream: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
-  const items: T[] = [];
-  try {
-    for await (const item of stream) items.push(item);
-  } catch (error) {
-    return { items, error };
-  }
-  return { items, error: undefined };
-}
+export { drain } from '../../helpers/streams.js';
 
 /** Resolves once `socket` is closed (at once when it already is). */
 export function closed(socket: Socket): Promise<void> {

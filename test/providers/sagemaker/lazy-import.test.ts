@@ -1,32 +1,13 @@
-import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROOT as root, runProbe, sourceFiles } from '../../helpers/import-probe.js';
 
-const root = resolve(import.meta.dirname, '../../..');
-const run = promisify(execFile);
-
-async function probe(): Promise<{ afterImport: number; afterLoad: number }> {
-  const { stdout } = await run(
-    process.execPath,
-    ['scripts/run-ts.mjs', 'test/providers/sagemaker/fixtures/import-probe.mjs'],
-    {
-      cwd: root,
-      timeout: 30_000,
-    },
-  );
-  return JSON.parse(stdout) as { afterImport: number; afterLoad: number };
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
+function probe(): Promise<{ afterImport: number; afterLoad: number }> {
+  return runProbe('test/providers/sagemaker/fixtures/import-probe.mjs', {
+    recordLoads: false,
+    timeoutMs: 30_000,
+  });
 }
 
 describe('the AWS SDK is loaded lazily', () => {
