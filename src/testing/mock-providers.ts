@@ -27,7 +27,7 @@ export const MOCK_API_KEY = 'voxroute-mock-key';
 
 /** Static AWS credentials put in the returned config of SageMaker providers (never checked). */
 export const MOCK_AWS_CREDENTIALS = {
-  accessKeyId: 'AKIAVOXROUTEMOCK0000',
+  accessKeyId: 'voxroute-mock-access-key-id',
   secretAccessKey: 'voxroute-mock-secret-access-key',
 } as const;
 

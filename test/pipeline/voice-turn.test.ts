@@ -204,7 +204,7 @@ describe('voiceTurn', () => {
     // Half of what the budget left (about 600 ms, minus what stt took), never the route's 10 s.
     expect(TimeoutError.isInstance(error) && error.timeoutMs).toBeLessThanOrEqual(300);
     expect(chatRequests(b)).toHaveLength(1);
-    expect(a).toBeDefined();
+    expect(chatRequests(a)).toHaveLength(1);
   });
 
   it('a malformed request throws a VoxrouteError naming the field, before any provider', async () => {
