@@ -1,6 +1,7 @@
 /**
  * Every benchmark with targets, in sequence, then each target with met / not met in one list
- * (`npm run bench`). Runs bench/overhead.ts, bench/resampler.ts, bench/streams.ts, and
+ * (`npm run bench`). Runs bench/overhead.ts, bench/resampler.ts, bench/streams.ts,
+ * bench/stt-input.ts, and
  * bench/import-time.ts when dist/ is built (`npm run build`; it times the built package).
  * The routing suite (bench/routing/suite.ts, ~15 min) is not included: `npm run bench:routing`.
  * Each script runs in a process of its own, one after the other, and prints its full output.
@@ -16,6 +17,7 @@ const scripts: [string, string[]][] = [
   ['bench/overhead.ts', []],
   ['bench/resampler.ts', []],
   ['bench/streams.ts', []],
+  ['bench/stt-input.ts', []],
 ];
 const built = existsSync(resolve(root, 'dist/index.js'));
 if (built) scripts.push(['bench/import-time.ts', []]);

@@ -11,14 +11,26 @@ import { callerFailure } from './tts-progress.js';
  * bounded by the audio since the last final. Each `reader()` replays what was kept from a byte
  * offset, then goes on with live audio. Chunks given as AudioChunk must be in the request's
  * `format` (a VoxrouteError otherwise).
+ *
+ * Cost is linear in the audio: a reader finds its start once (binary search) and then walks
+ * the kept chunks by index, and trimming advances a head index (the array is compacted when
+ * more than half of it is dropped), so no chunk is scanned again per chunk read.
  */
 export class ReplayableAudio {
   readonly #source: AsyncIterator<Uint8Array | AudioChunk>;
   readonly #format: AudioFormat;
-  /** Kept chunks, each with the byte offset of its first byte in the caller's stream. */
-  readonly #kept: { offset: number; data: Uint8Array }[] = [];
+  /**
+   * Kept chunks, each with the byte offset of its first byte in the caller's stream, from
+   * index `#head` on (the entries before it are trimmed and wait for compaction).
+   */
+  #kept: { offset: number; data: Uint8Array }[] = [];
+  #head = 0;
+  /** Chunks compacted away from the front of `#kept` so far: chunk `i` of the stream is `#kept[i - #base]`. */
+  #base = 0;
   /** Bytes read from the caller so far. */
   #total = 0;
+  /** Byte offset of the first kept byte (= #total when nothing is kept). */
+  #keptFrom = 0;
   #done = false;
   #failure: { error: RequestError } | undefined;
   #pull: Promise<void> | undefined;
@@ -30,9 +42,7 @@ export class ReplayableAudio {
 
   /** Bytes kept now (after trimming). */
   get keptBytes(): number {
-    let n = 0;
-    for (const c of this.#kept) n += c.data.byteLength;
-    return n;
+    return this.#total - this.#keptFrom;
   }
 
   /** Bytes read from the caller so far. */
@@ -42,8 +52,19 @@ export class ReplayableAudio {
 
   /** Drops kept audio that ends before byte `offset` of the caller's stream. */
   trimBefore(offset: number): void {
-    while (this.#kept.length && this.#kept[0]!.offset + this.#kept[0]!.data.byteLength <= offset)
-      this.#kept.shift();
+    const kept = this.#kept;
+    while (this.#head < kept.length) {
+      const c = kept[this.#head]!;
+      if (c.offset + c.data.byteLength > offset) break;
+      this.#head++;
+    }
+    this.#keptFrom = this.#head < kept.length ? kept[this.#head]!.offset : this.#total;
+    // Compact once more than half is dropped: each entry is moved O(1) times on average.
+    if (this.#head > 64 && this.#head * 2 > kept.length) {
+      this.#kept = kept.slice(this.#head);
+      this.#base += this.#head;
+      this.#head = 0;
+    }
   }
 
   /**
@@ -53,12 +74,19 @@ export class ReplayableAudio {
    */
   async *reader(signal?: AbortSignal, from = 0): AsyncGenerator<Uint8Array, void, undefined> {
     let position = from;
+    /** Stream index of the next chunk to look at (see #base). */
+    let next = this.#base + this.#firstEndingAfter(from);
     for (;;) {
       if (signal?.aborted) return;
-      const chunk = this.#kept.find((c) => c.offset + c.data.byteLength > position);
+      // Audio trimmed meanwhile is no longer there: go on from the first chunk kept.
+      next = Math.max(next, this.#base + this.#head);
+      const chunk = this.#kept[next - this.#base];
       if (chunk) {
+        next++;
+        const end = chunk.offset + chunk.data.byteLength;
+        if (end <= position) continue;
         const start = Math.max(0, position - chunk.offset);
-        position = chunk.offset + chunk.data.byteLength;
+        position = end;
         yield start === 0 ? chunk.data : chunk.data.subarray(start);
         continue;
       }
@@ -81,6 +109,20 @@ export class ReplayableAudio {
     if (this.#done) return;
     this.#done = true;
     await this.#source.return?.();
+  }
+
+  /** Index in `#kept` of the first kept chunk that ends after byte `offset` (binary search; `#kept.length` when none). */
+  #firstEndingAfter(offset: number): number {
+    const kept = this.#kept;
+    let lo = this.#head;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = kept[mid]!;
+      if (c.offset + c.data.byteLength > offset) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
   }
 
   async #next(): Promise<void> {

@@ -13,15 +13,19 @@ export async function collectAudio(
   const iterator = audio[Symbol.asyncIterator]();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new AbortError());
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  aborted.catch(() => {});
+  // One abort listener for the whole read, rejecting the step in flight: racing each step
+  // against one long-lived promise would leave a reaction on it per chunk.
+  let rejectStep: ((error: unknown) => void) | undefined;
+  const onAbort = () => rejectStep?.(new AbortError());
+  signal.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
-      const step = await Promise.race([iterator.next(), aborted]);
+      if (signal.aborted) throw new AbortError();
+      const step = await new Promise<IteratorResult<Uint8Array>>((resolve, reject) => {
+        rejectStep = reject;
+        iterator.next().then(resolve, reject);
+      });
+      rejectStep = undefined;
       if (step.done) break;
       if (step.value.byteLength > 0) {
         chunks.push(step.value);
@@ -32,7 +36,7 @@ export async function collectAudio(
     if (AbortError.isInstance(error)) void Promise.resolve(iterator.return?.()).catch(() => {});
     throw error;
   } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
+    signal.removeEventListener('abort', onAbort);
   }
   const out = new Uint8Array(total);
   let offset = 0;
