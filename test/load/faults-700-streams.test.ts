@@ -142,7 +142,7 @@ describe('load: 500 tts + 200 stt concurrent streams, 10% injected faults', () =
         o,
         { tts: count('tts', o), stt: count('stt', o) },
       ]),
-    );
+    ) as Record<Outcome, { tts: number; stt: number }>;
     expect(details.slice(0, 5)).toEqual([]);
     expect(summary['wrong-bytes']).toEqual({ tts: 0, stt: 0 });
     expect(summary['other-error']).toEqual({ tts: 0, stt: 0 });
