@@ -1,7 +1,7 @@
 /**
  * Every benchmark with targets, in sequence, then each target with met / not met in one list
  * (`npm run bench`). Runs bench/overhead.ts, bench/resampler.ts, bench/streams.ts,
- * bench/stt-input.ts, and
+ * bench/stt-input.ts, bench/load.ts, and
  * bench/import-time.ts when dist/ is built (`npm run build`; it times the built package).
  * The routing suite (bench/routing/suite.ts, ~15 min) is not included: `npm run bench:routing`.
  * Each script runs in a process of its own, one after the other, and prints its full output.
@@ -18,6 +18,7 @@ const scripts: [string, string[]][] = [
   ['bench/resampler.ts', []],
   ['bench/streams.ts', []],
   ['bench/stt-input.ts', []],
+  ['bench/load.ts', []],
 ];
 const built = existsSync(resolve(root, 'dist/index.js'));
 if (built) scripts.push(['bench/import-time.ts', []]);
