@@ -7,10 +7,15 @@
  * since it names a Timeout once per timer duration (not once per timer), every handle created
  * meanwhile (timers ref'd or not, sockets, HTTP/2 sessions, tracked with async_hooks) has been
  * destroyed. Servers speak the wire on their own (loopback) and stay up until the check, so a
- * client socket left open would show as the server's socket too. SageMaker bidirectional
- * (HTTP/2) streams are not in this test.
+ * client socket left open would show as the server's socket too. The check forces a gc:
+ * closed HTTP/2 sessions and their requests report their end to async_hooks only when collected.
  */
 import { createHook } from 'node:async_hooks';
+import { once } from 'node:events';
+import { createServer as createH2Server, type Http2Session, type ServerHttp2Stream } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { createRouter, type RouterConfig } from '../../src/index.js';
@@ -28,6 +33,9 @@ import { payloadPart } from './wire/event-stream.js';
 const AUDIO = pcmSignal(2400, 24_000, 1);
 const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000 } as const;
 const SPEECH = pcmSignal(3200, 16_000, 2);
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 /** Active resources as counts by type, e.g. { Timeout: 2, TCPSocketWrap: 4 }. */
 function resources(): Record<string, number> {
@@ -251,5 +259,65 @@ describe('kind 3c: close() leaves no timer or handle', () => {
     handles.stop();
     expect(extra(before)).toEqual({});
     expect(handles.live()).toEqual([]);
+  });
+
+  it('after SageMaker bidirectional (HTTP/2) streams, close() leaves no session, socket or timer', async () => {
+    // An h2c SageMaker bidirectional endpoint: on the first input frame, the audio as two
+    // PayloadParts; when the client ends its side (after the end frame), a clean end.
+    const server = createH2Server();
+    const sessions: Http2Session[] = [];
+    server.on('session', (session) => {
+      sessions.push(session);
+      session.on('error', () => {});
+    });
+    server.on('stream', (stream: ServerHttp2Stream) => {
+      stream.on('error', () => {});
+      stream.respond({ ':status': 200, 'content-type': 'application/vnd.amazon.eventstream' });
+      stream.once('data', () => {
+        stream.write(payloadPart(AUDIO.subarray(0, 2400)));
+        stream.write(payloadPart(AUDIO.subarray(2400)));
+      });
+      stream.on('end', () => stream.end());
+      stream.resume();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const before = resources();
+      const handles = trackHandles();
+      const r = createRouter({
+        providers: {
+          sm: {
+            kind: 'sagemaker',
+            region: 'us-east-1',
+            endpointName: 'voice',
+            endpointUrl: url,
+            credentials: {
+              accessKeyId: 'AKIDEXAMPLE',
+              secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+            },
+            tts: { voices: { agent: 'v' }, payload: 'raw-pcm', sampleRate: 24_000, stream: 'bidirectional' },
+          },
+        },
+        routes: { tts: { providers: ['sm'], strategy: 'priority' } },
+      } as RouterConfig);
+      for (let i = 0; i < 20; i++) {
+        const { items, error } = await drain(r.tts({ text: 'Hello there.', voice: 'agent' }));
+        expect(error).toBeUndefined();
+        expect(concat(items.map((c) => c.data)).equals(AUDIO)).toBe(true);
+      }
+      await r.close();
+      await until(() => {
+        gc();
+        return Object.keys(extra(before)).length === 0 && handles.live().length === 0;
+      }, 2_000);
+      handles.stop();
+      expect(extra(before)).toEqual({});
+      expect(handles.live()).toEqual([]);
+    } finally {
+      for (const session of sessions) session.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
