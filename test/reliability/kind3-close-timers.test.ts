@@ -4,7 +4,7 @@
  * opened by failing providers, Retry-After cooldowns, hedged requests and first-chunk
  * deadlines, `router.close()` leaves no timer, socket or other handle of voxroute's:
  * `process.getActiveResourcesInfo()` lists nothing more than before the router was made, and,
- * since it names a Timeout once per timer duration (not once per timer), every handle created
+ * since it lists only ref'd timers (an unref'd one leaks as surely), every handle created
  * meanwhile (timers ref'd or not, sockets, HTTP/2 sessions, tracked with async_hooks) has been
  * destroyed. Servers speak the wire on their own (loopback) and stay up until the check, so a
  * client socket left open would show as the server's socket too. The check forces a gc:
