@@ -58,7 +58,8 @@ describe('kind 6: STT input cost is linear in the audio', () => {
     }
     // The old reader scanned every kept chunk per chunk read: ~chunks/2 reads per chunk per reader.
     const [short, long] = readsPerChunk as [number, number];
-    expect(short).toBeLessThanOrEqual(16);
+    // 13 today; a bound with room, far below the old 892 at 500 chunks.
+    expect(short).toBeLessThanOrEqual(32);
     expect(Math.abs(long - short)).toBeLessThan(0.5);
   });
 
