@@ -41,5 +41,9 @@ export async function outcome<T>(iterable: AsyncIterable<T>): Promise<Outcome<T>
   }
 }
 
-/** Run settings: modest counts (the whole folder stays well under 20 s on a loaded 2-core box), a per-run timeout (a hang fails). */
-export const RUNS = { numRuns: 150, timeout: 2000 } as const;
+/**
+ * Run settings: modest counts, so the whole folder stays well under 20 s on a loaded 2-core
+ * machine (`PROPERTY_RUNS=5000 npx vitest run test/properties` searches deeper), and a per-run
+ * timeout, so a hang fails the property instead of the suite.
+ */
+export const RUNS = { numRuns: Number(process.env.PROPERTY_RUNS ?? 150), timeout: 2000 } as const;
