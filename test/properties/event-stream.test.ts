@@ -122,7 +122,7 @@ describe('event-stream decoding (property)', () => {
           expect(ProtocolError.isInstance(got.error)).toBe(true);
           // Messages before the corrupted one come through unchanged.
           const sent = messages.map(plain);
-          got.messages.forEach((m, k) => expect(plain(m)).toEqual(sent[k]));
+          expect(got.messages.map(plain)).toEqual(sent.slice(0, got.messages.length));
           expect(got.messages.length).toBeLessThan(messages.length);
         },
       ),
