@@ -40,7 +40,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'mock',
-    usage: '[-c FILE] [--json]',
+    usage: '[-c FILE] [--json] [--tls [--ca-out FILE]]',
     summary: "serve the config's providers as loopback mocks and print their base URLs",
     run: async (argv, ctx) => (await import('./commands/mock.js')).mockCommand(argv, ctx),
   },

@@ -27,6 +27,15 @@ export interface RouterOptions {
    * so adapters then authenticate the way the provider allows without them. Default: undici's.
    */
   WebSocket?: typeof globalThis.WebSocket;
+  /**
+   * Extra CA certificates (PEM; a string may hold several) to trust for `https://` and `wss://`
+   * providers, in addition to Node's bundled root CAs: e.g. the `ca` of
+   * `startMockProviders(config, { tls: true })` (voxroute/testing), or a private CA of a
+   * self-hosted model server. Applies to voxroute's own undici transport (HTTP and WebSocket);
+   * not to a caller's `fetch` or `WebSocket`, to Bun's default fetch, nor to SageMaker (the AWS
+   * SDK). Default: none.
+   */
+  ca?: string | readonly string[];
   /** Monotonic clock and timers for every deadline and measurement. Default: performance.now(). */
   clock?: Clock;
   /** Receives warnings (e.g. a stray half sample dropped at the end of a stream). Default: none. */

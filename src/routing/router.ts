@@ -36,9 +36,11 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   const resolved = parseConfig(config, options.env ? { env: options.env } : {});
   const clock = options.clock ?? systemClock;
   const logger = options.logger;
-  const transport = createHttpTransport({ ...(options.fetch ? { fetch: options.fetch } : {}), clock });
+  const ca = options.ca !== undefined ? { ca: options.ca } : {};
+  const transport = createHttpTransport({ ...(options.fetch ? { fetch: options.fetch } : {}), ...ca, clock });
   const webSocket = createWebSocketTransport({
     ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
+    ...ca,
     clock,
   });
   const closing = new AbortController();
@@ -82,8 +84,8 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     {
       closeSignal: closing.signal,
       transport,
-      // Only a caller's WebSocket constructor overrides the adapters' own transports (warm pools).
-      webSocket: options.WebSocket ? webSocket : undefined,
+      // Only a caller's WebSocket constructor or CAs override the adapters' own transports (warm pools).
+      webSocket: options.WebSocket || options.ca !== undefined ? webSocket : undefined,
       clock,
       tracker,
       emitter,

@@ -4,7 +4,7 @@ import { type CartesiaMock, type CartesiaMockOptions, createCartesiaMock } from 
 import { createDeepgramMock, type DeepgramMock, type DeepgramMockOptions } from './deepgram/mock.js';
 import { createElevenLabsMock, type ElevenLabsMock, type ElevenLabsMockOptions } from './elevenlabs/mock.js';
 import type { MockProvider } from './mock-provider.js';
-import { startMockServer } from './mock-server.js';
+import { serveMock } from './mock-server.js';
 import {
   createOpenAiCompatibleMock,
   type OpenAiCompatibleMock,
@@ -21,6 +21,7 @@ import {
 import type { SageMakerMock } from './sagemaker/mock.js';
 import { type SageMakerEmulatorOptions, startSageMakerEmulator } from './sagemaker/server.js';
 import type { SageMakerEndpoint } from './sagemaker/types.js';
+import { type LoopbackCertificate, makeLoopbackCertificate } from './tls-certificate.js';
 
 /** The API key every mock of {@link startMockProviders} requires, and its returned config sends. */
 export const MOCK_API_KEY = 'voxroute-mock-key';
@@ -63,7 +64,7 @@ export type MockedProviderKind = keyof MockOfKind;
 export type RunningMock = {
   [K in MockedProviderKind]: {
     kind: K;
-    /** Origin of its loopback server, e.g. `http://127.0.0.1:40123`. */
+    /** Origin of its loopback server, e.g. `http://127.0.0.1:40123` (`https://...` with `tls: true`). */
     url: string;
     /** The mock itself (its record, counters, sessions). */
     mock: MockOfKind[K];
@@ -93,6 +94,16 @@ export interface StartMockProvidersOptions {
   providers?: { [name: string]: MockOptionsOfKind[MockedProviderKind] };
   /** Interface the loopback servers listen on. Default `'127.0.0.1'`. */
   host?: string;
+  /**
+   * Serve HTTPS and WSS instead of HTTP and WS, for clients that always dial `https://` or
+   * `wss://`. Default: false. One self-signed certificate (ECDSA P-256, valid for one day, for
+   * `localhost`, `127.0.0.1`, `::1` and `host`) is made at start and shared by every mock; it
+   * is returned as {@link MockProviders.ca}, for clients to trust: voxroute's router with
+   * `createRouter(config, { ca })`. Needs the `selfsigned` package (optional peer dependency);
+   * without it `startMockProviders` rejects with an Error saying so. The SageMaker emulator
+   * stays plain HTTP (h2c): its `endpointUrl` keeps `http://`.
+   */
+  tls?: boolean;
 }
 
 /**
@@ -116,6 +127,13 @@ export interface MockProviders {
    * Routes, voices, models and every other field are unchanged.
    */
   config: RouterConfig;
+  /**
+   * With `tls: true`, the certificate every mock serves (PEM, self-signed): the CA to trust.
+   * Give it to voxroute as `createRouter(config, { ca })`, to undici as
+   * `new Agent({ connect: { ca } })`, to ws as `{ ca }`, or write it to a file for
+   * `NODE_EXTRA_CA_CERTS`, `curl --cacert`, Python's `SSL_CERT_FILE`. Undefined without TLS.
+   */
+  ca: string | undefined;
   /** Per provider name: its running mock. */
   mocks: Record<string, RunningMock>;
   /** Stops every server and drops their connections (open streams end as aborted). */
@@ -132,6 +150,9 @@ export interface MockProviders {
  * SageMaker emulator at `endpointUrl`, with one endpoint named as the config's `endpointName`:
  * a chat endpoint when the provider has a `chat` section, else a TTS endpoint in the config's
  * `tts.payload`, else an STT endpoint).
+ *
+ * With `tls: true` every mock but SageMaker's serves `https://` and `wss://` with one
+ * self-signed certificate, returned as `ca`: `createRouter(mocks.config, { ca: mocks.ca })`.
  *
  * Throws a `TypeError` naming the provider when `config.providers` is missing or a provider's
  * kind is not one of these; servers already started are closed first. Rejects when a port
@@ -168,9 +189,11 @@ export async function startMockProviders(
   };
   const mocks: Record<string, RunningMock> = {};
   const pointed: Record<string, ProviderConfig> = {};
+  const certificate =
+    options.tls === true ? await makeLoopbackCertificate(options.host ?? '127.0.0.1') : undefined;
   try {
     for (const [name, provider] of Object.entries(providers)) {
-      const started = await startOne(provider, options.providers?.[name], options.host);
+      const started = await startOne(provider, options.providers?.[name], options.host, certificate);
       closers.push(started.close);
       mocks[name] = started.running;
       pointed[name] = started.config;
@@ -179,7 +202,12 @@ export async function startMockProviders(
     await close();
     throw error;
   }
-  return { config: { ...config, providers: pointed } as RouterConfig, mocks, close };
+  return {
+    config: { ...config, providers: pointed } as RouterConfig,
+    ca: certificate?.cert,
+    mocks,
+    close,
+  };
 }
 
 interface Started {
@@ -206,10 +234,11 @@ async function startOne(
   provider: ProviderConfig,
   extra: object | undefined,
   host: string | undefined,
+  certificate: LoopbackCertificate | undefined,
 ): Promise<Started> {
   if (provider.kind === 'sagemaker') return startSageMaker(provider, extra as SageMakerEmulatorOptions, host);
   const mock = createMock(provider.kind, { apiKey: MOCK_API_KEY, ...extra });
-  const server = await startMockServer({ provider: mock, ...(host === undefined ? {} : { host }) });
+  const server = await serveMock({ provider: mock, ...(host === undefined ? {} : { host }) }, certificate);
   const openAi = provider.kind === 'openai' || provider.kind === 'openai-compatible';
   const baseUrl = openAi ? `${server.url}/v1` : server.url;
   return {

@@ -3,7 +3,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { MockProvider } from './mock-provider.js';
 import { closeServer, listenOn, webRequestListener } from './node-adapter.js';
 import type { RecordedRequest } from './recorded-request.js';
-import { makeLoopbackCertificate } from './tls-certificate.js';
+import { type LoopbackCertificate, makeLoopbackCertificate } from './tls-certificate.js';
 import { createUpgradeHandler } from './ws-upgrade.js';
 
 /**
@@ -89,6 +89,19 @@ export interface MockServer {
  * ```
  */
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
+  const host = options.host ?? '127.0.0.1';
+  const certificate = options.tls === true ? await makeLoopbackCertificate(host) : undefined;
+  return serveMock(options, certificate);
+}
+
+/**
+ * {@link startMockServer} with a given certificate (TLS) or none (plain): several servers can
+ * then share one certificate, so that their clients trust a single CA.
+ */
+export async function serveMock(
+  options: Omit<MockServerOptions, 'tls'>,
+  certificate: LoopbackCertificate | undefined,
+): Promise<MockServer> {
   const { provider } = options;
   const host = options.host ?? '127.0.0.1';
   let origin = '';
@@ -96,7 +109,6 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     (request) => provider.handle(request),
     () => origin,
   );
-  const certificate = options.tls === true ? await makeLoopbackCertificate(host) : undefined;
   const server = certificate
     ? createTlsServer({ noDelay: true, key: certificate.key, cert: certificate.cert }, listener)
     : createServer({ noDelay: true }, listener);

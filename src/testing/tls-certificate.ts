@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 
 /** A certificate and its private key, PEM-encoded; the certificate is its own CA. */
@@ -26,8 +27,8 @@ function loadSelfsigned(): Promise<typeof import('selfsigned')> {
 
 /**
  * Makes a fresh self-signed certificate (ECDSA P-256, SHA-256, valid from one minute ago for
- * one day) for `localhost`, `127.0.0.1` and `::1`, plus `host` when it is another name or IP
- * (a wildcard address such as `0.0.0.0` or `::` is not added). Uses the `selfsigned` package
+ * one day), with a subject name of its own, for `localhost`, `127.0.0.1` and `::1`, plus `host`
+ * when it is another name or IP (a wildcard address such as `0.0.0.0` or `::` is not added). Uses the `selfsigned` package
  * (optional peer dependency, loaded on first use); rejects with a clear Error when it is missing.
  */
 export async function makeLoopbackCertificate(host: string): Promise<LoopbackCertificate> {
@@ -42,7 +43,9 @@ export async function makeLoopbackCertificate(host: string): Promise<LoopbackCer
   if (bare !== '' && !known.includes(bare))
     altNames.push(isIP(bare) === 0 ? { type: 2, value: bare } : { type: 7, ip: bare });
   const now = Date.now();
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+  // A subject of its own: a client given several of these certificates as one CA bundle finds
+  // each server's by name (with one shared name, OpenSSL tries only the first and refuses).
+  const pems = await generate([{ name: 'commonName', value: `voxroute loopback mock ${randomUUID()}` }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',

@@ -1,3 +1,4 @@
+import { rootCertificates } from 'node:tls';
 import type { Agent } from 'undici';
 
 /** Options of {@link tunedAgentOptions}. */
@@ -6,6 +7,21 @@ export interface TunedAgentSettings {
   connectTimeoutMs?: number;
   /** How long an idle keep-alive socket stays open, in ms (a server's `Keep-Alive: timeout` hint wins when shorter). Default: 30,000. */
   keepAliveTimeoutMs?: number;
+  /**
+   * Extra CA certificates (PEM; a string may hold several) to trust for TLS, in addition to
+   * Node's bundled root CAs (`tls.rootCertificates`), e.g. the self-signed certificate of a
+   * loopback mock (`startMockProviders(config, { tls: true })` returns it as `ca`).
+   * Default: none (the bundled roots only).
+   */
+  ca?: string | readonly string[];
+}
+
+/**
+ * The `ca` list of a TLS connection that trusts `extra` as well as Node's bundled root CAs
+ * (Node's own `ca` option replaces the bundled roots rather than adding to them).
+ */
+export function withBundledRoots(extra: string | readonly string[]): string[] {
+  return [...rootCertificates, ...(typeof extra === 'string' ? [extra] : extra)];
 }
 
 /**
@@ -13,6 +29,7 @@ export interface TunedAgentSettings {
  * - keep-alive sockets kept `keepAliveTimeoutMs` (default 30 s, up to 10 min when the server
  *   hints longer), TCP keep-alive probes on, Nagle off (undici's default), no pipelining;
  * - `connect.timeout` = `connectTimeoutMs` (default 10 s);
+ * - `connect.ca` = Node's bundled root CAs plus `ca`, when `ca` is given;
  * - `headersTimeout: 0` and `bodyTimeout: 0`: undici's own 300 s limits are disabled so that the
  *   SDK's deadlines rule. The transport also sets both to 0 on every request, which
  *   overrides the defaults of a caller-supplied dispatcher.
@@ -27,6 +44,7 @@ export function tunedAgentOptions(settings: TunedAgentSettings = {}): Agent.Opti
       timeout: settings.connectTimeoutMs ?? 10_000,
       keepAlive: true,
       keepAliveInitialDelay: 30_000,
+      ...(settings.ca !== undefined ? { ca: withBundledRoots(settings.ca) } : {}),
     },
     keepAliveTimeout,
     keepAliveMaxTimeout: Math.max(keepAliveTimeout, 600_000),

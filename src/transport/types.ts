@@ -81,6 +81,12 @@ export interface HttpTransportOptions {
   /** How long an idle keep-alive socket of the transport's own Agent stays open, in ms. Default: 30,000. */
   keepAliveTimeoutMs?: number;
   /**
+   * Extra CA certificates (PEM) the transport's own Agent trusts, in addition to Node's bundled
+   * roots (see `tunedAgentOptions`). Ignored with `fetch` or `dispatcher`, and where the runtime's
+   * fetch is the default (Bun). Default: none.
+   */
+  ca?: string | readonly string[];
+  /**
    * Body bytes the transport buffers ahead of a slow consumer before it stops reading the socket
    * (backpressure), in bytes. Default: 65,536.
    */

@@ -105,6 +105,13 @@ export interface WebSocketTransportOptions {
   /** undici dispatcher of the default (undici) constructor. Default: undici's global dispatcher. */
   dispatcher?: Dispatcher;
   /**
+   * Extra CA certificates (PEM) to trust for `wss://`, in addition to Node's bundled roots: the
+   * default (undici) constructor then connects through an undici Agent of the transport's own
+   * whose `connect.ca` holds both. Ignored with `dispatcher`, `WebSocket` or
+   * `useGlobalWebSocket`. Default: none.
+   */
+  ca?: string | readonly string[];
+  /**
    * After voxroute starts a close (`close()`, abort, idle deadline), how long to wait for the
    * server's close frame before dropping the TCP connection, in ms; `closed` then resolves with
    * 1006. 0: wait forever. Default: 5000.

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { AbortError, ProviderError } from '../errors/index.js';
 import { type Clock, systemClock } from '../internal/clock.js';
-import { loadUndici } from './agent.js';
+import { loadUndici, withBundledRoots } from './agent.js';
 import { redactSecrets } from './redact.js';
 import { type HandshakeRecord, recordingDispatcher } from './websocket-handshake.js';
 import { connectionSecrets, redactUrl } from './websocket-redact.js';
@@ -25,7 +25,8 @@ type UndiciConstructor = new (
  *
  * - Default: undici's `WebSocket` (loaded lazily, on creation of the transport, so that
  *   `import 'voxroute'` stays fast), with the handshake `headers` and `protocols` of each request
- *   and `options.dispatcher` (default: undici's global dispatcher). A refused upgrade rejects
+ *   and `options.dispatcher` (default: undici's global dispatcher, or with `options.ca` an Agent
+ *   of the transport's own trusting those CAs as well). A refused upgrade rejects
  *   `connect()` with a ProviderError whose `status` is the HTTP status (e.g. 401: not retryable;
  *   429 / 5xx: retryable, `retryAfterMs` from `Retry-After`), read from the handshake response
  *   through the dispatcher, since undici's WebSocket itself only reports close 1006.
@@ -54,6 +55,14 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
   const clock: Clock = options.clock ?? systemClock;
   const standard = options.WebSocket !== undefined || options.useGlobalWebSocket === true;
   if (!standard) loadUndici().catch(() => {});
+  // With `ca` (and no dispatcher of the caller's): one Agent trusting it, made on first connect.
+  let trusting: Dispatcher | undefined;
+  const dispatcherOf = (undici: typeof import('undici')): Dispatcher => {
+    if (options.dispatcher) return options.dispatcher;
+    if (options.ca === undefined) return undici.getGlobalDispatcher();
+    trusting ??= new undici.Agent({ connect: { ca: withBundledRoots(options.ca) } });
+    return trusting;
+  };
   return {
     canSendHeaders: !standard,
     async connect(request: WebSocketConnectRequest): Promise<WebSocketConnection> {
@@ -76,10 +85,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
         } else {
           const undici = await loadUndici();
           if (signal?.aborted) throw abortError(provider, signal);
-          const dispatcher = recordingDispatcher(
-            options.dispatcher ?? undici.getGlobalDispatcher(),
-            handshake,
-          );
+          const dispatcher = recordingDispatcher(dispatcherOf(undici), handshake);
           const Undici = undici.WebSocket as unknown as UndiciConstructor;
           socket = new Undici(request.url, {
             ...(request.protocols ? { protocols: request.protocols } : {}),

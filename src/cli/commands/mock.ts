@@ -1,7 +1,10 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { CONFIG_OPTION, parseCommandArgs } from '../args.js';
+import { CliError } from '../cli-error.js';
 import { loadCliConfig } from '../config-file.js';
 import type { CliContext } from '../context.js';
-import { EXIT_OK } from '../exit-codes.js';
+import { EXIT_IO, EXIT_OK } from '../exit-codes.js';
 import { loadTestingKit } from '../testing-kit.js';
 
 /** One served mock, as `voxroute mock --json` prints it. */
@@ -18,22 +21,35 @@ export interface ServedMock {
 export const MOCK_ENV_FALLBACK = 'http://127.0.0.1:9/voxroute-mock';
 
 /**
- * `voxroute mock [-c FILE] [--json]`: serves the testing kit's wire-accurate mock of each
- * provider of the config on its own loopback port (voxroute/testing `startMockServer`), so
- * clients in any language can be tested against them; prints one line per provider
- * (`name kind baseUrl`, or a JSON object with `--json`) on stdout, then serves until
- * SIGINT/SIGTERM. Kind `sagemaker` is not served (use the testing kit's
+ * `voxroute mock [-c FILE] [--json] [--tls [--ca-out FILE]]`: serves the testing kit's
+ * wire-accurate mock of each provider of the config on its own loopback port (voxroute/testing
+ * `startMockServer`), so clients in any language can be tested against them; prints one line
+ * per provider (`name kind baseUrl`, or a JSON object with `--json`) on stdout, then serves
+ * until SIGINT/SIGTERM. Kind `sagemaker` is not served (use the testing kit's
  * `startSageMakerEmulator`). The mocks accept any API key.
+ *
+ * `--tls`: HTTPS and WSS with self-signed certificates (one per server; needs the optional peer
+ * `selfsigned`); the CA bundle (PEM, every server's certificate) is written to `--ca-out FILE`,
+ * else printed: on stdout after the base URLs, or as the `ca` field with `--json`.
+ * @throws CliError (exit 2) for `--ca-out` without `--tls`; (exit 4) when FILE cannot be written.
  */
 export async function mockCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
-  const { values } = parseCommandArgs('mock', argv, { ...CONFIG_OPTION, json: { type: 'boolean' } }, 0);
+  const { values } = parseCommandArgs(
+    'mock',
+    argv,
+    { ...CONFIG_OPTION, json: { type: 'boolean' }, tls: { type: 'boolean' }, 'ca-out': { type: 'string' } },
+    0,
+  );
+  const tls = values.tls === true;
+  if (values['ca-out'] !== undefined && !tls)
+    throw new CliError("mock: --ca-out needs --tls. Run 'voxroute mock --help'.");
   const env = ctx.env ?? process.env;
   const lenient = new Proxy(env, {
     get: (target, key) => (typeof key === 'string' && target[key]) || MOCK_ENV_FALLBACK,
   });
   const { config } = await loadCliConfig(ctx, values.config, lenient);
   const testing = await loadTestingKit('mock');
-  const servers: { close(): Promise<void> }[] = [];
+  const servers: { close(): Promise<void>; ca: string | undefined }[] = [];
   const served: Record<string, ServedMock> = {};
   const skipped: string[] = [];
   try {
@@ -55,18 +71,35 @@ export async function mockCommand(argv: readonly string[], ctx: CliContext): Pro
         skipped.push(`${name} (${kind})`);
         continue;
       }
-      const server = await testing.startMockServer({ provider: mock });
+      const server = await testing.startMockServer({ provider: mock, tls });
       servers.push(server);
       const openAi = kind === 'openai' || kind === 'openai-compatible';
       served[name] = { kind, baseUrl: openAi ? `${server.url}/v1` : server.url };
     }
+    // Every server's certificate, one PEM block each: the bundle a client trusts.
+    const ca = tls ? `${servers.map((s) => s.ca!.trimEnd()).join('\n')}\n` : undefined;
+    const caFile =
+      values['ca-out'] === undefined ? undefined : resolve(ctx.cwd ?? process.cwd(), values['ca-out']);
+    if (ca !== undefined && caFile !== undefined) {
+      try {
+        await writeFile(caFile, ca);
+      } catch (error) {
+        throw new CliError(`mock: cannot write ${caFile}: ${(error as Error).message}`, EXIT_IO);
+      }
+    }
+    const printedCa = caFile === undefined ? ca : undefined;
     if (values.json) {
-      ctx.stdout(`${JSON.stringify({ providers: served })}\n`);
+      ctx.stdout(
+        `${JSON.stringify({ providers: served, ...(printedCa !== undefined ? { ca: printedCa } : {}) })}\n`,
+      );
     } else {
       const rows = Object.entries(served).map(([name, m]) => [name, m.kind, m.baseUrl]);
       const w = [0, 1].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
       for (const r of rows) ctx.stdout(`${r[0]!.padEnd(w[0]!)}  ${r[1]!.padEnd(w[1]!)}  ${r[2]}\n`);
+      if (printedCa !== undefined) ctx.stdout(printedCa);
     }
+    if (caFile !== undefined)
+      ctx.stderr(`voxroute: wrote the CA certificate(s) of the TLS mocks to ${caFile}\n`);
     if (skipped.length)
       ctx.stderr(`voxroute: not served (no loopback mock for the kind): ${skipped.join(', ')}\n`);
     ctx.stderr(`voxroute: serving ${servers.length} mock provider(s) on loopback; stop with Ctrl-C\n`);

@@ -5,8 +5,9 @@ export type { Message, MessageHeaders };
 
 /**
  * The `application/vnd.amazon.eventstream` codec: encodes and decodes whole messages (prelude,
- * prelude CRC32, headers, payload, message CRC32; PROTOCOLS.md 5.2). `feed`/`getAvailableMessages`
- * reassemble messages from arbitrary chunks.
+ * prelude CRC32, headers, payload, message CRC32; PROTOCOLS.md 5.2). `decode` and `feed` take
+ * exactly one whole message each: they do NOT reassemble messages from arbitrary chunks (a
+ * partial message or two messages in one call throw); use `EventStreamReader` for a body.
  */
 export interface EventStreamMessageCodec {
   encode(message: Message): Uint8Array;

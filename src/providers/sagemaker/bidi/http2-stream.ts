@@ -8,6 +8,7 @@ import {
 import { AbortError, ProtocolError, TimeoutError, type VoxrouteError } from '../../../errors/index.js';
 import type { Clock } from '../../../internal/clock.js';
 import { mapWireError } from '../../../transport/index.js';
+import { withPartialOutput } from '../../shared/with-partial-output.js';
 import type { AttemptContext } from '../../types.js';
 import { decodeInScope, openAttemptScope } from '../attempt-scope.js';
 import type { SageMakerInputPart } from '../codec.js';
@@ -20,6 +21,7 @@ import {
   type Message,
   stringHeader,
 } from '../event-stream.js';
+import { EventStreamReader } from '../event-stream-reader.js';
 import type { CredentialSource } from './credentials.js';
 import { createBidiSigner, STREAMING_PAYLOAD } from './signer.js';
 
@@ -319,7 +321,8 @@ interface OutputContext {
 
 /**
  * The bytes of each output `PayloadPart`, in order, decoded from the HTTP/2 response body with
- * the event-stream codec (messages reassembled across DATA frames, both CRCs checked).
+ * an {@link EventStreamReader} over the codec (messages reassembled across DATA frames, both
+ * CRCs checked; a body that ends inside a message is a truncation ProtocolError).
  */
 async function* outputParts(
   stream: ClientHttp2Stream,
@@ -334,6 +337,7 @@ async function* outputParts(
   ).iterator({
     destroyOnReturn: false,
   });
+  const reader = new EventStreamReader(codec, provider);
   let offset = 0;
   for (;;) {
     const idle = context.inputDone() ? context.idleMs : undefined;
@@ -363,21 +367,20 @@ async function* outputParts(
           })
         );
       }
+      // A body that ends inside a message was cut short: truncated, never complete.
+      try {
+        reader.end();
+      } catch (error) {
+        throw withPartialOutput(error, hadOutput());
+      }
       return;
     }
-    const received = offset;
     offset += step.value.byteLength;
     let messages: Message[];
     try {
-      codec.feed(step.value);
-      messages = codec.getAvailableMessages().getMessages();
-    } catch (cause) {
-      throw new ProtocolError(`Provider '${provider}' sent a malformed event-stream message`, {
-        provider,
-        offset: received,
-        partialOutput: hadOutput(),
-        cause,
-      });
+      messages = reader.push(step.value);
+    } catch (error) {
+      throw withPartialOutput(error, hadOutput());
     }
     for (const message of messages) {
       const type = headerString(message, ':message-type');
