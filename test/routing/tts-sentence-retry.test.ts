@@ -26,11 +26,17 @@ afterEach(async () => {
 });
 
 /** Providers a and b on loopback servers; a's speech calls follow `scriptA` (call 1 = sentence 1). */
-async function setup(scriptA: (call: number, input: string) => MockScript, midStream?: 'resume') {
+async function setup(
+  scriptA: (call: number, input: string) => MockScript,
+  midStream?: 'resume',
+  scriptB: (call: number, input: string) => MockScript = () => ({}),
+) {
   const a = createOpenAiCompatibleMock({
     script: { speech: ({ call, request }) => scriptA(call, (request.body as { input: string }).input) },
   });
-  const b = createOpenAiCompatibleMock();
+  const b = createOpenAiCompatibleMock({
+    script: { speech: ({ call, request }) => scriptB(call, (request.body as { input: string }).input) },
+  });
   const [sa, sb] = await Promise.all([startMockServer({ provider: a }), startMockServer({ provider: b })]);
   const provider = (url: string) => ({
     kind: 'openai-compatible' as const,
@@ -176,6 +182,21 @@ describe('a later sentence that fails before its first byte is retried on the sa
       ['b', 'success'],
       ['a', 'success'],
     ]);
+  });
+
+  it("both providers fail sentence 2, midStream 'resume': MidStreamError after sentence 1, each asked as the rules say", async () => {
+    const fail = (_: number, input: string): MockScript =>
+      input === sentences[1] ? { failTimes: 99, failStatus: 503 } : {};
+    const { router, a, b } = await setup(fail, 'resume', fail);
+    const { chunks, error } = await speak(router);
+    expect(MidStreamError.isInstance(error)).toBe(true);
+    const cause = (error as MidStreamError).cause;
+    expect(ProviderError.isInstance(cause) && [cause.provider, cause.status]).toEqual(['a', 503]);
+    expect(concat(chunks.map((c) => c.data)).equals(Buffer.from(mockSpeechPcm(sentences[0]!)))).toBe(true);
+    // a: sentence 2 twice (the sentence retry); b: once (its attempt's first sentence), then
+    // every provider has failed at sentence 2 and none is asked again.
+    expect(inputs(a)).toEqual([sentences[0], sentences[1], sentences[1]]);
+    expect(inputs(b)).toEqual([sentences[1]]);
   });
 
   it('400 before the first byte of sentence 2 (a bad request) is not retried', async () => {
