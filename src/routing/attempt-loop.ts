@@ -32,8 +32,13 @@ export interface RouteCandidate<T> {
   firstChunkMs: number;
   /** Deadlines handed to the adapter's transport. */
   deadlines: Deadlines;
-  /** Starts the attempt: an iterable of output items, already in the caller's shape. */
-  start(attempt: AttemptContext): AsyncIterable<T>;
+  /**
+   * Starts the attempt: an iterable of output items, already in the caller's shape. `standIn`:
+   * the attempt stands in for a provider earlier in the order that failed at the call's
+   * current {@link RouteRun.position}; it ends once the position has moved on (TTS: after the
+   * sentence it took over), and the call goes back to the route's order.
+   */
+  start(attempt: AttemptContext, standIn?: boolean): AsyncIterable<T>;
   /**
    * For providers that answer only once all input is in (non-streaming STT): resolves when the
    * input has ended. Time to first chunk and the first-chunk deadline then count from there,
@@ -121,6 +126,18 @@ export interface RouteRun<T> {
   callerError?: () => VoxrouteError | undefined;
   /** Joins the text delivered so far and the next item's text (default: concatenation). */
   joinText?: (sofar: string, next: string) => string;
+  /**
+   * Where the call's output stands, a number that only grows (TTS: sentences fully delivered).
+   * With it, a failure after output rules a provider out only at that position: the call
+   * continues on the first provider of the route's order whose circuit breaker lets calls
+   * through and that has not failed at this position, and a stand-in (see
+   * {@link RouteCandidate.start}) hands back to the route's order once the position moved on.
+   * A provider is then ruled out for the rest of the call only by its breaker. Without it, a
+   * provider that failed after output is not tried again in the call.
+   */
+  position?: () => number;
+  /** True while the call has output still to produce (checked when a stand-in attempt ends). */
+  unfinished?: () => boolean;
   /** Called once when the call ends, however it ends (the capability's glue releases its input: tts stops reading the caller's text, stt returns the caller's audio iterator). */
   release?: () => void;
 }
@@ -190,6 +207,12 @@ interface Running<T> {
   ended: boolean;
   /** First call after a long idle (or ever): its time to first chunk may include a cold start. */
   cold: boolean;
+  /** Index of the candidate in `run.candidates`. */
+  index: number;
+  /** Stands in for an earlier candidate that failed at `position` (see {@link RouteCandidate.start}). */
+  standIn: boolean;
+  /** The call's position when the attempt started (0 without {@link RouteRun.position}). */
+  position: number;
 }
 
 type FirstOutcome<T> =
@@ -302,9 +325,36 @@ async function* drive<T>(
   };
 
   let nextIndex = 0;
+  const position = (): number => run.position?.() ?? 0;
+  /**
+   * Set after a failure after output on a run with positions: candidates are then taken in the
+   * route's order, skipping those running, those whose breaker is open, and those that failed
+   * at the current position (`failedAt`: candidate index -> position of its last failure).
+   */
+  let replanned = false;
+  const failedAt = new Map<number, number>();
+  const eligible = (i: number, pos: number): boolean =>
+    failedAt.get(i) !== pos &&
+    !running.some((r) => r.index === i) &&
+    (run.candidates[i]!.health?.allows() ?? true);
+  /** Index of the candidate to start next, if any. */
+  const peekNext = (): number | undefined => {
+    if (!replanned) return nextIndex < run.candidates.length ? nextIndex : undefined;
+    const pos = position();
+    for (let i = 0; i < run.candidates.length; i++) if (eligible(i, pos)) return i;
+    return undefined;
+  };
   const startNext = (hedge: boolean): Running<T> | undefined => {
-    const c = run.candidates[nextIndex++];
-    if (!c) return undefined;
+    const index = peekNext();
+    if (index === undefined) return undefined;
+    if (!replanned) nextIndex++;
+    const c = run.candidates[index]!;
+    const pos = position();
+    // An earlier candidate, healthy, passed over only because it failed here: this one stands in.
+    let standIn = false;
+    if (replanned)
+      for (let j = 0; j < index; j++)
+        if (failedAt.get(j) === pos && (run.candidates[j]!.health?.allows() ?? true)) standIn = true;
     const abort = new AbortController();
     const onCallAbort = () => abort.abort(callAbort.signal.reason);
     callAbort.signal.addEventListener('abort', onCallAbort, { once: true });
@@ -336,6 +386,9 @@ async function* drive<T>(
       onCallAbort,
       acquired: c.health?.tryAcquire() ?? false,
       ended: false,
+      index,
+      standIn,
+      position: pos,
     };
     r.first = pullFirst(r).then(
       (result) => ({ r, ok: true as const, result }),
@@ -347,13 +400,16 @@ async function* drive<T>(
   const pullFirst = async (r: Running<T>): Promise<IteratorResult<T>> => {
     const { c } = r;
     r.iterator = c
-      .start({
-        signal: r.abort.signal,
-        deadlines: c.deadlines,
-        transport: run.transport,
-        // RouterOptions.WebSocket reaches WebSocket adapters (e.g. so msw's ws API can intercept).
-        ...(run.webSocket ? { webSocket: run.webSocket } : {}),
-      })
+      .start(
+        {
+          signal: r.abort.signal,
+          deadlines: c.deadlines,
+          transport: run.transport,
+          // RouterOptions.WebSocket reaches WebSocket adapters (e.g. so msw's ws API can intercept).
+          ...(run.webSocket ? { webSocket: run.webSocket } : {}),
+        },
+        r.standIn,
+      )
       [Symbol.asyncIterator]();
     const firstItem = r.iterator.next();
     if (c.inputEnded) {
@@ -417,11 +473,7 @@ async function* drive<T>(
         const lone = running.length === 1 ? running[0]! : undefined;
         let hedgeHandle: unknown;
         const hedgeFires =
-          lone &&
-          !hedged &&
-          run.hedgeBudget &&
-          lone.c.hedgeAfterMs !== undefined &&
-          nextIndex < run.candidates.length
+          lone && !hedged && run.hedgeBudget && lone.c.hedgeAfterMs !== undefined && peekNext() !== undefined
             ? new Promise<'hedge'>((resolve) => {
                 const wait = Math.max(0, lone.t0 + (lone.c.hedgeAfterMs ?? 0) - clock.now());
                 hedgeHandle = clock.setTimeout(() => resolve('hedge'), wait);
@@ -445,6 +497,7 @@ async function* drive<T>(
         }
         const r = outcome.r;
         running.splice(running.indexOf(r), 1);
+        if (!outcome.ok) failedAt.set(r.index, position());
         if (outcome.ok) {
           winner = r;
           first = outcome.result;
@@ -483,8 +536,10 @@ async function* drive<T>(
           slow !== undefined &&
           slow.c.hedgeAfterMs !== undefined &&
           clock.now() - slow.t0 >= slow.c.hedgeAfterMs &&
-          nextIndex < run.candidates.length;
-        const next = replace ? run.candidates[nextIndex] : (running[0]?.c ?? run.candidates[nextIndex]);
+          peekNext() !== undefined;
+        const peeked = peekNext();
+        const queued = peeked === undefined ? undefined : run.candidates[peeked];
+        const next = replace ? queued : (running[0]?.c ?? queued);
         if (next)
           emitter.emit('fallback', {
             ...r.base,
@@ -537,6 +592,8 @@ async function* drive<T>(
         end(winner);
         running.length = 0;
         c.health?.recordSuccess();
+        // A stand-in took over where a provider failed; past that point the route's order applies again.
+        if (winner.standIn && run.unfinished?.() && position() !== winner.position) continue;
         finish(c.provider, callTtfc);
         return;
       } catch (raw) {
@@ -567,8 +624,11 @@ async function* drive<T>(
           partialOutput: true,
           elapsedMs: clock.now() - callStart,
         });
-        const next = run.candidates[nextIndex];
-        if (run.resumable && next && canFallBack(cause)) {
+        failedAt.set(winner.index, position());
+        if (run.resumable && run.position) replanned = true;
+        const peeked = run.resumable && canFallBack(cause) ? peekNext() : undefined;
+        const next = peeked === undefined ? undefined : run.candidates[peeked];
+        if (next) {
           // Continue the stream on the next provider from where this one stopped (the capability's
           // glue keeps the position: next sentence, audio since the last final, partial reply).
           emitter.emit('fallback', {

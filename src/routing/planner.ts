@@ -167,6 +167,8 @@ export class RoutePlanner {
       callerError: call.callerError,
       release: call.release,
       joinText: call.joinText,
+      position: call.position,
+      unfinished: call.unfinished,
     };
   }
 

@@ -46,6 +46,11 @@ export class TtsProgress {
     this.#signals = signals;
   }
 
+  /** True once the text ended (not stopped, not failed) and every sentence of it was delivered. */
+  get finished(): boolean {
+    return this.#ended && !this.#stopped && !this.#failure && this.delivered >= this.#sentences.length;
+  }
+
   /** The caller's text stream failed (threw, or gave a non-string): that failure, as a RequestError. */
   get failure(): RequestError | undefined {
     return this.#failure?.error;

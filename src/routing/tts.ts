@@ -22,7 +22,9 @@ export const DEFAULT_TTS_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRa
  * of the same provider and voice before the route's midStream rule applies. A provider that
  * fails mid-utterance (midStream 'resume') is replaced from the first sentence not fully
  * delivered, and a sentence cut mid-way resumes after its last word fully heard, where the
- * provider sent word timestamps. Audio reaches the caller in whole samples in
+ * provider sent word timestamps. The replacement stands in for that sentence only when it
+ * speaks sentence by sentence: the next sentence goes to the route's order again, minus the
+ * providers whose circuit breaker is open (a provider is ruled out only by its breaker). Audio reaches the caller in whole samples in
  * `request.format`; the first chunk after a switch of provider is marked
  * `discontinuity: true`. Text with nothing to speak contacts no provider. Barge-in (the
  * request's signal, router.close(), breaking out) return()s the caller's text iterator.
@@ -40,7 +42,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
       const model = section.model;
       return {
         model: voice,
-        start: (attempt) => {
+        start: (attempt, standIn) => {
           const native = pickNativeFormat(tts.capabilities.outputFormats, want);
           /** The provider request but for its text (one sentence, or the streamed text). */
           const asked = {
@@ -108,9 +110,11 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
                 if (queue) {
                   // Look-ahead of one sentence: the next one is requested when this one's first
                   // byte arrives, and buffered until this one has been delivered (no gap).
-                  void queue.firstChunk.then(() => {
-                    if (!attempt.signal.aborted) jobFor(i + 1);
-                  });
+                  // A stand-in speaks one sentence only: no look-ahead.
+                  if (!standIn)
+                    void queue.firstChunk.then(() => {
+                      if (!attempt.signal.aborted) jobFor(i + 1);
+                    });
                   for await (const chunk of queue.drain()) {
                     yield chunk;
                     // Resumed here: the caller has this chunk.
@@ -121,6 +125,9 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
                 progress.delivered = i + 1;
                 progress.cut = undefined;
                 jobs.delete(i);
+                // Standing in for a provider that failed at this sentence: the route's order
+                // takes the call back from the next one.
+                if (standIn) return;
               }
             } finally {
               // Look-ahead requests still running are no longer wanted.
@@ -135,6 +142,8 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
       };
     },
     isEmpty: async () => !(await progress.hasSpeech()),
+    position: () => progress.delivered,
+    unfinished: () => !progress.finished,
     callerError: () => progress.failure,
     markResumed,
     // However the call ends (done, failed, aborted, or the caller broke out: barge-in), the

@@ -8,7 +8,8 @@ import {
   ProviderError,
   TimeoutError,
 } from '../../src/errors/index.js';
-import { routedStream } from '../../src/routing/attempt-loop.js';
+import type { AttemptContext } from '../../src/providers/types.js';
+import { type CandidateHealth, type RouteCandidate, routedStream } from '../../src/routing/attempt-loop.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
 import type { ChatEvent } from '../../src/types/chat.js';
 import { drain as collect } from '../helpers/index.js';
@@ -335,5 +336,75 @@ describe('cold starts', () => {
 
   it('takes a slow call after a short idle as the second slow sample of a peak', async () => {
     expect((await idleThen(60_000)).score).toBe(2000);
+  });
+});
+
+describe('the attempt loop with positions (TTS sentences): a provider is ruled out only by its breaker', () => {
+  /** Three sentences; `position` counts those delivered. A candidate speaks from `position` on. */
+  function sentences(failAt: Record<string, number>) {
+    let position = 0;
+    const started: string[] = [];
+    const healthOf = (open: boolean): CandidateHealth => ({
+      allows: () => !open,
+      tryAcquire: () => !open,
+      recordSuccess() {},
+      recordFailure() {},
+      release() {},
+    });
+    const make = (provider: string, open = false): RouteCandidate<string> => ({
+      provider,
+      key: LatencyTracker.key(provider, 'tts', 'v'),
+      model: 'v',
+      firstChunkMs: 0,
+      deadlines: {},
+      health: healthOf(open),
+      start(_attempt: AttemptContext, standIn?: boolean) {
+        started.push(`${provider}${standIn ? ' (stand-in)' : ''} @${position}`);
+        return (async function* () {
+          while (position < 3) {
+            const i = position;
+            yield `${provider}:s${i}a`;
+            if (failAt[provider] === i) {
+              delete failAt[provider];
+              throw new ProviderError('reset', { provider, retryable: true });
+            }
+            yield `${provider}:s${i}b`;
+            position = i + 1;
+            if (standIn) return;
+          }
+        })();
+      },
+    });
+    return { make, started, position: () => position };
+  }
+
+  it('a failure mid-sentence: the next healthy provider stands in for that sentence, then the first one is back', async () => {
+    const s = sentences({ a: 1 });
+    const run = fakeRun([s.make('a'), s.make('c', true), s.make('b')], {
+      capability: 'tts',
+      resumable: true,
+      position: s.position,
+      unfinished: () => s.position() < 3,
+    });
+    const stream = routedStream(run);
+    const { items, error } = await collect(stream);
+    expect(error).toBeUndefined();
+    expect(items).toEqual(['a:s0a', 'a:s0b', 'a:s1a', 'b:s1a', 'b:s1b', 'a:s2a', 'a:s2b']);
+    // c's breaker is open: never started. b stands in for sentence 1 only.
+    expect(s.started).toEqual(['a @0', 'b (stand-in) @1', 'a @2']);
+    expect((await stream.result).attempts.map((x) => [x.provider, x.outcome])).toEqual([
+      ['a', 'failed'],
+      ['b', 'success'],
+      ['a', 'success'],
+    ]);
+  });
+
+  it('without positions (chat, STT) a provider that failed after output is not tried again', async () => {
+    const s = sentences({ a: 1 });
+    const run = fakeRun([s.make('a'), s.make('b')], { capability: 'tts', resumable: true });
+    const { items, error } = await collect(routedStream(run));
+    expect(error).toBeUndefined();
+    expect(items).toEqual(['a:s0a', 'a:s0b', 'a:s1a', 'b:s1a', 'b:s1b', 'b:s2a', 'b:s2b']);
+    expect(s.started).toEqual(['a @0', 'b @1']);
   });
 });

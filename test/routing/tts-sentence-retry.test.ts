@@ -26,11 +26,17 @@ afterEach(async () => {
 });
 
 /** Providers a and b on loopback servers; a's speech calls follow `scriptA` (call 1 = sentence 1). */
-async function setup(scriptA: (call: number, input: string) => MockScript, midStream?: 'resume') {
+async function setup(
+  scriptA: (call: number, input: string) => MockScript,
+  midStream?: 'resume',
+  scriptB: (call: number, input: string) => MockScript = () => ({}),
+) {
   const a = createOpenAiCompatibleMock({
     script: { speech: ({ call, request }) => scriptA(call, (request.body as { input: string }).input) },
   });
-  const b = createOpenAiCompatibleMock();
+  const b = createOpenAiCompatibleMock({
+    script: { speech: ({ call, request }) => scriptB(call, (request.body as { input: string }).input) },
+  });
   const [sa, sb] = await Promise.all([startMockServer({ provider: a }), startMockServer({ provider: b })]);
   const provider = (url: string) => ({
     kind: 'openai-compatible' as const,
@@ -100,7 +106,7 @@ describe('a later sentence that fails before its first byte is retried on the sa
     expect(b.requests).toHaveLength(0);
   });
 
-  it("every request of sentence 2 reset, midStream 'resume': b speaks from sentence 2", async () => {
+  it("every request of sentence 2 reset, midStream 'resume': b stands in for sentence 2, a speaks sentence 3", async () => {
     const { router, a, b } = await setup(
       (_, input) => (input === sentences[1] ? { resetAfterChunks: 0 } : {}),
       'resume',
@@ -108,18 +114,89 @@ describe('a later sentence that fails before its first byte is retried on the sa
     const { chunks, error, result } = await speak(router);
     expect(error).toBeUndefined();
     expect(concat(chunks.map((c) => c.data)).equals(allSpeech())).toBe(true);
-    expect(chunks.filter((c) => c.discontinuity)).toHaveLength(1);
+    // Two switches of provider: a -> b at sentence 2, b -> a at sentence 3.
+    const starts = chunks.flatMap((c, i) => (c.discontinuity ? [i] : []));
+    expect(starts).toHaveLength(2);
+    expect(
+      concat(chunks.slice(starts[0], starts[1]).map((c) => c.data)).equals(
+        Buffer.from(mockSpeechPcm(sentences[1]!)),
+      ),
+    ).toBe(true);
     // Sentence 2 was asked of a twice by the sentence retry (plus once more by the transport
-    // when a reset hit a reused keep-alive socket), never more.
+    // when a reset hit a reused keep-alive socket), never more; a still speaks sentence 3: one
+    // failed sentence does not rule a provider out, only its open breaker does.
     const asked = inputs(a);
     expect(asked[0]).toBe(sentences[0]);
-    expect(asked.slice(1).every((s) => s === sentences[1])).toBe(true);
-    expect([2, 3]).toContain(asked.length - 1);
+    expect(asked.slice(1, -1).every((s) => s === sentences[1])).toBe(true);
+    expect([2, 3]).toContain(asked.length - 2);
+    expect(asked.at(-1)).toBe(sentences[2]);
+    expect(inputs(b)).toEqual([sentences[1]]);
+    expect(result!.provider).toBe('a');
+    expect(result!.attempts.map((x) => [x.provider, x.outcome])).toEqual([
+      ['a', 'failed'],
+      ['b', 'success'],
+      ['a', 'success'],
+    ]);
+  });
+
+  it("503 with Retry-After on sentence 2, midStream 'resume': a's breaker opens, b speaks the rest", async () => {
+    const { router, a, b } = await setup(
+      (_, input) => (input === sentences[1] ? { failTimes: 99, failStatus: 503, retryAfter: '30' } : {}),
+      'resume',
+    );
+    const breakers: string[] = [];
+    router.on('breaker', (e) => breakers.push(`${e.provider}:${e.from}->${e.to}`));
+    const { chunks, error, result } = await speak(router);
+    expect(error).toBeUndefined();
+    expect(concat(chunks.map((c) => c.data)).equals(allSpeech())).toBe(true);
+    expect(chunks.filter((c) => c.discontinuity)).toHaveLength(1);
+    expect(inputs(a)).toEqual([sentences[0], sentences[1], sentences[1]]);
     expect(inputs(b)).toEqual([sentences[1], sentences[2]]);
+    expect(breakers).toEqual(['a:closed->open']);
+    expect(result!.provider).toBe('b');
     expect(result!.attempts.map((x) => [x.provider, x.outcome])).toEqual([
       ['a', 'failed'],
       ['b', 'success'],
     ]);
+  });
+
+  it("a fails sentences 2 and 3, midStream 'resume': b stands in for each, a speaks sentence 4", async () => {
+    const four = [...sentences, 'See you soon.'];
+    const { router, a, b } = await setup(
+      (_, input) => (input === four[1] || input === four[2] ? { failTimes: 99, failStatus: 503 } : {}),
+      'resume',
+    );
+    const chunks: AudioChunk[] = [];
+    const stream = router.tts({ text: four.join(' '), voice: 'agent' });
+    for await (const c of stream) chunks.push(c);
+    expect(concat(chunks.map((c) => c.data)).equals(concat(four.map((s) => mockSpeechPcm(s))))).toBe(true);
+    expect(chunks.filter((c) => c.discontinuity)).toHaveLength(3);
+    // Sentence 2: asked twice (the sentence retry). Sentence 3 is the first sentence of a's
+    // second attempt: the route's fallback is its retry.
+    expect(inputs(a)).toEqual([four[0], four[1], four[1], four[2], four[3]]);
+    expect(inputs(b)).toEqual([four[1], four[2]]);
+    expect((await stream.result).attempts.map((x) => [x.provider, x.outcome])).toEqual([
+      ['a', 'failed'],
+      ['b', 'success'],
+      ['a', 'failed'],
+      ['b', 'success'],
+      ['a', 'success'],
+    ]);
+  });
+
+  it("both providers fail sentence 2, midStream 'resume': MidStreamError after sentence 1, each asked as the rules say", async () => {
+    const fail = (_: number, input: string): MockScript =>
+      input === sentences[1] ? { failTimes: 99, failStatus: 503 } : {};
+    const { router, a, b } = await setup(fail, 'resume', fail);
+    const { chunks, error } = await speak(router);
+    expect(MidStreamError.isInstance(error)).toBe(true);
+    const cause = (error as MidStreamError).cause;
+    expect(ProviderError.isInstance(cause) && [cause.provider, cause.status]).toEqual(['a', 503]);
+    expect(concat(chunks.map((c) => c.data)).equals(Buffer.from(mockSpeechPcm(sentences[0]!)))).toBe(true);
+    // a: sentence 2 twice (the sentence retry); b: once (its attempt's first sentence), then
+    // every provider has failed at sentence 2 and none is asked again.
+    expect(inputs(a)).toEqual([sentences[0], sentences[1], sentences[1]]);
+    expect(inputs(b)).toEqual([sentences[1]]);
   });
 
   it('400 before the first byte of sentence 2 (a bad request) is not retried', async () => {

@@ -8,9 +8,10 @@ describe('issue 7: TTS resume narrowed by word timestamps', () => {
     const first = 'Your table is booked. ';
     const second = 'We will send a reminder one hour before the reservation starts.';
     // Cartesia over its WebSocket (word timestamps on), cut after 8 chunks of 50 ms: the caller
-    // has heard 'Your' (0-240 ms by the mock's timestamps) and part of 'table'.
+    // has heard 'Your' (0-240 ms by the mock's timestamps) and part of 'table'. Only the first
+    // connection fails.
     const cartesia = createCartesiaMock({
-      script: { 'tts-websocket': { chunkBytes: 2400, closeAfterChunks: 8 } },
+      script: { 'tts-websocket': [{ chunkBytes: 2400, closeAfterChunks: 8 }] },
     });
     const backup = createOpenAiCompatibleMock();
     const [cUrl, bUrl] = await Promise.all([serve(cartesia), serve(backup)]);
@@ -29,12 +30,15 @@ describe('issue 7: TTS resume narrowed by word timestamps', () => {
     try {
       const { items, error } = await drain<AudioChunk>(r.tts({ text: first + second, voice: 'agent' }));
       expect(error).toBeUndefined();
-      expect(items.filter((c) => c.discontinuity)).toHaveLength(1);
-      // The backup resumes sentence 1 after its last word fully heard, then speaks sentence 2.
-      expect(backup.requests.map((q) => (q.body as { input: string }).input)).toEqual([
-        'table is booked.',
-        second,
-      ]);
+      expect(items.filter((c) => c.discontinuity)).toHaveLength(2);
+      // The backup resumes sentence 1 after its last word fully heard; sentence 2 goes back to
+      // Cartesia (its breaker is closed), on a new connection.
+      expect(backup.requests.map((q) => (q.body as { input: string }).input)).toEqual(['table is booked.']);
+      // (A look-ahead socket for sentence 2, opened when sentence 1's first byte arrived, may have
+      // been closed by the failure before it carried anything.)
+      expect(
+        cartesia.sockets.flatMap((s) => (s.messages as { transcript?: string }[]).map((m) => m.transcript)),
+      ).toEqual([first.trim(), second]);
     } finally {
       await r.close();
     }

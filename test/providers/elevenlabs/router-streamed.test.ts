@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AudioChunk, createRouter, type Router } from '../../../src/index.js';
+import {
+  createElevenLabsMock,
+  createOpenAiCompatibleMock,
+  type ElevenLabsSocketScript,
+  type MockServer,
+  mockElevenLabsAudio,
+  mockSpeechPcm,
+  type OpenAiCompatibleMock,
+  startMockServer,
+} from '../../../src/testing/index.js';
+import { expectSameBytes } from './helpers.js';
+
+const KEY = 'xi-router-key-streamed-1';
+const PCM24 = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 } as const;
+/** An LLM's tokens: two clauses. */
+const TOKENS = [
+  'Sure',
+  ',',
+  ' your',
+  ' table',
+  ' is',
+  ' booked',
+  ' for',
+  ' eight',
+  '.',
+  ' See',
+  ' you',
+  ' then',
+  '.',
+];
+async function* tokens(): AsyncGenerator<string> {
+  for (const t of TOKENS) yield t;
+}
+/** What the router hands the stream-input socket, generation by generation (clause, then a space). */
+const GEN1 = 'Sure, your table is booked for eight. ';
+const GEN2 = 'See you then. ';
+/** Raw audio bytes per stream-input message (the mock's default chunk). */
+const CHUNK = 4800;
+
+let servers: MockServer[] = [];
+let router: Router | undefined;
+afterEach(async () => {
+  await router?.close();
+  router = undefined;
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+/** ElevenLabs over stream-input first, an OpenAI-compatible backup second; midStream 'resume'. */
+async function setup(streamInput?: ElevenLabsSocketScript[]) {
+  const eleven = createElevenLabsMock({ apiKey: KEY, ...(streamInput ? { script: { streamInput } } : {}) });
+  const ec2: OpenAiCompatibleMock = createOpenAiCompatibleMock();
+  const [e, o] = await Promise.all([
+    startMockServer({ provider: eleven }),
+    startMockServer({ provider: ec2 }),
+  ]);
+  servers.push(e, o);
+  router = createRouter({
+    providers: {
+      eleven: {
+        kind: 'elevenlabs',
+        baseUrl: e.url,
+        apiKey: KEY,
+        tts: { transport: 'websocket', voices: { agent: 'voice-el' } },
+      },
+      ec2: { kind: 'openai-compatible', baseUrl: `${o.url}/v1`, tts: { voices: { agent: 'af_heart' } } },
+    },
+    routes: { tts: { providers: ['eleven', 'ec2'], strategy: 'priority', midStream: 'resume' } },
+  });
+  const stream = router.tts({ text: tokens(), voice: 'agent', format: PCM24 });
+  const chunks: AudioChunk[] = [];
+  for await (const c of stream) chunks.push(c);
+  const result = await stream.result;
+  const bytes = (from = 0, to?: number) =>
+    Buffer.concat(chunks.slice(from, to).map((c) => Buffer.from(c.data)));
+  const switches = chunks.flatMap((c, i) => (c.discontinuity ? [i] : []));
+  const inputs = ec2.requests.map((r) => (r.body as { input: string }).input);
+  return { eleven, inputs, result, bytes, switches };
+}
+
+describe('tts() with streamed text through the router onto ElevenLabs stream-input (loopback)', () => {
+  it('LLM tokens go into one stream-input socket, a flush at each clause end; exact messages and bytes', async () => {
+    const { eleven, inputs, result, bytes, switches } = await setup();
+    expect(result.provider).toBe('eleven');
+    expect(eleven.sockets).toHaveLength(1);
+    const socket = eleven.sockets[0]!;
+    expect(socket.voiceId).toBe('voice-el');
+    expect(socket.query).toEqual({ model_id: 'eleven_flash_v2_5', output_format: 'pcm_24000' });
+    expect(socket.messages).toEqual([
+      { text: ' ' },
+      { text: GEN1, flush: true },
+      { text: 'See you ' },
+      { text: 'then. ', flush: true },
+      { text: '' },
+    ]);
+    expect(socket.generations).toEqual([GEN1, GEN2]);
+    expectSameBytes(
+      bytes(),
+      Buffer.concat([mockElevenLabsAudio(GEN1, PCM24), mockElevenLabsAudio(GEN2, PCM24)]),
+    );
+    expect(switches).toEqual([]);
+    expect(inputs).toEqual([]);
+  });
+
+  it('the socket drops in the second clause: the backup speaks from the first text not yet heard', async () => {
+    const gen1 = mockElevenLabsAudio(GEN1, PCM24);
+    const gen2 = mockElevenLabsAudio(GEN2, PCM24);
+    // Every message of the first clause, then one of the second, then the connection drops.
+    const heard = Math.ceil(gen1.byteLength / CHUNK) + 1;
+    const { eleven, inputs, result, bytes, switches } = await setup([{ resetAfterChunks: heard }]);
+    // The first clause was heard to its last word (by the alignment): only the second is spoken again.
+    expect(inputs).toEqual(['See you then.']);
+    expect(switches).toEqual([heard]);
+    expectSameBytes(bytes(0, heard), Buffer.concat([gen1, gen2.subarray(0, CHUNK)]));
+    expectSameBytes(bytes(heard), mockSpeechPcm('See you then.'));
+    expect(eleven.sockets).toHaveLength(1);
+    expect(result.attempts.map((a) => [a.provider, a.outcome])).toEqual([
+      ['eleven', 'failed'],
+      ['ec2', 'success'],
+    ]);
+  });
+
+  it('the socket drops in the first clause: the backup speaks it, and ElevenLabs gets the next clause back on a new socket', async () => {
+    const gen1 = mockElevenLabsAudio(GEN1, PCM24);
+    const { eleven, inputs, result, bytes, switches } = await setup([{ resetAfterChunks: 2 }]);
+    expect(inputs).toEqual(['Sure, your table is booked for eight.']);
+    expect(switches).toHaveLength(2);
+    expect(switches[0]).toBe(2);
+    expectSameBytes(bytes(0, 2), gen1.subarray(0, 2 * CHUNK));
+    expectSameBytes(bytes(2, switches[1]), mockSpeechPcm('Sure, your table is booked for eight.'));
+    expectSameBytes(bytes(switches[1]), mockElevenLabsAudio(GEN2, PCM24));
+    expect(eleven.sockets).toHaveLength(2);
+    expect(eleven.sockets[1]!.messages).toEqual([
+      { text: ' ' },
+      { text: 'See you ' },
+      { text: 'then. ', flush: true },
+      { text: '' },
+    ]);
+    expect(result.attempts.map((a) => [a.provider, a.outcome])).toEqual([
+      ['eleven', 'failed'],
+      ['ec2', 'success'],
+      ['eleven', 'success'],
+    ]);
+  });
+});
