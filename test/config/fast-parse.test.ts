@@ -186,7 +186,7 @@ describe('fastParseConfig (the zod-free path of parseConfig)', () => {
       JSON.parse(readFileSync(fixture('fixtures/valid.json'), 'utf8')),
       parseYaml(readFileSync(fixture('fixtures/valid.yaml'), 'utf8')),
       parseYaml(readFileSync(fixture('../../examples/voxroute.config.yaml'), 'utf8')),
-      (await import('./fixtures/valid.mjs')).default,
+      ((await import(fixture('fixtures/valid.mjs'))) as { default: unknown }).default,
       {
         providers: { a: { kind: 'openai', apiKey: 'k', chat: { models: { fast: 'gpt-4o-mini' } } } },
         routes: { chat: { providers: ['a'] } },
