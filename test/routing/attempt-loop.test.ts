@@ -212,7 +212,8 @@ describe('the attempt loop', () => {
     const { error } = await collect(routedStream(fakeRun([a], { textOf })));
     expect(MidStreamError.isInstance(error)).toBe(true);
     expect(failing?.aborted).toBe(true);
-    expect((failing?.reason as AbortError).name).toBe('AbortError');
+    expect(AbortError.isInstance(failing?.reason)).toBe(true);
+    expect((failing?.reason as AbortError | undefined)?.message).toBe('Attempt abandoned');
 
     let clean: AbortSignal | undefined;
     const b = candidate<ChatEvent>('b', async function* (attempt) {
