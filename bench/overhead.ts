@@ -1,10 +1,12 @@
 /**
- * Router overhead benchmark (issue 3, DESIGN.md "Performance targets"): what `router.tts()`
- * adds to time to first chunk (TTFC) and to CPU per chunk, against a direct undici `request()`
- * to the same loopback speech server.
+ * Router overhead benchmark (issue 3, DESIGN.md "Performance targets"; issue 15, P1): what
+ * `router.tts()` and `router.chat()` add to time to first chunk (TTFC: first audio, first
+ * text delta) and to CPU per chunk, against a direct undici `request()` to the same loopback
+ * server. P1: the median of the per-pair differences <= 0.1 ms and their p99 <= 0.5 ms, for
+ * tts() and for chat().
  *
  * Run: `npm run bench` (= `node scripts/run-ts.mjs bench/overhead.ts`), options:
- *   --pairs N      measured (direct, routed) pairs for TTFC        (default 2000)
+ *   --pairs N      measured (direct, routed) pairs for TTFC, each of tts() and chat() (default 2000)
  *   --warmup N     pairs run first and not recorded                 (default 300)
  *   --streams N    long streams per side for CPU per chunk          (default 200)
  *   --server M     'child' (own process, default) or 'inline' (this process)
@@ -40,7 +42,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import type { AudioFormat, Router } from 'voxroute';
-import { LONG_ANSWER, LONG_VOICE, SHORT_ANSWER, startPcmServer } from './pcm-server.js';
+import {
+  CHAT_EVENTS,
+  CHAT_TEXT,
+  LONG_ANSWER,
+  LONG_VOICE,
+  SHORT_ANSWER,
+  startPcmServer,
+} from './pcm-server.js';
 import { fmt, type Summary, summarize } from './stats.js';
 
 const { values: args } = parseArgs({
@@ -70,6 +79,9 @@ const TEXT = 'Your table is booked for seven thirty.';
 const MODEL = 'bench-tts';
 const SHORT_BYTES = SHORT_ANSWER.chunkBytes * SHORT_ANSWER.chunks;
 const LONG_BYTES = LONG_ANSWER.chunkBytes * LONG_ANSWER.chunks;
+const CHAT_MODEL = 'bench-chat';
+const CHAT_BYTES = Buffer.byteLength(CHAT_EVENTS.join(''));
+const CHAT_MESSAGES = [{ role: 'user' as const, content: 'Is my table booked?' }];
 
 function positiveInt(value: string | undefined, name: string): number {
   const n = Number(value);
@@ -130,6 +142,8 @@ function directCaller(origin: string) {
   });
   const url = `${origin}/v1/audio/speech`;
   const headers = { 'content-type': 'application/json', accept: 'application/octet-stream' };
+  const chatUrl = `${origin}/v1/chat/completions`;
+  const chatHeaders = { 'content-type': 'application/json', accept: 'text/event-stream' };
   return {
     async call(voice: string): Promise<Sample> {
       const cpu0 = process.cpuUsage();
@@ -144,6 +158,31 @@ function directCaller(origin: string) {
       const first = await it.next();
       const ttfcMs = performance.now() - t0;
       if (statusCode !== 200 || first.done) throw new Error(`direct call failed: status ${statusCode}`);
+      let bytes = (first.value as Buffer).byteLength;
+      let chunks = 1;
+      for (;;) {
+        const r = await it.next();
+        if (r.done) break;
+        bytes += (r.value as Buffer).byteLength;
+        chunks++;
+      }
+      const cpu = process.cpuUsage(cpu0);
+      return { ttfcMs, cpuUs: cpu.user + cpu.system, bytes, chunks };
+    },
+    /** The same for chat: a streamed chat completion; TTFC is the first body chunk (the first SSE event). */
+    async chat(): Promise<Sample> {
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      const { statusCode, body } = await request(chatUrl, {
+        dispatcher: agent,
+        method: 'POST',
+        headers: chatHeaders,
+        body: JSON.stringify({ model: CHAT_MODEL, messages: CHAT_MESSAGES, stream: true }),
+      });
+      const it = body[Symbol.asyncIterator]();
+      const first = await it.next();
+      const ttfcMs = performance.now() - t0;
+      if (statusCode !== 200 || first.done) throw new Error(`direct chat failed: status ${statusCode}`);
       let bytes = (first.value as Buffer).byteLength;
       let chunks = 1;
       for (;;) {
@@ -181,6 +220,27 @@ function routedCaller(router: Router) {
       const cpu = process.cpuUsage(cpu0);
       return { ttfcMs, cpuUs: cpu.user + cpu.system, bytes, chunks };
     },
+    /** `router.chat()`: TTFC is the first event (a text delta); `bytes` counts the text's characters. */
+    async chat(): Promise<Sample> {
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      const stream = router.chat({ model: 'fast', messages: CHAT_MESSAGES });
+      const it = stream[Symbol.asyncIterator]();
+      const first = await it.next();
+      const ttfcMs = performance.now() - t0;
+      if (first.done || first.value.type !== 'text-delta') throw new Error('routed chat gave no text first');
+      let text = first.value.text;
+      let chunks = 1;
+      for (;;) {
+        const r = await it.next();
+        if (r.done) break;
+        if (r.value.type === 'text-delta') text += r.value.text;
+        chunks++;
+      }
+      const cpu = process.cpuUsage(cpu0);
+      if (text !== CHAT_TEXT) throw new Error(`routed chat: got ${JSON.stringify(text)}`);
+      return { ttfcMs, cpuUs: cpu.user + cpu.system, bytes: text.length, chunks };
+    },
   };
 }
 
@@ -205,6 +265,22 @@ async function runPairs(
   routed: ReturnType<typeof routedCaller>,
   deadline: number,
 ): Promise<PairResults> {
+  return runPairsOf(
+    count,
+    { call: () => direct.call(voice.direct), expected },
+    { call: () => routed.call(voice.routed), expected },
+    deadline,
+  );
+}
+
+/** One side of a pair: the call, and the bytes (or characters) it must give. */
+interface Side {
+  call(): Promise<Sample>;
+  expected: number;
+}
+
+/** Runs `count` interleaved (direct, routed) pairs; the order flips every pair. */
+async function runPairsOf(count: number, direct: Side, routed: Side, deadline: number): Promise<PairResults> {
   const out: PairResults = { direct: [], routed: [], added: [], stoppedEarly: false };
   for (let i = 0; i < count; i++) {
     if (performance.now() > deadline) {
@@ -214,14 +290,14 @@ async function runPairs(
     let d: Sample;
     let r: Sample;
     if (i % 2 === 0) {
-      d = await direct.call(voice.direct);
-      r = await routed.call(voice.routed);
+      d = await direct.call();
+      r = await routed.call();
     } else {
-      r = await routed.call(voice.routed);
-      d = await direct.call(voice.direct);
+      r = await routed.call();
+      d = await direct.call();
     }
-    check(d, expected, 'direct');
-    check(r, expected, 'routed');
+    check(d, direct.expected, 'direct');
+    check(r, routed.expected, 'routed');
     out.direct.push(d);
     out.routed.push(r);
     out.added.push(r.ttfcMs - d.ttfcMs);
@@ -260,9 +336,10 @@ async function main(): Promise<void> {
             responseFormat: 'pcm',
             sampleRate: 24_000,
           },
+          chat: { models: { fast: CHAT_MODEL } },
         },
       },
-      routes: { tts: { providers: ['local'] } },
+      routes: { tts: { providers: ['local'] }, chat: { providers: ['local'] } },
     }),
   );
   const direct = directCaller(upstream.origin);
@@ -287,7 +364,13 @@ async function main(): Promise<void> {
       deadline,
     );
 
-    // 2. CPU per chunk, long streams.
+    // 2. Time to first chat delta.
+    const chatDirect: Side = { call: () => direct.chat(), expected: CHAT_BYTES };
+    const chatRouted: Side = { call: () => routed.chat(), expected: CHAT_TEXT.length };
+    await runPairsOf(WARMUP, chatDirect, chatRouted, deadline);
+    const chat = await runPairsOf(PAIRS, chatDirect, chatRouted, deadline);
+
+    // 3. CPU per chunk, long streams.
     await runPairs(5, { direct: LONG_VOICE, routed: LONG_VOICE }, LONG_BYTES, direct, routed, deadline);
     const long = await runPairs(
       STREAMS,
@@ -298,7 +381,7 @@ async function main(): Promise<void> {
       deadline,
     );
 
-    report(ttfc, long, performance.now() - started, load);
+    report(ttfc, chat, long, performance.now() - started, load);
   } finally {
     await router.close();
     await direct.close();
@@ -306,16 +389,55 @@ async function main(): Promise<void> {
   }
 }
 
-function report(ttfc: PairResults, long: PairResults, elapsedMs: number, load: number[]): void {
-  const d = summarize(ttfc.direct.map((s) => s.ttfcMs));
-  const r = summarize(ttfc.routed.map((s) => s.ttfcMs));
-  const added = summarize(ttfc.added);
+/** The TTFC rows of one capability, with the P1 verdicts (median and p99 of per-pair differences). */
+function ttfcSection(name: string, label: string, pairs: PairResults) {
+  const d = summarize(pairs.direct.map((s) => s.ttfcMs));
+  const r = summarize(pairs.routed.map((s) => s.ttfcMs));
+  const added = summarize(pairs.added);
   const medianDiff = r.median - d.median;
   const p99Diff = r.p99 - d.p99;
   const ratio = r.median / d.median;
-  const callCpuD = summarize(ttfc.direct.map((s) => s.cpuUs));
-  const callCpuR = summarize(ttfc.routed.map((s) => s.cpuUs));
-  const callCpuAdded = summarize(pairDiffs(ttfc, (s) => s.cpuUs));
+  const medianMet = added.median <= 0.1;
+  const p99Met = added.p99 <= 0.5;
+  const cpuD = summarize(pairs.direct.map((s) => s.cpuUs));
+  const cpuR = summarize(pairs.routed.map((s) => s.cpuUs));
+  const cpuAdded = summarize(pairDiffs(pairs, (s) => s.cpuUs));
+  const lines = [
+    `${label.padEnd(42)}   median      p90      p99`,
+    row('direct undici request()', d),
+    row(name, r),
+    row('added, per pair (routed - direct)', added),
+    `  ${'added, difference of medians'.padEnd(40)}${fmt(medianDiff)}`,
+    `  ${'added, difference of p99s'.padEnd(40)}${fmt(p99Diff)}`,
+    `  ${'ratio routed/direct (medians)'.padEnd(40)}${fmt(ratio)}`,
+    `  P1 ${name} added median TTFC (per pair) ${added.median.toFixed(3)} ms: target <= 0.100 ms ${medianMet ? 'met' : 'NOT met'}`,
+    `  P1 ${name} p99 of per-pair TTFC differences ${added.p99.toFixed(3)} ms: target <= 0.500 ms ${p99Met ? 'met' : 'NOT met'}`,
+    '',
+    `${`CPU per call, the same ${name} calls (µs)`.padEnd(42)}   median      p90      p99`,
+    row('direct undici request()', cpuD, 0),
+    row(name, cpuR, 0),
+    row('added, per pair (routed - direct)', cpuAdded, 0),
+  ];
+  return {
+    lines,
+    json: {
+      pairs: pairs.direct.length,
+      ttfcMs: { direct: d, routed: r, addedPerPair: added, medianDiff, p99Diff, ratio },
+      cpuPerCallUs: { direct: cpuD, routed: cpuR, addedPerPair: cpuAdded },
+    },
+  };
+}
+
+function report(
+  ttfc: PairResults,
+  chat: PairResults,
+  long: PairResults,
+  elapsedMs: number,
+  load: number[],
+): void {
+  const tts = ttfcSection('router.tts()', `Time to first chunk (ms), ${SHORT_BYTES}-byte answers`, ttfc);
+  const chatSection = ttfcSection('router.chat()', 'Time to first chat delta (ms)', chat);
+  const callCpuAdded = tts.json.cpuPerCallUs.addedPerPair;
   const streamD = summarize(long.direct.map((s) => s.cpuUs));
   const streamR = summarize(long.routed.map((s) => s.cpuUs));
   const streamAdded = summarize(pairDiffs(long, (s) => s.cpuUs));
@@ -328,28 +450,19 @@ function report(ttfc: PairResults, long: PairResults, elapsedMs: number, load: n
   const addedPerChunk = streamAdded.median / chunksR;
   const addedPerChunkOnly = (streamAdded.median - callCpuAdded.median) / chunksR;
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  const medianMet = medianDiff <= 0.1;
-  const p99Met = p99Diff <= 0.5;
   const chunkMet = addedPerChunk < 5;
   const loadNow = loadavg()[0] ?? 0;
 
   const lines = [
     `voxroute router overhead: node ${process.version}, ${cpus().length} CPUs (${cpu}), server: ${SERVER_MODE}, voxroute from ${args.dist ? 'dist/' : 'src/ (jiti)'}`,
     `load average ${(load[0] ?? 0).toFixed(1)} at start, ${loadNow.toFixed(1)} at end; ${ttfc.direct.length} interleaved pairs after ${WARMUP} warmup pairs`,
-    ttfc.stoppedEarly || long.stoppedEarly ? `(stopped early: the ${BUDGET_MS / 1000} s budget ran out)` : '',
+    ttfc.stoppedEarly || chat.stoppedEarly || long.stoppedEarly
+      ? `(stopped early: the ${BUDGET_MS / 1000} s budget ran out)`
+      : '',
     '',
-    `${`Time to first chunk (ms), ${SHORT_BYTES}-byte answers`.padEnd(42)}   median      p90      p99`,
-    row('direct undici request()', d),
-    row('router.tts()', r),
-    row('added, per pair (routed - direct)', added),
-    `  ${'added, difference of medians'.padEnd(40)}${fmt(medianDiff)}   (target <= 0.100: ${medianMet ? 'met' : 'NOT met'})`,
-    `  ${'added, difference of p99s'.padEnd(40)}${fmt(p99Diff)}   (target <= 0.500: ${p99Met ? 'met' : 'NOT met'})`,
-    `  ${'ratio routed/direct (medians)'.padEnd(40)}${fmt(ratio)}`,
+    ...tts.lines,
     '',
-    `${'CPU per call, the same calls (µs)'.padEnd(42)}   median      p90      p99`,
-    row('direct undici request()', callCpuD, 0),
-    row('router.tts()', callCpuR, 0),
-    row('added, per pair (routed - direct)', callCpuAdded, 0),
+    ...chatSection.lines,
     '',
     `${`CPU per ${LONG_BYTES}-byte stream (µs), ${long.direct.length} pairs`.padEnd(42)}   median      p90      p99  chunks/stream`,
     `${row('direct undici request()', streamD, 0)} ${fmt(chunksD, 1, 14)}`,
@@ -370,9 +483,8 @@ function report(ttfc: PairResults, long: PairResults, elapsedMs: number, load: n
         load: [load[0], loadNow],
         server: SERVER_MODE,
         from: args.dist ? 'dist' : 'src',
-        pairs: ttfc.direct.length,
-        ttfcMs: { direct: d, routed: r, addedPerPair: added, medianDiff, p99Diff, ratio },
-        cpuPerCallUs: { direct: callCpuD, routed: callCpuR, addedPerPair: callCpuAdded },
+        tts: tts.json,
+        chat: chatSection.json,
         cpuPerStreamUs: { direct: streamD, routed: streamR, addedPerPair: streamAdded, chunksD, chunksR },
         cpuPerChunkUs: { added: addedPerChunk, addedWithoutPerCall: addedPerChunkOnly },
       }),

@@ -1,8 +1,10 @@
 /**
  * The loopback speech server of the benchmarks: a plain node:http server that answers
  * `POST /v1/audio/speech` at once with raw PCM s16le (no header, chunked transfer encoding),
- * as an OpenAI-compatible TTS server does with `response_format: 'pcm'` (PROTOCOLS.md §2.3).
- * No artificial delay anywhere: every chunk is written as soon as the request body is read.
+ * as an OpenAI-compatible TTS server does with `response_format: 'pcm'` (PROTOCOLS.md §2.3),
+ * and `POST /v1/chat/completions` with a short server-sent-event stream of chat completion
+ * chunks (PROTOCOLS.md §2.2). No artificial delay anywhere: every chunk is written as
+ * soon as the request body is read.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,6 +41,32 @@ function tone(bytes: number): Buffer {
   return out;
 }
 
+/** The chat answer: one SSE event per write, 3 content deltas, a finish chunk, then [DONE]. */
+export const CHAT_EVENTS: readonly string[] = [
+  ...['Your table', ' is booked', ' for seven thirty.'].map((content) => chunkEvent({ content }, null)),
+  chunkEvent({}, 'stop'),
+  'data: [DONE]\n\n',
+];
+/** The text of the chat answer, all deltas joined. */
+export const CHAT_TEXT = 'Your table is booked for seven thirty.';
+
+function chunkEvent(delta: Record<string, string>, finish: string | null): string {
+  const chunk = {
+    id: 'chatcmpl-bench',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'bench-chat',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+function answerChat(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const event of CHAT_EVENTS) res.write(event);
+  res.end();
+}
+
 const SHORT_CHUNK = tone(SHORT_ANSWER.chunkBytes);
 const LONG_CHUNK = tone(LONG_ANSWER.chunkBytes);
 
@@ -60,6 +88,7 @@ function answer(res: ServerResponse, body: string): void {
 /**
  * Starts the server on 127.0.0.1 (`port` 0: any free port). `POST /v1/audio/speech` answers
  * 200 with PCM ({@link SHORT_ANSWER} or, for voice {@link LONG_VOICE}, {@link LONG_ANSWER});
+ * `POST /v1/chat/completions` answers 200 with the {@link CHAT_EVENTS} stream;
  * `OPTIONS /` (the router's warmup) answers 204; anything else 404.
  */
 export async function startPcmServer(port = 0): Promise<PcmServer> {
@@ -67,6 +96,11 @@ export async function startPcmServer(port = 0): Promise<PcmServer> {
     if (req.method === 'OPTIONS') {
       req.resume();
       res.writeHead(204).end();
+      return;
+    }
+    if (req.method === 'POST' && req.url === '/v1/chat/completions') {
+      req.resume();
+      req.on('end', () => answerChat(res));
       return;
     }
     if (req.method !== 'POST' || req.url !== '/v1/audio/speech') {

@@ -6,8 +6,13 @@ const f = (v: number | undefined) => (v === undefined ? '-' : v.toFixed(0));
 /** Who served a stage, with the providers that failed before it (`a!>b`). */
 export function served(result: RouteResult | undefined): string {
   if (!result) return '-';
-  const failed = result.attempts.filter((x) => x.outcome === 'failed').map((x) => `${x.provider}!`);
-  return [...failed, result.provider].join('>');
+  // In order: each failed attempt marked `!`, then whoever spoke (a stand-in may speak one
+  // sentence before the route's first choice takes the reply back). Hedge losers are left out.
+  const spoke = result.attempts
+    .filter((x) => x.outcome === 'failed' || x.outcome === 'success')
+    .map((x) => (x.outcome === 'failed' ? `${x.provider}!` : x.provider));
+  if (spoke.at(-1) !== result.provider) spoke.push(result.provider);
+  return spoke.join('>');
 }
 
 /** One row per turn: ms from end of speech to each step, who served each stage, voxroute's share. */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { CAPABILITIES, isCapability } from './capability.js';
-import { providerKinds } from './provider-schema.js';
+import { PROVIDER_KINDS } from './provider-kinds.js';
 import { MID_STREAM_OF } from './route.js';
 
 /**
@@ -13,12 +13,12 @@ import { MID_STREAM_OF } from './route.js';
  * - each provider a route names exists, has the route's capability, and is named once.
  * The input is read defensively: parts that failed their own schema are skipped.
  */
-export function checkConfigReferences(config: unknown, ctx: z.RefinementCtx): void {
+export function checkConfigReferences(config: unknown, ctx: Pick<z.RefinementCtx, 'addIssue'>): void {
   if (!isRecord(config)) return;
   const providers = isRecord(config.providers) ? config.providers : undefined;
   if (providers) {
     for (const [name, provider] of Object.entries(providers)) {
-      if (!isRecord(provider) || !providerKinds().includes(provider.kind as string)) continue;
+      if (!isRecord(provider) || !(PROVIDER_KINDS as readonly unknown[]).includes(provider.kind)) continue;
       if (!CAPABILITIES.some((cap) => provider[cap] !== undefined)) {
         ctx.addIssue({
           code: 'custom',
@@ -79,7 +79,7 @@ export function checkConfigReferences(config: unknown, ctx: z.RefinementCtx): vo
 function routeCapability(
   routeName: string,
   route: Record<string, unknown>,
-  ctx: z.RefinementCtx,
+  ctx: Pick<z.RefinementCtx, 'addIssue'>,
 ): string | undefined {
   const declared = typeof route.capability === 'string' ? route.capability : undefined;
   if (isCapability(routeName)) {

@@ -1,6 +1,7 @@
 import type { SecretEnv } from '../config-fields/resolve-secrets.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import { knownKeysAt } from './did-you-mean.js';
+import { fastParseConfig } from './fast-parse.js';
 import { toConfigIssues } from './issues.js';
 import { configJsonSchema } from './json-schema.js';
 import { redactIssues } from './redact.js';
@@ -29,7 +30,9 @@ export interface ParseConfigOptions {
  */
 export function parseConfig(input: unknown, options: ParseConfigOptions = {}): ResolvedConfig {
   if (isResolvedConfig(input)) return input;
-  const parsed = routerConfigSchema().safeParse(input);
+  // A common, valid config is parsed without loading zod (about 100 ms); anything else by the schema.
+  const fast = fastParseConfig(input);
+  const parsed = fast ? ({ success: true, data: fast } as const) : routerConfigSchema().safeParse(input);
   if (!parsed.success) {
     // The JSON Schema lists the keys allowed at each path, for did-you-mean; built only on error.
     let schema: Record<string, unknown> | undefined;

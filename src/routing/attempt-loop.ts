@@ -158,9 +158,10 @@ export function routedStream<T>(run: RouteRun<T>): RoutedStream<T> {
  * closed), the pending `next()` resolves done, and no item is delivered after `return()`.
  */
 function stoppable<T>(run: RouteRun<T>, settle: Settle): AsyncIterator<T, void, undefined> {
-  const stop = new AbortController();
-  const generator = drive(run, settle, stop.signal);
+  // The call's one abort scope, shared with drive(): return() and throw() abort it directly.
+  const callAbort = new AbortController();
   let stopped = false;
+  const generator = drive(run, settle, callAbort, () => stopped);
   const done = (): IteratorResult<T, void> => ({ done: true, value: undefined });
   return {
     next: () => {
@@ -176,7 +177,7 @@ function stoppable<T>(run: RouteRun<T>, settle: Settle): AsyncIterator<T, void, 
     return: async () => {
       if (!stopped) {
         stopped = true;
-        stop.abort();
+        callAbort.abort();
       }
       // Queued behind a pending next(), which the abort settles at once.
       await generator.return().catch(() => {});
@@ -185,7 +186,7 @@ function stoppable<T>(run: RouteRun<T>, settle: Settle): AsyncIterator<T, void, 
     throw: async (error: unknown) => {
       if (!stopped) {
         stopped = true;
-        stop.abort();
+        callAbort.abort();
       }
       await generator.return().catch(() => {});
       throw error;
@@ -196,13 +197,18 @@ function stoppable<T>(run: RouteRun<T>, settle: Settle): AsyncIterator<T, void, 
 /** One attempt in progress. */
 interface Running<T> {
   c: RouteCandidate<T>;
-  abort: AbortController;
+  /**
+   * The attempt's own abort scope, when it may have to stop while the call goes on (another
+   * candidate may follow it or race it). Absent for a call's only candidate: the attempt then
+   * runs on the call's signal, and stopping it alone is deferred to the end of the call.
+   */
+  abort: AbortController | undefined;
   iterator: AsyncIterator<T> | undefined;
   attempt: Attempt;
   base: RouterEventBase;
   t0: number;
   first: Promise<FirstOutcome<T>>;
-  onCallAbort: () => void;
+  onCallAbort: (() => void) | undefined;
   acquired: boolean;
   ended: boolean;
   /** First call after a long idle (or ever): its time to first chunk may include a cold start. */
@@ -233,7 +239,8 @@ type FirstOutcome<T> =
 async function* drive<T>(
   run: RouteRun<T>,
   settle: Settle,
-  stop: AbortSignal,
+  callAbort: AbortController,
+  stopped: () => boolean,
 ): AsyncGenerator<T, void, undefined> {
   const { clock, tracker } = run;
   const callStart = clock.now();
@@ -252,13 +259,26 @@ async function* drive<T>(
     },
   };
   const attempts: Attempt[] = [];
-  const callAbort = new AbortController();
   const onAbort = () => callAbort.abort();
   run.signal?.addEventListener('abort', onAbort, { once: true });
   run.closeSignal.addEventListener('abort', onAbort, { once: true });
-  // The consumer's return(): a barge-in, not a failure (the call settles as for a break).
-  stop.addEventListener('abort', onAbort, { once: true });
+  // The consumer's return() aborts callAbort itself: a barge-in, not a failure (the call
+  // settles as for a break; stopped() tells it apart).
   if (run.signal?.aborted || run.closeSignal.aborted) callAbort.abort();
+  /**
+   * Why the call's only attempt, which runs on the call's signal, was stopped: the signal is
+   * aborted with it when the call ends, so that the attempt's socket is closed then (the call
+   * has no other candidate, so it ends right after).
+   */
+  let sharedAbortReason: unknown;
+  /** Aborts an attempt (its socket closed) and asks its iterator to finish, without waiting or throwing. */
+  const closeAttempt = (r: Running<T>, reason: unknown = new AbortError('Attempt abandoned')) => {
+    if (r.abort) {
+      if (!r.abort.signal.aborted) r.abort.abort(reason);
+    } else sharedAbortReason ??= reason;
+    const ret = r.iterator?.return?.();
+    if (ret) ret.catch(() => {});
+  };
   let budgetTimer: unknown;
   if (run.deadlineMs) {
     const ms = run.deadlineMs;
@@ -306,7 +326,7 @@ async function* drive<T>(
   const end = (r: Running<T>) => {
     if (r.ended) return;
     r.ended = true;
-    callAbort.signal.removeEventListener('abort', r.onCallAbort);
+    if (r.onCallAbort) callAbort.signal.removeEventListener('abort', r.onCallAbort);
     tracker.inFlight(r.c.key, -1);
     r.attempt.durationMs = clock.now() - r.t0;
   };
@@ -355,9 +375,13 @@ async function* drive<T>(
     if (replanned)
       for (let j = 0; j < index; j++)
         if (failedAt.get(j) === pos && (run.candidates[j]!.health?.allows() ?? true)) standIn = true;
-    const abort = new AbortController();
-    const onCallAbort = () => abort.abort(callAbort.signal.reason);
-    callAbort.signal.addEventListener('abort', onCallAbort, { once: true });
+    // A call's only candidate cannot be followed or raced by another: it runs on the call's signal.
+    const abort = run.candidates.length > 1 ? new AbortController() : undefined;
+    let onCallAbort: (() => void) | undefined;
+    if (abort) {
+      onCallAbort = () => abort.abort(callAbort.signal.reason);
+      callAbort.signal.addEventListener('abort', onCallAbort, { once: true });
+    }
     const attempt: Attempt = {
       provider: c.provider,
       outcome: 'failed',
@@ -402,7 +426,7 @@ async function* drive<T>(
     r.iterator = c
       .start(
         {
-          signal: r.abort.signal,
+          signal: r.abort ? r.abort.signal : callAbort.signal,
           deadlines: c.deadlines,
           transport: run.transport,
           // RouterOptions.WebSocket reaches WebSocket adapters (e.g. so msw's ws API can intercept).
@@ -420,7 +444,8 @@ async function* drive<T>(
     }
     const first = await withDeadline(firstItem, c.firstChunkMs, clock, () => {
       const timeout = new TimeoutError('first-chunk', c.firstChunkMs, { provider: c.provider });
-      r.abort.abort(timeout);
+      if (r.abort) r.abort.abort(timeout);
+      else sharedAbortReason ??= timeout;
       return timeout;
     });
     // An answer with nothing in it is a failure, never a silent success (C39); after a
@@ -492,7 +517,7 @@ async function* drive<T>(
         }
         if (outcome === 'aborted' || callAbort.signal.aborted) {
           for (const r of [...running]) cancel(r);
-          if (stop.aborted) return;
+          if (stopped()) return;
           throw fail(callAbortError());
         }
         const r = outcome.r;
@@ -602,7 +627,7 @@ async function* drive<T>(
         running.length = 0;
         if (callAbort.signal.aborted) {
           winner.attempt.outcome = 'aborted';
-          if (stop.aborted) return;
+          if (stopped()) return;
           throw fail(callAbortError());
         }
         const callerError = run.callerError?.();
@@ -649,10 +674,11 @@ async function* drive<T>(
     if (budgetTimer !== undefined) clock.clearTimeout(budgetTimer);
     run.signal?.removeEventListener('abort', onAbort);
     run.closeSignal.removeEventListener('abort', onAbort);
-    stop.removeEventListener('abort', onAbort);
     run.release?.();
     // The consumer stopped iterating (break / return()): barge-in. Close the provider at once.
     for (const r of running) cancel(r);
+    // The call's only attempt was stopped: close it now, with the reason it was stopped for.
+    if (sharedAbortReason !== undefined && !callAbort.signal.aborted) callAbort.abort(sharedAbortReason);
     if (!settled) {
       const last = attempts[attempts.length - 1];
       finish(last?.provider ?? '', undefined);
@@ -721,13 +747,6 @@ function spanAttributes(
     }
   }
   return out;
-}
-
-/** Aborts an attempt and asks its iterator to finish, without waiting and without throwing. */
-function closeAttempt(live: { abort: AbortController; iterator: AsyncIterator<unknown> | undefined }): void {
-  if (!live.abort.signal.aborted) live.abort.abort(new AbortError('Attempt abandoned'));
-  const ret = live.iterator?.return?.();
-  if (ret) ret.catch(() => {});
 }
 
 /**

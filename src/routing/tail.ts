@@ -69,10 +69,14 @@ export interface TailSummary {
 
 const bucketOf = (ms: number) =>
   Math.max(0, Math.min(BUCKETS - 1, Math.floor(Math.log(Math.max(ms, MIN_MS) / MIN_MS) / LOG_RATIO)));
+/** Lower edges of the buckets (and of the one past the last), ms; computed once. */
+const EDGES = Float64Array.from({ length: BUCKETS + 1 }, (_, b) => MIN_MS * BUCKET_RATIO ** b);
+/** Representative values of the buckets: their geometric centres, ms; computed once. */
+const CENTRES = Float64Array.from({ length: BUCKETS }, (_, b) => MIN_MS * BUCKET_RATIO ** (b + 0.5));
 /** Lower edge of bucket b, ms. */
-const edge = (b: number) => MIN_MS * BUCKET_RATIO ** b;
+const edge = (b: number) => (b <= BUCKETS ? EDGES[b]! : MIN_MS * BUCKET_RATIO ** b);
 /** Representative value of bucket b: its geometric centre, ms. */
-const centre = (b: number) => MIN_MS * BUCKET_RATIO ** (b + 0.5);
+const centre = (b: number) => CENTRES[b]!;
 
 /**
  * One provider's TTFC distribution. Every update costs O(240) (one pass over the histogram);
@@ -103,9 +107,8 @@ export class TailModel {
 
   #decayHist(now: number): void {
     const w = (1 - 1 / BODY_SAMPLES) * (this.#histAt === undefined ? 1 : timeDecay(now - this.#histAt));
-    this.#hist.forEach((v, b) => {
-      this.#hist[b] = v * w;
-    });
+    const hist = this.#hist;
+    for (let b = 0; b < BUCKETS; b++) hist[b] = hist[b]! * w;
     this.#histWeight *= w;
     this.#histAt = now;
   }
@@ -191,16 +194,16 @@ export class TailModel {
     if (this.#cached) return this.#cached;
     const hist = this.#hist;
     const total = this.#histWeight;
-    const quantileBucket = (q: number) => {
-      let acc = 0;
-      for (let b = 0; b < BUCKETS; b++) {
-        acc += hist[b]!;
-        if (acc >= q * total) return b;
-      }
-      return BUCKETS - 1;
-    };
-    const medianBucket = quantileBucket(0.5);
-    const p99Bucket = quantileBucket(0.99);
+    // The buckets of the 50th, 90th, 95th and 99th percentiles, in one pass over the histogram.
+    const quantiles = [0.5, 0.9, 0.95, 0.99];
+    const found = [BUCKETS - 1, BUCKETS - 1, BUCKETS - 1, BUCKETS - 1];
+    let next = 0;
+    let acc = 0;
+    for (let b = 0; b < BUCKETS && next < quantiles.length; b++) {
+      acc += hist[b]!;
+      while (next < quantiles.length && acc >= quantiles[next]! * total) found[next++] = b;
+    }
+    const [medianBucket, p90Bucket, p95Bucket, p99Bucket] = found as [number, number, number, number];
     // The knee: the start of the first empty stretch wider than KNEE_GAP_RATIO above the median.
     const empty = total * 1e-3;
     const gapBuckets = Math.ceil(Math.log(KNEE_GAP_RATIO) / LOG_RATIO);
@@ -235,8 +238,8 @@ export class TailModel {
     this.#cached = {
       samples: this.#samples,
       p50Ms: medianMs,
-      p90Ms: centre(quantileBucket(0.9)),
-      p95Ms: centre(quantileBucket(0.95)),
+      p90Ms: centre(p90Bucket),
+      p95Ms: centre(p95Bucket),
       p99Ms: centre(p99Bucket),
       kneeMs,
       tailShare,

@@ -19,20 +19,32 @@ export class SentenceQueue<T> {
   readonly firstChunk = new Promise<void>((resolve) => {
     this.#firstChunk = resolve;
   });
-  readonly #abort = new AbortController();
+  /** The request's own abort scope; absent when it runs on its attempt's signal (`retries` 0). */
+  readonly #abort: AbortController | undefined;
+  readonly #signal: AbortSignal;
   #onParentAbort: (() => void) | undefined;
   /** How many times the request was started again after failing before its first chunk. */
   retried = 0;
 
   /**
    * `open(signal)` starts the request (again, on a retry); `parent`: the attempt's signal.
-   * `retries`: how many times a failure before the first chunk is retried.
+   * `retries`: how many times a failure before the first chunk is retried. A request with no
+   * retry (an attempt's first sentence) runs on `parent` itself: it can only stop with its
+   * attempt, so it needs no abort scope of its own and {@link cancel} leaves it to the attempt.
    */
   constructor(open: (signal: AbortSignal) => AsyncIterable<T>, parent: AbortSignal, retries: number) {
-    if (parent.aborted) this.#abort.abort(parent.reason);
-    else {
-      this.#onParentAbort = () => this.#abort.abort(parent.reason);
-      parent.addEventListener('abort', this.#onParentAbort, { once: true });
+    if (retries === 0) {
+      this.#abort = undefined;
+      this.#signal = parent;
+    } else {
+      const abort = new AbortController();
+      this.#abort = abort;
+      this.#signal = abort.signal;
+      if (parent.aborted) abort.abort(parent.reason);
+      else {
+        this.#onParentAbort = () => abort.abort(parent.reason);
+        parent.addEventListener('abort', this.#onParentAbort, { once: true });
+      }
     }
     void this.#pump(open, parent, retries);
   }
@@ -41,7 +53,7 @@ export class SentenceQueue<T> {
     let got = false;
     for (;;) {
       try {
-        for await (const item of open(this.#abort.signal)) {
+        for await (const item of open(this.#signal)) {
           if (!got) {
             got = true;
             this.#firstChunk();
@@ -52,7 +64,7 @@ export class SentenceQueue<T> {
         this.#done = true;
         break;
       } catch (error) {
-        if (!got && this.retried < retries && !this.#abort.signal.aborted && canFallBack(error)) {
+        if (!got && this.retried < retries && !this.#signal.aborted && canFallBack(error)) {
           this.retried++;
           continue;
         }
@@ -81,9 +93,13 @@ export class SentenceQueue<T> {
     }
   }
 
-  /** Stops the request (look-ahead no longer wanted). */
+  /**
+   * Stops the request (look-ahead no longer wanted). A request on its attempt's signal (no
+   * retry: the attempt's first sentence) stops when its attempt is aborted, which is what
+   * ends the attempt early.
+   */
   cancel(reason?: unknown): void {
-    this.#abort.abort(reason);
+    this.#abort?.abort(reason);
   }
 
   #notify(): void {

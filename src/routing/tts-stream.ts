@@ -1,7 +1,7 @@
 import { sameFormat } from '../audio/format.js';
 import { type AudioConverter, createAudioConverter, SampleFramer } from '../audio/index.js';
 import { ProtocolError } from '../errors/protocol-error.js';
-import type { ProviderAudio } from '../providers/types.js';
+import type { ProviderAudio, WordTiming } from '../providers/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 
 /** Called when a provider's stream ended with bytes that do not make a whole sample. */
@@ -11,14 +11,16 @@ export type DroppedBytesListener = (droppedBytes: number, format: AudioFormat) =
  * Turns a provider's raw audio into chunks of whole samples in the caller's format `want`:
  * re-frames split samples, and converts encoding and sample rate when the provider's
  * real format (as each chunk states it; bytes are never relabelled) differs. A format
- * change mid-stream flushes the old converter first. Throws ProtocolError when the provider
- * ended without a single byte of audio.
+ * change mid-stream flushes the old converter first. Word timestamps the provider sends are
+ * pushed to `words` when given. Throws ProtocolError when the provider ended without a
+ * single byte of audio.
  */
 export async function* toCallerAudio(
   source: AsyncIterable<ProviderAudio>,
   want: AudioFormat,
   provider: string,
   onDropped?: DroppedBytesListener,
+  words?: WordTiming[],
 ): AsyncGenerator<AudioChunk, void, undefined> {
   let framer: SampleFramer | undefined;
   let converter: AudioConverter | undefined;
@@ -37,6 +39,7 @@ export async function* toCallerAudio(
   };
   try {
     for await (const chunk of source) {
+      if (words && chunk.words) words.push(...chunk.words);
       if (chunk.data.byteLength === 0) continue;
       if (!current || !sameFormat(current, chunk.format)) {
         yield* endSegment();

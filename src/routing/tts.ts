@@ -1,5 +1,5 @@
 import { durationMs } from '../audio/format.js';
-import type { ProviderAudio, WordTiming } from '../providers/types.js';
+import type { WordTiming } from '../providers/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import type { TtsRequest } from '../types/requests.js';
 import type { CallContext, CapabilityCall } from './capability.js';
@@ -62,17 +62,18 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
           /** Starts the request of one sentence's text; its audio in the caller's format. */
           const open = (text: string, words: WordTiming[]) => (signal: AbortSignal) =>
             toCallerAudio(
-              keepWords(tts.synthesize({ text, ...asked }, { ...attempt, signal }), words),
+              tts.synthesize({ text, ...asked }, { ...attempt, signal }),
               want,
               name,
               dropped,
+              words,
             );
           if (streamed && tts.capabilities.streamingText) {
             // The provider takes text as a stream: one request (context) for the utterance.
             return streamedAttempt(
               progress,
               (text) => tts.synthesize({ text, ...asked }, attempt),
-              (audio, words) => toCallerAudio(keepWords(audio, words), want, name, dropped),
+              (audio, words) => toCallerAudio(audio, want, name, dropped, words),
             );
           }
           const firstIndex = progress.delivered;
@@ -161,15 +162,4 @@ interface SentenceJob {
 /** The first chunk after a switch of provider: the audio does not continue the previous chunk. */
 function markResumed(chunk: AudioChunk): AudioChunk {
   return { ...chunk, discontinuity: true };
-}
-
-/** Passes a provider's audio through, collecting the word timestamps it carries into `words`. */
-async function* keepWords(
-  source: AsyncIterable<ProviderAudio>,
-  words: WordTiming[],
-): AsyncGenerator<ProviderAudio, void, undefined> {
-  for await (const chunk of source) {
-    if (chunk.words) words.push(...chunk.words);
-    yield chunk;
-  }
 }

@@ -33,6 +33,14 @@ describe('packages loaded on first use stay off the import path', () => {
     expect(controlSeen).toBe(true);
   }, 60_000);
 
+  it('createRouter() with a plain config loads no zod (the fast path); a config it does not vouch for does', async () => {
+    const result = await runProbe<{ afterRouter: boolean; afterControl: boolean }>(
+      'test/internal/fixtures/create-router-probe.mjs',
+      { recordLoads: true, timeoutMs: 30_000 },
+    );
+    expect(result).toEqual({ afterRouter: false, afterControl: true });
+  }, 60_000);
+
   it('no source file imports them statically except through src/internal (only `import type`)', () => {
     const offenders: string[] = [];
     for (const file of sourceFiles(join(root, 'src'))) {

@@ -172,6 +172,61 @@ describe('the attempt loop', () => {
     expect(result.provider).toBe('b');
   });
 
+  it("a call's only candidate that misses its first-chunk deadline is closed with that TimeoutError", async () => {
+    // The only candidate runs on the call's signal (one abort scope per call): stopping the
+    // attempt alone is deferred to the end of the call, which follows at once.
+    const clock = new ManualClock();
+    let aSignal: AbortSignal | undefined;
+    const a = candidate<ChatEvent>(
+      'a',
+      async function* (attempt) {
+        aSignal = attempt.signal;
+        await aborted(attempt.signal);
+        yield delta('late');
+      },
+      1500,
+    );
+    const stream = routedStream(fakeRun([a], { clock }));
+    const pending = collect(stream);
+    await new Promise((r) => setImmediate(r));
+    clock.advance(1499);
+    expect(aSignal?.aborted).toBe(false);
+    clock.advance(1);
+    const { items, error } = await pending;
+    expect(items).toEqual([]);
+    expect(AllProvidersFailedError.isInstance(error)).toBe(true);
+    expect(aSignal?.aborted).toBe(true);
+    const reason = aSignal?.reason as TimeoutError;
+    expect(TimeoutError.isInstance(reason)).toBe(true);
+    expect([reason.phase, reason.timeoutMs]).toEqual(['first-chunk', 1500]);
+    const result = await stream.result.catch((e: unknown) => e);
+    expect(result).toBe(error);
+  });
+
+  it("a call's only candidate that fails after output is closed (its signal aborted), a clean end is not", async () => {
+    let failing: AbortSignal | undefined;
+    const a = candidate<ChatEvent>('a', async function* (attempt) {
+      failing = attempt.signal;
+      yield delta('one');
+      throw new ProviderError('socket reset', { provider: 'a', retryable: true });
+    });
+    const { error } = await collect(routedStream(fakeRun([a], { textOf })));
+    expect(MidStreamError.isInstance(error)).toBe(true);
+    expect(failing?.aborted).toBe(true);
+    expect(AbortError.isInstance(failing?.reason)).toBe(true);
+    expect((failing?.reason as AbortError | undefined)?.message).toBe('Attempt abandoned');
+
+    let clean: AbortSignal | undefined;
+    const b = candidate<ChatEvent>('b', async function* (attempt) {
+      clean = attempt.signal;
+      yield delta('ok');
+    });
+    const done = await collect(routedStream(fakeRun([b], { textOf })));
+    expect(done.items).toEqual([delta('ok')]);
+    // A finished attempt's signal is left alone: aborting it could close a reusable socket.
+    expect(clean?.aborted).toBe(false);
+  });
+
   it('measures time to first chunk on the injected clock and records it for routing', async () => {
     const clock = new ManualClock();
     let release!: () => void;
