@@ -58,7 +58,9 @@ function survival(x: readonly Point[], d: number): number {
  * The `auto` hedge delay of a primary with distribution `x` and backup `y`, in ms: the d that
  * minimises E[min(X, d + Y)] + HEDGE_PRICE x E[Y] x P(X > d) among delays with
  * P(X > d) <= maxShare; undefined when no hedge is worth its price (or none is allowed).
- * Candidates for d: the knee and the upper edges of the primary's points.
+ * Candidates for d: the knee and the primary's points beyond it. Never inside the body: a
+ * hedge there mostly races calls that were about to answer (the objective is nearly flat
+ * inside the body, so its noise would pick the delay and waste the budget).
  */
 export function autoHedgeDelayMs(
   x: TailSummary,
@@ -71,7 +73,7 @@ export function autoHedgeDelayMs(
   const price = HEDGE_PRICE * backup.meanMs;
   let best: number | undefined;
   let bestCost = x.meanMs;
-  const delays = [x.kneeMs, ...x.points.map((p) => p.ms)].sort((a, b) => a - b);
+  const delays = [x.kneeMs, ...x.points.map((p) => p.ms).filter((ms) => ms > x.kneeMs)].sort((a, b) => a - b);
   for (const d of delays) {
     const share = survival(x.points, d);
     if (share > maxShare || share === 0) continue;
@@ -84,15 +86,19 @@ export function autoHedgeDelayMs(
   return best;
 }
 
-/** The hedge delay of a primary under the route's setting, in ms; undefined: no hedge. */
+/**
+ * The hedge delay of a primary under the route's setting, in ms; undefined: no hedge.
+ * `shareCap` is the share of calls an `auto` hedge may take (default: the route's maxShare).
+ */
 export function hedgeDelayMs(
   hedge: HedgeSetting,
   primary: TailSummary | undefined,
   backup: TailSummary | undefined,
   quantiles: { samples: number; p95Ms: number | undefined; p99Ms: number | undefined },
+  shareCap = hedge.maxShare,
 ): number | undefined {
   if (typeof hedge.after === 'number') return hedge.after;
-  if (hedge.after === 'auto') return primary ? autoHedgeDelayMs(primary, backup, hedge.maxShare) : undefined;
+  if (hedge.after === 'auto') return primary ? autoHedgeDelayMs(primary, backup, shareCap) : undefined;
   if (quantiles.samples < QUANTILE_HEDGE_MIN_SAMPLES) return undefined;
   return hedge.after === 'p95' ? quantiles.p95Ms : quantiles.p99Ms;
 }
@@ -127,6 +133,7 @@ export interface PlanInput {
 export function planCandidates(
   inputs: readonly PlanInput[],
   hedge: HedgeSetting | undefined,
+  shareCap = hedge?.maxShare ?? 0,
 ): Array<{ objectiveMs: number | undefined; hedgeAfterMs: number | undefined }> {
   return inputs.map((c, i) => {
     let backup: TailSummary | undefined;
@@ -134,7 +141,7 @@ export function planCandidates(
       if (j === i || !o.healthy || !o.model) return;
       if (!backup || o.model.meanMs < backup.meanMs) backup = o.model;
     });
-    const hedgeAfterMs = hedge ? hedgeDelayMs(hedge, c.model, backup, c.quantiles) : undefined;
+    const hedgeAfterMs = hedge ? hedgeDelayMs(hedge, c.model, backup, c.quantiles, shareCap) : undefined;
     const objective = c.model
       ? objectiveMs(c.model, backup, inputs.length > 1 ? hedgeAfterMs : undefined)
       : undefined;
@@ -150,6 +157,21 @@ export interface HedgeBudget {
   earn(share: number): void;
   /** True when a token is left: a call planned now may count on a hedge. */
   available(): boolean;
+  /** Tokens held now (at most the capacity). */
+  tokens(): number;
+}
+
+/**
+ * The share of calls an `auto` hedge may take on a call planned now, from the budget's level:
+ * maxShare x (tokens - 1). The hedges a primary with that tail share would take over the next
+ * 1 / maxShare calls (which earn one token) are in the bucket, with one token kept back for a
+ * call already in flight. So a tail more frequent than maxShare is hedged at its knee while
+ * the budget lasts (the first choice stays put), and a full bucket covers a run of stalls; as
+ * the level falls the cap falls with it and the plan turns to a steadier provider, unhedged,
+ * until the bucket refills: the long-run share stays at maxShare.
+ */
+export function budgetShareCap(maxShare: number, tokens: number): number {
+  return Math.max(0, maxShare * tokens);
 }
 
 /**
@@ -165,6 +187,7 @@ export function createHedgeBudget(maxShare: number): HedgeBudget {
     },
     // 1e-9: ten earnings of 0.1 make a whole token despite rounding.
     available: () => tokens >= 1 - 1e-9,
+    tokens: () => tokens,
     take: () => {
       if (tokens < 1 - 1e-9) return false;
       tokens -= 1;
@@ -190,6 +213,7 @@ export function planRoute(
   candidates: ReadonlyArray<{ key: string; healthy: boolean }>,
   hedge: HedgeSetting | undefined,
   now: number,
+  shareCap = hedge?.maxShare ?? 0,
 ): Array<{ objectiveMs: number | undefined; hedgeAfterMs: number | undefined }> {
   const planned = planCandidates(
     candidates.map((c) => ({
@@ -198,6 +222,7 @@ export function planRoute(
       healthy: c.healthy,
     })),
     hedge,
+    shareCap,
   );
   candidates.forEach((c, i) => {
     tracker.noteHedgeDelay(c.key, planned[i]!.hedgeAfterMs);
