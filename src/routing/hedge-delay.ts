@@ -128,12 +128,16 @@ export interface PlanInput {
 /**
  * Per candidate: its objective J (ms; undefined when never measured) and its hedge delay (ms;
  * undefined: none) against its backup, the other healthy measured candidate with the lowest
- * expected TTFC.
+ * expected TTFC. J counts an `auto` hedge that takes at most `shareCap` of calls (default: the
+ * route's maxShare): what decides the first choice. The hedge delay itself may take up to
+ * `delayCap` (default: `shareCap`): a call whose first choice is settled hedges its tail at the
+ * knee whenever the budget has a token for it, even when the budget cannot sustain that share.
  */
 export function planCandidates(
   inputs: readonly PlanInput[],
   hedge: HedgeSetting | undefined,
   shareCap = hedge?.maxShare ?? 0,
+  delayCap = shareCap,
 ): Array<{ objectiveMs: number | undefined; hedgeAfterMs: number | undefined }> {
   return inputs.map((c, i) => {
     let backup: TailSummary | undefined;
@@ -141,9 +145,11 @@ export function planCandidates(
       if (j === i || !o.healthy || !o.model) return;
       if (!backup || o.model.meanMs < backup.meanMs) backup = o.model;
     });
-    const hedgeAfterMs = hedge ? hedgeDelayMs(hedge, c.model, backup, c.quantiles, shareCap) : undefined;
+    const priced = hedge ? hedgeDelayMs(hedge, c.model, backup, c.quantiles, shareCap) : undefined;
+    const hedgeAfterMs =
+      hedge && delayCap !== shareCap ? hedgeDelayMs(hedge, c.model, backup, c.quantiles, delayCap) : priced;
     const objective = c.model
-      ? objectiveMs(c.model, backup, inputs.length > 1 ? hedgeAfterMs : undefined)
+      ? objectiveMs(c.model, backup, inputs.length > 1 ? priced : undefined)
       : undefined;
     return { objectiveMs: objective, hedgeAfterMs };
   });
@@ -214,6 +220,7 @@ export function planRoute(
   hedge: HedgeSetting | undefined,
   now: number,
   shareCap = hedge?.maxShare ?? 0,
+  delayCap = shareCap,
 ): Array<{ objectiveMs: number | undefined; hedgeAfterMs: number | undefined }> {
   const planned = planCandidates(
     candidates.map((c) => ({
@@ -223,6 +230,7 @@ export function planRoute(
     })),
     hedge,
     shareCap,
+    delayCap,
   );
   candidates.forEach((c, i) => {
     tracker.noteHedgeDelay(c.key, planned[i]!.hedgeAfterMs);

@@ -110,6 +110,8 @@ export class RoutePlanner {
       route.hedge && budget?.available() ? route.hedge : undefined,
       clock.now(),
       route.hedge && budget ? budgetShareCap(route.hedge.maxShare, budget.tokens()) : 0,
+      // A token in hand: the first choice hedges its tail at the knee, whatever its share.
+      1,
     );
     // A per-call hedgeAfterMs (e.g. from a voice turn's budget) overrides the planned delay.
     for (let i = 0; i < built.length; i++) {
