@@ -50,6 +50,7 @@ function summaryOf(body: Point[], tail: Point[]): TailSummary {
     kneeMs,
     tailShare,
     tailExcessMs: tailMean - kneeMs,
+    tailSeen: true,
     failShare: 0,
     failMs: 0,
     points,

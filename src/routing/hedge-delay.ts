@@ -9,7 +9,7 @@
  * the d minimising E[T] + HEDGE_PRICE x E[Y] x P(X > d) among the d with P(X > d) <= maxShare.
  */
 import type { HedgeSetting } from '../config/route.js';
-import type { Point, TailSummary } from './tail.js';
+import { type Point, PRIOR_TAIL_RATIO, type TailSummary } from './tail.js';
 
 /** Weight of the expected excess beyond the knee in the objective (the tail penalty). */
 export const TAIL_PENALTY = 1;
@@ -71,13 +71,17 @@ export function autoHedgeDelayMs(
   // An unmeasured backup is assumed to be like the primary.
   const backup = y ?? x;
   const price = HEDGE_PRICE * backup.meanMs;
+  // A tail not seen yet is assumed heavy (PRIOR_TAIL_RATIO x the knee) for this decision.
+  const points = x.tailSeen
+    ? x.points
+    : x.points.map((p) => (p.ms > x.kneeMs ? { ms: PRIOR_TAIL_RATIO * x.kneeMs, p: p.p } : p));
   let best: number | undefined;
-  let bestCost = x.meanMs;
-  const delays = [x.kneeMs, ...x.points.map((p) => p.ms).filter((ms) => ms > x.kneeMs)].sort((a, b) => a - b);
+  let bestCost = points.reduce((n, p) => n + p.ms * p.p, 0);
+  const delays = [x.kneeMs, ...points.map((p) => p.ms).filter((ms) => ms > x.kneeMs)].sort((a, b) => a - b);
   for (const d of delays) {
-    const share = survival(x.points, d);
+    const share = survival(points, d);
     if (share > maxShare || share === 0) continue;
-    const cost = expectations(x.points, backup.points, d, x.kneeMs).mean + price * share;
+    const cost = expectations(points, backup.points, d, x.kneeMs).mean + price * share;
     if (cost < bestCost - 1e-9) {
       bestCost = cost;
       best = d;
@@ -168,13 +172,13 @@ export interface HedgeBudget {
 }
 
 /**
- * The share of calls an `auto` hedge may take on a call planned now, from the budget's level:
- * maxShare x (tokens - 1). The hedges a primary with that tail share would take over the next
- * 1 / maxShare calls (which earn one token) are in the bucket, with one token kept back for a
- * call already in flight. So a tail more frequent than maxShare is hedged at its knee while
- * the budget lasts (the first choice stays put), and a full bucket covers a run of stalls; as
- * the level falls the cap falls with it and the plan turns to a steadier provider, unhedged,
- * until the bucket refills: the long-run share stays at maxShare.
+ * The share of calls an `auto` hedge may take in the objective of a call planned now, from the
+ * budget's level: maxShare x tokens, i.e. the hedges a first choice with that tail share would
+ * take over the next 1 / maxShare calls are in the bucket. So a tail more frequent than
+ * maxShare is priced as hedged at its knee while the budget lasts (the first choice stays put),
+ * and a full bucket covers a run of stalls; as the level falls the cap falls with it and the
+ * objective turns to a steadier provider, unhedged, until the bucket refills: the long-run
+ * share stays at maxShare, which the bucket enforces whatever the cap.
  */
 export function budgetShareCap(maxShare: number, tokens: number): number {
   return Math.max(0, maxShare * tokens);

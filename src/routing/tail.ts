@@ -26,6 +26,14 @@ export const TAIL_DECAY_MS = 30_000;
  */
 export const PRIOR_TAIL_SHARE = 0.02;
 export const PRIOR_WEIGHT = 4;
+/**
+ * The magnitude a hedge decision assumes for a tail not seen yet, as a multiple of the knee
+ * (hedge-delay.ts autoHedgeDelayMs): heavy on purpose, so a hedge at the knee pays for itself
+ * from the first samples (it fires only on the rare call past the knee) and the first stalls
+ * of a provider are hedged rather than learned the hard way. The objective does not use it: an
+ * unseen tail does not make a provider look slow.
+ */
+export const PRIOR_TAIL_RATIO = 8;
 /** How fast a shift to a run of slow samples fades without new samples, ms (see TailModel.at). */
 export const SHIFT_DECAY_MS = 5_000;
 /** How unlikely under the tail share a run of tail calls must be to be taken for a move (see TailModel.at). */
@@ -56,8 +64,10 @@ export interface TailSummary {
   kneeMs: number;
   /** Share of calls beyond the knee, in [0, 1] (prior-smoothed, time-decayed). */
   tailShare: number;
-  /** Mean excess of a tail call beyond the knee, ms (the tail's magnitude). */
+  /** Mean excess of a tail call beyond the knee, ms (the tail's magnitude; the knee itself before one is seen). */
   tailExcessMs: number;
+  /** True once a call beyond the knee was seen (and not yet forgotten). */
+  tailSeen: boolean;
   /** Share of attempts that failed (time-decayed), in [0, 1]. */
   failShare: number;
   /** Mean time to a failure, ms. */
@@ -249,7 +259,8 @@ export class TailModel {
       tailWeight += w;
       tailSum += w * centre(b);
     }
-    const tailExcessMs = tailWeight > 1e-6 ? tailSum / tailWeight - kneeMs : kneeMs;
+    const tailSeen = tailWeight > 1e-6;
+    const tailExcessMs = tailSeen ? tailSum / tailWeight - kneeMs : kneeMs;
     // Body: histogram buckets up to the knee, renormalised to (1 - tailShare).
     const points: Point[] = [];
     let bodyWeight = 0;
@@ -270,6 +281,7 @@ export class TailModel {
       kneeMs,
       tailShare,
       tailExcessMs,
+      tailSeen,
       failShare,
       failMs: this.#fail > 1e-6 ? this.#failMs / this.#fail : 0,
       points,
