@@ -167,8 +167,15 @@ export interface HedgeBudget {
   earn(share: number): void;
   /** True when a token is left: a call planned now may count on a hedge. */
   available(): boolean;
-  /** Tokens held now (at most the capacity). */
+  /** Tokens held now (at most the capacity; below 0 while fallbacks are paid back). */
   tokens(): number;
+  /**
+   * Charges a fallback: a request beyond the call's first that was not a hedge. It always
+   * happens (a call must be served), so it takes a token even when none is left, down to
+   * -capacity: hedges then wait until fallbacks are paid back, and extra requests of every
+   * kind stay near maxShare of the calls.
+   */
+  charge(): void;
 }
 
 /**
@@ -202,6 +209,9 @@ export function createHedgeBudget(maxShare: number): HedgeBudget {
       if (tokens < 1 - 1e-9) return false;
       tokens -= 1;
       return true;
+    },
+    charge: () => {
+      tokens = Math.max(-capacity, tokens - 1);
     },
   };
 }

@@ -166,6 +166,17 @@ describe('objective and auto hedge delay', () => {
     expect([budget.available(), budget.take(), budget.take()]).toEqual([true, true, false]);
   });
 
+  it('a fallback takes a token even from an empty budget, down to -capacity; hedges wait until it is paid back', () => {
+    const budget = createHedgeBudget(0.1);
+    for (let i = 0; i < 12; i++) budget.charge();
+    expect(budget.tokens()).toBe(-5);
+    expect(budget.take()).toBe(false);
+    for (let i = 0; i < 59; i++) budget.earn(0.1);
+    expect(budget.available()).toBe(false);
+    budget.earn(0.1);
+    expect([budget.available(), budget.take(), budget.take()]).toEqual([true, true, false]);
+  });
+
   it('reports its level: tokens() is the capacity at first, then what is left', () => {
     const budget = createHedgeBudget(0.1);
     expect(budget.tokens()).toBe(5);
