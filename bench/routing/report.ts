@@ -1,6 +1,6 @@
 /** Tables and target checks of the routing benchmark. */
 import type { StrategyName, StrategyResult } from './execute.js';
-import { informedReferenceMs } from './informed.js';
+import { informedReference } from './informed.js';
 import { type Tail, tailOf } from './quantiles.js';
 import { PROVIDERS, type ProviderName, type Scenario } from './scenario.js';
 
@@ -33,7 +33,11 @@ export interface Row {
    */
   scripted: number[];
   failed: number;
-  /** Requests the mocks received beyond one per call (hedges and fallbacks); undefined for references. */
+  /**
+   * Requests the mocks received beyond one per call (hedges and fallbacks); the informed
+   * reference's hedges (it knows which providers fail, so it never falls back); undefined for
+   * the oracle.
+   */
   extra: number | undefined;
   hedges: number | undefined;
   /** Calls served by each provider. */
@@ -58,20 +62,20 @@ function countBy(values: readonly string[]): Record<string, number> {
 /** The rows: the oracle, the informed router, then each strategy that ran. */
 export function buildRows(scenario: Scenario, results: readonly StrategyResult[]): Row[] {
   const oracle = scenario.oracleMs.map((v) => v ?? Number.POSITIVE_INFINITY);
-  const informed = informedReferenceMs(scenario);
-  const reference = (key: RowKey, times: number[], served: Record<string, number>): Row => ({
+  const informed = informedReference(scenario);
+  const reference = (key: RowKey, times: number[], served: Record<string, number>, hedges?: number): Row => ({
     key,
     measured: times,
     scripted: times,
     failed: times.filter((v) => !Number.isFinite(v)).length,
-    extra: undefined,
-    hedges: undefined,
+    extra: hedges,
+    hedges,
     served,
     noise: undefined,
   });
   return [
     reference('oracle', oracle, countBy(scenario.oracleProvider.map((p) => p ?? ''))),
-    reference('informed', informed, {}),
+    reference('informed', informed.ms, {}, informed.hedges),
     ...results.map((r): Row => {
       const measured = r.calls.map((c) => c.ttfcMs);
       const scripted = r.calls.map((c, i) => scriptedTtfc(scenario, i, c));

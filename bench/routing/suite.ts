@@ -120,6 +120,7 @@ const header = [
   'mean p99',
   'P2C p99',
   'auto extra (hedges)',
+  'informed hedges',
   'auto failed',
 ];
 const table: string[][] = [header];
@@ -157,6 +158,7 @@ for (const name of scenarios) {
       p99('mean'),
       p99('p2c'),
       `${(((auto.extra ?? 0) / requests) * 100).toFixed(1)}% (${auto.hedges})`,
+      `${(((rows.find((r) => r.key === 'informed')?.hedges ?? 0) / requests) * 100).toFixed(1)}%`,
       String(auto.failed),
     ]);
     for (const c of checks(rows)) {

@@ -68,6 +68,8 @@ export interface CandidateHealth {
 /** A budget of hedges: `take()` returns false when hedging would exceed the route's share. */
 export interface HedgeBudget {
   take(): boolean;
+  /** Charges a fallback (a request beyond the call's first that was not a hedge); optional. */
+  charge?(): void;
 }
 
 /** A call to route: ordered candidates and the router's shared parts. */
@@ -493,7 +495,10 @@ async function* drive<T>(
       let first: IteratorResult<T> | undefined;
       let hedged = false;
       while (!winner) {
-        if (running.length === 0 && !startNext(false)) break;
+        if (running.length === 0) {
+          if (attempts.length > 0) run.hedgeBudget?.charge?.();
+          if (!startNext(false)) break;
+        }
         // A hedge: one attempt running, more candidates left, none hedged yet in this call.
         const lone = running.length === 1 ? running[0]! : undefined;
         let hedgeHandle: unknown;
@@ -572,7 +577,10 @@ async function* drive<T>(
             next: next.provider,
             elapsedMs: clock.now() - callStart,
           });
-        if (replace) startNext(false);
+        if (replace) {
+          run.hedgeBudget?.charge?.();
+          startNext(false);
+        }
       }
       if (!winner || !first) {
         if (!midStreamCause) throw fail(new AllProvidersFailedError(run.capability, attempts));

@@ -9,7 +9,7 @@
  * the d minimising E[T] + HEDGE_PRICE x E[Y] x P(X > d) among the d with P(X > d) <= maxShare.
  */
 import type { HedgeSetting } from '../config/route.js';
-import type { Point, TailSummary } from './tail.js';
+import { type Point, PRIOR_TAIL_RATIO, type TailSummary } from './tail.js';
 
 /** Weight of the expected excess beyond the knee in the objective (the tail penalty). */
 export const TAIL_PENALTY = 1;
@@ -58,7 +58,9 @@ function survival(x: readonly Point[], d: number): number {
  * The `auto` hedge delay of a primary with distribution `x` and backup `y`, in ms: the d that
  * minimises E[min(X, d + Y)] + HEDGE_PRICE x E[Y] x P(X > d) among delays with
  * P(X > d) <= maxShare; undefined when no hedge is worth its price (or none is allowed).
- * Candidates for d: the knee and the upper edges of the primary's points.
+ * Candidates for d: the knee and the primary's points beyond it. Never inside the body: a
+ * hedge there mostly races calls that were about to answer (the objective is nearly flat
+ * inside the body, so its noise would pick the delay and waste the budget).
  */
 export function autoHedgeDelayMs(
   x: TailSummary,
@@ -69,13 +71,17 @@ export function autoHedgeDelayMs(
   // An unmeasured backup is assumed to be like the primary.
   const backup = y ?? x;
   const price = HEDGE_PRICE * backup.meanMs;
+  // A tail not seen yet is assumed heavy (PRIOR_TAIL_RATIO x the knee) for this decision.
+  const points = x.tailSeen
+    ? x.points
+    : x.points.map((p) => (p.ms > x.kneeMs ? { ms: PRIOR_TAIL_RATIO * x.kneeMs, p: p.p } : p));
   let best: number | undefined;
-  let bestCost = x.meanMs;
-  const delays = [x.kneeMs, ...x.points.map((p) => p.ms)].sort((a, b) => a - b);
+  let bestCost = points.reduce((n, p) => n + p.ms * p.p, 0);
+  const delays = [x.kneeMs, ...points.map((p) => p.ms).filter((ms) => ms > x.kneeMs)].sort((a, b) => a - b);
   for (const d of delays) {
-    const share = survival(x.points, d);
+    const share = survival(points, d);
     if (share > maxShare || share === 0) continue;
-    const cost = expectations(x.points, backup.points, d, x.kneeMs).mean + price * share;
+    const cost = expectations(points, backup.points, d, x.kneeMs).mean + price * share;
     if (cost < bestCost - 1e-9) {
       bestCost = cost;
       best = d;
@@ -84,15 +90,19 @@ export function autoHedgeDelayMs(
   return best;
 }
 
-/** The hedge delay of a primary under the route's setting, in ms; undefined: no hedge. */
+/**
+ * The hedge delay of a primary under the route's setting, in ms; undefined: no hedge.
+ * `shareCap` is the share of calls an `auto` hedge may take (default: the route's maxShare).
+ */
 export function hedgeDelayMs(
   hedge: HedgeSetting,
   primary: TailSummary | undefined,
   backup: TailSummary | undefined,
   quantiles: { samples: number; p95Ms: number | undefined; p99Ms: number | undefined },
+  shareCap = hedge.maxShare,
 ): number | undefined {
   if (typeof hedge.after === 'number') return hedge.after;
-  if (hedge.after === 'auto') return primary ? autoHedgeDelayMs(primary, backup, hedge.maxShare) : undefined;
+  if (hedge.after === 'auto') return primary ? autoHedgeDelayMs(primary, backup, shareCap) : undefined;
   if (quantiles.samples < QUANTILE_HEDGE_MIN_SAMPLES) return undefined;
   return hedge.after === 'p95' ? quantiles.p95Ms : quantiles.p99Ms;
 }
@@ -122,11 +132,16 @@ export interface PlanInput {
 /**
  * Per candidate: its objective J (ms; undefined when never measured) and its hedge delay (ms;
  * undefined: none) against its backup, the other healthy measured candidate with the lowest
- * expected TTFC.
+ * expected TTFC. J counts an `auto` hedge that takes at most `shareCap` of calls (default: the
+ * route's maxShare): what decides the first choice. The hedge delay itself may take up to
+ * `delayCap` (default: `shareCap`): a call whose first choice is settled hedges its tail at the
+ * knee whenever the budget has a token for it, even when the budget cannot sustain that share.
  */
 export function planCandidates(
   inputs: readonly PlanInput[],
   hedge: HedgeSetting | undefined,
+  shareCap = hedge?.maxShare ?? 0,
+  delayCap = shareCap,
 ): Array<{ objectiveMs: number | undefined; hedgeAfterMs: number | undefined }> {
   return inputs.map((c, i) => {
     let backup: TailSummary | undefined;
@@ -134,9 +149,11 @@ export function planCandidates(
       if (j === i || !o.healthy || !o.model) return;
       if (!backup || o.model.meanMs < backup.meanMs) backup = o.model;
     });
-    const hedgeAfterMs = hedge ? hedgeDelayMs(hedge, c.model, backup, c.quantiles) : undefined;
+    const priced = hedge ? hedgeDelayMs(hedge, c.model, backup, c.quantiles, shareCap) : undefined;
+    const hedgeAfterMs =
+      hedge && delayCap !== shareCap ? hedgeDelayMs(hedge, c.model, backup, c.quantiles, delayCap) : priced;
     const objective = c.model
-      ? objectiveMs(c.model, backup, inputs.length > 1 ? hedgeAfterMs : undefined)
+      ? objectiveMs(c.model, backup, inputs.length > 1 ? priced : undefined)
       : undefined;
     return { objectiveMs: objective, hedgeAfterMs };
   });
@@ -150,6 +167,28 @@ export interface HedgeBudget {
   earn(share: number): void;
   /** True when a token is left: a call planned now may count on a hedge. */
   available(): boolean;
+  /** Tokens held now (at most the capacity; below 0 while fallbacks are paid back). */
+  tokens(): number;
+  /**
+   * Charges a fallback: a request beyond the call's first that was not a hedge. It always
+   * happens (a call must be served), so it takes a token even when none is left, down to
+   * -capacity: hedges then wait until fallbacks are paid back, and extra requests of every
+   * kind stay near maxShare of the calls.
+   */
+  charge(): void;
+}
+
+/**
+ * The share of calls an `auto` hedge may take in the objective of a call planned now, from the
+ * budget's level: maxShare x tokens, i.e. the hedges a first choice with that tail share would
+ * take over the next 1 / maxShare calls are in the bucket. So a tail more frequent than
+ * maxShare is priced as hedged at its knee while the budget lasts (the first choice stays put),
+ * and a full bucket covers a run of stalls; as the level falls the cap falls with it and the
+ * objective turns to a steadier provider, unhedged, until the bucket refills: the long-run
+ * share stays at maxShare, which the bucket enforces whatever the cap.
+ */
+export function budgetShareCap(maxShare: number, tokens: number): number {
+  return Math.max(0, maxShare * tokens);
 }
 
 /**
@@ -165,10 +204,14 @@ export function createHedgeBudget(maxShare: number): HedgeBudget {
     },
     // 1e-9: ten earnings of 0.1 make a whole token despite rounding.
     available: () => tokens >= 1 - 1e-9,
+    tokens: () => tokens,
     take: () => {
       if (tokens < 1 - 1e-9) return false;
       tokens -= 1;
       return true;
+    },
+    charge: () => {
+      tokens = Math.max(-capacity, tokens - 1);
     },
   };
 }
@@ -190,6 +233,8 @@ export function planRoute(
   candidates: ReadonlyArray<{ key: string; healthy: boolean }>,
   hedge: HedgeSetting | undefined,
   now: number,
+  shareCap = hedge?.maxShare ?? 0,
+  delayCap = shareCap,
 ): Array<{ objectiveMs: number | undefined; hedgeAfterMs: number | undefined }> {
   const planned = planCandidates(
     candidates.map((c) => ({
@@ -198,6 +243,8 @@ export function planRoute(
       healthy: c.healthy,
     })),
     hedge,
+    shareCap,
+    delayCap,
   );
   candidates.forEach((c, i) => {
     tracker.noteHedgeDelay(c.key, planned[i]!.hedgeAfterMs);

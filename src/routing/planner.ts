@@ -8,7 +8,7 @@ import { type CapabilityCall, sectionOf } from './capability.js';
 import { firstChunkDeadlineMs } from './deadlines.js';
 import type { HealthRegistry } from './health/index.js';
 import { HedgeBudgets } from './hedge.js';
-import { planRoute } from './hedge-delay.js';
+import { budgetShareCap, planRoute } from './hedge-delay.js';
 import { LatencyTracker } from './latency-tracker.js';
 import type { ProviderStats } from './router-types.js';
 import { orderCandidates } from './select.js';
@@ -101,14 +101,17 @@ export class RoutePlanner {
       });
     }
     // The objective and hedge delay of each candidate from its learned distribution
-    // (hedge-delay.ts). With the budget empty no hedge can be counted on: the plan is unhedged.
+    // (hedge-delay.ts). With the budget empty no hedge can be counted on: the plan is unhedged;
+    // an `auto` hedge may take the share of calls the budget's level sustains.
+    const budget = route.hedge ? this.#hedgeBudgets.of(routeName, route.hedge.maxShare) : undefined;
     const planned = planRoute(
       tracker,
       built.map((c) => ({ key: c.key, healthy: c.health?.allows() ?? true })),
-      route.hedge && this.#hedgeBudgets.of(routeName, route.hedge.maxShare).available()
-        ? route.hedge
-        : undefined,
+      route.hedge && budget?.available() ? route.hedge : undefined,
       clock.now(),
+      route.hedge && budget ? budgetShareCap(route.hedge.maxShare, budget.tokens()) : 0,
+      // A token in hand: the first choice hedges its tail at the knee, whatever its share.
+      1,
     );
     // A per-call hedgeAfterMs (e.g. from a voice turn's budget) overrides the planned delay.
     for (let i = 0; i < built.length; i++) {

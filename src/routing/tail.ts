@@ -26,8 +26,20 @@ export const TAIL_DECAY_MS = 30_000;
  */
 export const PRIOR_TAIL_SHARE = 0.02;
 export const PRIOR_WEIGHT = 4;
-/** How fast a shift to two slow samples in a row fades without new samples, ms (see TailModel.at). */
+/**
+ * The magnitude a hedge decision assumes for a tail not seen yet, as a multiple of the knee
+ * (hedge-delay.ts autoHedgeDelayMs): heavy on purpose, so a hedge at the knee pays for itself
+ * from the first samples (it fires only on the rare call past the knee) and the first stalls
+ * of a provider are hedged rather than learned the hard way. The objective does not use it: an
+ * unseen tail does not make a provider look slow.
+ */
+export const PRIOR_TAIL_RATIO = 8;
+/** How fast a shift to a run of slow samples fades without new samples, ms (see TailModel.at). */
 export const SHIFT_DECAY_MS = 5_000;
+/** How unlikely under the tail share a run of tail calls must be to be taken for a move (see TailModel.at). */
+export const SHIFT_EVIDENCE = 0.005;
+/** The longest run of tail calls TailModel.at asks for. */
+export const SHIFT_MAX_RUN = 4;
 /** A gap in the histogram wider than this ratio (no sample in it) above the median ends the body. */
 export const KNEE_GAP_RATIO = 1.4;
 /** The knee is never below this multiple of the median (a handful of samples have no gap yet). */
@@ -52,8 +64,10 @@ export interface TailSummary {
   kneeMs: number;
   /** Share of calls beyond the knee, in [0, 1] (prior-smoothed, time-decayed). */
   tailShare: number;
-  /** Mean excess of a tail call beyond the knee, ms (the tail's magnitude). */
+  /** Mean excess of a tail call beyond the knee, ms (the tail's magnitude; the knee itself before one is seen). */
   tailExcessMs: number;
+  /** True once a call beyond the knee was seen (and not yet forgotten). */
+  tailSeen: boolean;
   /** Share of attempts that failed (time-decayed), in [0, 1]. */
   failShare: number;
   /** Mean time to a failure, ms. */
@@ -86,18 +100,18 @@ export class TailModel {
   readonly #hist = new Float64Array(BUCKETS);
   #histWeight = 0;
   #histAt: number | undefined;
-  /** Tail counters: total weight, weight beyond the knee, weighted excess (ms). */
+  /** Tail counters: total weight, weight beyond the knee. */
   #n = 0;
   #tail = 0;
-  #excess = 0;
+  /** Histogram of the tail calls' TTFC (same buckets and memory as the tail counters). */
+  readonly #tailHist = new Float64Array(BUCKETS);
   #fail = 0;
   #failMs = 0;
   #countersAt: number | undefined;
   #samples = 0;
   #cached: TailSummary | undefined;
-  /** The last two successful samples (ms) and when the last came in. */
-  #last: number | undefined;
-  #previous: number | undefined;
+  /** The last SHIFT_MAX_RUN successful samples (ms), newest last, and when the last came in. */
+  readonly #recent: number[] = [];
   #lastAt = 0;
 
   /** Successful samples folded in. */
@@ -118,7 +132,9 @@ export class TailModel {
       (1 - 1 / TAIL_SAMPLES) * (this.#countersAt === undefined ? 1 : timeDecay(now - this.#countersAt));
     this.#n *= w;
     this.#tail *= w;
-    this.#excess *= w;
+    this.#tailHist.forEach((v, b) => {
+      this.#tailHist[b] = v * w;
+    });
     this.#fail *= w;
     this.#failMs *= w;
     this.#countersAt = now;
@@ -133,7 +149,7 @@ export class TailModel {
     this.#n += 1;
     if (knee !== undefined && ms > knee) {
       this.#tail += 1;
-      this.#excess += ms - knee;
+      this.#tailHist[bucketOf(ms)]! += 1;
     }
     this.#decayHist(now);
     const b = bucketOf(ms);
@@ -141,22 +157,27 @@ export class TailModel {
     this.#histWeight += 1;
     this.#samples++;
     this.#cached = undefined;
-    this.#previous = this.#last;
-    this.#last = ms;
+    this.#recent.push(ms);
+    if (this.#recent.length > SHIFT_MAX_RUN) this.#recent.shift();
     this.#lastAt = now;
   }
 
   /**
-   * The model at monotonic time `now`, for decisions. When the last two successful samples both
-   * lie beyond the knee, the provider's latency has probably moved (a drift, an overload), not
-   * just one call in its tail: the distribution is scaled by min(last two) / median, a shift
-   * that fades with exp(-elapsed / SHIFT_DECAY_MS) since the last sample, so a provider
-   * sidelined by two tail calls in a row is tried again within seconds, not at the next probe.
+   * The model at monotonic time `now`, for decisions. When the last successful samples all lie
+   * beyond the knee, the provider's latency has probably moved (a drift, an overload), not just
+   * hit its tail: the distribution is scaled by min(those samples) / median, a shift that fades
+   * with exp(-elapsed / SHIFT_DECAY_MS) since the last sample, so a provider sidelined by a run
+   * of tail calls is tried again within seconds, not at the next probe. How many in a row make
+   * a move depends on the tail share s: the shortest run k >= 2 that the tail alone would give
+   * with probability s^k <= SHIFT_EVIDENCE (2 for a rare tail, 3 at s = 0.1, 4 at s = 0.2), so
+   * a provider that stalls on one call in five is not taken for a moved one after two stalls.
    */
   at(now: number): TailSummary | undefined {
     const summary = this.summary();
-    if (!summary || this.#last === undefined || this.#previous === undefined) return summary;
-    const recent = Math.min(this.#last, this.#previous);
+    if (!summary) return summary;
+    const run = shiftRun(summary.tailShare);
+    if (this.#recent.length < run) return summary;
+    const recent = Math.min(...this.#recent.slice(-run));
     if (recent <= summary.kneeMs) return summary;
     const weight = Math.exp(-Math.max(0, now - this.#lastAt) / SHIFT_DECAY_MS);
     return scaled(summary, 1 + weight * (recent / summary.p50Ms - 1));
@@ -164,8 +185,12 @@ export class TailModel {
 
   /**
    * Folds in an attempt cancelled after `ms` without a first chunk (it lost a hedge): a lower
-   * bound of its TTFC. Beyond the knee it is a tail call (its excess a lower bound); before the
-   * knee it says nothing and is ignored.
+   * bound of its TTFC. Beyond the knee it is a tail call; before the knee it says nothing and
+   * is ignored. Its TTFC is only known to exceed `ms`, so its weight is shared among the tail
+   * calls seen slower than `ms`, in proportion to theirs (Efron's redistribution to the right;
+   * at `ms` itself when none is known). Counting the bound itself would shrink the tail's
+   * magnitude to the backup's latency as soon as the router hedges every tail call, and the
+   * hedges would stop paying for themselves.
    */
   recordCensored(ms: number, now: number): void {
     const knee = this.summary()?.kneeMs;
@@ -173,7 +198,12 @@ export class TailModel {
     this.#decayCounters(now);
     this.#n += 1;
     this.#tail += 1;
-    this.#excess += ms - knee;
+    const hist = this.#tailHist;
+    const from = bucketOf(ms) + 1;
+    let above = 0;
+    for (let b = from; b < BUCKETS; b++) above += hist[b]!;
+    if (above > 1e-9) for (let b = from; b < BUCKETS; b++) hist[b]! += hist[b]! / above;
+    else hist[from - 1]! += 1;
     this.#cached = undefined;
   }
 
@@ -223,7 +253,17 @@ export class TailModel {
     const medianMs = centre(medianBucket);
     const kneeMs = Math.max(edge(kneeBucket + 1), KNEE_MIN_RATIO * medianMs);
     const tailShare = (this.#tail + PRIOR_WEIGHT * PRIOR_TAIL_SHARE) / (this.#n + PRIOR_WEIGHT);
-    const tailExcessMs = this.#tail > 1e-6 ? this.#excess / this.#tail : kneeMs;
+    // The tail's magnitude: the mean of the tail histogram beyond the knee, minus the knee.
+    let tailWeight = 0;
+    let tailSum = 0;
+    for (let b = bucketOf(kneeMs); b < BUCKETS; b++) {
+      const w = this.#tailHist[b]!;
+      if (w <= 0 || centre(b) <= kneeMs) continue;
+      tailWeight += w;
+      tailSum += w * centre(b);
+    }
+    const tailSeen = tailWeight > 1e-6;
+    const tailExcessMs = tailSeen ? tailSum / tailWeight - kneeMs : kneeMs;
     // Body: histogram buckets up to the knee, renormalised to (1 - tailShare).
     const points: Point[] = [];
     let bodyWeight = 0;
@@ -244,6 +284,7 @@ export class TailModel {
       kneeMs,
       tailShare,
       tailExcessMs,
+      tailSeen,
       failShare,
       failMs: this.#fail > 1e-6 ? this.#failMs / this.#fail : 0,
       points,
@@ -251,6 +292,13 @@ export class TailModel {
     };
     return this.#cached;
   }
+}
+
+/** Tail calls in a row that make a move for a tail share `s` (TailModel.at): 2 to SHIFT_MAX_RUN. */
+export function shiftRun(s: number): number {
+  if (s <= 0) return 2;
+  if (s >= 1) return SHIFT_MAX_RUN;
+  return Math.min(SHIFT_MAX_RUN, Math.max(2, Math.ceil(Math.log(SHIFT_EVIDENCE) / Math.log(s) - 1e-9)));
 }
 
 function timeDecay(elapsedMs: number): number {

@@ -165,6 +165,63 @@ describe('hedged requests', () => {
     expect(fallback.next).toBe('c');
   });
 
+  it('charges the budget for each fallback: a failed hedge replaced by the next choice takes one take() and one charge()', async () => {
+    const clock = new ManualClock();
+    const a = candidate<ChatEvent>('a', async function* (attempt) {
+      await aborted(attempt.signal);
+      yield delta('late from a');
+    });
+    a.hedgeAfterMs = 100;
+    const b = candidate<ChatEvent>('b', async function* () {
+      yield* [];
+      throw new ProviderError('overloaded', { provider: 'b', status: 503, retryable: true });
+    });
+    const c = candidate<ChatEvent>('c', async function* () {
+      yield delta('c');
+    });
+    const ledger: string[] = [];
+    const budget = {
+      take: () => {
+        ledger.push('take');
+        return true;
+      },
+      charge: () => {
+        ledger.push('charge');
+      },
+    };
+    const stream = routedStream(fakeRun([a, b, c], { clock, hedgeBudget: budget }));
+    const items = (async () => {
+      const out: ChatEvent[] = [];
+      for await (const e of stream) out.push(e);
+      return out;
+    })();
+    await tick();
+    clock.advance(100);
+    expect(await items).toEqual([delta('c')]);
+    expect(ledger).toEqual(['take', 'charge']);
+  });
+
+  it('charges the budget for a plain fallback after a failure, never for the first attempt', async () => {
+    const a = candidate<ChatEvent>('a', async function* () {
+      yield* [];
+      throw new ProviderError('down', { provider: 'a', status: 503, retryable: true });
+    });
+    const b = candidate<ChatEvent>('b', async function* () {
+      yield delta('b');
+    });
+    let charged = 0;
+    const budget = { take: () => true, charge: () => void charged++ };
+    const stream = routedStream(fakeRun([a, b], { clock: new ManualClock(), hedgeBudget: budget }));
+    const out: ChatEvent[] = [];
+    for await (const e of stream) out.push(e);
+    expect([out, charged]).toEqual([[delta('b')], 1]);
+    const served = routedStream(fakeRun([b], { clock: new ManualClock(), hedgeBudget: budget }));
+    for await (const _ of served) {
+      // drain
+    }
+    expect(charged).toBe(1);
+  });
+
   it('does not hedge when the budget has no token left', async () => {
     const clock = new ManualClock();
     const a = candidate<ChatEvent>('a', async function* () {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   autoHedgeDelayMs,
+  budgetShareCap,
   createHedgeBudget,
   objectiveMs,
   planCandidates,
 } from '../../src/routing/hedge-delay.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
-import { TailModel } from '../../src/routing/tail.js';
+import { shiftRun, TailModel } from '../../src/routing/tail.js';
 
 /** Deterministic jitter in [0.9, 1.1]. */
 const jitter = (i: number) => 1 + 0.1 * Math.sin(i * 12.9898);
@@ -39,8 +40,54 @@ describe('tail model', () => {
     const d = autoHedgeDelayMs(m.summary()!, backup, 0.5);
     expect(d).toBeGreaterThan(45);
     expect(d).toBeLessThan(70);
-    // Three calls and no stall yet: nothing says a hedge would pay for itself.
-    expect(autoHedgeDelayMs(model(3, 50).summary()!, backup, 0.5)).toBeUndefined();
+  });
+
+  it('hedges at the knee from the third sample before any stall: an unseen tail is assumed heavy for the hedge, not for the objective', () => {
+    const steady = model(3, 50).summary()!;
+    const backup = model(3, 120).summary()!;
+    expect(steady.tailSeen).toBe(false);
+    expect(autoHedgeDelayMs(steady, backup, 0.5)).toBe(steady.kneeMs);
+    // The objective reasons with the knee as the tail's magnitude: no prior penalty.
+    expect(steady.tailExcessMs).toBe(steady.kneeMs);
+    // Two samples are not enough for any hedge.
+    expect(autoHedgeDelayMs(model(2, 50).summary()!, backup, 0.5)).toBeUndefined();
+  });
+
+  it('a hedge that wins does not shrink the learned tail magnitude: a censored loser is shared among the slower tail calls', () => {
+    const m = model(200, 50, 10);
+    const before = m.summary()!;
+    // Twenty stalls cut short by a winning hedge at knee + 120 ms: lower bounds only.
+    for (let i = 1; i <= 20; i++) m.recordCensored(before.kneeMs + 120, 200 * 40 + i * 40);
+    const after = m.summary()!;
+    expect(before.tailExcessMs).toBeGreaterThan(480);
+    expect(after.tailExcessMs).toBeGreaterThanOrEqual(before.tailExcessMs - 1e-9);
+    expect(after.tailShare).toBeGreaterThan(before.tailShare + 0.05);
+  });
+
+  it('a censored loser beyond every tail call seen counts at its bound', () => {
+    const m = model(50, 50);
+    const knee = m.summary()!.kneeMs;
+    m.recordCensored(400, 50 * 40 + 40);
+    const s = m.summary()!;
+    expect(s.tailSeen).toBe(true);
+    // The bucket of 400 ms (5% wide, geometric centre) minus the knee.
+    expect(s.tailExcessMs).toBeGreaterThan(400 - knee - 20);
+    expect(s.tailExcessMs).toBeLessThan(400 * 1.05 - knee);
+  });
+
+  it('a run of tail calls is taken for a move only when the tail share makes it unlikely: 2 at 2%, 3 at 10%, 4 at 20%', () => {
+    expect([shiftRun(0.02), shiftRun(0.1), shiftRun(0.2), shiftRun(0.5)]).toEqual([2, 3, 4, 4]);
+    // One stall in five: two stalls in a row leave the model where it was.
+    const stalls = model(400, 50, 5);
+    const t = 401 * 40;
+    stalls.record(600, t);
+    stalls.record(600, t + 40);
+    expect(stalls.at(t + 40)!.p50Ms).toBe(stalls.summary()!.p50Ms);
+    // A provider without a tail: two slow calls in a row shift it to them.
+    const steady = model(400, 50);
+    steady.record(200, t);
+    steady.record(220, t + 40);
+    expect(steady.at(t + 40)!.p50Ms).toBeCloseTo(200, 6);
   });
 
   it('a tail share decays back toward the prior when the provider has been quiet for minutes', () => {
@@ -78,12 +125,64 @@ describe('objective and auto hedge delay', () => {
     expect(pb!.objectiveMs!).toBeLessThan(pc!.objectiveMs!);
   });
 
+  it('never hedges inside the body, even when the share cap would allow it: the delay is the knee', () => {
+    const c = model(400, 50, 12).summary()!;
+    expect(autoHedgeDelayMs(c, steady, 0.5)).toBe(c.kneeMs);
+    expect(autoHedgeDelayMs(c, steady, 1)).toBe(c.kneeMs);
+  });
+
+  it('the share cap of the objective follows the budget: maxShare x tokens', () => {
+    expect([
+      budgetShareCap(0.1, 5),
+      budgetShareCap(0.1, 2),
+      budgetShareCap(0.1, 0.5),
+      budgetShareCap(0.1, 0),
+    ]).toEqual([0.5, 0.2, 0.05, 0]);
+  });
+
+  it('a full budget prices a 20% tail as hedged at its knee (it stays first); a low one prices it unhedged and the steadier provider wins', () => {
+    const c = model(400, 50, 5).summary()!;
+    const inputs = [
+      { model: c, quantiles: { samples: 400, p95Ms: undefined, p99Ms: undefined }, healthy: true },
+      { model: steady, quantiles: { samples: 400, p95Ms: undefined, p99Ms: undefined }, healthy: true },
+    ];
+    const hedge = { after: 'auto', maxShare: 0.1 } as const;
+    const [fullC, fullB] = planCandidates(inputs, hedge, budgetShareCap(0.1, 5), 1);
+    expect(fullC!.hedgeAfterMs).toBe(c.kneeMs);
+    expect(fullC!.objectiveMs).toBe(objectiveMs(c, steady, c.kneeMs));
+    expect(fullC!.objectiveMs!).toBeLessThan(fullB!.objectiveMs!);
+    const [lowC, lowB] = planCandidates(inputs, hedge, budgetShareCap(0.1, 1.5), 1);
+    expect(lowC!.objectiveMs).toBe(objectiveMs(c, steady, undefined));
+    expect(lowB!.objectiveMs!).toBeLessThan(lowC!.objectiveMs!);
+    // Whoever goes first, a token in hand hedges c's tail at its knee.
+    expect(lowC!.hedgeAfterMs).toBe(c.kneeMs);
+  });
+
   it('the hedge budget starts full: 5 hedges at maxShare 0.1, then one per 10 calls', () => {
     const budget = createHedgeBudget(0.1);
     const taken = Array.from({ length: 6 }, () => budget.take());
     expect(taken).toEqual([true, true, true, true, true, false]);
     for (let i = 0; i < 10; i++) budget.earn(0.1);
     expect([budget.available(), budget.take(), budget.take()]).toEqual([true, true, false]);
+  });
+
+  it('a fallback takes a token even from an empty budget, down to -capacity; hedges wait until it is paid back', () => {
+    const budget = createHedgeBudget(0.1);
+    for (let i = 0; i < 12; i++) budget.charge();
+    expect(budget.tokens()).toBe(-5);
+    expect(budget.take()).toBe(false);
+    for (let i = 0; i < 59; i++) budget.earn(0.1);
+    expect(budget.available()).toBe(false);
+    budget.earn(0.1);
+    expect([budget.available(), budget.take(), budget.take()]).toEqual([true, true, false]);
+  });
+
+  it('reports its level: tokens() is the capacity at first, then what is left', () => {
+    const budget = createHedgeBudget(0.1);
+    expect(budget.tokens()).toBe(5);
+    budget.take();
+    budget.take();
+    expect(budget.tokens()).toBe(3);
   });
 });
 

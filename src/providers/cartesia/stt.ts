@@ -1,5 +1,6 @@
 import { AbortError, ProtocolError, TimeoutError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
+import { markRouterStall } from '../../internal/stall.js';
 import { errorFromStreamPayload } from '../../transport/index.js';
 import { PhaseDeadlines } from '../../transport/phase-deadlines.js';
 import type { WebSocketConnection, WebSocketTransport } from '../../transport/websocket-types.js';
@@ -85,8 +86,11 @@ export function createCartesiaStt(
         clock,
         { idleMs: attempt.deadlines.idleMs, totalMs: attempt.deadlines.totalMs },
         false,
-        (phase, timeoutMs) =>
-          inbox.fail(new TimeoutError(phase, timeoutMs, { provider, partialOutput: hadOutput })),
+        // A deadline that passed while the event loop was blocked is the router's stall.
+        (phase, timeoutMs, stalled) => {
+          const error = new TimeoutError(phase, timeoutMs, { provider, partialOutput: hadOutput });
+          inbox.fail(stalled ? markRouterStall(error) : error);
+        },
       );
       const onAbort = () =>
         inbox.fail(new AbortError('Cartesia STT aborted', { cause: attempt.signal.reason }));

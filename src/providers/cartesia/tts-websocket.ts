@@ -1,5 +1,6 @@
 import { AbortError, ProtocolError, TimeoutError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
+import { markRouterStall } from '../../internal/stall.js';
 import { PhaseDeadlines } from '../../transport/phase-deadlines.js';
 import { parseWire } from '../shared/parse-wire.js';
 import { withPartialOutput } from '../shared/with-partial-output.js';
@@ -152,8 +153,11 @@ async function* onSocket(
       totalMs: attempt.deadlines.totalMs,
     },
     false,
-    (phase, timeoutMs) =>
-      inbox.fail(new TimeoutError(phase, timeoutMs, { provider, partialOutput: reader.hadOutput })),
+    // A deadline that passed while the event loop was blocked is the router's stall.
+    (phase, timeoutMs, stalled) => {
+      const error = new TimeoutError(phase, timeoutMs, { provider, partialOutput: reader.hadOutput });
+      inbox.fail(stalled ? markRouterStall(error) : error);
+    },
   );
   const onAbort = () => inbox.fail(aborted(attempt));
   attempt.signal.addEventListener('abort', onAbort, { once: true });

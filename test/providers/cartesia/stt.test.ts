@@ -6,10 +6,13 @@ import {
   TimeoutError,
   VoxrouteError,
 } from '../../../src/errors/index.js';
+import type { Clock } from '../../../src/internal/clock.js';
+import { isRouterStall } from '../../../src/internal/stall.js';
 import type { CartesiaMockOptions } from '../../../src/testing/cartesia/index.js';
 import { syntheticAudio } from '../../../src/testing/synthetic-audio.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
 import type { TranscriptEvent } from '../../../src/types/transcript.js';
+import { BlockedClock } from '../../transport/blocked-clock.js';
 import { FakeClock } from '../../transport/fake-clock.js';
 import {
   API_KEY,
@@ -31,7 +34,7 @@ const format: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 16000 };
 /** 1 s of audio: 32000 bytes. */
 const second = syntheticAudio({ durationMs: 1000, format });
 
-async function start(options: CartesiaMockOptions = {}, clock?: FakeClock) {
+async function start(options: CartesiaMockOptions = {}, clock?: Clock) {
   loop = await startLoopback({ transcript: 'Book a table.', ...options });
   const adapter = loop.adapter(clock ? { clock } : {});
   return { loop, stt: adapter.stt! };
@@ -200,6 +203,22 @@ describe('Cartesia STT over /stt/websocket (loopback, undici WebSocket)', () => 
       partialOutput: true,
     });
     expect(await loop.mock.sockets[0]!.ended).toBe('aborted');
+  });
+
+  it("silence while the event loop is blocked: the idle deadline that passes late is the router's stall, not charged to Cartesia", async () => {
+    const clock = new BlockedClock();
+    const { loop, stt } = await start({ script: { stallAfterChunks: 1 } }, clock);
+    const iterator = stt
+      .transcribe({ audio: chunks(second), format, interim: true }, loop.attempt(undefined, { idleMs: 2000 }))
+      [Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toMatchObject({ type: 'partial', text: 'Book' });
+    const pending = collectUntilError({ [Symbol.asyncIterator]: () => iterator });
+    // A synchronous task holds the event loop for 3 s: the 2 s idle timer fires 1 s late.
+    clock.block(3000);
+    clock.advance(0);
+    const { error } = await pending;
+    expect(TimeoutError.isInstance(error)).toBe(true);
+    expect([(error as TimeoutError).phase, isRouterStall(error)]).toEqual(['idle', true]);
   });
 
   it('the idle deadline does not run while the caller is still sending audio', async () => {

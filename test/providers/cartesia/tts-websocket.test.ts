@@ -6,11 +6,14 @@ import {
   TimeoutError,
   VoxrouteError,
 } from '../../../src/errors/index.js';
+import type { Clock } from '../../../src/internal/clock.js';
+import { isRouterStall } from '../../../src/internal/stall.js';
 import type { CartesiaAudio } from '../../../src/providers/cartesia/index.js';
 import { createCartesiaAdapter } from '../../../src/providers/cartesia/index.js';
 import type { CartesiaMockOptions } from '../../../src/testing/cartesia/index.js';
 import { mockCartesiaAudio } from '../../../src/testing/cartesia/index.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
+import { BlockedClock } from '../../transport/blocked-clock.js';
 import { FakeClock } from '../../transport/fake-clock.js';
 import {
   API_KEY,
@@ -33,11 +36,7 @@ afterEach(async () => {
 const format: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24000 };
 const text = 'Your table is booked.';
 
-async function start(
-  options: CartesiaMockOptions = {},
-  clock?: FakeClock,
-  extra: Record<string, unknown> = {},
-) {
+async function start(options: CartesiaMockOptions = {}, clock?: Clock, extra: Record<string, unknown> = {}) {
   loop = await startLoopback(options);
   const adapter = loop.adapter({
     tts: { model: 'sonic-3', transport: 'websocket', ...extra },
@@ -251,6 +250,34 @@ describe('Cartesia TTS over /tts/websocket (loopback, undici WebSocket)', () => 
     });
     expect(await loop.mock.sockets[0]!.ended).toBe('aborted');
     expect(loop.mock.sockets[0]!.messages.at(-1)).toMatchObject({ cancel: true });
+  });
+
+  it("C17 while the event loop is blocked: the first-chunk deadline that passes late is the router's stall, not charged to Cartesia", async () => {
+    const clock = new BlockedClock();
+    const { loop, tts } = await start({ script: { 'tts-websocket': { stallAfterChunks: 0 } } }, clock);
+    const pending = collectUntilError(
+      tts.synthesize({ text, voice: 'v', format }, loop.attempt(undefined, { firstByteMs: 800 })),
+    );
+    await until(() => loop.mock.sockets[0]?.messages.length === 1, 'the generation request arrived');
+    // A synchronous task holds the event loop for 1 s: the 800 ms timer fires 200 ms late.
+    clock.block(1000);
+    clock.advance(0);
+    const { items, error } = await pending;
+    expect(items).toEqual([]);
+    expect(TimeoutError.isInstance(error)).toBe(true);
+    expect([(error as TimeoutError).phase, isRouterStall(error)]).toEqual(['first-chunk', true]);
+  });
+
+  it('C17 on time: the same deadline passing with the event loop free is charged to Cartesia (not a router stall)', async () => {
+    const clock = new BlockedClock();
+    const { loop, tts } = await start({ script: { 'tts-websocket': { stallAfterChunks: 0 } } }, clock);
+    const pending = collectUntilError(
+      tts.synthesize({ text, voice: 'v', format }, loop.attempt(undefined, { firstByteMs: 800 })),
+    );
+    await until(() => loop.mock.sockets[0]?.messages.length === 1, 'the generation request arrived');
+    clock.advance(800);
+    const { error } = await pending;
+    expect([(error as TimeoutError).phase, isRouterStall(error)]).toEqual(['first-chunk', false]);
   });
 
   it('C15: late audio of an earlier context on the warm socket is discarded, never mixed into the next call', async () => {
