@@ -35,8 +35,8 @@ describe('the demo conversation (npm run demo) on the testing kit mocks', () => 
     // scores under load), so the number of fallbacks is not fixed; each one goes a -> b.
     for (const e of demo.fallbacks) expect([e.provider, e.next]).toEqual(['ec2-a', 'ec2-b']);
     for (const t of demo.turns) {
+      // 'ec2-a!>ec2-b>ec2-a': ec2-b stood in for the sentence ec2-a failed, then handed back.
       for (const stage of [t.result.stages.stt, t.result.stages.chat!, t.result.stages.tts!])
-        // 'ec2-a!>ec2-b>ec2-a': ec2-b stood in for the sentence ec2-a failed, then handed back.
         expect(['ec2-a', 'ec2-b', 'ec2-a!>ec2-b', 'ec2-a!>ec2-b>ec2-a']).toContain(served(stage));
     }
     const table = timelineTable(demo.turns.map((t) => t.result)).split('\n');
