@@ -82,8 +82,9 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     {
       closeSignal: closing.signal,
       transport,
-      // Only a caller's WebSocket constructor overrides the adapters' own transports (warm pools).
-      webSocket: options.WebSocket ? webSocket : undefined,
+      // The router's own WebSocket transport (with the caller's constructor, if any) serves every
+      // WebSocket adapter, so that close() closes every socket they opened (warm pools too).
+      webSocket,
       clock,
       tracker,
       emitter,
@@ -134,6 +135,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       closing.abort();
       await Promise.all([
         transport.close(),
+        webSocket.close?.(),
         fleet?.close(),
         ...[...adapters.values()].map((a) => a.close?.().catch(() => {})),
       ]);
