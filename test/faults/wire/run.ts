@@ -159,6 +159,9 @@ export async function runCell(
           : router.chat({ model: 'fast', messages: [{ role: 'user', content: 'Hi' }] });
     const { items, error } = await consume(call, fault, first.resolve);
     await router.close();
+    // Two turns of the event loop: Node destroys an HTTP/2 session's socket on the next one.
+    await nextTurn();
+    await nextTurn();
     const open = clientSockets.stop().filter((s) => !s.destroyed);
     expect(open.length, 'client sockets still open after router.close()').toBe(0);
     await scope.close();

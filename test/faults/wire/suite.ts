@@ -5,7 +5,7 @@
  * the files run in parallel.
  */
 import { appendFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EXPECTED } from '../expected.js';
 import { type Cap, cellName } from '../matrix.js';
 import type { Transport } from './cell.js';
@@ -31,6 +31,7 @@ export function faultMatrix(transport: Transport): void {
     ),
   );
   describe('fault matrix', () => {
+    if (transport.warmUp) beforeAll(transport.warmUp, 30_000);
     it.each(cells)('$name', async ({ fault, cap, backup, expected }) => {
       const outcome = await runCell(transport, cap, fault, backup);
       if (RECORD)

@@ -105,6 +105,9 @@ export async function* runBidiStream<T>(
     });
     if (scope.failure) throw scope.failure;
     const signer = await createBidiSigner(target.region, credentials, encoder);
+    // Aborted while the codec, credentials or signer loaded: open no session (the abort's
+    // closeAll has already run and would not close one opened now).
+    if (scope.failure) throw scope.failure;
     const requestSecrets = { ...secrets, 'x-secret-key': credentials.secretAccessKey };
 
     session = connect(url.origin);
@@ -140,9 +143,14 @@ export async function* runBidiStream<T>(
     live.on('error', () => {});
 
     let inputDone = false;
+    let markInputEnded!: () => void;
+    const inputEnded = new Promise<void>((resolve) => {
+      markInputEnded = resolve;
+    });
     const writer = writeInput(live, input, encoder, signer, signed.signature, controller.signal).then(
       () => {
         inputDone = true;
+        markInputEnded();
       },
       (error: unknown) => {
         if (!controller.signal.aborted) abortWith(inputError(provider, error, hadOutput()));
@@ -174,6 +182,7 @@ export async function* runBidiStream<T>(
       secrets,
       idleMs: deadlines.idleMs,
       inputDone: () => inputDone,
+      inputEnded,
       hadOutput,
       failure: () => scope.failure,
       abortWith,
@@ -192,7 +201,10 @@ export async function* runBidiStream<T>(
     controller.signal.removeEventListener('abort', closeAll);
     if (!finished && !controller.signal.aborted) controller.abort(new AbortError('Attempt closed'));
     if (!finished) closeAll();
-    else session?.close();
+    // Finished: the stream closed on the wire (see resetCode), so nothing is cut by destroying
+    // the session now; a graceful close() would keep its socket open until the stream's handle
+    // is released, after the call (and possibly after router.close()) returned.
+    else session?.destroy();
   }
 }
 
@@ -312,6 +324,8 @@ interface OutputContext {
   secrets: Record<string, string> | undefined;
   idleMs: number | undefined;
   inputDone: () => boolean;
+  /** Resolves when all of the input was sent. */
+  inputEnded: Promise<void>;
   hadOutput: () => boolean;
   failure: () => VoxrouteError | undefined;
   abortWith: (error: VoxrouteError) => VoxrouteError;
@@ -334,14 +348,33 @@ async function* outputParts(
   ).iterator({
     destroyOnReturn: false,
   });
+  /**
+   * The next body chunk, within `idleMs` once all input was sent: a wait that began while input
+   * still flowed gets its deadline when the input ends (counted from then), so a server that
+   * stalls after the last input part never hangs the call.
+   */
+  const nextChunk = async (): Promise<IteratorResult<Buffer>> => {
+    const next = chunks.next();
+    if (!context.inputDone()) {
+      const first = await Promise.race([
+        next.then(
+          () => 'chunk' as const,
+          () => 'chunk' as const,
+        ),
+        context.inputEnded.then(() => 'input' as const),
+      ]);
+      if (first === 'chunk') return next;
+    }
+    const idle = context.idleMs;
+    return withDeadline(next, idle, clock, () =>
+      context.abortWith(new TimeoutError('idle', idle!, { provider, partialOutput: hadOutput() })),
+    );
+  };
   let offset = 0;
   for (;;) {
-    const idle = context.inputDone() ? context.idleMs : undefined;
     let step: IteratorResult<Buffer>;
     try {
-      step = await withDeadline(chunks.next(), idle, clock, () =>
-        context.abortWith(new TimeoutError('idle', idle!, { provider, partialOutput: hadOutput() })),
-      );
+      step = await nextChunk();
     } catch (error) {
       // The server reset the stream (RST_STREAM): cut short, retryable like any truncation.
       if ((error as { code?: unknown }).code === 'ERR_HTTP2_STREAM_ERROR' && !context.failure())
@@ -411,9 +444,13 @@ async function* outputParts(
  * The RST_STREAM code the stream closed with (0, NGHTTP2_NO_ERROR, for a clean end), waiting
  * for its `close` event (or the attempt's abort): Node ends the response body's iterator
  * before a peer's RST_STREAM sets `rstCode`, so the end of the body alone proves nothing.
+ * Whatever of the body the decoder left unread is read and dropped meanwhile.
  */
 async function resetCode(stream: ClientHttp2Stream, signal: AbortSignal): Promise<number> {
   if (!stream.closed && !signal.aborted) {
+    // A decoder that stopped at its protocol's end marker left the rest of the body unread; the
+    // stream closes only once its body is consumed: read what remains and drop it.
+    stream.resume();
     await new Promise<void>((resolve) => {
       const done = () => {
         signal.removeEventListener('abort', done);
