@@ -4,13 +4,12 @@
  */
 import type { Transport } from '../wire/cell.js';
 import { faultyH2 } from '../wire/h2.js';
-import { sageMakerProvider, sageMakerScript, warmUpSageMaker } from '../wire/sagemaker.js';
+import { sageMakerProvider, sageMakerScript } from '../wire/sagemaker.js';
 import { HTTP } from './http.js';
 
 export const SAGEMAKER_BIDI: Transport = {
   name: 'SageMaker bidirectional',
   faults: HTTP.faults,
-  warmUp: () => warmUpSageMaker('bidirectional', ['tts', 'stt']),
   caps: {
     tts: async (ctx) =>
       sageMakerProvider('tts', await faultyH2(sageMakerScript('tts'), ctx), 'bidirectional'),

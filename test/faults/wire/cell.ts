@@ -19,10 +19,4 @@ export interface Transport {
   name: TransportName;
   faults: readonly Fault[];
   caps: Partial<Record<Cap, StartPrimary>>;
-  /**
-   * Run once before the cells: loads what the adapters load lazily on their first call (the
-   * AWS SDK, the event-stream codec), which can take longer than a cell's 300 ms first-chunk
-   * deadline on a cold process.
-   */
-  warmUp?: () => Promise<void>;
 }

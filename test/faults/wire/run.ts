@@ -123,6 +123,42 @@ function describeOutput(cap: Cap, items: unknown[]): string {
   return `text ${JSON.stringify(text)} finish ${JSON.stringify(finish)}`;
 }
 
+/**
+ * One call per capability to a provider of `transport` at a dead port, with deadlines of
+ * seconds, before the cells: the first call of a process loads what voxroute loads lazily
+ * (undici, the AWS SDK, the event-stream codec), which on a cold, busy machine can take longer
+ * than a cell's 300 ms first-chunk deadline and is not what the cells measure.
+ */
+export async function warmUp(transport: Transport): Promise<void> {
+  const scope = new Scope();
+  try {
+    for (const [cap, start] of Object.entries(transport.caps) as Array<
+      [Cap, NonNullable<Transport['caps'][Cap]>]
+    >) {
+      const provider = await start({ fault: 'refused', cap, firstSeen: new Promise(() => {}), scope });
+      const router = createRouter({
+        providers: { p: provider },
+        routes: { [cap]: { providers: ['p'], firstChunkTimeoutMs: 20_000 } },
+      } as unknown as RouterConfig);
+      await consume(call(router, cap), 'refused', () => {});
+      await router.close();
+    }
+  } finally {
+    await scope.close();
+  }
+}
+
+function call(router: ReturnType<typeof createRouter>, cap: Cap): AsyncIterable<unknown> {
+  if (cap === 'tts') return router.tts({ text: TTS_TEXT, voice: 'agent' });
+  if (cap === 'stt')
+    return router.stt({
+      audio: audioPieces(),
+      format: { encoding: 'pcm_s16le', sampleRate: 16_000 },
+      interim: true,
+    });
+  return router.chat({ model: 'fast', messages: [{ role: 'user', content: 'Hi' }] });
+}
+
 /** The whole outcome of one cell as one line: `<output>; <ends normally | error>`. */
 export async function runCell(
   transport: Transport,
@@ -147,17 +183,7 @@ export async function runCell(
       providers,
       routes: { [cap]: { providers: Object.keys(providers), strategy: 'priority', ...DEADLINES } },
     } as RouterConfig);
-    const call =
-      cap === 'tts'
-        ? router.tts({ text: TTS_TEXT, voice: 'agent' })
-        : cap === 'stt'
-          ? router.stt({
-              audio: audioPieces(),
-              format: { encoding: 'pcm_s16le', sampleRate: 16_000 },
-              interim: true,
-            })
-          : router.chat({ model: 'fast', messages: [{ role: 'user', content: 'Hi' }] });
-    const { items, error } = await consume(call, fault, first.resolve);
+    const { items, error } = await consume(call(router, cap), fault, first.resolve);
     await router.close();
     // Two turns of the event loop: Node destroys an HTTP/2 session's socket on the next one.
     await nextTurn();

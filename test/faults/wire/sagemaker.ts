@@ -3,14 +3,11 @@
  * event-stream messages (framing from test/reliability/wire/event-stream.ts, not the SDK's
  * codec) carrying each codec's bytes, and error answers typed by `x-amzn-errortype`.
  */
-import { createRouter, type RouterConfig } from '../../../src/index.js';
-import { drain } from '../../helpers/streams.js';
 import { payloadPart } from '../../reliability/wire/event-stream.js';
 import { CHAT_DELTAS, STT_WORDS, TTS_FIRST, TTS_PRIMARY, TTS_REST } from '../fixtures.js';
 import type { Cap } from '../matrix.js';
 import type { Http1Script } from './http1.js';
 import { chatChunk, sse } from './openai.js';
-import { refusedUrl } from './scope.js';
 
 /** The modeled error of each status (PROTOCOLS.md 5.4): header type and `{message}` body. */
 const ERROR_TYPE: Record<number, string> = {
@@ -78,33 +75,4 @@ export function sageMakerProvider(
     return { ...base, tts: { voices: { agent: 'v' }, payload: 'raw-pcm', sampleRate: 24_000, stream } };
   if (cap === 'stt') return { ...base, stt: { payload: 'raw-pcm', sampleRate: 16_000, stream } };
   return { ...base, chat: { models: { fast: 'default' }, payload: 'openai-chat' } };
-}
-
-/**
- * One call of each capability through a SageMaker provider at a dead port, with deadlines of
- * seconds: the first call loads the AWS SDK and the event-stream codec (lazily, by design),
- * which is not what the cells measure.
- */
-export async function warmUpSageMaker(
-  stream: 'response' | 'bidirectional',
-  caps: readonly Cap[],
-): Promise<void> {
-  const url = await refusedUrl();
-  for (const cap of caps) {
-    const router = createRouter({
-      providers: { p: sageMakerProvider(cap, url, stream) },
-      routes: { [cap]: { providers: ['p'], firstChunkTimeoutMs: 20_000 } },
-    } as unknown as RouterConfig);
-    const call =
-      cap === 'tts'
-        ? router.tts({ text: 'Hi.', voice: 'agent' })
-        : cap === 'stt'
-          ? router.stt({
-              audio: (async function* () {})(),
-              format: { encoding: 'pcm_s16le', sampleRate: 16_000 },
-            })
-          : router.chat({ model: 'fast', messages: [{ role: 'user', content: 'Hi' }] });
-    await drain(call as AsyncIterable<unknown>);
-    await router.close();
-  }
 }

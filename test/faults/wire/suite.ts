@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EXPECTED } from '../expected.js';
 import { type Cap, cellName } from '../matrix.js';
 import type { Transport } from './cell.js';
-import { runCell } from './run.js';
+import { runCell, warmUp } from './run.js';
 
 /** Set to a file path to append every observed outcome as a JSON line (to review a new row). */
 const RECORD = process.env.VOXROUTE_FAULTS_RECORD;
@@ -31,7 +31,7 @@ export function faultMatrix(transport: Transport): void {
     ),
   );
   describe('fault matrix', () => {
-    if (transport.warmUp) beforeAll(transport.warmUp, 30_000);
+    beforeAll(() => warmUp(transport), 60_000);
     it.each(cells)('$name', async ({ fault, cap, backup, expected }) => {
       const outcome = await runCell(transport, cap, fault, backup);
       if (RECORD)

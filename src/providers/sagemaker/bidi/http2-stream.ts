@@ -68,8 +68,9 @@ export function bidiUrl(target: Pick<BidiTarget, 'region' | 'endpointName' | 'en
  * - output `PayloadPart` bytes go to `decode`; `ModelStreamError` / `InternalStreamFailure`
  *   exceptions and unmodeled error messages throw the typed stream error.
  * Deadlines: `connectMs` (session connect, `connect`), `headersMs` (response headers,
- * `headers`), `idleMs` (gap between output parts once all input is sent, `idle`: a speaker may
- * pause for long while audio still flows), `totalMs` (`total`). `attempt.signal` or the
+ * `headers`), `firstByteMs` and `idleMs` (wait for the first output byte, `first-chunk`, and gap
+ * between output parts, `idle`, both once all input is sent: a speaker may pause for long while
+ * audio still flows), `totalMs` (`total`). `attempt.signal` or the
  * consumer's `return()` cancels the stream and closes the session at once. HTTP errors map by
  * `x-amzn-errortype` as for response streams (`InputValidationError` 400, `ModelError` 424,
  * `InternalServerError` 500, `ServiceUnavailableError` 503).
@@ -181,6 +182,7 @@ export async function* runBidiStream<T>(
       clock,
       secrets,
       idleMs: deadlines.idleMs,
+      firstByteMs: deadlines.firstByteMs,
       inputDone: () => inputDone,
       inputEnded,
       hadOutput,
@@ -323,6 +325,7 @@ interface OutputContext {
   clock: Clock;
   secrets: Record<string, string> | undefined;
   idleMs: number | undefined;
+  firstByteMs: number | undefined;
   inputDone: () => boolean;
   /** Resolves when all of the input was sent. */
   inputEnded: Promise<void>;
@@ -349,9 +352,10 @@ async function* outputParts(
     destroyOnReturn: false,
   });
   /**
-   * The next body chunk, within `idleMs` once all input was sent: a wait that began while input
-   * still flowed gets its deadline when the input ends (counted from then), so a server that
-   * stalls after the last input part never hangs the call.
+   * The next body chunk, within `firstByteMs` (before any body byte, phase `first-chunk`) or
+   * `idleMs` (phase `idle`) once all input was sent: a wait that began while input still flowed
+   * gets its deadline when the input ends (counted from then), so a server that stalls after
+   * the last input part never hangs the call.
    */
   const nextChunk = async (): Promise<IteratorResult<Buffer>> => {
     const next = chunks.next();
@@ -365,9 +369,11 @@ async function* outputParts(
       ]);
       if (first === 'chunk') return next;
     }
-    const idle = context.idleMs;
-    return withDeadline(next, idle, clock, () =>
-      context.abortWith(new TimeoutError('idle', idle!, { provider, partialOutput: hadOutput() })),
+    // Before the first body byte the wait is for the first chunk (as on the response stream).
+    const phase = offset === 0 ? 'first-chunk' : 'idle';
+    const ms = offset === 0 ? context.firstByteMs : context.idleMs;
+    return withDeadline(next, ms, clock, () =>
+      context.abortWith(new TimeoutError(phase, ms!, { provider, partialOutput: hadOutput() })),
     );
   };
   let offset = 0;
