@@ -84,8 +84,9 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     {
       closeSignal: closing.signal,
       transport,
-      // Only a caller's WebSocket constructor or CAs override the adapters' own transports (warm pools).
-      webSocket: options.WebSocket || options.ca !== undefined ? webSocket : undefined,
+      // The router's own WebSocket transport (with the caller's constructor, if any) serves every
+      // WebSocket adapter, so that close() closes every socket they opened (warm pools too).
+      webSocket,
       clock,
       tracker,
       emitter,
@@ -136,6 +137,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       closing.abort();
       await Promise.all([
         transport.close(),
+        webSocket.close?.(),
         fleet?.close(),
         ...[...adapters.values()].map((a) => a.close?.().catch(() => {})),
       ]);

@@ -25,6 +25,12 @@ const NETWORK_CODES = new Set([
   'UND_ERR_CLOSED',
   'UND_ERR_DESTROYED',
   'UND_ERR_CONNECT_TIMEOUT',
+  // node:http2: the peer reset the stream (RST_STREAM) or tore down the session (GOAWAY, a
+  // broken connection): the server failed, the request may go elsewhere.
+  'ERR_HTTP2_STREAM_ERROR',
+  'ERR_HTTP2_SESSION_ERROR',
+  'ERR_HTTP2_GOAWAY_SESSION',
+  'ERR_HTTP2_STREAM_CANCEL',
 ]);
 
 const TIMEOUT_CODES: Record<string, TimeoutPhase> = {
@@ -76,8 +82,8 @@ export function errorCode(error: unknown): string | undefined {
 
 /**
  * True for failures of the network itself: refused, reset or closed connections, DNS failures,
- * unreachable hosts, TLS failures, and the HTTP client's own socket errors (`UND_ERR_SOCKET`,
- * "other side closed"). Programming errors (invalid arguments, bad header values) are not.
+ * unreachable hosts, TLS failures, the HTTP client's own socket errors (`UND_ERR_SOCKET`,
+ * "other side closed"), and HTTP/2 streams or sessions the peer reset or closed. Programming errors (invalid arguments, bad header values) are not.
  */
 export function isNetworkError(error: unknown): boolean {
   const code = errorCode(error);

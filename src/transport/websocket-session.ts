@@ -133,6 +133,17 @@ export class WebSocketSession implements WebSocketConnection {
   }
 
   /**
+   * Closes for good, because the transport is closing: a connection still connecting fails its
+   * `opened` with AbortError; an open one starts the close handshake (as {@link close}).
+   */
+  shutdown(): void {
+    if (this.state === 'connecting') {
+      const { provider } = this.init;
+      this.failConnect(new AbortError(`WebSocket to provider '${provider}' closed with its transport`));
+    } else this.close();
+  }
+
+  /**
    * Changes the idle deadline (ms; 0: none) of `messages()`. If the caller is waiting for a
    * message now, the new deadline counts from now.
    */

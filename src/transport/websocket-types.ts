@@ -85,6 +85,13 @@ export interface WebSocketTransport {
    * provider allows. Absent or true: `headers` are sent.
    */
   readonly canSendHeaders?: boolean;
+  /**
+   * Closes every connection this transport opened that is still open, connecting or closing
+   * (close frame 1000), and resolves once each has closed: the server answered the close
+   * frame, or `closeTimeoutMs` passed and the TCP connection was dropped. Later `connect()`
+   * calls reject with AbortError. Optional, for transports supplied by the caller.
+   */
+  close?(): Promise<void>;
 }
 
 /** Options of `createWebSocketTransport`. */

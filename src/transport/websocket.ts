@@ -37,6 +37,9 @@ type UndiciConstructor = new (
  *   string (or a first message) where the provider allows it. A refused upgrade is then
  *   indistinguishable from a network failure: ProviderError without `status`, retryable.
  *
+ * `close()` closes every connection still open (or connecting, or closing) and resolves once
+ * each has closed, so that nothing of the transport stays open after it.
+ *
  * Every message built here has secrets removed: secret handshake headers, subprotocols, and the values of
  * secret query parameters (`api_key`, `key`, `token`, `xi-api-key`, `authorization`, ...: any
  * name containing key, token, auth, secret, signature, password or credential); URLs in
@@ -63,11 +66,22 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
     trusting ??= new undici.Agent({ connect: { ca: withBundledRoots(options.ca) } });
     return trusting;
   };
+  /** Every session not closed yet (connecting, open or closing), for close(). */
+  const sessions = new Set<WebSocketSession>();
+  let closed = false;
   return {
     canSendHeaders: !standard,
+    async close(): Promise<void> {
+      closed = true;
+      const open = [...sessions];
+      for (const session of open) session.shutdown();
+      await Promise.all(open.map((session) => session.closed));
+      await trusting?.close();
+    },
     async connect(request: WebSocketConnectRequest): Promise<WebSocketConnection> {
       const { provider, signal } = request;
       if (signal?.aborted) throw abortError(provider, signal);
+      if (closed) throw new AbortError(`WebSocket to provider '${provider}': the transport is closed`);
       const secrets = connectionSecrets(request.url, request.headers);
       // Subprotocols can carry a key (e.g. Deepgram's `['token', key]`).
       request.protocols?.forEach((protocol, i) => {
@@ -116,6 +130,8 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
         closeTimeoutMs: options.closeTimeoutMs ?? 5000,
         handshake,
       });
+      sessions.add(session);
+      void session.closed.then(() => sessions.delete(session));
       await session.opened;
       return session;
     },

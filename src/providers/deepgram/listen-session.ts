@@ -19,7 +19,8 @@ export interface ListenSessionOptions {
  * The client side of one `/v1/listen` socket (PROTOCOLS.md 3.2), apart from reading results:
  * - {@link pump} sends the caller's audio as binary frames as it arrives; when the audio ends it
  *   sends `{"type":"Finalize"}` then `{"type":"CloseStream"}` and from then on sends nothing,
- *   waiting at most `closeWaitMs` between server messages for the last results and `Metadata`;
+ *   waiting at most `closeWaitMs` between server messages for the last results and `Metadata`
+ *   (counted only while {@link messages} waits for one, never while its reader holds a message);
  * - while no frame has been sent for `keepAliveIntervalMs`, it sends `{"type":"KeepAlive"}` as
  *   a text frame, and again every interval (Deepgram closes after 10 s without audio
  *   or text);
@@ -39,6 +40,8 @@ export class ListenSession {
   private lastSentAt: number;
   private keepAliveTimer: unknown;
   private closeWaitTimer: unknown;
+  /** True while {@link messages} waits for the server's next message. */
+  private reading = false;
   private failure: { error: unknown } | undefined;
   /** Rejects the pending wait of {@link messages}, when there is one. */
   private interrupt: ((error: unknown) => void) | undefined;
@@ -71,13 +74,19 @@ export class ListenSession {
       for (;;) {
         if (this.failure) throw this.failure.error;
         const next = iterator.next();
+        // The wait after CloseStream counts only while the reader waits for the server: a slow
+        // consumer holding the stream between two messages is not a silent server.
+        this.reading = true;
+        if (this.closeStreamSent) this.armCloseWait();
         const step = await new Promise<IteratorResult<WebSocketMessage>>((resolve, reject) => {
           this.interrupt = reject;
           next.then(resolve, reject);
+        }).finally(() => {
+          this.reading = false;
+          this.clearCloseWait();
         });
         this.interrupt = undefined;
         if (step.done) return;
-        if (this.closeStreamSent) this.armCloseWait();
         yield step.value;
       }
     } finally {
@@ -91,8 +100,7 @@ export class ListenSession {
     this.stopped = true;
     this.options.signal.removeEventListener('abort', this.onAbort);
     this.clearKeepAlive();
-    if (this.closeWaitTimer !== undefined) this.options.clock.clearTimeout(this.closeWaitTimer);
-    this.closeWaitTimer = undefined;
+    this.clearCloseWait();
     const iterator = this.audioIterator;
     this.audioIterator = undefined;
     if (iterator?.return) Promise.resolve(iterator.return()).catch(() => {});
@@ -123,7 +131,7 @@ export class ListenSession {
     this.clearKeepAlive();
     if (!this.send(LISTEN_CONTROL.finalize) || !this.send(LISTEN_CONTROL.closeStream)) return;
     this.closeStreamSent = true;
-    this.armCloseWait();
+    if (this.reading) this.armCloseWait();
   }
 
   /** Sends one frame; false (nothing sent) once the socket is no longer open. */
@@ -155,6 +163,11 @@ export class ListenSession {
     if (!this.send(LISTEN_CONTROL.keepAlive)) return;
     this.keepAlivesSent++;
     this.armKeepAlive(interval);
+  }
+
+  private clearCloseWait(): void {
+    if (this.closeWaitTimer !== undefined) this.options.clock.clearTimeout(this.closeWaitTimer);
+    this.closeWaitTimer = undefined;
   }
 
   private armCloseWait(): void {

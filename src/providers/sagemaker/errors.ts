@@ -7,6 +7,7 @@ import {
   parseRetryAfter,
   redactSecrets,
 } from '../../transport/index.js';
+import { CONNECT_DEADLINE_CODE } from './connect-deadline-agent.js';
 import type { SageMakerCredentials } from './options.js';
 
 /**
@@ -105,8 +106,8 @@ function text(value: unknown): string | undefined {
  *   is a retryable ProtocolError, as after it (see {@link thrownStreamError});
  * - `ModelStreamError` / `InternalStreamFailure` rejected by `send` (sent before any part) are
  *   mapped as by {@link streamError};
- * - the SDK's connect timeout (`TimeoutError` without an error code) becomes TimeoutError phase
- *   `connect`; a reset or broken connection, which the SDK also renames `TimeoutError` (it
+ * - the connect deadline (our agents' `CONNECT_DEADLINE_CODE`, or the SDK's own `TimeoutError`
+ *   without an error code) becomes TimeoutError phase `connect`; a reset or broken connection, which the SDK also renames `TimeoutError` (it
  *   keeps the `code`, e.g. `ECONNRESET`), is a network error as below;
  * - network failures (refused, reset, DNS, TLS) become retryable ProviderErrors
  *   (`mapWireError`); anything else (e.g. no credentials found) a non-retryable ProviderError.
@@ -158,7 +159,10 @@ export function invokeError(
   }
   const malformed = malformedFrame(provider, error, false);
   if (malformed) return malformed;
-  if (name === 'TimeoutError' && errorCode(error) === undefined) {
+  if (
+    (name === 'TimeoutError' && errorCode(error) === undefined) ||
+    errorCode(error) === CONNECT_DEADLINE_CODE
+  ) {
     return new TimeoutError('connect', connectMs, { provider, cause: error });
   }
   const mapped = mapWireError(error, {

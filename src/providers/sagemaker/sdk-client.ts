@@ -1,3 +1,4 @@
+import { connectDeadlineAgents } from './connect-deadline-agent.js';
 import type { SageMakerCredentials } from './options.js';
 import type { SageMakerStreamClient, SageMakerStreamOutput } from './stream-client.js';
 
@@ -33,7 +34,7 @@ export interface SdkStreamClientSettings {
  * `InvokeEndpointWithResponseStreamCommand` (PROTOCOLS.md 5.1), with `maxAttempts: 1` (the
  * adapter never retries: the router decides) and the abort signal passed to `send`, which
  * destroys the request (and so the socket) when it fires, also mid-stream. One SDK client is
- * kept per connect deadline, since the SDK's `connectionTimeout` is a client setting; each
+ * kept per connect deadline (enforced by its HTTP agents, see `connectDeadlineAgents`); each
  * keeps its own keep-alive connections. The SDK is loaded on the first `invoke`.
  */
 export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStreamClient {
@@ -48,7 +49,9 @@ export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStr
             maxAttempts: 1,
             ...(settings.endpointUrl !== undefined ? { endpoint: settings.endpointUrl } : {}),
             ...(settings.credentials !== undefined ? { credentials: { ...settings.credentials } } : {}),
-            ...(connectMs > 0 ? { requestHandler: { connectionTimeout: connectMs } } : {}),
+            // The connect deadline through our own agents, not the handler's connectionTimeout
+            // (which leaves a timer behind after a refused connection when below 2000 ms).
+            requestHandler: connectDeadlineAgents(connectMs),
           }),
       );
       client.catch(() => clients.delete(connectMs));

@@ -70,8 +70,9 @@ export function bidiUrl(target: Pick<BidiTarget, 'region' | 'endpointName' | 'en
  * - output `PayloadPart` bytes go to `decode`; `ModelStreamError` / `InternalStreamFailure`
  *   exceptions and unmodeled error messages throw the typed stream error.
  * Deadlines: `connectMs` (session connect, `connect`), `headersMs` (response headers,
- * `headers`), `idleMs` (gap between output parts once all input is sent, `idle`: a speaker may
- * pause for long while audio still flows), `totalMs` (`total`). `attempt.signal` or the
+ * `headers`), `firstByteMs` and `idleMs` (wait for the first output byte, `first-chunk`, and gap
+ * between output parts, `idle`, both once all input is sent: a speaker may pause for long while
+ * audio still flows), `totalMs` (`total`). `attempt.signal` or the
  * consumer's `return()` cancels the stream and closes the session at once. HTTP errors map by
  * `x-amzn-errortype` as for response streams (`InputValidationError` 400, `ModelError` 424,
  * `InternalServerError` 500, `ServiceUnavailableError` 503).
@@ -107,6 +108,9 @@ export async function* runBidiStream<T>(
     });
     if (scope.failure) throw scope.failure;
     const signer = await createBidiSigner(target.region, credentials, encoder);
+    // Aborted while the codec, credentials or signer loaded: open no session (the abort's
+    // closeAll has already run and would not close one opened now).
+    if (scope.failure) throw scope.failure;
     const requestSecrets = { ...secrets, 'x-secret-key': credentials.secretAccessKey };
 
     session = connect(url.origin);
@@ -142,9 +146,14 @@ export async function* runBidiStream<T>(
     live.on('error', () => {});
 
     let inputDone = false;
+    let markInputEnded!: () => void;
+    const inputEnded = new Promise<void>((resolve) => {
+      markInputEnded = resolve;
+    });
     const writer = writeInput(live, input, encoder, signer, signed.signature, controller.signal).then(
       () => {
         inputDone = true;
+        markInputEnded();
       },
       (error: unknown) => {
         if (!controller.signal.aborted) abortWith(inputError(provider, error, hadOutput()));
@@ -175,7 +184,9 @@ export async function* runBidiStream<T>(
       clock,
       secrets,
       idleMs: deadlines.idleMs,
+      firstByteMs: deadlines.firstByteMs,
       inputDone: () => inputDone,
+      inputEnded,
       hadOutput,
       failure: () => scope.failure,
       abortWith,
@@ -194,7 +205,10 @@ export async function* runBidiStream<T>(
     controller.signal.removeEventListener('abort', closeAll);
     if (!finished && !controller.signal.aborted) controller.abort(new AbortError('Attempt closed'));
     if (!finished) closeAll();
-    else session?.close();
+    // Finished: the stream closed on the wire (see resetCode), so nothing is cut by destroying
+    // the session now; a graceful close() would keep its socket open until the stream's handle
+    // is released, after the call (and possibly after router.close()) returned.
+    else session?.destroy();
   }
 }
 
@@ -313,7 +327,10 @@ interface OutputContext {
   clock: Clock;
   secrets: Record<string, string> | undefined;
   idleMs: number | undefined;
+  firstByteMs: number | undefined;
   inputDone: () => boolean;
+  /** Resolves when all of the input was sent. */
+  inputEnded: Promise<void>;
   hadOutput: () => boolean;
   failure: () => VoxrouteError | undefined;
   abortWith: (error: VoxrouteError) => VoxrouteError;
@@ -338,14 +355,36 @@ async function* outputParts(
     destroyOnReturn: false,
   });
   const reader = new EventStreamReader(codec, provider);
+  /**
+   * The next body chunk, within `firstByteMs` (before any body byte, phase `first-chunk`) or
+   * `idleMs` (phase `idle`) once all input was sent: a wait that began while input still flowed
+   * gets its deadline when the input ends (counted from then), so a server that stalls after
+   * the last input part never hangs the call.
+   */
+  const nextChunk = async (): Promise<IteratorResult<Buffer>> => {
+    const next = chunks.next();
+    if (!context.inputDone()) {
+      const first = await Promise.race([
+        next.then(
+          () => 'chunk' as const,
+          () => 'chunk' as const,
+        ),
+        context.inputEnded.then(() => 'input' as const),
+      ]);
+      if (first === 'chunk') return next;
+    }
+    // Before the first body byte the wait is for the first chunk (as on the response stream).
+    const phase = offset === 0 ? 'first-chunk' : 'idle';
+    const ms = offset === 0 ? context.firstByteMs : context.idleMs;
+    return withDeadline(next, ms, clock, () =>
+      context.abortWith(new TimeoutError(phase, ms!, { provider, partialOutput: hadOutput() })),
+    );
+  };
   let offset = 0;
   for (;;) {
-    const idle = context.inputDone() ? context.idleMs : undefined;
     let step: IteratorResult<Buffer>;
     try {
-      step = await withDeadline(chunks.next(), idle, clock, () =>
-        context.abortWith(new TimeoutError('idle', idle!, { provider, partialOutput: hadOutput() })),
-      );
+      step = await nextChunk();
     } catch (error) {
       // The server reset the stream (RST_STREAM): cut short, retryable like any truncation.
       if ((error as { code?: unknown }).code === 'ERR_HTTP2_STREAM_ERROR' && !context.failure())
@@ -414,9 +453,13 @@ async function* outputParts(
  * The RST_STREAM code the stream closed with (0, NGHTTP2_NO_ERROR, for a clean end), waiting
  * for its `close` event (or the attempt's abort): Node ends the response body's iterator
  * before a peer's RST_STREAM sets `rstCode`, so the end of the body alone proves nothing.
+ * Whatever of the body the decoder left unread is read and dropped meanwhile.
  */
 async function resetCode(stream: ClientHttp2Stream, signal: AbortSignal): Promise<number> {
   if (!stream.closed && !signal.aborted) {
+    // A decoder that stopped at its protocol's end marker left the rest of the body unread; the
+    // stream closes only once its body is consumed: read what remains and drop it.
+    stream.resume();
     await new Promise<void>((resolve) => {
       const done = () => {
         signal.removeEventListener('abort', done);

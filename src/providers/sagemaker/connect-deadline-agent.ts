@@ -1,0 +1,43 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { Duplex } from 'node:stream';
+
+/** The `code` of the error a connection that did not open within its deadline is destroyed with. */
+export const CONNECT_DEADLINE_CODE = 'VOXROUTE_CONNECT_TIMEOUT';
+
+/**
+ * The HTTP and HTTPS agents of the AWS SDK's request handler (keep-alive, at most 50 sockets
+ * per origin, as the handler's own defaults), with the connect deadline enforced here: a socket
+ * not connected (TCP) within `connectMs` ms is destroyed with an error whose `code` is
+ * {@link CONNECT_DEADLINE_CODE}; 0: no deadline. The timer is cleared as soon as the socket
+ * connects or closes, so a refused connection leaves none behind (the handler's own
+ * `connectionTimeout` below 2000 ms leaves its timer running until it fires).
+ */
+export function connectDeadlineAgents(connectMs: number): { httpAgent: HttpAgent; httpsAgent: HttpsAgent } {
+  const options = { keepAlive: true, maxSockets: 50 };
+  return {
+    httpAgent: withConnectDeadline(new HttpAgent(options), connectMs),
+    httpsAgent: withConnectDeadline(new HttpsAgent(options), connectMs),
+  };
+}
+
+type CreateConnection = (options: unknown, callback?: unknown) => Duplex | undefined;
+
+function withConnectDeadline<A extends HttpAgent>(agent: A, connectMs: number): A {
+  if (connectMs <= 0) return agent;
+  const target = agent as unknown as { createConnection: CreateConnection };
+  const create = target.createConnection.bind(agent);
+  target.createConnection = (options, callback) => {
+    const socket = create(options, callback);
+    if (!socket) return socket;
+    const timer = setTimeout(() => {
+      const error = new Error(`no connection within ${connectMs} ms`);
+      socket.destroy(Object.assign(error, { code: CONNECT_DEADLINE_CODE }));
+    }, connectMs);
+    const clear = () => clearTimeout(timer);
+    socket.once('connect', clear);
+    socket.once('close', clear);
+    return socket;
+  };
+  return agent;
+}

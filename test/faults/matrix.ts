@@ -1,0 +1,51 @@
+/**
+ * The axes of the fault matrix: the faults a provider can show, the capabilities, and how a
+ * cell is named. What each cell must end with is written out in expected.ts, not computed.
+ */
+
+/** Faults, in the order the issue lists them. */
+export const FAULTS = [
+  'refused',
+  'reset before headers',
+  'reset mid-stream',
+  'stall before first chunk',
+  'stall mid-stream',
+  '429 + Retry-After',
+  '500',
+  '503',
+  'malformed frame',
+  'WS close 1006',
+  'WS close 1008',
+  'WS close 1011',
+  'slow consumer',
+] as const;
+export type Fault = (typeof FAULTS)[number];
+
+export type Cap = 'tts' | 'stt' | 'chat';
+
+export type TransportName =
+  | 'HTTP'
+  | 'SSE'
+  | 'WebSocket'
+  | 'SageMaker response stream'
+  | 'SageMaker bidirectional';
+
+/** Faults that only a WebSocket can show. */
+export const WS_ONLY: readonly Fault[] = ['WS close 1006', 'WS close 1008', 'WS close 1011'];
+
+/** Faults that happen after the provider's first output reached the caller. */
+export const AFTER_FIRST: readonly Fault[] = ['reset mid-stream', 'stall mid-stream', 'slow consumer'];
+
+/** The name of one cell, e.g. `reset mid-stream x tts x SSE (with backup)`. */
+export function cellName(fault: Fault, cap: Cap, transport: TransportName, backup: boolean): string {
+  return `${fault} x ${cap} x ${transport} (${backup ? 'with backup' : 'alone'})`;
+}
+
+/** Route deadlines of every cell (ms): short, but far above a loopback round trip. */
+export const DEADLINES = { firstChunkTimeoutMs: 300, idleTimeoutMs: 300, connectTimeoutMs: 1_000 } as const;
+
+/** How long the slow consumer holds the stream after its first item: longer than idleTimeoutMs. */
+export const SLOW_CONSUMER_PAUSE_MS = 450;
+
+/** The Retry-After the 429 cells send, in seconds. */
+export const RETRY_AFTER_S = 7;
