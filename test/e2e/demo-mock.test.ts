@@ -35,9 +35,9 @@ describe('the demo conversation (npm run demo) on the testing kit mocks', () => 
     // scores under load), so the number of fallbacks is not fixed; each one goes a -> b.
     for (const e of demo.fallbacks) expect([e.provider, e.next]).toEqual(['ec2-a', 'ec2-b']);
     for (const t of demo.turns) {
+      // 'ec2-a!>ec2-a': ec2-b stood in for the clause ec2-a failed on, then the route's order
+      // gave ec2-a the rest (TTS with midStream 'resume': a provider is ruled out by its breaker only).
       for (const stage of [t.result.stages.stt, t.result.stages.chat!, t.result.stages.tts!])
-        // 'ec2-a!>ec2-a': ec2-b stood in for the clause ec2-a failed on, then the route's order
-        // gave ec2-a the rest (TTS with midStream 'resume': a provider is ruled out by its breaker only).
         expect(['ec2-a', 'ec2-b', 'ec2-a!>ec2-b', 'ec2-a!>ec2-a']).toContain(served(stage));
     }
     const table = timelineTable(demo.turns.map((t) => t.result)).split('\n');
