@@ -13,7 +13,8 @@
  * turn sends 200 ms of PCM s16le 16 kHz and reads the whole turn. ownMs is the critical path
  * (end of speech -> first audio) minus the time waiting on providers as the router measures
  * it: the STT's wait for its final, chat's and TTS's time from their first attempt's start to
- * their first chunk, and the LLM's time from first token to first clause. Adapter and
+ * their first chunk (TTS starts at the first token, so its wait includes the LLM's time from
+ * first token to first clause). Adapter and
  * transport work inside an attempt counts as provider time here; bench/overhead.ts measures
  * that part against direct requests. Targets: ownMs p50 <= 5 ms, p99 <= 10 ms.
  */

@@ -45,15 +45,16 @@ export interface TurnTimeline {
   finalTranscriptMs: number;
   /** The first reply token arrived (absent for an empty transcript). */
   firstTokenMs?: number;
-  /** The first clause of the reply existed and TTS was started (absent for an empty transcript). */
+  /** The first clause of the reply existed: the TTS provider had enough text to speak (absent for an empty transcript). */
   firstClauseMs?: number;
   /** The first audio of the reply arrived (absent for an empty transcript). */
   firstAudioMs?: number;
   /**
    * Time on the critical path (end of speech -> first audio) spent in voxroute rather than
    * waiting on a provider: the path minus the STT's wait for its final, the chat's time to first
-   * token (every attempt of it), the LLM's time from first token to first clause and the TTS's
-   * time to first audio (every attempt of it), each as measured around the provider call. 0 for
+   * token (every attempt of it) and the TTS's time from its start at the first token to first
+   * audio (every attempt of it, the LLM's time from first token to first clause included),
+   * each as measured around the provider call. 0 for
    * an empty transcript.
    */
   ownMs: number;

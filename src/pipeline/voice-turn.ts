@@ -14,8 +14,10 @@ import type { TurnEvent, TurnResult, TurnTimeline, VoiceTurn, VoiceTurnRequest }
  * Runs one voice turn: the caller's audio -> stt() finals -> chat() with the transcript
  * appended as the user's message -> the reply's tokens streamed into tts() -> audio. Each
  * stage is routed on its own route (`request.routes`, default `'stt'`, `'chat'`, `'tts'`).
- * TTS starts once the reply's first clause exists (a clause or sentence boundary past a
- * minimum length), so its first-chunk deadline does not run while the LLM thinks.
+ * TTS starts at the reply's first token: the provider's connection opens while the LLM
+ * writes, and a provider that takes streamed text gets the tokens as they come. Its clocks
+ * (first-chunk deadline, hedge delay, time to first chunk) start only when the provider has
+ * been given the first clause (tts() does that), so they do not run while the LLM thinks.
  *
  * With `budgetMs` (end of speech -> first audio), chat and TTS get per-call first-chunk
  * deadlines (`firstChunkTimeoutMs`, and `hedgeAfterMs` on hedged routes) of half of what the
@@ -101,7 +103,6 @@ async function* runTurn(
     const clauses = new ClauseSplitter(request.language !== undefined ? { locale: request.language } : {});
     let speaking: Promise<void> | undefined;
     const startTts = () => {
-      timeline.firstClauseMs = at();
       const tts = router.tts({
         text: tokens.drain(),
         voice: request.voice,
@@ -131,15 +132,17 @@ async function* runTurn(
         reply += event.text;
         queue.push({ type: 'reply-delta', text: event.text });
         tokens.push(event.text);
-        if (!speaking && clauses.push(event.text).length > 0) startTts();
+        if (!speaking) startTts();
+        if (timeline.firstClauseMs === undefined && clauses.push(event.text).length > 0)
+          timeline.firstClauseMs = at();
       }
     } catch (error) {
       tokens.fail(error);
       throw error;
     }
     tokens.end();
-    // A short reply with no boundary inside: spoken once the reply ended.
-    if (!speaking && clauses.end().length > 0) startTts();
+    // A short reply with no boundary inside: its one clause exists once the reply ended.
+    if (timeline.firstClauseMs === undefined && clauses.end().length > 0) timeline.firstClauseMs = at();
     stages.chat = await chat.result;
     if (speaking) await speaking;
   };
@@ -189,8 +192,8 @@ function ownShare(t: TurnTimeline, stages: Partial<TurnResult['stages']>): numbe
   if (t.firstAudioMs === undefined || t.firstTokenMs === undefined || t.firstClauseMs === undefined) return 0;
   const path = t.firstAudioMs - t.endOfSpeechMs;
   const stt = Math.max(0, t.finalTranscriptMs - t.endOfSpeechMs);
-  const llm = t.firstClauseMs - t.firstTokenMs;
-  return Math.max(0, path - stt - providerWait(stages.chat) - llm - providerWait(stages.tts));
+  // TTS starts at the first token: its wait includes the LLM's time from first token to first clause.
+  return Math.max(0, path - stt - providerWait(stages.chat) - providerWait(stages.tts));
 }
 
 /** From the first attempt's start to the first chunk: time spent waiting on providers, fallbacks included. */

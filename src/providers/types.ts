@@ -60,13 +60,27 @@ export interface ProviderTtsRequest {
 }
 
 /**
- * A TTS request whose text arrives as a stream: the call's clauses as they exist (e.g. from LLM
- * tokens), to be sent into one provider request as they arrive (Cartesia: one WebSocket context
- * with `continue: true`; ElevenLabs: the stream-input socket). The iterable ends when the text
- * does. The router sends it only to an adapter whose `capabilities.streamingText` is true.
+ * A piece of streamed text as the router forwards it: `text` as it arrived from the caller (an
+ * LLM token, or the part of one up to a clause end; may be '' for a bare clause end), and
+ * `clauseEnd: true` when the text sent so far, this piece included, ends a clause: the adapter
+ * has the provider generate what it holds now (Cartesia: a `flush` message; ElevenLabs:
+ * `flush: true`).
+ */
+export interface TtsTextPiece {
+  text: string;
+  clauseEnd: boolean;
+}
+
+/**
+ * A TTS request whose text arrives as a stream, to be sent into one provider request as it
+ * arrives (Cartesia: one WebSocket context with `continue: true`; ElevenLabs: the stream-input
+ * socket). The router sends {@link TtsTextPiece}s (tokens as they come, clause ends marked);
+ * a plain string item is a piece whose clause ends the adapter finds on its own. The iterable
+ * ends when the text does. The router sends it only to an adapter whose
+ * `capabilities.streamingText` is true.
  */
 export interface ProviderTtsStreamRequest extends Omit<ProviderTtsRequest, 'text'> {
-  text: AsyncIterable<string>;
+  text: AsyncIterable<string | TtsTextPiece>;
 }
 
 /** A TTS adapter. */

@@ -38,7 +38,15 @@ export interface RouteCandidate<T> {
    * current {@link RouteRun.position}; it ends once the position has moved on (TTS: after the
    * sentence it took over), and the call goes back to the route's order.
    */
-  start(attempt: AttemptContext, standIn?: boolean): AsyncIterable<T>;
+  start(attempt: AttemptContext, standIn?: boolean, ready?: () => void): AsyncIterable<T>;
+  /**
+   * True when the attempt itself says when its provider has had enough input to answer (TTS of
+   * streamed text: the first clause end handed to the adapter): it calls `start`'s `ready`
+   * then. Time to first chunk, the first-chunk deadline and the hedge delay count from that
+   * moment, so a slow input source (an LLM) is not held against the provider. An attempt
+   * cancelled before `ready` records no latency sample.
+   */
+  startsClock?: boolean;
   /**
    * For providers that answer only once all input is in (non-streaming STT): resolves when the
    * input has ended. Time to first chunk and the first-chunk deadline then count from there,
@@ -221,6 +229,10 @@ interface Running<T> {
   standIn: boolean;
   /** The call's position when the attempt started (0 without {@link RouteRun.position}). */
   position: number;
+  /** Resolves when the attempt's clock starts (`t0` set): at once, or at its `ready` (see {@link RouteCandidate.startsClock}). */
+  clockStarted: Promise<void>;
+  /** False until the clock started. */
+  timing: boolean;
 }
 
 type FirstOutcome<T> =
@@ -341,7 +353,7 @@ async function* drive<T>(
     const elapsed = clock.now() - r.t0;
     closeAttempt(r);
     end(r);
-    if (r.attempt.timeToFirstChunkMs === undefined)
+    if (r.attempt.timeToFirstChunkMs === undefined && r.timing)
       tracker.recordCancelled(r.c.key, elapsed, clock.now(), decay);
     if (r.acquired) r.c.health?.release();
   };
@@ -415,6 +427,8 @@ async function* drive<T>(
       index,
       standIn,
       position: pos,
+      clockStarted: Promise.resolve(),
+      timing: !c.startsClock,
     };
     r.first = pullFirst(r).then(
       (result) => ({ r, ok: true as const, result }),
@@ -425,6 +439,16 @@ async function* drive<T>(
   };
   const pullFirst = async (r: Running<T>): Promise<IteratorResult<T>> => {
     const { c } = r;
+    let ready: (() => void) | undefined;
+    if (c.startsClock)
+      r.clockStarted = new Promise<void>((resolve) => {
+        ready = () => {
+          if (r.timing) return;
+          r.timing = true;
+          r.t0 = clock.now();
+          resolve();
+        };
+      });
     r.iterator = c
       .start(
         {
@@ -435,10 +459,17 @@ async function* drive<T>(
           ...(run.webSocket ? { webSocket: run.webSocket } : {}),
         },
         r.standIn,
+        ready,
       )
       [Symbol.asyncIterator]();
     const firstItem = r.iterator.next();
-    if (c.inputEnded) {
+    if (c.startsClock) {
+      // The provider can answer only once it has had enough input: the clock starts there.
+      firstItem.catch(() => {});
+      await Promise.race([r.clockStarted, firstItem]);
+      // Audio before the first clause end was handed over: the clock stays at the request's start.
+      r.timing = true;
+    } else if (c.inputEnded) {
       // The provider answers only after the whole input: start its clock when the input ends.
       firstItem.catch(() => {});
       await Promise.race([c.inputEnded, firstItem]);
@@ -502,11 +533,16 @@ async function* drive<T>(
         // A hedge: one attempt running, more candidates left, none hedged yet in this call.
         const lone = running.length === 1 ? running[0]! : undefined;
         let hedgeHandle: unknown;
+        let hedgeOff = false;
         const hedgeFires =
           lone && !hedged && run.hedgeBudget && lone.c.hedgeAfterMs !== undefined && peekNext() !== undefined
             ? new Promise<'hedge'>((resolve) => {
-                const wait = Math.max(0, lone.t0 + (lone.c.hedgeAfterMs ?? 0) - clock.now());
-                hedgeHandle = clock.setTimeout(() => resolve('hedge'), wait);
+                // The delay counts from the attempt's clock (e.g. its first clause end handed over).
+                void lone.clockStarted.then(() => {
+                  if (hedgeOff) return;
+                  const wait = Math.max(0, lone.t0 + (lone.c.hedgeAfterMs ?? 0) - clock.now());
+                  hedgeHandle = clock.setTimeout(() => resolve('hedge'), wait);
+                });
               })
             : undefined;
         const outcome = await Promise.race([
@@ -514,6 +550,7 @@ async function* drive<T>(
           ...(hedgeFires ? [hedgeFires] : []),
           aborted,
         ]);
+        hedgeOff = true;
         if (hedgeHandle !== undefined) clock.clearTimeout(hedgeHandle);
         if (outcome === 'hedge') {
           hedged = true;

@@ -47,6 +47,8 @@ export interface CandidateStart<T> {
   start: RouteCandidate<T>['start'];
   /** The provider answers only once all input is in: resolves when the input has ended. */
   inputEnded?: Promise<void>;
+  /** The attempt calls `start`'s `ready` when its provider has had enough input (see RouteCandidate.startsClock). */
+  startsClock?: boolean;
   /**
    * The provider answers when the speaker pauses (streaming STT), which can be long after the
    * attempt starts: an `'auto'` first-chunk deadline does not apply (a number still does).

@@ -96,6 +96,7 @@ export class RoutePlanner {
         deadlines: { connectMs: route.connectTimeoutMs, idleMs: route.idleTimeoutMs },
         start: made.start,
         inputEnded: made.inputEnded,
+        ...(made.startsClock ? { startsClock: true } : {}),
         health: this.#health.get(name, capability),
         hedgeAfterMs: undefined,
       });

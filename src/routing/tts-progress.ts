@@ -1,6 +1,6 @@
 import { AbortError } from '../errors/abort-error.js';
 import { RequestError } from '../errors/request-error.js';
-import type { WordTiming } from '../providers/types.js';
+import type { TtsTextPiece, WordTiming } from '../providers/types.js';
 import { ClauseSplitter } from '../text/clause-splitter.js';
 import { SentenceSplitter } from '../text/sentence-splitter.js';
 
@@ -24,6 +24,9 @@ export interface SentenceCut {
  */
 export class TtsProgress {
   readonly #sentences: string[] = [];
+  /** Streamed text: all of it read so far, and where each of #sentences ends in it. */
+  #text = '';
+  readonly #ends: number[] = [];
   #ended = false;
   #failure: { error: RequestError } | undefined;
   #stopped: AbortError | undefined;
@@ -71,12 +74,55 @@ export class TtsProgress {
     }
   }
 
+  /**
+   * Streamed text from clause `first` on, as it arrives: each piece of the caller's text (a
+   * token, cut at a clause end where one falls inside it) as soon as it is read, and a piece with
+   * `clauseEnd: true` (its text may be '') once the clause splitter has found that the text sent
+   * so far ends a clause. The last clause (whose end is the end of the text) is not marked.
+   * `onClause(clause)` is called as each clause's last piece is handed out, before it is.
+   * Rethrows an error of the caller's text stream; throws AbortError once stopped.
+   */
+  async *pieces(
+    first: number,
+    onClause: (clause: string) => void,
+  ): AsyncGenerator<TtsTextPiece, void, undefined> {
+    this.#read();
+    let clause = first;
+    let at = first === 0 ? 0 : this.#ends[first - 1]!;
+    for (;;) {
+      if (this.#stopped) throw this.#stopped;
+      const end = this.#ends[clause];
+      if (end !== undefined) {
+        const text = this.#text.slice(at, end);
+        at = end;
+        const last = this.#ended && clause === this.#sentences.length - 1;
+        onClause(this.#sentences[clause]!);
+        clause++;
+        yield { text, clauseEnd: !last };
+        continue;
+      }
+      if (this.#text.length > at) {
+        const text = this.#text.slice(at);
+        at = this.#text.length;
+        yield { text, clauseEnd: false };
+        continue;
+      }
+      if (this.#failure) throw this.#failure.error;
+      if (this.#ended) return;
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    }
+  }
+
   /** True once the text holds something to speak; false when it ended with only white space. */
   async hasSpeech(): Promise<boolean> {
-    for (let i = 0; ; i++) {
-      const s = await this.sentence(i);
-      if (s === undefined) return false;
-      if (s.trim() !== '') return true;
+    this.#read();
+    // Streamed text has speech from its first word on (it is forwarded as it comes).
+    for (;;) {
+      if (this.#stopped) throw this.#stopped;
+      if (this.#text.trim() !== '' || this.#sentences.some((s) => s.trim() !== '')) return true;
+      if (this.#failure) throw this.#failure.error;
+      if (this.#ended) return false;
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
     }
   }
 
@@ -138,7 +184,10 @@ export class TtsProgress {
         if (next.done) break;
         if (typeof next.value !== 'string')
           throw new RequestError('text', 'an item of the text stream is not a string');
+        this.#text += next.value;
         this.#add(splitter.push(next.value));
+        // The text read is forwarded as it comes (TtsProgress.pieces).
+        this.#wake();
       }
       this.#add(splitter.end());
     } catch (error) {
@@ -157,6 +206,7 @@ export class TtsProgress {
 
   #add(sentences: string[]): void {
     if (sentences.length === 0) return;
+    for (const s of sentences) this.#ends.push((this.#ends[this.#ends.length - 1] ?? 0) + s.length);
     this.#sentences.push(...sentences);
     this.#wake();
   }

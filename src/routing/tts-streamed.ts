@@ -1,5 +1,5 @@
 import { durationMs } from '../audio/format.js';
-import type { ProviderAudio, WordTiming } from '../providers/types.js';
+import type { ProviderAudio, TtsTextPiece, WordTiming } from '../providers/types.js';
 import type { AudioChunk } from '../types/audio.js';
 import { heardTo } from './resume-text.js';
 import type { TtsProgress } from './tts-progress.js';
@@ -7,33 +7,40 @@ import type { TtsProgress } from './tts-progress.js';
 /**
  * One attempt of streamed text on a provider that takes text as a stream (a Cartesia
  * WebSocket context with `continue: true`, the ElevenLabs stream-input socket): one request for
- * the rest of the utterance, fed the call's clauses as they exist, from the first clause not yet
- * heard. As audio reaches the caller, `progress.delivered` moves past every clause whose last
- * word has been heard (by the provider's word timestamps), so a provider failing mid-context
- * hands over to the next from the first clause not fully heard. Without word timestamps the
- * position cannot be known and the next provider starts from this attempt's first clause.
+ * the rest of the utterance, fed the caller's text as it arrives (tokens, see
+ * {@link TtsProgress.pieces}) from the first clause not yet heard, with each clause end the clause
+ * splitter finds marked (`clauseEnd: true`: the adapter flushes there). `ready()` is called when
+ * the piece ending the first clause (or the end of the text) is handed to the adapter: the
+ * provider then has enough text to speak, and the attempt's clocks (first-chunk deadline, hedge
+ * delay, time to first chunk) start there, not while the text source thinks.
+ * As audio reaches the caller, `progress.delivered` moves past every clause whose last word has
+ * been heard (by the provider's word timestamps), so a provider failing mid-context hands over
+ * to the next from the first clause not fully heard. Without word timestamps the position
+ * cannot be known and the next provider starts from this attempt's first clause.
  *
  * `open(text)` starts the provider's request with the text stream; `toCaller` turns its audio
  * into the caller's chunks (collecting word timestamps into `words`).
  */
 export async function* streamedAttempt(
   progress: TtsProgress,
-  open: (text: AsyncIterable<string>) => AsyncIterable<ProviderAudio>,
+  open: (text: AsyncIterable<TtsTextPiece>) => AsyncIterable<ProviderAudio>,
   toCaller: (audio: AsyncIterable<ProviderAudio>, words: WordTiming[]) => AsyncIterable<AudioChunk>,
+  ready: () => void = () => {},
 ): AsyncGenerator<AudioChunk, void, undefined> {
   const first = progress.delivered;
   progress.cut = undefined;
   /** The clauses sent, as offsets of their trimmed end in `sent`. */
   const ends: number[] = [];
   let sent = '';
-  async function* text(): AsyncGenerator<string, void, undefined> {
-    for (let i = first; ; i++) {
-      const clause = await progress.sentence(i);
-      if (clause === undefined) return;
+  async function* text(): AsyncGenerator<TtsTextPiece, void, undefined> {
+    for await (const piece of progress.pieces(first, (clause) => {
       ends.push(sent.length + clause.trimEnd().length);
       sent += clause;
-      if (clause.trim() !== '') yield clause;
+    })) {
+      if (ends.length > 0) ready();
+      yield piece;
     }
+    ready();
   }
   const words: WordTiming[] = [];
   let deliveredMs = 0;

@@ -42,7 +42,10 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
       const model = section.model;
       return {
         model: voice,
-        start: (attempt, standIn) => {
+        // Streamed text: the attempt starts at the first word; its clocks when the provider has
+        // been given enough text to speak (RouteCandidate.startsClock).
+        ...(streamed ? { startsClock: true } : {}),
+        start: (attempt, standIn, ready = () => {}) => {
           const native = pickNativeFormat(tts.capabilities.outputFormats, want);
           /** The provider request but for its text (one sentence, or the streamed text). */
           const asked = {
@@ -74,6 +77,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
               progress,
               (text) => tts.synthesize({ text, ...asked }, attempt),
               (audio, words) => toCallerAudio(audio, want, name, dropped, words),
+              ready,
             );
           }
           const firstIndex = progress.delivered;
@@ -84,6 +88,8 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
             if (!job) {
               job = (async () => {
                 const full = (await progress.sentence(i))?.trim();
+                // The attempt's clock starts with its first request (or once there is none to make).
+                if (i === firstIndex) ready();
                 if (full === undefined) return undefined;
                 // A sentence cut mid-way on the last provider resumes after its last word
                 // fully heard, where that provider sent word timestamps.

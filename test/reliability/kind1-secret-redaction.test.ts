@@ -253,8 +253,8 @@ describe('kind 1: no configured key in any error built from provider bytes', () 
     const { error, result } = await runCall(r, cell.capability);
     // The provider really echoed its own key, and no server got another's.
     // (warmup()'s preconnect request carries no key: left out.)
-    expect(got.a.filter(Boolean)).toEqual([KEY_A]);
-    expect(got.b.filter(Boolean)).toEqual(cell.after ? [] : [KEY_B]);
+    expect(got.a!.filter(Boolean)).toEqual([KEY_A]);
+    expect(got.b!.filter(Boolean)).toEqual(cell.after ? [] : [KEY_B]);
     expect(error).toBeInstanceOf(Error);
     expect(String(error)).toContain('[redacted]');
     const recorded = spans();

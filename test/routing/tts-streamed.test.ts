@@ -69,12 +69,13 @@ describe('streamed text into a provider that takes text as a stream (Cartesia We
     const sent = sonic.sockets[0]!.messages as Wire[];
     const context = sent[0]!.context_id;
     expect(sent.every((m) => m.context_id === context)).toBe(true);
-    // Each clause, then a flush (a separate message, PROTOCOLS.md 1.5), then the end of input.
+    // The tokens as read (here all were read while the socket opened, so they go together), a
+    // flush at the clause end the router found (a separate message, PROTOCOLS.md 1.5), then the
+    // end of input, which generates the last clause (test/routing/tts-tokens.test.ts: one token a message).
     expect(sent.map((m) => [m.transcript, m.continue, m.flush])).toEqual([
       ['Sure, your table is booked for eight. ', true, undefined],
       ['', true, true],
       ['See you then.', true, undefined],
-      ['', true, true],
       ['', false, undefined],
     ]);
     expect(ec2.requests).toHaveLength(0);
@@ -103,7 +104,6 @@ describe('streamed text into a provider that takes text as a stream (Cartesia We
     expect(sonic.sockets).toHaveLength(2);
     expect((sonic.sockets[1]!.messages as Wire[]).map((m) => [m.transcript, m.continue, m.flush])).toEqual([
       ['See you then.', true, undefined],
-      ['', true, true],
       ['', false, undefined],
     ]);
     expect(chunks.filter((c) => c.discontinuity)).toHaveLength(2);

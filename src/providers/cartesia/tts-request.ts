@@ -1,3 +1,4 @@
+import type { StreamedText } from '../shared/text-piece.js';
 import type { ProviderTtsRequest } from '../types.js';
 import type { WireContextRequest, WireTtsBody } from './api-types.js';
 import { wireOutputFormat } from './formats.js';
@@ -7,7 +8,7 @@ import type { CartesiaTtsOptions } from './options.js';
 export const SPEED_RANGE = { min: 0.6, max: 1.5 } as const;
 
 /** A TTS request whose text may still be arriving (streamed input, e.g. LLM tokens). */
-export type CartesiaTtsRequest = Omit<ProviderTtsRequest, 'text'> & { text: string | AsyncIterable<string> };
+export type CartesiaTtsRequest = Omit<ProviderTtsRequest, 'text'> & { text: string | StreamedText };
 
 /**
  * The fields every Cartesia TTS request carries (PROTOCOLS.md 1.3-1.5), with `transcript`:

@@ -3,6 +3,7 @@ import type { Clock } from '../../internal/clock.js';
 import { markRouterStall } from '../../internal/stall.js';
 import { PhaseDeadlines } from '../../transport/phase-deadlines.js';
 import { parseWire } from '../shared/parse-wire.js';
+import { type StreamedText, textPiece } from '../shared/text-piece.js';
 import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext } from '../types.js';
 import { ttsEventSchema } from './api-types.js';
@@ -202,6 +203,9 @@ async function* onSocket(
 /** A piece of text that ends a clause or a sentence (closing quotes and white space allowed). */
 const CLAUSE_END = /[,;:.!?\u2013\u2014]["'\u201d\u2019)\]]*\s*$/;
 
+/** A plain string piece ends a clause by the adapter's own rule (router pieces say it themselves). */
+const endsClause = (text: string): boolean => CLAUSE_END.test(text);
+
 /** The task that sends a context's text; see {@link sendText}. */
 interface TextSender {
   /** Stops reading the text (closes the iterable). */
@@ -212,11 +216,13 @@ interface TextSender {
 
 /**
  * Sends `text` through `send(transcript, more)`: a string at once; an iterable piece by piece
- * as it arrives (then `flush()` when it ends a clause, and `onPiece`), then the end of input. Stops when `send`
+ * as it arrives (a non-empty text with `continue: true`, then `flush()` when the piece ends a
+ * clause: a router piece's `clauseEnd`, or for a plain string the adapter's own rule; then
+ * `onPiece`), then the end of input. Stops when `send`
  * returns false (the socket closed: the pump reports why). A failing iterable fails `inbox`.
  */
 function sendText(
-  text: string | AsyncIterable<string>,
+  text: string | StreamedText,
   send: (transcript: string, more: boolean) => boolean,
   flush: () => boolean,
   onPiece: () => void,
@@ -227,11 +233,15 @@ function sendText(
     return { stop() {}, sentAll: () => all };
   }
   const forwarder = forwardInput(text, {
-    skip: (piece) => typeof piece !== 'string' || piece === '',
-    send: (piece) => {
-      if (!send(piece, true)) return false;
+    skip: (item) => {
+      const piece = textPiece(item, endsClause);
+      return piece === undefined || (piece.text === '' && !piece.clauseEnd);
+    },
+    send: (item) => {
+      const piece = textPiece(item, endsClause)!;
+      if (piece.text !== '' && !send(piece.text, true)) return false;
       // A piece that ends a clause is generated now rather than after the buffer delay.
-      if (CLAUSE_END.test(piece) && !flush()) return false;
+      if (piece.clauseEnd && !flush()) return false;
       onPiece();
       return true;
     },

@@ -1,4 +1,5 @@
 import type { Clock } from '../../internal/clock.js';
+import { joinStreamedText, type StreamedText } from '../shared/text-piece.js';
 import type { AttemptContext, TtsCapabilities, TtsProvider } from '../types.js';
 import type { CartesiaEndpoint } from './endpoint.js';
 import { CARTESIA_TTS_FORMATS } from './formats.js';
@@ -25,7 +26,7 @@ export interface CartesiaTtsProvider extends TtsProvider {
  */
 export function pickTtsTransport(
   configured: CartesiaTtsTransport,
-  text: string | AsyncIterable<string>,
+  text: string | StreamedText,
 ): Exclude<CartesiaTtsTransport, 'auto'> {
   if (configured !== 'auto') return configured;
   return typeof text === 'string' ? 'bytes' : 'websocket';
@@ -62,16 +63,10 @@ export function createCartesiaTts(
         yield* synthesizeWebSocket(endpoint, options, pool, clock, request, attempt);
         return;
       }
-      const text = typeof request.text === 'string' ? request.text : await joinText(request.text);
+      const text = typeof request.text === 'string' ? request.text : await joinStreamedText(request.text);
       const whole = { ...request, text };
       if (transport === 'sse') yield* synthesizeSse(endpoint, options, whole, attempt);
       else yield* synthesizeBytes(endpoint, options, whole, attempt);
     },
   };
-}
-
-async function joinText(pieces: AsyncIterable<string>): Promise<string> {
-  let text = '';
-  for await (const piece of pieces) text += piece;
-  return text;
 }

@@ -1,5 +1,6 @@
 import { systemClock } from '../../internal/clock.js';
 import type { WebSocketTransport } from '../../transport/websocket-types.js';
+import { joinStreamedText } from '../shared/text-piece.js';
 import type { AttemptContext, ProviderAdapter, TtsCapabilities } from '../types.js';
 import { createEndpoint, type ElevenLabsEndpoint } from './endpoint.js';
 import { elevenLabsOutputFormats } from './formats.js';
@@ -78,18 +79,10 @@ function createTts(
         return;
       }
       const text =
-        typeof request.text === 'string' ? request.text : await joinText(request.text, attempt.signal);
+        typeof request.text === 'string'
+          ? request.text
+          : await joinStreamedText(request.text, attempt.signal);
       yield* httpStream(endpoint, tts, { ...request, text }, attempt);
     },
   };
-}
-
-/** Joins streamed text pieces; stops with the signal's reason when it aborts. */
-async function joinText(source: AsyncIterable<string>, signal: AbortSignal): Promise<string> {
-  let text = '';
-  for await (const piece of source) {
-    signal.throwIfAborted();
-    text += piece;
-  }
-  return text;
 }

@@ -8,8 +8,9 @@ import type {
 } from '../../transport/websocket-types.js';
 import type { AudioFormat } from '../../types/audio.js';
 import { jsonFrame } from '../shared/json-frame.js';
+import { textPiece } from '../shared/text-piece.js';
 import { withPartialOutput } from '../shared/with-partial-output.js';
-import type { AttemptContext } from '../types.js';
+import type { AttemptContext, TtsTextPiece } from '../types.js';
 import { wordsFromAlignment } from './alignment.js';
 import type { ServerMessage, WireInitializeMessage, WireTextMessage } from './api-types.js';
 import { serverMessageSchema } from './api-types.js';
@@ -58,8 +59,9 @@ interface Socket {
  *    initial message `{"text":" ", voice_settings?, generation_config?, "xi-api-key"?}` (the key
  *    goes there only when headers cannot be sent);
  * 2. sends a string text as one message (ending with a space); streamed text as it comes, cut
- *    at word boundaries, each message ending with a space, with `flush: true` at sentence ends
- *    (see TextChunker); while the text stream pauses, a keep-alive
+ *    at word boundaries, each message ending with a space (see TextChunker): the router's pieces
+ *    with `flush: true` at each clause end the router marks, plain string pieces with
+ *    `flush: true` at sentence ends; while the text stream pauses, a keep-alive
  *    `{"text":" "}` every `keepAliveIntervalMs` (default 10,000) so the server's 20 s inactivity
  *    close never fires;
  * 3. sends `{"text":""}` at the end of the text; the server sends the rest of the audio, then
@@ -118,7 +120,7 @@ class StreamInputSession {
   private hadOutput = false;
   private audioBytes = 0;
   private keepAliveTimer: unknown;
-  private textIterator: AsyncIterator<string> | undefined;
+  private textIterator: AsyncIterator<string | TtsTextPiece> | undefined;
 
   constructor(
     private readonly context: StreamInputContext,
@@ -214,7 +216,13 @@ class StreamInputSession {
       for (;;) {
         const next = await this.untilStopped(iterator.next());
         if (next.done) break;
-        for (const message of chunker.push(next.value)) {
+        const item = next.value;
+        const piece = typeof item === 'string' ? undefined : textPiece(item, () => false);
+        if (typeof item !== 'string' && piece === undefined) continue;
+        const messages = piece
+          ? chunker.pushPiece(piece.text, piece.clauseEnd)
+          : chunker.push(item as string);
+        for (const message of messages) {
           if (!(await this.sendText(message))) return;
         }
       }

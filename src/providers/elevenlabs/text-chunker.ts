@@ -37,6 +37,26 @@ export class TextChunker {
     return sentences(text).flatMap(message);
   }
 
+  /**
+   * The messages of a router piece (tokens with clause ends marked by the router, whose rule
+   * replaces the sentence-end one): without `clauseEnd`, the buffered text up to its last
+   * whitespace as one message; with it, all the buffered text as one message with
+   * `flush: true`, or `{"text":" ","flush":true}` when it was all sent already.
+   */
+  pushPiece(piece: string, clauseEnd: boolean): WireTextMessage[] {
+    this.buffer += piece;
+    if (clauseEnd) {
+      const text = spaced(this.buffer);
+      this.buffer = '';
+      return [{ text: text ?? ' ', flush: true }];
+    }
+    const cut = this.buffer.search(/\s\S*$/);
+    if (cut < 0) return [];
+    const text = spaced(this.buffer.slice(0, cut + 1));
+    this.buffer = this.buffer.slice(cut + 1);
+    return text === undefined ? [] : [{ text }];
+  }
+
   /** The message of the text still buffered (zero or one). */
   end(): WireTextMessage[] {
     const text = this.buffer;
@@ -51,8 +71,13 @@ function sentences(text: string): string[] {
 }
 
 function message(raw: string): WireTextMessage[] {
-  const trimmed = raw.trimEnd();
-  if (trimmed.trim() === '') return [];
-  const text = /\s$/.test(raw) ? raw.replace(/\s+$/, (ws) => (ws.endsWith(' ') ? ws : `${ws} `)) : `${raw} `;
-  return SENTENCE_END.test(trimmed) ? [{ text, flush: true }] : [{ text }];
+  const text = spaced(raw);
+  if (text === undefined) return [];
+  return SENTENCE_END.test(raw.trimEnd()) ? [{ text, flush: true }] : [{ text }];
+}
+
+/** `raw` ending with a space, as ElevenLabs asks; undefined when it is only whitespace (never sent). */
+function spaced(raw: string): string | undefined {
+  if (raw.trim() === '') return undefined;
+  return /\s$/.test(raw) ? raw.replace(/\s+$/, (ws) => (ws.endsWith(' ') ? ws : `${ws} `)) : `${raw} `;
 }

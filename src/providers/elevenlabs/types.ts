@@ -1,3 +1,4 @@
+import type { StreamedText } from '../shared/text-piece.js';
 import type { AttemptContext, ProviderAudio, ProviderTtsRequest, TtsProvider } from '../types.js';
 
 /**
@@ -25,7 +26,7 @@ export interface ElevenLabsAudio extends ProviderAudio {
  * an async iterable of text pieces (e.g. LLM tokens), which the WebSocket path sends as they come.
  */
 export type ElevenLabsTtsRequest = Omit<ProviderTtsRequest, 'text'> & {
-  text: string | AsyncIterable<string>;
+  text: string | StreamedText;
 };
 
 /** The ElevenLabs TTS adapter: a TtsProvider that also takes streamed text. */

@@ -1,0 +1,198 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AudioChunk, createRouter } from '../../src/index.js';
+import { createCartesiaMock } from '../../src/testing/cartesia/index.js';
+import {
+  createElevenLabsMock,
+  createOpenAiCompatibleMock,
+  startMockServer,
+} from '../../src/testing/index.js';
+import { API_KEY, until } from '../providers/cartesia/helpers.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** An LLM's tokens: a first sentence (one clause: "Sure, " is under the 8-character minimum), then a second. */
+const TOKENS = [
+  'Sure',
+  ',',
+  ' your',
+  ' table',
+  ' is',
+  ' booked',
+  ' for',
+  ' eight',
+  '.',
+  ' See',
+  ' you',
+  ' then',
+  '.',
+];
+const PCM24 = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 } as const;
+
+/** Yields token i only once `arrived(prefix)` holds for the tokens before it: one token per read, whatever the scheduling. */
+async function* paced(arrived: (prefix: string) => boolean): AsyncGenerator<string> {
+  for (let i = 0; i < TOKENS.length; i++) {
+    const prefix = TOKENS.slice(0, i).join('');
+    await until(() => arrived(prefix), `the provider received ${JSON.stringify(prefix)}`);
+    yield TOKENS[i]!;
+  }
+}
+
+type CartesiaWire = { context_id?: string; transcript?: string; continue?: boolean; flush?: boolean };
+
+async function cartesiaSetup(route: Record<string, unknown> = {}) {
+  const sonic = createCartesiaMock({ apiKey: API_KEY });
+  const ec2 = createOpenAiCompatibleMock();
+  const [a, b] = await Promise.all([
+    startMockServer({ provider: sonic }),
+    startMockServer({ provider: ec2 }),
+  ]);
+  const router = createRouter({
+    providers: {
+      sonic: {
+        kind: 'cartesia',
+        baseUrl: a.url,
+        apiKey: API_KEY,
+        tts: { voices: { agent: 'cartesia-voice-1' }, transport: 'websocket' },
+      },
+      ec2: { kind: 'openai-compatible', baseUrl: `${b.url}/v1`, tts: { voices: { agent: 'af_heart' } } },
+    },
+    routes: { tts: { providers: ['sonic', 'ec2'], strategy: 'priority', midStream: 'resume', ...route } },
+  });
+  closers.push(
+    () => router.close(),
+    () => a.close(),
+    () => b.close(),
+  );
+  return { router, sonic, ec2 };
+}
+
+describe('LLM tokens forwarded into a Cartesia context', () => {
+  it('sends each token as it arrives with continue: true, a flush where the router finds a clause end, then ends the input', async () => {
+    const { router, sonic, ec2 } = await cartesiaSetup();
+    const transcripts = () =>
+      ((sonic.sockets[0]?.messages ?? []) as CartesiaWire[]).map((m) => m.transcript ?? '').join('');
+    const stream = router.tts({ text: paced((prefix) => transcripts() === prefix), voice: 'agent' });
+    const chunks: AudioChunk[] = [];
+    for await (const c of stream) chunks.push(c);
+    expect((await stream.result).provider).toBe('sonic');
+    expect(sonic.sockets).toHaveLength(1);
+    const sent = sonic.sockets[0]!.messages as CartesiaWire[];
+    expect(new Set(sent.map((m) => m.context_id)).size).toBe(1);
+    // The clause end after "eight. " is known when " See" arrives: the token is cut there, the
+    // part up to the clause end goes first, then the flush (a separate message, PROTOCOLS.md 1.5).
+    // The last clause is not flushed: the end of input generates it.
+    expect(sent.map((m) => [m.transcript, m.continue, m.flush])).toEqual([
+      ['Sure', true, undefined],
+      [',', true, undefined],
+      [' your', true, undefined],
+      [' table', true, undefined],
+      [' is', true, undefined],
+      [' booked', true, undefined],
+      [' for', true, undefined],
+      [' eight', true, undefined],
+      ['.', true, undefined],
+      [' ', true, undefined],
+      ['', true, true],
+      ['See', true, undefined],
+      [' you', true, undefined],
+      [' then', true, undefined],
+      ['.', true, undefined],
+      ['', false, undefined],
+    ]);
+    expect(ec2.requests).toHaveLength(0);
+    expect(chunks.length).toBeGreaterThan(0);
+  });
+
+  it('a slow token source trips no first-chunk deadline and stays out of the TTFC sample: the clocks start at the first clause end', async () => {
+    const { router, sonic, ec2 } = await cartesiaSetup({ firstChunkTimeoutMs: 150 });
+    let release!: () => void;
+    const thinking = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The LLM gives a few words, then thinks (the test releases it 400 ms later), then ends the clause.
+    async function* slow(): AsyncGenerator<string> {
+      yield 'Sure';
+      yield ', your table';
+      await thinking;
+      yield ' is booked. See';
+      yield ' you then.';
+    }
+    const firstChunkAt: number[] = [];
+    router.on('first-chunk', (e) => firstChunkAt.push(e.timeToFirstChunkMs));
+    const t0 = performance.now();
+    const stream = router.tts({ text: slow(), voice: 'agent', format: PCM24 });
+    const timer = setTimeout(release, 400);
+    const chunks: AudioChunk[] = [];
+    for await (const c of stream) chunks.push(c);
+    clearTimeout(timer);
+    const result = await stream.result;
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(390);
+    expect(result.attempts.map((a) => [a.provider, a.outcome])).toEqual([['sonic', 'success']]);
+    expect(ec2.requests).toHaveLength(0);
+    // The words before the pause reached Cartesia before it (read while the socket opened, they go together).
+    expect((sonic.sockets[0]!.messages as CartesiaWire[])[0]!.transcript).toBe('Sure, your table');
+    // The sample counts from the first clause end, not from the request's start.
+    expect(firstChunkAt).toHaveLength(1);
+    expect(firstChunkAt[0]!).toBeLessThan(150);
+    expect(result.attempts[0]!.timeToFirstChunkMs!).toBeLessThan(150);
+    const stats = router.stats().providers.find((p) => p.provider === 'sonic')!;
+    expect(stats.ewmaMs!).toBeLessThan(150);
+  });
+});
+
+type ElevenWire = { text?: string; flush?: boolean };
+
+describe('LLM tokens forwarded into the ElevenLabs stream-input socket', () => {
+  it('sends the words as they complete, flush: true where the router finds a clause end, then the end of input', async () => {
+    const KEY = 'xi-router-key-tokens-1';
+    const eleven = createElevenLabsMock({ apiKey: KEY });
+    const server = await startMockServer({ provider: eleven });
+    const router = createRouter({
+      providers: {
+        eleven: {
+          kind: 'elevenlabs',
+          baseUrl: server.url,
+          apiKey: KEY,
+          tts: { transport: 'websocket', voices: { agent: 'voice-el' } },
+        },
+      },
+      routes: { tts: { providers: ['eleven'], strategy: 'priority' } },
+    });
+    closers.push(
+      () => router.close(),
+      () => server.close(),
+    );
+    const texts = () =>
+      ((eleven.sockets[0]?.messages ?? []) as ElevenWire[])
+        .slice(1)
+        .map((m) => m.text ?? '')
+        .join('');
+    // A word is sent once the whitespace after it arrived: wait for the prefix up to its last whitespace.
+    const stream = router.tts({
+      text: paced((prefix) => texts() === prefix.slice(0, prefix.search(/\s\S*$/) + 1)),
+      voice: 'agent',
+      format: PCM24,
+    });
+    for await (const _ of stream) {
+    }
+    const sent = eleven.sockets[0]!.messages as ElevenWire[];
+    expect(sent.map((m) => [m.text, m.flush])).toEqual([
+      [' ', undefined],
+      ['Sure, ', undefined],
+      ['your ', undefined],
+      ['table ', undefined],
+      ['is ', undefined],
+      ['booked ', undefined],
+      ['for ', undefined],
+      ['eight. ', true],
+      ['See ', undefined],
+      ['you ', undefined],
+      // The rest of the text, at its end (a sentence end: flushed, as for any streamed text).
+      ['then. ', true],
+      ['', undefined],
+    ]);
+  });
+});
