@@ -34,14 +34,34 @@ function expectNamedPaths(error: ConfigError): void {
   }
 }
 
-/** True when every element of `path` but the last exists in `input` (the issue is about something there). */
-function leadsInto(input: unknown, issue: ConfigIssue): boolean {
+/**
+ * True when every element of `path` but the last exists in `input` (the issue is about
+ * something there). A `[redacted]` element stands for a key equal to a configured secret (e.g.
+ * an apiKey mutated to `openai`, a provider's name): the error never names a secret, even as a
+ * path, so it matches the one key of `input` there whose name is a secret value.
+ */
+function leadsInto(input: unknown, issue: ConfigIssue, secrets: ReadonlySet<string>): boolean {
   let at: unknown = input;
-  for (const key of issue.path.slice(0, -1)) {
-    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return false;
+  for (const raw of issue.path.slice(0, -1)) {
+    if (typeof at !== 'object' || at === null) return false;
+    const key =
+      raw === '[redacted]'
+        ? Object.keys(at).find((k) => secrets.has(k) && !Object.hasOwn(at as object, raw))
+        : raw;
+    if (key === undefined || !Object.hasOwn(at, key)) return false;
     at = (at as Record<string | number, unknown>)[key];
   }
   return true;
+}
+
+/** The string values of every `apiKey` in a config tree (what the error redacts). */
+function apiKeys(value: unknown, out = new Set<string>()): Set<string> {
+  if (typeof value !== 'object' || value === null) return out;
+  for (const [k, v] of Object.entries(value)) {
+    if (k === 'apiKey' && typeof v === 'string') out.add(v);
+    else apiKeys(v, out);
+  }
+  return out;
 }
 
 /** Every path of a tree of plain objects and arrays, e.g. ['routes', 'tts', 'providers', 0]. */
@@ -111,7 +131,7 @@ describe('parseConfig (property)', () => {
         const result = parsed(config);
         if (result.ok) return;
         expectNamedPaths(result.error);
-        for (const issue of result.error.issues) expect(leadsInto(config, issue)).toBe(true);
+        for (const issue of result.error.issues) expect(leadsInto(config, issue, apiKeys(config))).toBe(true);
       }),
       RUNS,
     );
