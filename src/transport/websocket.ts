@@ -25,8 +25,8 @@ type UndiciConstructor = new (
  *
  * - Default: undici's `WebSocket` (loaded lazily, on creation of the transport, so that
  *   `import 'voxroute'` stays fast), with the handshake `headers` and `protocols` of each request
- *   and `options.dispatcher` (default: undici's global dispatcher, or with `options.ca` an Agent
- *   of the transport's own trusting those CAs as well). A refused upgrade rejects
+ *   and `options.dispatcher` (default: an undici Agent of the transport's own, trusting
+ *   `options.ca` as well when given, destroyed by `close()`). A refused upgrade rejects
  *   `connect()` with a ProviderError whose `status` is the HTTP status (e.g. 401: not retryable;
  *   429 / 5xx: retryable, `retryAfterMs` from `Retry-After`), read from the handshake response
  *   through the dispatcher, since undici's WebSocket itself only reports close 1006.
@@ -58,13 +58,16 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
   const clock: Clock = options.clock ?? systemClock;
   const standard = options.WebSocket !== undefined || options.useGlobalWebSocket === true;
   if (!standard) loadUndici().catch(() => {});
-  // With `ca` (and no dispatcher of the caller's): one Agent trusting it, made on first connect.
-  let trusting: Dispatcher | undefined;
+  // Without a dispatcher of the caller's: one Agent of the transport's own (trusting `ca` too when
+  // given), made on first connect and destroyed by close(), so that no handshake socket outlives
+  // the transport (a refused upgrade's socket stays pooled on some Node versions).
+  let own: Dispatcher | undefined;
   const dispatcherOf = (undici: typeof import('undici')): Dispatcher => {
     if (options.dispatcher) return options.dispatcher;
-    if (options.ca === undefined) return undici.getGlobalDispatcher();
-    trusting ??= new undici.Agent({ connect: { ca: withBundledRoots(options.ca) } });
-    return trusting;
+    own ??= new undici.Agent(
+      options.ca === undefined ? {} : { connect: { ca: withBundledRoots(options.ca) } },
+    );
+    return own;
   };
   /** Every session not closed yet (connecting, open or closing), for close(). */
   const sessions = new Set<WebSocketSession>();
@@ -76,7 +79,8 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
       const open = [...sessions];
       for (const session of open) session.shutdown();
       await Promise.all(open.map((session) => session.closed));
-      await trusting?.close();
+      // Every session has ended: whatever the Agent still holds is a pooled handshake socket.
+      await own?.destroy();
     },
     async connect(request: WebSocketConnectRequest): Promise<WebSocketConnection> {
       const { provider, signal } = request;
