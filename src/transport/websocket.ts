@@ -80,7 +80,9 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
       for (const session of open) session.shutdown();
       await Promise.all(open.map((session) => session.closed));
       // Every session has ended: whatever the Agent still holds is a pooled handshake socket.
-      await own?.destroy();
+      // (Bun's built-in undici has Agents without destroy(): close() there.)
+      const agent = own as { destroy?: () => Promise<void>; close?: () => Promise<void> } | undefined;
+      await (agent?.destroy ? agent.destroy() : agent?.close?.());
     },
     async connect(request: WebSocketConnectRequest): Promise<WebSocketConnection> {
       const { provider, signal } = request;
