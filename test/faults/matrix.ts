@@ -21,6 +21,9 @@ export const FAULTS = [
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
+/** The faults of a transport without WebSocket close codes (HTTP, SSE, SageMaker): all but `WS close *`. */
+export const HTTP_FAULTS: readonly Fault[] = FAULTS.filter((fault) => !fault.startsWith('WS close'));
+
 export type Cap = 'tts' | 'stt' | 'chat';
 
 export type TransportName =

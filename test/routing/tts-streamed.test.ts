@@ -1,58 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type AudioChunk, createRouter } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import type { AudioChunk } from '../../src/index.js';
 import { heardClauses } from '../../src/routing/tts-streamed.js';
-import { createCartesiaMock } from '../../src/testing/cartesia/index.js';
-import { createOpenAiCompatibleMock, startMockServer } from '../../src/testing/index.js';
-import { API_KEY } from '../providers/cartesia/helpers.js';
-
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-
-const TOKENS = [
-  'Sure',
-  ',',
-  ' your',
-  ' table',
-  ' is',
-  ' booked',
-  ' for',
-  ' eight',
-  '.',
-  ' See',
-  ' you',
-  ' then',
-  '.',
-];
-async function* tokens(): AsyncGenerator<string> {
-  for (const t of TOKENS) yield t;
-}
+import { startWithBackup, llmTokens as tokens } from '../helpers/streamed-tts.js';
+import { sonicPrimary } from '../providers/cartesia/helpers.js';
 
 async function setup(script: Record<string, unknown> | Record<string, unknown>[] = {}) {
-  const sonic = createCartesiaMock({ apiKey: API_KEY, script: { 'tts-websocket': script } });
-  const ec2 = createOpenAiCompatibleMock();
-  const [a, b] = await Promise.all([
-    startMockServer({ provider: sonic }),
-    startMockServer({ provider: ec2 }),
-  ]);
-  const router = createRouter({
-    providers: {
-      sonic: {
-        kind: 'cartesia',
-        baseUrl: a.url,
-        apiKey: API_KEY,
-        tts: { voices: { agent: 'cartesia-voice-1' }, transport: 'websocket' },
-      },
-      ec2: { kind: 'openai-compatible', baseUrl: `${b.url}/v1`, tts: { voices: { agent: 'af_heart' } } },
-    },
-    routes: { tts: { providers: ['sonic', 'ec2'], strategy: 'priority', midStream: 'resume' } },
-  });
-  closers.push(
-    () => router.close(),
-    () => a.close(),
-    () => b.close(),
-  );
+  const {
+    router,
+    primary: sonic,
+    ec2,
+  } = await startWithBackup(sonicPrimary({ script: { 'tts-websocket': script } }));
   return { router, sonic, ec2 };
 }
 

@@ -1,71 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type AudioChunk, createRouter } from '../../src/index.js';
-import { createCartesiaMock } from '../../src/testing/cartesia/index.js';
-import {
-  createElevenLabsMock,
-  createOpenAiCompatibleMock,
-  startMockServer,
-} from '../../src/testing/index.js';
-import { API_KEY, until } from '../providers/cartesia/helpers.js';
-
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-
-/** An LLM's tokens: a first sentence (one clause: "Sure, " is under the 8-character minimum), then a second. */
-const TOKENS = [
-  'Sure',
-  ',',
-  ' your',
-  ' table',
-  ' is',
-  ' booked',
-  ' for',
-  ' eight',
-  '.',
-  ' See',
-  ' you',
-  ' then',
-  '.',
-];
-const PCM24 = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 } as const;
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { type AudioChunk, createRouter, type RouteConfig } from '../../src/index.js';
+import { createElevenLabsMock, startMockServer } from '../../src/testing/index.js';
+import { LLM_TOKENS, PCM24, startWithBackup } from '../helpers/streamed-tts.js';
+import { sonicPrimary, until } from '../providers/cartesia/helpers.js';
 
 /** Yields token i only once `arrived(prefix)` holds for the tokens before it: one token per read, whatever the scheduling. */
 async function* paced(arrived: (prefix: string) => boolean): AsyncGenerator<string> {
-  for (let i = 0; i < TOKENS.length; i++) {
-    const prefix = TOKENS.slice(0, i).join('');
+  for (let i = 0; i < LLM_TOKENS.length; i++) {
+    const prefix = LLM_TOKENS.slice(0, i).join('');
     await until(() => arrived(prefix), `the provider received ${JSON.stringify(prefix)}`);
-    yield TOKENS[i]!;
+    yield LLM_TOKENS[i]!;
   }
 }
 
 type CartesiaWire = { context_id?: string; transcript?: string; continue?: boolean; flush?: boolean };
 
-async function cartesiaSetup(route: Record<string, unknown> = {}) {
-  const sonic = createCartesiaMock({ apiKey: API_KEY });
-  const ec2 = createOpenAiCompatibleMock();
-  const [a, b] = await Promise.all([
-    startMockServer({ provider: sonic }),
-    startMockServer({ provider: ec2 }),
-  ]);
-  const router = createRouter({
-    providers: {
-      sonic: {
-        kind: 'cartesia',
-        baseUrl: a.url,
-        apiKey: API_KEY,
-        tts: { voices: { agent: 'cartesia-voice-1' }, transport: 'websocket' },
-      },
-      ec2: { kind: 'openai-compatible', baseUrl: `${b.url}/v1`, tts: { voices: { agent: 'af_heart' } } },
-    },
-    routes: { tts: { providers: ['sonic', 'ec2'], strategy: 'priority', midStream: 'resume', ...route } },
-  });
-  closers.push(
-    () => router.close(),
-    () => a.close(),
-    () => b.close(),
-  );
+async function cartesiaSetup(route: Partial<RouteConfig> = {}) {
+  const { router, primary: sonic, ec2 } = await startWithBackup(sonicPrimary(), route);
   return { router, sonic, ec2 };
 }
 
@@ -161,10 +112,10 @@ describe('LLM tokens forwarded into the ElevenLabs stream-input socket', () => {
       },
       routes: { tts: { providers: ['eleven'], strategy: 'priority' } },
     });
-    closers.push(
-      () => router.close(),
-      () => server.close(),
-    );
+    onTestFinished(async () => {
+      await router.close();
+      await server.close();
+    });
     const texts = () =>
       ((eleven.sockets[0]?.messages ?? []) as ElevenWire[])
         .slice(1)

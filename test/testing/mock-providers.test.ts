@@ -1,91 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRouter, type Router, type RouterConfig } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import type { RouterConfig } from '../../src/index.js';
 import {
   DEFAULT_CHAT_REPLY,
   DEFAULT_TRANSCRIPT,
   MOCK_API_KEY,
   MOCK_AWS_CREDENTIALS,
-  type MockProviders,
   mockSpeechPcm,
   startMockProviders,
   syntheticAudio,
 } from '../../src/testing/index.js';
-import type { AudioFormat } from '../../src/types/audio.js';
 import { concatData, collect as drain } from '../helpers/index.js';
+import { PCM16K, PCM24K, readmeConfig, TEXT, textOf, useMockProviders } from '../helpers/mock-providers.js';
 
-const PCM24K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24000 };
-const PCM16K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 16000 };
-const TEXT = 'Your table is booked.';
-
-// A README-style config: real hosts, keys from the environment.
-const config: RouterConfig = {
-  providers: {
-    oa: {
-      kind: 'openai',
-      apiKey: { env: 'OPENAI_API_KEY' },
-      chat: { models: { fast: 'gpt-4o-mini' } },
-      tts: { model: 'gpt-4o-mini-tts', voices: { agent: 'alloy' } },
-      stt: { model: 'gpt-4o-transcribe' },
-    },
-    claude: {
-      kind: 'anthropic',
-      apiKey: { env: 'ANTHROPIC_API_KEY' },
-      chat: { models: { fast: 'claude-haiku-4-5' } },
-    },
-    sonic: {
-      kind: 'cartesia',
-      apiKey: { env: 'CARTESIA_API_KEY' },
-      tts: { model: 'sonic-3', voices: { agent: 'cartesia-voice-1' } },
-      stt: { model: 'ink-whisper' },
-    },
-    dg: { kind: 'deepgram', apiKey: { env: 'DEEPGRAM_API_KEY' }, stt: { model: 'nova-3' } },
-    eleven: {
-      kind: 'elevenlabs',
-      apiKey: { env: 'ELEVENLABS_API_KEY' },
-      tts: { voices: { agent: 'voice-el' } },
-    },
-    sm: {
-      kind: 'sagemaker',
-      region: 'us-east-1',
-      endpointName: 'llm',
-      chat: { models: { fast: 'default' }, payload: 'openai-chat' },
-    },
-  },
-  routes: {
-    chat: { providers: ['oa'] },
-    tts: { providers: ['oa'] },
-    stt: { providers: ['oa'] },
-    claude: { capability: 'chat', providers: ['claude'] },
-    sm: { capability: 'chat', providers: ['sm'] },
-    sonic: { capability: 'tts', providers: ['sonic'] },
-    eleven: { capability: 'tts', providers: ['eleven'] },
-    dg: { capability: 'stt', providers: ['dg'] },
-  },
-};
-
-let started: MockProviders;
-let router: Router;
-beforeAll(async () => {
-  started = await startMockProviders(config, { providers: { claude: { reply: 'Claude booked it.' } } });
-  router = createRouter(started.config);
-});
-afterAll(async () => {
-  await router?.close();
-  await started?.close();
-});
+const config = readmeConfig();
+const kit = useMockProviders(config, { providers: { claude: { reply: 'Claude booked it.' } } });
 
 async function text(stream: AsyncIterable<{ type: string; text?: string }>) {
-  const events = await drain(stream);
-  return events
-    .filter((e) => e.type === 'text-delta')
-    .map((e) => e.text)
-    .join('');
+  return textOf(await drain(stream), 'text-delta', '');
 }
 
 describe('startMockProviders', () => {
   it('points every provider at its own loopback mock with the mock key, leaving the rest unchanged', () => {
-    const providers = started.config.providers as Record<string, Record<string, unknown>>;
-    const url = (name: string) => started.mocks[name]!.url;
+    const providers = kit.started.config.providers as Record<string, Record<string, unknown>>;
+    const url = (name: string) => kit.started.mocks[name]!.url;
     for (const name of Object.keys(config.providers))
       expect(url(name)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(new Set(Object.keys(config.providers).map(url)).size).toBe(6);
@@ -98,8 +35,8 @@ describe('startMockProviders', () => {
     expect(providers.sm!.credentials).toEqual(MOCK_AWS_CREDENTIALS);
     expect(providers.oa!.apiKey).toBe(MOCK_API_KEY);
     expect(providers.oa!.tts).toEqual((config.providers.oa as { tts: unknown }).tts);
-    expect(started.config.routes).toBe(config.routes);
-    expect(Object.values(started.mocks).map((m) => m.kind)).toEqual([
+    expect(kit.started.config.routes).toBe(config.routes);
+    expect(Object.values(kit.started.mocks).map((m) => m.kind)).toEqual([
       'openai',
       'anthropic',
       'cartesia',
@@ -110,33 +47,35 @@ describe('startMockProviders', () => {
   });
 
   it('chat: OpenAI, Anthropic (with per-provider options) and SageMaker answer from their mocks', async () => {
-    expect(await text(router.chat({ messages: [{ role: 'user', content: 'Hi' }], model: 'fast' }))).toBe(
+    expect(await text(kit.router.chat({ messages: [{ role: 'user', content: 'Hi' }], model: 'fast' }))).toBe(
       DEFAULT_CHAT_REPLY,
     );
     expect(
       await text(
-        router.chat({ messages: [{ role: 'user', content: 'Hi' }], model: 'fast', route: 'claude' }),
+        kit.router.chat({ messages: [{ role: 'user', content: 'Hi' }], model: 'fast', route: 'claude' }),
       ),
     ).toBe('Claude booked it.');
     expect(
-      await text(router.chat({ messages: [{ role: 'user', content: 'Hi' }], model: 'fast', route: 'sm' })),
+      await text(
+        kit.router.chat({ messages: [{ role: 'user', content: 'Hi' }], model: 'fast', route: 'sm' }),
+      ),
     ).toBe(DEFAULT_CHAT_REPLY);
-    const oa = started.mocks.oa!;
+    const oa = kit.started.mocks.oa!;
     expect(oa.requests.map((r) => [r.endpoint, r.headers.authorization])).toEqual([
       ['chat', `Bearer ${MOCK_API_KEY}`],
     ]);
     expect((oa.requests[0]!.body as { model: string }).model).toBe('gpt-4o-mini');
-    expect(started.mocks.claude!.requests.map((r) => r.headers['x-api-key'])).toEqual([MOCK_API_KEY]);
-    expect(started.mocks.sm!.requests.map((r) => r.path)).toEqual([
+    expect(kit.started.mocks.claude!.requests.map((r) => r.headers['x-api-key'])).toEqual([MOCK_API_KEY]);
+    expect(kit.started.mocks.sm!.requests.map((r) => r.path)).toEqual([
       '/endpoints/llm/invocations-response-stream',
     ]);
   });
 
   it('tts: OpenAI gives the mock voice byte for byte; Cartesia and ElevenLabs serve audio over their wires', async () => {
-    const oaAudio = concatData(await drain(router.tts({ text: TEXT, voice: 'agent', format: PCM24K })));
+    const oaAudio = concatData(await drain(kit.router.tts({ text: TEXT, voice: 'agent', format: PCM24K })));
     expect(Buffer.from(oaAudio).equals(Buffer.from(mockSpeechPcm(TEXT)))).toBe(true);
     for (const route of ['sonic', 'eleven']) {
-      const stream = router.tts({ text: TEXT, voice: 'agent', format: PCM24K, route });
+      const stream = kit.router.tts({ text: TEXT, voice: 'agent', format: PCM24K, route });
       const chunks = await drain(stream);
       expect(chunks.length).toBeGreaterThan(0);
       expect(chunks.every((c) => c.format.sampleRate === 24000 && c.format.encoding === 'pcm_s16le')).toBe(
@@ -144,8 +83,8 @@ describe('startMockProviders', () => {
       );
       expect((await stream.result).provider).toBe(route);
     }
-    expect(started.mocks.sonic!.requests.length).toBe(1);
-    expect(started.mocks.eleven!.requests.map((r) => r.headers['xi-api-key'])).toEqual([MOCK_API_KEY]);
+    expect(kit.started.mocks.sonic!.requests.length).toBe(1);
+    expect(kit.started.mocks.eleven!.requests.map((r) => r.headers['xi-api-key'])).toEqual([MOCK_API_KEY]);
   });
 
   it('stt: OpenAI and Deepgram transcribe from their mocks', async () => {
@@ -154,13 +93,12 @@ describe('startMockProviders', () => {
       yield pcm;
     }
     const finals = async (route: string) =>
-      (await drain(router.stt({ audio: audio(), format: PCM16K, route })))
-        .filter((e) => e.type === 'final')
-        .map((e) => e.text)
-        .join(' ');
+      textOf(await drain(kit.router.stt({ audio: audio(), format: PCM16K, route })), 'final', ' ');
     expect(await finals('stt')).toBe(DEFAULT_TRANSCRIPT);
     expect(await finals('dg')).toBe('hello from the mock your');
-    expect(started.mocks.dg!.requests.map((r) => r.headers.authorization)).toEqual([`Token ${MOCK_API_KEY}`]);
+    expect(kit.started.mocks.dg!.requests.map((r) => r.headers.authorization)).toEqual([
+      `Token ${MOCK_API_KEY}`,
+    ]);
   });
 
   it('rejects a provider kind that has no mock with a TypeError naming the provider', async () => {

@@ -1,33 +1,15 @@
 /** HTTP transport: a body that is the output itself (TTS as streamed WAV, STT as one JSON transcript). */
 
+import { HTTP_FAULTS } from '../matrix.js';
 import type { Transport } from '../wire/cell.js';
-import { faultyHttp1 } from '../wire/http1.js';
 import { sttJson, ttsWav } from '../wire/openai.js';
+import { openAiCompatible } from './openai-compatible.js';
 
 export const HTTP: Transport = {
   name: 'HTTP',
-  faults: [
-    'refused',
-    'reset before headers',
-    'reset mid-stream',
-    'stall before first chunk',
-    'stall mid-stream',
-    '429 + Retry-After',
-    '500',
-    '503',
-    'malformed frame',
-    'slow consumer',
-  ],
+  faults: HTTP_FAULTS,
   caps: {
-    tts: async (ctx) => ({
-      kind: 'openai-compatible',
-      baseUrl: await faultyHttp1(ttsWav, ctx),
-      tts: { voices: { agent: 'alloy' }, responseFormat: 'wav' },
-    }),
-    stt: async (ctx) => ({
-      kind: 'openai-compatible',
-      baseUrl: await faultyHttp1(sttJson, ctx),
-      stt: { model: 'whisper-1', streaming: false },
-    }),
+    tts: openAiCompatible(ttsWav, { tts: { voices: { agent: 'alloy' }, responseFormat: 'wav' } }),
+    stt: openAiCompatible(sttJson, { stt: { model: 'whisper-1', streaming: false } }),
   },
 };

@@ -1,12 +1,12 @@
 /** SageMaker response stream: InvokeEndpointWithResponseStream over HTTP/1.1 (event stream). */
+import { HTTP_FAULTS } from '../matrix.js';
 import type { Transport } from '../wire/cell.js';
 import { faultyHttp1 } from '../wire/http1.js';
 import { sageMakerProvider, sageMakerScript } from '../wire/sagemaker.js';
-import { HTTP } from './http.js';
 
 export const SAGEMAKER_RESPONSE: Transport = {
   name: 'SageMaker response stream',
-  faults: HTTP.faults,
+  faults: HTTP_FAULTS,
   caps: {
     tts: async (ctx) => sageMakerProvider('tts', await faultyHttp1(sageMakerScript('tts'), ctx), 'response'),
     stt: async (ctx) => sageMakerProvider('stt', await faultyHttp1(sageMakerScript('stt'), ctx), 'response'),

@@ -1,38 +1,16 @@
 /** SSE transport: OpenAI-style event streams for chat, TTS (`stream_format: "sse"`) and STT. */
 
+import { HTTP_FAULTS } from '../matrix.js';
 import type { Transport } from '../wire/cell.js';
-import { faultyHttp1 } from '../wire/http1.js';
 import { chatSse, sttSse, ttsSse } from '../wire/openai.js';
+import { openAiCompatible } from './openai-compatible.js';
 
 export const SSE: Transport = {
   name: 'SSE',
-  faults: [
-    'refused',
-    'reset before headers',
-    'reset mid-stream',
-    'stall before first chunk',
-    'stall mid-stream',
-    '429 + Retry-After',
-    '500',
-    '503',
-    'malformed frame',
-    'slow consumer',
-  ],
+  faults: HTTP_FAULTS,
   caps: {
-    tts: async (ctx) => ({
-      kind: 'openai-compatible',
-      baseUrl: await faultyHttp1(ttsSse, ctx),
-      tts: { voices: { agent: 'alloy' }, streamFormat: 'sse' },
-    }),
-    stt: async (ctx) => ({
-      kind: 'openai-compatible',
-      baseUrl: await faultyHttp1(sttSse, ctx),
-      stt: { model: 'gpt-4o-mini-transcribe' },
-    }),
-    chat: async (ctx) => ({
-      kind: 'openai-compatible',
-      baseUrl: await faultyHttp1(chatSse, ctx),
-      chat: { models: { fast: 'm' } },
-    }),
+    tts: openAiCompatible(ttsSse, { tts: { voices: { agent: 'alloy' }, streamFormat: 'sse' } }),
+    stt: openAiCompatible(sttSse, { stt: { model: 'gpt-4o-mini-transcribe' } }),
+    chat: openAiCompatible(chatSse, { chat: { models: { fast: 'm' } } }),
   },
 };

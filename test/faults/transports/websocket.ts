@@ -5,7 +5,7 @@
  */
 import type { RawData, WebSocket } from 'ws';
 import { STT_WORDS, TTS_FIRST, TTS_REST } from '../fixtures.js';
-import type { Fault } from '../matrix.js';
+import { FAULTS } from '../matrix.js';
 import type { Transport } from '../wire/cell.js';
 import { faultyWs, type WsScript } from '../wire/ws.js';
 
@@ -85,22 +85,6 @@ const deepgramListen: WsScript = {
     body: JSON.stringify({ err_code: 'ERR', err_msg: `status ${status}`, request_id: 'r-1' }),
   }),
 };
-
-const FAULTS: readonly Fault[] = [
-  'refused',
-  'reset before headers',
-  'reset mid-stream',
-  'stall before first chunk',
-  'stall mid-stream',
-  '429 + Retry-After',
-  '500',
-  '503',
-  'malformed frame',
-  'WS close 1006',
-  'WS close 1008',
-  'WS close 1011',
-  'slow consumer',
-];
 
 export const WEBSOCKET: Transport = {
   name: 'WebSocket',

@@ -11,9 +11,27 @@ import { createHttpTransport } from '../../../src/transport/index.js';
 import type { Deadlines, HttpTransport } from '../../../src/transport/types.js';
 import { createWebSocketTransport } from '../../../src/transport/websocket.js';
 import type { WebSocketTransport } from '../../../src/transport/websocket-types.js';
+import type { Primary } from '../../helpers/streamed-tts.js';
 
 /** The key every Cartesia test uses; no error message may contain it. */
 export const API_KEY = 'sk_car_test_0123456789abcdef';
+
+/**
+ * A Cartesia mock (key {@link API_KEY}) as the primary `sonic` of `startWithBackup`: TTS over
+ * the WebSocket, voice `agent`: `cartesia-voice-1`.
+ */
+export function sonicPrimary(options: CartesiaMockOptions = {}): Primary<CartesiaMock> {
+  return {
+    name: 'sonic',
+    mock: createCartesiaMock({ apiKey: API_KEY, ...options }),
+    config: (url) => ({
+      kind: 'cartesia',
+      baseUrl: url,
+      apiKey: API_KEY,
+      tts: { voices: { agent: 'cartesia-voice-1' }, transport: 'websocket' },
+    }),
+  };
+}
 
 /** A Cartesia mock served on a loopback port, and an adapter pointed at it. */
 export interface Loopback {

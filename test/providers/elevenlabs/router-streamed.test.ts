@@ -1,73 +1,36 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type AudioChunk, createRouter, type Router } from '../../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import type { AudioChunk } from '../../../src/index.js';
 import {
   createElevenLabsMock,
-  createOpenAiCompatibleMock,
   type ElevenLabsSocketScript,
-  type MockServer,
   mockElevenLabsAudio,
   mockSpeechPcm,
-  type OpenAiCompatibleMock,
-  startMockServer,
 } from '../../../src/testing/index.js';
+import { PCM24, startWithBackup, llmTokens as tokens } from '../../helpers/streamed-tts.js';
 import { expectSameBytes } from './helpers.js';
 
 const KEY = 'xi-router-key-streamed-1';
-const PCM24 = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 } as const;
-/** An LLM's tokens: two clauses. */
-const TOKENS = [
-  'Sure',
-  ',',
-  ' your',
-  ' table',
-  ' is',
-  ' booked',
-  ' for',
-  ' eight',
-  '.',
-  ' See',
-  ' you',
-  ' then',
-  '.',
-];
-async function* tokens(): AsyncGenerator<string> {
-  for (const t of TOKENS) yield t;
-}
 /** What the router hands the stream-input socket, generation by generation (clause, then a space). */
 const GEN1 = 'Sure, your table is booked for eight. ';
 const GEN2 = 'See you then. ';
 /** Raw audio bytes per stream-input message (the mock's default chunk). */
 const CHUNK = 4800;
 
-let servers: MockServer[] = [];
-let router: Router | undefined;
-afterEach(async () => {
-  await router?.close();
-  router = undefined;
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-
 /** ElevenLabs over stream-input first, an OpenAI-compatible backup second; midStream 'resume'. */
 async function setup(streamInput?: ElevenLabsSocketScript[]) {
-  const eleven = createElevenLabsMock({ apiKey: KEY, ...(streamInput ? { script: { streamInput } } : {}) });
-  const ec2: OpenAiCompatibleMock = createOpenAiCompatibleMock();
-  const [e, o] = await Promise.all([
-    startMockServer({ provider: eleven }),
-    startMockServer({ provider: ec2 }),
-  ]);
-  servers.push(e, o);
-  router = createRouter({
-    providers: {
-      eleven: {
-        kind: 'elevenlabs',
-        baseUrl: e.url,
-        apiKey: KEY,
-        tts: { transport: 'websocket', voices: { agent: 'voice-el' } },
-      },
-      ec2: { kind: 'openai-compatible', baseUrl: `${o.url}/v1`, tts: { voices: { agent: 'af_heart' } } },
-    },
-    routes: { tts: { providers: ['eleven', 'ec2'], strategy: 'priority', midStream: 'resume' } },
+  const {
+    router,
+    primary: eleven,
+    ec2,
+  } = await startWithBackup({
+    name: 'eleven',
+    mock: createElevenLabsMock({ apiKey: KEY, ...(streamInput ? { script: { streamInput } } : {}) }),
+    config: (url) => ({
+      kind: 'elevenlabs',
+      baseUrl: url,
+      apiKey: KEY,
+      tts: { transport: 'websocket', voices: { agent: 'voice-el' } },
+    }),
   });
   const stream = router.tts({ text: tokens(), voice: 'agent', format: PCM24 });
   const chunks: AudioChunk[] = [];
