@@ -1,6 +1,6 @@
 import { encodeWav, transcode } from '../audio/index.js';
 import type { AudioFormat } from '../types/audio.js';
-import { s16leBytes, syntheticVoice } from './synthetic-voice.js';
+import { s16leBytes, syntheticVoice, voiceSampler } from './synthetic-voice.js';
 
 /**
  * Options of {@link syntheticAudio} and {@link syntheticWav}.
@@ -46,6 +46,28 @@ export function syntheticAudio(options: SyntheticAudioOptions): Uint8Array {
     ...(options.seed === undefined ? {} : { seed: options.seed }),
   });
   return transcode(s16leBytes(samples), 'pcm_s16le', format.encoding);
+}
+
+/**
+ * {@link syntheticAudio} generated piece by piece: each `next(count)` gives the bytes in
+ * `format` of the `count` samples after those given so far, so the pieces join to the bytes of
+ * one longer `syntheticAudio` (the encodings are sample by sample). Internal to the kit: for
+ * mocks that add audio as text arrives. Throws RangeError for more than one channel or a
+ * non-positive sample rate.
+ */
+export function syntheticAudioSampler(
+  format: AudioFormat,
+  seed = 0,
+): { readonly generated: number; next(count: number): Uint8Array } {
+  if ((format.channels ?? 1) !== 1) throw new RangeError('syntheticAudio makes mono audio only');
+  if (!(format.sampleRate > 0)) throw new RangeError(`sampleRate must be > 0 Hz, got ${format.sampleRate}`);
+  const voice = voiceSampler(format.sampleRate, seed);
+  return {
+    get generated() {
+      return voice.generated;
+    },
+    next: (count) => transcode(s16leBytes(voice.next(count)), 'pcm_s16le', format.encoding),
+  };
 }
 
 /**

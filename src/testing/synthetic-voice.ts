@@ -54,41 +54,72 @@ export function syntheticVoice(options: SyntheticVoiceOptions): Int16Array {
   const { durationMs, sampleRate } = options;
   if (!(durationMs >= 0)) throw new RangeError(`durationMs must be >= 0, got ${durationMs}`);
   if (!(sampleRate > 0)) throw new RangeError(`sampleRate must be > 0 Hz, got ${sampleRate}`);
-  const random = mulberry32(options.seed ?? 0);
+  return voiceSampler(sampleRate, options.seed ?? 0).next(voiceSampleCount(durationMs, sampleRate));
+}
+
+/** Samples in `durationMs` of the voice at `sampleRate` Hz: `round(durationMs * sampleRate / 1000)`. Internal to the kit. */
+export function voiceSampleCount(durationMs: number, sampleRate: number): number {
+  return Math.round((durationMs * sampleRate) / 1000);
+}
+
+/**
+ * The {@link syntheticVoice} signal generated piece by piece: each `next(count)` gives the
+ * `count` samples after those given so far, the same samples as one longer signal (the voice's
+ * state carries over). Internal to the kit: for mocks that add audio as text arrives.
+ */
+export interface VoiceSampler {
+  /** Samples given so far. */
+  readonly generated: number;
+  /** The next `count` samples. */
+  next(count: number): Int16Array;
+}
+
+/** A {@link VoiceSampler} at `sampleRate` Hz (> 0) for the voice `seed`. Internal to the kit. */
+export function voiceSampler(sampleRate: number, seed: number): VoiceSampler {
+  const random = mulberry32(seed);
   const basePitchHz = 100 + random() * 80;
   const intonationHz = 0.3 + random() * 0.4;
   const intonationPhase = random() * 2 * Math.PI;
   const syllableHz = 3.5 + random() * 1.5;
-  const count = Math.round((durationMs * sampleRate) / 1000);
-  const out = new Int16Array(count);
   const scale = (PEAK * 32767) / HARMONIC_SUM;
   let phase = 0;
-  for (let n = 0; n < count; n++) {
-    const t = n / sampleRate;
-    const syllable = t * syllableHz;
-    const index = Math.floor(syllable);
-    const arch = Math.sin(Math.PI * (syllable - index));
-    const pitchHz =
-      basePitchHz *
-      (1 + 0.15 * Math.sin(2 * Math.PI * intonationHz * t + intonationPhase)) *
-      (1 + 0.06 * arch);
-    phase += (2 * Math.PI * pitchHz) / sampleRate;
-    if (phase > 2 * Math.PI) phase -= 2 * Math.PI;
-    if (index % SYLLABLES_PER_WORD === SYLLABLES_PER_WORD - 1) continue; // a gap between words
-    // sin(k x phase) for k = 1..6 by the Chebyshev recurrence: s(k+1) = 2 cos(phase) s(k) - s(k-1)
-    const twoCos = 2 * Math.cos(phase);
-    let previous = 0;
-    let current = Math.sin(phase);
-    let value = 0;
-    for (let k = 0; k < HARMONICS.length; k++) {
-      value += HARMONICS[k]! * current;
-      const next = twoCos * current - previous;
-      previous = current;
-      current = next;
-    }
-    out[n] = Math.round(value * arch * arch * scale);
-  }
-  return out;
+  let generated = 0;
+  return {
+    get generated() {
+      return generated;
+    },
+    next(count) {
+      const out = new Int16Array(count);
+      for (let i = 0; i < count; i++) {
+        const n = generated + i;
+        const t = n / sampleRate;
+        const syllable = t * syllableHz;
+        const index = Math.floor(syllable);
+        const arch = Math.sin(Math.PI * (syllable - index));
+        const pitchHz =
+          basePitchHz *
+          (1 + 0.15 * Math.sin(2 * Math.PI * intonationHz * t + intonationPhase)) *
+          (1 + 0.06 * arch);
+        phase += (2 * Math.PI * pitchHz) / sampleRate;
+        if (phase > 2 * Math.PI) phase -= 2 * Math.PI;
+        if (index % SYLLABLES_PER_WORD === SYLLABLES_PER_WORD - 1) continue; // a gap between words
+        // sin(k x phase) for k = 1..6 by the Chebyshev recurrence: s(k+1) = 2 cos(phase) s(k) - s(k-1)
+        const twoCos = 2 * Math.cos(phase);
+        let previous = 0;
+        let current = Math.sin(phase);
+        let value = 0;
+        for (let k = 0; k < HARMONICS.length; k++) {
+          value += HARMONICS[k]! * current;
+          const next = twoCos * current - previous;
+          previous = current;
+          current = next;
+        }
+        out[i] = Math.round(value * arch * arch * scale);
+      }
+      generated += count;
+      return out;
+    },
+  };
 }
 
 /**

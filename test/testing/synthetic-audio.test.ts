@@ -6,6 +6,8 @@ import {
   syntheticVoiceBytes,
   syntheticWav,
 } from '../../src/testing/index.js';
+import { syntheticAudioSampler } from '../../src/testing/synthetic-audio.js';
+import type { AudioEncoding } from '../../src/types/audio.js';
 import { expectSameBytes } from './helpers.js';
 
 describe('syntheticAudio', () => {
@@ -68,5 +70,30 @@ describe('syntheticWav', () => {
     expect(view.getUint32(24, true)).toBe(16000);
     expect(view.getUint32(40, true)).toBe(32000);
     expectSameBytes(file.subarray(44), syntheticAudio({ durationMs: 1000, format }));
+  });
+});
+
+describe('syntheticAudioSampler (internal: audio made as text arrives)', () => {
+  it('pieces of uneven sizes join to the bytes of one syntheticAudio, in every encoding', () => {
+    const encodings: AudioEncoding[] = ['pcm_s16le', 'pcm_f32le', 'mulaw', 'alaw'];
+    for (const encoding of encodings) {
+      const format = { encoding, sampleRate: 22050 };
+      const sampler = syntheticAudioSampler(format, 7);
+      const pieces = [0, 1, 997, 3, 4410, 0, 2613].map((count) => sampler.next(count));
+      expect(sampler.generated).toBe(8024);
+      expectSameBytes(
+        Buffer.concat(pieces),
+        syntheticAudio({ durationMs: (8024 / 22050) * 1000, format, seed: 7 }),
+      );
+    }
+  });
+
+  it('refuses stereo and a non-positive sample rate with RangeError', () => {
+    expect(() => syntheticAudioSampler({ encoding: 'pcm_s16le', sampleRate: 16000, channels: 2 })).toThrow(
+      new RangeError('syntheticAudio makes mono audio only'),
+    );
+    expect(() => syntheticAudioSampler({ encoding: 'pcm_s16le', sampleRate: 0 })).toThrow(
+      new RangeError('sampleRate must be > 0 Hz, got 0'),
+    );
   });
 });

@@ -1,5 +1,6 @@
 import type { AudioEncoding, AudioFormat } from '../../types/audio.js';
 import { syntheticAudio } from '../synthetic-audio.js';
+import { voiceSampleCount } from '../synthetic-voice.js';
 
 /**
  * How the Cartesia mock turns text into audio.
@@ -53,6 +54,15 @@ export function mockCartesiaAudio(
   });
 }
 
+/** Samples in the audio of a text of `length` characters at `sampleRate` Hz (see {@link mockCartesiaAudio}). Internal. */
+export function mockCartesiaSampleCount(
+  length: number,
+  sampleRate: number,
+  speech: CartesiaMockSpeech = {},
+): number {
+  return voiceSampleCount(length * (speech.msPerCharacter ?? CARTESIA_MOCK_MS_PER_CHARACTER), sampleRate);
+}
+
 /** Word timestamps in Cartesia's shape: parallel arrays, times in seconds. */
 export interface CartesiaWordTimestamps {
   words: string[];
@@ -88,6 +98,37 @@ export function mockWordTimestamps(
     out.end.push((b * perChar) / 1000);
   }
   return out;
+}
+
+/**
+ * Appends to `out` the timestamps of the words of `text` (as {@link mockWordTimestamps} gives
+ * them) from character `from`, which must not be inside a word, up to the first word that does
+ * not end by character `until`; returns the character after the last word appended (`from`
+ * when none), where the next call goes on. Internal: the TTS socket stamps the words of a
+ * growing text without scanning it again.
+ */
+export function appendWordTimestamps(
+  text: string,
+  from: number,
+  until: number,
+  speech: CartesiaMockSpeech,
+  out: CartesiaWordTimestamps,
+): number {
+  const perChar = speech.msPerCharacter ?? CARTESIA_MOCK_MS_PER_CHARACTER;
+  const word = /\S+/g;
+  word.lastIndex = from;
+  let next = from;
+  for (
+    let match = word.exec(text);
+    match && match.index + match[0].length <= until;
+    match = word.exec(text)
+  ) {
+    next = match.index + match[0].length;
+    out.words.push(match[0]);
+    out.start.push((match.index * perChar) / 1000);
+    out.end.push((next * perChar) / 1000);
+  }
+  return next;
 }
 
 /** `bytes` cut into pieces of at most `size` bytes (at least 1). */

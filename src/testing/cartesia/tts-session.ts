@@ -4,12 +4,15 @@ import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
 import type { MockSocket } from '../mock-websocket.js';
 import type { RequestOutcome } from '../recorded-request.js';
 import { base64 } from '../sse.js';
+import { syntheticAudioSampler } from '../synthetic-audio.js';
 import {
+  appendWordTimestamps,
   CARTESIA_MOCK_MS_PER_CHARACTER,
   type CartesiaMockSpeech,
+  type CartesiaWordTimestamps,
   MOCK_SAMPLE_RATES,
   mockCartesiaAudio,
-  mockWordTimestamps,
+  mockCartesiaSampleCount,
   slices,
   WIRE_TO_ENCODING,
 } from './audio.js';
@@ -33,8 +36,16 @@ interface Context {
   format: AudioFormat;
   timestamps: boolean;
   text: string;
+  /** Index of the last whitespace in `text`, -1 when none. */
+  lastWhitespace: number;
+  /** The audio of `text`, made as the text grows: only the new samples each time. */
+  audio: ReturnType<typeof syntheticAudioSampler>;
   /** Bytes of audio already queued. */
   audioQueued: number;
+  /** The known words' timestamps so far (see `appendWordTimestamps`). */
+  words: CartesiaWordTimestamps;
+  /** Where the scan for the next known word starts, in characters of `text`. */
+  wordsScanned: number;
   /** Words whose timestamps were queued. */
   stamped: number;
   /** Audio messages sent. */
@@ -61,7 +72,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  *   opens the context or adds its transcript; audio for the text so far is sent at once as
  *   `{"type":"chunk","context_id","data":<base64>,"done":false,"status_code":206,"step_time"}`
  *   messages of `chunkBytes` bytes (see `mockCartesiaAudio`: the pieces of a streamed context
- *   join to the audio of the whole text);
+ *   join to the audio of the whole text; each request synthesizes only the audio its
+ *   transcript adds, so a token stream costs time linear in its length);
  * - with `add_timestamps`, `{"type":"timestamps","word_timestamps":{words,start,end}}` after
  *   each audio message, for the words whose audio has been sent by then (see
  *   `mockWordTimestamps`); a word is known once whitespace follows it or the input ended;
@@ -131,10 +143,14 @@ export function runTtsSession(socket: MockSocket, context: TtsSessionContext): v
         }));
       }
     }
-    const audio = mockCartesiaAudio(ctx.text, ctx.format, speech);
-    const msPerByte = audio.byteLength === 0 ? 0 : (ctx.text.length * perChar) / audio.byteLength;
-    const complete = ctx.inputEnded ? ctx.text.length : lastWhitespace(ctx.text) + 1;
-    const words = ctx.timestamps ? mockWordTimestamps(ctx.text, 0, complete, speech) : undefined;
+    const total = mockCartesiaSampleCount(ctx.text.length, ctx.format.sampleRate, speech);
+    const fresh = ctx.audio.next(total - ctx.audio.generated);
+    const audioBytes = ctx.audioQueued + fresh.byteLength;
+    const msPerByte = audioBytes === 0 ? 0 : (ctx.text.length * perChar) / audioBytes;
+    const complete = ctx.inputEnded ? ctx.text.length : ctx.lastWhitespace + 1;
+    if (ctx.timestamps)
+      ctx.wordsScanned = appendWordTimestamps(ctx.text, ctx.wordsScanned, complete, speech, ctx.words);
+    const words = ctx.timestamps ? ctx.words : undefined;
     /** Queues the timestamps of the known words that end within `seconds` of audio. */
     const stampUntil = (seconds: number) => {
       if (!words) return;
@@ -153,7 +169,7 @@ export function runTtsSession(socket: MockSocket, context: TtsSessionContext): v
       );
     };
     stampUntil((ctx.audioQueued * msPerByte) / 1000);
-    for (const piece of slices(audio.subarray(ctx.audioQueued), chunkBytes)) {
+    for (const piece of slices(fresh, chunkBytes)) {
       sendAudio(ctx, piece);
       ctx.audioQueued += piece.byteLength;
       stampUntil((ctx.audioQueued * msPerByte) / 1000);
@@ -209,7 +225,11 @@ export function runTtsSession(socket: MockSocket, context: TtsSessionContext): v
         format,
         timestamps: json.add_timestamps === true,
         text: '',
+        lastWhitespace: -1,
+        audio: syntheticAudioSampler(format, speech.seed ?? 0),
         audioQueued: 0,
+        words: { words: [], start: [], end: [] },
+        wordsScanned: 0,
         stamped: 0,
         chunks: 0,
         flushes: 0,
@@ -221,6 +241,8 @@ export function runTtsSession(socket: MockSocket, context: TtsSessionContext): v
       if (contexts.size > 0) previous = [...contexts.values()].at(-1);
       contexts.set(id, ctx);
     }
+    const added = lastWhitespace(json.transcript);
+    if (added >= 0) ctx.lastWhitespace = ctx.text.length + added;
     ctx.text += json.transcript;
     if (json.continue !== true) ctx.inputEnded = true;
     produce(ctx, json.flush === true);
