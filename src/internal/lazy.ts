@@ -16,3 +16,19 @@ export function lazy<T>(build: () => T): () => T {
     return value;
   };
 }
+
+/**
+ * Wraps `load` (typically a dynamic `import()`) so that it starts on the first call only and
+ * every call gets the same promise; a rejection is forgotten, so the next call loads again.
+ * Calling it without awaiting starts the load early (a preload).
+ */
+export function lazyImport<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return loading;
+  };
+}

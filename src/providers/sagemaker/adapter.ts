@@ -8,6 +8,7 @@ import { createSageMakerChat } from './chat.js';
 import type { SageMakerCodec } from './codec.js';
 import { secretHeaders } from './errors.js';
 import type { SageMakerAdapterOptions } from './options.js';
+import { preloadSageMakerCode } from './preload.js';
 import { sageMakerCodec, sageMakerCodecNames } from './registry.js';
 import type { SageMakerTarget } from './response-stream.js';
 import { sdkStreamClient } from './sdk-client.js';
@@ -20,9 +21,11 @@ import { createSageMakerTts } from './tts.js';
  * STT option with `stream: 'bidirectional'` uses `InvokeEndpointWithBidirectionalStream` over
  * HTTP/2 (see `runBidiStream`); everything else uses response streams. Response
  * streams go through `options.streamClient`, by default the AWS SDK's
- * `InvokeEndpointWithResponseStreamCommand`, whose module is imported on the first call only
- * (importing voxroute never loads the AWS SDK). The adapter never retries (`maxAttempts: 1`),
- * falls back, converts audio or keeps scores.
+ * `InvokeEndpointWithResponseStreamCommand`. Importing voxroute never loads the AWS SDK: making
+ * the adapter starts loading the modules its calls need, without waiting for them
+ * (`preloadSageMakerCode`): a call made once they are loaded does not load them inside its
+ * first-chunk deadline. The adapter never retries (`maxAttempts: 1`), falls back, converts
+ * audio or keeps scores.
  *
  * @throws ConfigError (path `providers.<name>.<capability>.payload`) when a payload names no
  *   registered codec of that capability, or a capability asks for bidirectional streaming
@@ -95,6 +98,8 @@ export function createSageMakerAdapter(options: SageMakerAdapterOptions): Provid
   }
   // Only the client voxroute made is closed: a supplied streamClient belongs to the caller.
   if (!options.streamClient) adapter.close = () => client.close?.() ?? Promise.resolve();
+  // The first call must not load the AWS SDK inside its first-chunk deadline: start now.
+  preloadSageMakerCode(options);
   return adapter;
 }
 

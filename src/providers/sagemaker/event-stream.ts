@@ -1,4 +1,5 @@
 import type { Message, MessageHeaders } from '@smithy/eventstream-codec';
+import { lazyImport } from '../../internal/lazy.js';
 
 /** An event-stream message (`headers`, `body`) and its headers, as `@smithy/eventstream-codec` types them. */
 export type { Message, MessageHeaders };
@@ -20,7 +21,10 @@ export interface EventStreamMessageCodec {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-let module: Promise<typeof import('@smithy/eventstream-codec')> | undefined;
+/** Loads `@smithy/eventstream-codec` on the first call (or preload), once per process. */
+export const loadEventStreamCodec: () => Promise<typeof import('@smithy/eventstream-codec')> = lazyImport(
+  () => import('@smithy/eventstream-codec'),
+);
 
 /**
  * A new event-stream codec: `EventStreamCodec` of `@smithy/eventstream-codec` (which re-exports
@@ -29,11 +33,7 @@ let module: Promise<typeof import('@smithy/eventstream-codec')> | undefined;
  * loads it at import time. Each codec keeps its own reassembly buffer: use one per stream.
  */
 export async function createEventStreamCodec(): Promise<EventStreamMessageCodec> {
-  module ??= import('@smithy/eventstream-codec').catch((error: unknown) => {
-    module = undefined;
-    throw error;
-  });
-  const { EventStreamCodec } = await module;
+  const { EventStreamCodec } = await loadEventStreamCodec();
   return new EventStreamCodec(
     (bytes) => decoder.decode(bytes),
     (text) => encoder.encode(text),

@@ -53,7 +53,7 @@ export interface SageMakerSttOptions {
  * - `credentials`: static credentials; omitted: the AWS SDK's default provider chain.
  * - `chat`, `tts`, `stt`: only the capabilities whose option is present are created.
  * - `streamClient`: replaces the AWS SDK client for response streams (tests, custom stacks).
- *   Default: `@aws-sdk/client-sagemaker-runtime`, loaded on the first call only.
+ *   Default: `@aws-sdk/client-sagemaker-runtime`, whose loading starts when the adapter is made.
  * - `clock`: timers of the idle, headers and total deadlines. Default: the system clock.
  */
 export interface SageMakerAdapterOptions {

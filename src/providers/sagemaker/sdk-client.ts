@@ -1,24 +1,20 @@
+import { lazyImport } from '../../internal/lazy.js';
 import { connectDeadlineAgents } from './connect-deadline-agent.js';
 import type { SageMakerCredentials } from './options.js';
 import type { SageMakerStreamClient, SageMakerStreamOutput } from './stream-client.js';
 
 type SdkModule = typeof import('@aws-sdk/client-sagemaker-runtime');
 
-let sdk: Promise<SdkModule> | undefined;
-
 /**
  * Loads `@aws-sdk/client-sagemaker-runtime` with a dynamic `import()`, once per process: the
- * AWS SDK is only loaded when a SageMaker provider makes its first call, so importing
- * voxroute stays fast (the client module alone takes about 160-270 ms to load; see
- * docs/providers.md). A failed load is retried on the next call.
+ * AWS SDK is only loaded once a SageMaker adapter is made (createRouter starts the load without
+ * waiting for it, see `preloadSageMakerCode`), so importing voxroute stays fast (the client
+ * module alone takes about 160-270 ms to load; see docs/providers.md). A failed load is
+ * retried on the next call.
  */
-export function loadSageMakerSdk(): Promise<SdkModule> {
-  sdk ??= import('@aws-sdk/client-sagemaker-runtime').catch((error: unknown) => {
-    sdk = undefined;
-    throw error;
-  });
-  return sdk;
-}
+export const loadSageMakerSdk: () => Promise<SdkModule> = lazyImport(
+  () => import('@aws-sdk/client-sagemaker-runtime'),
+);
 
 /** Settings of {@link sdkStreamClient}. */
 export interface SdkStreamClientSettings {

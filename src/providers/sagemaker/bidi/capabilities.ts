@@ -1,3 +1,4 @@
+import { lazyImport } from '../../../internal/lazy.js';
 import type { TranscriptEvent } from '../../../types/transcript.js';
 import type {
   AttemptContext,
@@ -82,10 +83,15 @@ export function createSageMakerBidiStt(
   };
 }
 
+/** Loads the HTTP/2 client of bidirectional streams (and node:http2) on the first call (or preload). */
+export const loadBidiStream: () => Promise<typeof import('./http2-stream.js')> = lazyImport(
+  () => import('./http2-stream.js'),
+);
+
 /** runBidiStream, with node:http2 and the HTTP/2 client loaded on first use (not at import). */
 async function* lazyBidiStream<T>(
   ...args: Parameters<typeof runBidiStream<T>>
 ): AsyncGenerator<T, void, undefined> {
-  const { runBidiStream: run } = await import('./http2-stream.js');
+  const { runBidiStream: run } = await loadBidiStream();
   yield* run(...args);
 }

@@ -1,3 +1,4 @@
+import { lazyImport } from '../../../internal/lazy.js';
 import type { EventStreamMessageCodec } from '../event-stream.js';
 import type { SageMakerCredentials } from '../options.js';
 import { NodeSha256 } from './sha256.js';
@@ -43,7 +44,10 @@ export interface BidiSigner {
   envelope(inner: Uint8Array, prior: string, date: Date): Promise<SignedEnvelope>;
 }
 
-let module: Promise<typeof import('@smithy/signature-v4')> | undefined;
+/** Loads `@smithy/signature-v4` on the first call (or preload), once per process. */
+export const loadSignatureV4: () => Promise<typeof import('@smithy/signature-v4')> = lazyImport(
+  () => import('@smithy/signature-v4'),
+);
 
 /**
  * A signer for one stream over `credentials` in `region`. `@smithy/signature-v4` is loaded with
@@ -54,11 +58,7 @@ export async function createBidiSigner(
   credentials: SageMakerCredentials,
   codec: EventStreamMessageCodec,
 ): Promise<BidiSigner> {
-  module ??= import('@smithy/signature-v4').catch((error: unknown) => {
-    module = undefined;
-    throw error;
-  });
-  const { SignatureV4 } = await module;
+  const { SignatureV4 } = await loadSignatureV4();
   const signer = new SignatureV4({
     service: SIGNING_SERVICE,
     region,
