@@ -89,9 +89,9 @@ describe('syntheticAudioSampler (internal: audio made as text arrives)', () => {
   });
 
   it('refuses stereo and a non-positive sample rate with RangeError', () => {
-    expect(() => syntheticAudioSampler({ encoding: 'pcm_s16le', sampleRate: 16000, channels: 2 })).toThrow(
-      new RangeError('syntheticAudio makes mono audio only'),
-    );
+    expect(() =>
+      syntheticAudioSampler({ encoding: 'pcm_s16le', sampleRate: 16000, channels: 2 as 1 }),
+    ).toThrow(new RangeError('syntheticAudio makes mono audio only'));
     expect(() => syntheticAudioSampler({ encoding: 'pcm_s16le', sampleRate: 0 })).toThrow(
       new RangeError('sampleRate must be > 0 Hz, got 0'),
     );
