@@ -14,6 +14,7 @@ import {
 } from '../../../src/testing/cartesia/index.js';
 import type { MockSocket } from '../../../src/testing/mock-websocket.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
+import { LLM_TOKENS } from '../../helpers/streamed-tts.js';
 
 const KEY = 'sk_car_pin_0123456789';
 
@@ -84,21 +85,7 @@ function tokenStream(
   return out;
 }
 
-const TOKENS = [
-  'Sure',
-  ',',
-  ' your',
-  ' table',
-  ' is',
-  ' booked',
-  ' for',
-  ' eight',
-  '.',
-  ' See',
-  ' you',
-  ' then',
-  '.',
-];
+const TOKENS = LLM_TOKENS;
 const TEXT = TOKENS.join('');
 
 const sha256 = (frames: readonly string[]) => createHash('sha256').update(frames.join('\n')).digest('hex');
