@@ -170,11 +170,13 @@ export class Resampler {
       if (produced > 0) {
         const out = encodeFromFloat32(m.HEAPF32.subarray(outPtr >> 2, (outPtr >> 2) + produced), to);
         if (single === undefined) single = out;
-        else (parts ??= [single]).push(out);
+        else if (parts === undefined) parts = [single, out];
+        else parts.push(out);
         samples += produced;
       }
       at += consumed;
-      if (consumed === 0 && produced === 0) throw new Error('Resampler: the Speex resampler made no progress');
+      if (consumed === 0 && produced === 0)
+        throw new Error('Resampler: the Speex resampler made no progress');
     }
     this.#outputFrames += samples;
     if (parts === undefined) return single ?? EMPTY_BYTES;

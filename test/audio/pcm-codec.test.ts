@@ -45,7 +45,9 @@ describe('PCM s16le <-> Float32', () => {
   });
 
   it('decodeInto writes the values of decodeToFloat32 at the given index, for every encoding, aligned or not', () => {
-    const bytes = new Uint8Array([0x00, 0x80, 0xff, 0x7f, 0x01, 0x00, 0x00, 0x3f, 0x55, 0xd5, 0x12, 0x34, 0x56]);
+    const bytes = new Uint8Array([
+      0x00, 0x80, 0xff, 0x7f, 0x01, 0x00, 0x00, 0x3f, 0x55, 0xd5, 0x12, 0x34, 0x56,
+    ]);
     for (const encoding of ['pcm_s16le', 'pcm_f32le', 'mulaw', 'alaw'] as const) {
       for (const offset of [0, 1]) {
         const width = encoding === 'pcm_s16le' ? 2 : encoding === 'pcm_f32le' ? 4 : 1;

@@ -231,7 +231,15 @@ describe('Resampler', () => {
       // 20 ms chunks, one odd size, and one chunk larger than the shared I/O area (8192 samples).
       const width = inEnc === 'pcm_s16le' ? 2 : inEnc === 'pcm_f32le' ? 4 : 1;
       const sizes = [from / 50, 7, 9000, from / 50];
-      const input = encodeFromFloat32(sine(440, from, sizes.reduce((a, b) => a + b, 0), 0.6), inEnc);
+      const input = encodeFromFloat32(
+        sine(
+          440,
+          from,
+          sizes.reduce((a, b) => a + b, 0),
+          0.6,
+        ),
+        inEnc,
+      );
       const direct = await Resampler.create(from, to);
       const viaFloats = await Resampler.create(from, to);
       let at = 0;
