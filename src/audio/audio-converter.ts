@@ -1,6 +1,6 @@
 import type { AudioEncoding, AudioFormat } from '../types/audio.js';
 import { formatLabel, sameFormat } from './format.js';
-import { decodeToFloat32, encodeFromFloat32, transcode } from './pcm-codec.js';
+import { encodeFromFloat32, transcode } from './pcm-codec.js';
 import { Resampler, type ResamplerQuality } from './resampler.js';
 
 /**
@@ -111,8 +111,7 @@ class ResamplingConverter implements AudioConverter {
     this.#resampler = resampler;
   }
   push(data: Uint8Array): Uint8Array {
-    const samples = decodeToFloat32(data, this.from.encoding);
-    return encodeFromFloat32(this.#resampler.process(samples), this.to.encoding);
+    return this.#resampler.processEncoded(data, this.from.encoding, this.to.encoding);
   }
   flush(): Uint8Array {
     return encodeFromFloat32(this.#resampler.flush(), this.to.encoding);

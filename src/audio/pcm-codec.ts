@@ -1,4 +1,5 @@
 import type { AudioEncoding } from '../types/audio.js';
+import { bytesPerSample } from './format.js';
 import { alawDecodeSample, alawEncodeSample, mulawDecodeSample, mulawEncodeSample } from './g711.js';
 
 /**
@@ -65,36 +66,53 @@ export function s16ToFloat(s: number): number {
  * @throws RangeError when `data` is not a whole number of samples.
  */
 export function decodeToFloat32(data: Uint8Array, encoding: AudioEncoding): Float32Array {
+  const width = bytesPerSample(encoding);
+  checkWhole(data, width, encoding);
+  const n = data.byteLength / width;
+  if (encoding === 'pcm_f32le' && LITTLE_ENDIAN_HOST && data.byteOffset % 4 === 0)
+    return new Float32Array(data.buffer, data.byteOffset, n);
+  const out = new Float32Array(n);
+  decodeInto(data, encoding, out, 0);
+  return out;
+}
+
+/**
+ * Decodes whole samples of `encoding` into `out` from index `at` (the same values as
+ * {@link decodeToFloat32}, with no array of its own: the resampler decodes straight into its
+ * input area). Returns the number of samples written.
+ * @throws RangeError when `data` is not a whole number of samples, or `out` has no room for them.
+ */
+export function decodeInto(data: Uint8Array, encoding: AudioEncoding, out: Float32Array, at: number): number {
+  const width = bytesPerSample(encoding);
+  checkWhole(data, width, encoding);
+  const n = data.byteLength / width;
+  if (at < 0 || at + n > out.length)
+    throw new RangeError(`decodeInto: ${n} samples do not fit at ${at} in ${out.length}`);
   switch (encoding) {
     case 'pcm_s16le': {
-      checkWhole(data, 2, encoding);
-      const n = data.byteLength / 2;
-      const out = new Float32Array(n);
       if (LITTLE_ENDIAN_HOST && data.byteOffset % 2 === 0) {
         const s16 = new Int16Array(data.buffer, data.byteOffset, n);
-        for (let i = 0; i < n; i++) out[i] = s16[i]! / 32768;
+        for (let i = 0; i < n; i++) out[at + i] = s16[i]! / 32768;
       } else {
         const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-        for (let i = 0; i < n; i++) out[i] = view.getInt16(i * 2, true) / 32768;
+        for (let i = 0; i < n; i++) out[at + i] = view.getInt16(i * 2, true) / 32768;
       }
-      return out;
+      return n;
     }
     case 'pcm_f32le': {
-      checkWhole(data, 4, encoding);
-      const n = data.byteLength / 4;
-      if (LITTLE_ENDIAN_HOST && data.byteOffset % 4 === 0)
-        return new Float32Array(data.buffer, data.byteOffset, n);
-      const out = new Float32Array(n);
+      if (LITTLE_ENDIAN_HOST && data.byteOffset % 4 === 0) {
+        out.set(new Float32Array(data.buffer, data.byteOffset, n), at);
+        return n;
+      }
       const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-      for (let i = 0; i < n; i++) out[i] = view.getFloat32(i * 4, true);
-      return out;
+      for (let i = 0; i < n; i++) out[at + i] = view.getFloat32(i * 4, true);
+      return n;
     }
     case 'mulaw':
     case 'alaw': {
       const table = decodeTable(encoding);
-      const out = new Float32Array(data.byteLength);
-      for (let i = 0; i < data.byteLength; i++) out[i] = table[data[i]!]! / 32768;
-      return out;
+      for (let i = 0; i < n; i++) out[at + i] = table[data[i]!]! / 32768;
+      return n;
     }
   }
 }

@@ -1,3 +1,6 @@
+import type { AudioEncoding } from '../types/audio.js';
+import { bytesPerSample } from './format.js';
+import { decodeInto, encodeFromFloat32 } from './pcm-codec.js';
 import { IO_SAMPLES, loadSpeex, type Speex } from './speex-wasm.js';
 
 /**
@@ -35,6 +38,8 @@ const MAX_RATE = 192000;
  * create; at 192000 -> 1 it would take seconds.
  */
 const MAX_RATIO = 256;
+
+const EMPTY_BYTES = new Uint8Array(0);
 
 /** Resamplers dropped without close() give their Speex state back when collected. */
 const finalizer = new FinalizationRegistry<{ speex: Speex; state: number }>(({ speex, state }) =>
@@ -130,6 +135,58 @@ export class Resampler {
     const out = this.#run(state, input, Number.POSITIVE_INFINITY);
     this.#outputFrames += out.length;
     return out;
+  }
+
+  /**
+   * {@link process} for encoded samples: decodes `data` (whole samples of `from`) straight into
+   * the resampler's input area and encodes what comes out as `to`, with no Float32Array in
+   * between: the bytes are those of `encodeFromFloat32(process(decodeToFloat32(data, from)), to)`,
+   * at one allocation (the result) per call instead of three. Used for every converted chunk.
+   * @throws RangeError when `data` is not a whole number of samples of `from`; Error after {@link close}.
+   */
+  processEncoded(data: Uint8Array, from: AudioEncoding, to: AudioEncoding): Uint8Array {
+    const state = this.#open();
+    const width = bytesPerSample(from);
+    if (data.byteLength % width !== 0)
+      throw new RangeError(
+        `${from} data must be whole ${width}-byte samples, got ${data.byteLength} bytes (frame it with SampleFramer first)`,
+      );
+    const n = data.byteLength / width;
+    this.#inputFrames += n;
+    const { module: m, input: inPtr, output: outPtr, lengths } = this.#speex;
+    let single: Uint8Array | undefined;
+    let parts: Uint8Array[] | undefined;
+    let samples = 0;
+    let at = 0;
+    while (at < n) {
+      const k = Math.min(IO_SAMPLES, n - at);
+      decodeInto(k === n ? data : data.subarray(at * width, (at + k) * width), from, m.HEAPF32, inPtr >> 2);
+      m.HEAPU32[lengths >> 2] = k;
+      m.HEAPU32[(lengths >> 2) + 1] = IO_SAMPLES;
+      m._speex_resampler_process_float(state, 0, inPtr, lengths, outPtr, lengths + 4);
+      // Read the views again: the call may have grown the heap.
+      const consumed = m.HEAPU32[lengths >> 2]!;
+      const produced = m.HEAPU32[(lengths >> 2) + 1]!;
+      if (produced > 0) {
+        const out = encodeFromFloat32(m.HEAPF32.subarray(outPtr >> 2, (outPtr >> 2) + produced), to);
+        if (single === undefined) single = out;
+        else if (parts === undefined) parts = [single, out];
+        else parts.push(out);
+        samples += produced;
+      }
+      at += consumed;
+      if (consumed === 0 && produced === 0)
+        throw new Error('Resampler: the Speex resampler made no progress');
+    }
+    this.#outputFrames += samples;
+    if (parts === undefined) return single ?? EMPTY_BYTES;
+    const joined = new Uint8Array(samples * bytesPerSample(to));
+    let offset = 0;
+    for (const part of parts) {
+      joined.set(part, offset);
+      offset += part.byteLength;
+    }
+    return joined;
   }
 
   /**

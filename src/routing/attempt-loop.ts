@@ -15,6 +15,7 @@ import type { Tracing } from '../telemetry/tracing.js';
 import type { Deadlines, HttpTransport } from '../transport/types.js';
 import type { WebSocketTransport } from '../transport/websocket-types.js';
 import type { Attempt, Capability, RoutedStream, RouteResult } from '../types/route-result.js';
+import { AbortableNext } from './abortable-next.js';
 import { canFallBack } from './classify.js';
 import type { RouterEmitter, RouterEventBase, RouterEvents } from './events.js';
 import { type BreakerFailure, breakerFailureOf } from './health/index.js';
@@ -515,6 +516,8 @@ async function* drive<T>(
       if (callAbort.signal.aborted) resolve('aborted');
       else callAbort.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
     });
+    /** Pulls the winner's items, each raced with the call's abort (see AbortableNext). */
+    let pull: AbortableNext | undefined;
     let partialText = '';
     const join = (sofar: string, next: string | undefined): string =>
       next === undefined || next === '' ? sofar : run.joinText ? run.joinText(sofar, next) : sofar + next;
@@ -648,9 +651,10 @@ async function* drive<T>(
           run.onDelivered?.(value);
           yield value;
           const iterator = winner.iterator!;
+          pull ??= new AbortableNext(callAbort.signal);
           for (;;) {
             // Raced with the call's abort: a provider that ignores its signal cannot hold the call.
-            const r = await Promise.race([iterator.next(), aborted]);
+            const r = await pull.next(iterator);
             if (r === 'aborted') throw new AbortError('The call was aborted');
             if (r.done) break;
             if (run.textOf) partialText = join(partialText, run.textOf(r.value));

@@ -1,5 +1,7 @@
 import { canFallBack } from './classify.js';
 
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
+
 /**
  * The audio of one sentence request, pumped into a buffer as it arrives so the next sentence
  * can be requested (and buffered) while this one is still playing. Chunks come out in arrival
@@ -13,7 +15,10 @@ export class SentenceQueue<T> {
   readonly #items: T[] = [];
   #done = false;
   #error: { error: unknown } | undefined;
-  #wake: (() => void) | undefined;
+  /** The reader's pending next(), when it waits for a chunk. */
+  #reader: { resolve: (r: IteratorResult<T>) => void; reject: (error: unknown) => void } | undefined;
+  /** The reader had the end or the error: every later next() is done. */
+  #drained = false;
   #firstChunk!: () => void;
   /** Resolves on the first chunk, or when the request ended or failed without one. */
   readonly firstChunk = new Promise<void>((resolve) => {
@@ -58,8 +63,11 @@ export class SentenceQueue<T> {
             got = true;
             this.#firstChunk();
           }
-          this.#items.push(item);
-          this.#notify();
+          const reader = this.#reader;
+          if (reader) {
+            this.#reader = undefined;
+            reader.resolve({ value: item, done: false });
+          } else this.#items.push(item);
         }
         this.#done = true;
         break;
@@ -77,20 +85,37 @@ export class SentenceQueue<T> {
     this.#notify();
   }
 
-  /** The chunks in order; throws the request's error after the chunks that came before it. */
-  async *drain(): AsyncGenerator<T, void, undefined> {
-    for (;;) {
-      const item = this.#items.shift();
-      if (item !== undefined) {
-        yield item;
-        continue;
-      }
-      if (this.#error) throw this.#error.error;
-      if (this.#done) return;
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-      });
-    }
+  /**
+   * The chunks in order; throws the request's error after the chunks that came before it.
+   * One reader. A hand-written iterator rather than an async generator: a chunk that arrives
+   * while the reader waits is handed to it directly, one promise per chunk and no generator
+   * step (this runs for every chunk of every tts() call).
+   */
+  drain(): AsyncIterableIterator<T> {
+    const iterator: AsyncIterableIterator<T> = {
+      next: () => {
+        if (this.#drained) return Promise.resolve(DONE);
+        const item = this.#items.shift();
+        if (item !== undefined) return Promise.resolve({ value: item, done: false });
+        if (this.#error) {
+          this.#drained = true;
+          return Promise.reject(this.#error.error);
+        }
+        if (this.#done) {
+          this.#drained = true;
+          return Promise.resolve(DONE);
+        }
+        return new Promise<IteratorResult<T>>((resolve, reject) => {
+          this.#reader = { resolve, reject };
+        });
+      },
+      return: () => {
+        this.#drained = true;
+        return Promise.resolve(DONE);
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
   }
 
   /**
@@ -102,9 +127,13 @@ export class SentenceQueue<T> {
     this.#abort?.abort(reason);
   }
 
+  /** The request ended or failed: a waiting reader learns it now. */
   #notify(): void {
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
+    const reader = this.#reader;
+    if (!reader) return;
+    this.#reader = undefined;
+    this.#drained = true;
+    if (this.#error) reader.reject(this.#error.error);
+    else reader.resolve(DONE);
   }
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { alawEncodeSample, mulawEncodeSample } from '../../src/audio/g711.js';
 import {
+  decodeInto,
   decodeToFloat32,
   encodeFromFloat32,
   floatToS16,
@@ -41,6 +42,25 @@ describe('PCM s16le <-> Float32', () => {
     const shifted = new Uint8Array(9);
     shifted.set(out, 1);
     expect(Array.from(decodeToFloat32(shifted.subarray(1), 'pcm_f32le'))).toEqual([0.25, -1]);
+  });
+
+  it('decodeInto writes the values of decodeToFloat32 at the given index, for every encoding, aligned or not', () => {
+    const bytes = new Uint8Array([
+      0x00, 0x80, 0xff, 0x7f, 0x01, 0x00, 0x00, 0x3f, 0x55, 0xd5, 0x12, 0x34, 0x56,
+    ]);
+    for (const encoding of ['pcm_s16le', 'pcm_f32le', 'mulaw', 'alaw'] as const) {
+      for (const offset of [0, 1]) {
+        const width = encoding === 'pcm_s16le' ? 2 : encoding === 'pcm_f32le' ? 4 : 1;
+        const data = bytes.subarray(offset, offset + 3 * width);
+        const out = new Float32Array(6).fill(9);
+        expect(decodeInto(data, encoding, out, 2)).toBe(3);
+        expect([...out]).toEqual([9, 9, ...decodeToFloat32(data, encoding), 9]);
+      }
+    }
+    expect(() => decodeInto(new Uint8Array(4), 'pcm_s16le', new Float32Array(2), 1)).toThrow(
+      'decodeInto: 2 samples do not fit at 1 in 2',
+    );
+    expect(() => decodeInto(new Uint8Array(3), 'pcm_s16le', new Float32Array(4), 0)).toThrow(RangeError);
   });
 
   it('throws RangeError for half a sample instead of padding it', () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { decodeToFloat32, encodeFromFloat32 } from '../../src/audio/pcm-codec.js';
 import { Resampler, type ResamplerQuality } from '../../src/audio/resampler.js';
 import { loadSpeex } from '../../src/audio/speex-wasm.js';
 import { sine } from './helpers.js';
@@ -217,6 +218,56 @@ describe('Resampler', () => {
       resampler.close();
     }
     expect(module._malloc(16) - before).toBeLessThan(4096);
+  });
+
+  it.each([
+    [24000, 16000, 'pcm_s16le', 'pcm_s16le'],
+    [24000, 8000, 'pcm_s16le', 'mulaw'],
+    [8000, 48000, 'mulaw', 'pcm_s16le'],
+    [16000, 44100, 'pcm_f32le', 'alaw'],
+  ] as const)(
+    'processEncoded %i -> %i Hz (%s -> %s) gives the bytes of decode, process, encode, chunk by chunk',
+    async (from, to, inEnc, outEnc) => {
+      // 20 ms chunks, one odd size, and one chunk larger than the shared I/O area (8192 samples).
+      const width = inEnc === 'pcm_s16le' ? 2 : inEnc === 'pcm_f32le' ? 4 : 1;
+      const sizes = [from / 50, 7, 9000, from / 50];
+      const input = encodeFromFloat32(
+        sine(
+          440,
+          from,
+          sizes.reduce((a, b) => a + b, 0),
+          0.6,
+        ),
+        inEnc,
+      );
+      const direct = await Resampler.create(from, to);
+      const viaFloats = await Resampler.create(from, to);
+      let at = 0;
+      for (const size of sizes) {
+        const piece = input.subarray(at * width, (at + size) * width);
+        at += size;
+        const expected = encodeFromFloat32(viaFloats.process(decodeToFloat32(piece, inEnc)), outEnc);
+        expect(direct.processEncoded(piece, inEnc, outEnc)).toEqual(expected);
+      }
+      // The held-back tail is the same too: both count the same samples in and out.
+      expect(encodeFromFloat32(direct.flush(), outEnc)).toEqual(encodeFromFloat32(viaFloats.flush(), outEnc));
+      direct.close();
+      viaFloats.close();
+    },
+  );
+
+  it('processEncoded rejects half a sample with RangeError before resampling anything, and use after close', async () => {
+    const resampler = await Resampler.create(24000, 16000);
+    expect(() => resampler.processEncoded(new Uint8Array(961), 'pcm_s16le', 'pcm_s16le')).toThrow(
+      /pcm_s16le data must be whole 2-byte samples, got 961 bytes/,
+    );
+    // Nothing was counted: 480 samples in give exactly 320 out after flush.
+    const out = resampler.processEncoded(new Uint8Array(960), 'pcm_s16le', 'pcm_s16le');
+    expect(out.byteLength + resampler.flush().length * 2).toBe(640);
+    resampler.close();
+    expect(() => resampler.processEncoded(new Uint8Array(2), 'pcm_s16le', 'pcm_s16le')).toThrow(
+      'Resampler is closed',
+    );
   });
 
   it('rejects bad rates and qualities with RangeError and use after close with Error', async () => {
