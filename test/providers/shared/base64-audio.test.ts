@@ -7,7 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { ProtocolError, type RouterConfig } from '../../../src/index.js';
 import { cartesiaTtsCodec } from '../../../src/providers/sagemaker/codecs/cartesia-tts.js';
 import { decodeBase64Audio } from '../../../src/providers/shared/base64-audio.js';
-import { answerPcm, drain, httpServer, readBody, router, sseFrames, wsServer } from '../../cases/wire/servers.js';
+import {
+  answerPcm,
+  drain,
+  httpServer,
+  readBody,
+  router,
+  sseFrames,
+  wsServer,
+} from '../../cases/wire/servers.js';
 import { chunksOf } from '../../helpers/streams.js';
 
 const BAD = ['!!!notbase64***', 'AAAA-_-_', 'aGVsbG8', 'AAA', 'A===', 'AA=A', 'AAAA AAA', 'AAAA\nAAA'];
@@ -46,7 +54,12 @@ function ttsConfig(a: RouterConfig['providers'][string], bUrl: string): RouterCo
   return {
     providers: {
       A: a,
-      B: { kind: 'openai-compatible', baseUrl: `${bUrl}/v1`, apiKey: 'k', tts: { model: 't', voices: { agent: 'v' } } },
+      B: {
+        kind: 'openai-compatible',
+        baseUrl: `${bUrl}/v1`,
+        apiKey: 'k',
+        tts: { model: 't', voices: { agent: 'v' } },
+      },
     },
     routes: { tts: { providers: ['A', 'B'], strategy: 'priority' } },
   };
@@ -92,9 +105,7 @@ describe('bad base64 audio falls back to the next provider', () => {
     const a = await httpServer(async (req, res) => {
       await readBody(req);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(
-        sseFrames([{ type: 'speech.audio.delta', audio: 'AAAA-_-_' }, { type: 'speech.audio.done' }]),
-      );
+      res.end(sseFrames([{ type: 'speech.audio.delta', audio: 'AAAA-_-_' }, { type: 'speech.audio.done' }]));
     });
     const b = await backup();
     const { items, error, fallbacks } = await fallbackOf(
@@ -119,7 +130,8 @@ describe('bad base64 audio falls back to the next provider', () => {
     const a = await wsServer((ws) => {
       ws.on('message', (data) => {
         const m = JSON.parse(String(data));
-        if (m.transcript) ws.send(JSON.stringify({ type: 'chunk', context_id: m.context_id, data: 'AAAA-_-_' }));
+        if (m.transcript)
+          ws.send(JSON.stringify({ type: 'chunk', context_id: m.context_id, data: 'AAAA-_-_' }));
       });
     });
     const b = await backup();
@@ -151,7 +163,9 @@ describe("SageMaker 'cartesia' codec", () => {
       { type: 'done' },
     ]);
     const request = { text: 'x', voice: 'v', format } as never;
-    const { items, error } = await drain(cartesiaTtsCodec.decode(chunksOf([body]), { provider: 'sm', request } as never));
+    const { items, error } = await drain(
+      cartesiaTtsCodec.decode(chunksOf([body]), { provider: 'sm', request } as never),
+    );
     expect(items.map((c) => Buffer.from(c.data))).toEqual([Buffer.alloc(6, 1)]);
     expect(error).toBeInstanceOf(ProtocolError);
     expect([(error as ProtocolError).message, (error as ProtocolError).partialOutput]).toEqual([
