@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { RouterConfig } from '../../src/index.js';
 
 afterEach(() => {
   vi.doUnmock('ws');
@@ -14,19 +15,22 @@ describe('the testing kit without the optional peer `ws`', () => {
       throw new Error("Cannot find package 'ws'");
     });
     const { startMockProviders } = await import('../../src/testing/mock-providers.js');
-    const withCartesia = {
+    const withCartesia: RouterConfig = {
       providers: {
         oa: { kind: 'openai-compatible', baseUrl: 'http://x/v1', tts: { model: 't', voices: { a: 'v' } } },
         c: { kind: 'cartesia', apiKey: 'k', tts: { model: 'sonic-2', voices: { a: 'v' } } },
       },
       routes: { tts: { providers: ['oa', 'c'] } },
-    } as const;
+    };
     const error = await startMockProviders(withCartesia).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toBe(MESSAGE);
     expect((error as Error).cause).toBeInstanceOf(Error);
 
-    const httpOnly = { providers: { oa: withCartesia.providers.oa }, routes: { tts: { providers: ['oa'] } } };
+    const httpOnly: RouterConfig = {
+      providers: { oa: withCartesia.providers.oa! },
+      routes: { tts: { providers: ['oa'] } },
+    };
     const mocks = await startMockProviders(httpOnly);
     expect(mocks.mocks.oa?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     await mocks.close();
