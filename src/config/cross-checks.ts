@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { CAPABILITIES, isCapability } from './capability.js';
+import { didYouMean } from './did-you-mean.js';
 import { PROVIDER_KINDS } from './provider-kinds.js';
 import { MID_STREAM_OF } from './route.js';
 
@@ -10,7 +11,9 @@ import { MID_STREAM_OF } from './route.js';
  * - a provider of a known kind needs at least one capability section (`tts`, `stt`, `chat`);
  * - a route named other than `tts`/`stt`/`chat` must set `capability`, and one so named
  *   must not set a different one;
- * - each provider a route names exists, has the route's capability, and is named once.
+ * - each provider a route names exists, has the route's capability, and is named once;
+ * - each key of a route's `weights` and `costs` is one of the route's providers, and each key
+ *   of `defaults.routes.weights`/`costs` a configured provider (with a did-you-mean).
  * The input is read defensively: parts that failed their own schema are skipped.
  */
 export function checkConfigReferences(config: unknown, ctx: Pick<z.RefinementCtx, 'addIssue'>): void {
@@ -27,6 +30,11 @@ export function checkConfigReferences(config: unknown, ctx: Pick<z.RefinementCtx
         });
       }
     }
+  }
+  const defaults =
+    isRecord(config.defaults) && isRecord(config.defaults.routes) ? config.defaults.routes : undefined;
+  if (defaults && providers) {
+    checkAmountKeys(defaults, ['defaults', 'routes'], Object.keys(providers), 'configured provider', ctx);
   }
   if (!isRecord(config.routes)) return;
   for (const [routeName, route] of Object.entries(config.routes)) {
@@ -46,6 +54,8 @@ export function checkConfigReferences(config: unknown, ctx: Pick<z.RefinementCtx
       });
     }
     if (!Array.isArray(route.providers)) continue;
+    const names = route.providers.filter((name): name is string => typeof name === 'string');
+    checkAmountKeys(route, ['routes', routeName], names, 'provider of this route', ctx);
     const seen = new Set<string>();
     route.providers.forEach((name: unknown, index) => {
       if (typeof name !== 'string' || name === '') return;
@@ -72,6 +82,34 @@ export function checkConfigReferences(config: unknown, ctx: Pick<z.RefinementCtx
         });
       }
     });
+  }
+}
+
+/**
+ * Reports each key of `settings.weights` and `settings.costs` that is not in `allowed` (provider
+ * names), at its own path, e.g. `routes.tts.weights.typo: not a provider of this route; did you
+ * mean "ec2"?`. A typo there would silently leave the provider at its default weight or cost.
+ */
+function checkAmountKeys(
+  settings: Record<string, unknown>,
+  path: readonly string[],
+  allowed: readonly string[],
+  what: string,
+  ctx: Pick<z.RefinementCtx, 'addIssue'>,
+): void {
+  for (const field of ['weights', 'costs'] as const) {
+    const amounts = settings[field];
+    if (!isRecord(amounts)) continue;
+    for (const key of Object.keys(amounts)) {
+      if (allowed.includes(key)) continue;
+      const meant = didYouMean(key, allowed);
+      const list = allowed.map((name) => `"${name}"`).join(', ');
+      ctx.addIssue({
+        code: 'custom',
+        path: [...path, field, key],
+        message: meant ? `not a ${what}; did you mean "${meant}"?` : `not a ${what} (${list || 'none'})`,
+      });
+    }
   }
 }
 

@@ -12,6 +12,8 @@ type Path = (string | number)[];
  *   (`unknown key; did you mean "baseUrl"?` for `baseURL`, see didYouMean);
  * - a failed union whose input matched one member's shape (e.g. `{ env: 5 }` for a secret,
  *   `-1` for `firstChunkTimeoutMs`) reports that member's issues instead of "Invalid input";
+ * - a required field that is absent says so in words (`required, but missing (an object of
+ *   names to values)`), not zod's `expected record, received undefined`;
  * - identical issues are reported once.
  * Messages come from the schema and never quote the input value.
  */
@@ -40,11 +42,31 @@ export function toConfigIssues(
       const only = informative.length === 1 ? informative[0] : undefined;
       if (only) for (const sub of toConfigIssues(only, path, knownKeys)) add(sub.path, sub.message);
       else add(path, issue.message);
+    } else if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) {
+      add(path, `required, but missing (${expectedWords(issue.expected)})`);
     } else {
       add(path, issue.message);
     }
   }
   return out;
+}
+
+/** zod's name of an expected type in plain words: `record` -> `an object of names to values`. */
+function expectedWords(expected: string): string {
+  switch (expected) {
+    case 'record':
+      return 'an object of names to values';
+    case 'object':
+      return 'an object';
+    case 'array':
+      return 'a list';
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return `a ${expected}`;
+    default:
+      return `expected ${expected}`;
+  }
 }
 
 /**

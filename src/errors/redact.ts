@@ -3,6 +3,8 @@ export const REDACTED_TEXT = '[redacted]';
 
 /** Shorter strings are never treated as secrets: they would mangle ordinary words. */
 const MIN_SECRET_LENGTH = 6;
+/** Shorter base64 fragments of a secret are not redacted alone: they could match ordinary base64. */
+const MIN_BASE64_CORE = 8;
 /** How deep the cause chain and nested fields are walked. */
 const MAX_DEPTH = 8;
 
@@ -11,7 +13,9 @@ export type ErrorRedactor = <E>(error: E) => E;
 
 /**
  * A redactor of `secrets` (literal values: API keys, tokens, AWS credentials; for a value such
- * as `Bearer abc...` the part after the space too). It rewrites, in place, an error's `message`
+ * as `Bearer abc...` the part after the space too; for `Basic <base64>` the decoded `user:key`
+ * and the key), each also in its URL-encoded, base64 and base64url forms (a provider may echo
+ * a key encoded: see base64Forms). It rewrites, in place, an error's `message`
  * and `stack`, every own string field (provider codes and types, bodies kept as text), plain
  * objects and arrays under it, and the same down its `cause` chain and `AggregateError.errors`,
  * so that no secret appears in the message, stack, `String()`, JSON or any cause. Strings that
@@ -35,15 +39,47 @@ export function redactText(text: string, secrets: readonly string[]): string {
 
 function expand(secrets: readonly string[]): string[] {
   const found = new Set<string>();
+  const add = (value: string) => {
+    if (value.length < MIN_SECRET_LENGTH) return;
+    found.add(value);
+    const encoded = encodeURIComponent(value);
+    if (encoded !== value) found.add(encoded);
+    for (const form of base64Forms(value)) found.add(form);
+  };
   for (const secret of secrets) {
     if (typeof secret !== 'string') continue;
     const trimmed = secret.trim();
-    if (trimmed.length >= MIN_SECRET_LENGTH) found.add(trimmed);
+    add(trimmed);
     // `Bearer <token>`, `Basic <token>`, `Token <token>`: a provider may echo the token alone.
     const space = trimmed.lastIndexOf(' ');
-    if (space > 0 && trimmed.length - space - 1 >= MIN_SECRET_LENGTH) found.add(trimmed.slice(space + 1));
+    if (space > 0) add(trimmed.slice(space + 1));
+    // `Basic base64(user:password)`: also the decoded pair and the password alone.
+    const basic = /^Basic\s+([A-Za-z0-9+/]+={0,2})$/i.exec(trimmed)?.[1];
+    const pair = basic === undefined ? undefined : Buffer.from(basic, 'base64').toString('utf8');
+    if (pair !== undefined && /^[\x20-\x7e]+:[\x20-\x7e]+$/.test(pair)) {
+      add(pair);
+      add(pair.slice(pair.indexOf(':') + 1));
+    }
   }
   return [...found].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The base64 and base64url forms of `secret` that appear in any text holding it base64-encoded
+ * (alone, as `user:key` in a `Basic` header, or inside a longer value): the whole encoding, and
+ * for each of the three byte alignments the characters that depend on the secret's bytes only.
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const forms = [bytes.toString('base64'), bytes.toString('base64url')];
+  for (let offset = 0; offset < 3; offset++) {
+    const shifted = Buffer.concat([Buffer.alloc(offset), bytes]);
+    const whole = Math.floor(shifted.byteLength / 3) * 4; // characters of complete 3-byte groups
+    const core = shifted.toString('base64').slice(Math.ceil((offset * 4) / 3), whole);
+    if (core.length >= MIN_BASE64_CORE)
+      forms.push(core, shifted.toString('base64url').slice(Math.ceil((offset * 4) / 3), whole));
+  }
+  return [...new Set(forms)];
 }
 
 function scrub(value: unknown, text: (s: string) => string, seen: Set<object>, depth: number): void {

@@ -156,7 +156,9 @@ export interface MockProviders {
  *
  * Throws a `TypeError` naming the provider when `config.providers` is missing or a provider's
  * kind is not one of these; servers already started are closed first. Rejects when a port
- * cannot be bound.
+ * cannot be bound, and when the config has a Cartesia, Deepgram or ElevenLabs provider (their
+ * mocks serve WebSockets) and the optional peer `ws` is not installed: an Error naming it
+ * (`npm i -D ws`).
  *
  * @example
  * ```ts

@@ -4,7 +4,7 @@ import type { MockProvider } from './mock-provider.js';
 import { closeServer, listenOn, webRequestListener } from './node-adapter.js';
 import type { RecordedRequest } from './recorded-request.js';
 import { type LoopbackCertificate, makeLoopbackCertificate } from './tls-certificate.js';
-import { createUpgradeHandler } from './ws-upgrade.js';
+import { createUpgradeHandler, loadWs } from './ws-upgrade.js';
 
 /**
  * Options of {@link startMockServer}.
@@ -69,7 +69,7 @@ export interface MockServer {
  * comes: headers at once, each body chunk as its own write; `Response.error()` or a body
  * stream error resets the TCP connection (RST); a client that disconnects aborts the
  * provider's `request.signal` and cancels the body, so its record shows `aborted: true`.
- * Rejects if the port cannot be bound.
+ * Rejects if the port cannot be bound, or when `ws` is missing for a WebSocket mock (below).
  *
  * TLS: with `tls: true` the same is served over HTTPS/WSS (node:https) with a self-signed
  * certificate made at start, exposed as `ca` for the client to trust; for SDKs that always
@@ -77,8 +77,10 @@ export interface MockServer {
  *
  * WebSocket: an HTTP upgrade goes to `provider.upgrade` (absent: 404) with a web `Request`
  * (URL with query, handshake headers); a `reject` answers that HTTP status and closes, an
- * `accept` is served with the `ws` package (optional peer dependency, loaded on the first
- * upgrade) as a MockSocket. `close()` also terminates open WebSocket sessions.
+ * `accept` is served with the `ws` package (optional peer dependency) as a MockSocket.
+ * `close()` also terminates open WebSocket sessions. A provider with `upgrade` (the Cartesia,
+ * Deepgram and ElevenLabs mocks) needs `ws`: without it this rejects at start with an Error
+ * naming the package (`npm i -D ws`), and no server is started.
  *
  * @example
  * ```ts
@@ -104,6 +106,7 @@ export async function serveMock(
 ): Promise<MockServer> {
   const { provider } = options;
   const host = options.host ?? '127.0.0.1';
+  if (provider.upgrade) await loadWs();
   let origin = '';
   const listener = webRequestListener(
     (request) => provider.handle(request),

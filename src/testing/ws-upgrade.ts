@@ -16,8 +16,12 @@ export interface UpgradeHandler {
 
 let loadingWs: Promise<typeof import('ws')> | undefined;
 
-/** Loads the optional peer dependency `ws` once, on the first upgrade. */
-function loadWs(): Promise<typeof import('ws')> {
+/**
+ * Loads the optional peer dependency `ws` once: when a mock that serves WebSockets starts (so a
+ * missing package is an error at start, not an HTTP 500 on the first upgrade). Rejects with an
+ * Error naming the package to install, the import error as `cause`.
+ */
+export function loadWs(): Promise<typeof import('ws')> {
   loadingWs ??= import('ws').catch((error: unknown) => {
     loadingWs = undefined;
     throw new Error('voxroute/testing: serving WebSocket mocks needs the `ws` package (npm i -D ws)', {
@@ -31,8 +35,8 @@ function loadWs(): Promise<typeof import('ws')> {
  * The upgrade side of `startMockServer`: each HTTP upgrade becomes a web `Request` (URL with
  * query, handshake headers; its signal aborts when the connection goes away) given to
  * `provider.upgrade`. `{ reject: { status, body } }` answers that HTTP status (and body) and
- * closes the connection; `{ accept }` completes the handshake with the `ws` package (loaded on
- * the first upgrade) and runs `accept` with the session as a MockSocket. A provider without
+ * closes the connection; `{ accept }` completes the handshake with the `ws` package (see
+ * {@link loadWs}) and runs `accept` with the session as a MockSocket. A provider without
  * `upgrade`, or whose `upgrade` throws, answers 404 / 500. Only `websocket` upgrades are served.
  *
  * @param origin Returns the server's origin (known once it listens).

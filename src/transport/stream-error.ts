@@ -4,8 +4,10 @@ import { isRetryableProviderKind } from './classify.js';
 /**
  * True when an event inside a 200 stream reports an error: its SSE event name is `error`
  * (Anthropic), its JSON has a non-null `error` key (OpenAI, vLLM: `data: {"error":{...}}`), or its
- * JSON is `{"type":"error", ...}` (Anthropic's payload, Cartesia's SSE error event). Sources:
- * PROTOCOLS.md 2.1 (openai-node treats any data JSON with an `error` key as an error), 6.1, 6b, 1.1.
+ * JSON is `{"type":"error", ...}` (Anthropic's payload, Cartesia's SSE error event), or
+ * `{"object":"error", ...}` (vLLM's flat ErrorResponse, e.g. `{"object":"error","message":"busy",
+ * "type":"ServiceUnavailable","code":429}`). Sources: PROTOCOLS.md 2.1 (openai-node treats any
+ * data JSON with an `error` key as an error), 6.1, 6b, 1.1.
  *
  * @param json The event's data, JSON-parsed (or the raw string when it was not JSON).
  * @param eventName The SSE `event:` field, if any.
@@ -13,12 +15,17 @@ import { isRetryableProviderKind } from './classify.js';
 export function isStreamErrorPayload(json: unknown, eventName?: string): boolean {
   if (eventName === 'error') return true;
   if (!isObject(json)) return false;
-  return (json.error !== undefined && json.error !== null && json.error !== false) || json.type === 'error';
+  return (
+    (json.error !== undefined && json.error !== null && json.error !== false) ||
+    json.type === 'error' ||
+    json.object === 'error'
+  );
 }
 
 /**
  * The ProviderError of an error reported inside a 200 stream. Reads the shapes
- * `{"error":{"message","type","code"}}` (OpenAI; vLLM with an integer `code`),
+ * `{"error":{"message","type","code"}}` (OpenAI; vLLM with an integer `code`), vLLM's flat
+ * `{"object":"error","message","type","code"}`,
  * `{"type":"error","error":{"type","message"}}` (Anthropic), `{"error":"text"}`, and Cartesia's
  * flat `{"type":"error","status_code","error_code","title","message"}`; any other payload gives
  * a short excerpt as the message.

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { fastParseConfig } from '../../src/config/fast-parse.js';
 import { parseConfig } from '../../src/config/index.js';
+import { createRouter } from '../../src/index.js';
 import { configErrorOf, validConfig } from './helpers.js';
 
 const env = { OPENAI_API_KEY: 'sk-test-key-123456' };
@@ -16,6 +18,44 @@ describe('parseConfig: references between providers and routes', () => {
       },
     ]);
     expect(error.message).toContain('routes.tts.providers.1: unknown provider "ec2-b"');
+  });
+
+  it('reports weights and costs keys that are not providers of the route (or configured), with a did-you-mean', () => {
+    const input = validConfig();
+    input.routes.tts = {
+      providers: ['ec2-a', 'openai'],
+      strategy: 'weighted',
+      weights: { 'ec2-a': 1, opneai: 2, typoProvider: 3 },
+      costs: { openai: 1 },
+    };
+    input.routes.stt = { providers: ['ec2-a'], costs: { openai: 1 } };
+    input.defaults = { routes: { weights: { 'ec2-b': 1, openai: 2 } } };
+    const expected = [
+      {
+        path: ['defaults', 'routes', 'weights', 'ec2-b'],
+        message: 'not a configured provider; did you mean "ec2-a"?',
+      },
+      {
+        path: ['routes', 'tts', 'weights', 'opneai'],
+        message: 'not a provider of this route; did you mean "openai"?',
+      },
+      {
+        path: ['routes', 'tts', 'weights', 'typoProvider'],
+        message: 'not a provider of this route ("ec2-a", "openai")',
+      },
+      { path: ['routes', 'stt', 'costs', 'openai'], message: 'not a provider of this route ("ec2-a")' },
+    ];
+    expect(configErrorOf(() => parseConfig(input, { env })).issues).toEqual(expected);
+    const routerError = configErrorOf(() => createRouter(input as never, { env } as never));
+    expect(routerError.message).toContain(
+      'routes.tts.weights.typoProvider: not a provider of this route ("ec2-a", "openai")',
+    );
+    // The zod-free fast path refuses to vouch for it too; it does vouch once the keys are fixed.
+    expect(fastParseConfig(input)).toBeUndefined();
+    input.routes.tts.weights = { 'ec2-a': 1, openai: 2 };
+    input.routes.stt = { providers: ['ec2-a'] };
+    input.defaults = { routes: { weights: { 'ec2-a': 1, openai: 2 } } };
+    expect(fastParseConfig(input)?.routes.tts?.weights).toEqual({ 'ec2-a': 1, openai: 2 });
   });
 
   it('reports a midStream policy that does not fit the route capability', () => {

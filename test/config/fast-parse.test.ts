@@ -355,15 +355,33 @@ describe('fastParseConfig (the zod-free path of parseConfig)', () => {
       midStream: mostly(fc.constant('error'), 'resume', 'replay', 'continue', 'x'),
       ewmaDecayMs: ms,
     };
-    const route = (capability: string, named = true) =>
-      fc.record(
-        {
-          capability: maybe(fc.constant(capability)),
-          providers: maybe(fc.uniqueArray(name, { minLength: 1, maxLength: 2 })),
-          ...settings,
-        },
-        { requiredKeys: named ? ['providers'] : ['providers', 'capability'] },
+    // A route's weights and costs name its own providers, mostly (another name is an error).
+    const amountsOf = (names: readonly string[]) =>
+      maybe(
+        fc.dictionary(
+          fc.oneof({ weight: 30, arbitrary: fc.constantFrom(...names) }, fc.constantFrom('c', 'x')),
+          amount(0, 5),
+          { maxKeys: 2 },
+        ),
       );
+    const route = (capability: string, named = true) =>
+      fc
+        .record(
+          {
+            capability: maybe(fc.constant(capability)),
+            providers: maybe(fc.uniqueArray(name, { minLength: 1, maxLength: 2 })),
+            ...settings,
+          },
+          { requiredKeys: named ? ['providers'] : ['providers', 'capability'] },
+        )
+        .chain((r) =>
+          fc
+            .record({
+              weights: amountsOf(Array.isArray(r.providers) && r.providers.length ? r.providers : ['a']),
+              costs: amountsOf(Array.isArray(r.providers) && r.providers.length ? r.providers : ['a']),
+            })
+            .map((amounts) => ({ ...r, ...amounts })),
+        );
     const config = fc.record(
       {
         $schema: maybe(fc.constant('x')),

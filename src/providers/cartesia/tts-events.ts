@@ -1,6 +1,6 @@
-import { ProtocolError } from '../../errors/index.js';
 import { errorFromStreamPayload } from '../../transport/index.js';
 import type { AudioFormat } from '../../types/audio.js';
+import { decodeBase64Audio } from '../shared/base64-audio.js';
 import type { ProviderAudio } from '../types.js';
 import type { TtsEvent } from './api-types.js';
 
@@ -76,7 +76,7 @@ export class TtsEventReader {
   push(event: TtsEvent): TtsStep {
     switch (event.type) {
       case 'chunk': {
-        const data = decodeBase64(event.data ?? '', this.provider, this.hadOutput);
+        const data = decodeBase64Audio(event.data ?? '', this.provider, this.hadOutput);
         if (data.byteLength === 0) return { done: false };
         this.hadOutput = true;
         const audio: CartesiaAudio = { data, format: this.format };
@@ -106,22 +106,4 @@ export class TtsEventReader {
   end(): void {
     this.words = [];
   }
-}
-
-/**
- * Decodes standard base64. Throws ProtocolError (retryable) when `text` is not base64: Node's
- * decoder skips characters outside the alphabet, so a decoded length other than the one the
- * text's length implies means the text was not base64 (checked without a scan of the text).
- */
-export function decodeBase64(text: string, provider: string, hadOutput: boolean): Uint8Array {
-  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-  const expected = Math.floor((text.length * 3) / 4) - padding;
-  const data = new Uint8Array(Buffer.from(text, 'base64'));
-  if (text.length % 4 === 1 || data.byteLength !== expected) {
-    throw new ProtocolError(`Audio chunk is not base64 (${text.length} characters)`, {
-      provider,
-      partialOutput: hadOutput,
-    });
-  }
-  return data;
 }

@@ -50,15 +50,16 @@ export function resolveListenAuth(
  * - the caller's audio goes out as binary frames as it arrives, KeepAlive text messages fill
  *   its pauses, and its end sends Finalize then CloseStream (see ListenSession);
  * - `Results` become TranscriptEvents (see `transcriptEventOf`): finals always, partials when
- *   `interim`; `SpeechStarted`, `UtteranceEnd` and unknown types are skipped;
+ *   `interim`; `SpeechStarted`, `UtteranceEnd` and types this version does not know (a newer
+ *   server's) are skipped;
  * - the stream ends normally at `Metadata` after CloseStream, or when the socket then closes
  *   normally: the last words after Finalize are never lost (CloseStream -> Results... ->
  *   Metadata -> close).
  * Throws (with `partialOutput` when a transcript was yielded): ProviderError for a refused
  * upgrade (HTTP status, e.g. 401 not retryable) or an error close (status = close code,
  * `providerCode` = Deepgram's code in the reason: 1011 `NET-0001` inactivity is retryable,
- * 1008 is not; see `listenError`); ProtocolError for a message that is not JSON or not a valid
- * `Results`, and for a normal close before the caller's audio ended (words would be lost);
+ * 1008 is not; see `listenError`); ProtocolError for a binary frame, a message that is not a
+ * JSON object with a string `type`, or not a valid `Results`, and for a normal close before the caller's audio ended (words would be lost);
  * TimeoutError (`idle`) when no message comes within the idle deadline (default 10 s) after
  * CloseStream; AbortError when the signal aborts (the socket is closed at once); whatever the
  * caller's audio source throws. Leaving the loop early closes the socket.
@@ -104,10 +105,20 @@ export function createDeepgramListen(
       session.pump(request.audio);
       try {
         for await (const message of session.messages()) {
-          if (message.type !== 'text') continue;
+          if (message.type !== 'text') {
+            throw new ProtocolError(
+              `Binary frame on the listen socket (${message.data.byteLength} bytes); Deepgram sends JSON text only`,
+              { provider, partialOutput: hadOutput },
+            );
+          }
           const json = parseMessage(message.data, provider, hadOutput);
           const typed = listenMessageSchema().safeParse(json);
-          if (!typed.success) continue;
+          if (!typed.success) {
+            throw new ProtocolError(
+              `Message on the listen socket is not a JSON object with a string type (${message.data.length} chars)`,
+              { provider, partialOutput: hadOutput, cause: typed.error },
+            );
+          }
           if (typed.data.type === 'Results') {
             const results = listenResultsSchema().safeParse(json);
             if (!results.success) {

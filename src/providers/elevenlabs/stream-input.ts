@@ -7,6 +7,7 @@ import type {
   WebSocketTransport,
 } from '../../transport/websocket-types.js';
 import type { AudioFormat } from '../../types/audio.js';
+import { decodeBase64Audio } from '../shared/base64-audio.js';
 import { jsonFrame } from '../shared/json-frame.js';
 import { textPiece } from '../shared/text-piece.js';
 import { withPartialOutput } from '../shared/with-partial-output.js';
@@ -312,7 +313,7 @@ class StreamInputSession {
   private handle(socket: Socket, message: WebSocketMessage): 'continue' | 'stop' {
     const parsed = this.parse(message);
     if (parsed.audio) {
-      const data = new Uint8Array(Buffer.from(parsed.audio, 'base64'));
+      const data = decodeBase64Audio(parsed.audio, this.provider, this.hadOutput);
       if (data.byteLength > 0) {
         const offsetMs = durationMs(this.format, this.audioBytes);
         const words = wordsFromAlignment(parsed.alignment ?? parsed.normalizedAlignment, offsetMs);

@@ -1,5 +1,6 @@
 import { ProtocolError } from '../../errors/index.js';
 import type { AudioFormat } from '../../types/audio.js';
+import { decodeBase64Audio } from '../shared/base64-audio.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
 import { parseWire } from '../shared/parse-wire.js';
 import { rawAudioKind } from '../shared/raw-audio-kind.js';
@@ -93,7 +94,7 @@ async function* sseAudio(
     const event = parseWire(speechEventSchema(), item.value, provider, 'speech event', hadOutput);
     if (event.type === 'speech.audio.done') return;
     if (event.type === 'speech.audio.delta' && event.audio) {
-      const data = new Uint8Array(Buffer.from(event.audio, 'base64'));
+      const data = decodeBase64Audio(event.audio, provider, hadOutput);
       if (data.byteLength === 0) continue;
       hadOutput = true;
       yield { data, format };

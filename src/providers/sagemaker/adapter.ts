@@ -9,7 +9,7 @@ import type { SageMakerCodec } from './codec.js';
 import { secretHeaders } from './errors.js';
 import type { SageMakerAdapterOptions } from './options.js';
 import { preloadSageMakerCode } from './preload.js';
-import { sageMakerCodec, sageMakerCodecNames } from './registry.js';
+import { sageMakerCodec, sageMakerCodecIssues } from './registry.js';
 import type { SageMakerTarget } from './response-stream.js';
 import { sdkStreamClient } from './sdk-client.js';
 import { createSageMakerStt } from './stt.js';
@@ -83,14 +83,7 @@ export function createSageMakerAdapter(options: SageMakerAdapterOptions): Provid
     const codec = codecFor(name, 'stt', options.stt.payload);
     if (options.stt.stream === 'bidirectional') {
       const input = codec.input?.bind(codec);
-      if (!input) {
-        throw new ConfigError([
-          {
-            path: ['providers', name, 'stt', 'stream'],
-            message: `the stt codec "${options.stt.payload}" cannot stream audio in (no input()); use "raw-pcm" or stream: "response"`,
-          },
-        ]);
-      }
+      if (!input) throw new ConfigError(sageMakerCodecIssues({ stt: options.stt }, ['providers', name]));
       adapter.stt = createSageMakerBidiStt(bidiTarget(), codec, input, options.stt.sampleRate);
     } else {
       adapter.stt = createSageMakerStt(client, target, codec, options.stt.sampleRate);
@@ -103,18 +96,10 @@ export function createSageMakerAdapter(options: SageMakerAdapterOptions): Provid
   return adapter;
 }
 
+/** The codec `payload` of `capability`; ConfigError when none is registered (the config check reports it first). */
 function codecFor<C extends SageMakerCodec['capability']>(provider: string, capability: C, payload: string) {
   const codec = sageMakerCodec(capability, payload);
-  if (!codec) {
-    const known = sageMakerCodecNames(capability)
-      .map((n) => `"${n}"`)
-      .join(', ');
-    throw new ConfigError([
-      {
-        path: ['providers', provider, capability, 'payload'],
-        message: `no ${capability} codec named "${payload}"; known: ${known} (register one with registerSageMakerCodec)`,
-      },
-    ]);
-  }
+  if (!codec)
+    throw new ConfigError(sageMakerCodecIssues({ [capability]: { payload } }, ['providers', provider]));
   return codec;
 }

@@ -9,6 +9,7 @@ import {
 import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
 import { secretSchema } from '../../config-fields/secret.js';
 import { lazySchema, zod } from '../../internal/zod.js';
+import { sageMakerCodecIssues } from './registry.js';
 
 /** Default sample rate in Hz of SageMaker TTS audio when the config gives none. */
 export const SAGEMAKER_DEFAULT_TTS_SAMPLE_RATE = 24_000;
@@ -28,7 +29,7 @@ function payloadSchema(builtIn: string, fallback?: string): z.ZodString | z.ZodD
     .min(1, 'must not be empty')
     .describe(
       `Payload codec: how the request body is built and the PayloadPart bytes are read. Built in: ${builtIn}; ` +
-        'or a name registered with registerSageMakerCodec() before createRouter().' +
+        'or a name registered with registerSageMakerCodec() before the config is parsed.' +
         (fallback ? ` Default "${fallback}".` : ' Required.'),
     );
   return fallback ? base.default(fallback) : base;
@@ -106,6 +107,15 @@ const sttSection = () =>
   );
 
 /**
+ * Reports a payload no codec is registered for and a bidirectional stt stream whose codec
+ * cannot stream audio in, at `providers.<name>.<capability>.payload` / `.stt.stream` (paths
+ * relative to the provider).
+ */
+function checkCodecs(provider: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  for (const issue of sageMakerCodecIssues(provider, [])) ctx.addIssue({ code: 'custom', ...issue });
+}
+
+/**
  * Schema of a provider of kind `sagemaker` (built on first call): an Amazon SageMaker AI
  * real-time endpoint called through the SageMaker Runtime API (PROTOCOLS.md section 5).
  * `region` and `endpointName` are required; credentials default to the AWS SDK's provider chain.
@@ -163,6 +173,7 @@ export const sagemakerProviderSchema = lazySchema((z) =>
       tts: ttsSection().optional(),
       stt: sttSection().optional(),
     })
+    .superRefine(checkCodecs, { when: () => true })
     .describe(
       'An Amazon SageMaker AI endpoint (response streaming, or bidirectional streaming over HTTP/2).',
     ),

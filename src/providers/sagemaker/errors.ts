@@ -206,12 +206,17 @@ export function streamError(
   });
 }
 
-/** Maps an error thrown by the SDK's event-stream iterator; see {@link streamError}. */
+/**
+ * Maps an error thrown by the SDK's event-stream iterator; see {@link streamError}. A cut
+ * connection is reported after `receivedBytes`, the PayloadPart bytes received before it
+ * (default 0).
+ */
 export function thrownStreamError(
   provider: string,
   error: unknown,
   partialOutput: boolean,
   secrets: Record<string, string> | undefined,
+  receivedBytes = 0,
 ): VoxrouteError {
   const e = shape(error);
   const name = text(e.name) ?? 'Error';
@@ -222,6 +227,7 @@ export function thrownStreamError(
     return mapWireError(error, {
       provider,
       stage: 'body',
+      receivedBytes,
       partialOutput,
       ...(secrets ? { requestHeaders: secrets } : {}),
     });

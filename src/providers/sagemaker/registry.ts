@@ -28,7 +28,9 @@ const codecs: { [C in Capability]: Map<string, SageMakerCodecOf<C>> } = {
 /**
  * Adds (or replaces) the payload codec `name` for its capability (`codec.capability`), so a
  * provider of kind `sagemaker` can name it in `chat.payload`, `tts.payload` or `stt.payload`.
- * Register before `createRouter()`: adapters look codecs up when they are created. Names are
+ * Register before the config is parsed (`parseConfig`, `loadConfig` or `createRouter()`): the
+ * config check reports a payload no codec is registered for, and adapters look codecs up when
+ * they are created. Names are
  * per capability (`'raw-pcm'` exists for both tts and stt); registering a built-in name
  * replaces the built-in codec for every router created afterwards.
  *
@@ -67,4 +69,41 @@ export function sageMakerCodec<C extends Capability>(
 /** The names registered for `capability`, built-in ones first, e.g. `['openai-chat', 'tgi', 'jsonlines']`. */
 export function sageMakerCodecNames(capability: Capability): string[] {
   return [...codecs[capability].keys()];
+}
+
+/**
+ * The config problems of the payload codecs a `sagemaker` provider names, each with its path
+ * (`base`, the provider's own path, then e.g. `chat.payload`):
+ * a `payload` no codec is registered for (`no chat codec named "nope"; known: "openai-chat",
+ * "tgi", "jsonlines" (register one with registerSageMakerCodec)`), and `stt.stream:
+ * "bidirectional"` with an stt codec that cannot stream audio in (no `input()`). `provider` is
+ * read defensively (it may have failed its own schema); empty when all is well.
+ */
+export function sageMakerCodecIssues(
+  provider: Record<string, unknown>,
+  base: readonly (string | number)[],
+): Array<{ path: (string | number)[]; message: string }> {
+  const issues: Array<{ path: (string | number)[]; message: string }> = [];
+  for (const capability of ['chat', 'tts', 'stt'] as const) {
+    const section = provider[capability];
+    if (typeof section !== 'object' || section === null) continue;
+    const { payload, stream } = section as { payload?: unknown; stream?: unknown };
+    if (typeof payload !== 'string' || payload === '') continue;
+    const codec = sageMakerCodec(capability, payload);
+    if (!codec) {
+      const known = sageMakerCodecNames(capability)
+        .map((n) => `"${n}"`)
+        .join(', ');
+      issues.push({
+        path: [...base, capability, 'payload'],
+        message: `no ${capability} codec named "${payload}"; known: ${known} (register one with registerSageMakerCodec)`,
+      });
+    } else if (capability === 'stt' && stream === 'bidirectional' && !('input' in codec && codec.input)) {
+      issues.push({
+        path: [...base, 'stt', 'stream'],
+        message: `the stt codec "${payload}" cannot stream audio in (no input()); use "raw-pcm" or stream: "response"`,
+      });
+    }
+  }
+  return issues;
 }

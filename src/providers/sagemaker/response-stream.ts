@@ -121,6 +121,7 @@ async function* payloadParts(
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const { provider, clock, secrets, deadlines, hadOutput } = context;
   let parts = 0;
+  let received = 0; // PayloadPart bytes handed on: what a cut connection is reported after
   for (;;) {
     const ms = parts === 0 ? deadlines.firstByteMs : deadlines.idleMs;
     let step: IteratorResult<SageMakerStreamEvent>;
@@ -134,14 +135,17 @@ async function* payloadParts(
         ),
       );
     } catch (error) {
-      throw context.failure() ?? thrownStreamError(provider, error, hadOutput(), secrets);
+      throw context.failure() ?? thrownStreamError(provider, error, hadOutput(), secrets, received);
     }
     if (step.done) return;
     const event = step.value;
     if (event.PayloadPart) {
       parts++;
       const bytes = event.PayloadPart.Bytes;
-      if (bytes && bytes.byteLength > 0) yield bytes;
+      if (bytes && bytes.byteLength > 0) {
+        received += bytes.byteLength;
+        yield bytes;
+      }
     } else if (event.ModelStreamError) {
       throw streamError(provider, 'ModelStreamError', event.ModelStreamError, hadOutput(), secrets);
     } else if (event.InternalStreamFailure) {

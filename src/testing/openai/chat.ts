@@ -96,10 +96,27 @@ function promptTokens(messages: unknown[]): number {
 }
 
 /**
+ * The pieces of `reply` after the text of `last` when `last` is an assistant message whose text
+ * starts the reply (what a model continuing that message would still say), else `reply` whole.
+ */
+function afterPrefix(reply: readonly string[], last: unknown): string[] {
+  const message = (typeof last === 'object' && last !== null ? last : {}) as {
+    role?: unknown;
+    content?: unknown;
+  };
+  const prefix = message.role === 'assistant' && typeof message.content === 'string' ? message.content : '';
+  const text = reply.join('');
+  if (prefix === '' || !text.startsWith(prefix)) return [...reply];
+  return wordPieces(text.slice(prefix.length));
+}
+
+/**
  * The plan of a `POST /chat/completions` answer (PROTOCOLS 2.2): with `stream: true`, SSE
  * chunks (role chunk, content deltas, tool-call deltas, a finish chunk with `delta: {}`, a
  * usage chunk with `choices: []` when asked, `data: [DONE]`); otherwise one JSON
- * `chat.completion`. Returns a problem for a body without `messages`.
+ * `chat.completion`. Returns a problem for a body without `messages`. Dialect `'vllm'` honours
+ * `continue_final_message: true` (both it and `add_generation_prompt: true` is a 400, as vLLM
+ * answers): only the reply after the trailing assistant message's text is sent.
  */
 export function chatPlan(body: unknown, input: ChatInput): BodyPlan | RequestProblem {
   const request = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
@@ -110,7 +127,17 @@ export function chatPlan(body: unknown, input: ChatInput): BodyPlan | RequestPro
   const model = typeof request.model === 'string' ? request.model : 'mock-model';
   const reply =
     typeof input.reply === 'string' ? { text: input.reply } : (input.reply ?? { text: DEFAULT_CHAT_REPLY });
-  const deltas = reply.deltas ?? wordPieces(reply.text ?? '');
+  const full = reply.deltas ?? wordPieces(reply.text ?? '');
+  // vLLM continues a trailing assistant message when asked (continue_final_message): it streams
+  // only the tokens after that prefix; it refuses the flag together with add_generation_prompt.
+  const continued = input.dialect === 'vllm' && request.continue_final_message === true;
+  if (continued && request.add_generation_prompt === true) {
+    return {
+      status: 400,
+      message: 'Cannot set both `continue_final_message` and `add_generation_prompt` to True.',
+    };
+  }
+  const deltas = continued ? afterPrefix(full, messages.at(-1)) : full;
   const tools = (reply.toolCalls ?? []).map((tool, index) => ({
     id: tool.id ?? `call_${index}`,
     name: tool.name,

@@ -6,7 +6,8 @@ import { sseDone, sseFrame } from '../sse.js';
  * - `'openai'`: OpenAI itself; errors `{"error":{message,type,param,code}}` with a string code;
  * - `'vllm'`: vLLM; the same error shape with an integer `code` (the HTTP status), an in-stream
  *   error followed by `data: [DONE]`, chat-like transcription chunks, usage on by default once
- *   `stream_options` is present;
+ *   `stream_options` is present, `continue_final_message` honoured (only the reply after the
+ *   trailing assistant message's text is streamed);
  * - `'kokoro'`: Kokoro-FastAPI; FastAPI errors `{"detail":{error,message,type}}`, `audio/pcm`,
  *   no SSE speech;
  * - `'speaches'`: speaches; FastAPI errors `{"detail":"..."}`, per-segment transcription deltas,

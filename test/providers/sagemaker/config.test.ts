@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../../src/config/index.js';
+import { loadConfig, parseConfig } from '../../../src/config/index.js';
 import { ConfigError } from '../../../src/errors/index.js';
 import { sageMakerOptionsFromConfig } from '../../../src/providers/sagemaker/index.js';
 
@@ -97,5 +100,66 @@ describe('config of kind sagemaker', () => {
       },
     ]);
     expect(error.message).not.toContain('AKIDTEST');
+  });
+});
+
+describe('config of kind sagemaker: payload codecs are checked with the rest of the config', () => {
+  const input = {
+    providers: {
+      sm: {
+        kind: 'sagemaker',
+        region: 'mars',
+        endpointName: 'ep',
+        chat: { payload: 'nope', models: { m: 'x' } },
+        tts: { payload: 'mp3', voices: { a: 'v' } },
+        stt: { payload: 'wav', stream: 'bidirectional' },
+      },
+    },
+    routes: { chat: { providers: ['sm'], idleTimeoutMs: -1 } },
+  };
+  const expected = [
+    { path: ['providers', 'sm', 'region'], message: 'must be an AWS region such as "us-east-1"' },
+    {
+      path: ['providers', 'sm', 'chat', 'payload'],
+      message:
+        'no chat codec named "nope"; known: "openai-chat", "tgi", "jsonlines" (register one with registerSageMakerCodec)',
+    },
+    {
+      path: ['providers', 'sm', 'tts', 'payload'],
+      message:
+        'no tts codec named "mp3"; known: "cartesia", "raw-pcm" (register one with registerSageMakerCodec)',
+    },
+    {
+      path: ['providers', 'sm', 'stt', 'stream'],
+      message: 'the stt codec "wav" cannot stream audio in (no input()); use "raw-pcm" or stream: "response"',
+    },
+    { path: ['routes', 'chat', 'idleTimeoutMs'], message: 'must be > 0 ms' },
+  ];
+
+  it('parseConfig lists an unknown payload and a bidirectional stt codec without input() among every other error', () => {
+    let error: unknown;
+    try {
+      parseConfig(input, { env: {} });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).issues).toEqual(expected);
+  });
+
+  it('loadConfig reports them from a file, before any router exists', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'voxroute-sm-'));
+    const file = join(dir, 'voxroute.config.json');
+    writeFileSync(file, JSON.stringify(input));
+    let error: unknown;
+    try {
+      await loadConfig(file, { env: {} });
+    } catch (e) {
+      error = e;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).issues).toEqual(expected);
   });
 });

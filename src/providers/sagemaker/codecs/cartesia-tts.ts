@@ -1,6 +1,7 @@
 import { ProtocolError } from '../../../errors/index.js';
 import { lazySchema } from '../../../internal/zod.js';
 import type { AudioFormat } from '../../../types/audio.js';
+import { decodeBase64Audio } from '../../shared/base64-audio.js';
 import { parseWire } from '../../shared/parse-wire.js';
 import type { SageMakerTtsCodec } from '../codec.js';
 import { jsonMessages } from '../framing.js';
@@ -57,12 +58,16 @@ export const cartesiaTtsCodec: SageMakerTtsCodec = {
     return { body: JSON.stringify(body), contentType: 'application/json', accept: 'text/event-stream' };
   },
   async *decode(parts, { provider, request }) {
+    let hadOutput = false;
     for await (const message of jsonMessages(parts, { provider })) {
       if (message.kind === 'done') return;
       const value = parseWire(cartesiaMessageSchema(), message.value, provider, 'Cartesia message', false);
       if ((value.type === 'chunk' || value.type == null) && value.data) {
-        const data = new Uint8Array(Buffer.from(value.data, 'base64'));
-        if (data.byteLength > 0) yield { data, format: request.format };
+        const data = decodeBase64Audio(value.data, provider, hadOutput);
+        if (data.byteLength > 0) {
+          hadOutput = true;
+          yield { data, format: request.format };
+        }
       }
       if (value.type === 'done' || value.done === true) return;
     }
