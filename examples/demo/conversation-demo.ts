@@ -5,11 +5,14 @@
  */
 import { resolve } from 'node:path';
 import { createRouter, loadConfig, type RouterEvents } from 'voxroute';
-import { type ConversationTurn, runConversation } from './conversation.js';
+import { type ConversationTurn, type FailedTurn, runConversation } from './conversation.js';
 import { SCRIPT, startConversationServers, turnAudio } from './conversation-servers.js';
 
 export interface ConversationDemo {
+  /** The turns that were answered. */
   turns: ConversationTurn[];
+  /** The turns that failed (no reply; the conversation went on). */
+  failed: FailedTurn[];
   /** Every fallback the router reported, in order. */
   fallbacks: RouterEvents['fallback'][];
 }
@@ -44,12 +47,12 @@ export async function runConversationDemo(options: {
       await router.warmup();
       await runConversation(router, [turnAudio(0)]);
       servers.reset();
-      const turns = await runConversation(
+      const { turns, failed } = await runConversation(
         router,
         SCRIPT.map((_, k) => turnAudio(k)),
         { budgetMs: options.budgetMs ?? 800 },
       );
-      return { turns, fallbacks };
+      return { turns, failed, fallbacks };
     } finally {
       await router.close();
     }

@@ -516,3 +516,75 @@ describe('requests the config cannot serve', () => {
     }
   });
 });
+
+describe('a per-call firstChunkTimeoutMs shortens only the attempts with a fallback behind them', () => {
+  const slowChat = () =>
+    createOpenAiCompatibleMock({ chat: 'late', script: { chat: { headersDelayMs: 200 } } });
+  const provider = (url: string) => ({
+    kind: 'openai-compatible' as const,
+    baseUrl: `${url}/v1`,
+    chat: { models: { fast: 'mock-llm' } },
+  });
+
+  it('two candidates: the first falls back at 40 ms, the last answers after 200 ms under the route deadline', async () => {
+    const [a, b] = [slowChat(), slowChat()];
+    const [sa, sb] = await Promise.all([startMockServer({ provider: a }), startMockServer({ provider: b })]);
+    const router = createRouter({
+      providers: { a: provider(sa.url), b: provider(sb.url) },
+      routes: { chat: { providers: ['a', 'b'], strategy: 'priority', firstChunkTimeoutMs: 10_000 } },
+    });
+    try {
+      const s = router.chat({ ...chatRequest, firstChunkTimeoutMs: 40 });
+      const { items, error: thrown } = await collect(s);
+      expect(thrown).toBeUndefined();
+      expect(items.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text)).toEqual([
+        'late',
+      ]);
+      const result = await s.result;
+      expect(result.attempts.map((x) => [x.provider, x.outcome])).toEqual([
+        ['a', 'failed'],
+        ['b', 'success'],
+      ]);
+      const error = result.attempts[0]!.error as { phase?: string; timeoutMs?: number };
+      expect([error.phase, error.timeoutMs]).toEqual(['first-chunk', 40]);
+    } finally {
+      await router.close();
+      await Promise.all([sa.close(), sb.close()]);
+    }
+  });
+
+  it('one candidate: it is the last, so a shorter per-call deadline leaves it the route deadline', async () => {
+    const a = slowChat();
+    const sa = await startMockServer({ provider: a });
+    const router = createRouter({
+      providers: { a: provider(sa.url) },
+      routes: { chat: { providers: ['a'], strategy: 'priority', firstChunkTimeoutMs: 10_000 } },
+    });
+    try {
+      const s = router.chat({ ...chatRequest, firstChunkTimeoutMs: 40 });
+      expect((await collect(s)).error).toBeUndefined();
+      const result = await s.result;
+      expect(result.attempts.map((x) => [x.provider, x.outcome])).toEqual([['a', 'success']]);
+    } finally {
+      await router.close();
+      await sa.close();
+    }
+  });
+
+  it('a per-call deadline longer than the route one is kept by the last candidate', async () => {
+    const a = slowChat();
+    const sa = await startMockServer({ provider: a });
+    const router = createRouter({
+      providers: { a: provider(sa.url) },
+      routes: { chat: { providers: ['a'], strategy: 'priority', firstChunkTimeoutMs: 40 } },
+    });
+    try {
+      const s = router.chat({ ...chatRequest, firstChunkTimeoutMs: 5_000 });
+      expect((await collect(s)).error).toBeUndefined();
+      expect((await s.result).attempts.map((x) => [x.provider, x.outcome])).toEqual([['a', 'success']]);
+    } finally {
+      await router.close();
+      await sa.close();
+    }
+  });
+});
