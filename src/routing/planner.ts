@@ -129,7 +129,9 @@ export class RoutePlanner {
         : orderCandidates(
             built.map((c, index) => ({
               index,
-              scoreMs: planned[index]!.objectiveMs,
+              // A key measured only by its cold first call ranks by that upper bound meanwhile.
+              scoreMs: planned[index]!.objectiveMs ?? tracker.coldBound(c.key)?.ms,
+              retrySoon: tracker.coldBound(c.key)?.retry ?? false,
               lastTriedAt: tracker.lastTriedAt(c.key),
               inFlight: tracker.inFlightOf(c.key),
               healthy: c.health?.allows() ?? true,
