@@ -1,8 +1,8 @@
 /**
  * The voxroute demo (`npm run demo`): a conversation of four voice turns through
  * `voiceTurn()`, routed across two OpenAI-compatible servers (the testing kit's mocks) on free
- * loopback ports. One server is the fastest at first, then goes wrong partway: its chat slows
- * down at every call, its transcription fails from its second call, its speech resets mid-reply.
+ * loopback ports. One server is the fastest at first, then goes wrong partway: its chat stops
+ * answering, its transcription fails from its second call, its speech resets mid-reply.
  * Prints a per-turn timeline table and writes an SVG timeline (and each reply as WAV) to out/.
  *
  *   npm run demo                    (builds, then runs against the built package in dist/)
@@ -27,7 +27,8 @@ console.log(
   `voxroute demo: ${SCRIPT.length} voice turns, voxroute from ${fromDist ? 'dist/ (the built package)' : 'src/'}`,
 );
 console.log(
-  'ec2-a starts fastest, then: chat 40 ms, 250 ms, then silent; stt 503 from its 2nd call; tts reset in its 3rd request.\n',
+  'ec2-a starts fastest, then goes wrong: chat silent from its 2nd call; stt 503 from its 2nd call; tts reset in its 3rd request.\n' +
+    'Each failure moves that stage of the turn to ec2-b; latency routing then decides whether ec2-a is asked again.\n',
 );
 /** One line for an error: its class and message, never a stack. */
 const oneLine = (error: unknown): string =>
