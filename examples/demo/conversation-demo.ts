@@ -4,12 +4,15 @@
  * EC2_A_URL / EC2_B_URL, a warmed-up router, and one voiceTurn() per line of the script.
  */
 import { resolve } from 'node:path';
-import { createRouter, loadConfig, type RouterEvents } from 'voxroute';
-import { type ConversationTurn, runConversation } from './conversation.js';
+import { createRouter, loadConfig, type Router, type RouterEvents } from 'voxroute';
+import { type ConversationTurn, type FailedTurn, runConversation } from './conversation.js';
 import { SCRIPT, startConversationServers, turnAudio } from './conversation-servers.js';
 
 export interface ConversationDemo {
+  /** The turns that were answered. */
   turns: ConversationTurn[];
+  /** The turns that failed (no reply; the conversation went on). */
+  failed: FailedTurn[];
   /** Every fallback the router reported, in order. */
   fallbacks: RouterEvents['fallback'][];
 }
@@ -34,26 +37,36 @@ export async function runConversationDemo(options: {
     });
     const router = createRouter(config);
     const fallbacks: RouterEvents['fallback'][] = [];
-    router.on('fallback', (e) => {
-      fallbacks.push(e);
-      options.onFallback?.(e);
-    });
     try {
-      // Connections opened, the resampler loaded and the code paths run once before the first
-      // turn: one warm-up turn, not reported; the servers' scripts then start over.
+      // Connections opened, the resampler loaded and the code paths run before the first turn:
+      // warm-up turns, not reported, until latency routing has measured every provider warm (a
+      // provider's first call is only an upper bound: it is tried once more). The servers'
+      // scripts start over after each, so ec2-a goes wrong only in the conversation.
       await router.warmup();
-      await runConversation(router, [turnAudio(0)]);
-      servers.reset();
-      const turns = await runConversation(
+      for (let i = 0; i < 6 && !measuredWarm(router); i++) {
+        await runConversation(router, [turnAudio(0)]);
+        servers.reset();
+      }
+      router.on('fallback', (e) => {
+        fallbacks.push(e);
+        options.onFallback?.(e);
+      });
+      const { turns, failed } = await runConversation(
         router,
         SCRIPT.map((_, k) => turnAudio(k)),
         { budgetMs: options.budgetMs ?? 800 },
       );
-      return { turns, fallbacks };
+      return { turns, failed, fallbacks };
     } finally {
       await router.close();
     }
   } finally {
     await servers.close();
   }
+}
+
+/** True when every provider of every stage has answered at least twice (once after its first call). */
+function measuredWarm(router: Router): boolean {
+  const providers = router.stats().providers;
+  return providers.length > 0 && providers.every((p) => p.samples >= 2);
 }

@@ -1,8 +1,8 @@
 /**
  * The conversation demo's two "EC2" servers: the testing kit's OpenAI-compatible mocks on free
  * loopback ports, each serving stt, chat and tts with scripted latency. `ec2-a` starts as the
- * fastest at every stage and then goes wrong partway: its chat degrades (40 ms, then 250 ms,
- * then no answer: the budget's deadline moves the turn to ec2-b), its transcription fails with
+ * fastest at every stage and then goes wrong partway: its chat stops answering after its first
+ * call (the budget's deadline moves the turn to ec2-b), its transcription fails with
  * 503 from its second call, and its speech resets in the middle of its third request.
  */
 import {
@@ -60,14 +60,11 @@ export async function startConversationServers(): Promise<ConversationServers> {
       // Transcription fails from its second call on.
       transcription: ({ call }): MockScript =>
         call >= 2 ? { failTimes: Number.MAX_SAFE_INTEGER, failStatus: 503 } : { headersDelayMs: 30 },
-      // Chat degrades: 40 ms to first token, 250 ms on its second call, then no answer at all
-      // (the turn's budget gives it a first-chunk deadline and ec2-b takes over).
+      // Chat answers in 40 ms at first, then not at all (headers, no token): the turn's budget
+      // gives it a first-chunk deadline and ec2-b takes over. Its one fast sample keeps it the
+      // first choice for its second call, so the turn that meets the silence is always shown.
       chat: ({ call }): MockScript =>
-        call === 1
-          ? { headersDelayMs: 40, chunkGapMs: 4 }
-          : call === 2
-            ? { headersDelayMs: 250, chunkGapMs: 4 }
-            : { stallAfterChunks: 0 },
+        call === 1 ? { headersDelayMs: 40, chunkGapMs: 4 } : { stallAfterChunks: 0 },
       // Speech resets after two chunks of its third request (mid-reply: TTS resumes on ec2-b).
       speech: ({ call }): MockScript =>
         call === 3 ? { headersDelayMs: 30, resetAfterChunks: 2 } : { headersDelayMs: 30 },

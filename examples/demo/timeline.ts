@@ -15,14 +15,17 @@ export function served(result: RouteResult | undefined): string {
   return spoke.join('>');
 }
 
-/** One row per turn: ms from end of speech to each step, who served each stage, voxroute's share. */
-export function timelineTable(turns: TurnResult[]): string {
+/**
+ * One row per turn: ms from end of speech to each step, who served each stage, voxroute's
+ * share. `numbers`: each turn's number in the conversation (default 1, 2, ...).
+ */
+export function timelineTable(turns: TurnResult[], numbers: number[] = turns.map((_, i) => i + 1)): string {
   const header = ['turn', 'final', 'token', 'clause', 'audio', 'own', 'stt', 'chat', 'tts'];
   const rows = turns.map((r, i) => {
     const t = r.timeline;
     const from = (v: number | undefined) => (v === undefined ? undefined : v - t.endOfSpeechMs);
     return [
-      String(i + 1),
+      String(numbers[i] ?? i + 1),
       f(from(t.finalTranscriptMs)),
       f(from(t.firstTokenMs)),
       f(from(t.firstClauseMs)),
@@ -42,8 +45,11 @@ export function timelineTable(turns: TurnResult[]): string {
   ].join('\n');
 }
 
-/** An SVG chart: one bar per turn from end of speech to first audio, one colour per stage. */
-export function timelineSvg(turns: TurnResult[]): string {
+/**
+ * An SVG chart: one bar per turn from end of speech to first audio, one colour per stage.
+ * `numbers`: each turn's number in the conversation (default 1, 2, ...).
+ */
+export function timelineSvg(turns: TurnResult[], numbers: number[] = turns.map((_, i) => i + 1)): string {
   const scale = 1.2; // px per ms
   const rowH = 34;
   const left = 70;
@@ -71,7 +77,7 @@ export function timelineSvg(turns: TurnResult[]): string {
   ];
   spans.forEach((row, i) => {
     const y = 30 + i * rowH;
-    parts.push(`<text x="8" y="${y + 15}">turn ${i + 1}</text>`);
+    parts.push(`<text x="8" y="${y + 15}">turn ${numbers[i] ?? i + 1}</text>`);
     for (const s of row) {
       if (s.to === undefined || s.to < s.from) continue;
       const x = left + s.from * scale;

@@ -13,6 +13,8 @@ export interface ProviderErrorOptions extends VoxrouteErrorOptions {
   retryAfterMs?: number;
   /** A reset of a reused keep-alive socket before any response byte, not retried. Default: false. */
   reusedSocketReset?: boolean;
+  /** The provider closed an open session for inactivity (see {@link ProviderError.idleTimeout}). Default: false. */
+  idleTimeout?: boolean;
   /**
    * Whether the provider refused our credentials. Default: true for status 401, 403 and
    * WebSocket close 1008, false otherwise; a WebSocket close passes it from its reason (a 1008
@@ -50,6 +52,14 @@ export class ProviderError extends VoxrouteError {
    * connection).
    */
   readonly reusedSocketReset: boolean;
+  /**
+   * True when the provider closed a streaming session because nothing reached it within its
+   * inactivity window (Deepgram's 1011 `NET-0001`: no audio or KeepAlive for 10 s). Retryable:
+   * nothing is wrong with the request, the session was just quiet too long; `stt()` reconnects
+   * to the same provider for the caller's next audio, replaying the audio since the last final
+   * transcript. False for every other error.
+   */
+  readonly idleTimeout: boolean;
 
   constructor(message: string, options: ProviderErrorOptions) {
     super(message, options);
@@ -59,6 +69,7 @@ export class ProviderError extends VoxrouteError {
     this.providerType = options.providerType;
     this.retryAfterMs = options.retryAfterMs;
     this.reusedSocketReset = options.reusedSocketReset ?? false;
+    this.idleTimeout = options.idleTimeout ?? false;
     this.#authError = options.authError;
   }
 

@@ -1,21 +1,29 @@
 import type { RouterStats } from '../routing/router-types.js';
 import type { Capability } from '../types/route-result.js';
 
-/** Below this, a stage keeps its route's own deadline: a budget already spent must not starve it. */
+/**
+ * Floor of a stage's budget deadline, in ms: however little the budget has left, an attempt
+ * with a fallback behind it still gets this long before the call moves on.
+ */
 export const MIN_STAGE_DEADLINE_MS = 50;
 
 /**
  * A stage's per-call deadlines from what the turn's budget has left: half of what remains
- * after the later stages' expected time (so one fallback still fits), and a hedge delay of half
- * that. Empty when there is no budget or it leaves less than {@link MIN_STAGE_DEADLINE_MS}.
+ * after the later stages' expected time (so one fallback still fits), at least
+ * {@link MIN_STAGE_DEADLINE_MS}, and a hedge delay of half that. Empty only when there is no
+ * budget. The router applies a per-call first-chunk deadline to the attempts that have a
+ * fallback behind them; the route's last candidate keeps at least the route's own deadline,
+ * so a spent budget makes a turn fall back sooner, never end with no answer.
  */
 export function stageDeadlines(
   leftMs: number | undefined,
   laterExpectedMs: number,
 ): { firstChunkTimeoutMs?: number; hedgeAfterMs?: number } {
   if (leftMs === undefined) return {};
-  const firstChunkTimeoutMs = Math.floor((leftMs - laterExpectedMs) / 2);
-  if (!(firstChunkTimeoutMs >= MIN_STAGE_DEADLINE_MS)) return {};
+  const half = Math.floor((leftMs - laterExpectedMs) / 2);
+  const firstChunkTimeoutMs = Number.isFinite(half)
+    ? Math.max(MIN_STAGE_DEADLINE_MS, half)
+    : MIN_STAGE_DEADLINE_MS;
   return { firstChunkTimeoutMs, hedgeAfterMs: Math.floor(firstChunkTimeoutMs / 2) };
 }
 

@@ -22,9 +22,12 @@ export interface VoiceTurnRequest {
   /** BCP 47 language of the turn, given to stt and tts. */
   language?: string;
   /**
-   * Time budget from end of speech to first audio, in ms. Each stage's first-chunk deadline
-   * (and hedge delay, on hedged routes) is tightened to what the budget leaves, keeping room
-   * for one fallback and the later stages' measured time. Default: none (the routes' own).
+   * Time budget from end of speech to first audio, in ms. The chat and TTS stages' first-chunk
+   * deadlines (and hedge delays, on hedged routes) are tightened to what the budget leaves
+   * (half of it after the later stages' measured time, at least 50 ms), keeping room for one
+   * fallback. Only attempts with a fallback behind them are shortened: a stage's last
+   * candidate keeps at least its route's own deadline, so a late answer still comes.
+   * Default: none (the routes' own).
    */
   budgetMs?: number;
   /** Barge-in: aborting it cancels all three stages; the turn then throws AbortError. */

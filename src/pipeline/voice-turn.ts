@@ -21,9 +21,11 @@ import type { TurnEvent, TurnResult, TurnTimeline, VoiceTurn, VoiceTurnRequest }
  *
  * With `budgetMs` (end of speech -> first audio), chat and TTS get per-call first-chunk
  * deadlines (`firstChunkTimeoutMs`, and `hedgeAfterMs` on hedged routes) of half of what the
- * budget has left after the later stages' measured time to first chunk, so a slow provider
- * falls back in time; below 50 ms left, a stage keeps its route's own deadlines. The STT stage
- * keeps its route's deadlines (its end of speech is known only when the audio ends).
+ * budget has left after the later stages' measured time to first chunk, at least 50 ms, so a
+ * slow provider falls back in time. They shorten only the attempts with a fallback behind
+ * them: a stage's last candidate keeps at least its route's own first-chunk deadline, so a
+ * spent budget never turns a late answer into no answer. The STT stage keeps its route's
+ * deadlines (its end of speech is known only when the audio ends).
  *
  * Nothing starts until the turn is iterated; it can be iterated once. Events come in the
  * order they happened: transcripts, reply deltas, audio chunks (in `request.output`, default

@@ -222,8 +222,8 @@ interface Running<T> {
   onCallAbort: (() => void) | undefined;
   acquired: boolean;
   ended: boolean;
-  /** First call after a long idle (or ever): its time to first chunk may include a cold start. */
-  cold: boolean;
+  /** First call ever, or after a long idle: its time to first chunk may include a cold start. */
+  cold: false | 'first' | 'idle';
   /** Index of the candidate in `run.candidates`. */
   index: number;
   /** Stands in for an earlier candidate that failed at `position` (see {@link RouteCandidate.start}). */
@@ -639,7 +639,11 @@ async function* drive<T>(
           const ttfc = now - winner.t0;
           winner.attempt.timeToFirstChunkMs = ttfc;
           callTtfc ??= now - callStart;
-          tracker.recordSuccess(c.key, ttfc, now, { ...decay, coldStart: winner.cold });
+          tracker.recordSuccess(c.key, ttfc, now, {
+            ...decay,
+            coldStart: winner.cold !== false,
+            firstCall: winner.cold === 'first',
+          });
           emitter.emit('first-chunk', {
             ...winner.base,
             timeToFirstChunkMs: ttfc,
@@ -753,8 +757,9 @@ function isEmptyAnswer(capability: Capability, first: IteratorResult<unknown>): 
  */
 export const COLD_START_AFTER_MS = 5 * 60_000;
 
-function isColdStart(lastTriedAt: number | undefined, now: number): boolean {
-  return lastTriedAt !== undefined && now - lastTriedAt > COLD_START_AFTER_MS;
+function isColdStart(lastTriedAt: number | undefined, now: number): false | 'first' | 'idle' {
+  if (lastTriedAt === undefined) return 'first';
+  return now - lastTriedAt > COLD_START_AFTER_MS ? 'idle' : false;
 }
 
 /** True for a reset of a reused keep-alive socket that could not be retried: not the provider's fault. */

@@ -74,6 +74,10 @@ interface Entry {
   /** The learned distribution (body and tail), updated on every outcome. */
   model: TailModel;
   hedgeAfterMs: number | undefined;
+  /** The first call's TTFC while no warm sample exists (an upper bound), in ms. */
+  coldBound: number | undefined;
+  /** Outcomes (samples + errors) recorded when `coldBound` was: none since means re-try soon. */
+  coldBoundAt: number | undefined;
 }
 
 /**
@@ -126,6 +130,8 @@ export class LatencyTracker {
         lastUpdate: undefined,
         model: new TailModel(),
         hedgeAfterMs: undefined,
+        coldBound: undefined,
+        coldBoundAt: undefined,
       };
       this.#entries.set(key, e);
     }
@@ -138,19 +144,38 @@ export class LatencyTracker {
    * the class). `coldStart: true` (the first call after a long idle) is only averaged in, never
    * part of a peak, so one cold start is not held against the provider. `decayMs` overrides the
    * tracker's decay time for this sample (a route's `ewmaDecayMs`).
+   *
+   * `firstCall: true` (with `coldStart`; the key's first call ever, paying for connection setup
+   * and lazy loading) makes the sample an upper bound: it is the score until the first warm
+   * sample, which replaces it (EWMA and quantile window start over from it), and
+   * {@link coldBound} asks for the key to be re-tried soon rather than after `probeAfterMs`.
    */
   recordSuccess(
     key: string,
     ms: number,
     now: number,
-    options: { coldStart?: boolean; decayMs?: number } = {},
+    options: { coldStart?: boolean; firstCall?: boolean; decayMs?: number } = {},
   ): void {
     const e = this.#entry(key);
-    this.#fold(e, ms, now, options.coldStart ?? false, options.decayMs);
+    const cold = (options.coldStart ?? false) || (options.firstCall ?? false);
+    if (!cold && e.coldBound !== undefined) {
+      // The first warm sample replaces the first call's upper bound.
+      e.ewma = undefined;
+      e.recent = [];
+      e.recentNext = 0;
+      e.coldBound = undefined;
+      e.coldBoundAt = undefined;
+    }
+    const first = options.firstCall === true && e.samples === 0;
+    this.#fold(e, ms, now, cold, options.decayMs);
     e.lastUpdate = now;
     e.samples++;
+    if (first) {
+      e.coldBound = ms;
+      e.coldBoundAt = e.samples + e.errors;
+    }
     // A cold start is not part of the provider's distribution (see the class).
-    if (!options.coldStart) e.model.record(ms, now);
+    if (!cold) e.model.record(ms, now);
     this.#push(e.recent, ms, e, 'recentNext');
     this.#pushOutcome(e, true);
   }
@@ -227,6 +252,17 @@ export class LatencyTracker {
   score(key: string): number | undefined {
     const e = this.#entries.get(key);
     return e ? scoreOf(e) : undefined;
+  }
+
+  /**
+   * While `key`'s only sample is its first call's (see {@link recordSuccess}): that sample in ms,
+   * an upper bound of its TTFC, and `retry`: true until another outcome (success or failure)
+   * is recorded, i.e. the latency strategy should re-try it soon. Undefined otherwise.
+   */
+  coldBound(key: string): { ms: number; retry: boolean } | undefined {
+    const e = this.#entries.get(key);
+    if (!e || e.coldBound === undefined) return undefined;
+    return { ms: e.coldBound, retry: e.samples + e.errors === e.coldBoundAt };
   }
 
   /** Monotonic time of the last outcome (success or failure) of `key`, or undefined if never tried. */

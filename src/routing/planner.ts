@@ -69,6 +69,8 @@ export class RoutePlanner {
       };
     }
     const built: RouteCandidate<T>[] = [];
+    /** Per built candidate: the route's own first-chunk deadline, in ms (0: none). */
+    const routeFirstChunkMs: number[] = [];
     const missing: ConfigIssue[] = [];
     for (const name of route.providers) {
       const adapter = this.#adapters.get(name);
@@ -84,15 +86,16 @@ export class RoutePlanner {
       const key = LatencyTracker.key(name, capability, made.model);
       if (!this.#seen.has(key)) this.#seen.set(key, { provider: name, capability, model: made.model ?? '' });
       const snap = tracker.tail(key);
+      const own =
+        made.answersOnPause && route.firstChunkTimeoutMs === 'auto'
+          ? 0
+          : firstChunkDeadlineMs(route.firstChunkTimeoutMs, snap);
+      routeFirstChunkMs.push(own);
       built.push({
         provider: name,
         model: made.model,
         key,
-        firstChunkMs:
-          request.firstChunkTimeoutMs ??
-          (made.answersOnPause && route.firstChunkTimeoutMs === 'auto'
-            ? 0
-            : firstChunkDeadlineMs(route.firstChunkTimeoutMs, snap)),
+        firstChunkMs: request.firstChunkTimeoutMs ?? own,
         deadlines: { connectMs: route.connectTimeoutMs, idleMs: route.idleTimeoutMs },
         start: made.start,
         inputEnded: made.inputEnded,
@@ -126,7 +129,9 @@ export class RoutePlanner {
         : orderCandidates(
             built.map((c, index) => ({
               index,
-              scoreMs: planned[index]!.objectiveMs,
+              // A key measured only by its cold first call ranks by that upper bound meanwhile.
+              scoreMs: planned[index]!.objectiveMs ?? tracker.coldBound(c.key)?.ms,
+              retrySoon: tracker.coldBound(c.key)?.retry ?? false,
               lastTriedAt: tracker.lastTriedAt(c.key),
               inFlight: tracker.inFlightOf(c.key),
               healthy: c.health?.allows() ?? true,
@@ -142,6 +147,14 @@ export class RoutePlanner {
               random: this.#random,
             },
           );
+    // A per-call first-chunk deadline (a voice turn's budget) shortens the attempts that have a
+    // fallback behind them; the last candidate keeps at least the route's own: a tight budget
+    // makes a call fall back sooner, never turns a late answer into none.
+    const last = order.length > 0 ? built[order[order.length - 1]!] : undefined;
+    if (last && request.firstChunkTimeoutMs !== undefined) {
+      const own = routeFirstChunkMs[order[order.length - 1]!]!;
+      last.firstChunkMs = own === 0 || last.firstChunkMs === 0 ? 0 : Math.max(own, last.firstChunkMs);
+    }
     // One literal with every field (undefined where unset): the same shape for every call.
     const shared = this.#shared;
     return {

@@ -99,6 +99,22 @@ export class ReplayableAudio {
     }
   }
 
+  /**
+   * Waits until the caller's stream has more than `offset` bytes (true) or has ended with no
+   * more (false); false too when `signal` aborts. Throws the caller's stream failure.
+   */
+  async readBeyond(offset: number, signal?: AbortSignal): Promise<boolean> {
+    for (;;) {
+      if (this.#total > offset) return true;
+      if (this.#failure) throw this.#failure.error;
+      if (this.#done || signal?.aborted) return false;
+      this.#pull ??= this.#next().finally(() => {
+        this.#pull = undefined;
+      });
+      await this.#pull;
+    }
+  }
+
   /** The caller's audio stream failed (threw, or gave a non-audio item): that failure, as a RequestError. */
   get failure(): RequestError | undefined {
     return this.#failure?.error;

@@ -24,6 +24,11 @@ export interface ScoredCandidate {
   weight?: number;
   /** Cost for `cost` (any unit, lower is cheaper; default 0). */
   cost?: number;
+  /**
+   * True when its only measurement is its first call's, an upper bound (connection setup, lazy
+   * loading) with no outcome since: `latency` re-tries it soon, as a probe. Default: false.
+   */
+  retrySoon?: boolean;
 }
 
 /** Options of {@link orderCandidates}. */
@@ -72,7 +77,9 @@ export function score(c: ScoredCandidate, inFlightWeight = 0): number {
  * somewhere to go when every provider is cooling down.
  *
  * `latency`: first one probe: a candidate never tried, or not tried for `probeAfterMs`, that has
- * no attempt running (so concurrent calls do not burst a new provider), in listed order; then
+ * no attempt running (so concurrent calls do not burst a new provider), in listed order; else
+ * one whose only measurement is a cold first call (`retrySoon`), so that one cold sample does
+ * not keep it out until `probeAfterMs`; then
  * the lowest load-aware score; when three or more candidates are near-best (within
  * {@link NEAR_BEST_FACTOR} of the lowest), power of two choices among them: two drawn at
  * random, the lower score first, so load spreads over equivalent providers; then the rest by
@@ -104,11 +111,11 @@ export function orderCandidates(candidates: readonly ScoredCandidate[], options:
     }
     case 'latency': {
       const probeAfter = options.probeAfterMs ?? 30_000;
-      const probe = healthy.find(
-        (c) =>
-          (c.inFlight ?? 0) === 0 &&
-          (c.lastTriedAt === undefined || options.now - c.lastTriedAt > probeAfter),
-      );
+      const idle = (c: ScoredCandidate) => (c.inFlight ?? 0) === 0;
+      const probe =
+        healthy.find(
+          (c) => idle(c) && (c.lastTriedAt === undefined || options.now - c.lastTriedAt > probeAfter),
+        ) ?? healthy.find((c) => idle(c) && c.retrySoon === true);
       const rest = healthy.filter((c) => c !== probe).sort(byScore);
       const lowest = rest[0] ? scoreOf(rest[0]) : Number.POSITIVE_INFINITY;
       const nearBest = rest.filter((c) => c.scoreMs !== undefined && scoreOf(c) <= lowest * NEAR_BEST_FACTOR);

@@ -1,5 +1,6 @@
 import { bytesPerFrame, durationMs, sameFormat } from '../audio/format.js';
 import { createAudioConverter, SampleFramer } from '../audio/index.js';
+import { ProviderError } from '../errors/provider-error.js';
 import type { AudioFormat } from '../types/audio.js';
 import type { SttRequest } from '../types/requests.js';
 import type { TranscriptEvent } from '../types/transcript.js';
@@ -43,19 +44,28 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
         start: (attempt) => {
           // A provider taking over mid-utterance hears the audio since the last final;
           // its times are moved onto the caller's timeline.
-          const from = replayFrom;
-          const offsetMs = durationMs(request.format, from);
-          const events = stt.transcribe(
-            {
-              audio: convertAudio(audio.reader(attempt.signal, from), request.format, input),
-              format: input,
-              ...(model !== undefined ? { model } : {}),
-              ...(language !== undefined ? { language } : {}),
-              interim: request.interim ?? false,
-            },
-            attempt,
-          );
-          return offsetMs === 0 ? events : shiftTranscript(events, offsetMs);
+          const open = () => {
+            const from = replayFrom;
+            const offsetMs = durationMs(request.format, from);
+            const events = stt.transcribe(
+              {
+                audio: convertAudio(audio.reader(attempt.signal, from), request.format, input),
+                format: input,
+                ...(model !== undefined ? { model } : {}),
+                ...(language !== undefined ? { language } : {}),
+                interim: request.interim ?? false,
+              },
+              attempt,
+            );
+            return offsetMs === 0 ? events : shiftTranscript(events, offsetMs);
+          };
+          return reconnectOnIdleClose(open, {
+            // Audio read beyond the last final: what a new session would have to hear again.
+            pending: () => audio.totalBytes > replayFrom,
+            readBeyond: (offset) => audio.readBeyond(offset, attempt.signal),
+            totalBytes: () => audio.totalBytes,
+            signal: attempt.signal,
+          });
         },
         ...(stt.capabilities.streamingInput ? { answersOnPause: true } : { inputEnded: inputEnded() }),
       };
@@ -77,6 +87,51 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
       audio.trimBefore(replayFrom);
     },
   };
+}
+
+/** Reconnects in a row, without a transcript event in between, before an idle close is thrown. */
+export const MAX_IDLE_RECONNECTS = 3;
+
+/**
+ * The events of `open()`'s session; when the provider closes it for inactivity (a ProviderError
+ * with `idleTimeout`, e.g. Deepgram's 1011 NET-0001 during a long pause), a new session of
+ * the same provider instead of a failure: opened once the caller's next audio arrives, or at
+ * once when the audio has ended with audio since the last final still untranscribed. `open()`
+ * replays the audio since the last final delivered, so nothing is lost; when the audio ended
+ * with nothing pending, the stream just ends. After {@link MAX_IDLE_RECONNECTS} in a row with no
+ * event between them, or once the attempt is aborted, the close is thrown as it is.
+ */
+async function* reconnectOnIdleClose(
+  open: () => AsyncIterable<TranscriptEvent>,
+  audio: {
+    pending(): boolean;
+    readBeyond(offset: number): Promise<boolean>;
+    totalBytes(): number;
+    signal: AbortSignal;
+  },
+): AsyncGenerator<TranscriptEvent, void, undefined> {
+  let reconnects = 0;
+  for (;;) {
+    try {
+      for await (const e of open()) {
+        reconnects = 0;
+        yield e;
+      }
+      return;
+    } catch (error) {
+      if (!isIdleClose(error) || audio.signal.aborted || reconnects >= MAX_IDLE_RECONNECTS) throw error;
+      // Wait for the caller's next audio; at its end, only audio still waiting for a final needs a session.
+      const more = await audio.readBeyond(audio.totalBytes());
+      if (audio.signal.aborted) throw error;
+      if (!more && !audio.pending()) return;
+      reconnects++;
+    }
+  }
+}
+
+/** An inactivity close of the provider's session (see ProviderError.idleTimeout). */
+function isIdleClose(error: unknown): boolean {
+  return ProviderError.isInstance(error) && error.idleTimeout && error.retryable;
 }
 
 /** The text a transcript event adds to the transcript: finals only. */

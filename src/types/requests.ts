@@ -13,9 +13,11 @@ export interface CallOptions {
    */
   deadlineMs?: number;
   /**
-   * First-chunk deadline of each attempt of this call in ms, overriding the route's
-   * `firstChunkTimeoutMs`: when it passes before an attempt's first chunk, the call falls back
-   * to the next provider (unlike `deadlineMs`, which ends the call). Default: the route's.
+   * First-chunk deadline of the attempts of this call that have a fallback behind them, in
+   * ms, overriding the route's `firstChunkTimeoutMs`: when it passes before an attempt's first
+   * chunk, the call falls back to the next provider. The route's last candidate keeps at
+   * least the route's own deadline (a shorter one here never turns a late answer into no
+   * answer); to end the whole call at a time, use `deadlineMs`. Default: the route's.
    */
   firstChunkTimeoutMs?: number;
   /**

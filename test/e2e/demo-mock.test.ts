@@ -17,6 +17,8 @@ describe('the demo conversation (npm run demo) on the testing kit mocks', () => 
       // A loaded CI machine must not turn the budget's deadlines into failures of ec2-b.
       budgetMs: 1500,
     });
+    expect(demo.failed).toEqual([]);
+    expect(demo.turns.map((t) => t.turn)).toEqual([1, 2, 3, 4]);
     expect(demo.turns.map((t) => t.result.transcript)).toEqual(SCRIPT.map((l) => l.said));
     expect(demo.turns.map((t) => t.result.reply)).toEqual(SCRIPT.map((l) => l.reply));
     // Every reply was heard whole: the mock's speech of each clause, in order, whoever served it.

@@ -207,6 +207,34 @@ describe('voiceTurn', () => {
     expect(chatRequests(a)).toHaveLength(1);
   });
 
+  it('a spent budget never turns a late answer into none: the last chat candidate keeps its route deadline', async () => {
+    // Both providers answer after 250 ms; the budget (100 ms) is spent before chat starts.
+    const { router, a, b } = await setup({
+      chatScripts: [{ headersDelayMs: 250 }, { headersDelayMs: 250 }],
+      routes: {
+        stt: { providers: ['a'], strategy: 'priority' },
+        chat: { providers: ['a', 'b'], strategy: 'priority', firstChunkTimeoutMs: 10_000 },
+        tts: { providers: ['a'], strategy: 'priority' },
+      },
+    });
+    const turn = voiceTurn(router, request({ budgetMs: 100 }));
+    for await (const _ of turn) {
+      // drain
+    }
+    const result = await turn.result;
+    expect(result.reply).toBe(DELTAS.join(''));
+    const chat = result.stages.chat!;
+    expect(chat.attempts.map((x) => [x.provider, x.outcome])).toEqual([
+      ['a', 'failed'],
+      ['b', 'success'],
+    ]);
+    // The first candidate, with a fallback behind it, got the budget's floor of 50 ms.
+    const error = chat.attempts[0]!.error;
+    expect(TimeoutError.isInstance(error) && [error.phase, error.timeoutMs]).toEqual(['first-chunk', 50]);
+    expect(chatRequests(a)).toHaveLength(1);
+    expect(chatRequests(b)).toHaveLength(1);
+  });
+
   it('a malformed request throws a VoxrouteError naming the field, before any provider', async () => {
     const { router, a } = await setup();
     expect(() => voiceTurn(router, request({ voice: '' }))).toThrow(

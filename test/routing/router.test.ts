@@ -353,7 +353,7 @@ describe.each<Mode>(['loopback', 'msw'])('createRouter over %s', (mode) => {
 });
 
 describe('latency routing', () => {
-  it('probes each provider once, then prefers the one with the lower time to first chunk', async () => {
+  it('probes each provider, re-tries each once after its cold first call, then prefers the lower time to first chunk', async () => {
     const slow = createOpenAiCompatibleMock({ script: { chat: { headersDelayMs: 80 } } });
     const fast = createOpenAiCompatibleMock();
     const p = await serve('loopback', slow, fast, 'latency');
@@ -365,11 +365,12 @@ describe('latency routing', () => {
         await collect(s);
         served.push((await s.result).provider);
       }
-      expect(served).toEqual(['a', 'b', 'b', 'b', 'b']);
+      // A first call (connection setup) is only an upper bound: each is tried once more, warm.
+      expect(served).toEqual(['a', 'b', 'a', 'b', 'b']);
       const stats = router.stats().providers.filter((x) => x.capability === 'chat');
       expect(stats.map((x) => [x.provider, x.samples])).toEqual([
-        ['a', 1],
-        ['b', 4],
+        ['a', 2],
+        ['b', 3],
       ]);
       expect(stats[0]!.ewmaMs!).toBeGreaterThan(stats[1]!.ewmaMs!);
     } finally {
@@ -407,7 +408,10 @@ describe('latency routing: inFlightWeight', () => {
         return (await s.result).provider;
       };
       try {
-        // Each is probed once (never tried, in listed order): scores a 100, b 150.
+        // Each is probed (never tried, in listed order), then re-tried once warm (a first call
+        // is only an upper bound): scores a 100, b 150.
+        expect(await measure(ta, 100)).toBe('a');
+        expect(await measure(tb, 150)).toBe('b');
         expect(await measure(ta, 100)).toBe('a');
         expect(await measure(tb, 150)).toBe('b');
         const held = router.chat(chatRequest);
@@ -423,7 +427,7 @@ describe('latency routing: inFlightWeight', () => {
         await Promise.all([heldDone, nextDone]);
         expect((await held.result).provider).toBe('a');
         expect((await next.result).provider).toBe(expected);
-        expect([a.calls('chat'), b.calls('chat')]).toEqual(expected === 'a' ? [3, 1] : [2, 2]);
+        expect([a.calls('chat'), b.calls('chat')]).toEqual(expected === 'a' ? [4, 2] : [3, 3]);
       } finally {
         await router.close();
         await p.close();
@@ -513,6 +517,78 @@ describe('requests the config cannot serve', () => {
     } finally {
       await router.close();
       await p.close();
+    }
+  });
+});
+
+describe('a per-call firstChunkTimeoutMs shortens only the attempts with a fallback behind them', () => {
+  const slowChat = () =>
+    createOpenAiCompatibleMock({ chat: 'late', script: { chat: { headersDelayMs: 200 } } });
+  const provider = (url: string) => ({
+    kind: 'openai-compatible' as const,
+    baseUrl: `${url}/v1`,
+    chat: { models: { fast: 'mock-llm' } },
+  });
+
+  it('two candidates: the first falls back at 40 ms, the last answers after 200 ms under the route deadline', async () => {
+    const [a, b] = [slowChat(), slowChat()];
+    const [sa, sb] = await Promise.all([startMockServer({ provider: a }), startMockServer({ provider: b })]);
+    const router = createRouter({
+      providers: { a: provider(sa.url), b: provider(sb.url) },
+      routes: { chat: { providers: ['a', 'b'], strategy: 'priority', firstChunkTimeoutMs: 10_000 } },
+    });
+    try {
+      const s = router.chat({ ...chatRequest, firstChunkTimeoutMs: 40 });
+      const { items, error: thrown } = await collect(s);
+      expect(thrown).toBeUndefined();
+      expect(items.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text)).toEqual([
+        'late',
+      ]);
+      const result = await s.result;
+      expect(result.attempts.map((x) => [x.provider, x.outcome])).toEqual([
+        ['a', 'failed'],
+        ['b', 'success'],
+      ]);
+      const error = result.attempts[0]!.error as { phase?: string; timeoutMs?: number };
+      expect([error.phase, error.timeoutMs]).toEqual(['first-chunk', 40]);
+    } finally {
+      await router.close();
+      await Promise.all([sa.close(), sb.close()]);
+    }
+  });
+
+  it('one candidate: it is the last, so a shorter per-call deadline leaves it the route deadline', async () => {
+    const a = slowChat();
+    const sa = await startMockServer({ provider: a });
+    const router = createRouter({
+      providers: { a: provider(sa.url) },
+      routes: { chat: { providers: ['a'], strategy: 'priority', firstChunkTimeoutMs: 10_000 } },
+    });
+    try {
+      const s = router.chat({ ...chatRequest, firstChunkTimeoutMs: 40 });
+      expect((await collect(s)).error).toBeUndefined();
+      const result = await s.result;
+      expect(result.attempts.map((x) => [x.provider, x.outcome])).toEqual([['a', 'success']]);
+    } finally {
+      await router.close();
+      await sa.close();
+    }
+  });
+
+  it('a per-call deadline longer than the route one is kept by the last candidate', async () => {
+    const a = slowChat();
+    const sa = await startMockServer({ provider: a });
+    const router = createRouter({
+      providers: { a: provider(sa.url) },
+      routes: { chat: { providers: ['a'], strategy: 'priority', firstChunkTimeoutMs: 40 } },
+    });
+    try {
+      const s = router.chat({ ...chatRequest, firstChunkTimeoutMs: 5_000 });
+      expect((await collect(s)).error).toBeUndefined();
+      expect((await s.result).attempts.map((x) => [x.provider, x.outcome])).toEqual([['a', 'success']]);
+    } finally {
+      await router.close();
+      await sa.close();
     }
   });
 });

@@ -11,6 +11,7 @@ import {
 import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
 import { secretSchema } from '../../config-fields/secret.js';
 import { lazySchema } from '../../internal/zod.js';
+import { DEFAULT_KEEP_ALIVE_MS } from './options.js';
 
 /**
  * Base URL of Deepgram's API, the default `baseUrl` of a provider of kind `deepgram`
@@ -23,12 +24,10 @@ export const DEEPGRAM_BASE_URL = 'https://api.deepgram.com';
 export const DEEPGRAM_DEFAULT_STT_MODEL = 'nova-3';
 
 /**
- * Default interval of `{"type":"KeepAlive"}` messages while the caller sends no audio, in ms.
- * Deepgram closes a listen socket that received neither audio nor a text message for 10 s
- * (NET-0001), and asks for a KeepAlive every 3 to 5 s (PROTOCOLS.md 3.2, DGDOC-audio-keep-alive);
- * 3000 ms stays well inside that window even when the event loop is briefly busy.
+ * Default interval of `{"type":"KeepAlive"}` messages while the caller sends no audio, in ms:
+ * the adapter's own default (see DEFAULT_KEEP_ALIVE_MS in options.ts for why 2000 ms).
  */
-export const DEEPGRAM_KEEP_ALIVE_MS = 3_000;
+export const DEEPGRAM_KEEP_ALIVE_MS = DEFAULT_KEEP_ALIVE_MS;
 
 const sttSection = () =>
   sectionSchema('Live speech-to-text over the /v1/listen WebSocket.', (z) => ({

@@ -33,8 +33,9 @@ export function isRetryableListenClose(
  * The error the listen adapter throws for `error`, a failure of its socket:
  * - a ProviderError whose `status` is a WebSocket close code (1000-4999) becomes a ProviderError
  *   with the same status and message, `providerCode` = Deepgram's code from the close reason
- *   (e.g. `'NET-0001'` for the inactivity close 1011: retryable, a typed idle timeout
- *   for no audio), `retryable` from {@link isRetryableListenClose}, and `partialOutput`;
+ *   (e.g. `'NET-0001'` for the inactivity close 1011: retryable, with `idleTimeout: true`, the
+ *   typed idle timeout for no audio), `retryable` from {@link isRetryableListenClose}, and
+ *   `partialOutput`;
  * - any other ProviderError, a ProtocolError or a TimeoutError gets `partialOutput` set;
  * - anything else (AbortError, ...) is returned as it is.
  * `close` is how the socket closed, when known (its reason is read for the Deepgram code).
@@ -51,7 +52,9 @@ export function listenError(
     const retryable = isClose
       ? isRetryableListenClose(status, deepgramCode, error.retryable)
       : error.retryable;
+    const idleTimeout = deepgramCode === 'NET-0001';
     if (
+      error.idleTimeout === idleTimeout &&
       error.partialOutput === partialOutput &&
       error.retryable === retryable &&
       (deepgramCode === undefined || error.providerCode === deepgramCode)
@@ -67,6 +70,7 @@ export function listenError(
       retryable,
       partialOutput,
       authError: error.isAuthError,
+      idleTimeout,
       cause: error,
     });
   }

@@ -65,9 +65,13 @@ export interface DeepgramAdapterOptions {
 /**
  * Default keep-alive interval, in ms: Deepgram closes a listen socket that got neither audio
  * nor a text message for 10 s (NET-0001) and asks for a KeepAlive every 3-5 s (PROTOCOLS.md
- * 3.2, DGDOC-audio-keep-alive).
+ * 3.2, DGDOC-audio-keep-alive). 2000 ms, below that range on purpose: a KeepAlive is a small
+ * text frame with no reply, so sending it more often costs nothing, while a gap as long as a
+ * window lets one late timer (a busy event loop, a proxy or self-hosted endpoint with a 3 s
+ * window) close the socket. At 2 s the longest gap between frames stays 1 s inside a 3 s
+ * window and 8 s inside Deepgram's 10 s.
  */
-export const DEFAULT_KEEP_ALIVE_MS = 3_000;
+export const DEFAULT_KEEP_ALIVE_MS = 2_000;
 
 /**
  * How long to wait, after `CloseStream`, for the last results and `Metadata` when the attempt

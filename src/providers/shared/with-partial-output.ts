@@ -17,6 +17,7 @@ export function withPartialOutput(error: unknown, partialOutput: boolean): unkno
       retryAfterMs: error.retryAfterMs,
       retryable: error.retryable,
       reusedSocketReset: error.reusedSocketReset,
+      idleTimeout: error.idleTimeout,
       partialOutput,
       cause: error,
     });

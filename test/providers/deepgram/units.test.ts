@@ -169,13 +169,13 @@ describe('config kind deepgram', () => {
     routes: { stt: { providers: ['dg'] } },
   });
 
-  it('fills the defaults: public host, nova-3, keep-alive 3000 ms, auth auto', () => {
+  it('fills the defaults: public host, nova-3, keep-alive 2000 ms, auth auto', () => {
     const resolved = parseConfig(config({ stt: {} }), { env: { DG_KEY: 'k-123456' } });
     expect(resolved.providers.dg).toEqual({
       kind: 'deepgram',
       baseUrl: 'https://api.deepgram.com',
       apiKey: 'k-123456',
-      stt: { model: 'nova-3', keepAliveIntervalMs: 3000, auth: 'auto' },
+      stt: { model: 'nova-3', keepAliveIntervalMs: 2000, auth: 'auto' },
     });
   });
 
