@@ -8,7 +8,7 @@ import { type CapabilityCall, sectionOf } from './capability.js';
 import { firstChunkDeadlineMs } from './deadlines.js';
 import type { HealthRegistry } from './health/index.js';
 import { HedgeBudgets } from './hedge.js';
-import { budgetShareCap, planRoute } from './hedge-delay.js';
+import { budgetDrain, budgetShareCap, planRoute } from './hedge-delay.js';
 import { LatencyTracker } from './latency-tracker.js';
 import type { ProviderStats } from './router-types.js';
 import { orderCandidates } from './select.js';
@@ -113,6 +113,7 @@ export class RoutePlanner {
       route.hedge && budget ? budgetShareCap(route.hedge.maxShare, budget.tokens()) : 0,
       // A token in hand: the first choice hedges its tail at the knee, whatever its share.
       1,
+      budget ? budgetDrain(budget.tokens(), budget.capacity()) : 0,
     );
     // A per-call hedgeAfterMs (e.g. from a voice turn's budget) overrides the planned delay.
     for (let i = 0; i < built.length; i++) {
@@ -120,7 +121,7 @@ export class RoutePlanner {
     }
     // One candidate has one order (weighted draws its random number even so: the same
     // sequence of draws as before for a seeded random).
-    const order =
+    let order =
       built.length === 1 && route.strategy !== 'weighted'
         ? ONE
         : orderCandidates(
@@ -142,6 +143,13 @@ export class RoutePlanner {
               random: this.#random,
             },
           );
+    // The hedge goes to the backup the first choice's plan counted on (the cheapest backup, an
+    // outage's provider not), whatever its own rank as a first choice.
+    if (route.strategy === 'latency' && order.length > 2) {
+      const backup = planned[order[0]!]!.backupIndex;
+      const at = backup === undefined ? -1 : order.indexOf(backup);
+      if (at > 1) order = [order[0]!, backup!, ...order.slice(1).filter((i) => i !== backup)];
+    }
     // One literal with every field (undefined where unset): the same shape for every call.
     const shared = this.#shared;
     return {
