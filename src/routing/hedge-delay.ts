@@ -3,9 +3,11 @@
  * tail.ts (docs/routing.md, "Objective"):
  *
  *   T = min(X, d + Y)      time to first audio of a call on primary X hedged after d to Y
- *   J = (1 - f) x (E[T] + TAIL_PENALTY x E[(T - knee)+]) + f x (failMs + E[Y])
+ *   J = (1 - f) x (E[T] + TAIL_PENALTY x E[(T - knee)+]) + f x (failMs + E[Y] + TAIL_PENALTY x E[(Y - knee_Y)+])
+ *       + price x (f + (1 - f) x P(X > d))
  *
- * where f is the primary's failure share and knee its knee. `after: 'auto'` picks, per call,
+ * where f is the primary's failure share for the next call ({@link failShareOf}), knee its
+ * knee and price the token price of the budget (0 by default; {@link planCandidates}). `after: 'auto'` picks, per call,
  * the d minimising E[T] + HEDGE_PRICE x E[Y] x P(X > d) among the d with P(X > d) <= maxShare.
  */
 import type { HedgeSetting } from '../config/route.js';
