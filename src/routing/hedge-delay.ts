@@ -7,7 +7,8 @@
  *       + price x (f + (1 - f) x P(X > d))
  *
  * where f is the primary's failure share for the next call ({@link failShareOf}), knee its
- * knee and price the token price of the budget (0 by default; {@link planCandidates}). `after: 'auto'` picks, per call,
+ * knee and price the token price of the budget (0 by default; {@link planCandidates}). The
+ * router's plan weighs the tail penalty by {@link drainedTailPenalty} (x1 full, x3 empty). `after: 'auto'` picks, per call,
  * the d minimising E[T] + HEDGE_PRICE x E[Y] x P(X > d) among the d with P(X > d) <= maxShare.
  */
 import type { HedgeSetting } from '../config/route.js';
@@ -15,6 +16,21 @@ import { type Point, PRIOR_TAIL_RATIO, type TailSummary } from './tail.js';
 
 /** Weight of the expected excess beyond the knee in the objective (the tail penalty). */
 export const TAIL_PENALTY = 1;
+/**
+ * How much the tail penalty grows as the hedge budget drains: TAIL_PENALTY x (1 +
+ * DRAINED_TAIL_WEIGHT x drain), 3x when the bucket is empty ({@link drainedTailPenalty}).
+ */
+export const DRAINED_TAIL_WEIGHT = 2;
+
+/**
+ * The tail penalty of the router's objective at the budget's `drain` ({@link budgetDrain}):
+ * TAIL_PENALTY x (1 + DRAINED_TAIL_WEIGHT x drain). A tail that no token is left to hedge is
+ * what the caller hears: as the bucket drains, a provider with a frequent tail loses its place
+ * to a steadier one sooner, and the bucket refills for the tails that are left.
+ */
+export function drainedTailPenalty(drain: number): number {
+  return TAIL_PENALTY * (1 + DRAINED_TAIL_WEIGHT * drain);
+}
 /**
  * The price of one hedge, as a share of the backup's expected TTFC: a hedge that saves less
  * than that is not worth its extra request, so `auto` hedges at the knee, not inside the body.
@@ -128,10 +144,12 @@ export function objectiveMs(
   y: TailSummary | undefined,
   hedgeMs: number | undefined,
   tokenPriceMs = 0,
+  tailPenalty = TAIL_PENALTY,
 ): number {
+  // tailPenalty: the weight of E[(T - knee)+] (default TAIL_PENALTY; the plan's drainedTailPenalty).
   const d = hedgeMs ?? Number.POSITIVE_INFINITY;
   const e = expectations(x.points, y && hedgeMs !== undefined ? y.points : undefined, d, x.kneeMs);
-  const ok = e.mean + TAIL_PENALTY * e.excess;
+  const ok = e.mean + tailPenalty * e.excess;
   const f = failShareOf(x);
   const extra = tokenPriceMs > 0 ? f + (1 - f) * (y && hedgeMs !== undefined ? survival(x.points, d) : 0) : 0;
   return (1 - f) * ok + f * (x.failMs + fallbackMs(y ?? x)) + tokenPriceMs * extra;
@@ -191,7 +209,8 @@ export interface PlanInput {
  * call whose first choice is settled hedges its tail at the knee whenever the budget has a
  * token for it, even when the budget cannot sustain that share. `drain` ({@link budgetDrain},
  * default 0) sets the price of an extra request in J: drain x the most one hedge saves on the
- * route now ({@link hedgeValueMs} over the candidates and their backups).
+ * route now ({@link hedgeValueMs} over the candidates and their backups), and the tail penalty
+ * weighs {@link drainedTailPenalty}(drain).
  */
 export function planCandidates(
   inputs: readonly PlanInput[],
@@ -231,7 +250,13 @@ export function planCandidates(
     const hedgeAfterMs =
       hedge && delayCap !== shareCap ? hedgeDelayMs(hedge, c.model, backup, c.quantiles, delayCap) : priced;
     const objective = c.model
-      ? objectiveMs(c.model, backup, inputs.length > 1 ? priced : undefined, priceMs)
+      ? objectiveMs(
+          c.model,
+          backup,
+          inputs.length > 1 ? priced : undefined,
+          priceMs,
+          drainedTailPenalty(drain),
+        )
       : undefined;
     return { objectiveMs: objective, hedgeAfterMs, backupIndex };
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   backupCostMs,
   budgetDrain,
+  drainedTailPenalty,
   failShareOf,
   hedgeValueMs,
   objectiveMs,
@@ -111,6 +112,25 @@ describe('backup choice and the token price', () => {
     ]);
   });
 
+  it('the tail penalty grows with the drain: x1 full, x2 half, x3 empty', () => {
+    expect([drainedTailPenalty(0), drainedTailPenalty(0.5), drainedTailPenalty(1)]).toEqual([1, 2, 3]);
+    const c = fed(400, 50, 5).summary()!;
+    const [halfC] = planCandidates(
+      [
+        { model: c, quantiles, healthy: true },
+        { model: steady, quantiles, healthy: true },
+      ],
+      { after: 'auto', maxShare: 0.1 },
+      0,
+      0,
+      0.5,
+    );
+    expect(halfC!.objectiveMs).toBeCloseTo(
+      objectiveMs(c, steady, undefined, 0.5 * hedgeValueMs(c, steady), 2),
+      9,
+    );
+  });
+
   it('budgetDrain: 0 when full, 1 when empty or paying fallbacks back', () => {
     expect([
       budgetDrain(5, 5),
@@ -151,7 +171,7 @@ describe('backup choice and the token price', () => {
     expect(fullC!.objectiveMs!).toBeLessThan(fullB!.objectiveMs!);
     const price = hedgeValueMs(c, steady);
     const [emptyC] = planCandidates(inputs, hedge, 0.5, 1, 1);
-    expect(emptyC!.objectiveMs).toBeCloseTo(objectiveMs(c, steady, fullC!.hedgeAfterMs, price), 9);
+    expect(emptyC!.objectiveMs).toBeCloseTo(objectiveMs(c, steady, fullC!.hedgeAfterMs, price, 3), 9);
     expect(emptyC!.objectiveMs! - fullC!.objectiveMs!).toBeGreaterThan(0);
   });
 });
