@@ -3,9 +3,12 @@
  * tail.ts (docs/routing.md, "Objective"):
  *
  *   T = min(X, d + Y)      time to first audio of a call on primary X hedged after d to Y
- *   J = (1 - f) x (E[T] + TAIL_PENALTY x E[(T - knee)+]) + f x (failMs + E[Y])
+ *   J = (1 - f) x (E[T] + TAIL_PENALTY x E[(T - knee)+]) + f x (failMs + E[Y] + TAIL_PENALTY x E[(Y - knee_Y)+])
+ *       + price x (f + (1 - f) x P(X > d))
  *
- * where f is the primary's failure share and knee its knee. `after: 'auto'` picks, per call,
+ * where f is the primary's failure share for the next call ({@link failShareOf}), knee its
+ * knee and price the token price of the budget (0 by default; {@link planCandidates}). The
+ * router's plan weighs the tail penalty by {@link drainedTailPenalty} (x1 full, x3 empty). `after: 'auto'` picks, per call,
  * the d minimising E[T] + HEDGE_PRICE x E[Y] x P(X > d) among the d with P(X > d) <= maxShare.
  */
 import type { HedgeSetting } from '../config/route.js';
@@ -13,6 +16,21 @@ import { type Point, PRIOR_TAIL_RATIO, type TailSummary } from './tail.js';
 
 /** Weight of the expected excess beyond the knee in the objective (the tail penalty). */
 export const TAIL_PENALTY = 1;
+/**
+ * How much the tail penalty grows as the hedge budget drains: TAIL_PENALTY x (1 +
+ * DRAINED_TAIL_WEIGHT x drain), 3x when the bucket is empty ({@link drainedTailPenalty}).
+ */
+export const DRAINED_TAIL_WEIGHT = 2;
+
+/**
+ * The tail penalty of the router's objective at the budget's `drain` ({@link budgetDrain}):
+ * TAIL_PENALTY x (1 + DRAINED_TAIL_WEIGHT x drain). A tail that no token is left to hedge is
+ * what the caller hears: as the bucket drains, a provider with a frequent tail loses its place
+ * to a steadier one sooner, and the bucket refills for the tails that are left.
+ */
+export function drainedTailPenalty(drain: number): number {
+  return TAIL_PENALTY * (1 + DRAINED_TAIL_WEIGHT * drain);
+}
 /**
  * The price of one hedge, as a share of the backup's expected TTFC: a hedge that saves less
  * than that is not worth its extra request, so `auto` hedges at the knee, not inside the body.
@@ -108,15 +126,68 @@ export function hedgeDelayMs(
 }
 
 /**
- * The objective J of a primary (see the file comment), in ms: what the `latency` strategy ranks
- * by. `hedgeMs` undefined: no hedge (T = X).
+ * The failure share the router plans with: the larger of the long-run share and the recent
+ * one (tail.ts TailSummary.recentFailShare), so an outage counts from its first failures.
  */
-export function objectiveMs(x: TailSummary, y: TailSummary | undefined, hedgeMs: number | undefined): number {
+export function failShareOf(x: TailSummary): number {
+  return x.recentFailShare ?? x.failShare;
+}
+
+/**
+ * The objective J of a primary (see the file comment), in ms: what the `latency` strategy ranks
+ * by. `hedgeMs` undefined: no hedge (T = X). `tokenPriceMs` (default 0) prices each extra
+ * request the call is expected to make, a fallback after a failure (share f) or a hedge (share
+ * P(X > d) of the calls that did not fail): J += tokenPriceMs x (f + (1 - f) x P(X > d)).
+ */
+export function objectiveMs(
+  x: TailSummary,
+  y: TailSummary | undefined,
+  hedgeMs: number | undefined,
+  tokenPriceMs = 0,
+  tailPenalty = TAIL_PENALTY,
+): number {
+  // tailPenalty: the weight of E[(T - knee)+] (default TAIL_PENALTY; the plan's drainedTailPenalty).
   const d = hedgeMs ?? Number.POSITIVE_INFINITY;
   const e = expectations(x.points, y && hedgeMs !== undefined ? y.points : undefined, d, x.kneeMs);
-  const ok = e.mean + TAIL_PENALTY * e.excess;
-  const f = x.failShare;
-  return (1 - f) * ok + f * (x.failMs + (y?.meanMs ?? x.meanMs));
+  const ok = e.mean + tailPenalty * e.excess;
+  const f = failShareOf(x);
+  const extra = tokenPriceMs > 0 ? f + (1 - f) * (y && hedgeMs !== undefined ? survival(x.points, d) : 0) : 0;
+  return (1 - f) * ok + f * (x.failMs + fallbackMs(y ?? x)) + tokenPriceMs * extra;
+}
+
+/** What the fallback after a failure costs, ms: the backup unhedged, E[Y] + TAIL_PENALTY x E[(Y - knee)+]. */
+function fallbackMs(y: TailSummary): number {
+  return (
+    y.meanMs + TAIL_PENALTY * expectations(y.points, undefined, Number.POSITIVE_INFINITY, y.kneeMs).excess
+  );
+}
+
+/**
+ * What a provider costs as the backup of a hedge, in ms: its expected TTFC, plus failMs for the
+ * share r of hedges it fails now (TailSummary.recentFailShare), after which a replacement starts:
+ * (1 - r) x E[Y] + r x (failMs + E[Y]).
+ */
+export function backupCostMs(y: TailSummary): number {
+  const r = failShareOf(y);
+  return (1 - r) * y.meanMs + r * (y.failMs + y.meanMs);
+}
+
+/**
+ * How drained the budget is for a call planned at `tokens` of `capacity`, in [0, 1]: 0 full,
+ * 1 empty (or paying fallbacks back). The price of one extra request is this times the most a
+ * hedge saves on the route now ({@link planCandidates}): a token the bucket could not keep is
+ * free, the last one is worth the best hedge it could pay for.
+ */
+export function budgetDrain(tokens: number, capacity: number): number {
+  return Math.min(1, Math.max(0, 1 - tokens / capacity));
+}
+
+/**
+ * What one hedge of a tail call of `x` to `y` saves, in ms: the tail's mean beyond the knee
+ * minus the backup's expected TTFC, (tailExcess - E[Y])+; 0 before a tail is seen.
+ */
+export function hedgeValueMs(x: TailSummary, y: TailSummary): number {
+  return x.tailSeen ? Math.max(0, x.tailExcessMs - y.meanMs) : 0;
 }
 
 /** A candidate as {@link planCandidates} sees it. */
@@ -130,33 +201,75 @@ export interface PlanInput {
 }
 
 /**
- * Per candidate: its objective J (ms; undefined when never measured) and its hedge delay (ms;
- * undefined: none) against its backup, the other healthy measured candidate with the lowest
- * expected TTFC. J counts an `auto` hedge that takes at most `shareCap` of calls (default: the
- * route's maxShare): what decides the first choice. The hedge delay itself may take up to
- * `delayCap` (default: `shareCap`): a call whose first choice is settled hedges its tail at the
- * knee whenever the budget has a token for it, even when the budget cannot sustain that share.
+ * Per candidate: its objective J (ms; undefined when never measured), its hedge delay (ms;
+ * undefined: none) and its backup: the other healthy measured candidate with the lowest
+ * {@link backupCostMs} (the hedge goes there: planner.ts puts it second). J counts an `auto`
+ * hedge that takes at most `shareCap` of calls (default: the route's maxShare): what decides
+ * the first choice. The hedge delay itself may take up to `delayCap` (default: `shareCap`): a
+ * call whose first choice is settled hedges its tail at the knee whenever the budget has a
+ * token for it, even when the budget cannot sustain that share. `drain` ({@link budgetDrain},
+ * default 0) sets the price of an extra request in J: drain x the most one hedge saves on the
+ * route now ({@link hedgeValueMs} over the candidates and their backups), and the tail penalty
+ * weighs {@link drainedTailPenalty}(drain).
  */
 export function planCandidates(
   inputs: readonly PlanInput[],
   hedge: HedgeSetting | undefined,
   shareCap = hedge?.maxShare ?? 0,
   delayCap = shareCap,
-): Array<{ objectiveMs: number | undefined; hedgeAfterMs: number | undefined }> {
-  return inputs.map((c, i) => {
-    let backup: TailSummary | undefined;
+  drain = 0,
+): PlannedCandidate[] {
+  // The backup of each candidate: the healthy measured other one with the lowest backup cost.
+  const backupOf = (i: number) => {
+    let best: number | undefined;
+    let bestCost = Number.POSITIVE_INFINITY;
     inputs.forEach((o, j) => {
       if (j === i || !o.healthy || !o.model) return;
-      if (!backup || o.model.meanMs < backup.meanMs) backup = o.model;
+      const cost = backupCostMs(o.model);
+      if (cost < bestCost) {
+        best = j;
+        bestCost = cost;
+      }
     });
+    return best;
+  };
+  const backups = inputs.map((_, i) => backupOf(i));
+  // The token price: the budget's drain times the most one hedge saves on the route now.
+  let priceMs = 0;
+  if (hedge && drain > 0) {
+    inputs.forEach((c, i) => {
+      const j = backups[i];
+      if (c.model && j !== undefined) priceMs = Math.max(priceMs, hedgeValueMs(c.model, inputs[j]!.model!));
+    });
+    priceMs *= drain;
+  }
+  return inputs.map((c, i) => {
+    const backupIndex = backups[i];
+    const backup = backupIndex === undefined ? undefined : inputs[backupIndex]!.model;
     const priced = hedge ? hedgeDelayMs(hedge, c.model, backup, c.quantiles, shareCap) : undefined;
     const hedgeAfterMs =
       hedge && delayCap !== shareCap ? hedgeDelayMs(hedge, c.model, backup, c.quantiles, delayCap) : priced;
     const objective = c.model
-      ? objectiveMs(c.model, backup, inputs.length > 1 ? priced : undefined)
+      ? objectiveMs(
+          c.model,
+          backup,
+          inputs.length > 1 ? priced : undefined,
+          priceMs,
+          drainedTailPenalty(drain),
+        )
       : undefined;
-    return { objectiveMs: objective, hedgeAfterMs };
+    return { objectiveMs: objective, hedgeAfterMs, backupIndex };
   });
+}
+
+/** What {@link planCandidates} says of one candidate. */
+export interface PlannedCandidate {
+  /** Its objective J, ms; undefined when never measured. */
+  objectiveMs: number | undefined;
+  /** Its hedge delay as a first choice, ms; undefined: no hedge. */
+  hedgeAfterMs: number | undefined;
+  /** The candidate its hedge (and J) counts on as the backup; undefined: none. */
+  backupIndex: number | undefined;
 }
 
 /** A route's budget of hedges: a token bucket that earns `maxShare` of a hedge per call. */
@@ -169,6 +282,8 @@ export interface HedgeBudget {
   available(): boolean;
   /** Tokens held now (at most the capacity; below 0 while fallbacks are paid back). */
   tokens(): number;
+  /** The most tokens it holds. */
+  capacity(): number;
   /**
    * Charges a fallback: a request beyond the call's first that was not a hedge. It always
    * happens (a call must be served), so it takes a token even when none is left, down to
@@ -205,6 +320,7 @@ export function createHedgeBudget(maxShare: number): HedgeBudget {
     // 1e-9: ten earnings of 0.1 make a whole token despite rounding.
     available: () => tokens >= 1 - 1e-9,
     tokens: () => tokens,
+    capacity: () => capacity,
     take: () => {
       if (tokens < 1 - 1e-9) return false;
       tokens -= 1;
@@ -235,7 +351,8 @@ export function planRoute(
   now: number,
   shareCap = hedge?.maxShare ?? 0,
   delayCap = shareCap,
-): Array<{ objectiveMs: number | undefined; hedgeAfterMs: number | undefined }> {
+  drain = 0,
+): PlannedCandidate[] {
   const planned = planCandidates(
     candidates.map((c) => ({
       model: tracker.model(c.key, now),
@@ -245,6 +362,7 @@ export function planRoute(
     hedge,
     shareCap,
     delayCap,
+    drain,
   );
   candidates.forEach((c, i) => {
     tracker.noteHedgeDelay(c.key, planned[i]!.hedgeAfterMs);

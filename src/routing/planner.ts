@@ -8,7 +8,7 @@ import { type CapabilityCall, sectionOf } from './capability.js';
 import { firstChunkDeadlineMs } from './deadlines.js';
 import type { HealthRegistry } from './health/index.js';
 import { HedgeBudgets } from './hedge.js';
-import { budgetShareCap, planRoute } from './hedge-delay.js';
+import { budgetDrain, budgetShareCap, planRoute } from './hedge-delay.js';
 import { LatencyTracker } from './latency-tracker.js';
 import type { ProviderStats } from './router-types.js';
 import { orderCandidates } from './select.js';
@@ -116,6 +116,7 @@ export class RoutePlanner {
       route.hedge && budget ? budgetShareCap(route.hedge.maxShare, budget.tokens()) : 0,
       // A token in hand: the first choice hedges its tail at the knee, whatever its share.
       1,
+      budget ? budgetDrain(budget.tokens(), budget.capacity()) : 0,
     );
     // A per-call hedgeAfterMs (e.g. from a voice turn's budget) overrides the planned delay.
     for (let i = 0; i < built.length; i++) {
@@ -123,7 +124,7 @@ export class RoutePlanner {
     }
     // One candidate has one order (weighted draws its random number even so: the same
     // sequence of draws as before for a seeded random).
-    const order =
+    let order =
       built.length === 1 && route.strategy !== 'weighted'
         ? ONE
         : orderCandidates(
@@ -147,6 +148,13 @@ export class RoutePlanner {
               random: this.#random,
             },
           );
+    // The hedge goes to the backup the first choice's plan counted on (the cheapest backup, an
+    // outage's provider not), whatever its own rank as a first choice.
+    if (route.strategy === 'latency' && order.length > 2) {
+      const backup = planned[order[0]!]!.backupIndex;
+      const at = backup === undefined ? -1 : order.indexOf(backup);
+      if (at > 1) order = [order[0]!, backup!, ...order.slice(1).filter((i) => i !== backup)];
+    }
     // A per-call first-chunk deadline (a voice turn's budget) shortens the attempts that have a
     // fallback behind them; the last candidate keeps at least the route's own: a tight budget
     // makes a call fall back sooner, never turns a late answer into none.

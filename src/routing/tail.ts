@@ -40,6 +40,11 @@ export const SHIFT_DECAY_MS = 5_000;
 export const SHIFT_EVIDENCE = 0.005;
 /** The longest run of tail calls TailModel.at asks for. */
 export const SHIFT_MAX_RUN = 4;
+/**
+ * Weight, in outcomes, of the prior of the chance of a failure right after a failure: the
+ * long-run failure share (failures taken as independent until they are seen to come in bursts).
+ */
+export const AFTER_FAIL_PRIOR_WEIGHT = 2;
 /** A gap in the histogram wider than this ratio (no sample in it) above the median ends the body. */
 export const KNEE_GAP_RATIO = 1.4;
 /** The knee is never below this multiple of the median (a handful of samples have no gap yet). */
@@ -70,6 +75,14 @@ export interface TailSummary {
   tailSeen: boolean;
   /** Share of attempts that failed (time-decayed), in [0, 1]. */
   failShare: number;
+  /**
+   * The chance that the next attempt fails, in [0, 1], given the last outcome: after a failure,
+   * the learned share of failures followed by another failure (outages come in bursts; a prior
+   * worth AFTER_FAIL_PRIOR_WEIGHT outcomes at {@link failShare}), blended back to {@link failShare} with exp(-elapsed / SHIFT_DECAY_MS) since
+   * that failure (TailModel.at); after a success, {@link failShare}. So one failure of a
+   * provider whose failures come in bursts says an outage is under way. Absent: failShare.
+   */
+  recentFailShare?: number;
   /** Mean time to a failure, ms. */
   failMs: number;
   /**
@@ -107,6 +120,12 @@ export class TailModel {
   readonly #tailHist = new Float64Array(BUCKETS);
   #fail = 0;
   #failMs = 0;
+  /** Outcomes that followed a failure, and failures among them (tail counters' memory). */
+  #afterFail = 0;
+  #failAfterFail = 0;
+  /** Whether the last outcome was a failure, and when it came in. */
+  #lastFailed = false;
+  #lastOutcomeAt = 0;
   #countersAt: number | undefined;
   #samples = 0;
   #cached: TailSummary | undefined;
@@ -137,7 +156,19 @@ export class TailModel {
     });
     this.#fail *= w;
     this.#failMs *= w;
+    this.#afterFail *= w;
+    this.#failAfterFail *= w;
     this.#countersAt = now;
+  }
+
+  /** Counts one outcome after the last one (call after #decayCounters). */
+  #outcome(failed: boolean, now: number): void {
+    if (this.#lastFailed) {
+      this.#afterFail += 1;
+      if (failed) this.#failAfterFail += 1;
+    }
+    this.#lastFailed = failed;
+    this.#lastOutcomeAt = now;
   }
 
   /** Folds in a successful TTFC of `ms` at monotonic time `now`. */
@@ -146,6 +177,7 @@ export class TailModel {
     // knee past itself).
     const knee = this.summary()?.kneeMs;
     this.#decayCounters(now);
+    this.#outcome(false, now);
     this.#n += 1;
     if (knee !== undefined && ms > knee) {
       this.#tail += 1;
@@ -173,14 +205,25 @@ export class TailModel {
    * a provider that stalls on one call in five is not taken for a moved one after two stalls.
    */
   at(now: number): TailSummary | undefined {
-    const summary = this.summary();
-    if (!summary) return summary;
+    const base = this.summary();
+    if (!base) return base;
+    const summary = this.#withRecentFailures(base, now);
     const run = shiftRun(summary.tailShare);
     if (this.#recent.length < run) return summary;
     const recent = Math.min(...this.#recent.slice(-run));
     if (recent <= summary.kneeMs) return summary;
     const weight = Math.exp(-Math.max(0, now - this.#lastAt) / SHIFT_DECAY_MS);
     return scaled(summary, 1 + weight * (recent / summary.p50Ms - 1));
+  }
+
+  /** `summary` with its recent failure share at `now` (fading since the last outcome). */
+  #withRecentFailures(summary: TailSummary, now: number): TailSummary {
+    if (!this.#lastFailed) return summary;
+    const afterFail =
+      (this.#failAfterFail + AFTER_FAIL_PRIOR_WEIGHT * summary.failShare) /
+      (this.#afterFail + AFTER_FAIL_PRIOR_WEIGHT);
+    const w = shiftDecay(now - this.#lastOutcomeAt);
+    return { ...summary, recentFailShare: w * afterFail + (1 - w) * summary.failShare };
   }
 
   /**
@@ -212,6 +255,7 @@ export class TailModel {
     this.#decayCounters(now);
     this.#fail += 1;
     this.#failMs += ms;
+    this.#outcome(true, now);
     this.#cached = undefined;
   }
 
@@ -299,6 +343,10 @@ export function shiftRun(s: number): number {
   if (s <= 0) return 2;
   if (s >= 1) return SHIFT_MAX_RUN;
   return Math.min(SHIFT_MAX_RUN, Math.max(2, Math.ceil(Math.log(SHIFT_EVIDENCE) / Math.log(s) - 1e-9)));
+}
+
+function shiftDecay(elapsedMs: number): number {
+  return Math.exp(-Math.max(0, elapsedMs) / SHIFT_DECAY_MS);
 }
 
 function timeDecay(elapsedMs: number): number {
