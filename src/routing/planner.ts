@@ -3,13 +3,13 @@ import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import type { CallOptions } from '../types/requests.js';
 import type { Capability } from '../types/route-result.js';
-import type { RouteCandidate, RouteRun } from './attempt-loop.js';
 import { type CapabilityCall, sectionOf } from './capability.js';
 import { firstChunkDeadlineMs } from './deadlines.js';
 import type { HealthRegistry } from './health/index.js';
 import { HedgeBudgets } from './hedge.js';
 import { budgetShareCap, planRoute } from './hedge-delay.js';
 import { LatencyTracker } from './latency-tracker.js';
+import type { RouteCandidate, RouteRun } from './route-run.js';
 import type { ProviderStats } from './router-types.js';
 import { orderCandidates } from './select.js';
 

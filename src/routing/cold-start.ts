@@ -1,0 +1,9 @@
+/**
+ * Idle time after which a provider's next call is taken as a cold start (SageMaker scale-up,
+ * an EC2 model reloading, cold TLS): its TTFC is averaged in without the peak jump, once.
+ */
+export const COLD_START_AFTER_MS = 5 * 60_000;
+
+export function isColdStart(lastTriedAt: number | undefined, now: number): boolean {
+  return lastTriedAt !== undefined && now - lastTriedAt > COLD_START_AFTER_MS;
+}
