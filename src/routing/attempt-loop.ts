@@ -8,11 +8,11 @@ import { isRouterStall } from '../internal/stall.js';
 import type { Attempt, RouteResult } from '../types/route-result.js';
 import { isEmptyAnswer, isReusedSocketReset, midStreamError, normalize } from './attempt-errors.js';
 import { CallScope } from './call-scope.js';
-import { type CallEventName, emitCallEvent } from './call-span.js';
+import { CallEvents } from './call-span.js';
 import { CandidateOrder } from './candidate-order.js';
 import { canFallBack } from './classify.js';
 import { isColdStart } from './cold-start.js';
-import type { RouterEventBase, RouterEvents } from './events.js';
+import type { RouterEventBase } from './events.js';
 import { breakerFailureOf } from './health/index.js';
 import type { RouteCandidate, RouteRun } from './route-run.js';
 import { withDeadline } from './stall-deadline.js';
@@ -30,7 +30,8 @@ interface Running<T> {
   abort: AbortController | undefined;
   iterator: AsyncIterator<T> | undefined;
   attempt: Attempt;
-  base: RouterEventBase;
+  /** 1-based number of the attempt within the call (its events' `attempt`). */
+  number: number;
   t0: number;
   first: Promise<FirstOutcome<T>>;
   onCallAbort: (() => void) | undefined;
@@ -77,12 +78,9 @@ export async function* drive<T>(
     'voxroute.capability': run.capability,
     'voxroute.route': run.route,
   });
-  /** Emits a router event, and records it on the call's span. */
-  const emitter = {
-    emit<E extends CallEventName>(name: E, event: RouterEvents[E]): void {
-      emitCallEvent(run.emitter, span, name, event);
-    },
-  };
+  /** The call's router events, built only when a listener or the span will see them. */
+  const events = new CallEvents(run.emitter, span, run.capability, run.route);
+  const baseOf = (r: Running<T>): RouterEventBase => events.base(r.c.provider, r.c.model, r.number);
   const attempts: Attempt[] = [];
   // The consumer's return() aborts callAbort itself: a barge-in, not a failure (the call
   // settles as for a break; stopped() tells it apart).
@@ -169,21 +167,19 @@ export async function* drive<T>(
     };
     if (c.model !== undefined) attempt.model = c.model;
     attempts.push(attempt);
-    const base: RouterEventBase = {
-      capability: run.capability,
-      route: run.route,
-      provider: c.provider,
-      attempt: attempts.length,
-    };
-    if (c.model !== undefined) base.model = c.model;
-    emitter.emit(hedge ? 'hedge' : 'attempt', { ...base, elapsedMs: attempt.startedAtMs });
+    const name = hedge ? 'hedge' : 'attempt';
+    if (events.wants(name))
+      events.emit(name, {
+        ...events.base(c.provider, c.model, attempts.length),
+        elapsedMs: attempt.startedAtMs,
+      });
     tracker.inFlight(c.key, 1);
     const r: Running<T> = {
       c,
       abort,
       iterator: undefined,
       attempt,
-      base,
+      number: attempts.length,
       t0: clock.now(),
       cold: isColdStart(tracker.lastTriedAt(c.key), clock.now()),
       first: undefined as unknown as Promise<FirstOutcome<T>>,
@@ -355,7 +351,13 @@ export async function* drive<T>(
         r.c.health?.recordFailure(
           breakerFailureOf(error, { reusedSocketReset: isReusedSocketReset(error), routerStall: stall }),
         );
-        emitter.emit('error', { ...r.base, error, partialOutput: false, elapsedMs: clock.now() - callStart });
+        if (events.wants('error'))
+          events.emit('error', {
+            ...baseOf(r),
+            error,
+            partialOutput: false,
+            elapsedMs: clock.now() - callStart,
+          });
         if (!canFallBack(error)) {
           for (const other of [...running]) cancel(other);
           running.length = 0;
@@ -373,9 +375,9 @@ export async function* drive<T>(
         const peeked = peekNext();
         const queued = peeked === undefined ? undefined : run.candidates[peeked];
         const next = replace ? queued : (running[0]?.c ?? queued);
-        if (next)
-          emitter.emit('fallback', {
-            ...r.base,
+        if (next && events.wants('fallback'))
+          events.emit('fallback', {
+            ...baseOf(r),
             error,
             next: next.provider,
             elapsedMs: clock.now() - callStart,
@@ -403,11 +405,12 @@ export async function* drive<T>(
           winner.attempt.timeToFirstChunkMs = ttfc;
           callTtfc ??= now - callStart;
           tracker.recordSuccess(c.key, ttfc, now, { ...decay, coldStart: winner.cold });
-          emitter.emit('first-chunk', {
-            ...winner.base,
-            timeToFirstChunkMs: ttfc,
-            elapsedMs: now - callStart,
-          });
+          if (events.wants('first-chunk'))
+            events.emit('first-chunk', {
+              ...baseOf(winner),
+              timeToFirstChunkMs: ttfc,
+              elapsedMs: now - callStart,
+            });
           committed = true;
           const value = midStreamCause && run.markResumed ? run.markResumed(first.value) : first.value;
           if (run.textOf) partialText = join(partialText, run.textOf(value));
@@ -454,12 +457,13 @@ export async function* drive<T>(
         c.health?.recordFailure(
           breakerFailureOf(cause, { reusedSocketReset: isReusedSocketReset(cause), routerStall: stall }),
         );
-        emitter.emit('error', {
-          ...winner.base,
-          error: cause,
-          partialOutput: true,
-          elapsedMs: clock.now() - callStart,
-        });
+        if (events.wants('error'))
+          events.emit('error', {
+            ...baseOf(winner),
+            error: cause,
+            partialOutput: true,
+            elapsedMs: clock.now() - callStart,
+          });
         order.failed(winner.index);
         if (run.resumable && run.position) order.replan();
         const peeked = run.resumable && canFallBack(cause) ? peekNext() : undefined;
@@ -467,12 +471,13 @@ export async function* drive<T>(
         if (next) {
           // Continue the stream on the next provider from where this one stopped (the capability's
           // glue keeps the position: next sentence, audio since the last final, partial reply).
-          emitter.emit('fallback', {
-            ...winner.base,
-            error: cause,
-            next: next.provider,
-            elapsedMs: clock.now() - callStart,
-          });
+          if (events.wants('fallback'))
+            events.emit('fallback', {
+              ...baseOf(winner),
+              error: cause,
+              next: next.provider,
+              elapsedMs: clock.now() - callStart,
+            });
           midStreamCause = cause;
           midStreamProvider = c.provider;
           resuming = true;

@@ -1,20 +1,47 @@
 import { ProviderError } from '../errors/provider-error.js';
 import { VoxrouteError } from '../errors/voxroute-error.js';
 import type { CallSpan } from '../telemetry/tracing.js';
+import type { Capability } from '../types/route-result.js';
 import type { RouterEmitter, RouterEventBase, RouterEvents } from './events.js';
 
 /** The events of a call's attempts, as the attempt loop emits them. */
 export type CallEventName = 'attempt' | 'hedge' | 'first-chunk' | 'fallback' | 'error';
 
-/** Emits a call's router event to the router's listeners, and records it on the call's span. */
-export function emitCallEvent<E extends CallEventName>(
-  emitter: RouterEmitter,
-  span: CallSpan | undefined,
-  name: E,
-  event: RouterEvents[E],
-): void {
-  emitter.emit(name, event);
-  span?.event(name, spanAttributes(event as RouterEventBase & Record<string, unknown>));
+/**
+ * A call's router events: each goes to the router's listeners and onto the call's span. An
+ * event object is built only when someone will see it ({@link wants}): a call with no listener
+ * and no span builds none.
+ */
+export class CallEvents {
+  readonly #emitter: RouterEmitter;
+  readonly #span: CallSpan | undefined;
+  readonly #capability: Capability;
+  readonly #route: string;
+
+  constructor(emitter: RouterEmitter, span: CallSpan | undefined, capability: Capability, route: string) {
+    this.#emitter = emitter;
+    this.#span = span;
+    this.#capability = capability;
+    this.#route = route;
+  }
+
+  /** True when an event `name` reaches a listener or the call's span: build it only then. */
+  wants(name: CallEventName): boolean {
+    return this.#span !== undefined || this.#emitter.has(name);
+  }
+
+  /** The fields every event about attempt number `attempt` (1-based) carries: a new object. */
+  base(provider: string, model: string | undefined, attempt: number): RouterEventBase {
+    const base: RouterEventBase = { capability: this.#capability, route: this.#route, provider, attempt };
+    if (model !== undefined) base.model = model;
+    return base;
+  }
+
+  /** Emits `event` to the router's listeners and records it on the call's span. */
+  emit<E extends CallEventName>(name: E, event: RouterEvents[E]): void {
+    this.#emitter.emit(name, event);
+    this.#span?.event(name, spanAttributes(event as RouterEventBase & Record<string, unknown>));
+  }
 }
 
 /** The span attributes of a router event: names, numbers and error codes, never a message. */

@@ -104,6 +104,14 @@ export class RoutePlanner {
     // The objective and hedge delay of each candidate from its learned distribution
     // (hedge-delay.ts). With the budget empty no hedge can be counted on: the plan is unhedged;
     // an `auto` hedge may take the share of calls the budget's level sustains.
+    // One candidate, no hedging, an order that draws nothing: the objective and hedge delay
+    // would decide nothing, so they are not computed (the breaker is still asked, as planRoute
+    // would: asking may move it from open to half-open; and no hedge delay is noted).
+    if (built.length === 1 && !route.hedge && route.strategy !== 'weighted') {
+      built[0]!.health?.allows();
+      tracker.noteHedgeDelay(built[0]!.key, undefined);
+      return this.#run(call, request, route, routeName, built, missing, ONE);
+    }
     const budget = route.hedge ? this.#hedgeBudgets.of(routeName, route.hedge.maxShare) : undefined;
     const planned = planRoute(
       tracker,
@@ -142,6 +150,20 @@ export class RoutePlanner {
               random: this.#random,
             },
           );
+    return this.#run(call, request, route, routeName, built, missing, order);
+  }
+
+  /** The run of a planned call: its candidates in `order`. */
+  #run<T, C extends Capability>(
+    call: CapabilityCall<T, C>,
+    request: CallOptions,
+    route: ResolvedRouteConfig,
+    routeName: string,
+    built: RouteCandidate<T>[],
+    missing: ConfigIssue[],
+    order: readonly number[],
+  ): RouteRun<T> {
+    const capability = call.capability;
     // One literal with every field (undefined where unset): the same shape for every call.
     const shared = this.#shared;
     return {
