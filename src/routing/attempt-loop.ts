@@ -256,7 +256,9 @@ export async function* drive<T>(
     if (run.isEmpty) {
       let empty: boolean;
       try {
-        empty = await run.isEmpty();
+        // Known at once for a text given whole: no turn of the event loop before the first request.
+        const known = run.isEmpty();
+        empty = typeof known === 'boolean' ? known : await known;
       } catch (error) {
         // The input failed or was stopped (barge-in while the caller's text source waits).
         throw fail(callAbort.signal.aborted ? callAbortError() : error);

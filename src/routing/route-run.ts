@@ -82,10 +82,11 @@ export interface RouteRun<T> {
    */
   noCandidate?: ConfigError;
   /**
-   * Resolves true when the request has nothing to do (e.g. whitespace-only text): the call then
-   * yields nothing, contacts no provider and changes no score.
+   * True (or a promise of true) when the request has nothing to do (e.g. whitespace-only text):
+   * the call then yields nothing, contacts no provider and changes no score. A boolean answers
+   * at once, so the first request goes out in the same turn of the event loop.
    */
-  isEmpty?: () => Promise<boolean>;
+  isEmpty?: () => boolean | Promise<boolean>;
   signal: AbortSignal | undefined;
   closeSignal: AbortSignal;
   transport: HttpTransport;
