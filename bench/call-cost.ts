@@ -14,6 +14,9 @@
  *                machine's drift falls on all of them alike.
  *   --calls N    calls per batch (default 100)
  *   --rounds N   batches per side (default 30)
+ *   --in-memory  the routers send HTTP through a `fetch` that answers from memory (no socket,
+ *                no server, no direct side): the router's own CPU and allocations per call with
+ *                the least noise from the network stack (the fetch path, not undici's request)
  *   --profile C  run only routed calls of C (tts or chat) of the first --lib, --rounds x --calls
  *                of them after a warm-up, and write a CPU profile (PREFIX.cpuprofile, 100 µs
  *                sampling) and an allocation profile (PREFIX.heapprofile: sampled every 512 bytes,
@@ -30,9 +33,9 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { dirname, resolve } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
+import { dirname, resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -40,7 +43,7 @@ import { parseArgs } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
 import { Agent, request } from 'undici';
 import type { AudioFormat, Router } from 'voxroute';
-import { CHAT_TEXT, SHORT_ANSWER } from './pcm-server.js';
+import { CHAT_EVENTS, CHAT_TEXT, SHORT_ANSWER } from './pcm-server.js';
 import { fmt, summarize } from './stats.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -69,6 +72,7 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     out: { type: 'string', default: 'call-cost' },
     only: { type: 'string' },
+    'in-memory': { type: 'boolean', default: false },
   },
 });
 const CALLS = Number(args.calls);
@@ -80,6 +84,28 @@ const SHORT_BYTES = SHORT_ANSWER.chunkBytes * SHORT_ANSWER.chunks;
 const MESSAGES = [{ role: 'user' as const, content: 'Is my table booked?' }];
 
 type Call = () => Promise<void>;
+
+/** The answers of the loopback server, from memory: 4 chunks of PCM, or the chat SSE events. */
+const PCM_CHUNK = new Uint8Array(SHORT_ANSWER.chunkBytes).fill(1);
+const SSE_CHUNKS = CHAT_EVENTS.map((e) => new TextEncoder().encode(e));
+function memoryFetch(input: string | URL | Request): Promise<Response> {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const chat = url.endsWith('/chat/completions');
+  const chunks = chat ? SSE_CHUNKS : Array.from({ length: SHORT_ANSWER.chunks }, () => PCM_CHUNK);
+  let i = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (i < chunks.length) controller.enqueue(chunks[i++]!);
+      else controller.close();
+    },
+  });
+  return Promise.resolve(
+    new Response(body, {
+      status: 200,
+      headers: { 'content-type': chat ? 'text/event-stream' : 'application/octet-stream' },
+    }),
+  );
+}
 
 async function startServer(): Promise<{ origin: string; close(): Promise<void> }> {
   const child = spawn(
@@ -194,6 +220,7 @@ async function main(): Promise<void> {
         },
         routes: { tts: { providers: ['local'] }, chat: { providers: ['local'] } },
       }),
+      args['in-memory'] ? { fetch: memoryFetch as typeof fetch } : {},
     );
     await router.warmup();
     routers.push({
@@ -237,7 +264,7 @@ async function main(): Promise<void> {
     }
     for (const kind of args.only ? [args.only as 'tts' | 'chat'] : (['tts', 'chat'] as const)) {
       const sides = [
-        { name: 'direct undici request()', call: direct[kind] },
+        ...(args['in-memory'] ? [] : [{ name: 'direct undici request()', call: direct[kind] }]),
         ...routers.map((r) => ({ name: r.name, call: r.calls[kind] })),
       ];
       // Warm-up: every side, a few batches, not recorded.
