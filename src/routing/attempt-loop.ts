@@ -7,7 +7,7 @@ import type { Settle as SettleOf } from '../internal/once-stream.js';
 import { isRouterStall } from '../internal/stall.js';
 import type { Attempt, RouteResult } from '../types/route-result.js';
 import { isEmptyAnswer, isReusedSocketReset, midStreamError, normalize } from './attempt-errors.js';
-import { CallScope } from './call-scope.js';
+import type { CallScope } from './call-scope.js';
 import { CallEvents } from './call-span.js';
 import { CandidateOrder } from './candidate-order.js';
 import { canFallBack } from './classify.js';
@@ -69,7 +69,7 @@ type FirstOutcome<T> =
 export async function* drive<T>(
   run: RouteRun<T>,
   settle: Settle,
-  callAbort: AbortController,
+  scope: CallScope,
   stopped: () => boolean,
 ): AsyncGenerator<T, void, undefined> {
   const { clock, tracker } = run;
@@ -82,9 +82,10 @@ export async function* drive<T>(
   const events = new CallEvents(run.emitter, span, run.capability, run.route);
   const baseOf = (r: Running<T>): RouterEventBase => events.base(r.c.provider, r.c.model, r.number);
   const attempts: Attempt[] = [];
-  // The consumer's return() aborts callAbort itself: a barge-in, not a failure (the call
-  // settles as for a break; stopped() tells it apart).
-  const scope = new CallScope(callAbort, run.signal, run.closeSignal, clock, run.deadlineMs);
+  // The consumer's return() aborts the call's scope itself: a barge-in, not a failure (the
+  // call settles as for a break; stopped() tells it apart).
+  const callAbort = scope.controller;
+  scope.open(run.signal, run.closeSignal, clock, run.deadlineMs);
   /** Aborts an attempt (its socket closed) and asks its iterator to finish, without waiting or throwing. */
   const closeAttempt = (r: Running<T>, reason: unknown = new AbortError('Attempt abandoned')) => {
     if (r.abort) {
@@ -274,11 +275,8 @@ export async function* drive<T>(
       );
     }
 
-    /** Settles when the call is aborted (one listener for the whole call). */
-    const aborted = new Promise<'aborted'>((resolve) => {
-      if (callAbort.signal.aborted) resolve('aborted');
-      else callAbort.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-    });
+    /** Settles when the call is aborted (every abort goes through the scope: no listener). */
+    const aborted = scope.aborted;
     let partialText = '';
     const join = (sofar: string, next: string | undefined): string =>
       next === undefined || next === '' ? sofar : run.joinText ? run.joinText(sofar, next) : sofar + next;

@@ -4,19 +4,33 @@ import type { VoxrouteError } from '../errors/voxroute-error.js';
 import type { Clock } from '../internal/clock.js';
 
 /**
+ * The calls in progress of each router, by the router's close signal: the signal gets one
+ * listener that aborts them all, rather than one listener per call (an EventTarget checks its
+ * whole list on every add and remove, so per-call listeners cost O(calls in progress) each).
+ */
+const liveCalls = new WeakMap<AbortSignal, Set<CallScope>>();
+
+function closeAll(calls: Set<CallScope>): void {
+  for (const call of [...calls]) call.abort();
+}
+
+/**
  * The abort scope of one routed call: one AbortController, aborted by the caller's signal, by
  * `router.close()`, by the call's total deadline (TimeoutError phase `total`) and by the
- * consumer's `return()` (a barge-in, which aborts {@link controller} directly). It listens on
- * the two outer signals as an EventListener object (no closure per call) until
- * {@link dispose}.
+ * consumer's `return()` (a barge-in). Every abort of the call goes through {@link abort}, so
+ * {@link aborted} settles without a listener of its own. Built with the call's iterator;
+ * {@link open} (when the call starts) listens on the caller's signal as an EventListener object
+ * (no closure per call) and joins the router's calls in progress, until {@link dispose}.
  */
 export class CallScope {
   /** The call's controller: every attempt's signal follows it. */
   readonly controller: AbortController;
-  readonly #signal: AbortSignal | undefined;
-  readonly #closeSignal: AbortSignal;
-  readonly #clock: Clock;
+  #signal: AbortSignal | undefined;
+  #closeSignal: AbortSignal | undefined;
+  #clock: Clock | undefined;
   #budgetTimer: unknown;
+  #aborted: Promise<'aborted'> | undefined;
+  #resolveAborted: ((value: 'aborted') => void) | undefined;
   /**
    * Why the call's only attempt, which runs on the call's signal, was stopped: the signal is
    * aborted with it when the call ends (see {@link closeShared}), so that the attempt's socket is
@@ -24,48 +38,71 @@ export class CallScope {
    */
   #sharedReason: unknown;
 
+  constructor() {
+    this.controller = new AbortController();
+  }
+
   /**
-   * @param signal the caller's signal, if any
-   * @param closeSignal the router's close signal
-   * @param deadlineMs the call's total deadline in ms (0 or undefined: none)
+   * The call starts: it follows `signal` (the caller's, if any) and `closeSignal` (the
+   * router's), and gets a total deadline of `deadlineMs` (0 or undefined: none).
    */
-  constructor(
-    controller: AbortController,
+  open(
     signal: AbortSignal | undefined,
     closeSignal: AbortSignal,
     clock: Clock,
     deadlineMs: number | undefined,
-  ) {
-    this.controller = controller;
+  ): void {
     this.#signal = signal;
     this.#closeSignal = closeSignal;
     this.#clock = clock;
     signal?.addEventListener('abort', this, { once: true });
-    closeSignal.addEventListener('abort', this, { once: true });
-    // The consumer's return() aborts the controller itself: a barge-in, not a failure (the call
+    let calls = liveCalls.get(closeSignal);
+    if (!calls) {
+      const created = new Set<CallScope>();
+      calls = created;
+      liveCalls.set(closeSignal, created);
+      closeSignal.addEventListener('abort', () => closeAll(created), { once: true });
+    }
+    calls.add(this);
+    // The consumer's return() aborts the call itself: a barge-in, not a failure (the call
     // settles as for a break; the loop tells it apart).
-    if (signal?.aborted || closeSignal.aborted) controller.abort();
+    if (signal?.aborted || closeSignal.aborted) this.abort();
     if (deadlineMs) {
       this.#budgetTimer = clock.setTimeout(
-        () => controller.abort(new TimeoutError('total', deadlineMs)),
+        () => this.abort(new TimeoutError('total', deadlineMs)),
         deadlineMs,
       );
     }
   }
 
-  /** The caller's signal or the router's close signal was aborted (EventListener interface). */
+  /** The caller's signal was aborted (EventListener interface). */
   handleEvent(): void {
-    this.controller.abort();
+    this.abort();
+  }
+
+  /** Aborts the call (no `reason`: the default AbortError); settles {@link aborted} first. */
+  abort(reason?: unknown): void {
+    if (this.controller.signal.aborted) return;
+    this.#resolveAborted?.('aborted');
+    if (reason === undefined) this.controller.abort();
+    else this.controller.abort(reason);
+  }
+
+  /** Settles (with `'aborted'`) once the call is aborted. */
+  get aborted(): Promise<'aborted'> {
+    if (!this.#aborted) {
+      this.#aborted = this.controller.signal.aborted
+        ? Promise.resolve('aborted')
+        : new Promise<'aborted'>((resolve) => {
+            this.#resolveAborted = resolve;
+          });
+    }
+    return this.#aborted;
   }
 
   /** The call's signal. */
   get signal(): AbortSignal {
     return this.controller.signal;
-  }
-
-  /** True once the call itself was aborted. */
-  get aborted(): boolean {
-    return this.controller.signal.aborted;
   }
 
   /** The call's only attempt (on the call's signal) was stopped for `reason`: the first reason counts. */
@@ -82,21 +119,20 @@ export class CallScope {
     if (TimeoutError.isInstance(reason)) {
       return committed ? new TimeoutError('total', reason.timeoutMs, { partialOutput: true }) : reason;
     }
-    return new AbortError(this.#closeSignal.aborted ? 'The router was closed' : 'The call was aborted', {
+    return new AbortError(this.#closeSignal?.aborted ? 'The router was closed' : 'The call was aborted', {
       cause: this.#signal?.reason,
     });
   }
 
-  /** The call ended: its deadline and its listeners on the outer signals go. */
+  /** The call ended: its deadline and its listener go, and it leaves the router's calls in progress. */
   dispose(): void {
-    if (this.#budgetTimer !== undefined) this.#clock.clearTimeout(this.#budgetTimer);
+    if (this.#budgetTimer !== undefined) this.#clock?.clearTimeout(this.#budgetTimer);
     this.#signal?.removeEventListener('abort', this);
-    this.#closeSignal.removeEventListener('abort', this);
+    if (this.#closeSignal) liveCalls.get(this.#closeSignal)?.delete(this);
   }
 
   /** The call's only attempt was stopped: abort the call's signal now, with the reason it was stopped for. */
   closeShared(): void {
-    if (this.#sharedReason !== undefined && !this.controller.signal.aborted)
-      this.controller.abort(this.#sharedReason);
+    if (this.#sharedReason !== undefined) this.abort(this.#sharedReason);
   }
 }

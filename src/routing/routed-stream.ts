@@ -1,6 +1,7 @@
 import { onceStream, type Settle as SettleOf } from '../internal/once-stream.js';
 import type { RoutedStream, RouteResult } from '../types/route-result.js';
 import { drive } from './attempt-loop.js';
+import { CallScope } from './call-scope.js';
 import type { RouteRun } from './route-run.js';
 
 type Settle = SettleOf<RouteResult>;
@@ -20,9 +21,9 @@ export function routedStream<T>(run: RouteRun<T>): RoutedStream<T> {
  */
 function stoppable<T>(run: RouteRun<T>, settle: Settle): AsyncIterator<T, void, undefined> {
   // The call's one abort scope, shared with drive(): return() and throw() abort it directly.
-  const callAbort = new AbortController();
+  const scope = new CallScope();
   let stopped = false;
-  const generator = drive(run, settle, callAbort, () => stopped);
+  const generator = drive(run, settle, scope, () => stopped);
   const done = (): IteratorResult<T, void> => ({ done: true, value: undefined });
   return {
     next: () => {
@@ -38,7 +39,7 @@ function stoppable<T>(run: RouteRun<T>, settle: Settle): AsyncIterator<T, void, 
     return: async () => {
       if (!stopped) {
         stopped = true;
-        callAbort.abort();
+        scope.abort();
       }
       // Queued behind a pending next(), which the abort settles at once.
       await generator.return().catch(() => {});
@@ -47,7 +48,7 @@ function stoppable<T>(run: RouteRun<T>, settle: Settle): AsyncIterator<T, void, 
     throw: async (error: unknown) => {
       if (!stopped) {
         stopped = true;
-        callAbort.abort();
+        scope.abort();
       }
       await generator.return().catch(() => {});
       throw error;

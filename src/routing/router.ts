@@ -44,8 +44,8 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     clock,
   });
   const closing = new AbortController();
-  // Every running call listens on the router's close signal (and removes its listener when it
-  // settles): many concurrent calls are normal, not a leak.
+  // Running calls share one listener on the router's close signal (routing/call-scope.ts), but
+  // adapters and streamed inputs may add one each while they run: many are normal, not a leak.
   setMaxListeners(0, closing.signal);
   const adapters = new Map<string, ProviderAdapter>();
   for (const [name, provider] of Object.entries(resolved.providers))

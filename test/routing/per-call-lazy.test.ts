@@ -1,4 +1,6 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CallScope } from '../../src/routing/call-scope.js';
 import { RouterEmitter } from '../../src/routing/events.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
 import { routedStream } from '../../src/routing/routed-stream.js';
@@ -75,5 +77,47 @@ describe('per-call work that no one asked for', () => {
     summary.mockRestore();
     const full = tracker.model(key, 6000)!;
     expect(tail).toEqual({ samples: 6, p95Ms: full.p95Ms, p99Ms: full.p99Ms });
+  });
+
+  it('calls in progress share one listener on the router close signal; a call that ended is not aborted', async () => {
+    const closing = new AbortController();
+    const clock = new ManualClock();
+    const [a, b, ended] = [new CallScope(), new CallScope(), new CallScope()];
+    for (const scope of [a, b, ended]) scope.open(undefined, closing.signal, clock, undefined);
+    expect(getEventListeners(closing.signal, 'abort')).toHaveLength(1);
+    ended.dispose();
+    let settled = 0;
+    void a.aborted.then(() => settled++);
+    // The call's own signal has no listener: every abort goes through the scope.
+    expect(getEventListeners(a.signal, 'abort')).toHaveLength(0);
+    closing.abort();
+    expect([a.signal.aborted, b.signal.aborted, ended.signal.aborted]).toEqual([true, true, false]);
+    expect((a.signal.reason as Error).name).toBe('AbortError');
+    expect(a.abortError(false).message).toBe('The router was closed');
+    await a.aborted;
+    expect(settled).toBe(1);
+    a.dispose();
+    b.dispose();
+  });
+
+  it("a call's total deadline and the caller's signal abort through the scope, with their reasons", async () => {
+    const clock = new ManualClock();
+    const closing = new AbortController();
+    const timed = new CallScope();
+    timed.open(undefined, closing.signal, clock, 50);
+    clock.advance(50);
+    expect(timed.abortError(false).name).toBe('TimeoutError');
+    await expect(timed.aborted).resolves.toBe('aborted');
+    timed.dispose();
+    expect(clock.pendingTimers).toBe(0);
+    const caller = new AbortController();
+    const scope = new CallScope();
+    scope.open(caller.signal, closing.signal, clock, undefined);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
+    caller.abort();
+    expect(scope.signal.aborted).toBe(true);
+    expect(scope.abortError(false).message).toBe('The call was aborted');
+    scope.dispose();
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 });
