@@ -32,11 +32,17 @@
  * `--server child` the server's CPU is not in this process, so the figures are the client's
  * alone. Medians come from the per-pair differences too, which cancel the slow drift of a
  * shared machine's load better than a difference of two medians.
+ *
+ * Diagnostic (not a target): a PerformanceObserver records every garbage collection; each TTFC
+ * section also prints how many pairs had one inside the routed or the direct TTFC window, and
+ * the p99 of the per-pair differences of the other pairs, to tell a collection's pause from
+ * the router's own tail. The P1 verdicts use every pair.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -83,6 +89,22 @@ const CHAT_MODEL = 'bench-chat';
 const CHAT_BYTES = Buffer.byteLength(CHAT_EVENTS.join(''));
 const CHAT_MESSAGES = [{ role: 'user' as const, content: 'Is my table booked?' }];
 
+/**
+ * Garbage collections seen during the run, as [start, end] in performance.now() ms: to tell
+ * which TTFC windows a collection paused (a diagnostic beside the P1 figures, which stay the
+ * per-pair differences of every pair).
+ */
+const gcs: [number, number][] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcs.push([e.startTime, e.startTime + e.duration]);
+}).observe({ entryTypes: ['gc'] });
+
+/** True when a garbage collection overlapped the sample's TTFC window. */
+function pausedByGc(s: Sample): boolean {
+  const end = s.startMs + s.ttfcMs;
+  return gcs.some(([from, to]) => from < end && to > s.startMs);
+}
+
 function positiveInt(value: string | undefined, name: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${value}`);
@@ -93,6 +115,8 @@ function positiveInt(value: string | undefined, name: string): number {
 interface Sample {
   /** Time to first chunk in ms. */
   ttfcMs: number;
+  /** performance.now() at the call (the TTFC window is [startMs, startMs + ttfcMs]). */
+  startMs: number;
   /** CPU (user + system) of this process from the call to the end of the body, in µs. */
   cpuUs: number;
   bytes: number;
@@ -167,7 +191,7 @@ function directCaller(origin: string) {
         chunks++;
       }
       const cpu = process.cpuUsage(cpu0);
-      return { ttfcMs, cpuUs: cpu.user + cpu.system, bytes, chunks };
+      return { ttfcMs, startMs: t0, cpuUs: cpu.user + cpu.system, bytes, chunks };
     },
     /** The same for chat: a streamed chat completion; TTFC is the first body chunk (the first SSE event). */
     async chat(): Promise<Sample> {
@@ -192,7 +216,7 @@ function directCaller(origin: string) {
         chunks++;
       }
       const cpu = process.cpuUsage(cpu0);
-      return { ttfcMs, cpuUs: cpu.user + cpu.system, bytes, chunks };
+      return { ttfcMs, startMs: t0, cpuUs: cpu.user + cpu.system, bytes, chunks };
     },
     close: () => agent.close(),
   };
@@ -218,7 +242,7 @@ function routedCaller(router: Router) {
         chunks++;
       }
       const cpu = process.cpuUsage(cpu0);
-      return { ttfcMs, cpuUs: cpu.user + cpu.system, bytes, chunks };
+      return { ttfcMs, startMs: t0, cpuUs: cpu.user + cpu.system, bytes, chunks };
     },
     /** `router.chat()`: TTFC is the first event (a text delta); `bytes` counts the text's characters. */
     async chat(): Promise<Sample> {
@@ -239,7 +263,7 @@ function routedCaller(router: Router) {
       }
       const cpu = process.cpuUsage(cpu0);
       if (text !== CHAT_TEXT) throw new Error(`routed chat: got ${JSON.stringify(text)}`);
-      return { ttfcMs, cpuUs: cpu.user + cpu.system, bytes: text.length, chunks };
+      return { ttfcMs, startMs: t0, cpuUs: cpu.user + cpu.system, bytes: text.length, chunks };
     },
   };
 }
@@ -399,6 +423,15 @@ function ttfcSection(name: string, label: string, pairs: PairResults) {
   const ratio = r.median / d.median;
   const medianMet = added.median <= 0.1;
   const p99Met = added.p99 <= 0.5;
+  // Diagnostic: the pairs with a garbage collection inside either TTFC window, and the tail of
+  // the others (what the p99 would be without collections during the first chunk).
+  const gcRouted = pairs.routed.filter(pausedByGc).length;
+  const gcDirect = pairs.direct.filter(pausedByGc).length;
+  const noGc = summarize(
+    pairs.added.filter(
+      (_, i) => !pausedByGc(pairs.routed[i] as Sample) && !pausedByGc(pairs.direct[i] as Sample),
+    ),
+  );
   const cpuD = summarize(pairs.direct.map((s) => s.cpuUs));
   const cpuR = summarize(pairs.routed.map((s) => s.cpuUs));
   const cpuAdded = summarize(pairDiffs(pairs, (s) => s.cpuUs));
@@ -412,6 +445,7 @@ function ttfcSection(name: string, label: string, pairs: PairResults) {
     `  ${'ratio routed/direct (medians)'.padEnd(40)}${fmt(ratio)}`,
     `  P1 ${name} added median TTFC (per pair) ${added.median.toFixed(3)} ms: target <= 0.100 ms ${medianMet ? 'met' : 'NOT met'}`,
     `  P1 ${name} p99 of per-pair TTFC differences ${added.p99.toFixed(3)} ms: target <= 0.500 ms ${p99Met ? 'met' : 'NOT met'}`,
+    `  (diagnostic) pairs with a GC inside the TTFC: routed ${gcRouted}, direct ${gcDirect} of ${pairs.added.length}; p99 of the other pairs ${noGc.p99.toFixed(3)} ms (${noGc.n} pairs)`,
     '',
     `${`CPU per call, the same ${name} calls (µs)`.padEnd(42)}   median      p90      p99`,
     row('direct undici request()', cpuD, 0),
@@ -423,6 +457,7 @@ function ttfcSection(name: string, label: string, pairs: PairResults) {
     json: {
       pairs: pairs.direct.length,
       ttfcMs: { direct: d, routed: r, addedPerPair: added, medianDiff, p99Diff, ratio },
+      gcInTtfc: { routed: gcRouted, direct: gcDirect, addedPerPairWithoutGc: noGc },
       cpuPerCallUs: { direct: cpuD, routed: cpuR, addedPerPair: cpuAdded },
     },
   };

@@ -1,209 +1,24 @@
 import { AbortError } from '../errors/abort-error.js';
 import { AllProvidersFailedError } from '../errors/all-providers-failed-error.js';
-import type { ConfigError } from '../errors/config-error.js';
-import { MidStreamError } from '../errors/mid-stream-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
-import { ProviderError } from '../errors/provider-error.js';
-import type { ErrorRedactor } from '../errors/redact.js';
 import { TimeoutError } from '../errors/timeout-error.js';
-import { VoxrouteError } from '../errors/voxroute-error.js';
-import type { Clock } from '../internal/clock.js';
-import { onceStream, type Settle as SettleOf } from '../internal/once-stream.js';
+import type { VoxrouteError } from '../errors/voxroute-error.js';
+import type { Settle as SettleOf } from '../internal/once-stream.js';
 import { isRouterStall } from '../internal/stall.js';
-import type { AttemptContext } from '../providers/types.js';
-import type { Tracing } from '../telemetry/tracing.js';
-import type { Deadlines, HttpTransport } from '../transport/types.js';
-import type { WebSocketTransport } from '../transport/websocket-types.js';
-import type { Attempt, Capability, RoutedStream, RouteResult } from '../types/route-result.js';
+import type { Attempt, RouteResult } from '../types/route-result.js';
 import { AbortableNext } from './abortable-next.js';
+import { isEmptyAnswer, isReusedSocketReset, midStreamError, normalize } from './attempt-errors.js';
+import type { CallScope } from './call-scope.js';
+import { CallEvents } from './call-span.js';
+import { CandidateOrder } from './candidate-order.js';
 import { canFallBack } from './classify.js';
-import type { RouterEmitter, RouterEventBase, RouterEvents } from './events.js';
-import { type BreakerFailure, breakerFailureOf } from './health/index.js';
-import type { LatencyTracker } from './latency-tracker.js';
+import { isColdStart } from './cold-start.js';
+import type { RouterEventBase } from './events.js';
+import { breakerFailureOf } from './health/index.js';
+import type { RouteCandidate, RouteRun } from './route-run.js';
 import { withDeadline } from './stall-deadline.js';
 
-/** One provider a call may be served by, with everything the loop needs to start it. */
-export interface RouteCandidate<T> {
-  provider: string;
-  /** Provider-side model or voice id. */
-  model?: string;
-  /** Key of the (provider, capability, model) in the latency tracker. */
-  key: string;
-  /** First-chunk deadline of this attempt in ms (0: none). */
-  firstChunkMs: number;
-  /** Deadlines handed to the adapter's transport. */
-  deadlines: Deadlines;
-  /**
-   * Starts the attempt: an iterable of output items, already in the caller's shape. `standIn`:
-   * the attempt stands in for a provider earlier in the order that failed at the call's
-   * current {@link RouteRun.position}; it ends once the position has moved on (TTS: after the
-   * sentence it took over), and the call goes back to the route's order.
-   */
-  start(attempt: AttemptContext, standIn?: boolean, ready?: () => void): AsyncIterable<T>;
-  /**
-   * True when the attempt itself says when its provider has had enough input to answer (TTS of
-   * streamed text: the first clause end handed to the adapter): it calls `start`'s `ready`
-   * then. Time to first chunk, the first-chunk deadline and the hedge delay count from that
-   * moment, so a slow input source (an LLM) is not held against the provider. An attempt
-   * cancelled before `ready` records no latency sample.
-   */
-  startsClock?: boolean;
-  /**
-   * For providers that answer only once all input is in (non-streaming STT): resolves when the
-   * input has ended. Time to first chunk and the first-chunk deadline then count from there,
-   * so a long utterance is not held against the provider.
-   */
-  inputEnded?: Promise<void>;
-  /** The candidate's circuit breaker, when the router keeps one. */
-  health?: CandidateHealth;
-  /** Delay after which a second choice is started beside this one (hedging), in ms; undefined: none. */
-  hedgeAfterMs?: number;
-}
-
-/**
- * What the attempt loop tells a candidate's circuit breaker. `tryAcquire` takes the half-open
- * probe slot (false when another call holds it: the attempt still runs, as a last resort);
- * `release` frees it for an attempt that was cancelled (not charged).
- */
-export interface CandidateHealth {
-  /** True when the breaker lets calls through now (closed, or half-open with its probe slot free). */
-  allows(): boolean;
-  tryAcquire(): boolean;
-  recordSuccess(): void;
-  recordFailure(failure: BreakerFailure): void;
-  release(): void;
-}
-
-/** A budget of hedges: `take()` returns false when hedging would exceed the route's share. */
-export interface HedgeBudget {
-  take(): boolean;
-  /** Charges a fallback (a request beyond the call's first that was not a hedge); optional. */
-  charge?(): void;
-}
-
-/** A call to route: ordered candidates and the router's shared parts. */
-export interface RouteRun<T> {
-  capability: Capability;
-  route: string;
-  /** Candidates in the order to try them. */
-  candidates: RouteCandidate<T>[];
-  /**
-   * Why there is no candidate, when `candidates` is empty: the route does not exist or serves
-   * another capability, or no provider maps the request's voice or model. Thrown as it is.
-   */
-  noCandidate?: ConfigError;
-  /**
-   * Resolves true when the request has nothing to do (e.g. whitespace-only text): the call then
-   * yields nothing, contacts no provider and changes no score.
-   */
-  isEmpty?: () => Promise<boolean>;
-  signal: AbortSignal | undefined;
-  closeSignal: AbortSignal;
-  transport: HttpTransport;
-  /** WebSocket transport for adapters of WebSocket protocols. */
-  webSocket?: WebSocketTransport;
-  clock: Clock;
-  tracker: LatencyTracker;
-  emitter: RouterEmitter;
-  /** Text an item adds to the output (chat deltas, final transcripts), kept for MidStreamError. */
-  textOf?: (item: T) => string | undefined;
-  /** Deadline of the whole call, all attempts included, in ms (TimeoutError phase `total`). */
-  deadlineMs?: number;
-  /** Budget of hedged attempts; absent: no hedging. */
-  hedgeBudget?: HedgeBudget;
-  /** OpenTelemetry spans; absent: none. */
-  tracing?: Tracing;
-  /**
-   * Removes every configured secret from an error built from provider bytes (message, stack,
-   * fields, cause chain), in place; applied to every adapter error before anything sees it.
-   */
-  redact?: ErrorRedactor;
-  /** Decay time (ms) of the EWMA in the latency score, from the route's `ewmaDecayMs`; undefined: the tracker's. */
-  ewmaDecayMs?: number;
-  /**
-   * True when a failure after output may continue on the next candidate (route `midStream`
-   * `resume`, `replay` or `continue`): the capability's glue then starts the next provider from
-   * where the stream stopped. False: the stream ends with MidStreamError.
-   */
-  resumable?: boolean;
-  /** Marks the first item after a mid-stream switch of provider (TTS: `discontinuity: true`). */
-  markResumed?: (item: T) => T;
-  /** Called with each item just before the caller gets it (the capability's glue tracks progress). */
-  onDelivered?: (item: T) => void;
-  /**
-   * The caller's own input failed (its text or audio iterable threw, or gave an item of the
-   * wrong type): then any attempt failure is that RequestError, charged to no provider.
-   */
-  callerError?: () => VoxrouteError | undefined;
-  /** Joins the text delivered so far and the next item's text (default: concatenation). */
-  joinText?: (sofar: string, next: string) => string;
-  /**
-   * Where the call's output stands, a number that only grows (TTS: sentences fully delivered).
-   * With it, a failure after output rules a provider out only at that position: the call
-   * continues on the first provider of the route's order whose circuit breaker lets calls
-   * through and that has not failed at this position, and a stand-in (see
-   * {@link RouteCandidate.start}) hands back to the route's order once the position moved on.
-   * A provider is then ruled out for the rest of the call only by its breaker. Without it, a
-   * provider that failed after output is not tried again in the call.
-   */
-  position?: () => number;
-  /** True while the call has output still to produce (checked when a stand-in attempt ends). */
-  unfinished?: () => boolean;
-  /** Called once when the call ends, however it ends (the capability's glue releases its input: tts stops reading the caller's text, stt returns the caller's audio iterator). */
-  release?: () => void;
-}
-
 type Settle = SettleOf<RouteResult>;
-
-/**
- * Wraps a routed call as a {@link RoutedStream}. Nothing starts until the caller iterates.
- * The stream can be iterated once; `result` never causes an unhandled rejection by itself.
- */
-export function routedStream<T>(run: RouteRun<T>): RoutedStream<T> {
-  return onceStream('RoutedStream', (settle: Settle) => stoppable(run, settle));
-}
-
-/**
- * The call's iterator. `return()` stops the call at once, even while a `next()` is pending
- * (how frameworks race an iterator against barge-in): every attempt is aborted (its socket
- * closed), the pending `next()` resolves done, and no item is delivered after `return()`.
- */
-function stoppable<T>(run: RouteRun<T>, settle: Settle): AsyncIterator<T, void, undefined> {
-  // The call's one abort scope, shared with drive(): return() and throw() abort it directly.
-  const callAbort = new AbortController();
-  let stopped = false;
-  const generator = drive(run, settle, callAbort, () => stopped);
-  const done = (): IteratorResult<T, void> => ({ done: true, value: undefined });
-  return {
-    next: () => {
-      if (stopped) return Promise.resolve(done());
-      return generator.next().then(
-        (r) => (stopped ? done() : r),
-        (error: unknown) => {
-          if (stopped) return done();
-          throw error;
-        },
-      );
-    },
-    return: async () => {
-      if (!stopped) {
-        stopped = true;
-        callAbort.abort();
-      }
-      // Queued behind a pending next(), which the abort settles at once.
-      await generator.return().catch(() => {});
-      return done();
-    },
-    throw: async (error: unknown) => {
-      if (!stopped) {
-        stopped = true;
-        callAbort.abort();
-      }
-      await generator.return().catch(() => {});
-      throw error;
-    },
-  };
-}
 
 /** One attempt in progress. */
 interface Running<T> {
@@ -216,7 +31,8 @@ interface Running<T> {
   abort: AbortController | undefined;
   iterator: AsyncIterator<T> | undefined;
   attempt: Attempt;
-  base: RouterEventBase;
+  /** 1-based number of the attempt within the call (its events' `attempt`). */
+  number: number;
   t0: number;
   first: Promise<FirstOutcome<T>>;
   onCallAbort: (() => void) | undefined;
@@ -251,10 +67,10 @@ type FirstOutcome<T> =
  * nothing is ever yielded twice. Breaking out of the loop or aborting the signal
  * closes every running attempt at once.
  */
-async function* drive<T>(
+export async function* drive<T>(
   run: RouteRun<T>,
   settle: Settle,
-  callAbort: AbortController,
+  scope: CallScope,
   stopped: () => boolean,
 ): AsyncGenerator<T, void, undefined> {
   const { clock, tracker } = run;
@@ -263,55 +79,27 @@ async function* drive<T>(
     'voxroute.capability': run.capability,
     'voxroute.route': run.route,
   });
-  /** Emits a router event, and records it on the call's span. */
-  const emitter = {
-    emit<E extends 'attempt' | 'hedge' | 'first-chunk' | 'fallback' | 'error'>(
-      name: E,
-      event: RouterEvents[E],
-    ): void {
-      run.emitter.emit(name, event);
-      span?.event(name, spanAttributes(event as RouterEventBase & Record<string, unknown>));
-    },
-  };
+  /** The call's router events, built only when a listener or the span will see them. */
+  const events = new CallEvents(run.emitter, span, run.capability, run.route);
+  const baseOf = (r: Running<T>): RouterEventBase => events.base(r.c.provider, r.c.model, r.number);
   const attempts: Attempt[] = [];
-  const onAbort = () => callAbort.abort();
-  run.signal?.addEventListener('abort', onAbort, { once: true });
-  run.closeSignal.addEventListener('abort', onAbort, { once: true });
-  // The consumer's return() aborts callAbort itself: a barge-in, not a failure (the call
-  // settles as for a break; stopped() tells it apart).
-  if (run.signal?.aborted || run.closeSignal.aborted) callAbort.abort();
-  /**
-   * Why the call's only attempt, which runs on the call's signal, was stopped: the signal is
-   * aborted with it when the call ends, so that the attempt's socket is closed then (the call
-   * has no other candidate, so it ends right after).
-   */
-  let sharedAbortReason: unknown;
+  // The consumer's return() aborts the call's scope itself: a barge-in, not a failure (the
+  // call settles as for a break; stopped() tells it apart).
+  const callAbort = scope.controller;
+  scope.open(run.signal, run.closeSignal, clock, run.deadlineMs);
   /** Aborts an attempt (its socket closed) and asks its iterator to finish, without waiting or throwing. */
   const closeAttempt = (r: Running<T>, reason: unknown = new AbortError('Attempt abandoned')) => {
     if (r.abort) {
       if (!r.abort.signal.aborted) r.abort.abort(reason);
-    } else sharedAbortReason ??= reason;
+    } else scope.stopShared(reason);
     const ret = r.iterator?.return?.();
     if (ret) ret.catch(() => {});
   };
-  let budgetTimer: unknown;
-  if (run.deadlineMs) {
-    const ms = run.deadlineMs;
-    budgetTimer = clock.setTimeout(() => callAbort.abort(new TimeoutError('total', ms)), ms);
-  }
   let committed = false;
   /** True once the call continues on another provider after output (nothing left to say is then an answer). */
   let resuming = false;
   /** The error to throw once the call itself was aborted: the budget's TimeoutError, else AbortError. */
-  const callAbortError = (): VoxrouteError => {
-    const reason: unknown = callAbort.signal.reason;
-    if (TimeoutError.isInstance(reason)) {
-      return committed ? new TimeoutError('total', reason.timeoutMs, { partialOutput: true }) : reason;
-    }
-    return new AbortError(run.closeSignal.aborted ? 'The router was closed' : 'The call was aborted', {
-      cause: run.signal?.reason,
-    });
-  };
+  const callAbortError = (): VoxrouteError => scope.abortError(committed);
 
   let settled = false;
   const finish = (provider: string, timeToFirstChunkMs: number | undefined) => {
@@ -359,37 +147,14 @@ async function* drive<T>(
     if (r.acquired) r.c.health?.release();
   };
 
-  let nextIndex = 0;
   const position = (): number => run.position?.() ?? 0;
-  /**
-   * Set after a failure after output on a run with positions: candidates are then taken in the
-   * route's order, skipping those running, those whose breaker is open, and those that failed
-   * at the current position (`failedAt`: candidate index -> position of its last failure).
-   */
-  let replanned = false;
-  const failedAt = new Map<number, number>();
-  const eligible = (i: number, pos: number): boolean =>
-    failedAt.get(i) !== pos &&
-    !running.some((r) => r.index === i) &&
-    (run.candidates[i]!.health?.allows() ?? true);
-  /** Index of the candidate to start next, if any. */
-  const peekNext = (): number | undefined => {
-    if (!replanned) return nextIndex < run.candidates.length ? nextIndex : undefined;
-    const pos = position();
-    for (let i = 0; i < run.candidates.length; i++) if (eligible(i, pos)) return i;
-    return undefined;
-  };
+  const order = new CandidateOrder(run.candidates, position, (i) => running.some((r) => r.index === i));
+  const peekNext = () => order.peek();
   const startNext = (hedge: boolean): Running<T> | undefined => {
-    const index = peekNext();
-    if (index === undefined) return undefined;
-    if (!replanned) nextIndex++;
+    const next = order.take();
+    if (next === undefined) return undefined;
+    const { index, standIn, position: pos } = next;
     const c = run.candidates[index]!;
-    const pos = position();
-    // An earlier candidate, healthy, passed over only because it failed here: this one stands in.
-    let standIn = false;
-    if (replanned)
-      for (let j = 0; j < index; j++)
-        if (failedAt.get(j) === pos && (run.candidates[j]!.health?.allows() ?? true)) standIn = true;
     // A call's only candidate cannot be followed or raced by another: it runs on the call's signal.
     const abort = run.candidates.length > 1 ? new AbortController() : undefined;
     let onCallAbort: (() => void) | undefined;
@@ -404,21 +169,19 @@ async function* drive<T>(
     };
     if (c.model !== undefined) attempt.model = c.model;
     attempts.push(attempt);
-    const base: RouterEventBase = {
-      capability: run.capability,
-      route: run.route,
-      provider: c.provider,
-      attempt: attempts.length,
-    };
-    if (c.model !== undefined) base.model = c.model;
-    emitter.emit(hedge ? 'hedge' : 'attempt', { ...base, elapsedMs: attempt.startedAtMs });
+    const name = hedge ? 'hedge' : 'attempt';
+    if (events.wants(name))
+      events.emit(name, {
+        ...events.base(c.provider, c.model, attempts.length),
+        elapsedMs: attempt.startedAtMs,
+      });
     tracker.inFlight(c.key, 1);
     const r: Running<T> = {
       c,
       abort,
       iterator: undefined,
       attempt,
-      base,
+      number: attempts.length,
       t0: clock.now(),
       cold: isColdStart(tracker.lastTriedAt(c.key), clock.now()),
       first: undefined as unknown as Promise<FirstOutcome<T>>,
@@ -479,7 +242,7 @@ async function* drive<T>(
     const first = await withDeadline(firstItem, c.firstChunkMs, clock, () => {
       const timeout = new TimeoutError('first-chunk', c.firstChunkMs, { provider: c.provider });
       if (r.abort) r.abort.abort(timeout);
-      else sharedAbortReason ??= timeout;
+      else scope.stopShared(timeout);
       return timeout;
     });
     // An answer with nothing in it is a failure, never a silent success (C39); after a
@@ -495,7 +258,9 @@ async function* drive<T>(
     if (run.isEmpty) {
       let empty: boolean;
       try {
-        empty = await run.isEmpty();
+        // Known at once for a text given whole: no turn of the event loop before the first request.
+        const known = run.isEmpty();
+        empty = typeof known === 'boolean' ? known : await known;
       } catch (error) {
         // The input failed or was stopped (barge-in while the caller's text source waits).
         throw fail(callAbort.signal.aborted ? callAbortError() : error);
@@ -511,11 +276,8 @@ async function* drive<T>(
       );
     }
 
-    /** Settles when the call is aborted (one listener for the whole call). */
-    const aborted = new Promise<'aborted'>((resolve) => {
-      if (callAbort.signal.aborted) resolve('aborted');
-      else callAbort.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-    });
+    /** Settles when the call is aborted (every abort goes through the scope: no listener). */
+    const aborted = scope.aborted;
     /** Pulls the winner's items, each raced with the call's abort (see AbortableNext). */
     let pull: AbortableNext | undefined;
     let partialText = '';
@@ -567,7 +329,7 @@ async function* drive<T>(
         }
         const r = outcome.r;
         running.splice(running.indexOf(r), 1);
-        if (!outcome.ok) failedAt.set(r.index, position());
+        if (!outcome.ok) order.failed(r.index);
         if (outcome.ok) {
           winner = r;
           first = outcome.result;
@@ -592,7 +354,13 @@ async function* drive<T>(
         r.c.health?.recordFailure(
           breakerFailureOf(error, { reusedSocketReset: isReusedSocketReset(error), routerStall: stall }),
         );
-        emitter.emit('error', { ...r.base, error, partialOutput: false, elapsedMs: clock.now() - callStart });
+        if (events.wants('error'))
+          events.emit('error', {
+            ...baseOf(r),
+            error,
+            partialOutput: false,
+            elapsedMs: clock.now() - callStart,
+          });
         if (!canFallBack(error)) {
           for (const other of [...running]) cancel(other);
           running.length = 0;
@@ -610,9 +378,9 @@ async function* drive<T>(
         const peeked = peekNext();
         const queued = peeked === undefined ? undefined : run.candidates[peeked];
         const next = replace ? queued : (running[0]?.c ?? queued);
-        if (next)
-          emitter.emit('fallback', {
-            ...r.base,
+        if (next && events.wants('fallback'))
+          events.emit('fallback', {
+            ...baseOf(r),
             error,
             next: next.provider,
             elapsedMs: clock.now() - callStart,
@@ -644,11 +412,12 @@ async function* drive<T>(
             coldStart: winner.cold !== false,
             firstCall: winner.cold === 'first',
           });
-          emitter.emit('first-chunk', {
-            ...winner.base,
-            timeToFirstChunkMs: ttfc,
-            elapsedMs: now - callStart,
-          });
+          if (events.wants('first-chunk'))
+            events.emit('first-chunk', {
+              ...baseOf(winner),
+              timeToFirstChunkMs: ttfc,
+              elapsedMs: now - callStart,
+            });
           committed = true;
           const value = midStreamCause && run.markResumed ? run.markResumed(first.value) : first.value;
           if (run.textOf) partialText = join(partialText, run.textOf(value));
@@ -696,25 +465,27 @@ async function* drive<T>(
         c.health?.recordFailure(
           breakerFailureOf(cause, { reusedSocketReset: isReusedSocketReset(cause), routerStall: stall }),
         );
-        emitter.emit('error', {
-          ...winner.base,
-          error: cause,
-          partialOutput: true,
-          elapsedMs: clock.now() - callStart,
-        });
-        failedAt.set(winner.index, position());
-        if (run.resumable && run.position) replanned = true;
+        if (events.wants('error'))
+          events.emit('error', {
+            ...baseOf(winner),
+            error: cause,
+            partialOutput: true,
+            elapsedMs: clock.now() - callStart,
+          });
+        order.failed(winner.index);
+        if (run.resumable && run.position) order.replan();
         const peeked = run.resumable && canFallBack(cause) ? peekNext() : undefined;
         const next = peeked === undefined ? undefined : run.candidates[peeked];
         if (next) {
           // Continue the stream on the next provider from where this one stopped (the capability's
           // glue keeps the position: next sentence, audio since the last final, partial reply).
-          emitter.emit('fallback', {
-            ...winner.base,
-            error: cause,
-            next: next.provider,
-            elapsedMs: clock.now() - callStart,
-          });
+          if (events.wants('fallback'))
+            events.emit('fallback', {
+              ...baseOf(winner),
+              error: cause,
+              next: next.provider,
+              elapsedMs: clock.now() - callStart,
+            });
           midStreamCause = cause;
           midStreamProvider = c.provider;
           resuming = true;
@@ -724,96 +495,15 @@ async function* drive<T>(
       }
     }
   } finally {
-    if (budgetTimer !== undefined) clock.clearTimeout(budgetTimer);
-    run.signal?.removeEventListener('abort', onAbort);
-    run.closeSignal.removeEventListener('abort', onAbort);
+    scope.dispose();
     run.release?.();
     // The consumer stopped iterating (break / return()): barge-in. Close the provider at once.
     for (const r of running) cancel(r);
     // The call's only attempt was stopped: close it now, with the reason it was stopped for.
-    if (sharedAbortReason !== undefined && !callAbort.signal.aborted) callAbort.abort(sharedAbortReason);
+    scope.closeShared();
     if (!settled) {
       const last = attempts[attempts.length - 1];
       finish(last?.provider ?? '', undefined);
     }
   }
-}
-
-/**
- * True when an attempt's first pull shows an empty answer to a request with something to do
- *: a chat stream that ends, or finishes, before any text or tool call, and a TTS stream
- * that ends before any audio (text with no speech never gets this far). STT may end with
- * no transcript at all when the audio held no speech, so it is never empty in this sense.
- */
-function isEmptyAnswer(capability: Capability, first: IteratorResult<unknown>): boolean {
-  if (capability === 'stt') return false;
-  if (first.done) return true;
-  return capability === 'chat' && (first.value as { type?: unknown }).type === 'finish';
-}
-
-/**
- * Idle time after which a provider's next call is taken as a cold start (SageMaker scale-up,
- * an EC2 model reloading, cold TLS): its TTFC is averaged in without the peak jump, once.
- */
-export const COLD_START_AFTER_MS = 5 * 60_000;
-
-function isColdStart(lastTriedAt: number | undefined, now: number): false | 'first' | 'idle' {
-  if (lastTriedAt === undefined) return 'first';
-  return now - lastTriedAt > COLD_START_AFTER_MS ? 'idle' : false;
-}
-
-/** True for a reset of a reused keep-alive socket that could not be retried: not the provider's fault. */
-function isReusedSocketReset(error: VoxrouteError): boolean {
-  return ProviderError.isInstance(error) && error.reusedSocketReset;
-}
-
-/**
- * The error that ends a stream after output: MidStreamError with the provider's error as its
- * cause, `partialText` for text capabilities.
- */
-function midStreamError(cause: VoxrouteError, provider: string, partialText: string): MidStreamError {
-  return new MidStreamError(`Provider '${provider}' failed after output had started: ${cause.message}`, {
-    cause,
-    provider,
-    retryable: cause.retryable,
-    ...(partialText ? { partialText } : {}),
-  });
-}
-
-/** The span attributes of a router event: names, numbers and error codes, never a message. */
-function spanAttributes(
-  event: RouterEventBase & Record<string, unknown>,
-): Record<string, string | number | boolean> {
-  const out: Record<string, string | number | boolean> = {
-    'voxroute.provider': event.provider,
-    'voxroute.attempt': event.attempt,
-  };
-  if (event.model !== undefined) out['voxroute.model'] = event.model;
-  if (event.elapsedMs !== undefined) out['voxroute.elapsed_ms'] = event.elapsedMs;
-  if (typeof event.timeToFirstChunkMs === 'number') out['voxroute.ttfc_ms'] = event.timeToFirstChunkMs;
-  if (typeof event.next === 'string') out['voxroute.next'] = event.next;
-  if (typeof event.partialOutput === 'boolean') out['voxroute.partial_output'] = event.partialOutput;
-  if (VoxrouteError.isInstance(event.error)) {
-    out['error.type'] = event.error.name;
-    out['voxroute.error.code'] = event.error.code;
-    if (ProviderError.isInstance(event.error) && event.error.status !== undefined) {
-      out['voxroute.error.status'] = event.error.status;
-    }
-  }
-  return out;
-}
-
-/**
- * Any error an adapter threw, as a VoxrouteError naming the provider, with every configured
- * secret removed (the one place where the router receives errors built from provider bytes).
- */
-function normalize(error: unknown, provider: string, redact: ErrorRedactor | undefined): VoxrouteError {
-  if (redact) redact(error);
-  if (VoxrouteError.isInstance(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new ProviderError(`Provider '${provider}' failed: ${message}`, {
-    provider,
-    retryable: true,
-    cause: error,
-  });
 }

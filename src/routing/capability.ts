@@ -1,7 +1,7 @@
 import type { ResolvedProviderConfig } from '../config/index.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import type { Capability } from '../types/route-result.js';
-import type { RouteCandidate, RouteRun } from './attempt-loop.js';
+import type { RouteCandidate, RouteRun } from './route-run.js';
 import type { Logger } from './router-types.js';
 
 /**

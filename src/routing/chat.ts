@@ -54,8 +54,15 @@ function deltaText(e: ChatEvent): string | undefined {
  * dropped, so the seam never doubles a space (APIs such as Anthropic's refuse a prefill that
  * ends in white space, so the provider saw it trimmed and starts its continuation with it).
  */
-async function* atSeam(delivered: string, events: AsyncIterable<ChatEvent>): AsyncGenerator<ChatEvent> {
-  let trimming = delivered !== '' && /\s$/.test(delivered);
+function atSeam(delivered: string, events: AsyncIterable<ChatEvent>): AsyncIterable<ChatEvent> {
+  // Nothing delivered yet, or no white space at the seam: the events pass as they are (no
+  // generator layer per call).
+  return delivered !== '' && /\s$/.test(delivered) ? trimmedAtSeam(events) : events;
+}
+
+/** {@link atSeam} for a reply that ends in white space. */
+async function* trimmedAtSeam(events: AsyncIterable<ChatEvent>): AsyncGenerator<ChatEvent> {
+  let trimming = true;
   for await (const e of events) {
     if (trimming && e.type === 'text-delta') {
       const text = e.text.replace(/^\s+/, '');

@@ -78,6 +78,12 @@ export class RouterEmitter {
     return () => set.delete(listener as (event: never) => void);
   }
 
+  /** True when `name` has at least one listener (an event nobody hears need not be built). */
+  has(name: RouterEventName): boolean {
+    const set = this.#listeners.get(name);
+    return set !== undefined && set.size > 0;
+  }
+
   /** Calls every listener of `name` with `event`. */
   emit<E extends RouterEventName>(name: E, event: RouterEvents[E]): void {
     const set = this.#listeners.get(name);

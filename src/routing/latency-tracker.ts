@@ -303,9 +303,9 @@ export class LatencyTracker {
    */
   tail(key: string): Pick<LatencySnapshot, 'samples' | 'p95Ms' | 'p99Ms'> {
     const e = this.#entries.get(key);
-    const model = e?.model.summary();
-    if (!e || !model) return { samples: e?.samples ?? 0, p95Ms: undefined, p99Ms: undefined };
-    return { samples: e.samples, p95Ms: model.p95Ms, p99Ms: model.p99Ms };
+    const q = e?.model.quantiles();
+    if (!e || !q) return { samples: e?.samples ?? 0, p95Ms: undefined, p99Ms: undefined };
+    return { samples: e.samples, p95Ms: q.p95Ms, p99Ms: q.p99Ms };
   }
 
   /**

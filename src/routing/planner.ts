@@ -3,13 +3,13 @@ import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import type { CallOptions } from '../types/requests.js';
 import type { Capability } from '../types/route-result.js';
-import type { RouteCandidate, RouteRun } from './attempt-loop.js';
 import { type CapabilityCall, sectionOf } from './capability.js';
 import { firstChunkDeadlineMs } from './deadlines.js';
 import type { HealthRegistry } from './health/index.js';
 import { HedgeBudgets } from './hedge.js';
 import { budgetDrain, budgetShareCap, planRoute } from './hedge-delay.js';
 import { LatencyTracker } from './latency-tracker.js';
+import type { RouteCandidate, RouteRun } from './route-run.js';
 import type { ProviderStats } from './router-types.js';
 import { orderCandidates } from './select.js';
 
@@ -107,6 +107,14 @@ export class RoutePlanner {
     // The objective and hedge delay of each candidate from its learned distribution
     // (hedge-delay.ts). With the budget empty no hedge can be counted on: the plan is unhedged;
     // an `auto` hedge may take the share of calls the budget's level sustains.
+    // One candidate, no hedging, an order that draws nothing: the objective and hedge delay
+    // would decide nothing, so they are not computed (the breaker is still asked, as planRoute
+    // would: asking may move it from open to half-open; and no hedge delay is noted).
+    if (built.length === 1 && !route.hedge && route.strategy !== 'weighted') {
+      built[0]!.health?.allows();
+      tracker.noteHedgeDelay(built[0]!.key, undefined);
+      return this.#run(call, request, route, routeName, built, missing, ONE);
+    }
     const budget = route.hedge ? this.#hedgeBudgets.of(routeName, route.hedge.maxShare) : undefined;
     const planned = planRoute(
       tracker,
@@ -163,6 +171,20 @@ export class RoutePlanner {
       const own = routeFirstChunkMs[order[order.length - 1]!]!;
       last.firstChunkMs = own === 0 || last.firstChunkMs === 0 ? 0 : Math.max(own, last.firstChunkMs);
     }
+    return this.#run(call, request, route, routeName, built, missing, order);
+  }
+
+  /** The run of a planned call: its candidates in `order`. */
+  #run<T, C extends Capability>(
+    call: CapabilityCall<T, C>,
+    request: CallOptions,
+    route: ResolvedRouteConfig,
+    routeName: string,
+    built: RouteCandidate<T>[],
+    missing: ConfigIssue[],
+    order: readonly number[],
+  ): RouteRun<T> {
+    const capability = call.capability;
     // One literal with every field (undefined where unset): the same shape for every call.
     const shared = this.#shared;
     return {

@@ -11,7 +11,6 @@ import type { ProviderAdapter } from '../providers/types.js';
 import { createTracing } from '../telemetry/tracing.js';
 import { createHttpTransport, createWebSocketTransport } from '../transport/index.js';
 import { VERSION } from '../version.js';
-import { routedStream } from './attempt-loop.js';
 import type { CallContext } from './capability.js';
 import { chatCall } from './chat.js';
 import { RouterEmitter } from './events.js';
@@ -19,6 +18,7 @@ import { HealthRegistry } from './health/index.js';
 import { LatencyTracker } from './latency-tracker.js';
 import { RoutePlanner } from './planner.js';
 import { rejectedStream } from './rejected-stream.js';
+import { routedStream } from './routed-stream.js';
 import type { Router, RouterOptions } from './router-types.js';
 import { sttCall } from './stt.js';
 import { ttsCall } from './tts.js';
@@ -44,8 +44,8 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     clock,
   });
   const closing = new AbortController();
-  // Every running call listens on the router's close signal (and removes its listener when it
-  // settles): many concurrent calls are normal, not a leak.
+  // Running calls share one listener on the router's close signal (routing/call-scope.ts), but
+  // adapters and streamed inputs may add one each while they run: many are normal, not a leak.
   setMaxListeners(0, closing.signal);
   const adapters = new Map<string, ProviderAdapter>();
   for (const [name, provider] of Object.entries(resolved.providers))

@@ -105,6 +105,22 @@ const edge = (b: number) => (b <= BUCKETS ? EDGES[b]! : MIN_MS * BUCKET_RATIO **
 /** Representative value of bucket b: its geometric centre, ms. */
 const centre = (b: number) => CENTRES[b]!;
 
+/** Quantiles that {@link TailModel.summary} reports. */
+const QUANTILES = [0.5, 0.9, 0.95, 0.99] as const;
+/** Buckets an empty stretch must span to end the body (KNEE_GAP_RATIO). */
+const GAP_BUCKETS = Math.ceil(Math.log(KNEE_GAP_RATIO) / LOG_RATIO);
+
+/** The quantile buckets and knee of a body histogram (see TailModel's #shape). */
+interface Shape {
+  medianBucket: number;
+  p90Bucket: number;
+  p95Bucket: number;
+  p99Bucket: number;
+  kneeMs: number;
+  /** Weight below which a bucket counts as empty. */
+  empty: number;
+}
+
 /**
  * One provider's TTFC distribution. Every update costs O(240) (one pass over the histogram);
  * {@link summary} is cached until the next update.
@@ -129,6 +145,8 @@ export class TailModel {
   #countersAt: number | undefined;
   #samples = 0;
   #cached: TailSummary | undefined;
+  /** The quantiles and knee of the body histogram, cached like {@link #cached} (see {@link #shape}). */
+  #shapeCached: Shape | undefined;
   /** The last SHIFT_MAX_RUN successful samples (ms), newest last, and when the last came in. */
   readonly #recent: number[] = [];
   #lastAt = 0;
@@ -151,9 +169,9 @@ export class TailModel {
       (1 - 1 / TAIL_SAMPLES) * (this.#countersAt === undefined ? 1 : timeDecay(now - this.#countersAt));
     this.#n *= w;
     this.#tail *= w;
-    this.#tailHist.forEach((v, b) => {
-      this.#tailHist[b] = v * w;
-    });
+    // A plain loop: forEach would box every element into a heap number (3.8 KB per call).
+    const tailHist = this.#tailHist;
+    for (let b = 0; b < BUCKETS; b++) tailHist[b] = tailHist[b]! * w;
     this.#fail *= w;
     this.#failMs *= w;
     this.#afterFail *= w;
@@ -175,7 +193,7 @@ export class TailModel {
   record(ms: number, now: number): void {
     // The knee before this sample decides whether it is in the tail (a sample cannot move the
     // knee past itself).
-    const knee = this.summary()?.kneeMs;
+    const knee = this.#shape()?.kneeMs;
     this.#decayCounters(now);
     this.#outcome(false, now);
     this.#n += 1;
@@ -189,6 +207,7 @@ export class TailModel {
     this.#histWeight += 1;
     this.#samples++;
     this.#cached = undefined;
+    this.#shapeCached = undefined;
     this.#recent.push(ms);
     if (this.#recent.length > SHIFT_MAX_RUN) this.#recent.shift();
     this.#lastAt = now;
@@ -236,7 +255,7 @@ export class TailModel {
    * hedges would stop paying for themselves.
    */
   recordCensored(ms: number, now: number): void {
-    const knee = this.summary()?.kneeMs;
+    const knee = this.#shape()?.kneeMs;
     if (knee === undefined || ms <= knee) return;
     this.#decayCounters(now);
     this.#n += 1;
@@ -248,6 +267,7 @@ export class TailModel {
     if (above > 1e-9) for (let b = from; b < BUCKETS; b++) hist[b]! += hist[b]! / above;
     else hist[from - 1]! += 1;
     this.#cached = undefined;
+    this.#shapeCached = undefined;
   }
 
   /** Folds in a failed attempt that took `ms`. */
@@ -260,27 +280,35 @@ export class TailModel {
   }
 
   /**
-   * The model now; undefined before the first successful sample. Cached between updates: the
-   * decision path pays O(240) once per new sample, not per call.
+   * The p95 and p99 of the body histogram, ms (what an `auto` first-chunk deadline needs);
+   * undefined before the first successful sample. Equal to {@link summary}'s, without building
+   * the rest of it (cached between updates, no allocation but one small record).
    */
-  summary(): TailSummary | undefined {
+  quantiles(): { p95Ms: number; p99Ms: number } | undefined {
+    const shape = this.#shape();
+    return shape && { p95Ms: centre(shape.p95Bucket), p99Ms: centre(shape.p99Bucket) };
+  }
+
+  /**
+   * The quantile buckets and the knee of the body histogram (the first part of {@link summary},
+   * what {@link record} needs on every sample); cached until the next update.
+   */
+  #shape(): Shape | undefined {
     if (this.#samples === 0) return undefined;
-    if (this.#cached) return this.#cached;
+    if (this.#shapeCached) return this.#shapeCached;
     const hist = this.#hist;
     const total = this.#histWeight;
     // The buckets of the 50th, 90th, 95th and 99th percentiles, in one pass over the histogram.
-    const quantiles = [0.5, 0.9, 0.95, 0.99];
     const found = [BUCKETS - 1, BUCKETS - 1, BUCKETS - 1, BUCKETS - 1];
     let next = 0;
     let acc = 0;
-    for (let b = 0; b < BUCKETS && next < quantiles.length; b++) {
+    for (let b = 0; b < BUCKETS && next < QUANTILES.length; b++) {
       acc += hist[b]!;
-      while (next < quantiles.length && acc >= quantiles[next]! * total) found[next++] = b;
+      while (next < QUANTILES.length && acc >= QUANTILES[next]! * total) found[next++] = b;
     }
     const [medianBucket, p90Bucket, p95Bucket, p99Bucket] = found as [number, number, number, number];
     // The knee: the start of the first empty stretch wider than KNEE_GAP_RATIO above the median.
     const empty = total * 1e-3;
-    const gapBuckets = Math.ceil(Math.log(KNEE_GAP_RATIO) / LOG_RATIO);
     let lastFull = medianBucket;
     let kneeBucket = p99Bucket;
     for (let b = medianBucket + 1; b < BUCKETS; b++) {
@@ -288,14 +316,27 @@ export class TailModel {
         lastFull = b;
         continue;
       }
-      if (b - lastFull >= gapBuckets) {
+      if (b - lastFull >= GAP_BUCKETS) {
         // Any weight above the gap makes it a gap; none means the histogram ended.
         kneeBucket = lastFull;
         break;
       }
     }
+    const kneeMs = Math.max(edge(kneeBucket + 1), KNEE_MIN_RATIO * centre(medianBucket));
+    this.#shapeCached = { medianBucket, p90Bucket, p95Bucket, p99Bucket, kneeMs, empty };
+    return this.#shapeCached;
+  }
+
+  /**
+   * The model now; undefined before the first successful sample. Cached between updates: the
+   * decision path pays O(240) once per new sample, not per call.
+   */
+  summary(): TailSummary | undefined {
+    if (this.#samples === 0) return undefined;
+    if (this.#cached) return this.#cached;
+    const hist = this.#hist;
+    const { medianBucket, p90Bucket, p95Bucket, p99Bucket, kneeMs, empty } = this.#shape()!;
     const medianMs = centre(medianBucket);
-    const kneeMs = Math.max(edge(kneeBucket + 1), KNEE_MIN_RATIO * medianMs);
     const tailShare = (this.#tail + PRIOR_WEIGHT * PRIOR_TAIL_SHARE) / (this.#n + PRIOR_WEIGHT);
     // The tail's magnitude: the mean of the tail histogram beyond the knee, minus the knee.
     let tailWeight = 0;

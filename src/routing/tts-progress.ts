@@ -127,6 +127,19 @@ export class TtsProgress {
   }
 
   /**
+   * {@link hasSpeech} when the answer is known without waiting (a text given whole, or streamed
+   * text that already has a word); undefined when it is not (then ask {@link hasSpeech}, which
+   * also throws the failure or the stop).
+   */
+  speechNow(): boolean | undefined {
+    this.#read();
+    if (this.#stopped) return undefined;
+    if (this.#text.trim() !== '' || this.#sentences.some((s) => s.trim() !== '')) return true;
+    if (this.#failure || !this.#ended) return undefined;
+    return false;
+  }
+
+  /**
    * Stops reading the caller's text: waiters get an AbortError now, and the text iterator is
    * return()ed without waiting for it (its pending next() may never settle). Idempotent; a
    * text that already ended is left as it is.

@@ -148,7 +148,10 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
         },
       };
     },
-    isEmpty: async () => !(await progress.hasSpeech()),
+    isEmpty: () => {
+      const speech = progress.speechNow();
+      return speech === undefined ? progress.hasSpeech().then((has) => !has) : !speech;
+    },
     position: () => progress.delivered,
     unfinished: () => !progress.finished,
     callerError: () => progress.failure,

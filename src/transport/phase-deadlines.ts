@@ -195,7 +195,10 @@ export class PhaseDeadlines {
     if (at === Number.POSITIVE_INFINITY || (this.timer !== undefined && this.timerAt <= at)) return;
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = this.clock.setTimeout(this.fire, Math.max(0, at - this.clock.now()));
+    // Whole ms, rounded up: Node keeps one timer list per distinct duration, so a fractional
+    // delay (a new value on every call) would build and queue a new list per exchange. The timer
+    // fires at most 1 ms later; fire() compares timestamps either way.
+    this.timer = this.clock.setTimeout(this.fire, Math.max(0, Math.ceil(at - this.clock.now())));
   }
 }
 

@@ -18,7 +18,7 @@ import {
   type TranscriptEvent,
   type VoxrouteError,
 } from '../../src/index.js';
-import { routedStream } from '../../src/routing/attempt-loop.js';
+import { routedStream } from '../../src/routing/routed-stream.js';
 import { sttCall } from '../../src/routing/stt.js';
 import { answerPcm, concat, drain, httpServer, pcmSignal, router } from '../cases/wire/servers.js';
 import { candidate, fakeRun } from '../routing/helpers.js';

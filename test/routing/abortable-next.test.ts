@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { AbortableNext } from '../../src/routing/abortable-next.js';
-import { routedStream } from '../../src/routing/attempt-loop.js';
+import { routedStream } from '../../src/routing/routed-stream.js';
 import { candidate, fakeRun } from './helpers.js';
 
 setFlagsFromString('--expose-gc');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RouteCandidate } from '../../src/routing/attempt-loop.js';
-import { routedStream } from '../../src/routing/attempt-loop.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
+import type { RouteCandidate } from '../../src/routing/route-run.js';
+import { routedStream } from '../../src/routing/routed-stream.js';
 import type { ChatEvent } from '../../src/types/chat.js';
 import { aborted, fakeRun, ManualClock } from './helpers.js';
 

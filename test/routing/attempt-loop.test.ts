@@ -9,8 +9,9 @@ import {
   TimeoutError,
 } from '../../src/errors/index.js';
 import type { AttemptContext } from '../../src/providers/types.js';
-import { type CandidateHealth, type RouteCandidate, routedStream } from '../../src/routing/attempt-loop.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
+import type { CandidateHealth, RouteCandidate } from '../../src/routing/route-run.js';
+import { routedStream } from '../../src/routing/routed-stream.js';
 import type { ChatEvent } from '../../src/types/chat.js';
 import { drain as collect } from '../helpers/index.js';
 import { aborted, candidate, fakeRun, ManualClock } from './helpers.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError, TimeoutError } from '../../src/errors/index.js';
-import type { CandidateHealth } from '../../src/routing/attempt-loop.js';
-import { routedStream } from '../../src/routing/attempt-loop.js';
+import type { CandidateHealth } from '../../src/routing/route-run.js';
+import { routedStream } from '../../src/routing/routed-stream.js';
 import type { ChatEvent } from '../../src/types/chat.js';
 import { aborted, candidate, fakeRun, ManualClock } from './helpers.js';
 

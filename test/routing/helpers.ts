@@ -1,8 +1,8 @@
 import type { Clock } from '../../src/internal/clock.js';
 import type { AttemptContext } from '../../src/providers/types.js';
-import type { RouteCandidate, RouteRun } from '../../src/routing/attempt-loop.js';
 import { RouterEmitter } from '../../src/routing/events.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
+import type { RouteCandidate, RouteRun } from '../../src/routing/route-run.js';
 import type { HttpTransport } from '../../src/transport/types.js';
 
 /** A manual clock: time moves only when the test says so. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { TimeoutError, type TimeoutPhase } from '../../src/errors/index.js';
 import { isRouterStall, STALL_TOLERANCE_MS } from '../../src/internal/stall.js';
-import { type CandidateHealth, routedStream } from '../../src/routing/attempt-loop.js';
 import type { BreakerFailure } from '../../src/routing/health/index.js';
+import type { CandidateHealth } from '../../src/routing/route-run.js';
+import { routedStream } from '../../src/routing/routed-stream.js';
 import { PhaseDeadlines } from '../../src/transport/phase-deadlines.js';
 import type { ChatEvent } from '../../src/types/chat.js';
 import { aborted, candidate, fakeRun, ManualClock } from './helpers.js';

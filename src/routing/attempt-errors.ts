@@ -1,0 +1,54 @@
+import { MidStreamError } from '../errors/mid-stream-error.js';
+import { ProviderError } from '../errors/provider-error.js';
+import type { ErrorRedactor } from '../errors/redact.js';
+import { VoxrouteError } from '../errors/voxroute-error.js';
+import type { Capability } from '../types/route-result.js';
+
+/**
+ * True when an attempt's first pull shows an empty answer to a request with something to do
+ *: a chat stream that ends, or finishes, before any text or tool call, and a TTS stream
+ * that ends before any audio (text with no speech never gets this far). STT may end with
+ * no transcript at all when the audio held no speech, so it is never empty in this sense.
+ */
+export function isEmptyAnswer(capability: Capability, first: IteratorResult<unknown>): boolean {
+  if (capability === 'stt') return false;
+  if (first.done) return true;
+  return capability === 'chat' && (first.value as { type?: unknown }).type === 'finish';
+}
+
+/** True for a reset of a reused keep-alive socket that could not be retried: not the provider's fault. */
+export function isReusedSocketReset(error: VoxrouteError): boolean {
+  return ProviderError.isInstance(error) && error.reusedSocketReset;
+}
+
+/**
+ * The error that ends a stream after output: MidStreamError with the provider's error as its
+ * cause, `partialText` for text capabilities.
+ */
+export function midStreamError(cause: VoxrouteError, provider: string, partialText: string): MidStreamError {
+  return new MidStreamError(`Provider '${provider}' failed after output had started: ${cause.message}`, {
+    cause,
+    provider,
+    retryable: cause.retryable,
+    ...(partialText ? { partialText } : {}),
+  });
+}
+
+/**
+ * Any error an adapter threw, as a VoxrouteError naming the provider, with every configured
+ * secret removed (the one place where the router receives errors built from provider bytes).
+ */
+export function normalize(
+  error: unknown,
+  provider: string,
+  redact: ErrorRedactor | undefined,
+): VoxrouteError {
+  if (redact) redact(error);
+  if (VoxrouteError.isInstance(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderError(`Provider '${provider}' failed: ${message}`, {
+    provider,
+    retryable: true,
+    cause: error,
+  });
+}

@@ -1,0 +1,77 @@
+import type { CandidateHealth } from './route-run.js';
+
+/**
+ * Which candidate of a call starts next: the re-planning and stand-in rules of the attempt loop.
+ *
+ * At first the candidates are taken in the planned order, each once. After a failure after
+ * output on a run with positions ({@link RouteRun.position}), the call is re-planned: from then
+ * on the candidates are taken in the route's order, skipping those running, those whose circuit
+ * breaker is open, and those that failed at the call's current position. A candidate started
+ * while an earlier one, healthy, is passed over only because it failed at this position stands
+ * in for it (see {@link RouteCandidate.start}).
+ */
+export class CandidateOrder {
+  readonly #candidates: readonly { health?: CandidateHealth }[];
+  readonly #position: () => number;
+  readonly #running: (index: number) => boolean;
+  #next = 0;
+  #replanned = false;
+  /** Candidate index -> the position of its last failure (built on the first failure). */
+  #failedAt: Map<number, number> | undefined;
+
+  /**
+   * @param candidates the call's candidates, in the planned order
+   * @param position the call's position now (a number that only grows; 0 without positions)
+   * @param running true while the candidate of that index has an attempt running
+   */
+  constructor(
+    candidates: readonly { health?: CandidateHealth }[],
+    position: () => number,
+    running: (index: number) => boolean,
+  ) {
+    this.#candidates = candidates;
+    this.#position = position;
+    this.#running = running;
+  }
+
+  /** Index of the candidate to start next, if any (nothing is taken). */
+  peek(): number | undefined {
+    if (!this.#replanned) return this.#next < this.#candidates.length ? this.#next : undefined;
+    const pos = this.#position();
+    for (let i = 0; i < this.#candidates.length; i++) if (this.#eligible(i, pos)) return i;
+    return undefined;
+  }
+
+  /** Takes the candidate to start next: its index, and whether it stands in at `position`. */
+  take(): { index: number; standIn: boolean; position: number } | undefined {
+    const index = this.peek();
+    if (index === undefined) return undefined;
+    if (!this.#replanned) this.#next++;
+    const position = this.#position();
+    // An earlier candidate, healthy, passed over only because it failed here: this one stands in.
+    let standIn = false;
+    if (this.#replanned)
+      for (let j = 0; j < index; j++)
+        if (this.#failedAt?.get(j) === position && this.#healthy(j)) standIn = true;
+    return { index, standIn, position };
+  }
+
+  /** The candidate of `index` failed at the call's current position. */
+  failed(index: number): void {
+    this.#failedAt ??= new Map();
+    this.#failedAt.set(index, this.#position());
+  }
+
+  /** From now on candidates are taken in the route's order (see the class comment). */
+  replan(): void {
+    this.#replanned = true;
+  }
+
+  #eligible(i: number, pos: number): boolean {
+    return this.#failedAt?.get(i) !== pos && !this.#running(i) && this.#healthy(i);
+  }
+
+  #healthy(i: number): boolean {
+    return this.#candidates[i]!.health?.allows() ?? true;
+  }
+}

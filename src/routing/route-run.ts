@@ -1,0 +1,144 @@
+import type { ConfigError } from '../errors/config-error.js';
+import type { ErrorRedactor } from '../errors/redact.js';
+import type { VoxrouteError } from '../errors/voxroute-error.js';
+import type { Clock } from '../internal/clock.js';
+import type { AttemptContext } from '../providers/types.js';
+import type { Tracing } from '../telemetry/tracing.js';
+import type { Deadlines, HttpTransport } from '../transport/types.js';
+import type { WebSocketTransport } from '../transport/websocket-types.js';
+import type { Capability } from '../types/route-result.js';
+import type { RouterEmitter } from './events.js';
+import type { BreakerFailure } from './health/index.js';
+import type { LatencyTracker } from './latency-tracker.js';
+
+/** One provider a call may be served by, with everything the loop needs to start it. */
+export interface RouteCandidate<T> {
+  provider: string;
+  /** Provider-side model or voice id. */
+  model?: string;
+  /** Key of the (provider, capability, model) in the latency tracker. */
+  key: string;
+  /** First-chunk deadline of this attempt in ms (0: none). */
+  firstChunkMs: number;
+  /** Deadlines handed to the adapter's transport. */
+  deadlines: Deadlines;
+  /**
+   * Starts the attempt: an iterable of output items, already in the caller's shape. `standIn`:
+   * the attempt stands in for a provider earlier in the order that failed at the call's
+   * current {@link RouteRun.position}; it ends once the position has moved on (TTS: after the
+   * sentence it took over), and the call goes back to the route's order.
+   */
+  start(attempt: AttemptContext, standIn?: boolean, ready?: () => void): AsyncIterable<T>;
+  /**
+   * True when the attempt itself says when its provider has had enough input to answer (TTS of
+   * streamed text: the first clause end handed to the adapter): it calls `start`'s `ready`
+   * then. Time to first chunk, the first-chunk deadline and the hedge delay count from that
+   * moment, so a slow input source (an LLM) is not held against the provider. An attempt
+   * cancelled before `ready` records no latency sample.
+   */
+  startsClock?: boolean;
+  /**
+   * For providers that answer only once all input is in (non-streaming STT): resolves when the
+   * input has ended. Time to first chunk and the first-chunk deadline then count from there,
+   * so a long utterance is not held against the provider.
+   */
+  inputEnded?: Promise<void>;
+  /** The candidate's circuit breaker, when the router keeps one. */
+  health?: CandidateHealth;
+  /** Delay after which a second choice is started beside this one (hedging), in ms; undefined: none. */
+  hedgeAfterMs?: number;
+}
+
+/**
+ * What the attempt loop tells a candidate's circuit breaker. `tryAcquire` takes the half-open
+ * probe slot (false when another call holds it: the attempt still runs, as a last resort);
+ * `release` frees it for an attempt that was cancelled (not charged).
+ */
+export interface CandidateHealth {
+  /** True when the breaker lets calls through now (closed, or half-open with its probe slot free). */
+  allows(): boolean;
+  tryAcquire(): boolean;
+  recordSuccess(): void;
+  recordFailure(failure: BreakerFailure): void;
+  release(): void;
+}
+
+/** A budget of hedges: `take()` returns false when hedging would exceed the route's share. */
+export interface HedgeBudget {
+  take(): boolean;
+  /** Charges a fallback (a request beyond the call's first that was not a hedge); optional. */
+  charge?(): void;
+}
+
+/** A call to route: ordered candidates and the router's shared parts. */
+export interface RouteRun<T> {
+  capability: Capability;
+  route: string;
+  /** Candidates in the order to try them. */
+  candidates: RouteCandidate<T>[];
+  /**
+   * Why there is no candidate, when `candidates` is empty: the route does not exist or serves
+   * another capability, or no provider maps the request's voice or model. Thrown as it is.
+   */
+  noCandidate?: ConfigError;
+  /**
+   * True (or a promise of true) when the request has nothing to do (e.g. whitespace-only text):
+   * the call then yields nothing, contacts no provider and changes no score. A boolean answers
+   * at once, so the first request goes out in the same turn of the event loop.
+   */
+  isEmpty?: () => boolean | Promise<boolean>;
+  signal: AbortSignal | undefined;
+  closeSignal: AbortSignal;
+  transport: HttpTransport;
+  /** WebSocket transport for adapters of WebSocket protocols. */
+  webSocket?: WebSocketTransport;
+  clock: Clock;
+  tracker: LatencyTracker;
+  emitter: RouterEmitter;
+  /** Text an item adds to the output (chat deltas, final transcripts), kept for MidStreamError. */
+  textOf?: (item: T) => string | undefined;
+  /** Deadline of the whole call, all attempts included, in ms (TimeoutError phase `total`). */
+  deadlineMs?: number;
+  /** Budget of hedged attempts; absent: no hedging. */
+  hedgeBudget?: HedgeBudget;
+  /** OpenTelemetry spans; absent: none. */
+  tracing?: Tracing;
+  /**
+   * Removes every configured secret from an error built from provider bytes (message, stack,
+   * fields, cause chain), in place; applied to every adapter error before anything sees it.
+   */
+  redact?: ErrorRedactor;
+  /** Decay time (ms) of the EWMA in the latency score, from the route's `ewmaDecayMs`; undefined: the tracker's. */
+  ewmaDecayMs?: number;
+  /**
+   * True when a failure after output may continue on the next candidate (route `midStream`
+   * `resume`, `replay` or `continue`): the capability's glue then starts the next provider from
+   * where the stream stopped. False: the stream ends with MidStreamError.
+   */
+  resumable?: boolean;
+  /** Marks the first item after a mid-stream switch of provider (TTS: `discontinuity: true`). */
+  markResumed?: (item: T) => T;
+  /** Called with each item just before the caller gets it (the capability's glue tracks progress). */
+  onDelivered?: (item: T) => void;
+  /**
+   * The caller's own input failed (its text or audio iterable threw, or gave an item of the
+   * wrong type): then any attempt failure is that RequestError, charged to no provider.
+   */
+  callerError?: () => VoxrouteError | undefined;
+  /** Joins the text delivered so far and the next item's text (default: concatenation). */
+  joinText?: (sofar: string, next: string) => string;
+  /**
+   * Where the call's output stands, a number that only grows (TTS: sentences fully delivered).
+   * With it, a failure after output rules a provider out only at that position: the call
+   * continues on the first provider of the route's order whose circuit breaker lets calls
+   * through and that has not failed at this position, and a stand-in (see
+   * {@link RouteCandidate.start}) hands back to the route's order once the position moved on.
+   * A provider is then ruled out for the rest of the call only by its breaker. Without it, a
+   * provider that failed after output is not tried again in the call.
+   */
+  position?: () => number;
+  /** True while the call has output still to produce (checked when a stand-in attempt ends). */
+  unfinished?: () => boolean;
+  /** Called once when the call ends, however it ends (the capability's glue releases its input: tts stops reading the caller's text, stt returns the caller's audio iterator). */
+  release?: () => void;
+}
