@@ -113,6 +113,7 @@ export class RoutePlanner {
     if (built.length === 1 && !route.hedge && route.strategy !== 'weighted') {
       built[0]!.health?.allows();
       tracker.noteHedgeDelay(built[0]!.key, undefined);
+      if (request.firstChunkTimeoutMs !== undefined) spareLast(built, ONE, routeFirstChunkMs);
       return this.#run(call, request, route, routeName, built, missing, ONE);
     }
     const budget = route.hedge ? this.#hedgeBudgets.of(routeName, route.hedge.maxShare) : undefined;
@@ -163,14 +164,7 @@ export class RoutePlanner {
       const at = backup === undefined ? -1 : order.indexOf(backup);
       if (at > 1) order = [order[0]!, backup!, ...order.slice(1).filter((i) => i !== backup)];
     }
-    // A per-call first-chunk deadline (a voice turn's budget) shortens the attempts that have a
-    // fallback behind them; the last candidate keeps at least the route's own: a tight budget
-    // makes a call fall back sooner, never turns a late answer into none.
-    const last = order.length > 0 ? built[order[order.length - 1]!] : undefined;
-    if (last && request.firstChunkTimeoutMs !== undefined) {
-      const own = routeFirstChunkMs[order[order.length - 1]!]!;
-      last.firstChunkMs = own === 0 || last.firstChunkMs === 0 ? 0 : Math.max(own, last.firstChunkMs);
-    }
+    if (request.firstChunkTimeoutMs !== undefined) spareLast(built, order, routeFirstChunkMs);
     return this.#run(call, request, route, routeName, built, missing, order);
   }
 
@@ -245,4 +239,22 @@ export class RoutePlanner {
       return `route '${name}' is a ${route.capability} route, not ${capability}`;
     return route;
   }
+}
+
+/**
+ * A per-call first-chunk deadline (a voice turn's budget) shortens the attempts that have a
+ * fallback behind them; the last candidate in `order` keeps at least the route's own
+ * (`routeFirstChunkMs`, 0: none): a tight budget makes a call fall back sooner, never turns a
+ * late answer into none.
+ */
+function spareLast<T>(
+  built: RouteCandidate<T>[],
+  order: readonly number[],
+  routeFirstChunkMs: number[],
+): void {
+  if (order.length === 0) return;
+  const at = order[order.length - 1]!;
+  const last = built[at]!;
+  const own = routeFirstChunkMs[at]!;
+  last.firstChunkMs = own === 0 || last.firstChunkMs === 0 ? 0 : Math.max(own, last.firstChunkMs);
 }
