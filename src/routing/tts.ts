@@ -1,12 +1,12 @@
 import { durationMs } from '../audio/format.js';
-import type { WordTiming } from '../providers/types.js';
+import type { ProviderAudio, WordTiming } from '../providers/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import type { TtsRequest } from '../types/requests.js';
 import type { CallContext, CapabilityCall } from './capability.js';
 import { remainingText } from './resume-text.js';
 import { type SentenceCut, TtsProgress } from './tts-progress.js';
 import { SentenceQueue } from './tts-sentence-queue.js';
-import { pickNativeFormat, toCallerAudio } from './tts-stream.js';
+import { CallerAudio, pickNativeFormat, toCallerAudio } from './tts-stream.js';
 import { streamedAttempt } from './tts-streamed.js';
 
 /** Default TTS output format: PCM s16le, 24 000 Hz, mono. */
@@ -62,15 +62,11 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
               encoding: format.encoding,
               sampleRate: format.sampleRate,
             });
-          /** Starts the request of one sentence's text; its audio in the caller's format. */
-          const open = (text: string, words: WordTiming[]) => (signal: AbortSignal) =>
-            toCallerAudio(
-              tts.synthesize({ text, ...asked }, { ...attempt, signal }),
-              want,
-              name,
-              dropped,
-              words,
-            );
+          /** Starts the request of one sentence's text (its raw provider audio). */
+          const open = (text: string) => (signal: AbortSignal) =>
+            tts.synthesize({ text, ...asked }, { ...attempt, signal });
+          /** Turns a request's audio into the caller's format, as the queue's pump reads it. */
+          const toCaller = (words: WordTiming[]) => () => new CallerAudio(want, name, dropped, words);
           if (streamed && tts.capabilities.streamingText) {
             // The provider takes text as a stream: one request (context) for the utterance.
             return streamedAttempt(
@@ -101,7 +97,10 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
                 // falls back to the next provider. A later sentence that fails before its first
                 // byte is asked once more of this provider before the route's midStream rule.
                 const retries = i === firstIndex ? 0 : 1;
-                return { state, queue: new SentenceQueue(open(text, state.words), attempt.signal, retries) };
+                return {
+                  state,
+                  queue: new SentenceQueue(open(text), attempt.signal, retries, toCaller(state.words)),
+                };
               })();
               job.catch(() => {});
               jobs.set(i, job);
@@ -162,7 +161,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
 /** One sentence of an attempt: its progress record and its request (none: nothing to say). */
 interface SentenceJob {
   state: SentenceCut;
-  queue: SentenceQueue<AudioChunk> | undefined;
+  queue: SentenceQueue<ProviderAudio, AudioChunk> | undefined;
 }
 
 /** The first chunk after a switch of provider: the audio does not continue the previous chunk. */
