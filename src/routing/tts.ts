@@ -1,11 +1,11 @@
-import { durationMs } from '../audio/format.js';
-import type { ProviderAudio, WordTiming } from '../providers/types.js';
+import type { WordTiming } from '../providers/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import type { TtsRequest } from '../types/requests.js';
 import type { CallContext, CapabilityCall } from './capability.js';
 import { remainingText } from './resume-text.js';
 import { type SentenceCut, TtsProgress } from './tts-progress.js';
 import { SentenceQueue } from './tts-sentence-queue.js';
+import { SentenceAttempt, type SentenceJob } from './tts-sentences.js';
 import { CallerAudio, pickNativeFormat, toCallerAudio } from './tts-stream.js';
 import { streamedAttempt } from './tts-streamed.js';
 
@@ -107,43 +107,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
             }
             return job;
           };
-          return (async function* () {
-            try {
-              for (let i = firstIndex; ; i++) {
-                const job = await jobFor(i);
-                if (job === undefined) return;
-                const { state, queue } = job;
-                if (queue) {
-                  // Look-ahead of one sentence: the next one is requested when this one's first
-                  // byte arrives, and buffered until this one has been delivered (no gap).
-                  // A stand-in speaks one sentence only: no look-ahead.
-                  if (!standIn)
-                    void queue.firstChunk.then(() => {
-                      if (!attempt.signal.aborted) jobFor(i + 1);
-                    });
-                  for await (const chunk of queue.drain()) {
-                    yield chunk;
-                    // Resumed here: the caller has this chunk.
-                    state.deliveredMs += durationMs(chunk.format, chunk.data.byteLength);
-                    progress.cut = state;
-                  }
-                }
-                progress.delivered = i + 1;
-                progress.cut = undefined;
-                jobs.delete(i);
-                // Standing in for a provider that failed at this sentence: the route's order
-                // takes the call back from the next one.
-                if (standIn) return;
-              }
-            } finally {
-              // Look-ahead requests still running are no longer wanted.
-              for (const job of jobs.values())
-                void job.then(
-                  (j) => j?.queue?.cancel(),
-                  () => {},
-                );
-            }
-          })();
+          return new SentenceAttempt(progress, firstIndex, jobs, jobFor, attempt.signal, standIn === true);
         },
       };
     },
@@ -156,12 +120,6 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
     // caller's text source is released: its iterator is return()ed.
     release: () => progress.stop(),
   };
-}
-
-/** One sentence of an attempt: its progress record and its request (none: nothing to say). */
-interface SentenceJob {
-  state: SentenceCut;
-  queue: SentenceQueue<ProviderAudio, AudioChunk> | undefined;
 }
 
 /** The first chunk after a switch of provider: the audio does not continue the previous chunk. */
