@@ -3,6 +3,19 @@ import { canFallBack } from './classify.js';
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
 
 /**
+ * Per-item work done by the pump itself, as a plain call per item rather than a stage of its
+ * own (one promise and one generator step fewer per chunk). One instance per request started.
+ */
+export interface PumpStep<S, T> {
+  /** Takes one item of the request; `emit` gets each output. A promise only when it must wait. */
+  push(item: S, emit: (out: T) => void): void | Promise<void>;
+  /** The request ended: emits what is still held; may throw (the request then failed). */
+  end(emit: (out: T) => void): void;
+  /** Releases what the step holds, however the request ended. */
+  close(): void;
+}
+
+/**
  * The audio of one sentence request, pumped into a buffer as it arrives so the next sentence
  * can be requested (and buffered) while this one is still playing. Chunks come out in arrival
  * order, exactly as produced; never reordered, never dropped.
@@ -11,7 +24,7 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, 
  * the failure allows it (a reset, a 5xx: {@link canFallBack}) and the request was not aborted:
  * the transport discarded the failed connection, so the retry goes out on another one.
  */
-export class SentenceQueue<T> {
+export class SentenceQueue<S, T = S> {
   readonly #items: T[] = [];
   #done = false;
   #error: { error: unknown } | undefined;
@@ -36,8 +49,15 @@ export class SentenceQueue<T> {
    * `retries`: how many times a failure before the first chunk is retried. A request with no
    * retry (an attempt's first sentence) runs on `parent` itself: it can only stop with its
    * attempt, so it needs no abort scope of its own and {@link cancel} leaves it to the attempt.
+   * `step()`, when given, makes the per-item work for each request started (see
+   * {@link PumpStep}); without it the request's items are the queue's chunks.
    */
-  constructor(open: (signal: AbortSignal) => AsyncIterable<T>, parent: AbortSignal, retries: number) {
+  constructor(
+    open: (signal: AbortSignal) => AsyncIterable<S>,
+    parent: AbortSignal,
+    retries: number,
+    step?: () => PumpStep<S, T>,
+  ) {
     if (retries === 0) {
       this.#abort = undefined;
       this.#signal = parent;
@@ -51,24 +71,37 @@ export class SentenceQueue<T> {
         parent.addEventListener('abort', this.#onParentAbort, { once: true });
       }
     }
-    void this.#pump(open, parent, retries);
+    void this.#pump(open, parent, retries, step);
   }
 
-  async #pump(open: (signal: AbortSignal) => AsyncIterable<T>, parent: AbortSignal, retries: number) {
+  async #pump(
+    open: (signal: AbortSignal) => AsyncIterable<S>,
+    parent: AbortSignal,
+    retries: number,
+    makeStep: (() => PumpStep<S, T>) | undefined,
+  ) {
     let got = false;
+    const emit = (item: T) => {
+      if (!got) {
+        got = true;
+        this.#firstChunk();
+      }
+      const reader = this.#reader;
+      if (reader) {
+        this.#reader = undefined;
+        reader.resolve({ value: item, done: false });
+      } else this.#items.push(item);
+    };
     for (;;) {
+      const step = makeStep?.();
       try {
-        for await (const item of open(this.#signal)) {
-          if (!got) {
-            got = true;
-            this.#firstChunk();
+        if (step) {
+          for await (const item of open(this.#signal)) {
+            const waiting = step.push(item, emit);
+            if (waiting) await waiting;
           }
-          const reader = this.#reader;
-          if (reader) {
-            this.#reader = undefined;
-            reader.resolve({ value: item, done: false });
-          } else this.#items.push(item);
-        }
+          step.end(emit);
+        } else for await (const item of open(this.#signal)) emit(item as unknown as T);
         this.#done = true;
         break;
       } catch (error) {
@@ -78,6 +111,8 @@ export class SentenceQueue<T> {
         }
         this.#error = { error };
         break;
+      } finally {
+        step?.close();
       }
     }
     if (this.#onParentAbort) parent.removeEventListener('abort', this.#onParentAbort);

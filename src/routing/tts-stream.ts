@@ -8,12 +8,95 @@ import type { AudioChunk, AudioFormat } from '../types/audio.js';
 export type DroppedBytesListener = (droppedBytes: number, format: AudioFormat) => void;
 
 /**
- * Turns a provider's raw audio into chunks of whole samples in the caller's format `want`:
- * re-frames split samples, and converts encoding and sample rate when the provider's
- * real format (as each chunk states it; bytes are never relabelled) differs. A format
- * change mid-stream flushes the old converter first. Word timestamps the provider sends are
- * pushed to `words` when given. Throws ProtocolError when the provider ended without a
- * single byte of audio.
+ * Turns a provider's raw audio into chunks of whole samples in the caller's format `want`,
+ * one provider chunk at a time, as a plain call in the stage that reads the provider (no
+ * stage of its own): re-frames split samples, and converts encoding and sample rate when the
+ * provider's real format (as each chunk states it; bytes are never relabelled) differs. A
+ * format change mid-stream flushes the old converter first. Word timestamps the provider
+ * sends are pushed to `words` when given. One instance per provider request.
+ */
+export class CallerAudio {
+  #framer: SampleFramer | undefined;
+  #converter: AudioConverter | undefined;
+  #current: AudioFormat | undefined;
+  #produced = false;
+
+  constructor(
+    readonly want: AudioFormat,
+    readonly provider: string,
+    readonly onDropped?: DroppedBytesListener,
+    readonly words?: WordTiming[],
+  ) {}
+
+  /**
+   * Takes one provider chunk; `emit` gets each caller chunk it completes (none, one, or the
+   * old format's tail and one at a format change). Returns a promise only when the chunk
+   * starts a format that needs a converter (created first); else completes synchronously.
+   */
+  push(chunk: ProviderAudio, emit: (out: AudioChunk) => void): void | Promise<void> {
+    if (this.words && chunk.words) this.words.push(...chunk.words);
+    if (chunk.data.byteLength === 0) return;
+    const current = this.#current;
+    if (current === undefined || !sameFormat(current, chunk.format)) {
+      this.#endSegment(emit);
+      this.#current = chunk.format;
+      this.#framer = new SampleFramer(chunk.format);
+      // Formats that match need no converter: the whole samples go out as they are.
+      if (!sameFormat(chunk.format, this.want)) return this.#convertFrom(chunk, emit);
+    }
+    this.#pass(chunk.data, emit);
+  }
+
+  /**
+   * The provider's stream ended: emits what the framer and converter still hold. Throws
+   * ProtocolError when the provider ended without a single byte of audio.
+   */
+  end(emit: (out: AudioChunk) => void): void {
+    this.#endSegment(emit);
+    if (!this.#produced)
+      throw new ProtocolError(`Provider '${this.provider}' returned no audio`, { provider: this.provider });
+  }
+
+  /** Releases the converter (idempotent); call however the stream ended. */
+  close(): void {
+    this.#converter?.close();
+    this.#converter = undefined;
+  }
+
+  async #convertFrom(chunk: ProviderAudio, emit: (out: AudioChunk) => void): Promise<void> {
+    this.#converter = await createAudioConverter(chunk.format, this.want);
+    this.#pass(chunk.data, emit);
+  }
+
+  #pass(data: Uint8Array, emit: (out: AudioChunk) => void): void {
+    this.#produced = true;
+    const whole = this.#framer!.push(data);
+    if (whole.byteLength === 0) return;
+    const converter = this.#converter;
+    const out = converter ? converter.push(whole) : whole;
+    if (out.byteLength > 0) emit({ data: out, format: this.want });
+  }
+
+  #endSegment(emit: (out: AudioChunk) => void): void {
+    const current = this.#current;
+    if (this.#framer && current) {
+      const { droppedBytes } = this.#framer.end();
+      if (droppedBytes > 0) this.onDropped?.(droppedBytes, current);
+    }
+    const converter = this.#converter;
+    if (converter) {
+      this.#converter = undefined;
+      const tail = converter.flush();
+      converter.close();
+      if (tail.byteLength > 0) emit({ data: tail, format: this.want });
+    }
+  }
+}
+
+/**
+ * {@link CallerAudio} as a stream of its own, for a reader that is itself an async generator
+ * (the streamed-text attempt). Throws ProtocolError when the provider ended without a single
+ * byte of audio.
  */
 export async function* toCallerAudio(
   source: AsyncIterable<ProviderAudio>,
@@ -22,43 +105,25 @@ export async function* toCallerAudio(
   onDropped?: DroppedBytesListener,
   words?: WordTiming[],
 ): AsyncGenerator<AudioChunk, void, undefined> {
-  let framer: SampleFramer | undefined;
-  let converter: AudioConverter | undefined;
-  let current: AudioFormat | undefined;
-  let produced = false;
-  const endSegment = function* (): Generator<AudioChunk> {
-    if (framer && current) {
-      const { droppedBytes } = framer.end();
-      if (droppedBytes > 0) onDropped?.(droppedBytes, current);
-    }
-    if (converter) {
-      const tail = converter.flush();
-      converter.close();
-      if (tail.byteLength > 0) yield { data: tail, format: want };
-    }
+  const audio = new CallerAudio(want, provider, onDropped, words);
+  const out: AudioChunk[] = [];
+  const emit = (chunk: AudioChunk) => {
+    out.push(chunk);
   };
   try {
     for await (const chunk of source) {
-      if (words && chunk.words) words.push(...chunk.words);
-      if (chunk.data.byteLength === 0) continue;
-      if (!current || !sameFormat(current, chunk.format)) {
-        yield* endSegment();
-        current = chunk.format;
-        framer = new SampleFramer(current);
-        // Formats that match need no converter: the whole samples go out as they are.
-        converter = sameFormat(current, want) ? undefined : await createAudioConverter(current, want);
+      const converting = audio.push(chunk, emit);
+      try {
+        if (converting) await converting;
+      } finally {
+        // The old format's tail goes out even when the new format's converter failed.
+        while (out.length > 0) yield out.shift()!;
       }
-      produced = true;
-      const whole = framer!.push(chunk.data);
-      if (whole.byteLength === 0) continue;
-      const out = converter ? converter.push(whole) : whole;
-      if (out.byteLength > 0) yield { data: out, format: want };
     }
-    yield* endSegment();
-    converter = undefined;
-    if (!produced) throw new ProtocolError(`Provider '${provider}' returned no audio`, { provider });
+    audio.end(emit);
+    while (out.length > 0) yield out.shift()!;
   } finally {
-    converter?.close();
+    audio.close();
   }
 }
 

@@ -1,4 +1,3 @@
-import { durationMs } from '../audio/format.js';
 import type { WordTiming } from '../providers/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import type { TtsRequest } from '../types/requests.js';
@@ -6,7 +5,8 @@ import type { CallContext, CapabilityCall } from './capability.js';
 import { remainingText } from './resume-text.js';
 import { type SentenceCut, TtsProgress } from './tts-progress.js';
 import { SentenceQueue } from './tts-sentence-queue.js';
-import { pickNativeFormat, toCallerAudio } from './tts-stream.js';
+import { SentenceAttempt, type SentenceJob } from './tts-sentences.js';
+import { CallerAudio, pickNativeFormat, toCallerAudio } from './tts-stream.js';
 import { streamedAttempt } from './tts-streamed.js';
 
 /** Default TTS output format: PCM s16le, 24 000 Hz, mono. */
@@ -62,15 +62,11 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
               encoding: format.encoding,
               sampleRate: format.sampleRate,
             });
-          /** Starts the request of one sentence's text; its audio in the caller's format. */
-          const open = (text: string, words: WordTiming[]) => (signal: AbortSignal) =>
-            toCallerAudio(
-              tts.synthesize({ text, ...asked }, { ...attempt, signal }),
-              want,
-              name,
-              dropped,
-              words,
-            );
+          /** Starts the request of one sentence's text (its raw provider audio). */
+          const open = (text: string) => (signal: AbortSignal) =>
+            tts.synthesize({ text, ...asked }, { ...attempt, signal });
+          /** Turns a request's audio into the caller's format, as the queue's pump reads it. */
+          const toCaller = (words: WordTiming[]) => () => new CallerAudio(want, name, dropped, words);
           if (streamed && tts.capabilities.streamingText) {
             // The provider takes text as a stream: one request (context) for the utterance.
             return streamedAttempt(
@@ -101,50 +97,17 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
                 // falls back to the next provider. A later sentence that fails before its first
                 // byte is asked once more of this provider before the route's midStream rule.
                 const retries = i === firstIndex ? 0 : 1;
-                return { state, queue: new SentenceQueue(open(text, state.words), attempt.signal, retries) };
+                return {
+                  state,
+                  queue: new SentenceQueue(open(text), attempt.signal, retries, toCaller(state.words)),
+                };
               })();
               job.catch(() => {});
               jobs.set(i, job);
             }
             return job;
           };
-          return (async function* () {
-            try {
-              for (let i = firstIndex; ; i++) {
-                const job = await jobFor(i);
-                if (job === undefined) return;
-                const { state, queue } = job;
-                if (queue) {
-                  // Look-ahead of one sentence: the next one is requested when this one's first
-                  // byte arrives, and buffered until this one has been delivered (no gap).
-                  // A stand-in speaks one sentence only: no look-ahead.
-                  if (!standIn)
-                    void queue.firstChunk.then(() => {
-                      if (!attempt.signal.aborted) jobFor(i + 1);
-                    });
-                  for await (const chunk of queue.drain()) {
-                    yield chunk;
-                    // Resumed here: the caller has this chunk.
-                    state.deliveredMs += durationMs(chunk.format, chunk.data.byteLength);
-                    progress.cut = state;
-                  }
-                }
-                progress.delivered = i + 1;
-                progress.cut = undefined;
-                jobs.delete(i);
-                // Standing in for a provider that failed at this sentence: the route's order
-                // takes the call back from the next one.
-                if (standIn) return;
-              }
-            } finally {
-              // Look-ahead requests still running are no longer wanted.
-              for (const job of jobs.values())
-                void job.then(
-                  (j) => j?.queue?.cancel(),
-                  () => {},
-                );
-            }
-          })();
+          return new SentenceAttempt(progress, firstIndex, jobs, jobFor, attempt.signal, standIn === true);
         },
       };
     },
@@ -160,12 +123,6 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
     // caller's text source is released: its iterator is return()ed.
     release: () => progress.stop(),
   };
-}
-
-/** One sentence of an attempt: its progress record and its request (none: nothing to say). */
-interface SentenceJob {
-  state: SentenceCut;
-  queue: SentenceQueue<AudioChunk> | undefined;
 }
 
 /** The first chunk after a switch of provider: the audio does not continue the previous chunk. */
