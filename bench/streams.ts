@@ -9,7 +9,9 @@
  *  1. direct: undici `request()` on an Agent of its own (the reference);
  *  2. routed: `router.tts()` in the caller's format (24 kHz, pass-through);
  *  3. converted: `router.tts()` asking for 16 kHz (24k -> 16k through the resampler);
- *  4. idle: `router.tts()` streams that got their first chunk and then receive nothing.
+ *  4. idle: `router.tts()` streams that got their first chunk and then receive nothing;
+ *  5. anchors (printed, not targets): direct again, and direct read through one pass-through
+ *     async generator (what the smallest wrapper adds at this load).
  * Counted: failed streams; lost or duplicated chunks (chunk numbers in order when the format
  * is the caller's; total bytes against the expected length when converted); the gap between
  * the arrival of consecutive 20 ms chunks (p99 over all gaps of all streams), routed minus
@@ -270,23 +272,27 @@ async function main(): Promise<void> {
     response_format: 'pcm',
   });
 
-  const direct = await phase(N, async (log, started, _hold, signal) => {
-    const { statusCode, body: stream } = await request(`${origin}/v1/audio/speech`, {
-      method: 'POST',
-      body,
-      headers: { 'content-type': 'application/json' },
-      dispatcher: agent,
-      signal,
-    });
-    if (statusCode !== 200) throw new Error(`status ${statusCode}`);
-    const record = recorder(log, CHUNK_BYTES, true);
-    let first = true;
-    for await (const data of stream) {
-      record(data as Buffer);
-      if (first) started();
-      first = false;
-    }
-  });
+  /** A direct undici stream, read as it is or through `wrap` (the anchor for one extra layer). */
+  const directRun =
+    (wrap: (body: AsyncIterable<Buffer>) => AsyncIterable<Buffer> = (b) => b) =>
+    async (log: StreamLog, started: () => void, _hold: Promise<void>, signal: AbortSignal) => {
+      const { statusCode, body: stream } = await request(`${origin}/v1/audio/speech`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+        dispatcher: agent,
+        signal,
+      });
+      if (statusCode !== 200) throw new Error(`status ${statusCode}`);
+      const record = recorder(log, CHUNK_BYTES, true);
+      let first = true;
+      for await (const data of wrap(stream as AsyncIterable<Buffer>)) {
+        record(data);
+        if (first) started();
+        first = false;
+      }
+    };
+  const direct = await phase(N, directRun());
 
   const routedRun =
     (format: AudioFormat, voice: string) =>
@@ -308,6 +314,16 @@ async function main(): Promise<void> {
   const routed = await phase(N, routedRun(PCM_24K, 'agent'));
   const converted = await phase(N, routedRun(PCM_16K, 'agent'));
   const idle = await phase(N, routedRun(PCM_24K, 'hold'), true);
+  // Anchors, not targets: the direct reference once more (how much the p99 gap moves between
+  // two phases of the same code), and direct read through one pass-through async generator
+  // (what the smallest possible wrapper around the body adds at this load).
+  const directAgain = await phase(N, directRun());
+  const oneLayer = await phase(
+    N,
+    directRun(async function* (b) {
+      for await (const data of b) yield data;
+    }),
+  );
 
   await router.close();
   await agent.close();
@@ -333,6 +349,13 @@ async function main(): Promise<void> {
   row('direct undici request()', direct, d, directCount);
   row('router.tts(), caller format', routed, r, routedCount);
   row('router.tts(), 24k -> 16k', converted, c, convertedCount);
+  row(
+    'anchor: direct undici again',
+    directAgain,
+    summarize(gaps(directAgain)),
+    countNumbers(directAgain.logs),
+  );
+  row('anchor: direct + 1 async gen', oneLayer, summarize(gaps(oneLayer)), countNumbers(oneLayer.logs));
   console.log(
     `  ${'router.tts(), idle (held open)'.padEnd(32)}${String(failed(idle.logs)).padStart(6)}${''.padStart(45)}${fmt(idle.bytesPerStream / 1024, 1, 12)}`,
   );
