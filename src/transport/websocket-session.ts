@@ -267,8 +267,21 @@ export class WebSocketSession implements WebSocketConnection {
     this.wake();
   };
 
+  /**
+   * After `open`, an error is followed by a close event, which carries the outcome. Before it,
+   * the connect fails at once, as a close 1006 would: Node 22's global WebSocket fires only
+   * `error` on a failed handshake (no `close`, readyState stays CONNECTING), which would
+   * otherwise hold the connect until its deadline. A `close` that does follow (Node 24, undici)
+   * finds the session closed and reports nothing more.
+   */
   private readonly onError = (): void => {
-    // Always followed by a close event, which carries the outcome.
+    if (this.state !== 'connecting') return;
+    this.onClose({ code: 1006, reason: '', wasClean: false });
+    try {
+      this.init.socket.close();
+    } catch {
+      // Already closed.
+    }
   };
 
   private readonly onClose = (event: { code: number; reason: string; wasClean: boolean }): void => {
@@ -359,8 +372,11 @@ export class WebSocketSession implements WebSocketConnection {
     }
     // A close frame before `open` (a standard WebSocket, or msw closing during the handshake).
     if (code !== 1006 && code !== 1005 && code !== 1000) return closeError(provider, code, reason, secrets);
+    // A standard constructor shows no HTTP status: a refused upgrade (401...) looks like this too.
     const why =
-      status === 101 ? 'the handshake response was invalid' : `closed with code ${code} before it opened`;
+      status === 101
+        ? 'the handshake response was invalid'
+        : `closed with code ${code} before it opened (no HTTP status: a refused upgrade, e.g. 401, cannot be told from a network failure)`;
     return new ProviderError(
       redactSecrets(`WebSocket to provider '${provider}' at ${shownUrl} failed: ${why}`, secrets),
       { provider, retryable: true },
