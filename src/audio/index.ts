@@ -22,7 +22,7 @@ export {
   SPEEX_QUALITY,
 } from './resampler.js';
 export { type FramingFormat, frameSamples, SampleFramer } from './sample-framer.js';
-export { silence } from './silence.js';
+export { isDigitalSilence, silence } from './silence.js';
 export { parseWavFmt } from './wav-fmt.js';
 export { WavReader, type WavReadResult } from './wav-reader.js';
 export { encodeWav, WAV_FORMAT_TAG, WAV_HEADER_BYTES, wavHeader } from './wav-writer.js';

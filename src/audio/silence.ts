@@ -18,3 +18,23 @@ export function silence(format: AudioFormat, ms: number): Uint8Array {
   else if (format.encoding === 'alaw') out.fill(ALAW_SILENCE);
   return out;
 }
+
+/**
+ * True when every byte of `bytes` is digital silence in `format`: zero bytes for pcm_s16le and
+ * pcm_f32le; 0xFF or 0x7F (positive and negative zero) for mulaw; 0xD5 or 0x55 (+8 and -8, the
+ * two levels nearest zero) for alaw. An empty array is silence. Only exact codes count: a
+ * microphone's noise floor is not digital silence.
+ */
+export function isDigitalSilence(format: AudioFormat, bytes: Uint8Array): boolean {
+  const [a, b] =
+    format.encoding === 'mulaw'
+      ? [MULAW_SILENCE, 0x7f]
+      : format.encoding === 'alaw'
+        ? [ALAW_SILENCE, 0x55]
+        : [0, 0];
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (byte !== a && byte !== b) return false;
+  }
+  return true;
+}

@@ -15,6 +15,8 @@ export interface ProviderErrorOptions extends VoxrouteErrorOptions {
   reusedSocketReset?: boolean;
   /** The provider closed an open session for inactivity (see {@link ProviderError.idleTimeout}). Default: false. */
   idleTimeout?: boolean;
+  /** An open streaming connection was lost (see {@link ProviderError.connectionLost}). Default: false. */
+  connectionLost?: boolean;
   /**
    * Whether the provider refused our credentials. Default: true for status 401, 403 and
    * WebSocket close 1008, false otherwise; a WebSocket close passes it from its reason (a 1008
@@ -60,6 +62,17 @@ export class ProviderError extends VoxrouteError {
    * transcript. False for every other error.
    */
   readonly idleTimeout: boolean;
+  /**
+   * True when an open streaming session ended because its connection was lost, not because the
+   * provider refused anything: WebSocket close 1006 (abnormal closure: the TCP connection
+   * dropped with no close frame, e.g. a load balancer or NAT dropping a connection it found
+   * idle) or 1001 (going away: the server or a proxy shutting down). Retryable. `stt()` treats
+   * it as an inactivity close when no audio since the last final transcript was waiting for
+   * one (it reconnects to the same provider for the caller's next audio); otherwise it is a
+   * mid-stream failure under the route's `midStream` rule. Set by Deepgram's listen adapter;
+   * false for every other error.
+   */
+  readonly connectionLost: boolean;
 
   constructor(message: string, options: ProviderErrorOptions) {
     super(message, options);
@@ -70,6 +83,7 @@ export class ProviderError extends VoxrouteError {
     this.retryAfterMs = options.retryAfterMs;
     this.reusedSocketReset = options.reusedSocketReset ?? false;
     this.idleTimeout = options.idleTimeout ?? false;
+    this.connectionLost = options.connectionLost ?? false;
     this.#authError = options.authError;
   }
 

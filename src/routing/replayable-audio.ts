@@ -115,6 +115,21 @@ export class ReplayableAudio {
     }
   }
 
+  /**
+   * Whether every byte read from byte `offset` on (up to what was read so far) passes `test`,
+   * chunk by chunk (the first chunk from `offset` on only). True when nothing was read beyond
+   * `offset`. Trimmed audio is not looked at.
+   */
+  everyFrom(offset: number, test: (bytes: Uint8Array) => boolean): boolean {
+    const kept = this.#kept;
+    for (let i = this.#firstEndingAfter(offset); i < kept.length; i++) {
+      const c = kept[i]!;
+      const start = Math.max(0, offset - c.offset);
+      if (!test(start === 0 ? c.data : c.data.subarray(start))) return false;
+    }
+    return true;
+  }
+
   /** The caller's audio stream failed (threw, or gave a non-audio item): that failure, as a RequestError. */
   get failure(): RequestError | undefined {
     return this.#failure?.error;

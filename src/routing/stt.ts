@@ -1,5 +1,5 @@
 import { bytesPerFrame, durationMs, sameFormat } from '../audio/format.js';
-import { createAudioConverter, SampleFramer } from '../audio/index.js';
+import { createAudioConverter, isDigitalSilence, SampleFramer } from '../audio/index.js';
 import { ProviderError } from '../errors/provider-error.js';
 import type { AudioFormat } from '../types/audio.js';
 import type { SttRequest } from '../types/requests.js';
@@ -60,8 +60,11 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
             return offsetMs === 0 ? events : shiftTranscript(events, offsetMs);
           };
           return reconnectOnIdleClose(open, {
-            // Audio read beyond the last final: what a new session would have to hear again.
-            pending: () => audio.totalBytes > replayFrom,
+            // Audio read beyond the last final, other than digital silence: what a transcript may
+            // still come for.
+            pending: () =>
+              audio.totalBytes > replayFrom &&
+              !audio.everyFrom(replayFrom, (bytes) => isDigitalSilence(request.format, bytes)),
             readBeyond: (offset) => audio.readBeyond(offset, attempt.signal),
             totalBytes: () => audio.totalBytes,
             signal: attempt.signal,
@@ -98,8 +101,11 @@ export const MAX_IDLE_RECONNECTS = 3;
  * the same provider instead of a failure: opened once the caller's next audio arrives, or at
  * once when the audio has ended with audio since the last final still untranscribed. `open()`
  * replays the audio since the last final delivered, so nothing is lost; when the audio ended
- * with nothing pending, the stream just ends. After {@link MAX_IDLE_RECONNECTS} in a row with no
- * event between them, or once the attempt is aborted, the close is thrown as it is.
+ * with nothing pending, the stream just ends. A lost connection (`connectionLost`: close 1006
+ * or 1001, e.g. a NAT or load balancer dropping an idle socket) is the same fault when nothing
+ * was pending then; with audio pending it is thrown, a mid-stream failure for the route's
+ * `midStream` rule. After {@link MAX_IDLE_RECONNECTS} in a row with no event between them, or
+ * once the attempt is aborted, the close is thrown as it is.
  */
 async function* reconnectOnIdleClose(
   open: () => AsyncIterable<TranscriptEvent>,
@@ -119,7 +125,8 @@ async function* reconnectOnIdleClose(
       }
       return;
     } catch (error) {
-      if (!isIdleClose(error) || audio.signal.aborted || reconnects >= MAX_IDLE_RECONNECTS) throw error;
+      if (!isIdleClose(error, audio.pending) || audio.signal.aborted || reconnects >= MAX_IDLE_RECONNECTS)
+        throw error;
       // Wait for the caller's next audio; at its end, only audio still waiting for a final needs a session.
       const more = await audio.readBeyond(audio.totalBytes());
       if (audio.signal.aborted) throw error;
@@ -129,9 +136,13 @@ async function* reconnectOnIdleClose(
   }
 }
 
-/** An inactivity close of the provider's session (see ProviderError.idleTimeout). */
-function isIdleClose(error: unknown): boolean {
-  return ProviderError.isInstance(error) && error.idleTimeout && error.retryable;
+/**
+ * An inactivity close of the provider's session (ProviderError.idleTimeout), or its connection
+ * lost (ProviderError.connectionLost) while no audio was waiting for a transcript (`pending`).
+ */
+function isIdleClose(error: unknown, pending: () => boolean): boolean {
+  if (!ProviderError.isInstance(error) || !error.retryable) return false;
+  return error.idleTimeout || (error.connectionLost && !pending());
 }
 
 /** The text a transcript event adds to the transcript: finals only. */

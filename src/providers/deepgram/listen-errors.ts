@@ -34,8 +34,8 @@ export function isRetryableListenClose(
  * - a ProviderError whose `status` is a WebSocket close code (1000-4999) becomes a ProviderError
  *   with the same status and message, `providerCode` = Deepgram's code from the close reason
  *   (e.g. `'NET-0001'` for the inactivity close 1011: retryable, with `idleTimeout: true`, the
- *   typed idle timeout for no audio), `retryable` from {@link isRetryableListenClose}, and
- *   `partialOutput`;
+ *   typed idle timeout for no audio), `connectionLost: true` for 1006 / 1001 (the connection
+ *   dropped or went away), `retryable` from {@link isRetryableListenClose}, and `partialOutput`;
  * - any other ProviderError, a ProtocolError or a TimeoutError gets `partialOutput` set;
  * - anything else (AbortError, ...) is returned as it is.
  * `close` is how the socket closed, when known (its reason is read for the Deepgram code).
@@ -53,8 +53,10 @@ export function listenError(
       ? isRetryableListenClose(status, deepgramCode, error.retryable)
       : error.retryable;
     const idleTimeout = deepgramCode === 'NET-0001';
+    const connectionLost = isClose && isLostConnection(status) && !idleTimeout;
     if (
       error.idleTimeout === idleTimeout &&
+      error.connectionLost === connectionLost &&
       error.partialOutput === partialOutput &&
       error.retryable === retryable &&
       (deepgramCode === undefined || error.providerCode === deepgramCode)
@@ -71,8 +73,18 @@ export function listenError(
       partialOutput,
       authError: error.isAuthError,
       idleTimeout,
+      connectionLost,
       cause: error,
     });
   }
   return withPartialOutput(error, partialOutput);
+}
+
+/**
+ * A close that says the connection went away rather than that Deepgram refused anything: 1006
+ * (no close frame: the TCP connection dropped, e.g. a load balancer or NAT idle timeout) and
+ * 1001 (going away: a server or proxy shutting down), RFC 6455 §7.4.1.
+ */
+function isLostConnection(code: number): boolean {
+  return code === 1006 || code === 1001;
 }

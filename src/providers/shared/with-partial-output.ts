@@ -18,6 +18,7 @@ export function withPartialOutput(error: unknown, partialOutput: boolean): unkno
       retryable: error.retryable,
       reusedSocketReset: error.reusedSocketReset,
       idleTimeout: error.idleTimeout,
+      connectionLost: error.connectionLost,
       partialOutput,
       cause: error,
     });

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { isDigitalSilence, silence } from '../../src/audio/index.js';
+import type { AudioFormat } from '../../src/types/audio.js';
+
+const fmt = (encoding: AudioFormat['encoding']): AudioFormat => ({ encoding, sampleRate: 8000, channels: 1 });
+
+describe('isDigitalSilence', () => {
+  it('is true for silence() of every encoding, and for the empty array', () => {
+    for (const e of ['pcm_s16le', 'pcm_f32le', 'mulaw', 'alaw'] as const) {
+      expect([e, isDigitalSilence(fmt(e), silence(fmt(e), 20))]).toEqual([e, true]);
+      expect(isDigitalSilence(fmt(e), new Uint8Array(0))).toBe(true);
+    }
+  });
+
+  it('takes both zero codes of G.711 and rejects any other byte', () => {
+    expect(isDigitalSilence(fmt('mulaw'), Uint8Array.of(0xff, 0x7f, 0xff))).toBe(true);
+    expect(isDigitalSilence(fmt('alaw'), Uint8Array.of(0xd5, 0x55))).toBe(true);
+    expect(isDigitalSilence(fmt('mulaw'), Uint8Array.of(0xff, 0x00))).toBe(false);
+    expect(isDigitalSilence(fmt('alaw'), Uint8Array.of(0xd5, 0x00))).toBe(false);
+    expect(isDigitalSilence(fmt('pcm_s16le'), Uint8Array.of(0, 0, 1, 0))).toBe(false);
+    // Mu-law silence is not PCM silence.
+    expect(isDigitalSilence(fmt('pcm_s16le'), Uint8Array.of(0xff, 0xff))).toBe(false);
+  });
+});

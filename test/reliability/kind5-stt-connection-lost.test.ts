@@ -1,0 +1,269 @@
+/**
+ * Kind 5, wrong classification: a Deepgram listen socket lost during a silence (TCP dropped
+ * with no close frame, as a load balancer or NAT does to a connection it finds idle: close
+ * 1006; or a close 1001 going away) is the same fault as Deepgram's own inactivity close (1011
+ * NET-0001): stt() reconnects to the same provider for the caller's next audio and replays the
+ * audio since the last final, on the caller's timeline. With speech still waiting for a final,
+ * the loss is a mid-stream failure under the route's `midStream` rule: the next provider hears
+ * the audio since the last final. Servers speak the listen wire on their own (loopback `ws`);
+ * the test waits for the client to see each drop (its WebSocket's `close` event) before it
+ * sends more audio, so no clock runs.
+ */
+import { WebSocket as UndiciWebSocket } from 'undici';
+import { describe, expect, it } from 'vitest';
+import type { WebSocket } from 'ws';
+import type { RouterConfig, TranscriptEvent } from '../../src/index.js';
+import { drain, router, wsServer } from '../cases/wire/servers.js';
+
+const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
+/** 16 kHz PCM s16le: 32 000 bytes a second. */
+const SECOND = 32_000;
+
+interface Session {
+  ws: WebSocket;
+  /** Audio bytes received. */
+  bytes: number;
+  /** Bytes covered by the finals sent so far. */
+  finalBytes: number;
+}
+
+/**
+ * A listen server: counts audio, answers CloseStream with a final for the audio since its last
+ * final ("heard N bytes"), then Metadata and a normal close. `final(n)` sends a final for
+ * session n's audio so far; `drop(n)` drops its TCP connection with no close frame;
+ * `goAway(n)` closes it with 1001.
+ */
+async function listenServer() {
+  const sessions: Session[] = [];
+  const waiters: Array<() => void> = [];
+  const changed = () => {
+    for (const w of waiters.splice(0)) w();
+  };
+  const sendFinal = (s: Session) => {
+    const from = s.finalBytes;
+    s.finalBytes = s.bytes;
+    s.ws.send(
+      JSON.stringify({
+        type: 'Results',
+        start: from / SECOND,
+        duration: (s.bytes - from) / SECOND,
+        is_final: true,
+        speech_final: true,
+        channel: { alternatives: [{ transcript: `heard ${s.bytes - from} bytes`, confidence: 1 }] },
+      }),
+    );
+  };
+  const wire = await wsServer((ws) => {
+    const s: Session = { ws, bytes: 0, finalBytes: 0 };
+    sessions.push(s);
+    ws.on('message', (data, binary) => {
+      if (binary) s.bytes += (data as Buffer).byteLength;
+      else if ((JSON.parse(String(data)) as { type: string }).type === 'CloseStream') {
+        if (s.bytes > s.finalBytes) sendFinal(s);
+        ws.send(JSON.stringify({ type: 'Metadata', request_id: `r${sessions.length}` }));
+        ws.close(1000);
+      }
+      changed();
+    });
+    changed();
+  });
+  const until = async (test: () => boolean) => {
+    while (!test()) await new Promise<void>((resolve) => waiters.push(resolve));
+  };
+  return {
+    url: wire.url,
+    sessions,
+    until,
+    final: (n: number) => sendFinal(sessions[n]!),
+    lose: (n: number, how: 'drop' | 'go away') =>
+      how === 'drop' ? sessions[n]!.ws.terminate() : sessions[n]!.ws.close(1001, 'server shutting down'),
+  };
+}
+
+/** The caller's audio: pushed by the test, one 100 ms chunk at a time. */
+class Feed implements AsyncIterable<Uint8Array> {
+  readonly #queue: Array<Uint8Array | null> = [];
+  #wake: (() => void) | undefined;
+  push(ms: number, value: number): void {
+    for (let i = 0; i < ms / 100; i++) this.#queue.push(new Uint8Array(3200).fill(value));
+    this.#wake?.();
+  }
+  end(): void {
+    this.#queue.push(null);
+    this.#wake?.();
+  }
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    for (;;) {
+      const next = this.#queue.shift();
+      if (next === null) return;
+      if (next) yield next;
+      else await new Promise<void>((resolve) => (this.#wake = resolve));
+    }
+  }
+}
+
+/** undici's WebSocket, recording each client socket's `close` event. */
+function recordingWebSocket() {
+  const closes: Array<Promise<void>> = [];
+  class Recording extends UndiciWebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      closes.push(new Promise((resolve) => this.addEventListener('close', () => resolve())));
+    }
+  }
+  return {
+    WebSocket: Recording as unknown as typeof globalThis.WebSocket,
+    /** Resolves once client socket `n` fired `close` and the router has had its turn to react. */
+    closed: async (n: number) => {
+      await closes[n];
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    },
+  };
+}
+
+function provider(url: string) {
+  // Keep-alive off: no frame flows during the silence, as when a NAT finds the connection idle.
+  return {
+    kind: 'deepgram',
+    baseUrl: url,
+    apiKey: 'dg-test-key-0123456789',
+    stt: { model: 'nova-3', keepAliveIntervalMs: 0 },
+  } as const;
+}
+
+function setup(urls: string[], midStream: 'replay' | 'error', WebSocket: typeof globalThis.WebSocket) {
+  const names = urls.map((_, i) => `dg${i + 1}`);
+  const config = {
+    providers: Object.fromEntries(urls.map((url, i) => [names[i], provider(url)])),
+    routes: { stt: { providers: names, strategy: 'priority', midStream } },
+  } as RouterConfig;
+  return router(config, { WebSocket });
+}
+
+const summary = (items: TranscriptEvent[]) => items.map((e) => [e.type, e.text, e.startMs, e.endMs]);
+
+describe('kind 5: an STT socket lost during a silence is an idle close, not a failure', () => {
+  it.each([
+    ['dropped with no close frame (1006)', 'drop'],
+    ['closed 1001 going away', 'go away'],
+  ] as const)(
+    'a final, the socket %s during the silence, 1 s more: the same provider hears it on a new socket',
+    async (_, how) => {
+      const server = await listenServer();
+      const ws = recordingWebSocket();
+      const feed = new Feed();
+      const stream = setup([server.url], 'replay', ws.WebSocket).stt({ audio: feed, format: FORMAT });
+      const result = drain(stream);
+      feed.push(1000, 1);
+      await server.until(() => server.sessions[0]?.bytes === SECOND);
+      server.final(0);
+      server.lose(0, how);
+      await ws.closed(0);
+      // No socket opens before the caller's next audio.
+      expect(server.sessions).toHaveLength(1);
+      feed.push(1000, 2);
+      feed.end();
+      const { items, error } = await result;
+      expect(error).toBeUndefined();
+      expect(summary(items)).toEqual([
+        ['final', 'heard 32000 bytes', 0, 1000],
+        ['final', 'heard 32000 bytes', 1000, 2000],
+      ]);
+      expect(server.sessions.map((s) => s.bytes)).toEqual([SECOND, SECOND]);
+      const done = await stream.result;
+      expect(done.attempts.map((x) => [x.provider, x.outcome])).toEqual([['dg1', 'success']]);
+    },
+  );
+
+  it('only digital silence since the last final is nothing pending: reconnect, and the silence is replayed', async () => {
+    const server = await listenServer();
+    const ws = recordingWebSocket();
+    const feed = new Feed();
+    const stream = setup([server.url], 'error', ws.WebSocket).stt({ audio: feed, format: FORMAT });
+    const result = drain(stream);
+    feed.push(1000, 1);
+    await server.until(() => server.sessions[0]?.bytes === SECOND);
+    server.final(0);
+    feed.push(500, 0);
+    await server.until(() => server.sessions[0]!.bytes === SECOND + SECOND / 2);
+    server.lose(0, 'drop');
+    await ws.closed(0);
+    feed.push(1000, 2);
+    feed.end();
+    const { items, error } = await result;
+    expect(error).toBeUndefined();
+    expect(summary(items)).toEqual([
+      ['final', 'heard 32000 bytes', 0, 1000],
+      ['final', 'heard 48000 bytes', 1000, 2500],
+    ]);
+    expect(server.sessions.map((s) => s.bytes)).toEqual([SECOND + SECOND / 2, SECOND + SECOND / 2]);
+  });
+
+  it('speech waiting for a final when the socket drops: midStream replay moves to the next provider, which hears it again', async () => {
+    const first = await listenServer();
+    const second = await listenServer();
+    const ws = recordingWebSocket();
+    const feed = new Feed();
+    const stream = setup([first.url, second.url], 'replay', ws.WebSocket).stt({
+      audio: feed,
+      format: FORMAT,
+    });
+    const result = drain(stream);
+    feed.push(1000, 1);
+    await first.until(() => first.sessions[0]?.bytes === SECOND);
+    first.final(0);
+    feed.push(500, 3);
+    await first.until(() => first.sessions[0]!.bytes === SECOND + SECOND / 2);
+    first.lose(0, 'drop');
+    await ws.closed(0);
+    await second.until(() => second.sessions[0]?.bytes === SECOND / 2);
+    feed.push(1000, 2);
+    feed.end();
+    const { items, error } = await result;
+    expect(error).toBeUndefined();
+    expect(summary(items)).toEqual([
+      ['final', 'heard 32000 bytes', 0, 1000],
+      ['final', 'heard 48000 bytes', 1000, 2500],
+    ]);
+    // The first provider was not reconnected; the second heard the half second since the final.
+    expect(first.sessions).toHaveLength(1);
+    expect(second.sessions.map((s) => s.bytes)).toEqual([SECOND + SECOND / 2]);
+    const done = await stream.result;
+    const attempts = done.attempts.map((x) => [x.provider, x.outcome]);
+    expect(attempts).toEqual([
+      ['dg1', 'failed'],
+      ['dg2', 'success'],
+    ]);
+  });
+
+  it("speech waiting for a final, midStream 'error': the drop is thrown as a mid-stream failure, typed connectionLost", async () => {
+    const server = await listenServer();
+    const ws = recordingWebSocket();
+    const feed = new Feed();
+    const stream = setup([server.url], 'error', ws.WebSocket).stt({ audio: feed, format: FORMAT });
+    const result = drain(stream);
+    feed.push(1000, 1);
+    await server.until(() => server.sessions[0]?.bytes === SECOND);
+    server.final(0);
+    feed.push(500, 3);
+    await server.until(() => server.sessions[0]!.bytes === SECOND + SECOND / 2);
+    server.lose(0, 'drop');
+    await ws.closed(0);
+    feed.end();
+    const { items, error } = await result;
+    expect(summary(items)).toEqual([['final', 'heard 32000 bytes', 0, 1000]]);
+    const cause = (error as { cause?: Record<string, unknown> }).cause!;
+    expect([(error as Error).name, (error as { partialText?: string }).partialText]).toEqual([
+      'MidStreamError',
+      'heard 32000 bytes',
+    ]);
+    expect([cause.name, cause.status, cause.retryable, cause.connectionLost, cause.idleTimeout]).toEqual([
+      'ProviderError',
+      1006,
+      true,
+      true,
+      false,
+    ]);
+    expect(server.sessions).toHaveLength(1);
+  });
+});
