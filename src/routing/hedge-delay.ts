@@ -210,7 +210,9 @@ export interface PlanInput {
  * token for it, even when the budget cannot sustain that share. `drain` ({@link budgetDrain},
  * default 0) sets the price of an extra request in J: drain x the most one hedge saves on the
  * route now ({@link hedgeValueMs} over the candidates and their backups), and the tail penalty
- * weighs {@link drainedTailPenalty}(drain).
+ * weighs {@link drainedTailPenalty}(drain). The price applies with `hedge` undefined too (the
+ * planner passes none once the bucket holds less than a token): no hedge is planned then, but
+ * a fallback after a failure still takes a token, at the highest price.
  */
 export function planCandidates(
   inputs: readonly PlanInput[],
@@ -236,7 +238,7 @@ export function planCandidates(
   const backups = inputs.map((_, i) => backupOf(i));
   // The token price: the budget's drain times the most one hedge saves on the route now.
   let priceMs = 0;
-  if (hedge && drain > 0) {
+  if (drain > 0) {
     inputs.forEach((c, i) => {
       const j = backups[i];
       if (c.model && j !== undefined) priceMs = Math.max(priceMs, hedgeValueMs(c.model, inputs[j]!.model!));
