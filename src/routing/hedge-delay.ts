@@ -36,8 +36,13 @@ export function drainedTailPenalty(drain: number): number {
  * than that is not worth its extra request, so `auto` hedges at the knee, not inside the body.
  */
 export const HEDGE_PRICE = 0.1;
-/** Samples a primary needs before an `auto` hedge delay is computed. */
-export const AUTO_HEDGE_MIN_SAMPLES = 3;
+/**
+ * Warm samples a primary needs before an `auto` hedge delay is computed: 2 (the knee is then at
+ * least KNEE_MIN_RATIO x their median). A provider's first call is not a warm sample (it is
+ * kept out of the learned distribution), so at 3 a fast provider went unhedged for its first
+ * four calls or so, while the bucket was full.
+ */
+export const AUTO_HEDGE_MIN_SAMPLES = 2;
 /** Samples needed before a `p95`/`p99` hedge delay follows the measured tail. */
 export const QUANTILE_HEDGE_MIN_SAMPLES = 5;
 

@@ -42,15 +42,15 @@ describe('tail model', () => {
     expect(d).toBeLessThan(70);
   });
 
-  it('hedges at the knee from the third sample before any stall: an unseen tail is assumed heavy for the hedge, not for the objective', () => {
-    const steady = model(3, 50).summary()!;
+  it('hedges at the knee from the second warm sample before any stall: an unseen tail is assumed heavy for the hedge, not for the objective', () => {
+    const steady = model(2, 50).summary()!;
     const backup = model(3, 120).summary()!;
     expect(steady.tailSeen).toBe(false);
     expect(autoHedgeDelayMs(steady, backup, 0.5)).toBe(steady.kneeMs);
     // The objective reasons with the knee as the tail's magnitude: no prior penalty.
     expect(steady.tailExcessMs).toBe(steady.kneeMs);
-    // Two samples are not enough for any hedge.
-    expect(autoHedgeDelayMs(model(2, 50).summary()!, backup, 0.5)).toBeUndefined();
+    // One sample is not enough for any hedge.
+    expect(autoHedgeDelayMs(model(1, 50).summary()!, backup, 0.5)).toBeUndefined();
   });
 
   it('a hedge that wins does not shrink the learned tail magnitude: a censored loser is shared among the slower tail calls', () => {
