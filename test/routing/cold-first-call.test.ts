@@ -128,7 +128,9 @@ describe('a first call is an upper bound, replaced by the first warm sample', ()
     // a answers its first call (30 ms) and fails every later one with 503; b always answers.
     const a = createOpenAiCompatibleMock({
       delay: ta.delay,
-      script: { chat: ({ call }) => (call === 1 ? { headersDelayMs: 1 } : { failTimes: 99, failStatus: 503 }) },
+      script: {
+        chat: ({ call }) => (call === 1 ? { headersDelayMs: 1 } : { failTimes: 99, failStatus: 503 }),
+      },
     });
     const b = createOpenAiCompatibleMock({ delay: tb.delay, script: { chat: { headersDelayMs: 1 } } });
     const [sa, sb] = await Promise.all([startMockServer({ provider: a }), startMockServer({ provider: b })]);
