@@ -36,8 +36,13 @@ export function drainedTailPenalty(drain: number): number {
  * than that is not worth its extra request, so `auto` hedges at the knee, not inside the body.
  */
 export const HEDGE_PRICE = 0.1;
-/** Samples a primary needs before an `auto` hedge delay is computed. */
-export const AUTO_HEDGE_MIN_SAMPLES = 3;
+/**
+ * Warm samples a primary needs before an `auto` hedge delay is computed: 2 (the knee is then at
+ * least KNEE_MIN_RATIO x their median). A provider's first call is not a warm sample (it is
+ * kept out of the learned distribution), so at 3 a fast provider went unhedged for its first
+ * four calls or so, while the bucket was full.
+ */
+export const AUTO_HEDGE_MIN_SAMPLES = 2;
 /** Samples needed before a `p95`/`p99` hedge delay follows the measured tail. */
 export const QUANTILE_HEDGE_MIN_SAMPLES = 5;
 
@@ -210,7 +215,9 @@ export interface PlanInput {
  * token for it, even when the budget cannot sustain that share. `drain` ({@link budgetDrain},
  * default 0) sets the price of an extra request in J: drain x the most one hedge saves on the
  * route now ({@link hedgeValueMs} over the candidates and their backups), and the tail penalty
- * weighs {@link drainedTailPenalty}(drain).
+ * weighs {@link drainedTailPenalty}(drain). The price applies with `hedge` undefined too (the
+ * planner passes none once the bucket holds less than a token): no hedge is planned then, but
+ * a fallback after a failure still takes a token, at the highest price.
  */
 export function planCandidates(
   inputs: readonly PlanInput[],
@@ -236,7 +243,7 @@ export function planCandidates(
   const backups = inputs.map((_, i) => backupOf(i));
   // The token price: the budget's drain times the most one hedge saves on the route now.
   let priceMs = 0;
-  if (hedge && drain > 0) {
+  if (drain > 0) {
     inputs.forEach((c, i) => {
       const j = backups[i];
       if (c.model && j !== undefined) priceMs = Math.max(priceMs, hedgeValueMs(c.model, inputs[j]!.model!));

@@ -78,6 +78,8 @@ interface Entry {
   coldBound: number | undefined;
   /** Outcomes (samples + errors) recorded when `coldBound` was: none since means re-try soon. */
   coldBoundAt: number | undefined;
+  /** Whether the last outcome (success or failure) was a failure. */
+  lastFailed: boolean;
 }
 
 /**
@@ -132,6 +134,7 @@ export class LatencyTracker {
         hedgeAfterMs: undefined,
         coldBound: undefined,
         coldBoundAt: undefined,
+        lastFailed: false,
       };
       this.#entries.set(key, e);
     }
@@ -256,13 +259,15 @@ export class LatencyTracker {
 
   /**
    * While `key`'s only sample is its first call's (see {@link recordSuccess}): that sample in ms,
-   * an upper bound of its TTFC, and `retry`: true until another outcome (success or failure)
-   * is recorded, i.e. the latency strategy should re-try it soon. Undefined otherwise.
+   * an upper bound of its TTFC; `retry`: true until another outcome (success or failure) is
+   * recorded, i.e. the latency strategy should re-try it soon; `failed`: true when the latest
+   * outcome since was a failure (the bound then says nothing of what the next call costs: the
+   * planner ranks the key as unmeasured, after those that answered). Undefined otherwise.
    */
-  coldBound(key: string): { ms: number; retry: boolean } | undefined {
+  coldBound(key: string): { ms: number; retry: boolean; failed: boolean } | undefined {
     const e = this.#entries.get(key);
     if (!e || e.coldBound === undefined) return undefined;
-    return { ms: e.coldBound, retry: e.samples + e.errors === e.coldBoundAt };
+    return { ms: e.coldBound, retry: e.samples + e.errors === e.coldBoundAt, failed: e.lastFailed };
   }
 
   /** Monotonic time of the last outcome (success or failure) of `key`, or undefined if never tried. */
@@ -344,6 +349,7 @@ export class LatencyTracker {
   }
 
   #pushOutcome(e: Entry, ok: boolean): void {
+    e.lastFailed = !ok;
     if (e.outcomes.length < this.#window) e.outcomes.push(ok);
     else {
       e.outcomes[e.outcomesNext] = ok;

@@ -137,17 +137,22 @@ export class RoutePlanner {
       built.length === 1 && route.strategy !== 'weighted'
         ? ONE
         : orderCandidates(
-            built.map((c, index) => ({
-              index,
-              // A key measured only by its cold first call ranks by that upper bound meanwhile.
-              scoreMs: planned[index]!.objectiveMs ?? tracker.coldBound(c.key)?.ms,
-              retrySoon: tracker.coldBound(c.key)?.retry ?? false,
-              lastTriedAt: tracker.lastTriedAt(c.key),
-              inFlight: tracker.inFlightOf(c.key),
-              healthy: c.health?.allows() ?? true,
-              weight: route.weights[c.provider] ?? 1,
-              cost: route.costs[c.provider] ?? 0,
-            })),
+            built.map((c, index) => {
+              const cold = planned[index]!.objectiveMs === undefined ? tracker.coldBound(c.key) : undefined;
+              return {
+                index,
+                // A key measured only by its cold first call ranks by that upper bound meanwhile,
+                // unless its latest outcome is a failure: a failure does not move a latency bound,
+                // so it ranks as unmeasured then (after every provider that answered).
+                scoreMs: planned[index]!.objectiveMs ?? (cold && !cold.failed ? cold.ms : undefined),
+                retrySoon: cold?.retry ?? false,
+                lastTriedAt: tracker.lastTriedAt(c.key),
+                inFlight: tracker.inFlightOf(c.key),
+                healthy: c.health?.allows() ?? true,
+                weight: route.weights[c.provider] ?? 1,
+                cost: route.costs[c.provider] ?? 0,
+              };
+            }),
             {
               strategy: route.strategy,
               now: clock.now(),

@@ -249,10 +249,12 @@ export class TailModel {
    * Folds in an attempt cancelled after `ms` without a first chunk (it lost a hedge): a lower
    * bound of its TTFC. Beyond the knee it is a tail call; before the knee it says nothing and
    * is ignored. Its TTFC is only known to exceed `ms`, so its weight is shared among the tail
-   * calls seen slower than `ms`, in proportion to theirs (Efron's redistribution to the right;
-   * at `ms` itself when none is known). Counting the bound itself would shrink the tail's
-   * magnitude to the backup's latency as soon as the router hedges every tail call, and the
-   * hedges would stop paying for themselves.
+   * calls seen slower than `ms`, in proportion to theirs (Efron's redistribution to the right).
+   * When none is known it counts at the prior's tail, PRIOR_TAIL_RATIO x the knee (at `ms` if
+   * that is more): what an `auto` hedge assumes of a tail not seen yet. Counting the bound
+   * itself would shrink the tail's magnitude to the backup's latency as soon as the router
+   * hedges every tail call, and the hedges would stop paying for themselves: the first stall
+   * cut short by a hedge would stop the hedges until a stall went unhedged.
    */
   recordCensored(ms: number, now: number): void {
     const knee = this.#shape()?.kneeMs;
@@ -265,7 +267,7 @@ export class TailModel {
     let above = 0;
     for (let b = from; b < BUCKETS; b++) above += hist[b]!;
     if (above > 1e-9) for (let b = from; b < BUCKETS; b++) hist[b]! += hist[b]! / above;
-    else hist[from - 1]! += 1;
+    else hist[bucketOf(Math.max(ms, PRIOR_TAIL_RATIO * knee))]! += 1;
     this.#cached = undefined;
     this.#shapeCached = undefined;
   }

@@ -14,7 +14,7 @@ describe('a first call is an upper bound, replaced by the first warm sample', ()
     const k = LatencyTracker.key('ec2-a', 'stt', 'm');
     t.recordSuccess(k, 399, 0, first);
     expect(t.score(k)).toBe(399);
-    expect(t.coldBound(k)).toEqual({ ms: 399, retry: true });
+    expect(t.coldBound(k)).toEqual({ ms: 399, retry: true, failed: false });
     // Not part of the learned distribution: the tail model has nothing yet.
     expect(t.model(k, 0)).toBeUndefined();
     t.recordSuccess(k, 30, 1_000);
@@ -31,7 +31,7 @@ describe('a first call is an upper bound, replaced by the first warm sample', ()
     const k = LatencyTracker.key('ec2-a', 'chat', 'm');
     t.recordSuccess(k, 250, 0, first);
     t.recordFailure(k, 10, 5);
-    expect(t.coldBound(k)).toEqual({ ms: 250, retry: false });
+    expect(t.coldBound(k)).toEqual({ ms: 250, retry: false, failed: true });
     expect(t.score(k)).toBe(250);
     t.recordSuccess(k, 40, 20);
     expect(t.score(k)).toBe(40);
@@ -116,6 +116,58 @@ describe('a first call is an upper bound, replaced by the first warm sample', ()
       expect(await call({ a: 30 })).toBe('a');
       expect(await call({ a: 30 })).toBe('a');
       expect([a.calls('chat'), b.calls('chat')]).toEqual([4, 2]);
+    } finally {
+      await router.close();
+      await Promise.all([sa.close(), sb.close()]);
+    }
+  });
+  it('the router: a provider that fails after its fast first call is not first choice on the next calls', async () => {
+    const clock = new ManualClock();
+    const ta = createManualDelay();
+    const tb = createManualDelay();
+    // a answers its first call (30 ms) and fails every later one with 503; b always answers.
+    const a = createOpenAiCompatibleMock({
+      delay: ta.delay,
+      script: {
+        chat: ({ call }) => (call === 1 ? { headersDelayMs: 1 } : { failTimes: 99, failStatus: 503 }),
+      },
+    });
+    const b = createOpenAiCompatibleMock({ delay: tb.delay, script: { chat: { headersDelayMs: 1 } } });
+    const [sa, sb] = await Promise.all([startMockServer({ provider: a }), startMockServer({ provider: b })]);
+    const provider = (url: string) => ({
+      kind: 'openai-compatible' as const,
+      baseUrl: `${url}/v1`,
+      chat: { models: { fast: 'm' } },
+    });
+    const router = createRouter(
+      {
+        providers: { a: provider(sa.url), b: provider(sb.url) },
+        routes: { chat: { providers: ['a', 'b'], strategy: 'latency', firstChunkTimeoutMs: false } },
+      },
+      { clock },
+    );
+    /** One call served by `who` after `ms` on the router's clock (a failure of a comes first, at once). */
+    const call = async (who: 'a' | 'b', ms: number) => {
+      const s = router.chat({ messages: [{ role: 'user', content: 'hi' }], model: 'fast' });
+      const done = drain(s);
+      const time = who === 'a' ? ta : tb;
+      await time.whenWaiting();
+      clock.advance(ms);
+      await time.release();
+      expect((await done).error).toBeUndefined();
+      return (await s.result).provider;
+    };
+    try {
+      expect(await call('a', 30)).toBe('a');
+      expect(await call('b', 70)).toBe('b');
+      // a's warm re-try fails (503): a fallback to b.
+      expect(await call('b', 60)).toBe('b');
+      expect(a.calls('chat')).toBe(2);
+      // Without a warm sample, a's 30 ms first call would keep it first; its latest outcome is a
+      // failure, so b (answered) goes first, and a is not asked again.
+      expect(await call('b', 60)).toBe('b');
+      expect(await call('b', 60)).toBe('b');
+      expect([a.calls('chat'), b.calls('chat')]).toEqual([2, 4]);
     } finally {
       await router.close();
       await Promise.all([sa.close(), sb.close()]);

@@ -174,4 +174,22 @@ describe('backup choice and the token price', () => {
     expect(emptyC!.objectiveMs).toBeCloseTo(objectiveMs(c, steady, fullC!.hedgeAfterMs, price, 3), 9);
     expect(emptyC!.objectiveMs! - fullC!.objectiveMs!).toBeGreaterThan(0);
   });
+  it('an empty bucket (no hedge planned) still prices a fallback: a provider in an outage does not win on its fast failures', () => {
+    const c = fed(400, 50, 10).summary()!;
+    // b is in an outage: the next call fails with share 0.6, after 10 ms.
+    const b = { ...steady, failShare: 0.01, recentFailShare: 0.6, failMs: 10 };
+    const inputs = [
+      { model: c, quantiles, healthy: true },
+      { model: b, quantiles, healthy: true },
+    ];
+    // The planner passes no hedge setting once the bucket holds less than a token (drain 1).
+    const [emptyC, emptyB] = planCandidates(inputs, undefined, 0, 0, 1);
+    const price = hedgeValueMs(c, b);
+    expect(price).toBeGreaterThan(300);
+    expect(emptyB!.objectiveMs).toBeCloseTo(objectiveMs(b, c, undefined, price, 3), 9);
+    expect(emptyB!.objectiveMs! - objectiveMs(b, c, undefined, 0, 3)).toBeCloseTo(0.6 * price, 9);
+    // Unpriced, b's fallback to c looked cheaper than c itself; priced, c goes first.
+    expect(objectiveMs(b, c, undefined, 0, 3)).toBeLessThan(emptyC!.objectiveMs!);
+    expect(emptyC!.objectiveMs!).toBeLessThan(emptyB!.objectiveMs!);
+  });
 });

@@ -7,7 +7,7 @@ import {
   planCandidates,
 } from '../../src/routing/hedge-delay.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
-import { shiftRun, TailModel } from '../../src/routing/tail.js';
+import { PRIOR_TAIL_RATIO, shiftRun, TailModel } from '../../src/routing/tail.js';
 
 /** Deterministic jitter in [0.9, 1.1]. */
 const jitter = (i: number) => 1 + 0.1 * Math.sin(i * 12.9898);
@@ -42,15 +42,15 @@ describe('tail model', () => {
     expect(d).toBeLessThan(70);
   });
 
-  it('hedges at the knee from the third sample before any stall: an unseen tail is assumed heavy for the hedge, not for the objective', () => {
-    const steady = model(3, 50).summary()!;
+  it('hedges at the knee from the second warm sample before any stall: an unseen tail is assumed heavy for the hedge, not for the objective', () => {
+    const steady = model(2, 50).summary()!;
     const backup = model(3, 120).summary()!;
     expect(steady.tailSeen).toBe(false);
     expect(autoHedgeDelayMs(steady, backup, 0.5)).toBe(steady.kneeMs);
     // The objective reasons with the knee as the tail's magnitude: no prior penalty.
     expect(steady.tailExcessMs).toBe(steady.kneeMs);
-    // Two samples are not enough for any hedge.
-    expect(autoHedgeDelayMs(model(2, 50).summary()!, backup, 0.5)).toBeUndefined();
+    // One sample is not enough for any hedge.
+    expect(autoHedgeDelayMs(model(1, 50).summary()!, backup, 0.5)).toBeUndefined();
   });
 
   it('a hedge that wins does not shrink the learned tail magnitude: a censored loser is shared among the slower tail calls', () => {
@@ -64,15 +64,24 @@ describe('tail model', () => {
     expect(after.tailShare).toBeGreaterThan(before.tailShare + 0.05);
   });
 
-  it('a censored loser beyond every tail call seen counts at its bound', () => {
+  it('a censored loser beyond every tail call seen counts at the prior tail (PRIOR_TAIL_RATIO x the knee), or at its bound when that is more', () => {
     const m = model(50, 50);
     const knee = m.summary()!.kneeMs;
-    m.recordCensored(400, 50 * 40 + 40);
+    expect(PRIOR_TAIL_RATIO * knee).toBeGreaterThan(400);
+    // A stall cut short at 170 ms by a hedge: only known to exceed 170 ms.
+    m.recordCensored(170, 50 * 40 + 40);
     const s = m.summary()!;
     expect(s.tailSeen).toBe(true);
-    // The bucket of 400 ms (5% wide, geometric centre) minus the knee.
-    expect(s.tailExcessMs).toBeGreaterThan(400 - knee - 20);
-    expect(s.tailExcessMs).toBeLessThan(400 * 1.05 - knee);
+    // The bucket of 8 x the knee (5% wide, geometric centre) minus the knee; at its bound it
+    // would be about 170 - knee, and a hedge to a 120 ms backup would no longer pay.
+    expect(s.tailExcessMs).toBeGreaterThan((PRIOR_TAIL_RATIO * knee) / 1.05 - knee);
+    expect(s.tailExcessMs).toBeLessThan(PRIOR_TAIL_RATIO * knee * 1.05 - knee);
+    expect(autoHedgeDelayMs(s, model(50, 120).summary(), 0.5)).toBe(s.kneeMs);
+    // Beyond the prior's tail: at its bound.
+    const far = model(50, 50);
+    far.recordCensored(2_000, 50 * 40 + 40);
+    expect(far.summary()!.tailExcessMs).toBeGreaterThan(2_000 - knee - 60);
+    expect(far.summary()!.tailExcessMs).toBeLessThan(2_000 * 1.05 - knee);
   });
 
   it('a run of tail calls is taken for a move only when the tail share makes it unlikely: 2 at 2%, 3 at 10%, 4 at 20%', () => {
