@@ -44,7 +44,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
         model: voice,
         // Streamed text: the attempt starts at the first word; its clocks when the provider has
         // been given enough text to speak (RouteCandidate.startsClock).
-        ...(streamed ? { startsClock: true } : {}),
+        startsClock: streamed,
         start: (attempt, standIn, ready = () => {}) => {
           const native = pickNativeFormat(tts.capabilities.outputFormats, want);
           /** The provider request but for its text (one sentence, or the streamed text). */
