@@ -1,4 +1,4 @@
-import type { WordTiming } from '../providers/types.js';
+import type { ProviderTtsRequest, ProviderTtsStreamRequest, WordTiming } from '../providers/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import type { TtsRequest } from '../types/requests.js';
 import type { CallContext, CapabilityCall } from './capability.js';
@@ -47,13 +47,13 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
         startsClock: streamed,
         start: (attempt, standIn, ready = () => {}) => {
           const native = pickNativeFormat(tts.capabilities.outputFormats, want);
-          /** The provider request but for its text (one sentence, or the streamed text). */
-          const asked = {
-            voice,
-            ...(model !== undefined ? { model } : {}),
-            format: native,
-            ...(request.language !== undefined ? { language: request.language } : {}),
-            ...(request.speed !== undefined ? { speed: request.speed } : {}),
+          /** The provider request of `text` (one sentence, or the streamed text). */
+          const asked = <R extends ProviderTtsRequest | ProviderTtsStreamRequest>(text: R['text']): R => {
+            const r = { text, voice, format: native } as R;
+            if (model !== undefined) r.model = model;
+            if (request.language !== undefined) r.language = request.language;
+            if (request.speed !== undefined) r.speed = request.speed;
+            return r;
           };
           const dropped = (droppedBytes: number, format: AudioFormat) =>
             context.logger?.warn('Dropped a stray partial sample at the end of a provider stream', {
@@ -64,14 +64,14 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
             });
           /** Starts the request of one sentence's text (its raw provider audio). */
           const open = (text: string) => (signal: AbortSignal) =>
-            tts.synthesize({ text, ...asked }, { ...attempt, signal });
+            tts.synthesize(asked(text), signal === attempt.signal ? attempt : { ...attempt, signal });
           /** Turns a request's audio into the caller's format, as the queue's pump reads it. */
           const toCaller = (words: WordTiming[]) => () => new CallerAudio(want, name, dropped, words);
           if (streamed && tts.capabilities.streamingText) {
             // The provider takes text as a stream: one request (context) for the utterance.
             return streamedAttempt(
               progress,
-              (text) => tts.synthesize({ text, ...asked }, attempt),
+              (text) => tts.synthesize(asked(text), attempt),
               (audio, words) => toCallerAudio(audio, want, name, dropped, words),
               ready,
             );

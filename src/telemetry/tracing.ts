@@ -27,11 +27,11 @@ const NAME = 'voxroute';
  * registered (spans are then started as before).
  */
 function noProviderCheck(api: typeof import('@opentelemetry/api')): () => boolean {
-  const Proxy = api.ProxyTracerProvider;
-  const noop = new Proxy().getDelegate();
+  const ProxyProvider = api.ProxyTracerProvider;
+  const noop = new ProxyProvider().getDelegate();
   return () => {
     const provider = api.trace.getTracerProvider();
-    return provider instanceof Proxy && provider.getDelegate() === noop;
+    return provider instanceof ProxyProvider && provider.getDelegate() === noop;
   };
 }
 

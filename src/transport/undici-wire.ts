@@ -215,8 +215,19 @@ function originAndPath(url: string): { origin: string; path: string } {
 /** The control of an exchange that failed before it was dispatched. */
 const NO_CONTROL: WireControl = { pause() {}, resume() {}, abort() {} };
 
-/** undici's parsed headers (lower-case names) with repeated headers joined by `, `. */
+/**
+ * undici's parsed headers (lower-case names) with repeated headers joined by `, `: the same
+ * object when no header is repeated (undici builds a new one per response), else a copy.
+ */
 function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  let flat = true;
+  for (const name in headers) {
+    if (typeof headers[name] !== 'string') {
+      flat = false;
+      break;
+    }
+  }
+  if (flat) return headers as Record<string, string>;
   const out: Record<string, string> = {};
   for (const name in headers) {
     const value = headers[name];
