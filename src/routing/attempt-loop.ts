@@ -199,59 +199,59 @@ export async function* drive<T>(
     running.push(r);
     return r;
   };
-  /** The attempt's first item, or its failure, as an outcome of the wait loop (never rejects). */
+  /**
+   * Starts the attempt and pulls its first item under the first-chunk deadline: the item, or
+   * the attempt's failure, as an outcome of the wait loop (never rejects).
+   */
   const firstOutcome = async (r: Running<T>): Promise<FirstOutcome<T>> => {
+    const { c } = r;
     try {
-      return { r, ok: true, result: await pullFirst(r) };
+      let ready: (() => void) | undefined;
+      if (c.startsClock)
+        r.clockStarted = new Promise<void>((resolve) => {
+          ready = () => {
+            if (r.timing) return;
+            r.timing = true;
+            r.t0 = clock.now();
+            resolve();
+          };
+        });
+      const context: AttemptContext = {
+        signal: r.abort ? r.abort.signal : callAbort.signal,
+        deadlines: c.deadlines,
+        transport: run.transport,
+      };
+      // RouterOptions.WebSocket reaches WebSocket adapters (e.g. so msw's ws API can intercept).
+      if (run.webSocket) context.webSocket = run.webSocket;
+      r.iterator = c.start(context, r.standIn, ready)[Symbol.asyncIterator]();
+      const firstItem = r.iterator.next();
+      if (c.startsClock) {
+        // The provider can answer only once it has had enough input: the clock starts there.
+        firstItem.catch(() => {});
+        await Promise.race([r.clockStarted, firstItem]);
+        // Audio before the first clause end was handed over: the clock stays at the request's start.
+        r.timing = true;
+      } else if (c.inputEnded) {
+        // The provider answers only after the whole input: start its clock when the input ends.
+        firstItem.catch(() => {});
+        await Promise.race([c.inputEnded, firstItem]);
+        r.t0 = clock.now();
+      }
+      const first = await withDeadline(firstItem, c.firstChunkMs, clock, () => {
+        const timeout = new TimeoutError('first-chunk', c.firstChunkMs, { provider: c.provider });
+        if (r.abort) r.abort.abort(timeout);
+        else scope.stopShared(timeout);
+        return timeout;
+      });
+      // An answer with nothing in it is a failure, never a silent success (C39); after a
+      // mid-stream switch, the next provider may rightly have nothing left to add.
+      if (!resuming && isEmptyAnswer(run.capability, first)) {
+        throw new ProtocolError(`Provider '${c.provider}' gave an empty answer`, { provider: c.provider });
+      }
+      return { r, ok: true, result: first };
     } catch (error) {
       return { r, ok: false, error };
     }
-  };
-  const pullFirst = async (r: Running<T>): Promise<IteratorResult<T>> => {
-    const { c } = r;
-    let ready: (() => void) | undefined;
-    if (c.startsClock)
-      r.clockStarted = new Promise<void>((resolve) => {
-        ready = () => {
-          if (r.timing) return;
-          r.timing = true;
-          r.t0 = clock.now();
-          resolve();
-        };
-      });
-    const context: AttemptContext = {
-      signal: r.abort ? r.abort.signal : callAbort.signal,
-      deadlines: c.deadlines,
-      transport: run.transport,
-    };
-    // RouterOptions.WebSocket reaches WebSocket adapters (e.g. so msw's ws API can intercept).
-    if (run.webSocket) context.webSocket = run.webSocket;
-    r.iterator = c.start(context, r.standIn, ready)[Symbol.asyncIterator]();
-    const firstItem = r.iterator.next();
-    if (c.startsClock) {
-      // The provider can answer only once it has had enough input: the clock starts there.
-      firstItem.catch(() => {});
-      await Promise.race([r.clockStarted, firstItem]);
-      // Audio before the first clause end was handed over: the clock stays at the request's start.
-      r.timing = true;
-    } else if (c.inputEnded) {
-      // The provider answers only after the whole input: start its clock when the input ends.
-      firstItem.catch(() => {});
-      await Promise.race([c.inputEnded, firstItem]);
-      r.t0 = clock.now();
-    }
-    const first = await withDeadline(firstItem, c.firstChunkMs, clock, () => {
-      const timeout = new TimeoutError('first-chunk', c.firstChunkMs, { provider: c.provider });
-      if (r.abort) r.abort.abort(timeout);
-      else scope.stopShared(timeout);
-      return timeout;
-    });
-    // An answer with nothing in it is a failure, never a silent success (C39); after a
-    // mid-stream switch, the next provider may rightly have nothing left to add.
-    if (!resuming && isEmptyAnswer(run.capability, first)) {
-      throw new ProtocolError(`Provider '${c.provider}' gave an empty answer`, { provider: c.provider });
-    }
-    return first;
   };
 
   try {
