@@ -9,6 +9,8 @@ import { SentenceAttempt, type SentenceJob } from './tts-sentences.js';
 import { CallerAudio, pickNativeFormat, toCallerAudio } from './tts-stream.js';
 import { streamedAttempt } from './tts-streamed.js';
 
+const NO_SIGNALS: readonly AbortSignal[] = [];
+
 /** Default TTS output format: PCM s16le, 24 000 Hz, mono. */
 export const DEFAULT_TTS_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
 
@@ -31,9 +33,14 @@ export const DEFAULT_TTS_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRa
  */
 export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCall<AudioChunk, 'tts'> {
   const want = request.format ?? DEFAULT_TTS_FORMAT;
-  const signals = request.signal ? [request.signal, context.closeSignal] : [context.closeSignal];
-  const progress = new TtsProgress(request.text, request.language, signals);
   const streamed = typeof request.text !== 'string';
+  // Only streamed text listens on the signals (a text given whole is read at once).
+  const signals = !streamed
+    ? NO_SIGNALS
+    : request.signal
+      ? [request.signal, context.closeSignal]
+      : [context.closeSignal];
+  const progress = new TtsProgress(request.text, request.language, signals);
   return {
     capability: 'tts',
     candidate(name, tts, section) {
