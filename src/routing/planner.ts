@@ -188,7 +188,7 @@ export class RoutePlanner {
     return {
       capability,
       route: routeName,
-      candidates: order.map((i) => built[i]!),
+      candidates: order === ONE ? built : order.map((i) => built[i]!),
       // No provider of the route maps the request's voice or model: the request (or the config)
       // is wrong, not a provider; each issue names the mapping that is missing.
       noCandidate: missing.length && built.length === 0 ? new ConfigError(missing) : undefined,
