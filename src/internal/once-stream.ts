@@ -17,18 +17,30 @@ export function onceStream<R, I extends AsyncIterator<unknown>>(
   name: string,
   start: (settle: Settle<R>) => I,
 ): { result: Promise<R>; [Symbol.asyncIterator](): I } {
-  const settle = new LazyResult<R>();
-  let used = false;
-  return {
-    get result() {
-      return settle.promise();
-    },
-    [Symbol.asyncIterator]() {
-      if (used) throw new VoxrouteError(`A ${name} can be iterated only once`);
-      used = true;
-      return start(settle);
-    },
-  };
+  return new OnceStream(name, start);
+}
+
+/** {@link onceStream}: one object per stream, its methods on the prototype (no closures per call). */
+class OnceStream<R, I extends AsyncIterator<unknown>> {
+  readonly #name: string;
+  #start: ((settle: Settle<R>) => I) | undefined;
+  readonly #settle = new LazyResult<R>();
+
+  constructor(name: string, start: (settle: Settle<R>) => I) {
+    this.#name = name;
+    this.#start = start;
+  }
+
+  get result(): Promise<R> {
+    return this.#settle.promise();
+  }
+
+  [Symbol.asyncIterator](): I {
+    const start = this.#start;
+    if (start === undefined) throw new VoxrouteError(`A ${this.#name} can be iterated only once`);
+    this.#start = undefined;
+    return start(this.#settle);
+  }
 }
 
 /**
