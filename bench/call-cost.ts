@@ -14,6 +14,9 @@
  *                machine's drift falls on all of them alike.
  *   --calls N    calls per batch (default 100)
  *   --rounds N   batches per side (default 30)
+ *   --first      count only the part of each call before its first chunk (from the call to the
+ *                first audio chunk, text delta or body chunk in hand): CPU and heap allocated on
+ *                the path P1 measures; the rest of the body is still read, not counted
  *   --in-memory  the routers send HTTP through a `fetch` that answers from memory (no socket,
  *                no server, no direct side): the router's own CPU and allocations per call with
  *                the least noise from the network stack (the fetch path, not undici's request)
@@ -73,8 +76,27 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: 'call-cost' },
     only: { type: 'string' },
     'in-memory': { type: 'boolean', default: false },
+    first: { type: 'boolean', default: false },
   },
 });
+const FIRST = args.first;
+
+/** With --first: CPU µs and heap bytes summed over a batch, from each call to its first chunk. */
+const toFirst = { cpuUs: 0, heap: 0, cpu0: process.cpuUsage(), heap0: 0 };
+/** Marks the start of a call (--first). */
+function markStart(): void {
+  if (!FIRST) return;
+  toFirst.cpu0 = process.cpuUsage();
+  toFirst.heap0 = getHeapStatistics().used_heap_size;
+}
+/** Marks a call's first chunk (--first). */
+function markFirst(): void {
+  if (!FIRST) return;
+  const heap = getHeapStatistics().used_heap_size;
+  const cpu = process.cpuUsage(toFirst.cpu0);
+  toFirst.heap += heap - toFirst.heap0;
+  toFirst.cpuUs += cpu.user + cpu.system;
+}
 const CALLS = Number(args.calls);
 const ROUNDS = Number(args.rounds);
 const LIBS = args.lib?.length ? args.lib : [resolve(HERE, '../dist/index.js')];
@@ -132,14 +154,20 @@ function routedCalls(router: Router): { tts: Call; chat: Call } {
   return {
     async tts() {
       let bytes = 0;
-      for await (const chunk of router.tts({ text: TEXT, voice: 'agent', format: PCM_24K }))
+      markStart();
+      for await (const chunk of router.tts({ text: TEXT, voice: 'agent', format: PCM_24K })) {
+        if (bytes === 0) markFirst();
         bytes += chunk.data.byteLength;
+      }
       if (bytes !== SHORT_BYTES) throw new Error(`routed tts: ${bytes} bytes`);
     },
     async chat() {
       let text = '';
-      for await (const e of router.chat({ model: 'fast', messages: MESSAGES }))
+      markStart();
+      for await (const e of router.chat({ model: 'fast', messages: MESSAGES })) {
+        if (text === '' && e.type === 'text-delta') markFirst();
         if (e.type === 'text-delta') text += e.text;
+      }
       if (text !== CHAT_TEXT) throw new Error(`routed chat: ${text}`);
     },
   };
@@ -148,6 +176,7 @@ function routedCalls(router: Router): { tts: Call; chat: Call } {
 function directCalls(origin: string): { tts: Call; chat: Call; close(): Promise<void> } {
   const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1 });
   const post = async (path: string, accept: string, body: string): Promise<number> => {
+    markStart();
     const res = await request(`${origin}${path}`, {
       dispatcher: agent,
       method: 'POST',
@@ -155,7 +184,10 @@ function directCalls(origin: string): { tts: Call; chat: Call; close(): Promise<
       body,
     });
     let bytes = 0;
-    for await (const piece of res.body) bytes += (piece as Buffer).byteLength;
+    for await (const piece of res.body) {
+      if (bytes === 0) markFirst();
+      bytes += (piece as Buffer).byteLength;
+    }
     return bytes;
   };
   return {
@@ -189,13 +221,17 @@ async function batch(call: Call): Promise<{ cpuUs: number; heap: number | undefi
   // The observer hears of that collection a little later: let it, before counting.
   await new Promise((r) => setTimeout(r, 5));
   const gcs0 = gcs;
+  toFirst.cpuUs = 0;
+  toFirst.heap = 0;
   const h0 = getHeapStatistics().used_heap_size;
   const cpu0 = process.cpuUsage();
   for (let i = 0; i < CALLS; i++) await call();
   const cpu = process.cpuUsage(cpu0);
   const h1 = getHeapStatistics().used_heap_size;
   await new Promise((r) => setTimeout(r, 5));
-  return { cpuUs: (cpu.user + cpu.system) / CALLS, heap: gcs === gcs0 ? (h1 - h0) / CALLS : undefined };
+  const cpuUs = FIRST ? toFirst.cpuUs : cpu.user + cpu.system;
+  const heap = FIRST ? toFirst.heap : h1 - h0;
+  return { cpuUs: cpuUs / CALLS, heap: gcs === gcs0 ? heap / CALLS : undefined };
 }
 
 async function main(): Promise<void> {
@@ -280,7 +316,9 @@ async function main(): Promise<void> {
           if (b.heap !== undefined) heap[j]!.push(b.heap);
         }
       }
-      console.log(`${kind}(): ${ROUNDS} batches of ${CALLS} calls per side, medians over batches`);
+      console.log(
+        `${kind}(): ${ROUNDS} batches of ${CALLS} calls per side, medians over batches${FIRST ? ', counted from each call to its first chunk' : ''}`,
+      );
       console.log(`  ${''.padEnd(60)}CPU µs/call  heap KB/call  (batches without gc)`);
       for (const [j, s] of sides.entries()) {
         const c = summarize(cpu[j]!).median;

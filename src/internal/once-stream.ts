@@ -17,18 +17,75 @@ export function onceStream<R, I extends AsyncIterator<unknown>>(
   name: string,
   start: (settle: Settle<R>) => I,
 ): { result: Promise<R>; [Symbol.asyncIterator](): I } {
-  let settle!: Settle<R>;
-  const result = new Promise<R>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  result.catch(() => {});
-  let used = false;
-  return {
-    result,
-    [Symbol.asyncIterator]() {
-      if (used) throw new VoxrouteError(`A ${name} can be iterated only once`);
-      used = true;
-      return start(settle);
-    },
-  };
+  return new OnceStream(name, start);
+}
+
+/** {@link onceStream}: one object per stream, its methods on the prototype (no closures per call). */
+class OnceStream<R, I extends AsyncIterator<unknown>> {
+  readonly #name: string;
+  #start: ((settle: Settle<R>) => I) | undefined;
+  readonly #settle = new LazyResult<R>();
+
+  constructor(name: string, start: (settle: Settle<R>) => I) {
+    this.#name = name;
+    this.#start = start;
+  }
+
+  get result(): Promise<R> {
+    return this.#settle.promise();
+  }
+
+  [Symbol.asyncIterator](): I {
+    const start = this.#start;
+    if (start === undefined) throw new VoxrouteError(`A ${this.#name} can be iterated only once`);
+    this.#start = undefined;
+    return start(this.#settle);
+  }
+}
+
+/**
+ * A result settled once (later settlements are ignored, as for a promise), whose promise is
+ * built only when someone asks for it: most callers of a stream never read `result`, and a
+ * promise, its two resolvers and its rejection handler per call are then saved. The promise
+ * never causes an unhandled rejection by itself.
+ */
+class LazyResult<R> implements Settle<R> {
+  #settled = false;
+  #ok = false;
+  #value: R | undefined;
+  #error: unknown;
+  #promise: Promise<R> | undefined;
+  #resolve: ((value: R) => void) | undefined;
+  #reject: ((error: unknown) => void) | undefined;
+
+  resolve(value: R): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#ok = true;
+    this.#value = value;
+    this.#resolve?.(value);
+  }
+
+  reject(error: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#error = error;
+    this.#reject?.(error);
+  }
+
+  promise(): Promise<R> {
+    if (this.#promise === undefined) {
+      const promise = !this.#settled
+        ? new Promise<R>((resolve, reject) => {
+            this.#resolve = resolve;
+            this.#reject = reject;
+          })
+        : this.#ok
+          ? Promise.resolve(this.#value as R)
+          : Promise.reject(this.#error);
+      promise.catch(() => {});
+      this.#promise = promise;
+    }
+    return this.#promise;
+  }
 }

@@ -5,6 +5,7 @@ import { TimeoutError } from '../errors/timeout-error.js';
 import type { VoxrouteError } from '../errors/voxroute-error.js';
 import type { Settle as SettleOf } from '../internal/once-stream.js';
 import { isRouterStall } from '../internal/stall.js';
+import type { AttemptContext } from '../providers/types.js';
 import type { Attempt, RouteResult } from '../types/route-result.js';
 import { AbortableNext } from './abortable-next.js';
 import { isEmptyAnswer, isReusedSocketReset, midStreamError, normalize } from './attempt-errors.js';
@@ -194,63 +195,63 @@ export async function* drive<T>(
       clockStarted: Promise.resolve(),
       timing: !c.startsClock,
     };
-    r.first = pullFirst(r).then(
-      (result) => ({ r, ok: true as const, result }),
-      (error: unknown) => ({ r, ok: false as const, error }),
-    );
+    r.first = firstOutcome(r);
     running.push(r);
     return r;
   };
-  const pullFirst = async (r: Running<T>): Promise<IteratorResult<T>> => {
+  /**
+   * Starts the attempt and pulls its first item under the first-chunk deadline: the item, or
+   * the attempt's failure, as an outcome of the wait loop (never rejects).
+   */
+  const firstOutcome = async (r: Running<T>): Promise<FirstOutcome<T>> => {
     const { c } = r;
-    let ready: (() => void) | undefined;
-    if (c.startsClock)
-      r.clockStarted = new Promise<void>((resolve) => {
-        ready = () => {
-          if (r.timing) return;
-          r.timing = true;
-          r.t0 = clock.now();
-          resolve();
-        };
+    try {
+      let ready: (() => void) | undefined;
+      if (c.startsClock)
+        r.clockStarted = new Promise<void>((resolve) => {
+          ready = () => {
+            if (r.timing) return;
+            r.timing = true;
+            r.t0 = clock.now();
+            resolve();
+          };
+        });
+      const context: AttemptContext = {
+        signal: r.abort ? r.abort.signal : callAbort.signal,
+        deadlines: c.deadlines,
+        transport: run.transport,
+      };
+      // RouterOptions.WebSocket reaches WebSocket adapters (e.g. so msw's ws API can intercept).
+      if (run.webSocket) context.webSocket = run.webSocket;
+      r.iterator = c.start(context, r.standIn, ready)[Symbol.asyncIterator]();
+      const firstItem = r.iterator.next();
+      if (c.startsClock) {
+        // The provider can answer only once it has had enough input: the clock starts there.
+        firstItem.catch(() => {});
+        await Promise.race([r.clockStarted, firstItem]);
+        // Audio before the first clause end was handed over: the clock stays at the request's start.
+        r.timing = true;
+      } else if (c.inputEnded) {
+        // The provider answers only after the whole input: start its clock when the input ends.
+        firstItem.catch(() => {});
+        await Promise.race([c.inputEnded, firstItem]);
+        r.t0 = clock.now();
+      }
+      const first = await withDeadline(firstItem, c.firstChunkMs, clock, () => {
+        const timeout = new TimeoutError('first-chunk', c.firstChunkMs, { provider: c.provider });
+        if (r.abort) r.abort.abort(timeout);
+        else scope.stopShared(timeout);
+        return timeout;
       });
-    r.iterator = c
-      .start(
-        {
-          signal: r.abort ? r.abort.signal : callAbort.signal,
-          deadlines: c.deadlines,
-          transport: run.transport,
-          // RouterOptions.WebSocket reaches WebSocket adapters (e.g. so msw's ws API can intercept).
-          ...(run.webSocket ? { webSocket: run.webSocket } : {}),
-        },
-        r.standIn,
-        ready,
-      )
-      [Symbol.asyncIterator]();
-    const firstItem = r.iterator.next();
-    if (c.startsClock) {
-      // The provider can answer only once it has had enough input: the clock starts there.
-      firstItem.catch(() => {});
-      await Promise.race([r.clockStarted, firstItem]);
-      // Audio before the first clause end was handed over: the clock stays at the request's start.
-      r.timing = true;
-    } else if (c.inputEnded) {
-      // The provider answers only after the whole input: start its clock when the input ends.
-      firstItem.catch(() => {});
-      await Promise.race([c.inputEnded, firstItem]);
-      r.t0 = clock.now();
+      // An answer with nothing in it is a failure, never a silent success (C39); after a
+      // mid-stream switch, the next provider may rightly have nothing left to add.
+      if (!resuming && isEmptyAnswer(run.capability, first)) {
+        throw new ProtocolError(`Provider '${c.provider}' gave an empty answer`, { provider: c.provider });
+      }
+      return { r, ok: true, result: first };
+    } catch (error) {
+      return { r, ok: false, error };
     }
-    const first = await withDeadline(firstItem, c.firstChunkMs, clock, () => {
-      const timeout = new TimeoutError('first-chunk', c.firstChunkMs, { provider: c.provider });
-      if (r.abort) r.abort.abort(timeout);
-      else scope.stopShared(timeout);
-      return timeout;
-    });
-    // An answer with nothing in it is a failure, never a silent success (C39); after a
-    // mid-stream switch, the next provider may rightly have nothing left to add.
-    if (!resuming && isEmptyAnswer(run.capability, first)) {
-      throw new ProtocolError(`Provider '${c.provider}' gave an empty answer`, { provider: c.provider });
-    }
-    return first;
   };
 
   try {
@@ -310,11 +311,11 @@ export async function* drive<T>(
                 });
               })
             : undefined;
-        const outcome = await Promise.race([
-          ...running.map((r) => r.first),
-          ...(hedgeFires ? [hedgeFires] : []),
-          aborted,
-        ]);
+        const racers: Promise<FirstOutcome<T> | 'hedge' | 'aborted'>[] = [];
+        for (const r of running) racers.push(r.first);
+        if (hedgeFires) racers.push(hedgeFires);
+        racers.push(aborted);
+        const outcome = await Promise.race(racers);
         hedgeOff = true;
         if (hedgeHandle !== undefined) clock.clearTimeout(hedgeHandle);
         if (outcome === 'hedge') {
@@ -408,7 +409,7 @@ export async function* drive<T>(
           winner.attempt.timeToFirstChunkMs = ttfc;
           callTtfc ??= now - callStart;
           tracker.recordSuccess(c.key, ttfc, now, {
-            ...decay,
+            decayMs: run.ewmaDecayMs,
             coldStart: winner.cold !== false,
             firstCall: winner.cold === 'first',
           });

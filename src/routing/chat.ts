@@ -1,3 +1,4 @@
+import type { ProviderChatRequest } from '../providers/types.js';
 import type { ChatEvent } from '../types/chat.js';
 import type { ChatRequest } from '../types/requests.js';
 import type { CapabilityCall } from './capability.js';
@@ -18,23 +19,19 @@ export function chatCall(request: ChatRequest): CapabilityCall<ChatEvent, 'chat'
       if (model === undefined) return `no model '${request.model}' in its chat.models`;
       return {
         model,
-        start: (attempt) =>
-          atSeam(
-            delivered,
-            chat.chat(
-              {
-                // Prefill: the partial reply as the start of the assistant's message.
-                messages: delivered
-                  ? [...request.messages, { role: 'assistant', content: delivered }]
-                  : request.messages,
-                model,
-                ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
-                ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-                ...(request.tools !== undefined ? { tools: request.tools } : {}),
-              },
-              attempt,
-            ),
-          ),
+        start: (attempt) => {
+          const asked: ProviderChatRequest = {
+            // Prefill: the partial reply as the start of the assistant's message.
+            messages: delivered
+              ? [...request.messages, { role: 'assistant', content: delivered }]
+              : request.messages,
+            model,
+          };
+          if (request.maxTokens !== undefined) asked.maxTokens = request.maxTokens;
+          if (request.temperature !== undefined) asked.temperature = request.temperature;
+          if (request.tools !== undefined) asked.tools = request.tools;
+          return atSeam(delivered, chat.chat(asked, attempt));
+        },
       };
     },
     textOf: deltaText,

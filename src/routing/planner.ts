@@ -1,6 +1,7 @@
 import type { ResolvedConfig, ResolvedRouteConfig } from '../config/index.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import type { ProviderAdapter } from '../providers/types.js';
+import type { Deadlines } from '../transport/types.js';
 import type { CallOptions } from '../types/requests.js';
 import type { Capability } from '../types/route-result.js';
 import { type CapabilityCall, sectionOf } from './capability.js';
@@ -36,6 +37,9 @@ export class RoutePlanner {
   readonly #random: (() => number) | undefined;
   readonly #hedgeBudgets = new HedgeBudgets();
   readonly #seen = new Map<string, { provider: string; capability: Capability; model: string }>();
+  /** Tracker keys by provider, capability and model (see {@link #keyOf}). */
+  readonly #keys = new Map<string, Map<Capability, Map<string, string>>>();
+  readonly #deadlines = new WeakMap<ResolvedRouteConfig, Deadlines>();
 
   constructor(
     config: ResolvedConfig,
@@ -83,23 +87,23 @@ export class RoutePlanner {
         missing.push({ path: ['providers', name, capability], message: made });
         continue;
       }
-      const key = LatencyTracker.key(name, capability, made.model);
-      if (!this.#seen.has(key)) this.#seen.set(key, { provider: name, capability, model: made.model ?? '' });
+      const key = this.#keyOf(name, capability, made.model);
       const snap = tracker.tail(key);
       const own =
         made.answersOnPause && route.firstChunkTimeoutMs === 'auto'
           ? 0
           : firstChunkDeadlineMs(route.firstChunkTimeoutMs, snap);
       routeFirstChunkMs.push(own);
+      // One literal with every field: the same shape for every candidate.
       built.push({
         provider: name,
         model: made.model,
         key,
         firstChunkMs: request.firstChunkTimeoutMs ?? own,
-        deadlines: { connectMs: route.connectTimeoutMs, idleMs: route.idleTimeoutMs },
+        deadlines: this.#deadlinesOf(route),
         start: made.start,
         inputEnded: made.inputEnded,
-        ...(made.startsClock ? { startsClock: true } : {}),
+        startsClock: made.startsClock === true,
         health: this.#health.get(name, capability),
         hedgeAfterMs: undefined,
       });
@@ -189,7 +193,7 @@ export class RoutePlanner {
     return {
       capability,
       route: routeName,
-      candidates: order.map((i) => built[i]!),
+      candidates: order === ONE ? built : order.map((i) => built[i]!),
       // No provider of the route maps the request's voice or model: the request (or the config)
       // is wrong, not a provider; each issue names the mapping that is missing.
       noCandidate: missing.length && built.length === 0 ? new ConfigError(missing) : undefined,
@@ -235,6 +239,41 @@ export class RoutePlanner {
       });
     }
     return providers;
+  }
+
+  /**
+   * The tracker key of (provider, capability, model), built once per triple (a key built per
+   * call would be a new string to hash on every lookup); notes the triple for {@link stats}.
+   */
+  #keyOf(provider: string, capability: Capability, model: string | undefined): string {
+    let byCapability = this.#keys.get(provider);
+    if (!byCapability) {
+      byCapability = new Map();
+      this.#keys.set(provider, byCapability);
+    }
+    let byModel = byCapability.get(capability);
+    if (!byModel) {
+      byModel = new Map();
+      byCapability.set(capability, byModel);
+    }
+    const m = model ?? '';
+    let key = byModel.get(m);
+    if (key === undefined) {
+      key = LatencyTracker.key(provider, capability, model);
+      byModel.set(m, key);
+      if (!this.#seen.has(key)) this.#seen.set(key, { provider, capability, model: m });
+    }
+    return key;
+  }
+
+  /** The transport deadlines of a route's attempts: one frozen object per route. */
+  #deadlinesOf(route: ResolvedRouteConfig): Deadlines {
+    let deadlines = this.#deadlines.get(route);
+    if (!deadlines) {
+      deadlines = Object.freeze({ connectMs: route.connectTimeoutMs, idleMs: route.idleTimeoutMs });
+      this.#deadlines.set(route, deadlines);
+    }
+    return deadlines;
   }
 
   #routeOf(name: string, capability: Capability): ResolvedRouteConfig | string {

@@ -32,6 +32,8 @@ export class TtsProgress {
   #stopped: AbortError | undefined;
   #waiters: (() => void)[] = [];
   #reading = false;
+  /** True while {@link #onAbort} listens on the signals (streamed text). */
+  #listening = false;
   #iterator: AsyncIterator<string> | undefined;
   readonly #source: string | AsyncIterable<string>;
   readonly #locale: string | undefined;
@@ -183,6 +185,7 @@ export class TtsProgress {
       return;
     }
     for (const s of this.#signals) s.addEventListener('abort', this.#onAbort, { once: true });
+    this.#listening = true;
     void this.#pump(this.#source);
   }
 
@@ -214,6 +217,9 @@ export class TtsProgress {
   }
 
   #unlisten(): void {
+    // Only streamed text listens: a text given whole removes nothing (a remove walks the signal's listeners).
+    if (!this.#listening) return;
+    this.#listening = false;
     for (const s of this.#signals) s.removeEventListener('abort', this.#onAbort);
   }
 

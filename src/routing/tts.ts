@@ -1,4 +1,4 @@
-import type { WordTiming } from '../providers/types.js';
+import type { ProviderTtsRequest, ProviderTtsStreamRequest, WordTiming } from '../providers/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import type { TtsRequest } from '../types/requests.js';
 import type { CallContext, CapabilityCall } from './capability.js';
@@ -8,6 +8,8 @@ import { SentenceQueue } from './tts-sentence-queue.js';
 import { SentenceAttempt, type SentenceJob } from './tts-sentences.js';
 import { CallerAudio, pickNativeFormat, toCallerAudio } from './tts-stream.js';
 import { streamedAttempt } from './tts-streamed.js';
+
+const NO_SIGNALS: readonly AbortSignal[] = [];
 
 /** Default TTS output format: PCM s16le, 24 000 Hz, mono. */
 export const DEFAULT_TTS_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
@@ -31,9 +33,14 @@ export const DEFAULT_TTS_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRa
  */
 export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCall<AudioChunk, 'tts'> {
   const want = request.format ?? DEFAULT_TTS_FORMAT;
-  const signals = request.signal ? [request.signal, context.closeSignal] : [context.closeSignal];
-  const progress = new TtsProgress(request.text, request.language, signals);
   const streamed = typeof request.text !== 'string';
+  // Only streamed text listens on the signals (a text given whole is read at once).
+  const signals = !streamed
+    ? NO_SIGNALS
+    : request.signal
+      ? [request.signal, context.closeSignal]
+      : [context.closeSignal];
+  const progress = new TtsProgress(request.text, request.language, signals);
   return {
     capability: 'tts',
     candidate(name, tts, section) {
@@ -44,16 +51,16 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
         model: voice,
         // Streamed text: the attempt starts at the first word; its clocks when the provider has
         // been given enough text to speak (RouteCandidate.startsClock).
-        ...(streamed ? { startsClock: true } : {}),
+        startsClock: streamed,
         start: (attempt, standIn, ready = () => {}) => {
           const native = pickNativeFormat(tts.capabilities.outputFormats, want);
-          /** The provider request but for its text (one sentence, or the streamed text). */
-          const asked = {
-            voice,
-            ...(model !== undefined ? { model } : {}),
-            format: native,
-            ...(request.language !== undefined ? { language: request.language } : {}),
-            ...(request.speed !== undefined ? { speed: request.speed } : {}),
+          /** The provider request of `text` (one sentence, or the streamed text). */
+          const asked = <R extends ProviderTtsRequest | ProviderTtsStreamRequest>(text: R['text']): R => {
+            const r = { text, voice, format: native } as R;
+            if (model !== undefined) r.model = model;
+            if (request.language !== undefined) r.language = request.language;
+            if (request.speed !== undefined) r.speed = request.speed;
+            return r;
           };
           const dropped = (droppedBytes: number, format: AudioFormat) =>
             context.logger?.warn('Dropped a stray partial sample at the end of a provider stream', {
@@ -64,14 +71,14 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
             });
           /** Starts the request of one sentence's text (its raw provider audio). */
           const open = (text: string) => (signal: AbortSignal) =>
-            tts.synthesize({ text, ...asked }, { ...attempt, signal });
+            tts.synthesize(asked(text), signal === attempt.signal ? attempt : { ...attempt, signal });
           /** Turns a request's audio into the caller's format, as the queue's pump reads it. */
           const toCaller = (words: WordTiming[]) => () => new CallerAudio(want, name, dropped, words);
           if (streamed && tts.capabilities.streamingText) {
             // The provider takes text as a stream: one request (context) for the utterance.
             return streamedAttempt(
               progress,
-              (text) => tts.synthesize({ text, ...asked }, attempt),
+              (text) => tts.synthesize(asked(text), attempt),
               (audio, words) => toCallerAudio(audio, want, name, dropped, words),
               ready,
             );

@@ -20,6 +20,22 @@ export interface Tracing {
 const NAME = 'voxroute';
 
 /**
+ * A check, cheap enough for every call, that no tracer provider is registered with this copy of
+ * the OpenTelemetry API: the global provider is then the API's own proxy with the no-op delegate
+ * (`setGlobalTracerProvider()` sets the proxy's delegate; `trace.disable()` puts a new proxy
+ * without one). A provider from another copy of the API, or any other shape, counts as
+ * registered (spans are then started as before).
+ */
+function noProviderCheck(api: typeof import('@opentelemetry/api')): () => boolean {
+  const ProxyProvider = api.ProxyTracerProvider;
+  const noop = new ProxyProvider().getDelegate();
+  return () => {
+    const provider = api.trace.getTracerProvider();
+    return provider instanceof ProxyProvider && provider.getDelegate() === noop;
+  };
+}
+
+/**
  * OpenTelemetry tracing through @opentelemetry/api (an optional peer dependency): a span per
  * routed call (`voxroute.tts`, `voxroute.stt`, `voxroute.chat`) with an event per attempt,
  * fallback, hedge and first chunk. It is a no-op unless the application registers a tracer
@@ -35,17 +51,22 @@ const NAME = 'voxroute';
 export function createTracing(version: string): Tracing & { ready: Promise<void> } {
   let tracer: Tracer | undefined;
   let spanStatusError = 2;
+  /** True while no tracer provider is registered: every span would be a non-recording one. */
+  let unregistered: () => boolean = () => false;
   const ready = import('@opentelemetry/api').then(
     (api) => {
       tracer = api.trace.getTracer(NAME, version);
       spanStatusError = api.SpanStatusCode.ERROR;
+      unregistered = noProviderCheck(api);
     },
     () => {},
   );
   return {
     ready,
     startCall(name, attributes) {
-      if (!tracer) return undefined;
+      // No provider registered (the common case without OpenTelemetry set up): the API would
+      // hand back a non-recording span, which gives undefined below; skip building it.
+      if (!tracer || unregistered()) return undefined;
       const operation = operationOf(attributes['voxroute.capability']);
       const span: Span = tracer.startSpan(name, {
         attributes: {

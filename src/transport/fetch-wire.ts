@@ -32,7 +32,9 @@ class FetchExchange implements WireControl {
       redirect: 'manual',
       signal: this.controller.signal,
     };
-    if (request.headers) init.headers = request.headers;
+    // A copy: request headers may be shared between requests (and frozen), and a caller's fetch
+    // may add to the object it is given.
+    if (request.headers) init.headers = { ...request.headers };
     const body = request.body;
     if (body !== undefined) {
       if (typeof body === 'string') {

@@ -37,6 +37,8 @@ export class PhaseDeadlines {
   private lastActivity = 0;
   private timer: unknown = undefined;
   private timerAt = Number.POSITIVE_INFINITY;
+  /** The phase of the due time {@link next} returned last. */
+  private nextPhase: TimeoutPhase | undefined = undefined;
   /** True once a late timer was given its extra turn (see src/internal/stall.ts). */
   private stalled = false;
   private readonly fire = (): void => {
@@ -149,8 +151,11 @@ export class PhaseDeadlines {
     );
   }
 
-  /** The earliest pending deadline, as [due time, phase]; phase undefined when none. */
-  private next(): [number, TimeoutPhase | undefined] {
+  /**
+   * The earliest pending deadline: returns its due time and leaves its phase in `nextPhase`
+   * (undefined when none; no tuple allocated per call).
+   */
+  private next(): number {
     let at = Number.POSITIVE_INFINITY;
     let phase: TimeoutPhase | undefined;
     if (!this.connected && this.start + this.connectMs < at) {
@@ -173,12 +178,14 @@ export class PhaseDeadlines {
       at = this.start + this.totalMs;
       phase = 'total';
     }
-    return [at, phase];
+    this.nextPhase = phase;
+    return at;
   }
 
   private check(): void {
     if (this.stopped) return;
-    const [at, phase] = this.next();
+    const at = this.next();
+    const phase = this.nextPhase;
     if (phase !== undefined && this.clock.now() >= at) {
       this.stop();
       this.onExpire(phase, this.timeoutMsOf(phase), this.stalled);
@@ -191,7 +198,7 @@ export class PhaseDeadlines {
 
   private arm(): void {
     if (this.stopped) return;
-    const [at] = this.next();
+    const at = this.next();
     if (at === Number.POSITIVE_INFINITY || (this.timer !== undefined && this.timerAt <= at)) return;
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timerAt = at;

@@ -35,10 +35,10 @@ export function undiciWire(dispatcher: Dispatcher): Wire {
 function start(dispatcher: Dispatcher, request: WireRequest, sink: WireSink): WireControl {
   let options: Dispatcher.DispatchOptions;
   try {
-    const url = new URL(request.url);
+    const url = originAndPath(request.url);
     options = {
       origin: url.origin,
-      path: url.pathname + url.search,
+      path: url.path,
       method: request.method,
       headers: request.headers ?? null,
       // undici also takes an AsyncIterable<Uint8Array> body (sent chunked); its types omit it.
@@ -195,11 +195,39 @@ function isReplayable(body: Dispatcher.DispatchOptions['body']): boolean {
   return body === null || body === undefined || typeof body === 'string' || body instanceof Uint8Array;
 }
 
+/** Parsed request URLs: an adapter sends every request of an endpoint to the same few URLs. */
+const parsedUrls = new Map<string, { origin: string; path: string }>();
+/** Most URLs kept in {@link parsedUrls}; past that it starts again (URLs with ids in them). */
+const MAX_PARSED_URLS = 256;
+
+/** The origin and path (with the query) of `url`; throws TypeError for an invalid URL, as `new URL` does. */
+function originAndPath(url: string): { origin: string; path: string } {
+  let parsed = parsedUrls.get(url);
+  if (parsed === undefined) {
+    const u = new URL(url);
+    parsed = { origin: u.origin, path: u.pathname + u.search };
+    if (parsedUrls.size >= MAX_PARSED_URLS) parsedUrls.clear();
+    parsedUrls.set(url, parsed);
+  }
+  return parsed;
+}
+
 /** The control of an exchange that failed before it was dispatched. */
 const NO_CONTROL: WireControl = { pause() {}, resume() {}, abort() {} };
 
-/** undici's parsed headers (lower-case names) with repeated headers joined by `, `. */
+/**
+ * undici's parsed headers (lower-case names) with repeated headers joined by `, `: the same
+ * object when no header is repeated (undici builds a new one per response), else a copy.
+ */
 function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  let flat = true;
+  for (const name in headers) {
+    if (typeof headers[name] !== 'string') {
+      flat = false;
+      break;
+    }
+  }
+  if (flat) return headers as Record<string, string>;
   const out: Record<string, string> = {};
   for (const name in headers) {
     const value = headers[name];

@@ -77,9 +77,34 @@ export function postToEndpoint(
     provider: endpoint.provider,
     method: 'POST',
     url,
-    headers: requestHeaders(endpoint, { 'content-type': request.contentType, accept: request.accept }),
+    headers: postHeaders(endpoint, request.contentType, request.accept),
     body: request.body,
     signal: attempt.signal,
     deadlines: attempt.deadlines,
   });
+}
+
+/**
+ * Per endpoint, the headers of its POSTs by content type and accept: built once, frozen (the
+ * transport only reads them), shared by every request of that pair.
+ */
+const postHeaderCache = new WeakMap<HttpEndpoint, Map<string, Map<string, Record<string, string>>>>();
+
+function postHeaders(endpoint: HttpEndpoint, contentType: string, accept: string): Record<string, string> {
+  let byType = postHeaderCache.get(endpoint);
+  if (!byType) {
+    byType = new Map();
+    postHeaderCache.set(endpoint, byType);
+  }
+  let byAccept = byType.get(contentType);
+  if (!byAccept) {
+    byAccept = new Map();
+    byType.set(contentType, byAccept);
+  }
+  let headers = byAccept.get(accept);
+  if (!headers) {
+    headers = Object.freeze(requestHeaders(endpoint, { 'content-type': contentType, accept }));
+    byAccept.set(accept, headers);
+  }
+  return headers;
 }
