@@ -85,6 +85,20 @@ function resolveHedge(
 }
 
 /**
+ * A copy of a resolved config with `providers` replaced, marked like the original so that
+ * createRouter still takes it as resolved (the testing kit's startMockProviders points each
+ * provider at its mock this way). Routes and `health` are shared with the original.
+ */
+export function withResolvedProviders(
+  config: ResolvedConfig,
+  providers: Record<string, ResolvedProviderConfig>,
+): ResolvedConfig {
+  const copy: ResolvedConfig = { ...config, providers };
+  Object.defineProperty(copy, RESOLVED, { value: true });
+  return copy;
+}
+
+/**
  * True when `value` is a config made by parseConfig or loadConfig (marked with a
  * `Symbol.for` key, so it works across two copies of the package), false for a RouterConfig
  * as a user writes it. Lets createRouter accept either.

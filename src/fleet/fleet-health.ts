@@ -3,6 +3,7 @@ import type { ResolvedHealthConfig } from '../config/health.js';
 import type { Clock } from '../internal/clock.js';
 import type { HealthRegistry, HealthStateChange } from '../routing/health/index.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
+import type { Logger } from '../routing/router-types.js';
 import type { Capability } from '../types/route-result.js';
 import {
   type BreakerMessage,
@@ -53,6 +54,11 @@ export interface FleetHealthDeps {
   tracker: LatencyTracker;
   clock: Clock;
   onEvent: (event: FleetEvent) => void;
+  /**
+   * The router's logger: told once, at `warn`, when the store cannot be used at all (ioredis not
+   * installed), since then nothing else would show that fleet-shared health is off.
+   */
+  logger?: Logger | undefined;
   /** Unix epoch ms. Default `Date.now`. */
   wallNow?: () => number;
   connect?: (url: string) => Promise<FleetConnections>;
@@ -157,6 +163,7 @@ export class FleetHealth {
     } catch (error) {
       this.#stats.state = 'unavailable';
       this.#fail(error);
+      this.#d.logger?.warn(`Fleet-shared health is off: ${this.#stats.lastError}`);
       return;
     }
     if (this.#stats.state === 'closed') {

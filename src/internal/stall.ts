@@ -1,3 +1,5 @@
+import type { Clock } from './clock.js';
+
 /**
  * The router's own stalls: a deadline timer that fires more than {@link STALL_TOLERANCE_MS}
  * after it was due means the event loop was blocked (a long synchronous task, a GC pause), and
@@ -21,4 +23,33 @@ export function markRouterStall<E extends object>(error: E): E {
 /** True when `error` was marked by {@link markRouterStall}. */
 export function isRouterStall(error: unknown): boolean {
   return typeof error === 'object' && error !== null && stalls.has(error);
+}
+
+/**
+ * Sets a deadline timer of `ms` on `clock` that tolerates the router's own stalls, for timers
+ * that end a stream by themselves (not through withDeadline): fired more than
+ * {@link STALL_TOLERANCE_MS} late, it waits one more timer turn, so that I/O already waiting and
+ * deadlines due earlier (the router's first-chunk deadline) go first, then calls
+ * `onTimeout(true)`; fired on time, `onTimeout(false)`. The caller marks its error with
+ * {@link markRouterStall} when `stalled`.
+ *
+ * @returns A function that cancels the timer (either turn).
+ */
+export function setStallTolerantTimeout(
+  clock: Clock,
+  ms: number,
+  onTimeout: (stalled: boolean) => void,
+): () => void {
+  const due = clock.now() + ms;
+  let stalled = false;
+  const fire = () => {
+    if (!stalled && clock.now() - due > STALL_TOLERANCE_MS) {
+      stalled = true;
+      handle = clock.setTimeout(fire, 0);
+      return;
+    }
+    onTimeout(stalled);
+  };
+  let handle = clock.setTimeout(fire, ms);
+  return () => clock.clearTimeout(handle);
 }

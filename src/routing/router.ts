@@ -76,6 +76,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         tracker,
         clock,
         onEvent: (e) => emitter.emit('fleet', e),
+        logger,
       })
     : undefined;
   const planner = new RoutePlanner(

@@ -1,4 +1,10 @@
-import type { ProviderConfig, RouterConfig } from '../config/types.js';
+import { isResolvedConfig, withResolvedProviders } from '../config/resolve.js';
+import type {
+  ProviderConfig,
+  ResolvedConfig,
+  ResolvedProviderConfig,
+  RouterConfig,
+} from '../config/types.js';
 import { type AnthropicMock, type AnthropicMockOptions, createAnthropicMock } from './anthropic/mock.js';
 import { type CartesiaMock, type CartesiaMockOptions, createCartesiaMock } from './cartesia/mock.js';
 import { createDeepgramMock, type DeepgramMock, type DeepgramMockOptions } from './deepgram/mock.js';
@@ -119,14 +125,16 @@ export interface StartMockProvidersOptions {
  * await close();
  * ```
  */
-export interface MockProviders {
+export interface MockProviders<C extends RouterConfig | ResolvedConfig = RouterConfig> {
   /**
    * A copy of the input config with every provider pointed at its mock: `baseUrl` (or
    * `endpointUrl` for SageMaker) set to the loopback server, `apiKey` set to
    * {@link MOCK_API_KEY} (SageMaker: `credentials` set to {@link MOCK_AWS_CREDENTIALS}).
-   * Routes, voices, models and every other field are unchanged.
+   * Routes, voices, models and every other field are unchanged. It is of the form given: a
+   * config as written (`defineConfig`) gives one as written, and a resolved config (from
+   * `loadConfig` or `parseConfig`) gives a resolved config, which `createRouter` takes as is.
    */
-  config: RouterConfig;
+  config: C;
   /**
    * With `tls: true`, the certificate every mock serves (PEM, self-signed): the CA to trust.
    * Give it to voxroute as `createRouter(config, { ca })`, to undici as
@@ -141,8 +149,9 @@ export interface MockProviders {
 }
 
 /**
- * Starts one wire-accurate mock per provider of `config`, each on its own loopback port, and
- * returns the config pointed at them: the router then runs over its real transport (undici,
+ * Starts one wire-accurate mock per provider of `config` (a config as written, or the resolved
+ * one `loadConfig`/`parseConfig` return), each on its own loopback port, and returns the
+ * config, in the same form, pointed at them: the router then runs over its real transport (undici,
  * WebSocket, HTTP/2 for SageMaker bidirectional streams) with no network and no real keys.
  *
  * Kinds: `openai` and `openai-compatible` (the OpenAI-compatible mock, `baseUrl` `<url>/v1`),
@@ -169,10 +178,10 @@ export interface MockProviders {
  * await mocks.close();
  * ```
  */
-export async function startMockProviders(
-  config: RouterConfig,
+export async function startMockProviders<C extends RouterConfig | ResolvedConfig = RouterConfig>(
+  config: C,
   options: StartMockProvidersOptions = {},
-): Promise<MockProviders> {
+): Promise<MockProviders<C>> {
   const providers = config.providers as Record<string, ProviderConfig> | undefined;
   if (providers === null || typeof providers !== 'object') {
     throw new TypeError('startMockProviders: config.providers must be an object of providers');
@@ -204,8 +213,13 @@ export async function startMockProviders(
     await close();
     throw error;
   }
+  // A resolved config stays resolved (its mark is not an enumerable key, so a spread would drop
+  // it and createRouter would then reject the resolved routes' `name` as an unknown key).
+  const copy = isResolvedConfig(config)
+    ? withResolvedProviders(config, pointed as Record<string, ResolvedProviderConfig>)
+    : { ...config, providers: pointed };
   return {
-    config: { ...config, providers: pointed } as RouterConfig,
+    config: copy as C,
     ca: certificate?.cert,
     mocks,
     close,

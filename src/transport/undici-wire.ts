@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { withoutStackFrames } from '../internal/without-stack-frames.js';
 import {
   isConnectionReset,
   type SocketLike,
@@ -106,7 +107,8 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     if (this.abortReason) {
-      controller.abort(this.abortReason);
+      const reason = this.abortReason;
+      withoutStackFrames(() => controller.abort(reason));
       return;
     }
     // undici writes the headers right after this returns: learn their socket.
@@ -164,7 +166,9 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
     if (this.abortReason) return;
     this.abortReason = reason;
     // Before onRequestStart the request is still queued: it is aborted as soon as it starts.
-    this.controller?.abort(reason);
+    // No stack frames for undici's errors of the socket's destroy: see withoutStackFrames.
+    const controller = this.controller;
+    if (controller) withoutStackFrames(() => controller.abort(reason));
   }
 
   private readonly retry = (): void => {

@@ -53,7 +53,9 @@ beforeAll(async () => {
   bad = await startMockServer({
     provider: createOpenAiCompatibleMock({ script: { failTimes: 1_000_000, failStatus: 503 } }),
   });
-  env = { GOOD_URL: `${good.url}/v1` };
+  // No progress line ("waiting for the reply ...") however slow the machine, so that stderr is
+  // compared exactly: the notice's delay is set to an hour.
+  env = { GOOD_URL: `${good.url}/v1`, VOXROUTE_PROGRESS_AFTER_MS: '3600000' };
   healthy = config(
     'healthy.yaml',
     '  tts: { providers: [bad, good], strategy: priority }\n  chat: { providers: [good] }\n  stt: { providers: [bad, good], strategy: priority }',

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PROGRESS_AFTER_MS, startProgress } from '../../src/cli/progress.js';
+import { PROGRESS_AFTER_MS, PROGRESS_AFTER_MS_VAR, startProgress } from '../../src/cli/progress.js';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -39,5 +39,22 @@ describe('startProgress', () => {
     p.update('after done');
     expect(out).toEqual([]);
     expect(err).toEqual(['voxroute: probing a (1/2)\n', 'voxroute: probing b (2/2)\n']);
+  });
+
+  it('waits as long as VOXROUTE_PROGRESS_AFTER_MS says; an invalid value keeps the default', () => {
+    const { err, ctx } = context();
+    const slow = startProgress({ ...ctx, env: { [PROGRESS_AFTER_MS_VAR]: '5000' } }, 'waiting');
+    vi.advanceTimersByTime(4999);
+    expect(err).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(err).toEqual(['voxroute: waiting\n']);
+    slow.done();
+    const odd = startProgress({ ...ctx, env: { [PROGRESS_AFTER_MS_VAR]: '5s' } }, 'odd');
+    vi.advanceTimersByTime(PROGRESS_AFTER_MS);
+    odd.done();
+    expect([PROGRESS_AFTER_MS_VAR, err]).toEqual([
+      'VOXROUTE_PROGRESS_AFTER_MS',
+      ['voxroute: waiting\n', 'voxroute: odd\n'],
+    ]);
   });
 });

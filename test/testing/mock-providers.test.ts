@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RouterConfig } from '../../src/index.js';
+import { createRouter, isResolvedConfig, parseConfig, type RouterConfig } from '../../src/index.js';
 import {
   DEFAULT_CHAT_REPLY,
   DEFAULT_TRANSCRIPT,
@@ -105,5 +105,42 @@ describe('startMockProviders', () => {
     await expect(
       startMockProviders({ providers: { odd: { kind: 'nope' } } } as unknown as RouterConfig),
     ).rejects.toThrow(new TypeError('startMockProviders: provider "odd" has kind "nope", which has no mock'));
+  });
+
+  it('round-trips both config forms: a resolved config (loadConfig/parseConfig) stays resolved, one as written stays as written', async () => {
+    const env = {
+      OPENAI_API_KEY: 'k1',
+      ANTHROPIC_API_KEY: 'k2',
+      CARTESIA_API_KEY: 'k3',
+      DEEPGRAM_API_KEY: 'k4',
+      ELEVENLABS_API_KEY: 'k5',
+    };
+    const resolved = parseConfig(config, { env });
+    const fromResolved = await startMockProviders(resolved);
+    const fromWritten = await startMockProviders(config);
+    try {
+      expect(isResolvedConfig(fromResolved.config)).toBe(true);
+      expect(isResolvedConfig(fromWritten.config)).toBe(false);
+      expect(fromResolved.config.routes).toBe(resolved.routes);
+      const keyOf = (c: typeof resolved) => (c.providers.oa as { apiKey?: string }).apiKey;
+      expect(keyOf(fromResolved.config)).toBe(MOCK_API_KEY);
+      expect(keyOf(resolved)).toBe('k1');
+      for (const started of [fromResolved, fromWritten]) {
+        const router = createRouter(started.config);
+        try {
+          expect(
+            await text(router.chat({ messages: [{ role: 'user', content: 'Hi' }], model: 'fast' })),
+          ).toBe(DEFAULT_CHAT_REPLY);
+        } finally {
+          await router.close();
+        }
+      }
+      expect(fromResolved.mocks.oa!.requests.map((r) => r.headers.authorization)).toEqual([
+        `Bearer ${MOCK_API_KEY}`,
+      ]);
+    } finally {
+      await fromResolved.close();
+      await fromWritten.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { AbortError, TimeoutError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
+import { markRouterStall, setStallTolerantTimeout } from '../../internal/stall.js';
 import type { WebSocketConnection, WebSocketMessage } from '../../transport/websocket-types.js';
 import { LISTEN_CONTROL } from './api-types.js';
 
@@ -39,7 +40,8 @@ export class ListenSession {
   private stopped = false;
   private lastSentAt: number;
   private keepAliveTimer: unknown;
-  private closeWaitTimer: unknown;
+  /** Cancels the wait after CloseStream, while it runs. */
+  private cancelCloseWait: (() => void) | undefined;
   /** True while {@link messages} waits for the server's next message. */
   private reading = false;
   private failure: { error: unknown } | undefined;
@@ -166,17 +168,24 @@ export class ListenSession {
   }
 
   private clearCloseWait(): void {
-    if (this.closeWaitTimer !== undefined) this.options.clock.clearTimeout(this.closeWaitTimer);
-    this.closeWaitTimer = undefined;
+    this.cancelCloseWait?.();
+    this.cancelCloseWait = undefined;
   }
 
+  /**
+   * Arms the wait after CloseStream. Stall-tolerant (src/internal/stall.ts): a timer that fires
+   * late because the event loop was blocked gets one more turn, so a result already in the
+   * socket, or the router's first-chunk deadline due earlier, goes first; if it still passes,
+   * its TimeoutError is marked as the router's stall and the provider is not charged.
+   */
   private armCloseWait(): void {
     if (this.stopped) return;
     const { clock, closeWaitMs, provider } = this.options;
-    if (this.closeWaitTimer !== undefined) clock.clearTimeout(this.closeWaitTimer);
-    this.closeWaitTimer = clock.setTimeout(() => {
-      this.closeWaitTimer = undefined;
-      this.fail(new TimeoutError('idle', closeWaitMs, { provider }));
-    }, closeWaitMs);
+    this.clearCloseWait();
+    this.cancelCloseWait = setStallTolerantTimeout(clock, closeWaitMs, (stalled) => {
+      this.cancelCloseWait = undefined;
+      const error = new TimeoutError('idle', closeWaitMs, { provider });
+      this.fail(stalled ? markRouterStall(error) : error);
+    });
   }
 }

@@ -1,0 +1,52 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createRouter, type FleetEvent } from '../../src/index.js';
+
+// ioredis as if not installed: its import fails the way a missing package does.
+vi.mock('ioredis', () => {
+  throw Object.assign(new Error("Cannot find package 'ioredis'"), { code: 'ERR_MODULE_NOT_FOUND' });
+});
+
+const PASSWORD = 'hunter2SECRETpw';
+
+function healthConfig() {
+  return {
+    providers: {
+      gpu: {
+        kind: 'openai-compatible' as const,
+        baseUrl: 'http://127.0.0.1:9/v1',
+        chat: { models: { f: 'm' } },
+      },
+    },
+    routes: { chat: { providers: ['gpu'] } },
+    health: { store: 'redis' as const, url: `redis://:${PASSWORD}@127.0.0.1:1/0` },
+  };
+}
+
+describe('fleet-shared health without ioredis installed', () => {
+  it('logs one warning through the router logger naming the package and how to install it, with no secret', async () => {
+    const logs: Array<[string, unknown]> = [];
+    const logger = { warn: (message: string, attributes?: unknown) => logs.push([message, attributes]) };
+    const router = createRouter(healthConfig(), { logger });
+    const event = await new Promise<FleetEvent>((resolve) => {
+      const off = router.on('fleet', (e) => {
+        off();
+        resolve(e);
+      });
+    });
+    const message =
+      'the config has a `health` section but the optional package ioredis is not installed: npm install ioredis';
+    expect(event).toEqual({ type: 'error', error: message });
+    expect(router.stats().fleet?.state).toBe('unavailable');
+    // One line, at warn, as soon as the store is known to be unusable (not on a call).
+    expect(logs).toEqual([[`Fleet-shared health is off: ${message}`, undefined]]);
+    // A call afterwards (its provider refuses the connection) logs nothing more about the store.
+    await expect(
+      (async () => {
+        for await (const _ of router.chat({ messages: [{ role: 'user', content: 'x' }], model: 'f' }));
+      })(),
+    ).rejects.toThrow();
+    await router.close();
+    expect(logs).toEqual([[`Fleet-shared health is off: ${message}`, undefined]]);
+    expect(JSON.stringify(logs)).not.toContain(PASSWORD);
+  });
+});

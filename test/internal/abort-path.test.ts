@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { runProbe } from '../helpers/import-probe.js';
+
+interface AbortProbe {
+  firstEvent: unknown;
+  loadedDuringAbort: string[];
+  stacksFormattedDuringAbort: string[];
+  thrown: string | undefined;
+}
+
+describe('the abort path (barge-in) does no one-time work', () => {
+  it('the first abort in a fresh process loads no module and formats no error stack', async () => {
+    const result = await runProbe<AbortProbe>('test/internal/fixtures/first-abort-probe.mjs', {
+      recordLoads: true,
+      timeoutMs: 150_000, // a hang guard, not a speed check (a busy machine)
+    });
+    expect(result).toEqual({
+      firstEvent: { type: 'text-delta', text: 'w0 ' },
+      loadedDuringAbort: [],
+      stacksFormattedDuringAbort: [],
+      thrown: 'AbortError',
+    });
+  }, 180_000);
+});
