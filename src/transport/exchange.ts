@@ -297,7 +297,9 @@ export class Exchange implements HttpResponse, Takeable<Uint8Array>, WireSink {
     this.queue[this.head] = undefined;
     this.head++;
     if (this.head === this.queue.length) {
-      this.queue.length = 0;
+      // One chunk at a time is the common case: pop() is cheaper than setting the length.
+      if (this.head === 1) this.queue.pop();
+      else this.queue.length = 0;
       this.head = 0;
     }
     const size = chunk.byteLength;
