@@ -17,8 +17,11 @@
  * read. Sides: "direct" reads that fetch's Response body itself; for each build, `router.tts()`
  * in the caller's format (24 kHz asked: pass-through) and asking for 16 kHz (24k -> 16k through
  * the resampler), over an OpenAI-compatible provider whose transport is that fetch. CPU per
- * chunk: process.cpuUsage() over the round / (streams x 150). The sides' order rotates every
- * round; min and median over rounds are printed.
+ * chunk: process.cpuUsage() over the round / (streams x 150). Each round also runs every side
+ * with bodies of 30 chunks: the difference, / 120 chunks, is the CPU per chunk without the
+ * per-call cost (planning, the request, the first chunk's path), which the first figure spreads
+ * over 150 chunks. The sides' order rotates every round; min and median over rounds are
+ * printed.
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -38,6 +41,9 @@ const STREAMS = Number(args.streams);
 const ROUNDS = Number(args.rounds);
 const LIBS = args.lib?.length ? args.lib : [resolve(HERE, '../dist/index.js')];
 const CHUNKS = 150;
+/** The short bodies' length: the per-call cost over fewer chunks. */
+const SHORT = 30;
+let chunks = CHUNKS;
 const CHUNK_BYTES = 960;
 const PCM_24K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
 const PCM_16K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 };
@@ -48,7 +54,7 @@ function memoryFetch(): Promise<Response> {
   let i = 0;
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
-      if (i++ < CHUNKS) controller.enqueue(CHUNK.slice());
+      if (i++ < chunks) controller.enqueue(CHUNK.slice());
       else controller.close();
     },
   });
@@ -79,13 +85,15 @@ function routed(router: Router, format: AudioFormat): Stream {
   };
 }
 
-/** One round of a side: CPU µs per chunk over `STREAMS` streams read at once. */
-async function round(stream: Stream, expected: number): Promise<number> {
+/** One round of a side with bodies of `n` chunks: CPU µs per chunk over `STREAMS` streams read at once. */
+async function round(stream: Stream, expected: number, n: number): Promise<number> {
+  chunks = n;
+  const want = (expected * n) / CHUNKS;
   const cpu0 = process.cpuUsage();
   const bytes = await Promise.all(Array.from({ length: STREAMS }, stream));
   const cpu = process.cpuUsage(cpu0);
-  for (const b of bytes) if (b !== expected) throw new Error(`a stream gave ${b} bytes, not ${expected}`);
-  return (cpu.user + cpu.system) / (STREAMS * CHUNKS);
+  for (const b of bytes) if (b !== want) throw new Error(`a stream gave ${b} bytes, not ${want}`);
+  return (cpu.user + cpu.system) / (STREAMS * n);
 }
 
 async function main(): Promise<void> {
@@ -125,22 +133,30 @@ async function main(): Promise<void> {
     );
   }
   try {
-    for (let i = 0; i < 3; i++) for (const s of sides) await round(s.stream, s.expected);
+    for (let i = 0; i < 3; i++) for (const s of sides) await round(s.stream, s.expected, CHUNKS);
     const cpu = sides.map(() => [] as number[]);
+    const slope = sides.map(() => [] as number[]);
     for (let r = 0; r < ROUNDS; r++) {
       for (let k = 0; k < sides.length; k++) {
         const j = (k + r) % sides.length;
-        cpu[j]!.push(await round(sides[j]!.stream, sides[j]!.expected));
+        const side = sides[j]!;
+        const long = await round(side.stream, side.expected, CHUNKS);
+        const short = await round(side.stream, side.expected, SHORT);
+        cpu[j]!.push(long);
+        slope[j]!.push((long * CHUNKS - short * SHORT) / (CHUNKS - SHORT));
       }
     }
     console.log(
       `CPU µs per chunk: ${STREAMS} streams of ${CHUNKS} chunks of ${CHUNK_BYTES} bytes at once, ${ROUNDS} rounds per side`,
     );
     for (const [i, lib] of LIBS.entries()) if (LIBS.length > 1) console.log(`  #${i + 1}: ${lib}`);
-    console.log(`  ${''.padEnd(34)}      min   median`);
+    console.log(`  ${''.padEnd(34)}   per chunk (min, median)   without the per-call cost (min, median)`);
     for (const [j, s] of sides.entries()) {
-      const { median } = summarize(cpu[j]!);
-      console.log(`  ${s.name.padEnd(34)}${fmt(Math.min(...cpu[j]!), 2, 9)}${fmt(median, 2, 9)}`);
+      const a = summarize(cpu[j]!);
+      const b = summarize(slope[j]!);
+      console.log(
+        `  ${s.name.padEnd(34)}${fmt(a.min, 2, 9)}${fmt(a.median, 2, 9)}          ${fmt(b.min, 2, 9)}${fmt(b.median, 2, 9)}`,
+      );
     }
   } finally {
     for (const r of routers) await r.close();
