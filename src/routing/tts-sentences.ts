@@ -36,7 +36,7 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
   #ended = false;
   #released = false;
   /** The step to the next sentence, while it runs. */
-  #opening: Promise<void> | undefined;
+  #opening = false;
   /** What that step found (a chunk or the end), not yet taken. */
   #found: IteratorResult<AudioChunk> | undefined;
   #failure: { error: unknown } | undefined;
@@ -70,7 +70,7 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
       this.#failure = undefined;
       throw failure.error;
     }
-    if (this.#opening !== undefined) return undefined;
+    if (this.#opening) return undefined;
     if (this.#ended) return DONE;
     const last = this.#last;
     if (last) {
@@ -98,12 +98,14 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
       this.#queue = undefined;
       if (this.#endSentence()) return DONE;
     }
-    this.#opening = this.#open();
+    // Set before the call: the step may end before its first await (then its finally clears it).
+    this.#opening = true;
+    void this.#open();
     return undefined;
   }
 
   onReadable(wake: () => void): void {
-    if (this.#opening === undefined && this.#queue !== undefined) this.#queue.onReadable(wake);
+    if (!this.#opening && this.#queue !== undefined) this.#queue.onReadable(wake);
     else this.#wake = wake;
   }
 
@@ -177,7 +179,7 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
       this.#end();
       this.#failure = { error };
     } finally {
-      this.#opening = undefined;
+      this.#opening = false;
       const wake = this.#wake;
       this.#wake = undefined;
       wake?.();
