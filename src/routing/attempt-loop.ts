@@ -7,7 +7,6 @@ import type { Settle as SettleOf } from '../internal/once-stream.js';
 import { isRouterStall } from '../internal/stall.js';
 import type { AttemptContext } from '../providers/types.js';
 import type { Attempt, RouteResult } from '../types/route-result.js';
-import { AbortableNext } from './abortable-next.js';
 import { isEmptyAnswer, isReusedSocketReset, midStreamError, normalize } from './attempt-errors.js';
 import type { CallScope } from './call-scope.js';
 import { CallEvents } from './call-span.js';
@@ -16,6 +15,7 @@ import { canFallBack } from './classify.js';
 import { isColdStart } from './cold-start.js';
 import type { RouterEventBase } from './events.js';
 import { breakerFailureOf } from './health/index.js';
+import { ItemHandoff } from './item-handoff.js';
 import type { RouteCandidate, RouteRun } from './route-run.js';
 import { withDeadline } from './stall-deadline.js';
 
@@ -73,7 +73,7 @@ export async function* drive<T>(
   settle: Settle,
   scope: CallScope,
   stopped: () => boolean,
-): AsyncGenerator<T, void, undefined> {
+): AsyncGenerator<T | ItemHandoff<T>, void, undefined> {
   const { clock, tracker } = run;
   const callStart = clock.now();
   const span = run.tracing?.startCall(`voxroute.${run.capability}`, {
@@ -279,11 +279,19 @@ export async function* drive<T>(
 
     /** Settles when the call is aborted (every abort goes through the scope: no listener). */
     const aborted = scope.aborted;
-    /** Pulls the winner's items, each raced with the call's abort (see AbortableNext). */
-    let pull: AbortableNext | undefined;
     let partialText = '';
     const join = (sofar: string, next: string | undefined): string =>
       next === undefined || next === '' ? sofar : run.joinText ? run.joinText(sofar, next) : sofar + next;
+    /** The bookkeeping of each item delivered after an attempt's first (none for tts). */
+    const textOf = run.textOf;
+    const onDelivered = run.onDelivered;
+    const deliver =
+      textOf || onDelivered
+        ? (item: T) => {
+            if (textOf) partialText = join(partialText, textOf(item));
+            onDelivered?.(item);
+          }
+        : undefined;
     let callTtfc: number | undefined;
     let midStreamCause: VoxrouteError | undefined;
     let midStreamProvider = '';
@@ -421,20 +429,13 @@ export async function* drive<T>(
             });
           committed = true;
           const value = midStreamCause && run.markResumed ? run.markResumed(first.value) : first.value;
-          if (run.textOf) partialText = join(partialText, run.textOf(value));
-          run.onDelivered?.(value);
+          deliver?.(value);
           yield value;
-          const iterator = winner.iterator!;
-          pull ??= new AbortableNext(callAbort.signal);
-          for (;;) {
-            // Raced with the call's abort: a provider that ignores its signal cannot hold the call.
-            const r = await pull.next(iterator);
-            if (r === 'aborted') throw new AbortError('The call was aborted');
-            if (r.done) break;
-            if (run.textOf) partialText = join(partialText, run.textOf(r.value));
-            run.onDelivered?.(r.value);
-            yield r.value;
-          }
+          // The winner's other items go to the caller from the call's iterator itself (see
+          // ItemHandoff and routed-stream.ts), raced with the call's abort there: the loop
+          // resumes here when they end; their failure, or AbortError once the call was
+          // aborted, is thrown here.
+          yield new ItemHandoff(winner.iterator!, deliver);
         }
         winner.attempt.outcome = 'success';
         end(winner);

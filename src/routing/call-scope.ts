@@ -25,12 +25,16 @@ function closeAll(calls: Set<CallScope>): void {
 export class CallScope {
   /** The call's controller: every attempt's signal follows it. */
   readonly controller: AbortController;
+  /** True once the call was aborted (as `signal.aborted`, read without the signal's getters: per item). */
+  isAborted = false;
   #signal: AbortSignal | undefined;
   #closeSignal: AbortSignal | undefined;
   #clock: Clock | undefined;
   #budgetTimer: unknown;
   #aborted: Promise<'aborted'> | undefined;
   #resolveAborted: ((value: 'aborted') => void) | undefined;
+  /** The call's iterator, told of the abort (see {@link onAbort}). */
+  #onAbort: (() => void) | undefined;
   /**
    * Why the call's only attempt, which runs on the call's signal, was stopped: the signal is
    * aborted with it when the call ends (see {@link closeShared}), so that the attempt's socket is
@@ -80,12 +84,23 @@ export class CallScope {
     this.abort();
   }
 
+  /**
+   * `listener()` is called once the call is aborted, right after its signal (one listener: the
+   * call's iterator, whose pending read of a winner's items it stops; no listener of the
+   * signal's own, which an EventTarget would also have to add and remove).
+   */
+  onAbort(listener: () => void): void {
+    this.#onAbort = listener;
+  }
+
   /** Aborts the call (no `reason`: the default AbortError); settles {@link aborted} first. */
   abort(reason?: unknown): void {
-    if (this.controller.signal.aborted) return;
+    if (this.isAborted) return;
+    this.isAborted = true;
     this.#resolveAborted?.('aborted');
     if (reason === undefined) this.controller.abort();
     else this.controller.abort(reason);
+    this.#onAbort?.();
   }
 
   /** Settles (with `'aborted'`) once the call is aborted. */

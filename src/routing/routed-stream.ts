@@ -1,57 +1,198 @@
+import { AbortError } from '../errors/abort-error.js';
 import { onceStream, type Settle as SettleOf } from '../internal/once-stream.js';
 import type { RoutedStream, RouteResult } from '../types/route-result.js';
 import { drive } from './attempt-loop.js';
 import { CallScope } from './call-scope.js';
+import { ItemHandoff } from './item-handoff.js';
 import type { RouteRun } from './route-run.js';
 
 type Settle = SettleOf<RouteResult>;
+type Result<T> = IteratorResult<T, void>;
+
+const DONE: IteratorReturnResult<void> = Object.freeze({ value: undefined, done: true });
 
 /**
  * Wraps a routed call as a {@link RoutedStream}. Nothing starts until the caller iterates.
  * The stream can be iterated once; `result` never causes an unhandled rejection by itself.
  */
 export function routedStream<T>(run: RouteRun<T>): RoutedStream<T> {
-  return onceStream('RoutedStream', (settle: Settle) => stoppable(run, settle));
+  return onceStream('RoutedStream', (settle: Settle) => new CallIterator(run, settle));
 }
 
 /**
- * The call's iterator. `return()` stops the call at once, even while a `next()` is pending
- * (how frameworks race an iterator against barge-in): every attempt is aborted (its socket
- * closed), the pending `next()` resolves done, and no item is delivered after `return()`.
+ * The call's iterator. The attempt loop (`drive`) chooses the attempt and delivers its first
+ * item; then it hands the attempt's iterator over ({@link ItemHandoff}) and this iterator reads
+ * the other items itself: an item at hand is taken by plain calls down the attempt's stages
+ * (one promise per item: the caller's own), else it waits for the attempt to wake it. Each wait
+ * is raced with the call's abort: a provider that ignores its signal cannot hold the call, and
+ * after the abort nothing more is delivered. The loop gets the end of the items, their failure
+ * or the abort back where it handed them over.
+ *
+ * `return()` stops the call at once, even while a `next()` is pending (how frameworks race an
+ * iterator against barge-in): every attempt is aborted (its socket closed), the pending
+ * `next()` resolves done, and no item is delivered after `return()`. A `next()` made while
+ * another is pending waits for it.
  */
-function stoppable<T>(run: RouteRun<T>, settle: Settle): AsyncIterator<T, void, undefined> {
+class CallIterator<T> implements AsyncIterator<T, void, undefined> {
   // The call's one abort scope, shared with drive(): return() and throw() abort it directly.
-  const scope = new CallScope();
-  let stopped = false;
-  const generator = drive(run, settle, scope, () => stopped);
-  const done = (): IteratorResult<T, void> => ({ done: true, value: undefined });
-  return {
-    next: () => {
-      if (stopped) return Promise.resolve(done());
-      return generator.next().then(
-        (r) => (stopped ? done() : r),
-        (error: unknown) => {
-          if (stopped) return done();
-          throw error;
-        },
-      );
-    },
-    return: async () => {
-      if (!stopped) {
-        stopped = true;
-        scope.abort();
+  readonly #scope = new CallScope();
+  readonly #generator: AsyncGenerator<T | ItemHandoff<T>, void, undefined>;
+  #stopped = false;
+  /** The winner's items, once drive handed them over. */
+  #items: ItemHandoff<T> | undefined;
+  /** The pending `next()`: a step of drive, or a wait for the winner's next item. */
+  #busy: Promise<Result<T>> | undefined;
+  /** The wait for the winner's next item, while it waits. */
+  #resolve: ((r: Result<T> | Promise<Result<T>>) => void) | undefined;
+
+  constructor(run: RouteRun<T>, settle: Settle) {
+    this.#generator = drive(run, settle, this.#scope, () => this.#stopped);
+    this.#scope.onAbort(this.#onAbort);
+  }
+
+  next(): Promise<Result<T>> {
+    if (this.#stopped) return Promise.resolve(DONE);
+    const busy = this.#busy;
+    if (busy) return busy.then(this.#again, this.#again);
+    const items = this.#items;
+    if (items === undefined) return this.#drive(this.#generator.next());
+    if (this.#scope.isAborted) return this.#abortItems();
+    const sync = items.sync;
+    if (sync) {
+      let r: Result<T> | undefined;
+      try {
+        r = sync.take();
+      } catch (error) {
+        return this.#failItems(error);
       }
-      // Queued behind a pending next(), which the abort settles at once.
-      await generator.return().catch(() => {});
-      return done();
-    },
-    throw: async (error: unknown) => {
-      if (!stopped) {
-        stopped = true;
-        scope.abort();
+      if (r !== undefined) {
+        if (r.done) return this.#endItems();
+        items.deliver?.(r.value);
+        return Promise.resolve(r);
       }
-      await generator.return().catch(() => {});
-      throw error;
-    },
+    }
+    const wait = new Promise<Result<T>>((resolve) => {
+      this.#resolve = resolve;
+    });
+    this.#busy = wait;
+    if (sync) sync.onReadable(this.#onReadable);
+    else items.iterator.next().then(this.#onPulled, this.#onPullFailed);
+    return wait;
+  }
+
+  async return(): Promise<Result<T>> {
+    this.#stop();
+    // Behind a pending next(), which the abort settles at once.
+    await this.#busy?.catch(() => {});
+    await this.#generator.return().catch(() => {});
+    return DONE;
+  }
+
+  async throw(error: unknown): Promise<Result<T>> {
+    this.#stop();
+    await this.#busy?.catch(() => {});
+    await this.#generator.return().catch(() => {});
+    throw error;
+  }
+
+  #stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#scope.abort();
+  }
+
+  readonly #again = (): Promise<Result<T>> => this.next();
+
+  /** The winner woke the wait: its next item, end or failure. */
+  readonly #onReadable = (): void => {
+    const items = this.#items;
+    const sync = items?.sync;
+    if (this.#resolve === undefined || sync === undefined) return; // the wait ended (aborted)
+    if (this.#scope.isAborted) {
+      this.#settle(this.#abortItems);
+      return;
+    }
+    let r: Result<T> | undefined;
+    try {
+      r = sync.take();
+    } catch (error) {
+      this.#settle(() => this.#failItems(error));
+      return;
+    }
+    if (r === undefined) sync.onReadable(this.#onReadable);
+    else this.#onPulled(r);
+  };
+
+  readonly #onPulled = (r: Result<T>): void => {
+    if (this.#resolve === undefined) return; // the wait ended (aborted)
+    if (r.done) this.#settle(this.#endItems);
+    else {
+      this.#items!.deliver?.(r.value);
+      this.#settle(r);
+    }
+  };
+
+  readonly #onPullFailed = (error: unknown): void => {
+    if (this.#resolve === undefined) return;
+    this.#settle(() => this.#failItems(error));
+  };
+
+  /** The call was aborted: a wait for the winner's items ends now (drive learns it next). */
+  readonly #onAbort = (): void => {
+    const resolve = this.#resolve;
+    if (resolve === undefined) return;
+    this.#resolve = undefined;
+    // Out of the abort's own call stack (a signal's listener, a timer, return()).
+    const aborted = Promise.resolve().then(this.#abortItems);
+    this.#busy = aborted;
+    resolve(aborted);
+  };
+
+  /** Ends the wait with `r`, or with what `then()` gives (a step of drive). */
+  #settle(r: Result<T> | (() => Promise<Result<T>>)): void {
+    const resolve = this.#resolve!;
+    this.#resolve = undefined;
+    this.#busy = undefined;
+    resolve(typeof r === 'function' ? r() : r);
+  }
+
+  readonly #endItems = (): Promise<Result<T>> => {
+    this.#items = undefined;
+    return this.#drive(this.#generator.next());
+  };
+
+  #failItems(error: unknown): Promise<Result<T>> {
+    this.#items = undefined;
+    return this.#drive(this.#generator.throw(error));
+  }
+
+  readonly #abortItems = (): Promise<Result<T>> => {
+    this.#items = undefined;
+    return this.#drive(this.#generator.throw(new AbortError('The call was aborted')));
+  };
+
+  /** A step of drive: an item, the end, or the winner's items handed over (then read on). */
+  #drive(step: Promise<IteratorResult<T | ItemHandoff<T>, void>>): Promise<Result<T>> {
+    const next = step.then(this.#onDriven, this.#onDriveFailed);
+    this.#busy = next;
+    return next;
+  }
+
+  readonly #onDriven = (r: IteratorResult<T | ItemHandoff<T>, void>): Result<T> | Promise<Result<T>> => {
+    this.#busy = undefined;
+    if (this.#stopped) return DONE;
+    if (r.done) return DONE;
+    const value = r.value;
+    if (value instanceof ItemHandoff) {
+      this.#items = value;
+      return this.next();
+    }
+    return r as IteratorYieldResult<T>;
+  };
+
+  readonly #onDriveFailed = (error: unknown): Result<T> => {
+    this.#busy = undefined;
+    if (this.#stopped) return DONE;
+    throw error;
   };
 }

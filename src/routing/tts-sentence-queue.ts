@@ -1,3 +1,4 @@
+import { isTakeable, nextOf, type Takeable } from '../internal/takeable.js';
 import { canFallBack } from './classify.js';
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
@@ -28,8 +29,8 @@ export class SentenceQueue<S, T = S> {
   readonly #items: T[] = [];
   #done = false;
   #error: { error: unknown } | undefined;
-  /** The reader's pending next(), when it waits for a chunk. */
-  #reader: { resolve: (r: IteratorResult<T>) => void; reject: (error: unknown) => void } | undefined;
+  /** Wakes the reader waiting for a chunk, the end or the error (see {@link onReadable}). */
+  #wake: (() => void) | undefined;
   /** The reader had the end or the error: every later next() is done. */
   #drained = false;
   #firstChunk!: () => void;
@@ -86,22 +87,13 @@ export class SentenceQueue<S, T = S> {
         got = true;
         this.#firstChunk();
       }
-      const reader = this.#reader;
-      if (reader) {
-        this.#reader = undefined;
-        reader.resolve({ value: item, done: false });
-      } else this.#items.push(item);
+      this.#items.push(item);
+      this.#notify();
     };
     for (;;) {
       const step = makeStep?.();
       try {
-        if (step) {
-          for await (const item of open(this.#signal)) {
-            const waiting = step.push(item, emit);
-            if (waiting) await waiting;
-          }
-          step.end(emit);
-        } else for await (const item of open(this.#signal)) emit(item as unknown as T);
+        await readAll(open(this.#signal)[Symbol.asyncIterator](), step, emit);
         this.#done = true;
         break;
       } catch (error) {
@@ -121,31 +113,47 @@ export class SentenceQueue<S, T = S> {
   }
 
   /**
+   * The next chunk when one is here, or the end; throws the request's error after the chunks
+   * that came before it; undefined while the request may still produce (then {@link onReadable}).
+   * One reader: the queue's side of {@link Takeable}.
+   */
+  take(): IteratorResult<T> | undefined {
+    if (this.#drained) return DONE;
+    if (this.#items.length > 0) return { value: this.#items.shift() as T, done: false };
+    if (this.#error) {
+      this.#drained = true;
+      throw this.#error.error;
+    }
+    if (this.#done) {
+      this.#drained = true;
+      return DONE;
+    }
+    return undefined;
+  }
+
+  /** The reader wants no more: every later read is done (the request itself goes on; see {@link cancel}). */
+  stopReading(): void {
+    this.#drained = true;
+  }
+
+  /** `wake()` once, when {@link take} may have something: a chunk, the end or the error. */
+  onReadable(wake: () => void): void {
+    this.#wake = wake;
+  }
+
+  /**
    * The chunks in order; throws the request's error after the chunks that came before it.
    * One reader. A hand-written iterator rather than an async generator: a chunk that arrives
    * while the reader waits is handed to it directly, one promise per chunk and no generator
    * step (this runs for every chunk of every tts() call).
    */
-  drain(): AsyncIterableIterator<T> {
-    const iterator: AsyncIterableIterator<T> = {
-      next: () => {
-        if (this.#drained) return Promise.resolve(DONE);
-        const item = this.#items.shift();
-        if (item !== undefined) return Promise.resolve({ value: item, done: false });
-        if (this.#error) {
-          this.#drained = true;
-          return Promise.reject(this.#error.error);
-        }
-        if (this.#done) {
-          this.#drained = true;
-          return Promise.resolve(DONE);
-        }
-        return new Promise<IteratorResult<T>>((resolve, reject) => {
-          this.#reader = { resolve, reject };
-        });
-      },
+  drain(): AsyncIterableIterator<T> & Takeable<T> {
+    const iterator: AsyncIterableIterator<T> & Takeable<T> = {
+      next: () => nextOf(this),
+      take: () => this.take(),
+      onReadable: (wake) => this.onReadable(wake),
       return: () => {
-        this.#drained = true;
+        this.stopReading();
         return Promise.resolve(DONE);
       },
       [Symbol.asyncIterator]: () => iterator,
@@ -162,13 +170,81 @@ export class SentenceQueue<S, T = S> {
     this.#abort?.abort(reason);
   }
 
-  /** The request ended or failed: a waiting reader learns it now. */
+  /** A chunk arrived, or the request ended or failed: a waiting reader learns it now. */
   #notify(): void {
-    const reader = this.#reader;
-    if (!reader) return;
-    this.#reader = undefined;
-    this.#drained = true;
-    if (this.#error) reader.reject(this.#error.error);
-    else reader.resolve(DONE);
+    const wake = this.#wake;
+    if (wake === undefined) return;
+    this.#wake = undefined;
+    wake();
   }
+}
+
+/**
+ * Reads a request's items to the end, each through `step` when given, into `emit`. A source
+ * that offers {@link Takeable} is read by plain calls as its items arrive (no promise per
+ * item); any other with `for await`. Resolves at the end; rejects with the source's or the
+ * step's failure (the source is then return()ed, as `for await` does, when the step failed).
+ */
+function readAll<S, T>(
+  source: AsyncIterator<S>,
+  step: PumpStep<S, T> | undefined,
+  emit: (item: T) => void,
+): Promise<void> {
+  if (!isTakeable(source)) return readEach(source, step, emit);
+  return new Promise<void>((resolve, reject) => {
+    const run = (): void => {
+      for (;;) {
+        let r: IteratorResult<S> | undefined;
+        try {
+          r = source.take();
+        } catch (error) {
+          reject(error);
+          return;
+        }
+        if (r === undefined) {
+          source.onReadable(run);
+          return;
+        }
+        if (r.done) {
+          try {
+            step?.end(emit);
+            resolve();
+          } catch (error) {
+            reject(error);
+          }
+          return;
+        }
+        try {
+          const waiting = step ? step.push(r.value, emit) : emit(r.value as unknown as T);
+          if (waiting) {
+            waiting.then(run, stepFailed);
+            return;
+          }
+        } catch (error) {
+          stepFailed(error);
+          return;
+        }
+      }
+    };
+    const stepFailed = (error: unknown): void => {
+      source.return?.()?.catch(() => {});
+      reject(error);
+    };
+    run();
+  });
+}
+
+async function readEach<S, T>(
+  source: AsyncIterator<S>,
+  step: PumpStep<S, T> | undefined,
+  emit: (item: T) => void,
+): Promise<void> {
+  const items: AsyncIterable<S> = { [Symbol.asyncIterator]: () => source };
+  if (step) {
+    for await (const item of items) {
+      const waiting = step.push(item, emit);
+      if (waiting) await waiting;
+    }
+    step.end(emit);
+  } else for await (const item of items) emit(item as unknown as T);
 }

@@ -1,4 +1,5 @@
 import { durationMs } from '../audio/format.js';
+import { nextOf, type Takeable } from '../internal/takeable.js';
 import type { ProviderAudio } from '../providers/types.js';
 import type { AudioChunk } from '../types/audio.js';
 import type { SentenceCut, TtsProgress } from './tts-progress.js';
@@ -17,23 +18,30 @@ export interface SentenceJob {
  * its end, then the next. Unless `standIn`, sentence i+1 is requested (`jobFor`) when sentence
  * i's first chunk arrives (look-ahead of one). A stand-in speaks one sentence, then ends.
  *
- * A hand-written iterator rather than an async generator: a chunk passes with one promise
- * reaction and no generator step (this runs for every chunk of every tts() call). It behaves
- * as the generator it replaces: a chunk counts as delivered (`progress.cut`) when the next one
- * is asked for; a `next()` or `return()` made while a `next()` is pending waits for it;
- * however it ends (done, failed, returned), the look-ahead requests still running are
- * cancelled, once.
+ * A hand-written iterator rather than an async generator, and a {@link Takeable}: within a
+ * sentence a chunk passes by plain calls (`take()` reads the sentence's queue), with no promise
+ * and no generator step (this runs for every chunk of every tts() call); only the step to the
+ * next sentence awaits. It behaves as the generator it replaces: a chunk counts as delivered
+ * (`progress.cut`) when the next one is asked for; a `next()` or `return()` made while a
+ * `next()` is pending waits for it; however it ends (done, failed, returned), the look-ahead
+ * requests still running are cancelled, once.
  */
-export class SentenceAttempt implements AsyncIterableIterator<AudioChunk> {
+export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takeable<AudioChunk> {
   #i: number;
   #job: SentenceJob | undefined;
-  /** The current sentence's chunks, while it has more. */
-  #it: AsyncIterator<AudioChunk> | undefined;
-  /** The chunk handed out last, counted as delivered at the next `next()`. */
+  /** The current sentence's queue, while it has more. */
+  #queue: SentenceQueue<ProviderAudio, AudioChunk> | undefined;
+  /** The chunk handed out last, counted as delivered when the next one is asked for. */
   #last: AudioChunk | undefined;
   #ended = false;
   #released = false;
-  #busy = false;
+  /** The step to the next sentence, while it runs. */
+  #opening = false;
+  /** What that step found (a chunk or the end), not yet taken. */
+  #found: IteratorResult<AudioChunk> | undefined;
+  #failure: { error: unknown } | undefined;
+  #wake: (() => void) | undefined;
+  /** The pending `next()`, which a later `next()` or `return()` waits for. */
   #pending: Promise<IteratorResult<AudioChunk>> | undefined;
 
   constructor(
@@ -51,73 +59,96 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk> {
     return this;
   }
 
-  next(): Promise<IteratorResult<AudioChunk>> {
-    if (this.#busy) return this.#pending!.then(this.#again, this.#again);
-    if (this.#ended) return Promise.resolve(DONE);
+  take(): IteratorResult<AudioChunk> | undefined {
+    const found = this.#found;
+    if (found !== undefined) {
+      this.#found = undefined;
+      return found;
+    }
+    const failure = this.#failure;
+    if (failure !== undefined) {
+      this.#failure = undefined;
+      throw failure.error;
+    }
+    if (this.#opening) return undefined;
+    if (this.#ended) return DONE;
     const last = this.#last;
     if (last) {
-      // Resumed here: the caller has this chunk.
+      // Asked for the next chunk: the caller has this one.
       this.#last = undefined;
       const state = this.#job!.state;
       state.deliveredMs += durationMs(last.format, last.data.byteLength);
       this.progress.cut = state;
     }
-    this.#busy = true;
-    const it = this.#it;
-    const pending = it ? it.next().then(this.#onItem, this.#onError) : this.#open();
-    this.#pending = pending;
-    return pending;
+    const queue = this.#queue;
+    if (queue !== undefined) {
+      let r: IteratorResult<AudioChunk> | undefined;
+      try {
+        r = queue.take();
+      } catch (error) {
+        this.#queue = undefined;
+        this.#end();
+        throw error;
+      }
+      if (r === undefined) return undefined;
+      if (!r.done) {
+        this.#last = r.value;
+        return r;
+      }
+      this.#queue = undefined;
+      if (this.#endSentence()) return DONE;
+    }
+    // Set before the call: the step may end before its first await (then its finally clears it).
+    this.#opening = true;
+    void this.#open();
+    return undefined;
+  }
+
+  onReadable(wake: () => void): void {
+    if (!this.#opening && this.#queue !== undefined) this.#queue.onReadable(wake);
+    else this.#wake = wake;
+  }
+
+  next(): Promise<IteratorResult<AudioChunk>> {
+    const pending = this.#pending;
+    if (pending) return pending.then(this.#again, this.#again);
+    const next = nextOf(this);
+    this.#pending = next;
+    next.then(this.#settled, this.#settled);
+    return next;
   }
 
   return(): Promise<IteratorResult<AudioChunk>> {
-    if (this.#busy) return this.#pending!.then(this.#returnAgain, this.#returnAgain);
+    const pending = this.#pending;
+    if (pending) return pending.then(this.#returnAgain, this.#returnAgain);
     if (this.#ended) return Promise.resolve(DONE);
-    this.#ended = true;
     this.#last = undefined;
-    const it = this.#it;
-    this.#it = undefined;
-    this.#release();
+    this.#found = undefined;
+    const queue = this.#queue;
+    this.#queue = undefined;
+    this.#end();
     // Leaving the sentence's loop early closes its chunks' iterator, as `for await` does.
-    return it?.return ? it.return().then(() => DONE) : Promise.resolve(DONE);
+    queue?.stopReading();
+    return Promise.resolve(DONE);
   }
 
   readonly #again = () => this.next();
   readonly #returnAgain = () => this.return();
-
-  readonly #onItem = (
-    r: IteratorResult<AudioChunk>,
-  ): IteratorResult<AudioChunk> | Promise<IteratorResult<AudioChunk>> => {
-    if (!r.done) {
-      this.#last = r.value;
-      this.#busy = false;
-      return r;
-    }
-    this.#it = undefined;
-    if (this.#endSentence()) {
-      this.#busy = false;
-      return DONE;
-    }
-    return this.#open();
+  readonly #settled = () => {
+    this.#pending = undefined;
   };
 
-  readonly #onError = (error: unknown): never => {
-    this.#it = undefined;
-    this.#ended = true;
-    this.#release();
-    this.#busy = false;
-    throw error;
-  };
-
-  /** Reads on from sentence `#i` to the next chunk (or the end). */
-  async #open(): Promise<IteratorResult<AudioChunk>> {
+  /** Reads on from sentence `#i` to its first chunk (or the end); what it finds waits in #found or #failure. */
+  async #open(): Promise<void> {
     try {
       for (;;) {
         const i = this.#i;
         const job = await this.jobFor(i);
+        if (this.#ended) return;
         if (job === undefined) {
-          this.#ended = true;
-          this.#release();
-          return DONE;
+          this.#end();
+          this.#found = DONE;
+          return;
         }
         const queue = job.queue;
         if (queue) {
@@ -128,24 +159,30 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk> {
             void queue.firstChunk.then(() => {
               if (!this.signal.aborted) this.jobFor(i + 1);
             });
-          const it = queue.drain();
-          const r = await it.next();
+          const r = await nextOf(queue);
+          if (this.#ended) return;
           if (!r.done) {
             this.#job = job;
-            this.#it = it;
+            this.#queue = queue;
             this.#last = r.value;
-            return r;
+            this.#found = r;
+            return;
           }
         }
-        if (this.#endSentence()) return DONE;
+        if (this.#endSentence()) {
+          this.#found = DONE;
+          return;
+        }
       }
     } catch (error) {
-      this.#it = undefined;
-      this.#ended = true;
-      this.#release();
-      throw error;
+      if (this.#ended) return;
+      this.#end();
+      this.#failure = { error };
     } finally {
-      this.#busy = false;
+      this.#opening = false;
+      const wake = this.#wake;
+      this.#wake = undefined;
+      wake?.();
     }
   }
 
@@ -159,16 +196,16 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk> {
     // Standing in for a provider that failed at this sentence: the route's order takes the
     // call back from the next one.
     if (this.standIn) {
-      this.#ended = true;
-      this.#release();
+      this.#end();
       return true;
     }
     this.#i = i + 1;
     return false;
   }
 
-  /** Look-ahead requests still running are no longer wanted. */
-  #release(): void {
+  /** The attempt ended: look-ahead requests still running are no longer wanted. */
+  #end(): void {
+    this.#ended = true;
     if (this.#released) return;
     this.#released = true;
     for (const job of this.jobs.values())

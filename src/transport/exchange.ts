@@ -1,6 +1,7 @@
 import { AbortError, TimeoutError, type TimeoutPhase, type VoxrouteError } from '../errors/index.js';
 import type { Clock } from '../internal/clock.js';
 import { markRouterStall } from '../internal/stall.js';
+import type { Takeable } from '../internal/takeable.js';
 import { mapWireError, truncatedError } from './network-error.js';
 import { PhaseDeadlines } from './phase-deadlines.js';
 import { providerErrorFromStatus } from './status-error.js';
@@ -41,7 +42,7 @@ type ErrorFactory = (partialOutput: boolean) => VoxrouteError;
  * is thrown; after an abort nothing more is delivered. The error's `partialOutput` tells whether
  * the consumer had received any body bytes when it got the error.
  */
-export class Exchange implements HttpResponse, AsyncIterator<Uint8Array, undefined>, WireSink {
+export class Exchange implements HttpResponse, Takeable<Uint8Array>, WireSink {
   status = 0;
   headers: Record<string, string> = {};
   readonly body: AsyncIterable<Uint8Array> = this;
@@ -72,6 +73,8 @@ export class Exchange implements HttpResponse, AsyncIterator<Uint8Array, undefin
   private failure: VoxrouteError | undefined;
   private waitResolve: ((result: IteratorResult<Uint8Array, undefined>) => void) | undefined;
   private waitReject: ((error: unknown) => void) | undefined;
+  /** The body's reader by {@link take}, waiting for a chunk, the end or a failure. */
+  private wake: (() => void) | undefined;
   // Error body state.
   private errorChunks: Uint8Array[] | undefined;
   private errorBytes = 0;
@@ -165,6 +168,7 @@ export class Exchange implements HttpResponse, AsyncIterator<Uint8Array, undefin
       this.deadlines.setPaused(true);
       this.control?.pause();
     }
+    this.wakeReader();
   }
 
   onEnd(): void {
@@ -190,6 +194,7 @@ export class Exchange implements HttpResponse, AsyncIterator<Uint8Array, undefin
       this.waitReject = undefined;
       resolve(END);
     }
+    this.wakeReader();
   }
 
   onError(error: unknown, reusedSocketReset = false): void {
@@ -238,6 +243,24 @@ export class Exchange implements HttpResponse, AsyncIterator<Uint8Array, undefin
     });
   }
 
+  /**
+   * The body's next chunk when one is buffered, or its end; throws its failure; undefined while
+   * the body may still bring more (then {@link onReadable}). The synchronous side of `next()`
+   * (see {@link Takeable}): a reader that takes chunks as the wire delivers them pays no
+   * promise per chunk.
+   */
+  take(): IteratorResult<Uint8Array, undefined> | undefined {
+    if (this.head < this.queue.length) return { value: this.shift(), done: false };
+    if (this.failureOf !== undefined) throw this.takeFailure();
+    if (this.ended || this.consumerClosed) return END;
+    return undefined;
+  }
+
+  /** `wake()` once, when {@link take} may have something: a chunk, the end or a failure. */
+  onReadable(wake: () => void): void {
+    this.wake = wake;
+  }
+
   /** The consumer stopped (e.g. `break` out of `for await`): closes the connection at once. */
   return(): Promise<IteratorResult<Uint8Array, undefined>> {
     this.release();
@@ -274,7 +297,9 @@ export class Exchange implements HttpResponse, AsyncIterator<Uint8Array, undefin
     this.queue[this.head] = undefined;
     this.head++;
     if (this.head === this.queue.length) {
-      this.queue.length = 0;
+      // One chunk at a time is the common case: pop() is cheaper than setting the length.
+      if (this.head === 1) this.queue.pop();
+      else this.queue.length = 0;
       this.head = 0;
     }
     const size = chunk.byteLength;
@@ -308,6 +333,14 @@ export class Exchange implements HttpResponse, AsyncIterator<Uint8Array, undefin
       this.waitReject = undefined;
       resolve(END);
     }
+    this.wakeReader();
+  }
+
+  private wakeReader(): void {
+    const wake = this.wake;
+    if (wake === undefined) return;
+    this.wake = undefined;
+    wake();
   }
 
   /**
@@ -337,6 +370,7 @@ export class Exchange implements HttpResponse, AsyncIterator<Uint8Array, undefin
       this.waitReject = undefined;
       reject(this.takeFailure());
     }
+    this.wakeReader();
   }
 
   private settle(): void {

@@ -1,7 +1,9 @@
 import { ProtocolError } from '../../errors/index.js';
+import type { HttpResponse } from '../../transport/types.js';
 import type { AudioFormat } from '../../types/audio.js';
 import { decodeBase64Audio } from '../shared/base64-audio.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
+import { OpenedAudio, rawBodyAudio } from '../shared/opened-audio.js';
 import { parseWire } from '../shared/parse-wire.js';
 import { rawAudioKind } from '../shared/raw-audio-kind.js';
 import { sseJsonEvents } from '../shared/sse-json-events.js';
@@ -48,39 +50,46 @@ export function createOpenAiSpeech(endpoint: HttpEndpoint, options: OpenAiTtsOpt
   const sse = options.streamFormat === 'sse';
   return {
     capabilities,
-    async *synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncGenerator<ProviderAudio> {
-      const provider = endpoint.provider;
-      const response = await postToEndpoint(endpoint, attempt, url, {
-        contentType: 'application/json',
-        accept: sse ? 'text/event-stream' : 'application/octet-stream',
-        body: JSON.stringify(speechRequestBody(request, options)),
-      });
-      const contentType = (response.headers['content-type'] ?? '').toLowerCase();
-      let ended = false;
-      try {
-        if (sse || contentType.includes('text/event-stream')) {
-          yield* sseAudio(provider, response.body, pcmFormat);
-        } else {
-          const kind = rawAudioKind(contentType);
-          if (kind === 'other') {
-            throw new ProtocolError(`Speech answer has Content-Type '${contentType}', not PCM or WAV`, {
-              provider,
-            });
-          }
-          if (kind === 'wav' || options.responseFormat === 'wav') {
-            yield* wavBodyAudio(provider, response.body);
-          } else {
-            for await (const data of response.body) {
-              if (data.byteLength > 0) yield { data, format: pcmFormat };
-            }
-          }
+    synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncIterable<ProviderAudio> {
+      // Raw PCM, the common case, is read by plain calls from the transport's body (no
+      // generator step per chunk): see OpenedAudio.
+      return new OpenedAudio(async () => {
+        const provider = endpoint.provider;
+        const response = await postToEndpoint(endpoint, attempt, url, {
+          contentType: 'application/json',
+          accept: sse ? 'text/event-stream' : 'application/octet-stream',
+          body: JSON.stringify(speechRequestBody(request, options)),
+        });
+        const contentType = (response.headers['content-type'] ?? '').toLowerCase();
+        if (sse || contentType.includes('text/event-stream'))
+          return cancelUnlessEnded(response, sseAudio(provider, response.body, pcmFormat));
+        const kind = rawAudioKind(contentType);
+        if (kind === 'other') {
+          await response.cancel();
+          throw new ProtocolError(`Speech answer has Content-Type '${contentType}', not PCM or WAV`, {
+            provider,
+          });
         }
-        ended = true;
-      } finally {
-        if (!ended) await response.cancel();
-      }
+        if (kind === 'wav' || options.responseFormat === 'wav')
+          return cancelUnlessEnded(response, wavBodyAudio(provider, response.body));
+        return rawBodyAudio(response, pcmFormat);
+      });
     },
   };
+}
+
+/** `audio` to its end; the response is cancelled when the reader stops early or it fails. */
+async function* cancelUnlessEnded(
+  response: HttpResponse,
+  audio: AsyncIterable<ProviderAudio>,
+): AsyncGenerator<ProviderAudio> {
+  let ended = false;
+  try {
+    yield* audio;
+    ended = true;
+  } finally {
+    if (!ended) await response.cancel();
+  }
 }
 
 async function* sseAudio(

@@ -1,0 +1,49 @@
+/**
+ * An async iterator whose results can also be taken synchronously, so that a stack of stages
+ * (transport body, provider adapter, sentence pump, attempt, the call's iterator) passes an item
+ * on as plain calls: only the outermost reader pays a promise per item, and a stage that has
+ * nothing yet asks to be woken rather than awaiting the stage below it.
+ *
+ * Protocol: `take()` gives the next result when it is known now (an item, or the end) and
+ * throws the stage's failure when that is known now; `undefined` means nothing yet: call
+ * `onReadable(wake)`, and `wake()` is called once when `take()` may have something (an item,
+ * the end or a failure; it may still find nothing, then it asks again). One reader; a later
+ * `onReadable` replaces an earlier one. `next()` keeps working as for any async iterator.
+ */
+export interface Takeable<T> extends AsyncIterator<T> {
+  take(): IteratorResult<T> | undefined;
+  onReadable(wake: () => void): void;
+}
+
+/** True when `iterator` offers {@link Takeable}'s synchronous side. */
+export function isTakeable<T>(iterator: AsyncIterator<T>): iterator is Takeable<T> {
+  return typeof (iterator as Partial<Takeable<T>>).take === 'function';
+}
+
+/**
+ * `next()` of a {@link Takeable} built on its synchronous side: a result at hand settles at
+ * once, else the promise settles when the source wakes with one. For a single reader.
+ */
+export function nextOf<T>(source: Pick<Takeable<T>, 'take' | 'onReadable'>): Promise<IteratorResult<T>> {
+  let first: IteratorResult<T> | undefined;
+  try {
+    first = source.take();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (first !== undefined) return Promise.resolve(first);
+  return new Promise<IteratorResult<T>>((resolve, reject) => {
+    const wake = (): void => {
+      let r: IteratorResult<T> | undefined;
+      try {
+        r = source.take();
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      if (r === undefined) source.onReadable(wake);
+      else resolve(r);
+    };
+    source.onReadable(wake);
+  });
+}

@@ -1,0 +1,117 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AbortError, ProtocolError } from '../../src/errors/index.js';
+import { isTakeable, nextOf, type Takeable } from '../../src/internal/takeable.js';
+import type { HttpTransport } from '../../src/transport/types.js';
+import { type Loopback, startLoopback } from './loopback.js';
+import { modes } from './modes.js';
+import { route } from './routes.js';
+
+/** Reads a body to its end with take() and onReadable() alone: the chunks' text, in order. */
+function readByTake(body: Takeable<Uint8Array>): Promise<string[]> {
+  const out: string[] = [];
+  return new Promise((resolve, reject) => {
+    const run = (): void => {
+      for (;;) {
+        let r: IteratorResult<Uint8Array> | undefined;
+        try {
+          r = body.take();
+        } catch (error) {
+          reject(error);
+          return;
+        }
+        if (r === undefined) {
+          body.onReadable(run);
+          return;
+        }
+        if (r.done) {
+          resolve(out);
+          return;
+        }
+        out.push(Buffer.from(r.value).toString());
+      }
+    };
+    run();
+  });
+}
+
+describe.each(modes)("a response body's synchronous side ($name)", ({ create }) => {
+  let loop: Loopback;
+  let transport: HttpTransport;
+
+  beforeAll(async () => {
+    loop = await startLoopback(route);
+  });
+  afterAll(async () => {
+    await loop.close();
+  });
+  afterEach(async () => {
+    await transport?.close();
+  });
+
+  it('gives every chunk in order by take(), waking the reader as they arrive, then the end', async () => {
+    transport = create();
+    const response = await transport.request({ provider: 'p', method: 'GET', url: `${loop.origin}/chunks` });
+    const body = response.body[Symbol.asyncIterator]();
+    expect(isTakeable(body)).toBe(true);
+    expect((await readByTake(body as Takeable<Uint8Array>)).join('')).toBe('abbccc');
+    expect((body as Takeable<Uint8Array>).take()).toEqual({ value: undefined, done: true });
+  });
+
+  it('throws a truncated body as a ProtocolError from take(), after the bytes before the cut', async () => {
+    transport = create();
+    const response = await transport.request({
+      provider: 'p',
+      method: 'POST',
+      url: `${loop.origin}/truncated`,
+    });
+    const body = response.body[Symbol.asyncIterator]() as Takeable<Uint8Array>;
+    let bytes = 0;
+    const error = await new Promise<unknown>((resolve) => {
+      const run = (): void => {
+        for (;;) {
+          let r: IteratorResult<Uint8Array> | undefined;
+          try {
+            r = body.take();
+          } catch (e) {
+            resolve(e);
+            return;
+          }
+          if (r === undefined) {
+            body.onReadable(run);
+            return;
+          }
+          if (r.done) {
+            resolve(undefined);
+            return;
+          }
+          bytes += r.value.byteLength;
+        }
+      };
+      run();
+    });
+    expect(bytes).toBe(30_000);
+    expect(ProtocolError.isInstance(error)).toBe(true);
+    expect((error as ProtocolError).partialOutput).toBe(true);
+  });
+
+  it('wakes a reader waiting on a body that holds, with AbortError, when the request is aborted', async () => {
+    transport = create();
+    const controller = new AbortController();
+    const response = await transport.request({
+      provider: 'p',
+      method: 'GET',
+      url: `${loop.origin}/first-then-hold`,
+      signal: controller.signal,
+    });
+    const body = response.body[Symbol.asyncIterator]() as Takeable<Uint8Array>;
+    const first = await nextOf(body);
+    expect(Buffer.from(first.value as Uint8Array).toString()).toBe('data: {"n":0}\n\n');
+    const waiting = nextOf(body);
+    controller.abort();
+    const error = await waiting.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(AbortError.isInstance(error)).toBe(true);
+  });
+});
