@@ -5,7 +5,7 @@ import { runConversationDemo } from '../../examples/demo/conversation-demo.js';
 import { SCRIPT } from '../../examples/demo/conversation-servers.js';
 import { served, timelineSvg, timelineTable } from '../../examples/demo/timeline.js';
 import { encodeWav } from '../../src/index.js';
-import { demoTurn, expectFallbackAtEveryStage, readBack, rms } from './voice-turn.js';
+import { CONFIG_ALIAS, demoTurn, expectFallbackAtEveryStage, readBack, rms } from './voice-turn.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -13,7 +13,7 @@ describe('the demo conversation (npm run demo) on the testing kit mocks', () => 
   it('runs four voice turns through voiceTurn(), failing over where ec2-a goes wrong, with a timeline', async () => {
     const demo = await runConversationDemo({
       examplesDir: resolve(root, 'examples'),
-      configAlias: resolve(root, 'src/index.ts'),
+      configAlias: CONFIG_ALIAS,
       // A loaded CI machine must not turn the budget's deadlines into failures of ec2-b.
       budgetMs: 1500,
     });
