@@ -38,12 +38,9 @@
  * the p99 of the per-pair differences of the other pairs, to tell a collection's pause from
  * the router's own tail. The P1 verdicts use every pair.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
@@ -53,8 +50,10 @@ import {
   CHAT_TEXT,
   LONG_ANSWER,
   LONG_VOICE,
+  type PcmServer,
   SHORT_ANSWER,
   startPcmServer,
+  startPcmServerProcess,
 } from './pcm-server.js';
 import { fmt, type Summary, summarize } from './stats.js';
 
@@ -124,36 +123,8 @@ interface Sample {
 }
 
 /** The speech server, inline or in a child process. */
-interface Upstream {
-  origin: string;
-  close(): Promise<void>;
-}
-
-async function startUpstream(): Promise<Upstream> {
-  if (SERVER_MODE === 'inline') return startPcmServer();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [resolve(HERE, '../scripts/run-ts.mjs'), resolve(HERE, 'serve-pcm.ts')],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  const [origin] = (await Promise.race([
-    once(lines, 'line'),
-    once(child, 'exit').then(() => {
-      throw new Error('the speech server process exited before listening');
-    }),
-  ])) as [string];
-  lines.close();
-  return {
-    origin,
-    close: async () => {
-      const exited = once(child, 'exit');
-      child.stdin?.end();
-      const timer = setTimeout(() => child.kill(), 2_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+function startUpstream(): Promise<PcmServer> {
+  return SERVER_MODE === 'inline' ? startPcmServer() : startPcmServerProcess();
 }
 
 /** Direct path: undici `request()` on a keep-alive Agent, the same JSON body as the adapter's. */
