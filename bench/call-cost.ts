@@ -34,19 +34,17 @@
  * (seen by a PerformanceObserver) is not counted for heap (the young generation is set large
  * enough that few do). Each figure is the median over batches.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { dirname, resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
 import { Agent, request } from 'undici';
 import type { AudioFormat, Router } from 'voxroute';
-import { CHAT_EVENTS, CHAT_TEXT, SHORT_ANSWER } from './pcm-server.js';
+import { CHAT_EVENTS, CHAT_TEXT, SHORT_ANSWER, startPcmServerProcess } from './pcm-server.js';
 import { fmt, summarize } from './stats.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -127,27 +125,6 @@ function memoryFetch(input: string | URL | Request): Promise<Response> {
       headers: { 'content-type': chat ? 'text/event-stream' : 'application/octet-stream' },
     }),
   );
-}
-
-async function startServer(): Promise<{ origin: string; close(): Promise<void> }> {
-  const child = spawn(
-    process.execPath,
-    [resolve(HERE, '../scripts/run-ts.mjs'), resolve(HERE, 'serve-pcm.ts')],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  const [origin] = (await once(lines, 'line')) as [string];
-  lines.close();
-  return {
-    origin,
-    close: async () => {
-      const exited = once(child, 'exit');
-      child.stdin?.end();
-      await exited;
-    },
-  };
 }
 
 function routedCalls(router: Router): { tts: Call; chat: Call } {
@@ -235,7 +212,7 @@ async function batch(call: Call): Promise<{ cpuUs: number; heap: number | undefi
 }
 
 async function main(): Promise<void> {
-  const server = await startServer();
+  const server = await startPcmServerProcess();
   const routers: { name: string; router: Router; calls: { tts: Call; chat: Call } }[] = [];
   for (const [i, lib] of LIBS.entries()) {
     const voxroute: typeof import('voxroute') = await import(pathToFileURL(resolve(lib)).href);

@@ -38,12 +38,9 @@
  * the p99 of the per-pair differences of the other pairs, to tell a collection's pause from
  * the router's own tail. The P1 verdicts use every pair.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
@@ -53,8 +50,10 @@ import {
   CHAT_TEXT,
   LONG_ANSWER,
   LONG_VOICE,
+  type PcmServer,
   SHORT_ANSWER,
   startPcmServer,
+  startPcmServerProcess,
 } from './pcm-server.js';
 import { fmt, type Summary, summarize } from './stats.js';
 
@@ -124,36 +123,8 @@ interface Sample {
 }
 
 /** The speech server, inline or in a child process. */
-interface Upstream {
-  origin: string;
-  close(): Promise<void>;
-}
-
-async function startUpstream(): Promise<Upstream> {
-  if (SERVER_MODE === 'inline') return startPcmServer();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [resolve(HERE, '../scripts/run-ts.mjs'), resolve(HERE, 'serve-pcm.ts')],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  const [origin] = (await Promise.race([
-    once(lines, 'line'),
-    once(child, 'exit').then(() => {
-      throw new Error('the speech server process exited before listening');
-    }),
-  ])) as [string];
-  lines.close();
-  return {
-    origin,
-    close: async () => {
-      const exited = once(child, 'exit');
-      child.stdin?.end();
-      const timer = setTimeout(() => child.kill(), 2_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+function startUpstream(): Promise<PcmServer> {
+  return SERVER_MODE === 'inline' ? startPcmServer() : startPcmServerProcess();
 }
 
 /** Direct path: undici `request()` on a keep-alive Agent, the same JSON body as the adapter's. */
@@ -168,56 +139,45 @@ function directCaller(origin: string) {
   const headers = { 'content-type': 'application/json', accept: 'application/octet-stream' };
   const chatUrl = `${origin}/v1/chat/completions`;
   const chatHeaders = { 'content-type': 'application/json', accept: 'text/event-stream' };
+  /**
+   * One POST read to its end: TTFC is the first body chunk in hand. The clocks start before
+   * the body is serialized (`body()`), as the routed call's start before its request is built.
+   */
+  const post = async (
+    what: string,
+    target: string,
+    head: Record<string, string>,
+    body: () => string,
+  ): Promise<Sample> => {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const res = await request(target, { dispatcher: agent, method: 'POST', headers: head, body: body() });
+    const it = res.body[Symbol.asyncIterator]();
+    const first = await it.next();
+    const ttfcMs = performance.now() - t0;
+    if (res.statusCode !== 200 || first.done)
+      throw new Error(`direct ${what} failed: status ${res.statusCode}`);
+    let bytes = (first.value as Buffer).byteLength;
+    let chunks = 1;
+    for (;;) {
+      const r = await it.next();
+      if (r.done) break;
+      bytes += (r.value as Buffer).byteLength;
+      chunks++;
+    }
+    const cpu = process.cpuUsage(cpu0);
+    return { ttfcMs, startMs: t0, cpuUs: cpu.user + cpu.system, bytes, chunks };
+  };
   return {
-    async call(voice: string): Promise<Sample> {
-      const cpu0 = process.cpuUsage();
-      const t0 = performance.now();
-      const { statusCode, body } = await request(url, {
-        dispatcher: agent,
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ input: TEXT, voice, response_format: 'pcm', model: MODEL }),
-      });
-      const it = body[Symbol.asyncIterator]();
-      const first = await it.next();
-      const ttfcMs = performance.now() - t0;
-      if (statusCode !== 200 || first.done) throw new Error(`direct call failed: status ${statusCode}`);
-      let bytes = (first.value as Buffer).byteLength;
-      let chunks = 1;
-      for (;;) {
-        const r = await it.next();
-        if (r.done) break;
-        bytes += (r.value as Buffer).byteLength;
-        chunks++;
-      }
-      const cpu = process.cpuUsage(cpu0);
-      return { ttfcMs, startMs: t0, cpuUs: cpu.user + cpu.system, bytes, chunks };
-    },
+    call: (voice: string): Promise<Sample> =>
+      post('call', url, headers, () =>
+        JSON.stringify({ input: TEXT, voice, response_format: 'pcm', model: MODEL }),
+      ),
     /** The same for chat: a streamed chat completion; TTFC is the first body chunk (the first SSE event). */
-    async chat(): Promise<Sample> {
-      const cpu0 = process.cpuUsage();
-      const t0 = performance.now();
-      const { statusCode, body } = await request(chatUrl, {
-        dispatcher: agent,
-        method: 'POST',
-        headers: chatHeaders,
-        body: JSON.stringify({ model: CHAT_MODEL, messages: CHAT_MESSAGES, stream: true }),
-      });
-      const it = body[Symbol.asyncIterator]();
-      const first = await it.next();
-      const ttfcMs = performance.now() - t0;
-      if (statusCode !== 200 || first.done) throw new Error(`direct chat failed: status ${statusCode}`);
-      let bytes = (first.value as Buffer).byteLength;
-      let chunks = 1;
-      for (;;) {
-        const r = await it.next();
-        if (r.done) break;
-        bytes += (r.value as Buffer).byteLength;
-        chunks++;
-      }
-      const cpu = process.cpuUsage(cpu0);
-      return { ttfcMs, startMs: t0, cpuUs: cpu.user + cpu.system, bytes, chunks };
-    },
+    chat: (): Promise<Sample> =>
+      post('chat', chatUrl, chatHeaders, () =>
+        JSON.stringify({ model: CHAT_MODEL, messages: CHAT_MESSAGES, stream: true }),
+      ),
     close: () => agent.close(),
   };
 }

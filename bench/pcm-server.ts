@@ -6,8 +6,15 @@
  * chunks (PROTOCOLS.md §2.2). No artificial delay anywhere: every chunk is written as
  * soon as the request body is read.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
 
 /** Shape of the answer to one speech request: `chunks` HTTP chunks of `chunkBytes` bytes each. */
 export interface PcmAnswer {
@@ -127,5 +134,38 @@ export async function startPcmServer(port = 0): Promise<PcmServer> {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * The same server in a child process of its own (bench/serve-pcm.ts), so that its CPU time is
+ * not counted with the client's. Rejects when the process exits before listening; `close()`
+ * ends its stdin and waits for it to exit (killed after 2 s).
+ */
+export async function startPcmServerProcess(): Promise<PcmServer> {
+  const child = spawn(
+    process.execPath,
+    [resolve(HERE, '../scripts/run-ts.mjs'), resolve(HERE, 'serve-pcm.ts')],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const lines = createInterface({ input: child.stdout! });
+  const [origin] = (await Promise.race([
+    once(lines, 'line'),
+    once(child, 'exit').then(() => {
+      throw new Error('the speech server process exited before listening');
+    }),
+  ])) as [string];
+  lines.close();
+  return {
+    origin,
+    close: async () => {
+      const exited = once(child, 'exit');
+      child.stdin?.end();
+      const timer = setTimeout(() => child.kill(), 2_000);
+      await exited;
+      clearTimeout(timer);
+    },
   };
 }

@@ -25,6 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createRouter, type Router } from 'voxroute';
 import { createCartesiaMock, startMockServer } from 'voxroute/testing';
+import { LLM_TOKENS as TOKENS } from '../test/helpers/llm-tokens.js';
 import { fmt, summarize } from './stats.js';
 
 const { values: args } = parseArgs({
@@ -38,21 +39,6 @@ const PAIRS = Number(args.pairs);
 const GAP = Number(args['token-gap']);
 const TTFB = Number(args.ttfb);
 const KEY = 'bench-key';
-const TOKENS = [
-  'Sure',
-  ',',
-  ' your',
-  ' table',
-  ' is',
-  ' booked',
-  ' for',
-  ' eight',
-  '.',
-  ' See',
-  ' you',
-  ' then',
-  '.',
-];
 /** The first clause ("Sure, your table is booked for eight. ") exists once this token arrived. */
 const FIRST_CLAUSE_AT = 9;
 

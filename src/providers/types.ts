@@ -145,4 +145,13 @@ export interface ProviderAdapter {
   readonly chat?: ChatProvider;
   /** Closes what the adapter keeps open between calls (warm WebSockets). Called by router.close(). */
   close?(): Promise<void>;
+  /**
+   * Whether the code the adapter's calls need is loaded (SageMaker: the AWS SDK, 160-270 ms,
+   * loading since the adapter was made). `undefined` once it is: every call from then on, so
+   * that a loaded adapter costs its callers nothing. Otherwise a promise that resolves when the
+   * load has ended; it never rejects (a failed load is retried, and reported, by the call that
+   * needs the module). Absent: nothing to load. A call may be started before the load ends;
+   * the load then runs inside that call.
+   */
+  ready?(): Promise<void> | undefined;
 }

@@ -4,6 +4,7 @@ import type { ProviderAdapter } from '../providers/types.js';
 import type { Deadlines } from '../transport/types.js';
 import type { CallOptions } from '../types/requests.js';
 import type { Capability } from '../types/route-result.js';
+import { startAfterLoad } from './after-load.js';
 import { type CapabilityCall, sectionOf } from './capability.js';
 import { firstChunkDeadlineMs } from './deadlines.js';
 import type { HealthRegistry } from './health/index.js';
@@ -82,11 +83,14 @@ export class RoutePlanner {
       if (!adapter || !provider) continue;
       const port = adapter[capability];
       const section = sectionOf(provider)[capability];
-      const made = port && section ? call.candidate(name, port, section) : `no ${capability} capability`;
-      if (typeof made === 'string') {
-        missing.push({ path: ['providers', name, capability], message: made });
+      const offered = port && section ? call.candidate(name, port, section) : `no ${capability} capability`;
+      if (typeof offered === 'string') {
+        missing.push({ path: ['providers', name, capability], message: offered });
         continue;
       }
+      // The adapter's code still loading (e.g. the AWS SDK): the attempt's clock starts after it.
+      const loading = adapter.ready?.();
+      const made = loading ? startAfterLoad(loading, offered) : offered;
       const key = this.#keyOf(name, capability, made.model);
       const snap = tracker.tail(key);
       const own =

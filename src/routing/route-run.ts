@@ -34,7 +34,8 @@ export interface RouteCandidate<T> {
    * streamed text: the first clause end handed to the adapter): it calls `start`'s `ready`
    * then. Time to first chunk, the first-chunk deadline and the hedge delay count from that
    * moment, so a slow input source (an LLM) is not held against the provider. An attempt
-   * cancelled before `ready` records no latency sample.
+   * cancelled before `ready` records no latency sample. Also set for an attempt that waits for
+   * its adapter's code to load (see `startAfterLoad`).
    */
   startsClock?: boolean;
   /**

@@ -52,6 +52,31 @@ function ttsConfig(providers: RouterConfig['providers'], order: string[], extra 
   };
 }
 
+const openaiChat = (baseUrl: string) => ({
+  kind: 'openai-compatible' as const,
+  baseUrl,
+  chat: { models: { fast: 'm' } },
+});
+
+/** The `chat` route over `order`, in that order, without a first-chunk deadline. */
+function chatRoute(order: string[], extra = {}): RouterConfig['routes'] {
+  return { chat: { providers: order, strategy: 'priority', firstChunkTimeoutMs: false, ...extra } };
+}
+
+/** A chat server answering every request with the SSE `frames` in one body; null: 'Table booked.' whole. */
+function sseServer(frames: readonly unknown[] | null) {
+  return httpServer((req, res) => {
+    req.resume();
+    if (frames === null) return answerChat(res, 'Table booked.');
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(sseFrames(frames));
+  });
+}
+
+const BOOK = [{ role: 'user' as const, content: 'Book a table.' }];
+/** A chat answer that finishes (stop) without a delta. */
+const FINISH_ONLY = [chatChunk({ role: 'assistant', content: '' }), chatChunk({}, 'stop'), '[DONE]'];
+
 /** Runs `tts(TEXT)` with [A, B] and with [A] alone, and checks both outcomes. */
 async function expectFailureIsSeen(a: RouterConfig['providers'][string], aHits: () => number) {
   const b = await speechServer((res) => answerPcm(res, B_AUDIO));
@@ -182,25 +207,13 @@ describe('C39: an empty answer for a non-empty request is a failure, never a sil
   });
 
   it('C39: a chat SSE stream with no delta and no finish ([DONE] only) falls back, and alone is a typed error', async () => {
-    const a = await httpServer((req, res) => {
-      req.resume();
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(sseFrames(['[DONE]']));
-    });
-    const b = await httpServer((req, res) => {
-      req.resume();
-      answerChat(res, 'Table booked.');
-    });
-    const chat = (baseUrl: string) => ({
-      kind: 'openai-compatible' as const,
-      baseUrl,
-      chat: { models: { fast: 'm' } },
-    });
+    const a = await sseServer(['[DONE]']);
+    const b = await sseServer(null);
     const r = router({
-      providers: { a: chat(a.url), b: chat(b.url) },
-      routes: { chat: { providers: ['a', 'b'], strategy: 'priority', firstChunkTimeoutMs: false } },
+      providers: { a: openaiChat(a.url), b: openaiChat(b.url) },
+      routes: chatRoute(['a', 'b']),
     });
-    const stream = r.chat({ messages: [{ role: 'user', content: 'Book a table.' }], model: 'fast' });
+    const stream = r.chat({ messages: BOOK, model: 'fast' });
     const { items, error } = await drain(stream);
     expect(error).toBeUndefined();
     expect(
@@ -213,37 +226,23 @@ describe('C39: an empty answer for a non-empty request is a failure, never a sil
     expect((await stream.result).provider).toBe('b');
 
     const alone = router({
-      providers: { a: chat(a.url) },
-      routes: { chat: { providers: ['a'], strategy: 'priority', firstChunkTimeoutMs: false } },
+      providers: { a: openaiChat(a.url) },
+      routes: chatRoute(['a']),
     });
-    const lone = await drain(
-      alone.chat({ messages: [{ role: 'user', content: 'Book a table.' }], model: 'fast' }),
-    );
+    const lone = await drain(alone.chat({ messages: BOOK, model: 'fast' }));
     expect(lone.items).toEqual([]);
     expect(AllProvidersFailedError.isInstance(lone.error)).toBe(true);
     expect(ProtocolError.isInstance((lone.error as AllProvidersFailedError).attempts[0]!.error)).toBe(true);
   });
 
   it('C39: a chat SSE stream that finishes (stop) with no delta falls back to the next provider', async () => {
-    const a = await httpServer((req, res) => {
-      req.resume();
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(sseFrames([chatChunk({ role: 'assistant', content: '' }), chatChunk({}, 'stop'), '[DONE]']));
-    });
-    const b = await httpServer((req, res) => {
-      req.resume();
-      answerChat(res, 'Table booked.');
-    });
-    const chat = (baseUrl: string) => ({
-      kind: 'openai-compatible' as const,
-      baseUrl,
-      chat: { models: { fast: 'm' } },
-    });
+    const a = await sseServer(FINISH_ONLY);
+    const b = await sseServer(null);
     const r = router({
-      providers: { a: chat(a.url), b: chat(b.url) },
-      routes: { chat: { providers: ['a', 'b'], strategy: 'priority', firstChunkTimeoutMs: false } },
+      providers: { a: openaiChat(a.url), b: openaiChat(b.url) },
+      routes: chatRoute(['a', 'b']),
     });
-    const stream = r.chat({ messages: [{ role: 'user', content: 'Book a table.' }], model: 'fast' });
+    const stream = r.chat({ messages: BOOK, model: 'fast' });
     const { items, error } = await drain(stream);
     expect(error).toBeUndefined();
     expect(items).toEqual([
@@ -264,28 +263,12 @@ describe('C39: an empty answer for a non-empty request is a failure, never a sil
       );
       setImmediate(() => req.socket.destroy());
     });
-    const b = await httpServer((req, res) => {
-      req.resume();
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(sseFrames([chatChunk({ role: 'assistant', content: '' }), chatChunk({}, 'stop'), '[DONE]']));
-    });
-    const chat = (baseUrl: string) => ({
-      kind: 'openai-compatible' as const,
-      baseUrl,
-      chat: { models: { fast: 'm' } },
-    });
+    const b = await sseServer(FINISH_ONLY);
     const r = router({
-      providers: { a: chat(a.url), b: chat(b.url) },
-      routes: {
-        chat: {
-          providers: ['a', 'b'],
-          strategy: 'priority',
-          firstChunkTimeoutMs: false,
-          midStream: 'continue',
-        },
-      },
+      providers: { a: openaiChat(a.url), b: openaiChat(b.url) },
+      routes: chatRoute(['a', 'b'], { midStream: 'continue' }),
     });
-    const stream = r.chat({ messages: [{ role: 'user', content: 'Book a table.' }], model: 'fast' });
+    const stream = r.chat({ messages: BOOK, model: 'fast' });
     const { items, error } = await drain(stream);
     expect(error).toBeUndefined();
     expect(items).toEqual([

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
+import { RESOLVED_ESPEAK_TTS } from './helpers.js';
 
 const example = (name: string) => fileURLToPath(new URL(`../../examples/${name}`, import.meta.url));
 // The example imports defineConfig from 'voxroute'; point that at the source, not a build.
@@ -17,13 +18,7 @@ describe('examples/voxroute.config.*', () => {
       baseUrl: 'http://127.0.0.1:8802/v1',
       headers: {},
       chat: { models: { fast: 'voxroute-echo' } },
-      tts: {
-        model: 'espeak-ng',
-        voices: { agent: 'en-us' },
-        responseFormat: 'wav',
-        streamFormat: 'audio',
-        sampleRate: 24000,
-      },
+      tts: RESOLVED_ESPEAK_TTS,
       stt: { model: 'pocketsphinx', streaming: true },
     });
     for (const capability of ['tts', 'stt', 'chat'] as const) {

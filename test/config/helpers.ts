@@ -1,4 +1,8 @@
-import type { ResolvedOpenAIProviderConfig, ResolvedProviderConfig } from '../../src/config/index.js';
+import type {
+  ResolvedOpenAIProviderConfig,
+  ResolvedProviderConfig,
+  ResolvedRouteConfig,
+} from '../../src/config/index.js';
 import { ConfigError, type ConfigIssue } from '../../src/errors/config-error.js';
 
 /**
@@ -66,3 +70,43 @@ export function asOpenAi(provider: ResolvedProviderConfig | undefined): Resolved
   }
   return provider;
 }
+
+/**
+ * A route as the config resolves it when it sets only `providers` (and what `set` names):
+ * every built-in default written out, so a test fails when one changes.
+ */
+export function resolvedRoute(
+  name: string,
+  capability: ResolvedRouteConfig['capability'],
+  providers: string[],
+  set: Partial<ResolvedRouteConfig> = {},
+): ResolvedRouteConfig {
+  return {
+    name,
+    capability,
+    providers,
+    strategy: 'latency',
+    firstChunkTimeoutMs: 'auto',
+    idleTimeoutMs: 5000,
+    totalTimeoutMs: undefined,
+    connectTimeoutMs: 2000,
+    midStream: 'error',
+    ewmaDecayMs: undefined,
+    weights: {},
+    costs: {},
+    costLatencyFactor: 1.5,
+    inFlightWeight: 0,
+    probeAfterMs: 30000,
+    hedge: false,
+    ...set,
+  };
+}
+
+/** The resolved `tts` section of a provider that sets espeak-ng, voice agent -> en-us, WAV (the defaults filled in). */
+export const RESOLVED_ESPEAK_TTS = {
+  model: 'espeak-ng',
+  voices: { agent: 'en-us' },
+  responseFormat: 'wav',
+  streamFormat: 'audio',
+  sampleRate: 24000,
+} as const;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type ResolvedConfig } from '../../src/config/index.js';
 import { ConfigError } from '../../src/errors/config-error.js';
-import { asOpenAi, rejectedConfigError } from './helpers.js';
+import { asOpenAi, RESOLVED_ESPEAK_TTS, rejectedConfigError, resolvedRoute } from './helpers.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const env = { FIXTURE_API_KEY: 'fixture-key-value' };
@@ -19,52 +19,12 @@ const expected: ResolvedConfig = {
       apiKey: 'fixture-key-value',
       headers: {},
       chat: { models: { fast: 'voxroute-echo' } },
-      tts: {
-        model: 'espeak-ng',
-        voices: { agent: 'en-us' },
-        responseFormat: 'wav',
-        streamFormat: 'audio',
-        sampleRate: 24000,
-      },
+      tts: RESOLVED_ESPEAK_TTS,
     },
   },
   routes: {
-    tts: {
-      name: 'tts',
-      capability: 'tts',
-      providers: ['local'],
-      strategy: 'latency',
-      firstChunkTimeoutMs: 'auto',
-      idleTimeoutMs: 5000,
-      totalTimeoutMs: undefined,
-      connectTimeoutMs: 2000,
-      midStream: 'error',
-      ewmaDecayMs: undefined,
-      weights: {},
-      costs: {},
-      costLatencyFactor: 1.5,
-      inFlightWeight: 0,
-      probeAfterMs: 30000,
-      hedge: false,
-    },
-    'chat-fast': {
-      name: 'chat-fast',
-      capability: 'chat',
-      providers: ['local'],
-      strategy: 'priority',
-      firstChunkTimeoutMs: 'auto',
-      idleTimeoutMs: 1000,
-      totalTimeoutMs: undefined,
-      connectTimeoutMs: 2000,
-      midStream: 'error',
-      ewmaDecayMs: undefined,
-      weights: {},
-      costs: {},
-      costLatencyFactor: 1.5,
-      inFlightWeight: 0,
-      probeAfterMs: 30000,
-      hedge: false,
-    },
+    tts: resolvedRoute('tts', 'tts', ['local']),
+    'chat-fast': resolvedRoute('chat-fast', 'chat', ['local'], { strategy: 'priority', idleTimeoutMs: 1000 }),
   },
 };
 

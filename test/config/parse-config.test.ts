@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { isResolvedConfig, parseConfig, providerKinds } from '../../src/config/index.js';
-import { asOpenAi, configErrorOf, issuePaths, validConfig } from './helpers.js';
+import {
+  asOpenAi,
+  configErrorOf,
+  issuePaths,
+  RESOLVED_ESPEAK_TTS,
+  resolvedRoute,
+  validConfig,
+} from './helpers.js';
 
 const env = { OPENAI_API_KEY: 'sk-test-key-123456' };
 
@@ -14,13 +21,7 @@ describe('parseConfig: a valid config', () => {
           baseUrl: 'http://127.0.0.1:8801/v1',
           headers: {},
           chat: { models: { fast: 'voxroute-echo' } },
-          tts: {
-            model: 'espeak-ng',
-            voices: { agent: 'en-us' },
-            responseFormat: 'wav',
-            streamFormat: 'audio',
-            sampleRate: 24000,
-          },
+          tts: RESOLVED_ESPEAK_TTS,
           stt: { model: 'pocketsphinx', streaming: true },
         },
         openai: {
@@ -38,42 +39,8 @@ describe('parseConfig: a valid config', () => {
         },
       },
       routes: {
-        tts: {
-          name: 'tts',
-          capability: 'tts',
-          providers: ['ec2-a', 'openai'],
-          strategy: 'latency',
-          firstChunkTimeoutMs: 'auto',
-          idleTimeoutMs: 5000,
-          totalTimeoutMs: undefined,
-          connectTimeoutMs: 2000,
-          midStream: 'error',
-          ewmaDecayMs: undefined,
-          weights: {},
-          costs: {},
-          costLatencyFactor: 1.5,
-          inFlightWeight: 0,
-          probeAfterMs: 30000,
-          hedge: false,
-        },
-        stt: {
-          name: 'stt',
-          capability: 'stt',
-          providers: ['ec2-a'],
-          strategy: 'priority',
-          firstChunkTimeoutMs: 'auto',
-          idleTimeoutMs: 5000,
-          totalTimeoutMs: undefined,
-          connectTimeoutMs: 2000,
-          midStream: 'error',
-          ewmaDecayMs: undefined,
-          weights: {},
-          costs: {},
-          costLatencyFactor: 1.5,
-          inFlightWeight: 0,
-          probeAfterMs: 30000,
-          hedge: false,
-        },
+        tts: resolvedRoute('tts', 'tts', ['ec2-a', 'openai']),
+        stt: resolvedRoute('stt', 'stt', ['ec2-a'], { strategy: 'priority' }),
       },
     });
     expect(isResolvedConfig(config)).toBe(true);

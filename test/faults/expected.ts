@@ -1,7 +1,8 @@
 /**
- * The exact outcome of every cell, written out by hand: what the caller received and how the
- * call ended, alone and with a healthy backup, as one line (see wire/run.ts for its parts).
- * Read against docs/routing.md#failures:
+ * The exact outcome of every cell, written by hand (never computed from the code under test):
+ * what the caller received and how the call ended, alone and with a healthy backup, as one
+ * line (see wire/run.ts for its parts). Each rule below is one helper, so a transport's rows
+ * say only where it differs. Read against docs/routing.md#failures:
  * - before the first output, a failure moves to the next provider: alone, the call ends with
  *   AllProvidersFailedError listing the cause (class, code, status, retry-after, phase);
  *   with a backup, the caller gets the backup's exact output and nothing of the primary;
@@ -35,348 +36,120 @@ const BACKUP: Outcome = (cap) =>
 
 type Row = readonly [fault: Fault, cap: Cap, alone: Outcome, withBackup: Outcome];
 
+const ALL: readonly Cap[] = ['tts', 'stt', 'chat'];
+const AUDIO: readonly Cap[] = ['tts', 'stt'];
+
+/** The causes a cell's line names (class, code, status, retry-after, phase, retryable). */
+const REFUSED = 'ProviderError PROVIDER_ERROR retryable';
+const BROKEN = 'ProtocolError PROTOCOL_ERROR retryable';
+const NO_FIRST_CHUNK = 'TimeoutError TIMEOUT phase first-chunk retryable';
+const IDLE = 'TimeoutError TIMEOUT phase idle retryable';
+const status = (code: number, rest = 'retryable') => `ProviderError PROVIDER_ERROR status ${code} ${rest}`;
+
+/** The faults every transport fails on before the first output, with the cause the call names. */
+const BEFORE_OUTPUT: ReadonlyArray<readonly [Fault, string]> = [
+  ['refused', REFUSED],
+  ['reset before headers', REFUSED],
+  ['stall before first chunk', NO_FIRST_CHUNK],
+  ['429 + Retry-After', status(429, 'retry-after 7000 ms retryable')],
+  ['500', status(500)],
+  ['503', status(503)],
+  ['malformed frame', BROKEN],
+];
+
+/** A WebSocket's close codes, before the first output. */
+const WS_CLOSES: ReadonlyArray<readonly [Fault, string]> = [
+  ['WS close 1006', status(1006)],
+  ['WS close 1008', status(1008, 'not retryable')],
+  ['WS close 1011', status(1011)],
+];
+
+/** Every fault of `faults` in every capability of `caps` fails before the first output. */
+function failsBefore(caps: readonly Cap[], faults = BEFORE_OUTPUT): Row[] {
+  return faults.flatMap(([fault, cause]) => caps.map((cap): Row => [fault, cap, failed(cause), BACKUP]));
+}
+
+/**
+ * The connection reset (`reset`) and stalled (idle deadline) after the first output of `cap`:
+ * the caller got `received` (the primary's first piece), then MidStreamError with `partialText`
+ * where the capability keeps text; the backup is not asked.
+ */
+function midStream(cap: Cap, received: string, partialText?: string, reset = BROKEN): Row[] {
+  const partial = partialText === undefined ? '' : `partialText "${partialText}" `;
+  return (
+    [
+      ['reset mid-stream', reset],
+      ['stall mid-stream', IDLE],
+    ] as const
+  ).map(([fault, cause]): Row => {
+    const line = `${received}; MidStreamError MID_STREAM ${partial}<- ${cause}`;
+    return [fault, cap, line, `${line}; backup hits 0`];
+  });
+}
+
+/** The slow consumer gets the whole answer, `received`; the backup is not asked. */
+function slowConsumer(cap: Cap, received: string): Row {
+  return ['slow consumer', cap, `${received}; ends normally`, `${received}; ends normally; backup hits 0`];
+}
+
+/** What the primary's first piece and whole answer are, as the caller receives them. */
+const TTS_PIECE = 'primary first piece';
+const TTS_WHOLE = 'primary audio';
+const CHAT_PIECE = 'text "Hello" finish []';
+const CHAT_WHOLE = 'text "Hello world" finish ["stop"]';
+const STT_FINAL_PIECE = 'transcript ["final hello"]';
+const STT_TWO_FINALS = 'transcript ["final hello","final world"]';
+
 export const EXPECTED: Partial<Record<TransportName, readonly Row[]>> = {
   HTTP: [
-    ['refused', 'tts', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['refused', 'stt', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['reset before headers', 'tts', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['reset before headers', 'stt', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    [
-      'reset mid-stream',
-      'tts',
-      'primary first piece; MidStreamError MID_STREAM <- ProtocolError PROTOCOL_ERROR retryable',
-      'primary first piece; MidStreamError MID_STREAM <- ProtocolError PROTOCOL_ERROR retryable; backup hits 0',
-    ],
-    ['reset mid-stream', 'stt', failed('ProtocolError PROTOCOL_ERROR retryable'), BACKUP],
-    ['stall before first chunk', 'tts', failed('TimeoutError TIMEOUT phase first-chunk retryable'), BACKUP],
-    ['stall before first chunk', 'stt', failed('TimeoutError TIMEOUT phase first-chunk retryable'), BACKUP],
-    [
-      'stall mid-stream',
-      'tts',
-      'primary first piece; MidStreamError MID_STREAM <- TimeoutError TIMEOUT phase idle retryable',
-      'primary first piece; MidStreamError MID_STREAM <- TimeoutError TIMEOUT phase idle retryable; backup hits 0',
-    ],
-    ['stall mid-stream', 'stt', failed('TimeoutError TIMEOUT phase first-chunk retryable'), BACKUP],
-    [
-      '429 + Retry-After',
-      'tts',
-      failed('ProviderError PROVIDER_ERROR status 429 retry-after 7000 ms retryable'),
-      BACKUP,
-    ],
-    [
-      '429 + Retry-After',
-      'stt',
-      failed('ProviderError PROVIDER_ERROR status 429 retry-after 7000 ms retryable'),
-      BACKUP,
-    ],
-    ['500', 'tts', failed('ProviderError PROVIDER_ERROR status 500 retryable'), BACKUP],
-    ['500', 'stt', failed('ProviderError PROVIDER_ERROR status 500 retryable'), BACKUP],
-    ['503', 'tts', failed('ProviderError PROVIDER_ERROR status 503 retryable'), BACKUP],
-    ['503', 'stt', failed('ProviderError PROVIDER_ERROR status 503 retryable'), BACKUP],
-    ['malformed frame', 'tts', failed('ProtocolError PROTOCOL_ERROR retryable'), BACKUP],
-    ['malformed frame', 'stt', failed('ProtocolError PROTOCOL_ERROR retryable'), BACKUP],
-    ['slow consumer', 'tts', 'primary audio; ends normally', 'primary audio; ends normally; backup hits 0'],
-    [
-      'slow consumer',
-      'stt',
-      'transcript ["final hello world"]; ends normally',
-      'transcript ["final hello world"]; ends normally; backup hits 0',
-    ],
+    ...failsBefore(AUDIO),
+    ...midStream('tts', TTS_PIECE),
+    // STT's transcript is one JSON document: nothing is output before its end.
+    ['reset mid-stream', 'stt', failed(BROKEN), BACKUP],
+    ['stall mid-stream', 'stt', failed(NO_FIRST_CHUNK), BACKUP],
+    slowConsumer('tts', TTS_WHOLE),
+    slowConsumer('stt', 'transcript ["final hello world"]'),
   ],
   SSE: [
-    ['refused', 'tts', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['refused', 'stt', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['refused', 'chat', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['reset before headers', 'tts', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['reset before headers', 'stt', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['reset before headers', 'chat', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    [
-      'reset mid-stream',
-      'tts',
-      'primary first piece; MidStreamError MID_STREAM <- ProtocolError PROTOCOL_ERROR retryable',
-      'primary first piece; MidStreamError MID_STREAM <- ProtocolError PROTOCOL_ERROR retryable; backup hits 0',
-    ],
-    [
-      'reset mid-stream',
-      'stt',
-      'transcript ["partial hello"]; MidStreamError MID_STREAM <- ProtocolError PROTOCOL_ERROR retryable',
-      'transcript ["partial hello"]; MidStreamError MID_STREAM <- ProtocolError PROTOCOL_ERROR retryable; backup hits 0',
-    ],
-    [
-      'reset mid-stream',
-      'chat',
-      'text "Hello" finish []; MidStreamError MID_STREAM partialText "Hello" <- ProtocolError PROTOCOL_ERROR retryable',
-      'text "Hello" finish []; MidStreamError MID_STREAM partialText "Hello" <- ProtocolError PROTOCOL_ERROR retryable; backup hits 0',
-    ],
-    ['stall before first chunk', 'tts', failed('TimeoutError TIMEOUT phase first-chunk retryable'), BACKUP],
-    ['stall before first chunk', 'stt', failed('TimeoutError TIMEOUT phase first-chunk retryable'), BACKUP],
-    ['stall before first chunk', 'chat', failed('TimeoutError TIMEOUT phase first-chunk retryable'), BACKUP],
-    [
-      'stall mid-stream',
-      'tts',
-      'primary first piece; MidStreamError MID_STREAM <- TimeoutError TIMEOUT phase idle retryable',
-      'primary first piece; MidStreamError MID_STREAM <- TimeoutError TIMEOUT phase idle retryable; backup hits 0',
-    ],
-    [
-      'stall mid-stream',
-      'stt',
-      'transcript ["partial hello"]; MidStreamError MID_STREAM <- TimeoutError TIMEOUT phase idle retryable',
-      'transcript ["partial hello"]; MidStreamError MID_STREAM <- TimeoutError TIMEOUT phase idle retryable; backup hits 0',
-    ],
-    [
-      'stall mid-stream',
-      'chat',
-      'text "Hello" finish []; MidStreamError MID_STREAM partialText "Hello" <- TimeoutError TIMEOUT phase idle retryable',
-      'text "Hello" finish []; MidStreamError MID_STREAM partialText "Hello" <- TimeoutError TIMEOUT phase idle retryable; backup hits 0',
-    ],
-    [
-      '429 + Retry-After',
-      'tts',
-      failed('ProviderError PROVIDER_ERROR status 429 retry-after 7000 ms retryable'),
-      BACKUP,
-    ],
-    [
-      '429 + Retry-After',
-      'stt',
-      failed('ProviderError PROVIDER_ERROR status 429 retry-after 7000 ms retryable'),
-      BACKUP,
-    ],
-    [
-      '429 + Retry-After',
-      'chat',
-      failed('ProviderError PROVIDER_ERROR status 429 retry-after 7000 ms retryable'),
-      BACKUP,
-    ],
-    ['500', 'tts', failed('ProviderError PROVIDER_ERROR status 500 retryable'), BACKUP],
-    ['500', 'stt', failed('ProviderError PROVIDER_ERROR status 500 retryable'), BACKUP],
-    ['500', 'chat', failed('ProviderError PROVIDER_ERROR status 500 retryable'), BACKUP],
-    ['503', 'tts', failed('ProviderError PROVIDER_ERROR status 503 retryable'), BACKUP],
-    ['503', 'stt', failed('ProviderError PROVIDER_ERROR status 503 retryable'), BACKUP],
-    ['503', 'chat', failed('ProviderError PROVIDER_ERROR status 503 retryable'), BACKUP],
-    ['malformed frame', 'tts', failed('ProtocolError PROTOCOL_ERROR retryable'), BACKUP],
-    ['malformed frame', 'stt', failed('ProtocolError PROTOCOL_ERROR retryable'), BACKUP],
-    ['malformed frame', 'chat', failed('ProtocolError PROTOCOL_ERROR retryable'), BACKUP],
-    ['slow consumer', 'tts', 'primary audio; ends normally', 'primary audio; ends normally; backup hits 0'],
-    [
-      'slow consumer',
-      'stt',
-      'transcript ["partial hello","partial hello world","final hello world"]; ends normally',
-      'transcript ["partial hello","partial hello world","final hello world"]; ends normally; backup hits 0',
-    ],
-    [
-      'slow consumer',
-      'chat',
-      'text "Hello world" finish ["stop"]; ends normally',
-      'text "Hello world" finish ["stop"]; ends normally; backup hits 0',
-    ],
+    ...failsBefore(ALL),
+    ...midStream('tts', TTS_PIECE),
+    ...midStream('stt', 'transcript ["partial hello"]'),
+    ...midStream('chat', CHAT_PIECE, 'Hello'),
+    slowConsumer('tts', TTS_WHOLE),
+    slowConsumer('stt', 'transcript ["partial hello","partial hello world","final hello world"]'),
+    slowConsumer('chat', CHAT_WHOLE),
   ],
   WebSocket: [
-    ['refused', 'tts', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['refused', 'stt', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['reset before headers', 'tts', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['reset before headers', 'stt', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    [
-      'reset mid-stream',
-      'tts',
-      'primary first piece; MidStreamError MID_STREAM <- ProviderError PROVIDER_ERROR status 1006 retryable',
-      'primary first piece; MidStreamError MID_STREAM <- ProviderError PROVIDER_ERROR status 1006 retryable; backup hits 0',
-    ],
+    ...failsBefore(AUDIO, [...BEFORE_OUTPUT, ...WS_CLOSES]),
+    ...midStream('tts', TTS_PIECE, undefined, status(1006)),
     // The final covers all the audio (0-500 ms of 50 ms) and the audio has ended: a connection
     // lost with nothing pending is an idle close (connectionLost), and nothing is left to hear.
     [
       'reset mid-stream',
       'stt',
-      'transcript ["final hello"]; ends normally',
-      'transcript ["final hello"]; ends normally; backup hits 0',
+      `${STT_FINAL_PIECE}; ends normally`,
+      `${STT_FINAL_PIECE}; ends normally; backup hits 0`,
     ],
-    ['stall before first chunk', 'tts', failed('TimeoutError TIMEOUT phase first-chunk retryable'), BACKUP],
-    ['stall before first chunk', 'stt', failed('TimeoutError TIMEOUT phase first-chunk retryable'), BACKUP],
-    [
-      'stall mid-stream',
-      'tts',
-      'primary first piece; MidStreamError MID_STREAM <- TimeoutError TIMEOUT phase idle retryable',
-      'primary first piece; MidStreamError MID_STREAM <- TimeoutError TIMEOUT phase idle retryable; backup hits 0',
-    ],
-    [
-      'stall mid-stream',
-      'stt',
-      'transcript ["final hello"]; MidStreamError MID_STREAM partialText "hello" <- TimeoutError TIMEOUT phase idle retryable',
-      'transcript ["final hello"]; MidStreamError MID_STREAM partialText "hello" <- TimeoutError TIMEOUT phase idle retryable; backup hits 0',
-    ],
-    [
-      '429 + Retry-After',
-      'tts',
-      failed('ProviderError PROVIDER_ERROR status 429 retry-after 7000 ms retryable'),
-      BACKUP,
-    ],
-    [
-      '429 + Retry-After',
-      'stt',
-      failed('ProviderError PROVIDER_ERROR status 429 retry-after 7000 ms retryable'),
-      BACKUP,
-    ],
-    ['500', 'tts', failed('ProviderError PROVIDER_ERROR status 500 retryable'), BACKUP],
-    ['500', 'stt', failed('ProviderError PROVIDER_ERROR status 500 retryable'), BACKUP],
-    ['503', 'tts', failed('ProviderError PROVIDER_ERROR status 503 retryable'), BACKUP],
-    ['503', 'stt', failed('ProviderError PROVIDER_ERROR status 503 retryable'), BACKUP],
-    ['malformed frame', 'tts', failed('ProtocolError PROTOCOL_ERROR retryable'), BACKUP],
-    ['malformed frame', 'stt', failed('ProtocolError PROTOCOL_ERROR retryable'), BACKUP],
-    ['WS close 1006', 'tts', failed('ProviderError PROVIDER_ERROR status 1006 retryable'), BACKUP],
-    ['WS close 1006', 'stt', failed('ProviderError PROVIDER_ERROR status 1006 retryable'), BACKUP],
-    ['WS close 1008', 'tts', failed('ProviderError PROVIDER_ERROR status 1008 not retryable'), BACKUP],
-    ['WS close 1008', 'stt', failed('ProviderError PROVIDER_ERROR status 1008 not retryable'), BACKUP],
-    ['WS close 1011', 'tts', failed('ProviderError PROVIDER_ERROR status 1011 retryable'), BACKUP],
-    ['WS close 1011', 'stt', failed('ProviderError PROVIDER_ERROR status 1011 retryable'), BACKUP],
-    ['slow consumer', 'tts', 'primary audio; ends normally', 'primary audio; ends normally; backup hits 0'],
-    [
-      'slow consumer',
-      'stt',
-      'transcript ["final hello","final world"]; ends normally',
-      'transcript ["final hello","final world"]; ends normally; backup hits 0',
-    ],
+    ...midStream('stt', STT_FINAL_PIECE, 'hello', status(1006)).filter(
+      ([fault]) => fault !== 'reset mid-stream',
+    ),
+    slowConsumer('tts', TTS_WHOLE),
+    slowConsumer('stt', STT_TWO_FINALS),
   ],
   'SageMaker response stream': [
-    ['refused', 'tts', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['refused', 'stt', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['refused', 'chat', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['reset before headers', 'tts', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['reset before headers', 'stt', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['reset before headers', 'chat', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    [
-      'reset mid-stream',
-      'tts',
-      'primary first piece; MidStreamError MID_STREAM <- ProtocolError PROTOCOL_ERROR retryable',
-      'primary first piece; MidStreamError MID_STREAM <- ProtocolError PROTOCOL_ERROR retryable; backup hits 0',
-    ],
-    [
-      'reset mid-stream',
-      'stt',
-      'transcript ["final hello"]; MidStreamError MID_STREAM partialText "hello" <- ProtocolError PROTOCOL_ERROR retryable',
-      'transcript ["final hello"]; MidStreamError MID_STREAM partialText "hello" <- ProtocolError PROTOCOL_ERROR retryable; backup hits 0',
-    ],
-    [
-      'reset mid-stream',
-      'chat',
-      'text "Hello" finish []; MidStreamError MID_STREAM partialText "Hello" <- ProtocolError PROTOCOL_ERROR retryable',
-      'text "Hello" finish []; MidStreamError MID_STREAM partialText "Hello" <- ProtocolError PROTOCOL_ERROR retryable; backup hits 0',
-    ],
-    ['stall before first chunk', 'tts', failed('TimeoutError TIMEOUT phase first-chunk retryable'), BACKUP],
-    ['stall before first chunk', 'stt', failed('TimeoutError TIMEOUT phase first-chunk retryable'), BACKUP],
-    ['stall before first chunk', 'chat', failed('TimeoutError TIMEOUT phase first-chunk retryable'), BACKUP],
-    [
-      'stall mid-stream',
-      'tts',
-      'primary first piece; MidStreamError MID_STREAM <- TimeoutError TIMEOUT phase idle retryable',
-      'primary first piece; MidStreamError MID_STREAM <- TimeoutError TIMEOUT phase idle retryable; backup hits 0',
-    ],
-    [
-      'stall mid-stream',
-      'stt',
-      'transcript ["final hello"]; MidStreamError MID_STREAM partialText "hello" <- TimeoutError TIMEOUT phase idle retryable',
-      'transcript ["final hello"]; MidStreamError MID_STREAM partialText "hello" <- TimeoutError TIMEOUT phase idle retryable; backup hits 0',
-    ],
-    [
-      'stall mid-stream',
-      'chat',
-      'text "Hello" finish []; MidStreamError MID_STREAM partialText "Hello" <- TimeoutError TIMEOUT phase idle retryable',
-      'text "Hello" finish []; MidStreamError MID_STREAM partialText "Hello" <- TimeoutError TIMEOUT phase idle retryable; backup hits 0',
-    ],
-    [
-      '429 + Retry-After',
-      'tts',
-      failed('ProviderError PROVIDER_ERROR status 429 retry-after 7000 ms retryable'),
-      BACKUP,
-    ],
-    [
-      '429 + Retry-After',
-      'stt',
-      failed('ProviderError PROVIDER_ERROR status 429 retry-after 7000 ms retryable'),
-      BACKUP,
-    ],
-    [
-      '429 + Retry-After',
-      'chat',
-      failed('ProviderError PROVIDER_ERROR status 429 retry-after 7000 ms retryable'),
-      BACKUP,
-    ],
-    ['500', 'tts', failed('ProviderError PROVIDER_ERROR status 500 retryable'), BACKUP],
-    ['500', 'stt', failed('ProviderError PROVIDER_ERROR status 500 retryable'), BACKUP],
-    ['500', 'chat', failed('ProviderError PROVIDER_ERROR status 500 retryable'), BACKUP],
-    ['503', 'tts', failed('ProviderError PROVIDER_ERROR status 503 retryable'), BACKUP],
-    ['503', 'stt', failed('ProviderError PROVIDER_ERROR status 503 retryable'), BACKUP],
-    ['503', 'chat', failed('ProviderError PROVIDER_ERROR status 503 retryable'), BACKUP],
-    ['malformed frame', 'tts', failed('ProtocolError PROTOCOL_ERROR retryable'), BACKUP],
-    ['malformed frame', 'stt', failed('ProtocolError PROTOCOL_ERROR retryable'), BACKUP],
-    ['malformed frame', 'chat', failed('ProtocolError PROTOCOL_ERROR retryable'), BACKUP],
-    ['slow consumer', 'tts', 'primary audio; ends normally', 'primary audio; ends normally; backup hits 0'],
-    [
-      'slow consumer',
-      'stt',
-      'transcript ["final hello","final world"]; ends normally',
-      'transcript ["final hello","final world"]; ends normally; backup hits 0',
-    ],
-    [
-      'slow consumer',
-      'chat',
-      'text "Hello world" finish ["stop"]; ends normally',
-      'text "Hello world" finish ["stop"]; ends normally; backup hits 0',
-    ],
+    ...failsBefore(ALL),
+    ...midStream('tts', TTS_PIECE),
+    ...midStream('stt', STT_FINAL_PIECE, 'hello'),
+    ...midStream('chat', CHAT_PIECE, 'Hello'),
+    slowConsumer('tts', TTS_WHOLE),
+    slowConsumer('stt', STT_TWO_FINALS),
+    slowConsumer('chat', CHAT_WHOLE),
   ],
   'SageMaker bidirectional': [
-    ['refused', 'tts', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['refused', 'stt', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['reset before headers', 'tts', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    ['reset before headers', 'stt', failed('ProviderError PROVIDER_ERROR retryable'), BACKUP],
-    [
-      'reset mid-stream',
-      'tts',
-      'primary first piece; MidStreamError MID_STREAM <- ProtocolError PROTOCOL_ERROR retryable',
-      'primary first piece; MidStreamError MID_STREAM <- ProtocolError PROTOCOL_ERROR retryable; backup hits 0',
-    ],
-    [
-      'reset mid-stream',
-      'stt',
-      'transcript ["final hello"]; MidStreamError MID_STREAM partialText "hello" <- ProtocolError PROTOCOL_ERROR retryable',
-      'transcript ["final hello"]; MidStreamError MID_STREAM partialText "hello" <- ProtocolError PROTOCOL_ERROR retryable; backup hits 0',
-    ],
-    ['stall before first chunk', 'tts', failed('TimeoutError TIMEOUT phase first-chunk retryable'), BACKUP],
-    ['stall before first chunk', 'stt', failed('TimeoutError TIMEOUT phase first-chunk retryable'), BACKUP],
-    [
-      'stall mid-stream',
-      'tts',
-      'primary first piece; MidStreamError MID_STREAM <- TimeoutError TIMEOUT phase idle retryable',
-      'primary first piece; MidStreamError MID_STREAM <- TimeoutError TIMEOUT phase idle retryable; backup hits 0',
-    ],
-    [
-      'stall mid-stream',
-      'stt',
-      'transcript ["final hello"]; MidStreamError MID_STREAM partialText "hello" <- TimeoutError TIMEOUT phase idle retryable',
-      'transcript ["final hello"]; MidStreamError MID_STREAM partialText "hello" <- TimeoutError TIMEOUT phase idle retryable; backup hits 0',
-    ],
-    [
-      '429 + Retry-After',
-      'tts',
-      failed('ProviderError PROVIDER_ERROR status 429 retry-after 7000 ms retryable'),
-      BACKUP,
-    ],
-    [
-      '429 + Retry-After',
-      'stt',
-      failed('ProviderError PROVIDER_ERROR status 429 retry-after 7000 ms retryable'),
-      BACKUP,
-    ],
-    ['500', 'tts', failed('ProviderError PROVIDER_ERROR status 500 retryable'), BACKUP],
-    ['500', 'stt', failed('ProviderError PROVIDER_ERROR status 500 retryable'), BACKUP],
-    ['503', 'tts', failed('ProviderError PROVIDER_ERROR status 503 retryable'), BACKUP],
-    ['503', 'stt', failed('ProviderError PROVIDER_ERROR status 503 retryable'), BACKUP],
-    ['malformed frame', 'tts', failed('ProtocolError PROTOCOL_ERROR retryable'), BACKUP],
-    ['malformed frame', 'stt', failed('ProtocolError PROTOCOL_ERROR retryable'), BACKUP],
-    ['slow consumer', 'tts', 'primary audio; ends normally', 'primary audio; ends normally; backup hits 0'],
-    [
-      'slow consumer',
-      'stt',
-      'transcript ["final hello","final world"]; ends normally',
-      'transcript ["final hello","final world"]; ends normally; backup hits 0',
-    ],
+    ...failsBefore(AUDIO),
+    ...midStream('tts', TTS_PIECE),
+    ...midStream('stt', STT_FINAL_PIECE, 'hello'),
+    slowConsumer('tts', TTS_WHOLE),
+    slowConsumer('stt', STT_TWO_FINALS),
   ],
 };

@@ -11,26 +11,9 @@ import {
   type OpenAiCompatibleMock,
   startMockServer,
 } from '../../src/testing/index.js';
+import { LLM_TOKENS } from './llm-tokens.js';
 
-/**
- * An LLM's tokens: a first sentence (one clause: "Sure, " is under the 8-character minimum),
- * then a second.
- */
-export const LLM_TOKENS: readonly string[] = [
-  'Sure',
-  ',',
-  ' your',
-  ' table',
-  ' is',
-  ' booked',
-  ' for',
-  ' eight',
-  '.',
-  ' See',
-  ' you',
-  ' then',
-  '.',
-];
+export { LLM_TOKENS };
 
 /** {@link LLM_TOKENS} as an async iterable, all at once. */
 export async function* llmTokens(): AsyncGenerator<string> {

@@ -24,7 +24,8 @@ import { createSageMakerTts } from './tts.js';
  * `InvokeEndpointWithResponseStreamCommand`. Importing voxroute never loads the AWS SDK: making
  * the adapter starts loading the modules its calls need, without waiting for them
  * (`preloadSageMakerCode`): a call made once they are loaded does not load them inside its
- * first-chunk deadline. The adapter never retries (`maxAttempts: 1`), falls back, converts
+ * first-chunk deadline, and `ready()` says until when a call would still wait for them (a
+ * caller's clock for the call can start then). The adapter never retries (`maxAttempts: 1`), falls back, converts
  * audio or keeps scores.
  *
  * @throws ConfigError (path `providers.<name>.<capability>.payload`) when a payload names no
@@ -91,8 +92,9 @@ export function createSageMakerAdapter(options: SageMakerAdapterOptions): Provid
   }
   // Only the client voxroute made is closed: a supplied streamClient belongs to the caller.
   if (!options.streamClient) adapter.close = () => client.close?.() ?? Promise.resolve();
-  // The first call must not load the AWS SDK inside its first-chunk deadline: start now.
-  preloadSageMakerCode(options);
+  // The first call must not load the AWS SDK inside its first-chunk deadline: start now, and
+  // tell callers (ready) until when a call would still wait for it.
+  adapter.ready = preloadSageMakerCode(options);
   return adapter;
 }
 

@@ -12,8 +12,11 @@ import { loadSageMakerSdk } from './sdk-client.js';
  * takes 160-270 ms to load: loaded on the first call, it ran inside that call's first-chunk
  * deadline. Each module is loaded once per process; a failed load is forgotten here, and the
  * call that needs the module loads it again and fails with that error.
+ *
+ * Returns the adapter's `ready` (see `ProviderAdapter.ready`): `undefined` once every load has
+ * ended (succeeded or failed), else the promise of that moment.
  */
-export function preloadSageMakerCode(options: SageMakerAdapterOptions): void {
+export function preloadSageMakerCode(options: SageMakerAdapterOptions): () => Promise<void> | undefined {
   const bidi = [options.tts, options.stt].some((o) => o?.stream === 'bidirectional');
   const responseStreams =
     options.chat !== undefined ||
@@ -22,5 +25,9 @@ export function preloadSageMakerCode(options: SageMakerAdapterOptions): void {
   if ((responseStreams && !options.streamClient) || (bidi && !options.credentials))
     loads.push(loadSageMakerSdk());
   if (bidi) loads.push(loadBidiStream(), loadSignatureV4(), loadEventStreamCodec());
-  for (const load of loads) load.catch(() => {});
+  if (loads.length === 0) return () => undefined;
+  let loading: Promise<void> | undefined = Promise.allSettled(loads).then(() => {
+    loading = undefined;
+  });
+  return () => loading;
 }

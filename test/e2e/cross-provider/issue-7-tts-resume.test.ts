@@ -6,11 +6,13 @@ import {
   createDeepgramMock,
   createElevenLabsMock,
   createOpenAiCompatibleMock,
+  type MockProvider,
   mockCartesiaAudio,
   mockDeepgramSpeech,
   mockElevenLabsAudio,
   mockSpeechPcm,
   type RecordedRequest,
+  type SageMakerScript,
   sageMakerTtsEndpoint,
 } from '../../../src/testing/index.js';
 import {
@@ -43,108 +45,111 @@ interface Kind {
 const bodyText = (field: string) => (requests: RecordedRequest[]) =>
   requests.map((r) => (r.body as Record<string, unknown>)[field] as string);
 
+/**
+ * A kind served by its testing-kit mock: `mock(k)` makes it fail on call 2 after `k` chunks,
+ * `config(url)` is its provider config at the mock's base URL, and the mock's recorded request
+ * bodies say in `field` what it was asked to speak.
+ */
+function mockKind(
+  name: string,
+  mock: (k: number) => MockProvider,
+  config: (url: string) => ProviderConfig,
+  field: string,
+  audio: Kind['audio'],
+): Kind {
+  return {
+    name,
+    async start(k) {
+      const provider = mock(k);
+      const url = await serve(provider);
+      return { config: config(url), spoken: () => bodyText(field)(provider.requests) };
+    },
+    audio,
+  };
+}
+
+/** A SageMaker endpoint of codec `payload` on the emulator, failing on call 2 as `fault(k)` says. */
+function sageMakerKind(
+  name: string,
+  payload: 'raw-pcm' | 'cartesia',
+  fault: (k: number) => SageMakerScript,
+  field: string,
+): Kind {
+  return {
+    name,
+    async start(k) {
+      const emulator = await emulate({ sonic: sageMakerTtsEndpoint({ payload, script: [{}, fault(k)] }) });
+      return {
+        config: {
+          kind: 'sagemaker',
+          ...AWS,
+          endpointUrl: emulator.url,
+          endpointName: 'sonic',
+          tts: { payload, voices: { agent: 'v' } },
+        },
+        spoken: () => bodyText(field)(emulator.requests),
+      };
+    },
+    audio: (text) => mockSpeechPcm(text),
+  };
+}
+
 const KINDS: Kind[] = [
-  {
-    name: 'openai-compatible (/audio/speech)',
-    async start(k) {
-      const mock = createOpenAiCompatibleMock({ script: { speech: [{}, { resetAfterChunks: k }] } });
-      const url = await serve(mock);
-      return {
-        config: { kind: 'openai-compatible', baseUrl: `${url}/v1`, tts: { voices: { agent: 'alloy' } } },
-        spoken: () => bodyText('input')(mock.requests),
-      };
-    },
-    audio: (text) => mockSpeechPcm(text),
-  },
-  {
-    name: 'cartesia (/tts/bytes)',
-    async start(k) {
-      const mock = createCartesiaMock({ script: { bytes: [{}, { resetAfterChunks: k }] } });
-      const url = await serve(mock);
-      return {
-        config: {
-          kind: 'cartesia',
-          baseUrl: url,
-          apiKey: 'c',
-          tts: { voices: { agent: 'c' }, transport: 'bytes' },
-        },
-        spoken: () => bodyText('transcript')(mock.requests),
-      };
-    },
-    audio: (text) => mockCartesiaAudio(text, PCM24K),
-  },
-  {
-    name: 'elevenlabs (HTTP stream)',
-    async start(k) {
-      const mock = createElevenLabsMock({ script: { stream: [{}, { resetAfterChunks: k }] } });
-      const url = await serve(mock);
-      return {
-        config: {
-          kind: 'elevenlabs',
-          baseUrl: url,
-          apiKey: 'el',
-          tts: { voices: { agent: 'el' }, transport: 'http' },
-        },
-        spoken: () => bodyText('text')(mock.requests),
-      };
-    },
-    audio: (text) => mockElevenLabsAudio(text, PCM24K),
-  },
-  {
-    name: 'deepgram (/v1/speak)',
-    async start(k) {
-      const mock = createDeepgramMock({ script: { speak: [{}, { resetAfterChunks: k }] } });
-      const url = await serve(mock);
-      return {
-        config: {
-          kind: 'deepgram',
-          baseUrl: url,
-          apiKey: 'dg',
-          tts: { voices: { agent: 'aura-2-thalia-en' } },
-        },
-        spoken: () => bodyText('text')(mock.requests),
-      };
-    },
-    audio: (text) => mockDeepgramSpeech(text, PCM24K),
-  },
-  {
-    name: 'sagemaker (raw-pcm codec, ModelStreamError)',
-    async start(k) {
-      const emulator = await emulate({
-        sonic: sageMakerTtsEndpoint({ payload: 'raw-pcm', script: [{}, { errorEventAfterChunks: k }] }),
-      });
-      return {
-        config: {
-          kind: 'sagemaker',
-          ...AWS,
-          endpointUrl: emulator.url,
-          endpointName: 'sonic',
-          tts: { payload: 'raw-pcm', voices: { agent: 'v' } },
-        },
-        spoken: () => bodyText('text')(emulator.requests),
-      };
-    },
-    audio: (text) => mockSpeechPcm(text),
-  },
-  {
-    name: 'sagemaker (cartesia codec, connection reset)',
-    async start(k) {
-      const emulator = await emulate({
-        sonic: sageMakerTtsEndpoint({ payload: 'cartesia', script: [{}, { resetAfterChunks: k }] }),
-      });
-      return {
-        config: {
-          kind: 'sagemaker',
-          ...AWS,
-          endpointUrl: emulator.url,
-          endpointName: 'sonic',
-          tts: { payload: 'cartesia', voices: { agent: 'v' } },
-        },
-        spoken: () => bodyText('transcript')(emulator.requests),
-      };
-    },
-    audio: (text) => mockSpeechPcm(text),
-  },
+  mockKind(
+    'openai-compatible (/audio/speech)',
+    (k) => createOpenAiCompatibleMock({ script: { speech: [{}, { resetAfterChunks: k }] } }),
+    (url) => ({ kind: 'openai-compatible', baseUrl: `${url}/v1`, tts: { voices: { agent: 'alloy' } } }),
+    'input',
+    (text) => mockSpeechPcm(text),
+  ),
+  mockKind(
+    'cartesia (/tts/bytes)',
+    (k) => createCartesiaMock({ script: { bytes: [{}, { resetAfterChunks: k }] } }),
+    (url) => ({
+      kind: 'cartesia',
+      baseUrl: url,
+      apiKey: 'c',
+      tts: { voices: { agent: 'c' }, transport: 'bytes' },
+    }),
+    'transcript',
+    (text) => mockCartesiaAudio(text, PCM24K),
+  ),
+  mockKind(
+    'elevenlabs (HTTP stream)',
+    (k) => createElevenLabsMock({ script: { stream: [{}, { resetAfterChunks: k }] } }),
+    (url) => ({
+      kind: 'elevenlabs',
+      baseUrl: url,
+      apiKey: 'el',
+      tts: { voices: { agent: 'el' }, transport: 'http' },
+    }),
+    'text',
+    (text) => mockElevenLabsAudio(text, PCM24K),
+  ),
+  mockKind(
+    'deepgram (/v1/speak)',
+    (k) => createDeepgramMock({ script: { speak: [{}, { resetAfterChunks: k }] } }),
+    (url) => ({
+      kind: 'deepgram',
+      baseUrl: url,
+      apiKey: 'dg',
+      tts: { voices: { agent: 'aura-2-thalia-en' } },
+    }),
+    'text',
+    (text) => mockDeepgramSpeech(text, PCM24K),
+  ),
+  sageMakerKind(
+    'sagemaker (raw-pcm codec, ModelStreamError)',
+    'raw-pcm',
+    (k) => ({ errorEventAfterChunks: k }),
+    'text',
+  ),
+  sageMakerKind(
+    'sagemaker (cartesia codec, connection reset)',
+    'cartesia',
+    (k) => ({ resetAfterChunks: k }),
+    'transcript',
+  ),
 ];
 
 describe("issue 7: tts midStream 'resume' across provider kinds (X fails mid sentence 2 -> OpenAI-compatible backup)", () => {

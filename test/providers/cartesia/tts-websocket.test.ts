@@ -13,6 +13,7 @@ import { createCartesiaAdapter } from '../../../src/providers/cartesia/index.js'
 import type { CartesiaMockOptions } from '../../../src/testing/cartesia/index.js';
 import { mockCartesiaAudio } from '../../../src/testing/cartesia/index.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
+import { fieldsOf } from '../../helpers/index.js';
 import { BlockedClock } from '../../transport/blocked-clock.js';
 import { FakeClock } from '../../transport/fake-clock.js';
 import {
@@ -206,14 +207,7 @@ describe('Cartesia TTS over /tts/websocket (loopback, undici WebSocket)', () => 
     expect(settled).toBe(false);
     clock.advance(1);
     const error = await pending;
-    expect(TimeoutError.isInstance(error)).toBe(true);
-    const e = error as TimeoutError;
-    expect({
-      phase: e.phase,
-      timeoutMs: e.timeoutMs,
-      retryable: e.retryable,
-      partialOutput: e.partialOutput,
-    }).toEqual({
+    expect(fieldsOf(error, TimeoutError, 'phase', 'timeoutMs', 'retryable', 'partialOutput')).toEqual({
       phase: 'idle',
       timeoutMs: 1000,
       retryable: true,
@@ -240,11 +234,7 @@ describe('Cartesia TTS over /tts/websocket (loopback, undici WebSocket)', () => 
     clock.advance(800);
     const { items, error } = await pending;
     expect(items).toEqual([]);
-    expect(TimeoutError.isInstance(error)).toBe(true);
-    expect({
-      phase: (error as TimeoutError).phase,
-      partialOutput: (error as TimeoutError).partialOutput,
-    }).toEqual({
+    expect(fieldsOf(error, TimeoutError, 'phase', 'partialOutput')).toEqual({
       phase: 'first-chunk',
       partialOutput: false,
     });

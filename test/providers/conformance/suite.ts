@@ -54,7 +54,7 @@ import type { Deadlines, HttpTransport } from '../../../src/transport/types.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
 import type { ChatEvent } from '../../../src/types/chat.js';
 import type { TranscriptEvent } from '../../../src/types/transcript.js';
-import { concatBytes as concat } from '../../helpers/index.js';
+import { concatBytes as concat, fieldsOf } from '../../helpers/index.js';
 import { FakeClock } from '../../transport/fake-clock.js';
 
 /** The checks of the suite, by name (use them as keys of {@link ConformanceTarget.skip}). */
@@ -308,45 +308,31 @@ export function describeConformance(target: ConformanceTarget): void {
         },
       );
 
+      /** Serves `script` and runs one call until it throws: what came before, the error, the mock. */
+      async function runToError(script: MockScript) {
+        const served = await serve(script);
+        const iterator = start(target, served.adapter, attemptOf(served, new AbortController().signal))[
+          Symbol.asyncIterator
+        ]();
+        return { served, ...(await untilError(iterator)) };
+      }
+
       check(
         'http-401',
         'HTTP 401 throws a ProviderError that is not retryable and holds no key',
         async () => {
-          const served = await serve({ failTimes: 1, failStatus: 401 });
-          const iterator = start(target, served.adapter, attemptOf(served, new AbortController().signal))[
-            Symbol.asyncIterator
-          ]();
-          const { items, error } = await untilError(iterator);
+          const { items, error } = await runToError({ failTimes: 1, failStatus: 401 });
           expect(items).toEqual([]);
-          expect(ProviderError.isInstance(error)).toBe(true);
-          const e = error as ProviderError;
-          expect({
-            status: e.status,
-            retryable: e.retryable,
-            partialOutput: e.partialOutput,
-            auth: e.isAuthError,
-          }).toEqual({
-            status: 401,
-            retryable: false,
-            partialOutput: false,
-            auth: true,
-          });
+          const e = fieldsOf(error, ProviderError, 'status', 'retryable', 'partialOutput', 'isAuthError');
+          expect(e).toEqual({ status: 401, retryable: false, partialOutput: false, isAuthError: true });
           expectNoSecret(error, target.apiKey);
         },
       );
 
       check('http-503', 'HTTP 503 throws a retryable ProviderError with the status', async () => {
-        const served = await serve({ failTimes: 1, failStatus: 503 });
-        const iterator = start(target, served.adapter, attemptOf(served, new AbortController().signal))[
-          Symbol.asyncIterator
-        ]();
-        const { items, error } = await untilError(iterator);
+        const { items, error } = await runToError({ failTimes: 1, failStatus: 503 });
         expect(items).toEqual([]);
-        expect(ProviderError.isInstance(error)).toBe(true);
-        expect({
-          status: (error as ProviderError).status,
-          retryable: (error as ProviderError).retryable,
-        }).toEqual({
+        expect(fieldsOf(error, ProviderError, 'status', 'retryable')).toEqual({
           status: 503,
           retryable: true,
         });
@@ -357,14 +343,8 @@ export function describeConformance(target: ConformanceTarget): void {
         'http-429',
         'HTTP 429 with Retry-After throws a retryable ProviderError with retryAfterMs',
         async () => {
-          const served = await serve({ failTimes: 1, failStatus: 429, retryAfter: '2' });
-          const iterator = start(target, served.adapter, attemptOf(served, new AbortController().signal))[
-            Symbol.asyncIterator
-          ]();
-          const { error } = await untilError(iterator);
-          expect(ProviderError.isInstance(error)).toBe(true);
-          const e = error as ProviderError;
-          expect({ status: e.status, retryable: e.retryable, retryAfterMs: e.retryAfterMs }).toEqual({
+          const { error } = await runToError({ failTimes: 1, failStatus: 429, retryAfter: '2' });
+          expect(fieldsOf(error, ProviderError, 'status', 'retryable', 'retryAfterMs')).toEqual({
             status: 429,
             retryable: true,
             retryAfterMs: 2000,
@@ -407,14 +387,7 @@ export function describeConformance(target: ConformanceTarget): void {
           const pending = untilError(iterator);
           served.clock.advance(1000);
           const { error } = await pending;
-          expect(TimeoutError.isInstance(error)).toBe(true);
-          const e = error as TimeoutError;
-          expect({
-            phase: e.phase,
-            timeoutMs: e.timeoutMs,
-            retryable: e.retryable,
-            partialOutput: e.partialOutput,
-          }).toEqual({
+          expect(fieldsOf(error, TimeoutError, 'phase', 'timeoutMs', 'retryable', 'partialOutput')).toEqual({
             phase: 'idle',
             timeoutMs: 1000,
             retryable: true,
@@ -424,24 +397,18 @@ export function describeConformance(target: ConformanceTarget): void {
         },
       );
 
+      /** What a retryable failure after output shows. */
+      const AFTER_OUTPUT = { retryable: true, partialOutput: true };
+
       check(
         'truncated',
         'C29: a body that ends cleanly before its end marker throws ProtocolError (truncated)',
         async () => {
-          const served = await serve({ endWithoutDone: true });
-          const iterator = start(target, served.adapter, attemptOf(served, new AbortController().signal))[
-            Symbol.asyncIterator
-          ]();
-          const { items, error } = await untilError(iterator);
+          const { items, error } = await runToError({ endWithoutDone: true });
           expect(items.length).toBeGreaterThan(0);
           expectFirst(target, items[0]);
-          expect(ProtocolError.isInstance(error)).toBe(true);
-          const e = error as ProtocolError;
-          expect({ retryable: e.retryable, partialOutput: e.partialOutput }).toEqual({
-            retryable: true,
-            partialOutput: true,
-          });
-          expect(e.message).toMatch(/truncated/);
+          expect(fieldsOf(error, ProtocolError, 'retryable', 'partialOutput')).toEqual(AFTER_OUTPUT);
+          expect((error as ProtocolError).message).toMatch(/truncated/);
         },
       );
 
@@ -449,19 +416,10 @@ export function describeConformance(target: ConformanceTarget): void {
         'reset',
         'C29: a connection reset after output throws ProtocolError (truncated) with partialOutput',
         async () => {
-          const served = await serve({ resetAfterChunks: target.chunksToFirstOutput });
-          const iterator = start(target, served.adapter, attemptOf(served, new AbortController().signal))[
-            Symbol.asyncIterator
-          ]();
-          const { items, error } = await untilError(iterator);
+          const { served, items, error } = await runToError({ resetAfterChunks: target.chunksToFirstOutput });
           expectFirst(target, items[0]);
-          expect(ProtocolError.isInstance(error)).toBe(true);
-          const e = error as ProtocolError;
-          expect({ retryable: e.retryable, partialOutput: e.partialOutput }).toEqual({
-            retryable: true,
-            partialOutput: true,
-          });
-          expect(e.message).toMatch(/truncated/);
+          expect(fieldsOf(error, ProtocolError, 'retryable', 'partialOutput')).toEqual(AFTER_OUTPUT);
+          expect((error as ProtocolError).message).toMatch(/truncated/);
           expect(await served.requests[0]!.ended).toBe('reset');
         },
       );
@@ -470,19 +428,13 @@ export function describeConformance(target: ConformanceTarget): void {
         'error-event',
         'C06: an error event after output throws a retryable ProviderError with partialOutput',
         async () => {
-          const served = await serve({ errorEventAfterChunks: target.chunksToFirstOutput });
-          const iterator = start(target, served.adapter, attemptOf(served, new AbortController().signal))[
-            Symbol.asyncIterator
-          ]();
-          const { items, error } = await untilError(iterator);
+          const { items, error } = await runToError({ errorEventAfterChunks: target.chunksToFirstOutput });
           expectFirst(target, items[0]);
-          expect(ProviderError.isInstance(error)).toBe(true);
-          const e = error as ProviderError;
-          expect({ status: e.status, retryable: e.retryable, partialOutput: e.partialOutput }).toEqual({
+          expect(fieldsOf(error, ProviderError, 'status', 'retryable', 'partialOutput')).toEqual({
             status: undefined,
-            retryable: true,
-            partialOutput: true,
+            ...AFTER_OUTPUT,
           });
+          const e = error as ProviderError;
           expect(e.providerType ?? e.providerCode).toBeTypeOf('string');
         },
       );
@@ -491,14 +443,9 @@ export function describeConformance(target: ConformanceTarget): void {
         'malformed',
         'a frame that is not JSON throws ProtocolError after the output before it',
         async () => {
-          const served = await serve({ malformedAfterChunks: target.chunksToFirstOutput });
-          const iterator = start(target, served.adapter, attemptOf(served, new AbortController().signal))[
-            Symbol.asyncIterator
-          ]();
-          const { items, error } = await untilError(iterator);
+          const { items, error } = await runToError({ malformedAfterChunks: target.chunksToFirstOutput });
           expectFirst(target, items[0]);
-          expect(ProtocolError.isInstance(error)).toBe(true);
-          expect((error as ProtocolError).partialOutput).toBe(true);
+          expect(fieldsOf(error, ProtocolError, 'partialOutput')).toEqual({ partialOutput: true });
         },
       );
     });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readWav } from '../../../src/audio/index.js';
 import { ProviderError } from '../../../src/errors/index.js';
 import { createRouter } from '../../../src/routing/router.js';
+import type { DeepgramListenScript } from '../../../src/testing/deepgram/index.js';
 import {
   createDeepgramMock,
   createOpenAiCompatibleMock,
@@ -28,23 +29,31 @@ async function serve<T extends Parameters<typeof startMockServer>[0]['provider']
 
 const PCM16K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 16000 };
 
+/**
+ * A Deepgram mock whose listen socket follows `listen`, and an OpenAI-compatible backup, both
+ * served; a router whose `stt` route is [dg (nova-3), oa (whisper-1)] by priority, without a
+ * first-chunk deadline.
+ */
+async function sttWithBackup(listen: DeepgramListenScript) {
+  const deepgram = createDeepgramMock({ apiKey: KEY, inactivityTimeoutMs: 0, script: { listen } });
+  const openai = createOpenAiCompatibleMock();
+  const [dg, oa] = [await serve(deepgram), await serve(openai)];
+  const router = createRouter({
+    providers: {
+      dg: { kind: 'deepgram', baseUrl: dg.url, apiKey: KEY, stt: { model: 'nova-3' } },
+      oa: { kind: 'openai-compatible', baseUrl: `${oa.url}/v1`, stt: { model: 'whisper-1' } },
+    },
+    routes: { stt: { providers: ['dg', 'oa'], strategy: 'priority', firstChunkTimeoutMs: false } },
+  });
+  return { deepgram, openai, router };
+}
+
 describe('Deepgram through createRouter', () => {
   it('stt: Deepgram closes 1011 before any transcript -> the OpenAI-compatible provider hears the whole audio', async () => {
-    const deepgram = createDeepgramMock({
-      apiKey: KEY,
-      inactivityTimeoutMs: 0,
-      script: {
-        listen: { closeAfterChunks: 0, closeCode: 1011, closeReason: 'NET-0000 upstream unavailable' },
-      },
-    });
-    const openai = createOpenAiCompatibleMock();
-    const [dg, oa] = [await serve(deepgram), await serve(openai)];
-    const router = createRouter({
-      providers: {
-        dg: { kind: 'deepgram', baseUrl: dg.url, apiKey: KEY, stt: { model: 'nova-3' } },
-        oa: { kind: 'openai-compatible', baseUrl: `${oa.url}/v1`, stt: { model: 'whisper-1' } },
-      },
-      routes: { stt: { providers: ['dg', 'oa'], strategy: 'priority', firstChunkTimeoutMs: false } },
+    const { deepgram, openai, router } = await sttWithBackup({
+      closeAfterChunks: 0,
+      closeCode: 1011,
+      closeReason: 'NET-0000 upstream unavailable',
     });
     try {
       // 2 s: the mock's first final ('Hello from the mock.') is due at 1600 ms; it closes instead.
@@ -87,19 +96,10 @@ describe('Deepgram through createRouter', () => {
   });
 
   it('C18 (STT): Deepgram closes 1008 "invalid api key" before any transcript -> not retryable, the next provider serves', async () => {
-    const deepgram = createDeepgramMock({
-      apiKey: KEY,
-      inactivityTimeoutMs: 0,
-      script: { listen: { closeAfterChunks: 0, closeCode: 1008, closeReason: 'invalid api key' } },
-    });
-    const openai = createOpenAiCompatibleMock();
-    const [dg, oa] = [await serve(deepgram), await serve(openai)];
-    const router = createRouter({
-      providers: {
-        dg: { kind: 'deepgram', baseUrl: dg.url, apiKey: KEY, stt: { model: 'nova-3' } },
-        oa: { kind: 'openai-compatible', baseUrl: `${oa.url}/v1`, stt: { model: 'whisper-1' } },
-      },
-      routes: { stt: { providers: ['dg', 'oa'], strategy: 'priority', firstChunkTimeoutMs: false } },
+    const { router } = await sttWithBackup({
+      closeAfterChunks: 0,
+      closeCode: 1008,
+      closeReason: 'invalid api key',
     });
     try {
       const pcm = syntheticAudio({ durationMs: 2000, format: PCM16K });

@@ -5,69 +5,16 @@
  * the router runs on a FakeClock.
  */
 import { describe, expect, it, vi } from 'vitest';
-import {
-  AllProvidersFailedError,
-  createRouter,
-  type RouterConfig,
-  TimeoutError,
-} from '../../../src/index.js';
+import { AllProvidersFailedError, createRouter, TimeoutError } from '../../../src/index.js';
 import { loadSageMakerSdk } from '../../../src/providers/sagemaker/sdk-client.js';
 import { until } from '../cartesia/helpers.js';
 import { FakeClock } from '../elevenlabs/helpers.js';
-import { credentials, encoder } from './helpers.js';
+import { messages, sageMaker } from './sdk-stub.js';
 
-const sdk = vi.hoisted(() => {
-  let release!: () => void;
-  const loaded = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  /** One a `send`: resolving it lets the endpoint's first event out. */
-  const answers: Array<() => void> = [];
-  return { loads: 0, loaded, release, answers, clients: 0 };
-});
-
-vi.mock('@aws-sdk/client-sagemaker-runtime', async () => {
-  sdk.loads++;
-  await sdk.loaded;
-  class InvokeEndpointWithResponseStreamCommand {
-    constructor(readonly input: unknown) {}
-  }
-  class SageMakerRuntimeClient {
-    constructor() {
-      sdk.clients++;
-    }
-    async send() {
-      let answer!: () => void;
-      const answered = new Promise<void>((resolve) => {
-        answer = resolve;
-      });
-      sdk.answers.push(answer);
-      return {
-        Body: (async function* () {
-          await answered;
-          yield { PayloadPart: { Bytes: encoder.encode('{"outputs":["Table for two."]}\n') } };
-        })(),
-      };
-    }
-    destroy() {}
-  }
-  return { InvokeEndpointWithResponseStreamCommand, SageMakerRuntimeClient };
-});
-
-const sageMaker: RouterConfig = {
-  providers: {
-    sm: {
-      kind: 'sagemaker',
-      region: 'eu-west-1',
-      endpointName: 'llm',
-      endpointUrl: 'http://127.0.0.1:9',
-      credentials,
-      chat: { models: { fast: 'default' }, payload: 'jsonlines' },
-    },
-  },
-  routes: { chat: { providers: ['sm'], firstChunkTimeoutMs: 300 } },
-};
-const messages = [{ role: 'user' as const, content: 'Book a table' }];
+const sdk = await vi.hoisted(async () => (await import('./sdk-stub.js')).sdkStub());
+vi.mock('@aws-sdk/client-sagemaker-runtime', async () =>
+  (await import('./sdk-stub.js')).stubSageMakerSdk(sdk),
+);
 
 /** Lets pending imports and promise jobs run: a few turns of the event loop. */
 async function turns(n = 20): Promise<void> {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeWav } from '../../../src/audio/wav-writer.js';
 import { ConfigError, ProtocolError, ProviderError } from '../../../src/errors/index.js';
 import { createSageMakerAdapter, registerSageMakerCodec } from '../../../src/providers/sagemaker/index.js';
+import type { SageMakerAdapterOptions } from '../../../src/providers/sagemaker/options.js';
 import {
   mockSpeechPcm,
   type SageMakerEmulator,
@@ -35,7 +36,8 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
-function adapter(endpointName: string, sections: Parameters<typeof createSageMakerAdapter>[0]) {
+/** The adapter of emulator endpoint `endpointName` with the capability sections `sections`. */
+function adapter(endpointName: string, sections: Pick<SageMakerAdapterOptions, 'tts' | 'stt'>) {
   return createSageMakerAdapter({
     ...sections,
     name: 'sm',
@@ -46,16 +48,19 @@ function adapter(endpointName: string, sections: Parameters<typeof createSageMak
   });
 }
 
+/** The TTS of endpoint `endpointName` through codec `payload` at `sampleRate` Hz. */
+const ttsOf = (endpointName: string, payload: string, sampleRate: number) =>
+  adapter(endpointName, { tts: { payload, sampleRate } }).tts!;
+
+/** The STT of endpoint `endpointName` through codec `payload` at `sampleRate` Hz. */
+const sttOf = (endpointName: string, payload: string, sampleRate: number) =>
+  adapter(endpointName, { stt: { payload, sampleRate } }).stt!;
+
 const join = (chunks: Uint8Array[]) => Buffer.concat(chunks.map((c) => Buffer.from(c)));
 
 describe('SageMaker TTS over the emulator', () => {
   it("'cartesia': sends Cartesia's body and yields the decoded base64 audio labelled with the asked format", async () => {
-    const tts = adapter('sonic', {
-      name: '',
-      region: '',
-      endpointName: '',
-      tts: { payload: 'cartesia', sampleRate: 16_000 },
-    }).tts!;
+    const tts = ttsOf('sonic', 'cartesia', 16_000);
     expect(tts.capabilities).toEqual({
       outputFormats: [{ encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 }],
       streamingText: false,
@@ -83,24 +88,14 @@ describe('SageMaker TTS over the emulator', () => {
   });
 
   it("'cartesia': messages split into 100-byte PayloadParts give the same audio", async () => {
-    const tts = adapter('sonicSplit', {
-      name: '',
-      region: '',
-      endpointName: '',
-      tts: { payload: 'cartesia', sampleRate: 24_000 },
-    }).tts!;
+    const tts = ttsOf('sonicSplit', 'cartesia', 24_000);
     const format = tts.capabilities.outputFormats[0]!;
     const audio = await collect(tts.synthesize({ text: 'Split me.', voice: 'v', format }, attemptOf()));
     expectSameBytes(join(audio.map((a) => a.data)), mockSpeechPcm('Split me.'));
   });
 
   it("'cartesia': no done message is a truncated ProtocolError; an error message a ProviderError by status_code", async () => {
-    const cut = adapter('sonicCut', {
-      name: '',
-      region: '',
-      endpointName: '',
-      tts: { payload: 'cartesia', sampleRate: 24_000 },
-    }).tts!;
+    const cut = ttsOf('sonicCut', 'cartesia', 24_000);
     const format = cut.capabilities.outputFormats[0]!;
     const truncated = await collectUntilError(
       cut.synthesize({ text: 'Hi.', voice: 'v', format }, attemptOf()),
@@ -109,12 +104,7 @@ describe('SageMaker TTS over the emulator', () => {
     expect(ProtocolError.isInstance(truncated.error)).toBe(true);
     expect(truncated.error).toMatchObject({ partialOutput: true, retryable: true });
 
-    const busy = adapter('sonicError', {
-      name: '',
-      region: '',
-      endpointName: '',
-      tts: { payload: 'cartesia', sampleRate: 24_000 },
-    }).tts!;
+    const busy = ttsOf('sonicError', 'cartesia', 24_000);
     const failed = await collectUntilError(busy.synthesize({ text: 'Hi.', voice: 'v', format }, attemptOf()));
     expect(ProviderError.isInstance(failed.error)).toBe(true);
     expect(failed.error).toMatchObject({
@@ -125,12 +115,7 @@ describe('SageMaker TTS over the emulator', () => {
   });
 
   it("'raw-pcm': yields the PayloadPart bytes as they come (odd sizes split samples)", async () => {
-    const tts = adapter('pcm', {
-      name: '',
-      region: '',
-      endpointName: '',
-      tts: { payload: 'raw-pcm', sampleRate: 22_050 },
-    }).tts!;
+    const tts = ttsOf('pcm', 'raw-pcm', 22_050);
     const format = tts.capabilities.outputFormats[0]!;
     const audio = await collect(tts.synthesize({ text: 'Hey.', voice: 'af_heart', format }, attemptOf()));
     expect(audio[0]!.data.byteLength).toBe(1001);
@@ -149,12 +134,7 @@ describe('SageMaker STT over the emulator', () => {
   const utterance = syntheticVoiceBytes({ durationMs: 500, sampleRate: 16_000, seed: 3 });
 
   it("'wav': sends one WAV file and streams partials then the final", async () => {
-    const stt = adapter('whisper', {
-      name: '',
-      region: '',
-      endpointName: '',
-      stt: { payload: 'wav', sampleRate: 16_000 },
-    }).stt!;
+    const stt = sttOf('whisper', 'wav', 16_000);
     expect(stt.capabilities).toEqual({ inputFormats: [format], streamingInput: false });
     const events = await collect(
       stt.transcribe(
@@ -176,12 +156,7 @@ describe('SageMaker STT over the emulator', () => {
   });
 
   it("'raw-pcm': sends the raw bytes; without interim only the final", async () => {
-    const stt = adapter('whisper', {
-      name: '',
-      region: '',
-      endpointName: '',
-      stt: { payload: 'raw-pcm', sampleRate: 16_000 },
-    }).stt!;
+    const stt = sttOf('whisper', 'raw-pcm', 16_000);
     const events = await collect(
       stt.transcribe({ audio: partsOf([utterance]), format, interim: false }, attemptOf()),
     );
@@ -192,12 +167,7 @@ describe('SageMaker STT over the emulator', () => {
   });
 
   it('a stream that ends after a partial without a final is truncated', async () => {
-    const stt = adapter('whisperCut', {
-      name: '',
-      region: '',
-      endpointName: '',
-      stt: { payload: 'wav', sampleRate: 16_000 },
-    }).stt!;
+    const stt = sttOf('whisperCut', 'wav', 16_000);
     const { items, error } = await collectUntilError(
       stt.transcribe({ audio: partsOf([utterance]), format, interim: true }, attemptOf()),
     );
@@ -208,12 +178,7 @@ describe('SageMaker STT over the emulator', () => {
 
   it('empty audio sends nothing', async () => {
     const before = emulator.requests.length;
-    const stt = adapter('whisper', {
-      name: '',
-      region: '',
-      endpointName: '',
-      stt: { payload: 'wav', sampleRate: 16_000 },
-    }).stt!;
+    const stt = sttOf('whisper', 'wav', 16_000);
     expect(await collect(stt.transcribe({ audio: partsOf([]), format, interim: true }, attemptOf()))).toEqual(
       [],
     );
@@ -256,12 +221,7 @@ describe('payload codecs', () => {
         for await (const data of parts) yield { data, format: request.format };
       },
     });
-    const tts = adapter('pcm', {
-      name: '',
-      region: '',
-      endpointName: '',
-      tts: { payload: 'upper-pcm', sampleRate: 8000 },
-    }).tts!;
+    const tts = ttsOf('pcm', 'upper-pcm', 8000);
     expect(tts.capabilities.outputFormats).toEqual([{ encoding: 'mulaw', sampleRate: 8000, channels: 1 }]);
     await collect(
       tts.synthesize({ text: 'abc', voice: 'v', format: tts.capabilities.outputFormats[0]! }, attemptOf()),
