@@ -1,4 +1,5 @@
 import { SentenceSplitter } from './sentence-splitter.js';
+import { speakable } from './speakable.js';
 
 /** Options of a {@link ClauseSplitter}. Lengths count characters of the trimmed chunk. */
 export interface ClauseSplitterOptions {
@@ -78,17 +79,34 @@ export class ClauseSplitter {
     }
   }
 
-  /** The first boundary in #pending with at least `min` characters before it, if any. */
+  /**
+   * The first boundary in #pending with at least `min` characters before it, if any. A sentence
+   * with nothing to speak (markup, emoji, punctuation) is a chunk of its own whatever its
+   * length, joined to neither neighbour (tts() skips such a chunk).
+   */
   #boundary(min: number): number | undefined {
     const all = this.#pending;
-    const candidates = [...this.#sentenceEnds];
+    let found: number | undefined;
+    let start = 0;
+    for (const at of this.#sentenceEnds) {
+      if (all.slice(0, at).trim().length >= min) {
+        found = at;
+        break;
+      }
+      if (!speakable(all.slice(start, at))) {
+        // Cut before the sentence with nothing to speak, or after it when it comes first.
+        found = start > 0 ? start : at;
+        break;
+      }
+      start = at;
+    }
     CLAUSE_END.lastIndex = 0;
     for (let m = CLAUSE_END.exec(all); m; m = CLAUSE_END.exec(all)) {
       const at = m.index + m[0].length;
+      if (found !== undefined && at >= found) break;
       // The white space must be followed by text, so the boundary is complete.
-      if (at < all.length) candidates.push(at);
+      if (at < all.length && all.slice(0, at).trim().length >= min) return at;
     }
-    candidates.sort((a, b) => a - b);
-    return candidates.find((at) => all.slice(0, at).trim().length >= min);
+    return found;
   }
 }

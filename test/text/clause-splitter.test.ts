@@ -51,6 +51,18 @@ describe('ClauseSplitter', () => {
     ]);
   });
 
+  it('keeps a sentence with nothing to speak as a chunk of its own, not joined to the next', () => {
+    const { steps, end } = run(['Hello there, my friend!\n', '```\n', '```\n', '🙂\n', 'See you.']);
+    expect([...steps.flat(), ...end]).toEqual([
+      'Hello there, ',
+      'my friend!\n',
+      '```\n',
+      '```\n',
+      '🙂\n',
+      'See you.',
+    ]);
+  });
+
   it('returns nothing at the end for white space only', () => {
     expect(run(['  ', ' ']).end).toEqual([]);
   });
