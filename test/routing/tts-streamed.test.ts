@@ -60,7 +60,7 @@ describe('streamed text into a provider that takes text as a stream (Cartesia We
     ]);
     expect(sonic.sockets).toHaveLength(2);
     expect((sonic.sockets[1]!.messages as Wire[]).map((m) => [m.transcript, m.continue, m.flush])).toEqual([
-      [' See you then.', true, undefined],
+      ['See you then.', true, undefined],
       ['', false, undefined],
     ]);
     expect(chunks.filter((c) => c.discontinuity)).toHaveLength(2);
