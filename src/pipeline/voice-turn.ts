@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { AbortError } from '../errors/abort-error.js';
-import { VoxrouteError } from '../errors/voxroute-error.js';
 import { onceStream, type Settle } from '../internal/once-stream.js';
+import { preflightOf } from '../routing/preflight.js';
 import type { Router } from '../routing/router-types.js';
 import { ClauseSplitter } from '../text/clause-splitter.js';
 import type { AudioChunk } from '../types/audio.js';
@@ -9,6 +9,7 @@ import type { RouteResult } from '../types/route-result.js';
 import { expectedTtfcMs, stageDeadlines } from './budget.js';
 import { EventQueue } from './event-queue.js';
 import type { TurnEvent, TurnResult, TurnTimeline, VoiceTurn, VoiceTurnRequest } from './types.js';
+import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
 
 /**
  * Runs one voice turn: the caller's audio -> stt() finals -> chat() with the transcript
@@ -36,12 +37,16 @@ import type { TurnEvent, TurnResult, TurnTimeline, VoiceTurn, VoiceTurnRequest }
  * once (their provider connections are closed); nothing is yielded after it, the iterator
  * throws AbortError and `result` rejects with it.
  *
- * @throws VoxrouteError (synchronously) when the request is malformed, naming the field.
- * @throws from the iterator: the first stage error (AllProvidersFailedError, MidStreamError,
- *   TimeoutError, ConfigError for a route that does not exist...), AbortError after a barge-in.
+ * @throws RequestError (synchronously) when a field of the request is malformed, naming the
+ *   field (every field of the three stages is checked here, as stt(), chat() and tts() would).
+ * @throws from the iterator: ConfigError at once, before any provider is contacted, when a
+ *   stage's route does not exist or no provider of it maps the model (chat) or the voice (tts);
+ *   then the first stage error (AllProvidersFailedError, MidStreamError, TimeoutError...),
+ *   AbortError after a barge-in.
  */
 export function voiceTurn(router: Router, request: VoiceTurnRequest): VoiceTurn {
-  validate(request);
+  const bad = turnRequestProblem(request);
+  if (bad) throw bad;
   return onceStream('VoiceTurn', (settle: Settle<TurnResult>) =>
     runTurn(router, request, settle)[Symbol.asyncIterator](),
   );
@@ -54,6 +59,14 @@ async function* runTurn(
 ): AsyncGenerator<TurnEvent, void, undefined> {
   const t0 = performance.now();
   const at = () => performance.now() - t0;
+  // An unknown route, model or voice of any stage fails the turn before the first stage (STT,
+  // which is billed) starts: no provider is contacted.
+  const preflight = preflightOf(router);
+  const config = preflight && turnConfigProblem(request, preflight);
+  if (config) {
+    settle.reject(config);
+    throw config;
+  }
   const turn = new AbortController();
   const onAbort = () => turn.abort(request.signal?.reason);
   if (request.signal?.aborted) turn.abort(request.signal.reason);
@@ -208,17 +221,4 @@ function providerWait(result: RouteResult | undefined): number {
 async function* onEnd<T>(source: AsyncIterable<T>, ended: () => void): AsyncGenerator<T, void, undefined> {
   for await (const item of source) yield item;
   ended();
-}
-
-function validate(request: VoiceTurnRequest): void {
-  const bad = (field: string, what: string) => new VoxrouteError(`voiceTurn(): '${field}' must be ${what}`);
-  if (request === null || typeof request !== 'object') throw bad('request', 'an object');
-  if (!request.audio || typeof (request.audio as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function')
-    throw bad('audio', 'an AsyncIterable of Uint8Array or AudioChunk');
-  if (!request.format || typeof request.format !== 'object') throw bad('format', 'an AudioFormat');
-  if (!Array.isArray(request.messages)) throw bad('messages', 'an array of ChatMessage');
-  if (typeof request.model !== 'string' || request.model === '') throw bad('model', 'a non-empty string');
-  if (typeof request.voice !== 'string' || request.voice === '') throw bad('voice', 'a non-empty string');
-  if (request.budgetMs !== undefined && !(Number.isFinite(request.budgetMs) && request.budgetMs > 0))
-    throw bad('budgetMs', 'a positive number of ms');
 }

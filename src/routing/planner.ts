@@ -181,6 +181,34 @@ export class RoutePlanner {
     return this.#run(call, request, route, routeName, built, missing, order);
   }
 
+  /**
+   * Whether `call` would find a provider on its route, without planning it (no breaker is
+   * asked, nothing is recorded): the ConfigError it would end with before contacting any
+   * provider, or undefined.
+   */
+  check<T, C extends Capability>(
+    call: CapabilityCall<T, C>,
+    route: string | undefined,
+  ): ConfigError | undefined {
+    const capability = call.capability;
+    const routeName = route ?? capability;
+    const resolved = this.#routeOf(routeName, capability);
+    if (typeof resolved === 'string')
+      return new ConfigError([{ path: ['routes', routeName], message: resolved }]);
+    const missing: ConfigIssue[] = [];
+    for (const name of resolved.providers) {
+      const adapter = this.#adapters.get(name);
+      const provider = this.#config.providers[name];
+      if (!adapter || !provider) continue;
+      const port = adapter[capability];
+      const section = sectionOf(provider)[capability];
+      const made = port && section ? call.candidate(name, port, section) : `no ${capability} capability`;
+      if (typeof made !== 'string') return undefined;
+      missing.push({ path: ['providers', name, capability], message: made });
+    }
+    return missing.length ? new ConfigError(missing) : undefined;
+  }
+
   /** The run of a planned call: its candidates in `order`. */
   #run<T, C extends Capability>(
     call: CapabilityCall<T, C>,

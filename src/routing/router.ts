@@ -17,6 +17,7 @@ import { RouterEmitter } from './events.js';
 import { HealthRegistry } from './health/index.js';
 import { LatencyTracker } from './latency-tracker.js';
 import { RoutePlanner } from './planner.js';
+import { PREFLIGHT, type Preflight } from './preflight.js';
 import { rejectedStream } from './rejected-stream.js';
 import { routedStream } from './routed-stream.js';
 import type { Router, RouterOptions } from './router-types.js';
@@ -99,8 +100,16 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     options.random,
   );
   const context: CallContext = { closeSignal: closing.signal, logger };
+  /** voiceTurn()'s check of each stage before the first one starts (routing/preflight.ts). */
+  const preflight: Preflight = (c) =>
+    c.capability === 'tts'
+      ? planner.check(ttsCall(c.request, context), c.request.route)
+      : c.capability === 'chat'
+        ? planner.check(chatCall(c.request), c.request.route)
+        : planner.check(sttCall(c.request, context), c.request.route);
 
-  return {
+  const router: Router & { [PREFLIGHT]: Preflight } = {
+    [PREFLIGHT]: preflight,
     // A bad request fails before any provider is contacted (RequestError naming the field).
     tts(request) {
       const bad = ttsRequestProblem(request);
@@ -144,4 +153,5 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       ]);
     },
   };
+  return router;
 }

@@ -3,6 +3,7 @@ import { RequestError } from '../errors/request-error.js';
 import type { TtsTextPiece, WordTiming } from '../providers/types.js';
 import { ClauseSplitter } from '../text/clause-splitter.js';
 import { SentenceSplitter } from '../text/sentence-splitter.js';
+import { speakable } from '../text/speakable.js';
 
 /** How far the caller got into a sentence: the text sent, its word timestamps, audio delivered (ms). */
 export interface SentenceCut {
@@ -34,6 +35,9 @@ export class TtsProgress {
   #reading = false;
   /** True while {@link #onAbort} listens on the signals (streamed text). */
   #listening = false;
+  /** A letter or digit has been read ({@link speakable}); streamed text scanned up to #scanned. */
+  #spoken = false;
+  #scanned = 0;
   #iterator: AsyncIterator<string> | undefined;
   readonly #source: string | AsyncIterable<string>;
   readonly #locale: string | undefined;
@@ -115,13 +119,16 @@ export class TtsProgress {
     }
   }
 
-  /** True once the text holds something to speak; false when it ended with only white space. */
+  /**
+   * True once the text holds something to speak (a letter or digit, {@link speakable}); false
+   * when it ended with none (only white space, punctuation, symbols, emoji, markup).
+   */
   async hasSpeech(): Promise<boolean> {
     this.#read();
-    // Streamed text has speech from its first word on (it is forwarded as it comes).
+    // Streamed text has speech from its first letter or digit on (it is forwarded as it comes).
     for (;;) {
       if (this.#stopped) throw this.#stopped;
-      if (this.#text.trim() !== '' || this.#sentences.some((s) => s.trim() !== '')) return true;
+      if (this.#speechSoFar()) return true;
       if (this.#failure) throw this.#failure.error;
       if (this.#ended) return false;
       await new Promise<void>((resolve) => this.#waiters.push(resolve));
@@ -136,7 +143,7 @@ export class TtsProgress {
   speechNow(): boolean | undefined {
     this.#read();
     if (this.#stopped) return undefined;
-    if (this.#text.trim() !== '' || this.#sentences.some((s) => s.trim() !== '')) return true;
+    if (this.#speechSoFar()) return true;
     if (this.#failure || !this.#ended) return undefined;
     return false;
   }
@@ -161,6 +168,18 @@ export class TtsProgress {
       }
     }
     this.#wake();
+  }
+
+  /** True when the text read so far has a letter or digit; each character is scanned once. */
+  #speechSoFar(): boolean {
+    if (this.#spoken) return true;
+    if (typeof this.#source === 'string') this.#spoken = speakable(this.#source);
+    else if (this.#text.length > this.#scanned) {
+      // From one code unit back: a surrogate pair split across two tokens is read whole.
+      this.#spoken = speakable(this.#text.slice(Math.max(0, this.#scanned - 1)));
+      this.#scanned = this.#text.length;
+    }
+    return this.#spoken;
   }
 
   #read(): void {

@@ -33,11 +33,23 @@ export async function* streamedAttempt(
   const ends: number[] = [];
   let sent = '';
   async function* text(): AsyncGenerator<TtsTextPiece, void, undefined> {
+    /** True until the context has been given a word: white space in front of it is dropped. */
+    let leading = true;
     for await (const piece of progress.pieces(first, (clause) => {
       ends.push(sent.length + clause.trimEnd().length);
       sent += clause;
     })) {
       if (ends.length > 0) ready();
+      if (leading) {
+        // A clause released at its punctuation leaves the white space after it to the next
+        // clause (" See you"): within a context it joins the two, at a new context's start it
+        // is dropped.
+        const trimmed = piece.text.trimStart();
+        if (trimmed === '' && !piece.clauseEnd) continue;
+        leading = trimmed === '';
+        yield trimmed === piece.text ? piece : { ...piece, text: trimmed };
+        continue;
+      }
       yield piece;
     }
     ready();

@@ -1,4 +1,5 @@
 import type { ProviderTtsRequest, ProviderTtsStreamRequest, WordTiming } from '../providers/types.js';
+import { speakable } from '../text/speakable.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import type { TtsRequest } from '../types/requests.js';
 import type { CallContext, CapabilityCall } from './capability.js';
@@ -28,7 +29,9 @@ export const DEFAULT_TTS_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRa
  * speaks sentence by sentence: the next sentence goes to the route's order again, minus the
  * providers whose circuit breaker is open (a provider is ruled out only by its breaker). Audio reaches the caller in whole samples in
  * `request.format`; the first chunk after a switch of provider is marked
- * `discontinuity: true`. Text with nothing to speak contacts no provider. Barge-in (the
+ * `discontinuity: true`. Text with nothing to speak (no letter or digit: only white space,
+ * punctuation, symbols, emoji, markup) contacts no provider, and such a sentence inside a longer
+ * text is skipped. Barge-in (the
  * request's signal, router.close(), breaking out) return()s the caller's text iterator.
  */
 export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCall<AudioChunk, 'tts'> {
@@ -99,7 +102,9 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
                 const cut = progress.cut?.index === i ? progress.cut : undefined;
                 const text = cut ? remainingText(cut.text, cut.words, cut.deliveredMs) : full;
                 const state: SentenceCut = { index: i, text, words: [], deliveredMs: 0 };
-                if (text === '' || attempt.signal.aborted) return { state, queue: undefined };
+                // A sentence with nothing to speak (only punctuation, symbols, emoji, markup, or
+                // the rest of a cut sentence after its last word) is skipped, not sent.
+                if (!speakable(text) || attempt.signal.aborted) return { state, queue: undefined };
                 // The attempt's first sentence is not retried here: before any output the router
                 // falls back to the next provider. A later sentence that fails before its first
                 // byte is asked once more of this provider before the route's midStream rule.

@@ -1,4 +1,5 @@
 import { SentenceSplitter } from './sentence-splitter.js';
+import { speakable } from './speakable.js';
 
 /** Options of a {@link ClauseSplitter}. Lengths count characters of the trimmed chunk. */
 export interface ClauseSplitterOptions {
@@ -12,14 +13,21 @@ export interface ClauseSplitterOptions {
 
 /** A clause ends at a comma, semicolon, colon or dash followed by white space. */
 const CLAUSE_END = /[,;:\u2013\u2014]\s+/g;
+/** A clause ends at the end of the text so far: a comma, semicolon or dash right after a letter. */
+const CLAUSE_END_NOW = /\p{L}[,;\u2013\u2014]$/u;
 
 /**
  * Splits text that arrives in pieces (LLM tokens) into chunks to speak: at a sentence
  * boundary (`Intl.Segmenter`, as {@link SentenceSplitter}) or a clause boundary (`, ; : – —`
  * followed by white space), whichever comes first once the chunk is at least `minLength`
  * characters long (`firstMinLength` for the first chunk, so the first audio starts as early
- * as a clause allows). A boundary counts once text after it has arrived. Chunks keep their
- * white space, so joining them gives the text back exactly.
+ * as a clause allows). A first chunk that is a complete sentence with a word in it is released
+ * however short ("Sure!"). A boundary counts as soon as it is known: a clause end once its
+ * white space has arrived, or at once when the text so far ends with a comma, semicolon or dash
+ * right after a word; a sentence end as {@link SentenceSplitter} releases it (at once when the
+ * text so far ends it), so a complete chunk never waits for the next token. Chunks keep
+ * their white space, so joining them gives the text back exactly, except white space that
+ * arrives after the last chunk was released.
  */
 export class ClauseSplitter {
   readonly #sentences: SentenceSplitter;
@@ -51,7 +59,10 @@ export class ClauseSplitter {
     return this.#cut();
   }
 
-  /** The text ended: returns what is left as a last chunk (none when only white space is left). */
+  /**
+   * The text ended: returns what is left as a last chunk (none when only white space is left:
+   * it is added to the last chunk this call returns, or dropped).
+   */
   end(): string[] {
     this.#sentences.end();
     const out = this.#cut();
@@ -78,17 +89,46 @@ export class ClauseSplitter {
     }
   }
 
-  /** The first boundary in #pending with at least `min` characters before it, if any. */
+  /**
+   * The first boundary in #pending with at least `min` characters before it, if any. A sentence
+   * with nothing to speak (markup, emoji, punctuation) is a chunk of its own whatever its
+   * length, joined to neither neighbour (tts() skips such a chunk).
+   */
   #boundary(min: number): number | undefined {
     const all = this.#pending;
-    const candidates = [...this.#sentenceEnds];
+    let found: number | undefined;
+    let start = 0;
+    for (const at of this.#sentenceEnds) {
+      const length = all.slice(0, at).trim().length;
+      if (length >= min || (this.#emitted === 0 && start === 0 && hasWord(all.slice(0, at)))) {
+        found = at;
+        break;
+      }
+      if (!speakable(all.slice(start, at))) {
+        // Cut before the sentence with nothing to speak, or after it when it comes first.
+        found = start > 0 ? start : at;
+        break;
+      }
+      start = at;
+    }
     CLAUSE_END.lastIndex = 0;
     for (let m = CLAUSE_END.exec(all); m; m = CLAUSE_END.exec(all)) {
       const at = m.index + m[0].length;
-      // The white space must be followed by text, so the boundary is complete.
-      if (at < all.length) candidates.push(at);
+      if (found !== undefined && at >= found) break;
+      if (all.slice(0, at).trim().length >= min) return at;
     }
-    candidates.sort((a, b) => a - b);
-    return candidates.find((at) => all.slice(0, at).trim().length >= min);
+    // A comma, semicolon or dash right after a word, at the end of what has arrived: the LLM's
+    // next token brings the white space (" I"), so the clause is complete now. (Not a colon:
+    // "https:" goes on; not after a digit: "1," may become "1,000".)
+    if (found === undefined && CLAUSE_END_NOW.test(all) && all.trim().length >= min) return all.length;
+    return found;
   }
+}
+
+/** A letter, in any script. */
+const LETTER = /\p{L}/u;
+
+/** True when `text` has a word (a letter): a first sentence of one is spoken as it is. */
+function hasWord(text: string): boolean {
+  return LETTER.test(text);
 }

@@ -1,9 +1,12 @@
+import { endsSentence } from './sentence-end.js';
+
 /**
  * Splits text that arrives in pieces (LLM tokens) into sentences with `Intl.Segmenter`
- * (granularity `sentence`). A sentence is released once text after its boundary has arrived
- * (so a "Dr." mid-stream is not cut early by a boundary the next token would undo), and the
- * rest when the text ends. Sentences keep their trailing white space, so joining them gives
- * the text back exactly.
+ * (granularity `sentence`). A sentence is released once text after its boundary has arrived,
+ * or at once when what has arrived ends it for good ({@link endsSentence}: terminal
+ * punctuation and white space after a word that is no abbreviation, or a line break), so a
+ * complete sentence never waits for the next token; the rest is released when the text ends.
+ * Sentences keep their trailing white space, so joining them gives the text back exactly.
  */
 export class SentenceSplitter {
   readonly #segmenter: Intl.Segmenter;
@@ -18,11 +21,16 @@ export class SentenceSplitter {
   push(text: string): string[] {
     this.#pending += text;
     const segments = [...this.#segmenter.segment(this.#pending)].map((s) => s.segment);
+    const last = segments[segments.length - 1];
+    if (last === undefined) return [];
+    // The last segment may still grow, unless what has arrived ends it.
+    if (endsSentence(last)) {
+      this.#pending = '';
+      return segments;
+    }
     if (segments.length < 2) return [];
-    // The last segment may still grow: keep it.
-    const done = segments.slice(0, -1);
-    this.#pending = segments[segments.length - 1]!;
-    return done;
+    this.#pending = last;
+    return segments.slice(0, -1);
   }
 
   /** The text ended: returns what is left as a last sentence (none when nothing is left). */

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   AbortError,
   createRouter,
+  RequestError,
   type Router,
   type RouterConfig,
   TimeoutError,
   type TurnEvent,
-  VoxrouteError,
   voiceTurn,
 } from '../../src/index.js';
 import {
@@ -235,13 +235,13 @@ describe('voiceTurn', () => {
     expect(chatRequests(b)).toHaveLength(1);
   });
 
-  it('a malformed request throws a VoxrouteError naming the field, before any provider', async () => {
+  it('a malformed request throws a RequestError naming the field, before any provider', async () => {
     const { router, a } = await setup();
     expect(() => voiceTurn(router, request({ voice: '' }))).toThrow(
-      new VoxrouteError("voiceTurn(): 'voice' must be a non-empty string"),
+      new RequestError('voice', 'expected a voice name, got ""'),
     );
     expect(() => voiceTurn(router, request({ budgetMs: -1 }))).toThrow(
-      /'budgetMs' must be a positive number/,
+      new RequestError('budgetMs', 'expected a number of ms above 0, got -1'),
     );
     expect(a.requests).toHaveLength(0);
   });

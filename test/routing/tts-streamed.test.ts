@@ -30,9 +30,9 @@ describe('streamed text into a provider that takes text as a stream (Cartesia We
     // flush at the clause end the router found (a separate message, PROTOCOLS.md 1.5), then the
     // end of input, which generates the last clause (test/routing/tts-tokens.test.ts: one token a message).
     expect(sent.map((m) => [m.transcript, m.continue, m.flush])).toEqual([
-      ['Sure, your table is booked for eight. ', true, undefined],
+      ['Sure, your table is booked for eight.', true, undefined],
       ['', true, true],
-      ['See you then.', true, undefined],
+      [' See you then.', true, undefined],
       ['', false, undefined],
     ]);
     expect(ec2.requests).toHaveLength(0);

@@ -32,9 +32,9 @@ describe('LLM tokens forwarded into a Cartesia context', () => {
     expect(sonic.sockets).toHaveLength(1);
     const sent = sonic.sockets[0]!.messages as CartesiaWire[];
     expect(new Set(sent.map((m) => m.context_id)).size).toBe(1);
-    // The clause end after "eight. " is known when " See" arrives: the token is cut there, the
-    // part up to the clause end goes first, then the flush (a separate message, PROTOCOLS.md 1.5).
-    // The last clause is not flushed: the end of input generates it.
+    // The sentence ends at "eight." (a word, then a full stop): the flush (a separate message,
+    // PROTOCOLS.md 1.5) goes right after that token, before " See" arrives. The last clause is
+    // not flushed: the end of input generates it.
     expect(sent.map((m) => [m.transcript, m.continue, m.flush])).toEqual([
       ['Sure', true, undefined],
       [',', true, undefined],
@@ -45,9 +45,8 @@ describe('LLM tokens forwarded into a Cartesia context', () => {
       [' for', true, undefined],
       [' eight', true, undefined],
       ['.', true, undefined],
-      [' ', true, undefined],
       ['', true, true],
-      ['See', true, undefined],
+      [' See', true, undefined],
       [' you', true, undefined],
       [' then', true, undefined],
       ['.', true, undefined],

@@ -11,6 +11,19 @@ describe('SentenceSplitter', () => {
     expect(s.end()).toEqual([]);
   });
 
+  it('releases a sentence the text so far ends for good without waiting for the next token', () => {
+    const s = new SentenceSplitter('en');
+    expect(s.push('Hello there. ')).toEqual(['Hello there. ']);
+    expect(s.push('Let me check that for you.')).toEqual(['Let me check that for you.']);
+    expect(s.push(' See Dr.')).toEqual([]);
+    expect(s.push(' who')).toEqual([]);
+    expect(s.push(' knows')).toEqual([]);
+    expect(s.push('\n')).toEqual([' See Dr. who knows\n']);
+    expect(s.push('It costs 3.')).toEqual([]);
+    expect(s.push('5 now')).toEqual([]);
+    expect(s.end()).toEqual(['It costs 3.5 now']);
+  });
+
   it('gives the text back exactly when the sentences are joined, whatever the token boundaries', () => {
     const text = 'One. Two three! Four? Five.';
     for (const size of [1, 2, 3, 7]) {
@@ -19,7 +32,9 @@ describe('SentenceSplitter', () => {
       for (let i = 0; i < text.length; i += size) out.push(...s.push(text.slice(i, i + size)));
       out.push(...s.end());
       expect(out.join('')).toBe(text);
-      expect(out).toEqual(['One. ', 'Two three! ', 'Four? ', 'Five.']);
+      // A sentence is released at its punctuation when that comes last in a token: the white
+      // space after it then starts the next one.
+      expect(out.map((x) => x.trim())).toEqual(['One.', 'Two three!', 'Four?', 'Five.']);
     }
   });
 });

@@ -13,6 +13,11 @@ const KEY = 'xi-router-key-streamed-1';
 /** What the router hands the stream-input socket, generation by generation (clause, then a space). */
 const GEN1 = 'Sure, your table is booked for eight. ';
 const GEN2 = 'See you then. ';
+/**
+ * The second generation within the first socket: the first clause goes at its full stop, so
+ * the space before "See" comes with the next token, after the flush.
+ */
+const GEN2_CONTINUED = ' See you then. ';
 /** Raw audio bytes per stream-input message (the mock's default chunk). */
 const CHUNK = 4800;
 
@@ -54,14 +59,14 @@ describe('tts() with streamed text through the router onto ElevenLabs stream-inp
     expect(socket.messages).toEqual([
       { text: ' ' },
       { text: GEN1, flush: true },
-      { text: 'See you ' },
+      { text: ' See you ' },
       { text: 'then. ', flush: true },
       { text: '' },
     ]);
-    expect(socket.generations).toEqual([GEN1, GEN2]);
+    expect(socket.generations).toEqual([GEN1, GEN2_CONTINUED]);
     expectSameBytes(
       bytes(),
-      Buffer.concat([mockElevenLabsAudio(GEN1, PCM24), mockElevenLabsAudio(GEN2, PCM24)]),
+      Buffer.concat([mockElevenLabsAudio(GEN1, PCM24), mockElevenLabsAudio(GEN2_CONTINUED, PCM24)]),
     );
     expect(switches).toEqual([]);
     expect(inputs).toEqual([]);
@@ -69,7 +74,7 @@ describe('tts() with streamed text through the router onto ElevenLabs stream-inp
 
   it('the socket drops in the second clause: the backup speaks from the first text not yet heard', async () => {
     const gen1 = mockElevenLabsAudio(GEN1, PCM24);
-    const gen2 = mockElevenLabsAudio(GEN2, PCM24);
+    const gen2 = mockElevenLabsAudio(GEN2_CONTINUED, PCM24);
     // Every message of the first clause, then one of the second, then the connection drops.
     const heard = Math.ceil(gen1.byteLength / CHUNK) + 1;
     const { eleven, inputs, result, bytes, switches } = await setup([{ resetAfterChunks: heard }]);

@@ -1,0 +1,85 @@
+import type { ConfigError } from '../errors/config-error.js';
+import { RequestError } from '../errors/request-error.js';
+import type { Preflight } from '../routing/preflight.js';
+import {
+  chatRequestProblem,
+  formatProblem,
+  sttRequestProblem,
+  ttsRequestProblem,
+} from '../routing/validate-request.js';
+import type { VoiceTurnRequest } from './types.js';
+
+const STAGES = ['stt', 'chat', 'tts'] as const;
+
+/**
+ * The first problem of a voiceTurn() request, as the RequestError its stage would throw
+ * (field names are the turn's: `output` for the reply's format, `routes.tts` for a route), or
+ * undefined. Checks every field of the three stages, so a bad voice is found before the STT
+ * stage (which is billed) starts.
+ */
+export function turnRequestProblem(request: VoiceTurnRequest): RequestError | undefined {
+  if (typeof request !== 'object' || request === null)
+    return new RequestError('(request)', `expected a voice turn request object, got ${typeof request}`);
+  if (!Array.isArray(request.messages))
+    return new RequestError('messages', 'expected an array of messages (the chat history; may be empty)');
+  const { stt, chat, tts } = stageRequests(request);
+  const problem =
+    sttRequestProblem(stt) ??
+    chatRequestProblem(chat) ??
+    ttsRequestProblem(tts) ??
+    (request.output !== undefined ? formatProblem(request.output, 'output') : undefined);
+  if (problem) return problem;
+  const routes = request.routes as unknown;
+  if (routes !== undefined) {
+    if (typeof routes !== 'object' || routes === null)
+      return new RequestError('routes', 'expected an object of route names { stt?, chat?, tts? }');
+    for (const stage of STAGES) {
+      const name = (routes as Record<string, unknown>)[stage];
+      if (name !== undefined && (typeof name !== 'string' || name === ''))
+        return new RequestError(`routes.${stage}`, 'expected a route name');
+    }
+  }
+  const budget = request.budgetMs;
+  if (budget !== undefined && !(typeof budget === 'number' && Number.isFinite(budget) && budget > 0))
+    return new RequestError('budgetMs', `expected a number of ms above 0, got ${String(budget)}`);
+  return undefined;
+}
+
+/**
+ * The ConfigError the turn would end with at one of its stages before any provider is
+ * contacted (a route that does not exist, no provider of a route that maps the model or the
+ * voice), stt first; undefined when every stage has a provider. `preflight` is the router's.
+ */
+export function turnConfigProblem(request: VoiceTurnRequest, preflight: Preflight): ConfigError | undefined {
+  const routes = request.routes ?? {};
+  const { stt, chat, tts } = stageRequests(request);
+  return (
+    preflight({
+      capability: 'stt',
+      request: { ...stt, ...(routes.stt !== undefined ? { route: routes.stt } : {}) },
+    }) ??
+    preflight({
+      capability: 'chat',
+      request: { ...chat, ...(routes.chat !== undefined ? { route: routes.chat } : {}) },
+    }) ??
+    preflight({
+      capability: 'tts',
+      request: { ...tts, ...(routes.tts !== undefined ? { route: routes.tts } : {}) },
+    })
+  );
+}
+
+/** The three stages' requests as far as the turn's request knows them (no transcript, no reply yet). */
+function stageRequests(request: VoiceTurnRequest) {
+  const language = request.language !== undefined ? { language: request.language } : {};
+  const signal = request.signal !== undefined ? { signal: request.signal } : {};
+  return {
+    stt: { audio: request.audio, format: request.format, ...language, ...signal },
+    chat: {
+      messages: [...request.messages, { role: 'user' as const, content: '' }],
+      model: request.model,
+      ...signal,
+    },
+    tts: { text: '', voice: request.voice, ...language, ...signal },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Whether the text that has arrived so far ends a sentence for good, without waiting for the
+ * next token. `Intl.Segmenter` puts a boundary after terminal punctuation only once it sees
+ * what follows (after a full stop it keeps the sentence open when the next word starts in lower
+ * case: "e.g. the"), and LLM tokens carry their white space in front (" Yes"), so a splitter
+ * that waits for text after a boundary waits for the next token, seconds away when the LLM
+ * pauses after "Let me check that for you.". This decides with what is known. The sentence is
+ * complete when it ends (white space after it allowed) with
+ * - a line break (the segmenter always breaks there), or a full-width `。！？`;
+ * - `!` or `?`, or an ellipsis of full stops ("Wait...");
+ * - one full stop after a word that is no abbreviation: not one letter (an initial, "J."),
+ *   not a word with a dot inside ("e.g.", "U.S."), not one of {@link ABBREVIATIONS} ("Dr.",
+ *   "etc."). After a number, only once white space follows ("in 2023. "): "3." may still
+ *   become "3.5".
+ * Closing quotes and brackets may follow the punctuation ('"Go."', 'there.)').
+ */
+export function endsSentence(text: string): boolean {
+  const n = text.length;
+  if (n === 0) return false;
+  const last = text.charCodeAt(n - 1);
+  if (last === 0x0a || last === 0x0d || last === 0x2028 || last === 0x2029) return true;
+  if (last === 0x3002 || last === 0xff01 || last === 0xff1f) return true;
+  // A cheap check first (this runs at every token of streamed text): the text ends with
+  // white space or with one of the characters a sentence end can close with.
+  if (!isSpace(last) && !CLOSERS.has(last)) return false;
+  // The end of the text is enough, and keeps the pattern's work small on a long sentence.
+  const m = TERMINAL.exec(n > 64 ? text.slice(n - 64) : text);
+  if (!m) return false;
+  if (m[2] !== '.') return true; // '!' or '?' in the run, or an ellipsis ("Wait...")
+  const word = m[1] ?? '';
+  if (!LETTER.test(word)) return word !== '' && m[3] !== ''; // a number: once white space follows
+  return !(word.length === 1 || word.includes('.') || ABBREVIATIONS.has(word.toLowerCase()));
+}
+
+/** White space the segmenter counts after a sentence (ASCII, no-break and ideographic spaces). */
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0xa0 || c === 0x3000 || c === 0x0c || c === 0x0b;
+}
+
+/** Characters a sentence end may close with: `. ! ?`, closing quotes and brackets. */
+const CLOSERS = new Set([...'.!?"\'”’»)]'].map((c) => c.charCodeAt(0)));
+
+const LETTER = /\p{L}/u;
+
+/**
+ * The word before the last run of terminal punctuation (group 1: letters, digits and
+ * apostrophes, with dots inside as in "e.g"), the run itself (group 2: one full stop, an
+ * ellipsis of full stops, or a run with '!' or '?'), closing quotes or brackets, then the white
+ * space to the end (group 3, maybe empty).
+ */
+const TERMINAL =
+  /([\p{L}\p{N}'’]+(?:\.[\p{L}\p{N}'’]+)*)?(\.+|[.!?]*[!?][.!?]*)["'”’»)\]]*([ \t\u00a0\u3000\f\v]*)$/u;
+
+/** English abbreviations that end in a full stop mid-sentence (lower case, without the dot). */
+const ABBREVIATIONS = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'st',
+  'jr',
+  'sr',
+  'vs',
+  'etc',
+  'inc',
+  'ltd',
+  'corp',
+  'mt',
+  'ave',
+  'blvd',
+  'fig',
+  'cf',
+  'approx',
+  'dept',
+  'sgt',
+  'capt',
+  'lt',
+  'rev',
+  'hon',
+  'vol',
+  'pp',
+  'jan',
+  'feb',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
+]);

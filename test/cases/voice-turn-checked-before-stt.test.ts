@@ -1,0 +1,142 @@
+/**
+ * A voice turn whose request cannot succeed fails before any provider is contacted: a malformed
+ * field of any of its three stages throws a RequestError naming the field when voiceTurn() is
+ * called, and an unknown model, voice or route throws a ConfigError from the iterator before the
+ * STT stage (which is billed) starts. The server speaks OpenAI's wire on its own and counts
+ * every request.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  ConfigError,
+  RequestError,
+  type RouterConfig,
+  type VoiceTurnRequest,
+  voiceTurn,
+} from '../../src/index.js';
+import { answerChat, answerPcm, httpServer, pcmSignal, router } from './wire/servers.js';
+
+async function setup() {
+  const paths: string[] = [];
+  const wire = await httpServer((req, res) => {
+    paths.push(req.url ?? '');
+    req.resume();
+    req.on('end', () => {
+      if (req.url?.endsWith('/audio/transcriptions')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"text":"A table for two."}');
+      } else if (req.url?.endsWith('/chat/completions')) answerChat(res, 'Sure.');
+      else answerPcm(res, pcmSignal(2400, 24_000, 6));
+    });
+  });
+  const config: RouterConfig = {
+    providers: {
+      a: {
+        kind: 'openai-compatible',
+        baseUrl: `${wire.url}/v1`,
+        tts: { voices: { v: 'x' } },
+        chat: { models: { f: 'm' } },
+        stt: { model: 'w', streaming: false },
+      },
+    },
+    routes: { tts: { providers: ['a'] }, chat: { providers: ['a'] }, stt: { providers: ['a'] } },
+  };
+  return { r: router(config), paths };
+}
+
+async function* mic() {
+  for (let i = 0; i < 3; i++) yield new Uint8Array(3200);
+}
+
+function turnRequest(over: Partial<VoiceTurnRequest> | Record<string, unknown> = {}): VoiceTurnRequest {
+  return {
+    audio: mic(),
+    format: { encoding: 'pcm_s16le', sampleRate: 16_000 },
+    messages: [],
+    model: 'f',
+    voice: 'v',
+    ...over,
+  } as VoiceTurnRequest;
+}
+
+describe('a voice turn is checked before any provider is contacted', () => {
+  it('an unknown model, voice or route ends the turn with a ConfigError before STT starts', async () => {
+    const { r, paths } = await setup();
+    const cases: Array<[Partial<VoiceTurnRequest>, string]> = [
+      [{ model: 'gpt-9' }, "providers.a.chat: no model 'gpt-9' in its chat.models"],
+      [{ voice: 'nobody' }, "providers.a.tts: no voice 'nobody' in its tts.voices"],
+      [{ routes: { tts: 'nope' } }, "routes.nope: no route named 'nope' in the config"],
+      [{ routes: { chat: 'tts' } }, "routes.tts: route 'tts' is a tts route, not chat"],
+      [{ routes: { stt: 'nope' } }, "routes.nope: no route named 'nope' in the config"],
+    ];
+    for (const [over, issue] of cases) {
+      const turn = voiceTurn(r, turnRequest(over));
+      const events: string[] = [];
+      let error: unknown;
+      try {
+        for await (const e of turn) events.push(e.type);
+      } catch (e) {
+        error = e;
+      }
+      expect(ConfigError.isInstance(error)).toBe(true);
+      const issues = (error as ConfigError).issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+      expect(issues).toEqual([issue]);
+      expect(events).toEqual([]);
+      await expect(turn.result).rejects.toBe(error);
+    }
+    expect(paths).toEqual([]);
+  });
+
+  it('a malformed field of any stage throws a RequestError naming it when voiceTurn() is called', async () => {
+    const { r, paths } = await setup();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ voice: undefined }, 'voice'],
+      [{ voice: '' }, 'voice'],
+      [{ model: 7 }, 'model'],
+      [{ audio: [new Uint8Array(2)] }, 'audio'],
+      [{ format: { encoding: 'pcm_s16le', sampleRate: 5 } }, 'format.sampleRate'],
+      [{ output: { encoding: 'mp3', sampleRate: 24_000 } }, 'output.encoding'],
+      [{ messages: [{ role: 'robot', content: 'hi' }] }, 'messages.0.role'],
+      [{ messages: 'hi' }, 'messages'],
+      [{ language: 'not a tag!' }, 'language'],
+      [{ routes: { tts: '' } }, 'routes.tts'],
+      [{ budgetMs: 0 }, 'budgetMs'],
+      [{ signal: {} }, 'signal'],
+    ];
+    for (const [over, field] of cases) {
+      let error: unknown;
+      try {
+        voiceTurn(r, turnRequest(over));
+      } catch (e) {
+        error = e;
+      }
+      expect([field, RequestError.isInstance(error) && error.field]).toEqual([field, field]);
+    }
+    expect(paths).toEqual([]);
+  });
+
+  it('tts() without a voice fails with a RequestError naming the voice', async () => {
+    const { r, paths } = await setup();
+    let error: unknown;
+    try {
+      for await (const _ of r.tts({ text: 'Hello.' } as never)) {
+        // nothing comes
+      }
+    } catch (e) {
+      error = e;
+    }
+    expect(RequestError.isInstance(error) && [error.field, error.message]).toEqual([
+      'voice',
+      "Invalid request field 'voice': expected a voice name, got undefined",
+    ]);
+    expect(paths).toEqual([]);
+  });
+
+  it('a valid turn still runs all three stages', async () => {
+    const { r, paths } = await setup();
+    const turn = voiceTurn(r, turnRequest());
+    const types = new Set<string>();
+    for await (const e of turn) types.add(e.type);
+    expect([...types]).toEqual(['transcript', 'reply-delta', 'audio']);
+    expect(paths).toEqual(['/v1/audio/transcriptions', '/v1/chat/completions', '/v1/audio/speech']);
+  });
+});
