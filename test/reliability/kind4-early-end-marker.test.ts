@@ -3,7 +3,8 @@
  * ElevenLabs `{"isFinal":true}`) before voxroute sent the end of the text has cut the reply:
  * the call fails with a truncated ProtocolError (alone, MidStreamError after audio), and with
  * a backup and `midStream: 'resume'` the backup speaks the rest. A legitimate Cartesia
- * `flush_done` between clauses is not an end. The servers speak the wire on their own (ws).
+ * `flush_done` between clauses is not an end. Cartesia STT: a `done` before voxroute sent
+ * `close` (audio still to come) is the same cut. The servers speak the wire on their own (ws).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
@@ -323,5 +324,35 @@ describe('silent truncation: an end marker before the end of the text is a cut, 
     const attempts = (await stream.result).attempts;
     expect([attempts[0]!.provider, attempts[0]!.outcome]).toEqual(['p', 'failed']);
     expect(ProtocolError.isInstance(attempts[0]!.error)).toBe(true);
+  });
+  it('silent truncation: Cartesia STT `done` before voxroute sent `close` (audio still to come): MidStreamError caused by a truncated ProtocolError', async () => {
+    const frames: string[] = [];
+    const server = await wsServer((ws: WebSocket) => {
+      let answered = false;
+      ws.on('message', (data, isBinary) => {
+        frames.push(isBinary ? 'audio' : String(data));
+        if (!isBinary || answered) return;
+        answered = true;
+        ws.send(JSON.stringify({ type: 'transcript', request_id: 'r-1', text: 'Hello', is_final: true }));
+        ws.send(JSON.stringify({ type: 'done', request_id: 'r-1' }));
+        afterRead(ws, micGate.resolve);
+      });
+    });
+    const micGate = signal();
+    async function* mic(): AsyncGenerator<Uint8Array> {
+      yield new Uint8Array(3200);
+      await micGate.promise;
+      yield new Uint8Array(3200);
+    }
+    const r = router({
+      providers: { p: { kind: 'cartesia', baseUrl: server.url, apiKey: 'sk_car_truncation', stt: {} } },
+      routes: { stt: { providers: ['p'], strategy: 'priority' } },
+    } as RouterConfig);
+    const { items, error } = await drain(
+      r.stt({ audio: mic(), format: { encoding: 'pcm_s16le', sampleRate: 16_000 } }),
+    );
+    expect(items.map((e) => [e.type, e.text])).toEqual([['final', 'Hello']]);
+    expect(truncatedCause(error).message).toBe('Cartesia sent done before the end of the audio (truncated)');
+    expect(frames.includes('close')).toBe(false);
   });
 });
