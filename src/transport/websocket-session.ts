@@ -153,6 +153,18 @@ export class WebSocketSession implements WebSocketConnection {
     if (this.waiters.length > 0) this.armIdle();
   }
 
+  /**
+   * Refs or unrefs the underlying socket (see `WebSocketConnection.setRef`): the one kept from
+   * undici's handshake, else the `ws` package's `_socket`. False when neither is there.
+   */
+  setRef(ref: boolean): boolean {
+    const target = refTarget(this.init.handshake.socket) ?? refTarget(this.init.socket);
+    if (!target) return false;
+    if (ref) target.ref();
+    else target.unref();
+    return true;
+  }
+
   private next(): Promise<IteratorResult<WebSocketMessage>> {
     const settled = this.take();
     if (settled) return settled;
@@ -382,6 +394,16 @@ export class WebSocketSession implements WebSocketConnection {
       { provider, retryable: true },
     );
   }
+}
+
+/** A socket that can be ref'd and unref'd (net.Socket): `socket` itself, or the `ws` package's `_socket`. */
+function refTarget(socket: unknown): { ref(): void; unref(): void } | undefined {
+  for (const candidate of [socket, (socket as { _socket?: unknown } | undefined)?._socket]) {
+    const target = candidate as { ref?: unknown; unref?: unknown } | null | undefined;
+    if (typeof target?.ref === 'function' && typeof target.unref === 'function')
+      return target as { ref(): void; unref(): void };
+  }
+  return undefined;
 }
 
 /** A text frame as a string; a binary frame (ArrayBuffer or a view of one) as a Uint8Array. */

@@ -69,6 +69,14 @@ export interface WebSocketConnection {
    * `createWebSocketTransport`'s connections always have it.
    */
   setIdleMs?(ms: number): void;
+  /**
+   * Whether the connection keeps the Node.js process alive (`ref`, the default) or not
+   * (`unref`, e.g. while it waits idle in a pool for the next call). Done on the underlying
+   * TCP/TLS socket when it can be reached (undici's constructor, the `ws` package); returns
+   * false, changing nothing, when it cannot. Optional member: `createWebSocketTransport`'s
+   * connections always have it.
+   */
+  setRef?(ref: boolean): boolean;
 }
 
 /** Opens WebSocket connections for provider adapters. */

@@ -9,7 +9,9 @@ import { TtsSocket } from './tts-socket.js';
  * long-lived connections lower latency). A call `acquire`s a socket for itself (the idle one if
  * it is still open, else a new connection: a socket that closed while idle is replaced before
  * use) and `release`s it when done. Only a socket whose context ended cleanly is kept; at most
- * one is kept, for `keepWarmMs` ms, after which it is closed (so an idle process can exit).
+ * one is kept, for `keepWarmMs` ms, after which it is closed. While idle, neither the socket
+ * (unref'd where the transport can: `WebSocketConnection.setRef`) nor its timer keeps the
+ * process alive: a process whose work is done exits without `router.close()`.
  * Concurrent calls each get their own socket.
  */
 export class TtsSocketPool {
@@ -35,7 +37,10 @@ export class TtsSocketPool {
     const warm = this.idle;
     this.idle = undefined;
     this.clearTimer();
-    if (warm?.usable) return { socket: warm, reused: true };
+    if (warm?.usable) {
+      warm.setRef(true);
+      return { socket: warm, reused: true };
+    }
     warm?.close();
     const transport = await this.transportOf(attempt);
     const authInQuery = this.endpoint.authInQuery || transport.canSendHeaders === false;
@@ -68,6 +73,8 @@ export class TtsSocketPool {
       return;
     }
     this.idle = socket;
+    // An idle socket must not keep the process alive (no call waits on it), nor its timer.
+    socket.setRef(false);
     const timer = this.clock.setTimeout(() => {
       if (this.idle !== socket) return;
       this.idle = undefined;

@@ -41,7 +41,8 @@ type SttItem = { kind: 'message'; json: Record<string, unknown> } | { kind: 'clo
  * Throws what the transport throws (ProviderError with the HTTP status of a refused upgrade or
  * the close code of an error close: 1008 not retryable; TimeoutError; AbortError), ProviderError
  * for an `error` message (`status_code` decides `retryable`), ProtocolError for a malformed
- * message or a close before `flush_done`, and whatever the audio iterable throws.
+ * message, a close before `flush_done` or a `done` before it (both truncated: audio would go
+ * untranscribed), and whatever the audio iterable throws.
  */
 export function createCartesiaStt(
   endpoint: CartesiaEndpoint,
@@ -140,6 +141,14 @@ export function createCartesiaStt(
               }
               break;
             case 'done':
+              // `done` answers `close`, sent after the last `flush_done`: before it, the server
+              // ended the session with audio still to transcribe.
+              if (!flushed) {
+                throw new ProtocolError('Cartesia sent done before the end of the audio (truncated)', {
+                  provider,
+                  partialOutput: hadOutput,
+                });
+              }
               finished = true;
               return;
             case 'error':

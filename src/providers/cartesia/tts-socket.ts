@@ -60,6 +60,14 @@ export class TtsSocket {
     return this.connection.send(JSON.stringify(message));
   }
 
+  /**
+   * Whether the socket keeps the process alive: false while it waits idle in the pool, true
+   * while a call uses it (see `WebSocketConnection.setRef`; a transport without it: always).
+   */
+  setRef(ref: boolean): void {
+    this.connection.setRef?.(ref);
+  }
+
   /** Starts the close handshake (code 1000). Idempotent. */
   close(): void {
     this.ended = true;

@@ -41,8 +41,10 @@ type Outcome = 'done' | 'error-event' | 'broken';
  *   Every request repeats `model_id`, `voice`, `output_format`, `language`,
  *   `generation_config`, `add_timestamps` and `max_buffer_delay_ms`, as the SDK does;
  * - answers: `chunk` (base64 audio, yielded labelled `request.format`), `timestamps` (attached
- *   to the next chunk as `words`, ms), `done` (the end), `error` (ProviderError); messages of any
- *   other context are discarded;
+ *   to the next chunk as `words`, ms), `flush_done` (the answer to a flush: nothing), `done`
+ *   (the end), `error` (ProviderError); messages of any other context are discarded. A `done`
+ *   that arrives before the end of input (`continue: false`) was sent ends the context with
+ *   text never spoken: a truncated ProtocolError (`partialOutput` when audio was yielded);
  * - deadlines (`attempt.deadlines`, from the moment the first request is sent, on `clock`):
  *   `firstByteMs` until the first audio, `idleMs` between the provider's messages (and our text
  *   pieces: a gap in streamed text is not the provider's silence), `totalMs`; not counted while
@@ -127,10 +129,14 @@ async function* onSocket(
   const inbox = new Inbox<Record<string, unknown>>();
   const reader = new TtsEventReader(provider, request.format);
   const state: { outcome: Outcome } = { outcome: 'broken' };
+  // Set once the whole text was sent: `done` before that ended the context early (truncated).
+  const input: { sentAll: () => boolean; doneEarly: boolean } = { sentAll: () => false, doneEarly: false };
   const listener: ContextListener = {
     contextId,
     message: (json) => {
       fate.heard = true;
+      // Judged on arrival: the text sender may send the end while this message waits in the inbox.
+      if (json.type === 'done' && !input.sentAll()) input.doneEarly = true;
       inbox.push(json);
     },
     end: (error) => {
@@ -168,6 +174,7 @@ async function* onSocket(
   const flush = () =>
     socket.send({ ...contextRequest(base, contextId, '', true, options.maxBufferDelayMs), flush: true });
   const text = sendText(request.text, send, flush, () => deadlines.activity(), inbox);
+  input.sentAll = () => text.sentAll();
   deadlines.markHeaders();
   try {
     for (;;) {
@@ -184,6 +191,14 @@ async function* onSocket(
         deadlines.setPaused(false);
       }
       if (step.done) {
+        if (input.doneEarly) {
+          // A flush is answered by `flush_done`; `done` ends the context, so the text not yet
+          // sent would never be spoken. The socket is not kept (the context may still be open).
+          throw new ProtocolError(
+            'Cartesia sent done for the context before the end of the text (truncated)',
+            { provider, partialOutput: reader.hadOutput },
+          );
+        }
         state.outcome = 'done';
         reader.end();
         return;

@@ -11,23 +11,27 @@ function looksLikeWav(head: Uint8Array): boolean {
   return RIFF.every((b, i) => head[i] === b) && WAVE.every((b, i) => head[i + 8] === b);
 }
 
+/** What the answer's Content-Type said: a WAV file, or raw samples in `format`. */
+export type SpeakBody = { wav: true } | { wav: false; format: AudioFormat };
+
 /**
  * The audio of a `/v1/speak` body, yielded as it arrives. voxroute asks for raw samples
- * (`container=none`), labelled with the requested `format`. Because Deepgram's documented
- * REST defaults disagree (container `wav` or `mp3`, PROTOCOLS.md 3.3), a body that turns out
- * to be a WAV file (Content-Type `audio/wav`, or the bytes `RIFF....WAVE` at the start) is read
- * with the streaming WAV reader and labelled with its header's format instead: bytes are never
- * relabelled. Throws ProtocolError (`partialOutput` when audio was yielded) for a
- * malformed or truncated WAV body.
+ * (`container=none`), labelled with `declared.format` (from the Content-Type and the request).
+ * Because Deepgram's documented REST defaults disagree (container `wav` or `mp3`, PROTOCOLS.md
+ * 3.3), a body that turns out to be a WAV file (`declared.wav`, or the bytes `RIFF....WAVE` at
+ * the start) is read with the streaming WAV reader and labelled with its header's format
+ * instead: bytes are never relabelled. Throws ProtocolError (`partialOutput` when audio was
+ * yielded) for a malformed or truncated WAV body.
  */
 export async function* speakBodyAudio(
   provider: string,
   body: AsyncIterable<Uint8Array>,
-  format: AudioFormat,
-  contentType: string,
+  declared: SpeakBody,
 ): AsyncGenerator<ProviderAudio> {
+  // Raw bytes are only ever yielded when the type did not say WAV (mode starts 'undecided').
+  const format = (declared.wav ? undefined : declared.format) as AudioFormat;
   let head = new Uint8Array(0);
-  let mode: 'undecided' | 'raw' | 'wav' = /audio\/(x-)?wav/.test(contentType) ? 'wav' : 'undecided';
+  let mode: 'undecided' | 'raw' | 'wav' = declared.wav ? 'wav' : 'undecided';
   const reader = new WavReader();
   let wavFormat: AudioFormat | undefined;
   let hadOutput = false;

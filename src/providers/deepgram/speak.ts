@@ -1,5 +1,6 @@
 import { formatLabel } from '../../audio/format.js';
 import { ProtocolError } from '../../errors/index.js';
+import { declaredAudio, rawAnswerFormat } from '../shared/answer-audio.js';
 import type {
   AttemptContext,
   ProviderAudio,
@@ -36,13 +37,18 @@ export function speakQuery(request: ProviderTtsRequest, provider: string): Array
 /**
  * Text-to-speech over `POST {baseUrl}/v1/speak` (PROTOCOLS.md 3.3), through `attempt.transport`
  * with `Authorization: Token <key>`, `Content-Type: application/json` and the body
- * `{"text": ...}`. The audio is streamed as it arrives, labelled with the requested format
- * (a WAV body is read by its header instead, see `speakBodyAudio`). Capabilities:
+ * `{"text": ...}`. The audio is streamed as it arrives, labelled with the format the answer's
+ * Content-Type names (`audio/L16; rate=24000` is PCM s16le at 24000 Hz, `audio/basic` mu-law at
+ * 8000 Hz, `audio/x-alaw` A-law...), the requested one for what it does not name or when it has
+ * none (`application/octet-stream`, no header); a WAV body is read by its header instead (see
+ * `speakBodyAudio`). Bytes are never labelled with a format they contradict. Capabilities:
  * `outputFormats` = {@link DEEPGRAM_SPEAK_OUTPUT_FORMATS}, no streaming text, no word timestamps.
  * Throws what the transport throws: ProviderError for an HTTP error status, with Deepgram's
  * `err_code` / `category` as `providerCode` / `providerType` and its `err_msg` / `message`
- * (PROTOCOLS.md 3.4), TimeoutError, AbortError; and ProtocolError when a 200 answer is JSON or
- * text instead of audio, or a WAV body is malformed.
+ * (PROTOCOLS.md 3.4), TimeoutError, AbortError; and ProtocolError (retryable: the route falls
+ * back) when a 200 answer is JSON or text instead of audio, when its Content-Type contradicts
+ * the requested format (compressed audio such as `audio/mpeg`; another encoding without a
+ * sample rate; more than one channel), or a WAV body is malformed.
  */
 export function createDeepgramSpeak(endpoint: DeepgramEndpoint): TtsProvider {
   const capabilities: TtsCapabilities = {
@@ -70,10 +76,19 @@ export function createDeepgramSpeak(endpoint: DeepgramEndpoint): TtsProvider {
       const contentType = (response.headers['content-type'] ?? '').toLowerCase();
       let ended = false;
       try {
-        if (contentType.includes('json') || contentType.startsWith('text/')) {
+        const declared = declaredAudio(contentType);
+        if (declared.kind === 'not-audio') {
           throw new ProtocolError(`Speak answer has Content-Type '${contentType}', not audio`, { provider });
         }
-        yield* speakBodyAudio(provider, response.body, request.format, contentType);
+        // A WAV answer is read by its header; a raw one labelled with what its type names.
+        const body =
+          declared.kind === 'wav'
+            ? ({ wav: true } as const)
+            : {
+                wav: false,
+                format: rawAnswerFormat(provider, 'Speak answer', contentType, declared, request.format),
+              };
+        yield* speakBodyAudio(provider, response.body, body);
         ended = true;
       } finally {
         if (!ended) await response.cancel();

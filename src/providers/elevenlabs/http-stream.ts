@@ -1,5 +1,12 @@
 import { ProtocolError, ProviderError } from '../../errors/index.js';
 import type { AudioFormat } from '../../types/audio.js';
+import {
+  contentTypeMismatch,
+  declaredAudio,
+  rawAnswerFormat,
+  startsLikeMp3,
+} from '../shared/answer-audio.js';
+import { wavBodyAudio } from '../shared/wav-body-audio.js';
 import type { AttemptContext, ProviderTtsRequest } from '../types.js';
 import type { ElevenLabsEndpoint, WireVoiceSettings } from './endpoint.js';
 import { languageCode, ttsUrl, wireVoiceSettings } from './endpoint.js';
@@ -48,24 +55,60 @@ export function streamRequestBody(
 
 /**
  * True for a 200 answer's Content-Type that cannot be audio: JSON or text (a proxy page, an
- * error served with 200). Every other type is read as the raw `output_format` asked for: the
- * API's own spec lists only `audio/mpeg` for this endpoint whatever the format (PROTOCOLS.md
- * 4.2), so the type of a raw answer is not a reliable tell.
+ * error served with 200).
  */
 export function isNonAudioType(contentType: string): boolean {
-  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  return type === 'application/json' || type.endsWith('+json') || type.startsWith('text/');
+  return declaredAudio(contentType).kind === 'not-audio';
+}
+
+const WHAT = 'ElevenLabs answer';
+
+/**
+ * The raw audio of an answer labelled `audio/mpeg`, which ElevenLabs' spec gives for every
+ * `output_format` (PROTOCOLS.md 4.2), so the label alone says nothing: the body is read as
+ * `format` unless it starts like MP3 (an ID3 tag or an MPEG frame header), which is a
+ * ProtocolError (the server ignored `output_format`).
+ */
+async function* mpegLabelled(
+  provider: string,
+  contentType: string,
+  body: AsyncIterable<Uint8Array>,
+  format: AudioFormat,
+): AsyncGenerator<ElevenLabsAudio> {
+  let head: Uint8Array | undefined = new Uint8Array(0);
+  for await (const data of body) {
+    if (data.byteLength === 0) continue;
+    if (head === undefined) {
+      yield { data, format: { ...format } };
+      continue;
+    }
+    const joined: Uint8Array = new Uint8Array(head.byteLength + data.byteLength);
+    joined.set(head, 0);
+    joined.set(data, head.byteLength);
+    if (joined.byteLength < 4) {
+      head = joined;
+      continue;
+    }
+    if (startsLikeMp3(joined)) throw contentTypeMismatch(provider, WHAT, contentType, format);
+    head = undefined;
+    yield { data: joined, format: { ...format } };
+  }
+  if (head !== undefined && head.byteLength > 0) yield { data: head, format: { ...format } };
 }
 
 /**
  * Text-to-speech over `POST {baseUrl}/v1/text-to-speech/{voice}/stream?output_format=<format>`
  * (PROTOCOLS.md 4.2, ELJS): header `xi-api-key`, JSON body of {@link streamRequestBody},
  * `optimize_streaming_latency` in the query when configured. Yields the body's chunks as they
- * arrive (they may split a sample), labelled with `request.format`. Throws what the transport
- * throws (ProviderError for an error status, with ElevenLabs' `{"detail":{status,message}}` or
- * validation `{"detail":[...]}` read into message and code; TimeoutError; AbortError;
- * ProtocolError for a cut body); ProtocolError when a 200 answer is JSON or text; ProviderError
- * when `request.format` is not one ElevenLabs makes.
+ * arrive (they may split a sample), labelled with `request.format`, or with what the
+ * Content-Type names when it names a raw format (`audio/L16; rate=16000`, `audio/basic`...);
+ * a WAV answer is read by its header. Throws what the transport throws (ProviderError for an
+ * error status, with ElevenLabs' `{"detail":{status,message}}` or validation `{"detail":[...]}`
+ * read into message and code; TimeoutError; AbortError; ProtocolError for a cut body);
+ * ProtocolError (retryable) when a 200 answer is JSON or text, when its Content-Type
+ * contradicts the requested format (Ogg, Opus, another encoding without a rate), or when it is
+ * `audio/mpeg` and the body is MP3; ProviderError when `request.format` is not one ElevenLabs
+ * makes.
  */
 export async function* httpStream(
   endpoint: ElevenLabsEndpoint,
@@ -88,17 +131,23 @@ export async function* httpStream(
     signal: attempt.signal,
     deadlines: attempt.deadlines,
   });
-  const format: AudioFormat = { ...request.format };
   let ended = false;
   try {
     const contentType = response.headers['content-type'] ?? '';
-    if (isNonAudioType(contentType)) {
+    const declared = declaredAudio(contentType);
+    if (declared.kind === 'not-audio') {
       throw new ProtocolError(`ElevenLabs answered 200 with Content-Type '${contentType}', not audio`, {
         provider,
       });
     }
-    for await (const data of response.body) {
-      if (data.byteLength > 0) yield { data, format };
+    if (declared.kind === 'wav') yield* wavBodyAudio(provider, response.body);
+    else if (declared.kind === 'mpeg')
+      yield* mpegLabelled(provider, contentType, response.body, request.format);
+    else {
+      const format = rawAnswerFormat(provider, WHAT, contentType, declared, request.format);
+      for await (const data of response.body) {
+        if (data.byteLength > 0) yield { data, format };
+      }
     }
     ended = true;
   } finally {

@@ -82,7 +82,8 @@ interface Socket {
  * `connect`; AbortError); ProviderError for an error message from the server or an error
  * close (status = the close code; 1008 not retryable unless it is the inactivity close);
  * TimeoutError `idle` for a stall after the text ended; ProtocolError for a binary or
- * malformed frame, or a clean close without `{"isFinal":true}` (truncated). Every error after audio was
+ * malformed frame, a clean close without `{"isFinal":true}`, or `{"isFinal":true}` before
+ * `{"text":""}` was sent (both truncated: text would go unspoken). Every error after audio was
  * yielded has `partialOutput: true`. No message holds the API key. Ending the iteration early
  * or aborting `attempt.signal` closes the socket at once.
  */
@@ -325,7 +326,20 @@ class StreamInputSession {
       }
     }
     if (parsed.isFinal === true) {
-      this.output.end();
+      if (this.ended) this.output.end();
+      else if (this.isIdle(socket)) {
+        // Nothing was asked of this socket yet: it is replaced before the first text.
+        this.markDead(socket, undefined);
+        return 'stop';
+      } else {
+        // The end of input was not sent: the text after this point would never be spoken.
+        this.output.fail(
+          new ProtocolError('ElevenLabs sent {"isFinal":true} before the end of the text (truncated)', {
+            provider: this.provider,
+            partialOutput: this.hadOutput,
+          }),
+        );
+      }
       socket.conn.close(1000, '');
       return 'stop';
     }

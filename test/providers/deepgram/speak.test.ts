@@ -223,23 +223,21 @@ describe('speakBodyAudio', () => {
   }
 
   it('labels raw bytes with the asked format, also when the body is shorter than a WAV header', async () => {
-    const out = await collect(speakBodyAudio('dg', bytes([1, 2, 3], [4, 5]), ULAW, ''));
+    const out = await collect(speakBodyAudio('dg', bytes([1, 2, 3], [4, 5]), { wav: false, format: ULAW }));
     expect(out).toEqual([{ data: new Uint8Array([1, 2, 3, 4, 5]), format: ULAW }]);
   });
 
   it('finds a WAV header split over one-byte chunks', async () => {
     const alaw: AudioFormat = { encoding: 'alaw', sampleRate: 8000 };
     const wav = encodeWav(alaw, new Uint8Array([9, 8, 7]));
-    const out = await collect(speakBodyAudio('dg', bytes(...[...wav].map((b) => [b])), PCM24K, 'audio/wav'));
+    const out = await collect(speakBodyAudio('dg', bytes(...[...wav].map((b) => [b])), { wav: true }));
     expect(concat(out.map((c) => c.data))).toEqual(new Uint8Array([9, 8, 7]));
     expect(out.every((c) => c.format.encoding === 'alaw' && c.format.sampleRate === 8000)).toBe(true);
   });
 
   it('a WAV body cut inside its data is a ProtocolError with partialOutput', async () => {
     const wav = encodeWav(PCM24K, new Uint8Array(100)).subarray(0, 44 + 60);
-    const { items, error } = await collectUntilError(
-      speakBodyAudio('dg', bytes([...wav]), PCM24K, 'audio/wav'),
-    );
+    const { items, error } = await collectUntilError(speakBodyAudio('dg', bytes([...wav]), { wav: true }));
     expect(concat(items.map((c) => c.data)).byteLength).toBe(60);
     expect(ProtocolError.isInstance(error)).toBe(true);
     expect([(error as ProtocolError).partialOutput, (error as ProtocolError).provider]).toEqual([true, 'dg']);

@@ -1,0 +1,155 @@
+import { formatLabel } from '../../audio/format.js';
+import { ProtocolError } from '../../errors/index.js';
+import type { AudioEncoding, AudioFormat } from '../../types/audio.js';
+
+/**
+ * What the `Content-Type` of an audio answer says about its bytes (see {@link declaredAudio}):
+ * - `unlabelled`: no type, or a generic binary type: nothing is said;
+ * - `wav`: a WAV file, whose header tells the format;
+ * - `raw`: raw samples, with the encoding, sample rate (Hz) and channels the type names
+ *   (each absent when it does not name it);
+ * - `mpeg`: MP3 (`audio/mpeg`, `audio/mp3`);
+ * - `not-audio`: JSON or text (an error page served with 200);
+ * - `other`: any other type (Ogg, Opus, FLAC, AAC, ...): not raw samples.
+ */
+export type DeclaredAudio =
+  | { kind: 'unlabelled' | 'wav' | 'mpeg' | 'not-audio' | 'other' }
+  | { kind: 'raw'; encoding?: AudioEncoding; sampleRate?: number; channels?: number };
+
+const WAV_TYPES = new Set(['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave']);
+const UNLABELLED_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
+/** Raw-sample types and the encoding each names (undefined: samples of an unnamed encoding). */
+const RAW_TYPES = new Map<string, AudioEncoding | undefined>([
+  ['audio/pcm', undefined],
+  ['audio/raw', undefined],
+  ['audio/x-raw', undefined],
+  // 16-bit linear PCM. RFC 2586 makes audio/L16 big-endian, but the TTS APIs that use the name
+  // for their output (Deepgram's linear16) document it as little-endian: read as pcm_s16le.
+  ['audio/l16', 'pcm_s16le'],
+  ['audio/basic', 'mulaw'],
+  ['audio/pcmu', 'mulaw'],
+  ['audio/mulaw', 'mulaw'],
+  ['audio/x-mulaw', 'mulaw'],
+  ['audio/ulaw', 'mulaw'],
+  ['audio/x-ulaw', 'mulaw'],
+  ['audio/pcma', 'alaw'],
+  ['audio/alaw', 'alaw'],
+  ['audio/x-alaw', 'alaw'],
+  ['audio/x-alaw-basic', 'alaw'],
+]);
+
+/** A positive integer parameter of a media type (`rate=24000`), else undefined. */
+function intParam(params: Map<string, string>, ...names: string[]): number | undefined {
+  for (const name of names) {
+    const value = params.get(name);
+    if (value !== undefined && /^\d+$/.test(value) && Number(value) > 0) return Number(value);
+  }
+  return undefined;
+}
+
+const UNLABELLED: DeclaredAudio = Object.freeze({ kind: 'unlabelled' });
+const WAV: DeclaredAudio = Object.freeze({ kind: 'wav' });
+const MPEG: DeclaredAudio = Object.freeze({ kind: 'mpeg' });
+const NOT_AUDIO: DeclaredAudio = Object.freeze({ kind: 'not-audio' });
+const OTHER: DeclaredAudio = Object.freeze({ kind: 'other' });
+
+/**
+ * What `contentType` (a response header, any case, with parameters) says about an audio
+ * answer's bytes; see {@link DeclaredAudio}. Parameters read for raw types: `rate` (also
+ * `sample_rate`, `samplerate`) and `channels`. `audio/basic` is mu-law at 8000 Hz mono by
+ * definition (RFC 2046 4.3); `audio/L16` is read as 16-bit little-endian PCM (see the table).
+ */
+export function declaredAudio(contentType: string): DeclaredAudio {
+  // Called on every speech answer: no split or allocation unless the type is a raw one.
+  const end = contentType.indexOf(';');
+  const type = (end === -1 ? contentType : contentType.slice(0, end)).trim().toLowerCase();
+  if (UNLABELLED_TYPES.has(type)) return UNLABELLED;
+  if (WAV_TYPES.has(type)) return WAV;
+  if (type === 'audio/mpeg' || type === 'audio/mp3') return MPEG;
+  if (type === 'application/json' || type.endsWith('+json') || type.startsWith('text/')) return NOT_AUDIO;
+  if (!RAW_TYPES.has(type)) return OTHER;
+  const rawParams = end === -1 ? [] : contentType.slice(end + 1).split(';');
+  const params = new Map<string, string>();
+  for (const param of rawParams) {
+    const at = param.indexOf('=');
+    if (at > 0)
+      params.set(
+        param.slice(0, at).trim().toLowerCase(),
+        param
+          .slice(at + 1)
+          .trim()
+          .replace(/^"|"$/g, ''),
+      );
+  }
+  const encoding = RAW_TYPES.get(type);
+  const sampleRate =
+    intParam(params, 'rate', 'sample_rate', 'samplerate') ?? (type === 'audio/basic' ? 8000 : undefined);
+  const channels = intParam(params, 'channels') ?? (type === 'audio/basic' ? 1 : undefined);
+  return {
+    kind: 'raw',
+    ...(encoding ? { encoding } : {}),
+    ...(sampleRate ? { sampleRate } : {}),
+    ...(channels ? { channels } : {}),
+  };
+}
+
+/** The ProtocolError of an answer whose Content-Type contradicts the `requested` raw format. */
+export function contentTypeMismatch(
+  provider: string,
+  what: string,
+  contentType: string,
+  requested: AudioFormat,
+): ProtocolError {
+  return new ProtocolError(`${what} has Content-Type '${contentType}', not ${formatLabel(requested)}`, {
+    provider,
+  });
+}
+
+/**
+ * The format of the bytes of a raw answer (asked for as `requested`) whose Content-Type
+ * declared `declared` (`raw` or `unlabelled`): what the type names, the request for what it does
+ * not name. A type that names another encoding without a sample rate (so that the bytes could
+ * not be converted), or more than one channel, is a ProtocolError ({@link contentTypeMismatch}); a type that names the
+ * whole format (e.g. `audio/L16; rate=24000`) labels the bytes with it, and the router converts.
+ * An unlabelled answer is trusted to be `requested`.
+ */
+export function rawAnswerFormat(
+  provider: string,
+  what: string,
+  contentType: string,
+  declared: DeclaredAudio,
+  requested: AudioFormat,
+): AudioFormat {
+  if (declared.kind === 'unlabelled') return { ...requested };
+  if (declared.kind !== 'raw') throw contentTypeMismatch(provider, what, contentType, requested);
+  const encoding = declared.encoding ?? requested.encoding;
+  const unconvertible = encoding !== requested.encoding && declared.sampleRate === undefined;
+  // voxroute's audio is mono: more channels cannot be labelled.
+  if (unconvertible || (declared.channels ?? 1) !== 1)
+    throw contentTypeMismatch(provider, what, contentType, requested);
+  return {
+    ...requested,
+    encoding,
+    sampleRate: declared.sampleRate ?? requested.sampleRate,
+  };
+}
+
+/** MPEG audio sample rate index 3 and bitrate indexes 0 / 15 are reserved or "free"; version 01 reserved; layer 00 reserved. */
+function isMpegFrameHeader(b: Uint8Array, at: number): boolean {
+  if (b[at] !== 0xff || ((b[at + 1] ?? 0) & 0xe0) !== 0xe0) return false;
+  const version = ((b[at + 1] ?? 0) >> 3) & 0x03;
+  const layer = ((b[at + 1] ?? 0) >> 1) & 0x03;
+  const bitrate = ((b[at + 2] ?? 0) >> 4) & 0x0f;
+  const rate = ((b[at + 2] ?? 0) >> 2) & 0x03;
+  return version !== 1 && layer !== 0 && bitrate !== 0 && bitrate !== 15 && rate !== 3;
+}
+
+/**
+ * True when `head` (the first 4 bytes or more of a body) starts like MP3: an ID3v2 tag, or a
+ * valid MPEG audio frame header (11 sync bits, no reserved version, layer, bitrate or sample
+ * rate). Silence in PCM s16le (`00 00`, `FF FF`) or mu-law (`FF`) does not pass.
+ */
+export function startsLikeMp3(head: Uint8Array): boolean {
+  if (head[0] === 0x49 && head[1] === 0x44 && head[2] === 0x33) return true; // "ID3"
+  return head.byteLength >= 4 && isMpegFrameHeader(head, 0);
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { ProtocolError } from '../../../src/errors/index.js';
+import { declaredAudio, rawAnswerFormat, startsLikeMp3 } from '../../../src/providers/shared/answer-audio.js';
+import { rawAudioKind } from '../../../src/providers/shared/raw-audio-kind.js';
+import type { AudioFormat } from '../../../src/types/audio.js';
+
+const MULAW: AudioFormat = { encoding: 'mulaw', sampleRate: 8000 };
+
+describe('declaredAudio', () => {
+  it('reads each kind of Content-Type, with rate and channels of raw types', () => {
+    expect(
+      [
+        '',
+        'application/octet-stream',
+        'audio/wav',
+        'audio/mpeg',
+        'application/json; charset=utf-8',
+        'text/html',
+        'audio/ogg',
+        'audio/L16; rate=24000; channels=1',
+        'audio/basic',
+        'audio/x-alaw',
+        'audio/pcm;rate="16000"',
+      ].map(declaredAudio),
+    ).toEqual([
+      { kind: 'unlabelled' },
+      { kind: 'unlabelled' },
+      { kind: 'wav' },
+      { kind: 'mpeg' },
+      { kind: 'not-audio' },
+      { kind: 'not-audio' },
+      { kind: 'other' },
+      { kind: 'raw', encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 },
+      { kind: 'raw', encoding: 'mulaw', sampleRate: 8000, channels: 1 },
+      { kind: 'raw', encoding: 'alaw' },
+      { kind: 'raw', sampleRate: 16_000 },
+    ]);
+  });
+
+  it('rawAudioKind keeps its answers (audio/L16 and the one-encoding types are other)', () => {
+    expect(
+      ['', 'audio/pcm', 'audio/wav', 'audio/L16; rate=24000', 'audio/basic', 'audio/mpeg'].map(rawAudioKind),
+    ).toEqual(['pcm', 'pcm', 'wav', 'other', 'other', 'other']);
+  });
+});
+
+describe('rawAnswerFormat', () => {
+  const format = (type: string) => rawAnswerFormat('p', 'Answer', type, declaredAudio(type), MULAW);
+
+  it('labels with what the type names, the request for the rest', () => {
+    expect(format('audio/L16; rate=24000')).toEqual({ encoding: 'pcm_s16le', sampleRate: 24_000 });
+    expect(format('audio/pcmu')).toEqual(MULAW);
+    expect(format('audio/pcm; rate=16000')).toEqual({ encoding: 'mulaw', sampleRate: 16_000 });
+    expect(format('application/octet-stream')).toEqual(MULAW);
+  });
+
+  it('another encoding without a rate, two channels, or a compressed type is a ProtocolError naming both', () => {
+    for (const type of ['audio/x-alaw', 'audio/L16; rate=24000; channels=2', 'audio/mpeg']) {
+      let caught: unknown;
+      try {
+        format(type);
+      } catch (error) {
+        caught = error;
+      }
+      expect(ProtocolError.isInstance(caught)).toBe(true);
+      expect((caught as ProtocolError).message).toBe(`Answer has Content-Type '${type}', not mulaw@8000Hz`);
+    }
+  });
+});
+
+describe('startsLikeMp3', () => {
+  it('an ID3 tag or an MPEG frame header; not PCM or mu-law silence', () => {
+    const heads = [
+      [0x49, 0x44, 0x33, 0x04],
+      [0xff, 0xfb, 0x90, 0x64],
+      [0xff, 0xf3, 0x48, 0xc4],
+      [0xff, 0xff, 0xff, 0xff],
+      [0x00, 0x00, 0x00, 0x00],
+      [0xff, 0xfe, 0xff, 0xfe],
+    ];
+    expect(heads.map((h) => startsLikeMp3(new Uint8Array(h)))).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+  });
+});
