@@ -287,11 +287,13 @@ describe('silent truncation: an end marker before the end of the text is a cut, 
     expect(error).toBeUndefined();
     expect(concat(items.map((c) => c.data)).equals(Buffer.concat([FIRST_AUDIO, REST_AUDIO]))).toBe(true);
     expect((await stream.result).attempts.map((a) => a.outcome)).toEqual(['success']);
-    expect(server.sent).toEqual(['chunk', 'flush_done', 'chunk', 'done']);
+    // Each complete clause is flushed as soon as it is complete (the second ends the text).
+    expect(server.sent).toEqual(['chunk', 'flush_done', 'flush_done', 'chunk', 'done']);
     expect(server.received.map((m) => [m.transcript, m.continue, m.flush === true])).toEqual([
       [FIRST, true, false],
       ['', true, true],
       [REST, true, false],
+      ['', true, true],
       ['', false, false],
     ]);
   });
