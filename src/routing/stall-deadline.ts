@@ -1,5 +1,5 @@
 import type { Clock } from '../internal/clock.js';
-import { markRouterStall, STALL_TOLERANCE_MS } from '../internal/stall.js';
+import { markRouterStall, setStallTolerantTimeout } from '../internal/stall.js';
 
 /**
  * Races `promise` against a deadline of `ms` (0: none); `onTimeout` builds the rejection. When
@@ -16,25 +16,17 @@ export function withDeadline<V>(
 ): Promise<V> {
   if (!ms) return promise;
   return new Promise<V>((resolve, reject) => {
-    const due = clock.now() + ms;
-    let stalled = false;
-    const fire = () => {
-      if (!stalled && clock.now() - due > STALL_TOLERANCE_MS) {
-        stalled = true;
-        handle = clock.setTimeout(fire, 0);
-        return;
-      }
+    const cancel = setStallTolerantTimeout(clock, ms, (stalled) => {
       const error = onTimeout();
       reject(stalled ? markRouterStall(error) : error);
-    };
-    let handle = clock.setTimeout(fire, ms);
+    });
     promise.then(
       (value) => {
-        clock.clearTimeout(handle);
+        cancel();
         resolve(value);
       },
       (error: unknown) => {
-        clock.clearTimeout(handle);
+        cancel();
         reject(error);
       },
     );
