@@ -11,96 +11,9 @@
  */
 import { WebSocket as UndiciWebSocket } from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
 import type { RouterConfig, TranscriptEvent } from '../../src/index.js';
-import { drain, router, wsServer } from '../cases/wire/servers.js';
-
-const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
-/** 16 kHz PCM s16le: 32 000 bytes a second. */
-const SECOND = 32_000;
-
-interface Session {
-  ws: WebSocket;
-  /** Audio bytes received. */
-  bytes: number;
-  /** Bytes covered by the finals sent so far. */
-  finalBytes: number;
-}
-
-/**
- * A listen server: counts audio, answers CloseStream with a final for the audio since its last
- * final ("heard N bytes"), then Metadata and a normal close. `final(n)` sends a final for
- * session n's audio so far; `drop(n)` drops its TCP connection with no close frame;
- * `goAway(n)` closes it with 1001.
- */
-async function listenServer() {
-  const sessions: Session[] = [];
-  const waiters: Array<() => void> = [];
-  const changed = () => {
-    for (const w of waiters.splice(0)) w();
-  };
-  const sendFinal = (s: Session) => {
-    const from = s.finalBytes;
-    s.finalBytes = s.bytes;
-    s.ws.send(
-      JSON.stringify({
-        type: 'Results',
-        start: from / SECOND,
-        duration: (s.bytes - from) / SECOND,
-        is_final: true,
-        speech_final: true,
-        channel: { alternatives: [{ transcript: `heard ${s.bytes - from} bytes`, confidence: 1 }] },
-      }),
-    );
-  };
-  const wire = await wsServer((ws) => {
-    const s: Session = { ws, bytes: 0, finalBytes: 0 };
-    sessions.push(s);
-    ws.on('message', (data, binary) => {
-      if (binary) s.bytes += (data as Buffer).byteLength;
-      else if ((JSON.parse(String(data)) as { type: string }).type === 'CloseStream') {
-        if (s.bytes > s.finalBytes) sendFinal(s);
-        ws.send(JSON.stringify({ type: 'Metadata', request_id: `r${sessions.length}` }));
-        ws.close(1000);
-      }
-      changed();
-    });
-    changed();
-  });
-  const until = async (test: () => boolean) => {
-    while (!test()) await new Promise<void>((resolve) => waiters.push(resolve));
-  };
-  return {
-    url: wire.url,
-    sessions,
-    until,
-    final: (n: number) => sendFinal(sessions[n]!),
-    lose: (n: number, how: 'drop' | 'go away') =>
-      how === 'drop' ? sessions[n]!.ws.terminate() : sessions[n]!.ws.close(1001, 'server shutting down'),
-  };
-}
-
-/** The caller's audio: pushed by the test, one 100 ms chunk at a time. */
-class Feed implements AsyncIterable<Uint8Array> {
-  readonly #queue: Array<Uint8Array | null> = [];
-  #wake: (() => void) | undefined;
-  push(ms: number, value: number): void {
-    for (let i = 0; i < ms / 100; i++) this.#queue.push(new Uint8Array(3200).fill(value));
-    this.#wake?.();
-  }
-  end(): void {
-    this.#queue.push(null);
-    this.#wake?.();
-  }
-  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
-    for (;;) {
-      const next = this.#queue.shift();
-      if (next === null) return;
-      if (next) yield next;
-      else await new Promise<void>((resolve) => (this.#wake = resolve));
-    }
-  }
-}
+import { Feed, FORMAT, listenServer, SECOND } from '../cases/wire/listen-server.js';
+import { drain, router } from '../cases/wire/servers.js';
 
 /** undici's WebSocket, recording each client socket's `close` event. */
 function recordingWebSocket() {
