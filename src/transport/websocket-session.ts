@@ -1,5 +1,6 @@
 import { AbortError, ProviderError, TimeoutError, type VoxrouteError } from '../errors/index.js';
 import type { Clock } from '../internal/clock.js';
+import { markRouterStall, STALL_TOLERANCE_MS } from '../internal/stall.js';
 import { isRetryableStatus } from './classify.js';
 import { mapWireError } from './network-error.js';
 import { redactSecrets } from './redact.js';
@@ -69,6 +70,9 @@ export class WebSocketSession implements WebSocketConnection {
   private finished = false;
   private idleMs: number;
   private idleTimer: unknown;
+  /** When the armed idle deadline is due (clock ms), and whether it already fired late once. */
+  private idleDue = 0;
+  private idleStalled = false;
   private connectTimer: unknown;
   private closeTimer: unknown;
   private settleOpen!: { resolve(): void; reject(error: unknown): void };
@@ -243,8 +247,11 @@ export class WebSocketSession implements WebSocketConnection {
   }
 
   private armIdle(): void {
-    if (this.idleMs > 0 && this.idleTimer === undefined && !this.ending)
+    if (this.idleMs > 0 && this.idleTimer === undefined && !this.ending) {
+      this.idleDue = this.init.clock.now() + this.idleMs;
+      this.idleStalled = false;
       this.idleTimer = this.init.clock.setTimeout(this.onIdleTimeout, this.idleMs);
+    }
   }
 
   private clearIdle(): void {
@@ -355,8 +362,17 @@ export class WebSocketSession implements WebSocketConnection {
   private readonly onIdleTimeout = (): void => {
     this.idleTimer = undefined;
     if (this.ending) return;
+    // Fired late: the event loop was blocked (the router's own stall), and a message may be
+    // waiting unread. One more turn first; if the deadline still passes, the error is marked
+    // as the router's stall so the provider is not charged (src/internal/stall.ts).
+    if (!this.idleStalled && this.init.clock.now() - this.idleDue > STALL_TOLERANCE_MS) {
+      this.idleStalled = true;
+      this.idleTimer = this.init.clock.setTimeout(this.onIdleTimeout, 0);
+      return;
+    }
     const { provider } = this.init;
-    this.end({ error: new TimeoutError('idle', this.idleMs, { provider }) });
+    const error = new TimeoutError('idle', this.idleMs, { provider });
+    this.end({ error: this.idleStalled ? markRouterStall(error) : error });
     this.closeSocket(1000, '');
   };
 

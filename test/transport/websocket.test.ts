@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbortError, ProviderError, TimeoutError } from '../../src/errors/index.js';
+import { isRouterStall } from '../../src/internal/stall.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import { createWebSocketTransport } from '../../src/transport/websocket.js';
 import type { WebSocketConnection } from '../../src/transport/websocket-types.js';
@@ -325,6 +326,57 @@ describe('createWebSocketTransport over loopback sockets', () => {
     expect((await (await provider.session(0)).closed).code).toBe(1000);
     expect(conn.send('x')).toBe(false);
     expect(await iterator.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it("router's own stall: an idle deadline fired late gets one more turn, then its TimeoutError is marked as the router's stall (not the provider's)", async () => {
+    const provider = scriptedWsProvider((s) => s.socket.send('chunk-1'));
+    const clock = new FakeClock();
+    const conn = await connect(
+      await serve(provider),
+      { deadlines: { idleMs: 1000 } },
+      createWebSocketTransport({ clock }),
+    );
+    const iterator = conn.messages()[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toEqual({ type: 'text', data: 'chunk-1' });
+    let outcome: unknown = 'pending';
+    const next = iterator.next().then(
+      (r) => (outcome = r),
+      (e: unknown) => (outcome = e),
+    );
+    // The loop was blocked 1,200 ms: the timer fires 200 ms late and takes one more timer
+    // turn (a 0 ms timer: I/O waiting is read first) before it ends the stream.
+    const timers = clock.created;
+    clock.block(1200);
+    clock.advance(0);
+    await next;
+    // The extra turn, then the close handshake's timer (the on-time case below has only that).
+    expect(clock.created - timers).toBe(2);
+    expect(TimeoutError.isInstance(outcome)).toBe(true);
+    expect((outcome as TimeoutError).phase).toBe('idle');
+    expect(isRouterStall(outcome)).toBe(true);
+  });
+
+  it('idle deadline fired on time: not marked as a router stall', async () => {
+    const provider = scriptedWsProvider((s) => s.socket.send('chunk-1'));
+    const clock = new FakeClock();
+    const conn = await connect(
+      await serve(provider),
+      { deadlines: { idleMs: 1000 } },
+      createWebSocketTransport({ clock }),
+    );
+    const iterator = conn.messages()[Symbol.asyncIterator]();
+    await iterator.next();
+    const next = iterator.next().then(
+      () => 'resolved',
+      (e: unknown) => e,
+    );
+    const timers = clock.created;
+    clock.advance(1000);
+    const outcome = await next;
+    // Only the close handshake's timer: no extra turn.
+    expect(clock.created - timers).toBe(1);
+    expect(TimeoutError.isInstance(outcome)).toBe(true);
+    expect(isRouterStall(outcome)).toBe(false);
   });
 
   it('idle deadline: each message re-arms it, and setIdleMs(0) pauses it', async () => {
