@@ -56,7 +56,9 @@ export function turnConfigProblem(request: VoiceTurnRequest, preflight: Prefligh
   return (
     preflight({
       capability: 'stt',
-      request: { ...stt, ...(routes.stt !== undefined ? { route: routes.stt } : {}) },
+      // The check must not open the caller's audio (building the STT call would): a web
+      // ReadableStream locks on its first iterator, and the STT stage opens it for real.
+      request: { ...stt, audio: NO_AUDIO, ...(routes.stt !== undefined ? { route: routes.stt } : {}) },
     }) ??
     preflight({
       capability: 'chat',
@@ -68,6 +70,11 @@ export function turnConfigProblem(request: VoiceTurnRequest, preflight: Prefligh
     })
   );
 }
+
+/** Stands in for the caller's audio in the STT stage's check; never read. */
+const NO_AUDIO: AsyncIterable<Uint8Array> = {
+  [Symbol.asyncIterator]: () => ({ next: async () => ({ done: true, value: undefined }) }),
+};
 
 /** The three stages' requests as far as the turn's request knows them (no transcript, no reply yet). */
 function stageRequests(request: VoiceTurnRequest) {

@@ -131,6 +131,30 @@ describe('a voice turn is checked before any provider is contacted', () => {
     expect(paths).toEqual([]);
   });
 
+  it("the check opens none of the caller's audio: a stream that can be read once (a web ReadableStream) is read by the STT stage alone", async () => {
+    const { r, paths } = await setup();
+    const chunks = [new Uint8Array(3200).fill(1), new Uint8Array(3200).fill(2)];
+    const audio = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const c of chunks) controller.enqueue(c);
+        controller.close();
+      },
+    });
+    let opened = 0;
+    const once: AsyncIterable<Uint8Array> = {
+      [Symbol.asyncIterator]() {
+        opened++;
+        return (audio as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+      },
+    };
+    const turn = voiceTurn(r, turnRequest({ audio: once }));
+    const transcripts: string[] = [];
+    for await (const e of turn) if (e.type === 'transcript') transcripts.push(e.event.text);
+    expect(transcripts).toEqual(['A table for two.']);
+    expect(opened).toBe(1);
+    expect(paths).toEqual(['/v1/audio/transcriptions', '/v1/chat/completions', '/v1/audio/speech']);
+  });
+
   it('a valid turn still runs all three stages', async () => {
     const { r, paths } = await setup();
     const turn = voiceTurn(r, turnRequest());
