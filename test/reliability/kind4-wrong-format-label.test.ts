@@ -22,7 +22,9 @@ const PCM24K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000 };
 /** 0.1 s of PCM s16le at 24 kHz: 4800 bytes. */
 const PCM = pcmSignal(2400, 24_000, 1);
 /** The start of an MP3 file: an MPEG-1 Layer III frame header (128 kbit/s, 44.1 kHz), then data. */
-const MP3 = Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(413, 0x55)]);
+/** Two MPEG-1 Layer III frames (128 kbps, 44.1 kHz: 417 bytes each). */
+const MP3_FRAME = Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(413, 0x55)]);
+const MP3 = Buffer.concat([MP3_FRAME, MP3_FRAME]);
 
 /** A server answering every request with `body` and `headers`; `paths` records the request URLs. */
 async function answering(headers: Record<string, string>, body: Buffer) {

@@ -1,11 +1,6 @@
 import { ProtocolError, ProviderError } from '../../errors/index.js';
 import type { AudioFormat } from '../../types/audio.js';
-import {
-  contentTypeMismatch,
-  declaredAudio,
-  rawAnswerFormat,
-  startsLikeMp3,
-} from '../shared/answer-audio.js';
+import { contentTypeMismatch, declaredAudio, mp3Verdict, rawAnswerFormat } from '../shared/answer-audio.js';
 import { wavBodyAudio } from '../shared/wav-body-audio.js';
 import type { AttemptContext, ProviderTtsRequest } from '../types.js';
 import type { ElevenLabsEndpoint, WireVoiceSettings } from './endpoint.js';
@@ -66,8 +61,10 @@ const WHAT = 'ElevenLabs answer';
 /**
  * The raw audio of an answer labelled `audio/mpeg`, which ElevenLabs' spec gives for every
  * `output_format` (PROTOCOLS.md 4.2), so the label alone says nothing: the body is read as
- * `format` unless it starts like MP3 (an ID3 tag or an MPEG frame header), which is a
- * ProtocolError (the server ignored `output_format`).
+ * `format` unless it is MP3 ({@link mp3Verdict}: an ID3 tag, or two MPEG Layer III frame
+ * headers one frame apart), which is a ProtocolError (the server ignored `output_format`).
+ * Holds back at most the first frame's bytes (about 1.5 KB) when the body starts like a frame
+ * header; a body that ends first is audio.
  */
 async function* mpegLabelled(
   provider: string,
@@ -85,11 +82,12 @@ async function* mpegLabelled(
     const joined: Uint8Array = new Uint8Array(head.byteLength + data.byteLength);
     joined.set(head, 0);
     joined.set(data, head.byteLength);
-    if (joined.byteLength < 4) {
+    const verdict = mp3Verdict(joined);
+    if (verdict === 'more') {
       head = joined;
       continue;
     }
-    if (startsLikeMp3(joined)) throw contentTypeMismatch(provider, WHAT, contentType, format);
+    if (verdict === 'mp3') throw contentTypeMismatch(provider, WHAT, contentType, format);
     head = undefined;
     yield { data: joined, format: { ...format } };
   }

@@ -134,22 +134,51 @@ export function rawAnswerFormat(
   };
 }
 
-/** MPEG audio sample rate index 3 and bitrate indexes 0 / 15 are reserved or "free"; version 01 reserved; layer 00 reserved. */
-function isMpegFrameHeader(b: Uint8Array, at: number): boolean {
-  if (b[at] !== 0xff || ((b[at + 1] ?? 0) & 0xe0) !== 0xe0) return false;
-  const version = ((b[at + 1] ?? 0) >> 3) & 0x03;
-  const layer = ((b[at + 1] ?? 0) >> 1) & 0x03;
-  const bitrate = ((b[at + 2] ?? 0) >> 4) & 0x0f;
-  const rate = ((b[at + 2] ?? 0) >> 2) & 0x03;
-  return version !== 1 && layer !== 0 && bitrate !== 0 && bitrate !== 15 && rate !== 3;
+/** Layer III bitrates in kbps by bitrate index: MPEG-1, then MPEG-2 and 2.5 (ISO/IEC 11172-3, 13818-3). */
+const L3_KBPS_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
+const L3_KBPS_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
+/** Sample rates in Hz by sample rate index: MPEG-1, MPEG-2, MPEG-2.5. */
+const MPEG_RATES = {
+  3: [44_100, 48_000, 32_000],
+  2: [22_050, 24_000, 16_000],
+  0: [11_025, 12_000, 8000],
+} as const;
+
+/**
+ * The length in bytes of the MPEG Layer III frame whose header starts at `at` (11 sync bits, a
+ * version that is not reserved, layer III, a bitrate that is neither free nor reserved, a
+ * sample rate that is not reserved), or 0 when the 4 bytes there are no such header.
+ */
+function layer3FrameBytes(b: Uint8Array, at: number): number {
+  const b1 = b[at + 1] ?? 0;
+  const b2 = b[at + 2] ?? 0;
+  if (b[at] !== 0xff || (b1 & 0xe0) !== 0xe0) return 0;
+  const version = (b1 >> 3) & 0x03;
+  if (version === 1 || ((b1 >> 1) & 0x03) !== 1) return 0;
+  const bitrateIndex = (b2 >> 4) & 0x0f;
+  const rateIndex = (b2 >> 2) & 0x03;
+  if (bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return 0;
+  const v1 = version === 3;
+  const kbps = (v1 ? L3_KBPS_V1 : L3_KBPS_V2)[bitrateIndex]!;
+  const rate = MPEG_RATES[version as 0 | 2 | 3][rateIndex]!;
+  const padding = (b2 >> 1) & 0x01;
+  return Math.floor(((v1 ? 144_000 : 72_000) * kbps) / rate) + padding;
 }
 
 /**
- * True when `head` (the first 4 bytes or more of a body) starts like MP3: an ID3v2 tag, or a
- * valid MPEG audio frame header (11 sync bits, no reserved version, layer, bitrate or sample
- * rate). Silence in PCM s16le (`00 00`, `FF FF`) or mu-law (`FF`) does not pass.
+ * Whether `head` (the first bytes of a body) is MP3: `'mp3'` for an ID3v2 tag, or a Layer III
+ * frame header followed, one frame later, by another header of the same version and sample
+ * rate; `'not'` when it is neither; `'more'` when the answer needs more bytes (fewer than 4, or
+ * a first header whose frame has not all arrived: at most about 1.5 KB). Two headers in a row
+ * are asked for because raw audio often starts like one: PCM s16le samples -1 then 20 are the
+ * bytes `FF FF 14 00`, a valid header on its own.
  */
-export function startsLikeMp3(head: Uint8Array): boolean {
-  if (head[0] === 0x49 && head[1] === 0x44 && head[2] === 0x33) return true; // "ID3"
-  return head.byteLength >= 4 && isMpegFrameHeader(head, 0);
+export function mp3Verdict(head: Uint8Array): 'mp3' | 'not' | 'more' {
+  if (head.byteLength < 4) return 'more';
+  if (head[0] === 0x49 && head[1] === 0x44 && head[2] === 0x33) return 'mp3'; // "ID3"
+  const frame = layer3FrameBytes(head, 0);
+  if (frame === 0) return 'not';
+  if (head.byteLength < frame + 4) return 'more';
+  const same = ((head[1]! ^ head[frame + 1]!) & 0x18) === 0 && ((head[2]! ^ head[frame + 2]!) & 0x0c) === 0;
+  return same && layer3FrameBytes(head, frame) > 0 ? 'mp3' : 'not';
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../src/errors/index.js';
-import { declaredAudio, rawAnswerFormat, startsLikeMp3 } from '../../../src/providers/shared/answer-audio.js';
+import { declaredAudio, mp3Verdict, rawAnswerFormat } from '../../../src/providers/shared/answer-audio.js';
 import { rawAudioKind } from '../../../src/providers/shared/raw-audio-kind.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
 
@@ -68,23 +68,49 @@ describe('rawAnswerFormat', () => {
   });
 });
 
-describe('startsLikeMp3', () => {
-  it('an ID3 tag or an MPEG frame header; not PCM or mu-law silence', () => {
-    const heads = [
+describe('mp3Verdict', () => {
+  /** An MPEG-1 Layer III header (128 kbps, 44.1 kHz: frames of 417 bytes) and an MPEG-2 one (32 kbps, 16 kHz: 144 bytes). */
+  const V1 = [0xff, 0xfb, 0x90, 0x64];
+  const V2 = [0xff, 0xf3, 0x48, 0xc4];
+  const frame = (header: number[], bytes: number) => [...header, ...new Array<number>(bytes - 4).fill(0x55)];
+
+  it('MP3 is an ID3 tag or two Layer III frame headers one frame apart; one header alone waits for the frame', () => {
+    const heads: number[][] = [
       [0x49, 0x44, 0x33, 0x04],
-      [0xff, 0xfb, 0x90, 0x64],
-      [0xff, 0xf3, 0x48, 0xc4],
+      [...frame(V1, 417), ...V1],
+      [...frame(V2, 144), ...V2],
+      V1,
+      frame(V1, 417),
+      [0xff, 0xfb],
+    ];
+    expect(heads.map((h) => mp3Verdict(new Uint8Array(h)))).toEqual([
+      'mp3',
+      'mp3',
+      'mp3',
+      'more',
+      'more',
+      'more',
+    ]);
+  });
+
+  it('raw audio that starts like a frame header is not MP3: PCM and mu-law silence, samples -1 then 20, a header not followed by another one frame later', () => {
+    const heads: number[][] = [
       [0xff, 0xff, 0xff, 0xff],
       [0x00, 0x00, 0x00, 0x00],
       [0xff, 0xfe, 0xff, 0xfe],
+      [0xff, 0xff, 0x14, 0x00],
+      [0xff, 0xff, 0x7b, 0xff],
+      [...frame(V1, 417), 0x00, 0x00, 0x00, 0x00],
+      [...frame(V1, 417), ...V2],
     ];
-    expect(heads.map((h) => startsLikeMp3(new Uint8Array(h)))).toEqual([
-      true,
-      true,
-      true,
-      false,
-      false,
-      false,
+    expect(heads.map((h) => mp3Verdict(new Uint8Array(h)))).toEqual([
+      'not',
+      'not',
+      'not',
+      'not',
+      'not',
+      'not',
+      'not',
     ]);
   });
 });
