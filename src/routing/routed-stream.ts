@@ -109,7 +109,10 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined> {
     const sync = items?.sync;
     if (this.#resolve === undefined || sync === undefined) return; // the wait ended (aborted)
     if (this.#scope.isAborted) {
-      this.#settle(this.#abortItems);
+      // Woken inside the abort (the attempt dropped its queue): end the wait out of that call
+      // stack, as an abort does, so drive's clean-up and the events it fires do not run
+      // inside the caller's abort().
+      this.#onAbort();
       return;
     }
     let r: Result<T> | undefined;

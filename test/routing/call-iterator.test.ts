@@ -167,6 +167,42 @@ describe("the call's iterator after the first item", () => {
     },
   );
 
+  it("an attempt that wakes the reader inside the abort (it drops its queue): the call's clean-up runs after the caller's abort() returns, not inside it", async () => {
+    const controller = new AbortController();
+    const src = handStream<{ n: number }>();
+    src.push({ n: 0 });
+    const stream = routedStream(
+      fakeRun(
+        [
+          candidate('a', (attempt) => {
+            // Like the transport's exchange: the attempt's abort ends the body and wakes the reader.
+            attempt.signal.addEventListener('abort', () => src.end());
+            return src.iterator;
+          }),
+        ],
+        { signal: controller.signal },
+      ),
+    );
+    const it = stream[Symbol.asyncIterator]();
+    expect(await it.next()).toEqual({ value: { n: 0 }, done: false });
+    const pending = it.next();
+    await turn();
+    let settled = false;
+    stream.result.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    controller.abort();
+    // Synchronously after abort(): the provider's stream is not closed yet (drive's clean-up
+    // has not run inside the caller's call stack).
+    const returnsInsideAbort = src.counts.return;
+    await expect(pending).rejects.toThrow(AbortError);
+    expect(returnsInsideAbort).toBe(0);
+    expect(src.counts.return).toBe(1);
+    await turn();
+    expect(settled).toBe(true);
+  });
+
   it('delivers no item buffered before an abort', async () => {
     const controller = new AbortController();
     const src = handStream<{ n: number }>();
