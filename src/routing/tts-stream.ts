@@ -19,7 +19,10 @@ export class CallerAudio {
   #framer: SampleFramer | undefined;
   #converter: AudioConverter | undefined;
   #current: AudioFormat | undefined;
+  /** Audio reached the caller: at least one whole sample (a stray partial one is none). */
   #produced = false;
+  /** Stray bytes (less than one sample) dropped at segment ends, for the no-audio error. */
+  #strayBytes = 0;
 
   constructor(
     readonly want: AudioFormat,
@@ -49,12 +52,16 @@ export class CallerAudio {
 
   /**
    * The provider's stream ended: emits what the framer and converter still hold. Throws
-   * ProtocolError when the provider ended without a single byte of audio.
+   * ProtocolError when the provider ended without a single whole sample of audio for the
+   * caller: no byte at all, or only a stray partial sample (one byte of PCM s16le), which
+   * is dropped, never padded. Such an answer is empty, as one with no byte is.
    */
   end(emit: (out: AudioChunk) => void): void {
     this.#endSegment(emit);
-    if (!this.#produced)
-      throw new ProtocolError(`Provider '${this.provider}' returned no audio`, { provider: this.provider });
+    if (this.#produced) return;
+    const stray = this.#strayBytes;
+    const what = stray > 0 ? ` (only ${stray} stray byte${stray === 1 ? '' : 's'}, less than one sample)` : '';
+    throw new ProtocolError(`Provider '${this.provider}' returned no audio${what}`, { provider: this.provider });
   }
 
   /** Releases the converter (idempotent); call however the stream ended. */
@@ -69,26 +76,34 @@ export class CallerAudio {
   }
 
   #pass(data: Uint8Array, emit: (out: AudioChunk) => void): void {
-    this.#produced = true;
     const whole = this.#framer!.push(data);
     if (whole.byteLength === 0) return;
     const converter = this.#converter;
     const out = converter ? converter.push(whole) : whole;
-    if (out.byteLength > 0) emit({ data: out, format: this.want });
+    if (out.byteLength > 0) this.#emit(out, emit);
+  }
+
+  /** Hands `data` to the caller: only what is emitted counts as audio produced. */
+  #emit(data: Uint8Array, emit: (out: AudioChunk) => void): void {
+    this.#produced = true;
+    emit({ data, format: this.want });
   }
 
   #endSegment(emit: (out: AudioChunk) => void): void {
     const current = this.#current;
     if (this.#framer && current) {
       const { droppedBytes } = this.#framer.end();
-      if (droppedBytes > 0) this.onDropped?.(droppedBytes, current);
+      if (droppedBytes > 0) {
+        this.#strayBytes += droppedBytes;
+        this.onDropped?.(droppedBytes, current);
+      }
     }
     const converter = this.#converter;
     if (converter) {
       this.#converter = undefined;
       const tail = converter.flush();
       converter.close();
-      if (tail.byteLength > 0) emit({ data: tail, format: this.want });
+      if (tail.byteLength > 0) this.#emit(tail, emit);
     }
   }
 }
@@ -96,7 +111,7 @@ export class CallerAudio {
 /**
  * {@link CallerAudio} as a stream of its own, for a reader that is itself an async generator
  * (the streamed-text attempt). Throws ProtocolError when the provider ended without a single
- * byte of audio.
+ * whole sample of audio (no byte, or only a stray partial sample).
  */
 export async function* toCallerAudio(
   source: AsyncIterable<ProviderAudio>,

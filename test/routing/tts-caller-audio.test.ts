@@ -47,6 +47,38 @@ describe('CallerAudio in the sentence pump', () => {
     await expect(drained(queue)).rejects.toBeInstanceOf(ProtocolError);
   });
 
+  it('empty-answer: a stray byte alone (half a PCM s16le sample) fails with ProtocolError, as no byte does, and is reported dropped', async () => {
+    const dropped: number[] = [];
+    const queue = new SentenceQueue(
+      () => audio([9]),
+      new AbortController().signal,
+      0,
+      () => new CallerAudio(PCM24, 'p', (n) => dropped.push(n)),
+    );
+    const error = await drained(queue).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(ProtocolError.isInstance(error)).toBe(true);
+    expect((error as ProtocolError).message).toBe(
+      "Provider 'p' returned no audio (only 1 stray byte, less than one sample)",
+    );
+    expect((error as ProtocolError).provider).toBe('p');
+    expect(dropped).toEqual([1]);
+  });
+
+  it('empty-answer: whole samples then a stray byte deliver the whole samples and drop the half one', async () => {
+    const dropped: number[] = [];
+    const queue = new SentenceQueue(
+      () => audio([1, 2, 3, 4], [5]),
+      new AbortController().signal,
+      0,
+      () => new CallerAudio(PCM24, 'p', (n) => dropped.push(n)),
+    );
+    expect(await drained(queue)).toEqual([[1, 2, 3, 4]]);
+    expect(dropped).toEqual([1]);
+  });
+
   it('retries a request that failed before its first chunk with a fresh step, reporting a stray byte once', async () => {
     let opened = 0;
     const dropped: number[] = [];
