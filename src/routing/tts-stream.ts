@@ -60,8 +60,11 @@ export class CallerAudio {
     this.#endSegment(emit);
     if (this.#produced) return;
     const stray = this.#strayBytes;
-    const what = stray > 0 ? ` (only ${stray} stray byte${stray === 1 ? '' : 's'}, less than one sample)` : '';
-    throw new ProtocolError(`Provider '${this.provider}' returned no audio${what}`, { provider: this.provider });
+    const what =
+      stray > 0 ? ` (only ${stray} stray byte${stray === 1 ? '' : 's'}, less than one sample)` : '';
+    throw new ProtocolError(`Provider '${this.provider}' returned no audio${what}`, {
+      provider: this.provider,
+    });
   }
 
   /** Releases the converter (idempotent); call however the stream ended. */
