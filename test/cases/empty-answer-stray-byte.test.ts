@@ -22,6 +22,7 @@ import { TTS_KINDS } from './wire/tts-servers.js';
 const S1 = 'Hello there, friend.';
 const S2 = 'How are you doing today?';
 const S3 = 'I am doing fine, thanks.';
+const ONE_CLAUSE = 'Your table is booked.';
 const STRAY = Buffer.from([1]);
 const NO_AUDIO = "Provider 'a' returned no audio (only 1 stray byte, less than one sample)";
 
@@ -35,6 +36,7 @@ const B = {
   [S1]: pcmSignal(2400, 24_000, 4),
   [S2]: pcmSignal(2400, 24_000, 5),
   [S3]: pcmSignal(2400, 24_000, 6),
+  [ONE_CLAUSE]: pcmSignal(2400, 24_000, 7),
 };
 const of = (voice: Record<string, Buffer>) => (text: string) => {
   const audio = voice[text];
@@ -164,6 +166,34 @@ describe('empty-answer: a stray byte (half a sample) is no audio, on every TTS w
       expect(b.requests).toEqual([]);
       expect(warnings).toEqual([STRAY_WARNING('a')]);
       expect(errorsOf(r)).toEqual({ a: 0 });
+    });
+  }
+
+  // Streamed text on a provider that takes text as a stream: one context for the utterance.
+  for (const kind of TTS_KINDS.filter((k) => k.name.includes('WebSocket') || k.name.includes('websocket'))) {
+    it(`empty-answer: stray byte alone from ${kind.name} for streamed text: a fails with ProtocolError, b is asked and speaks`, async () => {
+      const a = await kind.serve(() => STRAY);
+      const b = await BACKUP.serve(of(B));
+      const { r, warnings } = routed({ a: a.provider, b: b.provider }, ['a', 'b']);
+      // One clause: streamed text is cut at clause ends (a comma too).
+      async function* tokens() {
+        yield ONE_CLAUSE;
+      }
+      const stream = r.tts({ text: tokens(), voice: 'agent' });
+      const { items, error } = await drain(stream);
+      expect(error).toBeUndefined();
+      expect(concat(items.map((c) => c.data)).equals(B[ONE_CLAUSE])).toBe(true);
+      expect(a.requests).toEqual([ONE_CLAUSE]);
+      expect(b.requests).toEqual([ONE_CLAUSE]);
+      const result = await stream.result;
+      expect(result.attempts.map((x) => [x.provider, x.outcome])).toEqual([
+        ['a', 'failed'],
+        ['b', 'success'],
+      ]);
+      expect(ProtocolError.isInstance(result.attempts[0]!.error)).toBe(true);
+      expect((result.attempts[0]!.error as VoxrouteError).message).toBe(NO_AUDIO);
+      expect(errorsOf(r)).toEqual({ a: 1, b: 0 });
+      expect(warnings).toEqual([STRAY_WARNING('a')]);
     });
   }
 });

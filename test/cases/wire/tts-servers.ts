@@ -179,16 +179,26 @@ export const TTS_KINDS: readonly TtsKind[] = [
     async serve(audio) {
       const requests: string[] = [];
       const wire = await wsServer((ws: WebSocket) => {
+        // Text is buffered until a flush or the end of input (an empty text), then spoken at once.
+        let text = '';
+        const speak = () => {
+          const asked = text.trim();
+          text = '';
+          if (asked === '') return;
+          requests.push(asked);
+          ws.send(JSON.stringify({ audio: audio(asked).toString('base64'), isFinal: false }));
+        };
         ws.on('message', (raw) => {
-          const m = JSON.parse(String(raw)) as { text?: string };
+          const m = JSON.parse(String(raw)) as { text?: string; flush?: boolean };
           if (m.text === undefined || m.text === ' ') return;
           if (m.text === '') {
+            speak();
             ws.send(JSON.stringify({ isFinal: true }));
             ws.close(1000);
             return;
           }
-          requests.push(m.text.trim());
-          ws.send(JSON.stringify({ audio: audio(m.text.trim()).toString('base64'), isFinal: false }));
+          text += m.text;
+          if (m.flush) speak();
         });
       });
       return {
