@@ -169,6 +169,9 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
             return;
           }
         }
+        // Only a sentence with nothing to speak (no queue) gets here: a request that ends
+        // without a whole sample fails in its CallerAudio step (an empty answer), so it is never
+        // counted as delivered.
         if (this.#endSentence()) {
           this.#found = DONE;
           return;
