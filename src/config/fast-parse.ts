@@ -1,5 +1,6 @@
 import { checkHttpUrl, MAX_TIMER_MS } from '../config-fields/fields.js';
 import { EnvSecretRef } from '../config-fields/secret.js';
+import { isLanguageTag } from '../internal/language-tag.js';
 import {
   ANTHROPIC_DEFAULT_BASE_URL,
   ANTHROPIC_DEFAULT_MAX_TOKENS,
@@ -78,6 +79,12 @@ function record<T>(
 
 function str(value: unknown, min = 1): string {
   need(typeof value === 'string' && value.length >= min);
+  return value;
+}
+
+/** languageSchema: a BCP 47 tag. */
+function language(value: unknown): string {
+  need(isLanguageTag(value));
   return value;
 }
 
@@ -170,7 +177,7 @@ function openaiSection(name: 'chat' | 'tts' | 'stt', value: unknown): Plain {
     field(out, source, 'model', str);
     need('model' in out);
     field(out, source, 'streaming', (v) => oneOf(v, [true, false]), true);
-    field(out, source, 'language', str);
+    field(out, source, 'language', language);
   }
   return out;
 }
