@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
-import { createRouter } from '../../src/index.js';
+import { createRouter, type RouterConfig } from '../../src/index.js';
 import { httpServer } from '../cases/wire/servers.js';
 import { configErrorOf, type Loose } from './helpers.js';
 
@@ -133,7 +133,7 @@ describe('secret text that cannot go in an HTTP header', () => {
       res.writeHead(500).end();
     });
     for (const extra of [{ apiKey: { env: 'LF' } }, { headers: { 'X-Api-Key': { env: 'CRLF' } } }]) {
-      const error = configErrorOf(() => createRouter(gpu(extra, server.url), { env: ENV }));
+      const error = configErrorOf(() => createRouter(gpu(extra, server.url) as RouterConfig, { env: ENV }));
       expect(error.issues).toHaveLength(1);
       expect(error.message).not.toContain(KEY);
     }
