@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isLanguageTag, LANGUAGE_TAG_EXPECTED } from '../internal/language-tag.js';
 import { zod } from '../internal/zod.js';
 import { EnvSecretRef, envRefSchema, secretSchema } from './secret.js';
 
@@ -105,9 +106,20 @@ export function sectionSchema<Shape extends z.core.$ZodLooseShape>(
   return z.strictObject(shape(z)).describe(description);
 }
 
-/** A non-empty string the provider's API takes as it is: a model id, a language tag. */
+/** A non-empty string the provider's API takes as it is: a model id. */
 export function nonEmptyStringSchema(description: string) {
   return zod().string().min(1).describe(description);
+}
+
+/**
+ * A language a provider section sends when a request gives none: a BCP 47 tag (`en`, `en-US`,
+ * `multi`), checked by the same rule as a request's `language` ({@link isLanguageTag}).
+ */
+export function languageSchema(description: string) {
+  return zod()
+    .string()
+    .refine(isLanguageTag, { message: `must be ${LANGUAGE_TAG_EXPECTED}` })
+    .describe(description);
 }
 
 /**

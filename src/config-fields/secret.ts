@@ -20,6 +20,49 @@ export class EnvSecretRef {
   }
 }
 
+/**
+ * Why a secret's text cannot be sent, or undefined when it can. A secret ends up in an HTTP
+ * header (an API key, a header value, AWS credentials), whose value may not hold control
+ * characters or characters past Latin-1 (RFC 9110 5.5; undici and node:http refuse such a
+ * header before sending anything). The usual cause is a value read with its line break
+ * (a key file read as it is, `readFileSync('key.txt', 'utf8')`, or a CRLF `.env` file). The text is
+ * rejected rather than trimmed: a secret is used exactly as given (docs/decisions.md "A secret
+ * with a line break is a config error, not trimmed"). The message never quotes the value.
+ */
+export function secretTextProblem(value: string): string | undefined {
+  let wide = false;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f)
+      return 'contains a line break or control character (check the file or environment value for a trailing newline)';
+    if (code > 0xff) wide = true;
+  }
+  if (wide)
+    return 'contains a character an HTTP header cannot carry (past Latin-1, e.g. a typographic quote or a zero-width space)';
+  return undefined;
+}
+
+/** {@link secretTextProblem} as an {@link EnvSecretRef} check: the value, or `{ error }`. */
+export function checkSecretText(value: string): string | { error: string } {
+  const problem = secretTextProblem(value);
+  return problem === undefined ? value : { error: problem };
+}
+
+/**
+ * A string the config sends in an HTTP header as it is (a secret, a version): non-empty, with
+ * no character {@link secretTextProblem} refuses; messages never quote it.
+ */
+export function headerTextSchema() {
+  const z = zod();
+  return z
+    .string()
+    .min(1, 'must not be empty')
+    .superRefine((value, ctx) => {
+      const problem = secretTextProblem(value);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    });
+}
+
 /** What a user writes for a secret: the value itself, or the name of an environment variable. */
 export type SecretInput = string | { env: string };
 
@@ -43,14 +86,16 @@ export const envRefSchema = lazySchema((z) =>
 /**
  * Schema of a secret (an API key, a header value): a non-empty literal string, or
  * `{ env: 'NAME' }`. Parses to the string itself or to an {@link EnvSecretRef}; the variable
- * is read later by {@link resolveSecrets}. Its error messages never contain the value.
+ * is read later by {@link resolveSecrets}. Either way the text may not hold a line break or
+ * another character an HTTP header cannot carry ({@link secretTextProblem}): a ConfigError at
+ * the secret's path when the config is loaded. Its error messages never contain the value.
  */
 export function secretSchema(description: string) {
   const z = zod();
   return z
-    .union([z.string().min(1, 'must not be empty'), envRefSchema()], {
+    .union([headerTextSchema(), envRefSchema()], {
       error: 'expected a string or { env: "VARIABLE_NAME" }',
     })
-    .transform((value) => (typeof value === 'string' ? value : new EnvSecretRef(value.env)))
+    .transform((value) => (typeof value === 'string' ? value : new EnvSecretRef(value.env, checkSecretText)))
     .describe(description);
 }

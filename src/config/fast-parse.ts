@@ -1,5 +1,6 @@
 import { checkHttpUrl, MAX_TIMER_MS } from '../config-fields/fields.js';
-import { EnvSecretRef } from '../config-fields/secret.js';
+import { checkSecretText, EnvSecretRef, secretTextProblem } from '../config-fields/secret.js';
+import { isLanguageTag } from '../internal/language-tag.js';
 import {
   ANTHROPIC_DEFAULT_BASE_URL,
   ANTHROPIC_DEFAULT_MAX_TOKENS,
@@ -81,6 +82,12 @@ function str(value: unknown, min = 1): string {
   return value;
 }
 
+/** languageSchema: a BCP 47 tag. */
+function language(value: unknown): string {
+  need(isLanguageTag(value));
+  return value;
+}
+
 function num(value: unknown, min: number, max = Number.POSITIVE_INFINITY): number {
   need(typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max);
   return value;
@@ -115,9 +122,15 @@ function envName(value: unknown): string {
 }
 const ENV_KEYS = keys('env');
 
-/** secretSchema: a non-empty string, or `{ env }` -> EnvSecretRef. */
+/** headerTextSchema: a non-empty string an HTTP header can carry. */
+function headerText(value: unknown): string {
+  need(secretTextProblem(str(value)) === undefined);
+  return value as string;
+}
+
+/** secretSchema: headerText, or `{ env }` -> EnvSecretRef checked by checkSecretText. */
 function secret(value: unknown): string | EnvSecretRef {
-  return typeof value === 'string' ? str(value) : new EnvSecretRef(envName(value));
+  return typeof value === 'string' ? headerText(value) : new EnvSecretRef(envName(value), checkSecretText);
 }
 
 /**
@@ -170,7 +183,7 @@ function openaiSection(name: 'chat' | 'tts' | 'stt', value: unknown): Plain {
     field(out, source, 'model', str);
     need('model' in out);
     field(out, source, 'streaming', (v) => oneOf(v, [true, false]), true);
-    field(out, source, 'language', str);
+    field(out, source, 'language', language);
   }
   return out;
 }
@@ -200,7 +213,7 @@ function provider(value: unknown): Plain {
   field(out, source, 'apiKey', secret);
   need('apiKey' in out);
   field(out, source, 'authHeader', (v) => oneOf(v, ['x-api-key', 'bearer']), 'x-api-key');
-  field(out, source, 'anthropicVersion', str, ANTHROPIC_VERSION);
+  field(out, source, 'anthropicVersion', headerText, ANTHROPIC_VERSION);
   field(out, source, 'headers', headers, {});
   if ('chat' in source) {
     const chat = plain(source.chat, ANTHROPIC_CHAT_KEYS);

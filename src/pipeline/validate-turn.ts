@@ -4,6 +4,8 @@ import type { Preflight } from '../routing/preflight.js';
 import {
   chatRequestProblem,
   formatProblem,
+  msRule,
+  numberProblem,
   sttRequestProblem,
   ttsRequestProblem,
 } from '../routing/validate-request.js';
@@ -39,10 +41,7 @@ export function turnRequestProblem(request: VoiceTurnRequest): RequestError | un
         return new RequestError(`routes.${stage}`, 'expected a route name');
     }
   }
-  const budget = request.budgetMs;
-  if (budget !== undefined && !(typeof budget === 'number' && Number.isFinite(budget) && budget > 0))
-    return new RequestError('budgetMs', `expected a number of ms above 0, got ${String(budget)}`);
-  return undefined;
+  return numberProblem(request.budgetMs, 'budgetMs', msRule());
 }
 
 /**

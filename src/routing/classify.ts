@@ -15,15 +15,20 @@ const BAD_REQUEST = new Set([400, 413, 422]);
  */
 export function canFallBack(error: unknown): boolean {
   if (!VoxrouteError.isInstance(error)) return true;
-  // The base class marks usage errors (bad input from the caller), which no provider can fix.
-  if (
-    error.code === 'ABORTED' ||
-    error.code === 'CONFIG_INVALID' ||
-    error.code === 'VOXROUTE_ERROR' ||
-    error.code === 'REQUEST_INVALID'
-  )
-    return false;
+  if (error.code === 'ABORTED' || isUsageError(error)) return false;
   if (ProviderError.isInstance(error) && error.status !== undefined && BAD_REQUEST.has(error.status))
     return false;
   return true;
+}
+
+/**
+ * True for an error that is the caller's or the config's, not the provider's: a RequestError,
+ * a ConfigError (e.g. a header value the HTTP client refused to send), or the base class,
+ * which marks usage errors. The router ends the call with it and charges no provider.
+ */
+export function isUsageError(error: unknown): boolean {
+  if (!VoxrouteError.isInstance(error)) return false;
+  return (
+    error.code === 'CONFIG_INVALID' || error.code === 'VOXROUTE_ERROR' || error.code === 'REQUEST_INVALID'
+  );
 }

@@ -1,4 +1,6 @@
+import { MAX_TIMER_MS } from '../config-fields/fields.js';
 import { RequestError } from '../errors/request-error.js';
+import { isLanguageTag, LANGUAGE_TAG_EXPECTED } from '../internal/language-tag.js';
 import type { ChatRequest, SttRequest, TtsRequest } from '../types/requests.js';
 
 /** Encodings voxroute reads and writes (see AudioEncoding). */
@@ -23,10 +25,7 @@ export function ttsRequestProblem(request: TtsRequest): RequestError | undefined
       : undefined) ??
     (request.format !== undefined ? formatProblem(request.format, 'format') : undefined) ??
     languageProblem(request.language) ??
-    (request.speed !== undefined &&
-    !(typeof request.speed === 'number' && request.speed > 0 && Number.isFinite(request.speed))
-      ? new RequestError('speed', `expected a number above 0, got ${describe(request.speed)}`)
-      : undefined) ??
+    numberProblem(request.speed, 'speed', { min: 0, aboveMin: true }) ??
     callOptionsProblem(request)
   );
 }
@@ -74,19 +73,10 @@ export function chatRequestProblem(request: ChatRequest): RequestError | undefin
   }
   if (typeof request.model !== 'string' || request.model === '')
     return new RequestError('model', `expected a model name, got ${describe(request.model)}`);
-  if (request.maxTokens !== undefined && !(Number.isInteger(request.maxTokens) && request.maxTokens > 0))
-    return new RequestError(
-      'maxTokens',
-      `expected a whole number above 0, got ${describe(request.maxTokens)}`,
-    );
-  if (
-    request.temperature !== undefined &&
-    !(typeof request.temperature === 'number' && request.temperature >= 0 && request.temperature <= 2)
-  )
-    return new RequestError(
-      'temperature',
-      `expected a number from 0 to 2, got ${describe(request.temperature)}`,
-    );
+  const numbers =
+    numberProblem(request.maxTokens, 'maxTokens', { min: 0, aboveMin: true, whole: true }) ??
+    numberProblem(request.temperature, 'temperature', { min: 0, max: 2 });
+  if (numbers) return numbers;
   if (request.tools !== undefined && !Array.isArray(request.tools))
     return new RequestError('tools', `expected an array of tools, got ${describe(request.tools)}`);
   return callOptionsProblem(request);
@@ -108,37 +98,92 @@ export function formatProblem(format: unknown, field: string): RequestError | un
       `${field}.encoding`,
       `expected pcm_s16le, pcm_f32le, mulaw or alaw, got ${describe(f.encoding)}`,
     );
-  const rate = f.sampleRate;
-  if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < MIN_RATE || rate > MAX_RATE)
-    return new RequestError(
-      `${field}.sampleRate`,
-      `expected a whole number of Hz from ${MIN_RATE} to ${MAX_RATE}, got ${describe(rate)}`,
-    );
+  const rate =
+    f.sampleRate === undefined
+      ? new RequestError(
+          `${field}.sampleRate`,
+          `required: a whole number of Hz from ${MIN_RATE} to ${MAX_RATE}`,
+        )
+      : numberProblem(f.sampleRate, `${field}.sampleRate`, {
+          min: MIN_RATE,
+          max: MAX_RATE,
+          whole: true,
+          unit: 'Hz',
+        });
+  if (rate) return rate;
   if (f.channels !== undefined && f.channels !== 1)
     return new RequestError(`${field}.channels`, `only mono (1) is supported, got ${describe(f.channels)}`);
   return undefined;
 }
 
+/** The same rule as a provider config's `language` (isLanguageTag). */
 function languageProblem(language: unknown): RequestError | undefined {
-  if (language === undefined) return undefined;
-  if (typeof language === 'string' && language !== '') {
-    try {
-      Intl.getCanonicalLocales(language);
-      return undefined;
-    } catch {
-      // not a well-formed BCP 47 tag
-    }
-  }
+  if (language === undefined || isLanguageTag(language)) return undefined;
+  return new RequestError('language', `expected ${LANGUAGE_TAG_EXPECTED}, got ${describe(language)}`);
+}
+
+/** What a number option of a request may be (see {@link numberProblem}). */
+export interface NumberRule {
+  /** Lowest value allowed (or, with `aboveMin`, the bound it must be above). */
+  min: number;
+  /** True: `min` itself is not allowed. Default false. */
+  aboveMin?: boolean;
+  /** Highest value allowed. Default: none (still finite). */
+  max?: number;
+  /** Why `max` is the limit, when it is not part of the field's meaning (e.g. a timer's). */
+  maxReason?: string;
+  /** True: only safe integers. Default false. */
+  whole?: boolean;
+  /** Unit named in the message, e.g. `ms`, `Hz`. */
+  unit?: string;
+}
+
+/**
+ * The RequestError at `field` when `value` (undefined: absent, valid) is not a finite number
+ * that `rule` allows, e.g. `expected a number of ms above 0, got -1`; undefined when valid.
+ * The one check of every number option of stt(), chat(), tts() and voiceTurn() requests.
+ */
+export function numberProblem(value: unknown, field: string, rule: NumberRule): RequestError | undefined {
+  if (value === undefined) return undefined;
+  const { min, aboveMin = false, max, whole = false, unit } = rule;
+  const isNumber =
+    typeof value === 'number' && Number.isFinite(value) && (!whole || Number.isSafeInteger(value));
+  const inRange = isNumber && (aboveMin ? value > min : value >= min);
+  if (inRange && (max === undefined || value <= max)) return undefined;
+  const units = unit ? ` ${unit}` : '';
+  if (inRange && rule.maxReason !== undefined)
+    return new RequestError(
+      field,
+      `expected at most ${max}${units} (${rule.maxReason}), got ${describe(value)}`,
+    );
+  const kind = `${whole ? 'a whole number' : 'a number'}${unit ? ` of ${unit}` : ''}`;
+  const upTo = max !== undefined && rule.maxReason === undefined ? ` to ${max}` : '';
   return new RequestError(
-    'language',
-    `expected a BCP 47 language tag such as 'en', got ${describe(language)}`,
+    field,
+    `expected ${kind} ${aboveMin ? 'above' : 'from'} ${min}${upTo}, got ${describe(value)}`,
   );
+}
+
+/**
+ * A duration option in ms: a finite number above 0 (or from 0 with `zero`), at most
+ * MAX_TIMER_MS, the longest delay Node's timers honour (a longer one fires at once).
+ */
+export function msRule(zero = false): NumberRule {
+  return {
+    min: 0,
+    aboveMin: !zero,
+    max: MAX_TIMER_MS,
+    maxReason: 'the longest timer Node.js supports',
+    unit: 'ms',
+  };
 }
 
 function callOptionsProblem(request: {
   signal?: unknown;
   route?: unknown;
   deadlineMs?: unknown;
+  firstChunkTimeoutMs?: unknown;
+  hedgeAfterMs?: unknown;
 }): RequestError | undefined {
   if (
     request.signal !== undefined &&
@@ -149,15 +194,12 @@ function callOptionsProblem(request: {
     return new RequestError('signal', `expected an AbortSignal, got ${describe(request.signal)}`);
   if (request.route !== undefined && (typeof request.route !== 'string' || request.route === ''))
     return new RequestError('route', `expected a route name, got ${describe(request.route)}`);
-  if (
-    request.deadlineMs !== undefined &&
-    !(typeof request.deadlineMs === 'number' && request.deadlineMs > 0 && Number.isFinite(request.deadlineMs))
-  )
-    return new RequestError(
-      'deadlineMs',
-      `expected a number of ms above 0, got ${describe(request.deadlineMs)}`,
-    );
-  return undefined;
+  return (
+    numberProblem(request.deadlineMs, 'deadlineMs', msRule()) ??
+    numberProblem(request.firstChunkTimeoutMs, 'firstChunkTimeoutMs', msRule()) ??
+    // 0 starts the hedge at once, beside the first attempt.
+    numberProblem(request.hedgeAfterMs, 'hedgeAfterMs', msRule(true))
+  );
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

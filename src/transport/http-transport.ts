@@ -4,6 +4,7 @@ import { systemClock } from '../internal/clock.js';
 import { loadUndici, tunedAgentOptions } from './agent.js';
 import { Exchange, type ExchangeSettings } from './exchange.js';
 import { fetchWire } from './fetch-wire.js';
+import { badHeaderError } from './refused-request.js';
 import { canDispatch, defaultHttpClient, detectRuntime } from './runtime.js';
 import type {
   HttpRequest,
@@ -110,6 +111,8 @@ class DefaultHttpTransport implements HttpTransport {
   }
 
   request(req: HttpRequest): Promise<HttpResponse> {
+    const refused = badHeaderError(req.provider, req.headers);
+    if (refused) return Promise.reject(refused);
     return this.send(req, this.settings);
   }
 

@@ -6,6 +6,7 @@ import {
   VoxrouteError,
 } from '../errors/index.js';
 import { redactSecrets } from './redact.js';
+import { refusedRequestError } from './refused-request.js';
 
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -38,6 +39,20 @@ const TIMEOUT_CODES: Record<string, TimeoutPhase> = {
   UND_ERR_HEADERS_TIMEOUT: 'headers',
   UND_ERR_BODY_TIMEOUT: 'idle',
 };
+
+/**
+ * Codes of the HTTP client refusing a request before sending any byte of it: an argument it
+ * cannot send, above all a header value with a line break or control character (undici's
+ * `UND_ERR_INVALID_ARG` "invalid authorization header", node:http's `ERR_INVALID_CHAR`).
+ * Nothing reached the provider, so it is not the provider's failure.
+ */
+const REFUSED_BEFORE_SENDING = new Set([
+  'UND_ERR_INVALID_ARG',
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_HTTP_INVALID_HEADER_VALUE',
+  'ERR_HTTP2_INVALID_HEADER_VALUE',
+]);
 
 /** Where in an exchange a wire error happened: before the response headers, or while reading the body. */
 export type WireStage = 'request' | 'body';
@@ -99,6 +114,10 @@ export function isNetworkError(error: unknown): boolean {
 /**
  * Turns an error from the HTTP client (undici or a fetch) into voxroute's typed error:
  * - a voxroute error is returned as it is;
+ * - the client refusing to send the request at all (a header value with a line break, an
+ *   argument it cannot send: `UND_ERR_INVALID_ARG`, `ERR_INVALID_CHAR`...) becomes a
+ *   ConfigError at `providers.<name>`: nothing reached the provider, no other provider of the
+ *   same config would do better, and the router charges no provider for it;
  * - the client's own timeouts (`UND_ERR_CONNECT_TIMEOUT`, `UND_ERR_HEADERS_TIMEOUT`,
  *   `UND_ERR_BODY_TIMEOUT`) become TimeoutError with phase `connect`, `headers`, `idle`;
  * - before the headers, a network failure (refused, reset, DNS, TLS, socket closed; on the fetch
@@ -124,6 +143,13 @@ export function mapWireError(error: unknown, context: WireErrorContext): Voxrout
   }
   const network = isNetworkError(error) || (context.fromFetch === true && isFetchFailure(error));
   const detail = redactSecrets(describe(error, code), context.requestHeaders);
+  if (code !== undefined && REFUSED_BEFORE_SENDING.has(code) && context.stage === 'request') {
+    return refusedRequestError(
+      provider,
+      `${detail} (a header value from apiKey or headers may contain a line break or control character)`,
+      error,
+    );
+  }
   if (context.stage === 'body' && (network || context.fromFetch)) {
     return truncatedError(
       provider,

@@ -3,6 +3,7 @@ import { AbortError, ProviderError } from '../errors/index.js';
 import { type Clock, systemClock } from '../internal/clock.js';
 import { loadUndici, withBundledRoots } from './agent.js';
 import { redactSecrets } from './redact.js';
+import { badHeaderError } from './refused-request.js';
 import { type HandshakeRecord, recordingDispatcher } from './websocket-handshake.js';
 import { connectionSecrets, redactUrl } from './websocket-redact.js';
 import { type SocketLike, WebSocketSession } from './websocket-session.js';
@@ -88,6 +89,8 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
       const { provider, signal } = request;
       if (signal?.aborted) throw abortError(provider, signal);
       if (closed) throw new AbortError(`WebSocket to provider '${provider}': the transport is closed`);
+      const refused = badHeaderError(provider, request.headers);
+      if (refused) throw refused;
       const secrets = connectionSecrets(request.url, request.headers);
       // Subprotocols can carry a key (e.g. Deepgram's `['token', key]`).
       request.protocols?.forEach((protocol, i) => {

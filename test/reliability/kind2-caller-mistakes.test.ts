@@ -101,6 +101,33 @@ const badRequests: Array<[string, 'tts' | 'stt' | 'chat', () => unknown, string]
   ],
   ['temperature NaN', 'chat', () => chat({ temperature: Number.NaN }), 'temperature'],
   ['deadlineMs -1', 'chat', () => chat({ deadlineMs: -1 }), 'deadlineMs'],
+  // Past the longest timer Node honours, a setTimeout fires at once: the call would end at once.
+  ['deadlineMs 3e9', 'tts', () => tts({ deadlineMs: 3e9 }), 'deadlineMs'],
+  ['tts firstChunkTimeoutMs -1', 'tts', () => tts({ firstChunkTimeoutMs: -1 }), 'firstChunkTimeoutMs'],
+  [
+    'tts firstChunkTimeoutMs NaN',
+    'tts',
+    () => tts({ firstChunkTimeoutMs: Number.NaN }),
+    'firstChunkTimeoutMs',
+  ],
+  [
+    'tts firstChunkTimeoutMs "soon"',
+    'tts',
+    () => tts({ firstChunkTimeoutMs: 'soon' }),
+    'firstChunkTimeoutMs',
+  ],
+  ['tts firstChunkTimeoutMs 0', 'tts', () => tts({ firstChunkTimeoutMs: 0 }), 'firstChunkTimeoutMs'],
+  ['stt firstChunkTimeoutMs 3e9', 'stt', () => stt({ firstChunkTimeoutMs: 3e9 }), 'firstChunkTimeoutMs'],
+  ['chat firstChunkTimeoutMs -1', 'chat', () => chat({ firstChunkTimeoutMs: -1 }), 'firstChunkTimeoutMs'],
+  ['tts hedgeAfterMs -5', 'tts', () => tts({ hedgeAfterMs: -5 }), 'hedgeAfterMs'],
+  ['chat hedgeAfterMs "x"', 'chat', () => chat({ hedgeAfterMs: 'x' }), 'hedgeAfterMs'],
+  ['stt hedgeAfterMs Infinity', 'stt', () => stt({ hedgeAfterMs: Number.POSITIVE_INFINITY }), 'hedgeAfterMs'],
+  ['maxTokens 1.5', 'chat', () => chat({ maxTokens: 1.5 }), 'maxTokens'],
+  ['maxTokens 1e300', 'chat', () => chat({ maxTokens: 1e300 }), 'maxTokens'],
+  ['temperature "1"', 'chat', () => chat({ temperature: '1' }), 'temperature'],
+  ['speed 0', 'tts', () => tts({ speed: 0 }), 'speed'],
+  ['stt language "english!!"', 'stt', () => stt({ language: 'english!!' }), 'language'],
+  ['tts language "../../x"', 'tts', () => tts({ language: '../../x' }), 'language'],
 ];
 
 describe('kind 2: caller mistakes are the caller’s, found before any provider', () => {
@@ -123,6 +150,47 @@ describe('kind 2: caller mistakes are the caller’s, found before any provider'
       expect(r.stats().providers).toEqual([]);
     },
   );
+
+  it.each([
+    [
+      { firstChunkTimeoutMs: -1 },
+      "Invalid request field 'firstChunkTimeoutMs': expected a number of ms above 0, got -1",
+    ],
+    [
+      { firstChunkTimeoutMs: 'soon' },
+      `Invalid request field 'firstChunkTimeoutMs': expected a number of ms above 0, got "soon"`,
+    ],
+    [{ hedgeAfterMs: -5 }, "Invalid request field 'hedgeAfterMs': expected a number of ms from 0, got -5"],
+    [
+      { deadlineMs: 3e9 },
+      "Invalid request field 'deadlineMs': expected at most 2147483647 ms (the longest timer Node.js supports), got 3000000000",
+    ],
+    [{ maxTokens: 1.5 }, "Invalid request field 'maxTokens': expected a whole number above 0, got 1.5"],
+    [{ temperature: 3 }, "Invalid request field 'temperature': expected a number from 0 to 2, got 3"],
+  ])('the message of %o says what the field takes', async (over, message) => {
+    const server = await allInOne();
+    const r = router(config(server.url));
+    const { error } = await drain(r.chat(chat(over)));
+    expect((error as Error).message).toBe(message);
+    expect(server.hits).toBe(0);
+  });
+
+  it('route [a, b] with a healthy a: firstChunkTimeoutMs -1 is a RequestError, a is neither dropped nor charged', async () => {
+    const server = await allInOne();
+    const r = router(config(server.url));
+    const stream = r.tts(tts({ firstChunkTimeoutMs: -1 }));
+    const { items, error } = await drain(stream);
+    expect(items).toEqual([]);
+    expect(RequestError.isInstance(error)).toBe(true);
+    expect((error as RequestError).field).toBe('firstChunkTimeoutMs');
+    expect(server.hits).toBe(0);
+    expect(r.stats().providers).toEqual([]);
+    // The same call with a valid deadline is served by a.
+    const ok = r.tts(tts({ firstChunkTimeoutMs: 5_000, hedgeAfterMs: 0 }));
+    const served = await drain(ok);
+    expect(served.error).toBeUndefined();
+    expect((await ok.result).provider).toBe('a');
+  });
 
   it('stt audio items that are not bytes: RequestError on audio, no provider charged', async () => {
     const server = await allInOne();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProtocolError, ProviderError, TimeoutError } from '../../src/errors/index.js';
+import { ConfigError, ProtocolError, ProviderError, TimeoutError } from '../../src/errors/index.js';
 import { errorCode, isNetworkError, mapWireError } from '../../src/transport/network-error.js';
 
 function codeError(code: string, message = code): Error {
@@ -35,13 +35,31 @@ describe('mapWireError', () => {
   });
 
   it('maps a non-network failure to a non-retryable ProviderError', () => {
-    const error = mapWireError(codeError('UND_ERR_INVALID_ARG', 'invalid method'), {
+    const error = mapWireError(codeError('UND_ERR_NOT_SUPPORTED', 'not supported'), {
       provider: 'p',
       stage: 'request',
     });
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error.retryable).toBe(false);
   });
+
+  it.each(['UND_ERR_INVALID_ARG', 'ERR_INVALID_CHAR', 'ERR_HTTP_INVALID_HEADER_VALUE'])(
+    'maps %s (the client refused to send the request) to a ConfigError at the provider, not a provider failure',
+    (code) => {
+      const error = mapWireError(codeError(code, 'invalid authorization header'), {
+        provider: 'gpu',
+        stage: 'request',
+      });
+      expect(ConfigError.isInstance(error)).toBe(true);
+      expect((error as ConfigError).issues).toEqual([
+        {
+          path: ['providers', 'gpu'],
+          message: `the HTTP client cannot send the request: ${code} (invalid authorization header) (a header value from apiKey or headers may contain a line break or control character)`,
+        },
+      ]);
+      expect(error.retryable).toBe(false);
+    },
+  );
 
   it("maps the HTTP client's own timeouts to TimeoutError with the phase", () => {
     const headers = mapWireError(codeError('UND_ERR_HEADERS_TIMEOUT'), {

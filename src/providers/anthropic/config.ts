@@ -7,7 +7,7 @@ import {
   sectionSchema,
 } from '../../config-fields/fields.js';
 import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
-import { secretSchema } from '../../config-fields/secret.js';
+import { headerTextSchema, secretSchema } from '../../config-fields/secret.js';
 import { lazySchema } from '../../internal/zod.js';
 import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_VERSION } from './options.js';
 
@@ -68,9 +68,7 @@ export const anthropicProviderSchema = lazySchema((z) =>
         .describe(
           'How the key is sent: "x-api-key" (Anthropic) or "bearer" ("Authorization: Bearer <key>", for gateways that take it). Default "x-api-key".',
         ),
-      anthropicVersion: z
-        .string()
-        .min(1, 'must not be empty')
+      anthropicVersion: headerTextSchema()
         .default(ANTHROPIC_VERSION)
         .describe(`anthropic-version header. Default "${ANTHROPIC_VERSION}".`),
       headers: headersSchema(

@@ -3,6 +3,7 @@ import {
   headersSchema,
   httpUrlSchema,
   idMapSchema,
+  languageSchema,
   MAX_TIMER_MS,
   msRangeSchema,
   nonEmptyStringSchema,
@@ -45,7 +46,7 @@ const ttsSection = () =>
       .describe(
         'Endpoint to synthesize with: "bytes" (POST /tts/bytes, raw PCM body), "sse" (POST /tts/sse, base64 chunks and word timestamps), "websocket" (/tts/websocket on a warm socket, streaming text, word timestamps), or "auto": websocket when the text arrives as a stream, bytes otherwise. Default "auto".',
       ),
-    language: nonEmptyStringSchema(
+    language: languageSchema(
       'Language sent as `language` when a request gives none, e.g. "en". Omitted: not sent (Cartesia: the voice\'s).',
     ).optional(),
     addTimestamps: z
@@ -69,7 +70,7 @@ const sttSection = () =>
     model: nonEmptyStringSchema(
       `Model id sent as the model query parameter, e.g. "ink-whisper" or "ink-2". Default "${CARTESIA_DEFAULT_STT_MODEL}".`,
     ).default(CARTESIA_DEFAULT_STT_MODEL),
-    language: nonEmptyStringSchema(
+    language: languageSchema(
       'Language of the audio (ISO-639-1, e.g. "en") when a request gives none. Omitted: not sent (Cartesia: "en").',
     ).optional(),
   }));

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   httpUrlSchema,
   idMapSchema,
+  languageSchema,
   MAX_TIMER_MS,
   msRangeSchema,
   msSchema,
@@ -34,7 +35,7 @@ const sttSection = () =>
     model: nonEmptyStringSchema(
       `Model sent as the \`model\` query parameter, e.g. "nova-3". Default "${DEEPGRAM_DEFAULT_STT_MODEL}".`,
     ).default(DEEPGRAM_DEFAULT_STT_MODEL),
-    language: nonEmptyStringSchema(
+    language: languageSchema(
       'Default language sent as `language` (BCP-47, e.g. "en-US", or "multi") when a request gives none. Omitted: Deepgram\'s default.',
     ).optional(),
     endpointingMs: z

@@ -3,6 +3,7 @@ import {
   headersSchema,
   httpUrlSchema,
   idMapSchema,
+  languageSchema,
   nonEmptyStringSchema,
   rejectReservedHeaders,
   sampleRateSchema,
@@ -66,7 +67,7 @@ const sttSection = () =>
       .describe(
         'True when the server accepts stream=true and streams transcript events; false to get one final transcript. Default true.',
       ),
-    language: nonEmptyStringSchema(
+    language: languageSchema(
       'Default language of the audio (ISO-639-1, e.g. "en") when a request gives none. Omitted: auto.',
     ).optional(),
   }));

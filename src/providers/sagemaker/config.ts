@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   httpUrlSchema,
   idMapSchema,
+  languageSchema,
   nonEmptyStringSchema,
   sampleRateSchema,
   sectionSchema,
@@ -94,7 +95,7 @@ const sttSection = () =>
     'Speech-to-text from a SageMaker endpoint: audio in, transcript events streamed back.',
     () => ({
       model: nonEmptyStringSchema('Model id the codec sends. Omitted: not sent.').optional(),
-      language: nonEmptyStringSchema(
+      language: languageSchema(
         'Default language of the audio (BCP 47, e.g. "en") when a request gives none. Omitted: auto.',
       ).optional(),
       payload: payloadSchema('"wav" (one utterance as a WAV file), "raw-pcm" (raw PCM s16le)'),
