@@ -10,6 +10,7 @@ export {
   createAudioConverter,
   durationMs,
   encodeWav,
+  preloadResampler,
   readWav,
   SampleFramer,
   silence,

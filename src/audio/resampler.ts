@@ -256,11 +256,17 @@ export class Resampler {
 }
 
 /**
- * Loads the WebAssembly resampler (about 20-50 ms the first time) so that the first stream
- * that needs resampling does not wait for it. `instances` is accepted for compatibility and
- * ignored: resamplers are no longer pooled, each costs a few microseconds to create.
+ * Loads the WebAssembly resampler (Speex, about 10-50 ms the first time, compiled off the event
+ * loop; its heap reserves 16 MB once) so that the first stream that needs resampling, in a
+ * router call or a `createAudioConverter()`, does not wait for it. `router.warmup()` calls
+ * it; call it yourself at startup when you convert audio without a router. Later calls resolve
+ * at once. The module is never loaded at `import 'voxroute'`.
+ *
+ * @throws (the promise rejects) the loader's error when `@echogarden/speex-resampler-wasm`
+ *   cannot be loaded (missing package, a bundle without its `.wasm` file); the next call tries
+ *   again.
  */
-export async function preloadResampler(_options: { instances?: number } = {}): Promise<void> {
+export async function preloadResampler(): Promise<void> {
   await loadSpeex();
 }
 

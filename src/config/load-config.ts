@@ -18,8 +18,7 @@ export interface LoadConfigOptions {
   cwd?: string;
   /**
    * For TypeScript configs: bare import specifiers mapped to paths (jiti's `alias`), e.g.
-   * `{ voxroute: '/repo/src/index.ts' }` to load a config inside the voxroute repo without a
-   * build. Default none: imports resolve from the config file's folder as Node would.
+   * `{ '@shared': '/app/shared/index.ts' }`. Default none: imports resolve from the config file's folder as Node would.
    */
   alias?: Record<string, string>;
 }

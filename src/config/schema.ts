@@ -5,8 +5,8 @@ import { providerSchema } from './provider-schema.js';
 import { routeDefaultsSchema, routeSchema } from './route.js';
 
 /**
- * Returns the zod schema of the router config, the file users write (DESIGN.md "Router
- * config"); built on the first call, the same object afterwards. Objects are strict (an
+ * Returns the zod schema of the router config, the file users write (docs/config.md
+ * in the repository); built on the first call, the same object afterwards. Objects are strict (an
  * unknown key is an error) and the cross-field checks of {@link checkConfigReferences} run
  * as part of it, even when other fields are invalid. Parsing applies field defaults;
  * secrets come out as strings or EnvSecretRef, which parseConfig then resolves.

@@ -6,7 +6,7 @@
 export class EventQueue<T> {
   readonly #items: T[] = [];
   #ended = false;
-  #error: { error: unknown } | undefined;
+  #error: { error: unknown; afterItems: boolean } | undefined;
   #wake: (() => void) | undefined;
 
   push(item: T): void {
@@ -20,22 +20,26 @@ export class EventQueue<T> {
     this.#notify();
   }
 
-  /** Fails the queue: the consumer gets `error` at once, before any item still queued. */
-  fail(error: unknown): void {
+  /**
+   * Fails the queue: the consumer gets `error` at once, before any item still queued, or with
+   * `afterItems` once it has had them. Later items and failures are ignored.
+   */
+  fail(error: unknown, afterItems = false): void {
     if (this.#error) return;
-    this.#error = { error };
-    this.#items.length = 0;
+    this.#error = { error, afterItems };
+    if (!afterItems) this.#items.length = 0;
     this.#notify();
   }
 
   async *drain(): AsyncGenerator<T, void, undefined> {
     for (;;) {
-      if (this.#error) throw this.#error.error;
+      if (this.#error && !this.#error.afterItems) throw this.#error.error;
       const item = this.#items.shift();
       if (item !== undefined) {
         yield item;
         continue;
       }
+      if (this.#error) throw this.#error.error;
       if (this.#ended) return;
       await new Promise<void>((resolve) => {
         this.#wake = resolve;

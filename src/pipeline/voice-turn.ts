@@ -33,6 +33,10 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  * PCM s16le 24 kHz mono). An empty transcript ends the turn without calling chat or TTS.
  * Tool calls of the model are not spoken (they end up in nothing but `stages.chat`).
  *
+ * When chat fails after part of the reply was streamed (MidStreamError), the reply text
+ * yielded so far is spoken up to its last complete sentence before the iterator throws the
+ * error: the caller hears every complete sentence it was shown, and no unfinished one.
+ *
  * Barge-in: aborting `request.signal`, or breaking out of the loop, cancels all three stages at
  * once (their provider connections are closed); nothing is yielded after it, the iterator
  * throws AbortError and `result` rejects with it.
@@ -117,6 +121,8 @@ async function* runTurn(
     const tokens = new EventQueue<string>();
     const clauses = new ClauseSplitter(request.language !== undefined ? { locale: request.language } : {});
     let speaking: Promise<void> | undefined;
+    /** Chat failed: TTS speaks the complete sentences it was given, and its failure is not the turn's. */
+    let chatFailed = false;
     const startTts = () => {
       const tts = router.tts({
         text: tokens.drain(),
@@ -136,6 +142,7 @@ async function* runTurn(
       })();
       // Awaited below; a failure while chat still streams is seen there, or cancels the turn now.
       speaking.catch((error: unknown) => {
+        if (chatFailed) return;
         queue.fail(error);
         turn.abort(error);
       });
@@ -152,8 +159,17 @@ async function* runTurn(
           timeline.firstClauseMs = at();
       }
     } catch (error) {
-      tokens.fail(error);
-      throw error;
+      chatFailed = true;
+      // Every token shown to the caller reaches TTS before the failure does.
+      tokens.fail(error, true);
+      if (!speaking || turn.signal.aborted) throw error;
+      // The reply shown so far is spoken up to its last complete sentence (a short one held to
+      // be joined to the next clause included, an unfinished one not), then the turn fails
+      // with chat's error once the caller has had that audio.
+      await speaking.catch(() => {});
+      if (turn.signal.aborted) throw error;
+      queue.fail(error, true);
+      return;
     }
     tokens.end();
     // A short reply with no boundary inside: its one clause exists once the reply ended.

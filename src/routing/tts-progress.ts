@@ -86,7 +86,9 @@ export class TtsProgress {
    * `clauseEnd: true` (its text may be '') once the clause splitter has found that the text sent
    * so far ends a clause. The last clause (whose end is the end of the text) is not marked.
    * `onClause(clause)` is called as each clause's last piece is handed out, before it is.
-   * Rethrows an error of the caller's text stream; throws AbortError once stopped.
+   * An error of the caller's text stream after complete clauses only ends the pieces (the
+   * caller checks {@link failure}); after an unfinished clause it is rethrown. Throws
+   * AbortError once stopped.
    */
   async *pieces(
     first: number,
@@ -99,8 +101,9 @@ export class TtsProgress {
       if (this.#stopped) throw this.#stopped;
       const end = this.#ends[clause];
       if (end !== undefined) {
-        const text = this.#text.slice(at, end);
-        at = end;
+        // A clause released when the text failed may end inside text already forwarded.
+        const text = end > at ? this.#text.slice(at, end) : '';
+        at = Math.max(at, end);
         const last = this.#ended && clause === this.#sentences.length - 1;
         onClause(this.#sentences[clause]!);
         clause++;
@@ -113,7 +116,13 @@ export class TtsProgress {
         yield { text, clauseEnd: false };
         continue;
       }
-      if (this.#failure) throw this.#failure.error;
+      if (this.#failure) {
+        // The text failed after complete clauses only: the input ends so that the provider
+        // speaks them (the attempt then throws the failure, {@link failure}). After an
+        // unfinished one the request is failed at once: what it was given would be spoken.
+        if (this.#text.slice(this.#ends[this.#ends.length - 1] ?? 0).trim() === '') return;
+        throw this.#failure.error;
+      }
       if (this.#ended) return;
       await new Promise<void>((resolve) => this.#waiters.push(resolve));
     }
@@ -209,8 +218,8 @@ export class TtsProgress {
   }
 
   async #pump(source: AsyncIterable<string>): Promise<void> {
+    const splitter = new ClauseSplitter(this.#locale ? { locale: this.#locale } : {});
     try {
-      const splitter = new ClauseSplitter(this.#locale ? { locale: this.#locale } : {});
       const it = source[Symbol.asyncIterator]();
       this.#iterator = it;
       for (;;) {
@@ -227,6 +236,9 @@ export class TtsProgress {
       this.#add(splitter.end());
     } catch (error) {
       if (this.#ended) return;
+      // Complete sentences held to be joined to the next clause are still spoken (the caller
+      // may have shown them); an unfinished sentence is not.
+      this.#add(splitter.cutShort());
       this.#failure = { error: callerFailure('text', error) };
     }
     this.#iterator = undefined;

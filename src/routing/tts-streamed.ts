@@ -62,6 +62,9 @@ export async function* streamedAttempt(
     progress.delivered = first + heardClauses(sent, ends, words, deliveredMs);
   }
   progress.delivered = first + ends.length;
+  // The caller's text failed after complete clauses: they were spoken, then the call fails.
+  const failure = progress.failure;
+  if (failure) throw failure;
 }
 
 /** How many clauses (ending at `ends` in `text`) were heard to their last word within `deliveredMs`. */

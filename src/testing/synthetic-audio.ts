@@ -21,7 +21,7 @@ export interface SyntheticAudioOptions {
 
 /**
  * The {@link syntheticVoice} signal as raw bytes in `format`, generated at `format.sampleRate`
- * directly (no resampling), then encoded with voxroute's own codec (`transcode` in src/audio),
+ * directly (no resampling), then encoded with voxroute's own codec (the codec of `createAudioConverter`),
  * so the bytes are exactly what the router's converter makes of the same s16 samples:
  * - `pcm_s16le`: the samples, 2 bytes each, little-endian;
  * - `pcm_f32le`: each sample s as the float32 s / 32768, little-endian (f32 -> s16 gives the

@@ -74,6 +74,20 @@ export class ClauseSplitter {
     return out;
   }
 
+  /**
+   * The text stopped short (its source failed): returns the complete sentences still held to be
+   * joined to the next chunk (shorter than the minimum) as one last chunk, so text that was
+   * complete is spoken; an unfinished sentence after them (and a clause of it) is dropped.
+   * Nothing may be pushed afterwards.
+   */
+  cutShort(): string[] {
+    const at = this.#sentenceEnds[this.#sentenceEnds.length - 1];
+    const held = at === undefined ? '' : this.#pending.slice(0, at);
+    this.#pending = '';
+    this.#sentenceEnds = [];
+    return held.trim() === '' ? [] : [held];
+  }
+
   /** Releases every chunk that has a boundary past the minimum length. */
   #cut(): string[] {
     const out: string[] = [];

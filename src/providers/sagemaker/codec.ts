@@ -12,7 +12,7 @@ import type {
 /**
  * What a codec puts on the wire for one invocation: the request body (the container's own
  * payload, sent verbatim as the HTTP body) and its MIME types. `contentType` goes in
- * `Content-Type`; `accept` in `X-Amzn-SageMaker-Accept` (PROTOCOLS.md 5.1, AWSJS schemas_0.ts).
+ * `Content-Type`; `accept` in `X-Amzn-SageMaker-Accept` (SageMaker Runtime API reference; aws-sdk-js-v3).
  */
 export interface SageMakerInvocation {
   body: Uint8Array | string;
@@ -23,7 +23,7 @@ export interface SageMakerInvocation {
 }
 
 /**
- * One input event of a bidirectional stream: a `PayloadPart` (PROTOCOLS.md 5.5, AWSDOC):
+ * One input event of a bidirectional stream: a `PayloadPart` (SageMaker Runtime API reference, `RequestPayloadPart`):
  * `dataType` `'UTF8'` or `'BINARY'`, `completionState` `'PARTIAL'` or `'COMPLETE'`.
  */
 export interface SageMakerInputPart {

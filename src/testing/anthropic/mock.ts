@@ -23,7 +23,7 @@ export interface AnthropicMockOptions {
   apiKey?: string;
   /**
    * Where the key is accepted: `'either'` (the default) takes `x-api-key: <key>` (the API's
-   * documented header, PROTOCOLS.md 6b) or `Authorization: Bearer <key>` (what the official
+   * documented header) or `Authorization: Bearer <key>` (what the official
    * `@anthropic-ai/sdk` v1 sends for an `apiKey`, and what gateways take); `'x-api-key'` and
    * `'bearer'` take only that one.
    */
@@ -72,7 +72,7 @@ function authProblem(
 }
 
 /**
- * A mock of Anthropic's Messages API (PROTOCOLS.md 6b), written over web `Request`/`Response`,
+ * A mock of Anthropic's Messages API (Anthropic's API reference), written over web `Request`/`Response`,
  * to serve through msw ({@link anthropicHandlers}) or on a real port (`startMockServer`; point
  * the official client at it with `new Anthropic({ baseURL: server.url, apiKey })`).
  *

@@ -56,7 +56,7 @@ export interface CartesiaTranscriptContext extends CallContext {
 export interface CartesiaMockOptions {
   /**
    * When set, every request needs this key: `X-API-Key: <key>` or `Authorization: Bearer <key>`
-   * (PROTOCOLS.md 7.1: both are accepted), or on a WebSocket the query `api_key` / `access_token`.
+   * (Cartesia accepts both), or on a WebSocket the query `api_key` / `access_token`.
    * Else HTTP 401 (an upgrade is refused with 401).
    */
   apiKey?: string;
@@ -98,7 +98,7 @@ export interface CartesiaMock extends MockProvider {
 }
 
 /**
- * A wire-accurate mock of Cartesia's API (PROTOCOLS.md section 1 and 7.1), written once over web
+ * A wire-accurate mock of Cartesia's API (Cartesia's API reference and cartesia-js), written once over web
  * `Request`/`Response` and MockSocket, to serve with msw ({@link cartesiaHandlers}) or on a real
  * port (`startMockServer`, which serves `upgrade` with the `ws` package). Endpoints, matched by
  * the end of the path under any base URL:

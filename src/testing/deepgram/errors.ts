@@ -8,7 +8,7 @@ const ERR_CODES: Record<number, string> = {
 };
 
 /**
- * The body of an error answer in Deepgram's legacy REST shape (PROTOCOLS.md 3.4, DGJS
+ * The body of an error answer in Deepgram's legacy REST shape (deepgram-js-sdk
  * `ErrorResponseLegacyError`): `{"err_code", "err_msg", "request_id"}`. The `err_code` strings
  * per status are the mock's own choice (Deepgram's full list is not documented); 5xx give
  * `'INTERNAL_SERVER_ERROR'`.

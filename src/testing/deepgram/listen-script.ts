@@ -36,13 +36,13 @@ export const DEEPGRAM_SCRIPTED_CLOSE_REASON = 'voxroute mock: scripted close';
 /**
  * Default inactivity window of the mock's `/v1/listen`, in ms: with no frame (binary or text)
  * from the client for this long, it closes with 1011 and a `NET-0001` reason, as Deepgram does
- * after 10 s (PROTOCOLS.md 3.2, DGDOC-audio-keep-alive).
+ * after 10 s (Deepgram's Audio Keep Alive documentation).
  */
 export const DEEPGRAM_INACTIVITY_TIMEOUT_MS = 10_000;
 
 /**
  * The close reason of the mock's inactivity close, for a window of `windowMs`: it starts with
- * Deepgram's code `NET-0001` (PROTOCOLS.md 3.2; the exact wording of Deepgram's reason is not
+ * Deepgram's code `NET-0001` (Deepgram's WebSocket error documentation; the exact wording of Deepgram's reason is not
  * documented) and stays within the 123 bytes a close reason may hold.
  *
  * @example

@@ -46,7 +46,7 @@ export interface DeepgramMockScripts {
 export interface DeepgramMockOptions {
   /**
    * When set, every request needs this key: `Authorization: Token <key>` (or `Bearer <key>`),
-   * or on `/v1/listen` the subprotocols `token, <key>`; otherwise HTTP 401 (PROTOCOLS.md 3.1).
+   * or on `/v1/listen` the subprotocols `token, <key>`; otherwise HTTP 401 (deepgram-js-sdk).
    */
   apiKey?: string;
   /** Latency and faults per endpoint (see MockScript and DeepgramListenScript). */
@@ -111,7 +111,7 @@ function authorized(headers: Record<string, string>, key: string): boolean {
 }
 
 /**
- * A wire-accurate mock of Deepgram (PROTOCOLS.md section 3), written once over web
+ * A wire-accurate mock of Deepgram (Deepgram's API reference and deepgram-js-sdk), written once over web
  * `Request`/`Response` and MockSocket, served by `startMockServer` (HTTP and WebSocket) or msw
  * ({@link deepgramHandlers}):
  * - `POST .../v1/speak?model&encoding&sample_rate&container`: body `{"text"}`; streamed raw or

@@ -27,7 +27,7 @@ export function errorStatusCode(status: number): string {
 }
 
 /**
- * ElevenLabs' HTTP error body: `{"detail":{"status":"<code>","message":"..."}}` (PROTOCOLS.md 4.2).
+ * ElevenLabs' HTTP error body: `{"detail":{"status":"<code>","message":"..."}}` (ElevenLabs' API reference).
  *
  * @example
  * ```ts
@@ -44,7 +44,7 @@ export function elevenLabsErrorBody(
 
 /**
  * ElevenLabs' validation error body (FastAPI, HTTP 422): `{"detail":[{"loc","msg","type"}]}`
- * (PROTOCOLS.md 4.2, ELJS `HttpValidationError`).
+ * (elevenlabs-js `HttpValidationError`).
  */
 export function elevenLabsValidationErrorBody(
   loc: (string | number)[],

@@ -54,13 +54,13 @@ export interface ElevenLabsMockOptions {
   speech?: MockElevenLabsSpeech;
   /**
    * Key of the character durations in alignment objects: `'charDurationsMs'` (the SDK's, the
-   * default) or `'charsDurationsMs'` (the 2025 asyncapi's); PROTOCOLS.md 4.3.
+   * default) or `'charsDurationsMs'` (the 2025 AsyncAPI spec of ElevenLabs' docs).
    */
   alignmentDurationsKey?: ElevenLabsAlignmentDurationsKey;
   /**
    * WebSocket inactivity window in ms: no client message for this long gets an
    * `input_timeout_exceeded` error and a close 1008. A session's `inactivity_timeout` query
-   * parameter (seconds) replaces it. Default: 20,000 (PROTOCOLS.md 4.3).
+   * parameter (seconds) replaces it. Default: 20,000 (ElevenLabs' stream-input reference).
    */
   inactivityTimeoutMs?: number;
   /** Waits for the script's delays and the inactivity window. Default: real timers. */
@@ -96,7 +96,7 @@ const STREAM_WITH_TIMESTAMPS = /\/v1\/text-to-speech\/([^/]+)\/stream\/with-time
 const STREAM_INPUT = /\/v1\/text-to-speech\/([^/]+)\/stream-input$/;
 
 /**
- * A mock of ElevenLabs' text-to-speech API (PROTOCOLS.md section 4, section 7 item 4), written
+ * A mock of ElevenLabs' text-to-speech API (ElevenLabs' API reference and elevenlabs-js), written
  * once over web Request/Response and MockSocket, served by `startMockServer` (HTTP and
  * WebSocket on a real port) and by msw ({@link elevenLabsHandlers}, and `mockWebSocketHandler`
  * for the WebSocket where the runtime has a global WebSocket):

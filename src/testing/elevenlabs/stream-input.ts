@@ -9,10 +9,10 @@ import { slices } from './http.js';
 import type { ElevenLabsSocketRecord } from './recorded-socket.js';
 import type { ElevenLabsSocketScript } from './script.js';
 
-/** Which key the mock's alignment objects use for character durations (PROTOCOLS.md 4.3 naming conflict). */
+/** Which key the mock's alignment objects use for character durations (elevenlabs-js and ElevenLabs' AsyncAPI spec name it differently). */
 export type ElevenLabsAlignmentDurationsKey = 'charDurationsMs' | 'charsDurationsMs';
 
-/** The server's default `chunk_length_schedule` (PROTOCOLS.md 4.3, ELJS `GenerationConfig`). */
+/** The server's default `chunk_length_schedule` (elevenlabs-js `GenerationConfig`). */
 export const ELEVENLABS_CHUNK_LENGTH_SCHEDULE: readonly number[] = [120, 160, 250, 290];
 
 /** Fewest buffered characters for which `try_trigger_generation` generates (the mock's rule). */
@@ -40,7 +40,7 @@ export interface StreamInputSession {
   delay: Delay;
 }
 
-/** Character alignment of `text` spread evenly over `durationMs` (whole ms), as ELJS `Alignment.Raw`. */
+/** Character alignment of `text` spread evenly over `durationMs` (whole ms), as elevenlabs-js `Alignment`. */
 export function mockElevenLabsAlignment(
   text: string,
   durationMs: number,

@@ -16,8 +16,8 @@ const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 export type SageMakerChatPayload = 'openai-chat' | 'tgi' | 'jsonlines';
 
 /**
- * The reply of a chat container streaming `text` word by word (PROTOCOLS.md 2.2 and 6.1 for
- * `openai-chat`; TGI's and LMI's de-facto formats for the others):
+ * The reply of a chat container streaming `text` word by word (OpenAI's Chat Completions stream, as vLLM
+ * serves it, for `openai-chat`; TGI's and LMI's de-facto formats for the others):
  * - `'openai-chat'`: SSE `chat.completion.chunk`s (a role chunk, one per word); closing: the
  *   finish chunk (`stop`), a usage chunk and `data: [DONE]`;
  * - `'tgi'`: SSE `{"token":{...},"generated_text":null,"details":null}` per word; closing: the
@@ -148,7 +148,7 @@ function ttsRequest(json: unknown): {
  * sample rate, in parts of `script.chunkBytes` bytes (default 4800):
  * - `'raw-pcm'`: the raw bytes as parts;
  * - `'cartesia'`: SSE `{"type":"chunk","data":"<base64>","done":false,"status_code":206}` per
- *   part, closing with `{"type":"done","done":true,"status_code":200}` (PROTOCOLS.md 1.4).
+ *   part, closing with `{"type":"done","done":true,"status_code":200}` (Cartesia's `/tts/sse` reference).
  *
  * @example
  * ```ts

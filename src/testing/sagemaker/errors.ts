@@ -1,6 +1,6 @@
 /**
  * The SageMaker Runtime error type the emulator names in `x-amzn-errortype` for an HTTP
- * status (PROTOCOLS.md 5.4; AWSJS schemas_0.ts): 400 `ValidationError`, 401
+ * status (SageMaker Runtime API reference; aws-sdk-js-v3): 400 `ValidationError`, 401
  * `UnrecognizedClientException`, 403
  * `AccessDeniedException`, 424 `ModelError`, 429 `ThrottlingException`, 500 `InternalFailure`,
  * 503 `ServiceUnavailable`, 530 `InternalDependencyException`; other 4xx `ValidationError`,
@@ -26,7 +26,7 @@ export function sageMakerErrorType(status: number): string {
 }
 
 /**
- * An HTTP error answer as SageMaker Runtime sends one (restJson1, PROTOCOLS.md 5.4):
+ * An HTTP error answer as SageMaker Runtime sends one (restJson1, as aws-sdk-js-v3 reads it):
  * `x-amzn-errortype: <type>` (the SDK reads the type from this header first), a request id,
  * and a JSON body `{"message": ...}`; a `ModelError` also carries `OriginalStatusCode` and
  * `OriginalMessage`. `body` replaces the JSON body when given (a string is sent as it is).

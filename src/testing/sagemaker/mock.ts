@@ -259,7 +259,7 @@ function recordedBody(body: Uint8Array, contentType: string | undefined): unknow
 /**
  * A mock of the SageMaker Runtime API over web `Request`/`Response` (serve it with
  * `sageMakerHandlers` through msw, or use `startSageMakerEmulator`, which also speaks HTTP/2).
- * Operations (PROTOCOLS.md 5.1):
+ * Operations (SageMaker Runtime API reference):
  * - `POST /endpoints/{name}/invocations-response-stream`: 200 with an
  *   `application/vnd.amazon.eventstream` body: one `PayloadPart` message per reply part (both
  *   CRCs, 5.2), `X-Amzn-SageMaker-Content-Type` and `x-Amzn-Invoked-Production-Variant`

@@ -80,7 +80,7 @@ function replaying(socket: Socket, head: Buffer): Duplex {
 
 /**
  * Starts the SageMaker Runtime emulator on a loopback port. One port speaks both protocols the
- * SDKs use (PROTOCOLS.md 5.1, 5.5): a connection that opens with the HTTP/2 preface is served
+ * SDKs use: a connection that opens with the HTTP/2 preface is served
  * as h2c (prior knowledge, what `http2.connect('http://...')` does) and carries the
  * bidirectional stream; any other connection is HTTP/1.1 and carries `InvokeEndpoint` and
  * `InvokeEndpointWithResponseStream`. See `createSageMakerMock` for the operations and

@@ -81,7 +81,7 @@ export interface SageMakerEndpoint {
   duplex?: SageMakerDuplexHandler;
 }
 
-/** One PayloadPart of a bidirectional stream, as received or sent (PROTOCOLS.md 5.5). */
+/** One PayloadPart of a bidirectional stream, as received or sent (SageMaker Runtime API reference). */
 export interface SageMakerDuplexPart {
   bytes: Uint8Array;
   dataType?: string;
