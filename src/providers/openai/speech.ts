@@ -3,7 +3,8 @@ import type { HttpResponse } from '../../transport/types.js';
 import type { AudioFormat } from '../../types/audio.js';
 import { decodeBase64Audio } from '../shared/base64-audio.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
-import { OpenedAudio, rawBodyAudio } from '../shared/opened-audio.js';
+import { rawBodyAudio } from '../shared/opened-audio.js';
+import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
 import { rawAudioKind } from '../shared/raw-audio-kind.js';
 import { sseJsonEvents } from '../shared/sse-json-events.js';
@@ -52,8 +53,8 @@ export function createOpenAiSpeech(endpoint: HttpEndpoint, options: OpenAiTtsOpt
     capabilities,
     synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncIterable<ProviderAudio> {
       // Raw PCM, the common case, is read by plain calls from the transport's body (no
-      // generator step per chunk): see OpenedAudio.
-      return new OpenedAudio(async () => {
+      // generator step per chunk): see OpenedStream.
+      return new OpenedStream(async () => {
         const provider = endpoint.provider;
         const response = await postToEndpoint(endpoint, attempt, url, {
           contentType: 'application/json',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/errors/index.js';
 import { nextOf, type Takeable } from '../../../src/internal/takeable.js';
-import { OpenedAudio, rawBodyAudio } from '../../../src/providers/shared/opened-audio.js';
+import { rawBodyAudio } from '../../../src/providers/shared/opened-audio.js';
+import { OpenedStream } from '../../../src/providers/shared/opened-stream.js';
 import type { ProviderAudio } from '../../../src/providers/types.js';
 import type { HttpResponse } from '../../../src/transport/types.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
@@ -69,11 +70,11 @@ async function collect(audio: AsyncIterable<ProviderAudio>): Promise<number[][]>
   return out;
 }
 
-describe('OpenedAudio over a raw body', () => {
+describe('OpenedStream over a raw body', () => {
   it('sends the request at the first read, not before, and passes the chunks (empty ones skipped) without the body next()', async () => {
     const hand = handBody();
     let opened = 0;
-    const audio = new OpenedAudio(async () => {
+    const audio = new OpenedStream(async () => {
       opened++;
       return rawBodyAudio(hand.response, PCM24);
     });
@@ -94,7 +95,7 @@ describe('OpenedAudio over a raw body', () => {
 
   it("throws open()'s failure at the read that waited for it, then is done", async () => {
     const failure = new ProviderError('unavailable', { provider: 'p', status: 503, retryable: true });
-    const audio = new OpenedAudio<ProviderAudio>(() => Promise.reject(failure));
+    const audio = new OpenedStream<ProviderAudio>(() => Promise.reject(failure));
     await expect(audio.next()).rejects.toBe(failure);
     expect(await audio.next()).toEqual({ value: undefined, done: true });
   });
@@ -102,7 +103,7 @@ describe('OpenedAudio over a raw body', () => {
   it('return() while the request is on its way: the answer is cancelled once it comes, nothing is read', async () => {
     const hand = handBody();
     let answer!: (it: AsyncIterator<ProviderAudio>) => void;
-    const audio = new OpenedAudio<ProviderAudio>(
+    const audio = new OpenedStream<ProviderAudio>(
       () =>
         new Promise((resolve) => {
           answer = resolve;
@@ -119,7 +120,7 @@ describe('OpenedAudio over a raw body', () => {
   it('stopping early cancels the response', async () => {
     const hand = handBody();
     hand.push([1, 2], [3, 4]);
-    const audio = new OpenedAudio(async () => rawBodyAudio(hand.response, PCM24));
+    const audio = new OpenedStream(async () => rawBodyAudio(hand.response, PCM24));
     for await (const chunk of audio) {
       expect([...chunk.data]).toEqual([1, 2]);
       break;
@@ -133,7 +134,7 @@ describe('OpenedAudio over a raw body', () => {
       await new Promise((r) => setImmediate(r));
       yield { data: Uint8Array.from([3, 4]), format: PCM24 };
     }
-    const audio = new OpenedAudio(async () => answer());
+    const audio = new OpenedStream(async () => answer());
     expect(await collect(audio)).toEqual([
       [1, 2],
       [3, 4],
