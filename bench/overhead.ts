@@ -11,6 +11,7 @@
  *   --streams N    long streams per side for CPU per chunk          (default 200)
  *   --server M     'child' (own process, default) or 'inline' (this process)
  *   --dist         load voxroute from the built dist/index.js (run `npm run build` first)
+ *   --lib PATH     load voxroute from this ESM build instead (e.g. an esbuild bundle of a commit)
  *   --json         also print the results as one JSON line
  *
  * By default voxroute runs from src/ through jiti (no build needed), which is handy while
@@ -37,6 +38,12 @@
  * section also prints how many pairs had one inside the routed or the direct TTFC window, and
  * the p99 of the per-pair differences of the other pairs, to tell a collection's pause from
  * the router's own tail. The P1 verdicts use every pair.
+ *
+ * Anchor (a reference, not a target): after the routed sections, the same number of pairs of
+ * two identical direct undici requests, each on its own keep-alive Agent (as the router has its
+ * own connection), interleaved the same way (the order flips every pair). The p99 of their
+ * per-pair differences is printed next to each P1 p99 verdict: the floor this machine and load
+ * put under that figure, whatever the client.
  */
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -64,6 +71,7 @@ const { values: args } = parseArgs({
     streams: { type: 'string', default: '200' },
     server: { type: 'string', default: 'child' },
     dist: { type: 'boolean', default: false },
+    lib: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -72,12 +80,15 @@ const WARMUP = positiveInt(args.warmup, 'warmup');
 const STREAMS = positiveInt(args.streams, 'streams');
 const SERVER_MODE = args.server === 'inline' ? 'inline' : 'child';
 const HERE = dirname(fileURLToPath(import.meta.url));
-const voxroute: typeof import('voxroute') = args.dist
-  ? await import(pathToFileURL(resolve(HERE, '../dist/index.js')).href)
+const LIB = args.lib ?? (args.dist ? resolve(HERE, '../dist/index.js') : undefined);
+const voxroute: typeof import('voxroute') = LIB
+  ? await import(pathToFileURL(resolve(LIB)).href)
   : await import('voxroute');
 const { createRouter, defineConfig } = voxroute;
 /** The whole benchmark stops measuring after this long, whatever the counts (ms). */
 const BUDGET_MS = 120_000;
+/** The direct-vs-direct anchor pairs stop after this long (ms), on top of BUDGET_MS. */
+const ANCHOR_BUDGET_MS = 60_000;
 
 const PCM_24K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
 const TEXT = 'Your table is booked for seven thirty.';
@@ -327,6 +338,7 @@ async function main(): Promise<void> {
     }),
   );
   const direct = directCaller(upstream.origin);
+  const direct2 = directCaller(upstream.origin);
   const routed = routedCaller(router);
   try {
     await router.warmup();
@@ -365,16 +377,44 @@ async function main(): Promise<void> {
       deadline,
     );
 
-    report(ttfc, chat, long, performance.now() - started, load);
+    // 4. Anchors: direct vs direct, the same pairs (not targets: the machine's own floor).
+    const anchorDeadline = performance.now() + ANCHOR_BUDGET_MS;
+    const ttsA: Side = { call: () => direct.call('bench'), expected: SHORT_BYTES };
+    const ttsB: Side = { call: () => direct2.call('bench'), expected: SHORT_BYTES };
+    await runPairsOf(WARMUP, ttsA, ttsB, anchorDeadline);
+    const ttfcAnchor = await runPairsOf(PAIRS, ttsA, ttsB, anchorDeadline);
+    const chatB: Side = { call: () => direct2.chat(), expected: CHAT_BYTES };
+    await runPairsOf(WARMUP, chatDirect, chatB, anchorDeadline);
+    const chatAnchor = await runPairsOf(PAIRS, chatDirect, chatB, anchorDeadline);
+
+    report(
+      { pairs: ttfc, anchor: ttfcAnchor },
+      { pairs: chat, anchor: chatAnchor },
+      long,
+      performance.now() - started,
+      load,
+    );
   } finally {
     await router.close();
     await direct.close();
+    await direct2.close();
     await upstream.close();
   }
 }
 
-/** The TTFC rows of one capability, with the P1 verdicts (median and p99 of per-pair differences). */
-function ttfcSection(name: string, label: string, pairs: PairResults) {
+/** The pairs of one capability's TTFC section, and its direct-vs-direct anchor pairs. */
+interface TtfcRun {
+  pairs: PairResults;
+  anchor: PairResults;
+}
+
+/**
+ * The TTFC rows of one capability, with the P1 verdicts (median and p99 of per-pair
+ * differences) and, next to the p99, the anchor: the same figure for two direct requests.
+ */
+function ttfcSection(name: string, label: string, run: TtfcRun) {
+  const { pairs } = run;
+  const anchor = summarize(run.anchor.added);
   const d = summarize(pairs.direct.map((s) => s.ttfcMs));
   const r = summarize(pairs.routed.map((s) => s.ttfcMs));
   const added = summarize(pairs.added);
@@ -405,6 +445,7 @@ function ttfcSection(name: string, label: string, pairs: PairResults) {
     `  ${'ratio routed/direct (medians)'.padEnd(40)}${fmt(ratio)}`,
     `  P1 ${name} added median TTFC (per pair) ${added.median.toFixed(3)} ms: target <= 0.100 ms ${medianMet ? 'met' : 'NOT met'}`,
     `  P1 ${name} p99 of per-pair TTFC differences ${added.p99.toFixed(3)} ms: target <= 0.500 ms ${p99Met ? 'met' : 'NOT met'}`,
+    `     anchor (not a target): direct vs direct, the same ${anchor.n} pairs' p99 ${anchor.p99.toFixed(3)} ms (median ${anchor.median.toFixed(3)} ms)${run.anchor.stoppedEarly ? ', stopped early' : ''}`,
     `  (diagnostic) pairs with a GC inside the TTFC: routed ${gcRouted}, direct ${gcDirect} of ${pairs.added.length}; p99 of the other pairs ${noGc.p99.toFixed(3)} ms (${noGc.n} pairs)`,
     '',
     `${`CPU per call, the same ${name} calls (µs)`.padEnd(42)}   median      p90      p99`,
@@ -418,14 +459,15 @@ function ttfcSection(name: string, label: string, pairs: PairResults) {
       pairs: pairs.direct.length,
       ttfcMs: { direct: d, routed: r, addedPerPair: added, medianDiff, p99Diff, ratio },
       gcInTtfc: { routed: gcRouted, direct: gcDirect, addedPerPairWithoutGc: noGc },
+      anchorDirectVsDirectMs: anchor,
       cpuPerCallUs: { direct: cpuD, routed: cpuR, addedPerPair: cpuAdded },
     },
   };
 }
 
 function report(
-  ttfc: PairResults,
-  chat: PairResults,
+  ttfc: TtfcRun,
+  chat: TtfcRun,
   long: PairResults,
   elapsedMs: number,
   load: number[],
@@ -449,9 +491,9 @@ function report(
   const loadNow = loadavg()[0] ?? 0;
 
   const lines = [
-    `voxroute router overhead: node ${process.version}, ${cpus().length} CPUs (${cpu}), server: ${SERVER_MODE}, voxroute from ${args.dist ? 'dist/' : 'src/ (jiti)'}`,
-    `load average ${(load[0] ?? 0).toFixed(1)} at start, ${loadNow.toFixed(1)} at end; ${ttfc.direct.length} interleaved pairs after ${WARMUP} warmup pairs`,
-    ttfc.stoppedEarly || chat.stoppedEarly || long.stoppedEarly
+    `voxroute router overhead: node ${process.version}, ${cpus().length} CPUs (${cpu}), server: ${SERVER_MODE}, voxroute from ${LIB ?? 'src/ (jiti)'}`,
+    `load average ${(load[0] ?? 0).toFixed(1)} at start, ${loadNow.toFixed(1)} at end; ${ttfc.pairs.direct.length} interleaved pairs after ${WARMUP} warmup pairs`,
+    ttfc.pairs.stoppedEarly || chat.pairs.stoppedEarly || long.stoppedEarly
       ? `(stopped early: the ${BUDGET_MS / 1000} s budget ran out)`
       : '',
     '',
@@ -477,7 +519,7 @@ function report(
         cpus: cpus().length,
         load: [load[0], loadNow],
         server: SERVER_MODE,
-        from: args.dist ? 'dist' : 'src',
+        from: LIB ?? 'src',
         tts: tts.json,
         chat: chatSection.json,
         cpuPerStreamUs: { direct: streamD, routed: streamR, addedPerPair: streamAdded, chunksD, chunksR },
