@@ -465,13 +465,7 @@ function ttfcSection(name: string, label: string, run: TtfcRun) {
   };
 }
 
-function report(
-  ttfc: TtfcRun,
-  chat: TtfcRun,
-  long: PairResults,
-  elapsedMs: number,
-  load: number[],
-): void {
+function report(ttfc: TtfcRun, chat: TtfcRun, long: PairResults, elapsedMs: number, load: number[]): void {
   const tts = ttfcSection('router.tts()', `Time to first chunk (ms), ${SHORT_BYTES}-byte answers`, ttfc);
   const chatSection = ttfcSection('router.chat()', 'Time to first chat delta (ms)', chat);
   const callCpuAdded = tts.json.cpuPerCallUs.addedPerPair;

@@ -1,65 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/errors/index.js';
-import { nextOf, type Takeable } from '../../../src/internal/takeable.js';
 import { rawBodyAudio } from '../../../src/providers/shared/opened-audio.js';
 import { OpenedStream } from '../../../src/providers/shared/opened-stream.js';
 import type { ProviderAudio } from '../../../src/providers/types.js';
-import type { HttpResponse } from '../../../src/transport/types.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
+import { handBody } from '../../helpers/hand-body.js';
 
 const PCM24: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000 };
-
-/** A takeable body the test feeds by hand; counts next() and return() calls. */
-function handBody() {
-  const items: Uint8Array[] = [];
-  let ended = false;
-  let wake: (() => void) | undefined;
-  const counts = { next: 0, return: 0, cancel: 0 };
-  const body: Takeable<Uint8Array> = {
-    take: () => {
-      const item = items.shift();
-      if (item) return { value: item, done: false };
-      return ended ? { value: undefined, done: true } : undefined;
-    },
-    onReadable: (w) => {
-      wake = w;
-    },
-    next: () => {
-      counts.next++;
-      return nextOf(body);
-    },
-    return: () => {
-      counts.return++;
-      return Promise.resolve({ value: undefined, done: true });
-    },
-  };
-  const response: HttpResponse = {
-    status: 200,
-    headers: {},
-    body: { [Symbol.asyncIterator]: () => body },
-    cancel: () => {
-      counts.cancel++;
-      return Promise.resolve();
-    },
-  };
-  const poke = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  return {
-    response,
-    counts,
-    push: (...bytes: number[][]) => {
-      for (const b of bytes) items.push(Uint8Array.from(b));
-      poke();
-    },
-    end: () => {
-      ended = true;
-      poke();
-    },
-  };
-}
 
 async function collect(audio: AsyncIterable<ProviderAudio>): Promise<number[][]> {
   const out: number[][] = [];
