@@ -3,7 +3,7 @@ import { isDoneSentinel, type JsonEvent, parseJsonEvents, parseSse } from '../..
 import type { HttpResponse } from '../../transport/types.js';
 import { withPartialOutput } from './with-partial-output.js';
 
-/** What {@link assembledSse} drives: the chat or transcription assembler of one response. */
+/** What {@link assembledSse} drives: the assembler of one response (chat, transcription, speech events). */
 export interface SseAssembler<T> {
   /** Whether output reached the caller (for `partialOutput`). */
   readonly hadOutput: boolean;
@@ -19,7 +19,7 @@ const NONE: never[] = [];
 
 /**
  * The events an assembler makes of a server-sent events response whose events carry JSON
- * (OpenAI-style chat and transcription, Anthropic Messages), read with the transport's
+ * (OpenAI-style chat, transcription and speech events, Anthropic Messages), read with the transport's
  * `parseSse` and `parseJsonEvents`:
  * - each JSON event's data goes through `push`, which checks it and returns its events (and
  *   `done` when it ended the stream: the rest of the body is then closed);
