@@ -39,11 +39,12 @@
  * the p99 of the per-pair differences of the other pairs, to tell a collection's pause from
  * the router's own tail. The P1 verdicts use every pair.
  *
- * Anchor (a reference, not a target): after the routed sections, the same number of pairs of
- * two identical direct undici requests, each on its own keep-alive Agent (as the router has its
- * own connection), interleaved the same way (the order flips every pair). The p99 of their
- * per-pair differences is printed next to each P1 p99 verdict: the floor this machine and load
- * put under that figure, whatever the client.
+ * Anchor (a reference, not a target): the same number of pairs of two identical direct undici
+ * requests, each on its own keep-alive Agent (as the router has its own connection),
+ * interleaved the same way (the order flips every pair), in blocks of 100 pairs alternated
+ * with the measured pairs' blocks so both see the same load. The p99 of their per-pair
+ * differences is printed next to each P1 p99 verdict: the floor this machine and load put
+ * under that figure, whatever the client.
  */
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -86,9 +87,7 @@ const voxroute: typeof import('voxroute') = LIB
   : await import('voxroute');
 const { createRouter, defineConfig } = voxroute;
 /** The whole benchmark stops measuring after this long, whatever the counts (ms). */
-const BUDGET_MS = 120_000;
-/** The direct-vs-direct anchor pairs stop after this long (ms), on top of BUDGET_MS. */
-const ANCHOR_BUDGET_MS = 60_000;
+const BUDGET_MS = 180_000;
 
 const PCM_24K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
 const TEXT = 'Your table is booked for seven thirty.';
@@ -300,6 +299,38 @@ async function runPairsOf(count: number, direct: Side, routed: Side, deadline: n
   return out;
 }
 
+/** Pairs per block in {@link runWithAnchor}. */
+const ANCHOR_BLOCK = 100;
+
+/**
+ * `count` measured pairs and `count` anchor pairs, in alternating blocks of ANCHOR_BLOCK (each
+ * pair interleaved as in {@link runPairsOf}), so that a change of the machine's load falls on
+ * both alike. Returns [measured, anchor].
+ */
+async function runWithAnchor(
+  count: number,
+  measured: [Side, Side],
+  anchor: [Side, Side],
+  deadline: number,
+): Promise<[PairResults, PairResults]> {
+  const a: PairResults = { direct: [], routed: [], added: [], stoppedEarly: false };
+  const b: PairResults = { direct: [], routed: [], added: [], stoppedEarly: false };
+  for (let done = 0; done < count && !a.stoppedEarly && !b.stoppedEarly; done += ANCHOR_BLOCK) {
+    const n = Math.min(ANCHOR_BLOCK, count - done);
+    for (const [into, sides] of [
+      [a, measured],
+      [b, anchor],
+    ] as const) {
+      const block = await runPairsOf(n, sides[0], sides[1], deadline);
+      into.direct.push(...block.direct);
+      into.routed.push(...block.routed);
+      into.added.push(...block.added);
+      into.stoppedEarly ||= block.stoppedEarly;
+    }
+  }
+  return [a, b];
+}
+
 /** routed - direct of `pick` for each interleaved pair. */
 function pairDiffs(pairs: PairResults, pick: (s: Sample) => number): number[] {
   return pairs.routed.map((r, i) => pick(r) - pick(pairs.direct[i] as Sample));
@@ -349,22 +380,32 @@ async function main(): Promise<void> {
     const result = await served.result;
     if (result.provider !== 'local') throw new Error(`served by '${result.provider}', expected 'local'`);
 
-    // 1. Time to first chunk, short answers.
-    await runPairs(WARMUP, { direct: 'bench', routed: 'agent' }, SHORT_BYTES, direct, routed, deadline);
-    const ttfc = await runPairs(
+    // 1. Time to first chunk, short answers; the anchor pairs (direct vs direct) in blocks
+    // alternated with the measured pairs, so both see the same load.
+    const ttsDirect: Side = { call: () => direct.call('bench'), expected: SHORT_BYTES };
+    const ttsRouted: Side = { call: () => routed.call('agent'), expected: SHORT_BYTES };
+    const ttsDirect2: Side = { call: () => direct2.call('bench'), expected: SHORT_BYTES };
+    await runPairsOf(WARMUP, ttsDirect, ttsRouted, deadline);
+    await runPairsOf(WARMUP, ttsDirect, ttsDirect2, deadline);
+    const [ttfc, ttfcAnchor] = await runWithAnchor(
       PAIRS,
-      { direct: 'bench', routed: 'agent' },
-      SHORT_BYTES,
-      direct,
-      routed,
+      [ttsDirect, ttsRouted],
+      [ttsDirect, ttsDirect2],
       deadline,
     );
 
-    // 2. Time to first chat delta.
+    // 2. Time to first chat delta, the same way.
     const chatDirect: Side = { call: () => direct.chat(), expected: CHAT_BYTES };
     const chatRouted: Side = { call: () => routed.chat(), expected: CHAT_TEXT.length };
+    const chatDirect2: Side = { call: () => direct2.chat(), expected: CHAT_BYTES };
     await runPairsOf(WARMUP, chatDirect, chatRouted, deadline);
-    const chat = await runPairsOf(PAIRS, chatDirect, chatRouted, deadline);
+    await runPairsOf(WARMUP, chatDirect, chatDirect2, deadline);
+    const [chat, chatAnchor] = await runWithAnchor(
+      PAIRS,
+      [chatDirect, chatRouted],
+      [chatDirect, chatDirect2],
+      deadline,
+    );
 
     // 3. CPU per chunk, long streams.
     await runPairs(5, { direct: LONG_VOICE, routed: LONG_VOICE }, LONG_BYTES, direct, routed, deadline);
@@ -376,16 +417,6 @@ async function main(): Promise<void> {
       routed,
       deadline,
     );
-
-    // 4. Anchors: direct vs direct, the same pairs (not targets: the machine's own floor).
-    const anchorDeadline = performance.now() + ANCHOR_BUDGET_MS;
-    const ttsA: Side = { call: () => direct.call('bench'), expected: SHORT_BYTES };
-    const ttsB: Side = { call: () => direct2.call('bench'), expected: SHORT_BYTES };
-    await runPairsOf(WARMUP, ttsA, ttsB, anchorDeadline);
-    const ttfcAnchor = await runPairsOf(PAIRS, ttsA, ttsB, anchorDeadline);
-    const chatB: Side = { call: () => direct2.chat(), expected: CHAT_BYTES };
-    await runPairsOf(WARMUP, chatDirect, chatB, anchorDeadline);
-    const chatAnchor = await runPairsOf(PAIRS, chatDirect, chatB, anchorDeadline);
 
     report(
       { pairs: ttfc, anchor: ttfcAnchor },
