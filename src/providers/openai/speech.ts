@@ -4,7 +4,7 @@ import type { AudioFormat } from '../../types/audio.js';
 import { assembledSse } from '../shared/assembled-sse.js';
 import { decodeBase64Audio } from '../shared/base64-audio.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
-import { rawBodyAudio } from '../shared/opened-audio.js';
+import { cancelUnlessEnded, rawBodyAudio } from '../shared/opened-audio.js';
 import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
 import { rawAudioKind } from '../shared/raw-audio-kind.js';
@@ -76,20 +76,6 @@ export function createOpenAiSpeech(endpoint: HttpEndpoint, options: OpenAiTtsOpt
       });
     },
   };
-}
-
-/** `audio` to its end; the response is cancelled when the reader stops early or it fails. */
-async function* cancelUnlessEnded(
-  response: HttpResponse,
-  audio: AsyncIterable<ProviderAudio>,
-): AsyncGenerator<ProviderAudio> {
-  let ended = false;
-  try {
-    yield* audio;
-    ended = true;
-  } finally {
-    if (!ended) await response.cancel();
-  }
 }
 
 /**
