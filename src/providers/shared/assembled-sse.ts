@@ -22,7 +22,8 @@ const NONE: never[] = [];
  * (OpenAI-style chat, transcription and speech events, Anthropic Messages), read with the transport's
  * `parseSse` and `parseJsonEvents`:
  * - each JSON event's data goes through `push`, which checks it and returns its events (and
- *   `done` when it ended the stream: the rest of the body is then closed);
+ *   `done` when it ended the stream: the rest of the body is then read in the background, at
+ *   most 64 more events, so the connection ends cleanly and is reused);
  * - the end marker (`isEnd`, default `[DONE]` after trimming; never JSON-parsed) ends the
  *   stream with `assembler.end('done')`, after which the rest of the body is drained in the
  *   background for connection reuse; a body that ends without it gives `assembler.end('eof')`;
@@ -104,7 +105,7 @@ class AssembledSse<T> implements AsyncIterableIterator<T>, Takeable<T> {
           this.#out = step.events;
           if (step.done) {
             this.#finished = true;
-            void this.#events.return?.()?.catch(noop);
+            drainRest(this.#events);
           }
         }
       } catch (error) {
@@ -133,6 +134,23 @@ class AssembledSse<T> implements AsyncIterableIterator<T>, Takeable<T> {
     }
     return END;
   }
+}
+
+/** Events read after a `push` that ended the stream, before the body is closed instead. */
+const MAX_EVENTS_AFTER_END = 64;
+
+/** Reads what is left of a stream that ended, so that its connection ends cleanly; errors ignored. */
+function drainRest(events: AsyncIterator<unknown>): void {
+  let count = 0;
+  const step = (result: IteratorResult<unknown>): void => {
+    if (result.done) return;
+    if (++count > MAX_EVENTS_AFTER_END) {
+      void events.return?.()?.catch(noop);
+      return;
+    }
+    events.next().then(step, noop);
+  };
+  events.next().then(step, noop);
 }
 
 function noop(): void {}
