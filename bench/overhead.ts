@@ -11,6 +11,7 @@
  *   --streams N    long streams per side for CPU per chunk          (default 200)
  *   --server M     'child' (own process, default) or 'inline' (this process)
  *   --dist         load voxroute from the built dist/index.js (run `npm run build` first)
+ *   --lib PATH     load voxroute from this ESM build instead (e.g. an esbuild bundle of a commit)
  *   --json         also print the results as one JSON line
  *
  * By default voxroute runs from src/ through jiti (no build needed), which is handy while
@@ -37,6 +38,13 @@
  * section also prints how many pairs had one inside the routed or the direct TTFC window, and
  * the p99 of the per-pair differences of the other pairs, to tell a collection's pause from
  * the router's own tail. The P1 verdicts use every pair.
+ *
+ * Anchor (a reference, not a target): the same number of pairs of two identical direct undici
+ * requests, each on its own keep-alive Agent (as the router has its own connection),
+ * interleaved the same way (the order flips every pair), in blocks of 100 pairs alternated
+ * with the measured pairs' blocks so both see the same load. The p99 of their per-pair
+ * differences is printed next to each P1 p99 verdict: the floor this machine and load put
+ * under that figure, whatever the client.
  */
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -64,6 +72,7 @@ const { values: args } = parseArgs({
     streams: { type: 'string', default: '200' },
     server: { type: 'string', default: 'child' },
     dist: { type: 'boolean', default: false },
+    lib: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -72,12 +81,13 @@ const WARMUP = positiveInt(args.warmup, 'warmup');
 const STREAMS = positiveInt(args.streams, 'streams');
 const SERVER_MODE = args.server === 'inline' ? 'inline' : 'child';
 const HERE = dirname(fileURLToPath(import.meta.url));
-const voxroute: typeof import('voxroute') = args.dist
-  ? await import(pathToFileURL(resolve(HERE, '../dist/index.js')).href)
+const LIB = args.lib ?? (args.dist ? resolve(HERE, '../dist/index.js') : undefined);
+const voxroute: typeof import('voxroute') = LIB
+  ? await import(pathToFileURL(resolve(LIB)).href)
   : await import('voxroute');
 const { createRouter, defineConfig } = voxroute;
 /** The whole benchmark stops measuring after this long, whatever the counts (ms). */
-const BUDGET_MS = 120_000;
+const BUDGET_MS = 180_000;
 
 const PCM_24K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
 const TEXT = 'Your table is booked for seven thirty.';
@@ -289,6 +299,38 @@ async function runPairsOf(count: number, direct: Side, routed: Side, deadline: n
   return out;
 }
 
+/** Pairs per block in {@link runWithAnchor}. */
+const ANCHOR_BLOCK = 100;
+
+/**
+ * `count` measured pairs and `count` anchor pairs, in alternating blocks of ANCHOR_BLOCK (each
+ * pair interleaved as in {@link runPairsOf}), so that a change of the machine's load falls on
+ * both alike. Returns [measured, anchor].
+ */
+async function runWithAnchor(
+  count: number,
+  measured: [Side, Side],
+  anchor: [Side, Side],
+  deadline: number,
+): Promise<[PairResults, PairResults]> {
+  const a: PairResults = { direct: [], routed: [], added: [], stoppedEarly: false };
+  const b: PairResults = { direct: [], routed: [], added: [], stoppedEarly: false };
+  for (let done = 0; done < count && !a.stoppedEarly && !b.stoppedEarly; done += ANCHOR_BLOCK) {
+    const n = Math.min(ANCHOR_BLOCK, count - done);
+    for (const [into, sides] of [
+      [a, measured],
+      [b, anchor],
+    ] as const) {
+      const block = await runPairsOf(n, sides[0], sides[1], deadline);
+      into.direct.push(...block.direct);
+      into.routed.push(...block.routed);
+      into.added.push(...block.added);
+      into.stoppedEarly ||= block.stoppedEarly;
+    }
+  }
+  return [a, b];
+}
+
 /** routed - direct of `pick` for each interleaved pair. */
 function pairDiffs(pairs: PairResults, pick: (s: Sample) => number): number[] {
   return pairs.routed.map((r, i) => pick(r) - pick(pairs.direct[i] as Sample));
@@ -327,6 +369,7 @@ async function main(): Promise<void> {
     }),
   );
   const direct = directCaller(upstream.origin);
+  const direct2 = directCaller(upstream.origin);
   const routed = routedCaller(router);
   try {
     await router.warmup();
@@ -337,22 +380,32 @@ async function main(): Promise<void> {
     const result = await served.result;
     if (result.provider !== 'local') throw new Error(`served by '${result.provider}', expected 'local'`);
 
-    // 1. Time to first chunk, short answers.
-    await runPairs(WARMUP, { direct: 'bench', routed: 'agent' }, SHORT_BYTES, direct, routed, deadline);
-    const ttfc = await runPairs(
+    // 1. Time to first chunk, short answers; the anchor pairs (direct vs direct) in blocks
+    // alternated with the measured pairs, so both see the same load.
+    const ttsDirect: Side = { call: () => direct.call('bench'), expected: SHORT_BYTES };
+    const ttsRouted: Side = { call: () => routed.call('agent'), expected: SHORT_BYTES };
+    const ttsDirect2: Side = { call: () => direct2.call('bench'), expected: SHORT_BYTES };
+    await runPairsOf(WARMUP, ttsDirect, ttsRouted, deadline);
+    await runPairsOf(WARMUP, ttsDirect, ttsDirect2, deadline);
+    const [ttfc, ttfcAnchor] = await runWithAnchor(
       PAIRS,
-      { direct: 'bench', routed: 'agent' },
-      SHORT_BYTES,
-      direct,
-      routed,
+      [ttsDirect, ttsRouted],
+      [ttsDirect, ttsDirect2],
       deadline,
     );
 
-    // 2. Time to first chat delta.
+    // 2. Time to first chat delta, the same way.
     const chatDirect: Side = { call: () => direct.chat(), expected: CHAT_BYTES };
     const chatRouted: Side = { call: () => routed.chat(), expected: CHAT_TEXT.length };
+    const chatDirect2: Side = { call: () => direct2.chat(), expected: CHAT_BYTES };
     await runPairsOf(WARMUP, chatDirect, chatRouted, deadline);
-    const chat = await runPairsOf(PAIRS, chatDirect, chatRouted, deadline);
+    await runPairsOf(WARMUP, chatDirect, chatDirect2, deadline);
+    const [chat, chatAnchor] = await runWithAnchor(
+      PAIRS,
+      [chatDirect, chatRouted],
+      [chatDirect, chatDirect2],
+      deadline,
+    );
 
     // 3. CPU per chunk, long streams.
     await runPairs(5, { direct: LONG_VOICE, routed: LONG_VOICE }, LONG_BYTES, direct, routed, deadline);
@@ -365,16 +418,34 @@ async function main(): Promise<void> {
       deadline,
     );
 
-    report(ttfc, chat, long, performance.now() - started, load);
+    report(
+      { pairs: ttfc, anchor: ttfcAnchor },
+      { pairs: chat, anchor: chatAnchor },
+      long,
+      performance.now() - started,
+      load,
+    );
   } finally {
     await router.close();
     await direct.close();
+    await direct2.close();
     await upstream.close();
   }
 }
 
-/** The TTFC rows of one capability, with the P1 verdicts (median and p99 of per-pair differences). */
-function ttfcSection(name: string, label: string, pairs: PairResults) {
+/** The pairs of one capability's TTFC section, and its direct-vs-direct anchor pairs. */
+interface TtfcRun {
+  pairs: PairResults;
+  anchor: PairResults;
+}
+
+/**
+ * The TTFC rows of one capability, with the P1 verdicts (median and p99 of per-pair
+ * differences) and, next to the p99, the anchor: the same figure for two direct requests.
+ */
+function ttfcSection(name: string, label: string, run: TtfcRun) {
+  const { pairs } = run;
+  const anchor = summarize(run.anchor.added);
   const d = summarize(pairs.direct.map((s) => s.ttfcMs));
   const r = summarize(pairs.routed.map((s) => s.ttfcMs));
   const added = summarize(pairs.added);
@@ -405,6 +476,7 @@ function ttfcSection(name: string, label: string, pairs: PairResults) {
     `  ${'ratio routed/direct (medians)'.padEnd(40)}${fmt(ratio)}`,
     `  P1 ${name} added median TTFC (per pair) ${added.median.toFixed(3)} ms: target <= 0.100 ms ${medianMet ? 'met' : 'NOT met'}`,
     `  P1 ${name} p99 of per-pair TTFC differences ${added.p99.toFixed(3)} ms: target <= 0.500 ms ${p99Met ? 'met' : 'NOT met'}`,
+    `     anchor (not a target): direct vs direct, the same ${anchor.n} pairs' p99 ${anchor.p99.toFixed(3)} ms (median ${anchor.median.toFixed(3)} ms)${run.anchor.stoppedEarly ? ', stopped early' : ''}`,
     `  (diagnostic) pairs with a GC inside the TTFC: routed ${gcRouted}, direct ${gcDirect} of ${pairs.added.length}; p99 of the other pairs ${noGc.p99.toFixed(3)} ms (${noGc.n} pairs)`,
     '',
     `${`CPU per call, the same ${name} calls (µs)`.padEnd(42)}   median      p90      p99`,
@@ -418,18 +490,13 @@ function ttfcSection(name: string, label: string, pairs: PairResults) {
       pairs: pairs.direct.length,
       ttfcMs: { direct: d, routed: r, addedPerPair: added, medianDiff, p99Diff, ratio },
       gcInTtfc: { routed: gcRouted, direct: gcDirect, addedPerPairWithoutGc: noGc },
+      anchorDirectVsDirectMs: anchor,
       cpuPerCallUs: { direct: cpuD, routed: cpuR, addedPerPair: cpuAdded },
     },
   };
 }
 
-function report(
-  ttfc: PairResults,
-  chat: PairResults,
-  long: PairResults,
-  elapsedMs: number,
-  load: number[],
-): void {
+function report(ttfc: TtfcRun, chat: TtfcRun, long: PairResults, elapsedMs: number, load: number[]): void {
   const tts = ttfcSection('router.tts()', `Time to first chunk (ms), ${SHORT_BYTES}-byte answers`, ttfc);
   const chatSection = ttfcSection('router.chat()', 'Time to first chat delta (ms)', chat);
   const callCpuAdded = tts.json.cpuPerCallUs.addedPerPair;
@@ -449,9 +516,9 @@ function report(
   const loadNow = loadavg()[0] ?? 0;
 
   const lines = [
-    `voxroute router overhead: node ${process.version}, ${cpus().length} CPUs (${cpu}), server: ${SERVER_MODE}, voxroute from ${args.dist ? 'dist/' : 'src/ (jiti)'}`,
-    `load average ${(load[0] ?? 0).toFixed(1)} at start, ${loadNow.toFixed(1)} at end; ${ttfc.direct.length} interleaved pairs after ${WARMUP} warmup pairs`,
-    ttfc.stoppedEarly || chat.stoppedEarly || long.stoppedEarly
+    `voxroute router overhead: node ${process.version}, ${cpus().length} CPUs (${cpu}), server: ${SERVER_MODE}, voxroute from ${LIB ?? 'src/ (jiti)'}`,
+    `load average ${(load[0] ?? 0).toFixed(1)} at start, ${loadNow.toFixed(1)} at end; ${ttfc.pairs.direct.length} interleaved pairs after ${WARMUP} warmup pairs`,
+    ttfc.pairs.stoppedEarly || chat.pairs.stoppedEarly || long.stoppedEarly
       ? `(stopped early: the ${BUDGET_MS / 1000} s budget ran out)`
       : '',
     '',
@@ -477,7 +544,7 @@ function report(
         cpus: cpus().length,
         load: [load[0], loadNow],
         server: SERVER_MODE,
-        from: args.dist ? 'dist' : 'src',
+        from: LIB ?? 'src',
         tts: tts.json,
         chat: chatSection.json,
         cpuPerStreamUs: { direct: streamD, routed: streamR, addedPerPair: streamAdded, chunksD, chunksR },

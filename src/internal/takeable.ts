@@ -47,3 +47,75 @@ export function nextOf<T>(source: Pick<Takeable<T>, 'take' | 'onReadable'>): Pro
     source.onReadable(wake);
   });
 }
+
+/**
+ * `iterator` as a {@link Takeable}: itself when it already is one, else a wrapper that keeps
+ * one `next()` of it in flight while the reader waits and gives its result (or failure) to
+ * the next `take()`. `return()` passes through. For a single reader.
+ */
+export function takeableOf<T>(iterator: AsyncIterator<T>): Takeable<T> {
+  return isTakeable(iterator) ? iterator : new PulledTakeable(iterator);
+}
+
+class PulledTakeable<T> implements Takeable<T> {
+  readonly #inner: AsyncIterator<T>;
+  #pulling = false;
+  #ready: IteratorResult<T> | undefined;
+  #failure: { error: unknown } | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(inner: AsyncIterator<T>) {
+    this.#inner = inner;
+  }
+
+  take(): IteratorResult<T> | undefined {
+    const failure = this.#failure;
+    if (failure !== undefined) {
+      this.#failure = undefined;
+      throw failure.error;
+    }
+    const r = this.#ready;
+    if (r !== undefined) {
+      this.#ready = undefined;
+      return r;
+    }
+    if (!this.#pulling) this.#pull();
+    return undefined;
+  }
+
+  onReadable(wake: () => void): void {
+    this.#wake = wake;
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    return nextOf(this);
+  }
+
+  return(value?: unknown): Promise<IteratorResult<T>> {
+    const inner = this.#inner;
+    return inner.return ? inner.return(value) : Promise.resolve({ value: undefined, done: true });
+  }
+
+  #pull(): void {
+    this.#pulling = true;
+    this.#inner.next().then(
+      (r) => {
+        this.#pulling = false;
+        this.#ready = r;
+        this.#wakeReader();
+      },
+      (error: unknown) => {
+        this.#pulling = false;
+        this.#failure = { error };
+        this.#wakeReader();
+      },
+    );
+  }
+
+  #wakeReader(): void {
+    const wake = this.#wake;
+    if (wake === undefined) return;
+    this.#wake = undefined;
+    wake();
+  }
+}

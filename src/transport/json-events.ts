@@ -1,4 +1,5 @@
 import { ProtocolError } from '../errors/index.js';
+import { nextOf, type Takeable, takeableOf } from '../internal/takeable.js';
 import type { SseEvent } from './sse.js';
 import { errorFromStreamPayload, isStreamErrorPayload } from './stream-error.js';
 
@@ -55,6 +56,8 @@ export function isDoneSentinel(data: string): boolean {
  * - An error event inside the stream throws ProviderError (see `detectErrors`) and closes the body.
  * - With `requireDone`, a body that ends without the sentinel throws ProtocolError (truncated).
  * Errors of the event stream itself pass through unchanged; `return()` closes the body.
+ * Like {@link parseSse}'s, the iterator has a synchronous side (`take()`, internal to voxroute):
+ * over `parseSse` of the transport's body, an event already read is parsed without a promise.
  *
  * @param events The event stream.
  * @param options See {@link ParseJsonEventsOptions}.
@@ -62,18 +65,18 @@ export function isDoneSentinel(data: string): boolean {
 export function parseJsonEvents(
   events: AsyncIterable<SseEvent>,
   options: ParseJsonEventsOptions = {},
-): AsyncIterableIterator<JsonEvent> {
-  return new JsonEventStream(events[Symbol.asyncIterator](), options);
+): AsyncIterableIterator<JsonEvent> & Takeable<JsonEvent> {
+  return new JsonEventStream(takeableOf(events[Symbol.asyncIterator]()), options);
 }
 
-class JsonEventStream implements AsyncIterableIterator<JsonEvent> {
-  private readonly source: AsyncIterator<SseEvent>;
+class JsonEventStream implements AsyncIterableIterator<JsonEvent>, Takeable<JsonEvent> {
+  private readonly source: Takeable<SseEvent>;
   private readonly options: ParseJsonEventsOptions;
   private readonly isDone: (data: string) => boolean;
   private finished = false;
   private yielded = 0;
 
-  constructor(source: AsyncIterator<SseEvent>, options: ParseJsonEventsOptions) {
+  constructor(source: Takeable<SseEvent>, options: ParseJsonEventsOptions) {
     this.source = source;
     this.options = options;
     this.isDone = options.isDone ?? isDoneSentinel;
@@ -83,9 +86,25 @@ class JsonEventStream implements AsyncIterableIterator<JsonEvent> {
     return this;
   }
 
+  /** The next event when it is read, or the end; throws a failure; undefined: nothing yet. */
+  take(): IteratorResult<JsonEvent, undefined> | undefined {
+    if (this.finished) return END;
+    let result: IteratorResult<SseEvent> | undefined;
+    try {
+      result = this.source.take();
+    } catch (error) {
+      this.finished = true;
+      throw error;
+    }
+    return result === undefined ? undefined : this.onEvent(result);
+  }
+
+  onReadable(wake: () => void): void {
+    this.source.onReadable(wake);
+  }
+
   next(): Promise<IteratorResult<JsonEvent, undefined>> {
-    if (this.finished) return Promise.resolve(END);
-    return this.source.next().then(this.onEvent, this.onError);
+    return nextOf<JsonEvent>(this) as Promise<IteratorResult<JsonEvent, undefined>>;
   }
 
   async return(): Promise<IteratorResult<JsonEvent, undefined>> {
@@ -96,12 +115,7 @@ class JsonEventStream implements AsyncIterableIterator<JsonEvent> {
     return END;
   }
 
-  private readonly onError = (error: unknown): never => {
-    this.finished = true;
-    throw error;
-  };
-
-  private readonly onEvent = (result: IteratorResult<SseEvent>): IteratorResult<JsonEvent, undefined> => {
+  private onEvent(result: IteratorResult<SseEvent>): IteratorResult<JsonEvent, undefined> {
     if (this.finished) return END;
     if (result.done) {
       this.finished = true;
@@ -138,7 +152,7 @@ class JsonEventStream implements AsyncIterableIterator<JsonEvent> {
     if (event !== undefined) out.event = event;
     if (id !== undefined) out.id = id;
     return { value: out, done: false };
-  };
+  }
 
   private fail(payload: unknown, event: string | undefined): never {
     this.close();

@@ -2,6 +2,7 @@ import type { EventSourceParser, ParseError } from 'eventsource-parser';
 import { ProtocolError } from '../errors/index.js';
 import { lazy } from '../internal/lazy.js';
 import { requirePackage } from '../internal/require-package.js';
+import { nextOf, type Takeable, takeableOf } from '../internal/takeable.js';
 
 /**
  * eventsource-parser's `createParser`, loaded on the first {@link parseSse} (about 10 ms) rather
@@ -56,18 +57,22 @@ const IN_COMMENT = 1;
  * Errors of the body (timeouts, cut connection, abort) pass through unchanged. Breaking out of
  * the iteration (`return()`) calls the body's `return()`, which closes the connection.
  *
+ * The iterator also has a synchronous side (`take()`, `onReadable()`, internal to voxroute):
+ * over the transport's own body, an event whose bytes are already read is taken by plain
+ * calls, without a promise.
+ *
  * @param body Response body bytes (e.g. `HttpResponse.body`).
  * @returns An async iterable of the events; iterate it once.
  */
 export function parseSse(
   body: AsyncIterable<Uint8Array>,
   options: ParseSseOptions = {},
-): AsyncIterableIterator<SseEvent> {
-  return new SseStream(body[Symbol.asyncIterator](), options);
+): AsyncIterableIterator<SseEvent> & Takeable<SseEvent> {
+  return new SseStream(takeableOf(body[Symbol.asyncIterator]()), options);
 }
 
-class SseStream implements AsyncIterableIterator<SseEvent> {
-  private readonly source: AsyncIterator<Uint8Array>;
+class SseStream implements AsyncIterableIterator<SseEvent>, Takeable<SseEvent> {
+  private readonly source: Takeable<Uint8Array>;
   private readonly options: ParseSseOptions;
   private readonly decoder = new TextDecoder();
   private readonly parser: EventSourceParser;
@@ -81,7 +86,7 @@ class SseStream implements AsyncIterableIterator<SseEvent> {
   private scan = LINE_START;
   private failure: ProtocolError | undefined;
 
-  constructor(source: AsyncIterator<Uint8Array>, options: ParseSseOptions) {
+  constructor(source: Takeable<Uint8Array>, options: ParseSseOptions) {
     this.source = source;
     this.options = options;
     this.parser = createParser()({
@@ -111,11 +116,40 @@ class SseStream implements AsyncIterableIterator<SseEvent> {
     return this;
   }
 
+  /** The next event when its bytes are read, or the end; throws a failure; undefined: nothing yet. */
+  take(): IteratorResult<SseEvent, undefined> | undefined {
+    if (this.head < this.events.length) return { value: this.shift(), done: false };
+    if (this.finished) return END;
+    const source = this.source;
+    for (;;) {
+      let result: IteratorResult<Uint8Array> | undefined;
+      try {
+        result = source.take();
+      } catch (error) {
+        this.finished = true;
+        throw error;
+      }
+      if (result === undefined) return undefined;
+      if (result.done) return this.finish();
+      this.feed(result.value);
+      if (this.head < this.events.length) return { value: this.shift(), done: false };
+    }
+  }
+
+  onReadable(wake: () => void): void {
+    this.source.onReadable(wake);
+  }
+
   next(): Promise<IteratorResult<SseEvent, undefined>> {
-    if (this.head < this.events.length) return Promise.resolve({ value: this.shift(), done: false });
-    if (this.finished) return Promise.resolve(END);
     if (this.pending) return this.pending.then(() => this.next());
-    const pending = this.pull();
+    let now: IteratorResult<SseEvent, undefined> | undefined;
+    try {
+      now = this.take();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (now !== undefined) return Promise.resolve(now);
+    const pending = nextOf<SseEvent>(this) as Promise<IteratorResult<SseEvent, undefined>>;
     this.pending = pending;
     const clear = (): void => {
       if (this.pending === pending) this.pending = undefined;
@@ -131,21 +165,6 @@ class SseStream implements AsyncIterableIterator<SseEvent> {
     this.head = 0;
     if (!wasFinished) await this.source.return?.();
     return END;
-  }
-
-  private async pull(): Promise<IteratorResult<SseEvent, undefined>> {
-    for (;;) {
-      let result: IteratorResult<Uint8Array>;
-      try {
-        result = await this.source.next();
-      } catch (error) {
-        this.finished = true;
-        throw error;
-      }
-      if (result.done) return this.finish();
-      this.feed(result.value);
-      if (this.head < this.events.length) return { value: this.shift(), done: false };
-    }
   }
 
   private feed(chunk: Uint8Array): void {

@@ -1,7 +1,7 @@
-import { parseJsonEvents, parseSse } from '../../transport/index.js';
 import type { ChatEvent } from '../../types/chat.js';
+import { assembledSse } from '../shared/assembled-sse.js';
+import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
-import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext, ChatProvider, ProviderChatRequest } from '../types.js';
 import { streamEventSchema } from './api-types.js';
 import { type AnthropicEndpoint, postMessages } from './http.js';
@@ -36,44 +36,38 @@ export function isMessageStop(data: string): boolean {
  * - ProtocolError for data that is not JSON, an event that does not fit its schema, or a body
  *   that ends before `message_stop` (truncated);
  * - VoxrouteError (usage error) when a tool call in the history has arguments that are not a JSON object.
+ * A delta whose bytes are already read reaches the caller by plain calls (see `assembledSse`).
  */
 export function createAnthropicChat(endpoint: AnthropicEndpoint, defaultMaxTokens: number): ChatProvider {
   return {
-    async *chat(request: ProviderChatRequest, attempt: AttemptContext): AsyncGenerator<ChatEvent> {
-      const provider = endpoint.provider;
-      const body = JSON.stringify(messagesRequestBody(request, defaultMaxTokens));
-      const response = await postMessages(endpoint, attempt, body);
-      const assembler = new MessageStreamAssembler(provider);
-      let stopped = false;
-      const events = parseJsonEvents(parseSse(response.body, { provider }), {
-        provider,
-        isDone: (data) => {
-          stopped = isMessageStop(data);
-          return stopped;
-        },
+    chat(request: ProviderChatRequest, attempt: AttemptContext): AsyncIterable<ChatEvent> {
+      return new OpenedStream(async () => {
+        const provider = endpoint.provider;
+        const body = JSON.stringify(messagesRequestBody(request, defaultMaxTokens));
+        const response = await postMessages(endpoint, attempt, body);
+        const assembler = new MessageStreamAssembler(provider);
+        const messages = {
+          get hadOutput() {
+            return assembler.hadOutput;
+          },
+          end(how: 'done' | 'eof'): ChatEvent[] {
+            if (how === 'eof') throw assembler.truncated();
+            return assembler.finish();
+          },
+        };
+        return assembledSse(
+          provider,
+          response,
+          messages,
+          (value) => ({
+            events: assembler.push(
+              parseWire(streamEventSchema(), value, provider, 'Messages stream event', assembler.hadOutput),
+            ),
+            done: false,
+          }),
+          isMessageStop,
+        );
       });
-      let ended = false;
-      try {
-        try {
-          for await (const event of events) {
-            const data = parseWire(
-              streamEventSchema(),
-              event.data,
-              provider,
-              'Messages stream event',
-              assembler.hadOutput,
-            );
-            yield* assembler.push(data);
-          }
-        } catch (error) {
-          throw withPartialOutput(error, assembler.hadOutput);
-        }
-        ended = true;
-        if (!stopped) throw assembler.truncated();
-        yield* assembler.finish();
-      } finally {
-        if (!ended) await response.cancel();
-      }
     },
   };
 }

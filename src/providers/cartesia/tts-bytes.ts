@@ -1,6 +1,9 @@
 import { ProtocolError } from '../../errors/index.js';
+import type { HttpResponse } from '../../transport/types.js';
 import type { AudioFormat } from '../../types/audio.js';
 import { postToEndpoint } from '../shared/http-endpoint.js';
+import { cancelUnlessEnded, rawBodyAudio } from '../shared/opened-audio.js';
+import { OpenedStream } from '../shared/opened-stream.js';
 import { rawAudioKind } from '../shared/raw-audio-kind.js';
 import { wavBodyAudio } from '../shared/wav-body-audio.js';
 import type { AttemptContext } from '../types.js';
@@ -25,41 +28,47 @@ const SNIFF_BYTES = 12;
  * ProtocolError for a cut body), and ProtocolError when the Content-Type is compressed audio,
  * JSON or text.
  */
-export async function* synthesizeBytes(
+export function synthesizeBytes(
   endpoint: CartesiaEndpoint,
   options: CartesiaTtsOptions,
   request: CartesiaTtsRequest & { text: string },
   attempt: AttemptContext,
-): AsyncGenerator<CartesiaAudio> {
-  const provider = endpoint.provider;
-  const body = ttsBody(provider, request, options, request.text, false);
-  const response = await postToEndpoint(endpoint.http, attempt, cartesiaUrl(endpoint, '/tts/bytes'), {
-    contentType: 'application/json',
-    accept: '*/*',
-    body: JSON.stringify(body),
-  });
-  let ended = false;
-  try {
-    const contentType = response.headers['content-type'] ?? '';
-    if (rawAudioKind(contentType) === 'other') {
-      throw new ProtocolError(`/tts/bytes answered with Content-Type '${contentType}', not audio`, {
-        provider,
-      });
+): AsyncIterableIterator<CartesiaAudio> {
+  // Raw samples, the common case, are read by plain calls from the transport's body (no
+  // generator step per chunk): see OpenedStream.
+  return new OpenedStream<CartesiaAudio>(async () => {
+    const provider = endpoint.provider;
+    const body = ttsBody(provider, request, options, request.text, false);
+    const response = await postToEndpoint(endpoint.http, attempt, cartesiaUrl(endpoint, '/tts/bytes'), {
+      contentType: 'application/json',
+      accept: '*/*',
+      body: JSON.stringify(body),
+    });
+    try {
+      const contentType = response.headers['content-type'] ?? '';
+      if (rawAudioKind(contentType) === 'other') {
+        throw new ProtocolError(`/tts/bytes answered with Content-Type '${contentType}', not audio`, {
+          provider,
+        });
+      }
+      return await sniffedAudio(provider, response, request.format);
+    } catch (error) {
+      await response.cancel();
+      throw error;
     }
-    yield* sniffedAudio(provider, response.body, request.format);
-    ended = true;
-  } finally {
-    if (!ended) await response.cancel();
-  }
+  });
 }
 
-/** Raw samples labelled `format`, or a streamed WAV read with its own header's format. */
-async function* sniffedAudio(
+/**
+ * Raw samples labelled `format` (see `rawBodyAudio`), or a streamed WAV read with its own
+ * header's format; told apart by the first SNIFF_BYTES bytes, read here.
+ */
+async function sniffedAudio(
   provider: string,
-  body: AsyncIterable<Uint8Array>,
+  response: HttpResponse,
   format: AudioFormat,
-): AsyncGenerator<CartesiaAudio> {
-  const source = body[Symbol.asyncIterator]();
+): Promise<AsyncIterator<CartesiaAudio>> {
+  const source = response.body[Symbol.asyncIterator]();
   let head: Uint8Array = new Uint8Array(0);
   let finished = false;
   while (head.byteLength < SNIFF_BYTES) {
@@ -70,18 +79,11 @@ async function* sniffedAudio(
     }
     head = join(head, step.value);
   }
+  if (!isWavHeader(head)) return rawBodyAudio(response, format, head);
   const rest: AsyncIterable<Uint8Array> = {
     [Symbol.asyncIterator]: () => source,
   };
-  if (isWavHeader(head)) {
-    yield* wavBodyAudio(provider, prepend(head, finished ? empty() : rest));
-    return;
-  }
-  if (head.byteLength > 0) yield { data: head, format };
-  if (finished) return;
-  for await (const data of rest) {
-    if (data.byteLength > 0) yield { data, format };
-  }
+  return cancelUnlessEnded(response, wavBodyAudio(provider, prepend(head, finished ? empty() : rest)));
 }
 
 /** True when `bytes` starts with `RIFF` ... `WAVE`. */

@@ -57,16 +57,28 @@ export function createCartesiaTts(
   };
   return {
     capabilities,
-    async *synthesize(request: CartesiaTtsRequest, attempt: AttemptContext): AsyncGenerator<CartesiaAudio> {
+    synthesize(request: CartesiaTtsRequest, attempt: AttemptContext): AsyncIterable<CartesiaAudio> {
       const transport = pickTtsTransport(configured, request.text);
-      if (transport === 'websocket') {
-        yield* synthesizeWebSocket(endpoint, options, pool, clock, request, attempt);
-        return;
-      }
-      const text = typeof request.text === 'string' ? request.text : await joinStreamedText(request.text);
-      const whole = { ...request, text };
-      if (transport === 'sse') yield* synthesizeSse(endpoint, options, whole, attempt);
-      else yield* synthesizeBytes(endpoint, options, whole, attempt);
+      if (transport === 'websocket')
+        return synthesizeWebSocket(endpoint, options, pool, clock, request, attempt);
+      // A string text on /tts/bytes, the common case, is read by plain calls (see synthesizeBytes).
+      if (transport === 'bytes' && typeof request.text === 'string')
+        return synthesizeBytes(endpoint, options, { ...request, text: request.text }, attempt);
+      return synthesizeWhole(endpoint, options, request, attempt, transport);
     },
   };
+}
+
+/** /tts/sse, or streamed text joined first for /tts/bytes. */
+async function* synthesizeWhole(
+  endpoint: CartesiaEndpoint,
+  options: CartesiaTtsOptions,
+  request: CartesiaTtsRequest,
+  attempt: AttemptContext,
+  transport: 'sse' | 'bytes',
+): AsyncGenerator<CartesiaAudio> {
+  const text = typeof request.text === 'string' ? request.text : await joinStreamedText(request.text);
+  const whole = { ...request, text };
+  if (transport === 'sse') yield* synthesizeSse(endpoint, options, whole, attempt);
+  else yield* synthesizeBytes(endpoint, options, whole, attempt);
 }

@@ -1,9 +1,10 @@
 import type { ChatEvent } from '../../types/chat.js';
+import { assembledSse } from '../shared/assembled-sse.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
+import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
 import type { AttemptContext, ChatProvider, ProviderChatRequest } from '../types.js';
 import { chatChunkSchema } from './api-types.js';
-import { assembledSse } from './assembled-sse.js';
 import { chatRequestBody } from './chat-request.js';
 import { ChatStreamAssembler } from './chat-stream.js';
 
@@ -16,24 +17,27 @@ import { ChatStreamAssembler } from './chat-stream.js';
  * - ProviderError for an error inside the 200 stream, `partialOutput` set when output was yielded;
  * - ProtocolError for malformed JSON, a chunk that does not fit the schema, or a body that
  *   ends with neither a finish reason nor `[DONE]` (truncated).
+ * A delta whose bytes are already read reaches the caller by plain calls (see `assembledSse`).
  */
 export function createOpenAiChat(endpoint: HttpEndpoint, kind: 'openai' | 'openai-compatible'): ChatProvider {
   const url = endpointUrl(endpoint, '/chat/completions');
   return {
-    async *chat(request: ProviderChatRequest, attempt: AttemptContext): AsyncGenerator<ChatEvent> {
-      const provider = endpoint.provider;
-      const response = await postToEndpoint(endpoint, attempt, url, {
-        contentType: 'application/json',
-        accept: 'text/event-stream',
-        body: JSON.stringify(chatRequestBody(request, kind)),
+    chat(request: ProviderChatRequest, attempt: AttemptContext): AsyncIterable<ChatEvent> {
+      return new OpenedStream(async () => {
+        const provider = endpoint.provider;
+        const response = await postToEndpoint(endpoint, attempt, url, {
+          contentType: 'application/json',
+          accept: 'text/event-stream',
+          body: JSON.stringify(chatRequestBody(request, kind)),
+        });
+        const assembler = new ChatStreamAssembler(provider);
+        return assembledSse(provider, response, assembler, (value) => ({
+          events: assembler.push(
+            parseWire(chatChunkSchema(), value, provider, 'chat chunk', assembler.hadOutput),
+          ),
+          done: false,
+        }));
       });
-      const assembler = new ChatStreamAssembler(provider);
-      yield* assembledSse(provider, response, assembler, (value) => ({
-        events: assembler.push(
-          parseWire(chatChunkSchema(), value, provider, 'chat chunk', assembler.hadOutput),
-        ),
-        done: false,
-      }));
     },
   };
 }

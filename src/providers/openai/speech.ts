@@ -1,12 +1,13 @@
 import { ProtocolError } from '../../errors/index.js';
 import type { HttpResponse } from '../../transport/types.js';
 import type { AudioFormat } from '../../types/audio.js';
+import { assembledSse } from '../shared/assembled-sse.js';
 import { decodeBase64Audio } from '../shared/base64-audio.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
-import { OpenedAudio, rawBodyAudio } from '../shared/opened-audio.js';
+import { cancelUnlessEnded, rawBodyAudio } from '../shared/opened-audio.js';
+import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
 import { rawAudioKind } from '../shared/raw-audio-kind.js';
-import { sseJsonEvents } from '../shared/sse-json-events.js';
 import { wavBodyAudio } from '../shared/wav-body-audio.js';
 import type {
   AttemptContext,
@@ -52,8 +53,8 @@ export function createOpenAiSpeech(endpoint: HttpEndpoint, options: OpenAiTtsOpt
     capabilities,
     synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncIterable<ProviderAudio> {
       // Raw PCM, the common case, is read by plain calls from the transport's body (no
-      // generator step per chunk): see OpenedAudio.
-      return new OpenedAudio(async () => {
+      // generator step per chunk): see OpenedStream.
+      return new OpenedStream(async () => {
         const provider = endpoint.provider;
         const response = await postToEndpoint(endpoint, attempt, url, {
           contentType: 'application/json',
@@ -61,8 +62,7 @@ export function createOpenAiSpeech(endpoint: HttpEndpoint, options: OpenAiTtsOpt
           body: JSON.stringify(speechRequestBody(request, options)),
         });
         const contentType = (response.headers['content-type'] ?? '').toLowerCase();
-        if (sse || contentType.includes('text/event-stream'))
-          return cancelUnlessEnded(response, sseAudio(provider, response.body, pcmFormat));
+        if (sse || contentType.includes('text/event-stream')) return sseAudio(provider, response, pcmFormat);
         const kind = rawAudioKind(contentType);
         if (kind === 'other') {
           await response.cancel();
@@ -78,39 +78,36 @@ export function createOpenAiSpeech(endpoint: HttpEndpoint, options: OpenAiTtsOpt
   };
 }
 
-/** `audio` to its end; the response is cancelled when the reader stops early or it fails. */
-async function* cancelUnlessEnded(
-  response: HttpResponse,
-  audio: AsyncIterable<ProviderAudio>,
-): AsyncGenerator<ProviderAudio> {
-  let ended = false;
-  try {
-    yield* audio;
-    ended = true;
-  } finally {
-    if (!ended) await response.cancel();
-  }
-}
-
-async function* sseAudio(
+/**
+ * The audio of a `speech.audio.delta` event stream, by plain calls when the body's bytes are
+ * already read (see `assembledSse`): each delta's base64 decoded (empty ones skipped), until
+ * `speech.audio.done` or `[DONE]`; a body that ends before either is truncated.
+ */
+function sseAudio(
   provider: string,
-  body: AsyncIterable<Uint8Array>,
+  response: HttpResponse,
   format: AudioFormat,
-): AsyncGenerator<ProviderAudio> {
-  let hadOutput = false;
-  for await (const item of sseJsonEvents(provider, body, () => hadOutput)) {
-    if (item.kind === 'done') return;
-    const event = parseWire(speechEventSchema(), item.value, provider, 'speech event', hadOutput);
-    if (event.type === 'speech.audio.done') return;
+): AsyncIterator<ProviderAudio> {
+  const audio = {
+    hadOutput: false,
+    end(how: 'done' | 'eof'): ProviderAudio[] {
+      if (how === 'done') return [];
+      throw new ProtocolError('Speech event stream ended before speech.audio.done (truncated)', {
+        provider,
+        partialOutput: audio.hadOutput,
+      });
+    },
+  };
+  return assembledSse(provider, response, audio, (value) => {
+    const event = parseWire(speechEventSchema(), value, provider, 'speech event', audio.hadOutput);
+    if (event.type === 'speech.audio.done') return { events: [], done: true };
     if (event.type === 'speech.audio.delta' && event.audio) {
-      const data = decodeBase64Audio(event.audio, provider, hadOutput);
-      if (data.byteLength === 0) continue;
-      hadOutput = true;
-      yield { data, format };
+      const data = decodeBase64Audio(event.audio, provider, audio.hadOutput);
+      if (data.byteLength > 0) {
+        audio.hadOutput = true;
+        return { events: [{ data, format }], done: false };
+      }
     }
-  }
-  throw new ProtocolError('Speech event stream ended before speech.audio.done (truncated)', {
-    provider,
-    partialOutput: hadOutput,
+    return { events: [], done: false };
   });
 }

@@ -6,147 +6,27 @@ import type { ProviderAudio } from '../types.js';
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
 
 /**
- * The audio of one provider request as an async iterator that is also {@link Takeable}: the
- * request goes out (`open()`) at the first read, as an async generator's would, and its answer
- * is then read through the iterator `open()` resolves with: by plain calls when that iterator
- * is takeable (a raw audio body: see {@link rawBodyAudio}), else one `next()` at a time.
- * `open()`'s failure is thrown at the read that waited for it. `return()` closes the answer's
- * iterator (the request's, once it is open). One reader.
- */
-export class OpenedAudio<T> implements AsyncIterableIterator<T>, Takeable<T> {
-  readonly #open: () => Promise<AsyncIterator<T>>;
-  #started = false;
-  #inner: AsyncIterator<T> | undefined;
-  #sync: Takeable<T> | undefined;
-  #failure: { error: unknown } | undefined;
-  #done = false;
-  /** The pending `next()` of an inner iterator without a synchronous side, and what it gave. */
-  #pulling = false;
-  #ready: IteratorResult<T> | undefined;
-  #wake: (() => void) | undefined;
-
-  constructor(open: () => Promise<AsyncIterator<T>>) {
-    this.#open = open;
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
-
-  take(): IteratorResult<T> | undefined {
-    const failure = this.#failure;
-    if (failure !== undefined) {
-      this.#failure = undefined;
-      this.#done = true;
-      throw failure.error;
-    }
-    if (this.#done) return DONE;
-    if (!this.#started) {
-      this.#start();
-      return undefined;
-    }
-    const sync = this.#sync;
-    let r: IteratorResult<T> | undefined;
-    if (sync !== undefined) {
-      try {
-        r = sync.take();
-      } catch (error) {
-        this.#done = true;
-        throw error;
-      }
-    } else {
-      r = this.#ready;
-      this.#ready = undefined;
-      if (r === undefined && this.#inner !== undefined && !this.#pulling) this.#pull(this.#inner);
-    }
-    if (r?.done) this.#done = true;
-    return r;
-  }
-
-  onReadable(wake: () => void): void {
-    if (this.#sync !== undefined && this.#failure === undefined) this.#sync.onReadable(wake);
-    else this.#wake = wake;
-  }
-
-  next(): Promise<IteratorResult<T>> {
-    return nextOf(this);
-  }
-
-  return(): Promise<IteratorResult<T>> {
-    this.#started = true;
-    this.#done = true;
-    this.#failure = undefined;
-    const inner = this.#inner;
-    this.#inner = undefined;
-    this.#sync = undefined;
-    const closed = inner?.return?.();
-    return closed ? closed.then(() => DONE) : Promise.resolve(DONE);
-  }
-
-  #start(): void {
-    this.#started = true;
-    let opening: Promise<AsyncIterator<T>>;
-    try {
-      opening = this.#open();
-    } catch (error) {
-      opening = Promise.reject(error);
-    }
-    opening.then(
-      (inner) => {
-        // Returned while the request was on its way: close its answer.
-        if (this.#done) {
-          void inner.return?.()?.catch(() => {});
-          return;
-        }
-        this.#inner = inner;
-        if (isTakeable(inner)) this.#sync = inner;
-        this.#wakeReader();
-      },
-      (error: unknown) => {
-        if (this.#done) return;
-        this.#failure = { error };
-        this.#wakeReader();
-      },
-    );
-  }
-
-  #pull(inner: AsyncIterator<T>): void {
-    this.#pulling = true;
-    inner.next().then(
-      (r) => {
-        this.#pulling = false;
-        if (this.#inner !== inner) return;
-        this.#ready = r;
-        this.#wakeReader();
-      },
-      (error: unknown) => {
-        this.#pulling = false;
-        if (this.#inner !== inner) return;
-        this.#failure = { error };
-        this.#wakeReader();
-      },
-    );
-  }
-
-  #wakeReader(): void {
-    const wake = this.#wake;
-    if (wake === undefined) return;
-    this.#wake = undefined;
-    wake();
-  }
-}
-
-/**
  * A raw audio body (PCM, or any encoding the body is in as it stands) as provider audio, each
  * body chunk labelled with `format`; empty chunks are skipped. {@link Takeable} when the body's
  * iterator is (the transport's own: a chunk then passes by plain calls); else read with
- * `for await`. Stopping early (`return()`) or a failure cancels the response.
+ * `for await`. Stopping early (`return()`) or a failure cancels the response. `head`, when
+ * given, is bytes already read from the body (e.g. to sniff its kind): they come first.
  */
-export function rawBodyAudio(response: HttpResponse, format: AudioFormat): AsyncIterator<ProviderAudio> {
+export function rawBodyAudio(
+  response: HttpResponse,
+  format: AudioFormat,
+  head?: Uint8Array,
+): AsyncIterator<ProviderAudio> {
   const body = response.body[Symbol.asyncIterator]();
-  if (!isTakeable(body)) return rawBodyChunks(response, format);
+  if (!isTakeable(body)) return rawBodyChunks(response, format, head);
+  let first = head !== undefined && head.byteLength > 0 ? head : undefined;
   return {
     take(): IteratorResult<ProviderAudio> | undefined {
+      if (first !== undefined) {
+        const data = first;
+        first = undefined;
+        return { value: { data, format }, done: false };
+      }
       for (;;) {
         const r = body.take();
         if (r === undefined || r.done) return r;
@@ -161,10 +41,32 @@ export function rawBodyAudio(response: HttpResponse, format: AudioFormat): Async
   } as Takeable<ProviderAudio>;
 }
 
-async function* rawBodyChunks(response: HttpResponse, format: AudioFormat): AsyncGenerator<ProviderAudio> {
+async function* rawBodyChunks(
+  response: HttpResponse,
+  format: AudioFormat,
+  head: Uint8Array | undefined,
+): AsyncGenerator<ProviderAudio> {
   let ended = false;
   try {
+    if (head !== undefined && head.byteLength > 0) yield { data: head, format };
     for await (const data of response.body) if (data.byteLength > 0) yield { data, format };
+    ended = true;
+  } finally {
+    if (!ended) await response.cancel();
+  }
+}
+
+/**
+ * `items` to their end, as an async generator; the response is cancelled when the reader stops
+ * early (`return()`) or `items` fail (for answers read with `for await`, e.g. a WAV body).
+ */
+export async function* cancelUnlessEnded<T>(
+  response: HttpResponse,
+  items: AsyncIterable<T>,
+): AsyncGenerator<T> {
+  let ended = false;
+  try {
+    yield* items;
     ended = true;
   } finally {
     if (!ended) await response.cancel();

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbortError, ConfigError, ProtocolError, ProviderError } from '../../../src/errors/index.js';
+import { isTakeable, type Takeable } from '../../../src/internal/takeable.js';
 import {
   type AnthropicAdapterOptions,
   createAnthropicAdapter,
@@ -7,6 +8,7 @@ import {
 import type { ProviderChatRequest } from '../../../src/providers/types.js';
 import { createHttpTransport } from '../../../src/transport/index.js';
 import type { HttpTransport } from '../../../src/transport/types.js';
+import type { ChatEvent } from '../../../src/types/chat.js';
 import {
   attemptOf,
   collect,
@@ -82,6 +84,28 @@ async function serve(
 }
 
 describe('Anthropic chat over a loopback socket', () => {
+  it('takes the delta of an event already read by a plain call (take), after the first read', async () => {
+    let finish!: () => void;
+    const adapter = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // Both deltas in one write: they arrive in one read.
+      res.write(messageStart + textStart + text('Hel') + text('lo'));
+      finish = () => res.end(blockStop() + messageDelta('end_turn') + messageStop);
+    });
+    const iterator = adapter.chat!.chat(request, attemptOf(transport!))[Symbol.asyncIterator]();
+    expect(isTakeable(iterator)).toBe(true);
+    expect(await iterator.next()).toEqual({ done: false, value: { type: 'text-delta', text: 'Hel' } });
+    const sync = iterator as Takeable<ChatEvent>;
+    expect(sync.take()).toEqual({ done: false, value: { type: 'text-delta', text: 'lo' } });
+    expect(sync.take()).toBeUndefined();
+    finish();
+    expect(await iterator.next()).toEqual({
+      done: false,
+      value: { type: 'finish', finishReason: 'stop', usage: { inputTokens: 12, outputTokens: 2 } },
+    });
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
   it('POSTs to /v1/messages with the key, version, body; streams deltas and one finish', async () => {
     const adapter = await serve((_req, res) =>
       sendSse(res, [

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProtocolError, ProviderError, VoxrouteError } from '../../../src/errors/index.js';
+import { isTakeable, type Takeable } from '../../../src/internal/takeable.js';
 import { createCartesiaAdapter } from '../../../src/providers/cartesia/index.js';
+import type { ProviderAudio } from '../../../src/providers/types.js';
 import { mockCartesiaAudio, mockWordTimestamps } from '../../../src/testing/cartesia/index.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
 import { API_KEY, collect, collectUntilError, concat, type Loopback, startLoopback } from './helpers.js';
@@ -60,6 +62,38 @@ describe('Cartesia TTS over /tts/bytes (loopback, undici)', () => {
         'cartesia-version': '2025-11-04',
         'content-type': 'application/json',
       });
+    },
+  );
+
+  it.each([1001, 5])(
+    'raw audio in %i-byte chunks is read by plain calls (take) after the sniffed head, every byte in order',
+    async (chunkBytes) => {
+      const format: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24000 };
+      loop = await startLoopback({ script: { chunkBytes } });
+      const audio = loop.adapter().tts!.synthesize({ text, voice: 'voice-1', format }, loop.attempt());
+      const iterator = audio[Symbol.asyncIterator]();
+      expect(isTakeable(iterator)).toBe(true);
+      const chunks = await new Promise<ProviderAudio[]>((resolve, reject) => {
+        const out: ProviderAudio[] = [];
+        const t = iterator as Takeable<ProviderAudio>;
+        const read = (): void => {
+          for (;;) {
+            let r: IteratorResult<ProviderAudio> | undefined;
+            try {
+              r = t.take();
+            } catch (error) {
+              reject(error);
+              return;
+            }
+            if (r === undefined) return t.onReadable(read);
+            if (r.done) return resolve(out);
+            out.push(r.value);
+          }
+        };
+        read();
+      });
+      for (const chunk of chunks) expect(chunk.format).toEqual(format);
+      expect(concat(chunks.map((c) => c.data))).toEqual(mockCartesiaAudio(text, format));
     },
   );
 

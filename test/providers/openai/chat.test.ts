@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbortError, ProtocolError, ProviderError } from '../../../src/errors/index.js';
+import { isTakeable, type Takeable } from '../../../src/internal/takeable.js';
 import { createOpenAiAdapter } from '../../../src/providers/openai/index.js';
 import type { ProviderChatRequest } from '../../../src/providers/types.js';
 import { createHttpTransport } from '../../../src/transport/index.js';
 import type { HttpTransport } from '../../../src/transport/types.js';
+import type { ChatEvent } from '../../../src/types/chat.js';
 import {
   attemptOf,
   collect,
@@ -67,6 +69,32 @@ async function chatWith(frames: string[], opts: { apiKey?: string; headers?: Rec
 }
 
 describe('OpenAI chat over a loopback socket', () => {
+  it('takes the delta of an event already read by a plain call (take), after the first read', async () => {
+    let finish!: () => void;
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // Both deltas in one write: they arrive in one read.
+      res.write(data(chunk({ content: 'Hel' })) + data(chunk({ content: 'lo' })));
+      finish = () => res.end(data(chunk({}, 'stop')) + data('[DONE]'));
+    });
+    transport = createHttpTransport();
+    const adapter = createOpenAiAdapter({
+      name: 'ec2',
+      kind: 'openai-compatible',
+      baseUrl: `${server.origin}/v1`,
+      chat: {},
+    });
+    const iterator = adapter.chat!.chat(request, attemptOf(transport))[Symbol.asyncIterator]();
+    expect(isTakeable(iterator)).toBe(true);
+    expect(await iterator.next()).toEqual({ done: false, value: { type: 'text-delta', text: 'Hel' } });
+    const sync = iterator as Takeable<ChatEvent>;
+    expect(sync.take()).toEqual({ done: false, value: { type: 'text-delta', text: 'lo' } });
+    expect(sync.take()).toBeUndefined();
+    finish();
+    expect(await iterator.next()).toEqual({ done: false, value: { type: 'finish', finishReason: 'stop' } });
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
   it('streams text deltas, then one finish with the usage chunk that follows the finish reason', async () => {
     const events = await collect(
       await chatWith(

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProtocolError, ProviderError } from '../../../src/errors/index.js';
+import { isTakeable, type Takeable } from '../../../src/internal/takeable.js';
 import { createOpenAiAdapter } from '../../../src/providers/openai/index.js';
 import type { OpenAiTtsOptions } from '../../../src/providers/openai/options.js';
 import type { ProviderAudio, ProviderTtsRequest } from '../../../src/providers/types.js';
@@ -246,6 +247,28 @@ describe('OpenAI speech: SSE', () => {
       response_format: 'pcm',
       stream_format: 'sse',
     });
+  });
+
+  it('takes the audio of a delta already read by a plain call (take), after the first read', async () => {
+    let finish!: () => void;
+    const audio = await speak(sse, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // Both deltas in one write: they arrive in one read.
+      res.write(
+        data({ type: 'speech.audio.delta', audio: ramp(6).toString('base64') }) +
+          data({ type: 'speech.audio.delta', audio: ramp(4, 6).toString('base64') }),
+      );
+      finish = () => res.end(data({ type: 'speech.audio.done' }));
+    });
+    const iterator = audio[Symbol.asyncIterator]();
+    expect(isTakeable(iterator)).toBe(true);
+    const first = await iterator.next();
+    expect([...(first.value as ProviderAudio).data]).toEqual([...ramp(6)]);
+    const second = (iterator as Takeable<ProviderAudio>).take();
+    expect([...(second?.value as ProviderAudio).data]).toEqual([...ramp(4, 6)]);
+    expect((iterator as Takeable<ProviderAudio>).take()).toBeUndefined();
+    finish();
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
   });
 
   it("accepts OpenAI's done with usage followed by [DONE]", async () => {

@@ -1,64 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/errors/index.js';
-import { nextOf, type Takeable } from '../../../src/internal/takeable.js';
-import { OpenedAudio, rawBodyAudio } from '../../../src/providers/shared/opened-audio.js';
+import { rawBodyAudio } from '../../../src/providers/shared/opened-audio.js';
+import { OpenedStream } from '../../../src/providers/shared/opened-stream.js';
 import type { ProviderAudio } from '../../../src/providers/types.js';
-import type { HttpResponse } from '../../../src/transport/types.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
+import { handBody } from '../../helpers/hand-body.js';
 
 const PCM24: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000 };
-
-/** A takeable body the test feeds by hand; counts next() and return() calls. */
-function handBody() {
-  const items: Uint8Array[] = [];
-  let ended = false;
-  let wake: (() => void) | undefined;
-  const counts = { next: 0, return: 0, cancel: 0 };
-  const body: Takeable<Uint8Array> = {
-    take: () => {
-      const item = items.shift();
-      if (item) return { value: item, done: false };
-      return ended ? { value: undefined, done: true } : undefined;
-    },
-    onReadable: (w) => {
-      wake = w;
-    },
-    next: () => {
-      counts.next++;
-      return nextOf(body);
-    },
-    return: () => {
-      counts.return++;
-      return Promise.resolve({ value: undefined, done: true });
-    },
-  };
-  const response: HttpResponse = {
-    status: 200,
-    headers: {},
-    body: { [Symbol.asyncIterator]: () => body },
-    cancel: () => {
-      counts.cancel++;
-      return Promise.resolve();
-    },
-  };
-  const poke = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  return {
-    response,
-    counts,
-    push: (...bytes: number[][]) => {
-      for (const b of bytes) items.push(Uint8Array.from(b));
-      poke();
-    },
-    end: () => {
-      ended = true;
-      poke();
-    },
-  };
-}
 
 async function collect(audio: AsyncIterable<ProviderAudio>): Promise<number[][]> {
   const out: number[][] = [];
@@ -69,11 +17,11 @@ async function collect(audio: AsyncIterable<ProviderAudio>): Promise<number[][]>
   return out;
 }
 
-describe('OpenedAudio over a raw body', () => {
+describe('OpenedStream over a raw body', () => {
   it('sends the request at the first read, not before, and passes the chunks (empty ones skipped) without the body next()', async () => {
     const hand = handBody();
     let opened = 0;
-    const audio = new OpenedAudio(async () => {
+    const audio = new OpenedStream(async () => {
       opened++;
       return rawBodyAudio(hand.response, PCM24);
     });
@@ -94,7 +42,7 @@ describe('OpenedAudio over a raw body', () => {
 
   it("throws open()'s failure at the read that waited for it, then is done", async () => {
     const failure = new ProviderError('unavailable', { provider: 'p', status: 503, retryable: true });
-    const audio = new OpenedAudio<ProviderAudio>(() => Promise.reject(failure));
+    const audio = new OpenedStream<ProviderAudio>(() => Promise.reject(failure));
     await expect(audio.next()).rejects.toBe(failure);
     expect(await audio.next()).toEqual({ value: undefined, done: true });
   });
@@ -102,7 +50,7 @@ describe('OpenedAudio over a raw body', () => {
   it('return() while the request is on its way: the answer is cancelled once it comes, nothing is read', async () => {
     const hand = handBody();
     let answer!: (it: AsyncIterator<ProviderAudio>) => void;
-    const audio = new OpenedAudio<ProviderAudio>(
+    const audio = new OpenedStream<ProviderAudio>(
       () =>
         new Promise((resolve) => {
           answer = resolve;
@@ -119,7 +67,7 @@ describe('OpenedAudio over a raw body', () => {
   it('stopping early cancels the response', async () => {
     const hand = handBody();
     hand.push([1, 2], [3, 4]);
-    const audio = new OpenedAudio(async () => rawBodyAudio(hand.response, PCM24));
+    const audio = new OpenedStream(async () => rawBodyAudio(hand.response, PCM24));
     for await (const chunk of audio) {
       expect([...chunk.data]).toEqual([1, 2]);
       break;
@@ -133,7 +81,7 @@ describe('OpenedAudio over a raw body', () => {
       await new Promise((r) => setImmediate(r));
       yield { data: Uint8Array.from([3, 4]), format: PCM24 };
     }
-    const audio = new OpenedAudio(async () => answer());
+    const audio = new OpenedStream(async () => answer());
     expect(await collect(audio)).toEqual([
       [1, 2],
       [3, 4],
