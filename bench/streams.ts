@@ -1,7 +1,13 @@
 /**
  * 1,000 concurrent TTS streams paced in real time (issue 15, P6).
  *
- * `node scripts/run-ts.mjs bench/streams.ts [--streams N] [--dist]` (`npm run bench:streams`).
+ * `node scripts/run-ts.mjs bench/streams.ts [--streams N] [--dist] [--lib PATH]...` (`npm run bench:streams`).
+ *
+ * `--lib PATH` (repeatable) runs ESM builds of voxroute instead of the source (or dist/): the
+ * last one runs every phase below; with two or more, the converted phase is also run for each
+ * build in ABBA order after the anchors (A B B A for two builds: a drift of the machine falls on
+ * both alike), printed as extra rows, not targets (e.g. the tree before a change bundled into
+ * .scratch/before.js, and after).
  *
  * A loopback server in a child process (bench/paced-server.ts) sends each stream 3 s of PCM
  * s16le at 24 kHz as 150 chunks of 20 ms, one per tick of a shared 20 ms timer; each chunk
@@ -35,13 +41,20 @@ const { values: args } = parseArgs({
   options: {
     streams: { type: 'string', default: '1000' },
     dist: { type: 'boolean', default: false },
+    lib: { type: 'string', multiple: true },
   },
 });
 const N = Number(args.streams);
 const HERE = dirname(fileURLToPath(import.meta.url));
-const voxroute: typeof import('voxroute') = args.dist
-  ? await import(pathToFileURL(resolve(HERE, '../dist/index.js')).href)
-  : await import('voxroute');
+type Voxroute = typeof import('voxroute');
+const LIBS = args.lib ?? [];
+const builds: Voxroute[] = [];
+for (const lib of LIBS) builds.push(await import(pathToFileURL(resolve(lib)).href));
+const voxroute: Voxroute =
+  builds.at(-1) ??
+  (args.dist
+    ? await import(pathToFileURL(resolve(HERE, '../dist/index.js')).href)
+    : await import('voxroute'));
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -240,9 +253,9 @@ function countBytes(logs: StreamLog[]): { lost: number; duplicated: number } {
   return { lost, duplicated };
 }
 
-function routerFor(origin: string): Router {
-  return voxroute.createRouter(
-    voxroute.defineConfig({
+function routerFor(origin: string, lib: Voxroute = voxroute): Router {
+  return lib.createRouter(
+    lib.defineConfig({
       providers: {
         local: {
           kind: 'openai-compatible',
@@ -295,11 +308,11 @@ async function main(): Promise<void> {
   const direct = await phase(N, directRun());
 
   const routedRun =
-    (format: AudioFormat, voice: string) =>
+    (format: AudioFormat, voice: string, on: Router = router) =>
     async (log: StreamLog, started: () => void, hold: Promise<void>, signal: AbortSignal) => {
       const record = format === PCM_24K ? recorder(log, CHUNK_BYTES, true) : recorder(log, 640, false);
       let first = true;
-      for await (const chunk of router.tts({ text: 'Hello there', voice, format, signal })) {
+      for await (const chunk of on.tts({ text: 'Hello there', voice, format, signal })) {
         record(chunk.data);
         if (first) {
           first = false;
@@ -324,6 +337,17 @@ async function main(): Promise<void> {
       for await (const data of b) yield data;
     }),
   );
+
+  // Side by side (--lib, two or more builds): the converted phase per build, ABBA.
+  const sideBySide: { lib: number; phase: typeof direct }[] = [];
+  if (builds.length > 1) {
+    const routers = builds.map((b) => routerFor(origin, b));
+    for (const r of routers) await r.warmup();
+    const order = [...builds.keys(), ...[...builds.keys()].reverse()];
+    for (const i of order)
+      sideBySide.push({ lib: i, phase: await phase(N, routedRun(PCM_16K, 'agent', routers[i])) });
+    for (const r of routers) await r.close();
+  }
 
   await router.close();
   await agent.close();
@@ -356,6 +380,11 @@ async function main(): Promise<void> {
     countNumbers(directAgain.logs),
   );
   row('anchor: direct + 1 async gen', oneLayer, summarize(gaps(oneLayer)), countNumbers(oneLayer.logs));
+  for (const { lib, phase: p } of sideBySide) {
+    const g = summarize(gaps(p));
+    row(`24k -> 16k, build #${lib + 1}, +${(g.p99 - d.p99).toFixed(1)}`, p, g, countBytes(p.logs));
+  }
+  for (const [i, lib] of LIBS.entries()) console.log(`  build #${i + 1}: ${lib}`);
   console.log(
     `  ${'router.tts(), idle (held open)'.padEnd(32)}${String(failed(idle.logs)).padStart(6)}${''.padStart(45)}${fmt(idle.bytesPerStream / 1024, 1, 12)}`,
   );
