@@ -22,7 +22,9 @@
  * is the caller's; total bytes against the expected length when converted); the gap between
  * the arrival of consecutive 20 ms chunks (p99 over all gaps of all streams), routed minus
  * direct (gaps spanning the forced gc of the memory measurement left out); memory (heap + external, array buffers included, right after a forced gc) with all N streams
- * active or idle, minus the same before, per stream. Bounded: every phase ends within 30 s.
+ * active or idle, minus the same before, per stream; the process's CPU time over each phase
+ * (user + system, the gc of the memory reading included) per chunk of every stream, a figure
+ * that load from other processes moves less than the gaps. Bounded: every phase ends within 30 s.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once, setMaxListeners } from 'node:events';
@@ -148,6 +150,8 @@ async function phase(
   logs: StreamLog[];
   bytesPerStream: number;
   ms: number;
+  /** Process CPU time (user + system) over the phase, in µs per 20 ms chunk of every stream. */
+  cpuPerChunkUs: number;
   gcWindow: [number, number];
   error?: string;
 }> {
@@ -167,6 +171,7 @@ async function phase(
     release = r;
   });
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const runs = logs.map((log) =>
     one(
       log,
@@ -199,6 +204,7 @@ async function phase(
     logs,
     bytesPerStream: (during - before) / n,
     ms: performance.now() - t0,
+    cpuPerChunkUs: ((c) => (c.user + c.system) / (n * CHUNKS))(process.cpuUsage(cpu0)),
     gcWindow,
     ...(error ? { error } : {}),
   };
@@ -365,10 +371,12 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  console.log(`${''.padEnd(34)} failed  lost  dup   gap median     p99     max   KB/stream  phase ms`);
+  console.log(
+    `${''.padEnd(34)} failed  lost  dup   gap median     p99     max   KB/stream  phase ms  CPU µs/chunk`,
+  );
   const row = (label: string, p: typeof direct, s: typeof d, count: { lost: number; duplicated: number }) =>
     console.log(
-      `  ${label.padEnd(32)}${String(failed(p.logs)).padStart(6)}${String(count.lost).padStart(6)}${String(count.duplicated).padStart(5)}${fmt(s.median, 2, 12)}${fmt(s.p99, 2, 9)}${fmt(s.max, 1, 8)}${fmt(p.bytesPerStream / 1024, 1, 12)}${fmt(p.ms, 0, 10)}`,
+      `  ${label.padEnd(32)}${String(failed(p.logs)).padStart(6)}${String(count.lost).padStart(6)}${String(count.duplicated).padStart(5)}${fmt(s.median, 2, 12)}${fmt(s.p99, 2, 9)}${fmt(s.max, 1, 8)}${fmt(p.bytesPerStream / 1024, 1, 12)}${fmt(p.ms, 0, 10)}${fmt(p.cpuPerChunkUs, 2, 14)}`,
     );
   row('direct undici request()', direct, d, directCount);
   row('router.tts(), caller format', routed, r, routedCount);
@@ -383,6 +391,7 @@ async function main(): Promise<void> {
   for (const { lib, phase: p } of sideBySide) {
     const g = summarize(gaps(p));
     row(`24k -> 16k, build #${lib + 1}, +${(g.p99 - d.p99).toFixed(1)}`, p, g, countBytes(p.logs));
+    if (p.error) console.log(`    first error: ${p.error}`);
   }
   for (const [i, lib] of LIBS.entries()) console.log(`  build #${i + 1}: ${lib}`);
   console.log(
