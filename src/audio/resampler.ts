@@ -161,7 +161,7 @@ export class Resampler {
    *   into the heap as they are (G.711 codes decoded into it through a table), and its rounded
    *   int16 output is copied out as s16le bytes or encoded through a table. Its figures are
    *   those of the float path bit for bit: the filter runs on the same floats scaled by 2^15, an
-   *   exact scaling, and rounds as `floatToS16` does (test/audio/resampler.test.ts checks it).
+   *   exact scaling, and rounds as `floatToS16` does (docs/audio.md, "Converter").
    * - pcm_f32le on either side takes the float path: decoded straight into the input area,
    *   encoded from the output area.
    * A stream stays on the path its first call took until {@link flush}; a float-path call on a
