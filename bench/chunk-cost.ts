@@ -15,13 +15,14 @@
  * Method. Every side reads `--streams` streams at once, each a body of 150 chunks of 960 bytes
  * (3 s of PCM s16le at 24 kHz in 20 ms chunks) that an in-process `fetch` yields as fast as it is
  * read. Sides: "direct" reads that fetch's Response body itself; for each build, `router.tts()`
- * in the caller's format (24 kHz asked: pass-through) and asking for 16 kHz (24k -> 16k through
- * the resampler), over an OpenAI-compatible provider whose transport is that fetch. CPU per
+ * in the caller's format (24 kHz asked: pass-through), asking for 16 kHz (24k -> 16k through
+ * the resampler) and asking for 8 kHz mu-law (24k -> mu-law 8k), over an OpenAI-compatible provider whose transport is that fetch. CPU per
  * chunk: process.cpuUsage() over the round / (streams x 150). Each round also runs every side
  * with bodies of 30 chunks: the difference, / 120 chunks, is the CPU per chunk without the
  * per-call cost (planning, the request, the first chunk's path), which the first figure spreads
  * over 150 chunks. The sides' order rotates every round; min and median over rounds are
- * printed.
+ * printed. For the converted sides, the real-time factor through the router: 20 ms of audio
+ * per chunk / CPU per chunk (medians), against issue 15's P2 target (>= 1,000x per stream).
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -47,6 +48,7 @@ let chunks = CHUNKS;
 const CHUNK_BYTES = 960;
 const PCM_24K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
 const PCM_16K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 };
+const MULAW_8K: AudioFormat = { encoding: 'mulaw', sampleRate: 8_000, channels: 1 };
 const CHUNK = new Uint8Array(CHUNK_BYTES).fill(1);
 
 /** A fetch whose body yields CHUNKS chunks of CHUNK_BYTES, each as soon as it is read. */
@@ -130,6 +132,12 @@ async function main(): Promise<void> {
         stream: routed(router, PCM_16K),
         expected: (CHUNKS * CHUNK_BYTES * 2) / 3,
       },
+      // 3 s at 8 kHz, one byte a sample: a sixth of the bytes.
+      {
+        name: `routed${tag}, 24k -> mu-law 8k`,
+        stream: routed(router, MULAW_8K),
+        expected: (CHUNKS * CHUNK_BYTES) / 6,
+      },
     );
   }
   try {
@@ -165,6 +173,15 @@ async function main(): Promise<void> {
       const added = summarize(cpu[j]!).median - direct;
       console.log(
         `  ${s.name}: added ${added.toFixed(2)} µs per chunk (medians), target < 5: ${added < 5 ? 'met' : 'NOT met'}`,
+      );
+    }
+    // Issue 15, P2: conversion at >= 1,000x real time per stream through the router.
+    for (const [j, s] of sides.entries()) {
+      if (!s.name.includes('->')) continue;
+      const median = summarize(cpu[j]!).median;
+      const x = 20_000 / median;
+      console.log(
+        `  ${s.name}: ${x.toFixed(0)}x real time (20 ms per ${median.toFixed(2)} µs, median), target >= 1000x: ${x >= 1000 ? 'met' : 'NOT met'}`,
       );
     }
   } finally {

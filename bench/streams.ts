@@ -1,7 +1,13 @@
 /**
  * 1,000 concurrent TTS streams paced in real time (issue 15, P6).
  *
- * `node scripts/run-ts.mjs bench/streams.ts [--streams N] [--dist]` (`npm run bench:streams`).
+ * `node scripts/run-ts.mjs bench/streams.ts [--streams N] [--dist] [--lib PATH]...` (`npm run bench:streams`).
+ *
+ * `--lib PATH` (repeatable) runs ESM builds of voxroute instead of the source (or dist/): the
+ * last one runs every phase below; with two or more, the converted phase is also run for each
+ * build in ABBA order after the anchors (A B B A for two builds: a drift of the machine falls on
+ * both alike), printed as extra rows, not targets (e.g. the tree before a change bundled into
+ * .scratch/before.js, and after).
  *
  * A loopback server in a child process (bench/paced-server.ts) sends each stream 3 s of PCM
  * s16le at 24 kHz as 150 chunks of 20 ms, one per tick of a shared 20 ms timer; each chunk
@@ -16,7 +22,9 @@
  * is the caller's; total bytes against the expected length when converted); the gap between
  * the arrival of consecutive 20 ms chunks (p99 over all gaps of all streams), routed minus
  * direct (gaps spanning the forced gc of the memory measurement left out); memory (heap + external, array buffers included, right after a forced gc) with all N streams
- * active or idle, minus the same before, per stream. Bounded: every phase ends within 30 s.
+ * active or idle, minus the same before, per stream; the process's CPU time over each phase
+ * (user + system, the gc of the memory reading included) per chunk of every stream, a figure
+ * that load from other processes moves less than the gaps. Bounded: every phase ends within 30 s.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once, setMaxListeners } from 'node:events';
@@ -35,13 +43,20 @@ const { values: args } = parseArgs({
   options: {
     streams: { type: 'string', default: '1000' },
     dist: { type: 'boolean', default: false },
+    lib: { type: 'string', multiple: true },
   },
 });
 const N = Number(args.streams);
 const HERE = dirname(fileURLToPath(import.meta.url));
-const voxroute: typeof import('voxroute') = args.dist
-  ? await import(pathToFileURL(resolve(HERE, '../dist/index.js')).href)
-  : await import('voxroute');
+type Voxroute = typeof import('voxroute');
+const LIBS = args.lib ?? [];
+const builds: Voxroute[] = [];
+for (const lib of LIBS) builds.push(await import(pathToFileURL(resolve(lib)).href));
+const voxroute: Voxroute =
+  builds.at(-1) ??
+  (args.dist
+    ? await import(pathToFileURL(resolve(HERE, '../dist/index.js')).href)
+    : await import('voxroute'));
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -135,6 +150,8 @@ async function phase(
   logs: StreamLog[];
   bytesPerStream: number;
   ms: number;
+  /** Process CPU time (user + system) over the phase, in µs per 20 ms chunk of every stream. */
+  cpuPerChunkUs: number;
   gcWindow: [number, number];
   error?: string;
 }> {
@@ -154,6 +171,7 @@ async function phase(
     release = r;
   });
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const runs = logs.map((log) =>
     one(
       log,
@@ -186,6 +204,7 @@ async function phase(
     logs,
     bytesPerStream: (during - before) / n,
     ms: performance.now() - t0,
+    cpuPerChunkUs: ((c) => (c.user + c.system) / (n * CHUNKS))(process.cpuUsage(cpu0)),
     gcWindow,
     ...(error ? { error } : {}),
   };
@@ -240,9 +259,9 @@ function countBytes(logs: StreamLog[]): { lost: number; duplicated: number } {
   return { lost, duplicated };
 }
 
-function routerFor(origin: string): Router {
-  return voxroute.createRouter(
-    voxroute.defineConfig({
+function routerFor(origin: string, lib: Voxroute = voxroute): Router {
+  return lib.createRouter(
+    lib.defineConfig({
       providers: {
         local: {
           kind: 'openai-compatible',
@@ -295,11 +314,11 @@ async function main(): Promise<void> {
   const direct = await phase(N, directRun());
 
   const routedRun =
-    (format: AudioFormat, voice: string) =>
+    (format: AudioFormat, voice: string, on: Router = router) =>
     async (log: StreamLog, started: () => void, hold: Promise<void>, signal: AbortSignal) => {
       const record = format === PCM_24K ? recorder(log, CHUNK_BYTES, true) : recorder(log, 640, false);
       let first = true;
-      for await (const chunk of router.tts({ text: 'Hello there', voice, format, signal })) {
+      for await (const chunk of on.tts({ text: 'Hello there', voice, format, signal })) {
         record(chunk.data);
         if (first) {
           first = false;
@@ -325,6 +344,17 @@ async function main(): Promise<void> {
     }),
   );
 
+  // Side by side (--lib, two or more builds): the converted phase per build, ABBA.
+  const sideBySide: { lib: number; phase: typeof direct }[] = [];
+  if (builds.length > 1) {
+    const routers = builds.map((b) => routerFor(origin, b));
+    for (const r of routers) await r.warmup();
+    const order = [...builds.keys(), ...[...builds.keys()].reverse()];
+    for (const i of order)
+      sideBySide.push({ lib: i, phase: await phase(N, routedRun(PCM_16K, 'agent', routers[i])) });
+    for (const r of routers) await r.close();
+  }
+
   await router.close();
   await agent.close();
   child.stdin?.end();
@@ -341,10 +371,12 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  console.log(`${''.padEnd(34)} failed  lost  dup   gap median     p99     max   KB/stream  phase ms`);
+  console.log(
+    `${''.padEnd(34)} failed  lost  dup   gap median     p99     max   KB/stream  phase ms  CPU µs/chunk`,
+  );
   const row = (label: string, p: typeof direct, s: typeof d, count: { lost: number; duplicated: number }) =>
     console.log(
-      `  ${label.padEnd(32)}${String(failed(p.logs)).padStart(6)}${String(count.lost).padStart(6)}${String(count.duplicated).padStart(5)}${fmt(s.median, 2, 12)}${fmt(s.p99, 2, 9)}${fmt(s.max, 1, 8)}${fmt(p.bytesPerStream / 1024, 1, 12)}${fmt(p.ms, 0, 10)}`,
+      `  ${label.padEnd(32)}${String(failed(p.logs)).padStart(6)}${String(count.lost).padStart(6)}${String(count.duplicated).padStart(5)}${fmt(s.median, 2, 12)}${fmt(s.p99, 2, 9)}${fmt(s.max, 1, 8)}${fmt(p.bytesPerStream / 1024, 1, 12)}${fmt(p.ms, 0, 10)}${fmt(p.cpuPerChunkUs, 2, 14)}`,
     );
   row('direct undici request()', direct, d, directCount);
   row('router.tts(), caller format', routed, r, routedCount);
@@ -356,6 +388,12 @@ async function main(): Promise<void> {
     countNumbers(directAgain.logs),
   );
   row('anchor: direct + 1 async gen', oneLayer, summarize(gaps(oneLayer)), countNumbers(oneLayer.logs));
+  for (const { lib, phase: p } of sideBySide) {
+    const g = summarize(gaps(p));
+    row(`24k -> 16k, build #${lib + 1}, +${(g.p99 - d.p99).toFixed(1)}`, p, g, countBytes(p.logs));
+    if (p.error) console.log(`    first error: ${p.error}`);
+  }
+  for (const [i, lib] of LIBS.entries()) console.log(`  build #${i + 1}: ${lib}`);
   console.log(
     `  ${'router.tts(), idle (held open)'.padEnd(32)}${String(failed(idle.logs)).padStart(6)}${''.padStart(45)}${fmt(idle.bytesPerStream / 1024, 1, 12)}`,
   );

@@ -6,6 +6,8 @@
  * several quality levels, and a Kaiser-windowed sinc polyphase resampler in plain TypeScript
  * written for this comparison (./js-polyphase/).
  */
+import { decodeToFloat32, encodeFromFloat32 } from '../../src/audio/pcm-codec.js';
+import { Resampler } from '../../src/audio/resampler.js';
 import { IO_SAMPLES, loadSpeex, type SpeexModule } from '../../src/audio/speex-wasm.js';
 import { Resampler as JsPolyphaseResampler } from './js-polyphase/resampler.js';
 
@@ -15,6 +17,11 @@ export interface ResamplerStream {
   /** The rest, so that the total is round(N x out / in); the stream is then over. */
   flush(): Float32Array;
   close(): void;
+  /**
+   * For candidates on PCM s16le: the next whole samples as s16le bytes, resampled, as s16le
+   * bytes (the speed run uses it instead of process(), on the same audio rounded to 16 bits).
+   */
+  processS16?(bytes: Uint8Array): Uint8Array;
 }
 
 export interface Candidate {
@@ -150,6 +157,38 @@ export function speexWasm(quality: number): Candidate {
         return parts.length === 1 ? parts[0]! : join(parts);
       };
       return exact(run, inputRate, outputRate, () => m._speex_resampler_destroy(state));
+    },
+  };
+}
+
+const s16 = (x: Float32Array) => encodeFromFloat32(x, 'pcm_s16le');
+const f32 = (bytes: Uint8Array) => decodeToFloat32(bytes, 'pcm_s16le');
+
+/**
+ * The shipped Resampler on PCM s16le (Speex quality 3): input rounded to 16 bits, output read
+ * back as floats (s / 32768) for the quality figures. `'int16'` is `processEncoded`, Speex's
+ * int16 path (what converted chunks take now); `'float'` decodes to floats, runs `process` and
+ * encodes the result (the float path converted chunks took before, same arithmetic, plus the
+ * copies of this wrapper).
+ */
+export function speexS16(path: 'int16' | 'float'): Candidate {
+  let loaded: SpeexModule | undefined;
+  return {
+    name: `Speex quality 3 on PCM s16le, ${path} path`,
+    heapProbe: () => loaded!._malloc(16),
+    async create(inputRate, outputRate) {
+      loaded = (await loadSpeex()).module;
+      const r = await Resampler.create(inputRate, outputRate);
+      const processS16 =
+        path === 'int16'
+          ? (bytes: Uint8Array) => r.processEncoded(bytes, 'pcm_s16le', 'pcm_s16le')
+          : (bytes: Uint8Array) => s16(r.process(f32(bytes)));
+      return {
+        process: (x) => f32(processS16(s16(x))),
+        processS16,
+        flush: () => f32(s16(r.flush())),
+        close: () => r.close(),
+      };
     },
   };
 }

@@ -39,8 +39,10 @@ const ENCODINGS: readonly AudioEncoding[] = ['pcm_s16le', 'pcm_f32le', 'mulaw', 
 const EMPTY = new Uint8Array(0);
 
 /**
- * A converter from `from` to `to`: decode to Float32, resample if the rates differ (the Speex
- * resampler in WebAssembly, see Resampler), encode. Equal formats give a zero-copy
+ * A converter from `from` to `to`: decode, resample if the rates differ (the Speex resampler
+ * in WebAssembly, see Resampler), encode. Between PCM s16le, mu-law and A-law the resampler
+ * runs on int16 samples (s16le bytes go into it as they are; the bytes out are those of the
+ * Float32 path, bit for bit); pcm_f32le on either side goes through Float32. Equal formats give a zero-copy
  * pass-through and an equal rate needs no resampler. The first converter that resamples loads
  * the WebAssembly module (about 10-30 ms, compiled off the event loop; `preloadResampler()` does
  * it ahead); later ones take a few microseconds and hold 1-3 KB.

@@ -153,6 +153,46 @@ export function encodeFromFloat32(samples: Float32Array, encoding: AudioEncoding
 }
 
 /**
+ * Decodes G.711 codes (one byte each) to their signed 16-bit values (the ITU-T G.711 levels of
+ * ./g711.ts), written into `out` from index `at`: the resampler's int16 path decodes mu-law and
+ * A-law straight into its input area. Returns the number of samples written.
+ * @throws RangeError when `out` has no room for them.
+ */
+export function decodeG711Into(
+  data: Uint8Array,
+  encoding: 'mulaw' | 'alaw',
+  out: Int16Array,
+  at: number,
+): number {
+  const n = data.byteLength;
+  if (at < 0 || at + n > out.length)
+    throw new RangeError(`decodeG711Into: ${n} samples do not fit at ${at} in ${out.length}`);
+  const table = decodeTable(encoding);
+  for (let i = 0; i < n; i++) out[at + i] = table[data[i]!]!;
+  return n;
+}
+
+/**
+ * G.711 codes of `n` signed 16-bit samples of `samples` from index `at` (a view of the
+ * resampler's output area): one byte each, the code the per-sample encoder of ./g711.ts gives,
+ * through a 64 KiB lookup table built on first use.
+ * @throws RangeError when `samples` holds fewer than `at + n` samples.
+ */
+export function encodeG711FromS16(
+  samples: Int16Array,
+  at: number,
+  n: number,
+  encoding: 'mulaw' | 'alaw',
+): Uint8Array {
+  if (at < 0 || n < 0 || at + n > samples.length)
+    throw new RangeError(`encodeG711FromS16: ${n} samples at ${at} are not inside ${samples.length}`);
+  const table = encodeTable(encoding);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = table[samples[at + i]! + 32768]!;
+  return out;
+}
+
+/**
  * Converts whole samples from one encoding to another at the same rate. Identical encodings
  * return `data` itself (no copy).
  * @throws RangeError when `data` is not a whole number of samples of `from`.

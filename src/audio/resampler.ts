@@ -1,6 +1,6 @@
 import type { AudioEncoding } from '../types/audio.js';
 import { bytesPerSample } from './format.js';
-import { decodeInto, encodeFromFloat32 } from './pcm-codec.js';
+import { decodeG711Into, decodeInto, encodeFromFloat32, encodeG711FromS16 } from './pcm-codec.js';
 import { IO_SAMPLES, loadSpeex, type Speex } from './speex-wasm.js';
 
 /**
@@ -41,6 +41,15 @@ const MAX_RATIO = 256;
 
 const EMPTY_BYTES = new Uint8Array(0);
 
+/**
+ * What a stream has fed the Speex state so far: its filter memory holds samples at the scale
+ * they came in, [-1, 1] for floats and -32768..32767 for int16, so one stream stays on one path
+ * until flush().
+ */
+const FRESH = 0;
+const FLOAT = 1;
+const INT16 = 2;
+
 /** Resamplers dropped without close() give their Speex state back when collected. */
 const finalizer = new FinalizationRegistry<{ speex: Speex; state: number }>(({ speex, state }) =>
   speex.module._speex_resampler_destroy(state),
@@ -71,6 +80,8 @@ export class Resampler {
   #state: number;
   #inputFrames = 0;
   #outputFrames = 0;
+  /** FRESH, FLOAT or INT16: the path this stream took (see INT16). */
+  #path = FRESH;
 
   private constructor(
     speex: Speex,
@@ -131,6 +142,11 @@ export class Resampler {
    */
   process(input: Float32Array): Float32Array {
     const state = this.#open();
+    if (this.#path === INT16)
+      throw new Error(
+        'Resampler: this stream was fed int16 samples (processEncoded); float samples may follow only after flush()',
+      );
+    this.#path = FLOAT;
     this.#inputFrames += input.length;
     const out = this.#run(state, input, Number.POSITIVE_INFINITY);
     this.#outputFrames += out.length;
@@ -138,11 +154,21 @@ export class Resampler {
   }
 
   /**
-   * {@link process} for encoded samples: decodes `data` (whole samples of `from`) straight into
-   * the resampler's input area and encodes what comes out as `to`, with no Float32Array in
-   * between: the bytes are those of `encodeFromFloat32(process(decodeToFloat32(data, from)), to)`,
-   * at one allocation (the result) per call instead of three. Used for every converted chunk.
-   * @throws RangeError when `data` is not a whole number of samples of `from`; Error after {@link close}.
+   * {@link process} for encoded samples: returns `data` (whole samples of `from`) resampled and
+   * encoded as `to`, the bytes of `encodeFromFloat32(process(decodeToFloat32(data, from)), to)`.
+   * Used for every converted chunk, at one allocation per call (the result):
+   * - PCM s16le, mu-law and A-law on both sides take Speex's int16 path: s16le bytes are copied
+   *   into the heap as they are (G.711 codes decoded into it through a table), and its rounded
+   *   int16 output is copied out as s16le bytes or encoded through a table. Its figures are
+   *   those of the float path bit for bit: the filter runs on the same floats scaled by 2^15, an
+   *   exact scaling, and rounds as `floatToS16` does (docs/audio.md, "Converter").
+   * - pcm_f32le on either side takes the float path: decoded straight into the input area,
+   *   encoded from the output area.
+   * A stream stays on the path its first call took until {@link flush}; a float-path call on a
+   * stream that took the int16 path is refused (an int16-path call on a float stream takes the
+   * float path, with the same bytes).
+   * @throws RangeError when `data` is not a whole number of samples of `from`; Error after
+   * {@link close}, or for pcm_f32le on a stream that took the int16 path.
    */
   processEncoded(data: Uint8Array, from: AudioEncoding, to: AudioEncoding): Uint8Array {
     const state = this.#open();
@@ -151,6 +177,78 @@ export class Resampler {
       throw new RangeError(
         `${from} data must be whole ${width}-byte samples, got ${data.byteLength} bytes (frame it with SampleFramer first)`,
       );
+    if (from !== 'pcm_f32le' && to !== 'pcm_f32le' && this.#path !== FLOAT) {
+      this.#path = INT16;
+      return this.#processInt16(state, data, from, to);
+    }
+    if (this.#path === INT16)
+      throw new Error(
+        `Resampler: this stream was fed int16 samples; ${from} -> ${to} may follow only after flush()`,
+      );
+    this.#path = FLOAT;
+    return this.#processFloat(state, data, from, to, width);
+  }
+
+  /** processEncoded's int16 path: `from` and `to` are pcm_s16le, mulaw or alaw. */
+  #processInt16(state: number, data: Uint8Array, from: AudioEncoding, to: AudioEncoding): Uint8Array {
+    const n = from === 'pcm_s16le' ? data.byteLength >> 1 : data.byteLength;
+    this.#inputFrames += n;
+    const { module: m, input: inPtr, lengths } = this.#speex;
+    let single: Uint8Array | undefined;
+    let parts: Uint8Array[] | undefined;
+    let samples = 0;
+    let at = 0;
+    while (at < n) {
+      const k = Math.min(IO_SAMPLES, n - at);
+      if (from === 'pcm_s16le') m.HEAPU8.set(k === n ? data : data.subarray(at * 2, (at + k) * 2), inPtr);
+      else
+        decodeG711Into(
+          k === n ? data : data.subarray(at, at + k),
+          from as 'mulaw' | 'alaw',
+          m.HEAP16,
+          inPtr >> 1,
+        );
+      const out = this.#stepInt16(state, k, to);
+      at += m.HEAPU32[lengths >> 2]!;
+      if (out === undefined) continue;
+      if (single === undefined) single = out;
+      else if (parts === undefined) parts = [single, out];
+      else parts.push(out);
+      samples += out.byteLength;
+    }
+    if (to === 'pcm_s16le') samples >>= 1;
+    this.#outputFrames += samples;
+    if (parts === undefined) return single ?? EMPTY_BYTES;
+    return joinBytes(parts, samples * bytesPerSample(to));
+  }
+
+  /**
+   * One call of `speex_resampler_process_int` on the `k` int16 samples in the input area (at
+   * most IO_SAMPLES out): the output encoded as `to` (pcm_s16le, mulaw or alaw), or undefined
+   * when there is none. Leaves the samples consumed in the lengths area.
+   */
+  #stepInt16(state: number, k: number, to: AudioEncoding): Uint8Array | undefined {
+    const { module: m, input: inPtr, output: outPtr, lengths } = this.#speex;
+    m.HEAPU32[lengths >> 2] = k;
+    m.HEAPU32[(lengths >> 2) + 1] = IO_SAMPLES;
+    m._speex_resampler_process_int(state, 0, inPtr, lengths, outPtr, lengths + 4);
+    // Read the views again: the call may have grown the heap.
+    const consumed = m.HEAPU32[lengths >> 2]!;
+    const produced = m.HEAPU32[(lengths >> 2) + 1]!;
+    if (consumed === 0 && produced === 0) throw new Error('Resampler: the Speex resampler made no progress');
+    if (produced === 0) return undefined;
+    if (to === 'pcm_s16le') return m.HEAPU8.slice(outPtr, outPtr + produced * 2);
+    return encodeG711FromS16(m.HEAP16, outPtr >> 1, produced, to as 'mulaw' | 'alaw');
+  }
+
+  /** processEncoded's float path (pcm_f32le on either side). */
+  #processFloat(
+    state: number,
+    data: Uint8Array,
+    from: AudioEncoding,
+    to: AudioEncoding,
+    width: number,
+  ): Uint8Array {
     const n = data.byteLength / width;
     this.#inputFrames += n;
     const { module: m, input: inPtr, output: outPtr, lengths } = this.#speex;
@@ -180,13 +278,7 @@ export class Resampler {
     }
     this.#outputFrames += samples;
     if (parts === undefined) return single ?? EMPTY_BYTES;
-    const joined = new Uint8Array(samples * bytesPerSample(to));
-    let offset = 0;
-    for (const part of parts) {
-      joined.set(part, offset);
-      offset += part.byteLength;
-    }
-    return joined;
+    return joinBytes(parts, samples * bytesPerSample(to));
   }
 
   /**
@@ -198,6 +290,18 @@ export class Resampler {
   flush(): Float32Array {
     const state = this.#open();
     const need = Math.round((this.#inputFrames * this.outputRate) / this.inputRate) - this.#outputFrames;
+    const tail = this.#path === INT16 ? this.#drainInt16(state, need) : this.#drainFloat(state, need);
+    const m = this.#speex.module;
+    m._speex_resampler_reset_mem(state);
+    m._speex_resampler_skip_zeros(state);
+    this.#inputFrames = 0;
+    this.#outputFrames = 0;
+    this.#path = FRESH;
+    return tail;
+  }
+
+  /** `need` samples of output (fewer if the filter runs dry), pushed out by silence, as floats. */
+  #drainFloat(state: number, need: number): Float32Array {
     const parts: Float32Array[] = [];
     let have = 0;
     // Silence long enough to push `need` samples out, plus the filter's length (Speex filters
@@ -208,12 +312,26 @@ export class Resampler {
       parts.push(out);
       have += out.length;
     }
-    const m = this.#speex.module;
-    m._speex_resampler_reset_mem(state);
-    m._speex_resampler_skip_zeros(state);
-    this.#inputFrames = 0;
-    this.#outputFrames = 0;
     return concat(parts, Math.min(have, Math.max(need, 0)));
+  }
+
+  /** #drainFloat for a stream on the int16 path: its int16 output, as floats (s / 32768). */
+  #drainInt16(state: number, need: number): Float32Array {
+    const out = new Float32Array(Math.max(need, 0));
+    const { module: m, input: inPtr, output: outPtr, lengths } = this.#speex;
+    // As in #drainFloat: silence enough for `need` samples plus the filter's length.
+    const k = Math.min(IO_SAMPLES, Math.ceil((need * this.inputRate) / this.outputRate) + 1024);
+    let have = 0;
+    for (let round = 0; have < need && round < 64; round++) {
+      m.HEAPU8.fill(0, inPtr, inPtr + k * 2);
+      m.HEAPU32[lengths >> 2] = k;
+      m.HEAPU32[(lengths >> 2) + 1] = Math.min(IO_SAMPLES, need - have);
+      m._speex_resampler_process_int(state, 0, inPtr, lengths, outPtr, lengths + 4);
+      const produced = m.HEAPU32[(lengths >> 2) + 1]!;
+      const s16 = m.HEAP16;
+      for (let i = 0; i < produced; i++) out[have++] = s16[(outPtr >> 1) + i]! / 32768;
+    }
+    return have === out.length ? out : out.subarray(0, have);
   }
 
   /** Frees the Speex state. Idempotent; the resampler is unusable afterwards. */
@@ -274,6 +392,17 @@ function checkRate(rate: number, name: string): void {
   if (!Number.isInteger(rate) || rate < 1 || rate > MAX_RATE) {
     throw new RangeError(`Resampler: ${name} must be an integer from 1 to ${MAX_RATE} Hz, got ${rate}`);
   }
+}
+
+/** `parts` joined into `length` bytes. */
+function joinBytes(parts: readonly Uint8Array[], length: number): Uint8Array {
+  const joined = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.byteLength;
+  }
+  return joined;
 }
 
 /** The first `length` samples of `parts` joined. */

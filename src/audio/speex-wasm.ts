@@ -8,6 +8,9 @@
  * C API used (speex/speex_resampler.h): `speex_resampler_init(channels, in_rate, out_rate,
  * quality, *err)`, `speex_resampler_process_float(st, channel, *in, *in_len, *out, *out_len)`
  * (on return `*in_len` and `*out_len` hold what was consumed and produced),
+ * `speex_resampler_process_int(st, channel, *in, *in_len, *out, *out_len)` (the same on signed
+ * 16-bit samples: in this float build it widens them to floats at their integer scale, runs the
+ * same filter, and rounds the output to the nearest integer, clamped to -32768..32767),
  * `speex_resampler_skip_zeros` (drops the filter's initial delay so output aligns with input),
  * `speex_resampler_reset_mem`, `speex_resampler_destroy`.
  */
@@ -16,6 +19,8 @@
 export interface SpeexModule {
   /** Views of the heap; replaced when the heap grows, so read them again after every call. */
   HEAPF32: Float32Array;
+  HEAPU8: Uint8Array;
+  HEAP16: Int16Array;
   HEAPU32: Uint32Array;
   HEAP32: Int32Array;
   _malloc(bytes: number): number;
@@ -36,18 +41,29 @@ export interface SpeexModule {
     output: number,
     outLength: number,
   ): number;
+  _speex_resampler_process_int(
+    state: number,
+    channel: number,
+    input: number,
+    inLength: number,
+    output: number,
+    outLength: number,
+  ): number;
   _speex_resampler_destroy(state: number): void;
 }
 
-/** Samples of the shared input and output buffers in the heap. */
+/**
+ * Samples of the shared input and output buffers in the heap (each holds IO_SAMPLES floats, so
+ * twice as many int16 samples; the int16 path uses IO_SAMPLES of them too).
+ */
 export const IO_SAMPLES = 8192;
 
 /** The module and its shared I/O area (one per process; calls are synchronous, so sharing is safe). */
 export interface Speex {
   readonly module: SpeexModule;
-  /** Heap offset of IO_SAMPLES floats of input. */
+  /** Heap offset of IO_SAMPLES floats (or int16 samples) of input. */
   readonly input: number;
-  /** Heap offset of IO_SAMPLES floats of output. */
+  /** Heap offset of IO_SAMPLES floats (or int16 samples) of output. */
   readonly output: number;
   /** Heap offset of two uint32: input length, output length (in samples). */
   readonly lengths: number;
