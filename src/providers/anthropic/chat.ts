@@ -3,7 +3,7 @@ import type { ChatEvent } from '../../types/chat.js';
 import { parseWire } from '../shared/parse-wire.js';
 import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext, ChatProvider, ProviderChatRequest } from '../types.js';
-import { streamEventSchema } from './api-types.js';
+import { streamEventShape } from './api-types.js';
 import { type AnthropicEndpoint, postMessages } from './http.js';
 import { messagesRequestBody } from './messages-request.js';
 import { MessageStreamAssembler } from './messages-stream.js';
@@ -57,7 +57,7 @@ export function createAnthropicChat(endpoint: AnthropicEndpoint, defaultMaxToken
         try {
           for await (const event of events) {
             const data = parseWire(
-              streamEventSchema(),
+              streamEventShape,
               event.data,
               provider,
               'Messages stream event',

@@ -2,7 +2,7 @@ import type { ChatEvent } from '../../types/chat.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
 import { parseWire } from '../shared/parse-wire.js';
 import type { AttemptContext, ChatProvider, ProviderChatRequest } from '../types.js';
-import { chatChunkSchema } from './api-types.js';
+import { chatChunkShape } from './api-types.js';
 import { assembledSse } from './assembled-sse.js';
 import { chatRequestBody } from './chat-request.js';
 import { ChatStreamAssembler } from './chat-stream.js';
@@ -29,9 +29,7 @@ export function createOpenAiChat(endpoint: HttpEndpoint, kind: 'openai' | 'opena
       });
       const assembler = new ChatStreamAssembler(provider);
       yield* assembledSse(provider, response, assembler, (value) => ({
-        events: assembler.push(
-          parseWire(chatChunkSchema(), value, provider, 'chat chunk', assembler.hadOutput),
-        ),
+        events: assembler.push(parseWire(chatChunkShape, value, provider, 'chat chunk', assembler.hadOutput)),
         done: false,
       }));
     },

@@ -15,7 +15,7 @@ import type {
   TtsCapabilities,
   TtsProvider,
 } from '../types.js';
-import { speechEventSchema } from './api-types.js';
+import { speechEventShape } from './api-types.js';
 import { DEFAULT_TTS_SAMPLE_RATE, type OpenAiTtsOptions } from './options.js';
 import { speechRequestBody } from './speech-request.js';
 
@@ -100,7 +100,7 @@ async function* sseAudio(
   let hadOutput = false;
   for await (const item of sseJsonEvents(provider, body, () => hadOutput)) {
     if (item.kind === 'done') return;
-    const event = parseWire(speechEventSchema(), item.value, provider, 'speech event', hadOutput);
+    const event = parseWire(speechEventShape, item.value, provider, 'speech event', hadOutput);
     if (event.type === 'speech.audio.done') return;
     if (event.type === 'speech.audio.delta' && event.audio) {
       const data = decodeBase64Audio(event.audio, provider, hadOutput);
