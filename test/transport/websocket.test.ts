@@ -578,4 +578,41 @@ describe('createWebSocketTransport with a standard constructor (the ws package)'
     expect((error as ProviderError).retryable).toBe(true);
     expect((error as ProviderError).message).not.toContain(KEY);
   });
+
+  it("connect deadline with Node 22's global WebSocket (no close event for a socket closed while connecting): connect fails at the deadline, and close() waits for no close handshake", async () => {
+    const { WebSocket: Undici } = await import('undici');
+    /** undici's WebSocket as Node 22 bundles it: close() before `open` fires no `close` event. */
+    class Node22WebSocket extends Undici {
+      private closedEarly = false;
+      override close(code?: number, reason?: string): void {
+        if (this.readyState === Undici.CONNECTING) this.closedEarly = true;
+        super.close(code, reason);
+      }
+      override dispatchEvent(event: Event): boolean {
+        return event.type === 'close' && this.closedEarly ? false : super.dispatchEvent(event);
+      }
+    }
+    silent = await startSilentServer();
+    const clock = new FakeClock();
+    const transport = createWebSocketTransport({
+      clock,
+      WebSocket: Node22WebSocket as unknown as typeof globalThis.WebSocket,
+      closeTimeoutMs: 5000,
+    });
+    const pending = transport.connect({
+      provider: 'prov',
+      url: `ws://127.0.0.1:${silent.port}/`,
+      deadlines: { connectMs: 1500 },
+    });
+    await silent.nextHandshake();
+    clock.advance(1500);
+    const error = await rejection(pending);
+    expect(TimeoutError.isInstance(error)).toBe(true);
+    expect((error as TimeoutError).phase).toBe('connect');
+    expect((error as TimeoutError).timeoutMs).toBe(1500);
+    // No 5 s close timer is left: the session ended at the deadline, so close() resolves with the
+    // clock stopped (it waited for the close timer before).
+    expect(clock.pending).toBe(0);
+    await transport.close?.();
+  });
 });
