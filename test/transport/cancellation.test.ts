@@ -1,9 +1,9 @@
 import { getEventListeners } from 'node:events';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/errors/index.js';
 import { parseSse } from '../../src/transport/sse.js';
 import type { HttpTransport } from '../../src/transport/types.js';
-import { closesWithin, type Loopback, readAll, rejectionOf, startLoopback } from './loopback.js';
+import { closesWithin, type Loopback, loopbackHooks, readAll, rejectionOf } from './loopback.js';
 import { modes } from './modes.js';
 import { route } from './routes.js';
 
@@ -11,15 +11,11 @@ describe.each(modes)('cancellation over loopback ($name)', ({ create }) => {
   let loop: Loopback;
   let transport: HttpTransport;
 
-  beforeAll(async () => {
-    loop = await startLoopback(route);
-  });
-  afterAll(async () => {
-    await loop.close();
-  });
-  afterEach(async () => {
-    await transport?.close();
-  });
+  loopbackHooks(
+    route,
+    (started) => (loop = started),
+    () => transport,
+  );
 
   it('C27: aborting after the first event closes the socket within 100 ms and rejects with AbortError', async () => {
     transport = create();

@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { HttpTransport } from '../../src/transport/types.js';
 
 /** One request the loopback server received. */
 export interface SeenRequest {
@@ -73,6 +75,29 @@ function closedAt(socket: Socket): Promise<number> {
     closedAtCache.set(socket, promise);
   }
   return promise;
+}
+
+/**
+ * Registers the loopback hooks of a describe block: a server running `handler`, started before
+ * its tests (handed to `started`) and closed after them, and the test's transport (`current()`)
+ * closed after each test.
+ */
+export function loopbackHooks(
+  handler: Parameters<typeof startLoopback>[0],
+  started: (loop: Loopback) => void,
+  current: () => HttpTransport | undefined,
+): void {
+  let loop: Loopback | undefined;
+  beforeAll(async () => {
+    loop = await startLoopback(handler);
+    started(loop);
+  });
+  afterAll(async () => {
+    await loop?.close();
+  });
+  afterEach(async () => {
+    await current()?.close();
+  });
 }
 
 /** Event-loop turns a socket close already sent by the peer may take to be read and reported. */
