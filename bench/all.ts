@@ -2,7 +2,8 @@
  * Every benchmark with targets, in sequence, then each target with met / not met in one list
  * (`npm run bench`). Runs bench/overhead.ts, bench/resampler.ts, bench/streams.ts,
  * bench/stt-input.ts, bench/load.ts, and
- * bench/import-time.ts when dist/ is built (`npm run build`; it times the built package).
+ * bench/import-time.ts and bench/first-call.ts when dist/ is built (`npm run build`; they time
+ * the built package).
  * The routing suite (bench/routing/suite.ts, ~15 min) is not included: `npm run bench:routing`.
  * Each script runs in a process of its own, one after the other, and prints its full output.
  */
@@ -21,7 +22,7 @@ const scripts: [string, string[]][] = [
   ['bench/load.ts', []],
 ];
 const built = existsSync(resolve(root, 'dist/index.js'));
-if (built) scripts.push(['bench/import-time.ts', []]);
+if (built) scripts.push(['bench/import-time.ts', []], ['bench/first-call.ts', []]);
 
 /** A line that states a target's outcome. */
 const VERDICT = /\b(?:NOT met|met|not met)\b/;
@@ -45,7 +46,7 @@ for (const [script, args] of scripts) {
 }
 if (!built)
   summary.push(
-    'bench/import-time.ts: skipped, dist/ is not built (npm run build, then npm run bench:import)',
+    'bench/import-time.ts, bench/first-call.ts: skipped, dist/ is not built (npm run build, then npm run bench:import)',
   );
 console.log('\n=== Targets ===');
 for (const line of summary) console.log(line);

@@ -146,6 +146,7 @@ class DefaultHttpTransport implements HttpTransport {
     this.closed = true;
     for (const exchange of [...this.inFlight]) exchange.abort('The HTTP transport was closed');
     if (this.wireReady) await this.wireReady.catch(noop);
+    this.wire?.close?.();
     const agent = this.agent;
     this.agent = undefined;
     if (agent) await agent.destroy();

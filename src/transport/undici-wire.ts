@@ -24,19 +24,44 @@ import type { Wire, WireControl, WireRequest, WireSink } from './wire.js';
  *
  * @param dispatcher An undici v7 Dispatcher (Agent, Pool, Client).
  */
-export function undiciWire(dispatcher: Dispatcher): Wire {
+export function undiciWire(dispatcher: Dispatcher): UndiciWire {
   trackSocketReuse();
+  const parsedUrls = new Map<string, ParsedUrl>();
   return {
     observesConnect: true,
     isFetch: false,
-    start: (request, sink) => start(dispatcher, request, sink),
+    parsedUrls,
+    start: (request, sink) => start(dispatcher, parsedUrls, request, sink),
+    close: () => parsedUrls.clear(),
   };
 }
 
-function start(dispatcher: Dispatcher, request: WireRequest, sink: WireSink): WireControl {
+/** The undici wire, with its parsed URLs to be seen by tests. */
+export interface UndiciWire extends Wire {
+  /**
+   * Request URLs parsed so far (an adapter sends every request of an endpoint to the same few
+   * URLs): at most 256, then it starts again. A URL may hold a key (`?api_key=`, `?key=`, userinfo),
+   * so this is the transport's own, emptied by `close()`, never shared by the process.
+   */
+  readonly parsedUrls: ReadonlyMap<string, ParsedUrl>;
+  close(): void;
+}
+
+/** The dispatch origin and path (with the query) of a request URL. */
+interface ParsedUrl {
+  origin: string;
+  path: string;
+}
+
+function start(
+  dispatcher: Dispatcher,
+  parsedUrls: Map<string, ParsedUrl>,
+  request: WireRequest,
+  sink: WireSink,
+): WireControl {
   let options: Dispatcher.DispatchOptions;
   try {
-    const url = originAndPath(request.url);
+    const url = originAndPath(parsedUrls, request.url);
     options = {
       origin: url.origin,
       path: url.path,
@@ -199,13 +224,11 @@ function isReplayable(body: Dispatcher.DispatchOptions['body']): boolean {
   return body === null || body === undefined || typeof body === 'string' || body instanceof Uint8Array;
 }
 
-/** Parsed request URLs: an adapter sends every request of an endpoint to the same few URLs. */
-const parsedUrls = new Map<string, { origin: string; path: string }>();
-/** Most URLs kept in {@link parsedUrls}; past that it starts again (URLs with ids in them). */
+/** Most URLs kept in a wire's `parsedUrls`; past that it starts again (URLs with ids in them). */
 const MAX_PARSED_URLS = 256;
 
 /** The origin and path (with the query) of `url`; throws TypeError for an invalid URL, as `new URL` does. */
-function originAndPath(url: string): { origin: string; path: string } {
+function originAndPath(parsedUrls: Map<string, ParsedUrl>, url: string): ParsedUrl {
   let parsed = parsedUrls.get(url);
   if (parsed === undefined) {
     const u = new URL(url);

@@ -51,6 +51,8 @@ type Ending = { error?: VoxrouteError };
 
 const OPEN = 1;
 
+type SessionState = 'connecting' | 'open' | 'closing' | 'closed';
+
 /**
  * One WebSocket connection: listens to the socket from its creation, so that no message is
  * lost before the caller iterates; settles `opened` when the handshake completes or fails;
@@ -62,7 +64,7 @@ export class WebSocketSession implements WebSocketConnection {
   readonly opened: Promise<void>;
   readonly closed: Promise<WebSocketClose>;
 
-  private state: 'connecting' | 'open' | 'closing' | 'closed' = 'connecting';
+  private state: SessionState = 'connecting';
   private readonly queue: WebSocketMessage[] = [];
   private head = 0;
   private readonly waiters: Waiter[] = [];
@@ -260,12 +262,23 @@ export class WebSocketSession implements WebSocketConnection {
     this.idleTimer = undefined;
   }
 
-  /** Fails a connection that has not opened yet: rejects `opened` and drops the socket. */
+  /**
+   * Fails a connection that has not opened yet: rejects `opened`, drops the socket and ends the
+   * session at once (`closed` resolves with 1006). There is no close handshake to wait for before
+   * `open`, and a runtime may never report one: Node 22's global WebSocket fires no `close` for
+   * a socket closed while connecting, which held `closed` (and so the transport's and the
+   * router's `close()`) for the whole close timeout. The runtime closes its socket in the
+   * background; an `error` it reports later is ignored.
+   */
   private failConnect(error: VoxrouteError): void {
     if (this.state !== 'connecting') return;
     this.end({ error });
     this.settleOpen.reject(error);
     this.closeSocket(1000, '');
+    // (A socket may have reported its close synchronously, inside close().)
+    if ((this.state as SessionState) === 'closed') return;
+    this.init.socket.addEventListener('error', ignore);
+    this.onClose({ code: 1006, reason: '', wasClean: false });
   }
 
   private readonly onOpen = (): void => {
@@ -411,6 +424,9 @@ export class WebSocketSession implements WebSocketConnection {
     );
   }
 }
+
+/** Swallows an event (an `error` reported after the session ended: the `ws` package throws unheard ones). */
+function ignore(): void {}
 
 /** A socket that can be ref'd and unref'd (net.Socket): `socket` itself, or the `ws` package's `_socket`. */
 function refTarget(socket: unknown): { ref(): void; unref(): void } | undefined {

@@ -43,4 +43,6 @@ export interface Wire {
   readonly isFetch: boolean;
   /** Starts one exchange; returns its control at once (sink events may already have fired). */
   start(request: WireRequest, sink: WireSink): WireControl;
+  /** Forgets what the wire kept of past requests (e.g. parsed URLs, which may hold a key); the transport's close() calls it. */
+  close?(): void;
 }

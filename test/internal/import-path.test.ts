@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT as root, runProbe, sourceFiles } from '../helpers/import-probe.js';
+import { PROBE_TEST_MS, ROOT as root, runProbe, sourceFiles } from '../helpers/import-probe.js';
 
 /** Packages voxroute loads on first use (src/internal/require-package.ts), never at import. */
 const LAZY_PACKAGES = ['zod', 'alawmulaw', 'eventsource-parser'];
@@ -21,25 +21,33 @@ interface Probe {
 }
 
 function probe(): Promise<Probe> {
-  return runProbe('test/internal/fixtures/import-probe.mjs', { recordLoads: true, timeoutMs: 30_000 });
+  return runProbe('test/internal/fixtures/import-probe.mjs', { recordLoads: true });
 }
 
 describe('packages loaded on first use stay off the import path', () => {
-  it('importing voxroute (src/index.ts) loads none of zod, alawmulaw, eventsource-parser; using them loads each', async () => {
-    const { afterImport, afterUse, controlSeen } = await probe();
-    expect(afterImport).toEqual(PENDING_ZOD_IMPORTERS.length > 0 ? ['zod'] : []);
-    // The controls: the probe sees each package once used, and sees a static ES module import.
-    expect(afterUse).toEqual(LAZY_PACKAGES);
-    expect(controlSeen).toBe(true);
-  }, 60_000);
+  it(
+    'importing voxroute (src/index.ts) loads none of zod, alawmulaw, eventsource-parser; using them loads each',
+    async () => {
+      const { afterImport, afterUse, controlSeen } = await probe();
+      expect(afterImport).toEqual(PENDING_ZOD_IMPORTERS.length > 0 ? ['zod'] : []);
+      // The controls: the probe sees each package once used, and sees a static ES module import.
+      expect(afterUse).toEqual(LAZY_PACKAGES);
+      expect(controlSeen).toBe(true);
+    },
+    PROBE_TEST_MS,
+  );
 
-  it('createRouter() with a plain config loads no zod (the fast path); a config it does not vouch for does', async () => {
-    const result = await runProbe<{ afterRouter: boolean; afterControl: boolean }>(
-      'test/internal/fixtures/create-router-probe.mjs',
-      { recordLoads: true, timeoutMs: 30_000 },
-    );
-    expect(result).toEqual({ afterRouter: false, afterControl: true });
-  }, 60_000);
+  it(
+    'createRouter() with a plain config loads no zod (the fast path); a config it does not vouch for does',
+    async () => {
+      const result = await runProbe<{ afterRouter: boolean; afterControl: boolean }>(
+        'test/internal/fixtures/create-router-probe.mjs',
+        { recordLoads: true },
+      );
+      expect(result).toEqual({ afterRouter: false, afterControl: true });
+    },
+    PROBE_TEST_MS,
+  );
 
   it('no source file imports them statically except through src/internal (only `import type`)', () => {
     const offenders: string[] = [];

@@ -55,6 +55,36 @@ function setup(urls: string[], midStream: 'replay' | 'error', WebSocket: typeof 
 
 const summary = (items: TranscriptEvent[]) => items.map((e) => [e.type, e.text, e.startMs, e.endMs]);
 
+/**
+ * A route over `count` listen servers, on which the first server hears 1 s of speech (level 1)
+ * and sends its final, then, when `pending` is given, half a second more at that level (0:
+ * digital silence), and then loses its socket as `how`. Resolves once the client saw the drop.
+ */
+async function lostAfterFinal(options: {
+  count: number;
+  midStream: 'replay' | 'error';
+  how: 'drop' | 'go away';
+  pending?: number;
+}) {
+  const servers = await Promise.all(Array.from({ length: options.count }, () => listenServer()));
+  const first = servers[0]!;
+  const ws = recordingWebSocket();
+  const feed = new Feed();
+  const urls = servers.map((s) => s.url);
+  const stream = setup(urls, options.midStream, ws.WebSocket).stt({ audio: feed, format: FORMAT });
+  const result = drain(stream);
+  feed.push(1000, 1);
+  await first.until(() => first.sessions[0]?.bytes === SECOND);
+  first.final(0);
+  if (options.pending !== undefined) {
+    feed.push(500, options.pending);
+    await first.until(() => first.sessions[0]!.bytes === SECOND + SECOND / 2);
+  }
+  first.lose(0, options.how);
+  await ws.closed(0);
+  return { servers, feed, stream, result };
+}
+
 describe('kind 5: an STT socket lost during a silence is an idle close, not a failure', () => {
   it.each([
     ['dropped with no close frame (1006)', 'drop'],
@@ -62,16 +92,8 @@ describe('kind 5: an STT socket lost during a silence is an idle close, not a fa
   ] as const)(
     'a final, the socket %s during the silence, 1 s more: the same provider hears it on a new socket',
     async (_, how) => {
-      const server = await listenServer();
-      const ws = recordingWebSocket();
-      const feed = new Feed();
-      const stream = setup([server.url], 'replay', ws.WebSocket).stt({ audio: feed, format: FORMAT });
-      const result = drain(stream);
-      feed.push(1000, 1);
-      await server.until(() => server.sessions[0]?.bytes === SECOND);
-      server.final(0);
-      server.lose(0, how);
-      await ws.closed(0);
+      const { servers, feed, stream, result } = await lostAfterFinal({ count: 1, midStream: 'replay', how });
+      const server = servers[0]!;
       // No socket opens before the caller's next audio.
       expect(server.sessions).toHaveLength(1);
       feed.push(1000, 2);
@@ -89,18 +111,12 @@ describe('kind 5: an STT socket lost during a silence is an idle close, not a fa
   );
 
   it('only digital silence since the last final is nothing pending: reconnect, and the silence is replayed', async () => {
-    const server = await listenServer();
-    const ws = recordingWebSocket();
-    const feed = new Feed();
-    const stream = setup([server.url], 'error', ws.WebSocket).stt({ audio: feed, format: FORMAT });
-    const result = drain(stream);
-    feed.push(1000, 1);
-    await server.until(() => server.sessions[0]?.bytes === SECOND);
-    server.final(0);
-    feed.push(500, 0);
-    await server.until(() => server.sessions[0]!.bytes === SECOND + SECOND / 2);
-    server.lose(0, 'drop');
-    await ws.closed(0);
+    const { servers, feed, result } = await lostAfterFinal({
+      count: 1,
+      midStream: 'error',
+      how: 'drop',
+      pending: 0,
+    });
     feed.push(1000, 2);
     feed.end();
     const { items, error } = await result;
@@ -109,26 +125,17 @@ describe('kind 5: an STT socket lost during a silence is an idle close, not a fa
       ['final', 'heard 32000 bytes', 0, 1000],
       ['final', 'heard 48000 bytes', 1000, 2500],
     ]);
-    expect(server.sessions.map((s) => s.bytes)).toEqual([SECOND + SECOND / 2, SECOND + SECOND / 2]);
+    expect(servers[0]!.sessions.map((s) => s.bytes)).toEqual([SECOND + SECOND / 2, SECOND + SECOND / 2]);
   });
 
   it('speech waiting for a final when the socket drops: midStream replay moves to the next provider, which hears it again', async () => {
-    const first = await listenServer();
-    const second = await listenServer();
-    const ws = recordingWebSocket();
-    const feed = new Feed();
-    const stream = setup([first.url, second.url], 'replay', ws.WebSocket).stt({
-      audio: feed,
-      format: FORMAT,
+    const { servers, feed, stream, result } = await lostAfterFinal({
+      count: 2,
+      midStream: 'replay',
+      how: 'drop',
+      pending: 3,
     });
-    const result = drain(stream);
-    feed.push(1000, 1);
-    await first.until(() => first.sessions[0]?.bytes === SECOND);
-    first.final(0);
-    feed.push(500, 3);
-    await first.until(() => first.sessions[0]!.bytes === SECOND + SECOND / 2);
-    first.lose(0, 'drop');
-    await ws.closed(0);
+    const [first, second] = servers as [(typeof servers)[0], (typeof servers)[0]];
     await second.until(() => second.sessions[0]?.bytes === SECOND / 2);
     feed.push(1000, 2);
     feed.end();
@@ -150,18 +157,12 @@ describe('kind 5: an STT socket lost during a silence is an idle close, not a fa
   });
 
   it("speech waiting for a final, midStream 'error': the drop is thrown as a mid-stream failure, typed connectionLost", async () => {
-    const server = await listenServer();
-    const ws = recordingWebSocket();
-    const feed = new Feed();
-    const stream = setup([server.url], 'error', ws.WebSocket).stt({ audio: feed, format: FORMAT });
-    const result = drain(stream);
-    feed.push(1000, 1);
-    await server.until(() => server.sessions[0]?.bytes === SECOND);
-    server.final(0);
-    feed.push(500, 3);
-    await server.until(() => server.sessions[0]!.bytes === SECOND + SECOND / 2);
-    server.lose(0, 'drop');
-    await ws.closed(0);
+    const { servers, feed, result } = await lostAfterFinal({
+      count: 1,
+      midStream: 'error',
+      how: 'drop',
+      pending: 3,
+    });
     feed.end();
     const { items, error } = await result;
     expect(summary(items)).toEqual([['final', 'heard 32000 bytes', 0, 1000]]);
@@ -177,6 +178,6 @@ describe('kind 5: an STT socket lost during a silence is an idle close, not a fa
       true,
       false,
     ]);
-    expect(server.sessions).toHaveLength(1);
+    expect(servers[0]!.sessions).toHaveLength(1);
   });
 });

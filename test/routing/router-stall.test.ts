@@ -6,35 +6,8 @@ import type { CandidateHealth } from '../../src/routing/route-run.js';
 import { routedStream } from '../../src/routing/routed-stream.js';
 import { PhaseDeadlines } from '../../src/transport/phase-deadlines.js';
 import type { ChatEvent } from '../../src/types/chat.js';
-import { aborted, candidate, fakeRun, ManualClock } from './helpers.js';
-
-/**
- * A clock whose event loop can be blocked: `block(ms)` moves time on without running any timer
- * (a long synchronous task), so the timers due meanwhile fire late on the next `advance`.
- */
-class BlockableClock extends ManualClock {
-  block(ms: number): void {
-    this.current += ms;
-  }
-  /**
-   * Fires every timer due by now + ms, in order, each at max(its due time, now). A timer set
-   * by one of them runs on the next call only (the next turn of the event loop).
-   */
-  override advance(ms: number): void {
-    const target = this.current + ms;
-    const existing = new Set(this.timers.keys());
-    for (;;) {
-      const due = [...this.timers.entries()]
-        .filter(([id, t]) => existing.has(id) && t.at <= target)
-        .sort((x, y) => x[1].at - y[1].at)[0];
-      if (!due) break;
-      this.timers.delete(due[0]);
-      this.current = Math.max(this.current, due[1].at);
-      due[1].fn();
-    }
-    this.current = Math.max(this.current, target);
-  }
-}
+import { BlockableClock } from './blockable-clock.js';
+import { aborted, candidate, fakeRun } from './helpers.js';
 
 const delta = (text: string): ChatEvent => ({ type: 'text-delta', text });
 const turn = () => new Promise((r) => setImmediate(r));

@@ -1,11 +1,11 @@
 import { Agent, type Dispatcher } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TimeoutError } from '../../src/errors/index.js';
 import { createHttpTransport } from '../../src/transport/http-transport.js';
 import { parseSse } from '../../src/transport/sse.js';
 import type { HttpTransport } from '../../src/transport/types.js';
 import { FakeClock } from './fake-clock.js';
-import { type Loopback, readAll, rejectionOf, startLoopback } from './loopback.js';
+import { type Loopback, loopbackHooks, readAll, rejectionOf, startLoopback } from './loopback.js';
 import { modes } from './modes.js';
 import { manual, route } from './routes.js';
 
@@ -24,15 +24,11 @@ describe.each(modes)('deadlines over loopback ($name)', ({ name, create }) => {
   let transport: HttpTransport;
   let clock: FakeClock;
 
-  beforeAll(async () => {
-    loop = await startLoopback(route);
-  });
-  afterAll(async () => {
-    await loop.close();
-  });
-  afterEach(async () => {
-    await transport?.close();
-  });
+  loopbackHooks(
+    route,
+    (started) => (loop = started),
+    () => transport,
+  );
 
   it('headers: TimeoutError phase headers, and the socket is closed', async () => {
     clock = new FakeClock();

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortError, ProviderError } from '../../src/errors/index.js';
 import type { HttpTransport } from '../../src/transport/types.js';
-import { closedPort, type Loopback, readAll, rejectionOf, startLoopback } from './loopback.js';
+import { closedPort, type Loopback, loopbackHooks, readAll, rejectionOf, startLoopback } from './loopback.js';
 import { modes } from './modes.js';
 import { route } from './routes.js';
 
@@ -9,15 +9,11 @@ describe.each(modes)('HTTP transport over loopback ($name)', ({ name, create }) 
   let loop: Loopback;
   let transport: HttpTransport;
 
-  beforeAll(async () => {
-    loop = await startLoopback(route);
-  });
-  afterAll(async () => {
-    await loop.close();
-  });
-  afterEach(async () => {
-    await transport?.close();
-  });
+  loopbackHooks(
+    route,
+    (started) => (loop = started),
+    () => transport,
+  );
 
   it('streams a 2xx body chunk by chunk with status and lower-case headers', async () => {
     transport = create();

@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { HttpTransport } from '../../src/transport/types.js';
 
 /** One request the loopback server received. */
 export interface SeenRequest {
@@ -73,6 +75,52 @@ function closedAt(socket: Socket): Promise<number> {
     closedAtCache.set(socket, promise);
   }
   return promise;
+}
+
+/**
+ * Registers the loopback hooks of a describe block: a server running `handler`, started before
+ * its tests (handed to `started`) and closed after them, and the test's transport (`current()`)
+ * closed after each test.
+ */
+export function loopbackHooks(
+  handler: Parameters<typeof startLoopback>[0],
+  started: (loop: Loopback) => void,
+  current: () => HttpTransport | undefined,
+): void {
+  let loop: Loopback | undefined;
+  beforeAll(async () => {
+    loop = await startLoopback(handler);
+    started(loop);
+  });
+  afterAll(async () => {
+    await loop?.close();
+  });
+  afterEach(async () => {
+    await current()?.close();
+  });
+}
+
+/** Event-loop turns a socket close already sent by the peer may take to be read and reported. */
+const CLOSE_TURNS = 10;
+
+/**
+ * Whether `closed` settles within `ms` of this call, timed by the event loop rather than the
+ * wall clock, so that a loaded machine does not fail it: a timer armed now for `ms` must fire,
+ * and then a close the kernel already has gets up to {@link CLOSE_TURNS} turns (setImmediate,
+ * each with a poll for I/O) to be read. On a machine too busy to run this process, the timer
+ * fires late, after the close was already waiting to be read, and the close is still counted
+ * in time; a close that waits on something of its own (a timer, the server's next write) still
+ * misses. Call it where the clock would have been read: right before the abort or cancel.
+ */
+export async function closesWithin(closed: Promise<unknown>, ms: number): Promise<boolean> {
+  let done = false;
+  void closed.then(() => {
+    done = true;
+  });
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  for (let turn = 0; turn < CLOSE_TURNS && !done; turn++)
+    await new Promise((resolve) => setImmediate(resolve));
+  return done;
 }
 
 /** A port on 127.0.0.1 with nothing listening (bound then closed). */

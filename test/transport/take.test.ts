@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortError, ProtocolError } from '../../src/errors/index.js';
 import { isTakeable, nextOf, type Takeable } from '../../src/internal/takeable.js';
 import type { HttpTransport } from '../../src/transport/types.js';
-import { type Loopback, startLoopback } from './loopback.js';
+import { type Loopback, loopbackHooks } from './loopback.js';
 import { modes } from './modes.js';
 import { route } from './routes.js';
 
@@ -38,15 +38,11 @@ describe.each(modes)("a response body's synchronous side ($name)", ({ create }) 
   let loop: Loopback;
   let transport: HttpTransport;
 
-  beforeAll(async () => {
-    loop = await startLoopback(route);
-  });
-  afterAll(async () => {
-    await loop.close();
-  });
-  afterEach(async () => {
-    await transport?.close();
-  });
+  loopbackHooks(
+    route,
+    (started) => (loop = started),
+    () => transport,
+  );
 
   it('gives every chunk in order by take(), waking the reader as they arrive, then the end', async () => {
     transport = create();

@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/errors/index.js';
 import { parseJsonEvents } from '../../src/transport/json-events.js';
 import { parseSse } from '../../src/transport/sse.js';
 import type { HttpTransport } from '../../src/transport/types.js';
-import { type Loopback, startLoopback } from './loopback.js';
+import { type Loopback, loopbackHooks } from './loopback.js';
 import { modes } from './modes.js';
 import { route } from './routes.js';
 
@@ -21,15 +21,11 @@ describe.each(modes)('cut bodies over loopback ($name)', ({ create }) => {
   let loop: Loopback;
   let transport: HttpTransport;
 
-  beforeAll(async () => {
-    loop = await startLoopback(route);
-  });
-  afterAll(async () => {
-    await loop.close();
-  });
-  afterEach(async () => {
-    await transport?.close();
-  });
+  loopbackHooks(
+    route,
+    (started) => (loop = started),
+    () => transport,
+  );
 
   it('C29: a raw body with Content-Length 48000 that ends after 30000 bytes throws a truncated ProtocolError', async () => {
     transport = create();

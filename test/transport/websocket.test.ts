@@ -38,6 +38,27 @@ async function serve(provider: ScriptedWsProvider): Promise<string> {
   return server.url.replace(/^http/, 'ws');
 }
 
+/** A connection to `provider` with a 1,000 ms idle deadline on a fake clock, and its message iterator. */
+async function idleConnection(provider: ScriptedWsProvider) {
+  const clock = new FakeClock();
+  const conn = await connect(
+    await serve(provider),
+    { deadlines: { idleMs: 1000 } },
+    createWebSocketTransport({ clock }),
+  );
+  return { clock, conn, iterator: conn.messages()[Symbol.asyncIterator]() };
+}
+
+/** `promise` watched: `outcome` is 'pending' until it settles, then its value or its error (also `settled`'s). */
+function watch(promise: Promise<unknown>): { outcome: unknown; settled: Promise<unknown> } {
+  const watched: { outcome: unknown; settled: Promise<unknown> } = { outcome: 'pending', settled: promise };
+  watched.settled = promise.then(
+    (value) => (watched.outcome = value),
+    (error: unknown) => (watched.outcome = error),
+  );
+  return watched;
+}
+
 async function connect(
   url: string,
   extra: Partial<Parameters<ReturnType<typeof createWebSocketTransport>['connect']>[0]> = {},
@@ -300,26 +321,16 @@ describe('createWebSocketTransport over loopback sockets', () => {
       s.socket.send('chunk-2');
       s.socket.send('chunk-3');
     });
-    const clock = new FakeClock();
-    const conn = await connect(
-      await serve(provider),
-      { deadlines: { idleMs: 1000 } },
-      createWebSocketTransport({ clock }),
-    );
-    const iterator = conn.messages()[Symbol.asyncIterator]();
+    const { clock, conn, iterator } = await idleConnection(provider);
     const got: unknown[] = [];
     for (let i = 0; i < 3; i++) got.push((await iterator.next()).value);
     expect(got).toEqual([1, 2, 3].map((n) => ({ type: 'text', data: `chunk-${n}` })));
-    let outcome: unknown = 'pending';
-    const next = iterator.next().then(
-      (r) => (outcome = r),
-      (e: unknown) => (outcome = e),
-    );
+    const next = watch(iterator.next());
     clock.advance(999);
     await turn();
-    expect(outcome).toBe('pending');
+    expect(next.outcome).toBe('pending');
     clock.advance(1);
-    await next;
+    const outcome = await next.settled;
     expect(TimeoutError.isInstance(outcome)).toBe(true);
     expect((outcome as TimeoutError).phase).toBe('idle');
     expect((outcome as TimeoutError).timeoutMs).toBe(1000);
@@ -330,25 +341,15 @@ describe('createWebSocketTransport over loopback sockets', () => {
 
   it("router's own stall: an idle deadline fired late gets one more turn, then its TimeoutError is marked as the router's stall (not the provider's)", async () => {
     const provider = scriptedWsProvider((s) => s.socket.send('chunk-1'));
-    const clock = new FakeClock();
-    const conn = await connect(
-      await serve(provider),
-      { deadlines: { idleMs: 1000 } },
-      createWebSocketTransport({ clock }),
-    );
-    const iterator = conn.messages()[Symbol.asyncIterator]();
+    const { clock, iterator } = await idleConnection(provider);
     expect((await iterator.next()).value).toEqual({ type: 'text', data: 'chunk-1' });
-    let outcome: unknown = 'pending';
-    const next = iterator.next().then(
-      (r) => (outcome = r),
-      (e: unknown) => (outcome = e),
-    );
+    const next = watch(iterator.next());
     // The loop was blocked 1,200 ms: the timer fires 200 ms late and takes one more timer
     // turn (a 0 ms timer: I/O waiting is read first) before it ends the stream.
     const timers = clock.created;
     clock.block(1200);
     clock.advance(0);
-    await next;
+    const outcome = await next.settled;
     // The extra turn, then the close handshake's timer (the on-time case below has only that).
     expect(clock.created - timers).toBe(2);
     expect(TimeoutError.isInstance(outcome)).toBe(true);
@@ -358,21 +359,12 @@ describe('createWebSocketTransport over loopback sockets', () => {
 
   it('idle deadline fired on time: not marked as a router stall', async () => {
     const provider = scriptedWsProvider((s) => s.socket.send('chunk-1'));
-    const clock = new FakeClock();
-    const conn = await connect(
-      await serve(provider),
-      { deadlines: { idleMs: 1000 } },
-      createWebSocketTransport({ clock }),
-    );
-    const iterator = conn.messages()[Symbol.asyncIterator]();
+    const { clock, iterator } = await idleConnection(provider);
     await iterator.next();
-    const next = iterator.next().then(
-      () => 'resolved',
-      (e: unknown) => e,
-    );
+    const next = watch(iterator.next());
     const timers = clock.created;
     clock.advance(1000);
-    const outcome = await next;
+    const outcome = await next.settled;
     // Only the close handshake's timer: no extra turn.
     expect(clock.created - timers).toBe(1);
     expect(TimeoutError.isInstance(outcome)).toBe(true);
@@ -381,37 +373,23 @@ describe('createWebSocketTransport over loopback sockets', () => {
 
   it('idle deadline: each message re-arms it, and setIdleMs(0) pauses it', async () => {
     const provider = scriptedWsProvider();
-    const clock = new FakeClock();
-    const conn = await connect(
-      await serve(provider),
-      { deadlines: { idleMs: 1000 } },
-      createWebSocketTransport({ clock }),
-    );
-    const iterator = conn.messages()[Symbol.asyncIterator]();
-    let outcome: unknown = 'pending';
-    const watch = (p: Promise<unknown>) =>
-      p.then(
-        (r) => (outcome = r),
-        (e: unknown) => (outcome = e),
-      );
-    let next = watch(iterator.next());
+    const { clock, conn, iterator } = await idleConnection(provider);
+    const first = watch(iterator.next());
     clock.advance(800);
     conn.send('ping');
-    await next;
-    expect(outcome).toEqual({ value: { type: 'text', data: 'ping' }, done: false });
-    outcome = 'pending';
-    next = watch(iterator.next());
+    expect(await first.settled).toEqual({ value: { type: 'text', data: 'ping' }, done: false });
+    const next = watch(iterator.next());
     clock.advance(800);
     await turn();
-    expect(outcome).toBe('pending');
+    expect(next.outcome).toBe('pending');
     conn.setIdleMs?.(0);
     clock.advance(10_000);
     await turn();
-    expect(outcome).toBe('pending');
+    expect(next.outcome).toBe('pending');
     expect(clock.pending).toBe(0);
     conn.setIdleMs?.(500);
     clock.advance(500);
-    await next;
+    const outcome = await next.settled;
     expect(TimeoutError.isInstance(outcome)).toBe(true);
     expect((outcome as TimeoutError).timeoutMs).toBe(500);
   });
@@ -577,5 +555,42 @@ describe('createWebSocketTransport with a standard constructor (the ws package)'
     expect((error as ProviderError).status).toBeUndefined();
     expect((error as ProviderError).retryable).toBe(true);
     expect((error as ProviderError).message).not.toContain(KEY);
+  });
+
+  it("connect deadline with Node 22's global WebSocket (no close event for a socket closed while connecting): connect fails at the deadline, and close() waits for no close handshake", async () => {
+    const { WebSocket: Undici } = await import('undici');
+    /** undici's WebSocket as Node 22 bundles it: close() before `open` fires no `close` event. */
+    class Node22WebSocket extends Undici {
+      private closedEarly = false;
+      override close(code?: number, reason?: string): void {
+        if (this.readyState === Undici.CONNECTING) this.closedEarly = true;
+        super.close(code, reason);
+      }
+      override dispatchEvent(event: Event): boolean {
+        return event.type === 'close' && this.closedEarly ? false : super.dispatchEvent(event);
+      }
+    }
+    silent = await startSilentServer();
+    const clock = new FakeClock();
+    const transport = createWebSocketTransport({
+      clock,
+      WebSocket: Node22WebSocket as unknown as typeof globalThis.WebSocket,
+      closeTimeoutMs: 5000,
+    });
+    const pending = transport.connect({
+      provider: 'prov',
+      url: `ws://127.0.0.1:${silent.port}/`,
+      deadlines: { connectMs: 1500 },
+    });
+    await silent.nextHandshake();
+    clock.advance(1500);
+    const error = await rejection(pending);
+    expect(TimeoutError.isInstance(error)).toBe(true);
+    expect((error as TimeoutError).phase).toBe('connect');
+    expect((error as TimeoutError).timeoutMs).toBe(1500);
+    // No 5 s close timer is left: the session ended at the deadline, so close() resolves with the
+    // clock stopped (it waited for the close timer before).
+    expect(clock.pending).toBe(0);
+    await transport.close?.();
   });
 });

@@ -1,14 +1,20 @@
-import type { z } from 'zod';
-import { lazySchema } from '../../internal/zod.js';
+import {
+  type ShapeOf,
+  wireCount,
+  wireLiteral,
+  wireNullish,
+  wireObject,
+  wireString,
+  wireUnknown,
+} from '../shared/wire-shape.js';
 
 /*
  * Wire shapes of Anthropic's Messages API (PROTOCOLS.md 6b; Anthropic SDK messages types). The
  * stream schemas are loose: unknown fields (`stop_details`, cache token counts, `citations`, ...)
  * are kept and ignored, and only the fields voxroute reads are declared.
  *
- * Each schema is a function that builds it on its first call and returns the same object
- * afterwards (`lazy`, with zod from src/internal/zod.ts), so that importing voxroute does not
- * load zod; call it where the message is parsed, e.g. `parseWire(xSchema(), ...)`.
+ * The stream events are wire shapes (src/providers/shared/wire-shape.ts): checked without zod
+ * when they fit, so the first call does not load zod; `parseWire(xShape, ...)`.
  */
 
 /** A text content block of a request message. */
@@ -60,71 +66,52 @@ export interface WireMessagesRequest {
   tools?: WireTool[];
 }
 
-const tokens = lazySchema((z) => z.number().int().nonnegative().nullish());
+const str = wireNullish(wireString);
+const usage = wireNullish(
+  wireObject({ input_tokens: wireNullish(wireCount), output_tokens: wireNullish(wireCount) }),
+);
 
 /** `message_start`: `message.usage.input_tokens` is the prompt's token count. */
-export const messageStartSchema = lazySchema((z) =>
-  z.looseObject({
-    type: z.literal('message_start'),
-    message: z.looseObject({
-      usage: z.looseObject({ input_tokens: tokens(), output_tokens: tokens() }).nullish(),
-    }),
-  }),
-);
+export const messageStartShape = wireObject({
+  type: wireLiteral('message_start'),
+  message: wireObject({ usage }),
+});
 
 /** `content_block_start`: a `text` block (with its first `text`, usually `''`) or a `tool_use` block. */
-export const contentBlockStartSchema = lazySchema((z) =>
-  z.looseObject({
-    type: z.literal('content_block_start'),
-    index: z.number().int().nonnegative(),
-    content_block: z.looseObject({
-      type: z.string(),
-      text: z.string().nullish(),
-      id: z.string().nullish(),
-      name: z.string().nullish(),
-      input: z.unknown().optional(),
-    }),
-  }),
-);
+export const contentBlockStartShape = wireObject({
+  type: wireLiteral('content_block_start'),
+  index: wireCount,
+  content_block: wireObject({ type: wireString, text: str, id: str, name: str, input: wireUnknown }),
+});
 
 /** `content_block_delta`: `text_delta` (`text`), `input_json_delta` (`partial_json`), or others (ignored). */
-export const contentBlockDeltaSchema = lazySchema((z) =>
-  z.looseObject({
-    type: z.literal('content_block_delta'),
-    index: z.number().int().nonnegative(),
-    delta: z.looseObject({
-      type: z.string(),
-      text: z.string().nullish(),
-      partial_json: z.string().nullish(),
-    }),
-  }),
-);
+export const contentBlockDeltaShape = wireObject({
+  type: wireLiteral('content_block_delta'),
+  index: wireCount,
+  delta: wireObject({ type: wireString, text: str, partial_json: str }),
+});
 
 /** `content_block_stop`: the block at `index` is complete. */
-export const contentBlockStopSchema = lazySchema((z) =>
-  z.looseObject({
-    type: z.literal('content_block_stop'),
-    index: z.number().int().nonnegative(),
-  }),
-);
+export const contentBlockStopShape = wireObject({
+  type: wireLiteral('content_block_stop'),
+  index: wireCount,
+});
 
 /** `message_delta`: the stop reason and the (cumulative) usage; `input_tokens` may be present too. */
-export const messageDeltaSchema = lazySchema((z) =>
-  z.looseObject({
-    type: z.literal('message_delta'),
-    delta: z.looseObject({ stop_reason: z.string().nullish() }).nullish(),
-    usage: z.looseObject({ input_tokens: tokens(), output_tokens: tokens() }).nullish(),
-  }),
-);
+export const messageDeltaShape = wireObject({
+  type: wireLiteral('message_delta'),
+  delta: wireNullish(wireObject({ stop_reason: str })),
+  usage,
+});
 
-/** Any stream event: only `type` is read before the event is checked against its own schema. */
-export const streamEventSchema = lazySchema((z) => z.looseObject({ type: z.string() }));
+/** Any stream event: only `type` is read before the event is checked against its own shape. */
+export const streamEventShape = wireObject({ type: wireString });
 
 /** A parsed `message_start`. */
-export type MessageStart = z.infer<ReturnType<typeof messageStartSchema>>;
+export type MessageStart = ShapeOf<typeof messageStartShape>;
 /** A parsed `content_block_start`. */
-export type ContentBlockStart = z.infer<ReturnType<typeof contentBlockStartSchema>>;
+export type ContentBlockStart = ShapeOf<typeof contentBlockStartShape>;
 /** A parsed `content_block_delta`. */
-export type ContentBlockDelta = z.infer<ReturnType<typeof contentBlockDeltaSchema>>;
+export type ContentBlockDelta = ShapeOf<typeof contentBlockDeltaShape>;
 /** A parsed `message_delta`. */
-export type MessageDelta = z.infer<ReturnType<typeof messageDeltaSchema>>;
+export type MessageDelta = ShapeOf<typeof messageDeltaShape>;

@@ -3,7 +3,7 @@ import { assembledSse } from '../shared/assembled-sse.js';
 import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
 import type { AttemptContext, ChatProvider, ProviderChatRequest } from '../types.js';
-import { streamEventSchema } from './api-types.js';
+import { streamEventShape } from './api-types.js';
 import { type AnthropicEndpoint, postMessages } from './http.js';
 import { messagesRequestBody } from './messages-request.js';
 import { MessageStreamAssembler } from './messages-stream.js';
@@ -61,7 +61,7 @@ export function createAnthropicChat(endpoint: AnthropicEndpoint, defaultMaxToken
           messages,
           (value) => ({
             events: assembler.push(
-              parseWire(streamEventSchema(), value, provider, 'Messages stream event', assembler.hadOutput),
+              parseWire(streamEventShape, value, provider, 'Messages stream event', assembler.hadOutput),
             ),
             done: false,
           }),

@@ -1,13 +1,15 @@
-import type { z } from 'zod';
 import { ProtocolError } from '../../errors/index.js';
 import type { ChatEvent, FinishReason } from '../../types/chat.js';
 import { parseWire } from '../shared/parse-wire.js';
+import type { WireShape } from '../shared/wire-shape.js';
 import {
-  contentBlockDeltaSchema,
-  contentBlockStartSchema,
-  contentBlockStopSchema,
-  messageDeltaSchema,
-  messageStartSchema,
+  type ContentBlockDelta,
+  type ContentBlockStart,
+  contentBlockDeltaShape,
+  contentBlockStartShape,
+  contentBlockStopShape,
+  messageDeltaShape,
+  messageStartShape,
 } from './api-types.js';
 
 /**
@@ -73,18 +75,18 @@ export class MessageStreamAssembler {
   push(data: { type: string; [field: string]: unknown }): ChatEvent[] {
     switch (data.type) {
       case 'message_start': {
-        const usage = this.parse(messageStartSchema(), data).message.usage;
+        const usage = this.parse(messageStartShape, data).message.usage;
         if (typeof usage?.input_tokens === 'number') this.inputTokens = usage.input_tokens;
         return [];
       }
       case 'content_block_start':
-        return this.start(this.parse(contentBlockStartSchema(), data));
+        return this.start(this.parse(contentBlockStartShape, data));
       case 'content_block_delta':
-        return this.delta(this.parse(contentBlockDeltaSchema(), data));
+        return this.delta(this.parse(contentBlockDeltaShape, data));
       case 'content_block_stop':
-        return this.stop(this.parse(contentBlockStopSchema(), data).index);
+        return this.stop(this.parse(contentBlockStopShape, data).index);
       case 'message_delta': {
-        const event = this.parse(messageDeltaSchema(), data);
+        const event = this.parse(messageDeltaShape, data);
         if (event.delta?.stop_reason) this.stopReason = event.delta.stop_reason;
         if (typeof event.usage?.output_tokens === 'number') this.outputTokens = event.usage.output_tokens;
         if (typeof event.usage?.input_tokens === 'number') this.inputTokens = event.usage.input_tokens;
@@ -119,7 +121,7 @@ export class MessageStreamAssembler {
     return this.error('Messages stream ended before message_stop (truncated)');
   }
 
-  private start(event: z.infer<ReturnType<typeof contentBlockStartSchema>>): ChatEvent[] {
+  private start(event: ContentBlockStart): ChatEvent[] {
     const block = event.content_block;
     if (block.type === 'text') {
       this.blocks.set(event.index, { kind: 'text' });
@@ -140,7 +142,7 @@ export class MessageStreamAssembler {
     return [];
   }
 
-  private delta(event: z.infer<ReturnType<typeof contentBlockDeltaSchema>>): ChatEvent[] {
+  private delta(event: ContentBlockDelta): ChatEvent[] {
     const { delta } = event;
     if (delta.type === 'text_delta') return this.text(delta.text);
     if (delta.type === 'input_json_delta') {
@@ -167,7 +169,7 @@ export class MessageStreamAssembler {
     return [{ type: 'text-delta', text }];
   }
 
-  private parse<T extends z.ZodType>(schema: T, data: unknown): z.output<T> {
+  private parse<T>(schema: WireShape<T>, data: unknown): T {
     return parseWire(schema, data, this.provider, 'Messages stream event', this.hadOutput);
   }
 

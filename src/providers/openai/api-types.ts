@@ -1,5 +1,12 @@
-import type { z } from 'zod';
 import { lazySchema } from '../../internal/zod.js';
+import {
+  type ShapeOf,
+  wireArray,
+  wireCount,
+  wireNullish,
+  wireObject,
+  wireString,
+} from '../shared/wire-shape.js';
 
 /*
  * Wire shapes of the OpenAI API and of the servers that copy it, as zod schemas. Every object
@@ -7,9 +14,9 @@ import { lazySchema } from '../../internal/zod.js';
  * kept and ignored, and fields we do not read are not declared. Sources: PROTOCOLS.md §2
  * (OpenAI: ONODE, OAS) and §6 (vLLM, Kokoro-FastAPI, speaches).
  *
- * Each schema is a function that builds it on its first call and returns the same object
- * afterwards (`lazy`, with zod from src/internal/zod.ts), so that importing voxroute does not
- * load zod; call it where the message is parsed, e.g. `parseWire(xSchema(), ...)`.
+ * The frames of a call (`xShape`) are wire shapes (src/providers/shared/wire-shape.ts): checked
+ * without zod when they fit, so the first call does not load zod; `parseWire(xShape, ...)`.
+ * The error body is a zod schema built on its first call (`lazySchema`).
  */
 
 /** Body of an OpenAI-style error: `{"error":{message,type,param,code}}`; vLLM's `code` is an integer. */
@@ -21,58 +28,41 @@ export const errorObjectSchema = lazySchema((z) =>
   }),
 );
 
+const str = wireNullish(wireString);
+const count = wireNullish(wireCount);
+
 /** One tool-call fragment of a chat delta; `index` groups the fragments of one call. */
-export const toolCallDeltaSchema = lazySchema((z) =>
-  z.looseObject({
-    index: z.number().int().nonnegative(),
-    id: z.string().nullish(),
-    type: z.string().nullish(),
-    function: z
-      .looseObject({
-        name: z.string().nullish(),
-        arguments: z.string().nullish(),
-      })
-      .nullish(),
-  }),
-);
+export const toolCallDeltaShape = wireObject({
+  index: wireCount,
+  id: str,
+  type: str,
+  function: wireNullish(wireObject({ name: str, arguments: str })),
+});
 
 /** Token counts of chat (`CompletionUsage`; vLLM `UsageInfo`). */
-export const chatUsageSchema = lazySchema((z) =>
-  z.looseObject({
-    prompt_tokens: z.number().int().nonnegative().nullish(),
-    completion_tokens: z.number().int().nonnegative().nullish(),
-  }),
-);
+export const chatUsageShape = wireObject({ prompt_tokens: count, completion_tokens: count });
 
 /** One choice of a chat completion chunk. */
-export const chatChoiceSchema = lazySchema((z) =>
-  z.looseObject({
-    index: z.number().int().nonnegative().nullish(),
-    delta: z
-      .looseObject({
-        content: z.string().nullish(),
-        refusal: z.string().nullish(),
-        tool_calls: z.array(toolCallDeltaSchema()).nullish(),
-      })
-      .nullish(),
-    finish_reason: z.string().nullish(),
-  }),
-);
+export const chatChoiceShape = wireObject({
+  index: count,
+  delta: wireNullish(
+    wireObject({ content: str, refusal: str, tool_calls: wireNullish(wireArray(toolCallDeltaShape)) }),
+  ),
+  finish_reason: str,
+});
 
 /**
  * A `chat.completion.chunk` (ONODE `ChatCompletionChunk`): `choices` is empty in the usage
  * chunk that `stream_options.include_usage` adds before `[DONE]`; `usage` is null elsewhere
  * (vLLM with `continuous_usage_stats` fills it on every chunk).
  */
-export const chatChunkSchema = lazySchema((z) =>
-  z.looseObject({
-    choices: z.array(chatChoiceSchema()).nullish(),
-    usage: chatUsageSchema().nullish(),
-  }),
-);
+export const chatChunkShape = wireObject({
+  choices: wireNullish(wireArray(chatChoiceShape)),
+  usage: wireNullish(chatUsageShape),
+});
 
 /** A parsed chat completion chunk. */
-export type ChatChunk = z.infer<ReturnType<typeof chatChunkSchema>>;
+export type ChatChunk = ShapeOf<typeof chatChunkShape>;
 
 /** A wire tool call as sent back to the server in an assistant message. */
 export interface WireToolCall {
@@ -123,37 +113,25 @@ export interface WireSpeechRequest {
  * Events of `/audio/speech` with `stream_format: 'sse'`: `speech.audio.delta` carries base64
  * audio; `speech.audio.done` ends the stream with `usage` (OpenAI) or `token_usage` (speaches).
  */
-export const speechEventSchema = lazySchema((z) =>
-  z.looseObject({
-    type: z.string(),
-    audio: z.string().nullish(),
-  }),
-);
+export const speechEventShape = wireObject({ type: wireString, audio: str });
 
 /**
  * Streamed transcription events, in the three dialects (PROTOCOLS.md §2.4, §6.1, §6.3):
  * OpenAI and speaches send `{type:'transcript.text.delta', delta}` and `{type:'transcript.text.done', text}`;
  * vLLM sends chat-like `{object:'transcription.chunk', choices:[{delta:{content}, finish_reason}]}`.
  */
-export const transcriptionEventSchema = lazySchema((z) =>
-  z.looseObject({
-    type: z.string().nullish(),
-    object: z.string().nullish(),
-    delta: z.string().nullish(),
-    text: z.string().nullish(),
-    choices: z
-      .array(
-        z.looseObject({
-          delta: z.looseObject({ content: z.string().nullish() }).nullish(),
-          finish_reason: z.string().nullish(),
-        }),
-      )
-      .nullish(),
-  }),
-);
+export const transcriptionEventShape = wireObject({
+  type: str,
+  object: str,
+  delta: str,
+  text: str,
+  choices: wireNullish(
+    wireArray(wireObject({ delta: wireNullish(wireObject({ content: str })), finish_reason: str })),
+  ),
+});
 
 /** A parsed streamed transcription event. */
-export type TranscriptionEvent = z.infer<ReturnType<typeof transcriptionEventSchema>>;
+export type TranscriptionEvent = ShapeOf<typeof transcriptionEventShape>;
 
 /** The non-streamed transcription answer with `response_format: 'json'`: `{text}`. */
-export const transcriptionJsonSchema = lazySchema((z) => z.looseObject({ text: z.string() }));
+export const transcriptionJsonShape = wireObject({ text: wireString });

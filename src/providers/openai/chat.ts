@@ -4,7 +4,7 @@ import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-e
 import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
 import type { AttemptContext, ChatProvider, ProviderChatRequest } from '../types.js';
-import { chatChunkSchema } from './api-types.js';
+import { chatChunkShape } from './api-types.js';
 import { chatRequestBody } from './chat-request.js';
 import { ChatStreamAssembler } from './chat-stream.js';
 
@@ -33,7 +33,7 @@ export function createOpenAiChat(endpoint: HttpEndpoint, kind: 'openai' | 'opena
         const assembler = new ChatStreamAssembler(provider);
         return assembledSse(provider, response, assembler, (value) => ({
           events: assembler.push(
-            parseWire(chatChunkSchema(), value, provider, 'chat chunk', assembler.hadOutput),
+            parseWire(chatChunkShape, value, provider, 'chat chunk', assembler.hadOutput),
           ),
           done: false,
         }));

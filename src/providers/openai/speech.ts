@@ -16,7 +16,7 @@ import type {
   TtsCapabilities,
   TtsProvider,
 } from '../types.js';
-import { speechEventSchema } from './api-types.js';
+import { speechEventShape } from './api-types.js';
 import { DEFAULT_TTS_SAMPLE_RATE, type OpenAiTtsOptions } from './options.js';
 import { speechRequestBody } from './speech-request.js';
 
@@ -99,7 +99,7 @@ function sseAudio(
     },
   };
   return assembledSse(provider, response, audio, (value) => {
-    const event = parseWire(speechEventSchema(), value, provider, 'speech event', audio.hadOutput);
+    const event = parseWire(speechEventShape, value, provider, 'speech event', audio.hadOutput);
     if (event.type === 'speech.audio.done') return { events: [], done: true };
     if (event.type === 'speech.audio.delta' && event.audio) {
       const data = decodeBase64Audio(event.audio, provider, audio.hadOutput);

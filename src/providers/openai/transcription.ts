@@ -8,7 +8,7 @@ import { collectAudio } from '../shared/collect-audio.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
 import { parseWire } from '../shared/parse-wire.js';
 import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
-import { transcriptionEventSchema, transcriptionJsonSchema } from './api-types.js';
+import { transcriptionEventShape, transcriptionJsonShape } from './api-types.js';
 import { encodeMultipart, type MultipartPart } from './multipart.js';
 import type { OpenAiSttOptions } from './options.js';
 import { readJsonBody } from './read-body.js';
@@ -65,13 +65,13 @@ export function createOpenAiTranscription(endpoint: HttpEndpoint, options: OpenA
       if (!(response.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream')) {
         const json = await readJsonBody(provider, response.body);
         if (isStreamErrorPayload(json)) throw errorFromStreamPayload(provider, json, undefined, false);
-        const { text } = parseWire(transcriptionJsonSchema(), json, provider, 'transcription', false);
+        const { text } = parseWire(transcriptionJsonShape, json, provider, 'transcription', false);
         yield* assembler.push({ type: 'transcript.text.done', text }).events;
         return;
       }
       yield* assembledSse(provider, response, assembler, (value) =>
         assembler.push(
-          parseWire(transcriptionEventSchema(), value, provider, 'transcription event', assembler.hadOutput),
+          parseWire(transcriptionEventShape, value, provider, 'transcription event', assembler.hadOutput),
         ),
       );
     },

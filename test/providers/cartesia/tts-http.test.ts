@@ -85,8 +85,14 @@ describe('Cartesia TTS over /tts/bytes (loopback, undici)', () => {
               reject(error);
               return;
             }
-            if (r === undefined) return t.onReadable(read);
-            if (r.done) return resolve(out);
+            if (r === undefined) {
+              t.onReadable(read);
+              return;
+            }
+            if (r.done) {
+              resolve(out);
+              return;
+            }
             out.push(r.value);
           }
         };

@@ -3,32 +3,7 @@ import { TimeoutError } from '../../../src/errors/index.js';
 import { isRouterStall, STALL_TOLERANCE_MS } from '../../../src/internal/stall.js';
 import { ListenSession } from '../../../src/providers/deepgram/listen-session.js';
 import type { WebSocketConnection } from '../../../src/transport/websocket-types.js';
-import { ManualClock } from '../../routing/helpers.js';
-
-/**
- * A clock whose event loop can be blocked: `block(ms)` moves time on without firing timers;
- * `advance(0)` then fires the overdue ones, and a timer set by one of them runs on the next
- * `advance` only (the next turn of the event loop).
- */
-class BlockableClock extends ManualClock {
-  block(ms: number): void {
-    this.current += ms;
-  }
-  override advance(ms: number): void {
-    const target = this.current + ms;
-    const existing = new Set(this.timers.keys());
-    for (;;) {
-      const due = [...this.timers.entries()]
-        .filter(([id, t]) => existing.has(id) && t.at <= target)
-        .sort((x, y) => x[1].at - y[1].at)[0];
-      if (!due) break;
-      this.timers.delete(due[0]);
-      this.current = Math.max(this.current, due[1].at);
-      due[1].fn();
-    }
-    this.current = Math.max(this.current, target);
-  }
-}
+import { BlockableClock } from '../../routing/blockable-clock.js';
 
 /** A listen socket that takes every frame and never answers. */
 function silentSocket(sent: Array<string | Uint8Array>): WebSocketConnection {

@@ -265,7 +265,8 @@ describe('OpenAI speech: SSE', () => {
     const first = await iterator.next();
     expect([...(first.value as ProviderAudio).data]).toEqual([...ramp(6)]);
     const second = (iterator as Takeable<ProviderAudio>).take();
-    expect([...(second?.value as ProviderAudio).data]).toEqual([...ramp(4, 6)]);
+    expect(second?.done).toBe(false);
+    expect([...(second!.value as ProviderAudio).data]).toEqual([...ramp(4, 6)]);
     expect((iterator as Takeable<ProviderAudio>).take()).toBeUndefined();
     finish();
     expect(await iterator.next()).toEqual({ done: true, value: undefined });

@@ -1,21 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT as root, runProbe, sourceFiles } from '../../helpers/import-probe.js';
-
-/**
- * How long the probe process may run before it counts as hung, ms. Not a speed check: the probe
- * transpiles and imports all of src/ and voxroute/testing from source and then the AWS SDK,
- * about 5 s of CPU; on a 2-core machine shared with a full parallel test run (load average 20)
- * that took over 30 s of wall time, the old limit. Speed targets live in bench/.
- */
-const PROBE_HANG_MS = 150_000;
+import { PROBE_TEST_MS, ROOT as root, runProbe, sourceFiles } from '../../helpers/import-probe.js';
 
 function probe(): Promise<{ afterImport: number; afterLoad: number }> {
-  return runProbe('test/providers/sagemaker/fixtures/import-probe.mjs', {
-    recordLoads: false,
-    timeoutMs: PROBE_HANG_MS,
-  });
+  return runProbe('test/providers/sagemaker/fixtures/import-probe.mjs', { recordLoads: false });
 }
 
 describe('the AWS SDK is loaded lazily', () => {
@@ -27,7 +16,7 @@ describe('the AWS SDK is loaded lazily', () => {
       // The control: the probe does see the SDK once it is loaded.
       expect(afterLoad).toBeGreaterThan(0);
     },
-    PROBE_HANG_MS + 30_000,
+    PROBE_TEST_MS,
   );
 
   it('no source file imports the AWS SDK or the event-stream codec statically (only `import type` and `import(`)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError, ProtocolError } from '../../../src/errors/index.js';
 import { isTakeable, type Takeable } from '../../../src/internal/takeable.js';
-import { chatChunkSchema } from '../../../src/providers/openai/api-types.js';
+import { chatChunkShape } from '../../../src/providers/openai/api-types.js';
 import { ChatStreamAssembler } from '../../../src/providers/openai/chat-stream.js';
 import { assembledSse } from '../../../src/providers/shared/assembled-sse.js';
 import { parseWire } from '../../../src/providers/shared/parse-wire.js';
@@ -17,7 +17,7 @@ const stop = `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_r
 function chatEvents(response: HttpResponse): AsyncIterableIterator<ChatEvent> & Takeable<ChatEvent> {
   const assembler = new ChatStreamAssembler('p');
   return assembledSse('p', response, assembler, (value) => ({
-    events: assembler.push(parseWire(chatChunkSchema(), value, 'p', 'chat chunk', assembler.hadOutput)),
+    events: assembler.push(parseWire(chatChunkShape, value, 'p', 'chat chunk', assembler.hadOutput)),
     done: false,
   }));
 }

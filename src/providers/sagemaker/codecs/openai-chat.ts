@@ -1,4 +1,4 @@
-import { chatChunkSchema } from '../../openai/api-types.js';
+import { chatChunkShape } from '../../openai/api-types.js';
 import { chatRequestBody } from '../../openai/chat-request.js';
 import { ChatStreamAssembler } from '../../openai/chat-stream.js';
 import { parseWire } from '../../shared/parse-wire.js';
@@ -35,7 +35,7 @@ export const openAiChatCodec: SageMakerChatCodec = {
         yield* assembler.end('done');
         return;
       }
-      yield* assembler.push(parseWire(chatChunkSchema(), message.value, provider, 'chat chunk', false));
+      yield* assembler.push(parseWire(chatChunkShape, message.value, provider, 'chat chunk', false));
     }
     yield* assembler.end('eof');
   },

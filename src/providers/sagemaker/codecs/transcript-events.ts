@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ProtocolError } from '../../../errors/index.js';
 import { lazySchema } from '../../../internal/zod.js';
 import type { TranscriptEvent, TranscriptWord } from '../../../types/transcript.js';
-import { transcriptionEventSchema } from '../../openai/api-types.js';
+import { transcriptionEventShape } from '../../openai/api-types.js';
 import { TranscriptAssembler } from '../../openai/transcription-stream.js';
 import { parseWire } from '../../shared/parse-wire.js';
 import type { SttCodecCall } from '../codec.js';
@@ -70,7 +70,7 @@ export async function* transcriptEvents(
     const value = message.value as { type?: unknown } | null;
     if (typeof value?.type === 'string' && value.type.startsWith('transcript.text.')) {
       openai ??= new TranscriptAssembler(provider, interim, call.audioMs);
-      const event = parseWire(transcriptionEventSchema(), value, provider, 'transcription event', false);
+      const event = parseWire(transcriptionEventShape, value, provider, 'transcription event', false);
       const step = openai.push(event);
       yield* step.events;
       if (step.done) return;
