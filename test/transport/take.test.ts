@@ -2,37 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { AbortError, ProtocolError } from '../../src/errors/index.js';
 import { isTakeable, nextOf, type Takeable } from '../../src/internal/takeable.js';
 import type { HttpTransport } from '../../src/transport/types.js';
+import { readAllByTake } from '../helpers/read-by-take.js';
 import { type Loopback, loopbackHooks } from './loopback.js';
 import { modes } from './modes.js';
 import { route } from './routes.js';
-
-/** Reads a body to its end with take() and onReadable() alone: the chunks' text, in order. */
-function readByTake(body: Takeable<Uint8Array>): Promise<string[]> {
-  const out: string[] = [];
-  return new Promise((resolve, reject) => {
-    const run = (): void => {
-      for (;;) {
-        let r: IteratorResult<Uint8Array> | undefined;
-        try {
-          r = body.take();
-        } catch (error) {
-          reject(error);
-          return;
-        }
-        if (r === undefined) {
-          body.onReadable(run);
-          return;
-        }
-        if (r.done) {
-          resolve(out);
-          return;
-        }
-        out.push(Buffer.from(r.value).toString());
-      }
-    };
-    run();
-  });
-}
 
 describe.each(modes)("a response body's synchronous side ($name)", ({ create }) => {
   let loop: Loopback;
@@ -49,7 +22,9 @@ describe.each(modes)("a response body's synchronous side ($name)", ({ create }) 
     const response = await transport.request({ provider: 'p', method: 'GET', url: `${loop.origin}/chunks` });
     const body = response.body[Symbol.asyncIterator]();
     expect(isTakeable(body)).toBe(true);
-    expect((await readByTake(body as Takeable<Uint8Array>)).join('')).toBe('abbccc');
+    expect(
+      (await readAllByTake(body as Takeable<Uint8Array>)).map((c) => Buffer.from(c).toString()).join(''),
+    ).toBe('abbccc');
     expect((body as Takeable<Uint8Array>).take()).toEqual({ value: undefined, done: true });
   });
 

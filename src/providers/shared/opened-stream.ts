@@ -1,4 +1,4 @@
-import { isTakeable, nextOf, type Takeable } from '../../internal/takeable.js';
+import { nextOf, type Takeable, takeableOf } from '../../internal/takeable.js';
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
 
@@ -7,7 +7,7 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, 
  * also {@link Takeable}: the request goes out (`open()`) at the first read, as an async
  * generator's would, and its answer is then read through the iterator `open()` resolves with:
  * by plain calls when that iterator is takeable (a raw audio body: see `rawBodyAudio`; an SSE
- * body: see `assembledSse`), else one `next()` at a time.
+ * body: see `assembledSse`), else one `next()` at a time (`takeableOf`).
  * `open()`'s failure is thrown at the read that waited for it. `return()` closes the answer's
  * iterator (the request's, once it is open). One reader.
  */
@@ -18,9 +18,6 @@ export class OpenedStream<T> implements AsyncIterableIterator<T>, Takeable<T> {
   #sync: Takeable<T> | undefined;
   #failure: { error: unknown } | undefined;
   #done = false;
-  /** The pending `next()` of an inner iterator without a synchronous side, and what it gave. */
-  #pulling = false;
-  #ready: IteratorResult<T> | undefined;
   #wake: (() => void) | undefined;
 
   constructor(open: () => Promise<AsyncIterator<T>>) {
@@ -44,18 +41,13 @@ export class OpenedStream<T> implements AsyncIterableIterator<T>, Takeable<T> {
       return undefined;
     }
     const sync = this.#sync;
+    if (sync === undefined) return undefined;
     let r: IteratorResult<T> | undefined;
-    if (sync !== undefined) {
-      try {
-        r = sync.take();
-      } catch (error) {
-        this.#done = true;
-        throw error;
-      }
-    } else {
-      r = this.#ready;
-      this.#ready = undefined;
-      if (r === undefined && this.#inner !== undefined && !this.#pulling) this.#pull(this.#inner);
+    try {
+      r = sync.take();
+    } catch (error) {
+      this.#done = true;
+      throw error;
     }
     if (r?.done) this.#done = true;
     return r;
@@ -97,29 +89,11 @@ export class OpenedStream<T> implements AsyncIterableIterator<T>, Takeable<T> {
           return;
         }
         this.#inner = inner;
-        if (isTakeable(inner)) this.#sync = inner;
+        this.#sync = takeableOf(inner);
         this.#wakeReader();
       },
       (error: unknown) => {
         if (this.#done) return;
-        this.#failure = { error };
-        this.#wakeReader();
-      },
-    );
-  }
-
-  #pull(inner: AsyncIterator<T>): void {
-    this.#pulling = true;
-    inner.next().then(
-      (r) => {
-        this.#pulling = false;
-        if (this.#inner !== inner) return;
-        this.#ready = r;
-        this.#wakeReader();
-      },
-      (error: unknown) => {
-        this.#pulling = false;
-        if (this.#inner !== inner) return;
         this.#failure = { error };
         this.#wakeReader();
       },

@@ -5,6 +5,7 @@ import { createCartesiaAdapter } from '../../../src/providers/cartesia/index.js'
 import type { ProviderAudio } from '../../../src/providers/types.js';
 import { mockCartesiaAudio, mockWordTimestamps } from '../../../src/testing/cartesia/index.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
+import { readAllByTake } from '../../helpers/read-by-take.js';
 import { API_KEY, collect, collectUntilError, concat, type Loopback, startLoopback } from './helpers.js';
 
 let loop: Loopback | undefined;
@@ -73,31 +74,7 @@ describe('Cartesia TTS over /tts/bytes (loopback, undici)', () => {
       const audio = loop.adapter().tts!.synthesize({ text, voice: 'voice-1', format }, loop.attempt());
       const iterator = audio[Symbol.asyncIterator]();
       expect(isTakeable(iterator)).toBe(true);
-      const chunks = await new Promise<ProviderAudio[]>((resolve, reject) => {
-        const out: ProviderAudio[] = [];
-        const t = iterator as Takeable<ProviderAudio>;
-        const read = (): void => {
-          for (;;) {
-            let r: IteratorResult<ProviderAudio> | undefined;
-            try {
-              r = t.take();
-            } catch (error) {
-              reject(error);
-              return;
-            }
-            if (r === undefined) {
-              t.onReadable(read);
-              return;
-            }
-            if (r.done) {
-              resolve(out);
-              return;
-            }
-            out.push(r.value);
-          }
-        };
-        read();
-      });
+      const chunks = await readAllByTake(iterator as Takeable<ProviderAudio>);
       for (const chunk of chunks) expect(chunk.format).toEqual(format);
       expect(concat(chunks.map((c) => c.data))).toEqual(mockCartesiaAudio(text, format));
     },

@@ -8,6 +8,7 @@ import { parseWire } from '../../../src/providers/shared/parse-wire.js';
 import type { HttpResponse } from '../../../src/transport/types.js';
 import type { ChatEvent } from '../../../src/types/chat.js';
 import { handBody } from '../../helpers/hand-body.js';
+import { readAllByTake } from '../../helpers/read-by-take.js';
 
 const delta = (content: string) =>
   `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\n\n`;
@@ -20,34 +21,6 @@ function chatEvents(response: HttpResponse): AsyncIterableIterator<ChatEvent> & 
     events: assembler.push(parseWire(chatChunkShape, value, 'p', 'chat chunk', assembler.hadOutput)),
     done: false,
   }));
-}
-
-/** Reads every event with take() and onReadable() only (no promise per item), until the end. */
-function readAllByTake(events: Takeable<ChatEvent>): Promise<ChatEvent[]> {
-  const out: ChatEvent[] = [];
-  return new Promise((resolve, reject) => {
-    const read = (): void => {
-      for (;;) {
-        let r: IteratorResult<ChatEvent> | undefined;
-        try {
-          r = events.take();
-        } catch (error) {
-          reject(error);
-          return;
-        }
-        if (r === undefined) {
-          events.onReadable(read);
-          return;
-        }
-        if (r.done) {
-          resolve(out);
-          return;
-        }
-        out.push(r.value);
-      }
-    };
-    read();
-  });
 }
 
 describe('assembledSse: chat deltas by plain calls', () => {
