@@ -11,7 +11,7 @@ import { isEmptyAnswer, isReusedSocketReset, midStreamError, normalize } from '.
 import type { CallScope } from './call-scope.js';
 import { CallEvents } from './call-span.js';
 import { CandidateOrder } from './candidate-order.js';
-import { canFallBack, isUsageError } from './classify.js';
+import { canFallBack } from './classify.js';
 import { isColdStart } from './cold-start.js';
 import type { RouterEventBase } from './events.js';
 import { breakerFailureOf } from './health/index.js';
@@ -359,9 +359,10 @@ export async function* drive<T>(
         r.attempt.error = error;
         // A deadline that passed while the event loop was blocked is not the provider's failure.
         const stall = isRouterStall(error);
-        // The caller's or the config's error (e.g. a header the HTTP client refused to send) is
-        // not the provider's: no failure is recorded against it.
-        if (!stall && !isUsageError(error)) tracker.recordFailure(r.c.key, clock.now(), r.attempt.durationMs);
+        // Only a failure that is the provider's is recorded against it: not the caller's or the
+        // config's error (e.g. a header the HTTP client refused to send), nor a request the
+        // provider called bad (400, 413, 422; the breaker counts it as cancelled too).
+        if (!stall && canFallBack(error)) tracker.recordFailure(r.c.key, clock.now(), r.attempt.durationMs);
         r.c.health?.recordFailure(
           breakerFailureOf(error, { reusedSocketReset: isReusedSocketReset(error), routerStall: stall }),
         );
@@ -465,7 +466,7 @@ export async function* drive<T>(
         const cause = normalize(raw, c.provider, run.redact);
         winner.attempt.error = cause;
         const stall = isRouterStall(cause);
-        if (!stall && !isUsageError(cause)) tracker.recordFailure(c.key, clock.now());
+        if (!stall && canFallBack(cause)) tracker.recordFailure(c.key, clock.now());
         c.health?.recordFailure(
           breakerFailureOf(cause, { reusedSocketReset: isReusedSocketReset(cause), routerStall: stall }),
         );

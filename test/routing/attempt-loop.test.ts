@@ -90,22 +90,28 @@ describe('the attempt loop', () => {
     expect(ProtocolError.isInstance((error as MidStreamError).cause)).toBe(true);
   });
 
-  it('throws a bad request (400) at once without trying the next provider', async () => {
-    const bad = new ProviderError('max_tokens is too large', { provider: 'a', status: 400 });
-    const a = candidate<ChatEvent>('a', async function* () {
-      yield* [];
-      throw bad;
-    });
-    const b = candidate<ChatEvent>('b', async function* () {
-      yield delta('never');
-    });
-    const stream = routedStream(fakeRun([a, b]));
-    const { items, error } = await collect(stream);
-    expect(items).toEqual([]);
-    expect(error).toBe(bad);
-    expect(b.starts).toBe(0);
-    await expect(stream.result).rejects.toBe(bad);
-  });
+  it.each([400, 413, 422])(
+    'throws a bad request (%i) at once without trying the next provider, and charges no failure to a',
+    async (status) => {
+      const bad = new ProviderError('max_tokens is too large', { provider: 'a', status });
+      const a = candidate<ChatEvent>('a', async function* () {
+        yield* [];
+        throw bad;
+      });
+      const b = candidate<ChatEvent>('b', async function* () {
+        yield delta('never');
+      });
+      const run = fakeRun([a, b]);
+      const stream = routedStream(run);
+      const { items, error } = await collect(stream);
+      expect(items).toEqual([]);
+      expect(error).toBe(bad);
+      expect(b.starts).toBe(0);
+      await expect(stream.result).rejects.toBe(bad);
+      // The caller's request was bad, not the provider: its failure record and tail stay clean.
+      expect(run.tracker.snapshot(a.key).errors).toBe(0);
+    },
+  );
 
   it('falls back past a provider whose key is refused (401), which is misconfigured, not a bad request', async () => {
     const a = candidate<ChatEvent>('a', async function* () {

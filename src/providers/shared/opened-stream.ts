@@ -70,6 +70,10 @@ export class OpenedStream<T> implements AsyncIterableIterator<T>, Takeable<T> {
     this.#inner = undefined;
     this.#sync = undefined;
     const closed = inner?.return?.();
+    // A read waiting for the request to open ends now (take() gives the end): it would otherwise
+    // wait for ever, since open()'s outcome is dropped once returned. A reader waiting on the
+    // answer's iterator was handed to it, and that iterator's return() is its to settle.
+    this.#wakeReader();
     return closed ? closed.then(() => DONE) : Promise.resolve(DONE);
   }
 

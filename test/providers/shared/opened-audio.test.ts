@@ -88,3 +88,30 @@ describe('OpenedStream over a raw body', () => {
     ]);
   });
 });
+
+describe('OpenedStream returned while its request opens', () => {
+  it('settles a next() that waits for open() with the end, and closes the answer that comes later', async () => {
+    let answer!: (inner: AsyncIterator<number>) => void;
+    const stream = new OpenedStream<number>(
+      () =>
+        new Promise((resolve) => {
+          answer = resolve;
+        }),
+    );
+    const pending = stream.next();
+    expect(await stream.return()).toEqual({ value: undefined, done: true });
+    expect(await pending).toEqual({ value: undefined, done: true });
+    let closed = 0;
+    answer({
+      next: () => Promise.resolve({ value: 1, done: false }),
+      return: () => {
+        closed++;
+        return Promise.resolve({ value: undefined, done: true });
+      },
+    });
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(closed).toBe(1);
+    expect(stream.take()).toEqual({ value: undefined, done: true });
+  });
+});
