@@ -17,6 +17,14 @@ export interface Diagnosis {
   hedgesWon: Record<string, number>;
   /** Hedges whose first attempt still won (the extra request bought nothing), by first provider. */
   hedgesLost: Record<string, number>;
+  /**
+   * Failed attempts by provider, role and when: `b hedge in outage` counts hedges sent to b
+   * during one of its outage bursts that failed. Role: `first` (the call's first attempt),
+   * `hedge` (the second attempt, started while the first was still running), `fallback` (any
+   * other: after a failure, including the replacement of a failed hedge). Each failed attempt
+   * beyond the first of a call is an extra request that the hedge budget pays for.
+   */
+  failedAttempts: Record<string, number>;
   /** Requests in c's tail that went to c first and got no hedge. */
   unhedgedTails: number;
   /** Requests in c's tail that went to c first. */
@@ -39,6 +47,7 @@ export function diagnose(scenario: Scenario, result: StrategyResult): Diagnosis 
     slowFirstChoices: {},
     hedgesWon: {},
     hedgesLost: {},
+    failedAttempts: {},
     unhedgedTails: 0,
     tailsOnC: 0,
     longestInflatedMs: {},
@@ -54,6 +63,12 @@ export function diagnose(scenario: Scenario, result: StrategyResult): Diagnosis 
       bump(d.slowFirstChoices, first.provider);
     const hedged = second !== undefined && (first.outcome === 'aborted' || second.outcome === 'aborted');
     if (hedged) bump(first.outcome === 'aborted' ? d.hedgesWon : d.hedgesLost, first.provider);
+    const outage = scenario.bursts.some(([from, to]) => i >= from && i < to);
+    call.attempts.forEach((a, k) => {
+      if (a.outcome !== 'failed') return;
+      const role = k === 0 ? 'first' : k === 1 && first.outcome !== 'failed' ? 'hedge' : 'fallback';
+      bump(d.failedAttempts, `${a.provider} ${role}${outage ? ' in outage' : ''}`);
+    });
     if (tails.has(i) && first.provider === 'c') {
       d.tailsOnC++;
       if (!hedged) d.unhedgedTails++;
@@ -106,6 +121,7 @@ export function describe(d: Diagnosis, scored: boolean): string[] {
       `hedges won by the second attempt: ${won} (${list(d.hedgesWon)}); lost, the first answered first: ${lost} (${list(d.hedgesLost)})`,
     );
   }
+  lines.push(`failed attempts: ${list(d.failedAttempts)}`);
   lines.push(
     `c's tail requests sent to c first: ${d.tailsOnC}, of which without a hedge: ${d.unhedgedTails}`,
   );
