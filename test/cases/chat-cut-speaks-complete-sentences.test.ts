@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { AbortError, MidStreamError, RequestError, type RouterConfig, voiceTurn } from '../../src/index.js';
 import { ClauseSplitter } from '../../src/text/clause-splitter.js';
+import { deferred } from '../helpers/deferred.js';
 import { startWithBackup } from '../helpers/streamed-tts.js';
 import { sonicPrimary } from '../providers/cartesia/helpers.js';
 import {
@@ -25,14 +26,6 @@ import {
 } from './wire/servers.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 7);
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((res) => {
-    resolve = res;
-  });
-  return { promise, resolve };
-}
 
 /** Resolves when `inputs` holds `n` items (checked each time `bump` is called). */
 function counter(inputs: string[]) {

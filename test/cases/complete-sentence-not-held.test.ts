@@ -8,6 +8,7 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { RequestError, type RouterConfig, voiceTurn } from '../../src/index.js';
+import { deferred } from '../helpers/deferred.js';
 import {
   answerPcm,
   chatChunk,
@@ -21,16 +22,6 @@ import {
 } from './wire/servers.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 5);
-
-function deferred<T = void>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 /** An OpenAI speech server: records each request's input, answers AUDIO; `asked(n)` waits for n inputs. */
 async function speech() {

@@ -7,6 +7,8 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
+export { deferred } from '../../helpers/deferred.js';
+
 /** Server-side resources of one cell. */
 export class Scope {
   readonly #closers: Array<() => Promise<void>> = [];
@@ -19,15 +21,6 @@ export class Scope {
   async close(): Promise<void> {
     for (const close of this.#closers.splice(0).reverse()) await close();
   }
-}
-
-/** Resolves a promise from outside. */
-export function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
 }
 
 /**

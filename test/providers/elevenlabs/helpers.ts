@@ -3,6 +3,8 @@ import type { AttemptContext } from '../../../src/providers/types.js';
 import type { Deadlines, HttpTransport } from '../../../src/transport/types.js';
 import type { WebSocketConnection, WebSocketTransport } from '../../../src/transport/websocket-types.js';
 
+export { deferred } from '../../helpers/deferred.js';
+
 /** An AttemptContext over the given transports. */
 export function attemptOf(
   transport: HttpTransport,
@@ -104,13 +106,4 @@ export async function* gatedText(
     if (gate) await gate;
     yield pieces[i]!;
   }
-}
-
-/** A promise with its resolve function. */
-export function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
 }
