@@ -1,5 +1,6 @@
 import { ProtocolError } from '../errors/index.js';
 import { nextOf, type Takeable, takeableOf } from '../internal/takeable.js';
+import { drainRest } from './drain-rest.js';
 import type { SseEvent } from './sse.js';
 import { errorFromStreamPayload, isStreamErrorPayload } from './stream-error.js';
 
@@ -35,8 +36,6 @@ export interface ParseJsonEventsOptions {
 }
 
 const END: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
-/** Events read after the sentinel while the rest of the body is drained for connection reuse. */
-const MAX_EVENTS_AFTER_DONE = 64;
 
 /**
  * True for the OpenAI-style end-of-stream sentinel: data `[DONE]`, ignoring surrounding
@@ -130,7 +129,7 @@ class JsonEventStream implements AsyncIterableIterator<JsonEvent>, Takeable<Json
     const { data, event, id } = result.value;
     if (this.isDone(data)) {
       this.finished = true;
-      drain(this.source);
+      drainRest(this.source);
       return END;
     }
     const detectErrors = this.options.detectErrors ?? true;
@@ -163,20 +162,6 @@ class JsonEventStream implements AsyncIterableIterator<JsonEvent>, Takeable<Json
     this.finished = true;
     void Promise.resolve(this.source.return?.()).catch(noop);
   }
-}
-
-/** Reads what is left of a finished stream, so that its connection ends cleanly and is reused. */
-function drain(source: AsyncIterator<unknown>): void {
-  let count = 0;
-  const step = (result: IteratorResult<unknown>): void => {
-    if (result.done) return;
-    if (++count > MAX_EVENTS_AFTER_DONE) {
-      void Promise.resolve(source.return?.()).catch(noop);
-      return;
-    }
-    source.next().then(step, noop);
-  };
-  source.next().then(step, noop);
 }
 
 function noop(): void {}

@@ -1,4 +1,5 @@
 import { nextOf, type Takeable } from '../../internal/takeable.js';
+import { drainRest } from '../../transport/drain-rest.js';
 import { isDoneSentinel, type JsonEvent, parseJsonEvents, parseSse } from '../../transport/index.js';
 import type { HttpResponse } from '../../transport/types.js';
 import { withPartialOutput } from './with-partial-output.js';
@@ -134,23 +135,6 @@ class AssembledSse<T> implements AsyncIterableIterator<T>, Takeable<T> {
     }
     return END;
   }
-}
-
-/** Events read after a `push` that ended the stream, before the body is closed instead. */
-const MAX_EVENTS_AFTER_END = 64;
-
-/** Reads what is left of a stream that ended, so that its connection ends cleanly; errors ignored. */
-function drainRest(events: AsyncIterator<unknown>): void {
-  let count = 0;
-  const step = (result: IteratorResult<unknown>): void => {
-    if (result.done) return;
-    if (++count > MAX_EVENTS_AFTER_END) {
-      void events.return?.()?.catch(noop);
-      return;
-    }
-    events.next().then(step, noop);
-  };
-  events.next().then(step, noop);
 }
 
 function noop(): void {}
