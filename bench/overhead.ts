@@ -534,11 +534,20 @@ function ttfcSection(name: string, label: string, run: TtfcRun) {
   const quietPairs = summarize(
     pairs.added.filter((_, i) => !busy(pairs.routed[i] as Sample) && !busy(pairs.direct[i] as Sample)),
   );
+  const anchorBusy = run.anchor.added.filter(
+    (_, i) => busy(run.anchor.routed[i] as Sample) || busy(run.anchor.direct[i] as Sample),
+  ).length;
+  const anchorQuiet = summarize(
+    run.anchor.added.filter(
+      (_, i) => !busy(run.anchor.routed[i] as Sample) && !busy(run.anchor.direct[i] as Sample),
+    ),
+  );
   const waitD = summarize(pairs.direct.map((s) => s.mainWaitNs / 1e6));
   const waitR = summarize(pairs.routed.map((s) => s.mainWaitNs / 1e6));
   const threadLines = threadClock
     ? [
         `  (diagnostic, --threads) windows where other threads of this process (V8 compiler, GC helpers) ran >= ${OTHERS_NS / 1e6} ms: routed ${othersRouted}, direct ${othersDirect}; p99 of the other pairs ${quietPairs.p99.toFixed(3)} ms (${quietPairs.n} pairs)`,
+        `     the anchor's pairs the same way: ${anchorBusy} with a busy window; p99 of the other pairs ${anchorQuiet.p99.toFixed(3)} ms (${anchorQuiet.n} pairs)`,
         `  (diagnostic, --threads) main thread waiting for a CPU inside the TTFC window, p99: direct ${waitD.p99.toFixed(3)} ms, routed ${waitR.p99.toFixed(3)} ms`,
       ]
     : [];
@@ -578,6 +587,7 @@ function ttfcSection(name: string, label: string, run: TtfcRun) {
         ? {
             threads: {
               othersBusy: { routed: othersRouted, direct: othersDirect, addedPerPairOfTheOthers: quietPairs },
+              anchorOthersBusy: { pairs: anchorBusy, addedPerPairOfTheOthers: anchorQuiet },
               mainWaitMs: { direct: waitD, routed: waitR },
             },
           }
