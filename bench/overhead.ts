@@ -12,6 +12,9 @@
  *   --server M     'child' (own process, default) or 'inline' (this process)
  *   --dist         load voxroute from the built dist/index.js (run `npm run build` first)
  *   --lib PATH     load voxroute from this ESM build instead (e.g. an esbuild bundle of a commit)
+ *   --threads      (Linux) diagnostic: per TTFC window, the main thread's wait for a CPU and the
+ *                  CPU of the process's other threads (V8's compiler and GC helpers), from
+ *                  /proc/self/task/<tid>/schedstat, read outside the timed windows
  *   --json         also print the results as one JSON line
  *
  * By default voxroute runs from src/ through jiti (no build needed), which is handy while
@@ -37,7 +40,12 @@
  * Diagnostic (not a target): a PerformanceObserver records every garbage collection; each TTFC
  * section also prints how many pairs had one inside the routed or the direct TTFC window, and
  * the p99 of the per-pair differences of the other pairs, to tell a collection's pause from
- * the router's own tail. The P1 verdicts use every pair.
+ * the router's own tail. The P1 verdicts use every pair. Two more diagnostics (session 8): the CPU of
+ * the whole process inside each TTFC window (process.cpuUsage() read once more right after the
+ * first chunk, outside the timed window: every thread, so V8's background compiler and GC
+ * helpers too), and the p99 of the per-pair differences in blocks of 500 pairs in call order (a
+ * tail that falls over the run is the JIT warming up). With `--threads`, per window: the main
+ * thread's wait for a CPU and the other threads' CPU (see bench/thread-clock.ts).
  *
  * Anchor (a reference, not a target): the same number of pairs of two identical direct undici
  * requests, each on its own keep-alive Agent (as the router has its own connection),
@@ -64,6 +72,7 @@ import {
   startPcmServerProcess,
 } from './pcm-server.js';
 import { fmt, type Summary, summarize } from './stats.js';
+import { openThreadClock, type ThreadReading } from './thread-clock.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -74,6 +83,7 @@ const { values: args } = parseArgs({
     dist: { type: 'boolean', default: false },
     lib: { type: 'string' },
     json: { type: 'boolean', default: false },
+    threads: { type: 'boolean', default: false },
   },
 });
 const PAIRS = positiveInt(args.pairs, 'pairs');
@@ -97,6 +107,15 @@ const LONG_BYTES = LONG_ANSWER.chunkBytes * LONG_ANSWER.chunks;
 const CHAT_MODEL = 'bench-chat';
 const CHAT_BYTES = Buffer.byteLength(CHAT_EVENTS.join(''));
 const CHAT_MESSAGES = [{ role: 'user' as const, content: 'Is my table booked?' }];
+
+/** Per-thread readings for `--threads` (undefined without it or off Linux). */
+const threadClock = args.threads ? openThreadClock() : undefined;
+if (args.threads && !threadClock) console.error('--threads: no /proc/self/task here, ignored');
+const NO_THREADS: ThreadReading = { mainWaitNs: 0, othersRunNs: 0 };
+/** A reading of {@link threadClock}, or zeros without it. */
+function threads(): ThreadReading {
+  return threadClock ? threadClock.read() : NO_THREADS;
+}
 
 /**
  * Garbage collections seen during the run, as [start, end] in performance.now() ms: to tell
@@ -128,6 +147,12 @@ interface Sample {
   startMs: number;
   /** CPU (user + system) of this process from the call to the end of the body, in µs. */
   cpuUs: number;
+  /** CPU of this process (every thread) inside the TTFC window, in µs (a diagnostic). */
+  windowCpuUs: number;
+  /** `--threads`: ns the main thread waited for a CPU inside the TTFC window (else 0). */
+  mainWaitNs: number;
+  /** `--threads`: ns of CPU of the process's other threads inside the TTFC window (else 0). */
+  othersRunNs: number;
   bytes: number;
   chunks: number;
 }
@@ -135,6 +160,23 @@ interface Sample {
 /** The speech server, inline or in a child process. */
 function startUpstream(): Promise<PcmServer> {
   return SERVER_MODE === 'inline' ? startPcmServer() : startPcmServerProcess();
+}
+
+/**
+ * The diagnostics of a TTFC window that started at `cpu0` / `th0`, read right after its first
+ * chunk (after the TTFC is taken, so they add nothing to it).
+ */
+function windowOf(
+  cpu0: NodeJS.CpuUsage,
+  th0: ThreadReading,
+): Pick<Sample, 'windowCpuUs' | 'mainWaitNs' | 'othersRunNs'> {
+  const cpu = process.cpuUsage(cpu0);
+  const th1 = threads();
+  return {
+    windowCpuUs: cpu.user + cpu.system,
+    mainWaitNs: th1.mainWaitNs - th0.mainWaitNs,
+    othersRunNs: th1.othersRunNs - th0.othersRunNs,
+  };
 }
 
 /** Direct path: undici `request()` on a keep-alive Agent, the same JSON body as the adapter's. */
@@ -159,12 +201,14 @@ function directCaller(origin: string) {
     head: Record<string, string>,
     body: () => string,
   ): Promise<Sample> => {
+    const th0 = threads();
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const res = await request(target, { dispatcher: agent, method: 'POST', headers: head, body: body() });
     const it = res.body[Symbol.asyncIterator]();
     const first = await it.next();
     const ttfcMs = performance.now() - t0;
+    const win = windowOf(cpu0, th0);
     if (res.statusCode !== 200 || first.done)
       throw new Error(`direct ${what} failed: status ${res.statusCode}`);
     let bytes = (first.value as Buffer).byteLength;
@@ -176,7 +220,7 @@ function directCaller(origin: string) {
       chunks++;
     }
     const cpu = process.cpuUsage(cpu0);
-    return { ttfcMs, startMs: t0, cpuUs: cpu.user + cpu.system, bytes, chunks };
+    return { ttfcMs, startMs: t0, cpuUs: cpu.user + cpu.system, ...win, bytes, chunks };
   };
   return {
     call: (voice: string): Promise<Sample> =>
@@ -196,12 +240,14 @@ function directCaller(origin: string) {
 function routedCaller(router: Router) {
   return {
     async call(voice: string): Promise<Sample> {
+      const th0 = threads();
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const stream = router.tts({ text: TEXT, voice, format: PCM_24K });
       const it = stream[Symbol.asyncIterator]();
       const first = await it.next();
       const ttfcMs = performance.now() - t0;
+      const win = windowOf(cpu0, th0);
       if (first.done) throw new Error('routed call produced no audio');
       let bytes = first.value.data.byteLength;
       let chunks = 1;
@@ -212,16 +258,18 @@ function routedCaller(router: Router) {
         chunks++;
       }
       const cpu = process.cpuUsage(cpu0);
-      return { ttfcMs, startMs: t0, cpuUs: cpu.user + cpu.system, bytes, chunks };
+      return { ttfcMs, startMs: t0, cpuUs: cpu.user + cpu.system, ...win, bytes, chunks };
     },
     /** `router.chat()`: TTFC is the first event (a text delta); `bytes` counts the text's characters. */
     async chat(): Promise<Sample> {
+      const th0 = threads();
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const stream = router.chat({ model: 'fast', messages: CHAT_MESSAGES });
       const it = stream[Symbol.asyncIterator]();
       const first = await it.next();
       const ttfcMs = performance.now() - t0;
+      const win = windowOf(cpu0, th0);
       if (first.done || first.value.type !== 'text-delta') throw new Error('routed chat gave no text first');
       let text = first.value.text;
       let chunks = 1;
@@ -233,7 +281,7 @@ function routedCaller(router: Router) {
       }
       const cpu = process.cpuUsage(cpu0);
       if (text !== CHAT_TEXT) throw new Error(`routed chat: got ${JSON.stringify(text)}`);
-      return { ttfcMs, startMs: t0, cpuUs: cpu.user + cpu.system, bytes: text.length, chunks };
+      return { ttfcMs, startMs: t0, cpuUs: cpu.user + cpu.system, ...win, bytes: text.length, chunks };
     },
   };
 }
@@ -298,6 +346,11 @@ async function runPairsOf(count: number, direct: Side, routed: Side, deadline: n
   }
   return out;
 }
+
+/** Pairs per block of the tail-by-block diagnostic. */
+const TAIL_BLOCK = 500;
+/** `--threads`: a window counts as busy when the other threads ran this long in it (ns). */
+const OTHERS_NS = 200_000;
 
 /** Pairs per block in {@link runWithAnchor}. */
 const ANCHOR_BLOCK = 100;
@@ -379,6 +432,7 @@ async function main(): Promise<void> {
     }
     const result = await served.result;
     if (result.provider !== 'local') throw new Error(`served by '${result.provider}', expected 'local'`);
+    threadClock?.refresh();
 
     // 1. Time to first chunk, short answers; the anchor pairs (direct vs direct) in blocks
     // alternated with the measured pairs, so both see the same load.
@@ -426,6 +480,7 @@ async function main(): Promise<void> {
       load,
     );
   } finally {
+    threadClock?.close();
     await router.close();
     await direct.close();
     await direct2.close();
@@ -463,6 +518,39 @@ function ttfcSection(name: string, label: string, run: TtfcRun) {
       (_, i) => !pausedByGc(pairs.routed[i] as Sample) && !pausedByGc(pairs.direct[i] as Sample),
     ),
   );
+  // Diagnostics (session 8): the whole process's CPU inside the TTFC windows; the tail in blocks
+  // of pairs in call order; with --threads, the windows in which other threads of the process
+  // (V8's compiler, GC helpers) ran for OTHERS_NS or more.
+  const winD = summarize(pairs.direct.map((s) => s.windowCpuUs));
+  const winR = summarize(pairs.routed.map((s) => s.windowCpuUs));
+  const winAdded = summarize(pairDiffs(pairs, (s) => s.windowCpuUs));
+  const blocks: number[] = [];
+  for (let i = 0; i < pairs.added.length; i += TAIL_BLOCK) {
+    blocks.push(summarize(pairs.added.slice(i, i + TAIL_BLOCK)).p99);
+  }
+  const busy = (s: Sample) => s.othersRunNs >= OTHERS_NS;
+  const othersRouted = pairs.routed.filter(busy).length;
+  const othersDirect = pairs.direct.filter(busy).length;
+  const quietPairs = summarize(
+    pairs.added.filter((_, i) => !busy(pairs.routed[i] as Sample) && !busy(pairs.direct[i] as Sample)),
+  );
+  const anchorBusy = run.anchor.added.filter(
+    (_, i) => busy(run.anchor.routed[i] as Sample) || busy(run.anchor.direct[i] as Sample),
+  ).length;
+  const anchorQuiet = summarize(
+    run.anchor.added.filter(
+      (_, i) => !busy(run.anchor.routed[i] as Sample) && !busy(run.anchor.direct[i] as Sample),
+    ),
+  );
+  const waitD = summarize(pairs.direct.map((s) => s.mainWaitNs / 1e6));
+  const waitR = summarize(pairs.routed.map((s) => s.mainWaitNs / 1e6));
+  const threadLines = threadClock
+    ? [
+        `  (diagnostic, --threads) windows where other threads of this process (V8 compiler, GC helpers) ran >= ${OTHERS_NS / 1e6} ms: routed ${othersRouted}, direct ${othersDirect}; p99 of the other pairs ${quietPairs.p99.toFixed(3)} ms (${quietPairs.n} pairs)`,
+        `     the anchor's pairs the same way: ${anchorBusy} with a busy window; p99 of the other pairs ${anchorQuiet.p99.toFixed(3)} ms (${anchorQuiet.n} pairs)`,
+        `  (diagnostic, --threads) main thread waiting for a CPU inside the TTFC window, p99: direct ${waitD.p99.toFixed(3)} ms, routed ${waitR.p99.toFixed(3)} ms`,
+      ]
+    : [];
   const cpuD = summarize(pairs.direct.map((s) => s.cpuUs));
   const cpuR = summarize(pairs.routed.map((s) => s.cpuUs));
   const cpuAdded = summarize(pairDiffs(pairs, (s) => s.cpuUs));
@@ -478,6 +566,9 @@ function ttfcSection(name: string, label: string, run: TtfcRun) {
     `  P1 ${name} p99 of per-pair TTFC differences ${added.p99.toFixed(3)} ms: target <= 0.500 ms ${p99Met ? 'met' : 'NOT met'}`,
     `     anchor (not a target): direct vs direct, the same ${anchor.n} pairs' p99 ${anchor.p99.toFixed(3)} ms (median ${anchor.median.toFixed(3)} ms)${run.anchor.stoppedEarly ? ', stopped early' : ''}`,
     `  (diagnostic) pairs with a GC inside the TTFC: routed ${gcRouted}, direct ${gcDirect} of ${pairs.added.length}; p99 of the other pairs ${noGc.p99.toFixed(3)} ms (${noGc.n} pairs)`,
+    `  (diagnostic) p99 of per-pair differences by ${TAIL_BLOCK} pairs, in call order: ${blocks.map((b) => b.toFixed(3)).join(' / ')} ms`,
+    `  (diagnostic) CPU of this process (all threads) inside the TTFC window, µs: direct ${winD.median.toFixed(0)} median / ${winD.p99.toFixed(0)} p99, routed ${winR.median.toFixed(0)} / ${winR.p99.toFixed(0)}; per pair p99 ${winAdded.p99.toFixed(0)}`,
+    ...threadLines,
     '',
     `${`CPU per call, the same ${name} calls (µs)`.padEnd(42)}   median      p90      p99`,
     row('direct undici request()', cpuD, 0),
@@ -490,6 +581,17 @@ function ttfcSection(name: string, label: string, run: TtfcRun) {
       pairs: pairs.direct.length,
       ttfcMs: { direct: d, routed: r, addedPerPair: added, medianDiff, p99Diff, ratio },
       gcInTtfc: { routed: gcRouted, direct: gcDirect, addedPerPairWithoutGc: noGc },
+      p99ByBlockMs: blocks,
+      windowCpuUs: { direct: winD, routed: winR, addedPerPair: winAdded },
+      ...(threadClock
+        ? {
+            threads: {
+              othersBusy: { routed: othersRouted, direct: othersDirect, addedPerPairOfTheOthers: quietPairs },
+              anchorOthersBusy: { pairs: anchorBusy, addedPerPairOfTheOthers: anchorQuiet },
+              mainWaitMs: { direct: waitD, routed: waitR },
+            },
+          }
+        : {}),
       anchorDirectVsDirectMs: anchor,
       cpuPerCallUs: { direct: cpuD, routed: cpuR, addedPerPair: cpuAdded },
     },

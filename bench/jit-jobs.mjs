@@ -1,0 +1,50 @@
+// Counts the functions V8 optimised with TurboFan during a run, by where their code comes from
+// (voxroute's build, undici, Node's own modules, anything else) and by time, from a V8 code log.
+// A diagnostic for P1's p99 (docs/benchmarks.md, "P1 p99: where the router's tail came from"):
+// each optimisation is a compile job on a V8 background thread, and while the router's code is
+// still warming up those jobs take CPU from the calls being measured.
+//
+//   node --log-code --logfile=/tmp/v8.log --no-logfile-per-isolate scripts/run-ts.mjs bench/overhead.ts --dist
+//   node bench/jit-jobs.mjs /tmp/v8.log [bucket seconds, default 2] [voxroute file pattern, default dist/index.js]
+//
+// The log's `code-creation,JS,<kind>,<µs>,<address>,<size>,<name url:line:col>,<sfi>,<tier>` lines
+// with tier `*` are TurboFan code (`^` is Sparkplug, `~` the interpreter).
+import { readFileSync } from 'node:fs';
+
+const [file, bucketArg = '2', pattern = 'dist/index.js'] = process.argv.slice(2);
+if (!file) {
+  console.error('usage: node bench/jit-jobs.mjs V8_LOG [BUCKET_SECONDS] [VOXROUTE_FILE_PATTERN]');
+  process.exit(2);
+}
+const bucketUs = Number(bucketArg) * 1e6;
+const origins = ['voxroute', 'undici', 'node', 'other'];
+/** bucket index -> origin -> [count, bytes] */
+const table = new Map();
+for (const line of readFileSync(file, 'utf8').split('\n')) {
+  if (!line.startsWith('code-creation,JS,') || !line.endsWith(',*')) continue;
+  const fields = line.split(',');
+  const at = Number(fields[3]);
+  const size = Number(fields[5]);
+  const name = fields.slice(6, -2).join(',');
+  const origin = name.includes(pattern)
+    ? 'voxroute'
+    : name.includes('undici')
+      ? 'undici'
+      : name.includes('node:')
+        ? 'node'
+        : 'other';
+  const bucket = Math.floor(at / bucketUs);
+  const row = table.get(bucket) ?? Object.fromEntries(origins.map((o) => [o, [0, 0]]));
+  row[origin][0]++;
+  row[origin][1] += size;
+  table.set(bucket, row);
+}
+console.log(
+  `TurboFan code objects by origin (count, KB of code), ${bucketArg} s buckets from the log's start`,
+);
+console.log(`${'from (s)'.padEnd(10)}${origins.map((o) => o.padStart(16)).join('')}`);
+for (const bucket of [...table.keys()].sort((a, b) => a - b)) {
+  const row = table.get(bucket);
+  const cells = origins.map((o) => `${row[o][0]} (${(row[o][1] / 1024).toFixed(0)})`.padStart(16));
+  console.log(`${String((bucket * bucketUs) / 1e6).padEnd(10)}${cells.join('')}`);
+}
