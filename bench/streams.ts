@@ -56,6 +56,10 @@ const { values: args } = parseArgs({
 });
 const N = Number(args.streams);
 const SPIN_US = args['spin-us'] === undefined ? undefined : Number(args['spin-us']);
+if (SPIN_US !== undefined && !(SPIN_US > 0 && Number.isFinite(SPIN_US))) {
+  console.error(`--spin-us must be a number of µs above 0, got '${args['spin-us']}'`);
+  process.exit(2);
+}
 const HERE = dirname(fileURLToPath(import.meta.url));
 type Voxroute = typeof import('voxroute');
 const LIBS = args.lib ?? [];
