@@ -1,7 +1,8 @@
 /**
  * 1,000 concurrent TTS streams paced in real time (issue 15, P6).
  *
- * `node scripts/run-ts.mjs bench/streams.ts [--streams N] [--dist] [--lib PATH]...` (`npm run bench:streams`).
+ * `node scripts/run-ts.mjs bench/streams.ts [--streams N] [--dist] [--lib PATH]... [--spin-us U]`
+ * (`npm run bench:streams`).
  *
  * `--lib PATH` (repeatable) runs ESM builds of voxroute instead of the source (or dist/): the
  * last one runs every phase below; with two or more, the converted phase is also run for each
@@ -17,19 +18,25 @@
  *  3. converted: `router.tts()` asking for 16 kHz (24k -> 16k through the resampler);
  *  4. idle: `router.tts()` streams that got their first chunk and then receive nothing;
  *  5. anchors (printed, not targets): direct again, and direct read through one pass-through
- *     async generator (what the smallest wrapper adds at this load).
+ *     async generator (what the smallest wrapper adds at this load); with `--spin-us U`, also
+ *     the caller format with U µs of busy CPU per chunk in the reader (what U µs more of
+ *     event-loop work per chunk does to the gaps, e.g. the resampler's cost per 20 ms chunk).
  * Counted: failed streams; lost or duplicated chunks (chunk numbers in order when the format
  * is the caller's; total bytes against the expected length when converted); the gap between
  * the arrival of consecutive 20 ms chunks (p99 over all gaps of all streams), routed minus
  * direct (gaps spanning the forced gc of the memory measurement left out); memory (heap + external, array buffers included, right after a forced gc) with all N streams
  * active or idle, minus the same before, per stream; the process's CPU time over each phase
  * (user + system, the gc of the memory reading included) per chunk of every stream, a figure
- * that load from other processes moves less than the gaps. Bounded: every phase ends within 30 s.
+ * that load from other processes moves less than the gaps; and the event loop's utilization
+ * over the phase (`performance.eventLoopUtilization()`: the share of time it was busy, not
+ * waiting for I/O; near 100% the loop has no slack left and the gaps grow).
+ * Bounded: every phase ends within 30 s.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once, setMaxListeners } from 'node:events';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -44,9 +51,15 @@ const { values: args } = parseArgs({
     streams: { type: 'string', default: '1000' },
     dist: { type: 'boolean', default: false },
     lib: { type: 'string', multiple: true },
+    'spin-us': { type: 'string' },
   },
 });
 const N = Number(args.streams);
+const SPIN_US = args['spin-us'] === undefined ? undefined : Number(args['spin-us']);
+if (SPIN_US !== undefined && !(SPIN_US > 0 && Number.isFinite(SPIN_US))) {
+  console.error(`--spin-us must be a number of µs above 0, got '${args['spin-us']}'`);
+  process.exit(2);
+}
 const HERE = dirname(fileURLToPath(import.meta.url));
 type Voxroute = typeof import('voxroute');
 const LIBS = args.lib ?? [];
@@ -152,6 +165,8 @@ async function phase(
   ms: number;
   /** Process CPU time (user + system) over the phase, in µs per 20 ms chunk of every stream. */
   cpuPerChunkUs: number;
+  /** Share of the phase's time the event loop was busy (0..1). */
+  loopBusy: number;
   gcWindow: [number, number];
   error?: string;
 }> {
@@ -172,6 +187,7 @@ async function phase(
   });
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
   const runs = logs.map((log) =>
     one(
       log,
@@ -205,6 +221,7 @@ async function phase(
     bytesPerStream: (during - before) / n,
     ms: performance.now() - t0,
     cpuPerChunkUs: ((c) => (c.user + c.system) / (n * CHUNKS))(process.cpuUsage(cpu0)),
+    loopBusy: performance.eventLoopUtilization(elu0).utilization,
     gcWindow,
     ...(error ? { error } : {}),
   };
@@ -314,12 +331,16 @@ async function main(): Promise<void> {
   const direct = await phase(N, directRun());
 
   const routedRun =
-    (format: AudioFormat, voice: string, on: Router = router) =>
+    (format: AudioFormat, voice: string, on: Router = router, spinUs = 0) =>
     async (log: StreamLog, started: () => void, hold: Promise<void>, signal: AbortSignal) => {
       const record = format === PCM_24K ? recorder(log, CHUNK_BYTES, true) : recorder(log, 640, false);
       let first = true;
       for await (const chunk of on.tts({ text: 'Hello there', voice, format, signal })) {
         record(chunk.data);
+        if (spinUs > 0) {
+          const until = performance.now() + spinUs / 1000;
+          while (performance.now() < until);
+        }
         if (first) {
           first = false;
           started();
@@ -343,6 +364,11 @@ async function main(): Promise<void> {
       for await (const data of b) yield data;
     }),
   );
+
+  // Anchor, not a target (--spin-us): the caller format with that much more CPU per chunk on
+  // the event loop, in the reader.
+  const spun =
+    SPIN_US === undefined ? undefined : await phase(N, routedRun(PCM_24K, 'agent', router, SPIN_US));
 
   // Side by side (--lib, two or more builds): the converted phase per build, ABBA.
   const sideBySide: { lib: number; phase: typeof direct }[] = [];
@@ -372,11 +398,11 @@ async function main(): Promise<void> {
       .join(' ')}`,
   );
   console.log(
-    `${''.padEnd(34)} failed  lost  dup   gap median     p99     max   KB/stream  phase ms  CPU µs/chunk`,
+    `${''.padEnd(34)} failed  lost  dup   gap median     p99     max   KB/stream  phase ms  CPU µs/chunk  loop busy`,
   );
   const row = (label: string, p: typeof direct, s: typeof d, count: { lost: number; duplicated: number }) =>
     console.log(
-      `  ${label.padEnd(32)}${String(failed(p.logs)).padStart(6)}${String(count.lost).padStart(6)}${String(count.duplicated).padStart(5)}${fmt(s.median, 2, 12)}${fmt(s.p99, 2, 9)}${fmt(s.max, 1, 8)}${fmt(p.bytesPerStream / 1024, 1, 12)}${fmt(p.ms, 0, 10)}${fmt(p.cpuPerChunkUs, 2, 14)}`,
+      `  ${label.padEnd(32)}${String(failed(p.logs)).padStart(6)}${String(count.lost).padStart(6)}${String(count.duplicated).padStart(5)}${fmt(s.median, 2, 12)}${fmt(s.p99, 2, 9)}${fmt(s.max, 1, 8)}${fmt(p.bytesPerStream / 1024, 1, 12)}${fmt(p.ms, 0, 10)}${fmt(p.cpuPerChunkUs, 2, 14)}${fmt(p.loopBusy * 100, 1, 10)}%`,
     );
   row('direct undici request()', direct, d, directCount);
   row('router.tts(), caller format', routed, r, routedCount);
@@ -388,6 +414,7 @@ async function main(): Promise<void> {
     countNumbers(directAgain.logs),
   );
   row('anchor: direct + 1 async gen', oneLayer, summarize(gaps(oneLayer)), countNumbers(oneLayer.logs));
+  if (spun) row(`anchor: caller + ${SPIN_US} µs/chunk`, spun, summarize(gaps(spun)), countNumbers(spun.logs));
   for (const { lib, phase: p } of sideBySide) {
     const g = summarize(gaps(p));
     row(`24k -> 16k, build #${lib + 1}, +${(g.p99 - d.p99).toFixed(1)}`, p, g, countBytes(p.logs));

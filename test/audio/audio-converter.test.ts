@@ -109,6 +109,20 @@ describe('createAudioConverter', () => {
     expect(Array.from(out.subarray(100, 3100)).every((s) => s === 16384)).toBe(true);
   });
 
+  it('paced 20 ms chunks, 24 kHz -> 16 kHz: every push returns its 20 ms, 1.5 ms held back from the first on, never more', async () => {
+    // A TTS stream paced in real time: 150 chunks of 480 samples (960 bytes). The filter
+    // holds 24 output samples (1.5 ms) back from the first chunk on; every later chunk gives
+    // its full 320 samples at once (no chunk with nothing, none with double), and flush()
+    // returns the 24 held back.
+    const converter = await createAudioConverter(pcm24k, pcm16k);
+    const pcm = encodeFromFloat32(sine(440, 24000, 72000, 0.5), 'pcm_s16le');
+    const sizes: number[] = [];
+    for (let i = 0; i < 150; i++) sizes.push(converter.push(pcm.subarray(i * 960, (i + 1) * 960)).byteLength);
+    expect(sizes).toEqual([592, ...new Array<number>(149).fill(640)]);
+    expect(converter.flush().byteLength).toBe(48);
+    converter.close();
+  });
+
   it('8 kHz mu-law -> 16 kHz PCM (a telephone line into an STT model): 2 samples per byte, the tone intact', async () => {
     const mulaw = encodeFromFloat32(sine(1000, 8000, 800, 0.5), 'mulaw');
     const out = await convertAll(mulaw8k, pcm16k, mulaw, [160]);
