@@ -68,14 +68,20 @@ export class SentenceSplitter {
 
   /** The text ended: returns what is left as a last sentence (none when nothing is left). */
   end(): string[] {
+    // Held boundaries with no letter after them are boundaries at the end of the text.
+    const out = !this.#early && this.#from >= 0 ? this.#split(true) : [];
     const rest = this.#pending;
     this.#pending = '';
     this.#from = -1;
-    return rest ? [rest] : [];
+    if (rest) out.push(rest);
+    return out;
   }
 
-  /** Releases the sentences complete in #pending, segmenting from just before #from. */
-  #split(): string[] {
+  /**
+   * Releases the sentences complete in #pending, segmenting from just before #from. `final`:
+   * the text ends with #pending (a boundary needs no letter after it).
+   */
+  #split(final = false): string[] {
     const pending = this.#pending;
     // One character before the mark is the context the rules look back at ("U.S": SB7); two
     // keep a surrogate pair whole.
@@ -93,7 +99,7 @@ export class SentenceSplitter {
         continue;
       }
       const b = base + s.index;
-      if (!this.#early && b > lastLetter) break;
+      if (!this.#early && !final && b > lastLetter) break;
       if (endsAtAbbreviation(pending.slice(Math.max(at, b - 64), b))) continue;
       out.push(pending.slice(at, b));
       at = b;
