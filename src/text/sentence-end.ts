@@ -42,7 +42,7 @@ export function endsSentence(text: string): boolean {
 export function endsAtAbbreviation(text: string): boolean {
   const n = text.length;
   const m = TERMINAL.exec(n > 64 ? text.slice(n - 64) : text);
-  if (!m || m[2] !== '.') return false;
+  if (m?.[2] !== '.') return false;
   const word = m[1] ?? '';
   return LETTER.test(word) && isAbbreviation(word);
 }

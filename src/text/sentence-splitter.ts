@@ -58,7 +58,11 @@ export class SentenceSplitter {
       if (i >= 0) this.#from = start + i;
     }
     const out = this.#from < 0 ? [] : this.#split();
-    for (let cut = lengthCut(this.#pending, this.#max); cut !== undefined; cut = lengthCut(this.#pending, this.#max)) {
+    for (
+      let cut = lengthCut(this.#pending, this.#max);
+      cut !== undefined;
+      cut = lengthCut(this.#pending, this.#max)
+    ) {
       out.push(this.#pending.slice(0, cut));
       this.#pending = this.#pending.slice(cut);
       this.#from = firstMark(this.#pending, 0);
@@ -126,7 +130,8 @@ function firstMark(text: string, from: number): number {
   for (let i = from; i < text.length; i++) {
     const c = text.charCodeAt(i);
     // ASCII letters, digits and space first: most of any text.
-    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x20) continue;
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x20)
+      continue;
     if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) {
       if (!SAFE.test(text.slice(i, i + 2))) return i;
       i++;

@@ -17,7 +17,10 @@ import { answerPcm, drain, httpServer, pcmSignal, readBody, router } from './wir
 function countSegmenting() {
   const original = Intl.Segmenter.prototype.segment;
   const seen = { calls: 0, chars: 0, longest: 0 };
-  vi.spyOn(Intl.Segmenter.prototype, 'segment').mockImplementation(function (this: Intl.Segmenter, text: string) {
+  vi.spyOn(Intl.Segmenter.prototype, 'segment').mockImplementation(function (
+    this: Intl.Segmenter,
+    text: string,
+  ) {
     seen.calls++;
     seen.chars += text.length;
     seen.longest = Math.max(seen.longest, text.length);
@@ -130,7 +133,9 @@ describe('a long text given whole is segmented lazily, in bounded windows', () =
       providers: { a: { kind: 'openai-compatible', baseUrl: `${wire.url}/v1`, tts: { voices: { v: 'x' } } } },
       routes: { tts: { providers: ['a'] } },
     };
-    const { items, error } = await drain(router(config).tts({ text: 'Hello world. '.repeat(40_000), voice: 'v' }));
+    const { items, error } = await drain(
+      router(config).tts({ text: 'Hello world. '.repeat(40_000), voice: 'v' }),
+    );
     expect(items).toEqual([]);
     expect(RequestError.isInstance(error)).toBe(true);
     expect((error as RequestError).field).toBe('text');

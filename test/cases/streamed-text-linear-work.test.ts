@@ -17,7 +17,10 @@ import { answerPcm, drain, httpServer, pcmSignal, readBody, router } from './wir
 function countSegmenting() {
   const original = Intl.Segmenter.prototype.segment;
   const seen = { calls: 0, chars: 0, longest: 0 };
-  vi.spyOn(Intl.Segmenter.prototype, 'segment').mockImplementation(function (this: Intl.Segmenter, text: string) {
+  vi.spyOn(Intl.Segmenter.prototype, 'segment').mockImplementation(function (
+    this: Intl.Segmenter,
+    text: string,
+  ) {
     seen.calls++;
     seen.chars += text.length;
     seen.longest = Math.max(seen.longest, text.length);
@@ -64,7 +67,18 @@ describe('streamed text: bounded work per token, and a cut at MAX_CLAUSE_LENGTH 
   });
 
   it('segments a bounded number of characters per token when marks never end a sentence', () => {
-    const tokens = [' Version', ' 3.5', ' of', ' the', ' e.g.', ' plan', ' (draft)', ' "quoted"', ' 10:30', ' x'];
+    const tokens = [
+      ' Version',
+      ' 3.5',
+      ' of',
+      ' the',
+      ' e.g.',
+      ' plan',
+      ' (draft)',
+      ' "quoted"',
+      ' 10:30',
+      ' x',
+    ];
     const per: number[] = [];
     for (const n of [1000, 8000]) {
       const seen = countSegmenting();
