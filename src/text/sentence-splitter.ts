@@ -72,8 +72,12 @@ export class SentenceSplitter {
 
   /** The text ended: returns what is left as a last sentence (none when nothing is left). */
   end(): string[] {
-    // Held boundaries with no letter after them are boundaries at the end of the text.
-    const out = !this.#early && this.#from >= 0 ? this.#split(true) : [];
+    // Held boundaries with no letter after them are boundaries at the end of the text (there
+    // is none in a closing run of punctuation and spaces: "you?!", 'Go." ').
+    const out =
+      !this.#early && this.#from >= 0 && !CLOSING.test(this.#pending.slice(this.#from))
+        ? this.#split(true)
+        : [];
     const rest = this.#pending;
     this.#pending = '';
     this.#from = -1;
@@ -124,6 +128,8 @@ export class SentenceSplitter {
 /** A character after which no sentence boundary can fall (see oneSentence in tts-progress). */
 const SAFE = /[\p{L}\p{M}\p{N} ,'\u2019-]/u;
 const LETTER = /\p{L}/u;
+/** Terminal punctuation and closing quotes or brackets, then spaces: no boundary inside. */
+const CLOSING = /^[.!?\u3002\uff01\uff1f"'\u201d\u2019\u00bb)\]]*[ \t]*$/u;
 
 /** The offset of the first mark (a character not {@link SAFE}) in `text` from `from`, or -1. */
 function firstMark(text: string, from: number): number {
