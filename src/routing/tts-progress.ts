@@ -18,7 +18,9 @@ export interface SentenceCut {
  * The text of one tts() call as sentences (clauses, for streamed text), read once from the caller (a string, or a stream
  * of tokens) and shared by every attempt of the call, with how many sentences have been fully
  * delivered to the caller. After a mid-stream failure the next provider starts at the first
- * sentence not fully delivered, so no sentence is heard twice and none is skipped.
+ * sentence not fully delivered, so no sentence is heard twice and none is skipped. A string
+ * is segmented as its sentences are asked for ({@link WINDOW} characters at a time), so the
+ * first sentence of a long text is ready as soon as that of a short one.
  *
  * Barge-in: {@link TtsProgress.stop} (the call's signal, router.close(), or the call ending)
  * wakes every waiter at once with an AbortError and return()s the caller's text iterator,
