@@ -1,7 +1,7 @@
 /**
  * Every benchmark with targets, in sequence, then each target with met / not met in one list
  * (`npm run bench`). Runs bench/overhead.ts, bench/resampler.ts, bench/streams.ts,
- * bench/stt-input.ts, bench/load.ts, and
+ * bench/stt-input.ts, bench/load.ts, bench/text-split.ts, and
  * bench/import-time.ts and bench/first-call.ts when dist/ is built (`npm run build`; they time
  * the built package).
  * The routing suite (bench/routing/suite.ts, ~15 min) is not included: `npm run bench:routing`.
@@ -20,6 +20,7 @@ const scripts: [string, string[]][] = [
   ['bench/streams.ts', []],
   ['bench/stt-input.ts', []],
   ['bench/load.ts', []],
+  ['bench/text-split.ts', []],
 ];
 const built = existsSync(resolve(root, 'dist/index.js'));
 if (built) scripts.push(['bench/import-time.ts', []], ['bench/first-call.ts', []]);

@@ -2,6 +2,7 @@ import { AbortError } from '../errors/abort-error.js';
 import { RequestError } from '../errors/request-error.js';
 import type { TtsTextPiece, WordTiming } from '../providers/types.js';
 import { ClauseSplitter } from '../text/clause-splitter.js';
+import { MAX_SENTENCE_LENGTH } from '../text/length-cut.js';
 import { SentenceSplitter } from '../text/sentence-splitter.js';
 import { speakable } from '../text/speakable.js';
 
@@ -17,7 +18,9 @@ export interface SentenceCut {
  * The text of one tts() call as sentences (clauses, for streamed text), read once from the caller (a string, or a stream
  * of tokens) and shared by every attempt of the call, with how many sentences have been fully
  * delivered to the caller. After a mid-stream failure the next provider starts at the first
- * sentence not fully delivered, so no sentence is heard twice and none is skipped.
+ * sentence not fully delivered, so no sentence is heard twice and none is skipped. A string
+ * is segmented as its sentences are asked for ({@link WINDOW} characters at a time), so the
+ * first sentence of a long text is ready as soon as that of a short one.
  *
  * Barge-in: {@link TtsProgress.stop} (the call's signal, router.close(), or the call ending)
  * wakes every waiter at once with an AbortError and return()s the caller's text iterator,
@@ -39,6 +42,8 @@ export class TtsProgress {
   #spoken = false;
   #scanned = 0;
   #iterator: AsyncIterator<string> | undefined;
+  /** A text given whole with more than one sentence: read in windows as sentences are asked for. */
+  #whole: { splitter: SentenceSplitter; at: number } | undefined;
   readonly #source: string | AsyncIterable<string>;
   readonly #locale: string | undefined;
   readonly #signals: readonly AbortSignal[];
@@ -57,6 +62,7 @@ export class TtsProgress {
 
   /** True once the text ended (not stopped, not failed) and every sentence of it was delivered. */
   get finished(): boolean {
+    this.#fill(this.delivered);
     return this.#ended && !this.#stopped && !this.#failure && this.delivered >= this.#sentences.length;
   }
 
@@ -71,6 +77,7 @@ export class TtsProgress {
    */
   async sentence(i: number): Promise<string | undefined> {
     this.#read();
+    this.#fill(i);
     for (;;) {
       if (this.#stopped) throw this.#stopped;
       if (i < this.#sentences.length) return this.#sentences[i];
@@ -134,6 +141,7 @@ export class TtsProgress {
    */
   async hasSpeech(): Promise<boolean> {
     this.#read();
+    if (typeof this.#source === 'string') return this.#speechSoFar();
     // Streamed text has speech from its first letter or digit on (it is forwarded as it comes).
     for (;;) {
       if (this.#stopped) throw this.#stopped;
@@ -151,6 +159,7 @@ export class TtsProgress {
    */
   speechNow(): boolean | undefined {
     this.#read();
+    if (typeof this.#source === 'string') return this.#speechSoFar();
     if (this.#stopped) return undefined;
     if (this.#speechSoFar()) return true;
     if (this.#failure || !this.#ended) return undefined;
@@ -164,7 +173,8 @@ export class TtsProgress {
    */
   stop(): void {
     this.#unlisten();
-    if (this.#ended) return;
+    // A text given whole has nothing to release (and its sentences stay readable).
+    if (this.#ended || typeof this.#source === 'string') return;
     this.#stopped = new AbortError('The text-to-speech call was stopped');
     this.#ended = true;
     const it = this.#iterator;
@@ -198,14 +208,14 @@ export class TtsProgress {
     // so the first audio starts as soon as a clause exists.
     if (typeof this.#source === 'string') {
       // The common case, one short sentence: no segmenter.
-      if (oneSentence(this.#source)) {
+      if (this.#source.length <= MAX_SENTENCE_LENGTH && oneSentence(this.#source)) {
         if (this.#source !== '') this.#sentences.push(this.#source);
+        this.#ended = true;
       } else {
-        const splitter = new SentenceSplitter(this.#locale);
-        this.#add(splitter.push(this.#source));
-        this.#add(splitter.end());
+        // Segmented as sentences are asked for: the first is ready after reading about its own
+        // length, whatever the length of the text.
+        this.#whole = { splitter: new SentenceSplitter(this.#locale, { early: false }), at: 0 };
       }
-      this.#ended = true;
       return;
     }
     if (this.#signals.some((s) => s.aborted)) {
@@ -215,6 +225,26 @@ export class TtsProgress {
     for (const s of this.#signals) s.addEventListener('abort', this.#onAbort, { once: true });
     this.#listening = true;
     void this.#pump(this.#source);
+  }
+
+  /** A text given whole: reads it in windows until sentence `i` exists or the text is read. */
+  #fill(i: number): void {
+    const whole = this.#whole;
+    if (!whole) return;
+    const text = this.#source as string;
+    while (this.#sentences.length <= i && whole.at < text.length) {
+      let end = Math.min(text.length, whole.at + WINDOW);
+      // Not between the two halves of a surrogate pair.
+      const c = text.charCodeAt(end - 1);
+      if (c >= 0xd800 && c < 0xdc00 && end < text.length) end++;
+      this.#add(whole.splitter.push(text.slice(whole.at, end)));
+      whole.at = end;
+    }
+    if (whole.at >= text.length) {
+      this.#add(whole.splitter.end());
+      this.#whole = undefined;
+      this.#ended = true;
+    }
   }
 
   async #pump(source: AsyncIterable<string>): Promise<void> {
@@ -267,6 +297,9 @@ export class TtsProgress {
     for (const w of waiters) w();
   }
 }
+
+/** Characters of a text given whole read at a time by the sentence splitter. */
+const WINDOW = 256;
 
 /**
  * Letters, marks, digits, spaces, commas, apostrophes and hyphens, then at most a run of

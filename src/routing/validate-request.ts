@@ -10,6 +10,12 @@ const MIN_RATE = 8000;
 const MAX_RATE = 192_000;
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
+/**
+ * The longest text a tts() call takes as a string, in characters (UTF-16 code units): about
+ * two hours of speech. A longer text is a RequestError before any provider is contacted.
+ */
+export const MAX_TTS_TEXT_LENGTH = 100_000;
+
 /** The first problem of a tts() request, or undefined when it is valid. */
 export function ttsRequestProblem(request: TtsRequest): RequestError | undefined {
   return (
@@ -18,6 +24,12 @@ export function ttsRequestProblem(request: TtsRequest): RequestError | undefined
       ? new RequestError(
           'text',
           `expected a string or an AsyncIterable<string>, got ${describe(request.text)}`,
+        )
+      : undefined) ??
+    (typeof request.text === 'string' && request.text.length > MAX_TTS_TEXT_LENGTH
+      ? new RequestError(
+          'text',
+          `${request.text.length} characters, more than the ${MAX_TTS_TEXT_LENGTH} one call accepts (split the text into several calls)`,
         )
       : undefined) ??
     (typeof request.voice !== 'string' || request.voice === ''

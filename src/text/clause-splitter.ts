@@ -1,3 +1,4 @@
+import { MAX_CLAUSE_LENGTH } from './length-cut.js';
 import { SentenceSplitter } from './sentence-splitter.js';
 import { speakable } from './speakable.js';
 
@@ -9,6 +10,11 @@ export interface ClauseSplitterOptions {
   firstMinLength?: number;
   /** Shortest later chunk: shorter clauses are joined to the next one. Default: 20. */
   minLength?: number;
+  /**
+   * Longest chunk without a clause or sentence end: longer text is cut at a word boundary
+   * (after the last clause end or white space in its second half). Default: {@link MAX_CLAUSE_LENGTH} (200).
+   */
+  maxLength?: number;
 }
 
 /** A clause ends at a comma, semicolon, colon or dash followed by white space. */
@@ -27,7 +33,9 @@ const CLAUSE_END_NOW = /\p{L}[,;\u2013\u2014]$/u;
  * right after a word; a sentence end as {@link SentenceSplitter} releases it (at once when the
  * text so far ends it), so a complete chunk never waits for the next token. Chunks keep
  * their white space, so joining them gives the text back exactly, except white space that
- * arrives after the last chunk was released.
+ * arrives after the last chunk was released. Text that reaches `maxLength` characters without
+ * a boundary is cut at a word boundary, so the audio of an unpunctuated reply starts and the
+ * work per token stays bounded.
  */
 export class ClauseSplitter {
   readonly #sentences: SentenceSplitter;
@@ -43,7 +51,9 @@ export class ClauseSplitter {
   #emitted = 0;
 
   constructor(options: ClauseSplitterOptions = {}) {
-    this.#sentences = new SentenceSplitter(options.locale);
+    this.#sentences = new SentenceSplitter(options.locale, {
+      maxLength: options.maxLength ?? MAX_CLAUSE_LENGTH,
+    });
     this.#firstMin = options.firstMinLength ?? 8;
     this.#min = options.minLength ?? 20;
   }

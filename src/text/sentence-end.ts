@@ -29,7 +29,27 @@ export function endsSentence(text: string): boolean {
   if (m[2] !== '.') return true; // '!' or '?' in the run, or an ellipsis ("Wait...")
   const word = m[1] ?? '';
   if (!LETTER.test(word)) return word !== '' && m[3] !== ''; // a number: once white space follows
-  return !(word.length === 1 || word.includes('.') || ABBREVIATIONS.has(word.toLowerCase()));
+  return !isAbbreviation(word);
+}
+
+/**
+ * Whether `text` ends with one full stop after an abbreviation (then closing quotes or
+ * brackets and white space, as a segment of `Intl.Segmenter` does): an initial ("J. "), a word
+ * with a dot inside ("e.g. ", "U.S. ") or one of {@link ABBREVIATIONS} ("Dr. "). The segmenter
+ * puts a sentence boundary there when a capital follows ("Dr. Smith"); this says the boundary is
+ * none. Only the last 64 characters are looked at.
+ */
+export function endsAtAbbreviation(text: string): boolean {
+  const n = text.length;
+  const m = TERMINAL.exec(n > 64 ? text.slice(n - 64) : text);
+  if (m?.[2] !== '.') return false;
+  const word = m[1] ?? '';
+  return LETTER.test(word) && isAbbreviation(word);
+}
+
+/** A word that a full stop after does not end a sentence: an initial, a dotted word, a known abbreviation. */
+function isAbbreviation(word: string): boolean {
+  return word.length === 1 || word.includes('.') || ABBREVIATIONS.has(word.toLowerCase());
 }
 
 /** White space the segmenter counts after a sentence (ASCII, no-break and ideographic spaces). */

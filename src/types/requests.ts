@@ -34,6 +34,13 @@ export interface CallOptions {
  * PCM s16le at 24 000 Hz mono; the audio reaches the caller in this format whichever provider served.
  */
 export interface TtsRequest extends CallOptions {
+  /**
+   * The text: a string of at most 100,000 characters (UTF-16 code units; a longer one is a
+   * `RequestError` with `field: 'text'`, thrown before any provider is contacted), spoken
+   * sentence by sentence (a sentence over 1,000 characters is cut at a clause end or word
+   * boundary); or streamed text of any length, spoken clause by clause (a chunk with no clause
+   * or sentence end is cut after 200 characters). See docs/routing.md.
+   */
   text: string | AsyncIterable<string>;
   voice: string;
   format?: AudioFormat;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ProviderAudio } from '../../src/providers/types.js';
 import { oneSentence, TtsProgress } from '../../src/routing/tts-progress.js';
 import { toCallerAudio } from '../../src/routing/tts-stream.js';
@@ -53,6 +53,24 @@ describe('TtsProgress without a segmenter for one sentence', () => {
       expect(await sentences(new TtsProgress(text))).toEqual(splitAll(text));
     },
   );
+
+  it('segments a short text of several sentences once, and a text with no mark not at all', async () => {
+    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment');
+    try {
+      expect(await sentences(new TtsProgress('Hello there. How are you?!', 'en'))).toEqual([
+        'Hello there. ',
+        'How are you?!',
+      ]);
+      expect(segment).toHaveBeenCalledTimes(1);
+      expect(await sentences(new TtsProgress('word '.repeat(300), 'en'))).toEqual([
+        'word '.repeat(204),
+        'word '.repeat(96),
+      ]);
+      expect(segment).toHaveBeenCalledTimes(1);
+    } finally {
+      segment.mockRestore();
+    }
+  });
 
   it('says a white-space-only text has no speech and a word has', async () => {
     expect(await new TtsProgress('   ').hasSpeech()).toBe(false);

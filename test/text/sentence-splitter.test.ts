@@ -37,4 +37,21 @@ describe('SentenceSplitter', () => {
       expect(out.map((x) => x.trim())).toEqual(['One.', 'Two three!', 'Four?', 'Five.']);
     }
   });
+
+  it('holds a boundary until a letter follows it when not early, and gives it at the end of the text', () => {
+    const s = new SentenceSplitter('en', { early: false });
+    expect(s.push('Hello there.')).toEqual([]);
+    expect(s.push(' 123')).toEqual([]);
+    expect(s.push(' and more. Next')).toEqual(['Hello there. 123 and more. ']);
+    expect(s.push('. 42')).toEqual([]);
+    expect(s.end()).toEqual(['Next. ', '42']);
+  });
+
+  it('joins a segment that ends at an abbreviation or initial to the next', () => {
+    const s = new SentenceSplitter('en');
+    expect(s.push('Dr. Smith and J. R. R. Tolkien met Mr. Jones. He ')).toEqual([
+      'Dr. Smith and J. R. R. Tolkien met Mr. Jones. ',
+    ]);
+    expect(s.end()).toEqual(['He ']);
+  });
 });
