@@ -21,6 +21,9 @@ import { withDeadline } from './stall-deadline.js';
 
 type Settle = SettleOf<RouteResult>;
 
+/** The clock of an attempt that starts it at once: already started (one promise for every call). */
+const STARTED: Promise<void> = Promise.resolve();
+
 /** One attempt in progress. */
 interface Running<T> {
   c: RouteCandidate<T>;
@@ -134,8 +137,6 @@ export async function* drive<T>(
     tracker.inFlight(r.c.key, -1);
     r.attempt.durationMs = clock.now() - r.t0;
   };
-  /** The route's EWMA decay time for the tracker (absent: the tracker's own). */
-  const decay = run.ewmaDecayMs !== undefined ? { decayMs: run.ewmaDecayMs } : {};
   /** Cancels an attempt that is not charged (barge-in, hedge loser, call aborted). */
   const cancel = (r: Running<T>) => {
     if (r.ended) return;
@@ -144,7 +145,8 @@ export async function* drive<T>(
     closeAttempt(r);
     end(r);
     if (r.attempt.timeToFirstChunkMs === undefined && r.timing)
-      tracker.recordCancelled(r.c.key, elapsed, clock.now(), decay);
+      // The route's EWMA decay time for the tracker (absent: the tracker's own).
+      tracker.recordCancelled(r.c.key, elapsed, clock.now(), { decayMs: run.ewmaDecayMs });
     if (r.acquired) r.c.health?.release();
   };
 
@@ -192,7 +194,7 @@ export async function* drive<T>(
       index,
       standIn,
       position: pos,
-      clockStarted: Promise.resolve(),
+      clockStarted: STARTED,
       timing: !c.startsClock,
     };
     r.first = firstOutcome(r);
