@@ -76,7 +76,7 @@ export async function* drive<T>(
   settle: Settle,
   scope: CallScope,
   stopped: () => boolean,
-): AsyncGenerator<T | ItemHandoff<T>, void, undefined> {
+): AsyncGenerator<ItemHandoff<T>, void, undefined> {
   const { clock, tracker } = run;
   const callStart = clock.now();
   const span = run.tracing?.startCall(`voxroute.${run.capability}`, {
@@ -434,13 +434,12 @@ export async function* drive<T>(
             });
           committed = true;
           const value = midStreamCause && run.markResumed ? run.markResumed(first.value) : first.value;
-          deliver?.(value);
-          yield value;
-          // The winner's other items go to the caller from the call's iterator itself (see
-          // ItemHandoff and routed-stream.ts), raced with the call's abort there: the loop
-          // resumes here when they end; their failure, or AbortError once the call was
-          // aborted, is thrown here.
-          yield new ItemHandoff(winner.iterator!, deliver);
+          // The first item and the winner's other items go to the caller from the call's
+          // iterator itself (see ItemHandoff and routed-stream.ts), which also calls `deliver`
+          // on each (one call site for every capability's bookkeeping, none in this loop), raced
+          // with the call's abort there: the loop resumes here when they end; their failure, or
+          // AbortError once the call was aborted, is thrown here.
+          yield new ItemHandoff(value, winner.iterator!, deliver);
         }
         winner.attempt.outcome = 'success';
         end(winner);

@@ -170,9 +170,9 @@ export class TailModel {
   #cached: TailSummary | undefined;
   /** The quantiles and knee of the body histogram, cached like {@link #cached} (see {@link #shape}). */
   #shapeCached: Shape | undefined;
-  /** The last SHIFT_MAX_RUN successful samples (ms), newest last. */
+  /** The last SHIFT_MAX_RUN successful samples (ms), newest last (at the end). */
   readonly #recent = new Float64Array(SHIFT_MAX_RUN);
-  /** How many of {@link #recent} are set. */
+  /** How many of {@link #recent} are set (the last ones). */
   #recentCount = 0;
 
   /** Successful samples folded in. */
@@ -237,12 +237,11 @@ export class TailModel {
     this.#samples++;
     this.#cached = undefined;
     this.#shapeCached = undefined;
-    const recent = this.#recent;
-    if (this.#recentCount < SHIFT_MAX_RUN) recent[this.#recentCount++] = ms;
-    else {
-      recent.copyWithin(0, 1);
-      recent[SHIFT_MAX_RUN - 1] = ms;
-    }
+    // Newest last, always at the end (one path for every sample: no branch that only the
+    // first samples take, and whose code a late optimization would lack).
+    this.#recent.copyWithin(0, 1);
+    this.#recent[SHIFT_MAX_RUN - 1] = ms;
+    this.#recentCount = Math.min(this.#recentCount + 1, SHIFT_MAX_RUN);
     s[S_LAST_AT] = now;
   }
 
@@ -261,10 +260,9 @@ export class TailModel {
     if (!base) return base;
     const summary = this.#withRecentFailures(base, now);
     const run = shiftRun(summary.tailShare);
-    const count = this.#recentCount;
-    if (count < run) return summary;
+    if (this.#recentCount < run) return summary;
     let recent = Number.POSITIVE_INFINITY;
-    for (let i = count - run; i < count; i++) recent = Math.min(recent, this.#recent[i]!);
+    for (let i = SHIFT_MAX_RUN - run; i < SHIFT_MAX_RUN; i++) recent = Math.min(recent, this.#recent[i]!);
     if (recent <= summary.kneeMs) return summary;
     const weight = Math.exp(-Math.max(0, now - this.#s[S_LAST_AT]!) / SHIFT_DECAY_MS);
     return scaled(summary, 1 + weight * (recent / summary.p50Ms - 1));
