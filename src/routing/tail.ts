@@ -121,7 +121,7 @@ interface Shape {
   empty: number;
 }
 
-/** Indices into TailModel's scalar state (see its #s). */
+// Indices into TailModel's scalar state (see its #s).
 /** Body histogram's total weight, and when it was last decayed (NaN: never). */
 const S_HIST_WEIGHT = 0;
 const S_HIST_AT = 1;
