@@ -5,13 +5,18 @@
 // still warming up those jobs take CPU from the calls being measured.
 //
 //   node --log-code --logfile=/tmp/v8.log --no-logfile-per-isolate scripts/run-ts.mjs bench/overhead.ts --dist
-//   node bench/jit-jobs.mjs /tmp/v8.log [bucket seconds, default 2] [voxroute file pattern, default dist/index.js]
+//   node bench/jit-jobs.mjs /tmp/v8.log [bucket seconds, default 2] [voxroute file pattern, default dist/index.js] [marks file]
+//
+// With a marks file (the `=== NAME @MS` lines that bench/switch-probe.ts prints, performance.now()
+// ms), it also prints the jobs of each section, from one mark to the next (the log's times are
+// µs from V8's start and performance.now() counts from the process's: the same origin within
+// a few ms).
 //
 // The log's `code-creation,JS,<kind>,<µs>,<address>,<size>,<name url:line:col>,<sfi>,<tier>` lines
 // with tier `*` are TurboFan code (`^` is Sparkplug, `~` the interpreter).
 import { readFileSync } from 'node:fs';
 
-const [file, bucketArg = '2', pattern = 'dist/index.js'] = process.argv.slice(2);
+const [file, bucketArg = '2', pattern = 'dist/index.js', marksFile] = process.argv.slice(2);
 if (!file) {
   console.error('usage: node bench/jit-jobs.mjs V8_LOG [BUCKET_SECONDS] [VOXROUTE_FILE_PATTERN]');
   process.exit(2);
@@ -20,6 +25,21 @@ const bucketUs = Number(bucketArg) * 1e6;
 const origins = ['voxroute', 'undici', 'node', 'other'];
 /** bucket index -> origin -> [count, bytes] */
 const table = new Map();
+/** Sections from a marks file: [name, from µs, to µs, origin -> [count, bytes]]. */
+const marks = marksFile
+  ? [...readFileSync(marksFile, 'utf8').matchAll(/^=== (\S+) @([\d.]+)$/gm)].map((m) => [
+      m[1],
+      Number(m[2]) * 1e3,
+    ])
+  : [];
+const sections = marks
+  .slice(0, -1)
+  .map(([name, from], i) => [
+    name,
+    from,
+    marks[i + 1][1],
+    Object.fromEntries(origins.map((o) => [o, [0, 0]])),
+  ]);
 for (const line of readFileSync(file, 'utf8').split('\n')) {
   if (!line.startsWith('code-creation,JS,') || !line.endsWith(',*')) continue;
   const fields = line.split(',');
@@ -38,6 +58,11 @@ for (const line of readFileSync(file, 'utf8').split('\n')) {
   row[origin][0]++;
   row[origin][1] += size;
   table.set(bucket, row);
+  for (const [, from, to, counts] of sections) {
+    if (at < from || at >= to) continue;
+    counts[origin][0]++;
+    counts[origin][1] += size;
+  }
 }
 console.log(
   `TurboFan code objects by origin (count, KB of code), ${bucketArg} s buckets from the log's start`,
@@ -47,4 +72,12 @@ for (const bucket of [...table.keys()].sort((a, b) => a - b)) {
   const row = table.get(bucket);
   const cells = origins.map((o) => `${row[o][0]} (${(row[o][1] / 1024).toFixed(0)})`.padStart(16));
   console.log(`${String((bucket * bucketUs) / 1e6).padEnd(10)}${cells.join('')}`);
+}
+if (sections.length > 0) {
+  console.log('\nBy section (count, KB of code)');
+  console.log(`${'section'.padEnd(10)}${origins.map((o) => o.padStart(16)).join('')}`);
+  for (const [name, , , counts] of sections) {
+    const cells = origins.map((o) => `${counts[o][0]} (${(counts[o][1] / 1024).toFixed(0)})`.padStart(16));
+    console.log(`${name.padEnd(10)}${cells.join('')}`);
+  }
 }

@@ -21,6 +21,9 @@ import { withDeadline } from './stall-deadline.js';
 
 type Settle = SettleOf<RouteResult>;
 
+/** The clock of an attempt that starts it at once: already started (one promise for every call). */
+const STARTED: Promise<void> = Promise.resolve();
+
 /** One attempt in progress. */
 interface Running<T> {
   c: RouteCandidate<T>;
@@ -73,7 +76,7 @@ export async function* drive<T>(
   settle: Settle,
   scope: CallScope,
   stopped: () => boolean,
-): AsyncGenerator<T | ItemHandoff<T>, void, undefined> {
+): AsyncGenerator<ItemHandoff<T>, void, undefined> {
   const { clock, tracker } = run;
   const callStart = clock.now();
   const span = run.tracing?.startCall(`voxroute.${run.capability}`, {
@@ -134,8 +137,6 @@ export async function* drive<T>(
     tracker.inFlight(r.c.key, -1);
     r.attempt.durationMs = clock.now() - r.t0;
   };
-  /** The route's EWMA decay time for the tracker (absent: the tracker's own). */
-  const decay = run.ewmaDecayMs !== undefined ? { decayMs: run.ewmaDecayMs } : {};
   /** Cancels an attempt that is not charged (barge-in, hedge loser, call aborted). */
   const cancel = (r: Running<T>) => {
     if (r.ended) return;
@@ -144,7 +145,8 @@ export async function* drive<T>(
     closeAttempt(r);
     end(r);
     if (r.attempt.timeToFirstChunkMs === undefined && r.timing)
-      tracker.recordCancelled(r.c.key, elapsed, clock.now(), decay);
+      // The route's EWMA decay time for the tracker (absent: the tracker's own).
+      tracker.recordCancelled(r.c.key, elapsed, clock.now(), { decayMs: run.ewmaDecayMs });
     if (r.acquired) r.c.health?.release();
   };
 
@@ -192,7 +194,7 @@ export async function* drive<T>(
       index,
       standIn,
       position: pos,
-      clockStarted: Promise.resolve(),
+      clockStarted: STARTED,
       timing: !c.startsClock,
     };
     r.first = firstOutcome(r);
@@ -432,13 +434,12 @@ export async function* drive<T>(
             });
           committed = true;
           const value = midStreamCause && run.markResumed ? run.markResumed(first.value) : first.value;
-          deliver?.(value);
-          yield value;
-          // The winner's other items go to the caller from the call's iterator itself (see
-          // ItemHandoff and routed-stream.ts), raced with the call's abort there: the loop
-          // resumes here when they end; their failure, or AbortError once the call was
-          // aborted, is thrown here.
-          yield new ItemHandoff(winner.iterator!, deliver);
+          // The first item and the winner's other items go to the caller from the call's
+          // iterator itself (see ItemHandoff and routed-stream.ts), which also calls `deliver`
+          // on each (one call site for every capability's bookkeeping, none in this loop), raced
+          // with the call's abort there: the loop resumes here when they end; their failure, or
+          // AbortError once the call was aborted, is thrown here.
+          yield new ItemHandoff(value, winner.iterator!, deliver);
         }
         winner.attempt.outcome = 'success';
         end(winner);

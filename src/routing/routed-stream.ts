@@ -3,7 +3,7 @@ import { onceStream, type Settle as SettleOf } from '../internal/once-stream.js'
 import type { RoutedStream, RouteResult } from '../types/route-result.js';
 import { drive } from './attempt-loop.js';
 import { CallScope } from './call-scope.js';
-import { ItemHandoff } from './item-handoff.js';
+import type { ItemHandoff } from './item-handoff.js';
 import type { RouteRun } from './route-run.js';
 
 type Settle = SettleOf<RouteResult>;
@@ -20,9 +20,9 @@ export function routedStream<T>(run: RouteRun<T>): RoutedStream<T> {
 }
 
 /**
- * The call's iterator. The attempt loop (`drive`) chooses the attempt and delivers its first
- * item; then it hands the attempt's iterator over ({@link ItemHandoff}) and this iterator reads
- * the other items itself: an item at hand is taken by plain calls down the attempt's stages
+ * The call's iterator. The attempt loop (`drive`) chooses the attempt, then hands its first
+ * item and its iterator over ({@link ItemHandoff}); this iterator delivers the first item and
+ * reads the other items itself: an item at hand is taken by plain calls down the attempt's stages
  * (one promise per item: the caller's own), else it waits for the attempt to wake it. Each wait
  * is raced with the call's abort: a provider that ignores its signal cannot hold the call, and
  * after the abort nothing more is delivered. The loop gets the end of the items, their failure
@@ -36,7 +36,7 @@ export function routedStream<T>(run: RouteRun<T>): RoutedStream<T> {
 class CallIterator<T> implements AsyncIterator<T, void, undefined> {
   // The call's one abort scope, shared with drive(): return() and throw() abort it directly.
   readonly #scope = new CallScope();
-  readonly #generator: AsyncGenerator<T | ItemHandoff<T>, void, undefined>;
+  readonly #generator: AsyncGenerator<ItemHandoff<T>, void, undefined>;
   #stopped = false;
   /** The winner's items, once drive handed them over. */
   #items: ItemHandoff<T> | undefined;
@@ -175,22 +175,20 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined> {
   };
 
   /** A step of drive: an item, the end, or the winner's items handed over (then read on). */
-  #drive(step: Promise<IteratorResult<T | ItemHandoff<T>, void>>): Promise<Result<T>> {
+  #drive(step: Promise<IteratorResult<ItemHandoff<T>, void>>): Promise<Result<T>> {
     const next = step.then(this.#onDriven, this.#onDriveFailed);
     this.#busy = next;
     return next;
   }
 
-  readonly #onDriven = (r: IteratorResult<T | ItemHandoff<T>, void>): Result<T> | Promise<Result<T>> => {
+  readonly #onDriven = (r: IteratorResult<ItemHandoff<T>, void>): Result<T> => {
     this.#busy = undefined;
     if (this.#stopped) return DONE;
     if (r.done) return DONE;
-    const value = r.value;
-    if (value instanceof ItemHandoff) {
-      this.#items = value;
-      return this.next();
-    }
-    return r as IteratorYieldResult<T>;
+    const items = r.value;
+    this.#items = items;
+    items.deliver?.(items.first);
+    return { done: false, value: items.first };
   };
 
   readonly #onDriveFailed = (error: unknown): Result<T> => {

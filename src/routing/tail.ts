@@ -121,35 +121,59 @@ interface Shape {
   empty: number;
 }
 
+// Indices into TailModel's scalar state (see its #s).
+/** Body histogram's total weight, and when it was last decayed (NaN: never). */
+const S_HIST_WEIGHT = 0;
+const S_HIST_AT = 1;
+/** Tail counters: total weight, weight beyond the knee. */
+const S_N = 2;
+const S_TAIL = 3;
+/** Failures' weight and their summed duration (ms). */
+const S_FAIL = 4;
+const S_FAIL_MS = 5;
+/** Outcomes that followed a failure, and failures among them (tail counters' memory). */
+const S_AFTER_FAIL = 6;
+const S_FAIL_AFTER_FAIL = 7;
+/** When the last outcome came in; when the tail counters were last decayed (NaN: never). */
+const S_LAST_OUTCOME_AT = 8;
+const S_COUNTERS_AT = 9;
+/** When the last successful sample came in. */
+const S_LAST_AT = 10;
+const S_SIZE = 11;
+
+function newState(): Float64Array {
+  const s = new Float64Array(S_SIZE);
+  s[S_HIST_AT] = Number.NaN;
+  s[S_COUNTERS_AT] = Number.NaN;
+  return s;
+}
+
 /**
  * One provider's TTFC distribution. Every update costs O(240) (one pass over the histogram);
  * {@link summary} is cached until the next update.
  */
 export class TailModel {
   readonly #hist = new Float64Array(BUCKETS);
-  #histWeight = 0;
-  #histAt: number | undefined;
-  /** Tail counters: total weight, weight beyond the knee. */
-  #n = 0;
-  #tail = 0;
   /** Histogram of the tail calls' TTFC (same buckets and memory as the tail counters). */
   readonly #tailHist = new Float64Array(BUCKETS);
-  #fail = 0;
-  #failMs = 0;
-  /** Outcomes that followed a failure, and failures among them (tail counters' memory). */
-  #afterFail = 0;
-  #failAfterFail = 0;
-  /** Whether the last outcome was a failure, and when it came in. */
+  /**
+   * The model's scalar state, ms and weights, indexed by the S_ constants: in a Float64Array, not
+   * in fields, so that no field changes representation (from a small integer to a double) at the
+   * first sample. Such a change gives the class a new hidden class, and code optimized for the
+   * old one (the tracker's, the attempt loop's) would be thrown away when a new provider,
+   * capability or model is first recorded.
+   */
+  readonly #s = newState();
+  /** Whether the last outcome was a failure. */
   #lastFailed = false;
-  #lastOutcomeAt = 0;
-  #countersAt: number | undefined;
   #samples = 0;
   #cached: TailSummary | undefined;
   /** The quantiles and knee of the body histogram, cached like {@link #cached} (see {@link #shape}). */
   #shapeCached: Shape | undefined;
-  /** The last SHIFT_MAX_RUN successful samples (ms), newest last, and when the last came in. */
-  readonly #recent: number[] = [];
-  #lastAt = 0;
+  /** The last SHIFT_MAX_RUN successful samples (ms), newest last (at the end). */
+  readonly #recent = new Float64Array(SHIFT_MAX_RUN);
+  /** How many of {@link #recent} are set (the last ones). */
+  #recentCount = 0;
 
   /** Successful samples folded in. */
   get samples(): number {
@@ -157,36 +181,40 @@ export class TailModel {
   }
 
   #decayHist(now: number): void {
-    const w = (1 - 1 / BODY_SAMPLES) * (this.#histAt === undefined ? 1 : timeDecay(now - this.#histAt));
+    const s = this.#s;
+    const at = s[S_HIST_AT]!;
+    const w = (1 - 1 / BODY_SAMPLES) * (Number.isNaN(at) ? 1 : timeDecay(now - at));
     const hist = this.#hist;
     for (let b = 0; b < BUCKETS; b++) hist[b] = hist[b]! * w;
-    this.#histWeight *= w;
-    this.#histAt = now;
+    s[S_HIST_WEIGHT] = s[S_HIST_WEIGHT]! * w;
+    s[S_HIST_AT] = now;
   }
 
   #decayCounters(now: number): void {
-    const w =
-      (1 - 1 / TAIL_SAMPLES) * (this.#countersAt === undefined ? 1 : timeDecay(now - this.#countersAt));
-    this.#n *= w;
-    this.#tail *= w;
+    const s = this.#s;
+    const at = s[S_COUNTERS_AT]!;
+    const w = (1 - 1 / TAIL_SAMPLES) * (Number.isNaN(at) ? 1 : timeDecay(now - at));
+    s[S_N] = s[S_N]! * w;
+    s[S_TAIL] = s[S_TAIL]! * w;
     // A plain loop: forEach would box every element into a heap number (3.8 KB per call).
     const tailHist = this.#tailHist;
     for (let b = 0; b < BUCKETS; b++) tailHist[b] = tailHist[b]! * w;
-    this.#fail *= w;
-    this.#failMs *= w;
-    this.#afterFail *= w;
-    this.#failAfterFail *= w;
-    this.#countersAt = now;
+    s[S_FAIL] = s[S_FAIL]! * w;
+    s[S_FAIL_MS] = s[S_FAIL_MS]! * w;
+    s[S_AFTER_FAIL] = s[S_AFTER_FAIL]! * w;
+    s[S_FAIL_AFTER_FAIL] = s[S_FAIL_AFTER_FAIL]! * w;
+    s[S_COUNTERS_AT] = now;
   }
 
   /** Counts one outcome after the last one (call after #decayCounters). */
   #outcome(failed: boolean, now: number): void {
+    const s = this.#s;
     if (this.#lastFailed) {
-      this.#afterFail += 1;
-      if (failed) this.#failAfterFail += 1;
+      s[S_AFTER_FAIL]! += 1;
+      if (failed) s[S_FAIL_AFTER_FAIL]! += 1;
     }
     this.#lastFailed = failed;
-    this.#lastOutcomeAt = now;
+    s[S_LAST_OUTCOME_AT] = now;
   }
 
   /** Folds in a successful TTFC of `ms` at monotonic time `now`. */
@@ -196,21 +224,25 @@ export class TailModel {
     const knee = this.#shape()?.kneeMs;
     this.#decayCounters(now);
     this.#outcome(false, now);
-    this.#n += 1;
+    const s = this.#s;
+    s[S_N]! += 1;
     if (knee !== undefined && ms > knee) {
-      this.#tail += 1;
+      s[S_TAIL]! += 1;
       this.#tailHist[bucketOf(ms)]! += 1;
     }
     this.#decayHist(now);
     const b = bucketOf(ms);
     this.#hist[b] = (this.#hist[b] ?? 0) + 1;
-    this.#histWeight += 1;
+    s[S_HIST_WEIGHT]! += 1;
     this.#samples++;
     this.#cached = undefined;
     this.#shapeCached = undefined;
-    this.#recent.push(ms);
-    if (this.#recent.length > SHIFT_MAX_RUN) this.#recent.shift();
-    this.#lastAt = now;
+    // Newest last, always at the end (one path for every sample: no branch that only the
+    // first samples take, and whose code a late optimization would lack).
+    this.#recent.copyWithin(0, 1);
+    this.#recent[SHIFT_MAX_RUN - 1] = ms;
+    this.#recentCount = Math.min(this.#recentCount + 1, SHIFT_MAX_RUN);
+    s[S_LAST_AT] = now;
   }
 
   /**
@@ -228,10 +260,11 @@ export class TailModel {
     if (!base) return base;
     const summary = this.#withRecentFailures(base, now);
     const run = shiftRun(summary.tailShare);
-    if (this.#recent.length < run) return summary;
-    const recent = Math.min(...this.#recent.slice(-run));
+    if (this.#recentCount < run) return summary;
+    let recent = Number.POSITIVE_INFINITY;
+    for (let i = SHIFT_MAX_RUN - run; i < SHIFT_MAX_RUN; i++) recent = Math.min(recent, this.#recent[i]!);
     if (recent <= summary.kneeMs) return summary;
-    const weight = Math.exp(-Math.max(0, now - this.#lastAt) / SHIFT_DECAY_MS);
+    const weight = Math.exp(-Math.max(0, now - this.#s[S_LAST_AT]!) / SHIFT_DECAY_MS);
     return scaled(summary, 1 + weight * (recent / summary.p50Ms - 1));
   }
 
@@ -239,9 +272,9 @@ export class TailModel {
   #withRecentFailures(summary: TailSummary, now: number): TailSummary {
     if (!this.#lastFailed) return summary;
     const afterFail =
-      (this.#failAfterFail + AFTER_FAIL_PRIOR_WEIGHT * summary.failShare) /
-      (this.#afterFail + AFTER_FAIL_PRIOR_WEIGHT);
-    const w = shiftDecay(now - this.#lastOutcomeAt);
+      (this.#s[S_FAIL_AFTER_FAIL]! + AFTER_FAIL_PRIOR_WEIGHT * summary.failShare) /
+      (this.#s[S_AFTER_FAIL]! + AFTER_FAIL_PRIOR_WEIGHT);
+    const w = shiftDecay(now - this.#s[S_LAST_OUTCOME_AT]!);
     return { ...summary, recentFailShare: w * afterFail + (1 - w) * summary.failShare };
   }
 
@@ -260,8 +293,8 @@ export class TailModel {
     const knee = this.#shape()?.kneeMs;
     if (knee === undefined || ms <= knee) return;
     this.#decayCounters(now);
-    this.#n += 1;
-    this.#tail += 1;
+    this.#s[S_N]! += 1;
+    this.#s[S_TAIL]! += 1;
     const hist = this.#tailHist;
     const from = bucketOf(ms) + 1;
     let above = 0;
@@ -275,8 +308,8 @@ export class TailModel {
   /** Folds in a failed attempt that took `ms`. */
   recordFailure(ms: number, now: number): void {
     this.#decayCounters(now);
-    this.#fail += 1;
-    this.#failMs += ms;
+    this.#s[S_FAIL]! += 1;
+    this.#s[S_FAIL_MS]! += ms;
     this.#outcome(true, now);
     this.#cached = undefined;
   }
@@ -299,7 +332,7 @@ export class TailModel {
     if (this.#samples === 0) return undefined;
     if (this.#shapeCached) return this.#shapeCached;
     const hist = this.#hist;
-    const total = this.#histWeight;
+    const total = this.#s[S_HIST_WEIGHT]!;
     // The buckets of the 50th, 90th, 95th and 99th percentiles, in one pass over the histogram.
     const found = [BUCKETS - 1, BUCKETS - 1, BUCKETS - 1, BUCKETS - 1];
     let next = 0;
@@ -339,7 +372,8 @@ export class TailModel {
     const hist = this.#hist;
     const { medianBucket, p90Bucket, p95Bucket, p99Bucket, kneeMs, empty } = this.#shape()!;
     const medianMs = centre(medianBucket);
-    const tailShare = (this.#tail + PRIOR_WEIGHT * PRIOR_TAIL_SHARE) / (this.#n + PRIOR_WEIGHT);
+    const s = this.#s;
+    const tailShare = (s[S_TAIL]! + PRIOR_WEIGHT * PRIOR_TAIL_SHARE) / (s[S_N]! + PRIOR_WEIGHT);
     // The tail's magnitude: the mean of the tail histogram beyond the knee, minus the knee.
     let tailWeight = 0;
     let tailSum = 0;
@@ -361,7 +395,7 @@ export class TailModel {
     }
     points.push({ ms: kneeMs + tailExcessMs, p: tailShare });
     normalise(points);
-    const failShare = this.#fail / (this.#n + this.#fail + PRIOR_WEIGHT);
+    const failShare = s[S_FAIL]! / (s[S_N]! + s[S_FAIL]! + PRIOR_WEIGHT);
     this.#cached = {
       samples: this.#samples,
       p50Ms: medianMs,
@@ -373,7 +407,7 @@ export class TailModel {
       tailExcessMs,
       tailSeen,
       failShare,
-      failMs: this.#fail > 1e-6 ? this.#failMs / this.#fail : 0,
+      failMs: s[S_FAIL]! > 1e-6 ? s[S_FAIL_MS]! / s[S_FAIL]! : 0,
       points,
       meanMs: points.reduce((n, x) => n + x.ms * x.p, 0),
     };

@@ -34,8 +34,8 @@ export class HealthRegistry {
    * @throws ConfigError when an option is out of range (checked here, not at the first breaker).
    */
   constructor(options: CircuitBreakerOptions = {}) {
-    resolveBreakerOptions(options);
-    this.#options = { ...options };
+    // Resolved once: every breaker shares this object (see resolveBreakerOptions).
+    this.#options = resolveBreakerOptions(options);
   }
 
   /** The breaker of (provider, capability), created (closed) on first use. */

@@ -99,12 +99,18 @@ export const BREAKER_DEFAULTS = Object.freeze({
 
 const ignore = (): void => {};
 
+/** The objects {@link resolveBreakerOptions} returned: resolved and checked once, shared as they are. */
+const resolvedOptions = new WeakSet<object>();
+
 /**
- * Fills in the defaults of `options` and checks them.
+ * Fills in the defaults of `options` and checks them. An object this function returned is
+ * returned as it is (a registry resolves once and shares it with every breaker it creates: no
+ * new options object, with its shape to learn, at a breaker's creation during a call).
  * @throws ConfigError listing every invalid option (path = the option's name), e.g. a
  *   `failureThreshold` below 1, a `jitter` outside [0, 1), or a `windowSize` below `minCalls`.
  */
 export function resolveBreakerOptions(options: CircuitBreakerOptions = {}): ResolvedBreakerOptions {
+  if (resolvedOptions.has(options)) return options as ResolvedBreakerOptions;
   const resolved: ResolvedBreakerOptions = {
     clock: options.clock ?? systemClock,
     random: options.random ?? Math.random,
@@ -158,5 +164,6 @@ export function resolveBreakerOptions(options: CircuitBreakerOptions = {}): Reso
   check('maxCooldownMs', r.maxCooldownMs >= r.baseCooldownMs, 'must be >= baseCooldownMs');
   check('jitter', r.jitter >= 0 && r.jitter < 1, 'must be in [0, 1)');
   if (issues.length > 0) throw new ConfigError(issues);
+  resolvedOptions.add(resolved);
   return resolved;
 }
