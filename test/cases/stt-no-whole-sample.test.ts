@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { AbortError, type Logger } from '../../src/index.js';
 import { drain, httpServer, router } from './wire/servers.js';
 
-const FORMAT = { encoding: 'pcm_s16le' as const, sampleRate: 16_000, channels: 1 };
+const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
 
 async function setup() {
   const server = await httpServer((req, res) => {
@@ -21,9 +21,6 @@ async function setup() {
   const warnings: unknown[][] = [];
   const logger: Logger = {
     warn: (...args: unknown[]) => void warnings.push(args),
-    info() {},
-    debug() {},
-    error() {},
   };
   const r = router(
     {
