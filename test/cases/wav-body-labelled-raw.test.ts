@@ -126,9 +126,8 @@ describe('a WAV body labelled as raw samples is read as WAV', () => {
     expect(error).toBeUndefined();
     expect(concat(items.map((c) => c.data)).equals(PCM_24K)).toBe(true);
     expect(result?.provider).toBe('good');
-    expect(result?.attempts[0]?.error).toBeInstanceOf(ProtocolError);
-    expect((result?.attempts[0]?.error as Error).message).toBe(
-      'WAV 8 bits per sample do not fit pcm_s16le (16 expected)',
-    );
+    const first = result!.attempts[0]!.error as Error;
+    expect(first).toBeInstanceOf(ProtocolError);
+    expect(first.message).toBe('WAV 8 bits per sample do not fit pcm_s16le (16 expected)');
   });
 });
