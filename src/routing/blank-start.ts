@@ -1,3 +1,4 @@
+import { nextOf, type Takeable, takeableOf } from '../internal/takeable.js';
 import type { ChatEvent } from '../types/chat.js';
 
 /**
@@ -6,45 +7,61 @@ import type { ChatEvent } from '../types/chat.js';
  * order, before it). When the reply finishes (or ends) first, they are dropped, so the first
  * item the router sees is the `finish`: a reply of white space only ("\n\n", then stop) is an
  * empty answer (a failure and a fallback; it never wins a hedged race), not a success.
- * Once something real has passed, every `next()` goes straight to the provider's iterator.
+ * The iterator is {@link Takeable} (the adapter's own iterator, or a puller of it, below): once
+ * something real has passed, each item is a plain call through to the adapter's iterator.
  */
 export function blankStartHeld(events: AsyncIterable<ChatEvent>): AsyncIterable<ChatEvent> {
   return {
-    [Symbol.asyncIterator](): AsyncIterator<ChatEvent> {
-      const inner = events[Symbol.asyncIterator]();
-      /** Items ready to hand out, before passing through. */
-      const ready: ChatEvent[] = [];
-      let passing = false;
-      const next = async (): Promise<IteratorResult<ChatEvent>> => {
-        const item = ready.shift();
-        if (item !== undefined) return { value: item, done: false };
-        if (passing) return inner.next();
-        const held: ChatEvent[] = [];
-        for (;;) {
-          const r = await inner.next();
-          if (r.done) {
-            passing = true;
-            return r;
-          }
-          const e = r.value;
-          if (e.type === 'text-delta' && !/\S/.test(e.text)) {
-            held.push(e);
-            continue;
-          }
-          passing = true;
-          // A finish after white space only: the white space is no answer, the finish shows it.
-          if (e.type === 'finish') return r;
-          ready.push(...held);
-          ready.push(e);
-          return { value: ready.shift() as ChatEvent, done: false };
-        }
-      };
-      return {
-        next,
-        return: (value?: unknown) =>
-          inner.return ? inner.return(value) : Promise.resolve({ value: undefined, done: true }),
-        ...(inner.throw ? { throw: (error?: unknown) => inner.throw!(error) } : {}),
-      };
-    },
+    [Symbol.asyncIterator]: () => new BlankStartHeld(takeableOf(events[Symbol.asyncIterator]())),
   };
+}
+
+class BlankStartHeld implements Takeable<ChatEvent> {
+  /** Items ready to hand out (held white space, then what followed it). */
+  readonly #ready: ChatEvent[] = [];
+  /** Leading white-space deltas held so far. */
+  readonly #held: ChatEvent[] = [];
+  #passing = false;
+
+  constructor(readonly inner: Takeable<ChatEvent>) {}
+
+  take(): IteratorResult<ChatEvent> | undefined {
+    const item = this.#ready.shift();
+    if (item !== undefined) return { value: item, done: false };
+    if (this.#passing) return this.inner.take();
+    for (;;) {
+      const r = this.inner.take();
+      if (r === undefined) return undefined;
+      if (r.done) {
+        this.#passing = true;
+        return r;
+      }
+      const e = r.value;
+      if (e.type === 'text-delta' && !/\S/.test(e.text)) {
+        this.#held.push(e);
+        continue;
+      }
+      this.#passing = true;
+      // A finish after white space only: the white space is no answer, the finish shows it.
+      if (e.type !== 'finish') this.#ready.push(...this.#held, e);
+      this.#held.length = 0;
+      if (e.type === 'finish') return r;
+      return { value: this.#ready.shift() as ChatEvent, done: false };
+    }
+  }
+
+  onReadable(wake: () => void): void {
+    if (this.#ready.length > 0) queueMicrotask(wake);
+    else this.inner.onReadable(wake);
+  }
+
+  next(): Promise<IteratorResult<ChatEvent>> {
+    return nextOf(this);
+  }
+
+  return(value?: unknown): Promise<IteratorResult<ChatEvent>> {
+    return this.inner.return
+      ? this.inner.return(value)
+      : Promise.resolve({ value: undefined, done: true } as IteratorResult<ChatEvent>);
+  }
 }
