@@ -17,16 +17,16 @@ export function blankStartHeld(events: AsyncIterable<ChatEvent>): AsyncIterable<
 }
 
 class BlankStartHeld implements Takeable<ChatEvent> {
-  /** Items ready to hand out (held white space, then what followed it). */
-  readonly #ready: ChatEvent[] = [];
-  /** Leading white-space deltas held so far. */
-  readonly #held: ChatEvent[] = [];
+  /** Items ready to hand out (held white space, then what followed it); made only when needed. */
+  #ready: ChatEvent[] | undefined;
+  /** Leading white-space deltas held so far; made only when needed. */
+  #held: ChatEvent[] | undefined;
   #passing = false;
 
   constructor(readonly inner: Takeable<ChatEvent>) {}
 
   take(): IteratorResult<ChatEvent> | undefined {
-    const item = this.#ready.shift();
+    const item = this.#ready?.shift();
     if (item !== undefined) return { value: item, done: false };
     if (this.#passing) return this.inner.take();
     for (;;) {
@@ -38,20 +38,23 @@ class BlankStartHeld implements Takeable<ChatEvent> {
       }
       const e = r.value;
       if (e.type === 'text-delta' && !/\S/.test(e.text)) {
+        this.#held ??= [];
         this.#held.push(e);
         continue;
       }
       this.#passing = true;
       // A finish after white space only: the white space is no answer, the finish shows it.
-      if (e.type !== 'finish') this.#ready.push(...this.#held, e);
-      this.#held.length = 0;
-      if (e.type === 'finish') return r;
-      return { value: this.#ready.shift() as ChatEvent, done: false };
+      const held = this.#held;
+      this.#held = undefined;
+      // The common case: nothing held, the item passes as it came.
+      if (e.type === 'finish' || held === undefined) return r;
+      this.#ready = [...held.slice(1), e];
+      return { value: held[0]!, done: false };
     }
   }
 
   onReadable(wake: () => void): void {
-    if (this.#ready.length > 0) queueMicrotask(wake);
+    if (this.#ready !== undefined && this.#ready.length > 0) queueMicrotask(wake);
     else this.inner.onReadable(wake);
   }
 

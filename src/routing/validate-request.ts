@@ -60,7 +60,8 @@ export function chatRequestProblem(request: ChatRequest): RequestError | undefin
       'messages',
       `expected a non-empty array of messages, got ${describe(request.messages)}`,
     );
-  for (const [i, m] of request.messages.entries()) {
+  for (let i = 0; i < request.messages.length; i++) {
+    const m = request.messages[i]!;
     if (typeof m !== 'object' || m === null)
       return new RequestError(`messages.${i}`, `expected a message object, got ${describe(m)}`);
     if (!ROLES.has(m.role as string))
@@ -82,8 +83,8 @@ export function chatRequestProblem(request: ChatRequest): RequestError | undefin
   if (request.tools !== undefined) {
     if (!Array.isArray(request.tools))
       return new RequestError('tools', `expected an array of tools, got ${describe(request.tools)}`);
-    for (const [i, tool] of request.tools.entries()) {
-      const bad = toolProblem(tool, `tools.${i}`);
+    for (let i = 0; i < request.tools.length; i++) {
+      const bad = toolProblem(request.tools[i], `tools.${i}`);
       if (bad) return bad;
     }
   }
@@ -104,7 +105,8 @@ function messageToolProblem(m: ChatRequest['messages'][number], at: string): Req
       `${at}.toolCalls`,
       `expected an array of tool calls, got ${describe(m.toolCalls)}`,
     );
-  for (const [j, call] of m.toolCalls.entries()) {
+  for (let j = 0; j < m.toolCalls.length; j++) {
+    const call = m.toolCalls[j]!;
     const field = `${at}.toolCalls.${j}`;
     if (typeof call !== 'object' || call === null || Array.isArray(call))
       return new RequestError(field, `expected { id, name, arguments }, got ${describe(call)}`);
