@@ -44,6 +44,13 @@ export function toConfigIssues(
       else add(path, issue.message);
     } else if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) {
       add(path, `required, but missing (${expectedWords(issue.expected)})`);
+    } else if (issue.code === 'invalid_type' && !('format' in issue)) {
+      // zod: "Invalid input: expected string, received number".
+      const received = / received (\w+)$/.exec(issue.message)?.[1];
+      add(path, `expected ${typeWords(issue.expected)}${received ? `, got ${typeWords(received)}` : ''}`);
+    } else if (issue.code === 'invalid_key') {
+      // A record's key that fails its own schema (e.g. a header name): say why, not zod's "Invalid key in record".
+      add(path, issue.issues[0]?.message ?? 'not a valid name here');
     } else {
       add(path, issue.message);
     }
@@ -66,6 +73,24 @@ function expectedWords(expected: string): string {
       return `a ${expected}`;
     default:
       return `expected ${expected}`;
+  }
+}
+
+/** A zod type name in plain words: `string` -> `a string`, `array` -> `a list`. */
+function typeWords(name: string): string {
+  switch (name) {
+    case 'record':
+    case 'object':
+      return 'an object';
+    case 'array':
+      return 'a list';
+    case 'int':
+      return 'an integer';
+    case 'null':
+    case 'undefined':
+      return name;
+    default:
+      return /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
   }
 }
 

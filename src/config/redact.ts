@@ -35,18 +35,46 @@ export function collectSecretLiterals(input: unknown): string[] {
 }
 
 /**
- * Replaces every literal secret of `input` (see collectSecretLiterals) by `[redacted]` in
- * the issues' messages and path segments: a last line of defence so that no message a
- * ConfigError builds ever holds a key, whatever a validator wrote.
+ * Replaces secrets in the issues' messages and path segments by `[redacted]`, a last line of
+ * defence so that no message a ConfigError builds ever holds a key, whatever a validator wrote:
+ * - every literal secret of `input` (see collectSecretLiterals);
+ * - anything shaped like a key or credential ({@link redactKeyShapes}), e.g. a key pasted as a
+ *   provider name or a route entry;
+ * - a path segment under a secret-named key that is not a field name (`apiKey: { sk-... }` in
+ *   YAML makes the key a mapping key), or under `headers` not an HTTP header name
+ *   (`"Authorization: Bearer sk-..."`).
+ * The path still names where the problem is: `providers.a.apiKey.[redacted]: unknown key`.
  */
 export function redactIssues(issues: ConfigIssue[], input: unknown): ConfigIssue[] {
   const secrets = collectSecretLiterals(input);
-  if (secrets.length === 0) return issues;
-  const scrub = (text: string) => secrets.reduce((acc, secret) => acc.split(secret).join(REDACTED), text);
+  const scrub = (text: string) => redactKeyShapes(redactText(text, secrets));
   return issues.map((issue) => ({
-    path: issue.path.map((segment) => (typeof segment === 'string' ? scrub(segment) : segment)),
+    path: issue.path.map((segment, i) =>
+      typeof segment !== 'string'
+        ? segment
+        : isSecretName(issue.path[i - 1], segment)
+          ? REDACTED
+          : scrub(segment),
+    ),
     message: scrub(issue.message),
   }));
+}
+
+/** A config field name: letters, digits and `_`, at most 32 characters. */
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,31}$/;
+
+/** An HTTP field name (an RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * True when `name`, a key of the object at `parent`, may be a secret written as a mapping key:
+ * under a secret-named field, a name that is not a field name (under `headers`: not an HTTP
+ * header name). A field name (`env`, a misspelt `fallback`, `secretAccessKey`) stays readable.
+ */
+function isSecretName(parent: string | number | undefined, name: string): boolean {
+  // The parent must be a field name (`apiKey`, `authToken`), not itself a pasted key.
+  if (typeof parent !== 'string' || !FIELD_NAME.test(parent) || !SECRET_KEY.test(parent)) return false;
+  return !(/^headers$/i.test(parent) ? HEADER_NAME : FIELD_NAME).test(name);
 }
 
 /** Environment variable names whose values are taken as secrets (`OPENAI_API_KEY`, `AWS_SESSION_TOKEN`, ...). */
@@ -57,7 +85,15 @@ const KEY_SHAPES = [
   /\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}/g,
   /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
   /\b(?:Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  // Hex keys (Deepgram: 40 hex digits) and long mixed-case tokens with digits.
+  /\b[0-9a-f]{32,}\b/g,
+  /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[a-z])(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{32,}/g,
 ];
+
+/** `text` with anything shaped like a well-known API key or credential replaced by `[redacted]`. */
+export function redactKeyShapes(text: string): string {
+  return KEY_SHAPES.reduce((acc, shape) => acc.replace(shape, REDACTED), text);
+}
 
 /**
  * Removes secrets from the error of a config module that threw, in place (message, stack and
@@ -71,7 +107,7 @@ export function redactModuleError<E>(error: E, env: Record<string, string | unde
         SECRET_ENV.test(name) && typeof value === 'string' && value.length >= MIN_SECRET_LENGTH,
     )
     .map(([, value]) => value as string);
-  const shapes = (text: string) => KEY_SHAPES.reduce((acc, shape) => acc.replace(shape, REDACTED), text);
+  const shapes = redactKeyShapes;
   if (typeof error === 'string') return shapes(redactText(error, secrets)) as E;
   createErrorRedactor(secrets)(error);
   for (let e: unknown = error, i = 0; e instanceof Error && i < 8; e = e.cause, i++) {

@@ -31,9 +31,33 @@ export function createErrorRedactor(secrets: readonly string[]): ErrorRedactor {
   };
 }
 
-/** `text` with every one of `secrets` (longest first) replaced by `[redacted]`. */
+/** A cut-off start of a secret this long or longer, at the edge of a cut text, is redacted too. */
+export const MIN_SECRET_PREFIX = 8;
+
+/**
+ * `text` with every one of `secrets` (longest first) replaced by `[redacted]`, and also the
+ * start of a secret ({@link MIN_SECRET_PREFIX} characters or more) where the text was cut: at
+ * its very end, or just before a closing `…` (an excerpt cut by its length, or a WebSocket
+ * close reason cut at 123 bytes by the server).
+ */
 export function redactText(text: string, secrets: readonly string[]): string {
   for (const secret of secrets) if (text.includes(secret)) text = text.split(secret).join(REDACTED_TEXT);
+  for (const secret of secrets) text = redactCutPrefix(text, secret);
+  return text;
+}
+
+/** `text` with a start of `secret` that the end of `text` (or its closing `…`) cuts off redacted. */
+function redactCutPrefix(text: string, secret: string): string {
+  if (secret.length <= MIN_SECRET_PREFIX) return text;
+  const end = text.endsWith('…') ? text.length - 1 : text.length;
+  const head = secret.slice(0, MIN_SECRET_PREFIX);
+  // The leftmost place where a secret start could reach the edge is the longest cut-off start.
+  let at = text.indexOf(head, Math.max(0, end - secret.length + 1));
+  while (at !== -1 && at + MIN_SECRET_PREFIX <= end) {
+    if (secret.startsWith(text.slice(at, end)))
+      return `${text.slice(0, at)}${REDACTED_TEXT}${text.slice(end)}`;
+    at = text.indexOf(head, at + 1);
+  }
   return text;
 }
 

@@ -6,7 +6,8 @@ import type { Capability } from '../types/route-result.js';
 
 /**
  * True when an attempt's first pull shows an empty answer to a request with something to do
- *: a chat stream that ends, or finishes, before any text or tool call, and a TTS stream
+ *: a chat stream that ends, or finishes, before any text or tool call (leading white space is
+ * held back by `blankStartHeld`, so a reply of white space only shows its finish first), and a TTS stream
  * that ends before any audio (text with no speech never gets this far). STT may end with
  * no transcript at all when the audio held no speech, so it is never empty in this sense.
  */

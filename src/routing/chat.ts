@@ -1,6 +1,7 @@
 import type { ProviderChatRequest } from '../providers/types.js';
 import type { ChatEvent } from '../types/chat.js';
 import type { ChatRequest } from '../types/requests.js';
+import { blankStartHeld } from './blank-start.js';
 import type { CapabilityCall } from './capability.js';
 
 /**
@@ -30,7 +31,7 @@ export function chatCall(request: ChatRequest): CapabilityCall<ChatEvent, 'chat'
           if (request.maxTokens !== undefined) asked.maxTokens = request.maxTokens;
           if (request.temperature !== undefined) asked.temperature = request.temperature;
           if (request.tools !== undefined) asked.tools = request.tools;
-          return atSeam(delivered, chat.chat(asked, attempt));
+          return atSeam(delivered, blankStartHeld(chat.chat(asked, attempt)));
         },
       };
     },

@@ -30,8 +30,42 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
     ended.catch(() => {});
     return ended;
   };
+  const frame = bytesPerFrame(request.format);
+  let warned = false;
+  /** Warns once per call that the caller's audio ended with a stray partial sample. */
+  const dropped = (droppedBytes: number) => {
+    if (warned || droppedBytes <= 0) return;
+    warned = true;
+    context.logger?.warn("Dropped a stray partial sample at the end of the caller's audio", {
+      droppedBytes,
+      encoding: request.format.encoding,
+      sampleRate: request.format.sampleRate,
+    });
+  };
   return {
     capability: 'stt',
+    // Audio with no whole sample (nothing, or one stray byte of PCM s16le) has nothing to hear:
+    // no provider is contacted and the result names none (as for TTS text with nothing to speak).
+    isEmpty: () => {
+      if (audio.totalBytes >= frame) return false;
+      // Waits for the first whole sample; the caller's abort or the router's close ends the wait.
+      const stop = request.signal
+        ? AbortSignal.any([context.closeSignal, request.signal])
+        : context.closeSignal;
+      return untilAborted(
+        (async () => {
+          while (audio.totalBytes < frame) {
+            if (!(await audio.readBeyond(audio.totalBytes, stop))) {
+              if (stop.aborted) throw stop.reason;
+              dropped(audio.totalBytes);
+              return true;
+            }
+          }
+          return false;
+        })(),
+        stop,
+      );
+    },
     candidate(_name, stt, section) {
       const model = section.model;
       const input =
@@ -49,7 +83,7 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
             const offsetMs = durationMs(request.format, from);
             const events = stt.transcribe(
               {
-                audio: convertAudio(audio.reader(attempt.signal, from), request.format, input),
+                audio: convertAudio(audio.reader(attempt.signal, from), request.format, input, dropped),
                 format: input,
                 ...(model !== undefined ? { model } : {}),
                 ...(language !== undefined ? { language } : {}),
@@ -171,11 +205,15 @@ async function* shiftTranscript(
   }
 }
 
-/** Re-frames the caller's STT audio into whole samples and converts it to the provider's format. */
+/**
+ * Re-frames the caller's STT audio into whole samples and converts it to the provider's format;
+ * a stray partial sample at the end is dropped, reported to `onDropped`.
+ */
 async function* convertAudio(
   source: AsyncIterable<Uint8Array>,
   from: AudioFormat,
   to: AudioFormat,
+  onDropped: (droppedBytes: number) => void,
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const framer = new SampleFramer(from);
   const converter = await createAudioConverter(from, to);
@@ -186,10 +224,20 @@ async function* convertAudio(
       const out = converter.push(whole);
       if (out.byteLength > 0) yield out;
     }
-    framer.end();
+    onDropped(framer.end().droppedBytes);
     const tail = converter.flush();
     if (tail.byteLength > 0) yield tail;
   } finally {
     converter.close();
   }
+}
+
+/** `work`, or a rejection with the signal's reason as soon as `signal` aborts. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -72,7 +72,8 @@ export function chatRequestProblem(request: ChatRequest): RequestError | undefin
       'messages',
       `expected a non-empty array of messages, got ${describe(request.messages)}`,
     );
-  for (const [i, m] of request.messages.entries()) {
+  for (let i = 0; i < request.messages.length; i++) {
+    const m = request.messages[i]!;
     if (typeof m !== 'object' || m === null)
       return new RequestError(`messages.${i}`, `expected a message object, got ${describe(m)}`);
     if (!ROLES.has(m.role as string))
@@ -82,6 +83,8 @@ export function chatRequestProblem(request: ChatRequest): RequestError | undefin
       );
     if (typeof m.content !== 'string')
       return new RequestError(`messages.${i}.content`, `expected a string, got ${describe(m.content)}`);
+    const tools = messageToolProblem(m, `messages.${i}`);
+    if (tools) return tools;
   }
   if (typeof request.model !== 'string' || request.model === '')
     return new RequestError('model', `expected a model name, got ${describe(request.model)}`);
@@ -89,9 +92,71 @@ export function chatRequestProblem(request: ChatRequest): RequestError | undefin
     numberProblem(request.maxTokens, 'maxTokens', { min: 0, aboveMin: true, whole: true }) ??
     numberProblem(request.temperature, 'temperature', { min: 0, max: 2 });
   if (numbers) return numbers;
-  if (request.tools !== undefined && !Array.isArray(request.tools))
-    return new RequestError('tools', `expected an array of tools, got ${describe(request.tools)}`);
+  if (request.tools !== undefined) {
+    if (!Array.isArray(request.tools))
+      return new RequestError('tools', `expected an array of tools, got ${describe(request.tools)}`);
+    for (let i = 0; i < request.tools.length; i++) {
+      const bad = toolProblem(request.tools[i], `tools.${i}`);
+      if (bad) return bad;
+    }
+  }
   return callOptionsProblem(request);
+}
+
+/**
+ * The tool fields of a message: a `tool` message needs its `toolCallId`; an assistant's
+ * `toolCalls`, when given, is an array of `{ id, name, arguments }` (all strings, id and name
+ * not empty). Plain loops, no schema library: this runs on every call.
+ */
+function messageToolProblem(m: ChatRequest['messages'][number], at: string): RequestError | undefined {
+  if (m.role === 'tool')
+    return nameProblem(m.toolCallId, `${at}.toolCallId`, 'the id of the tool call answered');
+  if (m.role !== 'assistant' || m.toolCalls === undefined) return undefined;
+  if (!Array.isArray(m.toolCalls))
+    return new RequestError(
+      `${at}.toolCalls`,
+      `expected an array of tool calls, got ${describe(m.toolCalls)}`,
+    );
+  for (let j = 0; j < m.toolCalls.length; j++) {
+    const call = m.toolCalls[j]!;
+    const field = `${at}.toolCalls.${j}`;
+    if (typeof call !== 'object' || call === null || Array.isArray(call))
+      return new RequestError(field, `expected { id, name, arguments }, got ${describe(call)}`);
+    const bad =
+      nameProblem(call.id, `${field}.id`, 'a tool call id') ??
+      nameProblem(call.name, `${field}.name`, 'a tool name') ??
+      (typeof call.arguments !== 'string'
+        ? new RequestError(
+            `${field}.arguments`,
+            `expected the arguments as JSON text (a string), got ${describe(call.arguments)}`,
+          )
+        : undefined);
+    if (bad) return bad;
+  }
+  return undefined;
+}
+
+/** A tool of `tools`: `{ name, description?, parameters }`, `parameters` a JSON Schema object. */
+function toolProblem(tool: unknown, at: string): RequestError | undefined {
+  if (typeof tool !== 'object' || tool === null || Array.isArray(tool))
+    return new RequestError(at, `expected { name, description?, parameters }, got ${describe(tool)}`);
+  const t = tool as Record<string, unknown>;
+  return (
+    nameProblem(t.name, `${at}.name`, 'a tool name') ??
+    (t.description !== undefined && typeof t.description !== 'string'
+      ? new RequestError(`${at}.description`, `expected a string, got ${describe(t.description)}`)
+      : undefined) ??
+    (typeof t.parameters !== 'object' || t.parameters === null || Array.isArray(t.parameters)
+      ? new RequestError(`${at}.parameters`, `expected a JSON Schema object, got ${describe(t.parameters)}`)
+      : undefined)
+  );
+}
+
+/** The RequestError at `field` when `value` is not a non-empty string (`what` names it). */
+function nameProblem(value: unknown, field: string, what: string): RequestError | undefined {
+  return typeof value === 'string' && value !== ''
+    ? undefined
+    : new RequestError(field, `expected ${what} (a non-empty string), got ${describe(value)}`);
 }
 
 function objectProblem(request: unknown): RequestError | undefined {

@@ -1,3 +1,5 @@
+import { clip, excerpt } from './excerpt.js';
+
 /** What {@link parseErrorBody} found in an error body. */
 export interface ParsedErrorBody {
   /** The provider's message, or a short excerpt of the body; at most 500 characters. */
@@ -28,7 +30,8 @@ const MAX_EXCERPT = 200;
  * Anything else (plain text, HTML, unknown JSON) gives a short excerpt of the text, whitespace
  * collapsed, at most 200 characters. Never throws.
  *
- * @param text The body, decoded as UTF-8 (possibly cut at the transport's error-body limit).
+ * @param text The body, decoded as UTF-8 (possibly cut at the transport's error-body limit), with
+ *   any secret already redacted: the message is cut to its length limit after that.
  * @param contentType The response's `content-type`, if any (JSON is also sniffed from `{`).
  */
 export function parseErrorBody(text: string, contentType?: string): ParsedErrorBody {
@@ -43,7 +46,7 @@ export function parseErrorBody(text: string, contentType?: string): ParsedErrorB
     const parsed = isObject(json) ? fromObject(json) : undefined;
     if (parsed) return parsed;
   }
-  return { message: excerpt(trimmed) || '(empty body)' };
+  return { message: excerpt(trimmed, MAX_EXCERPT) || '(empty body)' };
 }
 
 function fromObject(body: Record<string, unknown>): ParsedErrorBody | undefined {
@@ -103,14 +106,6 @@ function result(
   if (providerCode !== undefined) out.providerCode = providerCode;
   if (param !== undefined) out.param = param;
   return out;
-}
-
-function excerpt(text: string): string {
-  return clip(text.replace(/\s+/g, ' '), MAX_EXCERPT);
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

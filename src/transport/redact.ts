@@ -1,3 +1,5 @@
+import { redactText } from '../errors/redact.js';
+
 const SECRET_HEADER = /auth|key|token|secret|cookie|signature|password/i;
 const MIN_SECRET_LENGTH = 6;
 
@@ -5,7 +7,7 @@ const MIN_SECRET_LENGTH = 6;
  * Removes from `text` every value of a secret-bearing request header (names containing auth,
  * key, token, secret, cookie, signature or password, e.g. `Authorization`, `x-api-key`,
  * `xi-api-key`), and the credential part of `Bearer <token>` / `Basic <token>` values, replacing
- * each with `[redacted]`. Used on every error message the transport builds, as a last guard in
+ * each with `[redacted]`; also the start of one of them where `text` was cut (see `redactText`). Used on every error message the transport builds, as a last guard in
  * case a provider echoes a request header back in its error body.
  *
  * @param text Message to clean.
@@ -13,19 +15,20 @@ const MIN_SECRET_LENGTH = 6;
  */
 export function redactSecrets(text: string, headers: Record<string, string> | undefined): string {
   if (!headers) return text;
+  const secrets: string[] = [];
   for (const name in headers) {
     if (!SECRET_HEADER.test(name)) continue;
     const value = headers[name];
     if (!value) continue;
-    text = replaceAll(text, value);
+    if (value.length >= MIN_SECRET_LENGTH) secrets.push(value);
     const space = value.indexOf(' ');
-    if (space > 0) text = replaceAll(text, value.slice(space + 1).trim());
+    const token = space > 0 ? value.slice(space + 1).trim() : '';
+    if (token.length >= MIN_SECRET_LENGTH) secrets.push(token);
   }
-  return text;
-}
-
-function replaceAll(text: string, secret: string): string {
-  return secret.length >= MIN_SECRET_LENGTH && text.includes(secret)
-    ? text.split(secret).join('[redacted]')
-    : text;
+  return secrets.length === 0
+    ? text
+    : redactText(
+        text,
+        secrets.sort((a, b) => b.length - a.length),
+      );
 }

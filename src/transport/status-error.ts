@@ -27,7 +27,11 @@ export interface StatusErrorInput {
  * or the URL (which may carry a key in its query).
  */
 export function providerErrorFromStatus(input: StatusErrorInput): ProviderError {
-  const parsed = parseErrorBody(input.bodyText, input.headers['content-type']);
+  // Redact, then cut: a key the cut splits could no longer be found whole.
+  const parsed = parseErrorBody(
+    redactSecrets(input.bodyText, input.requestHeaders),
+    input.headers['content-type'],
+  );
   const message = redactSecrets(
     `Provider '${input.provider}' answered HTTP ${input.status}: ${parsed.message}`,
     input.requestHeaders,

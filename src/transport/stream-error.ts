@@ -1,5 +1,6 @@
 import { ProviderError } from '../errors/index.js';
 import { isRetryableProviderKind } from './classify.js';
+import { excerpt } from './excerpt.js';
 
 /**
  * True when an event inside a 200 stream reports an error: its SSE event name is `error`
@@ -69,7 +70,7 @@ export function errorFromStreamPayload(
     if (typeof json.status_code === 'number') status = json.status_code;
     if (code === undefined && status !== undefined) code = status;
   } else if (typeof json === 'string' && json.trim() !== '') {
-    message = excerpt(json);
+    message = excerpt(json, 200);
   }
   const kind = [type, code].filter((part) => part !== undefined).join('/');
   const text = `Provider '${provider}' sent an error${eventName === 'error' ? ' event' : ''} mid-stream${kind ? ` (${kind})` : ''}: ${message ?? 'no message'}`;
@@ -92,9 +93,4 @@ function str(value: unknown): string | undefined {
 
 function codeOf(value: unknown): string | number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : str(value);
-}
-
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
 }

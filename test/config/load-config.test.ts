@@ -112,7 +112,7 @@ describe('loadConfig: errors name the file', () => {
       { path: ['providers', 'leaky', 'baseUrl'], message: 'must be an http:// or https:// URL' },
       {
         path: ['providers', 'leaky', 'tts', 'sampleRate'],
-        message: expect.stringContaining('expected number'),
+        message: 'expected a number, got a string',
       },
       {
         path: ['routes', 'tts', 'providers', 1],

@@ -73,7 +73,7 @@ describe('secrets', () => {
     expect(error.issues).toEqual([
       {
         path: ['providers', 'openai', 'tts', 'sampleRate'],
-        message: expect.stringContaining('expected number'),
+        message: 'expected a number, got a string',
       },
     ]);
     expect(error.message).not.toContain(SECRET);

@@ -1,15 +1,8 @@
 import { WavReader } from '../../audio/wav-reader.js';
 import { ProtocolError } from '../../errors/index.js';
 import type { AudioFormat } from '../../types/audio.js';
+import { isWavHeader, WAV_SNIFF_BYTES } from '../shared/sniffed-body-audio.js';
 import type { ProviderAudio } from '../types.js';
-
-const RIFF = [0x52, 0x49, 0x46, 0x46];
-const WAVE = [0x57, 0x41, 0x56, 0x45];
-
-/** True when `head` (at least 12 bytes) starts like a RIFF/WAVE file. */
-function looksLikeWav(head: Uint8Array): boolean {
-  return RIFF.every((b, i) => head[i] === b) && WAVE.every((b, i) => head[i + 8] === b);
-}
 
 /** What the answer's Content-Type said: a WAV file, or raw samples in `format`. */
 export type SpeakBody = { wav: true } | { wav: false; format: AudioFormat };
@@ -51,11 +44,11 @@ export async function* speakBodyAudio(
       const joined = new Uint8Array(head.byteLength + bytes.byteLength);
       joined.set(head, 0);
       joined.set(bytes, head.byteLength);
-      if (joined.byteLength < 12) {
+      if (joined.byteLength < WAV_SNIFF_BYTES) {
         head = joined;
         continue;
       }
-      mode = looksLikeWav(joined) ? 'wav' : 'raw';
+      mode = isWavHeader(joined) ? 'wav' : 'raw';
       pending = joined;
       head = new Uint8Array(0);
     }

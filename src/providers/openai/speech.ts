@@ -4,10 +4,11 @@ import type { AudioFormat } from '../../types/audio.js';
 import { assembledSse } from '../shared/assembled-sse.js';
 import { decodeBase64Audio } from '../shared/base64-audio.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
-import { cancelUnlessEnded, rawBodyAudio } from '../shared/opened-audio.js';
+import { cancelUnlessEnded } from '../shared/opened-audio.js';
 import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
 import { rawAudioKind } from '../shared/raw-audio-kind.js';
+import { sniffedBodyAudio } from '../shared/sniffed-body-audio.js';
 import { wavBodyAudio } from '../shared/wav-body-audio.js';
 import type {
   AttemptContext,
@@ -25,7 +26,10 @@ import { speechRequestBody } from './speech-request.js';
  * `capabilities.outputFormats` is `[pcm_s16le at sampleRate]` (for `wav` too: the real format
  * is only known from the header, and each chunk is labelled with it); no streaming text, no
  * word timestamps. `synthesize()` yields the audio as it arrives:
- * - `pcm`: the body's chunks as they are (they may split a sample: the router re-frames);
+ * - `pcm`: the body's chunks as they are (they may split a sample: the router re-frames),
+ *   unless the body starts with a WAV header `RIFF....WAVE` (a server that ignored
+ *   `response_format` and labelled a WAV file `application/octet-stream` or `audio/pcm`): then
+ *   it is read as the WAV below (see `sniffedBodyAudio`);
  * - `wav`, or any answer whose `Content-Type` is a WAV type: the data of the streamed WAV,
  *   labelled with the header's format (never relabelled);
  * - `sse`: the decoded base64 of each `speech.audio.delta`, as PCM s16le at `sampleRate`,
@@ -72,7 +76,8 @@ export function createOpenAiSpeech(endpoint: HttpEndpoint, options: OpenAiTtsOpt
         }
         if (kind === 'wav' || options.responseFormat === 'wav')
           return cancelUnlessEnded(response, wavBodyAudio(provider, response.body));
-        return rawBodyAudio(response, pcmFormat);
+        // A server that ignores response_format 'pcm' may still answer a WAV file (sniffed).
+        return sniffedBodyAudio(provider, response, pcmFormat);
       });
     },
   };

@@ -7,7 +7,7 @@ import {
 } from 'node:http2';
 import { AbortError, ProtocolError, TimeoutError, type VoxrouteError } from '../../../errors/index.js';
 import type { Clock } from '../../../internal/clock.js';
-import { mapWireError } from '../../../transport/index.js';
+import { mapWireError, redactSecrets } from '../../../transport/index.js';
 import { withPartialOutput } from '../../shared/with-partial-output.js';
 import type { AttemptContext } from '../../types.js';
 import { decodeInScope, openAttemptScope } from '../attempt-scope.js';
@@ -298,7 +298,10 @@ async function httpError(
   const raw = String(headers['x-amzn-errortype'] ?? body.code ?? body.__type ?? 'UnknownError');
   const name = raw.split(':')[0]!.split('#').pop()!;
   const message =
-    body.message ?? body.Message ?? (text.trim() === '' ? undefined : text.trim().slice(0, 200));
+    body.message ??
+    body.Message ??
+    // Redact, then cut: a secret the cut splits could no longer be found whole.
+    (text.trim() === '' ? undefined : redactSecrets(text.trim(), secrets).slice(0, 200));
   return invokeError(
     provider,
     {
