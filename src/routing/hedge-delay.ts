@@ -19,15 +19,15 @@ import { type Point, PRIOR_TAIL_RATIO, type TailSummary } from './tail.js';
 export const TAIL_PENALTY = 1;
 /**
  * How much the tail penalty grows as the hedge budget drains: TAIL_PENALTY x (1 +
- * DRAINED_TAIL_WEIGHT x drain), 3x when the bucket is empty ({@link drainedTailPenalty}).
+ * DRAINED_TAIL_WEIGHT x drain), 3x when the ledger is empty ({@link drainedTailPenalty}).
  */
 export const DRAINED_TAIL_WEIGHT = 2;
 
 /**
  * The tail penalty of the router's objective at the budget's `drain` (balance-price.ts budgetDrain):
  * TAIL_PENALTY x (1 + DRAINED_TAIL_WEIGHT x drain). A tail that no token is left to hedge is
- * what the caller hears: as the bucket drains, a provider with a frequent tail loses its place
- * to a steadier one sooner, and the bucket refills for the tails that are left.
+ * what the caller hears: as the ledger drains, a provider with a frequent tail loses its place
+ * to a steadier one sooner, and the ledger refills for the tails that are left.
  */
 export function drainedTailPenalty(drain: number): number {
   return TAIL_PENALTY * (1 + DRAINED_TAIL_WEIGHT * drain);
