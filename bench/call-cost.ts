@@ -17,6 +17,9 @@
  *   --first      count only the part of each call before its first chunk (from the call to the
  *                first audio chunk, text delta or body chunk in hand): CPU and heap allocated on
  *                the path P1 measures; the rest of the body is still read, not counted
+ *   --hedged     three providers on the same server, routes with `hedge: { after: 'auto' }`:
+ *                the router's objective, hedge delay and token price run on every call (by
+ *                default one provider and no hedge, where the planner skips them)
  *   --in-memory  the routers send HTTP through a `fetch` that answers from memory (no socket,
  *                no server, no direct side): the router's own CPU and allocations per call with
  *                the least noise from the network stack (the fetch path, not undici's request)
@@ -75,6 +78,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     'in-memory': { type: 'boolean', default: false },
     first: { type: 'boolean', default: false },
+    hedged: { type: 'boolean', default: false },
   },
 });
 const FIRST = args.first;
@@ -102,6 +106,36 @@ const PCM_24K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channe
 const TEXT = 'Your table is booked for seven thirty.';
 const SHORT_BYTES = SHORT_ANSWER.chunkBytes * SHORT_ANSWER.chunks;
 const MESSAGES = [{ role: 'user' as const, content: 'Is my table booked?' }];
+
+/**
+ * The routers' config: one provider `local` on the loopback server, or with --hedged three
+ * (`local`, `local2`, `local3`, the same server) on routes with `hedge: { after: 'auto',
+ * maxShare: 0.1 }`, so that the objective, the hedge delay and the token price run on every call.
+ */
+function routerConfig(origin: string) {
+  const provider = {
+    kind: 'openai-compatible' as const,
+    baseUrl: `${origin}/v1`,
+    tts: {
+      model: 'bench-tts',
+      voices: { agent: 'bench' },
+      responseFormat: 'pcm' as const,
+      sampleRate: 24_000,
+    },
+    chat: { models: { fast: 'bench-chat' } },
+  };
+  if (!args.hedged)
+    return {
+      providers: { local: provider },
+      routes: { tts: { providers: ['local'] }, chat: { providers: ['local'] } },
+    };
+  const names = ['local', 'local2', 'local3'];
+  const hedge = { after: 'auto' as const, maxShare: 0.1 };
+  return {
+    providers: Object.fromEntries(names.map((n) => [n, provider])),
+    routes: { tts: { providers: names, hedge }, chat: { providers: names, hedge } },
+  };
+}
 
 type Call = () => Promise<void>;
 
@@ -217,22 +251,7 @@ async function main(): Promise<void> {
   for (const [i, lib] of LIBS.entries()) {
     const voxroute: typeof import('voxroute') = await import(pathToFileURL(resolve(lib)).href);
     const router = voxroute.createRouter(
-      voxroute.defineConfig({
-        providers: {
-          local: {
-            kind: 'openai-compatible',
-            baseUrl: `${server.origin}/v1`,
-            tts: {
-              model: 'bench-tts',
-              voices: { agent: 'bench' },
-              responseFormat: 'pcm',
-              sampleRate: 24_000,
-            },
-            chat: { models: { fast: 'bench-chat' } },
-          },
-        },
-        routes: { tts: { providers: ['local'] }, chat: { providers: ['local'] } },
-      }),
+      voxroute.defineConfig(routerConfig(server.origin)),
       args['in-memory'] ? { fetch: memoryFetch as typeof fetch } : {},
     );
     await router.warmup();

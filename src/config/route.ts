@@ -11,7 +11,9 @@ export type RouteStrategy = 'latency' | 'priority' | 'weighted' | 'cost';
  * (recommended: per call, the delay that minimises expected time to first audio from the
  * provider's learned distribution while hedging at most `maxShare` of calls; docs/routing.md),
  * the measured p95 or p99 TTFC, or a fixed number of ms. `maxShare` caps hedges at that share
- * of calls (a token budget that starts full).
+ * of calls: a ledger of tokens that starts with max(2, 50 x maxShare), earns nothing over the
+ * first start / maxShare calls (50 at 0.1), then `maxShare` of a token per call, and saves up
+ * to 100 (fallbacks take a token too); docs/routing.md, "Hedged requests".
  */
 export interface HedgeSetting {
   after: 'auto' | 'p95' | 'p99' | number;

@@ -12,21 +12,22 @@
  * the d minimising E[T] + HEDGE_PRICE x E[Y] x P(X > d) among the d with P(X > d) <= maxShare.
  */
 import type { HedgeSetting } from '../config/route.js';
+import { AFFORDABLE_SHARE_FACTOR, balancePriceMs, balanceScale, type PricedLine } from './balance-price.js';
 import { type Point, PRIOR_TAIL_RATIO, type TailSummary } from './tail.js';
 
 /** Weight of the expected excess beyond the knee in the objective (the tail penalty). */
 export const TAIL_PENALTY = 1;
 /**
  * How much the tail penalty grows as the hedge budget drains: TAIL_PENALTY x (1 +
- * DRAINED_TAIL_WEIGHT x drain), 3x when the bucket is empty ({@link drainedTailPenalty}).
+ * DRAINED_TAIL_WEIGHT x drain), 3x when the ledger is empty ({@link drainedTailPenalty}).
  */
 export const DRAINED_TAIL_WEIGHT = 2;
 
 /**
- * The tail penalty of the router's objective at the budget's `drain` ({@link budgetDrain}):
+ * The tail penalty of the router's objective at the budget's `drain` (balance-price.ts budgetDrain):
  * TAIL_PENALTY x (1 + DRAINED_TAIL_WEIGHT x drain). A tail that no token is left to hedge is
- * what the caller hears: as the bucket drains, a provider with a frequent tail loses its place
- * to a steadier one sooner, and the bucket refills for the tails that are left.
+ * what the caller hears: as the ledger drains, a provider with a frequent tail loses its place
+ * to a steadier one sooner, and the ledger refills for the tails that are left.
  */
 export function drainedTailPenalty(drain: number): number {
   return TAIL_PENALTY * (1 + DRAINED_TAIL_WEIGHT * drain);
@@ -156,7 +157,7 @@ export function objectiveMs(
   const e = expectations(x.points, y && hedgeMs !== undefined ? y.points : undefined, d, x.kneeMs);
   const ok = e.mean + tailPenalty * e.excess;
   const f = failShareOf(x);
-  const extra = tokenPriceMs > 0 ? f + (1 - f) * (y && hedgeMs !== undefined ? survival(x.points, d) : 0) : 0;
+  const extra = tokenPriceMs > 0 ? extraShareOf(x, y, hedgeMs) : 0;
   return (1 - f) * ok + f * (x.failMs + fallbackMs(y ?? x)) + tokenPriceMs * extra;
 }
 
@@ -175,16 +176,6 @@ function fallbackMs(y: TailSummary): number {
 export function backupCostMs(y: TailSummary): number {
   const r = failShareOf(y);
   return (1 - r) * y.meanMs + r * (y.failMs + y.meanMs);
-}
-
-/**
- * How drained the budget is for a call planned at `tokens` of `capacity`, in [0, 1]: 0 full,
- * 1 empty (or paying fallbacks back). The price of one extra request is this times the most a
- * hedge saves on the route now ({@link planCandidates}): a token the bucket could not keep is
- * free, the last one is worth the best hedge it could pay for.
- */
-export function budgetDrain(tokens: number, capacity: number): number {
-  return Math.min(1, Math.max(0, 1 - tokens / capacity));
 }
 
 /**
@@ -212,12 +203,15 @@ export interface PlanInput {
  * hedge that takes at most `shareCap` of calls (default: the route's maxShare): what decides
  * the first choice. The hedge delay itself may take up to `delayCap` (default: `shareCap`): a
  * call whose first choice is settled hedges its tail at the knee whenever the budget has a
- * token for it, even when the budget cannot sustain that share. `drain` ({@link budgetDrain},
- * default 0) sets the price of an extra request in J: drain x the most one hedge saves on the
- * route now ({@link hedgeValueMs} over the candidates and their backups), and the tail penalty
- * weighs {@link drainedTailPenalty}(drain). The price applies with `hedge` undefined too (the
- * planner passes none once the bucket holds less than a token): no hedge is planned then, but
- * a fallback after a failure still takes a token, at the highest price.
+ * token for it, even when the budget cannot sustain that share. `drain` (balance-price.ts
+ * {@link budgetDrain}, default 0) weighs the tail penalty ({@link drainedTailPenalty}) and sets
+ * the drain price of an extra request in J: drain x the most one hedge saves on the route now
+ * ({@link hedgeValueMs} over the candidates and their backups). With `balance` (the ledger's
+ * balance in tokens and the route's maxShare) the token price is the larger of that and the
+ * balance price, {@link balancePriceMs} at AFFORDABLE_SHARE_FACTOR x maxShare times
+ * {@link balanceScale}(tokens). The price applies with `hedge` undefined too (the planner
+ * passes none once the ledger holds less than a token): no hedge is planned then, but a
+ * fallback after a failure still takes a token.
  */
 export function planCandidates(
   inputs: readonly PlanInput[],
@@ -225,6 +219,7 @@ export function planCandidates(
   shareCap = hedge?.maxShare ?? 0,
   delayCap = shareCap,
   drain = 0,
+  balance?: { tokens: number; maxShare: number },
 ): PlannedCandidate[] {
   // The backup of each candidate: the healthy measured other one with the lowest backup cost.
   const backupOf = (i: number) => {
@@ -240,33 +235,55 @@ export function planCandidates(
     });
     return best;
   };
-  const backups = inputs.map((_, i) => backupOf(i));
-  // The token price: the budget's drain times the most one hedge saves on the route now.
-  let priceMs = 0;
-  if (drain > 0) {
-    inputs.forEach((c, i) => {
-      const j = backups[i];
-      if (c.model && j !== undefined) priceMs = Math.max(priceMs, hedgeValueMs(c.model, inputs[j]!.model!));
-    });
-    priceMs *= drain;
-  }
-  return inputs.map((c, i) => {
-    const backupIndex = backups[i];
+  const tailPenalty = drainedTailPenalty(drain);
+  // Each candidate's objective before the token price, J0, and its expected extra requests.
+  const planned = inputs.map((c, i): PlannedCandidate & PricedLine => {
+    const backupIndex = backupOf(i);
     const backup = backupIndex === undefined ? undefined : inputs[backupIndex]!.model;
     const priced = hedge ? hedgeDelayMs(hedge, c.model, backup, c.quantiles, shareCap) : undefined;
     const hedgeAfterMs =
       hedge && delayCap !== shareCap ? hedgeDelayMs(hedge, c.model, backup, c.quantiles, delayCap) : priced;
-    const objective = c.model
-      ? objectiveMs(
-          c.model,
-          backup,
-          inputs.length > 1 ? priced : undefined,
-          priceMs,
-          drainedTailPenalty(drain),
-        )
-      : undefined;
-    return { objectiveMs: objective, hedgeAfterMs, backupIndex };
+    const counted = inputs.length > 1 ? priced : undefined;
+    return {
+      objectiveMs: c.model ? objectiveMs(c.model, backup, counted, 0, tailPenalty) : undefined,
+      hedgeAfterMs,
+      backupIndex,
+      extraShare: c.model ? extraShareOf(c.model, backup, counted) : 0,
+      healthy: c.healthy,
+    };
   });
+  // The token price: the drain price, or the balance price when it is higher.
+  let priceMs = 0;
+  if (drain > 0 || balance) {
+    let valueMs = 0;
+    for (let i = 0; i < inputs.length; i++) {
+      const model = inputs[i]!.model;
+      const j = planned[i]!.backupIndex;
+      if (model && j !== undefined) valueMs = Math.max(valueMs, hedgeValueMs(model, inputs[j]!.model!));
+    }
+    priceMs = valueMs * drain;
+    if (balance) {
+      const p = balancePriceMs(planned, AFFORDABLE_SHARE_FACTOR * balance.maxShare);
+      priceMs = Math.max(priceMs, p * balanceScale(balance.tokens));
+    }
+  }
+  if (priceMs > 0) {
+    for (const p of planned) if (p.objectiveMs !== undefined) p.objectiveMs += priceMs * p.extraShare;
+  }
+  return planned;
+}
+
+/**
+ * The extra requests a call on `x` expects when hedged after `hedgeMs` to `y` (undefined: no
+ * hedge): f + (1 - f) x P(X > d), the failure share (a fallback) plus the hedge share.
+ */
+export function extraShareOf(
+  x: TailSummary,
+  y: TailSummary | undefined,
+  hedgeMs: number | undefined,
+): number {
+  const f = failShareOf(x);
+  return f + (1 - f) * (y && hedgeMs !== undefined ? survival(x.points, hedgeMs) : 0);
 }
 
 /** What {@link planCandidates} says of one candidate. */
@@ -277,27 +294,8 @@ export interface PlannedCandidate {
   hedgeAfterMs: number | undefined;
   /** The candidate its hedge (and J) counts on as the backup; undefined: none. */
   backupIndex: number | undefined;
-}
-
-/** A route's budget of hedges: a token bucket that earns `maxShare` of a hedge per call. */
-export interface HedgeBudget {
-  /** Takes one token; false when none is left (no hedge). */
-  take(): boolean;
-  /** Adds `share` of a token (once per call). */
-  earn(share: number): void;
-  /** True when a token is left: a call planned now may count on a hedge. */
-  available(): boolean;
-  /** Tokens held now (at most the capacity; below 0 while fallbacks are paid back). */
-  tokens(): number;
-  /** The most tokens it holds. */
-  capacity(): number;
-  /**
-   * Charges a fallback: a request beyond the call's first that was not a hedge. It always
-   * happens (a call must be served), so it takes a token even when none is left, down to
-   * -capacity: hedges then wait until fallbacks are paid back, and extra requests of every
-   * kind stay near maxShare of the calls.
-   */
-  charge(): void;
+  /** Its expected extra requests per call as a first choice ({@link extraShareOf}), in [0, 1]. */
+  extraShare: number;
 }
 
 /**
@@ -311,32 +309,6 @@ export interface HedgeBudget {
  */
 export function budgetShareCap(maxShare: number, tokens: number): number {
   return Math.max(0, maxShare * tokens);
-}
-
-/**
- * A hedge budget that starts full: `capacity` tokens, max(2, 50 x maxShare) by default (5 at
- * maxShare 0.1), so the first calls can hedge while the long-run share stays at maxShare.
- */
-export function createHedgeBudget(maxShare: number): HedgeBudget {
-  const capacity = Math.max(2, 50 * maxShare);
-  let tokens = capacity;
-  return {
-    earn: (share) => {
-      tokens = Math.min(capacity, tokens + share);
-    },
-    // 1e-9: ten earnings of 0.1 make a whole token despite rounding.
-    available: () => tokens >= 1 - 1e-9,
-    tokens: () => tokens,
-    capacity: () => capacity,
-    take: () => {
-      if (tokens < 1 - 1e-9) return false;
-      tokens -= 1;
-      return true;
-    },
-    charge: () => {
-      tokens = Math.max(-capacity, tokens - 1);
-    },
-  };
 }
 
 /** The tracker's side of {@link planRoute}. */
@@ -359,6 +331,7 @@ export function planRoute(
   shareCap = hedge?.maxShare ?? 0,
   delayCap = shareCap,
   drain = 0,
+  balance?: { tokens: number; maxShare: number },
 ): PlannedCandidate[] {
   const planned = planCandidates(
     candidates.map((c) => ({
@@ -370,6 +343,7 @@ export function planRoute(
     shareCap,
     delayCap,
     drain,
+    balance,
   );
   candidates.forEach((c, i) => {
     tracker.noteHedgeDelay(c.key, planned[i]!.hedgeAfterMs);

@@ -5,11 +5,12 @@ import type { Deadlines } from '../transport/types.js';
 import type { CallOptions } from '../types/requests.js';
 import type { Capability } from '../types/route-result.js';
 import { startAfterLoad } from './after-load.js';
+import { budgetDrain } from './balance-price.js';
 import { type CapabilityCall, sectionOf } from './capability.js';
 import { firstChunkDeadlineMs } from './deadlines.js';
 import type { HealthRegistry } from './health/index.js';
 import { HedgeBudgets } from './hedge.js';
-import { budgetDrain, budgetShareCap, planRoute } from './hedge-delay.js';
+import { budgetShareCap, planRoute } from './hedge-delay.js';
 import { LatencyTracker } from './latency-tracker.js';
 import type { RouteCandidate, RouteRun } from './route-run.js';
 import type { ProviderStats } from './router-types.js';
@@ -133,7 +134,9 @@ export class RoutePlanner {
       route.hedge && budget ? budgetShareCap(route.hedge.maxShare, budget.tokens()) : 0,
       // A token in hand: the first choice hedges its tail at the knee, whatever its share.
       1,
-      budget ? budgetDrain(budget.tokens(), budget.capacity()) : 0,
+      budget ? budgetDrain(budget.tokens()) : 0,
+      // The balance price (balance-price.ts): the ledger's balance against its target.
+      budget && route.hedge ? { tokens: budget.tokens(), maxShare: route.hedge.maxShare } : undefined,
     );
     // A per-call hedgeAfterMs (e.g. from a voice turn's budget) overrides the planned delay.
     for (let i = 0; i < built.length; i++) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { budgetDrain } from '../../src/routing/balance-price.js';
 import {
   backupCostMs,
-  budgetDrain,
   drainedTailPenalty,
   failShareOf,
   hedgeValueMs,
@@ -131,7 +131,7 @@ describe('backup choice and the token price', () => {
     );
   });
 
-  it('budgetDrain: 0 when full, 1 when empty or paying fallbacks back', () => {
+  it('budgetDrain: 0 when full, 1 when empty or paying fallbacks back; 10 tokens make it full by default', () => {
     expect([
       budgetDrain(5, 5),
       budgetDrain(2.5, 5),
@@ -139,6 +139,9 @@ describe('backup choice and the token price', () => {
       budgetDrain(-3, 5),
       budgetDrain(6, 5),
     ]).toEqual([0, 0.5, 1, 1, 0]);
+    expect([budgetDrain(10), budgetDrain(7.5), budgetDrain(0), budgetDrain(-2), budgetDrain(100)]).toEqual([
+      0, 0.25, 1, 1, 0,
+    ]);
   });
 
   it('a hedge of a tail call saves the tail excess minus the backup, and nothing before a tail is seen', () => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   autoHedgeDelayMs,
   budgetShareCap,
-  createHedgeBudget,
   objectiveMs,
   planCandidates,
 } from '../../src/routing/hedge-delay.js';
@@ -165,33 +164,6 @@ describe('objective and auto hedge delay', () => {
     expect(lowB!.objectiveMs!).toBeLessThan(lowC!.objectiveMs!);
     // Whoever goes first, a token in hand hedges c's tail at its knee.
     expect(lowC!.hedgeAfterMs).toBe(c.kneeMs);
-  });
-
-  it('the hedge budget starts full: 5 hedges at maxShare 0.1, then one per 10 calls', () => {
-    const budget = createHedgeBudget(0.1);
-    const taken = Array.from({ length: 6 }, () => budget.take());
-    expect(taken).toEqual([true, true, true, true, true, false]);
-    for (let i = 0; i < 10; i++) budget.earn(0.1);
-    expect([budget.available(), budget.take(), budget.take()]).toEqual([true, true, false]);
-  });
-
-  it('a fallback takes a token even from an empty budget, down to -capacity; hedges wait until it is paid back', () => {
-    const budget = createHedgeBudget(0.1);
-    for (let i = 0; i < 12; i++) budget.charge();
-    expect(budget.tokens()).toBe(-5);
-    expect(budget.take()).toBe(false);
-    for (let i = 0; i < 59; i++) budget.earn(0.1);
-    expect(budget.available()).toBe(false);
-    budget.earn(0.1);
-    expect([budget.available(), budget.take(), budget.take()]).toEqual([true, true, false]);
-  });
-
-  it('reports its level: tokens() is the capacity at first, then what is left', () => {
-    const budget = createHedgeBudget(0.1);
-    expect(budget.tokens()).toBe(5);
-    budget.take();
-    budget.take();
-    expect(budget.tokens()).toBe(3);
   });
 });
 
