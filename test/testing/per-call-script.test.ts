@@ -3,6 +3,7 @@ import type { RouterConfig } from '../../src/index.js';
 import { type AnthropicReply, createAnthropicMock } from '../../src/testing/anthropic/index.js';
 import { createCartesiaMock } from '../../src/testing/cartesia/index.js';
 import { createDeepgramMock } from '../../src/testing/deepgram/index.js';
+import { createManualDelay, type Delay } from '../../src/testing/delay.js';
 import { createElevenLabsMock } from '../../src/testing/elevenlabs/index.js';
 import type { MockProvider } from '../../src/testing/mock-provider.js';
 import { startMockProviders } from '../../src/testing/mock-providers.js';
@@ -22,54 +23,57 @@ const json =
     });
 
 /** Each mock made with `script` on its first HTTP endpoint, and one request to that endpoint. */
-const mocks: Record<string, { make: (script: PerCall<MockScript>) => MockProvider; request: () => Request }> =
-  {
-    openai: {
-      make: (script) => createOpenAiCompatibleMock({ script }),
-      request: json('/v1/chat/completions', { model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
-    },
-    anthropic: {
-      make: (script) => createAnthropicMock({ script }),
-      request: json(
-        '/v1/messages',
-        { model: 'm', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }], stream: true },
-        { 'anthropic-version': '2023-06-01' },
-      ),
-    },
-    cartesia: {
-      make: (script) => createCartesiaMock({ script }),
-      request: json('/tts/bytes', {
-        model_id: 'sonic-3',
-        transcript: 'Hi there.',
-        voice: { mode: 'id', id: 'v' },
-        output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 16000 },
-      }),
-    },
-    deepgram: {
-      make: (script) => createDeepgramMock({ script: { speak: script } }),
-      request: json('/v1/speak?model=aura-2-thalia-en&encoding=linear16&sample_rate=24000&container=none', {
-        text: 'Hi',
-      }),
-    },
-    elevenlabs: {
-      make: (script) => createElevenLabsMock({ script }),
-      request: json('/v1/text-to-speech/v1/stream?output_format=pcm_24000', {
-        text: 'Hi',
-        model_id: 'eleven_flash_v2_5',
-      }),
-    },
-    sagemaker: {
-      make: (script) => createSageMakerMock({ endpoints: { llm: { reply: { parts: ['ok'] } } }, script }),
-      request: json(
-        '/endpoints/llm/invocations-response-stream',
-        {},
-        {
-          authorization:
-            'AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/sagemaker/aws4_request, Signature=00',
-        },
-      ),
-    },
-  };
+const mocks: Record<
+  string,
+  { make: (script: PerCall<MockScript>, delay?: Delay) => MockProvider; request: () => Request }
+> = {
+  openai: {
+    make: (script, delay) => createOpenAiCompatibleMock({ script, delay }),
+    request: json('/v1/chat/completions', { model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+  },
+  anthropic: {
+    make: (script, delay) => createAnthropicMock({ script, delay }),
+    request: json(
+      '/v1/messages',
+      { model: 'm', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }], stream: true },
+      { 'anthropic-version': '2023-06-01' },
+    ),
+  },
+  cartesia: {
+    make: (script, delay) => createCartesiaMock({ script, delay }),
+    request: json('/tts/bytes', {
+      model_id: 'sonic-3',
+      transcript: 'Hi there.',
+      voice: { mode: 'id', id: 'v' },
+      output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 16000 },
+    }),
+  },
+  deepgram: {
+    make: (script, delay) => createDeepgramMock({ script: { speak: script }, delay }),
+    request: json('/v1/speak?model=aura-2-thalia-en&encoding=linear16&sample_rate=24000&container=none', {
+      text: 'Hi',
+    }),
+  },
+  elevenlabs: {
+    make: (script, delay) => createElevenLabsMock({ script, delay }),
+    request: json('/v1/text-to-speech/v1/stream?output_format=pcm_24000', {
+      text: 'Hi',
+      model_id: 'eleven_flash_v2_5',
+    }),
+  },
+  sagemaker: {
+    make: (script, delay) =>
+      createSageMakerMock({ endpoints: { llm: { reply: { parts: ['ok'] } } }, script, delay }),
+    request: json(
+      '/endpoints/llm/invocations-response-stream',
+      {},
+      {
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/sagemaker/aws4_request, Signature=00',
+      },
+    ),
+  },
+};
 
 async function statuses(
   kind: string,
@@ -99,6 +103,32 @@ describe('per-call script entries fail their own call', () => {
       expect(await statuses(kind, [{}, {}, { failStatus: 500, failTimes: 1 }])).toEqual([200, 200, 500]);
       expect(await statuses(kind, [{ failStatus: 500, failTimes: 0 }, {}])).toEqual([200, 200, 200]);
       expect(await statuses(kind, [{}, { resetAfterChunks: 0 }, {}])).toEqual([200, 'reset', 200]);
+    });
+
+    it(`${kind}: latency and stalls in an array entry apply to that call only`, async () => {
+      const { make, request } = mocks[kind]!;
+      const time = createManualDelay();
+      const mock = make([{}, { headersDelayMs: 30 }, { stallAfterChunks: 0 }, {}], time.delay);
+      const status = async (response: Response) => {
+        await response.arrayBuffer();
+        return response.status;
+      };
+      expect(await status(await mock.handle(request()))).toBe(200);
+      const second = mock.handle(request());
+      expect(await time.release()).toBe(30);
+      expect(await status(await second)).toBe(200);
+      const aborter = new AbortController();
+      expect((await mock.handle(new Request(request(), { signal: aborter.signal }))).status).toBe(200);
+      aborter.abort();
+      expect(await mock.requests[2]!.ended).toBe('aborted');
+      expect(await status(await mock.handle(request()))).toBe(200);
+      expect(time.requested).toEqual([30]);
+      expect(mock.requests.map((r) => [r.call, r.aborted, r.chunksSent > 0])).toEqual([
+        [1, false, true],
+        [2, false, true],
+        [3, true, false],
+        [4, false, true],
+      ]);
     });
 
     it(`${kind}: failStatus in a function's result fails its call; failTimes there and in one script counts calls`, async () => {
