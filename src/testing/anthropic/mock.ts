@@ -88,6 +88,9 @@ function authProblem(
  * 404 `not_found_error`, another method a 405. Every request is recorded in `requests` with
  * endpoint `'messages'`.
  *
+ * Throws a TypeError naming the field (e.g. `reply.toolUses.0.input: expected ...`) when a
+ * `reply` value given as such (not a function) has the wrong shape.
+ *
  * @example
  * ```ts
  * const mock = createAnthropicMock({

@@ -113,7 +113,9 @@ function isProblem(plan: BodyPlan | RequestProblem): plan is RequestProblem {
  * - `POST .../audio/speech`: `pcm`, streamed `wav`, or SSE audio (see `speechPlan`);
  * - `POST .../audio/transcriptions`: multipart upload; SSE or JSON transcripts (see `transcriptionPlan`).
  * Anything else is a 404 in the dialect's error shape; a bad body is a 400 (422 for speaches).
- * Every request is recorded in `requests`.
+ * Every request is recorded in `requests`. Throws a TypeError naming the field (e.g.
+ * `chat.toolCalls.0.arguments: expected ...`) when a `chat` value given as such (not a
+ * function) has the wrong shape.
  *
  * @example
  * ```ts
