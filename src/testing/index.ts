@@ -48,6 +48,7 @@ export { mockSpeechPcm } from './openai/speech.js';
 export { DEFAULT_TRANSCRIPT } from './openai/transcription.js';
 export type { CallContext, PerCall } from './per-call.js';
 export type { RecordedFile, RecordedFormValue, RecordedRequest, RequestOutcome } from './recorded-request.js';
+export type { MockToolArguments } from './reply-checks.js';
 // SageMaker Runtime emulator: event streams, HTTP/2 bidirectional streams, msw handlers (src/testing/sagemaker)
 export * from './sagemaker/index.js';
 export type { SyntheticAudioOptions } from './synthetic-audio.js';

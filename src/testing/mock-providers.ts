@@ -17,6 +17,7 @@ import {
   type OpenAiCompatibleMockOptions,
 } from './openai/mock.js';
 import type { RecordedRequest } from './recorded-request.js';
+import { mockOptionError, optionErrorOf } from './reply-checks.js';
 import {
   type SageMakerChatPayload,
   type SageMakerTtsPayload,
@@ -164,7 +165,8 @@ export interface MockProviders<C extends RouterConfig | ResolvedConfig = RouterC
  * self-signed certificate, returned as `ca`: `createRouter(mocks.config, { ca: mocks.ca })`.
  *
  * Throws a `TypeError` naming the provider when `config.providers` is missing or a provider's
- * kind is not one of these; servers already started are closed first. Rejects when a port
+ * kind is not one of these, or naming the field (`options.providers.<name>.chat.toolCalls.0.arguments`)
+ * when a mock's options are of the wrong type; servers already started are closed first. Rejects when a port
  * cannot be bound, and when the config has a Cartesia, Deepgram or ElevenLabs provider (their
  * mocks serve WebSockets) and the optional peer `ws` is not installed: an Error naming it
  * (`npm i -D ws`).
@@ -204,7 +206,19 @@ export async function startMockProviders<C extends RouterConfig | ResolvedConfig
     options.tls === true ? await makeLoopbackCertificate(options.host ?? '127.0.0.1') : undefined;
   try {
     for (const [name, provider] of Object.entries(providers)) {
-      const started = await startOne(provider, options.providers?.[name], options.host, certificate);
+      const started = await startOne(provider, options.providers?.[name], options.host, certificate).catch(
+        (error: unknown) => {
+          // A mock's option check names the field; say which provider's options it is in.
+          const option = optionErrorOf(error);
+          if (option) {
+            throw mockOptionError(
+              `startMockProviders: options.providers.${name}.${option.path}`,
+              option.expected,
+            );
+          }
+          throw error;
+        },
+      );
       closers.push(started.close);
       mocks[name] = started.running;
       pointed[name] = started.config;

@@ -47,9 +47,16 @@ export interface MockScript {
    * Default: 4800 (100 ms of 24 kHz PCM s16le).
    */
   chunkBytes?: number;
-  /** Fail the first N calls on the endpoint (call numbers 1..N) with `failStatus`. Default: 0. */
+  /**
+   * Fail the first N calls on the endpoint (call numbers 1..N) with `failStatus`, in one script
+   * for every call or in a function's result. In an array entry, which describes one call only:
+   * N ≥ 1 fails that call, 0 keeps it from failing. Default: 0.
+   */
   failTimes?: number;
-  /** HTTP status of a failed call. Default: 500. */
+  /**
+   * HTTP status of a failed call. Default: 500. In an array entry or a function's result with no
+   * `failTimes`, setting it fails that call: `[{}, {}, { failStatus: 500 }]` fails call 3 only.
+   */
   failStatus?: number;
   /**
    * Body of a failed call: a string is sent as it is, anything else as JSON. Default: the

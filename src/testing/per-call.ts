@@ -41,3 +41,23 @@ export function resolvePerCall<T, C extends { call: number }>(
   if (Array.isArray(spec)) return (spec as readonly T[])[context.call - 1];
   return spec as T;
 }
+
+/**
+ * The script of the call in `context`, `{}` when none; one piece of code for every mock.
+ * `failTimes` N in one script for every call, or in a function's result, fails the endpoint's
+ * calls 1..N. An array entry describes its own call only: N ≥ 1 fails that call, 0 keeps it
+ * from failing. In an array entry or a function's result, `failStatus` with no `failTimes`
+ * fails that call, so `[{}, {}, { failStatus: 500 }]` fails call 3 only.
+ */
+export function resolveScript<
+  S extends { failTimes?: number; failStatus?: number },
+  C extends { call: number },
+>(spec: PerCall<S, C> | undefined, context: C): S {
+  const script = resolvePerCall(spec, context) ?? ({} as S);
+  if (typeof spec !== 'function' && !Array.isArray(spec)) return script;
+  if (script.failTimes === undefined) {
+    return script.failStatus === undefined ? script : { ...script, failTimes: context.call };
+  }
+  if (typeof spec === 'function') return script;
+  return { ...script, failTimes: script.failTimes >= 1 ? context.call : 0 };
+}

@@ -13,10 +13,37 @@ import { s16leBytes, syntheticVoice, voiceSampler } from './synthetic-voice.js';
 export interface SyntheticAudioOptions {
   /** Length in ms; the sample count is `round(durationMs * format.sampleRate / 1000)`. */
   durationMs: number;
-  /** Encoding and sample rate (Hz) of the bytes to produce; mono only. */
-  format: AudioFormat;
+  /**
+   * Encoding and sample rate (Hz) of the bytes to produce; mono only. Give `format`, or only
+   * `sampleRate` (the shape of {@link syntheticVoice}) for PCM s16le at that rate.
+   */
+  format?: AudioFormat;
+  /** Shorthand for `format: { encoding: 'pcm_s16le', sampleRate }`; must match `format.sampleRate` if both are given. */
+  sampleRate?: number;
   /** Picks the voice, as in {@link syntheticVoice}. Default: 0. */
   seed?: number;
+}
+
+/** The format of `options`: `format`, or PCM s16le at `sampleRate`; TypeError when neither is given. */
+function formatOf(options: SyntheticAudioOptions, name: string): AudioFormat {
+  const { format, sampleRate } = options;
+  if (format === undefined) {
+    if (sampleRate === undefined) {
+      throw new TypeError(
+        `${name}: options.format is required (an AudioFormat such as { encoding: 'pcm_s16le', sampleRate: 16000 }), or give options.sampleRate for PCM s16le`,
+      );
+    }
+    return { encoding: 'pcm_s16le', sampleRate };
+  }
+  if (typeof format !== 'object' || format === null) {
+    throw new TypeError(`${name}: options.format must be an AudioFormat object, got ${typeof format}`);
+  }
+  if (sampleRate !== undefined && sampleRate !== format.sampleRate) {
+    throw new TypeError(
+      `${name}: options.sampleRate (${sampleRate}) differs from options.format.sampleRate (${format.sampleRate}); give one`,
+    );
+  }
+  return format;
 }
 
 /**
@@ -29,7 +56,8 @@ export interface SyntheticAudioOptions {
  * - `mulaw`, `alaw`: ITU-T G.711 codes of the s16 samples (8-bit, one a sample).
  *
  * Deterministic: same options, same bytes. Throws RangeError as {@link syntheticVoice} does,
- * and for more than one channel.
+ * and for more than one channel; TypeError naming `format` when neither `format` nor
+ * `sampleRate` is given, or when they disagree.
  *
  * @example
  * ```ts
@@ -38,7 +66,10 @@ export interface SyntheticAudioOptions {
  * ```
  */
 export function syntheticAudio(options: SyntheticAudioOptions): Uint8Array {
-  const { format } = options;
+  return audioIn(formatOf(options, 'syntheticAudio'), options);
+}
+
+function audioIn(format: AudioFormat, options: SyntheticAudioOptions): Uint8Array {
   if ((format.channels ?? 1) !== 1) throw new RangeError('syntheticAudio makes mono audio only');
   const samples = syntheticVoice({
     durationMs: options.durationMs,
@@ -72,14 +103,17 @@ export function syntheticAudioSampler(
 
 /**
  * A whole WAV file (44-byte canonical header with exact sizes, then the data) holding
- * {@link syntheticAudio} in `format`.
+ * {@link syntheticAudio} in `format` (or PCM s16le at `sampleRate`). Throws as
+ * {@link syntheticAudio} does, naming `syntheticWav`.
  *
  * @example
  * ```ts
  * const file = syntheticWav({ durationMs: 1000, format: { encoding: 'pcm_s16le', sampleRate: 16000 } });
  * // file.byteLength === 44 + 32000
+ * const same = syntheticWav({ durationMs: 1000, sampleRate: 16000 }); // the same bytes
  * ```
  */
 export function syntheticWav(options: SyntheticAudioOptions): Uint8Array {
-  return encodeWav(options.format, syntheticAudio(options));
+  const format = formatOf(options, 'syntheticWav');
+  return encodeWav(format, audioIn(format, options));
 }

@@ -97,3 +97,31 @@ describe('syntheticAudioSampler (internal: audio made as text arrives)', () => {
     );
   });
 });
+
+describe('syntheticWav and syntheticAudio name a missing format', () => {
+  it('take { durationMs, sampleRate } as PCM s16le at that rate, the same bytes as with format', () => {
+    const short = syntheticWav({ durationMs: 500, sampleRate: 16000 });
+    expect(short.byteLength).toBe(44 + 16000);
+    expect(
+      Buffer.from(short).equals(
+        Buffer.from(syntheticWav({ durationMs: 500, format: { encoding: 'pcm_s16le', sampleRate: 16000 } })),
+      ),
+    ).toBe(true);
+    expect(syntheticAudio({ durationMs: 10, sampleRate: 8000 }).byteLength).toBe(160);
+  });
+
+  it('throw a TypeError naming format when neither format nor sampleRate is given, or when they disagree', () => {
+    expect(() => syntheticWav({ durationMs: 500 })).toThrow(
+      new TypeError(
+        "syntheticWav: options.format is required (an AudioFormat such as { encoding: 'pcm_s16le', sampleRate: 16000 }), or give options.sampleRate for PCM s16le",
+      ),
+    );
+    expect(() =>
+      syntheticAudio({ durationMs: 5, sampleRate: 8000, format: { encoding: 'mulaw', sampleRate: 16000 } }),
+    ).toThrow(
+      new TypeError(
+        'syntheticAudio: options.sampleRate (8000) differs from options.format.sampleRate (16000); give one',
+      ),
+    );
+  });
+});

@@ -1,6 +1,7 @@
 import type { MockErrorEvent } from '../mock-script.js';
 import { DEFAULT_CHAT_REPLY, type RequestProblem } from '../openai/chat.js';
-import { fixedPieces, wordPieces } from '../openai/text-pieces.js';
+import { wordPieces } from '../openai/text-pieces.js';
+import { type MockToolArguments, toolArgumentPieces } from '../reply-checks.js';
 import type { BodyPlan } from '../scripted-body.js';
 import { validateMessagesRequest } from './validate.js';
 import { errorEventFrames, sseEvent } from './wire.js';
@@ -19,7 +20,7 @@ export interface MockToolUse {
   /** Default: `toolu_mock_<n>` with n the tool call's position. */
   id?: string;
   name: string;
-  input: Record<string, unknown> | string | string[];
+  input: MockToolArguments;
 }
 
 /**
@@ -69,11 +70,6 @@ function inputTokens(body: Record<string, unknown>): number {
   return Math.max(1, Math.ceil(characters / 4));
 }
 
-function inputPieces(input: MockToolUse['input']): string[] {
-  if (Array.isArray(input)) return input;
-  return fixedPieces(typeof input === 'string' ? input : JSON.stringify(input), 10);
-}
-
 /**
  * The plan of a `POST /v1/messages` answer (PROTOCOLS.md 6b). With `stream: true`, the named SSE
  * events exactly as the API sends them: `message_start` (usage with `input_tokens`), a text
@@ -95,7 +91,7 @@ export function messagesPlan(body: unknown, input: MessagesInput): BodyPlan | Re
   const tools = (reply.toolUses ?? []).map((tool, index) => ({
     id: tool.id ?? `toolu_mock_${index}`,
     name: tool.name,
-    pieces: inputPieces(tool.input),
+    pieces: toolArgumentPieces(tool.input),
   }));
   const stopReason = reply.stopReason ?? (tools.length > 0 ? 'tool_use' : 'end_turn');
   const usage = reply.usage ?? {

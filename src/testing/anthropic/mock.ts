@@ -2,7 +2,8 @@ import type { Delay } from '../delay.js';
 import type { MockProvider } from '../mock-provider.js';
 import type { MockScript } from '../mock-script.js';
 import type { PerCall } from '../per-call.js';
-import { resolvePerCall } from '../per-call.js';
+import { resolvePerCall, resolveScript } from '../per-call.js';
+import { checkChatReplies } from '../reply-checks.js';
 import { type Arrival, type HttpHandling, scriptedEndpoint } from '../scripted-endpoint.js';
 import { type AnthropicReply, messagesPlan } from './messages.js';
 import { anthropicErrorBody } from './wire.js';
@@ -87,6 +88,9 @@ function authProblem(
  * 404 `not_found_error`, another method a 405. Every request is recorded in `requests` with
  * endpoint `'messages'`.
  *
+ * Throws a TypeError naming the field (e.g. `reply.toolUses.0.input: expected ...`) when a
+ * `reply` value given as such (not a function) has the wrong shape.
+ *
  * @example
  * ```ts
  * const mock = createAnthropicMock({
@@ -97,6 +101,7 @@ function authProblem(
  * ```
  */
 export function createAnthropicMock(options: AnthropicMockOptions = {}): AnthropicMock {
+  checkChatReplies(options.reply, 'reply', 'toolUses', 'input');
   const endpoints = scriptedEndpoint<'messages'>({
     endpoints: ['messages'],
     delay: options.delay,
@@ -118,7 +123,7 @@ export function createAnthropicMock(options: AnthropicMockOptions = {}): Anthrop
         return { status: 400, message: `anthropic-version: invalid version '${version}'` };
       return undefined;
     },
-    script: ({ context }) => resolvePerCall(options.script, context) ?? {},
+    script: ({ context }) => resolveScript(options.script, context),
     plan: ({ call, record, context }, script) =>
       messagesPlan(record.body, {
         call,

@@ -4,7 +4,7 @@ import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
 import type { MockSocket, MockUpgrade } from '../mock-websocket.js';
 import { DEFAULT_TRANSCRIPT } from '../openai/transcription.js';
 import type { CallContext, PerCall } from '../per-call.js';
-import { resolvePerCall } from '../per-call.js';
+import { resolvePerCall, resolveScript } from '../per-call.js';
 import {
   type Arrival,
   type EndpointHandling,
@@ -146,8 +146,8 @@ export function createCartesiaMock(options: CartesiaMockOptions = {}): CartesiaM
   }: Arrival<CartesiaEndpointName> & { endpoint: CartesiaEndpointName }) => {
     const spec = options.script;
     if (isPerEndpoint<CartesiaEndpointScripts>(spec, ENDPOINTS))
-      return resolvePerCall(spec[endpoint], context) ?? {};
-    return resolvePerCall(spec, context) ?? {};
+      return resolveScript(spec[endpoint], context);
+    return resolveScript(spec, context);
   };
 
   /** Undefined when the key is right (or none is wanted), else the 401 message. */

@@ -3,7 +3,7 @@ import type { Delay } from '../delay.js';
 import type { MockProvider } from '../mock-provider.js';
 import { DEFAULT_CHUNK_BYTES, type MockScript } from '../mock-script.js';
 import type { MockUpgrade } from '../mock-websocket.js';
-import { type PerCall, resolvePerCall } from '../per-call.js';
+import { type PerCall, resolvePerCall, resolveScript } from '../per-call.js';
 import { type EndpointHandling, type HttpHandling, scriptedEndpoint } from '../scripted-endpoint.js';
 import { deepgramErrorBody, deepgramRequestId } from './errors.js';
 import { DEEPGRAM_INACTIVITY_TIMEOUT_MS, type DeepgramListenScript } from './listen-script.js';
@@ -151,7 +151,7 @@ export function createDeepgramMock(options: DeepgramMockOptions = {}): DeepgramM
     error,
     unreadableBody: { status: 400, message: 'The body could not be read' },
     auth,
-    script: ({ context }) => resolvePerCall(options.script?.speak, context) ?? {},
+    script: ({ context }) => resolveScript(options.script?.speak, context),
     plan: ({ record, url }, script) =>
       speakPlan(record.body, url.searchParams, {
         speech: options.speech ?? {},
@@ -162,7 +162,7 @@ export function createDeepgramMock(options: DeepgramMockOptions = {}): DeepgramM
     serves: ['listen'],
     error,
     auth,
-    script: ({ context }) => resolvePerCall(options.script?.listen, context) ?? {},
+    script: ({ context }) => resolveScript(options.script?.listen, context),
   };
 
   function upgrade(request: Request): MockUpgrade {

@@ -4,7 +4,7 @@ import type { MockScript } from '../mock-script.js';
 import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
 import type { MockUpgrade } from '../mock-websocket.js';
 import type { PerCall } from '../per-call.js';
-import { resolvePerCall } from '../per-call.js';
+import { resolveScript } from '../per-call.js';
 import {
   type EndpointHandling,
   type HttpHandling,
@@ -143,13 +143,11 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
     script({ endpoint, context }) {
       const spec = options.script;
       if (isPerEndpoint<ElevenLabsScripts>(spec, ['stream', 'streamInput'])) {
-        return (
-          (endpoint === 'stream' || endpoint === 'stream-with-timestamps'
-            ? resolvePerCall(spec.stream, context)
-            : resolvePerCall(spec.streamInput, context)) ?? {}
-        );
+        return endpoint === 'stream' || endpoint === 'stream-with-timestamps'
+          ? resolveScript(spec.stream, context)
+          : resolveScript(spec.streamInput, context);
       }
-      return resolvePerCall(spec, context) ?? {};
+      return resolveScript(spec, context);
     },
   };
   const http: HttpHandling<ElevenLabsEndpointName, MockScript> = {

@@ -1,13 +1,14 @@
 import type { MockErrorEvent } from '../mock-script.js';
+import { type MockToolArguments, toolArgumentPieces } from '../reply-checks.js';
 import type { BodyPlan } from '../scripted-body.js';
 import { sseDone, sseFrame } from '../sse.js';
 import type { OpenAiDialect } from './dialect.js';
 import { errorEventFrames } from './dialect.js';
-import { fixedPieces, wordPieces } from './text-pieces.js';
+import { wordPieces } from './text-pieces.js';
 
 /**
- * A tool call the mock's chat reply makes; `arguments` is the JSON text (an array gives the
- * exact argument deltas).
+ * A tool call the mock's chat reply makes; `arguments` is an object (sent as its JSON text), the
+ * JSON text, or the exact argument deltas (an array), as the Anthropic mock's `input`.
  *
  * @example
  * ```ts
@@ -18,7 +19,7 @@ export interface MockToolCall {
   /** Default: `call_<n>` with n the tool call's index. */
   id?: string;
   name: string;
-  arguments: string | string[];
+  arguments: MockToolArguments;
 }
 
 /**
@@ -141,7 +142,7 @@ export function chatPlan(body: unknown, input: ChatInput): BodyPlan | RequestPro
   const tools = (reply.toolCalls ?? []).map((tool, index) => ({
     id: tool.id ?? `call_${index}`,
     name: tool.name,
-    pieces: typeof tool.arguments === 'string' ? fixedPieces(tool.arguments, 10) : tool.arguments,
+    pieces: toolArgumentPieces(tool.arguments),
   }));
   const finishReason = reply.finishReason ?? (tools.length > 0 ? 'tool_calls' : 'stop');
   const completionTokens = deltas.length + tools.reduce((n, tool) => n + tool.pieces.length, 0);

@@ -3,7 +3,8 @@ import type { MockProvider } from '../mock-provider.js';
 import type { MockScript } from '../mock-script.js';
 import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
 import type { CallContext, PerCall } from '../per-call.js';
-import { resolvePerCall } from '../per-call.js';
+import { resolvePerCall, resolveScript } from '../per-call.js';
+import { checkChatReplies } from '../reply-checks.js';
 import type { BodyPlan } from '../scripted-body.js';
 import { type HttpHandling, isPerEndpoint, scriptedEndpoint } from '../scripted-endpoint.js';
 import type { ChatReply, RequestProblem } from './chat.js';
@@ -112,7 +113,9 @@ function isProblem(plan: BodyPlan | RequestProblem): plan is RequestProblem {
  * - `POST .../audio/speech`: `pcm`, streamed `wav`, or SSE audio (see `speechPlan`);
  * - `POST .../audio/transcriptions`: multipart upload; SSE or JSON transcripts (see `transcriptionPlan`).
  * Anything else is a 404 in the dialect's error shape; a bad body is a 400 (422 for speaches).
- * Every request is recorded in `requests`.
+ * Every request is recorded in `requests`. Throws a TypeError naming the field (e.g.
+ * `chat.toolCalls.0.arguments: expected ...`) when a `chat` value given as such (not a
+ * function) has the wrong shape.
  *
  * @example
  * ```ts
@@ -131,6 +134,7 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
     delay: options.delay,
     now: options.now,
   });
+  checkChatReplies(options.chat, 'chat', 'toolCalls', 'arguments');
   const validationStatus = dialect === 'speaches' ? 422 : 400;
 
   const handling: HttpHandling<OpenAiEndpoint, MockScript> = {
@@ -144,9 +148,8 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
     },
     script({ endpoint, context }) {
       const spec = options.script;
-      if (isPerEndpoint<EndpointScripts>(spec, ENDPOINTS))
-        return resolvePerCall(spec[endpoint], context) ?? {};
-      return resolvePerCall(spec, context) ?? {};
+      if (isPerEndpoint<EndpointScripts>(spec, ENDPOINTS)) return resolveScript(spec[endpoint], context);
+      return resolveScript(spec, context);
     },
     failureMessage: (call, failTimes) =>
       Number.isSafeInteger(failTimes) && failTimes < 1_000_000

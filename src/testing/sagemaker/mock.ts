@@ -2,7 +2,7 @@ import type { Delay } from '../delay.js';
 import { realDelay } from '../delay.js';
 import type { MockProvider } from '../mock-provider.js';
 import type { CallContext, PerCall } from '../per-call.js';
-import { resolvePerCall } from '../per-call.js';
+import { resolvePerCall, resolveScript } from '../per-call.js';
 import type { RecordedRequest } from '../recorded-request.js';
 import { createRecord } from '../recorded-request.js';
 import { headerRecord } from '../request-body.js';
@@ -207,7 +207,7 @@ export class SageMakerMockCore {
     const json = parseJson(body);
     const context: SageMakerCallContext = { call, request: record, endpointName, body, json };
     const base: CallContext = { call, request: record };
-    const script = resolvePerCall(endpoint.script ?? this.options.script, base) ?? {};
+    const script = resolveScript(endpoint.script ?? this.options.script, base);
 
     let wait = script.headersDelayMs ?? 0;
     const cold = this.options.coldStart;

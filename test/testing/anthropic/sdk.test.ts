@@ -164,3 +164,39 @@ describe('the official @anthropic-ai/sdk client against the loopback mock', () =
     ).rejects.toSatisfy((e: unknown) => e instanceof Anthropic.AuthenticationError && e.status === 401);
   });
 });
+
+describe('docs/testing.md examples', () => {
+  it('the Anthropic mock example: 529 on call 1, the tool use on the retry, Booked. on the next turn', async () => {
+    const mock = createAnthropicMock({
+      apiKey: 'test-key',
+      script: [{ failStatus: 529, retryAfter: '1' }],
+      reply: ({ call }) =>
+        call <= 2 ? { toolUses: [{ id: 'toolu_1', name: 'book', input: { table: 4 } }] } : 'Booked.',
+    });
+    server = await startMockServer({ provider: mock });
+    const anthropic = new Anthropic({ baseURL: server.url, apiKey: 'test-key' });
+    const tools = [{ name: 'book', input_schema: { type: 'object' as const } }];
+    const ask = { role: 'user' as const, content: 'Book a table for four.' };
+    const first = await anthropic.messages.create({
+      model: 'claude-haiku-4-5',
+      max_tokens: 64,
+      tools,
+      messages: [ask],
+    });
+    expect(first.content).toEqual([{ type: 'tool_use', id: 'toolu_1', name: 'book', input: { table: 4 } }]);
+    const next = await anthropic.messages.create({
+      model: 'claude-haiku-4-5',
+      max_tokens: 64,
+      tools,
+      messages: [
+        ask,
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] },
+      ],
+    });
+    expect(next.content.map((block) => (block.type === 'text' ? block.text : block.type))).toEqual([
+      'Booked.',
+    ]);
+    expect(server.requests.map((r) => r.status)).toEqual([529, 200, 200]);
+  });
+});

@@ -1,0 +1,80 @@
+import { fixedPieces } from './openai/text-pieces.js';
+import type { PerCall } from './per-call.js';
+
+/**
+ * Tool-call arguments as the chat mocks take them (OpenAI `toolCalls[].arguments`, Anthropic
+ * `toolUses[].input`): an object (sent as its JSON text), the JSON text, or the exact pieces.
+ */
+export type MockToolArguments = Record<string, unknown> | string | string[];
+
+/** The pieces `value` streams as: an array as given, else the JSON text in pieces of 10 characters. */
+export function toolArgumentPieces(value: MockToolArguments): string[] {
+  if (Array.isArray(value)) return value;
+  return fixedPieces(typeof value === 'string' ? value : JSON.stringify(value), 10);
+}
+
+/** The values of `spec` known when the mock is made: the one value, or the array's entries (a function's are not). */
+export function fixedValues<T>(spec: PerCall<T, never> | undefined): Array<[suffix: string, value: T]> {
+  if (spec === undefined || typeof spec === 'function') return [];
+  if (Array.isArray(spec)) return (spec as readonly T[]).map((value, index) => [`.${index}`, value]);
+  return [['', spec as T]];
+}
+
+/** The field path and expectation of each bad-option TypeError, so a caller can name where the options were. */
+const optionErrors = new WeakMap<TypeError, { path: string; expected: string }>();
+
+/** The TypeError of a bad mock option: `<path>: expected <what>`. Internal to the kit. */
+export function mockOptionError(path: string, expected: string): TypeError {
+  const error = new TypeError(`${path}: expected ${expected}`);
+  optionErrors.set(error, { path, expected });
+  return error;
+}
+
+/** The path and expectation of `error` when {@link mockOptionError} made it. */
+export function optionErrorOf(error: unknown): { path: string; expected: string } | undefined {
+  return error instanceof TypeError ? optionErrors.get(error) : undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+/**
+ * Checks a chat mock's reply (a string or `{text, deltas, <tools>: [{id, name, <args>}]}`) and
+ * throws a TypeError naming the field path, e.g. `chat.toolCalls.0.arguments: expected a
+ * string (JSON text), an array of strings or an object`. Called when a mock is made, so a bad
+ * option never turns into a 500 at request time.
+ */
+export function checkChatReply(reply: unknown, path: string, tools: string, args: string): void {
+  if (reply === undefined || typeof reply === 'string') return;
+  function fail(field: string, expected: string): never {
+    throw mockOptionError(`${path}${field}`, expected);
+  }
+  if (!isRecord(reply)) fail('', 'a string or a reply object');
+  if (reply.text !== undefined && typeof reply.text !== 'string') fail('.text', 'a string');
+  if (reply.deltas !== undefined && !isStrings(reply.deltas)) fail('.deltas', 'an array of strings');
+  const list = reply[tools];
+  if (list === undefined) return;
+  if (!Array.isArray(list)) fail(`.${tools}`, 'an array');
+  for (const [index, tool] of list.entries()) {
+    const at = `.${tools}.${index}`;
+    if (!isRecord(tool)) fail(at, 'an object');
+    if (typeof tool.name !== 'string' || tool.name === '') fail(`${at}.name`, 'a non-empty string');
+    if (tool.id !== undefined && typeof tool.id !== 'string') fail(`${at}.id`, 'a string');
+    const value = tool[args];
+    if (typeof value !== 'string' && !isStrings(value) && !isRecord(value)) {
+      fail(`${at}.${args}`, 'a string (JSON text), an array of strings or an object');
+    }
+  }
+}
+
+/** {@link checkChatReply} on every value of `spec` known at creation (`path` names the option). */
+export function checkChatReplies(
+  spec: PerCall<unknown, never> | undefined,
+  path: string,
+  tools: string,
+  args: string,
+): void {
+  for (const [suffix, reply] of fixedValues(spec)) checkChatReply(reply, `${path}${suffix}`, tools, args);
+}
