@@ -29,12 +29,13 @@ export interface LatencySnapshot {
   p99Ms: number | undefined;
   /**
    * Where the provider's normal latencies end (the knee of its learned distribution), in ms;
-   * undefined before the first sample. See docs/routing.md, "Tail model".
+   * undefined until the first warm sample (a key's first call and cold starts count in `samples`
+   * but not in the tail model). See docs/routing.md, "Tail model".
    */
   kneeMs: number | undefined;
-  /** Share of calls beyond the knee, in [0, 1] (time-decayed, prior-smoothed); undefined before the first sample. */
+  /** Share of calls beyond the knee, in [0, 1] (time-decayed, prior-smoothed); undefined until the first warm sample. */
   tailShare: number | undefined;
-  /** Mean excess of a call beyond the knee, in ms (the tail's magnitude); undefined before the first sample. */
+  /** Mean excess of a call beyond the knee, in ms (the tail's magnitude); undefined until the first warm sample. */
   tailExcessMs: number | undefined;
   /**
    * The hedge delay the router computed for this provider as a first choice on its latest call,
