@@ -1,5 +1,5 @@
 import type { ConfigIssue } from '../errors/config-error.js';
-import { createErrorRedactor, redactText } from '../errors/redact.js';
+import { createErrorRedactor, redactWhole, SECRET_HEADER_NAME } from '../errors/redact.js';
 
 /** Keys under which every string is treated as a secret when redacting error messages. */
 const SECRET_KEY = /^(?:api_?key|headers|authorization|cookie|.*(?:secret|token|password|credential).*)$/i;
@@ -10,14 +10,19 @@ const MIN_SECRET_LENGTH = 6;
 /** What a redacted secret is replaced with in error messages. */
 export const REDACTED = '[redacted]';
 
+/** A `headers` field: its values are secrets only under credential header names. */
+const HEADERS_KEY = /^headers$/i;
+
 /**
  * Collects the literal secret values in a raw config: every string at or below a key that
- * names a secret (`apiKey`, `headers`, `token`, `password`, ...), longest first. Variable
- * names (`{ env: 'NAME' }`) are not collected.
+ * names a secret (`apiKey`, `token`, `password`, ...), and under `headers` the values of
+ * credential headers only (`Authorization`, `X-Api-Key`, `Cookie`, `X-Auth-Token`...; see
+ * SECRET_HEADER_NAME; `User-Agent` is no secret), longest first. Variable names
+ * (`{ env: 'NAME' }`) are not collected.
  */
 export function collectSecretLiterals(input: unknown): string[] {
   const found = new Set<string>();
-  const visit = (value: unknown, secret: boolean, depth: number) => {
+  const visit = (value: unknown, secret: boolean, depth: number, headers = false) => {
     if (depth > 32) return;
     if (typeof value === 'string') {
       if (secret && value.length >= MIN_SECRET_LENGTH) found.add(value);
@@ -26,7 +31,10 @@ export function collectSecretLiterals(input: unknown): string[] {
     } else if (typeof value === 'object' && value !== null) {
       for (const [key, item] of Object.entries(value)) {
         // `{ env: 'NAME' }` names a variable; the name is not a secret.
-        if (key !== 'env') visit(item, secret || SECRET_KEY.test(key), depth + 1);
+        if (key === 'env') continue;
+        if (headers) visit(item, secret || SECRET_HEADER_NAME.test(key), depth + 1);
+        else if (HEADERS_KEY.test(key)) visit(item, secret, depth + 1, true);
+        else visit(item, secret || SECRET_KEY.test(key), depth + 1);
       }
     }
   };
@@ -47,7 +55,9 @@ export function collectSecretLiterals(input: unknown): string[] {
  */
 export function redactIssues(issues: ConfigIssue[], input: unknown): ConfigIssue[] {
   const secrets = collectSecretLiterals(input);
-  const scrub = (text: string) => redactKeyShapes(redactText(text, secrets));
+  // Whole secrets only: a config text is never cut, so a name that starts like a secret
+  // (a provider `acme-gw` beside a key `acme-gw-7f3...`) stays readable.
+  const scrub = (text: string) => redactKeyShapes(redactWhole(text, secrets));
   return issues.map((issue) => ({
     path: issue.path.map((segment, i) =>
       typeof segment !== 'string'
@@ -80,19 +90,56 @@ function isSecretName(parent: string | number | undefined, name: string): boolea
 /** Environment variable names whose values are taken as secrets (`OPENAI_API_KEY`, `AWS_SESSION_TOKEN`, ...). */
 const SECRET_ENV = /key|token|secret|password|credential|auth/i;
 
+/** Not a letter or digit before/after a key (`_` counts as an edge: `sk_...`, `name_KEY`). */
+const L = '(?<![A-Za-z0-9])';
+const R = '(?![A-Za-z0-9])';
+
 /** Shapes of well-known API keys and credentials, redacted even when no config names them. */
 const KEY_SHAPES = [
-  /\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}/g,
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+  // Prefixed keys: OpenAI `sk-`/`sk-proj-`, ElevenLabs `sk_`, Cartesia `sk_car_`, Groq `gsk_`,
+  // Stripe-style `pk_`/`rk_`, xAI `xai-`: a body of 16+ characters with a digit.
+  new RegExp(`${L}(?:sk|pk|rk|gsk|xai)[-_](?=[A-Za-z0-9_-]*\\d)[A-Za-z0-9_-]{16,}`, 'g'),
+  // AWS access key ids.
+  new RegExp(`${L}(?:AKIA|ASIA)[0-9A-Z]{16}${R}`, 'g'),
   /\b(?:Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
-  // Hex keys (Deepgram: 40 hex digits) and long mixed-case tokens with digits.
-  /\b[0-9a-f]{32,}\b/g,
-  /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[a-z])(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{32,}/g,
+  // Hex keys (Deepgram: 40 hex digits), either case.
+  new RegExp(`${L}(?=[0-9a-fA-F]*\\d)(?:[0-9a-f]{32,}|[0-9A-F]{32,})${R}`, 'g'),
 ];
 
-/** `text` with anything shaped like a well-known API key or credential replaced by `[redacted]`. */
+/** A run of key characters (base64, base64url, `_`, `-`) long enough to be a secret. */
+const TOKEN = /[A-Za-z0-9/+=_-]{20,}/g;
+
+/**
+ * A word-like piece of a name between `-`, `_`, `/`, `+`, `=`: a lowercase, Capitalized or
+ * camelCase word with up to 4 trailing digits (`east`, `Sonic`, `firstChunk`, `v3`, `ec2`),
+ * an acronym with digits (`GPT4`, `US`) or a number.
+ */
+const WORDY = /^(?:[A-Za-z][a-z]*(?:[A-Z][a-z]+)*\d{0,4}[a-z]?|[A-Z]{1,6}\d{0,4}|\d+)$/;
+
+/** Characters of pieces that are not word-like, from which a token is taken for a secret. */
+const MIN_RANDOM_CHARS = 12;
+
+/**
+ * True when `token` (20+ key characters) looks random rather than like a name: it has letters
+ * and digits, and its pieces that are not word-like hold {@link MIN_RANDOM_CHARS}+ characters
+ * (an AWS secret access key `wJalrXUtnFEMI/K7MDENG/bPxRfi...`; not `deepgram-nova-3-us-east-1`).
+ */
+function looksRandom(token: string): boolean {
+  if (!/\d/.test(token) || !/[A-Za-z]/.test(token)) return false;
+  let random = 0;
+  for (const piece of token.split(/[-_/+=]+/)) if (!WORDY.test(piece)) random += piece.length;
+  return random >= MIN_RANDOM_CHARS;
+}
+
+/**
+ * `text` with anything shaped like a well-known API key or credential replaced by `[redacted]`:
+ * prefixed keys (`sk-`, `sk_`, `pk_`, `gsk_`...), AWS access key ids, `Bearer`/`Basic` tokens,
+ * 32+ hex digits, and any 20+ character token of key characters that looks random (letters and
+ * digits in pieces that are not words). Names (`openai-east-2`, `cartesia_sonic`) stay as they are.
+ */
 export function redactKeyShapes(text: string): string {
-  return KEY_SHAPES.reduce((acc, shape) => acc.replace(shape, REDACTED), text);
+  const shaped = KEY_SHAPES.reduce((acc, shape) => acc.replace(shape, REDACTED), text);
+  return shaped.replace(TOKEN, (token) => (looksRandom(token) ? REDACTED : token));
 }
 
 /**
@@ -108,7 +155,7 @@ export function redactModuleError<E>(error: E, env: Record<string, string | unde
     )
     .map(([, value]) => value as string);
   const shapes = redactKeyShapes;
-  if (typeof error === 'string') return shapes(redactText(error, secrets)) as E;
+  if (typeof error === 'string') return shapes(redactWhole(error, secrets)) as E;
   createErrorRedactor(secrets)(error);
   for (let e: unknown = error, i = 0; e instanceof Error && i < 8; e = e.cause, i++) {
     try {

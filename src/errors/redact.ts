@@ -24,7 +24,9 @@ export type ErrorRedactor = <E>(error: E) => E;
 export function createErrorRedactor(secrets: readonly string[]): ErrorRedactor {
   const list = expand(secrets);
   if (list.length === 0) return (error) => error;
-  const text = (value: string) => redactText(value, list);
+  // A name field is never a cut text: a provider's name that starts like a secret stays readable.
+  const text = (value: string, key: string) =>
+    NAME_FIELDS.has(key) ? redactWhole(value, list) : redactText(value, list);
   return <E>(error: E): E => {
     scrub(error, text, new Set(), 0);
     return error;
@@ -38,13 +40,27 @@ export const MIN_SECRET_PREFIX = 8;
  * `text` with every one of `secrets` (longest first) replaced by `[redacted]`, and also the
  * start of a secret ({@link MIN_SECRET_PREFIX} characters or more) where the text was cut: at
  * its very end, or just before a closing `…` (an excerpt cut by its length, or a WebSocket
- * close reason cut at 123 bytes by the server).
+ * close reason cut at 123 bytes by the server). For text that may have been cut only: a whole
+ * text that is not cut (a name, a config path segment) goes through {@link redactWhole}.
  */
 export function redactText(text: string, secrets: readonly string[]): string {
-  for (const secret of secrets) if (text.includes(secret)) text = text.split(secret).join(REDACTED_TEXT);
+  text = redactWhole(text, secrets);
   for (const secret of secrets) text = redactCutPrefix(text, secret);
   return text;
 }
+
+/** `text` with every one of `secrets` (longest first) replaced by `[redacted]`: whole secrets only. */
+export function redactWhole(text: string, secrets: readonly string[]): string {
+  for (const secret of secrets) if (text.includes(secret)) text = text.split(secret).join(REDACTED_TEXT);
+  return text;
+}
+
+/**
+ * Header names whose values are credentials (`Authorization`, `Cookie`, `X-Api-Key`,
+ * `xi-api-key`, `X-Auth-Token`, `X-Client-Secret`, a request signature...). Other headers
+ * (`User-Agent`, `Accept`, `X-Request-Id`) are not secrets.
+ */
+export const SECRET_HEADER_NAME = /auth|key|token|secret|cookie|signature|password|credential/i;
 
 /** `text` with a start of `secret` that the end of `text` (or its closing `…`) cuts off redacted. */
 function redactCutPrefix(text: string, secret: string): string {
@@ -106,7 +122,15 @@ function base64Forms(secret: string): string[] {
   return [...new Set(forms)];
 }
 
-function scrub(value: unknown, text: (s: string) => string, seen: Set<object>, depth: number): void {
+/** Fields of our errors that hold a name (whole, never cut): only whole secrets are redacted there. */
+const NAME_FIELDS = new Set(['provider', 'model', 'route', 'capability', 'voice', 'phase', 'code', 'name']);
+
+function scrub(
+  value: unknown,
+  text: (s: string, key: string) => string,
+  seen: Set<object>,
+  depth: number,
+): void {
   if (typeof value !== 'object' || value === null || depth > MAX_DEPTH || seen.has(value)) return;
   seen.add(value);
   if (ArrayBuffer.isView(value)) return;
@@ -122,7 +146,7 @@ function scrub(value: unknown, text: (s: string) => string, seen: Set<object>, d
       continue;
     }
     if (typeof field === 'string') {
-      const clean = text(field);
+      const clean = text(field, key);
       if (clean !== field) set(target, key, clean);
     } else if (typeof field === 'object' && field !== null) {
       if (Array.isArray(field) || isPlain(field) || field instanceof Error)

@@ -262,10 +262,23 @@ export async function* drive<T>(
       let empty: boolean;
       try {
         // Known at once for a text given whole: no turn of the event loop before the first request.
-        const known = run.isEmpty();
-        empty = typeof known === 'boolean' ? known : await known;
+        const known = run.isEmpty(callAbort.signal);
+        if (typeof known === 'boolean') empty = known;
+        else {
+          // The wait for the first input (a whole sample, a sentence of streamed text) ends with
+          // the call: its deadline (TimeoutError 'total'), the caller's abort, router.close() or
+          // the consumer's return(), even while the caller's source never yields.
+          known.catch(() => {});
+          const outcome = await Promise.race([known, scope.aborted]);
+          if (outcome === 'aborted') {
+            if (stopped()) return;
+            throw fail(callAbortError());
+          }
+          empty = outcome;
+        }
       } catch (error) {
         // The input failed or was stopped (barge-in while the caller's text source waits).
+        if (callAbort.signal.aborted && stopped()) return;
         throw fail(callAbort.signal.aborted ? callAbortError() : error);
       }
       if (empty) {

@@ -85,9 +85,11 @@ export interface RouteRun<T> {
   /**
    * True (or a promise of true) when the request has nothing to do (e.g. whitespace-only text):
    * the call then yields nothing, contacts no provider and changes no score. A boolean answers
-   * at once, so the first request goes out in the same turn of the event loop.
+   * at once, so the first request goes out in the same turn of the event loop. `signal` is the
+   * call's own (aborted by the caller's signal, router.close(), the deadline and return()); the
+   * attempt loop also races a promise with the call's abort, so a wait need not watch it.
    */
-  isEmpty?: () => boolean | Promise<boolean>;
+  isEmpty?: (signal: AbortSignal) => boolean | Promise<boolean>;
   signal: AbortSignal | undefined;
   closeSignal: AbortSignal;
   transport: HttpTransport;

@@ -46,25 +46,21 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
     capability: 'stt',
     // Audio with no whole sample (nothing, or one stray byte of PCM s16le) has nothing to hear:
     // no provider is contacted and the result names none (as for TTS text with nothing to speak).
-    isEmpty: () => {
+    isEmpty: (signal) => {
       if (audio.totalBytes >= frame) return false;
-      // Waits for the first whole sample; the caller's abort or the router's close ends the wait.
-      const stop = request.signal
-        ? AbortSignal.any([context.closeSignal, request.signal])
-        : context.closeSignal;
-      return untilAborted(
-        (async () => {
-          while (audio.totalBytes < frame) {
-            if (!(await audio.readBeyond(audio.totalBytes, stop))) {
-              if (stop.aborted) throw stop.reason;
-              dropped(audio.totalBytes);
-              return true;
-            }
+      // Waits for the first whole sample. The attempt loop races this wait with the call's
+      // abort (caller's signal, router.close(), deadline, return()); `signal` is the call's own,
+      // so no listener is left on the router's long-lived close signal.
+      return (async () => {
+        while (audio.totalBytes < frame) {
+          if (!(await audio.readBeyond(audio.totalBytes, signal))) {
+            if (signal.aborted) throw signal.reason;
+            dropped(audio.totalBytes);
+            return true;
           }
-          return false;
-        })(),
-        stop,
-      );
+        }
+        return false;
+      })();
     },
     candidate(_name, stt, section) {
       const model = section.model;
@@ -230,14 +226,4 @@ async function* convertAudio(
   } finally {
     converter.close();
   }
-}
-
-/** `work`, or a rejection with the signal's reason as soon as `signal` aborts. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

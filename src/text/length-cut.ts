@@ -19,20 +19,23 @@ export const MAX_CLAUSE_LENGTH = 200;
  * full-width `、，；：`) in its second half, else after the last white space there (a word
  * boundary), else at `max` characters, moved back to the start of a grapheme cluster (text
  * without spaces: CJK, a long URL, a run of emoji). Undefined while the text is shorter than
- * `max`. The cut is an offset in `text`, between 1 and its length.
+ * `max`. The cut is an offset in `text`, between 1 and `max`: no piece is longer than `max`.
  */
 export function lengthCut(text: string, max: number): number | undefined {
   if (text.length < max) return undefined;
+  // The cut is within the first `max` characters, however much more text has arrived (a text
+  // given whole is read in windows): no piece is longer than `max`.
+  const head = text.length > max ? text.slice(0, max) : text;
   const from = max >> 1;
   let cut: number | undefined;
   CUT_CLAUSE.lastIndex = from;
-  for (let m = CUT_CLAUSE.exec(text); m; m = CUT_CLAUSE.exec(text)) cut = m.index + m[0].length;
+  for (let m = CUT_CLAUSE.exec(head); m; m = CUT_CLAUSE.exec(head)) cut = m.index + m[0].length;
   if (cut !== undefined) return cut;
-  for (let i = text.length - 1; i >= from; i--) {
-    if (SPACE.test(text[i]!)) {
+  for (let i = head.length - 1; i >= from; i--) {
+    if (SPACE.test(head[i]!)) {
       // After the whole run of white space (the next word starts the next chunk).
       let end = i + 1;
-      while (end < text.length && SPACE.test(text[end]!)) end++;
+      while (end < head.length && SPACE.test(head[end]!)) end++;
       return end;
     }
   }

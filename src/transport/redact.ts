@@ -1,11 +1,10 @@
-import { redactText } from '../errors/redact.js';
+import { redactText, SECRET_HEADER_NAME } from '../errors/redact.js';
 
-const SECRET_HEADER = /auth|key|token|secret|cookie|signature|password/i;
 const MIN_SECRET_LENGTH = 6;
 
 /**
  * Removes from `text` every value of a secret-bearing request header (names containing auth,
- * key, token, secret, cookie, signature or password, e.g. `Authorization`, `x-api-key`,
+ * key, token, secret, cookie, signature, password or credential, e.g. `Authorization`, `x-api-key`,
  * `xi-api-key`), and the credential part of `Bearer <token>` / `Basic <token>` values, replacing
  * each with `[redacted]`; also the start of one of them where `text` was cut (see `redactText`). Used on every error message the transport builds, as a last guard in
  * case a provider echoes a request header back in its error body.
@@ -17,7 +16,7 @@ export function redactSecrets(text: string, headers: Record<string, string> | un
   if (!headers) return text;
   const secrets: string[] = [];
   for (const name in headers) {
-    if (!SECRET_HEADER.test(name)) continue;
+    if (!SECRET_HEADER_NAME.test(name)) continue;
     const value = headers[name];
     if (!value) continue;
     if (value.length >= MIN_SECRET_LENGTH) secrets.push(value);

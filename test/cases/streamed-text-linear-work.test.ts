@@ -106,9 +106,10 @@ describe('streamed text: bounded work per token, and a cut at MAX_CLAUSE_LENGTH 
     const emoji = split(repeat([coder], 60)).chunks;
     expect(emoji.map((c) => c.length / coder.length)).toEqual([28, 28, 4]);
     expect(split(['x'.repeat(450)]).chunks.map((c) => c.length)).toEqual([200, 200, 50]);
-    // A clause mark without spaces (Japanese 、) is preferred to a cut anywhere.
+    // A clause mark without spaces (Japanese 、) is preferred to a cut anywhere, within the
+    // first 200 characters (29 of these 7-character clauses would be 203).
     const ja = split(repeat(['日本語の文章、'], 60)).chunks;
-    expect(ja[0]).toBe('日本語の文章、'.repeat(29));
+    expect(ja[0]).toBe('日本語の文章、'.repeat(28));
   });
 
   it('keeps sentences apart by runs of line breaks or spaces, and cuts a run of spaces like text', () => {

@@ -81,7 +81,7 @@ describe('secrets', () => {
 
   it('redacts literal secrets found under secret-named keys, longest first', () => {
     const input = {
-      providers: { a: { apiKey: 'abcdefgh', headers: { X: 'abcdefgh-long' }, model: 'abcdef' } },
+      providers: { a: { apiKey: 'abcdefgh', headers: { 'X-Api-Key': 'abcdefgh-long' }, model: 'abcdef' } },
     };
     expect(collectSecretLiterals(input)).toEqual(['abcdefgh-long', 'abcdefgh']);
     expect(

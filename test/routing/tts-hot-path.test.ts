@@ -63,8 +63,8 @@ describe('TtsProgress without a segmenter for one sentence', () => {
       ]);
       expect(segment).toHaveBeenCalledTimes(1);
       expect(await sentences(new TtsProgress('word '.repeat(300), 'en'))).toEqual([
-        'word '.repeat(204),
-        'word '.repeat(96),
+        'word '.repeat(200),
+        'word '.repeat(100),
       ]);
       expect(segment).toHaveBeenCalledTimes(1);
     } finally {
