@@ -16,8 +16,9 @@ const HEADERS_KEY = /^headers$/i;
 /**
  * Collects the literal secret values in a raw config: every string at or below a key that
  * names a secret (`apiKey`, `token`, `password`, ...), and under `headers` the values of
- * credential headers only (`Authorization`, `X-Api-Key`, `Cookie`, `X-Auth-Token`...; see
- * SECRET_HEADER_NAME; `User-Agent` is no secret), longest first. Variable names
+ * credential headers (`Authorization`, `X-Api-Key`, `Cookie`, `X-Auth-Token`...; see
+ * SECRET_HEADER_NAME; `User-Agent` is no secret) and any header value shaped like a key
+ * ({@link redactKeyShapes}: `X-Org: sk-...` under an unusual name), longest first. Variable names
  * (`{ env: 'NAME' }`) are not collected.
  */
 export function collectSecretLiterals(input: unknown): string[] {
@@ -32,7 +33,7 @@ export function collectSecretLiterals(input: unknown): string[] {
       for (const [key, item] of Object.entries(value)) {
         // `{ env: 'NAME' }` names a variable; the name is not a secret.
         if (key === 'env') continue;
-        if (headers) visit(item, secret || SECRET_HEADER_NAME.test(key), depth + 1);
+        if (headers) visit(item, secret || SECRET_HEADER_NAME.test(key) || looksLikeKey(item), depth + 1);
         else if (HEADERS_KEY.test(key)) visit(item, secret, depth + 1, true);
         else visit(item, secret || SECRET_KEY.test(key), depth + 1);
       }
@@ -68,6 +69,11 @@ export function redactIssues(issues: ConfigIssue[], input: unknown): ConfigIssue
     ),
     message: scrub(issue.message),
   }));
+}
+
+/** True for a string that {@link redactKeyShapes} would change: shaped like a key or credential. */
+function looksLikeKey(value: unknown): boolean {
+  return typeof value === 'string' && redactKeyShapes(value) !== value;
 }
 
 /** A config field name: letters, digits and `_`, at most 32 characters. */

@@ -89,6 +89,14 @@ describe('only credential headers are secrets', () => {
     ]);
   });
 
+  it('a key-shaped value under an unusual header name is a secret too', () => {
+    const key = 'sk-live-4f9a2b7c1d3e5f60718293a4b5c6d7e8';
+    const secrets = collectSecretLiterals({
+      providers: { a: { headers: { 'X-Org': key, 'X-Region': 'eu-west-1', 'User-Agent': 'acme/2.3' } } },
+    });
+    expect(secrets).toEqual([key]);
+  });
+
   it('a User-Agent that starts with the provider name leaves the name readable', () => {
     const e = configError({
       providers: {
