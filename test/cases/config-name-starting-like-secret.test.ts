@@ -8,17 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { collectSecretLiterals } from '../../src/config/redact.js';
 import { ProviderError } from '../../src/errors/provider-error.js';
 import { createErrorRedactor, redactText } from '../../src/errors/redact.js';
-import { ConfigError, parseConfig } from '../../src/index.js';
+import { type ConfigError, parseConfig } from '../../src/index.js';
+import { configErrorOf } from '../config/helpers.js';
 
-function configError(input: unknown): ConfigError {
-  try {
-    parseConfig(input as never, { env: {} });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return error as ConfigError;
-  }
-  throw new Error('expected a ConfigError');
-}
+const configError = (input: unknown): ConfigError =>
+  configErrorOf(() => parseConfig(input as never, { env: {} }));
 
 const issues = (e: ConfigError) => e.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 

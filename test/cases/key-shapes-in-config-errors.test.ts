@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { redactKeyShapes } from '../../src/config/redact.js';
-import { ConfigError, parseConfig } from '../../src/index.js';
+import { type ConfigError, parseConfig } from '../../src/index.js';
+import { configErrorOf } from '../config/helpers.js';
 
 const KEYS = {
   elevenlabs: 'sk_3f9a1c2b7d4e5f60718293a4b5c6d7e8f9012345abcdef67',
@@ -45,15 +46,8 @@ const NAMES = [
   '/work/app/node_modules/vitest/dist/chunks/runBaseTests',
 ];
 
-function configError(input: unknown): ConfigError {
-  try {
-    parseConfig(input as never, { env: {} });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return error as ConfigError;
-  }
-  throw new Error('expected a ConfigError');
-}
+const configError = (input: unknown): ConfigError =>
+  configErrorOf(() => parseConfig(input as never, { env: {} }));
 
 const issues = (e: ConfigError) => e.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 const provider = { kind: 'openai', apiKey: 'x'.repeat(8), chat: { models: { f: 'm' } } };

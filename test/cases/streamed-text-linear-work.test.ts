@@ -11,23 +11,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RouterConfig } from '../../src/index.js';
 import { ClauseSplitter } from '../../src/text/clause-splitter.js';
 import { MAX_CLAUSE_LENGTH } from '../../src/text/length-cut.js';
+import { countSegmenting } from '../helpers/count-segmenting.js';
 import { answerPcm, drain, httpServer, pcmSignal, readBody, router } from './wire/servers.js';
-
-/** Counts what is handed to any Intl.Segmenter's segment(). */
-function countSegmenting() {
-  const original = Intl.Segmenter.prototype.segment;
-  const seen = { calls: 0, chars: 0, longest: 0 };
-  vi.spyOn(Intl.Segmenter.prototype, 'segment').mockImplementation(function (
-    this: Intl.Segmenter,
-    text: string,
-  ) {
-    seen.calls++;
-    seen.chars += text.length;
-    seen.longest = Math.max(seen.longest, text.length);
-    return original.call(this, text);
-  });
-  return seen;
-}
 
 afterEach(() => {
   vi.restoreAllMocks();
