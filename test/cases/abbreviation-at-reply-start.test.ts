@@ -9,17 +9,13 @@ import { describe, expect, it } from 'vitest';
 import type { RouterConfig } from '../../src/index.js';
 import { TtsProgress } from '../../src/routing/tts-progress.js';
 import { ClauseSplitter } from '../../src/text/clause-splitter.js';
-import { answerPcm, drain, httpServer, pcmSignal, readBody, router } from './wire/servers.js';
+import { drain, pcmSignal, recordingSpeechServer, router } from './wire/servers.js';
 
 const AUDIO = pcmSignal(480, 24_000, 3);
 
 /** An OpenAI speech server that records each request's input. */
 async function speech() {
-  const inputs: string[] = [];
-  const wire = await httpServer(async (req, res) => {
-    inputs.push((JSON.parse((await readBody(req)).toString()) as { input: string }).input);
-    answerPcm(res, AUDIO);
-  });
+  const { wire, inputs } = await recordingSpeechServer(AUDIO);
   const config: RouterConfig = {
     providers: { a: { kind: 'openai-compatible', baseUrl: `${wire.url}/v1`, tts: { voices: { v: 'x' } } } },
     routes: { tts: { providers: ['a'], firstChunkTimeoutMs: false } },

@@ -21,6 +21,7 @@ import {
   httpServer,
   pcmSignal,
   readBody,
+  recordingSpeechServer,
   router,
   sseFrames,
 } from './wire/servers.js';
@@ -197,11 +198,7 @@ describe('voiceTurn: chat cut after a short complete sentence', () => {
 
 describe('tts(): a text stream that fails after a short complete sentence', () => {
   it('speaks the held sentence, then fails with the RequestError of the text', async () => {
-    const inputs: string[] = [];
-    const wire = await httpServer(async (req, res) => {
-      inputs.push((JSON.parse((await readBody(req)).toString()) as { input: string }).input);
-      answerPcm(res, AUDIO);
-    });
+    const { wire, inputs } = await recordingSpeechServer(AUDIO);
     const config: RouterConfig = {
       providers: { a: { kind: 'openai-compatible', baseUrl: `${wire.url}/v1`, tts: { voices: { v: 'x' } } } },
       routes: { tts: { providers: ['a'] } },

@@ -245,3 +245,16 @@ export function answerPcm(res: ServerResponse, audio: Buffer): void {
   res.writeHead(200, { 'content-type': 'audio/pcm', 'content-length': String(audio.byteLength) });
   res.end(audio);
 }
+
+/**
+ * An OpenAI speech server that answers every request with `audio` (PCM s16le) and records each
+ * request's `input` text, in order of arrival.
+ */
+export async function recordingSpeechServer(audio: Buffer): Promise<{ wire: HttpWire; inputs: string[] }> {
+  const inputs: string[] = [];
+  const wire = await httpServer(async (req, res) => {
+    inputs.push((JSON.parse((await readBody(req)).toString()) as { input: string }).input);
+    answerPcm(res, audio);
+  });
+  return { wire, inputs };
+}
