@@ -128,7 +128,7 @@ const MIN_RANDOM_CHARS = 12;
 /**
  * True when `token` (20+ key characters) looks random rather than like a name: it has letters
  * and digits, and its pieces that are not word-like hold {@link MIN_RANDOM_CHARS}+ characters
- * (an AWS secret access key `wJalrXUtnFEMI/K7MDENG/bPxRfi...`; not `deepgram-nova-3-us-east-1`).
+ * (an AWS secret access key: 40 characters of letters, digits, `/` and `+`; not `deepgram-nova-3-us-east-1`).
  */
 function looksRandom(token: string): boolean {
   if (!/\d/.test(token) || !/[A-Za-z]/.test(token)) return false;

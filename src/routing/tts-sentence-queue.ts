@@ -185,7 +185,7 @@ export class SentenceQueue<S, T = S> {
  * item); any other with `for await`. Resolves at the end; rejects with the source's or the
  * step's failure (the source is then return()ed, as `for await` does, when the step failed).
  */
-function readAll<S, T>(
+export function readAll<S, T>(
   source: AsyncIterator<S>,
   step: PumpStep<S, T> | undefined,
   emit: (item: T) => void,

@@ -84,7 +84,7 @@ describe('only credential headers are secrets', () => {
   });
 
   it('a key-shaped value under an unusual header name is a secret too', () => {
-    const key = 'sk-live-4f9a2b7c1d3e5f60718293a4b5c6d7e8';
+    const key = 'sk-live-4f9a2b7c' + '1d3e5f60718293a4b5c6d7e8'; // made up, in two parts (no key-shaped literal)
     const secrets = collectSecretLiterals({
       providers: { a: { headers: { 'X-Org': key, 'X-Region': 'eu-west-1', 'User-Agent': 'acme/2.3' } } },
     });
