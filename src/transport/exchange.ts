@@ -78,6 +78,8 @@ export class Exchange implements HttpResponse, Takeable<Uint8Array>, WireSink {
   // Error body state.
   private errorChunks: Uint8Array[] | undefined;
   private errorBytes = 0;
+  /** The timer of {@link endWithin}, while it runs. */
+  private endTimer: unknown;
 
   private readonly onAbort = (): void => {
     this.fail(() => new AbortError(undefined, { cause: this.signal?.reason }), true, true);
@@ -281,7 +283,21 @@ export class Exchange implements HttpResponse, Takeable<Uint8Array>, WireSink {
     return Promise.resolve();
   }
 
+  /**
+   * The content is complete: the body must end within `ms` (on the settings' clock), or the
+   * connection is closed as by `return()` (see HttpResponse.endWithin). Idempotent.
+   */
+  endWithin(ms: number): void {
+    if (this.stage === DONE || this.endTimer !== undefined) return;
+    this.endTimer = this.settings.clock.setTimeout(this.onLateEnd, ms);
+  }
+
   // ---- internals ----
+
+  private readonly onLateEnd = (): void => {
+    this.endTimer = undefined;
+    this.release();
+  };
 
   private readonly onDeadline = (phase: TimeoutPhase, timeoutMs: number, stalled: boolean): void => {
     const provider = this.request.provider;
@@ -376,6 +392,10 @@ export class Exchange implements HttpResponse, Takeable<Uint8Array>, WireSink {
   private settle(): void {
     this.stage = DONE;
     this.deadlines.stop();
+    if (this.endTimer !== undefined) {
+      this.settings.clock.clearTimeout(this.endTimer);
+      this.endTimer = undefined;
+    }
     this.signal?.removeEventListener('abort', this.onAbort);
     this.settings.onSettled?.(this);
   }

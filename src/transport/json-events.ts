@@ -3,6 +3,7 @@ import { nextOf, type Takeable, takeableOf } from '../internal/takeable.js';
 import { drainRest } from './drain-rest.js';
 import type { SseEvent } from './sse.js';
 import { errorFromStreamPayload, isStreamErrorPayload } from './stream-error.js';
+import type { HttpResponse } from './types.js';
 
 /** A server-sent event whose data was JSON. */
 export interface JsonEvent {
@@ -33,6 +34,12 @@ export interface ParseJsonEventsOptions {
    * with `partialOutput` true when an event had been yielded before it.
    */
   detectErrors?: boolean;
+  /**
+   * The response the events are read from. After the sentinel the rest of the body is drained
+   * in the background for connection reuse; with the response, a body still open
+   * `AFTER_END_MS` (1 s) later is closed instead (HttpResponse.endWithin).
+   */
+  response?: Pick<HttpResponse, 'endWithin'>;
 }
 
 const END: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
@@ -129,7 +136,7 @@ class JsonEventStream implements AsyncIterableIterator<JsonEvent>, Takeable<Json
     const { data, event, id } = result.value;
     if (this.isDone(data)) {
       this.finished = true;
-      drainRest(this.source);
+      drainRest(this.source, this.options.response);
       return END;
     }
     const detectErrors = this.options.detectErrors ?? true;

@@ -43,6 +43,13 @@ export interface HttpResponse {
   body: AsyncIterable<Uint8Array>;
   /** Stops reading and closes the underlying connection (idempotent). */
   cancel(): Promise<void>;
+  /**
+   * Says the content is complete (its end marker, e.g. `[DONE]`, was read) while the body may
+   * still be open: the body must now end within `ms`, or the connection is closed instead of
+   * going back to the pool. Without it, a server that keeps the body open after its end marker
+   * would hold the connection for as long as it likes. Idempotent; nothing once the body ended.
+   */
+  endWithin?(ms: number): void;
 }
 
 /** The HTTP transport every provider adapter uses. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drainRest } from '../../src/transport/drain-rest.js';
+import { AFTER_END_MS, drainRest } from '../../src/transport/drain-rest.js';
 import { deferred } from '../helpers/deferred.js';
 
 /** An iterator of `count` events that records its calls; `ended` resolves on done or return(). */
@@ -29,6 +29,15 @@ describe('drainRest', () => {
     drainRest(rest.iterator);
     expect(await rest.ended).toBe('done');
     expect(rest.calls).toEqual(['next', 'next', 'next', 'next']);
+  });
+
+  it('gives the response AFTER_END_MS (1 s) to end, once, before reading the rest', async () => {
+    const rest = recorded(0);
+    const asked: number[] = [];
+    drainRest(rest.iterator, { endWithin: (ms) => asked.push(ms) });
+    expect(asked).toEqual([1_000]);
+    expect(AFTER_END_MS).toBe(1_000);
+    expect(await rest.ended).toBe('done');
   });
 
   it('closes the body after 64 more events instead of reading on', async () => {

@@ -35,7 +35,7 @@ export async function* synthesizeSse(
   const reader = new TtsEventReader(provider, request.format);
   let ended = false;
   try {
-    for await (const item of sseJsonEvents(provider, response.body, () => reader.hadOutput)) {
+    for await (const item of sseJsonEvents(provider, response, () => reader.hadOutput)) {
       if (item.kind === 'done') break;
       const event = parseWire(ttsEventSchema(), item.value, provider, 'TTS event', reader.hadOutput);
       const step = reader.push(event);

@@ -24,10 +24,10 @@ const NONE: never[] = [];
  * `parseSse` and `parseJsonEvents`:
  * - each JSON event's data goes through `push`, which checks it and returns its events (and
  *   `done` when it ended the stream: the rest of the body is then read in the background, at
- *   most 64 more events, so the connection ends cleanly and is reused);
+ *   most 64 more events and 1 s, so the connection ends cleanly and is reused);
  * - the end marker (`isEnd`, default `[DONE]` after trimming; never JSON-parsed) ends the
  *   stream with `assembler.end('done')`, after which the rest of the body is drained in the
- *   background for connection reuse; a body that ends without it gives `assembler.end('eof')`;
+ *   background for connection reuse (closed instead when still open 1 s later); a body that ends without it gives `assembler.end('eof')`;
  * - an error inside the 200 stream (`event: error`, a JSON `error` key) throws the transport's
  *   ProviderError, data that is not JSON ProtocolError; every failure (of the body, `push` or
  *   `end`) is thrown with `partialOutput` = `assembler.hadOutput`, and one before the body's
@@ -69,6 +69,7 @@ class AssembledSse<T> implements AsyncIterableIterator<T>, Takeable<T> {
     this.#push = push;
     this.#events = parseJsonEvents(parseSse(response.body, { provider }), {
       provider,
+      response,
       isDone: (data) => {
         if (!isEnd(data)) return false;
         this.#sawEnd = true;
@@ -106,7 +107,7 @@ class AssembledSse<T> implements AsyncIterableIterator<T>, Takeable<T> {
           this.#out = step.events;
           if (step.done) {
             this.#finished = true;
-            drainRest(this.#events);
+            drainRest(this.#events, this.#response);
           }
         }
       } catch (error) {

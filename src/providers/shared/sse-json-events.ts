@@ -1,4 +1,5 @@
 import { isDoneSentinel, parseJsonEvents, parseSse } from '../../transport/index.js';
+import type { HttpResponse } from '../../transport/types.js';
 import { withPartialOutput } from './with-partial-output.js';
 
 /** An item of {@link sseJsonEvents}: a parsed JSON event, or the `[DONE]` sentinel. */
@@ -9,7 +10,7 @@ export type SseJsonItem = { kind: 'json'; event: string | undefined; value: unkn
  * and `parseJsonEvents`:
  * - `data: [DONE]` (matched after trimming, so padded forms count too) yields `{kind:'done'}`
  *   last and is never JSON-parsed; the transport then drains the rest of the body in the
- *   background so the connection can be reused. Comments and empty events never appear;
+ *   background so the connection can be reused (closed instead if it has not ended 1 s later). Comments and empty events never appear;
  *   a pending event at the end of the body is still delivered.
  * - A body that simply ends yields nothing more: the caller decides whether that is truncation.
  * - An error inside the 200 stream (`event: error`, or a JSON object with an `error` key:
@@ -19,12 +20,13 @@ export type SseJsonItem = { kind: 'json'; event: string | undefined; value: unkn
  */
 export async function* sseJsonEvents(
   provider: string,
-  body: AsyncIterable<Uint8Array>,
+  response: Pick<HttpResponse, 'body' | 'endWithin'>,
   hadOutput: () => boolean,
 ): AsyncGenerator<SseJsonItem> {
   let sawDone = false;
-  const events = parseJsonEvents(parseSse(body, { provider }), {
+  const events = parseJsonEvents(parseSse(response.body, { provider }), {
     provider,
+    response,
     isDone: (data) => {
       if (!isDoneSentinel(data)) return false;
       sawDone = true;
