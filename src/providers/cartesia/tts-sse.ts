@@ -1,4 +1,5 @@
 import { ProtocolError } from '../../errors/index.js';
+import { drainRest } from '../../transport/drain-rest.js';
 import { postToEndpoint } from '../shared/http-endpoint.js';
 import { parseWire } from '../shared/parse-wire.js';
 import { sseJsonEvents } from '../shared/sse-json-events.js';
@@ -15,7 +16,8 @@ import { type CartesiaTtsRequest, ttsBody } from './tts-request.js';
  * data-only server-sent events told apart by their JSON `type`: `chunk` (base64 audio, yielded
  * labelled `request.format`), `timestamps` (word timings, attached to the next chunk as
  * `words`, in ms), `done` (the end; there is no `[DONE]` sentinel) and `error`.
- * Throws what the transport throws, ProviderError for an `error` event (`status_code` decides
+ * After `done` the rest of the body is read in the background (at most 1 s), so the connection
+ * goes back to the pool. Throws what the transport throws, ProviderError for an `error` event (`status_code` decides
  * `retryable`; `partialOutput` when audio was yielded), ProtocolError for a malformed event or
  * a stream that ends without `done` (truncated, retryable).
  */
@@ -33,9 +35,11 @@ export async function* synthesizeSse(
     body: JSON.stringify(body),
   });
   const reader = new TtsEventReader(provider, request.format);
+  const items = sseJsonEvents(provider, response, () => reader.hadOutput);
   let ended = false;
   try {
-    for await (const item of sseJsonEvents(provider, response, () => reader.hadOutput)) {
+    for (let r = await items.next(); !r.done; r = await items.next()) {
+      const item = r.value;
       if (item.kind === 'done') break;
       const event = parseWire(ttsEventSchema(), item.value, provider, 'TTS event', reader.hadOutput);
       const step = reader.push(event);
@@ -43,6 +47,9 @@ export async function* synthesizeSse(
       if (step.done) {
         ended = true;
         reader.end();
+        // The server ends the body after `done`: read that end in the background so the
+        // connection is reused (leaving the loop would close it).
+        drainRest(items, response);
         return;
       }
     }
