@@ -148,7 +148,8 @@ describe('sseJsonEvents (property)', () => {
           .map((e) => `${e.event !== undefined ? `event: ${e.event}\n` : ''}data: ${e.data}\n\n`)
           .join('');
         const bytes = encoder.encode(body);
-        const run = (chunks: Uint8Array[]) => outcome(sseJsonEvents('p', { body: source(chunks) }, () => false));
+        const run = (chunks: Uint8Array[]) =>
+          outcome(sseJsonEvents('p', { body: source(chunks) }, () => false));
         const whole = await run([bytes]);
         const split = await run(splitAt(bytes, cuts));
         for (const o of [whole, split]) {
