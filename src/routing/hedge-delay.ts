@@ -132,8 +132,10 @@ export function hedgeDelayMs(
 }
 
 /**
- * The failure share the router plans with: the larger of the long-run share and the recent
- * one (tail.ts TailSummary.recentFailShare), so an outage counts from its first failures.
+ * The failure share the router plans with: the recent one when there is one (tail.ts
+ * TailSummary.recentFailShare: after a failure the after-failure share, 1 when failures in a
+ * row make the provider down), else the long-run share, so an outage counts from its first
+ * failures.
  */
 export function failShareOf(x: TailSummary): number {
   return x.recentFailShare ?? x.failShare;

@@ -76,6 +76,12 @@ export interface TailSummary {
   /** Share of attempts that failed (time-decayed), in [0, 1]. */
   failShare: number;
   /**
+   * True when the provider is taken to be down (TailModel.at): its last k outcomes were failures,
+   * k >= {@link shiftRun} of the failure share it had before them. Its next call is planned to
+   * fail ({@link recentFailShare} 1) until it answers. Absent: not down.
+   */
+  down?: boolean;
+  /**
    * The chance that the next attempt fails, in [0, 1], given the last outcome: after a failure,
    * the learned share of failures followed by another failure (outages come in bursts; a prior
    * worth AFTER_FAIL_PRIOR_WEIGHT outcomes at {@link failShare}), blended back to {@link failShare} with exp(-elapsed / SHIFT_DECAY_MS) since
@@ -139,7 +145,10 @@ const S_LAST_OUTCOME_AT = 8;
 const S_COUNTERS_AT = 9;
 /** When the last successful sample came in. */
 const S_LAST_AT = 10;
-const S_SIZE = 11;
+/** Failures in a row since the last success, and the failure share just before the first of them. */
+const S_FAIL_RUN = 11;
+const S_RUN_BASE_SHARE = 12;
+const S_SIZE = 13;
 
 function newState(): Float64Array {
   const s = new Float64Array(S_SIZE);
@@ -206,13 +215,16 @@ export class TailModel {
     s[S_COUNTERS_AT] = now;
   }
 
-  /** Counts one outcome after the last one (call after #decayCounters). */
+  /** Counts one outcome after the last one (call after #decayCounters, before counting a failure). */
   #outcome(failed: boolean, now: number): void {
     const s = this.#s;
     if (this.#lastFailed) {
       s[S_AFTER_FAIL]! += 1;
       if (failed) s[S_FAIL_AFTER_FAIL]! += 1;
     }
+    // A run of failures starts: the share it is tested against is the one before it.
+    if (failed && !this.#lastFailed) s[S_RUN_BASE_SHARE] = s[S_FAIL]! / (s[S_N]! + s[S_FAIL]! + PRIOR_WEIGHT);
+    s[S_FAIL_RUN] = failed ? s[S_FAIL_RUN]! + 1 : 0;
     this.#lastFailed = failed;
     s[S_LAST_OUTCOME_AT] = now;
   }
@@ -268,9 +280,18 @@ export class TailModel {
     return scaled(summary, 1 + weight * (recent / summary.p50Ms - 1));
   }
 
-  /** `summary` with its recent failure share at `now` (fading since the last outcome). */
+  /**
+   * `summary` with its recent failure share at `now`. After k failures in a row, k at least
+   * shiftRun(f0) with f0 the failure share before the first of them (the shortest run that
+   * independent failures at f0 would give with probability f0^k <= SHIFT_EVIDENCE), the provider
+   * is down: an outage, not bad luck. Its next call is planned to fail (share 1, no fading) until
+   * it answers: the probe after `probeAfterMs`, a fallback or a hedge. Otherwise, after a
+   * failure, the learned after-failure share, fading since that failure.
+   */
   #withRecentFailures(summary: TailSummary, now: number): TailSummary {
     if (!this.#lastFailed) return summary;
+    if (this.#s[S_FAIL_RUN]! >= shiftRun(this.#s[S_RUN_BASE_SHARE]!))
+      return { ...summary, recentFailShare: 1, down: true };
     const afterFail =
       (this.#s[S_FAIL_AFTER_FAIL]! + AFTER_FAIL_PRIOR_WEIGHT * summary.failShare) /
       (this.#s[S_AFTER_FAIL]! + AFTER_FAIL_PRIOR_WEIGHT);
@@ -308,9 +329,9 @@ export class TailModel {
   /** Folds in a failed attempt that took `ms`. */
   recordFailure(ms: number, now: number): void {
     this.#decayCounters(now);
+    this.#outcome(true, now);
     this.#s[S_FAIL]! += 1;
     this.#s[S_FAIL_MS]! += ms;
-    this.#outcome(true, now);
     this.#cached = undefined;
   }
 
@@ -415,7 +436,11 @@ export class TailModel {
   }
 }
 
-/** Tail calls in a row that make a move for a tail share `s` (TailModel.at): 2 to SHIFT_MAX_RUN. */
+/**
+ * Events in a row that are evidence of a change for a share `s` of such events (TailModel.at):
+ * the shortest run k >= 2 with s^k <= SHIFT_EVIDENCE, at most SHIFT_MAX_RUN. Tail calls in a
+ * row make a move (a drift); failures in a row at a failure share s make an outage.
+ */
 export function shiftRun(s: number): number {
   if (s <= 0) return 2;
   if (s >= 1) return SHIFT_MAX_RUN;

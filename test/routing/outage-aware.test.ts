@@ -30,23 +30,32 @@ const quantiles = { samples: 400, p95Ms: undefined, p99Ms: undefined };
 
 describe('failure right after a failure (outage bursts)', () => {
   it('after one failure the chance of another is the long-run share; after a failure that followed one, the learned after-failure share; fading back in SHIFT_DECAY_MS', () => {
-    const keep = 1 - 1 / TAIL_SAMPLES;
+    const k = 1 - 1 / TAIL_SAMPLES;
     const m = new TailModel();
     m.record(100, 0);
     expect(m.at(0)!.recentFailShare).toBeUndefined();
     m.recordFailure(10, 0);
-    const share1 = 1 / (keep + 1 + PRIOR_WEIGHT);
+    const share1 = 1 / (k + 1 + PRIOR_WEIGHT);
     expect(m.at(0)!.failShare).toBeCloseTo(share1, 12);
     // No failure was ever followed by another yet: the prior, the long-run share.
     expect(m.at(0)!.recentFailShare).toBeCloseTo(share1, 12);
+    expect(m.at(0)!.down).toBeUndefined();
+    // A second failure in a row of a provider that had never failed: down (consecutive-failures).
     m.recordFailure(10, 0);
-    const share2 = (keep + 1) / (keep * keep + keep + 1 + PRIOR_WEIGHT);
-    const after = (1 + AFTER_FAIL_PRIOR_WEIGHT * share2) / (1 + AFTER_FAIL_PRIOR_WEIGHT);
-    expect(m.at(0)!.failShare).toBeCloseTo(share2, 12);
+    expect(m.at(0)!.recentFailShare).toBe(1);
+    // An answer ends the run.
+    m.record(100, 0);
+    expect(m.at(0)!.recentFailShare).toBeUndefined();
+    // One failure after a burst: counters (decayed by k per outcome) N = k^4 + k, failures
+    // F = k^3 + k^2 + 1, outcomes after a failure k^2 + k, failures among them k^2.
+    m.recordFailure(10, 0);
+    const share = (k ** 3 + k ** 2 + 1) / (k ** 4 + k + k ** 3 + k ** 2 + 1 + PRIOR_WEIGHT);
+    const after = (k ** 2 + AFTER_FAIL_PRIOR_WEIGHT * share) / (k ** 2 + k + AFTER_FAIL_PRIOR_WEIGHT);
+    expect(m.at(0)!.failShare).toBeCloseTo(share, 12);
     expect(m.at(0)!.recentFailShare).toBeCloseTo(after, 12);
     // One SHIFT_DECAY_MS later without an outcome: e^-1 of the way back to the long-run share.
     const w = Math.exp(-1);
-    expect(m.at(SHIFT_DECAY_MS)!.recentFailShare).toBeCloseTo(w * after + (1 - w) * share2, 12);
+    expect(m.at(SHIFT_DECAY_MS)!.recentFailShare).toBeCloseTo(w * after + (1 - w) * share, 12);
     // A success ends the burst: the plan goes back to the long-run share.
     m.record(100, SHIFT_DECAY_MS);
     expect(m.at(SHIFT_DECAY_MS)!.recentFailShare).toBeUndefined();
