@@ -126,11 +126,14 @@ export function redactWhole(text: string, secrets: readonly string[]): string {
 }
 
 /**
- * Header names whose values are credentials (`Authorization`, `Cookie`, `X-Api-Key`,
- * `xi-api-key`, `X-Auth-Token`, `X-Client-Secret`, a request signature...). Other headers
- * (`User-Agent`, `Accept`, `X-Request-Id`) are not secrets.
+ * Names of HTTP headers and URL query parameters whose values are credentials: names holding
+ * auth, key, token, secret, cookie, signature, password, passwd or credential (`Authorization`,
+ * `Cookie`, `X-Api-Key`, `xi-api-key`, `X-Auth-Token`, `api-key`, `access_token`, a request
+ * signature...), and the query parameters `sig`, `code` (Azure Functions keys), `pwd` and `pass`.
+ * Other names (`User-Agent`, `Accept`, `X-Request-Id`, `api-version`, `model`) are not secrets.
  */
-export const SECRET_HEADER_NAME = /auth|key|token|secret|cookie|signature|password|credential/i;
+export const SECRET_NAME =
+  /auth|key|token|secret|cookie|signature|password|passwd|credential|^(?:sig|code|pwd|pass)$/i;
 
 function expand(secrets: readonly string[]): string[] {
   const found = new Set<string>();

@@ -1,4 +1,4 @@
-import { redactText, SECRET_HEADER_NAME } from '../errors/redact.js';
+import { redactText, SECRET_NAME } from '../errors/redact.js';
 
 const MIN_SECRET_LENGTH = 6;
 
@@ -21,7 +21,7 @@ export function redactSecrets(
   if (!headers) return text;
   const secrets: string[] = [];
   for (const name in headers) {
-    if (!SECRET_HEADER_NAME.test(name)) continue;
+    if (!SECRET_NAME.test(name)) continue;
     const value = headers[name];
     if (!value) continue;
     if (value.length >= MIN_SECRET_LENGTH) secrets.push(value);
