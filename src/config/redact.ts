@@ -1,5 +1,5 @@
 import type { ConfigIssue } from '../errors/config-error.js';
-import { createErrorRedactor, redactWhole, SECRET_HEADER_NAME } from '../errors/redact.js';
+import { createErrorRedactor, redactWhole, SECRET_NAME } from '../errors/redact.js';
 
 /** Keys under which every string is treated as a secret when redacting error messages. */
 const SECRET_KEY = /^(?:api_?key|headers|authorization|cookie|.*(?:secret|token|password|credential).*)$/i;
@@ -17,8 +17,9 @@ const HEADERS_KEY = /^headers$/i;
  * Collects the literal secret values in a raw config: every string at or below a key that
  * names a secret (`apiKey`, `token`, `password`, ...), and under `headers` the values of
  * credential headers (`Authorization`, `X-Api-Key`, `Cookie`, `X-Auth-Token`...; see
- * SECRET_HEADER_NAME; `User-Agent` is no secret) and any header value shaped like a key
- * ({@link redactKeyShapes}: `X-Org: sk-...` under an unusual name), longest first. Variable names
+ * SECRET_NAME; `User-Agent` is no secret) and any header value shaped like a key
+ * ({@link redactKeyShapes}: `X-Org: sk-...` under an unusual name), and in any URL (a `baseUrl`)
+ * the secrets of its query and user info ({@link urlSecrets}), longest first. Variable names
  * (`{ env: 'NAME' }`) are not collected.
  */
 export function collectSecretLiterals(input: unknown): string[] {
@@ -27,13 +28,14 @@ export function collectSecretLiterals(input: unknown): string[] {
     if (depth > 32) return;
     if (typeof value === 'string') {
       if (secret && value.length >= MIN_SECRET_LENGTH) found.add(value);
+      else for (const part of urlSecrets(value)) found.add(part);
     } else if (Array.isArray(value)) {
       for (const item of value) visit(item, secret, depth + 1);
     } else if (typeof value === 'object' && value !== null) {
       for (const [key, item] of Object.entries(value)) {
         // `{ env: 'NAME' }` names a variable; the name is not a secret.
         if (key === 'env') continue;
-        if (headers) visit(item, secret || SECRET_HEADER_NAME.test(key) || looksLikeKey(item), depth + 1);
+        if (headers) visit(item, secret || SECRET_NAME.test(key) || looksLikeKey(item), depth + 1);
         else if (HEADERS_KEY.test(key)) visit(item, secret, depth + 1, true);
         else visit(item, secret || SECRET_KEY.test(key), depth + 1);
       }
@@ -69,6 +71,50 @@ export function redactIssues(issues: ConfigIssue[], input: unknown): ConfigIssue
     ),
     message: scrub(issue.message),
   }));
+}
+
+/** A URL with a query or user info: `scheme://...?...` or `scheme://user:pass@...`. */
+const URL_WITH_SECRETS = /^[a-z][a-z0-9+.-]*:\/\/[^\s]*[?@]/i;
+
+/**
+ * The secrets written in a URL: the value of each query parameter with a credential name
+ * (SECRET_NAME: `api-key`, `key`, `token`, `access_token`, `sig`, `code`...) or shaped like a
+ * key under any name ({@link redactKeyShapes}), decoded and as written, and the user info's
+ * password. A server that echoes the request URL in an error must not show them. Values shorter
+ * than 6 characters are no secret; a string that is no URL gives none.
+ */
+export function urlSecrets(value: string): string[] {
+  if (!URL_WITH_SECRETS.test(value) || !URL.canParse(value)) return [];
+  const url = new URL(value);
+  const found: string[] = [];
+  const add = (part: string) => {
+    if (part.length >= MIN_SECRET_LENGTH) found.push(part);
+  };
+  for (const pair of url.search.slice(1).split('&')) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    const written = pair.slice(eq + 1);
+    let name = pair.slice(0, eq);
+    let decoded = written;
+    try {
+      name = decodeURIComponent(name.replace(/\+/g, ' '));
+      decoded = decodeURIComponent(written.replace(/\+/g, ' '));
+    } catch {
+      // a bad escape: the value as written is the secret
+    }
+    if (!SECRET_NAME.test(name) && !looksLikeKey(decoded) && !looksLikeKey(written)) continue;
+    add(written);
+    if (decoded !== written) add(decoded);
+  }
+  if (url.password) {
+    add(url.password);
+    try {
+      add(decodeURIComponent(url.password));
+    } catch {
+      // as written only
+    }
+  }
+  return found;
 }
 
 /** True for a string that {@link redactKeyShapes} would change: shaped like a key or credential. */

@@ -19,34 +19,104 @@ export type ErrorRedactor = <E>(error: E) => E;
  * and `stack`, every own string field (provider codes and types, bodies kept as text), plain
  * objects and arrays under it, and the same down its `cause` chain and `AggregateError.errors`,
  * so that no secret appears in the message, stack, `String()`, JSON or any cause. Strings that
- * hold no secret are left as they are. With no secret it returns errors untouched.
+ * hold no secret are left as they are. With no secret it returns errors untouched. `names`
+ * (provider names and other names of the config) stay readable in messages even when one is
+ * the start of a secret (see {@link redactText}).
  */
-export function createErrorRedactor(secrets: readonly string[]): ErrorRedactor {
+export function createErrorRedactor(secrets: readonly string[], names: Iterable<string> = []): ErrorRedactor {
   const list = expand(secrets);
   if (list.length === 0) return (error) => error;
+  const kept = new Set(names);
   // A name field is never a cut text: a provider's name that starts like a secret stays readable.
   const text = (value: string, key: string) =>
-    NAME_FIELDS.has(key) ? redactWhole(value, list) : redactText(value, list);
+    NAME_FIELDS.has(key) ? redactWhole(value, list) : redactText(value, list, kept);
   return <E>(error: E): E => {
     scrub(error, text, new Set(), 0);
     return error;
   };
 }
 
-/** A cut-off start of a secret this long or longer, at the edge of a cut text, is redacted too. */
+/** A start of a secret this long or longer, echoed cut or masked by a server, is redacted too. */
 export const MIN_SECRET_PREFIX = 8;
 
 /**
- * `text` with every one of `secrets` (longest first) replaced by `[redacted]`, and also the
- * start of a secret ({@link MIN_SECRET_PREFIX} characters or more) where the text was cut: at
- * its very end, or just before a closing `…` (an excerpt cut by its length, or a WebSocket
- * close reason cut at 123 bytes by the server). For text that may have been cut only: a whole
- * text that is not cut (a name, a config path segment) goes through {@link redactWhole}.
+ * `text` with every one of `secrets` (longest first) replaced by `[redacted]`, and also every
+ * start of a secret that a server echoed cut or masked, wherever it stands in the text:
+ * - a start of {@link MIN_SECRET_PREFIX} characters or more that is followed by a character
+ *   that is not a key character (letters, digits, `_`, `-`): a mask run (`***`, `xxx`, `•`),
+ *   a cut marker (`...`, `…`), a quote, white space, punctuation or the end of the text
+ *   (`Invalid API key sk-SECRETKEY-1234567... (check)`, `"sk-SECRETKEY-1234567" is not valid`).
+ *   A mask run after it (`*`, `•`, 3+ `x`) is redacted with it; a cut marker is kept;
+ * - a masked key `<start><mask><end>` (`sk-abcd****wxyz`): a start of 4+ characters, a mask run
+ *   of 3+ characters and an end of the secret, that together show
+ *   {@link MIN_SECRET_PREFIX}+ characters of the secret: the whole token is redacted.
+ * A start followed by more key characters is another word (`acme-voice-gw-east` beside a key
+ * `acme-voice-gw-7f3...`) and stays, and so does a start that is exactly one of `names`
+ * (provider names and other names of the config, shown in our own messages). Shorter starts
+ * (`sk-proj`) say nothing about a key and stay. For text that a server may have cut or masked:
+ * a whole text of ours (a name, a config path segment) goes through {@link redactWhole}.
+ * Cost: one `indexOf` scan per secret for its first 4 characters, then a compare at each hit.
  */
-export function redactText(text: string, secrets: readonly string[]): string {
+export function redactText(
+  text: string,
+  secrets: readonly string[],
+  names: ReadonlySet<string> = NO_NAMES,
+): string {
   text = redactWhole(text, secrets);
-  for (const secret of secrets) text = redactCutPrefix(text, secret);
+  for (const secret of secrets) text = redactStarts(text, secret, names);
   return text;
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** Characters a masked key's start must show at least (`sk-a` of `sk-a****wxyz`). */
+const MIN_MASKED_START = 4;
+/** A key character: a start followed by one of these goes on as another word. */
+const KEY_CHAR = /[A-Za-z0-9_-]/;
+/** A mask run a server writes in place of a key's middle or end. */
+const MASK_RUN = /[*\u2022]+[*\u2022xX]*|[xX]{3,}[*\u2022xX]*/y;
+
+/** `text` with every start of `secret` that a server echoed cut or masked redacted (see {@link redactText}). */
+function redactStarts(text: string, secret: string, names: ReadonlySet<string>): string {
+  if (secret.length <= MIN_SECRET_PREFIX) return text;
+  const head = secret.slice(0, MIN_MASKED_START);
+  let out = '';
+  let from = 0;
+  let at = text.indexOf(head);
+  while (at !== -1) {
+    let n = head.length;
+    while (n < secret.length && text[at + n] === secret[n]) n++;
+    const end = startEnd(text, at, n, secret, names);
+    if (end === -1) {
+      at = text.indexOf(head, at + 1);
+      continue;
+    }
+    out += `${text.slice(from, at)}${REDACTED_TEXT}`;
+    from = end;
+    at = text.indexOf(head, end);
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/**
+ * Where the echoed start of `secret` at `at`, matching for `n` characters, ends (with its mask
+ * run and a shown end of the secret), or -1 when it is no echo of the secret.
+ */
+function startEnd(text: string, at: number, n: number, secret: string, names: ReadonlySet<string>): number {
+  const after = at + n;
+  MASK_RUN.lastIndex = after;
+  const mask = MASK_RUN.exec(text)?.[0].length ?? 0;
+  let tail = after + mask;
+  while (tail < text.length && KEY_CHAR.test(text[tail]!)) tail++;
+  const shownEnd = mask > 0 && tail > after + mask && secret.endsWith(text.slice(after + mask, tail));
+  if (n >= MIN_SECRET_PREFIX) {
+    if (mask > 0) return shownEnd ? tail : after + mask;
+    if (after < text.length && KEY_CHAR.test(text[after]!)) return -1;
+    return names.has(text.slice(at, after)) ? -1 : after;
+  }
+  // A masked key: a short start, a mask, an end of the secret, standing as a token of its own.
+  if (!shownEnd || mask < 3 || n + (tail - after - mask) < MIN_SECRET_PREFIX) return -1;
+  return at > 0 && KEY_CHAR.test(text[at - 1]!) ? -1 : tail;
 }
 
 /** `text` with every one of `secrets` (longest first) replaced by `[redacted]`: whole secrets only. */
@@ -56,26 +126,14 @@ export function redactWhole(text: string, secrets: readonly string[]): string {
 }
 
 /**
- * Header names whose values are credentials (`Authorization`, `Cookie`, `X-Api-Key`,
- * `xi-api-key`, `X-Auth-Token`, `X-Client-Secret`, a request signature...). Other headers
- * (`User-Agent`, `Accept`, `X-Request-Id`) are not secrets.
+ * Names of HTTP headers and URL query parameters whose values are credentials: names holding
+ * auth, key, token, secret, cookie, signature, password, passwd or credential (`Authorization`,
+ * `Cookie`, `X-Api-Key`, `xi-api-key`, `X-Auth-Token`, `api-key`, `access_token`, a request
+ * signature...), and the query parameters `sig`, `code` (Azure Functions keys), `pwd` and `pass`.
+ * Other names (`User-Agent`, `Accept`, `X-Request-Id`, `api-version`, `model`) are not secrets.
  */
-export const SECRET_HEADER_NAME = /auth|key|token|secret|cookie|signature|password|credential/i;
-
-/** `text` with a start of `secret` that the end of `text` (or its closing `…`) cuts off redacted. */
-function redactCutPrefix(text: string, secret: string): string {
-  if (secret.length <= MIN_SECRET_PREFIX) return text;
-  const end = text.endsWith('…') ? text.length - 1 : text.length;
-  const head = secret.slice(0, MIN_SECRET_PREFIX);
-  // The leftmost place where a secret start could reach the edge is the longest cut-off start.
-  let at = text.indexOf(head, Math.max(0, end - secret.length + 1));
-  while (at !== -1 && at + MIN_SECRET_PREFIX <= end) {
-    if (secret.startsWith(text.slice(at, end)))
-      return `${text.slice(0, at)}${REDACTED_TEXT}${text.slice(end)}`;
-    at = text.indexOf(head, at + 1);
-  }
-  return text;
-}
+export const SECRET_NAME =
+  /auth|key|token|secret|cookie|signature|password|passwd|credential|^(?:sig|code|pwd|pass)$/i;
 
 function expand(secrets: readonly string[]): string[] {
   const found = new Set<string>();

@@ -93,8 +93,12 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       tracker,
       emitter,
       tracing,
-      // Every configured secret (API keys, headers, AWS credentials) leaves every provider error.
-      redact: createErrorRedactor(collectSecretLiterals(resolved)),
+      // Every configured secret (API keys, headers, AWS credentials) leaves every provider error;
+      // provider and route names stay readable even when one is the start of a secret.
+      redact: createErrorRedactor(collectSecretLiterals(resolved), [
+        ...Object.keys(resolved.providers),
+        ...Object.keys(resolved.routes),
+      ]),
     },
     health,
     options.random,

@@ -35,6 +35,7 @@ export function providerErrorFromStatus(input: StatusErrorInput): ProviderError 
   const message = redactSecrets(
     `Provider '${input.provider}' answered HTTP ${input.status}: ${parsed.message}`,
     input.requestHeaders,
+    input.provider,
   );
   return new ProviderError(message, {
     provider: input.provider,

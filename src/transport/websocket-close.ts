@@ -92,6 +92,7 @@ export function closeError(
   const message = redactSecrets(
     `Provider '${provider}' closed the WebSocket with code ${code}${name ? ` (${name})` : ''}${detail}`,
     secrets,
+    provider,
   );
   return new ProviderError(message, {
     provider,

@@ -1,12 +1,12 @@
+import { SECRET_NAME } from '../errors/redact.js';
 import { redactSecrets } from './redact.js';
 
-/** Query parameter names whose values are credentials (case-insensitive substring match). */
-const SECRET_PARAM = /key|token|auth|secret|signature|password|credential/i;
+/** Query parameter names whose values are credentials: the one rule for headers and queries. */
+const SECRET_PARAM = SECRET_NAME;
 
 /**
- * The URL with the value of every secret-bearing query parameter (names containing key,
- * token, auth, secret, signature, password or credential: e.g. `api_key`, `key`, `token`,
- * `xi-api-key`, `authorization`) replaced by `[redacted]`. A string that does not parse as a
+ * The URL with the value of every secret-bearing query parameter (see SECRET_NAME: e.g.
+ * `api_key`, `key`, `token`, `xi-api-key`, `authorization`, `sig`) replaced by `[redacted]`. A string that does not parse as a
  * URL is returned with everything after `?` dropped.
  *
  * @example

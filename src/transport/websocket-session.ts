@@ -399,6 +399,7 @@ export class WebSocketSession implements WebSocketConnection {
         redactSecrets(
           `Provider '${provider}' refused the WebSocket upgrade to ${shownUrl}: HTTP ${status}`,
           secrets,
+          provider,
         ),
         {
           provider,
@@ -419,7 +420,7 @@ export class WebSocketSession implements WebSocketConnection {
         ? 'the handshake response was invalid'
         : `closed with code ${code} before it opened (no HTTP status: a refused upgrade, e.g. 401, cannot be told from a network failure)`;
     return new ProviderError(
-      redactSecrets(`WebSocket to provider '${provider}' at ${shownUrl} failed: ${why}`, secrets),
+      redactSecrets(`WebSocket to provider '${provider}' at ${shownUrl} failed: ${why}`, secrets, provider),
       { provider, retryable: true },
     );
   }

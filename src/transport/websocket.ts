@@ -123,6 +123,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
           redactSecrets(
             `Cannot open a WebSocket to provider '${provider}' at ${redactUrl(request.url)}: ${detail}`,
             secrets,
+            provider,
           ),
           { provider, retryable: false },
         );

@@ -46,13 +46,13 @@ async function chatError(answer: (auth: string) => { status: number; type: strin
 }
 
 describe('a secret split by a cut is never partly shown', () => {
-  it('redactText: a key start of 8+ characters at the end, or before a closing …, is redacted; shorter starts are not', () => {
+  it('redactText: a key start of 8+ characters at the end, or before a closing …, is redacted; shorter starts and longer words are not', () => {
     expect(redactText(`bad key ${KEY.slice(0, 99)}…`, [KEY])).toBe('bad key [redacted]…');
     expect(redactText(`bad key ${KEY.slice(0, 8)}`, [KEY])).toBe('bad key [redacted]');
     expect(redactText(`bad key ${KEY.slice(0, 7)}`, [KEY])).toBe(`bad key ${KEY.slice(0, 7)}`);
     expect(redactText(`${KEY} and ${KEY.slice(0, 40)}…`, [KEY])).toBe('[redacted] and [redacted]…');
-    // A start in the middle of a text is no cut: it stays (it is not the key).
-    expect(redactText(`${KEY.slice(0, 20)} then more`, [KEY])).toBe(`${KEY.slice(0, 20)} then more`);
+    // A start followed by more key characters is another word: it stays.
+    expect(redactText(`${KEY.slice(0, 20)}Q then more`, [KEY])).toBe(`${KEY.slice(0, 20)}Q then more`);
   });
 
   for (const pad of [100, 150, 190, 198, 199, 200]) {

@@ -52,13 +52,14 @@ export function streamInputError(
   const reason = server?.message ?? closed?.message ?? '';
   let message: string;
   if (server === undefined && closed !== undefined) {
-    message = redactSecrets(closed.message, secrets);
+    message = redactSecrets(closed.message, secrets, provider);
   } else {
     const code = closeCode !== undefined ? ` (close ${closeCode})` : '';
     const kind = errorCode !== undefined ? ` [${errorCode}]` : '';
     message = redactSecrets(
       `Provider '${provider}' ended the stream-input WebSocket${code}${kind}: ${server?.message ?? 'no message'}`,
       secrets,
+      provider,
     );
   }
   return new ProviderError(message, {

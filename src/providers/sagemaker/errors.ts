@@ -9,6 +9,7 @@ import {
 } from '../../transport/index.js';
 import { CONNECT_DEADLINE_CODE } from './connect-deadline-agent.js';
 import type { SageMakerCredentials } from './options.js';
+import { detachSdkCause, plainCause } from './plain-cause.js';
 
 /**
  * SageMaker Runtime errors that are worth another attempt (PROTOCOLS.md 5.4, 5.5; AWSJS
@@ -111,7 +112,9 @@ function text(value: unknown): string | undefined {
  *   keeps the `code`, e.g. `ECONNRESET`), is a network error as below;
  * - network failures (refused, reset, DNS, TLS) become retryable ProviderErrors
  *   (`mapWireError`); anything else (e.g. no credentials found) a non-retryable ProviderError.
- * Messages never contain a credential (`secrets`).
+ * Messages never contain a credential (`secrets`), and an SDK exception is never kept as the
+ * cause: the cause is its plain copy (name, redacted message, `$fault`, `$metadata`
+ * `httpStatusCode`/`requestId`; see plain-cause.ts), without the SDK's `$response`.
  */
 export function invokeError(
   provider: string,
@@ -137,7 +140,7 @@ export function invokeError(
           providerCode: `HTTP_${status}`,
           retryable: isRetryableStatus(status),
           retryAfterMs: headers ? parseRetryAfter(lowerCase(headers)) : undefined,
-          cause: error,
+          cause: plainCause(error, secrets),
         },
       );
     }
@@ -153,24 +156,24 @@ export function invokeError(
         providerCode: name,
         retryable,
         retryAfterMs: headers ? parseRetryAfter(lowerCase(headers)) : undefined,
-        cause: error,
+        cause: plainCause(error, secrets),
       },
     );
   }
-  const malformed = malformedFrame(provider, error, false);
+  const malformed = malformedFrame(provider, error, false, secrets);
   if (malformed) return malformed;
   if (
     (name === 'TimeoutError' && errorCode(error) === undefined) ||
     errorCode(error) === CONNECT_DEADLINE_CODE
   ) {
-    return new TimeoutError('connect', connectMs, { provider, cause: error });
+    return new TimeoutError('connect', connectMs, { provider, cause: plainCause(error, secrets) });
   }
   const mapped = mapWireError(error, {
     provider,
     stage: 'request',
     ...(secrets ? { requestHeaders: secrets } : {}),
   });
-  return mapped;
+  return detachSdkCause(mapped, secrets);
 }
 
 /**
@@ -202,7 +205,7 @@ export function streamError(
     providerCode: code,
     retryable: true,
     partialOutput,
-    cause,
+    cause: plainCause(cause, secrets),
   });
 }
 
@@ -221,16 +224,17 @@ export function thrownStreamError(
   const e = shape(error);
   const name = text(e.name) ?? 'Error';
   if (STREAM_ERROR_NAMES.has(name)) return streamError(provider, name, e, partialOutput, secrets, error);
-  const malformed = malformedFrame(provider, error, partialOutput);
+  const malformed = malformedFrame(provider, error, partialOutput, secrets);
   if (malformed) return malformed;
   if (isNetworkError(error) || VoxrouteError.isInstance(error)) {
-    return mapWireError(error, {
+    const mapped = mapWireError(error, {
       provider,
       stage: 'body',
       receivedBytes,
       partialOutput,
       ...(secrets ? { requestHeaders: secrets } : {}),
     });
+    return detachSdkCause(mapped, secrets);
   }
   return streamError(provider, name === 'Error' ? 'StreamError' : name, e, partialOutput, secrets, error);
 }
@@ -241,7 +245,12 @@ export function thrownStreamError(
  * other error. The message keeps the codec's first line (the SDK's hint about its hidden
  * `$response` field is dropped).
  */
-function malformedFrame(provider: string, error: unknown, partialOutput: boolean): ProtocolError | undefined {
+function malformedFrame(
+  provider: string,
+  error: unknown,
+  partialOutput: boolean,
+  secrets: Record<string, string> | undefined,
+): ProtocolError | undefined {
   const message = text(shape(error).message) ?? '';
   if (!/checksum|crc|prelude|message length|not enough data/i.test(message)) return undefined;
   const first = message.split('\n')[0]!.trim();
@@ -249,6 +258,6 @@ function malformedFrame(provider: string, error: unknown, partialOutput: boolean
     provider,
     retryable: true,
     partialOutput,
-    cause: error,
+    cause: plainCause(error, secrets),
   });
 }
