@@ -154,8 +154,9 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
         if (queue) {
           // Look-ahead of one sentence: the next one is requested when this one's first
           // byte arrives, and buffered until this one has been delivered (no gap).
-          // A stand-in speaks one sentence only: no look-ahead.
-          if (!this.standIn)
+          // A stand-in speaks one sentence only: no look-ahead; nor is there any after the
+          // last sentence of a text given whole.
+          if (!this.standIn && !this.progress.endsBefore(i + 1))
             void queue.firstChunk.then(() => {
               if (!this.signal.aborted) this.jobFor(i + 1);
             });

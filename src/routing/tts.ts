@@ -4,7 +4,7 @@ import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import type { TtsRequest } from '../types/requests.js';
 import type { CallContext, CapabilityCall } from './capability.js';
 import { remainingText } from './resume-text.js';
-import { type SentenceCut, TtsProgress } from './tts-progress.js';
+import { NOT_YET, type SentenceCut, TtsProgress } from './tts-progress.js';
 import { SentenceQueue } from './tts-sentence-queue.js';
 import { SentenceAttempt, type SentenceJob } from './tts-sentences.js';
 import { CallerAudio, pickNativeFormat, toCallerAudio } from './tts-stream.js';
@@ -88,32 +88,42 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
           }
           const firstIndex = progress.delivered;
           const jobs = new Map<number, Promise<SentenceJob | undefined>>();
-          /** Sentence i's request, started once (undefined: the text ended before sentence i). */
+          /** Sentence i's request, given its text (undefined: the text ended before sentence i). */
+          const jobOf = (i: number, sentence: string | undefined): SentenceJob | undefined => {
+            const full = sentence?.trim();
+            // The attempt's clock starts with its first request (or once there is none to make).
+            if (i === firstIndex) ready();
+            if (full === undefined) return undefined;
+            // A sentence cut mid-way on the last provider resumes after its last word
+            // fully heard, where that provider sent word timestamps.
+            const cut = progress.cut?.index === i ? progress.cut : undefined;
+            const text = cut ? remainingText(cut.text, cut.words, cut.deliveredMs) : full;
+            const state: SentenceCut = { index: i, text, words: [], deliveredMs: 0 };
+            // A sentence with nothing to speak (only punctuation, symbols, emoji, markup, or
+            // the rest of a cut sentence after its last word) is skipped, not sent.
+            if (!speakable(text) || attempt.signal.aborted) return { state, queue: undefined };
+            // The attempt's first sentence is not retried here: before any output the router
+            // falls back to the next provider. A later sentence that fails before its first
+            // byte is asked once more of this provider before the route's midStream rule.
+            const retries = i === firstIndex ? 0 : 1;
+            return {
+              state,
+              queue: new SentenceQueue(open(text), attempt.signal, retries, toCaller(state.words)),
+            };
+          };
+          /**
+           * Sentence i's request, started once (undefined: the text ended before sentence i). A
+           * text given whole has its sentences at once: the request starts now, with no step
+           * of the event loop (no promise of the text's own).
+           */
           const jobFor = (i: number): Promise<SentenceJob | undefined> => {
             let job = jobs.get(i);
             if (!job) {
-              job = (async () => {
-                const full = (await progress.sentence(i))?.trim();
-                // The attempt's clock starts with its first request (or once there is none to make).
-                if (i === firstIndex) ready();
-                if (full === undefined) return undefined;
-                // A sentence cut mid-way on the last provider resumes after its last word
-                // fully heard, where that provider sent word timestamps.
-                const cut = progress.cut?.index === i ? progress.cut : undefined;
-                const text = cut ? remainingText(cut.text, cut.words, cut.deliveredMs) : full;
-                const state: SentenceCut = { index: i, text, words: [], deliveredMs: 0 };
-                // A sentence with nothing to speak (only punctuation, symbols, emoji, markup, or
-                // the rest of a cut sentence after its last word) is skipped, not sent.
-                if (!speakable(text) || attempt.signal.aborted) return { state, queue: undefined };
-                // The attempt's first sentence is not retried here: before any output the router
-                // falls back to the next provider. A later sentence that fails before its first
-                // byte is asked once more of this provider before the route's midStream rule.
-                const retries = i === firstIndex ? 0 : 1;
-                return {
-                  state,
-                  queue: new SentenceQueue(open(text), attempt.signal, retries, toCaller(state.words)),
-                };
-              })();
+              const now = progress.sentenceNow(i);
+              job =
+                now === NOT_YET
+                  ? progress.sentence(i).then((full) => jobOf(i, full))
+                  : settledJob(jobOf, i, now);
               job.catch(() => {});
               jobs.set(i, job);
             }
@@ -135,6 +145,19 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
     // caller's text source is released: its iterator is return()ed.
     release: () => progress.stop(),
   };
+}
+
+/** `jobOf(i, sentence)` as a settled promise: its job, or its failure. */
+function settledJob(
+  jobOf: (i: number, sentence: string | undefined) => SentenceJob | undefined,
+  i: number,
+  sentence: string | undefined,
+): Promise<SentenceJob | undefined> {
+  try {
+    return Promise.resolve(jobOf(i, sentence));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** The first chunk after a switch of provider: the audio does not continue the previous chunk. */
