@@ -115,10 +115,14 @@ export async function* drive<T>(
                 });
               })
             : undefined;
-        const racers: Promise<FirstOutcome<T> | 'hedge' | 'aborted'>[] = [];
-        for (const r of running) racers.push(r.first);
-        if (hedgeFires) racers.push(hedgeFires);
-        racers.push(aborted);
+        // The common case, one attempt and no hedge, races a literal of two (no array grown per call).
+        let racers: Promise<FirstOutcome<T> | 'hedge' | 'aborted'>[];
+        if (lone && !hedgeFires) racers = [lone.first, aborted];
+        else {
+          racers = running.map((r) => r.first);
+          if (hedgeFires) racers.push(hedgeFires);
+          racers.push(aborted);
+        }
         const outcome = await Promise.race(racers);
         hedgeOff = true;
         if (hedgeHandle !== undefined) clock.clearTimeout(hedgeHandle);
