@@ -1,64 +1,17 @@
-import { AbortError } from '../errors/abort-error.js';
 import { AllProvidersFailedError } from '../errors/all-providers-failed-error.js';
-import { ProtocolError } from '../errors/protocol-error.js';
-import { TimeoutError } from '../errors/timeout-error.js';
 import type { VoxrouteError } from '../errors/voxroute-error.js';
 import type { Settle as SettleOf } from '../internal/once-stream.js';
 import { isRouterStall } from '../internal/stall.js';
-import type { AttemptContext } from '../providers/types.js';
-import type { Attempt, RouteResult } from '../types/route-result.js';
-import { isEmptyAnswer, isReusedSocketReset, midStreamError, normalize } from './attempt-errors.js';
+import type { RouteResult } from '../types/route-result.js';
+import { AttemptCall, type FirstOutcome, type Running } from './attempt-call.js';
+import { isReusedSocketReset, midStreamError, normalize } from './attempt-errors.js';
 import type { CallScope } from './call-scope.js';
-import { CallEvents } from './call-span.js';
-import { CandidateOrder } from './candidate-order.js';
 import { canFallBack } from './classify.js';
-import { isColdStart } from './cold-start.js';
-import type { RouterEventBase } from './events.js';
 import { breakerFailureOf } from './health/index.js';
 import { ItemHandoff } from './item-handoff.js';
-import type { RouteCandidate, RouteRun } from './route-run.js';
-import { withDeadline } from './stall-deadline.js';
+import type { RouteRun } from './route-run.js';
 
 type Settle = SettleOf<RouteResult>;
-
-/** The clock of an attempt that starts it at once: already started (one promise for every call). */
-const STARTED: Promise<void> = Promise.resolve();
-
-/** One attempt in progress. */
-interface Running<T> {
-  c: RouteCandidate<T>;
-  /**
-   * The attempt's own abort scope, when it may have to stop while the call goes on (another
-   * candidate may follow it or race it). Absent for a call's only candidate: the attempt then
-   * runs on the call's signal, and stopping it alone is deferred to the end of the call.
-   */
-  abort: AbortController | undefined;
-  iterator: AsyncIterator<T> | undefined;
-  attempt: Attempt;
-  /** 1-based number of the attempt within the call (its events' `attempt`). */
-  number: number;
-  t0: number;
-  first: Promise<FirstOutcome<T>>;
-  onCallAbort: (() => void) | undefined;
-  acquired: boolean;
-  ended: boolean;
-  /** First call ever, or after a long idle: its time to first chunk may include a cold start. */
-  cold: false | 'first' | 'idle';
-  /** Index of the candidate in `run.candidates`. */
-  index: number;
-  /** Stands in for an earlier candidate that failed at `position` (see {@link RouteCandidate.start}). */
-  standIn: boolean;
-  /** The call's position when the attempt started (0 without {@link RouteRun.position}). */
-  position: number;
-  /** Resolves when the attempt's clock starts (`t0` set): at once, or at its `ready` (see {@link RouteCandidate.startsClock}). */
-  clockStarted: Promise<void>;
-  /** False until the clock started. */
-  timing: boolean;
-}
-
-type FirstOutcome<T> =
-  | { r: Running<T>; ok: true; result: IteratorResult<T> }
-  | { r: Running<T>; ok: false; error: unknown };
 
 /**
  * The attempt loop. Candidates are started in order; the first item of each is pulled inside
@@ -78,186 +31,13 @@ export async function* drive<T>(
   stopped: () => boolean,
 ): AsyncGenerator<ItemHandoff<T>, void, undefined> {
   const { clock, tracker } = run;
-  const callStart = clock.now();
-  const span = run.tracing?.startCall(`voxroute.${run.capability}`, {
-    'voxroute.capability': run.capability,
-    'voxroute.route': run.route,
-  });
-  /** The call's router events, built only when a listener or the span will see them. */
-  const events = new CallEvents(run.emitter, span, run.capability, run.route);
-  const baseOf = (r: Running<T>): RouterEventBase => events.base(r.c.provider, r.c.model, r.number);
-  const attempts: Attempt[] = [];
-  // The consumer's return() aborts the call's scope itself: a barge-in, not a failure (the
-  // call settles as for a break; stopped() tells it apart).
-  const callAbort = scope.controller;
+  // The call's state and its attempts' bookkeeping: one object per call (see AttemptCall).
+  const call = new AttemptCall(run, settle, scope);
+  const { attempts, running, order, events, callAbort, callStart } = call;
   scope.open(run.signal, run.closeSignal, clock, run.deadlineMs);
-  /** Aborts an attempt (its socket closed) and asks its iterator to finish, without waiting or throwing. */
-  const closeAttempt = (r: Running<T>, reason: unknown = new AbortError('Attempt abandoned')) => {
-    if (r.abort) {
-      if (!r.abort.signal.aborted) r.abort.abort(reason);
-    } else scope.stopShared(reason);
-    const ret = r.iterator?.return?.();
-    if (ret) ret.catch(() => {});
-  };
-  let committed = false;
-  /** True once the call continues on another provider after output (nothing left to say is then an answer). */
-  let resuming = false;
-  /** The error to throw once the call itself was aborted: the budget's TimeoutError, else AbortError. */
-  const callAbortError = (): VoxrouteError => scope.abortError(committed);
-
-  let settled = false;
-  const finish = (provider: string, timeToFirstChunkMs: number | undefined) => {
-    settled = true;
-    const durationMs = clock.now() - callStart;
-    const ttfc = timeToFirstChunkMs ?? durationMs;
-    span?.end({
-      'voxroute.provider': provider,
-      'voxroute.attempts': attempts.length,
-      'voxroute.ttfc_ms': ttfc,
-      'voxroute.duration_ms': durationMs,
-    });
-    settle.resolve({ provider, attempts, timeToFirstChunkMs: ttfc, durationMs });
-  };
-  const fail = (error: unknown): unknown => {
-    settled = true;
-    span?.end(
-      { 'voxroute.attempts': attempts.length, 'voxroute.duration_ms': clock.now() - callStart },
-      error,
-    );
-    settle.reject(error);
-    return error;
-  };
-
-  const running: Running<T>[] = [];
-  /** Ends an attempt's bookkeeping exactly once. */
-  const end = (r: Running<T>) => {
-    if (r.ended) return;
-    r.ended = true;
-    if (r.onCallAbort) callAbort.signal.removeEventListener('abort', r.onCallAbort);
-    tracker.inFlight(r.c.key, -1);
-    r.attempt.durationMs = clock.now() - r.t0;
-  };
-  /** Cancels an attempt that is not charged (barge-in, hedge loser, call aborted). */
-  const cancel = (r: Running<T>) => {
-    if (r.ended) return;
-    r.attempt.outcome = 'aborted';
-    const elapsed = clock.now() - r.t0;
-    closeAttempt(r);
-    end(r);
-    if (r.attempt.timeToFirstChunkMs === undefined && r.timing)
-      // The route's EWMA decay time for the tracker (absent: the tracker's own).
-      tracker.recordCancelled(r.c.key, elapsed, clock.now(), { decayMs: run.ewmaDecayMs });
-    if (r.acquired) r.c.health?.release();
-  };
-
-  const position = (): number => run.position?.() ?? 0;
-  const order = new CandidateOrder(run.candidates, position, (i) => running.some((r) => r.index === i));
-  const peekNext = () => order.peek();
-  const startNext = (hedge: boolean): Running<T> | undefined => {
-    const next = order.take();
-    if (next === undefined) return undefined;
-    const { index, standIn, position: pos } = next;
-    const c = run.candidates[index]!;
-    // A call's only candidate cannot be followed or raced by another: it runs on the call's signal.
-    const abort = run.candidates.length > 1 ? new AbortController() : undefined;
-    let onCallAbort: (() => void) | undefined;
-    if (abort) {
-      onCallAbort = () => abort.abort(callAbort.signal.reason);
-      callAbort.signal.addEventListener('abort', onCallAbort, { once: true });
-    }
-    const attempt: Attempt = {
-      provider: c.provider,
-      outcome: 'failed',
-      startedAtMs: clock.now() - callStart,
-    };
-    if (c.model !== undefined) attempt.model = c.model;
-    attempts.push(attempt);
-    const name = hedge ? 'hedge' : 'attempt';
-    if (events.wants(name))
-      events.emit(name, {
-        ...events.base(c.provider, c.model, attempts.length),
-        elapsedMs: attempt.startedAtMs,
-      });
-    tracker.inFlight(c.key, 1);
-    const r: Running<T> = {
-      c,
-      abort,
-      iterator: undefined,
-      attempt,
-      number: attempts.length,
-      t0: clock.now(),
-      cold: isColdStart(tracker.lastTriedAt(c.key), clock.now()),
-      first: undefined as unknown as Promise<FirstOutcome<T>>,
-      onCallAbort,
-      acquired: c.health?.tryAcquire() ?? false,
-      ended: false,
-      index,
-      standIn,
-      position: pos,
-      clockStarted: STARTED,
-      timing: !c.startsClock,
-    };
-    r.first = firstOutcome(r);
-    running.push(r);
-    return r;
-  };
-  /**
-   * Starts the attempt and pulls its first item under the first-chunk deadline: the item, or
-   * the attempt's failure, as an outcome of the wait loop (never rejects).
-   */
-  const firstOutcome = async (r: Running<T>): Promise<FirstOutcome<T>> => {
-    const { c } = r;
-    try {
-      let ready: (() => void) | undefined;
-      if (c.startsClock)
-        r.clockStarted = new Promise<void>((resolve) => {
-          ready = () => {
-            if (r.timing) return;
-            r.timing = true;
-            r.t0 = clock.now();
-            resolve();
-          };
-        });
-      const context: AttemptContext = {
-        signal: r.abort ? r.abort.signal : callAbort.signal,
-        deadlines: c.deadlines,
-        transport: run.transport,
-      };
-      // RouterOptions.WebSocket reaches WebSocket adapters (e.g. so msw's ws API can intercept).
-      if (run.webSocket) context.webSocket = run.webSocket;
-      r.iterator = c.start(context, r.standIn, ready)[Symbol.asyncIterator]();
-      const firstItem = r.iterator.next();
-      if (c.startsClock) {
-        // The provider can answer only once it has had enough input: the clock starts there.
-        firstItem.catch(() => {});
-        await Promise.race([r.clockStarted, firstItem]);
-        // Audio before the first clause end was handed over: the clock stays at the request's start.
-        r.timing = true;
-      } else if (c.inputEnded) {
-        // The provider answers only after the whole input: start its clock when the input ends.
-        firstItem.catch(() => {});
-        await Promise.race([c.inputEnded, firstItem]);
-        r.t0 = clock.now();
-      }
-      const first = await withDeadline(firstItem, c.firstChunkMs, clock, () => {
-        const timeout = new TimeoutError('first-chunk', c.firstChunkMs, { provider: c.provider });
-        if (r.abort) r.abort.abort(timeout);
-        else scope.stopShared(timeout);
-        return timeout;
-      });
-      // An answer with nothing in it is a failure, never a silent success (C39); after a
-      // mid-stream switch, the next provider may rightly have nothing left to add.
-      if (!resuming && isEmptyAnswer(run.capability, first)) {
-        throw new ProtocolError(`Provider '${c.provider}' gave an empty answer`, { provider: c.provider });
-      }
-      return { r, ok: true, result: first };
-    } catch (error) {
-      return { r, ok: false, error };
-    }
-  };
 
   try {
-    if (callAbort.signal.aborted) throw fail(callAbortError());
+    if (callAbort.signal.aborted) throw call.fail(call.callAbortError());
     if (run.isEmpty) {
       let empty: boolean;
       try {
@@ -272,38 +52,35 @@ export async function* drive<T>(
           const outcome = await Promise.race([known, scope.aborted]);
           if (outcome === 'aborted') {
             if (stopped()) return;
-            throw fail(callAbortError());
+            throw call.fail(call.callAbortError());
           }
           empty = outcome;
         }
       } catch (error) {
         // The input failed or was stopped (barge-in while the caller's text source waits).
         if (callAbort.signal.aborted && stopped()) return;
-        throw fail(callAbort.signal.aborted ? callAbortError() : error);
+        throw call.fail(callAbort.signal.aborted ? call.callAbortError() : error);
       }
       if (empty) {
-        finish('', 0);
+        call.finish('', 0);
         return;
       }
     }
     if (run.candidates.length === 0) {
-      throw fail(
+      throw call.fail(
         run.noCandidate ?? new AllProvidersFailedError(run.capability, [], 'the route has no provider'),
       );
     }
 
     /** Settles when the call is aborted (every abort goes through the scope: no listener). */
     const aborted = scope.aborted;
-    let partialText = '';
-    const join = (sofar: string, next: string | undefined): string =>
-      next === undefined || next === '' ? sofar : run.joinText ? run.joinText(sofar, next) : sofar + next;
     /** The bookkeeping of each item delivered after an attempt's first (none for tts). */
     const textOf = run.textOf;
     const onDelivered = run.onDelivered;
     const deliver =
       textOf || onDelivered
         ? (item: T) => {
-            if (textOf) partialText = join(partialText, textOf(item));
+            if (textOf) call.partialText = joinText(run, call.partialText, textOf(item));
             onDelivered?.(item);
           }
         : undefined;
@@ -317,14 +94,18 @@ export async function* drive<T>(
       while (!winner) {
         if (running.length === 0) {
           if (attempts.length > 0) run.hedgeBudget?.charge?.();
-          if (!startNext(false)) break;
+          if (!call.startNext(false)) break;
         }
         // A hedge: one attempt running, more candidates left, none hedged yet in this call.
         const lone = running.length === 1 ? running[0]! : undefined;
         let hedgeHandle: unknown;
         let hedgeOff = false;
         const hedgeFires =
-          lone && !hedged && run.hedgeBudget && lone.c.hedgeAfterMs !== undefined && peekNext() !== undefined
+          lone &&
+          !hedged &&
+          run.hedgeBudget &&
+          lone.c.hedgeAfterMs !== undefined &&
+          order.peek() !== undefined
             ? new Promise<'hedge'>((resolve) => {
                 // The delay counts from the attempt's clock (e.g. its first clause end handed over).
                 void lone.clockStarted.then(() => {
@@ -334,22 +115,26 @@ export async function* drive<T>(
                 });
               })
             : undefined;
-        const racers: Promise<FirstOutcome<T> | 'hedge' | 'aborted'>[] = [];
-        for (const r of running) racers.push(r.first);
-        if (hedgeFires) racers.push(hedgeFires);
-        racers.push(aborted);
+        // The common case, one attempt and no hedge, races a literal of two (no array grown per call).
+        let racers: Promise<FirstOutcome<T> | 'hedge' | 'aborted'>[];
+        if (lone && !hedgeFires) racers = [lone.first, aborted];
+        else {
+          racers = running.map((r) => r.first);
+          if (hedgeFires) racers.push(hedgeFires);
+          racers.push(aborted);
+        }
         const outcome = await Promise.race(racers);
         hedgeOff = true;
         if (hedgeHandle !== undefined) clock.clearTimeout(hedgeHandle);
         if (outcome === 'hedge') {
           hedged = true;
-          if (run.hedgeBudget!.take()) startNext(true);
+          if (run.hedgeBudget!.take()) call.startNext(true);
           continue;
         }
         if (outcome === 'aborted' || callAbort.signal.aborted) {
-          for (const r of [...running]) cancel(r);
+          for (const r of [...running]) call.cancel(r);
           if (stopped()) return;
-          throw fail(callAbortError());
+          throw call.fail(call.callAbortError());
         }
         const r = outcome.r;
         running.splice(running.indexOf(r), 1);
@@ -359,16 +144,16 @@ export async function* drive<T>(
           first = outcome.result;
           break;
         }
-        closeAttempt(r);
-        end(r);
+        call.closeAttempt(r);
+        call.end(r);
         const callerError = run.callerError?.();
         if (callerError) {
           // The caller's input failed, not the provider: nothing is charged, the call ends.
           r.attempt.outcome = 'aborted';
           if (r.acquired) r.c.health?.release();
-          for (const other of [...running]) cancel(other);
+          for (const other of [...running]) call.cancel(other);
           running.length = 0;
-          throw fail(callerError);
+          throw call.fail(callerError);
         }
         const error = normalize(outcome.error, r.c.provider, run.redact);
         r.attempt.error = error;
@@ -383,15 +168,15 @@ export async function* drive<T>(
         );
         if (events.wants('error'))
           events.emit('error', {
-            ...baseOf(r),
+            ...call.baseOf(r),
             error,
             partialOutput: false,
             elapsedMs: clock.now() - callStart,
           });
         if (!canFallBack(error)) {
-          for (const other of [...running]) cancel(other);
+          for (const other of [...running]) call.cancel(other);
           running.length = 0;
-          throw fail(error);
+          throw call.fail(error);
         }
         // A hedged race lost one of its two attempts: the next candidate takes its place at once,
         // rather than leaving the call to wait on the slow attempt alone.
@@ -401,31 +186,30 @@ export async function* drive<T>(
           slow !== undefined &&
           slow.c.hedgeAfterMs !== undefined &&
           clock.now() - slow.t0 >= slow.c.hedgeAfterMs &&
-          peekNext() !== undefined;
-        const peeked = peekNext();
+          order.peek() !== undefined;
+        const peeked = order.peek();
         const queued = peeked === undefined ? undefined : run.candidates[peeked];
         const next = replace ? queued : (running[0]?.c ?? queued);
         if (next && events.wants('fallback'))
           events.emit('fallback', {
-            ...baseOf(r),
+            ...call.baseOf(r),
             error,
             next: next.provider,
             elapsedMs: clock.now() - callStart,
           });
         if (replace) {
           run.hedgeBudget?.charge?.();
-          startNext(false);
+          call.startNext(false);
         }
       }
       if (!winner || !first) {
-        if (!midStreamCause) throw fail(new AllProvidersFailedError(run.capability, attempts));
+        if (!midStreamCause) throw call.fail(new AllProvidersFailedError(run.capability, attempts));
         // Resuming after a mid-stream failure found no provider to continue on.
-        throw fail(midStreamError(midStreamCause, midStreamProvider, partialText));
+        throw call.fail(midStreamError(midStreamCause, midStreamProvider, call.partialText));
       }
 
       // Committed to the winner: any other running attempt lost the hedge.
-      for (const loser of [...running]) cancel(loser);
-      running.length = 0;
+      call.cancelRunning();
       running.push(winner);
       const c = winner.c;
       try {
@@ -441,11 +225,11 @@ export async function* drive<T>(
           });
           if (events.wants('first-chunk'))
             events.emit('first-chunk', {
-              ...baseOf(winner),
+              ...call.baseOf(winner),
               timeToFirstChunkMs: ttfc,
               elapsedMs: now - callStart,
             });
-          committed = true;
+          call.committed = true;
           const value = midStreamCause && run.markResumed ? run.markResumed(first.value) : first.value;
           // The first item and the winner's other items go to the caller from the call's
           // iterator itself (see ItemHandoff and routed-stream.ts), which also calls `deliver`
@@ -455,27 +239,27 @@ export async function* drive<T>(
           yield new ItemHandoff(value, winner.iterator!, deliver);
         }
         winner.attempt.outcome = 'success';
-        end(winner);
+        call.end(winner);
         running.length = 0;
         c.health?.recordSuccess();
         // A stand-in took over where a provider failed; past that point the route's order applies again.
-        if (winner.standIn && run.unfinished?.() && position() !== winner.position) continue;
-        finish(c.provider, callTtfc);
+        if (winner.standIn && run.unfinished?.() && call.position() !== winner.position) continue;
+        call.finish(c.provider, callTtfc);
         return;
       } catch (raw) {
-        closeAttempt(winner);
-        end(winner);
+        call.closeAttempt(winner);
+        call.end(winner);
         running.length = 0;
         if (callAbort.signal.aborted) {
           winner.attempt.outcome = 'aborted';
           if (stopped()) return;
-          throw fail(callAbortError());
+          throw call.fail(call.callAbortError());
         }
         const callerError = run.callerError?.();
         if (callerError) {
           winner.attempt.outcome = 'aborted';
           if (winner.acquired) c.health?.release();
-          throw fail(callerError);
+          throw call.fail(callerError);
         }
         const cause = normalize(raw, c.provider, run.redact);
         winner.attempt.error = cause;
@@ -486,43 +270,49 @@ export async function* drive<T>(
         );
         if (events.wants('error'))
           events.emit('error', {
-            ...baseOf(winner),
+            ...call.baseOf(winner),
             error: cause,
             partialOutput: true,
             elapsedMs: clock.now() - callStart,
           });
         order.failed(winner.index);
         if (run.resumable && run.position) order.replan();
-        const peeked = run.resumable && canFallBack(cause) ? peekNext() : undefined;
+        const peeked = run.resumable && canFallBack(cause) ? order.peek() : undefined;
         const next = peeked === undefined ? undefined : run.candidates[peeked];
         if (next) {
           // Continue the stream on the next provider from where this one stopped (the capability's
           // glue keeps the position: next sentence, audio since the last final, partial reply).
           if (events.wants('fallback'))
             events.emit('fallback', {
-              ...baseOf(winner),
+              ...call.baseOf(winner),
               error: cause,
               next: next.provider,
               elapsedMs: clock.now() - callStart,
             });
           midStreamCause = cause;
           midStreamProvider = c.provider;
-          resuming = true;
+          call.resuming = true;
           continue;
         }
-        throw fail(midStreamError(cause, c.provider, partialText));
+        throw call.fail(midStreamError(cause, c.provider, call.partialText));
       }
     }
   } finally {
     scope.dispose();
     run.release?.();
     // The consumer stopped iterating (break / return()): barge-in. Close the provider at once.
-    for (const r of running) cancel(r);
+    for (const r of running) call.cancel(r);
     // The call's only attempt was stopped: close it now, with the reason it was stopped for.
     scope.closeShared();
-    if (!settled) {
+    if (!call.settled) {
       const last = attempts[attempts.length - 1];
-      finish(last?.provider ?? '', undefined);
+      call.finish(last?.provider ?? '', undefined);
     }
   }
+}
+
+/** `next` appended to the text delivered so far, as the run joins text (default: as is). */
+function joinText<T>(run: RouteRun<T>, sofar: string, next: string | undefined): string {
+  if (next === undefined || next === '') return sofar;
+  return run.joinText ? run.joinText(sofar, next) : sofar + next;
 }

@@ -14,6 +14,11 @@ function closeAll(calls: Set<CallScope>): void {
   for (const call of [...calls]) call.abort();
 }
 
+/** What {@link CallScope.onAbort} tells of the call's abort. */
+export interface AbortListener {
+  callAborted(): void;
+}
+
 /**
  * The abort scope of one routed call: one AbortController, aborted by the caller's signal, by
  * `router.close()`, by the call's total deadline (TimeoutError phase `total`) and by the
@@ -34,7 +39,7 @@ export class CallScope {
   #aborted: Promise<'aborted'> | undefined;
   #resolveAborted: ((value: 'aborted') => void) | undefined;
   /** The call's iterator, told of the abort (see {@link onAbort}). */
-  #onAbort: (() => void) | undefined;
+  #onAbort: AbortListener | undefined;
   /**
    * Why the call's only attempt, which runs on the call's signal, was stopped: the signal is
    * aborted with it when the call ends (see {@link closeShared}), so that the attempt's socket is
@@ -85,11 +90,12 @@ export class CallScope {
   }
 
   /**
-   * `listener()` is called once the call is aborted, right after its signal (one listener: the
-   * call's iterator, whose pending read of a winner's items it stops; no listener of the
-   * signal's own, which an EventTarget would also have to add and remove).
+   * `listener.callAborted()` is called once the call is aborted, right after its signal (one
+   * listener: the call's iterator, whose pending read of a winner's items it stops; no listener
+   * of the signal's own, which an EventTarget would also have to add and remove; an object
+   * rather than a function, so that the iterator needs no closure of its own for it).
    */
-  onAbort(listener: () => void): void {
+  onAbort(listener: AbortListener): void {
     this.#onAbort = listener;
   }
 
@@ -100,7 +106,7 @@ export class CallScope {
     this.#resolveAborted?.('aborted');
     if (reason === undefined) this.controller.abort();
     else this.controller.abort(reason);
-    this.#onAbort?.();
+    this.#onAbort?.callAborted();
   }
 
   /** Settles (with `'aborted'`) once the call is aborted. */

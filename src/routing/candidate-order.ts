@@ -1,5 +1,13 @@
 import type { CandidateHealth } from './route-run.js';
 
+/** Where a call stands, as {@link CandidateOrder} reads it. */
+export interface OrderState {
+  /** The call's position now (a number that only grows; 0 without positions). */
+  position(): number;
+  /** True while the candidate of that index has an attempt running. */
+  isRunning(index: number): boolean;
+}
+
 /**
  * Which candidate of a call starts next: the re-planning and stand-in rules of the attempt loop.
  *
@@ -12,8 +20,7 @@ import type { CandidateHealth } from './route-run.js';
  */
 export class CandidateOrder {
   readonly #candidates: readonly { health?: CandidateHealth }[];
-  readonly #position: () => number;
-  readonly #running: (index: number) => boolean;
+  readonly #state: OrderState;
   #next = 0;
   #replanned = false;
   /** Candidate index -> the position of its last failure (built on the first failure). */
@@ -21,23 +28,17 @@ export class CandidateOrder {
 
   /**
    * @param candidates the call's candidates, in the planned order
-   * @param position the call's position now (a number that only grows; 0 without positions)
-   * @param running true while the candidate of that index has an attempt running
+   * @param state the call's position and its attempts running
    */
-  constructor(
-    candidates: readonly { health?: CandidateHealth }[],
-    position: () => number,
-    running: (index: number) => boolean,
-  ) {
+  constructor(candidates: readonly { health?: CandidateHealth }[], state: OrderState) {
     this.#candidates = candidates;
-    this.#position = position;
-    this.#running = running;
+    this.#state = state;
   }
 
   /** Index of the candidate to start next, if any (nothing is taken). */
   peek(): number | undefined {
     if (!this.#replanned) return this.#next < this.#candidates.length ? this.#next : undefined;
-    const pos = this.#position();
+    const pos = this.#state.position();
     for (let i = 0; i < this.#candidates.length; i++) if (this.#eligible(i, pos)) return i;
     return undefined;
   }
@@ -47,7 +48,7 @@ export class CandidateOrder {
     const index = this.peek();
     if (index === undefined) return undefined;
     if (!this.#replanned) this.#next++;
-    const position = this.#position();
+    const position = this.#state.position();
     // An earlier candidate, healthy, passed over only because it failed here: this one stands in.
     let standIn = false;
     if (this.#replanned)
@@ -59,7 +60,7 @@ export class CandidateOrder {
   /** The candidate of `index` failed at the call's current position. */
   failed(index: number): void {
     this.#failedAt ??= new Map();
-    this.#failedAt.set(index, this.#position());
+    this.#failedAt.set(index, this.#state.position());
   }
 
   /** From now on candidates are taken in the route's order (see the class comment). */
@@ -68,7 +69,7 @@ export class CandidateOrder {
   }
 
   #eligible(i: number, pos: number): boolean {
-    return this.#failedAt?.get(i) !== pos && !this.#running(i) && this.#healthy(i);
+    return this.#failedAt?.get(i) !== pos && !this.#state.isRunning(i) && this.#healthy(i);
   }
 
   #healthy(i: number): boolean {

@@ -2,7 +2,7 @@ import { AbortError } from '../errors/abort-error.js';
 import { onceStream, type Settle as SettleOf } from '../internal/once-stream.js';
 import type { RoutedStream, RouteResult } from '../types/route-result.js';
 import { drive } from './attempt-loop.js';
-import { CallScope } from './call-scope.js';
+import { type AbortListener, CallScope } from './call-scope.js';
 import type { ItemHandoff } from './item-handoff.js';
 import type { RouteRun } from './route-run.js';
 
@@ -32,8 +32,12 @@ export function routedStream<T>(run: RouteRun<T>): RoutedStream<T> {
  * iterator against barge-in): every attempt is aborted (its socket closed), the pending
  * `next()` resolves done, and no item is delivered after `return()`. A `next()` made while
  * another is pending waits for it.
+ *
+ * Per call it builds few functions (issue 15, P1: allocation drives the tail): the steps of
+ * drive and the wake-up of a wait are bound once per call, the rarer paths build theirs when
+ * taken.
  */
-class CallIterator<T> implements AsyncIterator<T, void, undefined> {
+class CallIterator<T> implements AsyncIterator<T, void, undefined>, AbortListener {
   // The call's one abort scope, shared with drive(): return() and throw() abort it directly.
   readonly #scope = new CallScope();
   readonly #generator: AsyncGenerator<ItemHandoff<T>, void, undefined>;
@@ -47,13 +51,16 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined> {
 
   constructor(run: RouteRun<T>, settle: Settle) {
     this.#generator = drive(run, settle, this.#scope, () => this.#stopped);
-    this.#scope.onAbort(this.#onAbort);
+    this.#scope.onAbort(this);
   }
 
   next(): Promise<Result<T>> {
     if (this.#stopped) return Promise.resolve(DONE);
     const busy = this.#busy;
-    if (busy) return busy.then(this.#again, this.#again);
+    if (busy) {
+      const again = () => this.next();
+      return busy.then(again, again);
+    }
     const items = this.#items;
     if (items === undefined) return this.#drive(this.#generator.next());
     if (this.#scope.isAborted) return this.#abortItems();
@@ -76,7 +83,11 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined> {
     });
     this.#busy = wait;
     if (sync) sync.onReadable(this.#onReadable);
-    else items.iterator.next().then(this.#onPulled, this.#onPullFailed);
+    else
+      items.iterator.next().then(
+        (r) => this.#onPulled(r),
+        (error: unknown) => this.#onPullFailed(error),
+      );
     return wait;
   }
 
@@ -101,8 +112,6 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined> {
     this.#scope.abort();
   }
 
-  readonly #again = (): Promise<Result<T>> => this.next();
-
   /** The winner woke the wait: its next item, end or failure. */
   readonly #onReadable = (): void => {
     const items = this.#items;
@@ -112,7 +121,7 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined> {
       // Woken inside the abort (the attempt dropped its queue): end the wait out of that call
       // stack, as an abort does, so drive's clean-up and the events it fires do not run
       // inside the caller's abort().
-      this.#onAbort();
+      this.callAborted();
       return;
     }
     let r: Result<T> | undefined;
@@ -126,30 +135,30 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined> {
     else this.#onPulled(r);
   };
 
-  readonly #onPulled = (r: Result<T>): void => {
+  #onPulled(r: Result<T>): void {
     if (this.#resolve === undefined) return; // the wait ended (aborted)
-    if (r.done) this.#settle(this.#endItems);
+    if (r.done) this.#settle(() => this.#endItems());
     else {
       this.#items!.deliver?.(r.value);
       this.#settle(r);
     }
-  };
+  }
 
-  readonly #onPullFailed = (error: unknown): void => {
+  #onPullFailed(error: unknown): void {
     if (this.#resolve === undefined) return;
     this.#settle(() => this.#failItems(error));
-  };
+  }
 
   /** The call was aborted: a wait for the winner's items ends now (drive learns it next). */
-  readonly #onAbort = (): void => {
+  callAborted(): void {
     const resolve = this.#resolve;
     if (resolve === undefined) return;
     this.#resolve = undefined;
     // Out of the abort's own call stack (a signal's listener, a timer, return()).
-    const aborted = Promise.resolve().then(this.#abortItems);
+    const aborted = Promise.resolve().then(() => this.#abortItems());
     this.#busy = aborted;
     resolve(aborted);
-  };
+  }
 
   /** Ends the wait with `r`, or with what `then()` gives (a step of drive). */
   #settle(r: Result<T> | (() => Promise<Result<T>>)): void {
@@ -159,20 +168,20 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined> {
     resolve(typeof r === 'function' ? r() : r);
   }
 
-  readonly #endItems = (): Promise<Result<T>> => {
+  #endItems(): Promise<Result<T>> {
     this.#items = undefined;
     return this.#drive(this.#generator.next());
-  };
+  }
 
   #failItems(error: unknown): Promise<Result<T>> {
     this.#items = undefined;
     return this.#drive(this.#generator.throw(error));
   }
 
-  readonly #abortItems = (): Promise<Result<T>> => {
+  #abortItems(): Promise<Result<T>> {
     this.#items = undefined;
     return this.#drive(this.#generator.throw(new AbortError('The call was aborted')));
-  };
+  }
 
   /** A step of drive: an item, the end, or the winner's items handed over (then read on). */
   #drive(step: Promise<IteratorResult<ItemHandoff<T>, void>>): Promise<Result<T>> {

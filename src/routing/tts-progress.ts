@@ -6,6 +6,9 @@ import { MAX_SENTENCE_LENGTH } from '../text/length-cut.js';
 import { SentenceSplitter } from '../text/sentence-splitter.js';
 import { speakable } from '../text/speakable.js';
 
+/** What {@link TtsProgress.sentenceNow} answers for streamed text: its sentences are waited for. */
+export const NOT_YET: unique symbol = Symbol('not yet');
+
 /** How far the caller got into a sentence: the text sent, its word timestamps, audio delivered (ms). */
 export interface SentenceCut {
   index: number;
@@ -85,6 +88,23 @@ export class TtsProgress {
       if (this.#ended) return undefined;
       await new Promise<void>((resolve) => this.#waiters.push(resolve));
     }
+  }
+
+  /**
+   * Sentence `i` of a text given whole, known at once (no promise, as {@link sentence} would
+   * resolve): the sentence, or undefined when the text ends before it. {@link NOT_YET} for
+   * streamed text, whose sentences are waited for with {@link sentence}.
+   */
+  sentenceNow(i: number): string | undefined | typeof NOT_YET {
+    if (typeof this.#source !== 'string') return NOT_YET;
+    this.#read();
+    this.#fill(i);
+    return this.#sentences[i];
+  }
+
+  /** True when the text is given whole and has no sentence `i` (false for streamed text: not known). */
+  endsBefore(i: number): boolean {
+    return this.sentenceNow(i) === undefined;
   }
 
   /**

@@ -4,6 +4,7 @@ import type { ProviderAudio } from '../providers/types.js';
 import type { AudioChunk } from '../types/audio.js';
 import type { SentenceCut, TtsProgress } from './tts-progress.js';
 import type { SentenceQueue } from './tts-sentence-queue.js';
+import type { SentenceRequests } from './tts-sentence-requests.js';
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
 
@@ -15,8 +16,8 @@ export interface SentenceJob {
 
 /**
  * An attempt's audio, sentence after sentence from `first`: each sentence's queue is read to
- * its end, then the next. Unless `standIn`, sentence i+1 is requested (`jobFor`) when sentence
- * i's first chunk arrives (look-ahead of one). A stand-in speaks one sentence, then ends.
+ * its end, then the next. Unless `standIn`, sentence i+1 is requested (`requests.jobFor`) when
+ * sentence i's first chunk arrives (look-ahead of one). A stand-in speaks one sentence, then ends.
  *
  * A hand-written iterator rather than an async generator, and a {@link Takeable}: within a
  * sentence a chunk passes by plain calls (`take()` reads the sentence's queue), with no promise
@@ -47,8 +48,7 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
   constructor(
     private readonly progress: TtsProgress,
     first: number,
-    private readonly jobs: Map<number, Promise<SentenceJob | undefined>>,
-    private readonly jobFor: (i: number) => Promise<SentenceJob | undefined>,
+    private readonly requests: SentenceRequests,
     private readonly signal: AbortSignal,
     private readonly standIn: boolean,
   ) {
@@ -143,7 +143,7 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
     try {
       for (;;) {
         const i = this.#i;
-        const job = await this.jobFor(i);
+        const job = await this.requests.jobFor(i);
         if (this.#ended) return;
         if (job === undefined) {
           this.#end();
@@ -154,10 +154,11 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
         if (queue) {
           // Look-ahead of one sentence: the next one is requested when this one's first
           // byte arrives, and buffered until this one has been delivered (no gap).
-          // A stand-in speaks one sentence only: no look-ahead.
-          if (!this.standIn)
+          // A stand-in speaks one sentence only: no look-ahead; nor is there any after the
+          // last sentence of a text given whole.
+          if (!this.standIn && !this.progress.endsBefore(i + 1))
             void queue.firstChunk.then(() => {
-              if (!this.signal.aborted) this.jobFor(i + 1);
+              if (!this.signal.aborted) this.requests.jobFor(i + 1);
             });
           const r = await nextOf(queue);
           if (this.#ended) return;
@@ -194,7 +195,7 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
     const i = this.#i;
     this.progress.delivered = i + 1;
     this.progress.cut = undefined;
-    this.jobs.delete(i);
+    this.requests.jobs.delete(i);
     this.#job = undefined;
     // Standing in for a provider that failed at this sentence: the route's order takes the
     // call back from the next one.
@@ -211,7 +212,7 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
     this.#ended = true;
     if (this.#released) return;
     this.#released = true;
-    for (const job of this.jobs.values())
+    for (const job of this.requests.jobs.values())
       void job.then(
         (j) => j?.queue?.cancel(),
         () => {},

@@ -1,16 +1,16 @@
-import type { ProviderTtsRequest, ProviderTtsStreamRequest, WordTiming } from '../providers/types.js';
-import { speakable } from '../text/speakable.js';
+import type { ProviderTtsStreamRequest } from '../providers/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import type { TtsRequest } from '../types/requests.js';
 import type { CallContext, CapabilityCall } from './capability.js';
-import { remainingText } from './resume-text.js';
-import { type SentenceCut, TtsProgress } from './tts-progress.js';
-import { SentenceQueue } from './tts-sentence-queue.js';
-import { SentenceAttempt, type SentenceJob } from './tts-sentences.js';
-import { CallerAudio, pickNativeFormat, toCallerAudio } from './tts-stream.js';
+import { TtsProgress } from './tts-progress.js';
+import { SentenceRequests, type SpeechAsk, speechRequest } from './tts-sentence-requests.js';
+import { SentenceAttempt } from './tts-sentences.js';
+import { pickNativeFormat, toCallerAudio } from './tts-stream.js';
 import { streamedAttempt } from './tts-streamed.js';
 
 const NO_SIGNALS: readonly AbortSignal[] = [];
+
+function noop(): void {}
 
 /** Default TTS output format: PCM s16le, 24 000 Hz, mono. */
 export const DEFAULT_TTS_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
@@ -55,71 +55,36 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
         // Streamed text: the attempt starts at the first word; its clocks when the provider has
         // been given enough text to speak (RouteCandidate.startsClock).
         startsClock: streamed,
-        start: (attempt, standIn, ready = () => {}) => {
-          const native = pickNativeFormat(tts.capabilities.outputFormats, want);
-          /** The provider request of `text` (one sentence, or the streamed text). */
-          const asked = <R extends ProviderTtsRequest | ProviderTtsStreamRequest>(text: R['text']): R => {
-            const r = { text, voice, format: native } as R;
-            if (model !== undefined) r.model = model;
-            if (request.language !== undefined) r.language = request.language;
-            if (request.speed !== undefined) r.speed = request.speed;
-            return r;
+        start: (attempt, standIn, ready = noop) => {
+          const ask: SpeechAsk = {
+            tts,
+            attempt,
+            request,
+            voice,
+            model,
+            native: pickNativeFormat(tts.capabilities.outputFormats, want),
+            want,
+            provider: name,
+            dropped: (droppedBytes: number, format: AudioFormat) =>
+              context.logger?.warn('Dropped a stray partial sample at the end of a provider stream', {
+                provider: name,
+                droppedBytes,
+                encoding: format.encoding,
+                sampleRate: format.sampleRate,
+              }),
           };
-          const dropped = (droppedBytes: number, format: AudioFormat) =>
-            context.logger?.warn('Dropped a stray partial sample at the end of a provider stream', {
-              provider: name,
-              droppedBytes,
-              encoding: format.encoding,
-              sampleRate: format.sampleRate,
-            });
-          /** Starts the request of one sentence's text (its raw provider audio). */
-          const open = (text: string) => (signal: AbortSignal) =>
-            tts.synthesize(asked(text), signal === attempt.signal ? attempt : { ...attempt, signal });
-          /** Turns a request's audio into the caller's format, as the queue's pump reads it. */
-          const toCaller = (words: WordTiming[]) => () => new CallerAudio(want, name, dropped, words);
           if (streamed && tts.capabilities.streamingText) {
             // The provider takes text as a stream: one request (context) for the utterance.
             return streamedAttempt(
               progress,
-              (text) => tts.synthesize(asked(text), attempt),
-              (audio, words) => toCallerAudio(audio, want, name, dropped, words),
+              (text) => tts.synthesize(speechRequest<ProviderTtsStreamRequest>(ask, text), attempt),
+              (audio, words) => toCallerAudio(audio, want, name, ask.dropped, words),
               ready,
             );
           }
-          const firstIndex = progress.delivered;
-          const jobs = new Map<number, Promise<SentenceJob | undefined>>();
-          /** Sentence i's request, started once (undefined: the text ended before sentence i). */
-          const jobFor = (i: number): Promise<SentenceJob | undefined> => {
-            let job = jobs.get(i);
-            if (!job) {
-              job = (async () => {
-                const full = (await progress.sentence(i))?.trim();
-                // The attempt's clock starts with its first request (or once there is none to make).
-                if (i === firstIndex) ready();
-                if (full === undefined) return undefined;
-                // A sentence cut mid-way on the last provider resumes after its last word
-                // fully heard, where that provider sent word timestamps.
-                const cut = progress.cut?.index === i ? progress.cut : undefined;
-                const text = cut ? remainingText(cut.text, cut.words, cut.deliveredMs) : full;
-                const state: SentenceCut = { index: i, text, words: [], deliveredMs: 0 };
-                // A sentence with nothing to speak (only punctuation, symbols, emoji, markup, or
-                // the rest of a cut sentence after its last word) is skipped, not sent.
-                if (!speakable(text) || attempt.signal.aborted) return { state, queue: undefined };
-                // The attempt's first sentence is not retried here: before any output the router
-                // falls back to the next provider. A later sentence that fails before its first
-                // byte is asked once more of this provider before the route's midStream rule.
-                const retries = i === firstIndex ? 0 : 1;
-                return {
-                  state,
-                  queue: new SentenceQueue(open(text), attempt.signal, retries, toCaller(state.words)),
-                };
-              })();
-              job.catch(() => {});
-              jobs.set(i, job);
-            }
-            return job;
-          };
-          return new SentenceAttempt(progress, firstIndex, jobs, jobFor, attempt.signal, standIn === true);
+          const first = progress.delivered;
+          const requests = new SentenceRequests(progress, first, ready, ask);
+          return new SentenceAttempt(progress, first, requests, attempt.signal, standIn === true);
         },
       };
     },

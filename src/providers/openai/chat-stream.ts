@@ -36,19 +36,26 @@ interface PendingToolCall {
  *   `[DONE]` or the end of the body).
  * `hadOutput` tells whether a text-delta or tool-call was produced (for `partialOutput`).
  */
+/** The events of a chunk that has none (most chunks have one): one array for all, never written to. */
+const NO_EVENTS = Object.freeze([]) as unknown as ChatEvent[];
+
 export class ChatStreamAssembler {
   /** True once a text-delta or tool-call event has been produced. */
   hadOutput = false;
   private finishReason: FinishReason | undefined;
   private usage: ChatUsage | undefined;
-  private readonly toolCalls = new Map<number, PendingToolCall>();
+  /** Tool calls being assembled, by index; made on the first fragment. */
+  private toolCalls: Map<number, PendingToolCall> | undefined;
   private toolCallsEmitted = false;
 
   constructor(private readonly provider: string) {}
 
-  /** Events for one chunk, in order. Throws ProtocolError for a tool call without a name. */
+  /**
+   * Events for one chunk, in order (an array the caller only reads). Throws ProtocolError for a
+   * tool call without a name.
+   */
   push(chunk: ChatChunk): ChatEvent[] {
-    const events: ChatEvent[] = [];
+    let events = NO_EVENTS;
     if (chunk.usage) {
       const { prompt_tokens, completion_tokens } = chunk.usage;
       if (typeof prompt_tokens === 'number' || typeof completion_tokens === 'number') {
@@ -59,13 +66,10 @@ export class ChatStreamAssembler {
       if ((choice.index ?? 0) !== 0) continue;
       const delta = choice.delta;
       if (delta) {
-        for (const text of [delta.content, delta.refusal]) {
-          if (typeof text === 'string' && text.length > 0) {
-            this.hadOutput = true;
-            events.push({ type: 'text-delta', text });
-          }
-        }
+        events = this.addText(events, delta.content);
+        events = this.addText(events, delta.refusal);
         if (delta.tool_calls && !this.toolCallsEmitted) {
+          this.toolCalls ??= new Map();
           for (const fragment of delta.tool_calls) {
             let call = this.toolCalls.get(fragment.index);
             if (!call) {
@@ -80,9 +84,20 @@ export class ChatStreamAssembler {
       }
       if (choice.finish_reason && this.finishReason === undefined) {
         this.finishReason = mapFinishReason(choice.finish_reason);
-        events.push(...this.flushToolCalls());
+        const calls = this.flushToolCalls();
+        if (calls.length > 0) events = events === NO_EVENTS ? calls : [...events, ...calls];
       }
     }
+    return events;
+  }
+
+  /** `events` with a text-delta of `text` added when it is a non-empty string (NO_EVENTS is never written to). */
+  private addText(events: ChatEvent[], text: unknown): ChatEvent[] {
+    if (typeof text !== 'string' || text.length === 0) return events;
+    this.hadOutput = true;
+    const event: ChatEvent = { type: 'text-delta', text };
+    if (events === NO_EVENTS) return [event];
+    events.push(event);
     return events;
   }
 
@@ -115,8 +130,10 @@ export class ChatStreamAssembler {
     if (this.toolCallsEmitted) return [];
     this.toolCallsEmitted = true;
     const events: ChatEvent[] = [];
-    for (const index of [...this.toolCalls.keys()].sort((a, b) => a - b)) {
-      const call = this.toolCalls.get(index)!;
+    const toolCalls = this.toolCalls;
+    if (toolCalls === undefined) return events;
+    for (const index of [...toolCalls.keys()].sort((a, b) => a - b)) {
+      const call = toolCalls.get(index)!;
       if (!call.name) {
         throw new ProtocolError(`Tool call at index ${index} has no function name`, {
           provider: this.provider,
