@@ -52,6 +52,13 @@ export interface LatencySnapshot {
   inFlight: number;
   /** Monotonic time (ms) of the last sample or failure, if any. */
   lastUpdateMs: number | undefined;
+  /**
+   * True while the provider is taken to be down: its last attempts failed in a row, 2 to 4 of
+   * them depending on how often it failed before (docs/routing.md, "Tail model"). Latency
+   * routing then plans its next call to fail and puts every provider that answers first, until
+   * it answers again (the probe after `probeAfterMs`, a fallback or a hedge).
+   */
+  down: boolean;
 }
 
 interface Entry {
@@ -300,6 +307,7 @@ export class LatencyTracker {
       errorRate: e.outcomes.length ? failed / e.outcomes.length : 0,
       inFlight: e.inFlight,
       lastUpdateMs: e.lastUpdate,
+      down: e.model.isDown(),
     };
   }
 

@@ -280,6 +280,11 @@ export class TailModel {
     return scaled(summary, 1 + weight * (recent / summary.p50Ms - 1));
   }
 
+  /** Whether the provider is down (see {@link at}): its last k failures in a row, k >= shiftRun(f0). */
+  isDown(): boolean {
+    return this.#lastFailed && this.#s[S_FAIL_RUN]! >= shiftRun(this.#s[S_RUN_BASE_SHARE]!);
+  }
+
   /**
    * `summary` with its recent failure share at `now`. After k failures in a row, k at least
    * shiftRun(f0) with f0 the failure share before the first of them (the shortest run that
@@ -290,8 +295,7 @@ export class TailModel {
    */
   #withRecentFailures(summary: TailSummary, now: number): TailSummary {
     if (!this.#lastFailed) return summary;
-    if (this.#s[S_FAIL_RUN]! >= shiftRun(this.#s[S_RUN_BASE_SHARE]!))
-      return { ...summary, recentFailShare: 1, down: true };
+    if (this.isDown()) return { ...summary, recentFailShare: 1, down: true };
     const afterFail =
       (this.#s[S_FAIL_AFTER_FAIL]! + AFTER_FAIL_PRIOR_WEIGHT * summary.failShare) /
       (this.#s[S_AFTER_FAIL]! + AFTER_FAIL_PRIOR_WEIGHT);

@@ -151,6 +151,13 @@ describe('consecutive-failures: the router over loopback servers', () => {
       for (let i = 0; i < 4; i++) calls.push(await call());
       expect(calls).toEqual(failing);
       const aFailures = failing.filter((c) => c.startsWith('a:failed')).length;
+      // stats() says so: down after two failures in a row (its failure share before them was 0).
+      const down = () =>
+        r
+          .stats()
+          .providers.filter((p) => p.capability === 'chat')
+          .map((p) => `${p.provider}:${p.down}`);
+      expect(down()).toEqual(aFailures >= 2 ? ['a:true', 'b:false'] : ['a:false', 'b:false']);
       expect([a.requests.length, b.requests.length]).toEqual([3 + aFailures, 6]);
       // a recovers. Once it has not been tried for probeAfterMs (b has) it is probed, answers,
       // and is first again.
@@ -162,6 +169,7 @@ describe('consecutive-failures: the router over loopback servers', () => {
       for (let i = 0; i < 3; i++) calls.push(await call());
       expect(calls).toEqual(['a:success', 'a:success', 'a:success']);
       expect([a.requests.length, b.requests.length]).toEqual([6 + aFailures, 7]);
+      expect(down()).toEqual(['a:false', 'b:false']);
     },
   );
 });

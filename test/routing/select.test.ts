@@ -260,6 +260,7 @@ describe('firstChunkDeadlineMs', () => {
     errorRate: 0,
     inFlight: 0,
     lastUpdateMs: undefined,
+    down: false,
   });
   it('uses a fixed number as is and false as none', () => {
     expect(firstChunkDeadlineMs(1500, snap(0, undefined))).toBe(1500);
