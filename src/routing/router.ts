@@ -50,7 +50,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   setMaxListeners(0, closing.signal);
   const adapters = new Map<string, ProviderAdapter>();
   for (const [name, provider] of Object.entries(resolved.providers))
-    adapters.set(name, createAdapter(name, provider));
+    adapters.set(name, createAdapter(name, provider, options.clock));
   // One tracker for the router: a provider's latency is a fact about the provider, whichever
   // route measured it. (Per-route decay times come with the scoring work of a later issue.)
   const tracker = new LatencyTracker();
