@@ -38,7 +38,14 @@ export interface RouterOptions {
   ca?: string | readonly string[];
   /** Monotonic clock and timers for every deadline and measurement. Default: performance.now(). */
   clock?: Clock;
-  /** Receives warnings (e.g. a stray half sample dropped at the end of a stream). Default: none. */
+  /**
+   * Receives warnings (e.g. a stray half sample dropped at the end of a stream): an object with
+   * a `warn(message, attributes?)` method and optionally `debug` (e.g. `console`, pino). Its
+   * calls are isolated, as `router.on()` listeners are: a logger that throws or returns a
+   * rejected promise never changes a call's outcome nor a provider's health. Anything else
+   * (`{}`, a number, a `debug` that is not a function) is a TypeError naming `logger` from
+   * createRouter. Default: none.
+   */
   logger?: Logger;
   /** Uniform random numbers in [0, 1) for power of two choices and weighted draws. Default: Math.random. */
   random?: () => number;

@@ -20,6 +20,7 @@ import { RoutePlanner } from './planner.js';
 import { PREFLIGHT, type Preflight } from './preflight.js';
 import { rejectedStream } from './rejected-stream.js';
 import { routedStream } from './routed-stream.js';
+import { routerLogger } from './router-logger.js';
 import type { Router, RouterOptions } from './router-types.js';
 import { sttCall } from './stt.js';
 import { ttsCall } from './tts.js';
@@ -32,11 +33,13 @@ export { DEFAULT_TTS_FORMAT } from './tts.js';
  * Creates a router over the providers and routes of `config` (validated again here, so a
  * literal `defineConfig({...})` works as well as `loadConfig()`'s result).
  * @throws ConfigError when the config is invalid (every bad field with its path).
+ * @throws TypeError naming `logger` when `options.logger` is not a logger.
  */
 export function createRouter(config: RouterConfig | ResolvedConfig, options: RouterOptions = {}): Router {
   const resolved = parseConfig(config, options.env ? { env: options.env } : {});
   const clock = options.clock ?? systemClock;
-  const logger = options.logger;
+  // Checked (TypeError naming `logger`) and isolated: a logger that throws changes nothing.
+  const logger = routerLogger(options.logger);
   const ca = options.ca !== undefined ? { ca: options.ca } : {};
   const transport = createHttpTransport({ ...(options.fetch ? { fetch: options.fetch } : {}), ...ca, clock });
   const webSocket = createWebSocketTransport({
