@@ -9,6 +9,7 @@ import { systemClock } from '../internal/clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import { createTracing } from '../telemetry/tracing.js';
+import { caEntries } from '../transport/agent.js';
 import { createHttpTransport, createWebSocketTransport } from '../transport/index.js';
 import { VERSION } from '../version.js';
 import type { CallContext } from './capability.js';
@@ -33,14 +34,15 @@ export { DEFAULT_TTS_FORMAT } from './tts.js';
  * Creates a router over the providers and routes of `config` (validated again here, so a
  * literal `defineConfig({...})` works as well as `loadConfig()`'s result).
  * @throws ConfigError when the config is invalid (every bad field with its path).
- * @throws TypeError naming `logger` when `options.logger` is not a logger.
+ * @throws TypeError naming the option when `options.logger` or `options.ca` has the wrong shape.
  */
 export function createRouter(config: RouterConfig | ResolvedConfig, options: RouterOptions = {}): Router {
   const resolved = parseConfig(config, options.env ? { env: options.env } : {});
   const clock = options.clock ?? systemClock;
   // Checked (TypeError naming `logger`) and isolated: a logger that throws changes nothing.
   const logger = routerLogger(options.logger);
-  const ca = options.ca !== undefined ? { ca: options.ca } : {};
+  // Checked here (TypeError naming `ca`), not at the first https call charged to a provider.
+  const ca = options.ca !== undefined ? { ca: caEntries(options.ca, 'createRouter: options.ca') } : {};
   const transport = createHttpTransport({ ...(options.fetch ? { fetch: options.fetch } : {}), ...ca, clock });
   const webSocket = createWebSocketTransport({
     ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
