@@ -1,3 +1,4 @@
+import type { Clock } from '../internal/clock.js';
 import type { ResolvedAnthropicConfig } from './anthropic/config.js';
 import { anthropicAdapterFromConfig } from './anthropic/from-config.js';
 import type { ResolvedCartesiaConfig } from './cartesia/config.js';
@@ -28,18 +29,19 @@ export type AdapterConfig =
 /**
  * Builds the adapter of one configured provider, by its `kind`, with the `from-config` of
  * that kind's folder. Only wire settings reach the adapter: logical voice and model maps stay
- * with the router.
+ * with the router. `clock` (the router's) runs the deadlines adapters keep themselves
+ * (Cartesia's and ElevenLabs' WebSocket TTS).
  */
-export function createAdapter(name: string, config: AdapterConfig): ProviderAdapter {
+export function createAdapter(name: string, config: AdapterConfig, clock?: Clock): ProviderAdapter {
   switch (config.kind) {
     case 'cartesia':
-      return cartesiaAdapterFromConfig(name, config);
+      return cartesiaAdapterFromConfig(name, config, clock);
     case 'anthropic':
       return anthropicAdapterFromConfig(name, config);
     case 'deepgram':
       return deepgramAdapterFromConfig(name, config);
     case 'elevenlabs':
-      return elevenLabsAdapterFromConfig(name, config);
+      return elevenLabsAdapterFromConfig(name, config, clock);
     case 'sagemaker':
       return sageMakerAdapterFromConfig(name, config);
     case 'openai':

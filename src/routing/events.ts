@@ -1,4 +1,5 @@
 import type { FleetEvent } from '../fleet/index.js';
+import { callIsolated } from '../internal/isolated.js';
 import type { Capability } from '../types/route-result.js';
 
 /** Fields every router event carries. Times are ms from a monotonic clock. */
@@ -88,12 +89,6 @@ export class RouterEmitter {
   emit<E extends RouterEventName>(name: E, event: RouterEvents[E]): void {
     const set = this.#listeners.get(name);
     if (!set || set.size === 0) return;
-    for (const listener of set) {
-      try {
-        (listener as RouterListener<E>)(event);
-      } catch (error) {
-        this.#onListenerError(error);
-      }
-    }
+    for (const listener of set) callIsolated(listener as RouterListener<E>, [event], this.#onListenerError);
   }
 }

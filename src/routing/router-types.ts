@@ -1,5 +1,6 @@
 import type { FleetStats } from '../fleet/index.js';
 import type { Clock } from '../internal/clock.js';
+import type { CaCertificates } from '../transport/agent.js';
 import type { AudioChunk } from '../types/audio.js';
 import type { ChatEvent } from '../types/chat.js';
 import type { ChatRequest, SttRequest, TtsRequest } from '../types/requests.js';
@@ -28,17 +29,26 @@ export interface RouterOptions {
    */
   WebSocket?: typeof globalThis.WebSocket;
   /**
-   * Extra CA certificates (PEM; a string may hold several) to trust for `https://` and `wss://`
-   * providers, in addition to Node's bundled root CAs: e.g. the `ca` of
+   * Extra CA certificates (PEM) to trust for `https://` and `wss://` providers, in addition to
+   * Node's bundled root CAs, as `node:tls` takes them: a string (which may hold several), the
+   * bytes of a PEM file (a Buffer from `readFileSync('ca.pem')`, any Uint8Array), or an array
+   * of those; anything else is a TypeError naming `ca` from createRouter. E.g. the `ca` of
    * `startMockProviders(config, { tls: true })` (voxroute/testing), or a private CA of a
    * self-hosted model server. Applies to voxroute's own undici transport (HTTP and WebSocket);
    * not to a caller's `fetch` or `WebSocket`, to Bun's default fetch, nor to SageMaker (the AWS
    * SDK). Default: none.
    */
-  ca?: string | readonly string[];
+  ca?: CaCertificates;
   /** Monotonic clock and timers for every deadline and measurement. Default: performance.now(). */
   clock?: Clock;
-  /** Receives warnings (e.g. a stray half sample dropped at the end of a stream). Default: none. */
+  /**
+   * Receives warnings (e.g. a stray half sample dropped at the end of a stream): an object with
+   * a `warn(message, attributes?)` method and optionally `debug` (e.g. `console`, pino). Its
+   * calls are isolated, as `router.on()` listeners are: a logger that throws or returns a
+   * rejected promise never changes a call's outcome nor a provider's health. Anything else
+   * (`{}`, a number, a `debug` that is not a function) is a TypeError naming `logger` from
+   * createRouter. Default: none.
+   */
   logger?: Logger;
   /** Uniform random numbers in [0, 1) for power of two choices and weighted draws. Default: Math.random. */
   random?: () => number;

@@ -9,6 +9,7 @@ import { systemClock } from '../internal/clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import { createTracing } from '../telemetry/tracing.js';
+import { caEntries } from '../transport/agent.js';
 import { createHttpTransport, createWebSocketTransport } from '../transport/index.js';
 import { VERSION } from '../version.js';
 import type { CallContext } from './capability.js';
@@ -20,6 +21,7 @@ import { RoutePlanner } from './planner.js';
 import { PREFLIGHT, type Preflight } from './preflight.js';
 import { rejectedStream } from './rejected-stream.js';
 import { routedStream } from './routed-stream.js';
+import { routerLogger } from './router-logger.js';
 import type { Router, RouterOptions } from './router-types.js';
 import { sttCall } from './stt.js';
 import { ttsCall } from './tts.js';
@@ -32,12 +34,15 @@ export { DEFAULT_TTS_FORMAT } from './tts.js';
  * Creates a router over the providers and routes of `config` (validated again here, so a
  * literal `defineConfig({...})` works as well as `loadConfig()`'s result).
  * @throws ConfigError when the config is invalid (every bad field with its path).
+ * @throws TypeError naming the option when `options.logger` or `options.ca` has the wrong shape.
  */
 export function createRouter(config: RouterConfig | ResolvedConfig, options: RouterOptions = {}): Router {
   const resolved = parseConfig(config, options.env ? { env: options.env } : {});
   const clock = options.clock ?? systemClock;
-  const logger = options.logger;
-  const ca = options.ca !== undefined ? { ca: options.ca } : {};
+  // Checked (TypeError naming `logger`) and isolated: a logger that throws changes nothing.
+  const logger = routerLogger(options.logger);
+  // Checked here (TypeError naming `ca`), not at the first https call charged to a provider.
+  const ca = options.ca !== undefined ? { ca: caEntries(options.ca, 'createRouter: options.ca') } : {};
   const transport = createHttpTransport({ ...(options.fetch ? { fetch: options.fetch } : {}), ...ca, clock });
   const webSocket = createWebSocketTransport({
     ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
@@ -50,7 +55,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   setMaxListeners(0, closing.signal);
   const adapters = new Map<string, ProviderAdapter>();
   for (const [name, provider] of Object.entries(resolved.providers))
-    adapters.set(name, createAdapter(name, provider));
+    adapters.set(name, createAdapter(name, provider, options.clock));
   // One tracker for the router: a provider's latency is a fact about the provider, whichever
   // route measured it. (Per-route decay times come with the scoring work of a later issue.)
   const tracker = new LatencyTracker();

@@ -13,15 +13,46 @@ export interface TunedAgentSettings {
    * loopback mock (`startMockProviders(config, { tls: true })` returns it as `ca`).
    * Default: none (the bundled roots only).
    */
-  ca?: string | readonly string[];
+  ca?: CaCertificates;
+}
+
+/**
+ * Extra CA certificates, PEM, as `node:tls` takes them: a string (which may hold several), the
+ * bytes of a PEM file (a Buffer from `readFileSync`, any Uint8Array), or an array of those.
+ */
+export type CaCertificates = string | Uint8Array | ReadonlyArray<string | Uint8Array>;
+
+/** A `ca` value's entries; a TypeError naming `name` for anything but {@link CaCertificates}. */
+export function caEntries(ca: unknown, name = 'ca'): Array<string | Uint8Array> {
+  const one = (value: unknown) => typeof value === 'string' || value instanceof Uint8Array;
+  if (one(ca)) return [ca as string | Uint8Array];
+  if (Array.isArray(ca) && ca.every(one)) return [...(ca as Array<string | Uint8Array>)];
+  throw new TypeError(
+    `${name} must be PEM certificates: a string, a Buffer or Uint8Array (e.g. readFileSync('ca.pem')), or an array of those; got ${shapeOf(ca)}`,
+  );
+}
+
+/** A value's type for a message (never its content: it may be a key given by mistake). */
+function shapeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) {
+    const bad = value.find((v) => typeof v !== 'string' && !(v instanceof Uint8Array));
+    return `an array holding ${shapeOf(bad)}`;
+  }
+  if (typeof value === 'object') return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
+  return typeof value;
 }
 
 /**
  * The `ca` list of a TLS connection that trusts `extra` as well as Node's bundled root CAs
  * (Node's own `ca` option replaces the bundled roots rather than adding to them).
+ * @throws TypeError naming `ca` when `extra` is not {@link CaCertificates}.
  */
-export function withBundledRoots(extra: string | readonly string[]): string[] {
-  return [...rootCertificates, ...(typeof extra === 'string' ? [extra] : extra)];
+export function withBundledRoots(extra: CaCertificates): Array<string | Buffer> {
+  const entries = caEntries(extra).map((e) =>
+    typeof e === 'string' || Buffer.isBuffer(e) ? e : Buffer.from(e.buffer, e.byteOffset, e.byteLength),
+  );
+  return [...rootCertificates, ...entries];
 }
 
 /**

@@ -33,6 +33,7 @@ export class PhaseDeadlines {
   private headersSeen = false;
   private firstByteSeen = false;
   private paused = false;
+  private idleHeld = false;
   private stopped = false;
   private lastActivity = 0;
   private timer: unknown = undefined;
@@ -135,6 +136,19 @@ export class PhaseDeadlines {
     }
   }
 
+  /**
+   * Holds (true) or releases (false) the idle deadline, for a reason other than backpressure:
+   * a streamed-text TTS adapter holds it while the provider owes no answer (see
+   * `AwaitedText`). Released, the idle deadline counts from now.
+   */
+  holdIdle(held: boolean): void {
+    this.idleHeld = held;
+    if (!held && this.idleMs !== 0) {
+      this.lastActivity = this.clock.now();
+      this.arm();
+    }
+  }
+
   /** Clears the timer; nothing fires after this. */
   stop(): void {
     this.stopped = true;
@@ -147,7 +161,11 @@ export class PhaseDeadlines {
 
   private idleArmed(): boolean {
     return (
-      this.idleMs !== 0 && this.headersSeen && !this.paused && (this.firstByteSeen || this.firstByteMs === 0)
+      this.idleMs !== 0 &&
+      this.headersSeen &&
+      !this.paused &&
+      !this.idleHeld &&
+      (this.firstByteSeen || this.firstByteMs === 0)
     );
   }
 

@@ -1,15 +1,22 @@
+import type { Clock } from '../../internal/clock.js';
 import { type CartesiaAdapter, createCartesiaAdapter } from './adapter.js';
 import type { ResolvedCartesiaConfig } from './config.js';
 
 /**
  * The Cartesia adapter of one configured provider (`createAdapter`'s case for kind
  * `cartesia`): wire settings only (`baseUrl`, `apiKey`, `version`, `headers`, `tts` without its
- * voice map, `stt`); logical voices stay with the router. Throws ConfigError for a bad `baseUrl`.
+ * voice map, `stt`); logical voices stay with the router; `clock` (the router's) runs its
+ * deadlines. Throws ConfigError for a bad `baseUrl`.
  */
-export function cartesiaAdapterFromConfig(name: string, config: ResolvedCartesiaConfig): CartesiaAdapter {
+export function cartesiaAdapterFromConfig(
+  name: string,
+  config: ResolvedCartesiaConfig,
+  clock?: Clock,
+): CartesiaAdapter {
   const { tts, stt } = config;
   return createCartesiaAdapter({
     name,
+    ...(clock ? { clock } : {}),
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
     version: config.version,

@@ -2,6 +2,7 @@ import { AbortError, ProtocolError, TimeoutError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
 import { markRouterStall } from '../../internal/stall.js';
 import { PhaseDeadlines } from '../../transport/phase-deadlines.js';
+import { AwaitedText } from '../shared/awaited-text.js';
 import { parseWire } from '../shared/parse-wire.js';
 import { type StreamedText, textPiece } from '../shared/text-piece.js';
 import { withPartialOutput } from '../shared/with-partial-output.js';
@@ -46,9 +47,10 @@ type Outcome = 'done' | 'error-event' | 'broken';
  *   that arrives before the end of input (`continue: false`) was sent ends the context with
  *   text never spoken: a truncated ProtocolError (`partialOutput` when audio was yielded);
  * - deadlines (`attempt.deadlines`, from the moment the first request is sent, on `clock`):
- *   `firstByteMs` until the first audio, `idleMs` between the provider's messages (and our text
- *   pieces: a gap in streamed text is not the provider's silence), `totalMs`; not counted while
- *   the consumer holds a chunk. A passed one throws TimeoutError (`partialOutput` when audio was
+ *   `firstByteMs` until the first audio, `idleMs` between the provider's messages while
+ *   Cartesia owes an answer (a flush not yet answered by `flush_done`, or the end of input
+ *   sent; see AwaitedText): a pause in streamed text is not the provider's silence, `totalMs`;
+ *   not counted while the consumer holds a chunk. A passed one throws TimeoutError (`partialOutput` when audio was
  *   yielded; e.g. 3 chunks then silence -> phase `idle`);
  * - abort of `attempt.signal` (AbortError), the consumer leaving early, a deadline or any other
  *   failure but an `error` message: sends `{context_id, cancel: true}` and closes the socket at
@@ -166,13 +168,26 @@ async function* onSocket(
       inbox.fail(stalled ? markRouterStall(error) : error);
     },
   );
+  // The idle deadline runs only while Cartesia owes an answer (an unanswered flush, or the
+  // end of input sent): waiting for the caller's next text is not its silence.
+  const awaited = new AwaitedText((owed) => deadlines.holdIdle(!owed));
+  deadlines.holdIdle(true);
   const onAbort = () => inbox.fail(aborted(attempt));
   attempt.signal.addEventListener('abort', onAbort, { once: true });
   socket.attach(listener);
-  const send = (transcript: string, more: boolean) =>
-    socket.send(contextRequest(base, contextId, transcript, more, options.maxBufferDelayMs));
-  const flush = () =>
-    socket.send({ ...contextRequest(base, contextId, '', true, options.maxBufferDelayMs), flush: true });
+  const send = (transcript: string, more: boolean) => {
+    const sent = socket.send(contextRequest(base, contextId, transcript, more, options.maxBufferDelayMs));
+    if (sent && !more) awaited.inputEnded();
+    return sent;
+  };
+  const flush = () => {
+    const sent = socket.send({
+      ...contextRequest(base, contextId, '', true, options.maxBufferDelayMs),
+      flush: true,
+    });
+    if (sent) awaited.flushed();
+    return sent;
+  };
   const text = sendText(request.text, send, flush, () => deadlines.activity(), inbox);
   input.sentAll = () => text.sentAll();
   deadlines.markHeaders();
@@ -183,6 +198,7 @@ async function* onSocket(
       const event = parseWire(ttsEventSchema(), raw, provider, 'TTS message', reader.hadOutput);
       // An error message ends the context on the server's side; reader.push throws it.
       if (event.type === 'error') state.outcome = 'error-event';
+      else if (event.type === 'flush_done') awaited.flushAnswered();
       const step = reader.push(event);
       if (step.audio) {
         deadlines.markFirstByte();

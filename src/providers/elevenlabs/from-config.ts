@@ -1,3 +1,4 @@
+import type { Clock } from '../../internal/clock.js';
 import { createElevenLabsAdapter, type ElevenLabsAdapter } from './adapter.js';
 import type { ResolvedElevenLabsConfig } from './config.js';
 import type { ElevenLabsTtsOptions } from './options.js';
@@ -5,11 +6,13 @@ import type { ElevenLabsTtsOptions } from './options.js';
 /**
  * The adapter of a provider of kind `elevenlabs` from its resolved config (defaults applied,
  * `apiKey` read from the environment). Only wire settings reach the adapter: the logical voice
- * map stays with the router. Throws ConfigError as {@link createElevenLabsAdapter} does.
+ * map stays with the router; `clock` (the router's) runs its deadlines. Throws ConfigError as
+ * {@link createElevenLabsAdapter} does.
  */
 export function elevenLabsAdapterFromConfig(
   name: string,
   config: ResolvedElevenLabsConfig,
+  clock?: Clock,
 ): ElevenLabsAdapter {
   const tts = config.tts;
   let ttsOptions: ElevenLabsTtsOptions | undefined;
@@ -27,6 +30,7 @@ export function elevenLabsAdapterFromConfig(
   }
   return createElevenLabsAdapter({
     name,
+    ...(clock ? { clock } : {}),
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
     ...(ttsOptions ? { tts: ttsOptions } : {}),

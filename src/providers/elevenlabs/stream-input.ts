@@ -7,6 +7,7 @@ import type {
   WebSocketTransport,
 } from '../../transport/websocket-types.js';
 import type { AudioFormat } from '../../types/audio.js';
+import { AwaitedText } from '../shared/awaited-text.js';
 import { decodeBase64Audio } from '../shared/base64-audio.js';
 import { jsonFrame } from '../shared/json-frame.js';
 import { textPiece } from '../shared/text-piece.js';
@@ -123,6 +124,13 @@ class StreamInputSession {
   private audioBytes = 0;
   private keepAliveTimer: unknown;
   private textIterator: AsyncIterator<string | TtsTextPiece> | undefined;
+  /**
+   * The idle deadline's rule (shared with every streamed-text adapter): ElevenLabs acknowledges
+   * no flush, so it owes an answer once the end of input was sent.
+   */
+  private readonly awaited = new AwaitedText((owed) =>
+    this.current?.conn.setIdleMs?.(owed ? (this.attempt.deadlines.idleMs ?? 0) : 0),
+  );
 
   constructor(
     private readonly context: StreamInputContext,
@@ -189,8 +197,9 @@ class StreamInputSession {
       conn.close(1000, '');
       throw new AbortError('The ElevenLabs synthesis was abandoned');
     }
-    // The server is silent while the caller's text stream pauses: no idle deadline until the end.
-    conn.setIdleMs?.(0);
+    // The server is silent while the caller's text stream pauses: no idle deadline until it owes
+    // an answer (the end of input).
+    if (!this.awaited.owed) conn.setIdleMs?.(0);
     const init: WireInitializeMessage = { text: ' ' };
     const settings = wireVoiceSettings(options.voiceSettings, this.request.speed);
     if (settings) init.voice_settings = settings;
@@ -259,7 +268,7 @@ class StreamInputSession {
     if (!socket) return;
     this.ended = true;
     this.clearKeepAlive();
-    socket.conn.setIdleMs?.(this.attempt.deadlines.idleMs ?? 0);
+    this.awaited.inputEnded();
     socket.conn.send(END_OF_INPUT);
   }
 

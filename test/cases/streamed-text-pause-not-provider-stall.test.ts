@@ -1,0 +1,231 @@
+/**
+ * A pause in the caller's streamed text (an LLM running a tool call for seconds) is not the
+ * provider's silence: while a streamed-text TTS provider has answered every text it was asked
+ * to speak (Cartesia: each flush answered by `flush_done`), the idle deadline does not run, and
+ * the call neither fails nor charges the provider. While an answer is owed (a flush not yet
+ * answered, or the end of input sent), the idle deadline runs as before. The Cartesia and
+ * ElevenLabs servers here speak the wire on their own (ws, JSON text frames, base64 audio); the
+ * router's clock is a fake one moved by the test.
+ */
+import { describe, expect, it } from 'vitest';
+import type { WebSocket } from 'ws';
+import { AllProvidersFailedError, type RouterConfig, TimeoutError } from '../../src/index.js';
+import { deferred } from '../helpers/deferred.js';
+import { fieldsOf } from '../helpers/errors.js';
+import { FakeClock } from '../transport/fake-clock.js';
+import { concat, pcmSignal, router, wsServer } from './wire/servers.js';
+
+const FIRST = 'Let me check that for you. ';
+const SECOND = 'Your table is booked for eight.';
+const IDLE_MS = 1000;
+
+/** The audio a server speaks for its `n`-th text (0-based): 0.1 s of PCM s16le 24 kHz. */
+const speech = (n: number): Buffer => pcmSignal(2400, 24_000, n + 1);
+
+/**
+ * A Cartesia /tts/websocket server: each non-empty transcript is answered with its audio at
+ * once (unless `silentFlush` is set: then the first flush gets nothing back), each flush with
+ * `flush_done`, the end of input with `done`.
+ */
+async function cartesiaServer(silentFlush = false) {
+  const texts: string[] = [];
+  let flushesAnswered = 0;
+  let flushes = 0;
+  const wire = await wsServer((ws: WebSocket) => {
+    ws.on('message', (raw) => {
+      const m = JSON.parse(String(raw)) as Record<string, unknown>;
+      const context_id = m.context_id;
+      const send = (message: object) => ws.send(JSON.stringify({ context_id, ...message }));
+      if (m.cancel) return;
+      if (typeof m.transcript === 'string' && m.transcript !== '') {
+        texts.push(m.transcript);
+        if (silentFlush) return;
+        const data = speech(texts.length - 1).toString('base64');
+        send({ type: 'chunk', data, done: false, status_code: 206 });
+      }
+      if (m.flush === true) flushes++;
+      if (m.flush === true && !silentFlush) {
+        flushesAnswered++;
+        send({
+          type: 'flush_done',
+          done: false,
+          flush_done: true,
+          flush_id: flushesAnswered,
+          status_code: 206,
+        });
+      }
+      if (m.continue === false) send({ type: 'done', done: true, status_code: 200 });
+    });
+  });
+  return {
+    url: wire.url,
+    texts,
+    get flushesAnswered() {
+      return flushesAnswered;
+    },
+    get flushes() {
+      return flushes;
+    },
+  };
+}
+
+/**
+ * An ElevenLabs stream-input server: answers each text message carrying `flush: true` with its
+ * audio, and `{"text":""}` with the audio of any text not yet spoken, `isFinal`, then a close.
+ */
+async function elevenLabsServer() {
+  const texts: string[] = [];
+  let spoken = 0;
+  let pending = '';
+  const wire = await wsServer((ws: WebSocket) => {
+    const speak = () => {
+      if (pending.trim() === '') return;
+      texts.push(pending);
+      pending = '';
+      ws.send(JSON.stringify({ audio: speech(spoken++).toString('base64'), isFinal: false }));
+    };
+    ws.on('message', (raw) => {
+      const m = JSON.parse(String(raw)) as { text: string; flush?: boolean };
+      if (m.text === '') {
+        speak();
+        ws.send(JSON.stringify({ isFinal: true }));
+        ws.close(1000);
+        return;
+      }
+      if (m.text.trim() !== '') pending += m.text;
+      if (m.flush) speak();
+    });
+  });
+  return {
+    url: wire.url,
+    texts,
+    get spoken() {
+      return spoken;
+    },
+  };
+}
+
+function config(provider: RouterConfig['providers'][string]): RouterConfig {
+  return {
+    providers: { p: provider },
+    routes: { tts: { providers: ['p'], firstChunkTimeoutMs: false, idleTimeoutMs: IDLE_MS } },
+  };
+}
+
+/** Turns of the event loop until `predicate` holds (the servers answer over loopback sockets). */
+async function until(predicate: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2000 && !predicate(); i++) await new Promise((r) => setTimeout(r, 1));
+  if (!predicate()) throw new Error(`timed out waiting for: ${what}`);
+}
+
+/** The caller's text: FIRST, then SECOND once `gate` resolves (the LLM's pause). */
+async function* tokens(gate: Promise<void>): AsyncGenerator<string> {
+  yield FIRST;
+  await gate;
+  yield SECOND;
+}
+
+describe('a pause in streamed text is not the streamed-text TTS provider stalling', () => {
+  it('Cartesia WebSocket: a pause of 6 idle deadlines after an answered flush -> the whole reply, no error charged', async () => {
+    const clock = new FakeClock();
+    const server = await cartesiaServer();
+    const r = router(
+      config({
+        kind: 'cartesia',
+        baseUrl: server.url,
+        apiKey: 'k',
+        tts: { voices: { agent: 'v' }, transport: 'websocket', addTimestamps: false },
+      }),
+      { clock },
+    );
+    const gate = deferred();
+    const chunks: Uint8Array[] = [];
+    let failure: unknown;
+    const done = (async () => {
+      for await (const chunk of r.tts({ text: tokens(gate.promise), voice: 'agent' }))
+        chunks.push(chunk.data);
+    })().catch((error: unknown) => {
+      failure = error;
+    });
+    await until(() => server.flushesAnswered === 1 && concat(chunks).byteLength === 4800, 'the first clause');
+    clock.advance(6 * IDLE_MS);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(failure).toBeUndefined();
+    gate.resolve();
+    await done;
+    expect(failure).toBeUndefined();
+    expect(server.texts.join('')).toBe(FIRST + SECOND);
+    expect(concat(chunks)).toEqual(concat(server.texts.map((_, n) => speech(n))));
+    expect(r.stats().providers.map((s) => [s.provider, s.errors, s.breaker])).toEqual([['p', 0, 'closed']]);
+  });
+
+  it('Cartesia WebSocket: a flush never answered -> TimeoutError idle exactly idleMs after it was sent', async () => {
+    const clock = new FakeClock();
+    const server = await cartesiaServer(true);
+    const r = router(
+      config({
+        kind: 'cartesia',
+        baseUrl: server.url,
+        apiKey: 'k',
+        tts: { voices: { agent: 'v' }, transport: 'websocket', addTimestamps: false },
+      }),
+      { clock },
+    );
+    const gate = deferred();
+    let failure: unknown;
+    const done = (async () => {
+      for await (const _ of r.tts({ text: tokens(gate.promise), voice: 'agent' })) {
+        // Nothing comes.
+      }
+    })().catch((error: unknown) => {
+      failure = error;
+    });
+    await until(() => server.flushes === 1, 'the flush of the first clause reached the server');
+    clock.advance(IDLE_MS - 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(failure).toBeUndefined();
+    clock.advance(1);
+    await done;
+    expect(failure).toBeInstanceOf(AllProvidersFailedError);
+    const cause = (failure as AllProvidersFailedError).attempts[0]!.error;
+    expect(fieldsOf(cause, TimeoutError, 'phase', 'timeoutMs', 'provider')).toEqual({
+      phase: 'idle',
+      timeoutMs: IDLE_MS,
+      provider: 'p',
+    });
+    gate.resolve();
+  });
+
+  it('ElevenLabs stream-input: the same pause -> the whole reply, no error charged', async () => {
+    const clock = new FakeClock();
+    const server = await elevenLabsServer();
+    const r = router(
+      config({
+        kind: 'elevenlabs',
+        baseUrl: server.url.replace(/^ws/, 'http'),
+        apiKey: 'k',
+        tts: { voices: { agent: 'v' }, transport: 'websocket' },
+      }),
+      { clock },
+    );
+    const gate = deferred();
+    const chunks: Uint8Array[] = [];
+    let failure: unknown;
+    const done = (async () => {
+      for await (const chunk of r.tts({ text: tokens(gate.promise), voice: 'agent' }))
+        chunks.push(chunk.data);
+    })().catch((error: unknown) => {
+      failure = error;
+    });
+    await until(() => server.spoken === 1 && concat(chunks).byteLength === 4800, 'the first clause');
+    clock.advance(6 * IDLE_MS);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(failure).toBeUndefined();
+    gate.resolve();
+    await done;
+    expect(failure).toBeUndefined();
+    expect(server.texts.map((t) => t.trim())).toEqual([FIRST.trim(), SECOND]);
+    expect(concat(chunks)).toEqual(concat([speech(0), speech(1)]));
+    expect(r.stats().providers.map((s) => [s.provider, s.errors, s.breaker])).toEqual([['p', 0, 'closed']]);
+  });
+});
