@@ -1,4 +1,4 @@
-import { sameFormat } from '../audio/format.js';
+import { formatLabel, sameFormat } from '../audio/format.js';
 import { RequestError } from '../errors/request-error.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import { callerFailure } from './tts-progress.js';
@@ -172,7 +172,11 @@ export class ReplayableAudio {
           'an item of the audio stream is neither a Uint8Array nor an AudioChunk',
         );
       else if (sameFormat(value.format, this.#format)) data = value.data;
-      else throw new RequestError('audio', 'an AudioChunk of the audio stream is not in the request format');
+      else
+        throw new RequestError(
+          'audio',
+          `an AudioChunk of the audio stream is ${formatLabel(value.format)}, not the request format ${formatLabel(this.#format)} (convert it with createAudioConverter)`,
+        );
       if (data.byteLength > 0) {
         this.#kept.push({ offset: this.#total, data });
         this.#total += data.byteLength;

@@ -205,6 +205,22 @@ describe('kind 2: caller mistakes are the caller’s, found before any provider'
     expect(r.stats().providers.every((p) => p.errors === 0 && p.breaker === 'closed')).toBe(true);
   });
 
+  it('an stt AudioChunk in another format: RequestError naming both formats, no provider contacted', async () => {
+    const server = await allInOne();
+    const r = router(config(server.url));
+    async function* chunks() {
+      yield { data: new Uint8Array(160), format: { encoding: 'mulaw' as const, sampleRate: 8000 } };
+    }
+    const { items, error } = await drain(r.stt({ audio: chunks(), format: FORMAT }));
+    expect(items).toEqual([]);
+    expect(RequestError.isInstance(error)).toBe(true);
+    expect((error as RequestError).field).toBe('audio');
+    expect((error as Error).message).toBe(
+      "Invalid request field 'audio': an AudioChunk of the audio stream is mulaw@8000Hz, not the request format pcm_s16le@16000Hz (convert it with createAudioConverter)",
+    );
+    expect(server.hits).toBe(0);
+  });
+
   it('the caller’s tts text stream throws: that error is the cause, no provider charged', async () => {
     const server = await allInOne();
     const r = router(config(server.url));
