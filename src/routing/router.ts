@@ -20,6 +20,7 @@ import { RoutePlanner } from './planner.js';
 import { PREFLIGHT, type Preflight } from './preflight.js';
 import { rejectedStream } from './rejected-stream.js';
 import { routedStream } from './routed-stream.js';
+import { checkRouterOptions } from './router-options.js';
 import type { Router, RouterOptions } from './router-types.js';
 import { sttCall } from './stt.js';
 import { ttsCall } from './tts.js';
@@ -31,9 +32,13 @@ export { DEFAULT_TTS_FORMAT } from './tts.js';
 /**
  * Creates a router over the providers and routes of `config` (validated again here, so a
  * literal `defineConfig({...})` works as well as `loadConfig()`'s result).
- * @throws ConfigError when the config is invalid (every bad field with its path).
+ * @throws ConfigError when the config is invalid (every bad field with its path), or is a
+ *   Promise (`loadConfig` not awaited).
+ * @throws TypeError when `options` is not an object or has a key RouterOptions does not have
+ *   (named, with a did-you-mean: `fetchh` -> `fetch`).
  */
 export function createRouter(config: RouterConfig | ResolvedConfig, options: RouterOptions = {}): Router {
+  checkRouterOptions(options);
   const resolved = parseConfig(config, options.env ? { env: options.env } : {});
   const clock = options.clock ?? systemClock;
   const logger = options.logger;
