@@ -168,6 +168,14 @@ describe('kind 2: caller mistakes are the caller’s, found before any provider'
     ],
     [{ maxTokens: 1.5 }, "Invalid request field 'maxTokens': expected a whole number above 0, got 1.5"],
     [{ temperature: 3 }, "Invalid request field 'temperature': expected a number from 0 to 2, got 3"],
+    [
+      { messages: [] },
+      "Invalid request field 'messages': expected a non-empty array of messages, got an empty array",
+    ],
+    [
+      { messages: null },
+      "Invalid request field 'messages': expected a non-empty array of messages, got null",
+    ],
   ])('the message of %o says what the field takes', async (over, message) => {
     const server = await allInOne();
     const r = router(config(server.url));
