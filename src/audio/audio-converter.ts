@@ -39,7 +39,7 @@ const EMPTY = new Uint8Array(0);
 
 /**
  * A converter from `from` to `to`: decode, resample if the rates differ (the Speex resampler
- * in WebAssembly, see Resampler), encode. Between PCM s16le, mu-law and A-law the resampler
+ * in WebAssembly, see docs/audio.md), encode. Between PCM s16le, mu-law and A-law the resampler
  * runs on int16 samples (s16le bytes go into it as they are; the bytes out are those of the
  * Float32 path, bit for bit); pcm_f32le on either side goes through Float32. Equal formats give a zero-copy
  * pass-through and an equal rate needs no resampler. The first converter that resamples loads
