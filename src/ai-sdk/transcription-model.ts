@@ -5,6 +5,7 @@ import type {
 } from '@ai-sdk/provider';
 import { durationMs } from '../audio/format.js';
 import { readWav } from '../audio/read-wav.js';
+import { isWavHeader } from '../audio/wav-sniff.js';
 import { RequestError } from '../errors/request-error.js';
 import type { AudioFormat } from '../types/audio.js';
 import type { TranscriptEvent } from '../types/transcript.js';
@@ -97,19 +98,13 @@ export class VoxrouteTranscriptionModel
   }
 }
 
-/** True when `bytes` start a RIFF/WAVE file. */
-function isWav(bytes: Uint8Array): boolean {
-  const tag = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
-  return bytes.byteLength >= 12 && tag(0) === 'RIFF' && tag(8) === 'WAVE';
-}
-
 /** The samples and their format: from the WAV header, or from provider options for raw audio. */
 async function decodeAudio(
   bytes: Uint8Array,
   vox: Parameters<typeof formatOption>[0],
   mediaType: string,
 ): Promise<{ format: AudioFormat; data: Uint8Array }> {
-  if (isWav(bytes)) {
+  if (isWavHeader(bytes)) {
     const wav = readWav(
       (async function* () {
         yield bytes;

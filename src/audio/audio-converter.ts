@@ -1,5 +1,5 @@
-import type { AudioEncoding, AudioFormat } from '../types/audio.js';
-import { formatLabel, sameFormat } from './format.js';
+import type { AudioFormat } from '../types/audio.js';
+import { AUDIO_ENCODINGS, formatLabel, sameFormat } from './format.js';
 import { encodeFromFloat32, transcode } from './pcm-codec.js';
 import { Resampler, type ResamplerQuality } from './resampler.js';
 
@@ -35,12 +35,11 @@ export interface AudioConverterOptions {
   quality?: ResamplerQuality;
 }
 
-const ENCODINGS: readonly AudioEncoding[] = ['pcm_s16le', 'pcm_f32le', 'mulaw', 'alaw'];
 const EMPTY = new Uint8Array(0);
 
 /**
  * A converter from `from` to `to`: decode, resample if the rates differ (the Speex resampler
- * in WebAssembly, see Resampler), encode. Between PCM s16le, mu-law and A-law the resampler
+ * in WebAssembly, see docs/audio.md), encode. Between PCM s16le, mu-law and A-law the resampler
  * runs on int16 samples (s16le bytes go into it as they are; the bytes out are those of the
  * Float32 path, bit for bit); pcm_f32le on either side goes through Float32. Equal formats give a zero-copy
  * pass-through and an equal rate needs no resampler. The first converter that resamples loads
@@ -124,9 +123,9 @@ class ResamplingConverter implements AudioConverter {
 }
 
 function checkFormat(format: AudioFormat, name: 'from' | 'to'): void {
-  if (!ENCODINGS.includes(format.encoding)) {
+  if (!AUDIO_ENCODINGS.includes(format.encoding)) {
     throw new RangeError(
-      `createAudioConverter: ${name}.encoding '${String(format.encoding)}' is not one of ${ENCODINGS.join(', ')}`,
+      `createAudioConverter: ${name}.encoding '${String(format.encoding)}' is not one of ${AUDIO_ENCODINGS.join(', ')}`,
     );
   }
   if (!Number.isInteger(format.sampleRate) || format.sampleRate < 1 || format.sampleRate > 192000) {

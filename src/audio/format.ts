@@ -1,6 +1,12 @@
 import type { AudioEncoding, AudioFormat } from '../types/audio.js';
 
-/** Bytes of one sample of one channel: 2 for pcm_s16le, 4 for pcm_f32le, 1 for mulaw and alaw. */
+/** The encodings voxroute reads and writes. */
+export const AUDIO_ENCODINGS: readonly AudioEncoding[] = ['pcm_s16le', 'pcm_f32le', 'mulaw', 'alaw'];
+
+/**
+ * Bytes of one sample of one channel: 2 for pcm_s16le, 4 for pcm_f32le, 1 for mulaw and alaw.
+ * @throws RangeError naming any other encoding (e.g. `'mp3'` from untyped code).
+ */
 export function bytesPerSample(encoding: AudioEncoding): number {
   switch (encoding) {
     case 'pcm_s16le':
@@ -10,6 +16,10 @@ export function bytesPerSample(encoding: AudioEncoding): number {
     case 'mulaw':
     case 'alaw':
       return 1;
+    default:
+      throw new RangeError(
+        `audio encoding '${String(encoding)}' is not one of ${AUDIO_ENCODINGS.join(', ')}`,
+      );
   }
 }
 

@@ -25,9 +25,10 @@ export interface ReadWavOptions {
 }
 
 /**
- * Reads a WAV byte stream (e.g. a TTS response body or `espeak-ng --stdout`) with
- * {@link WavReader}: `format` resolves as soon as the `fmt ` chunk is in, `data` yields the audio
- * as it arrives, framed to whole samples. When an exact-size `data` chunk ends before the stream
+ * Reads a WAV byte stream (e.g. a file's read stream, a TTS response body or `espeak-ng
+ * --stdout`) as it arrives: `format` resolves as soon as the `fmt ` chunk is in, `data` yields
+ * the audio, framed to whole samples: what `stt()` takes as `format` and `audio`. Reads mono
+ * 16-bit PCM, 32-bit float, mu-law and A-law (see docs/audio.md). When an exact-size `data` chunk ends before the stream
  * does, the rest (trailing chunks) is read and ignored, so an HTTP connection stays reusable.
  *
  * @example

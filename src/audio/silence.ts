@@ -1,5 +1,5 @@
 import type { AudioFormat } from '../types/audio.js';
-import { bytesPerFrame } from './format.js';
+import { AUDIO_ENCODINGS, bytesPerFrame } from './format.js';
 import { ALAW_SILENCE, MULAW_SILENCE } from './g711.js';
 
 /**
@@ -8,10 +8,19 @@ import { ALAW_SILENCE, MULAW_SILENCE } from './g711.js';
  * - mulaw: 0xFF bytes (0x00 is full-scale negative in mu-law, heard as loud noise);
  * - alaw: 0xD5 bytes (the G.711 idle code, +8 of 32768).
  * e.g. 100 ms of 8 kHz mu-law is 800 bytes of 0xFF.
- * @throws RangeError when `ms` is negative or not finite.
+ * @throws RangeError when `ms` is negative or not finite, `format.encoding` is not one of
+ *   pcm_s16le, pcm_f32le, mulaw, alaw, or `format.sampleRate` is not a positive integer.
  */
 export function silence(format: AudioFormat, ms: number): Uint8Array {
   if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`silence: ms must be >= 0, got ${ms}`);
+  if (!AUDIO_ENCODINGS.includes(format.encoding))
+    throw new RangeError(
+      `silence: format.encoding '${String(format.encoding)}' is not one of ${AUDIO_ENCODINGS.join(', ')}`,
+    );
+  if (!Number.isInteger(format.sampleRate) || format.sampleRate < 1)
+    throw new RangeError(
+      `silence: format.sampleRate must be a whole number of Hz above 0, got ${format.sampleRate}`,
+    );
   const frames = Math.round((ms * format.sampleRate) / 1000);
   const out = new Uint8Array(frames * bytesPerFrame(format));
   if (format.encoding === 'mulaw') out.fill(MULAW_SILENCE);

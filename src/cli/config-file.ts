@@ -5,16 +5,18 @@ import { CliError } from './cli-error.js';
 import type { CliContext } from './context.js';
 import { EXIT_CONFIG } from './exit-codes.js';
 
+/**
+ * The extensions of the config files looked for in the working folder, in order, when no
+ * config is named: every extension voxroute's loadConfig reads, in the order docs/config.md
+ * lists them.
+ */
+const DEFAULT_CONFIG_EXTENSIONS = ['ts', 'mts', 'cts', 'mjs', 'js', 'cjs', 'json', 'yaml', 'yml'] as const;
+
 /** The file names looked for in the working folder, in order, when no config is named. */
-export const DEFAULT_CONFIG_FILES = [
-  'voxroute.config.ts',
-  'voxroute.config.mts',
-  'voxroute.config.js',
-  'voxroute.config.mjs',
-  'voxroute.config.json',
-  'voxroute.config.yaml',
-  'voxroute.config.yml',
-] as const;
+export const DEFAULT_CONFIG_FILES = DEFAULT_CONFIG_EXTENSIONS.map((ext) => `voxroute.config.${ext}`);
+
+/** `voxroute.config.{ts,mts,...}`: {@link DEFAULT_CONFIG_FILES} in one word, for help and messages. */
+export const DEFAULT_CONFIG_PATTERN = `voxroute.config.{${DEFAULT_CONFIG_EXTENSIONS.join(',')}}`;
 
 /**
  * The config file to use: `--config`, else `$VOXROUTE_CONFIG`, else the first of
@@ -31,7 +33,7 @@ export function configPath(ctx: CliContext, option: string | undefined): string 
     if (existsSync(file)) return file;
   }
   throw new CliError(
-    `no config file: pass --config FILE, set VOXROUTE_CONFIG, or add voxroute.config.{ts,js,json,yaml} to ${cwd}`,
+    `no config file: pass --config FILE, set VOXROUTE_CONFIG, or add ${DEFAULT_CONFIG_PATTERN} to ${cwd}`,
     EXIT_CONFIG,
   );
 }

@@ -1,4 +1,5 @@
 import { CLI_COMMANDS, type CliCommand } from './commands.js';
+import { DEFAULT_CONFIG_PATTERN } from './config-file.js';
 
 /**
  * The text of `voxroute --help` (and of `voxroute` with no arguments), ending in a newline.
@@ -21,7 +22,7 @@ export function formatHelp(version: string): string {
     '  -v, --version  print the version',
     '',
     'A command reads the config named by -c/--config, else $VOXROUTE_CONFIG, else',
-    'voxroute.config.{ts,mts,js,mjs,json,yaml,yml} in the working folder.',
+    `${DEFAULT_CONFIG_PATTERN} in the working folder.`,
     'Exit codes: 0 ok, 1 failed (providers, unhealthy route), 2 usage, 3 config, 4 file, 5 unavailable.',
     '',
   ].join('\n');

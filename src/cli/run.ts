@@ -15,8 +15,9 @@ export { EXIT_CONFIG, EXIT_FAILURE, EXIT_IO, EXIT_OK, EXIT_UNAVAILABLE, EXIT_USA
  * - `-v` or `--version`: the version and a newline on stdout, exit 0;
  * - `<command> --help`: that command's usage on stdout, exit 0;
  * - a command of {@link CLI_COMMANDS}: runs it; an error is one `voxroute: ...` message on
- *   stderr and its exit code (see exit-codes.ts): a ConfigError exits 3 with every issue,
- *   another voxroute error (all providers failed) exits 1;
+ *   stderr and its exit code (see exit-codes.ts): a ConfigError exits 3 with every issue, a
+ *   RequestError (a bad argument such as `--language`) exits 2, another voxroute error (all
+ *   providers failed) exits 1;
  * - anything else: an "unknown command/option" line and a pointer to `--help` on stderr, exit 2.
  *
  * @param argv The arguments after the program name (`process.argv.slice(2)`).
@@ -67,5 +68,6 @@ function report(error: unknown, ctx: CliContext): number {
   }
   const name = typeof e?.name === 'string' ? e.name : 'Error';
   ctx.stderr(`voxroute: ${name}: ${String(e?.message ?? error)}\n`);
-  return EXIT_FAILURE;
+  // A RequestError: the request the command built from its arguments is bad (e.g. --language).
+  return e?.code === 'REQUEST_INVALID' ? EXIT_USAGE : EXIT_FAILURE;
 }

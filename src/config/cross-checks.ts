@@ -41,16 +41,17 @@ export function checkConfigReferences(config: unknown, ctx: Pick<z.RefinementCtx
     if (!isRecord(route)) continue;
     const capability = routeCapability(routeName, route, ctx);
     const midStream = route.midStream;
-    if (
-      capability &&
-      typeof midStream === 'string' &&
-      midStream !== 'error' &&
-      MID_STREAM_OF[capability as keyof typeof MID_STREAM_OF] !== midStream
-    ) {
+    const fits = capability ? MID_STREAM_OF[capability as keyof typeof MID_STREAM_OF] : undefined;
+    if (fits && midStream !== undefined && midStream !== 'error' && midStream !== fits) {
+      // One issue for the field: this one replaces the schema's list of every policy, which
+      // would offer values this route cannot take (toConfigIssues drops it).
+      const known = (Object.values(MID_STREAM_OF) as unknown[]).includes(midStream);
       ctx.addIssue({
         code: 'custom',
         path: ['routes', routeName, 'midStream'],
-        message: `"${midStream}" is not for a ${capability} route: use "error" or "${MID_STREAM_OF[capability as keyof typeof MID_STREAM_OF]}"`,
+        message: known
+          ? `"${midStream}" is not for a ${capability} route: use "error" or "${fits}"`
+          : `must be "error" or "${fits}" on a ${capability} route`,
       });
     }
     if (!Array.isArray(route.providers)) continue;

@@ -14,6 +14,8 @@ type Path = (string | number)[];
  *   `-1` for `firstChunkTimeoutMs`) reports that member's issues instead of "Invalid input";
  * - a required field that is absent says so in words (`required, but missing (an object of
  *   names to values)`), not zod's `expected record, received undefined`;
+ * - a value not among an enum's is `must be one of "a", "b"`, not zod's `Invalid option: ...`,
+ *   and is dropped where a cross-check (a custom issue) speaks about the same path;
  * - identical issues are reported once.
  * Messages come from the schema and never quote the input value.
  */
@@ -24,6 +26,12 @@ export function toConfigIssues(
 ): ConfigIssue[] {
   const out: ConfigIssue[] = [];
   const seen = new Set<string>();
+  // A field a cross-check speaks about gets that issue only, not also the schema's generic one.
+  const specific = new Set(
+    issues
+      .filter((i) => i.code === 'custom')
+      .map((i) => JSON.stringify([...prefix, ...i.path.map(toSegment)])),
+  );
   const add = (path: Path, message: string) => {
     const key = JSON.stringify([path, message]);
     if (seen.has(key)) return;
@@ -48,6 +56,11 @@ export function toConfigIssues(
       // zod: "Invalid input: expected string, received number".
       const received = / received (\w+)$/.exec(issue.message)?.[1];
       add(path, `expected ${typeWords(issue.expected)}${received ? `, got ${typeWords(received)}` : ''}`);
+    } else if (issue.code === 'invalid_value' && specific.has(JSON.stringify(path))) {
+      // Replaced by the cross-check's issue at the same path.
+    } else if (issue.code === 'invalid_value' && issue.values.length > 1) {
+      // zod: `Invalid option: expected one of "a"|"b"`; the house style names the choices.
+      add(path, `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`);
     } else if (issue.code === 'invalid_key') {
       // A record's key that fails its own schema (e.g. a header name): say why, not zod's "Invalid key in record".
       add(path, issue.issues[0]?.message ?? 'not a valid name here');

@@ -47,8 +47,13 @@ export const CONFIG_EXTENSIONS = [
  * @throws ConfigError whose message names the file's absolute path (its `source`): when the
  *   file is missing or unreadable, has an unsupported extension, does not parse or compile,
  *   has no default export, or the config in it is invalid (every issue with its path).
+ * @throws TypeError (a rejected promise) when `path` is not a non-empty string.
  */
 export async function loadConfig(path: string, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
+  if (typeof path !== 'string' || path === '')
+    throw new TypeError(
+      `loadConfig: path must be the config file's path, e.g. 'voxroute.config.ts', got ${path === '' ? 'an empty string' : path === null ? 'null' : typeof path}`,
+    );
   const file = resolve(options.cwd ?? process.cwd(), path);
   const raw = await readConfig(file, options);
   return parseConfig(raw, { source: file, ...(options.env ? { env: options.env } : {}) });

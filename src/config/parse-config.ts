@@ -26,10 +26,16 @@ export interface ParseConfigOptions {
  * @throws ConfigError listing every invalid field with its full path, e.g.
  *   `routes.tts.providers.1: unknown provider "x"`, all at once. Secrets are checked after
  *   the rest of the config is valid: an unset or empty variable is an issue at the secret's
- *   path naming the variable. No message ever contains a secret's value.
+ *   path naming the variable. No message ever contains a secret's value. A Promise (an
+ *   un-awaited loadConfig) is one issue at the root saying so.
  */
 export function parseConfig(input: unknown, options: ParseConfigOptions = {}): ResolvedConfig {
   if (isResolvedConfig(input)) return input;
+  if (isThenable(input)) {
+    // The usual slip: createRouter(loadConfig(file)). Said plainly instead of "providers: required".
+    const message = 'expected an object, got a Promise: did you forget `await loadConfig(...)`?';
+    throw configError([{ path: [], message }], {}, options.source);
+  }
   // A common, valid config is parsed without loading zod (about 100 ms); anything else by the schema.
   const fast = fastParseConfig(input);
   const parsed = fast ? ({ success: true, data: fast } as const) : routerConfigSchema().safeParse(input);
@@ -50,4 +56,10 @@ export function parseConfig(input: unknown, options: ParseConfigOptions = {}): R
 
 function configError(issues: ConfigIssue[], input: unknown, source: string | undefined): ConfigError {
   return new ConfigError(redactIssues(issues, input), source === undefined ? {} : { source });
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
 }

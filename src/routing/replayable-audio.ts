@@ -1,4 +1,5 @@
-import { sameFormat } from '../audio/format.js';
+import { formatLabel, sameFormat } from '../audio/format.js';
+import { isWavHeader, WAV_SNIFF_BYTES } from '../audio/wav-sniff.js';
 import { RequestError } from '../errors/request-error.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import { callerFailure } from './tts-progress.js';
@@ -10,7 +11,8 @@ import { callerFailure } from './tts-progress.js';
  * `trimBefore` drops what is no longer needed (audio before the last final), so memory stays
  * bounded by the audio since the last final. Each `reader()` replays what was kept from a byte
  * offset, then goes on with live audio. Chunks given as AudioChunk must be in the request's
- * `format` (a VoxrouteError otherwise).
+ * `format`, and audio that starts with a WAV file's header (`RIFF....WAVE`) is a WAV file given
+ * as raw samples (a RequestError on `audio` for each).
  *
  * Cost is linear in the audio: a reader finds its start once (binary search) and then walks
  * the kept chunks by index, and trimming advances a head index (the array is compacted when
@@ -142,6 +144,24 @@ export class ReplayableAudio {
     await this.#source.return?.();
   }
 
+  /**
+   * Looks at the first {@link WAV_SNIFF_BYTES} bytes of the caller's audio (called while fewer
+   * were read, with the chunk about to be kept): a WAV file's header there is a RequestError.
+   */
+  #sniffWav(data: Uint8Array): void {
+    const need = WAV_SNIFF_BYTES - this.#total;
+    const head = new Uint8Array(WAV_SNIFF_BYTES);
+    let at = 0;
+    for (let i = this.#head; i < this.#kept.length; i++) {
+      const c = this.#kept[i]!.data;
+      head.set(c.subarray(0, WAV_SNIFF_BYTES - at), at);
+      at += Math.min(c.byteLength, WAV_SNIFF_BYTES - at);
+    }
+    if (data.byteLength < need) return;
+    head.set(data.subarray(0, need), at);
+    if (isWavHeader(head)) throw wavGivenAsRaw();
+  }
+
   /** Index in `#kept` of the first kept chunk that ends after byte `offset` (binary search; `#kept.length` when none). */
   #firstEndingAfter(offset: number): number {
     const kept = this.#kept;
@@ -172,7 +192,12 @@ export class ReplayableAudio {
           'an item of the audio stream is neither a Uint8Array nor an AudioChunk',
         );
       else if (sameFormat(value.format, this.#format)) data = value.data;
-      else throw new RequestError('audio', 'an AudioChunk of the audio stream is not in the request format');
+      else
+        throw new RequestError(
+          'audio',
+          `an AudioChunk of the audio stream is ${formatLabel(value.format)}, not the request format ${formatLabel(this.#format)} (convert it with createAudioConverter)`,
+        );
+      if (this.#total < WAV_SNIFF_BYTES && data.byteLength > 0) this.#sniffWav(data);
       if (data.byteLength > 0) {
         this.#kept.push({ offset: this.#total, data });
         this.#total += data.byteLength;
@@ -181,6 +206,14 @@ export class ReplayableAudio {
       this.#failure = { error: callerFailure('audio', error) };
     }
   }
+}
+
+/** The start of a WAV file given as raw samples: the caller meant readWav. */
+function wavGivenAsRaw(): RequestError {
+  return new RequestError(
+    'audio',
+    "the audio starts with a WAV file header (RIFF....WAVE), but stt takes raw samples in the request's format: read the file with readWav() and pass its data and format",
+  );
 }
 
 function isAudioChunk(value: unknown): value is AudioChunk {

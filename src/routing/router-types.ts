@@ -93,7 +93,14 @@ export interface Router {
   warmup(): Promise<void>;
   /** Latency, error and in-flight figures per (provider, capability, model). */
   stats(): RouterStats;
-  /** Listens to `'attempt'`, `'first-chunk'`, `'fallback'` or `'error'`; returns an unsubscribe function. */
+  /**
+   * Listens to a router event; returns an unsubscribe function. Events (shapes in RouterEvents):
+   * `'attempt'` (an attempt on a provider starts), `'hedge'` (a hedged attempt starts),
+   * `'first-chunk'` (with `timeToFirstChunkMs`), `'fallback'` (an attempt failed before its first
+   * chunk; `error`, `next`), `'error'` (an attempt failed; `error`, `partialOutput`),
+   * `'breaker'` (a circuit breaker changed state) and `'fleet'` (the fleet-shared health store,
+   * config `health`). A listener that throws is reported to the logger and the call goes on.
+   */
   on<E extends RouterEventName>(event: E, listener: RouterListener<E>): () => void;
   /** Closes every connection; streams still running end with an AbortError. */
   close(): Promise<void>;

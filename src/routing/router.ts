@@ -22,6 +22,7 @@ import { PREFLIGHT, type Preflight } from './preflight.js';
 import { rejectedStream } from './rejected-stream.js';
 import { routedStream } from './routed-stream.js';
 import { routerLogger } from './router-logger.js';
+import { checkRouterOptions } from './router-options.js';
 import type { Router, RouterOptions } from './router-types.js';
 import { sttCall } from './stt.js';
 import { ttsCall } from './tts.js';
@@ -33,10 +34,14 @@ export { DEFAULT_TTS_FORMAT } from './tts.js';
 /**
  * Creates a router over the providers and routes of `config` (validated again here, so a
  * literal `defineConfig({...})` works as well as `loadConfig()`'s result).
- * @throws ConfigError when the config is invalid (every bad field with its path).
- * @throws TypeError naming the option when `options.logger` or `options.ca` has the wrong shape.
+ * @throws ConfigError when the config is invalid (every bad field with its path), or is a
+ *   Promise (`loadConfig` not awaited).
+ * @throws TypeError when `options` is not an object or has a key RouterOptions does not have
+ *   (named, with a did-you-mean: `fetchh` -> `fetch`), or when `options.logger` or
+ *   `options.ca` has the wrong shape (named).
  */
 export function createRouter(config: RouterConfig | ResolvedConfig, options: RouterOptions = {}): Router {
+  checkRouterOptions(options);
   const resolved = parseConfig(config, options.env ? { env: options.env } : {});
   const clock = options.clock ?? systemClock;
   // Checked (TypeError naming `logger`) and isolated: a logger that throws changes nothing.

@@ -290,7 +290,7 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
 /** A short description of a value for a message: its type and, for short primitives, the value. */
 function describe(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
+  if (Array.isArray(value)) return value.length === 0 ? 'an empty array' : 'an array';
   switch (typeof value) {
     case 'string':
       return value.length <= 24 ? JSON.stringify(value) : 'a long string';

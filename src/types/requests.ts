@@ -51,8 +51,11 @@ export interface TtsRequest extends CallOptions {
 }
 
 /**
- * A speech-to-text request: the caller's audio as a stream of raw bytes in `format` (or
- * AudioChunks, whose own format then applies). `interim: true` asks for partial transcripts.
+ * A speech-to-text request: the caller's audio as a stream of raw bytes in `format`, or of
+ * AudioChunks whose `format` must be `format` too (a chunk in another format fails the call with
+ * a RequestError on `audio` naming both formats; convert it first with `createAudioConverter`).
+ * The bytes are raw samples, with no container: read a WAV file with `readWav`.
+ * `interim: true` asks for partial transcripts.
  */
 export interface SttRequest extends CallOptions {
   audio: AsyncIterable<Uint8Array | AudioChunk>;

@@ -22,3 +22,22 @@ describe('isDigitalSilence', () => {
     expect(isDigitalSilence(fmt('pcm_s16le'), Uint8Array.of(0xff, 0xff))).toBe(false);
   });
 });
+
+describe('silence', () => {
+  it('throws a RangeError naming an encoding it does not know, or a bad sample rate', () => {
+    const bad =
+      (format: unknown, ms = 10) =>
+      () =>
+        silence(format as AudioFormat, ms);
+    expect(bad({ encoding: 'mp3', sampleRate: 8000 })).toThrow(
+      new RangeError("silence: format.encoding 'mp3' is not one of pcm_s16le, pcm_f32le, mulaw, alaw"),
+    );
+    expect(bad({ encoding: 'mp3', sampleRate: 8000 })).toThrow(RangeError);
+    expect(bad({ encoding: 'mulaw', sampleRate: 0 })).toThrow(
+      new RangeError('silence: format.sampleRate must be a whole number of Hz above 0, got 0'),
+    );
+    expect(bad({ encoding: 'mulaw', sampleRate: 8000 }, -1)).toThrow(
+      new RangeError('silence: ms must be >= 0, got -1'),
+    );
+  });
+});

@@ -13,6 +13,12 @@ describe('format helpers', () => {
     expect(bytesPerFrame({ encoding: 'pcm_f32le', sampleRate: 48000 })).toBe(4);
   });
 
+  it('throws a RangeError naming an encoding it does not know (the size is not a guess)', () => {
+    expect(() => bytesPerSample('opus' as never)).toThrow(
+      new RangeError("audio encoding 'opus' is not one of pcm_s16le, pcm_f32le, mulaw, alaw"),
+    );
+  });
+
   it('durationMs: 4800 bytes of s16 at 24 kHz is 100 ms; 800 bytes of mu-law at 8 kHz is 100 ms', () => {
     expect(durationMs({ encoding: 'pcm_s16le', sampleRate: 24000 }, 4800)).toBe(100);
     expect(durationMs({ encoding: 'mulaw', sampleRate: 8000 }, 800)).toBe(100);

@@ -8,8 +8,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { isWavHeader } from '../../src/audio/wav-sniff.js';
 import { type AudioChunk, ProtocolError, type ProviderConfig } from '../../src/index.js';
-import { isWavHeader } from '../../src/providers/shared/sniffed-body-audio.js';
 import { concat, drain, httpServer, pcmSignal, router } from './wire/servers.js';
 
 /** A PCM WAV file of `pcm` (s16le mono at `rate` Hz); `channels` and `bits` only in the header. */

@@ -1,4 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { configPath, DEFAULT_CONFIG_FILES } from '../../src/cli/config-file.js';
 import {
   EXIT_CONFIG,
   EXIT_FAILURE,
@@ -27,17 +31,25 @@ Options:
   -v, --version  print the version
 
 A command reads the config named by -c/--config, else $VOXROUTE_CONFIG, else
-voxroute.config.{ts,mts,js,mjs,json,yaml,yml} in the working folder.
+voxroute.config.{ts,mts,cts,mjs,js,cjs,json,yaml,yml} in the working folder.
 Exit codes: 0 ok, 1 failed (providers, unhealthy route), 2 usage, 3 config, 4 file, 5 unavailable.
 `;
 
 /** Runs the CLI in-process with version 9.8.7 and collects what it writes. */
 async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runIn('/nonexistent-voxroute-dir', ...argv);
+}
+
+/** As run, in the working folder `cwd`. */
+async function runIn(
+  cwd: string,
+  ...argv: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {
     version: '9.8.7',
-    cwd: '/nonexistent-voxroute-dir',
+    cwd,
     env: {},
     stdout: (t) => {
       stdout += t;
@@ -123,7 +135,7 @@ describe('runCli', () => {
       code: 3,
       stdout: '',
       stderr:
-        'voxroute: no config file: pass --config FILE, set VOXROUTE_CONFIG, or add voxroute.config.{ts,js,json,yaml} to /nonexistent-voxroute-dir\n',
+        'voxroute: no config file: pass --config FILE, set VOXROUTE_CONFIG, or add voxroute.config.{ts,mts,cts,mjs,js,cjs,json,yaml,yml} to /nonexistent-voxroute-dir\n',
     });
   });
 
@@ -136,6 +148,86 @@ describe('runCli', () => {
     expect((await run('bench', 'fast')).stderr).toBe(
       "voxroute: bench: name a benchmark: voxroute bench routing|overhead [ARGS...] (not 'fast')\n",
     );
+  });
+
+  it.each([['   '], ['...'], ['🙂 —']])(
+    'exits 2 for tts text with nothing to speak (%j), before reading any config',
+    async (text) => {
+      expect(await run('tts', text, '-o', '/nonexistent-voxroute-dir/x.wav')).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `voxroute: tts: the text has nothing to speak (no letter or digit): ${JSON.stringify(text)}; give words, e.g. voxroute tts 'Hello there' -o hello.wav\n`,
+      });
+    },
+  );
+
+  it.each(['cjs', 'cts', 'yml'])('finds voxroute.config.%s in the working folder', (ext) => {
+    const dir = mkdtempSync(join(tmpdir(), 'voxroute-cli-'));
+    writeFileSync(join(dir, `voxroute.config.${ext}`), '');
+    expect(
+      configPath({ version: '0', cwd: dir, env: {}, stdout: () => {}, stderr: () => {} }, undefined),
+    ).toBe(join(dir, `voxroute.config.${ext}`));
+  });
+
+  it('looks for one config name per extension loadConfig reads, in the order docs/config.md lists them', () => {
+    expect(DEFAULT_CONFIG_FILES).toEqual(
+      ['ts', 'mts', 'cts', 'mjs', 'js', 'cjs', 'json', 'yaml', 'yml'].map((e) => `voxroute.config.${e}`),
+    );
+  });
+
+  describe('stt (in-process, no provider contacted)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'voxroute-cli-stt-'));
+    writeFileSync(
+      join(dir, 'voxroute.config.json'),
+      JSON.stringify({
+        providers: {
+          a: {
+            kind: 'openai-compatible',
+            baseUrl: 'http://127.0.0.1:9/v1',
+            stt: { model: 'w', streaming: false },
+          },
+        },
+        routes: { stt: { providers: ['a'] } },
+      }),
+    );
+    // PCM s16le 16 kHz mono: RIFF/WAVE, a 16-byte fmt chunk, then a LIST chunk cut off (no data chunk).
+    const header = Buffer.alloc(44);
+    header.write('RIFF', 0);
+    header.writeUInt32LE(0x55f46, 4);
+    header.write('WAVEfmt ', 8);
+    header.writeUInt32LE(16, 16);
+    header.writeUInt16LE(1, 20);
+    header.writeUInt16LE(1, 22);
+    header.writeUInt32LE(16_000, 24);
+    header.writeUInt32LE(32_000, 28);
+    header.writeUInt16LE(2, 32);
+    header.writeUInt16LE(16, 34);
+    header.write('LIST', 36);
+    header.writeUInt32LE(26, 40);
+    writeFileSync(join(dir, 'header-only.wav'), header);
+    const good = Buffer.concat([
+      header.subarray(0, 36),
+      Buffer.from('data\x40\x00\x00\x00', 'latin1'),
+      Buffer.alloc(64),
+    ]);
+    writeFileSync(join(dir, 'short.wav'), good);
+
+    it('exits 4 with the "not a WAV file" wording for a WAV file that ends before its data chunk', async () => {
+      const file = join(dir, 'header-only.wav');
+      expect(await runIn(dir, 'stt', 'header-only.wav')).toEqual({
+        code: 4,
+        stdout: '',
+        stderr: `voxroute: stt: ${file} is not a WAV file voxroute reads: WAV stream ended after 44 bytes, before its data chunk\n`,
+      });
+    });
+
+    it('exits 2 for a --language that is not a BCP 47 tag', async () => {
+      expect(await runIn(dir, 'stt', 'short.wav', '--language', 'english!!')).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `voxroute: RequestError: Invalid request field 'language': expected a BCP 47 language tag such as 'en' or 'en-US', got "english!!"\n`,
+      });
+    });
   });
 
   it('treats a differently cased command as unknown', async () => {

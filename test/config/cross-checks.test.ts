@@ -70,6 +70,32 @@ describe('parseConfig: references between providers and routes', () => {
     ]);
   });
 
+  it.each([
+    ['resume', '"resume" is not for a chat route: use "error" or "continue"'],
+    ['retry', 'must be "error" or "continue" on a chat route'],
+    [5, 'must be "error" or "continue" on a chat route'],
+  ])(
+    'a bad midStream %j on a chat route is one issue, offering only what a chat route takes',
+    (value, message) => {
+      const input = validConfig();
+      input.routes.chat = { providers: ['ec2-a'], midStream: value };
+      const error = configErrorOf(() => parseConfig(input, { env }));
+      expect(error.issues).toEqual([{ path: ['routes', 'chat', 'midStream'], message }]);
+    },
+  );
+
+  it('a bad midStream where no capability is known (defaults.routes) lists every policy', () => {
+    const input = validConfig();
+    input.defaults = { routes: { midStream: 'retry' } };
+    const error = configErrorOf(() => parseConfig(input, { env }));
+    expect(error.issues).toEqual([
+      {
+        path: ['defaults', 'routes', 'midStream'],
+        message: 'must be one of "error", "resume", "replay", "continue"',
+      },
+    ]);
+  });
+
   it('defaults midStream to error (C28), and keeps resume when a tts route sets it', () => {
     const input = validConfig();
     const config = parseConfig(input, { env });
@@ -113,7 +139,7 @@ describe('parseConfig: references between providers and routes', () => {
     input.routes.premium = { capability: 'video', providers: ['openai'] };
     const error = configErrorOf(() => parseConfig(input, { env }));
     expect(error.issues).toEqual([
-      { path: ['routes', 'premium', 'capability'], message: expect.stringContaining('"tts"|"stt"|"chat"') },
+      { path: ['routes', 'premium', 'capability'], message: 'must be one of "tts", "stt", "chat"' },
       {
         path: ['routes', 'tts', 'capability'],
         message: 'the route named "tts" serves tts; remove capability or rename the route',

@@ -128,7 +128,7 @@ describe('parseConfig: invalid fields', () => {
       { path: ['providers', 'ec2-a', 'chat', 'models'], message: 'must map at least one name' },
       {
         path: ['providers', 'ec2-a', 'tts', 'responseFormat'],
-        message: expect.stringContaining('"pcm"|"wav"'),
+        message: 'must be one of "pcm", "wav"',
       },
       { path: ['providers', 'ec2-a', 'tts', 'sampleRate'], message: 'must be a whole number of Hz' },
       {
@@ -141,7 +141,10 @@ describe('parseConfig: invalid fields', () => {
           .map((k) => JSON.stringify(k))
           .join(', ')}`,
       },
-      { path: ['routes', 'tts', 'strategy'], message: expect.stringContaining('"latency"|"priority"') },
+      {
+        path: ['routes', 'tts', 'strategy'],
+        message: 'must be one of "latency", "priority", "weighted", "cost"',
+      },
       { path: ['routes', 'tts', 'idleTimeoutMs'], message: 'must be > 0 ms' },
       { path: ['routes', 'stt', 'firstChunkTimeoutMs'], message: 'expected a number of ms, "auto" or false' },
       {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type ChatRequest,
+  encodeWav,
   RequestError,
   type RouterConfig,
   type SttRequest,
@@ -167,6 +168,14 @@ describe('kind 2: caller mistakes are the caller’s, found before any provider'
     ],
     [{ maxTokens: 1.5 }, "Invalid request field 'maxTokens': expected a whole number above 0, got 1.5"],
     [{ temperature: 3 }, "Invalid request field 'temperature': expected a number from 0 to 2, got 3"],
+    [
+      { messages: [] },
+      "Invalid request field 'messages': expected a non-empty array of messages, got an empty array",
+    ],
+    [
+      { messages: null },
+      "Invalid request field 'messages': expected a non-empty array of messages, got null",
+    ],
   ])('the message of %o says what the field takes', async (over, message) => {
     const server = await allInOne();
     const r = router(config(server.url));
@@ -203,6 +212,63 @@ describe('kind 2: caller mistakes are the caller’s, found before any provider'
     expect((error as RequestError).field).toBe('audio');
     expect(server.hits).toBe(0);
     expect(r.stats().providers.every((p) => p.errors === 0 && p.breaker === 'closed')).toBe(true);
+  });
+
+  it('an stt AudioChunk in another format: RequestError naming both formats, no provider contacted', async () => {
+    const server = await allInOne();
+    const r = router(config(server.url));
+    async function* chunks() {
+      yield { data: new Uint8Array(160), format: { encoding: 'mulaw' as const, sampleRate: 8000 } };
+    }
+    const { items, error } = await drain(r.stt({ audio: chunks(), format: FORMAT }));
+    expect(items).toEqual([]);
+    expect(RequestError.isInstance(error)).toBe(true);
+    expect((error as RequestError).field).toBe('audio');
+    expect((error as Error).message).toBe(
+      "Invalid request field 'audio': an AudioChunk of the audio stream is mulaw@8000Hz, not the request format pcm_s16le@16000Hz (convert it with createAudioConverter)",
+    );
+    expect(server.hits).toBe(0);
+  });
+
+  it.each([
+    ['in one chunk', [44 + 640]],
+    ['split before byte 12', [5, 4, 3, 672]],
+  ])('a WAV file given to stt as raw samples (%s): RequestError pointing to readWav', async (_n, sizes) => {
+    const server = await allInOne();
+    const r = router(config(server.url));
+    const wav = encodeWav(FORMAT, new Uint8Array(640));
+    async function* parts() {
+      let at = 0;
+      for (const size of sizes) {
+        yield wav.subarray(at, at + size);
+        at += size;
+      }
+    }
+    const { items, error } = await drain(r.stt({ audio: parts(), format: FORMAT }));
+    expect(items).toEqual([]);
+    expect(RequestError.isInstance(error)).toBe(true);
+    expect((error as RequestError).field).toBe('audio');
+    expect((error as Error).message).toBe(
+      "Invalid request field 'audio': the audio starts with a WAV file header (RIFF....WAVE), but stt takes raw samples in the request's format: read the file with readWav() and pass its data and format",
+    );
+    for (const p of r.stats().providers) expect([p.errors, p.breaker]).toEqual([0, 'closed']);
+    if (sizes.length === 1) expect(server.hits).toBe(0);
+  });
+
+  it('raw samples that merely start with RIFF are audio', async () => {
+    const server = await allInOne();
+    const r = router(config(server.url));
+    const bytes = new Uint8Array(640);
+    bytes.set([0x52, 0x49, 0x46, 0x46, 1, 2, 3, 4, 0x57, 0x41, 0x56, 0x46]); // RIFF....WAVF
+    const stream = r.stt({
+      audio: (async function* () {
+        yield bytes;
+      })(),
+      format: FORMAT,
+    });
+    const { items, error } = await drain(stream);
+    expect(error).toBeUndefined();
+    expect(items.map((e) => e.text)).toEqual(['hello there']);
   });
 
   it('the caller’s tts text stream throws: that error is the cause, no provider charged', async () => {

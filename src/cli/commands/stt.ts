@@ -41,14 +41,15 @@ export async function sttCommand(argv: readonly string[], ctx: CliContext): Prom
   try {
     const { config } = await loadCliConfig(ctx, values.config);
     const route = pickRoute(config, 'stt', values.route);
-    const { readWav, ProtocolError } = await import('voxroute');
+    const { readWav, ProtocolError, RequestError } = await import('voxroute');
+    const notWav = (error: { message: string }) =>
+      new CliError(`stt: ${file} is not a WAV file voxroute reads: ${error.message}`, EXIT_IO);
     const wav = readWav(handle.createReadStream());
     let format: Awaited<typeof wav.format>;
     try {
       format = await wav.format;
     } catch (error) {
-      if (ProtocolError.isInstance(error))
-        throw new CliError(`stt: ${file} is not a WAV file voxroute reads: ${error.message}`, EXIT_IO);
+      if (ProtocolError.isInstance(error)) throw notWav(error);
       throw error;
     }
     const router = await openRouter(ctx, config);
@@ -75,6 +76,18 @@ export async function sttCommand(argv: readonly string[], ctx: CliContext): Prom
       progress.done();
       ctx.stderr(`voxroute: ${finals} final transcript(s), ${describeResult(result)}\n`);
       return EXIT_OK;
+    } catch (error) {
+      // A file that breaks off after its format (before or inside its data chunk's header)
+      // reaches the router as the caller's audio stream failing: the file's fault, as above.
+      if (RequestError.isInstance(error) && error.field === 'audio') {
+        const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+        if (ProtocolError.isInstance(cause)) throw notWav(cause);
+        throw new CliError(
+          `stt: cannot read ${file}: ${String(cause?.code ?? cause?.message ?? error.message)}`,
+          EXIT_IO,
+        );
+      }
+      throw error;
     } finally {
       progress.done();
       await router.close();

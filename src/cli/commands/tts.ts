@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { speakable } from '../../text/speakable.js';
 import { CONFIG_OPTION, intOption, parseCommandArgs } from '../args.js';
 import { CliError } from '../cli-error.js';
 import { loadCliConfig } from '../config-file.js';
@@ -31,6 +32,13 @@ export async function ttsCommand(argv: readonly string[], ctx: CliContext): Prom
   if (!text)
     throw new CliError(
       "tts: give the text to speak, e.g. voxroute tts 'Hello there' -o hello.wav",
+      EXIT_USAGE,
+    );
+  // The library answers text with nothing to speak with no audio and no provider: from the
+  // command line that is a mistake, told like missing text rather than as an empty WAV file.
+  if (!speakable(text))
+    throw new CliError(
+      `tts: the text has nothing to speak (no letter or digit): ${JSON.stringify(text)}; give words, e.g. voxroute tts 'Hello there' -o hello.wav`,
       EXIT_USAGE,
     );
   const sampleRate = intOption('tts', 'sample-rate', values['sample-rate'], 24_000, 8000);

@@ -1,7 +1,7 @@
 import { WavReader } from '../../audio/wav-reader.js';
+import { isWavHeader, WAV_SNIFF_BYTES } from '../../audio/wav-sniff.js';
 import { ProtocolError } from '../../errors/index.js';
 import type { AudioFormat } from '../../types/audio.js';
-import { isWavHeader, WAV_SNIFF_BYTES } from '../shared/sniffed-body-audio.js';
 import type { ProviderAudio } from '../types.js';
 
 /** What the answer's Content-Type said: a WAV file, or raw samples in `format`. */

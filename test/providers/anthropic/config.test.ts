@@ -81,7 +81,7 @@ describe('config kind anthropic', () => {
       }),
     ).toEqual([
       ['providers.claude.apiKey', 'expected a string or { env: "VARIABLE_NAME" }'],
-      ['providers.claude.authHeader', 'Invalid option: expected one of "x-api-key"|"bearer"'],
+      ['providers.claude.authHeader', 'must be one of "x-api-key", "bearer"'],
       ['providers.claude.chat.maxTokens', 'must be > 0 tokens'],
       ['providers.claude.maxTokens', 'unknown key'],
       ['providers.claude.tts', 'unknown key'],

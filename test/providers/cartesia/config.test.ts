@@ -81,7 +81,7 @@ describe('config kind cartesia', () => {
     expect(issues.sort()).toEqual([
       ['providers.sonic.apiKey', 'expected a string or { env: "VARIABLE_NAME" }'],
       ['providers.sonic.tts.maxBufferDelayMs', 'must be <= 5000 ms'],
-      ['providers.sonic.tts.transport', 'Invalid option: expected one of "bytes"|"sse"|"websocket"|"auto"'],
+      ['providers.sonic.tts.transport', 'must be one of "bytes", "sse", "websocket", "auto"'],
       ['providers.sonic.voice', 'unknown key'],
     ]);
   });

@@ -84,7 +84,7 @@ describe('config kind elevenlabs', () => {
       }),
     ).toEqual([
       'providers.eleven.apiKey: expected a string or { env: "VARIABLE_NAME" }',
-      'providers.eleven.tts.transport: Invalid option: expected one of "http"|"websocket"|"auto"',
+      'providers.eleven.tts.transport: must be one of "http", "websocket", "auto"',
       'providers.eleven.tts.optimizeStreamingLatency: must be 0..4',
       'providers.eleven.tts.voiceSettings.speed: must be <= 1.2',
       'providers.eleven.tts.voiceSettings.similarity_boost: unknown key; did you mean "similarityBoost"?',

@@ -1,0 +1,33 @@
+import { didYouMean } from '../config/did-you-mean.js';
+import type { RouterOptions } from './router-types.js';
+
+/** Every key of RouterOptions (the compiler checks that none is missing or extra). */
+const ROUTER_OPTION_KEYS = Object.keys({
+  fetch: true,
+  WebSocket: true,
+  ca: true,
+  clock: true,
+  logger: true,
+  random: true,
+  env: true,
+} satisfies Record<keyof RouterOptions, true>);
+
+/**
+ * Checks the options given to createRouter as strictly as the config: an object whose keys are
+ * all RouterOptions keys (an `undefined` value counts as unset).
+ * @throws TypeError naming the first unknown key, with a did-you-mean when one is close
+ *   (`fetchh` -> `fetch`), or saying the options are not an object.
+ */
+export function checkRouterOptions(options: unknown): asserts options is RouterOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError(
+      `createRouter: options must be an object (RouterOptions), got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`,
+    );
+  for (const key of Object.keys(options)) {
+    if (ROUTER_OPTION_KEYS.includes(key)) continue;
+    const near = didYouMean(key, ROUTER_OPTION_KEYS);
+    throw new TypeError(
+      `createRouter: unknown option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; the options are ${ROUTER_OPTION_KEYS.join(', ')}`,
+    );
+  }
+}
