@@ -30,7 +30,7 @@ type State =
   | { kind: 'riff' }
   | { kind: 'chunk-header' }
   | { kind: 'fmt'; size: number; pad: number }
-  | { kind: 'skip'; remaining: number; then: 'chunk-header' | 'trailing' }
+  | { kind: 'skip'; remaining: number; next: 'chunk-header' | 'trailing' }
   | { kind: 'data'; remaining: number; open: boolean; pad: number }
   | { kind: 'trailing' }
   | { kind: 'wave-tag' }
@@ -85,7 +85,7 @@ export class WavReader {
   /** True once an exact-size `data` chunk has been read to its end (later bytes are ignored). */
   get done(): boolean {
     const kind = this.#state.kind;
-    return kind === 'done' || kind === 'trailing' || (kind === 'skip' && this.#state.then === 'trailing');
+    return kind === 'done' || kind === 'trailing' || (kind === 'skip' && this.#state.next === 'trailing');
   }
 
   /**
@@ -123,7 +123,10 @@ export class WavReader {
         if (take > 0) {
           const piece = bytes.subarray(pos, pos + take);
           if (data.byteLength === 0) data = piece;
-          else (more ??= [data]).push(piece);
+          else {
+            more ??= [data];
+            more.push(piece);
+          }
         }
         pos += take;
         this.#dataBytes += take;
@@ -136,14 +139,14 @@ export class WavReader {
           pos = bytes.byteLength;
         } else if (state.remaining === 0) {
           this.#state = state.pad
-            ? { kind: 'skip', remaining: state.pad, then: 'trailing' }
+            ? { kind: 'skip', remaining: state.pad, next: 'trailing' }
             : { kind: 'trailing' };
         }
       } else if (state.kind === 'skip') {
         const take = Math.min(state.remaining, bytes.byteLength - pos);
         pos += take;
         state.remaining -= take;
-        if (state.remaining === 0) this.#state = { kind: state.then };
+        if (state.remaining === 0) this.#state = { kind: state.next };
       } else {
         const need = this.#need(state);
         const take = Math.min(need - this.#headerLength, bytes.byteLength - pos);
@@ -177,7 +180,7 @@ export class WavReader {
       const truncatedBytes = declared === undefined ? 0 : declared - this.#dataBytes;
       return this.#held.byteLength > 0 ? { truncatedBytes, rest: this.#held } : { truncatedBytes };
     }
-    const trailing = state.kind === 'trailing' || (state.kind === 'skip' && state.then === 'trailing');
+    const trailing = state.kind === 'trailing' || (state.kind === 'skip' && state.next === 'trailing');
     if (
       state.kind === 'done' ||
       (trailing && !(this.#headerLength >= 4 && ascii(this.#header, 0) === 'RIFF'))
@@ -222,7 +225,7 @@ export class WavReader {
       else if (!/^[\x20-\x7e]{4}$/.test(id)) this.#state = { kind: 'done' };
       else {
         const skip = size + (size & 1);
-        this.#state = skip === 0 ? { kind: 'trailing' } : { kind: 'skip', remaining: skip, then: 'trailing' };
+        this.#state = skip === 0 ? { kind: 'trailing' } : { kind: 'skip', remaining: skip, next: 'trailing' };
       }
       return;
     }
@@ -237,7 +240,7 @@ export class WavReader {
       }
       this.#format = first ?? format;
       this.#state = state.pad
-        ? { kind: 'skip', remaining: state.pad, then: 'chunk-header' }
+        ? { kind: 'skip', remaining: state.pad, next: 'chunk-header' }
         : { kind: 'chunk-header' };
       this.#header = new Uint8Array(12);
       return;
@@ -268,7 +271,7 @@ export class WavReader {
     }
     const skip = size + (size & 1);
     this.#state =
-      skip === 0 ? { kind: 'chunk-header' } : { kind: 'skip', remaining: skip, then: 'chunk-header' };
+      skip === 0 ? { kind: 'chunk-header' } : { kind: 'skip', remaining: skip, next: 'chunk-header' };
   }
 }
 
