@@ -90,7 +90,11 @@ export function readWav(source: AsyncIterable<Uint8Array>, options: ReadWavOptio
         if (whole.byteLength > 0) yield whole;
       }
       finished = true;
-      const { truncatedBytes } = reader.end();
+      const { truncatedBytes, rest } = reader.end();
+      if (rest) {
+        const whole = framer.push(rest);
+        if (whole.byteLength > 0) yield whole;
+      }
       if (truncatedBytes > 0) options.onTruncated?.(truncatedBytes);
       const { droppedBytes } = framer.end();
       if (droppedBytes > 0) options.onDropped?.(droppedBytes);

@@ -1,5 +1,6 @@
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { AudioFormat } from '../types/audio.js';
+import { formatLabel } from './format.js';
 import { parseWavFmt } from './wav-fmt.js';
 
 /** What one {@link WavReader.push} produced. */
@@ -22,12 +23,17 @@ const MAX_FMT_BYTES = 4096;
 
 const EMPTY = new Uint8Array(0);
 
+/** `RIFF????WAVE`: the start of a WAV file (`?`: the 4 size bytes, any value). */
+const WAV_START = [0x52, 0x49, 0x46, 0x46, -1, -1, -1, -1, 0x57, 0x41, 0x56, 0x45];
+
 type State =
   | { kind: 'riff' }
   | { kind: 'chunk-header' }
   | { kind: 'fmt'; size: number; pad: number }
-  | { kind: 'skip'; remaining: number }
-  | { kind: 'data'; remaining: number }
+  | { kind: 'skip'; remaining: number; next: 'chunk-header' | 'trailing' }
+  | { kind: 'data'; remaining: number; open: boolean; pad: number }
+  | { kind: 'trailing' }
+  | { kind: 'wave-tag' }
   | { kind: 'done' };
 
 /**
@@ -37,8 +43,16 @@ type State =
  * other chunk (LIST, fact, ...) skipped before `data`, odd chunk sizes padded to even (RIFF
  * rule). A `data` size of 0xFFFFFFFF, 0x7FFFF000 and above (espeak-ng `--stdout`) or 0 (what
  * writers that cannot seek back, such as Python's `wave`, leave) is a placeholder: the data runs
- * to the end of the stream. Any other `data` size is taken as exact: reading stops at its end
- * and whatever follows (trailing chunks, pad byte) is ignored.
+ * to the end of the stream. Any other `data` size is taken as exact: reading stops at its end,
+ * and the chunks that follow (LIST, id3, pad byte) are skipped.
+ *
+ * A stream of WAV files back to back (servers that encode each sentence separately) is read as
+ * one: a new `RIFF....WAVE` header after an exact-size `data` chunk, or found among the bytes
+ * of a placeholder-size one (the 12 bytes `RIFF`, 4 any, `WAVE`, at any offset), starts the
+ * next file, whose header is read and never yielded as samples. Its format must be the first
+ * file's; another format is a ProtocolError. While a placeholder-size chunk's last pushed bytes
+ * could be the start of such a header (at most 11 bytes), they are held back until the next
+ * push, or returned by `end()` as `rest`.
  *
  * @example
  * const reader = new WavReader();
@@ -58,6 +72,10 @@ export class WavReader {
   #format: AudioFormat | undefined;
   #declaredDataBytes: number | undefined;
   #dataBytes = 0;
+  /** True once a second WAV header has started: its format must match the first. */
+  #restarted = false;
+  /** Bytes of a placeholder-size `data` chunk held back: they may start a WAV header. */
+  #held: Uint8Array = EMPTY;
 
   /** The stream's format, once known. */
   get format(): AudioFormat | undefined {
@@ -66,33 +84,69 @@ export class WavReader {
 
   /** True once an exact-size `data` chunk has been read to its end (later bytes are ignored). */
   get done(): boolean {
-    return this.#state.kind === 'done';
+    const kind = this.#state.kind;
+    return kind === 'done' || kind === 'trailing' || (kind === 'skip' && this.#state.next === 'trailing');
   }
 
   /**
    * Feeds the next bytes of the stream.
    * @throws ProtocolError with the byte offset for a malformed header: not RIFF/WAVE, `data`
-   * before `fmt `, an unsupported format (see parseWavFmt), an oversized `fmt ` chunk.
+   * before `fmt `, an unsupported format (see parseWavFmt), an oversized `fmt ` chunk, a next
+   * WAV file whose format differs from the first's.
    */
-  push(bytes: Uint8Array): WavReadResult {
+  push(pushed: Uint8Array): WavReadResult {
+    let bytes = pushed;
+    if (this.#held.byteLength > 0) {
+      bytes = new Uint8Array(this.#held.byteLength + pushed.byteLength);
+      bytes.set(this.#held, 0);
+      bytes.set(pushed, this.#held.byteLength);
+      this.#offset -= this.#held.byteLength;
+      this.#held = EMPTY;
+    }
     let data: Uint8Array = EMPTY;
+    let more: Uint8Array[] | undefined;
     let pos = 0;
     while (pos < bytes.byteLength) {
       const state = this.#state;
       if (state.kind === 'done') {
         pos = bytes.byteLength;
       } else if (state.kind === 'data') {
-        const take = Math.min(state.remaining, bytes.byteLength - pos);
-        data = bytes.subarray(pos, pos + take);
+        let take = Math.min(state.remaining, bytes.byteLength - pos);
+        let next: 'riff' | 'hold' | undefined;
+        if (state.open) {
+          const at = wavStart(bytes, pos);
+          if (at !== -1) {
+            take = at - pos;
+            next = at + WAV_START.length <= bytes.byteLength ? 'riff' : 'hold';
+          }
+        }
+        if (take > 0) {
+          const piece = bytes.subarray(pos, pos + take);
+          if (data.byteLength === 0) data = piece;
+          else {
+            more ??= [data];
+            more.push(piece);
+          }
+        }
         pos += take;
         this.#dataBytes += take;
         state.remaining -= take;
-        if (state.remaining === 0) this.#state = { kind: 'done' };
+        if (next === 'riff') {
+          this.#restarted = true;
+          this.#state = { kind: 'riff' };
+        } else if (next === 'hold') {
+          this.#held = bytes.slice(pos);
+          pos = bytes.byteLength;
+        } else if (state.remaining === 0) {
+          this.#state = state.pad
+            ? { kind: 'skip', remaining: state.pad, next: 'trailing' }
+            : { kind: 'trailing' };
+        }
       } else if (state.kind === 'skip') {
         const take = Math.min(state.remaining, bytes.byteLength - pos);
         pos += take;
         state.remaining -= take;
-        if (state.remaining === 0) this.#state = { kind: 'chunk-header' };
+        if (state.remaining === 0) this.#state = { kind: state.next };
       } else {
         const need = this.#need(state);
         const take = Math.min(need - this.#headerLength, bytes.byteLength - pos);
@@ -106,21 +160,32 @@ export class WavReader {
         }
       }
     }
-    this.#offset += bytes.byteLength;
+    this.#offset += bytes.byteLength - this.#held.byteLength;
+    if (more) data = joinAll(more);
     return this.#format ? { format: this.#format, data } : { data };
   }
 
   /**
-   * Ends the stream. Returns how many bytes an exact-size `data` chunk declared but never
-   * delivered (`truncatedBytes`, 0 when complete or when the size was a placeholder); the
-   * caller decides whether a short body is an error.
-   * @throws ProtocolError (offset = stream length) when the stream ended before the `data` chunk.
+   * Ends the stream. Returns how many bytes the last exact-size `data` chunk declared but never
+   * delivered (`truncatedBytes`, 0 when complete or when the size was a placeholder; the caller
+   * decides whether a short body is an error), and `rest`: the held-back last bytes of a
+   * placeholder-size chunk (audio: they did not turn into a WAV header), when there are any.
+   * @throws ProtocolError (offset = stream length) when the stream ended before the `data`
+   * chunk, also that of a next WAV file whose header had begun.
    */
-  end(): { truncatedBytes: number } {
+  end(): { truncatedBytes: number; rest?: Uint8Array } {
     const state = this.#state;
-    if (state.kind === 'data' || state.kind === 'done') {
+    if (state.kind === 'data') {
       const declared = this.#declaredDataBytes;
-      return { truncatedBytes: declared === undefined ? 0 : declared - this.#dataBytes };
+      const truncatedBytes = declared === undefined ? 0 : declared - this.#dataBytes;
+      return this.#held.byteLength > 0 ? { truncatedBytes, rest: this.#held } : { truncatedBytes };
+    }
+    const trailing = state.kind === 'trailing' || (state.kind === 'skip' && state.next === 'trailing');
+    if (
+      state.kind === 'done' ||
+      (trailing && !(this.#headerLength >= 4 && ascii(this.#header, 0) === 'RIFF'))
+    ) {
+      return { truncatedBytes: 0 };
     }
     throw new ProtocolError(`WAV stream ended after ${this.#offset} bytes, before its data chunk`, {
       offset: this.#offset,
@@ -130,6 +195,7 @@ export class WavReader {
   #need(state: State): number {
     if (state.kind === 'riff') return 12;
     if (state.kind === 'fmt') return state.size;
+    if (state.kind === 'wave-tag') return 4;
     return 8;
   }
 
@@ -144,9 +210,38 @@ export class WavReader {
       this.#state = { kind: 'chunk-header' };
       return;
     }
+    if (state.kind === 'wave-tag') {
+      if (ascii(header, 0) !== 'WAVE') {
+        throw new ProtocolError('Not a WAV stream: RIFF form type is not WAVE', { offset: start });
+      }
+      this.#restarted = true;
+      this.#state = { kind: 'chunk-header' };
+      return;
+    }
+    if (state.kind === 'trailing') {
+      const id = ascii(header, 0);
+      const size = view.getUint32(4, true);
+      if (id === 'RIFF') this.#state = { kind: 'wave-tag' };
+      else if (!/^[\x20-\x7e]{4}$/.test(id)) this.#state = { kind: 'done' };
+      else {
+        const skip = size + (size & 1);
+        this.#state = skip === 0 ? { kind: 'trailing' } : { kind: 'skip', remaining: skip, next: 'trailing' };
+      }
+      return;
+    }
     if (state.kind === 'fmt') {
-      this.#format = parseWavFmt(header, start);
-      this.#state = state.pad ? { kind: 'skip', remaining: state.pad } : { kind: 'chunk-header' };
+      const format = parseWavFmt(header, start);
+      const first = this.#format;
+      if (this.#restarted && first && !sameFormat(first, format)) {
+        throw new ProtocolError(
+          `WAV stream restarts with another format (${formatLabel(format)} after ${formatLabel(first)})`,
+          { offset: start },
+        );
+      }
+      this.#format = first ?? format;
+      this.#state = state.pad
+        ? { kind: 'skip', remaining: state.pad, next: 'chunk-header' }
+        : { kind: 'chunk-header' };
       this.#header = new Uint8Array(12);
       return;
     }
@@ -170,12 +265,47 @@ export class WavReader {
         throw new ProtocolError('WAV data chunk comes before any fmt chunk', { offset: start });
       const open = size === 0 || size === UNKNOWN_SIZE || size >= HUGE_PLACEHOLDER;
       this.#declaredDataBytes = open ? undefined : size;
-      this.#state = { kind: 'data', remaining: open ? Number.POSITIVE_INFINITY : size };
+      this.#dataBytes = 0;
+      this.#state = { kind: 'data', remaining: open ? Number.POSITIVE_INFINITY : size, open, pad: size & 1 };
       return;
     }
     const skip = size + (size & 1);
-    this.#state = skip === 0 ? { kind: 'chunk-header' } : { kind: 'skip', remaining: skip };
+    this.#state =
+      skip === 0 ? { kind: 'chunk-header' } : { kind: 'skip', remaining: skip, next: 'chunk-header' };
   }
+}
+
+/**
+ * The offset from `from` on where `bytes` hold `RIFF????WAVE`, or where their end could be the
+ * start of it (held back until more bytes come); -1 when neither.
+ */
+function wavStart(bytes: Uint8Array, from: number): number {
+  const end = bytes.byteLength;
+  for (let at = bytes.indexOf(0x52, from); at !== -1; at = bytes.indexOf(0x52, at + 1)) {
+    let i = 1;
+    while (i < WAV_START.length && at + i < end && (WAV_START[i] === -1 || bytes[at + i] === WAV_START[i]))
+      i++;
+    if (i === WAV_START.length || at + i === end) return at;
+  }
+  return -1;
+}
+
+function sameFormat(a: AudioFormat, b: AudioFormat): boolean {
+  return (
+    a.encoding === b.encoding && a.sampleRate === b.sampleRate && (a.channels ?? 1) === (b.channels ?? 1)
+  );
+}
+
+function joinAll(parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.byteLength;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
 }
 
 function ascii(bytes: Uint8Array, at: number): string {

@@ -1,6 +1,8 @@
 import { formatLabel } from '../../audio/format.js';
 import { ProtocolError } from '../../errors/index.js';
 import { declaredAudio, rawAnswerFormat } from '../shared/answer-audio.js';
+import { sniffedBodyAudio } from '../shared/sniffed-body-audio.js';
+import { wavBodyAudio } from '../shared/wav-body-audio.js';
 import type {
   AttemptContext,
   ProviderAudio,
@@ -10,7 +12,6 @@ import type {
 } from '../types.js';
 import { authorizationOf, type DeepgramEndpoint, deepgramUrl } from './endpoint.js';
 import { DEEPGRAM_SPEAK_OUTPUT_FORMATS, deepgramEncoding } from './formats.js';
-import { speakBodyAudio } from './speak-body.js';
 
 /**
  * The query of one `/v1/speak` request, in order (PROTOCOLS.md 3.3: every option goes in the
@@ -40,15 +41,16 @@ export function speakQuery(request: ProviderTtsRequest, provider: string): Array
  * `{"text": ...}`. The audio is streamed as it arrives, labelled with the format the answer's
  * Content-Type names (`audio/L16; rate=24000` is PCM s16le at 24000 Hz, `audio/basic` mu-law at
  * 8000 Hz, `audio/x-alaw` A-law...), the requested one for what it does not name or when it has
- * none (`application/octet-stream`, no header); a WAV body is read by its header instead (see
- * `speakBodyAudio`). Bytes are never labelled with a format they contradict. Capabilities:
+ * none (`application/octet-stream`, no header); a WAV body (by its type, or by its first bytes
+ * `RIFF....WAVE`) is read by its header instead (see `sniffedBodyAudio`). Bytes are never labelled with a format they contradict. Capabilities:
  * `outputFormats` = {@link DEEPGRAM_SPEAK_OUTPUT_FORMATS}, no streaming text, no word timestamps.
  * Throws what the transport throws: ProviderError for an HTTP error status, with Deepgram's
  * `err_code` / `category` as `providerCode` / `providerType` and its `err_msg` / `message`
  * (PROTOCOLS.md 3.4), TimeoutError, AbortError; and ProtocolError (retryable: the route falls
  * back) when a 200 answer is JSON or text instead of audio, when its Content-Type contradicts
  * the requested format (compressed audio such as `audio/mpeg`; another encoding without a
- * sample rate; more than one channel), or a WAV body is malformed.
+ * sample rate; more than one channel), when its first bytes are another file (MP3, Ogg, FLAC...)
+ * or JSON/HTML text (see `sniffedBodyAudio`), or a WAV body is malformed.
  */
 export function createDeepgramSpeak(endpoint: DeepgramEndpoint): TtsProvider {
   const capabilities: TtsCapabilities = {
@@ -80,15 +82,14 @@ export function createDeepgramSpeak(endpoint: DeepgramEndpoint): TtsProvider {
         if (declared.kind === 'not-audio') {
           throw new ProtocolError(`Speak answer has Content-Type '${contentType}', not audio`, { provider });
         }
-        // A WAV answer is read by its header; a raw one labelled with what its type names.
-        const body =
-          declared.kind === 'wav'
-            ? ({ wav: true } as const)
-            : {
-                wav: false,
-                format: rawAnswerFormat(provider, 'Speak answer', contentType, declared, request.format),
-              };
-        yield* speakBodyAudio(provider, response.body, body);
+        // A WAV answer is read by its header; a raw one labelled with what its type names,
+        // unless its first bytes are a WAV header (read as WAV), another file or text (failed).
+        if (declared.kind === 'wav') yield* wavBodyAudio(provider, response.body);
+        else {
+          const format = rawAnswerFormat(provider, 'Speak answer', contentType, declared, request.format);
+          const audio = await sniffedBodyAudio(provider, response, format);
+          yield* { [Symbol.asyncIterator]: () => audio };
+        }
         ended = true;
       } finally {
         if (!ended) await response.cancel();

@@ -1,6 +1,7 @@
 import { ProtocolError, ProviderError } from '../../errors/index.js';
 import type { AudioFormat } from '../../types/audio.js';
-import { contentTypeMismatch, declaredAudio, mp3Verdict, rawAnswerFormat } from '../shared/answer-audio.js';
+import { declaredAudio, rawAnswerFormat } from '../shared/answer-audio.js';
+import { sniffedBodyAudio } from '../shared/sniffed-body-audio.js';
 import { wavBodyAudio } from '../shared/wav-body-audio.js';
 import type { AttemptContext, ProviderTtsRequest } from '../types.js';
 import type { ElevenLabsEndpoint, WireVoiceSettings } from './endpoint.js';
@@ -59,53 +60,20 @@ export function isNonAudioType(contentType: string): boolean {
 const WHAT = 'ElevenLabs answer';
 
 /**
- * The raw audio of an answer labelled `audio/mpeg`, which ElevenLabs' spec gives for every
- * `output_format` (PROTOCOLS.md 4.2), so the label alone says nothing: the body is read as
- * `format` unless it is MP3 ({@link mp3Verdict}: an ID3 tag, or two MPEG Layer III frame
- * headers one frame apart), which is a ProtocolError (the server ignored `output_format`).
- * Holds back at most the first frame's bytes (about 1.5 KB) when the body starts like a frame
- * header; a body that ends first is audio.
- */
-async function* mpegLabelled(
-  provider: string,
-  contentType: string,
-  body: AsyncIterable<Uint8Array>,
-  format: AudioFormat,
-): AsyncGenerator<ElevenLabsAudio> {
-  let head: Uint8Array | undefined = new Uint8Array(0);
-  for await (const data of body) {
-    if (data.byteLength === 0) continue;
-    if (head === undefined) {
-      yield { data, format: { ...format } };
-      continue;
-    }
-    const joined: Uint8Array = new Uint8Array(head.byteLength + data.byteLength);
-    joined.set(head, 0);
-    joined.set(data, head.byteLength);
-    const verdict = mp3Verdict(joined);
-    if (verdict === 'more') {
-      head = joined;
-      continue;
-    }
-    if (verdict === 'mp3') throw contentTypeMismatch(provider, WHAT, contentType, format);
-    head = undefined;
-    yield { data: joined, format: { ...format } };
-  }
-  if (head !== undefined && head.byteLength > 0) yield { data: head, format: { ...format } };
-}
-
-/**
  * Text-to-speech over `POST {baseUrl}/v1/text-to-speech/{voice}/stream?output_format=<format>`
  * (PROTOCOLS.md 4.2, ELJS): header `xi-api-key`, JSON body of {@link streamRequestBody},
  * `optimize_streaming_latency` in the query when configured. Yields the body's chunks as they
  * arrive (they may split a sample), labelled with `request.format`, or with what the
  * Content-Type names when it names a raw format (`audio/L16; rate=16000`, `audio/basic`...);
- * a WAV answer is read by its header. Throws what the transport throws (ProviderError for an
+ * a WAV answer (by its type or its first bytes) is read by its header. The first bytes of any
+ * other answer are sniffed (see `sniffedBodyAudio`): `audio/mpeg`, the type ElevenLabs' spec
+ * gives for every `output_format` (PROTOCOLS.md 4.2), says nothing on its own. Throws what the transport throws (ProviderError for an
  * error status, with ElevenLabs' `{"detail":{status,message}}` or validation `{"detail":[...]}`
  * read into message and code; TimeoutError; AbortError; ProtocolError for a cut body);
  * ProtocolError (retryable) when a 200 answer is JSON or text, when its Content-Type
- * contradicts the requested format (Ogg, Opus, another encoding without a rate), or when it is
- * `audio/mpeg` and the body is MP3; ProviderError when `request.format` is not one ElevenLabs
+ * contradicts the requested format (Ogg, Opus, another encoding without a rate), or when its
+ * first bytes are MP3 (an ID3 tag, or two MPEG frame headers one frame apart), another file
+ * (Ogg, FLAC...) or JSON/HTML text, whatever its Content-Type; ProviderError when `request.format` is not one ElevenLabs
  * makes.
  */
 export async function* httpStream(
@@ -139,13 +107,15 @@ export async function* httpStream(
       });
     }
     if (declared.kind === 'wav') yield* wavBodyAudio(provider, response.body);
-    else if (declared.kind === 'mpeg')
-      yield* mpegLabelled(provider, contentType, response.body, request.format);
     else {
-      const format = rawAnswerFormat(provider, WHAT, contentType, declared, request.format);
-      for await (const data of response.body) {
-        if (data.byteLength > 0) yield { data, format };
-      }
+      // `audio/mpeg` is what the spec gives for every output_format, so it says nothing; the
+      // first bytes tell MP3 (or another file, or text) from the raw samples asked for.
+      const format =
+        declared.kind === 'mpeg'
+          ? { ...request.format }
+          : rawAnswerFormat(provider, WHAT, contentType, declared, request.format);
+      const audio = await sniffedBodyAudio(provider, response, format);
+      yield* { [Symbol.asyncIterator]: () => audio };
     }
     ended = true;
   } finally {

@@ -3,8 +3,10 @@ import {
   type ShapeOf,
   wireArray,
   wireCount,
+  wireEither,
   wireNullish,
   wireObject,
+  wireRecord,
   wireString,
 } from '../shared/wire-shape.js';
 
@@ -31,12 +33,19 @@ export const errorObjectSchema = lazySchema((z) =>
 const str = wireNullish(wireString);
 const count = wireNullish(wireCount);
 
-/** One tool-call fragment of a chat delta; `index` groups the fragments of one call. */
+/**
+ * One tool-call fragment of a chat delta; `index` groups the fragments of one call. Some
+ * OpenAI-compatible servers send a complete call in one chunk without `index` (then the
+ * fragment's position in the array stands for it) or with `arguments` as a JSON object
+ * rather than its text (then it is serialised): both are accepted.
+ */
 export const toolCallDeltaShape = wireObject({
-  index: wireCount,
+  index: count,
   id: str,
   type: str,
-  function: wireNullish(wireObject({ name: str, arguments: str })),
+  function: wireNullish(
+    wireObject({ name: str, arguments: wireNullish(wireEither(wireString, wireRecord)) }),
+  ),
 });
 
 /** Token counts of chat (`CompletionUsage`; vLLM `UsageInfo`). */

@@ -30,7 +30,10 @@ interface PendingToolCall {
  * request asks for one choice):
  * - a `text-delta` for each non-empty `content` (and `refusal`: it is what the model says);
  * - tool calls assembled from `tool_calls` fragments by `index` (first `id` and `name` seen,
- *   `arguments` concatenated), emitted whole, in index order, when `finish_reason` arrives;
+ *   `arguments` concatenated), emitted whole, in index order, when `finish_reason` arrives; a
+ *   fragment without `index` counts as its position in the array (a complete call per chunk:
+ *   one whose `id` differs from the call at that position starts a new call), and `arguments`
+ *   sent as a JSON object count as its JSON text;
  * - one `finish` at the end, with the mapped finish reason and the last usage seen (the usage
  *   chunk with `choices: []` comes after the finish-reason chunk, so `finish` waits for
  *   `[DONE]` or the end of the body).
@@ -69,16 +72,18 @@ export class ChatStreamAssembler {
         events = this.addText(events, delta.content);
         events = this.addText(events, delta.refusal);
         if (delta.tool_calls && !this.toolCallsEmitted) {
-          this.toolCalls ??= new Map();
-          for (const fragment of delta.tool_calls) {
-            let call = this.toolCalls.get(fragment.index);
-            if (!call) {
-              call = { id: undefined, name: undefined, arguments: '' };
-              this.toolCalls.set(fragment.index, call);
-            }
+          const fragments = delta.tool_calls;
+          for (let position = 0; position < fragments.length; position++) {
+            const fragment = fragments[position]!;
+            const call = this.callOf(
+              fragment.index ?? position,
+              fragment.index === undefined ? fragment.id : undefined,
+            );
             if (!call.id && fragment.id) call.id = fragment.id;
             if (!call.name && fragment.function?.name) call.name = fragment.function.name;
-            if (fragment.function?.arguments) call.arguments += fragment.function.arguments;
+            const args = fragment.function?.arguments;
+            if (typeof args === 'string') call.arguments += args;
+            else if (args) call.arguments += JSON.stringify(args);
           }
         }
       }
@@ -124,6 +129,26 @@ export class ChatStreamAssembler {
     if (this.usage) finish.usage = this.usage;
     events.push(finish);
     return events;
+  }
+
+  /**
+   * The pending call of `index`, created when new. A fragment without `index` (`id` given) that
+   * names another call than the one at its position starts a call after the last one, so that
+   * complete calls sent one per chunk without `index` are not merged.
+   */
+  private callOf(index: number | null, id: string | null | undefined): PendingToolCall {
+    this.toolCalls ??= new Map();
+    let key = index ?? 0;
+    let call = this.toolCalls.get(key);
+    if (call && id && call.id && call.id !== id) {
+      key = Math.max(...this.toolCalls.keys()) + 1;
+      call = undefined;
+    }
+    if (!call) {
+      call = { id: undefined, name: undefined, arguments: '' };
+      this.toolCalls.set(key, call);
+    }
+    return call;
   }
 
   private flushToolCalls(): ChatEvent[] {

@@ -1,19 +1,25 @@
-import { isWavHeader, WAV_SNIFF_BYTES } from '../../audio/wav-sniff.js';
+import { formatLabel } from '../../audio/format.js';
+import { ProtocolError } from '../../errors/index.js';
 import type { HttpResponse } from '../../transport/types.js';
 import type { AudioFormat } from '../../types/audio.js';
 import type { ProviderAudio } from '../types.js';
+import { SNIFF_BYTES, sniffBodyHead } from './body-signature.js';
 import { cancelUnlessEnded, rawBodyAudio } from './opened-audio.js';
 import { wavBodyAudio } from './wav-body-audio.js';
 
 /**
  * The audio of a body asked for as raw samples in `format` whose Content-Type does not say WAV
- * (raw, or unlabelled such as `application/octet-stream`). Servers that ignore the requested
- * raw format answer a WAV file under such types, so the first {@link WAV_SNIFF_BYTES} bytes are
- * read first: a body that starts `RIFF....WAVE` is read as a streamed WAV and labelled with
- * its header's format (never relabelled: the router converts it, or fails the attempt with a
- * ProtocolError when it cannot); anything else is raw samples labelled `format`, read by plain
- * calls from the transport's body (see `rawBodyAudio`), the sniffed bytes first. Only the
- * start of the body is looked at, once.
+ * (raw, or unlabelled such as `application/octet-stream`). Its first bytes are read first
+ * ({@link SNIFF_BYTES}, more only when they start like an MPEG frame) and classified by
+ * `sniffBodyHead`:
+ * - `RIFF....WAVE`: read as a streamed WAV and labelled with its header's format (never
+ *   relabelled: the router converts it, or fails the attempt with a ProtocolError when it
+ *   cannot), whatever the Content-Type says;
+ * - a known file that is not raw samples (MP3, Ogg, FLAC, WebM, RIFF other than WAVE) or JSON,
+ *   HTML or XML text: a ProtocolError (retryable, nothing yielded: the route falls back);
+ * - anything else: raw samples labelled `format`, read by plain calls from the transport's body
+ *   (see `rawBodyAudio`), the sniffed bytes first.
+ * Only the start of the body is looked at, once. The response is cancelled on a ProtocolError.
  */
 export async function sniffedBodyAudio(
   provider: string,
@@ -23,15 +29,22 @@ export async function sniffedBodyAudio(
   const source = response.body[Symbol.asyncIterator]();
   let head: Uint8Array = new Uint8Array(0);
   let finished = false;
-  while (head.byteLength < WAV_SNIFF_BYTES) {
+  let signature = sniffBodyHead(head, false);
+  while (signature.kind === 'more') {
     const step = await source.next();
-    if (step.done) {
-      finished = true;
-      break;
-    }
-    head = join(head, step.value);
+    if (step.done) finished = true;
+    else head = join(head, step.value);
+    signature = sniffBodyHead(head, finished);
   }
-  if (!isWavHeader(head)) return rawBodyAudio(response, format, head);
+  if (signature.kind === 'foreign') {
+    await response.cancel();
+    const type = response.headers['content-type'];
+    throw new ProtocolError(
+      `Audio answer is ${signature.what}, not ${formatLabel(format)} (Content-Type ${type ? `'${type}'` : 'none'})`,
+      { provider },
+    );
+  }
+  if (signature.kind === 'raw') return rawBodyAudio(response, format, head);
   const rest: AsyncIterable<Uint8Array> = {
     [Symbol.asyncIterator]: () => source,
   };

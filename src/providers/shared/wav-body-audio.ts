@@ -8,7 +8,10 @@ import type { ProviderAudio } from '../types.js';
  * OpenAI), yielded as it arrives and labelled with the format of the WAV header: encoding
  * and sample rate are never assumed. Chunks are not framed (the router re-frames).
  * A `data` size that is a streaming placeholder (0xFFFFFFFF, 0) runs to the end of the body;
- * an exact size stops the audio there, and the rest of the body is read and ignored.
+ * an exact size stops the audio there, and the chunks after it are skipped. WAV files back to
+ * back (a next `RIFF....WAVE` header after an exact-size chunk, or inside a placeholder-size
+ * one) are read as one stream of the first file's format (see `WavReader`); a next file of
+ * another format is a ProtocolError.
  * Throws ProtocolError (with `provider`, `partialOutput` when audio was yielded, and the
  * reader's byte offset) for a malformed header, a body that ends inside the header, or an
  * exact-size `data` chunk that the body ends before completing (truncated).
@@ -45,10 +48,15 @@ export async function* wavBodyAudio(
     }
   }
   let truncatedBytes = 0;
+  let rest: Uint8Array | undefined;
   try {
-    truncatedBytes = reader.end().truncatedBytes;
+    ({ truncatedBytes, rest } = reader.end());
   } catch (error) {
     fail(error);
+  }
+  if (rest && format) {
+    hadOutput = true;
+    yield { data: rest, format };
   }
   if (truncatedBytes > 0) {
     throw new ProtocolError(`WAV body ended ${truncatedBytes} bytes short of its data chunk (truncated)`, {

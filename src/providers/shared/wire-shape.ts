@@ -11,8 +11,8 @@ import { lazySchema } from '../../internal/zod.js';
  * permissive than the schema: test/providers/shared/wire-shape.test.ts checks both agree.
  *
  * Only what the hot frames of the providers whose config skips zod need is here: strings,
- * literals, non-negative integers, `unknown`, nullish values, arrays and loose objects (unknown
- * fields kept and ignored, like zod's `looseObject`).
+ * literals, non-negative integers, `unknown`, plain records, unions of two, nullish values,
+ * arrays and loose objects (unknown fields kept and ignored, like zod's `looseObject`).
  */
 export interface WireShape<T> {
   /** True when `value` fits the shape (and so the schema): then it can be used as a `T`. */
@@ -44,6 +44,20 @@ export const wireCount: WireShape<number> = shape(
   (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0,
   (z) => z.number().int().nonnegative(),
 );
+
+/** A plain JSON object: not an array, not null (`z.record(z.string(), z.unknown())`). */
+export const wireRecord: WireShape<Record<string, unknown>> = shape(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  (z) => z.record(z.string(), z.unknown()),
+);
+
+/** `a` or `b` (`z.union([a, b])`). */
+export function wireEither<A, B>(a: WireShape<A>, b: WireShape<B>): WireShape<A | B> {
+  return shape(
+    (v) => a.fits(v) || b.fits(v),
+    (z) => z.union([inner(a), inner(b)]),
+  );
+}
 
 /** Any value, the field may be absent (`z.unknown().optional()`). */
 export const wireUnknown: WireShape<unknown> = shape(

@@ -4,7 +4,8 @@ import { encodeWav } from '../../../src/audio/index.js';
 import { AbortError, ProtocolError, ProviderError } from '../../../src/errors/index.js';
 import { createDeepgramAdapter } from '../../../src/providers/deepgram/index.js';
 import { speakQuery } from '../../../src/providers/deepgram/speak.js';
-import { speakBodyAudio } from '../../../src/providers/deepgram/speak-body.js';
+import { sniffedBodyAudio } from '../../../src/providers/shared/sniffed-body-audio.js';
+import { wavBodyAudio } from '../../../src/providers/shared/wav-body-audio.js';
 import type { ProviderAudio, ProviderTtsRequest } from '../../../src/providers/types.js';
 import {
   createDeepgramMock,
@@ -217,27 +218,35 @@ describe('Deepgram speak adapter', () => {
   });
 });
 
-describe('speakBodyAudio', () => {
+describe('the speak body readers (sniffedBodyAudio, wavBodyAudio)', () => {
   async function* bytes(...chunks: number[][]) {
     for (const chunk of chunks) yield new Uint8Array(chunk);
   }
+  const sniffed = async (format: AudioFormat, ...chunks: number[][]) => {
+    const audio = await sniffedBodyAudio(
+      'dg',
+      { status: 200, headers: {}, body: bytes(...chunks), cancel: async () => {} },
+      format,
+    );
+    return { [Symbol.asyncIterator]: () => audio };
+  };
 
   it('labels raw bytes with the asked format, also when the body is shorter than a WAV header', async () => {
-    const out = await collect(speakBodyAudio('dg', bytes([1, 2, 3], [4, 5]), { wav: false, format: ULAW }));
+    const out = await collect(await sniffed(ULAW, [1, 2, 3], [4, 5]));
     expect(out).toEqual([{ data: new Uint8Array([1, 2, 3, 4, 5]), format: ULAW }]);
   });
 
   it('finds a WAV header split over one-byte chunks', async () => {
     const alaw: AudioFormat = { encoding: 'alaw', sampleRate: 8000 };
     const wav = encodeWav(alaw, new Uint8Array([9, 8, 7]));
-    const out = await collect(speakBodyAudio('dg', bytes(...[...wav].map((b) => [b])), { wav: true }));
+    const out = await collect(await sniffed(ULAW, ...[...wav].map((b) => [b])));
     expect(concat(out.map((c) => c.data))).toEqual(new Uint8Array([9, 8, 7]));
     expect(out.every((c) => c.format.encoding === 'alaw' && c.format.sampleRate === 8000)).toBe(true);
   });
 
   it('a WAV body cut inside its data is a ProtocolError with partialOutput', async () => {
     const wav = encodeWav(PCM24K, new Uint8Array(100)).subarray(0, 44 + 60);
-    const { items, error } = await collectUntilError(speakBodyAudio('dg', bytes([...wav]), { wav: true }));
+    const { items, error } = await collectUntilError(wavBodyAudio('dg', bytes([...wav])));
     expect(concat(items.map((c) => c.data)).byteLength).toBe(60);
     expect(ProtocolError.isInstance(error)).toBe(true);
     expect([(error as ProtocolError).partialOutput, (error as ProtocolError).provider]).toEqual([true, 'dg']);

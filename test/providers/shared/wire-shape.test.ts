@@ -103,6 +103,11 @@ const FITTING: Record<string, unknown[]> = {
       obfuscation: 'x',
     },
     { choices: [], usage: { prompt_tokens: 3, completion_tokens: 4 } },
+    {
+      choices: [
+        { index: 0, delta: { tool_calls: [{ id: 'c', function: { name: 'f', arguments: { x: [1] } } }] } },
+      ],
+    },
   ],
   speechEventShape: [
     { type: 'speech.audio.delta', audio: 'AAA=' },

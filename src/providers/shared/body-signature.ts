@@ -1,0 +1,103 @@
+import { isWavHeader, WAV_SNIFF_BYTES } from '../../audio/wav-sniff.js';
+import { mp3Verdict } from './answer-audio.js';
+
+/** Bytes read from the start of a body before it is classified (a WAV header's `RIFF....WAVE`). */
+export const SNIFF_BYTES = WAV_SNIFF_BYTES;
+
+/** Bytes of a text-looking start checked for valid UTF-8 text (the rest of the body is not read). */
+const TEXT_CHECK_BYTES = 512;
+
+/**
+ * What the first bytes of an audio body asked for as raw samples are (see {@link sniffBodyHead}):
+ * - `wav`: a WAV file header (`RIFF....WAVE`);
+ * - `foreign`: a file that is not raw samples, named in `what` (MP3, Ogg, FLAC, ...), or text;
+ * - `raw`: anything else, taken as raw samples;
+ * - `more`: more bytes are needed to tell.
+ */
+export type BodySignature = { kind: 'wav' | 'raw' | 'more' } | { kind: 'foreign'; what: string };
+
+const WAV: BodySignature = Object.freeze({ kind: 'wav' });
+const RAW: BodySignature = Object.freeze({ kind: 'raw' });
+const MORE: BodySignature = Object.freeze({ kind: 'more' });
+const foreign = (what: string): BodySignature => ({ kind: 'foreign', what });
+
+function startsWith(b: Uint8Array, text: string, at = 0): boolean {
+  if (b.byteLength < at + text.length) return false;
+  for (let i = 0; i < text.length; i++) if (b[at + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
+
+/** An ID3v2 tag header: `ID3`, major version 2..4, revision not 0xFF, four syncsafe size bytes. */
+function isId3(b: Uint8Array): boolean {
+  if (b.byteLength < 10 || !startsWith(b, 'ID3')) return false;
+  const major = b[3]!;
+  if (major < 2 || major > 4 || b[4] === 0xff) return false;
+  for (let i = 6; i < 10; i++) if (b[i]! >= 0x80) return false;
+  return true;
+}
+
+/**
+ * True when the start of `b` is valid UTF-8 text (a sequence cut at the end is allowed) with
+ * no control byte but tab, line feed and carriage return.
+ */
+function isText(b: Uint8Array): boolean {
+  const head = b.subarray(0, TEXT_CHECK_BYTES);
+  for (const byte of head) {
+    if ((byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) || byte === 0x7f) return false;
+  }
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** JSON (`{"`, `[{`, `["`) or markup (`<!`, `<?xml`, `<html` in any case) at the start, when it is text. */
+function textKind(b: Uint8Array): string | undefined {
+  const c0 = b[0];
+  const c1 = b[1];
+  let what: string | undefined;
+  if ((c0 === 0x7b && c1 === 0x22) || (c0 === 0x5b && (c1 === 0x7b || c1 === 0x22))) what = 'JSON text';
+  else if (c0 === 0x3c) {
+    const tag = String.fromCharCode(...b.subarray(0, 5)).toLowerCase();
+    if (c1 === 0x21 || tag === '<?xml' || tag === '<html') what = 'HTML or XML text';
+  }
+  return what !== undefined && isText(b) ? what : undefined;
+}
+
+/**
+ * Classifies `head`, the first bytes of an audio body asked for as raw samples (`ended`: the
+ * body has no more). Only signatures that raw samples are very unlikely to start with are
+ * matched, since raw audio may start with any bytes:
+ * - `RIFF....WAVE`: a WAV file (`wav`); `RIFF` with another form type (AVI, WEBP...): foreign;
+ * - `ID3` with a valid ID3v2 version and syncsafe size: MP3; an MPEG Layer III frame header
+ *   followed, one frame later, by another (see `mp3Verdict`): MP3;
+ * - `OggS` with stream structure version 0: Ogg (Opus, Vorbis); `fLaC` then a STREAMINFO block
+ *   header: FLAC; `1A 45 DF A3`: WebM/Matroska;
+ * - `{"`, `[{`, `["`, `<!`, `<?xml`, `<html` when the first 512 bytes are valid UTF-8 with no
+ *   control byte but tab, CR, LF: text (a JSON or HTML error served with 200).
+ * `more` until {@link SNIFF_BYTES} bytes are there, and, only when the body starts with an MPEG
+ * frame header, until the second header is there (at most about 1.5 KB).
+ */
+export function sniffBodyHead(head: Uint8Array, ended: boolean): BodySignature {
+  if (head.byteLength < SNIFF_BYTES && !ended) return MORE;
+  if (startsWith(head, 'RIFF') && head.byteLength >= SNIFF_BYTES) {
+    if (isWavHeader(head)) return WAV;
+    return foreign(
+      `a RIFF '${String.fromCharCode(...head.subarray(8, 12)).replace(/[^\x20-\x7e]/g, '?')}' file`,
+    );
+  }
+  if (isId3(head)) return foreign('MP3 (ID3 tag)');
+  if (startsWith(head, 'OggS') && head[4] === 0) return foreign('Ogg');
+  if (startsWith(head, 'fLaC') && head.byteLength >= 5 && (head[4]! & 0x7f) === 0) return foreign('FLAC');
+  if (startsWith(head, '\x1a\x45\xdf\xa3')) return foreign('WebM/Matroska');
+  const text = textKind(head);
+  if (text !== undefined) return foreign(text);
+  if (head[0] === 0xff && head[1] !== undefined && head[1] >= 0xe0) {
+    const verdict = mp3Verdict(head);
+    if (verdict === 'mp3') return foreign('MP3 (MPEG frames)');
+    if (verdict === 'more' && !ended) return MORE;
+  }
+  return RAW;
+}
