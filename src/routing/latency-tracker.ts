@@ -185,8 +185,10 @@ export class LatencyTracker {
       e.coldBound = ms;
       e.coldBoundAt = e.samples + e.errors;
     }
-    // A cold start is not part of the provider's distribution (see the class).
-    if (!cold) e.model.record(ms, now);
+    // A cold start is not part of the provider's distribution (see the class), but it is an
+    // answer: it ends a run of failures.
+    if (cold) e.model.recordAnswer(now);
+    else e.model.record(ms, now);
     this.#push(e.recent, ms, e, 'recentNext');
     this.#pushOutcome(e, true);
   }

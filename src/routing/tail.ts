@@ -258,6 +258,17 @@ export class TailModel {
   }
 
   /**
+   * Counts an answer at monotonic time `now` whose TTFC is not folded in (a cold start, see
+   * `LatencyTracker.recordSuccess`): it ends a run of failures like {@link record} does,
+   * and adds nothing to the latency distribution.
+   */
+  recordAnswer(now: number): void {
+    this.#decayCounters(now);
+    this.#outcome(false, now);
+    this.#cached = undefined;
+  }
+
+  /**
    * The model at monotonic time `now`, for decisions. When the last successful samples all lie
    * beyond the knee, the provider's latency has probably moved (a drift, an overload), not just
    * hit its tail: the distribution is scaled by min(those samples) / median, a shift that fades

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRouter, type Router } from '../../src/index.js';
 import { objectiveMs } from '../../src/routing/hedge-delay.js';
+import { LatencyTracker } from '../../src/routing/latency-tracker.js';
 import { shiftRun, TailModel } from '../../src/routing/tail.js';
 import { drain, type LoopbackServer, startLoopbackServer } from '../helpers/index.js';
 import { ManualClock } from './helpers.js';
@@ -31,6 +32,37 @@ describe('consecutive-failures: the failure share of the next call after k failu
     m.record(30, 61_040);
     expect(m.at(61_040)!.down).toBeUndefined();
     expect(m.at(61_040)!.recentFailShare).toBeUndefined();
+  });
+
+  it('a cold-start answer (not folded into the latency) ends the run too: a failure after it starts a new run', () => {
+    const t = new LatencyTracker();
+    let now = 0;
+    for (let i = 0; i < 10; i++) {
+      t.recordSuccess('p', 50, now, { coldStart: i === 0, firstCall: i === 0 });
+      now += 100;
+    }
+    t.recordFailure('p', now, 5);
+    now += 100;
+    t.recordFailure('p', now, 5);
+    expect(t.snapshot('p').down).toBe(true);
+    expect(t.model('p', now)!.recentFailShare).toBe(1);
+    const p50 = t.model('p', now)!.p50Ms;
+    // Six minutes later (past the cold-start idle) it answers: a cold start, still an answer.
+    now += 360_000;
+    t.recordSuccess('p', 60, now, { coldStart: true });
+    expect(t.snapshot('p').down).toBe(false);
+    expect(t.model('p', now)!.down).toBeUndefined();
+    expect(t.model('p', now)!.recentFailShare).toBeUndefined();
+    // The cold 60 ms is not part of the distribution: the median is still the warm answers'.
+    expect(t.model('p', now)!.p50Ms).toBe(p50);
+    // One failure after it is a new run of one, not the third of the old run: not down.
+    now += 100;
+    t.recordFailure('p', now, 5);
+    expect(t.snapshot('p').down).toBe(false);
+    expect(t.model('p', now)!.down).toBeUndefined();
+    now += 100;
+    t.recordFailure('p', now, 5);
+    expect(t.snapshot('p').down).toBe(true);
   });
 
   it('a provider that fails often needs a longer run: at f0 = 0.1, three in a row', () => {
