@@ -196,6 +196,63 @@ describe('a pause in streamed text is not the streamed-text TTS provider stallin
     gate.resolve();
   });
 
+  it('Cartesia WebSocket: a flush never answered while the caller keeps streaming text every idleMs/4 -> TimeoutError idle exactly idleMs after the flush', async () => {
+    const clock = new FakeClock();
+    const server = await cartesiaServer(true);
+    const r = router(
+      config({
+        kind: 'cartesia',
+        baseUrl: server.url,
+        apiKey: 'k',
+        tts: { voices: { agent: 'v' }, transport: 'websocket', addTimestamps: false },
+      }),
+      { clock },
+    );
+    // The caller's text: FIRST (a clause end: flushed), then one word (no clause end) each time
+    // the test releases it, as an LLM streams tokens.
+    const words = ['Your ', 'table ', 'is ', 'booked '];
+    const gates = words.map(() => deferred());
+    async function* streaming(): AsyncGenerator<string> {
+      yield FIRST;
+      for (let i = 0; i < words.length; i++) {
+        await gates[i]!.promise;
+        yield words[i]!;
+      }
+    }
+    let failure: unknown;
+    const done = (async () => {
+      for await (const _ of r.tts({ text: streaming(), voice: 'agent' })) {
+        // Nothing comes.
+      }
+    })().catch((error: unknown) => {
+      failure = error;
+    });
+    await until(() => server.flushes === 1, 'the flush of the first clause reached the server');
+    // Our own text is not the provider's answer: at idleMs/4, 2/4 and 3/4 a word is sent.
+    for (let i = 0; i < 3; i++) {
+      clock.advance(IDLE_MS / 4);
+      gates[i]!.resolve();
+      await until(() => server.texts.length === i + 2, `word ${i + 1} reached the server`);
+      expect(failure).toBeUndefined();
+    }
+    expect(server.texts).toEqual([FIRST, 'Your ', 'table ', 'is ']);
+    expect(server.flushes).toBe(1);
+    clock.advance(IDLE_MS / 4 - 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(failure).toBeUndefined();
+    clock.advance(1);
+    await until(() => failure !== undefined, 'the call failed');
+    await done;
+    expect(failure).toBeInstanceOf(AllProvidersFailedError);
+    const cause = (failure as AllProvidersFailedError).attempts[0]!.error;
+    expect(fieldsOf(cause, TimeoutError, 'phase', 'timeoutMs', 'provider')).toEqual({
+      phase: 'idle',
+      timeoutMs: IDLE_MS,
+      provider: 'p',
+    });
+    gates[3]!.resolve();
+  });
+
   it('ElevenLabs stream-input: the same pause -> the whole reply, no error charged', async () => {
     const clock = new FakeClock();
     const server = await elevenLabsServer();

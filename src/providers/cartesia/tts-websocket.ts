@@ -188,7 +188,9 @@ async function* onSocket(
     if (sent) awaited.flushed();
     return sent;
   };
-  const text = sendText(request.text, send, flush, () => deadlines.activity(), inbox);
+  // Our own text pieces are not the provider's activity: while a flush is owed, a caller
+  // streaming tokens must not hide Cartesia's silence.
+  const text = sendText(request.text, send, flush, inbox);
   input.sentAll = () => text.sentAll();
   deadlines.markHeaders();
   try {
@@ -248,15 +250,14 @@ interface TextSender {
 /**
  * Sends `text` through `send(transcript, more)`: a string at once; an iterable piece by piece
  * as it arrives (a non-empty text with `continue: true`, then `flush()` when the piece ends a
- * clause: a router piece's `clauseEnd`, or for a plain string the adapter's own rule; then
- * `onPiece`), then the end of input. Stops when `send`
- * returns false (the socket closed: the pump reports why). A failing iterable fails `inbox`.
+ * clause: a router piece's `clauseEnd`, or for a plain string the adapter's own rule), then the
+ * end of input. Stops when `send` returns false (the socket closed: the pump reports why). A
+ * failing iterable fails `inbox`.
  */
 function sendText(
   text: string | StreamedText,
   send: (transcript: string, more: boolean) => boolean,
   flush: () => boolean,
-  onPiece: () => void,
   inbox: { fail(error: unknown): void },
 ): TextSender {
   if (typeof text === 'string') {
@@ -273,7 +274,6 @@ function sendText(
       if (piece.text !== '' && !send(piece.text, true)) return false;
       // A piece that ends a clause is generated now rather than after the buffer delay.
       if (piece.clauseEnd && !flush()) return false;
-      onPiece();
       return true;
     },
     end: () => send('', false),
