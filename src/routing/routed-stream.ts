@@ -48,6 +48,9 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined>, AbortListene
   #busy: Promise<Result<T>> | undefined;
   /** The wait for the winner's next item, while it waits. */
   #resolve: ((r: Result<T> | Promise<Result<T>>) => void) | undefined;
+  /** {@link #onPulled} and {@link #onPullFailed} bound, for a winner without `sync` (see next()). */
+  #pulled: ((r: Result<T>) => void) | undefined;
+  #pullFailed: ((error: unknown) => void) | undefined;
 
   constructor(run: RouteRun<T>, settle: Settle) {
     this.#generator = drive(run, settle, this.#scope, () => this.#stopped);
@@ -83,11 +86,12 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined>, AbortListene
     });
     this.#busy = wait;
     if (sync) sync.onReadable(this.#onReadable);
-    else
-      items.iterator.next().then(
-        (r) => this.#onPulled(r),
-        (error: unknown) => this.#onPullFailed(error),
-      );
+    else {
+      // Bound once per call, on the first pull (a call that only takes the sync path builds none).
+      this.#pulled ??= (r) => this.#onPulled(r);
+      this.#pullFailed ??= (error) => this.#onPullFailed(error);
+      items.iterator.next().then(this.#pulled, this.#pullFailed);
+    }
     return wait;
   }
 
