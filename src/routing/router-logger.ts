@@ -23,10 +23,13 @@ export function routerLogger(logger: unknown): Logger | undefined {
     );
   }
   const { warn, debug } = given as Logger;
+  // Bound once here, not on every log call.
+  const boundWarn = warn.bind(logger);
+  const boundDebug = debug?.bind(logger);
   return {
     // As called (a call without attributes reaches the logger without them).
-    warn: (...args) => callIsolated(warn.bind(logger), args),
-    ...(debug ? { debug: (...args) => callIsolated(debug.bind(logger), args) } : {}),
+    warn: (...args) => callIsolated(boundWarn, args),
+    ...(boundDebug ? { debug: (...args) => callIsolated(boundDebug, args) } : {}),
   };
 }
 
