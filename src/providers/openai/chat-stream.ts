@@ -25,6 +25,9 @@ interface PendingToolCall {
   arguments: string;
 }
 
+/** The events of a chunk that has none (most chunks have one): one array for all, never written to. */
+const NO_EVENTS = Object.freeze([]) as unknown as ChatEvent[];
+
 /**
  * Turns the parsed chunks of one Chat Completions stream into ChatEvents (choice 0 only; a
  * request asks for one choice):
@@ -39,9 +42,6 @@ interface PendingToolCall {
  *   `[DONE]` or the end of the body).
  * `hadOutput` tells whether a text-delta or tool-call was produced (for `partialOutput`).
  */
-/** The events of a chunk that has none (most chunks have one): one array for all, never written to. */
-const NO_EVENTS = Object.freeze([]) as unknown as ChatEvent[];
-
 export class ChatStreamAssembler {
   /** True once a text-delta or tool-call event has been produced. */
   hadOutput = false;
