@@ -1,6 +1,6 @@
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { AudioFormat } from '../types/audio.js';
-import { formatLabel } from './format.js';
+import { formatLabel, sameFormat } from './format.js';
 import { parseWavFmt } from './wav-fmt.js';
 
 /** What one {@link WavReader.push} produced. */
@@ -317,12 +317,6 @@ function riffPrefix(bytes: Uint8Array, at: number): number {
   let i = 0;
   while (i < 4 && at + i < bytes.byteLength && bytes[at + i] === WAV_START[i]) i++;
   return i;
-}
-
-function sameFormat(a: AudioFormat, b: AudioFormat): boolean {
-  return (
-    a.encoding === b.encoding && a.sampleRate === b.sampleRate && (a.channels ?? 1) === (b.channels ?? 1)
-  );
 }
 
 function joinAll(parts: readonly Uint8Array[]): Uint8Array {
