@@ -1,6 +1,6 @@
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { AudioFormat } from '../types/audio.js';
-import { formatLabel } from './format.js';
+import { formatLabel, sameFormat } from './format.js';
 import { parseWavFmt } from './wav-fmt.js';
 
 /** What one {@link WavReader.push} produced. */
@@ -33,6 +33,7 @@ type State =
   | { kind: 'skip'; remaining: number; next: 'chunk-header' | 'trailing' }
   | { kind: 'data'; remaining: number; open: boolean; pad: number }
   | { kind: 'trailing' }
+  | { kind: 'pad' }
   | { kind: 'wave-tag' }
   | { kind: 'done' };
 
@@ -47,7 +48,8 @@ type State =
  * and the chunks that follow (LIST, id3, pad byte) are skipped.
  *
  * A stream of WAV files back to back (servers that encode each sentence separately) is read as
- * one: a new `RIFF....WAVE` header after an exact-size `data` chunk, or found among the bytes
+ * one: a new `RIFF....WAVE` header after an exact-size `data` chunk (also right after an odd-size
+one whose writer left out the pad byte), or found among the bytes
  * of a placeholder-size one (the 12 bytes `RIFF`, 4 any, `WAVE`, at any offset), starts the
  * next file, whose header is read and never yielded as samples. Its format must be the first
  * file's; another format is a ProtocolError. While a placeholder-size chunk's last pushed bytes
@@ -85,7 +87,12 @@ export class WavReader {
   /** True once an exact-size `data` chunk has been read to its end (later bytes are ignored). */
   get done(): boolean {
     const kind = this.#state.kind;
-    return kind === 'done' || kind === 'trailing' || (kind === 'skip' && this.#state.next === 'trailing');
+    return (
+      kind === 'done' ||
+      kind === 'trailing' ||
+      kind === 'pad' ||
+      (kind === 'skip' && this.#state.next === 'trailing')
+    );
   }
 
   /**
@@ -138,9 +145,21 @@ export class WavReader {
           this.#held = bytes.slice(pos);
           pos = bytes.byteLength;
         } else if (state.remaining === 0) {
-          this.#state = state.pad
-            ? { kind: 'skip', remaining: state.pad, next: 'trailing' }
-            : { kind: 'trailing' };
+          this.#state = state.pad ? { kind: 'pad' } : { kind: 'trailing' };
+        }
+      } else if (state.kind === 'pad') {
+        // The pad byte of an odd-size data chunk, unless the writer left it out and the next
+        // WAV file starts here: peek for `RIFF` (held back while the bytes could still be it).
+        const riff = riffPrefix(bytes, pos);
+        if (riff === 4) {
+          this.#restarted = true;
+          this.#state = { kind: 'riff' };
+        } else if (riff > 0 && pos + riff === bytes.byteLength) {
+          this.#held = bytes.slice(pos);
+          pos = bytes.byteLength;
+        } else {
+          pos += 1;
+          this.#state = { kind: 'trailing' };
         }
       } else if (state.kind === 'skip') {
         const take = Math.min(state.remaining, bytes.byteLength - pos);
@@ -180,7 +199,10 @@ export class WavReader {
       const truncatedBytes = declared === undefined ? 0 : declared - this.#dataBytes;
       return this.#held.byteLength > 0 ? { truncatedBytes, rest: this.#held } : { truncatedBytes };
     }
-    const trailing = state.kind === 'trailing' || (state.kind === 'skip' && state.next === 'trailing');
+    const trailing =
+      state.kind === 'trailing' ||
+      state.kind === 'pad' ||
+      (state.kind === 'skip' && state.next === 'trailing');
     if (
       state.kind === 'done' ||
       (trailing && !(this.#headerLength >= 4 && ascii(this.#header, 0) === 'RIFF'))
@@ -290,10 +312,11 @@ function wavStart(bytes: Uint8Array, from: number): number {
   return -1;
 }
 
-function sameFormat(a: AudioFormat, b: AudioFormat): boolean {
-  return (
-    a.encoding === b.encoding && a.sampleRate === b.sampleRate && (a.channels ?? 1) === (b.channels ?? 1)
-  );
+/** How many bytes from `at` on match the start of `RIFF` (4: all of it; stops at the end of `bytes`). */
+function riffPrefix(bytes: Uint8Array, at: number): number {
+  let i = 0;
+  while (i < 4 && at + i < bytes.byteLength && bytes[at + i] === WAV_START[i]) i++;
+  return i;
 }
 
 function joinAll(parts: readonly Uint8Array[]): Uint8Array {

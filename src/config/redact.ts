@@ -1,5 +1,6 @@
 import type { ConfigIssue } from '../errors/config-error.js';
 import { createErrorRedactor, redactWhole, SECRET_NAME } from '../errors/redact.js';
+import { urlSecretValues } from '../transport/url-secrets.js';
 
 /** Keys under which every string is treated as a secret when redacting error messages. */
 const SECRET_KEY = /^(?:api_?key|headers|authorization|cookie|.*(?:secret|token|password|credential).*)$/i;
@@ -79,42 +80,13 @@ const URL_WITH_SECRETS = /^[a-z][a-z0-9+.-]*:\/\/[^\s]*[?@]/i;
 /**
  * The secrets written in a URL: the value of each query parameter with a credential name
  * (SECRET_NAME: `api-key`, `key`, `token`, `access_token`, `sig`, `code`...) or shaped like a
- * key under any name ({@link redactKeyShapes}), decoded and as written, and the user info's
- * password. A server that echoes the request URL in an error must not show them. Values shorter
+ * key under any name ({@link redactKeyShapes}), as written, decoded and re-encoded, and the user
+ * info's password (see `urlSecretValues`: bad `%` escapes are tolerated). A server that echoes the request URL in an error must not show them. Values shorter
  * than 6 characters are no secret; a string that is no URL gives none.
  */
 export function urlSecrets(value: string): string[] {
-  if (!URL_WITH_SECRETS.test(value) || !URL.canParse(value)) return [];
-  const url = new URL(value);
-  const found: string[] = [];
-  const add = (part: string) => {
-    if (part.length >= MIN_SECRET_LENGTH) found.push(part);
-  };
-  for (const pair of url.search.slice(1).split('&')) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) continue;
-    const written = pair.slice(eq + 1);
-    let name = pair.slice(0, eq);
-    let decoded = written;
-    try {
-      name = decodeURIComponent(name.replace(/\+/g, ' '));
-      decoded = decodeURIComponent(written.replace(/\+/g, ' '));
-    } catch {
-      // a bad escape: the value as written is the secret
-    }
-    if (!SECRET_NAME.test(name) && !looksLikeKey(decoded) && !looksLikeKey(written)) continue;
-    add(written);
-    if (decoded !== written) add(decoded);
-  }
-  if (url.password) {
-    add(url.password);
-    try {
-      add(decodeURIComponent(url.password));
-    } catch {
-      // as written only
-    }
-  }
-  return found;
+  if (!URL_WITH_SECRETS.test(value)) return [];
+  return urlSecretValues(value, looksLikeKey).filter((part) => part.length >= MIN_SECRET_LENGTH);
 }
 
 /** True for a string that {@link redactKeyShapes} would change: shaped like a key or credential. */

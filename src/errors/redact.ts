@@ -14,7 +14,7 @@ export type ErrorRedactor = <E>(error: E) => E;
 /**
  * A redactor of `secrets` (literal values: API keys, tokens, AWS credentials; for a value such
  * as `Bearer abc...` the part after the space too; for `Basic <base64>` the decoded `user:key`
- * and the key), each also in its URL-encoded, base64 and base64url forms (a provider may echo
+ * and the key), each also in its URL-encoded, JSON-escaped (`/` as `\/`), base64 and base64url forms (a provider may echo
  * a key encoded: see base64Forms). It rewrites, in place, an error's `message`
  * and `stack`, every own string field (provider codes and types, bodies kept as text), plain
  * objects and arrays under it, and the same down its `cause` chain and `AggregateError.errors`,
@@ -47,9 +47,10 @@ export const MIN_SECRET_PREFIX = 8;
  *   a cut marker (`...`, `…`), a quote, white space, punctuation or the end of the text
  *   (`Invalid API key sk-SECRETKEY-1234567... (check)`, `"sk-SECRETKEY-1234567" is not valid`).
  *   A mask run after it (`*`, `•`, 3+ `x`) is redacted with it; a cut marker is kept;
- * - a masked key `<start><mask><end>` (`sk-abcd****wxyz`): a start of 4+ characters, a mask run
- *   of 3+ characters and an end of the secret, that together show
- *   {@link MIN_SECRET_PREFIX}+ characters of the secret: the whole token is redacted.
+ * - a masked key `<start><mask><end>` (`sk-abcd****wxyz`, `sk-abcd...wxyz`, `sk-abcd…wxyz`): a
+ *   start of 4+ characters, a mask run of 3+ characters or a cut marker, and an end of the
+ *   secret, that together show {@link MIN_SECRET_PREFIX}+ characters of the secret: the whole
+ *   token is redacted.
  * A start followed by more key characters is another word (`acme-voice-gw-east` beside a key
  * `acme-voice-gw-7f3...`) and stays, and so does a start that is exactly one of `names`
  * (provider names and other names of the config, shown in our own messages). Shorter starts
@@ -106,16 +107,20 @@ function startEnd(text: string, at: number, n: number, secret: string, names: Re
   const after = at + n;
   MASK_RUN.lastIndex = after;
   const mask = MASK_RUN.exec(text)?.[0].length ?? 0;
-  let tail = after + mask;
+  // A cut marker standing for the key's middle (`sk-abcd...wxyz`) masks it like a mask run.
+  const cut = mask > 0 ? 0 : text.startsWith('...', after) ? 3 : text[after] === '\u2026' ? 1 : 0;
+  const gap = mask + cut;
+  let tail = after + gap;
   while (tail < text.length && KEY_CHAR.test(text[tail]!)) tail++;
-  const shownEnd = mask > 0 && tail > after + mask && secret.endsWith(text.slice(after + mask, tail));
+  const shownEnd = gap > 0 && tail > after + gap && secret.endsWith(text.slice(after + gap, tail));
   if (n >= MIN_SECRET_PREFIX) {
     if (mask > 0) return shownEnd ? tail : after + mask;
+    if (cut > 0 && shownEnd) return tail;
     if (after < text.length && KEY_CHAR.test(text[after]!)) return -1;
     return names.has(text.slice(at, after)) ? -1 : after;
   }
   // A masked key: a short start, a mask, an end of the secret, standing as a token of its own.
-  if (!shownEnd || mask < 3 || n + (tail - after - mask) < MIN_SECRET_PREFIX) return -1;
+  if (!shownEnd || (mask < 3 && cut === 0) || n + (tail - after - gap) < MIN_SECRET_PREFIX) return -1;
   return at > 0 && KEY_CHAR.test(text[at - 1]!) ? -1 : tail;
 }
 
@@ -142,6 +147,8 @@ function expand(secrets: readonly string[]): string[] {
     found.add(value);
     const encoded = encodeURIComponent(value);
     if (encoded !== value) found.add(encoded);
+    // JSON text may escape `/` as `\/` (a body echoing a base64 or AWS secret key).
+    if (value.includes('/')) found.add(value.replaceAll('/', '\\/'));
     for (const form of base64Forms(value)) found.add(form);
   };
   for (const secret of secrets) {

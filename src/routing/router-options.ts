@@ -1,4 +1,5 @@
 import { didYouMean } from '../config/did-you-mean.js';
+import { valueShape } from '../internal/value-shape.js';
 import type { RouterOptions } from './router-types.js';
 
 /** Every key of RouterOptions (the compiler checks that none is missing or extra). */
@@ -21,7 +22,7 @@ const ROUTER_OPTION_KEYS = Object.keys({
 export function checkRouterOptions(options: unknown): asserts options is RouterOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new TypeError(
-      `createRouter: options must be an object (RouterOptions), got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`,
+      `createRouter: options must be an object (RouterOptions), got ${valueShape(options)}`,
     );
   for (const key of Object.keys(options)) {
     if (ROUTER_OPTION_KEYS.includes(key)) continue;

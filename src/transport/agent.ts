@@ -1,5 +1,6 @@
 import { rootCertificates } from 'node:tls';
 import type { Agent } from 'undici';
+import { valueShape } from '../internal/value-shape.js';
 
 /** Options of {@link tunedAgentOptions}. */
 export interface TunedAgentSettings {
@@ -34,13 +35,9 @@ export function caEntries(ca: unknown, name = 'ca'): Array<string | Uint8Array> 
 
 /** A value's type for a message (never its content: it may be a key given by mistake). */
 function shapeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) {
-    const bad = value.find((v) => typeof v !== 'string' && !(v instanceof Uint8Array));
-    return `an array holding ${shapeOf(bad)}`;
-  }
-  if (typeof value === 'object') return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
-  return typeof value;
+  if (!Array.isArray(value)) return valueShape(value);
+  const bad = value.find((v) => typeof v !== 'string' && !(v instanceof Uint8Array));
+  return `an array holding ${valueShape(bad)}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { SECRET_NAME } from '../errors/redact.js';
 import { redactSecrets } from './redact.js';
+import { urlSecretValues } from './url-secrets.js';
 
 /** Query parameter names whose values are credentials: the one rule for headers and queries. */
 const SECRET_PARAM = SECRET_NAME;
@@ -39,38 +40,18 @@ export function redactUrl(url: string): string {
 
 /**
  * The secret values of one connection, as a header-like record for `redactSecrets`: the
- * secret-bearing handshake headers, plus each secret query parameter's value (decoded,
- * re-encoded, and as written in `url`) and any userinfo password of the URL.
+ * secret-bearing handshake headers, plus each secret query parameter's value and any userinfo
+ * password of `url` (as written, normalised, decoded and re-encoded: see `urlSecretValues`),
+ * under the names `query-key-0`, `query-key-1`, ...
  */
 export function connectionSecrets(
   url: string,
   headers: Record<string, string> | undefined,
 ): Record<string, string> {
   const secrets: Record<string, string> = { ...headers };
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed) return secrets;
-  let i = 0;
-  for (const [name, value] of parsed.searchParams) {
-    if (!SECRET_PARAM.test(name) || !value) continue;
-    secrets[`query-key-${i++}`] = value;
-    secrets[`query-key-${i++}`] = encodeURIComponent(value);
-  }
-  const query = url.indexOf('?');
-  if (query >= 0) {
-    for (const pair of url
-      .slice(query + 1)
-      .split('#')[0]!
-      .split('&')) {
-      const eq = pair.indexOf('=');
-      if (eq > 0 && SECRET_PARAM.test(pair.slice(0, eq))) secrets[`query-key-${i++}`] = pair.slice(eq + 1);
-    }
-  }
-  if (parsed.password) secrets['url-password'] = decodeURIComponent(parsed.password);
+  urlSecretValues(url).forEach((value, i) => {
+    secrets[`query-key-${i}`] = value;
+  });
   return secrets;
 }
 

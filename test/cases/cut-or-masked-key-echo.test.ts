@@ -41,6 +41,11 @@ describe('redactText: a cut or masked start of a key, wherever it stands', () =>
     [`key ${KEY.slice(0, 7)}****${KEY.slice(-4)} refused`, 'key [redacted] refused'],
     [`key ${KEY.slice(0, 4)}\u2022\u2022\u2022\u2022${KEY.slice(-4)}.`, 'key [redacted].'],
     [`key ${CUT}***${KEY.slice(-4)}`, 'key [redacted]'],
+    // A cut marker as the mask: `sk-S...cdef`, `sk-S…cdef`, also after a longer start.
+    [`Invalid key ${KEY.slice(0, 4)}...${KEY.slice(-4)}`, 'Invalid key [redacted]'],
+    [`Invalid key ${KEY.slice(0, 7)}...${KEY.slice(-4)} (check)`, 'Invalid key [redacted] (check)'],
+    [`key ${KEY.slice(0, 4)}\u2026${KEY.slice(-4)}, rejected`, 'key [redacted], rejected'],
+    [`Invalid key ${CUT}...${KEY.slice(-4)}`, 'Invalid key [redacted]'],
   ];
   for (const [input, output] of cases)
     it(`${JSON.stringify(input.replaceAll(KEY.slice(0, 4), '<k>'))}`, () => {
@@ -53,9 +58,19 @@ describe('redactText: a cut or masked start of a key, wherever it stands', () =>
       `${KEY.slice(0, 12)}Z is another key`,
       `key ${KEY.slice(0, 6)}****zzzz refused`,
       `key ${KEY.slice(0, 3)}****${KEY.slice(-4)} refused`,
+      `key ${KEY.slice(0, 3)}...${KEY.slice(-4)} refused`,
+      `key ${KEY.slice(0, 4)}...zzzz refused`,
+      `key ${KEY.slice(0, 4)}...${KEY.slice(-3)} refused`,
       'sk- keys start with sk-',
     ])
       expect(redactText(text, [KEY])).toBe(text);
+  });
+
+  it('a secret holding / echoed in JSON text with \\/ escapes is redacted whole (createErrorRedactor)', () => {
+    const secret = `${'wJalrXUtnFEMI'}/K7MDENG/bPxRfiCYEXAMPLEKEY`;
+    const body = `{"msg":"bad secret ${secret.replaceAll('/', '\\/')}"}`;
+    const error = createErrorRedactor([secret])(new ProviderError(`HTTP 403: ${body}`, { provider: 'a' }));
+    expect(error.message).toBe('HTTP 403: {"msg":"bad secret [redacted]"}');
   });
 
   it("a provider name that is the start of the key stays in the router's messages; the same start elsewhere goes", () => {

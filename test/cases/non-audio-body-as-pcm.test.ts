@@ -17,6 +17,7 @@ import { createDeepgramAdapter } from '../../src/providers/deepgram/index.js';
 import { createElevenLabsAdapter } from '../../src/providers/elevenlabs/index.js';
 import { createOpenAiAdapter } from '../../src/providers/openai/index.js';
 import { sniffBodyHead } from '../../src/providers/shared/body-signature.js';
+import { sniffedBodyAudio } from '../../src/providers/shared/sniffed-body-audio.js';
 import type { AttemptContext, ProviderAdapter } from '../../src/providers/types.js';
 import { createHttpTransport } from '../../src/transport/index.js';
 import type { HttpTransport } from '../../src/transport/types.js';
@@ -172,6 +173,42 @@ describe('a non-audio body under no or a generic Content-Type is a ProtocolError
       'WebM/Matroska',
     );
     expect(kind(Buffer.from('RIFF\x00\x00\x00\x00WAVEfmt ', 'latin1'))).toBe('wav');
+  });
+
+  it('a mu-law answer labelled audio/basic that starts like an MPEG frame header: its first chunk is yielded without waiting for more bytes', async () => {
+    // Mu-law near-silence: FF FB 7B FE FF 7F ... reads as an MPEG-1 Layer III header.
+    const first = new Uint8Array([
+      0xff, 0xfb, 0x7b, 0xfe, 0xff, 0x7f, 0xfe, 0xff, 0x7e, 0xff, 0xfe, 0x7f, 0xff, 0xfb,
+    ]);
+    let askedForMore!: () => void;
+    const moreAsked = new Promise<'waited for more bytes'>((resolve) => {
+      askedForMore = () => resolve('waited for more bytes');
+    });
+    let pulls = 0;
+    const body: AsyncIterator<Uint8Array> & AsyncIterable<Uint8Array> = {
+      next: () => {
+        pulls++;
+        if (pulls === 1) return Promise.resolve({ value: first, done: false });
+        askedForMore();
+        return new Promise(() => {}); // the provider sends nothing more for now
+      },
+      [Symbol.asyncIterator]: () => body,
+    };
+    const ulaw = { encoding: 'mulaw', sampleRate: 8000 } as const;
+    const response = {
+      status: 200,
+      headers: { 'content-type': 'audio/basic' },
+      body,
+      cancel: async () => {},
+    };
+    const chunk = sniffedBodyAudio('dg', response, ulaw).then((audio) => audio.next());
+    expect(await Promise.race([chunk, moreAsked])).toEqual({
+      value: { data: first, format: ulaw },
+      done: false,
+    });
+    expect(sniffBodyHead(first, false, false)).toEqual({ kind: 'raw' });
+    // Unlabelled, the same start is held until the next frame header could be there.
+    expect(sniffBodyHead(first, false)).toEqual({ kind: 'more' });
   });
 });
 

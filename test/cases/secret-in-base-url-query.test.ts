@@ -72,6 +72,11 @@ describe('a secret in the baseUrl query string', () => {
     expect(urlSecrets('https://user:p%40ssw0rd@gw.example/v1')).toEqual(['p%40ssw0rd', 'p@ssw0rd']);
     expect(urlSecrets('https://gw.example/v1?api-version=2024-10-21&model=m')).toEqual([]);
     expect(urlSecrets('not a url ?token=abcdefgh')).toEqual([]);
+    // A bad % escape: the value as written (and its encoding, as a client would send it).
+    expect(urlSecrets('https://gw.example/v1?api-key=abc%zz123456')).toEqual([
+      'abc%zz123456',
+      'abc%25zz123456',
+    ]);
     expect(
       collectSecretLiterals({ providers: { a: { baseUrl: `https://gw.example/v1?token=${QS_KEY}` } } }),
     ).toEqual([QS_KEY]);

@@ -1,7 +1,7 @@
 /**
  * Tool-call deltas as some OpenAI-compatible servers stream them: a complete call in one chunk
- * without `index` (the fragment's position in the array stands for it; complete calls with
- * other ids, one per chunk, stay separate calls), and `arguments` as a JSON object (read as its
+ * without `index` or with `index: null` (a new id starts a new call, a repeated id continues its
+ * call, a fragment with no id continues the last call), and `arguments` as a JSON object (read as its
  * JSON text). Everything else is still checked: a non-integer `index` or numeric `arguments`
  * is a ProtocolError, and the next provider serves. The server speaks OpenAI's chat SSE on its
  * own (node:http), and msw serves the same stream to the fetch transport.
@@ -77,6 +77,38 @@ const ACCEPTED: Array<[string, string, ChatEvent[]]> = [
     [
       { type: 'tool-call', id: 'a', name: 'weather', arguments: '{"city":"Paris"}' },
       { type: 'tool-call', id: 'b', name: 'time', arguments: '{}' },
+    ],
+  ],
+  [
+    'two complete calls in two chunks with index null: not merged',
+    toolStream([call('a', 'weather', '{"city":"Paris"}', null)], [call('b', 'time', '{}', null)]),
+    [
+      { type: 'tool-call', id: 'a', name: 'weather', arguments: '{"city":"Paris"}' },
+      { type: 'tool-call', id: 'b', name: 'time', arguments: '{}' },
+    ],
+  ],
+  [
+    'a fragment repeating the id of the second call without index continues that call',
+    toolStream(
+      [call('a', 'weather', '{"city":"Paris"}')],
+      [call('b', 'time', '{"tz":')],
+      [{ id: 'b', function: { arguments: '"CET"}' } }],
+    ),
+    [
+      { type: 'tool-call', id: 'a', name: 'weather', arguments: '{"city":"Paris"}' },
+      { type: 'tool-call', id: 'b', name: 'time', arguments: '{"tz":"CET"}' },
+    ],
+  ],
+  [
+    'a fragment with neither index nor id continues the last call',
+    toolStream(
+      [call('a', 'weather', '{"city":"Paris"}')],
+      [call('b', 'time', '{"tz":')],
+      [{ function: { arguments: '"CET"}' } }],
+    ),
+    [
+      { type: 'tool-call', id: 'a', name: 'weather', arguments: '{"city":"Paris"}' },
+      { type: 'tool-call', id: 'b', name: 'time', arguments: '{"tz":"CET"}' },
     ],
   ],
   [

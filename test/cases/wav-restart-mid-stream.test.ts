@@ -123,6 +123,32 @@ describe('a WAV stream that restarts with a second RIFF header', () => {
     expect([...Buffer.concat(out)]).toEqual([1, 2, 3, 9, 8]);
   });
 
+  it('an odd-size exact mu-law data chunk written without its pad byte, then a second file: all bytes in order', () => {
+    const mulawHeader = (n: number) => {
+      const h = header(8000, n);
+      h.writeUInt16LE(7, 20);
+      h.writeUInt32LE(8000, 28);
+      h.writeUInt16LE(1, 32);
+      h.writeUInt16LE(8, 34);
+      return h;
+    };
+    const wav = Buffer.concat([
+      mulawHeader(5),
+      Buffer.from([1, 2, 3, 4, 5]),
+      mulawHeader(6),
+      Buffer.from([100, 101, 102, 103, 104, 105]),
+    ]);
+    for (const step of [wav.byteLength, 1, 2, 3, 47, 50]) {
+      const reader = new WavReader();
+      const out: number[] = [];
+      for (let at = 0; at < wav.byteLength; at += step)
+        out.push(...reader.push(wav.subarray(at, at + step)).data);
+      expect(reader.end()).toEqual({ truncatedBytes: 0 });
+      expect(out).toEqual([1, 2, 3, 4, 5, 100, 101, 102, 103, 104, 105]);
+      expect(reader.format).toEqual({ encoding: 'mulaw', sampleRate: 8000, channels: 1 });
+    }
+  });
+
   it('a placeholder-size chunk whose last bytes start like a header gives them back at the end (rest)', () => {
     const reader = new WavReader();
     const first = reader.push(

@@ -97,9 +97,22 @@ describe('connectionSecrets', () => {
     ).toEqual({
       authorization: 'Token xyz',
       accept: 'x',
-      'query-key-0': 'a b c/d',
-      'query-key-1': 'a%20b%20c%2Fd',
-      'query-key-2': 'a b+c/d',
+      'query-key-0': 'a%20b+c/d',
+      'query-key-1': 'a b c/d',
+      'query-key-2': 'a%20b%20c%2Fd',
+      'query-key-3': 'a b+c/d',
+    });
+  });
+
+  it('tolerates a bad % escape (the value as written stands) and decodes the user info password', () => {
+    expect(connectionSecrets('wss://u:p%40ss%zz12@a.test/?api-key=abc%zz123456#frag', undefined)).toEqual({
+      'query-key-0': 'abc%zz123456',
+      'query-key-1': 'abc%25zz123456',
+      'query-key-2': 'p%40ss%zz12',
+    });
+    expect(connectionSecrets('wss://u:p%40ssw0rd@a.test/', undefined)).toEqual({
+      'query-key-0': 'p%40ssw0rd',
+      'query-key-1': 'p@ssw0rd',
     });
   });
 });

@@ -34,8 +34,8 @@ const NO_EVENTS = Object.freeze([]) as unknown as ChatEvent[];
  * - a `text-delta` for each non-empty `content` (and `refusal`: it is what the model says);
  * - tool calls assembled from `tool_calls` fragments by `index` (first `id` and `name` seen,
  *   `arguments` concatenated), emitted whole, in index order, when `finish_reason` arrives; a
- *   fragment without `index` counts as its position in the array (a complete call per chunk:
- *   one whose `id` differs from the call at that position starts a new call), and `arguments`
+ *   fragment without `index` (absent or `null`) continues the call of its `id`, a new `id`
+ *   starts a new call, and a fragment with no `id` either continues the last call; `arguments`
  *   sent as a JSON object count as its JSON text;
  * - one `finish` at the end, with the mapped finish reason and the last usage seen (the usage
  *   chunk with `choices: []` comes after the finish-reason chunk, so `finish` waits for
@@ -49,6 +49,10 @@ export class ChatStreamAssembler {
   private usage: ChatUsage | undefined;
   /** Tool calls being assembled, by index; made on the first fragment. */
   private toolCalls: Map<number, PendingToolCall> | undefined;
+  /** The key of each tool call's `id` (for fragments without `index`); made on the first id. */
+  private keyOfId: Map<string, number> | undefined;
+  /** The key of the tool call created last (a fragment with neither `index` nor `id` continues it). */
+  private lastCreatedKey: number | undefined;
   private toolCallsEmitted = false;
 
   constructor(private readonly provider: string) {}
@@ -75,10 +79,7 @@ export class ChatStreamAssembler {
           const fragments = delta.tool_calls;
           for (let position = 0; position < fragments.length; position++) {
             const fragment = fragments[position]!;
-            const call = this.callOf(
-              fragment.index ?? position,
-              fragment.index === undefined ? fragment.id : undefined,
-            );
+            const call = this.callOf(fragment.index ?? undefined, fragment.id);
             if (!call.id && fragment.id) call.id = fragment.id;
             if (!call.name && fragment.function?.name) call.name = fragment.function.name;
             const args = fragment.function?.arguments;
@@ -132,21 +133,27 @@ export class ChatStreamAssembler {
   }
 
   /**
-   * The pending call of `index`, created when new. A fragment without `index` (`id` given) that
-   * names another call than the one at its position starts a call after the last one, so that
-   * complete calls sent one per chunk without `index` are not merged.
+   * The pending call of `index`, created when new. A fragment without `index` (absent or
+   * `null`) continues the call of its `id` when one has it, else (an `id` not seen yet) starts a
+   * call after the last one, so that complete calls sent one per chunk without `index` are not
+   * merged; with no `id` either it continues the last call created (or starts the first).
    */
-  private callOf(index: number | null, id: string | null | undefined): PendingToolCall {
+  private callOf(index: number | undefined, id: string | null | undefined): PendingToolCall {
     this.toolCalls ??= new Map();
-    let key = index ?? 0;
-    let call = this.toolCalls.get(key);
-    if (call && id && call.id && call.id !== id) {
-      key = Math.max(...this.toolCalls.keys()) + 1;
-      call = undefined;
-    }
+    const calls = this.toolCalls;
+    let key: number;
+    if (index !== undefined) key = index;
+    else if (id) key = this.keyOfId?.get(id) ?? (calls.size === 0 ? 0 : Math.max(...calls.keys()) + 1);
+    else key = this.lastCreatedKey ?? 0;
+    let call = calls.get(key);
     if (!call) {
       call = { id: undefined, name: undefined, arguments: '' };
-      this.toolCalls.set(key, call);
+      calls.set(key, call);
+      this.lastCreatedKey = key;
+    }
+    if (id && !call.id) {
+      this.keyOfId ??= new Map();
+      this.keyOfId.set(id, key);
     }
     return call;
   }

@@ -78,9 +78,12 @@ function textKind(b: Uint8Array): string | undefined {
  * - `{"`, `[{`, `["`, `<!`, `<?xml`, `<html` when the first 512 bytes are valid UTF-8 with no
  *   control byte but tab, CR, LF: text (a JSON or HTML error served with 200).
  * `more` until {@link SNIFF_BYTES} bytes are there, and, only when the body starts with an MPEG
- * frame header, until the second header is there (at most about 1.5 KB).
+ * frame header, until the second header is there (at most about 1.5 KB). `mpegFrames` false
+ * (default true) leaves out the MPEG frame check, so that a body whose Content-Type declares raw
+ * samples is decided within {@link SNIFF_BYTES} bytes (mu-law near-silence starts like an MPEG
+ * frame header).
  */
-export function sniffBodyHead(head: Uint8Array, ended: boolean): BodySignature {
+export function sniffBodyHead(head: Uint8Array, ended: boolean, mpegFrames = true): BodySignature {
   if (head.byteLength < SNIFF_BYTES && !ended) return MORE;
   if (startsWith(head, 'RIFF') && head.byteLength >= SNIFF_BYTES) {
     if (isWavHeader(head)) return WAV;
@@ -94,7 +97,7 @@ export function sniffBodyHead(head: Uint8Array, ended: boolean): BodySignature {
   if (startsWith(head, '\x1a\x45\xdf\xa3')) return foreign('WebM/Matroska');
   const text = textKind(head);
   if (text !== undefined) return foreign(text);
-  if (head[0] === 0xff && head[1] !== undefined && head[1] >= 0xe0) {
+  if (mpegFrames && head[0] === 0xff && head[1] !== undefined && head[1] >= 0xe0) {
     const verdict = mp3Verdict(head);
     if (verdict === 'mp3') return foreign('MP3 (MPEG frames)');
     if (verdict === 'more' && !ended) return MORE;

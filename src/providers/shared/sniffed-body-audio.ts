@@ -3,6 +3,7 @@ import { ProtocolError } from '../../errors/index.js';
 import type { HttpResponse } from '../../transport/types.js';
 import type { AudioFormat } from '../../types/audio.js';
 import type { ProviderAudio } from '../types.js';
+import { declaredAudio } from './answer-audio.js';
 import { SNIFF_BYTES, sniffBodyHead } from './body-signature.js';
 import { cancelUnlessEnded, rawBodyAudio } from './opened-audio.js';
 import { wavBodyAudio } from './wav-body-audio.js';
@@ -10,8 +11,9 @@ import { wavBodyAudio } from './wav-body-audio.js';
 /**
  * The audio of a body asked for as raw samples in `format` whose Content-Type does not say WAV
  * (raw, or unlabelled such as `application/octet-stream`). Its first bytes are read first
- * ({@link SNIFF_BYTES}, more only when they start like an MPEG frame) and classified by
- * `sniffBodyHead`:
+ * ({@link SNIFF_BYTES}, more only when they start like an MPEG frame and the Content-Type is not a
+ * raw-sample type such as `audio/basic` or `audio/L16`, where MP3 is not plausible) and
+ * classified by `sniffBodyHead`:
  * - `RIFF....WAVE`: read as a streamed WAV and labelled with its header's format (never
  *   relabelled: the router converts it, or fails the attempt with a ProtocolError when it
  *   cannot), whatever the Content-Type says;
@@ -29,16 +31,17 @@ export async function sniffedBodyAudio(
   const source = response.body[Symbol.asyncIterator]();
   let head: Uint8Array = new Uint8Array(0);
   let finished = false;
-  let signature = sniffBodyHead(head, false);
+  const type = response.headers['content-type'];
+  const mpegFrames = type === undefined || declaredAudio(type).kind !== 'raw';
+  let signature = sniffBodyHead(head, false, mpegFrames);
   while (signature.kind === 'more') {
     const step = await source.next();
     if (step.done) finished = true;
     else head = join(head, step.value);
-    signature = sniffBodyHead(head, finished);
+    signature = sniffBodyHead(head, finished, mpegFrames);
   }
   if (signature.kind === 'foreign') {
     await response.cancel();
-    const type = response.headers['content-type'];
     throw new ProtocolError(
       `Audio answer is ${signature.what}, not ${formatLabel(format)} (Content-Type ${type ? `'${type}'` : 'none'})`,
       { provider },
