@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { AllProvidersFailedError, type RouterConfig, TimeoutError } from '../../src/index.js';
+import { AllProvidersFailedError, type Router, type RouterConfig, TimeoutError } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
 import { fieldsOf } from '../helpers/errors.js';
 import { FakeClock } from '../transport/fake-clock.js';
@@ -125,6 +125,30 @@ async function* tokens(gate: Promise<void>): AsyncGenerator<string> {
   yield SECOND;
 }
 
+/**
+ * Speaks FIRST, then, once `answered()` and FIRST's audio (4,800 bytes) is in, lets 6 idle
+ * deadlines pass on `clock` before SECOND: the call must not fail during the pause nor after.
+ * Returns the whole audio.
+ */
+async function speakAcrossPause(r: Router, clock: FakeClock, answered: () => boolean): Promise<Uint8Array> {
+  const gate = deferred();
+  const chunks: Uint8Array[] = [];
+  let failure: unknown;
+  const done = (async () => {
+    for await (const chunk of r.tts({ text: tokens(gate.promise), voice: 'agent' })) chunks.push(chunk.data);
+  })().catch((error: unknown) => {
+    failure = error;
+  });
+  await until(() => answered() && concat(chunks).byteLength === 4800, 'the first clause');
+  clock.advance(6 * IDLE_MS);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(failure).toBeUndefined();
+  gate.resolve();
+  await done;
+  expect(failure).toBeUndefined();
+  return concat(chunks);
+}
+
 describe('a pause in streamed text is not the streamed-text TTS provider stalling', () => {
   it('Cartesia WebSocket: a pause of 6 idle deadlines after an answered flush -> the whole reply, no error charged', async () => {
     const clock = new FakeClock();
@@ -138,24 +162,9 @@ describe('a pause in streamed text is not the streamed-text TTS provider stallin
       }),
       { clock },
     );
-    const gate = deferred();
-    const chunks: Uint8Array[] = [];
-    let failure: unknown;
-    const done = (async () => {
-      for await (const chunk of r.tts({ text: tokens(gate.promise), voice: 'agent' }))
-        chunks.push(chunk.data);
-    })().catch((error: unknown) => {
-      failure = error;
-    });
-    await until(() => server.flushesAnswered === 1 && concat(chunks).byteLength === 4800, 'the first clause');
-    clock.advance(6 * IDLE_MS);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(failure).toBeUndefined();
-    gate.resolve();
-    await done;
-    expect(failure).toBeUndefined();
+    const audio = await speakAcrossPause(r, clock, () => server.flushesAnswered === 1);
     expect(server.texts.join('')).toBe(FIRST + SECOND);
-    expect(concat(chunks)).toEqual(concat(server.texts.map((_, n) => speech(n))));
+    expect(audio).toEqual(concat(server.texts.map((_, n) => speech(n))));
     expect(r.stats().providers.map((s) => [s.provider, s.errors, s.breaker])).toEqual([['p', 0, 'closed']]);
   });
 
@@ -265,24 +274,9 @@ describe('a pause in streamed text is not the streamed-text TTS provider stallin
       }),
       { clock },
     );
-    const gate = deferred();
-    const chunks: Uint8Array[] = [];
-    let failure: unknown;
-    const done = (async () => {
-      for await (const chunk of r.tts({ text: tokens(gate.promise), voice: 'agent' }))
-        chunks.push(chunk.data);
-    })().catch((error: unknown) => {
-      failure = error;
-    });
-    await until(() => server.spoken === 1 && concat(chunks).byteLength === 4800, 'the first clause');
-    clock.advance(6 * IDLE_MS);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(failure).toBeUndefined();
-    gate.resolve();
-    await done;
-    expect(failure).toBeUndefined();
+    const audio = await speakAcrossPause(r, clock, () => server.spoken === 1);
     expect(server.texts.map((t) => t.trim())).toEqual([FIRST.trim(), SECOND]);
-    expect(concat(chunks)).toEqual(concat([speech(0), speech(1)]));
+    expect(audio).toEqual(concat([speech(0), speech(1)]));
     expect(r.stats().providers.map((s) => [s.provider, s.errors, s.breaker])).toEqual([['p', 0, 'closed']]);
   });
 });
