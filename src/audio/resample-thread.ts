@@ -34,7 +34,9 @@ interface Batch {
 }
 
 const OPS_PER_BATCH = 2048;
-const BYTES_PER_BATCH = 1 << 20;
+const BYTES_PER_BATCH = 1 << 18;
+/** Batches' buffers kept for reuse (fresh ones cost page faults and gc work on the main thread). */
+const SPARE_BATCHES = 4;
 
 /**
  * One worker thread resampling many streams (its program: resample-worker-source.ts). The main
@@ -56,7 +58,7 @@ export class ResampleThread {
   readonly #sinks = new Map<number, ThreadSink>();
   #nextId = 1;
   #batch: Batch | undefined;
-  #spare: Batch | undefined;
+  readonly #spares: Batch[] = [];
   #scheduled = false;
   /** Batches posted and not answered yet. */
   #outstanding = 0;
@@ -161,8 +163,7 @@ export class ResampleThread {
   #current(bytes = 0): Batch {
     let batch = this.#batch;
     if (batch === undefined) {
-      const spare = this.#spare;
-      this.#spare = undefined;
+      const spare = this.#spares.pop();
       batch =
         spare && spare.data.byteLength >= bytes
           ? spare
@@ -221,12 +222,8 @@ export class ResampleThread {
   #answer(reply: BatchReply): void {
     if (--this.#outstanding === 0) this.#worker?.unref();
     // The buffers that went out come back: the next batch reuses them.
-    this.#spare = {
-      ops: new Int32Array(reply.inOps),
-      data: new Uint8Array(reply.inData),
-      n: 0,
-      used: 0,
-    };
+    if (this.#spares.length < SPARE_BATCHES && reply.inData.byteLength === BYTES_PER_BATCH)
+      this.#spares.push({ ops: new Int32Array(reply.inOps), data: new Uint8Array(reply.inData), n: 0, used: 0 });
     const ops = new Int32Array(reply.ops);
     const data = reply.data;
     const sinks = this.#sinks;
