@@ -81,7 +81,9 @@ for (let r = 0; r < R; r++) {
   }
 }
 await worker.close();
-console.log(`${N} streams x ${C} chunks (24k -> 16k PCM s16le, 960 bytes in), ${R} rounds, µs of CPU per chunk (min / median)`);
+console.log(
+  `${N} streams x ${C} chunks (24k -> 16k PCM s16le, 960 bytes in), ${R} rounds, µs of CPU per chunk (min / median)`,
+);
 for (const mode of ['inline', 'worker'] as const) {
   const main = summarize(results[mode][0]!);
   const others = summarize(results[mode][1]!);

@@ -87,7 +87,15 @@ export class ResampleOffload {
         checkResampleRates(from.sampleRate, to.sampleRate);
         const thread = await this.#started();
         if (thread)
-          return new ThreadedConverter(thread, from, to, SPEEX_QUALITY['sinc-fastest'], deliver, signal, release);
+          return new ThreadedConverter(
+            thread,
+            from,
+            to,
+            SPEEX_QUALITY['sinc-fastest'],
+            deliver,
+            signal,
+            release,
+          );
       }
       return new InlineConverter(await createAudioConverter(from, to), deliver, release);
     } catch (error) {
@@ -117,7 +125,8 @@ export class ResampleOffload {
 
   /** The running thread (started now if need be), or undefined when it cannot be used. */
   async #started(): Promise<ResampleThread | undefined> {
-    const thread = (this.#thread ??= this.#makeThread());
+    this.#thread ??= this.#makeThread();
+    const thread = this.#thread;
     try {
       await thread.start();
     } catch (error) {

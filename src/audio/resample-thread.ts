@@ -1,7 +1,7 @@
-import type { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { AudioConversionError } from '../errors/audio-conversion-error.js';
+import type { Worker } from 'node:worker_threads';
 import { AbortError } from '../errors/abort-error.js';
+import { AudioConversionError } from '../errors/audio-conversion-error.js';
 import { resolvePackage } from '../internal/require-package.js';
 import {
   OP_CLOSE,
@@ -190,7 +190,8 @@ export class ResampleThread {
   #room(bytes: number): Batch {
     if (this.#broken) throw this.#broken;
     const batch = this.#current(bytes);
-    if ((batch.n + 1) * OP_INTS <= batch.ops.length && batch.used + bytes <= batch.data.byteLength) return batch;
+    if ((batch.n + 1) * OP_INTS <= batch.ops.length && batch.used + bytes <= batch.data.byteLength)
+      return batch;
     this.#post();
     return this.#current(bytes);
   }
@@ -223,7 +224,12 @@ export class ResampleThread {
     if (--this.#outstanding === 0) this.#worker?.unref();
     // The buffers that went out come back: the next batch reuses them.
     if (this.#spares.length < SPARE_BATCHES && reply.inData.byteLength === BYTES_PER_BATCH)
-      this.#spares.push({ ops: new Int32Array(reply.inOps), data: new Uint8Array(reply.inData), n: 0, used: 0 });
+      this.#spares.push({
+        ops: new Int32Array(reply.inOps),
+        data: new Uint8Array(reply.inData),
+        n: 0,
+        used: 0,
+      });
     const ops = new Int32Array(reply.ops);
     const data = reply.data;
     const sinks = this.#sinks;
@@ -237,7 +243,9 @@ export class ResampleThread {
       else if (kind === OP_TAIL) sink.tail(new Uint8Array(data, ops[at + 2], ops[at + 3]));
       else if (kind === OP_FAIL) {
         sinks.delete(id);
-        sink.fail(new AudioConversionError(`Resampling failed on the worker thread: ${reply.errors[ops[at + 2]!]}`));
+        sink.fail(
+          new AudioConversionError(`Resampling failed on the worker thread: ${reply.errors[ops[at + 2]!]}`),
+        );
       }
     }
   }

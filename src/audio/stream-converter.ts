@@ -166,7 +166,12 @@ export class ThreadedConverter implements StreamConverter, ThreadSink {
         const to = this.#to;
         this.#deliver(
           to === 'mulaw' || to === 'alaw'
-            ? encodeG711FromS16(new Int16Array(data.buffer, data.byteOffset, data.byteLength >> 1), 0, data.byteLength >> 1, to)
+            ? encodeG711FromS16(
+                new Int16Array(data.buffer, data.byteOffset, data.byteLength >> 1),
+                0,
+                data.byteLength >> 1,
+                to,
+              )
             : data,
         );
       } catch (error) {

@@ -16,7 +16,8 @@ const BAD_REQUEST = new Set([400, 413, 422]);
  */
 export function canFallBack(error: unknown): boolean {
   if (!VoxrouteError.isInstance(error)) return true;
-  if (error.code === 'ABORTED' || error.code === 'AUDIO_CONVERSION_FAILED' || isUsageError(error)) return false;
+  if (error.code === 'ABORTED' || error.code === 'AUDIO_CONVERSION_FAILED' || isUsageError(error))
+    return false;
   if (ProviderError.isInstance(error) && error.status !== undefined && BAD_REQUEST.has(error.status))
     return false;
   return true;

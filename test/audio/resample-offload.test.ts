@@ -62,21 +62,24 @@ describe('ResampleOffload on the worker thread', () => {
     ['24 kHz PCM s16le -> 16 kHz PCM s16le', PCM24, PCM16, JFK24, [960, 962, 4800, 2, 958]],
     ['24 kHz PCM s16le -> 8 kHz mu-law', PCM24, MULAW8, JFK24, [960, 1920, 480]],
     ['8 kHz mu-law -> 16 kHz A-law', MULAW8, ALAW16, JFK8MU, [160, 161, 799]],
-  ] as const)('%s: byte-identical to the inline converter, tail included', async (_label, from, to, data, sizes) => {
-    const offload = new ResampleOffload(0);
-    try {
-      const pieces = cut(data, sizes);
-      const want = concatBytes((await inline(pieces, from, to)).filter((b) => b.byteLength > 0));
-      const { got, converter } = await open(offload, from, to);
-      expect(converter.threaded).toBe(true);
-      await run(converter, pieces);
-      const bytes = concatBytes(got);
-      expect(bytes.byteLength).toBe(want.byteLength);
-      expect(firstDifference(bytes, want)).toBe(-1);
-    } finally {
-      await offload.close();
-    }
-  });
+  ] as const)(
+    '%s: byte-identical to the inline converter, tail included',
+    async (_label, from, to, data, sizes) => {
+      const offload = new ResampleOffload(0);
+      try {
+        const pieces = cut(data, sizes);
+        const want = concatBytes((await inline(pieces, from, to)).filter((b) => b.byteLength > 0));
+        const { got, converter } = await open(offload, from, to);
+        expect(converter.threaded).toBe(true);
+        await run(converter, pieces);
+        const bytes = concatBytes(got);
+        expect(bytes.byteLength).toBe(want.byteLength);
+        expect(firstDifference(bytes, want)).toBe(-1);
+      } finally {
+        await offload.close();
+      }
+    },
+  );
 
   it('interleaved streams: each gets its own outputs, in push order, one per non-empty inline output', async () => {
     const offload = new ResampleOffload(0);
@@ -167,7 +170,9 @@ describe('ResampleOffload on the worker thread', () => {
       expect(concatBytes(got).byteLength).toBe(640);
       expect(failures).toHaveLength(1);
       expect(AudioConversionError.isInstance(failures[0])).toBe(true);
-      expect(failures[0]!.message).toMatch(/^Resampling failed on the worker thread: the Speex resampler refused 24000 -> 16000 Hz/);
+      expect(failures[0]!.message).toMatch(
+        /^Resampling failed on the worker thread: the Speex resampler refused 24000 -> 16000 Hz/,
+      );
       expect(outputs).toEqual([]);
     } finally {
       await thread.terminate();
@@ -181,12 +186,16 @@ describe('ResampleOffload on the worker thread', () => {
       "parentPort.on('message', (message) => { process.exit(7);",
     );
     const warnings: string[] = [];
-    const offload = new ResampleOffload(0, (m) => warnings.push(m), () => new ResampleThread(dying));
+    const offload = new ResampleOffload(
+      0,
+      (m) => warnings.push(m),
+      () => new ResampleThread(dying),
+    );
     try {
       const { converter } = await open(offload, PCM24, PCM16);
       expect(converter.threaded).toBe(true);
       converter.push(JFK24.subarray(0, 960));
-      const error = await converter.flush().then(
+      const error = await Promise.resolve(converter.flush()).then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -207,9 +216,14 @@ describe('ResampleOffload on the worker thread', () => {
   });
 
   it('a worker that cannot start: streams resample inline, the warning is given once', async () => {
-    const broken = "require('node:worker_threads').parentPort.postMessage({ type: 'failed', message: 'no wasm' });";
+    const broken =
+      "require('node:worker_threads').parentPort.postMessage({ type: 'failed', message: 'no wasm' });";
     const warnings: unknown[] = [];
-    const offload = new ResampleOffload(0, (m, a) => warnings.push([m, a]), () => new ResampleThread(broken));
+    const offload = new ResampleOffload(
+      0,
+      (m, a) => warnings.push([m, a]),
+      () => new ResampleThread(broken),
+    );
     try {
       const first = await open(offload, PCM24, PCM16);
       const second = await open(offload, PCM24, PCM16);
@@ -232,7 +246,7 @@ describe('ResampleOffload on the worker thread', () => {
     const offload = new ResampleOffload(0);
     const { converter } = await open(offload, PCM24, PCM16);
     converter.push(JFK24.subarray(0, 960));
-    const flushed = converter.flush().then(
+    const flushed = Promise.resolve(converter.flush()).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -255,7 +269,11 @@ describe('ResampleOffload on the worker thread', () => {
       const same = await open(offload, PCM24, { ...PCM24, encoding: 'mulaw' });
       expect([same.converter.threaded, offload.active]).toEqual([false, 2]);
       const c = await open(offload, PCM24, PCM16);
-      expect([a.converter.threaded, b.converter.threaded, c.converter.threaded]).toEqual([false, false, true]);
+      expect([a.converter.threaded, b.converter.threaded, c.converter.threaded]).toEqual([
+        false,
+        false,
+        true,
+      ]);
       expect(offload.active).toBe(3);
       // a's stream stays inline to its end even now that the thread runs.
       await run(a.converter, [JFK24.subarray(0, 960)]);

@@ -50,7 +50,12 @@ function routerOn(url: string, resampleOffload: number | false | undefined): Rou
 /** Each chunk's bytes of one tts() call at 16 kHz. */
 async function speak(router: Router, text: string, signal?: AbortSignal): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
-  for await (const chunk of router.tts({ text, voice: 'agent', format: PCM16, ...(signal ? { signal } : {}) }))
+  for await (const chunk of router.tts({
+    text,
+    voice: 'agent',
+    format: PCM16,
+    ...(signal ? { signal } : {}),
+  }))
     out.push(chunk.data.slice());
   return out;
 }
@@ -92,7 +97,12 @@ describe('router.tts() resampling on the worker thread', () => {
     const seen: number[] = [];
     let error: unknown;
     try {
-      for await (const chunk of router.tts({ text: TEXTS[2]!, voice: 'agent', format: PCM16, signal: abort.signal })) {
+      for await (const chunk of router.tts({
+        text: TEXTS[2]!,
+        voice: 'agent',
+        format: PCM16,
+        signal: abort.signal,
+      })) {
         seen.push(chunk.data.byteLength);
         abort.abort();
       }
