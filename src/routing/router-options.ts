@@ -36,6 +36,6 @@ export function checkRouterOptions(options: unknown): asserts options is RouterO
   const offload = (options as RouterOptions).resampleOffload;
   if (offload !== undefined && offload !== false && !(Number.isSafeInteger(offload) && offload >= 0))
     throw new TypeError(
-      `createRouter: options.resampleOffload must be false or an integer from 0 (streams), got ${valueShape(offload)}`,
+      `createRouter: options.resampleOffload must be false or an integer from 0 (streams), got ${typeof offload === 'number' ? offload : valueShape(offload)}`,
     );
 }
