@@ -111,7 +111,7 @@ const CHAT_MESSAGES = [{ role: 'user' as const, content: 'Is my table booked?' }
 /** Per-thread readings for `--threads` (undefined without it or off Linux). */
 const threadClock = args.threads ? openThreadClock() : undefined;
 if (args.threads && !threadClock) console.error('--threads: no /proc/self/task here, ignored');
-const NO_THREADS: ThreadReading = { mainWaitNs: 0, othersRunNs: 0 };
+const NO_THREADS: ThreadReading = { mainRunNs: 0, mainWaitNs: 0, othersRunNs: 0 };
 /** A reading of {@link threadClock}, or zeros without it. */
 function threads(): ThreadReading {
   return threadClock ? threadClock.read() : NO_THREADS;

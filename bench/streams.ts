@@ -1,8 +1,15 @@
 /**
  * 1,000 concurrent TTS streams paced in real time (issue 15, P6).
  *
- * `node scripts/run-ts.mjs bench/streams.ts [--streams N] [--dist] [--lib PATH]... [--spin-us U]`
+ * `node scripts/run-ts.mjs bench/streams.ts [--streams N] [--dist] [--lib PATH]... [--spin-us U] [--offload]`
  * (`npm run bench:streams`).
+ *
+ * `--offload` also runs the converted phase with resampling on the event loop
+ * (`resampleOffload: false`) and on the worker thread (`resampleOffload: 0`), in the order
+ * inline, worker, worker, inline, printed as extra rows, not targets (the main converted phase
+ * runs with the default option: the thread from the 32nd resampling stream on). The
+ * `main µs/chunk` column is the main thread's own CPU per chunk (Linux; the process's CPU
+ * column includes the worker thread's).
  *
  * `--lib PATH` (repeatable) runs ESM builds of voxroute instead of the source (or dist/): the
  * last one runs every phase below; with two or more, the converted phase is also run for each
@@ -45,6 +52,7 @@ import { runInNewContext } from 'node:vm';
 import { Agent, request } from 'undici';
 import type { AudioFormat, Router } from 'voxroute';
 import { fmt, summarize } from './stats.js';
+import { openThreadClock } from './thread-clock.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -52,6 +60,7 @@ const { values: args } = parseArgs({
     dist: { type: 'boolean', default: false },
     lib: { type: 'string', multiple: true },
     'spin-us': { type: 'string' },
+    offload: { type: 'boolean', default: false },
   },
 });
 const N = Number(args.streams);
@@ -72,6 +81,7 @@ const voxroute: Voxroute =
     : await import('voxroute'));
 
 setFlagsFromString('--expose-gc');
+const threads = openThreadClock();
 const gc = runInNewContext('gc') as () => void;
 
 const CHUNK_BYTES = 960;
@@ -167,6 +177,8 @@ async function phase(
   cpuPerChunkUs: number;
   /** Share of the phase's time the event loop was busy (0..1). */
   loopBusy: number;
+  /** The main thread's own CPU time over the phase, in µs per chunk (NaN off Linux). */
+  mainPerChunkUs: number;
   gcWindow: [number, number];
   error?: string;
 }> {
@@ -187,6 +199,7 @@ async function phase(
   });
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const main0 = threads?.read().mainRunNs ?? Number.NaN;
   const elu0 = performance.eventLoopUtilization();
   const runs = logs.map((log) =>
     one(
@@ -222,6 +235,7 @@ async function phase(
     ms: performance.now() - t0,
     cpuPerChunkUs: ((c) => (c.user + c.system) / (n * CHUNKS))(process.cpuUsage(cpu0)),
     loopBusy: performance.eventLoopUtilization(elu0).utilization,
+    mainPerChunkUs: ((threads?.read().mainRunNs ?? Number.NaN) - main0) / 1000 / (n * CHUNKS),
     gcWindow,
     ...(error ? { error } : {}),
   };
@@ -276,7 +290,7 @@ function countBytes(logs: StreamLog[]): { lost: number; duplicated: number } {
   return { lost, duplicated };
 }
 
-function routerFor(origin: string, lib: Voxroute = voxroute): Router {
+function routerFor(origin: string, lib: Voxroute = voxroute, resampleOffload?: number | false): Router {
   return lib.createRouter(
     lib.defineConfig({
       providers: {
@@ -293,6 +307,7 @@ function routerFor(origin: string, lib: Voxroute = voxroute): Router {
       },
       routes: { tts: { providers: ['local'] } },
     }),
+    resampleOffload === undefined ? {} : { resampleOffload },
   );
 }
 
@@ -381,6 +396,22 @@ async function main(): Promise<void> {
     for (const r of routers) await r.close();
   }
 
+  // Side by side (--offload): the converted phase inline and on the worker thread, ABBA.
+  const offloaded: { label: string; phase: typeof direct }[] = [];
+  if (args.offload) {
+    const inline = routerFor(origin, voxroute, false);
+    const worker = routerFor(origin, voxroute, 0);
+    for (const r of [inline, worker]) await r.warmup();
+    for (const [label, r] of [
+      ['inline', inline],
+      ['worker', worker],
+      ['worker', worker],
+      ['inline', inline],
+    ] as const)
+      offloaded.push({ label, phase: await phase(N, routedRun(PCM_16K, 'agent', r)) });
+    for (const r of [inline, worker]) await r.close();
+  }
+
   await router.close();
   await agent.close();
   child.stdin?.end();
@@ -398,11 +429,11 @@ async function main(): Promise<void> {
       .join(' ')}`,
   );
   console.log(
-    `${''.padEnd(34)} failed  lost  dup   gap median     p99     max   KB/stream  phase ms  CPU µs/chunk  loop busy`,
+    `${''.padEnd(34)} failed  lost  dup   gap median     p99     max   KB/stream  phase ms  CPU µs/chunk  loop busy  main µs/chunk`,
   );
   const row = (label: string, p: typeof direct, s: typeof d, count: { lost: number; duplicated: number }) =>
     console.log(
-      `  ${label.padEnd(32)}${String(failed(p.logs)).padStart(6)}${String(count.lost).padStart(6)}${String(count.duplicated).padStart(5)}${fmt(s.median, 2, 12)}${fmt(s.p99, 2, 9)}${fmt(s.max, 1, 8)}${fmt(p.bytesPerStream / 1024, 1, 12)}${fmt(p.ms, 0, 10)}${fmt(p.cpuPerChunkUs, 2, 14)}${fmt(p.loopBusy * 100, 1, 10)}%`,
+      `  ${label.padEnd(32)}${String(failed(p.logs)).padStart(6)}${String(count.lost).padStart(6)}${String(count.duplicated).padStart(5)}${fmt(s.median, 2, 12)}${fmt(s.p99, 2, 9)}${fmt(s.max, 1, 8)}${fmt(p.bytesPerStream / 1024, 1, 12)}${fmt(p.ms, 0, 10)}${fmt(p.cpuPerChunkUs, 2, 14)}${fmt(p.loopBusy * 100, 1, 10)}%${fmt(p.mainPerChunkUs, 2, 15)}`,
     );
   row('direct undici request()', direct, d, directCount);
   row('router.tts(), caller format', routed, r, routedCount);
@@ -418,6 +449,11 @@ async function main(): Promise<void> {
   for (const { lib, phase: p } of sideBySide) {
     const g = summarize(gaps(p));
     row(`24k -> 16k, build #${lib + 1}, +${(g.p99 - d.p99).toFixed(1)}`, p, g, countBytes(p.logs));
+    if (p.error) console.log(`    first error: ${p.error}`);
+  }
+  for (const { label, phase: p } of offloaded) {
+    const g = summarize(gaps(p));
+    row(`24k -> 16k ${label}, +${(g.p99 - d.p99).toFixed(1)}`, p, g, countBytes(p.logs));
     if (p.error) console.log(`    first error: ${p.error}`);
   }
   for (const [i, lib] of LIBS.entries()) console.log(`  build #${i + 1}: ${lib}`);

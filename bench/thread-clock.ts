@@ -13,6 +13,8 @@ import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 
 /** One reading, in ns. */
 export interface ThreadReading {
+  /** Main thread: time spent on a CPU. */
+  mainRunNs: number;
   /** Main thread: time spent waiting for a CPU (run queue delay). */
   mainWaitNs: number;
   /** Every other thread of the process: time spent on a CPU, summed. */
@@ -50,7 +52,7 @@ export function openThreadClock(): ThreadClock | undefined {
   };
   const clock: ThreadClock = {
     read() {
-      const [, mainWaitNs] = fields(mainFd);
+      const [mainRunNs, mainWaitNs] = fields(mainFd);
       let othersRunNs = 0;
       for (const fd of others) {
         try {
@@ -59,7 +61,7 @@ export function openThreadClock(): ThreadClock | undefined {
           // the thread ended: its time no longer counts (rare: V8's and libuv's threads stay)
         }
       }
-      return { mainWaitNs, othersRunNs };
+      return { mainRunNs, mainWaitNs, othersRunNs };
     },
     refresh() {
       closeOthers();

@@ -39,6 +39,7 @@ export {
 export {
   AbortError,
   AllProvidersFailedError,
+  AudioConversionError,
   ConfigError,
   type ConfigIssue,
   MidStreamError,

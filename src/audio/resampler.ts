@@ -110,14 +110,7 @@ export class Resampler {
     outputRate: number,
     options: ResamplerOptions = {},
   ): Promise<Resampler> {
-    checkRate(inputRate, 'inputRate');
-    checkRate(outputRate, 'outputRate');
-    if (inputRate === outputRate)
-      throw new RangeError(`Resampler: rates are equal (${inputRate} Hz); no resampling needed`);
-    if (inputRate > outputRate * MAX_RATIO || outputRate > inputRate * MAX_RATIO)
-      throw new RangeError(
-        `Resampler: ${inputRate} -> ${outputRate} Hz changes the rate by more than ${MAX_RATIO} times`,
-      );
+    checkResampleRates(inputRate, outputRate);
     const quality = options.quality ?? 'sinc-fastest';
     if (!Object.hasOwn(SPEEX_QUALITY, quality))
       throw new RangeError(
@@ -386,6 +379,23 @@ export class Resampler {
  */
 export async function preloadResampler(): Promise<void> {
   await loadSpeex();
+}
+
+/**
+ * The checks of {@link Resampler.create} on its rates (also run before a stream is handed to
+ * the resampler's worker thread, so both paths refuse the same rates with the same error).
+ * @throws RangeError for a rate outside 1..192000 or not an integer, equal rates, or rates
+ * more than 256 times apart.
+ */
+export function checkResampleRates(inputRate: number, outputRate: number): void {
+  checkRate(inputRate, 'inputRate');
+  checkRate(outputRate, 'outputRate');
+  if (inputRate === outputRate)
+    throw new RangeError(`Resampler: rates are equal (${inputRate} Hz); no resampling needed`);
+  if (inputRate > outputRate * MAX_RATIO || outputRate > inputRate * MAX_RATIO)
+    throw new RangeError(
+      `Resampler: ${inputRate} -> ${outputRate} Hz changes the rate by more than ${MAX_RATIO} times`,
+    );
 }
 
 function checkRate(rate: number, name: string): void {

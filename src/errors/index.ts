@@ -1,5 +1,6 @@
 export { AbortError } from './abort-error.js';
 export { AllProvidersFailedError } from './all-providers-failed-error.js';
+export { AudioConversionError } from './audio-conversion-error.js';
 export { ConfigError, type ConfigIssue } from './config-error.js';
 export { MidStreamError } from './mid-stream-error.js';
 export { ProtocolError, type ProtocolErrorOptions } from './protocol-error.js';

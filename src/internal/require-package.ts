@@ -24,3 +24,14 @@ export function requirePackage<T>(name: string): T {
   requireHere ??= createRequire(import.meta.url);
   return requireHere(name) as T;
 }
+
+/**
+ * The file path of a package's entry (or subpath export), resolved as {@link requirePackage}
+ * resolves it: from voxroute's own location, through the package's `exports` map. Used to hand
+ * the Speex module's path to the resampler's worker thread.
+ * @throws Whatever `require.resolve` throws (e.g. `MODULE_NOT_FOUND`).
+ */
+export function resolvePackage(name: string): string {
+  requireHere ??= createRequire(import.meta.url);
+  return requireHere.resolve(name);
+}

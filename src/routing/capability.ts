@@ -1,3 +1,4 @@
+import type { ResampleOffload } from '../audio/resample-offload.js';
 import type { ResolvedProviderConfig } from '../config/index.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import type { Capability } from '../types/route-result.js';
@@ -61,6 +62,8 @@ export interface CallContext {
   /** Aborts when the router closes. */
   closeSignal: AbortSignal;
   logger: Logger | undefined;
+  /** Where TTS streams resample (the router's worker thread or the event loop); undefined: the event loop. */
+  resampling?: ResampleOffload;
 }
 
 /**

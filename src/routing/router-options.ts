@@ -11,13 +11,15 @@ const ROUTER_OPTION_KEYS = Object.keys({
   logger: true,
   random: true,
   env: true,
+  resampleOffload: true,
 } satisfies Record<keyof RouterOptions, true>);
 
 /**
  * Checks the options given to createRouter as strictly as the config: an object whose keys are
  * all RouterOptions keys (an `undefined` value counts as unset).
  * @throws TypeError naming the first unknown key, with a did-you-mean when one is close
- *   (`fetchh` -> `fetch`), or saying the options are not an object.
+ *   (`fetchh` -> `fetch`), or saying the options are not an object; TypeError naming
+ *   `resampleOffload` when it is not false nor an integer from 0.
  */
 export function checkRouterOptions(options: unknown): asserts options is RouterOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
@@ -31,4 +33,9 @@ export function checkRouterOptions(options: unknown): asserts options is RouterO
       `createRouter: unknown option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; the options are ${ROUTER_OPTION_KEYS.join(', ')}`,
     );
   }
+  const offload = (options as RouterOptions).resampleOffload;
+  if (offload !== undefined && offload !== false && !(Number.isSafeInteger(offload) && offload >= 0))
+    throw new TypeError(
+      `createRouter: options.resampleOffload must be false or an integer from 0 (streams), got ${typeof offload === 'number' ? offload : valueShape(offload)}`,
+    );
 }

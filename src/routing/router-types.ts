@@ -54,6 +54,21 @@ export interface RouterOptions {
   random?: () => number;
   /** Environment for `{ env: NAME }` secrets when the config is not resolved yet. Default: process.env. */
   env?: Record<string, string | undefined>;
+  /**
+   * When a TTS stream resamples (the provider's sample rate is not the caller's) on a worker
+   * thread instead of the event loop: the number of this router's streams already resampling
+   * at which the next one goes to the thread (decided once per stream; `0`: every one), or
+   * `false` for never. The thread (one per router, started by the first stream that needs it,
+   * `unref()`ed, ended by `close()`) takes the filter's 5-6 µs per 20 ms chunk off the event
+   * loop, which matters from hundreds of concurrent streams; below the threshold a stream's
+   * chunks skip the thread round trip. Only rate changes between PCM s16le, mu-law and A-law
+   * go to the thread, with the same bytes as on the event loop; where a worker cannot start
+   * (a runtime without `node:worker_threads`), resampling stays on the event loop and the logger
+   * is told once. A failure on the thread ends the stream with AudioConversionError.
+   * Anything else than false or an integer from 0 is a TypeError naming `resampleOffload`.
+   * Default: 32 (docs/decisions.md, "Resampling on a worker thread").
+   */
+  resampleOffload?: number | false;
 }
 
 /** Measurements of one (provider, capability, model), as {@link Router.stats} reports them. */

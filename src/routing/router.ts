@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { preloadResampler } from '../audio/index.js';
+import { ResampleOffload } from '../audio/resample-offload.js';
 import type { ResolvedConfig, RouterConfig } from '../config/index.js';
 import { parseConfig } from '../config/index.js';
 import { collectSecretLiterals } from '../config/redact.js';
@@ -113,7 +114,11 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     health,
     options.random,
   );
-  const context: CallContext = { closeSignal: closing.signal, logger };
+  // No thread here: the first stream that resamples above the threshold starts it.
+  const resampling = new ResampleOffload(options.resampleOffload, (message, attributes) =>
+    logger?.warn(message, attributes),
+  );
+  const context: CallContext = { closeSignal: closing.signal, logger, resampling };
   /** voiceTurn()'s check of each stage before the first one starts (routing/preflight.ts). */
   const preflight: Preflight = (c) =>
     c.capability === 'tts'
@@ -163,6 +168,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         transport.close(),
         webSocket.close?.(),
         fleet?.close(),
+        resampling.close(),
         ...[...adapters.values()].map((a) => a.close?.().catch(() => {})),
       ]);
     },

@@ -10,8 +10,8 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, 
 export interface PumpStep<S, T> {
   /** Takes one item of the request; `emit` gets each output. A promise only when it must wait. */
   push(item: S, emit: (out: T) => void): void | Promise<void>;
-  /** The request ended: emits what is still held; may throw (the request then failed). */
-  end(emit: (out: T) => void): void;
+  /** The request ended: emits what is still held (a promise when it must wait); may throw or reject (the request then failed). */
+  end(emit: (out: T) => void): void | Promise<void>;
   /** Releases what the step holds, however the request ended. */
   close(): void;
 }
@@ -207,8 +207,9 @@ export function readAll<S, T>(
         }
         if (r.done) {
           try {
-            step?.end(emit);
-            resolve();
+            const ending = step?.end(emit);
+            if (ending) ending.then(resolve, reject);
+            else resolve();
           } catch (error) {
             reject(error);
           }
@@ -245,6 +246,6 @@ async function readEach<S, T>(
       const waiting = step.push(item, emit);
       if (waiting) await waiting;
     }
-    step.end(emit);
+    await step.end(emit);
   } else for await (const item of items) emit(item as unknown as T);
 }

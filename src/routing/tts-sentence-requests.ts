@@ -1,3 +1,4 @@
+import type { ResampleOffload } from '../audio/resample-offload.js';
 import type { AttemptContext, ProviderAudio, TtsProvider } from '../providers/types.js';
 import { speakable } from '../text/speakable.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
@@ -24,6 +25,8 @@ export interface SpeechAsk {
   /** The provider's name in the config. */
   provider: string;
   dropped: DroppedBytesListener;
+  /** The router's resampling policy (worker thread or event loop); undefined: always on the event loop. */
+  offload: ResampleOffload | undefined;
 }
 
 /**
@@ -101,7 +104,11 @@ export class SentenceRequests {
         (on) => synthesize(ask, text, on),
         signal,
         retries,
-        () => new CallerAudio(ask.want, ask.provider, ask.dropped, words),
+        () =>
+          new CallerAudio(ask.want, ask.provider, ask.dropped, words, {
+            offload: ask.offload,
+            signal: ask.attempt.signal,
+          }),
       ),
     };
   }

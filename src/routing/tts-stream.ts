@@ -1,11 +1,19 @@
 import { sameFormat } from '../audio/format.js';
-import { type AudioConverter, createAudioConverter, SampleFramer } from '../audio/index.js';
+import { createAudioConverter, SampleFramer } from '../audio/index.js';
+import type { ResampleOffload } from '../audio/resample-offload.js';
+import { InlineConverter, type StreamConverter } from '../audio/stream-converter.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { ProviderAudio, WordTiming } from '../providers/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 
 /** Called when a provider's stream ended with bytes that do not make a whole sample. */
 export type DroppedBytesListener = (droppedBytes: number, format: AudioFormat) => void;
+
+/** Where a stream's conversions run (see ResampleOffload), and the signal after whose abort none is delivered. */
+export interface ConversionContext {
+  offload: ResampleOffload | undefined;
+  signal: AbortSignal | undefined;
+}
 
 /**
  * Turns a provider's raw audio into chunks of whole samples in the caller's format `want`,
@@ -14,50 +22,78 @@ export type DroppedBytesListener = (droppedBytes: number, format: AudioFormat) =
  * provider's real format (as each chunk states it; bytes are never relabelled) differs. A
  * format change mid-stream flushes the old converter first. Word timestamps the provider
  * sends are pushed to `words` when given. One instance per provider request.
+ *
+ * With a `conversion.offload`, a stream that resamples may do so on the router's worker thread
+ * (ResampleOffload decides when it starts): its chunks then reach `emit` later, in order,
+ * between calls (the `emit` of the call that created the converter; callers pass the same
+ * one every time), {@link end} returns a promise that resolves once the tail was emitted, and
+ * {@link settled} tells when everything pushed so far was emitted.
  */
 export class CallerAudio {
   #framer: SampleFramer | undefined;
-  #converter: AudioConverter | undefined;
+  #converter: StreamConverter | undefined;
   #current: AudioFormat | undefined;
   /** Audio reached the caller: at least one whole sample (a stray partial one is none). */
   #produced = false;
   /** Stray bytes (less than one sample) dropped at segment ends, for the no-audio error. */
   #strayBytes = 0;
+  #closed = false;
+  /** Where a converter's outputs go: the `emit` given with the chunk that created it. */
+  #sink: ((out: AudioChunk) => void) | undefined;
+  readonly #deliver = (data: Uint8Array): void => this.#emit(data, this.#sink!);
 
   constructor(
     readonly want: AudioFormat,
     readonly provider: string,
     readonly onDropped?: DroppedBytesListener,
     readonly words?: WordTiming[],
+    readonly conversion?: ConversionContext,
   ) {}
 
   /**
    * Takes one provider chunk; `emit` gets each caller chunk it completes (none, one, or the
    * old format's tail and one at a format change). Returns a promise only when the chunk
-   * starts a format that needs a converter (created first); else completes synchronously.
+   * starts a format that needs a converter (created first), or ends a segment converted on the
+   * worker thread (its tail comes first); else completes synchronously.
    */
   push(chunk: ProviderAudio, emit: (out: AudioChunk) => void): void | Promise<void> {
     if (this.words && chunk.words) this.words.push(...chunk.words);
     if (chunk.data.byteLength === 0) return;
     const current = this.#current;
     if (current === undefined || !sameFormat(current, chunk.format)) {
-      this.#endSegment(emit);
-      this.#current = chunk.format;
-      this.#framer = new SampleFramer(chunk.format);
-      // Formats that match need no converter: the whole samples go out as they are.
-      if (!sameFormat(chunk.format, this.want)) return this.#convertFrom(chunk, emit);
+      const ended = this.#endSegment(emit);
+      if (ended) return ended.then(() => this.#begin(chunk, emit));
+      return this.#begin(chunk, emit);
     }
     this.#pass(chunk.data, emit);
   }
 
   /**
-   * The provider's stream ended: emits what the framer and converter still hold. Throws
-   * ProtocolError when the provider ended without a single whole sample of audio for the
-   * caller: no byte at all, or only a stray partial sample (one byte of PCM s16le), which
-   * is dropped, never padded. Such an answer is empty, as one with no byte is.
+   * The provider's stream ended: emits what the framer and converter still hold (a promise
+   * when the converter runs on the worker thread). Throws (rejects with) ProtocolError when the
+   * provider ended without a single whole sample of audio for the caller: no byte at all, or
+   * only a stray partial sample (one byte of PCM s16le), which is dropped, never padded. Such
+   * an answer is empty, as one with no byte is.
    */
-  end(emit: (out: AudioChunk) => void): void {
-    this.#endSegment(emit);
+  end(emit: (out: AudioChunk) => void): void | Promise<void> {
+    const ended = this.#endSegment(emit);
+    if (ended) return ended.then(() => this.#checkProduced());
+    this.#checkProduced();
+  }
+
+  /** Resolves once every output pushed so far was emitted; undefined when none is on its way. */
+  settled(): Promise<void> | undefined {
+    return this.#converter?.settled();
+  }
+
+  /** Releases the converter (idempotent); call however the stream ended. */
+  close(): void {
+    this.#closed = true;
+    this.#converter?.close();
+    this.#converter = undefined;
+  }
+
+  #checkProduced(): void {
     if (this.#produced) return;
     const stray = this.#strayBytes;
     const what =
@@ -67,14 +103,26 @@ export class CallerAudio {
     });
   }
 
-  /** Releases the converter (idempotent); call however the stream ended. */
-  close(): void {
-    this.#converter?.close();
-    this.#converter = undefined;
+  /** A segment of `chunk`'s format starts with it. */
+  #begin(chunk: ProviderAudio, emit: (out: AudioChunk) => void): void | Promise<void> {
+    this.#current = chunk.format;
+    this.#framer = new SampleFramer(chunk.format);
+    // Formats that match need no converter: the whole samples go out as they are.
+    if (!sameFormat(chunk.format, this.want)) return this.#convertFrom(chunk, emit);
+    this.#pass(chunk.data, emit);
   }
 
   async #convertFrom(chunk: ProviderAudio, emit: (out: AudioChunk) => void): Promise<void> {
-    this.#converter = await createAudioConverter(chunk.format, this.want);
+    this.#sink = emit;
+    const conversion = this.conversion;
+    const converter = conversion?.offload
+      ? await conversion.offload.converter(chunk.format, this.want, this.#deliver, conversion.signal)
+      : new InlineConverter(await createAudioConverter(chunk.format, this.want), this.#deliver);
+    if (this.#closed) {
+      converter.close();
+      return;
+    }
+    this.#converter = converter;
     this.#pass(chunk.data, emit);
   }
 
@@ -82,8 +130,10 @@ export class CallerAudio {
     const whole = this.#framer!.push(data);
     if (whole.byteLength === 0) return;
     const converter = this.#converter;
-    const out = converter ? converter.push(whole) : whole;
-    if (out.byteLength > 0) this.#emit(out, emit);
+    if (converter) {
+      this.#sink = emit;
+      converter.push(whole);
+    } else this.#emit(whole, emit);
   }
 
   /** Hands `data` to the caller: only what is emitted counts as audio produced. */
@@ -92,7 +142,8 @@ export class CallerAudio {
     emit({ data, format: this.want });
   }
 
-  #endSegment(emit: (out: AudioChunk) => void): void {
+  /** Ends the current segment: a promise when its converter's tail comes from the worker thread. */
+  #endSegment(emit: (out: AudioChunk) => void): void | Promise<void> {
     const current = this.#current;
     if (this.#framer && current) {
       const { droppedBytes } = this.#framer.end();
@@ -102,19 +153,35 @@ export class CallerAudio {
       }
     }
     const converter = this.#converter;
-    if (converter) {
-      this.#converter = undefined;
-      const tail = converter.flush();
+    if (!converter) return;
+    this.#converter = undefined;
+    this.#sink = emit;
+    let flushed: void | Promise<void>;
+    try {
+      flushed = converter.flush();
+    } catch (error) {
       converter.close();
-      if (tail.byteLength > 0) this.#emit(tail, emit);
+      throw error;
     }
+    if (!flushed) {
+      converter.close();
+      return;
+    }
+    return flushed.then(
+      () => converter.close(),
+      (error: unknown) => {
+        converter.close();
+        throw error;
+      },
+    );
   }
 }
 
 /**
  * {@link CallerAudio} as a stream of its own, for a reader that is itself an async generator
  * (the streamed-text attempt). Throws ProtocolError when the provider ended without a single
- * whole sample of audio (no byte, or only a stray partial sample).
+ * whole sample of audio (no byte, or only a stray partial sample). A chunk converted on the
+ * worker thread is yielded once it is back, before the next provider chunk is read.
  */
 export async function* toCallerAudio(
   source: AsyncIterable<ProviderAudio>,
@@ -122,8 +189,9 @@ export async function* toCallerAudio(
   provider: string,
   onDropped?: DroppedBytesListener,
   words?: WordTiming[],
+  conversion?: ConversionContext,
 ): AsyncGenerator<AudioChunk, void, undefined> {
-  const audio = new CallerAudio(want, provider, onDropped, words);
+  const audio = new CallerAudio(want, provider, onDropped, words, conversion);
   const out: AudioChunk[] = [];
   const emit = (chunk: AudioChunk) => {
     out.push(chunk);
@@ -133,13 +201,19 @@ export async function* toCallerAudio(
       const converting = audio.push(chunk, emit);
       try {
         if (converting) await converting;
+        const settled = audio.settled();
+        if (settled) await settled;
       } finally {
         // The old format's tail goes out even when the new format's converter failed.
         while (out.length > 0) yield out.shift()!;
       }
     }
-    audio.end(emit);
-    while (out.length > 0) yield out.shift()!;
+    const ended = audio.end(emit);
+    try {
+      if (ended) await ended;
+    } finally {
+      while (out.length > 0) yield out.shift()!;
+    }
   } finally {
     audio.close();
   }

@@ -65,6 +65,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
             native: pickNativeFormat(tts.capabilities.outputFormats, want),
             want,
             provider: name,
+            offload: context.resampling,
             dropped: (droppedBytes: number, format: AudioFormat) =>
               context.logger?.warn('Dropped a stray partial sample at the end of a provider stream', {
                 provider: name,
@@ -78,7 +79,11 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
             return streamedAttempt(
               progress,
               (text) => tts.synthesize(speechRequest<ProviderTtsStreamRequest>(ask, text), attempt),
-              (audio, words) => toCallerAudio(audio, want, name, ask.dropped, words),
+              (audio, words) =>
+                toCallerAudio(audio, want, name, ask.dropped, words, {
+                  offload: ask.offload,
+                  signal: attempt.signal,
+                }),
               ready,
             );
           }

@@ -6,6 +6,7 @@
 //   stt  (HTTP multipart, OpenAI-compatible /audio/transcriptions): the mock's transcript
 //   stt  (WebSocket, Deepgram): the mock's first final transcript
 //   chat (HTTP SSE, OpenAI-compatible /chat/completions): the mock's reply
+//   tts  24 kHz -> 16 kHz resampled on the router's worker thread: the event loop's bytes
 // Usage: scripts/smoke-runtimes.sh runs it under each runtime.
 
 import { createRouter } from '../../dist/index.js';
@@ -84,6 +85,36 @@ try {
     { bytes, same, provider: tts.result.provider },
     { bytes: want.byteLength, same: true, provider: 'oa' },
   );
+
+  // 24 kHz -> 16 kHz on the resampler's worker thread (resampleOffload: 0): the bytes of the
+  // event loop. Where the runtime cannot start the worker, the router resamples inline (and says
+  // so through its logger): the bytes must be the same either way.
+  const warnings = [];
+  const routers = [false, 0].map((resampleOffload) =>
+    createRouter(
+      {
+        providers: {
+          oa: { kind: 'openai-compatible', baseUrl: `${openai.url}/v1`, tts: { voices: { alloy: 'alloy' } } },
+        },
+        routes: { tts: { providers: ['oa'] } },
+      },
+      { resampleOffload, logger: { warn: (message) => warnings.push(message) } },
+    ),
+  );
+  const converted = [];
+  for (const r of routers) {
+    const got = await collect(
+      r.tts({ text, voice: 'alloy', format: { encoding: 'pcm_s16le', sampleRate: 16000 } }),
+    );
+    converted.push(Buffer.concat(got.items.map((c) => Buffer.from(c.data))));
+    await r.close();
+  }
+  check(
+    'tts 24k -> 16k on the worker thread',
+    { bytes: converted[1].byteLength, same: Buffer.compare(converted[0], converted[1]) === 0 },
+    { bytes: Math.round(want.byteLength / 3) * 2, same: true },
+  );
+  if (warnings.length > 0) console.log(`note [${runtime}]: ${warnings.join('; ')}`);
 
   const stt = await collect(router.stt({ audio: audio(), format }));
   check(

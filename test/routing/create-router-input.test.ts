@@ -51,13 +51,13 @@ describe('createRouter and loadConfig: common slips', () => {
     const error = thrown(() => createRouter(CONFIG, { fetchh: fetch } as never));
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toBe(
-      "createRouter: unknown option 'fetchh' (did you mean 'fetch'?); the options are fetch, WebSocket, ca, clock, logger, random, env",
+      "createRouter: unknown option 'fetchh' (did you mean 'fetch'?); the options are fetch, WebSocket, ca, clock, logger, random, env, resampleOffload",
     );
   });
 
   it('an unknown option key far from any: named, no suggestion', () => {
     expect(thrown(() => createRouter(CONFIG, { timeoutMs: 5 } as never)).message).toBe(
-      "createRouter: unknown option 'timeoutMs'; the options are fetch, WebSocket, ca, clock, logger, random, env",
+      "createRouter: unknown option 'timeoutMs'; the options are fetch, WebSocket, ca, clock, logger, random, env, resampleOffload",
     );
   });
 
@@ -76,8 +76,26 @@ describe('createRouter and loadConfig: common slips', () => {
       logger: { warn: () => {} },
       random: () => 0.5,
       env: {},
+      resampleOffload: undefined,
     });
     expect(router.stats().providers).toEqual([]);
     await router.close();
+  });
+
+  it.each([
+    [-1, '-1'],
+    [1.5, '1.5'],
+    ['32', 'string'],
+    [true, 'boolean'],
+  ])('resampleOffload %j is a TypeError naming it', (value, shape) => {
+    expect(() => createRouter(CONFIG, { resampleOffload: value as number })).toThrow(TypeError);
+    expect(() => createRouter(CONFIG, { resampleOffload: value as number })).toThrow(
+      `createRouter: options.resampleOffload must be false or an integer from 0 (streams), got ${shape}`,
+    );
+  });
+
+  it('resampleOffload false, 0 and 100 are accepted', async () => {
+    for (const resampleOffload of [false, 0, 100] as const)
+      await createRouter(CONFIG, { resampleOffload }).close();
   });
 });

@@ -1,0 +1,20 @@
+import { hasCode, VoxrouteError } from './voxroute-error.js';
+
+/**
+ * Converting a provider's audio to the caller's format failed inside voxroute: the resampler's
+ * worker thread failed or exited, or Speex refused a stream there. Code
+ * `AUDIO_CONVERSION_FAILED`. Not the provider's fault: the call ends with it (no fallback) and
+ * no provider's health is charged. Not retryable.
+ */
+export class AudioConversionError extends VoxrouteError {
+  override readonly code = 'AUDIO_CONVERSION_FAILED';
+
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.name = 'AudioConversionError';
+  }
+
+  static override isInstance(error: unknown): error is AudioConversionError {
+    return hasCode(error, 'AUDIO_CONVERSION_FAILED');
+  }
+}
