@@ -17,7 +17,7 @@ import {
 
 /** What the thread hands back to one stream, in the order its records were queued. */
 export interface ThreadSink {
-  /** The output of one push (PCM s16le; possibly empty): a view into the batch's reply buffer. */
+  /** The output of one push (PCM s16le; possibly empty): a view into the batch's reply buffer (copy it to keep it). */
   output(data: Uint8Array): void;
   /** The output of a flush (the stream's tail); the stream may push again afterwards. */
   tail(data: Uint8Array): void;

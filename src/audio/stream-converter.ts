@@ -172,7 +172,9 @@ export class ThreadedConverter implements StreamConverter, ThreadSink {
                 data.byteLength >> 1,
                 to,
               )
-            : data,
+            : // A copy: a view would keep the whole batch's reply buffer (every stream's
+              // output of that turn) alive for as long as the caller keeps this chunk.
+              data.slice(),
         );
       } catch (error) {
         this.fail(error instanceof Error ? error : new Error(String(error)));

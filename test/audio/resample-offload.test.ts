@@ -45,7 +45,6 @@ async function inline(pieces: Uint8Array[], from: AudioFormat, to: AudioFormat):
 /** A stream's deliveries, and the converter whose outputs they are. */
 async function open(offload: ResampleOffload, from: AudioFormat, to: AudioFormat, signal?: AbortSignal) {
   const got: Uint8Array[] = [];
-  // Outputs are views into a batch's buffer: kept as copies, as a caller writing them out would.
   const converter = await offload.converter(from, to, (data) => got.push(data.slice()), signal);
   return { got, converter };
 }
@@ -80,6 +79,31 @@ describe('ResampleOffload on the worker thread', () => {
       }
     },
   );
+
+  it('each chunk delivered owns its bytes: no view into a batch shared with other streams', async () => {
+    const offload = new ResampleOffload(0);
+    try {
+      const delivered: Uint8Array[] = [];
+      const a = await offload.converter(PCM24, PCM16, (data) => delivered.push(data));
+      const b = await offload.converter(PCM24, PCM16, (data) => delivered.push(data));
+      const pieces = cut(JFK24.subarray(0, 9600), [960]);
+      for (const piece of pieces) {
+        a.push(piece);
+        b.push(piece);
+      }
+      await Promise.all([a.flush(), b.flush()]);
+      a.close();
+      b.close();
+      // 9600 bytes at 24 kHz in 10 pieces per stream, both streams in the same batches.
+      expect(delivered.length).toBeGreaterThanOrEqual(20);
+      for (const chunk of delivered) {
+        expect(chunk.byteOffset).toBe(0);
+        expect(chunk.buffer.byteLength).toBe(chunk.byteLength);
+      }
+    } finally {
+      await offload.close();
+    }
+  });
 
   it('interleaved streams: each gets its own outputs, in push order, one per non-empty inline output', async () => {
     const offload = new ResampleOffload(0);
