@@ -8,53 +8,20 @@
  * transports that take `ca` (HTTP, WebSocket) refuse it when they are created too. The https
  * server speaks the OpenAI speech wire on its own (node:https, a fresh self-signed certificate).
  */
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRouter, type RouterConfig } from '../../src/index.js';
-import { makeLoopbackCertificate } from '../../src/testing/tls-certificate.js';
+import { describe, expect, it } from 'vitest';
+import { createRouter } from '../../src/index.js';
 import { createHttpTransport } from '../../src/transport/index.js';
 import { createWebSocketTransport } from '../../src/transport/websocket.js';
-import { concat, pcmSignal } from './wire/servers.js';
+import { httpsSpeechServer } from './wire/https-speech.js';
 
-const AUDIO = pcmSignal(2400, 24_000, 5);
 const SECRET = 'sk-live-9f8e7d6c5b4a';
-let pem = '';
-let url = '';
-let hits = 0;
-let close: () => Promise<void> = async () => {};
-
-beforeAll(async () => {
-  const { key, cert } = await makeLoopbackCertificate('127.0.0.1');
-  pem = cert;
-  const server = createServer({ key, cert }, (req, res) => {
-    hits++;
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'audio/pcm', 'content-length': String(AUDIO.byteLength) });
-      res.end(AUDIO);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-});
-afterAll(() => close());
-
-const config = (): RouterConfig => ({
-  providers: { gpu: { kind: 'openai-compatible', baseUrl: url, tts: { voices: { agent: 'v' } } } },
-  routes: { tts: { providers: ['gpu'] } },
-});
+const server = httpsSpeechServer();
 
 /** The base64 body of a PEM block, as its lines. */
 const bodyOf = (block: string) =>
   block.split('\n').filter((line) => line !== '' && !line.startsWith('-----'));
-const der = () => Buffer.from(bodyOf(pem).join(''), 'base64');
+const der = () => Buffer.from(bodyOf(server.pem).join(''), 'base64');
 const PRIVATE_KEY = `-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEI${SECRET}\n-----END PRIVATE KEY-----\n`;
 const HINT = 'node:tls takes PEM text: -----BEGIN CERTIFICATE----- blocks, not DER';
 
@@ -75,38 +42,38 @@ describe('a ca that holds no valid PEM certificate', () => {
     ],
     [
       'a block cut short (no END line)',
-      () => pem.slice(0, 200),
+      () => server.pem.slice(0, 200),
       'createRouter: options.ca: PEM certificate 1 of 1 has no END line (a cut file?)',
     ],
     [
       'a good certificate, then one with lines missing',
       () =>
-        `${pem}-----BEGIN CERTIFICATE-----\n${bodyOf(pem).slice(2).join('\n')}\n-----END CERTIFICATE-----\n`,
+        `${server.pem}-----BEGIN CERTIFICATE-----\n${bodyOf(server.pem).slice(2).join('\n')}\n-----END CERTIFICATE-----\n`,
       'createRouter: options.ca: PEM certificate 2 of 2 does not parse as an X.509 certificate (corrupt, or not a certificate)',
     ],
     [
       'an array whose second entry is no PEM',
-      () => [pem, Buffer.from(SECRET)],
+      () => [server.pem, Buffer.from(SECRET)],
       `createRouter: options.ca[1] holds no PEM certificate (${HINT})`,
     ],
   ];
   for (const [name, ca, message] of invalid) {
     it(`${name}: TypeError naming the field at createRouter, no byte of it echoed, no request sent`, () => {
-      const before = hits;
+      const before = server.hits;
       let thrown: unknown;
       try {
-        createRouter(config(), { ca: ca() as string });
+        createRouter(server.config(), { ca: ca() as string });
       } catch (error) {
         thrown = error;
       }
       expect(thrown).toEqual(new TypeError(message));
       expect((thrown as Error).message).not.toContain(SECRET);
-      expect((thrown as Error).message).not.toContain(bodyOf(pem)[1]);
+      expect((thrown as Error).message).not.toContain(bodyOf(server.pem)[1]);
       // A block that does not parse carries OpenSSL's error as its cause (a code, no bytes).
       if (message.includes('does not parse'))
         expect((thrown as Error).cause).toMatchObject({ code: expect.stringMatching(/^ERR_OSSL_/) });
       expect(String((thrown as Error).cause)).not.toContain(SECRET);
-      expect(hits).toBe(before);
+      expect(server.hits).toBe(before);
     });
   }
 
@@ -114,7 +81,7 @@ describe('a ca that holds no valid PEM certificate', () => {
     expect(() => createHttpTransport({ ca: SECRET })).toThrow(
       new TypeError(`ca holds no PEM certificate (${HINT})`),
     );
-    expect(() => createWebSocketTransport({ ca: [pem, SECRET] })).toThrow(
+    expect(() => createWebSocketTransport({ ca: [server.pem, SECRET] })).toThrow(
       new TypeError(`ca[1] holds no PEM certificate (${HINT})`),
     );
   });
@@ -124,25 +91,17 @@ describe('PEM as CA bundles are written still works', () => {
   const valid: Array<[string, () => string | Uint8Array]> = [
     [
       'a bundle with comment lines between blocks',
-      () => `# Loopback mock\n${pem}\n# Other CA\n${rootCertificates[0]}\n`,
+      () => `# Loopback mock\n${server.pem}\n# Other CA\n${rootCertificates[0]}\n`,
     ],
-    ['a Windows file (CRLF lines)', () => Buffer.from(pem.replace(/\n/g, '\r\n'))],
+    ['a Windows file (CRLF lines)', () => Buffer.from(server.pem.replace(/\n/g, '\r\n'))],
     [
       'a TRUSTED CERTIFICATE block',
-      () => pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '-----$1 TRUSTED CERTIFICATE-----'),
+      () => server.pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '-----$1 TRUSTED CERTIFICATE-----'),
     ],
   ];
   for (const [name, ca] of valid) {
     it(`${name}: accepted, the https call succeeds, nothing charged`, async () => {
-      const r = createRouter(config(), { ca: ca() });
-      try {
-        const chunks: Uint8Array[] = [];
-        for await (const chunk of r.tts({ text: 'Hello there.', voice: 'agent' })) chunks.push(chunk.data);
-        expect(concat(chunks)).toEqual(AUDIO);
-        expect(r.stats().providers.map((s) => [s.errors, s.samples])).toEqual([[0, 1]]);
-      } finally {
-        await r.close();
-      }
+      await server.expectSpoken(createRouter(server.config(), { ca: ca() }));
     });
   }
 });
