@@ -43,10 +43,10 @@ import { Session } from 'node:inspector/promises';
 import { dirname, resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
 import { Agent, request } from 'undici';
 import type { AudioFormat, Router } from 'voxroute';
+import { benchArgs } from './args.js';
 import { CHAT_EVENTS, CHAT_TEXT, SHORT_ANSWER, startPcmServerProcess } from './pcm-server.js';
 import { fmt, summarize } from './stats.js';
 
@@ -68,18 +68,16 @@ if (!gc) {
   process.exit(r.status ?? 1);
 }
 
-const { values: args } = parseArgs({
-  options: {
-    lib: { type: 'string', multiple: true },
-    calls: { type: 'string', default: '100' },
-    rounds: { type: 'string', default: '30' },
-    profile: { type: 'string' },
-    out: { type: 'string', default: 'call-cost' },
-    only: { type: 'string' },
-    'in-memory': { type: 'boolean', default: false },
-    first: { type: 'boolean', default: false },
-    hedged: { type: 'boolean', default: false },
-  },
+const args = benchArgs(import.meta.url, {
+  lib: { type: 'string', multiple: true },
+  calls: { type: 'string', default: '100' },
+  rounds: { type: 'string', default: '30' },
+  profile: { type: 'string' },
+  out: { type: 'string', default: 'call-cost' },
+  only: { type: 'string' },
+  'in-memory': { type: 'boolean', default: false },
+  first: { type: 'boolean', default: false },
+  hedged: { type: 'boolean', default: false },
 });
 const FIRST = args.first;
 

@@ -26,17 +26,15 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { AudioFormat, Router } from 'voxroute';
+import { benchArgs } from './args.js';
 import { fmt, summarize } from './stats.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const { values: args } = parseArgs({
-  options: {
-    lib: { type: 'string', multiple: true },
-    streams: { type: 'string', default: '100' },
-    rounds: { type: 'string', default: '15' },
-  },
+const args = benchArgs(import.meta.url, {
+  lib: { type: 'string', multiple: true },
+  streams: { type: 'string', default: '100' },
+  rounds: { type: 'string', default: '15' },
 });
 const STREAMS = Number(args.streams);
 const ROUNDS = Number(args.rounds);

@@ -18,16 +18,14 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { AudioFormat } from 'voxroute';
+import { benchArgs } from './args.js';
 import { fmt, summarize } from './stats.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const { values: args } = parseArgs({
-  options: {
-    lib: { type: 'string', multiple: true },
-    rounds: { type: 'string', default: '15' },
-  },
+const args = benchArgs(import.meta.url, {
+  lib: { type: 'string', multiple: true },
+  rounds: { type: 'string', default: '15' },
 });
 const LIBS = args.lib?.length ? args.lib : [resolve(HERE, '../dist/index.js')];
 const ROUNDS = Number(args.rounds);

@@ -19,10 +19,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { fmt, summarize } from './stats.js';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '9' } } });
+const args = benchArgs(import.meta.url, { runs: { type: 'string', default: '9' } });
 const RUNS = Number(args.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1)
   throw new Error(`--runs must be a positive integer, got ${args.runs}`);

@@ -21,11 +21,12 @@ import { isBuiltin } from 'node:module';
 import { cpus } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { fmt, summarize } from './stats.js';
 
-const { values: args } = parseArgs({
-  options: { runs: { type: 'string', default: '15' }, json: { type: 'boolean', default: false } },
+const args = benchArgs(import.meta.url, {
+  runs: { type: 'string', default: '15' },
+  json: { type: 'boolean', default: false },
 });
 const RUNS = Number(args.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1)

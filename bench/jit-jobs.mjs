@@ -17,8 +17,14 @@
 import { readFileSync } from 'node:fs';
 
 const [file, bucketArg = '2', pattern = 'dist/index.js', marksFile] = process.argv.slice(2);
-if (!file) {
-  console.error('usage: node bench/jit-jobs.mjs V8_LOG [BUCKET_SECONDS] [VOXROUTE_FILE_PATTERN]');
+const USAGE =
+  'usage: node bench/jit-jobs.mjs V8_LOG [BUCKET_SECONDS (default 2)] [VOXROUTE_FILE_PATTERN (default dist/index.js)] [MARKS_FILE]\n';
+if (file === '--help' || file === '-h') {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (!file || file.startsWith('-')) {
+  process.stderr.write(USAGE);
   process.exit(2);
 }
 const bucketUs = Number(bucketArg) * 1e6;

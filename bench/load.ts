@@ -21,17 +21,15 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createRouter, MidStreamError } from 'voxroute';
 import { STT_CHUNKS, sttChunk, sttText, TTS_CHUNK_BYTES, ttsAudio } from '../test/load/wire.js';
+import { benchArgs } from './args.js';
 
-const { values: args } = parseArgs({
-  options: {
-    calls: { type: 'string', default: '10000' },
-    concurrency: { type: 'string', default: '100' },
-  },
+const args = benchArgs(import.meta.url, {
+  calls: { type: 'string', default: '10000' },
+  concurrency: { type: 'string', default: '100' },
 });
 const CALLS = Number(args.calls);
 const CONCURRENCY = Number(args.concurrency);

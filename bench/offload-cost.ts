@@ -14,19 +14,17 @@
  * N x C. Rounds alternate the two modes (inline first, then worker first), R of each (default 5);
  * prints min and median.
  */
-import { parseArgs } from 'node:util';
 import { ResampleOffload } from '../src/audio/resample-offload.js';
 import type { StreamConverter } from '../src/audio/stream-converter.js';
 import type { AudioFormat } from '../src/types/audio.js';
+import { benchArgs } from './args.js';
 import { fmt, summarize } from './stats.js';
 import { openThreadClock } from './thread-clock.js';
 
-const { values: args } = parseArgs({
-  options: {
-    streams: { type: 'string', default: '300' },
-    chunks: { type: 'string', default: '150' },
-    rounds: { type: 'string', default: '5' },
-  },
+const args = benchArgs(import.meta.url, {
+  streams: { type: 'string', default: '300' },
+  chunks: { type: 'string', default: '150' },
+  rounds: { type: 'string', default: '5' },
 });
 const N = Number(args.streams);
 const C = Number(args.chunks);

@@ -58,9 +58,9 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import type { AudioFormat, Router } from 'voxroute';
+import { benchArgs } from './args.js';
 import {
   CHAT_EVENTS,
   CHAT_TEXT,
@@ -74,17 +74,15 @@ import {
 import { fmt, type Summary, summarize } from './stats.js';
 import { openThreadClock, type ThreadReading } from './thread-clock.js';
 
-const { values: args } = parseArgs({
-  options: {
-    pairs: { type: 'string', default: '2000' },
-    warmup: { type: 'string', default: '300' },
-    streams: { type: 'string', default: '200' },
-    server: { type: 'string', default: 'child' },
-    dist: { type: 'boolean', default: false },
-    lib: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    threads: { type: 'boolean', default: false },
-  },
+const args = benchArgs(import.meta.url, {
+  pairs: { type: 'string', default: '2000' },
+  warmup: { type: 'string', default: '300' },
+  streams: { type: 'string', default: '200' },
+  server: { type: 'string', default: 'child' },
+  dist: { type: 'boolean', default: false },
+  lib: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  threads: { type: 'boolean', default: false },
 });
 const PAIRS = positiveInt(args.pairs, 'pairs');
 const WARMUP = positiveInt(args.warmup, 'warmup');

@@ -35,7 +35,7 @@
 import { execFile } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { parseArgs, promisify } from 'node:util';
+import { promisify } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createAudioConverter } from '../src/audio/audio-converter.js';
@@ -43,6 +43,7 @@ import { encodeFromFloat32 } from '../src/audio/pcm-codec.js';
 import { SampleFramer } from '../src/audio/sample-framer.js';
 import { loadSpeex } from '../src/audio/speex-wasm.js';
 import type { AudioFormat } from '../src/types/audio.js';
+import { benchArgs } from './args.js';
 import {
   type Candidate,
   join,
@@ -57,14 +58,12 @@ import { summarize } from './stats.js';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-const { values: args } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '10' },
-    streams: { type: 'string', default: '1000' },
-    json: { type: 'boolean', default: false },
-    // Internal: run one part in this (child) process and print its result as JSON.
-    part: { type: 'string' },
-  },
+const args = benchArgs(import.meta.url, {
+  seconds: { type: 'string', default: '10' },
+  streams: { type: 'string', default: '1000' },
+  json: { type: 'boolean', default: false },
+  // Internal: run one part in this (child) process and print its result as JSON.
+  part: { type: 'string' },
 });
 const SECONDS = Number(args.seconds);
 const STREAMS = Number(args.streams);

@@ -46,22 +46,20 @@ import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Agent, request } from 'undici';
 import type { AudioFormat, Router } from 'voxroute';
+import { benchArgs } from './args.js';
 import { fmt, summarize } from './stats.js';
 import { openThreadClock } from './thread-clock.js';
 
-const { values: args } = parseArgs({
-  options: {
-    streams: { type: 'string', default: '1000' },
-    dist: { type: 'boolean', default: false },
-    lib: { type: 'string', multiple: true },
-    'spin-us': { type: 'string' },
-    offload: { type: 'boolean', default: false },
-  },
+const args = benchArgs(import.meta.url, {
+  streams: { type: 'string', default: '1000' },
+  dist: { type: 'boolean', default: false },
+  lib: { type: 'string', multiple: true },
+  'spin-us': { type: 'string' },
+  offload: { type: 'boolean', default: false },
 });
 const N = Number(args.streams);
 const SPIN_US = args['spin-us'] === undefined ? undefined : Number(args['spin-us']);

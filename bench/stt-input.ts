@@ -22,17 +22,15 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createRouter, type Router } from 'voxroute';
 import { encodeMultipart } from '../src/providers/openai/multipart.js';
 import { transcriptionParts } from '../src/providers/openai/transcription.js';
 import { collectAudio } from '../src/providers/shared/collect-audio.js';
+import { benchArgs } from './args.js';
 
-const { values: args } = parseArgs({
-  options: {
-    minutes: { type: 'string', default: '1,4' },
-    runs: { type: 'string', default: '3' },
-  },
+const args = benchArgs(import.meta.url, {
+  minutes: { type: 'string', default: '1,4' },
+  runs: { type: 'string', default: '3' },
 });
 const LENGTHS = args.minutes.split(',').map(Number);
 const RUNS = Number(args.runs);

@@ -21,12 +21,13 @@
 import { writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { AudioFormat, Router } from 'voxroute';
+import { benchArgs } from './args.js';
 import { startPcmServerProcess } from './pcm-server.js';
 
-const { values: args } = parseArgs({
-  options: { lib: { type: 'string' }, calls: { type: 'string', default: '3000' } },
+const args = benchArgs(import.meta.url, {
+  lib: { type: 'string' },
+  calls: { type: 'string', default: '3000' },
 });
 const HERE = dirname(fileURLToPath(import.meta.url));
 const LIB = resolve(args.lib ?? resolve(HERE, '../dist/index.js'));

@@ -14,11 +14,12 @@
  *   to its end. Targets: first sentence of the long text within 2x (+ 0.05 ms) of the short
  *   one; heap growth under 16 MB.
  */
-import { parseArgs } from 'node:util';
+
 import { TtsProgress } from '../src/routing/tts-progress.js';
 import { ClauseSplitter } from '../src/text/clause-splitter.js';
+import { benchArgs } from './args.js';
 
-const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
+const args = benchArgs(import.meta.url, { rounds: { type: 'string', default: '5' } });
 const rounds = Number(args.rounds);
 
 function cpuMs(run: () => void): number {

@@ -18,17 +18,15 @@
  * (medians over pairs).
  */
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { createRouter } from 'voxroute';
 import { createOpenAiCompatibleMock, startMockServer } from 'voxroute/testing';
+import { benchArgs } from './args.js';
 
-const { values: args } = parseArgs({
-  options: {
-    pairs: { type: 'string', default: '5' },
-    ttfb: { type: 'string', default: '100' },
-    gap: { type: 'string', default: '10' },
-  },
+const args = benchArgs(import.meta.url, {
+  pairs: { type: 'string', default: '5' },
+  ttfb: { type: 'string', default: '100' },
+  gap: { type: 'string', default: '10' },
 });
 const PAIRS = Number(args.pairs);
 const TTFB = Number(args.ttfb);

@@ -22,18 +22,16 @@
  * Target: `at first token` first clause -> first audio <= `at first clause` (no later audio).
  */
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { createRouter, type Router } from 'voxroute';
 import { createCartesiaMock, startMockServer } from 'voxroute/testing';
 import { LLM_TOKENS as TOKENS } from '../test/helpers/llm-tokens.js';
+import { benchArgs } from './args.js';
 import { fmt, summarize } from './stats.js';
 
-const { values: args } = parseArgs({
-  options: {
-    pairs: { type: 'string', default: '20' },
-    'token-gap': { type: 'string', default: '20' },
-    ttfb: { type: 'string', default: '50' },
-  },
+const args = benchArgs(import.meta.url, {
+  pairs: { type: 'string', default: '20' },
+  'token-gap': { type: 'string', default: '20' },
+  ttfb: { type: 'string', default: '50' },
 });
 const PAIRS = Number(args.pairs);
 const GAP = Number(args['token-gap']);

@@ -20,16 +20,14 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createOpenAiCompatibleMock, startMockServer } from 'voxroute/testing';
+import { benchArgs } from './args.js';
 import { fmt, summarize } from './stats.js';
 
-const { values: args } = parseArgs({
-  options: {
-    turns: { type: 'string', default: '100' },
-    warmup: { type: 'string', default: '10' },
-    dist: { type: 'boolean', default: false },
-  },
+const args = benchArgs(import.meta.url, {
+  turns: { type: 'string', default: '100' },
+  warmup: { type: 'string', default: '10' },
+  dist: { type: 'boolean', default: false },
 });
 const TURNS = Number(args.turns);
 const WARMUP = Number(args.warmup);

@@ -47,7 +47,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../args.js';
 import { describe, diagnose } from './diagnose.js';
 import {
   type ClockMode,
@@ -70,18 +70,16 @@ import {
 } from './report.js';
 import { buildScenario, PROFILES, summaryOf } from './scenario.js';
 
-const { values: args } = parseArgs({
-  options: {
-    requests: { type: 'string', default: '600' },
-    rate: { type: 'string', default: '25' },
-    seed: { type: 'string', default: '1' },
-    only: { type: 'string', default: '' },
-    svg: { type: 'string', default: 'docs/routing-benchmark.svg' },
-    json: { type: 'string', default: '' },
-    markdown: { type: 'boolean', default: false },
-    clock: { type: 'string', default: 'loopback' },
-    scenario: { type: 'string', default: 'spread' },
-  },
+const args = benchArgs(import.meta.url, {
+  requests: { type: 'string', default: '600' },
+  rate: { type: 'string', default: '25' },
+  seed: { type: 'string', default: '1' },
+  only: { type: 'string', default: '' },
+  svg: { type: 'string', default: 'docs/routing-benchmark.svg' },
+  json: { type: 'string', default: '' },
+  markdown: { type: 'boolean', default: false },
+  clock: { type: 'string', default: 'loopback' },
+  scenario: { type: 'string', default: 'spread' },
 });
 
 function positive(value: string | undefined, name: string): number {

@@ -20,7 +20,7 @@
  * misses is printed as infeasible (it stays in the table).
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../args.js';
 import {
   type ClockMode,
   runStrategy,
@@ -33,18 +33,16 @@ import { tailOf } from './quantiles.js';
 import { buildRows, LABELS, markdownTable, plainTable, type Row, type RowKey } from './report.js';
 import { buildScenario, PROFILES } from './scenario.js';
 
-const { values: args } = parseArgs({
-  options: {
-    scenarios: { type: 'string', default: 'spread,close,stall10,stall20' },
-    seeds: { type: 'string', default: '1,2,3,4,5' },
-    requests: { type: 'string', default: '600' },
-    rate: { type: 'string', default: '25' },
-    only: { type: 'string', default: 'auto,mean,p2c,priority' },
-    clock: { type: 'string', default: 'virtual' },
-    svg: { type: 'string', default: 'docs/routing-tail.svg' },
-    plot: { type: 'string', default: 'stall20:1' },
-    markdown: { type: 'boolean', default: false },
-  },
+const args = benchArgs(import.meta.url, {
+  scenarios: { type: 'string', default: 'spread,close,stall10,stall20' },
+  seeds: { type: 'string', default: '1,2,3,4,5' },
+  requests: { type: 'string', default: '600' },
+  rate: { type: 'string', default: '25' },
+  only: { type: 'string', default: 'auto,mean,p2c,priority' },
+  clock: { type: 'string', default: 'virtual' },
+  svg: { type: 'string', default: 'docs/routing-tail.svg' },
+  plot: { type: 'string', default: 'stall20:1' },
+  markdown: { type: 'boolean', default: false },
 });
 
 const list = (s: string) =>

@@ -1,5 +1,5 @@
 import type { ConfigIssue } from '../errors/config-error.js';
-import { createErrorRedactor, redactWhole, SECRET_NAME } from '../errors/redact.js';
+import { createErrorRedactor, redactWhole, SECRET_NAME, secretForms } from '../errors/redact.js';
 import { urlSecretValues } from '../transport/url-secrets.js';
 
 /** Keys under which every string is treated as a secret when redacting error messages. */
@@ -58,7 +58,8 @@ export function collectSecretLiterals(input: unknown): string[] {
  * The path still names where the problem is: `providers.a.apiKey.[redacted]: unknown key`.
  */
 export function redactIssues(issues: ConfigIssue[], input: unknown): ConfigIssue[] {
-  const secrets = collectSecretLiterals(input);
+  // Every form a secret may be written in (a URL-encoded key in a `baseUrl` query, `\/`...).
+  const secrets = secretForms(collectSecretLiterals(input));
   // Whole secrets only: a config text is never cut, so a name that starts like a secret
   // (a provider `acme-gw` beside a key `acme-gw-7f3...`) stays readable.
   const scrub = (text: string) => redactKeyShapes(redactWhole(text, secrets));
@@ -179,7 +180,7 @@ export function redactModuleError<E>(error: E, env: Record<string, string | unde
     )
     .map(([, value]) => value as string);
   const shapes = redactKeyShapes;
-  if (typeof error === 'string') return shapes(redactWhole(error, secrets)) as E;
+  if (typeof error === 'string') return shapes(redactWhole(error, secretForms(secrets))) as E;
   createErrorRedactor(secrets)(error);
   for (let e: unknown = error, i = 0; e instanceof Error && i < 8; e = e.cause, i++) {
     try {

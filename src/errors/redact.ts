@@ -24,7 +24,7 @@ export type ErrorRedactor = <E>(error: E) => E;
  * the start of a secret (see {@link redactText}).
  */
 export function createErrorRedactor(secrets: readonly string[], names: Iterable<string> = []): ErrorRedactor {
-  const list = expand(secrets);
+  const list = secretForms(secrets);
   if (list.length === 0) return (error) => error;
   const kept = new Set(names);
   // A name field is never a cut text: a provider's name that starts like a secret stays readable.
@@ -140,7 +140,15 @@ export function redactWhole(text: string, secrets: readonly string[]): string {
 export const SECRET_NAME =
   /auth|key|token|secret|cookie|signature|password|passwd|credential|^(?:sig|code|pwd|pass)$/i;
 
-function expand(secrets: readonly string[]): string[] {
+/**
+ * Every form in which `secrets` may be echoed back, longest first, for {@link redactText}: each
+ * secret trimmed; for `Bearer <token>` / `Token <token>` / `Basic <token>` the token too, and for
+ * `Basic <base64>` the decoded `user:key` and the key; each of those also URL-encoded,
+ * JSON-escaped (`/` as `\/`), and in its base64 and base64url forms (see base64Forms). Values
+ * shorter than 6 characters are left out (they would mangle ordinary words). The one list of the
+ * router's redactor and the transport's (`redactSecrets`).
+ */
+export function secretForms(secrets: readonly string[]): string[] {
   const found = new Set<string>();
   const add = (value: string) => {
     if (value.length < MIN_SECRET_LENGTH) return;

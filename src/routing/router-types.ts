@@ -1,6 +1,6 @@
 import type { FleetStats } from '../fleet/index.js';
 import type { Clock } from '../internal/clock.js';
-import type { CaCertificates } from '../transport/agent.js';
+import type { CaCertificates } from '../transport/ca-certificates.js';
 import type { AudioChunk } from '../types/audio.js';
 import type { ChatEvent } from '../types/chat.js';
 import type { ChatRequest, SttRequest, TtsRequest } from '../types/requests.js';
@@ -32,7 +32,8 @@ export interface RouterOptions {
    * Extra CA certificates (PEM) to trust for `https://` and `wss://` providers, in addition to
    * Node's bundled root CAs, as `node:tls` takes them: a string (which may hold several), the
    * bytes of a PEM file (a Buffer from `readFileSync('ca.pem')`, any Uint8Array), or an array
-   * of those; anything else is a TypeError naming `ca` from createRouter. E.g. the `ca` of
+   * of those; anything else, or an entry holding no PEM certificate that parses (a DER file,
+   * a key, a cut or corrupt block), is a TypeError naming `ca` (and the entry) from createRouter. E.g. the `ca` of
    * `startMockProviders(config, { tls: true })` (voxroute/testing), or a private CA of a
    * self-hosted model server. Applies to voxroute's own undici transport (HTTP and WebSocket);
    * not to a caller's `fetch` or `WebSocket`, to Bun's default fetch, nor to SageMaker (the AWS

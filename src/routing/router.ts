@@ -10,7 +10,7 @@ import { systemClock } from '../internal/clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import { createTracing } from '../telemetry/tracing.js';
-import { caEntries } from '../transport/agent.js';
+import { caEntries } from '../transport/ca-certificates.js';
 import { createHttpTransport, createWebSocketTransport } from '../transport/index.js';
 import { VERSION } from '../version.js';
 import type { CallContext } from './capability.js';

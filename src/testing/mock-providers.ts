@@ -11,6 +11,7 @@ import { createDeepgramMock, type DeepgramMock, type DeepgramMockOptions } from 
 import { createElevenLabsMock, type ElevenLabsMock, type ElevenLabsMockOptions } from './elevenlabs/mock.js';
 import type { MockProvider } from './mock-provider.js';
 import { serveMock } from './mock-server.js';
+import { configModels } from './openai/config-models.js';
 import {
   createOpenAiCompatibleMock,
   type OpenAiCompatibleMock,
@@ -155,7 +156,8 @@ export interface MockProviders<C extends RouterConfig | ResolvedConfig = RouterC
  * config, in the same form, pointed at them: the router then runs over its real transport (undici,
  * WebSocket, HTTP/2 for SageMaker bidirectional streams) with no network and no real keys.
  *
- * Kinds: `openai` and `openai-compatible` (the OpenAI-compatible mock, `baseUrl` `<url>/v1`),
+ * Kinds: `openai` and `openai-compatible` (the OpenAI-compatible mock, `baseUrl` `<url>/v1`,
+ * listing the provider's model ids on `GET /models`: its chat models, `tts.model`, `stt.model`),
  * `anthropic`, `cartesia`, `deepgram`, `elevenlabs` (`baseUrl` `<url>`), and `sagemaker` (the
  * SageMaker emulator at `endpointUrl`, with one endpoint named as the config's `endpointName`:
  * a chat endpoint when the provider has a `chat` section, else a TTS endpoint in the config's
@@ -267,9 +269,11 @@ async function startOne(
   certificate: LoopbackCertificate | undefined,
 ): Promise<Started> {
   if (provider.kind === 'sagemaker') return startSageMaker(provider, extra as SageMakerEmulatorOptions, host);
-  const mock = createMock(provider.kind, { apiKey: MOCK_API_KEY, ...extra });
-  const server = await serveMock({ provider: mock, ...(host === undefined ? {} : { host }) }, certificate);
   const openAi = provider.kind === 'openai' || provider.kind === 'openai-compatible';
+  // The OpenAI-compatible mock lists the config's model ids on GET /models (options may say otherwise).
+  const models = openAi ? { models: configModels(provider) } : {};
+  const mock = createMock(provider.kind, { apiKey: MOCK_API_KEY, ...models, ...extra });
+  const server = await serveMock({ provider: mock, ...(host === undefined ? {} : { host }) }, certificate);
   const baseUrl = openAi ? `${server.url}/v1` : server.url;
   return {
     running: { kind: provider.kind, url: server.url, mock, requests: mock.requests } as RunningMock,

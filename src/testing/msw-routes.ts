@@ -24,6 +24,11 @@ export function postRoutes(mock: MockProvider, base: string, paths: readonly str
   return paths.map((path) => http.post(`${base}${path}`, ({ request }) => mock.handle(request)));
 }
 
+/** msw handlers that hand `GET {base}{path}` to `mock.handle`, for each path (msw patterns allowed). */
+export function getRoutes(mock: MockProvider, base: string, paths: readonly string[]): HttpHandler[] {
+  return paths.map((path) => http.get(`${base}${path}`, ({ request }) => mock.handle(request)));
+}
+
 /**
  * msw handlers that hand the WebSocket `{ws base}{path}` to `mock.upgrade`, for each path
  * (`base` with `http(s):` turned into `ws(s):`; msw patterns allowed).

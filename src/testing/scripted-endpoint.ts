@@ -46,6 +46,8 @@ export interface EndpointHandling<E extends string, S extends MockScript> {
   failureMessage?(call: number, failTimes: number): string;
   /** The endpoints served this way (HTTP, or WebSocket); a call on another one is a 404. Default: all. */
   serves?: readonly E[];
+  /** The HTTP method of each endpoint that does not take `POST` (e.g. `{ models: 'GET' }`); another method is a 405. */
+  methods?: Partial<Record<E, string>>;
 }
 
 /** What an HTTP endpoint adds: the success plan and the checks before it. */
@@ -77,7 +79,8 @@ export interface ScriptedEndpoint<E extends string> {
   /** Numbers and records a request on `endpoint` (undefined: no endpoint). */
   arrive(request: Request, endpoint: E | undefined): Arrival<E>;
   /**
-   * Answers one HTTP request: record, body, `auth` (401), path (404), method (405, POST only),
+   * Answers one HTTP request: record, body, `auth` (401), path (404), method (405: POST, or
+   * the endpoint's own in `handling.methods`),
    * `check`, the script's headers delay, scripted failure (`failStatus`, `failBody`,
    * `Retry-After`), reset before the headers, then `plan` with the script's chunk delays and
    * faults (`scriptedResponse`). Never rejects: a throw becomes a 500 in the provider's shape.
@@ -189,7 +192,8 @@ export function scriptedEndpoint<E extends string>(options: ScriptedEndpointOpti
       if (!served(arrival, handling)) {
         return refuse(404, `No mock endpoint at ${request.method} ${url.pathname}`, 'path');
       }
-      if (request.method !== 'POST') return refuse(405, `Method ${request.method} not allowed`, 'method');
+      if (request.method !== (handling.methods?.[arrival.endpoint] ?? 'POST'))
+        return refuse(405, `Method ${request.method} not allowed`, 'method');
       const problem = handling.check?.(arrival);
       if (problem) return refuse(problem.status, problem.message, 'check');
       const script = handling.script(arrival);

@@ -1,6 +1,6 @@
 import { rootCertificates } from 'node:tls';
 import type { Agent } from 'undici';
-import { valueShape } from '../internal/value-shape.js';
+import { type CaCertificates, caEntries } from './ca-certificates.js';
 
 /** Options of {@link tunedAgentOptions}. */
 export interface TunedAgentSettings {
@@ -18,32 +18,10 @@ export interface TunedAgentSettings {
 }
 
 /**
- * Extra CA certificates, PEM, as `node:tls` takes them: a string (which may hold several), the
- * bytes of a PEM file (a Buffer from `readFileSync`, any Uint8Array), or an array of those.
- */
-export type CaCertificates = string | Uint8Array | ReadonlyArray<string | Uint8Array>;
-
-/** A `ca` value's entries; a TypeError naming `name` for anything but {@link CaCertificates}. */
-export function caEntries(ca: unknown, name = 'ca'): Array<string | Uint8Array> {
-  const one = (value: unknown) => typeof value === 'string' || value instanceof Uint8Array;
-  if (one(ca)) return [ca as string | Uint8Array];
-  if (Array.isArray(ca) && ca.every(one)) return [...(ca as Array<string | Uint8Array>)];
-  throw new TypeError(
-    `${name} must be PEM certificates: a string, a Buffer or Uint8Array (e.g. readFileSync('ca.pem')), or an array of those; got ${shapeOf(ca)}`,
-  );
-}
-
-/** A value's type for a message (never its content: it may be a key given by mistake). */
-function shapeOf(value: unknown): string {
-  if (!Array.isArray(value)) return valueShape(value);
-  const bad = value.find((v) => typeof v !== 'string' && !(v instanceof Uint8Array));
-  return `an array holding ${valueShape(bad)}`;
-}
-
-/**
  * The `ca` list of a TLS connection that trusts `extra` as well as Node's bundled root CAs
  * (Node's own `ca` option replaces the bundled roots rather than adding to them).
- * @throws TypeError naming `ca` when `extra` is not {@link CaCertificates}.
+ * @throws TypeError naming `ca` when `extra` is not {@link CaCertificates} or holds no valid PEM
+ *   certificate (see {@link caEntries}).
  */
 export function withBundledRoots(extra: CaCertificates): Array<string | Buffer> {
   const entries = caEntries(extra).map((e) =>

@@ -54,6 +54,8 @@ import type { Wire, WireRequest } from './wire.js';
  * flight (AbortError) and destroys the transport's own Agent.
  *
  * @param options See {@link HttpTransportOptions}; every field is optional.
+ * @throws TypeError naming `ca` when `options.ca` (used by the transport's own Agent) is not PEM
+ *   certificates that parse.
  */
 export function createHttpTransport(options: HttpTransportOptions = {}): HttpTransport {
   return new DefaultHttpTransport(options);

@@ -1,12 +1,12 @@
-import { redactText, SECRET_NAME } from '../errors/redact.js';
-
-const MIN_SECRET_LENGTH = 6;
+import { redactText, SECRET_NAME, secretForms } from '../errors/redact.js';
 
 /**
  * Removes from `text` every value of a secret-bearing request header (names containing auth,
  * key, token, secret, cookie, signature, password or credential, e.g. `Authorization`, `x-api-key`,
  * `xi-api-key`), and the credential part of `Bearer <token>` / `Basic <token>` values, replacing
- * each with `[redacted]`; also a start of one of them that a server echoed cut or masked (see `redactText`). Used on every error message the transport builds, as a last guard in
+ * each with `[redacted]`, in every form a server may echo it (URL-encoded, JSON-escaped `\/`,
+ * base64, a `Basic` header's decoded `user:key`: the router's own list, `secretForms`); also a
+ * start of one of them that a server echoed cut or masked (see `redactText`). Used on every error message the transport builds, as a last guard in
  * case a provider echoes a request header back in its error body.
  *
  * @param text Message to clean.
@@ -19,21 +19,14 @@ export function redactSecrets(
   provider?: string,
 ): string {
   if (!headers) return text;
-  const secrets: string[] = [];
+  const values: string[] = [];
   for (const name in headers) {
-    if (!SECRET_NAME.test(name)) continue;
     const value = headers[name];
-    if (!value) continue;
-    if (value.length >= MIN_SECRET_LENGTH) secrets.push(value);
-    const space = value.indexOf(' ');
-    const token = space > 0 ? value.slice(space + 1).trim() : '';
-    if (token.length >= MIN_SECRET_LENGTH) secrets.push(token);
+    if (value && SECRET_NAME.test(name)) values.push(value);
   }
+  if (values.length === 0) return text;
+  const secrets = secretForms(values);
   return secrets.length === 0
     ? text
-    : redactText(
-        text,
-        secrets.sort((a, b) => b.length - a.length),
-        provider === undefined ? undefined : new Set([provider]),
-      );
+    : redactText(text, secrets, provider === undefined ? undefined : new Set([provider]));
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../internal/clock.js';
-import type { CaCertificates } from './agent.js';
+import type { CaCertificates } from './ca-certificates.js';
 
 /**
  * Deadlines of one HTTP exchange, each in ms; omitted or 0 means none.
@@ -89,8 +89,8 @@ export interface HttpTransportOptions {
   /** How long an idle keep-alive socket of the transport's own Agent stays open, in ms. Default: 30,000. */
   keepAliveTimeoutMs?: number;
   /**
-   * Extra CA certificates (PEM: a string, Buffer/Uint8Array, or an array of those; else a
-   * TypeError naming `ca`) the transport's own Agent trusts, in addition to Node's bundled
+   * Extra CA certificates (PEM: a string, Buffer/Uint8Array, or an array of those; else, or when
+   * an entry holds no PEM certificate that parses, a TypeError naming `ca` from createHttpTransport) the transport's own Agent trusts, in addition to Node's bundled
    * roots (see `tunedAgentOptions`). Ignored with `fetch` or `dispatcher`, and where the runtime's
    * fetch is the default (Bun). Default: none.
    */

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../internal/clock.js';
-import type { CaCertificates } from './agent.js';
+import type { CaCertificates } from './ca-certificates.js';
 
 /** A message received on a WebSocket: a text frame, or a binary frame's bytes. */
 export type WebSocketMessage = { type: 'text'; data: string } | { type: 'binary'; data: Uint8Array };
@@ -121,8 +121,9 @@ export interface WebSocketTransportOptions {
   /** undici dispatcher of the default (undici) constructor. Default: undici's global dispatcher. */
   dispatcher?: Dispatcher;
   /**
-   * Extra CA certificates (PEM: a string, Buffer/Uint8Array, or an array of those; else a
-   * TypeError naming `ca`) to trust for `wss://`, in addition to Node's bundled roots: the
+   * Extra CA certificates (PEM: a string, Buffer/Uint8Array, or an array of those; else, or when
+   * an entry holds no PEM certificate that parses, a TypeError naming `ca` from
+   * createWebSocketTransport) to trust for `wss://`, in addition to Node's bundled roots: the
    * default (undici) constructor then connects through an undici Agent of the transport's own
    * whose `connect.ca` holds both. Ignored with `dispatcher`, `WebSocket` or
    * `useGlobalWebSocket`. Default: none.

@@ -54,6 +54,9 @@ type UndiciConstructor = new (
  * conn.send(audio);
  * for await (const message of conn.messages()) if (message.type === 'text') handle(JSON.parse(message.data));
  * ```
+ * @throws TypeError naming `ca` when `options.ca` is not PEM certificates (a string, bytes or an
+ *   array of those) or holds no PEM
+ *   certificate that parses.
  */
 export function createWebSocketTransport(options: WebSocketTransportOptions = {}): WebSocketTransport {
   const clock: Clock = options.clock ?? systemClock;
@@ -62,12 +65,12 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
   // Without a dispatcher of the caller's: one Agent of the transport's own (trusting `ca` too when
   // given), made on first connect and destroyed by close(), so that no handshake socket outlives
   // the transport (a refused upgrade's socket stays pooled on some Node versions).
+  // `ca` is checked here (TypeError naming it), not at the first handshake charged to a provider.
+  const agentOptions = options.ca === undefined ? {} : { connect: { ca: withBundledRoots(options.ca) } };
   let own: Dispatcher | undefined;
   const dispatcherOf = (undici: typeof import('undici')): Dispatcher => {
     if (options.dispatcher) return options.dispatcher;
-    own ??= new undici.Agent(
-      options.ca === undefined ? {} : { connect: { ca: withBundledRoots(options.ca) } },
-    );
+    own ??= new undici.Agent(agentOptions);
     return own;
   };
   /** Every session not closed yet (connecting, open or closing), for close(). */

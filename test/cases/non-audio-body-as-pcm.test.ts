@@ -9,8 +9,7 @@
  * (node:http), and msw serves the same answers to the fetch transport.
  */
 import { http, HttpResponse as MswResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AudioChunk, ProtocolError, type ProviderConfig } from '../../src/index.js';
 import { createCartesiaAdapter } from '../../src/providers/cartesia/index.js';
 import { createDeepgramAdapter } from '../../src/providers/deepgram/index.js';
@@ -18,10 +17,9 @@ import { createElevenLabsAdapter } from '../../src/providers/elevenlabs/index.js
 import { createOpenAiAdapter } from '../../src/providers/openai/index.js';
 import { sniffBodyHead } from '../../src/providers/shared/body-signature.js';
 import { sniffedBodyAudio } from '../../src/providers/shared/sniffed-body-audio.js';
-import type { AttemptContext, ProviderAdapter } from '../../src/providers/types.js';
-import { createHttpTransport } from '../../src/transport/index.js';
-import type { HttpTransport } from '../../src/transport/types.js';
+import type { ProviderAdapter } from '../../src/providers/types.js';
 import { collectUntilError } from '../helpers/index.js';
+import { mswFetchTransport } from '../helpers/msw-fetch.js';
 import { concat, drain, httpServer, pcmSignal, router } from './wire/servers.js';
 
 /** An MPEG-1 Layer III frame of 417 bytes (128 kbps, 44.1 kHz): header FF FB 90 64. */
@@ -214,21 +212,7 @@ describe('a non-audio body under no or a generic Content-Type is a ProtocolError
 
 describe('the same bodies through msw (fetch transport)', () => {
   const BASE = 'https://tts.sniff.example';
-  const msw = setupServer();
-  let transport: HttpTransport;
-  beforeAll(() => {
-    msw.listen({ onUnhandledRequest: 'error' });
-    transport = createHttpTransport({ fetch: (input, init) => globalThis.fetch(input, init) });
-  });
-  afterAll(async () => {
-    await transport.close();
-    msw.close();
-  });
-  const attempt = (): AttemptContext => ({
-    signal: new AbortController().signal,
-    deadlines: { idleMs: 5000 },
-    transport,
-  });
+  const { msw, attempt } = mswFetchTransport();
   const adapters: Record<string, () => ProviderAdapter> = {
     'openai-compatible': () =>
       createOpenAiAdapter({
@@ -257,7 +241,7 @@ describe('the same bodies through msw (fetch transport)', () => {
   for (const [kind, adapter] of Object.entries(adapters)) {
     for (const [name, body, what] of BODIES) {
       it(`${kind}, ${name}: ProtocolError, no byte yielded`, async () => {
-        msw.resetHandlers(http.post(`${BASE}/*`, () => new MswResponse(body, { status: 200, headers: {} })));
+        msw.use(http.post(`${BASE}/*`, () => new MswResponse(body, { status: 200, headers: {} })));
         const { items, error } = await collectUntilError(
           adapter().tts!.synthesize(
             { text: 'Hello there.', voice: 'v', format: { encoding: 'pcm_s16le', sampleRate: 24_000 } },

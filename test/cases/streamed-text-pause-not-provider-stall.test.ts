@@ -105,11 +105,49 @@ async function elevenLabsServer() {
   };
 }
 
-function config(provider: RouterConfig['providers'][string]): RouterConfig {
-  return {
-    providers: { p: provider },
-    routes: { tts: { providers: ['p'], firstChunkTimeoutMs: false, idleTimeoutMs: IDLE_MS } },
-  };
+/** A router over one provider on a TTS route with an idle deadline of IDLE_MS and none for the first chunk. */
+function routerOver(provider: RouterConfig['providers'][string], clock: FakeClock): Router {
+  return router(
+    {
+      providers: { p: provider },
+      routes: { tts: { providers: ['p'], firstChunkTimeoutMs: false, idleTimeoutMs: IDLE_MS } },
+    },
+    { clock },
+  );
+}
+
+/** A router over the Cartesia server at `url` (WebSocket, no timestamps). */
+const cartesiaRouter = (url: string, clock: FakeClock) =>
+  routerOver(
+    {
+      kind: 'cartesia',
+      baseUrl: url,
+      apiKey: 'k',
+      tts: { voices: { agent: 'v' }, transport: 'websocket', addTimestamps: false },
+    },
+    clock,
+  );
+
+/** A tts() call of `text` read to its end in the background: `failure` is what it threw, `done` its end. */
+function runCall(r: Router, text: AsyncIterable<string>) {
+  const call = { failure: undefined as unknown, chunks: [] as Uint8Array[], done: Promise.resolve() };
+  call.done = (async () => {
+    for await (const chunk of r.tts({ text, voice: 'agent' })) call.chunks.push(chunk.data);
+  })().catch((error: unknown) => {
+    call.failure = error;
+  });
+  return call;
+}
+
+/** Asserts that `failure` is the route's failure after one attempt that hit the idle deadline. */
+function expectIdleTimeout(failure: unknown): void {
+  expect(failure).toBeInstanceOf(AllProvidersFailedError);
+  const cause = (failure as AllProvidersFailedError).attempts[0]!.error;
+  expect(fieldsOf(cause, TimeoutError, 'phase', 'timeoutMs', 'provider')).toEqual({
+    phase: 'idle',
+    timeoutMs: IDLE_MS,
+    provider: 'p',
+  });
 }
 
 /** Turns of the event loop until `predicate` holds (the servers answer over loopback sockets). */
@@ -132,36 +170,22 @@ async function* tokens(gate: Promise<void>): AsyncGenerator<string> {
  */
 async function speakAcrossPause(r: Router, clock: FakeClock, answered: () => boolean): Promise<Uint8Array> {
   const gate = deferred();
-  const chunks: Uint8Array[] = [];
-  let failure: unknown;
-  const done = (async () => {
-    for await (const chunk of r.tts({ text: tokens(gate.promise), voice: 'agent' })) chunks.push(chunk.data);
-  })().catch((error: unknown) => {
-    failure = error;
-  });
-  await until(() => answered() && concat(chunks).byteLength === 4800, 'the first clause');
+  const call = runCall(r, tokens(gate.promise));
+  await until(() => answered() && concat(call.chunks).byteLength === 4800, 'the first clause');
   clock.advance(6 * IDLE_MS);
   await new Promise((resolve) => setImmediate(resolve));
-  expect(failure).toBeUndefined();
+  expect(call.failure).toBeUndefined();
   gate.resolve();
-  await done;
-  expect(failure).toBeUndefined();
-  return concat(chunks);
+  await call.done;
+  expect(call.failure).toBeUndefined();
+  return concat(call.chunks);
 }
 
 describe('a pause in streamed text is not the streamed-text TTS provider stalling', () => {
   it('Cartesia WebSocket: a pause of 6 idle deadlines after an answered flush -> the whole reply, no error charged', async () => {
     const clock = new FakeClock();
     const server = await cartesiaServer();
-    const r = router(
-      config({
-        kind: 'cartesia',
-        baseUrl: server.url,
-        apiKey: 'k',
-        tts: { voices: { agent: 'v' }, transport: 'websocket', addTimestamps: false },
-      }),
-      { clock },
-    );
+    const r = cartesiaRouter(server.url, clock);
     const audio = await speakAcrossPause(r, clock, () => server.flushesAnswered === 1);
     expect(server.texts.join('')).toBe(FIRST + SECOND);
     expect(audio).toEqual(concat(server.texts.map((_, n) => speech(n))));
@@ -171,52 +195,24 @@ describe('a pause in streamed text is not the streamed-text TTS provider stallin
   it('Cartesia WebSocket: a flush never answered -> TimeoutError idle exactly idleMs after it was sent', async () => {
     const clock = new FakeClock();
     const server = await cartesiaServer(true);
-    const r = router(
-      config({
-        kind: 'cartesia',
-        baseUrl: server.url,
-        apiKey: 'k',
-        tts: { voices: { agent: 'v' }, transport: 'websocket', addTimestamps: false },
-      }),
-      { clock },
-    );
+    const r = cartesiaRouter(server.url, clock);
     const gate = deferred();
-    let failure: unknown;
-    const done = (async () => {
-      for await (const _ of r.tts({ text: tokens(gate.promise), voice: 'agent' })) {
-        // Nothing comes.
-      }
-    })().catch((error: unknown) => {
-      failure = error;
-    });
+    const call = runCall(r, tokens(gate.promise));
     await until(() => server.flushes === 1, 'the flush of the first clause reached the server');
     clock.advance(IDLE_MS - 1);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(failure).toBeUndefined();
+    expect(call.failure).toBeUndefined();
     clock.advance(1);
-    await done;
-    expect(failure).toBeInstanceOf(AllProvidersFailedError);
-    const cause = (failure as AllProvidersFailedError).attempts[0]!.error;
-    expect(fieldsOf(cause, TimeoutError, 'phase', 'timeoutMs', 'provider')).toEqual({
-      phase: 'idle',
-      timeoutMs: IDLE_MS,
-      provider: 'p',
-    });
+    await call.done;
+    expectIdleTimeout(call.failure);
+    expect(call.chunks).toEqual([]);
     gate.resolve();
   });
 
   it('Cartesia WebSocket: a flush never answered while the caller keeps streaming text every idleMs/4 -> TimeoutError idle exactly idleMs after the flush', async () => {
     const clock = new FakeClock();
     const server = await cartesiaServer(true);
-    const r = router(
-      config({
-        kind: 'cartesia',
-        baseUrl: server.url,
-        apiKey: 'k',
-        tts: { voices: { agent: 'v' }, transport: 'websocket', addTimestamps: false },
-      }),
-      { clock },
-    );
+    const r = cartesiaRouter(server.url, clock);
     // The caller's text: FIRST (a clause end: flushed), then one word (no clause end) each time
     // the test releases it, as an LLM streams tokens.
     const words = ['Your ', 'table ', 'is ', 'booked '];
@@ -228,51 +224,38 @@ describe('a pause in streamed text is not the streamed-text TTS provider stallin
         yield words[i]!;
       }
     }
-    let failure: unknown;
-    const done = (async () => {
-      for await (const _ of r.tts({ text: streaming(), voice: 'agent' })) {
-        // Nothing comes.
-      }
-    })().catch((error: unknown) => {
-      failure = error;
-    });
+    const call = runCall(r, streaming());
     await until(() => server.flushes === 1, 'the flush of the first clause reached the server');
     // Our own text is not the provider's answer: at idleMs/4, 2/4 and 3/4 a word is sent.
     for (let i = 0; i < 3; i++) {
       clock.advance(IDLE_MS / 4);
       gates[i]!.resolve();
       await until(() => server.texts.length === i + 2, `word ${i + 1} reached the server`);
-      expect(failure).toBeUndefined();
+      expect(call.failure).toBeUndefined();
     }
     expect(server.texts).toEqual([FIRST, 'Your ', 'table ', 'is ']);
     expect(server.flushes).toBe(1);
     clock.advance(IDLE_MS / 4 - 1);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(failure).toBeUndefined();
+    expect(call.failure).toBeUndefined();
     clock.advance(1);
-    await until(() => failure !== undefined, 'the call failed');
-    await done;
-    expect(failure).toBeInstanceOf(AllProvidersFailedError);
-    const cause = (failure as AllProvidersFailedError).attempts[0]!.error;
-    expect(fieldsOf(cause, TimeoutError, 'phase', 'timeoutMs', 'provider')).toEqual({
-      phase: 'idle',
-      timeoutMs: IDLE_MS,
-      provider: 'p',
-    });
+    await until(() => call.failure !== undefined, 'the call failed');
+    await call.done;
+    expectIdleTimeout(call.failure);
     gates[3]!.resolve();
   });
 
   it('ElevenLabs stream-input: the same pause -> the whole reply, no error charged', async () => {
     const clock = new FakeClock();
     const server = await elevenLabsServer();
-    const r = router(
-      config({
+    const r = routerOver(
+      {
         kind: 'elevenlabs',
         baseUrl: server.url.replace(/^ws/, 'http'),
         apiKey: 'k',
         tts: { voices: { agent: 'v' }, transport: 'websocket' },
-      }),
-      { clock },
+      },
+      clock,
     );
     const audio = await speakAcrossPause(r, clock, () => server.spoken === 1);
     expect(server.texts.map((t) => t.trim())).toEqual([FIRST.trim(), SECOND]);

@@ -7,13 +7,11 @@
  * own (node:http), and msw serves the same stream to the fetch transport.
  */
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ChatEvent, ProtocolError } from '../../src/index.js';
 import { createOpenAiAdapter } from '../../src/providers/openai/index.js';
-import { createHttpTransport } from '../../src/transport/index.js';
-import type { HttpTransport } from '../../src/transport/types.js';
 import { collect } from '../helpers/index.js';
+import { mswFetchTransport } from '../helpers/msw-fetch.js';
 import { answerChat, chatChunk, drain, httpServer, router, sseFrames } from './wire/servers.js';
 
 const provider = (baseUrl: string) => ({
@@ -166,19 +164,10 @@ describe('tool-call deltas without index, or with object arguments, are accepted
 
 describe('the same streams through msw (fetch transport)', () => {
   const BASE = 'https://llm.tools.example/v1';
-  const msw = setupServer();
-  let transport: HttpTransport;
-  beforeAll(() => {
-    msw.listen({ onUnhandledRequest: 'error' });
-    transport = createHttpTransport({ fetch: (input, init) => globalThis.fetch(input, init) });
-  });
-  afterAll(async () => {
-    await transport.close();
-    msw.close();
-  });
+  const { msw, attempt } = mswFetchTransport();
   for (const [name, body, expected] of ACCEPTED) {
     it(name, async () => {
-      msw.resetHandlers(
+      msw.use(
         http.post(
           `${BASE}/chat/completions`,
           () => new HttpResponse(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }),
@@ -186,12 +175,7 @@ describe('the same streams through msw (fetch transport)', () => {
       );
       const chat = createOpenAiAdapter({ kind: 'openai-compatible', name: 'a', baseUrl: BASE, chat: {} })
         .chat!;
-      const items = await collect(
-        chat.chat(
-          { model: 'm', messages: ASK },
-          { signal: new AbortController().signal, deadlines: { idleMs: 5000 }, transport },
-        ),
-      );
+      const items = await collect(chat.chat({ model: 'm', messages: ASK }, attempt()));
       expect(toolCalls(items as ChatEvent[])).toEqual(expected);
     });
   }

@@ -2,7 +2,8 @@ import { rootCertificates } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { tunedAgentOptions } from '../../src/transport/index.js';
 
-const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+// Any valid certificate will do (the `ca` entries are checked to parse): one of the bundled roots.
+const PEM = rootCertificates[0]!;
 
 describe('tunedAgentOptions({ ca })', () => {
   it('adds the given CAs to Node’s bundled roots (Node’s own `ca` would replace them)', () => {

@@ -112,9 +112,11 @@ function text(value: unknown): string | undefined {
  *   keeps the `code`, e.g. `ECONNRESET`), is a network error as below;
  * - network failures (refused, reset, DNS, TLS) become retryable ProviderErrors
  *   (`mapWireError`); anything else (e.g. no credentials found) a non-retryable ProviderError.
- * Messages never contain a credential (`secrets`), and an SDK exception is never kept as the
- * cause: the cause is its plain copy (name, redacted message, `$fault`, `$metadata`
- * `httpStatusCode`/`requestId`; see plain-cause.ts), without the SDK's `$response`.
+ * Messages never contain a credential (`secrets`), and neither an SDK exception nor a client
+ * error is kept in the cause chain: every cause, at every depth (up to 8 levels), is a plain
+ * copy (name, redacted message, `code`/`errno`/`syscall`, an SDK exception's `$fault` and
+ * `$metadata` `httpStatusCode`/`requestId`; see plain-cause.ts), without the SDK's `$response`
+ * or any request a socket or TLS error holds.
  */
 export function invokeError(
   provider: string,

@@ -11,22 +11,24 @@ import type { ChatReply, RequestProblem } from './chat.js';
 import { chatPlan } from './chat.js';
 import type { OpenAiDialect } from './dialect.js';
 import { errorBody } from './dialect.js';
+import { modelsAnswer } from './models.js';
 import type { MockSpeechOptions } from './speech.js';
 import { speechPlan } from './speech.js';
 import { DEFAULT_TRANSCRIPT, transcriptionPlan, uploadedFile } from './transcription.js';
 
 /**
  * The endpoints of the OpenAI-compatible mock, by the end of their paths: `'chat'`
- * (`/chat/completions`), `'speech'` (`/audio/speech`), `'transcription'` (`/audio/transcriptions`).
+ * (`/chat/completions`), `'speech'` (`/audio/speech`), `'transcription'` (`/audio/transcriptions`),
+ * `'models'` (`GET /models` and `GET /models/{id}`).
  *
  * @example
  * ```ts
  * expect(mock.calls('chat' satisfies OpenAiEndpoint)).toBe(2);
  * ```
  */
-export type OpenAiEndpoint = 'chat' | 'speech' | 'transcription';
+export type OpenAiEndpoint = 'chat' | 'speech' | 'transcription' | 'models';
 
-const ENDPOINTS: readonly OpenAiEndpoint[] = ['chat', 'speech', 'transcription'];
+const ENDPOINTS: readonly OpenAiEndpoint[] = ['chat', 'speech', 'transcription', 'models'];
 const PATHS: ReadonlyArray<readonly [string, OpenAiEndpoint]> = [
   ['/chat/completions', 'chat'],
   ['/audio/speech', 'speech'],
@@ -81,6 +83,12 @@ export interface OpenAiCompatibleMockOptions {
   delay?: Delay;
   /** Clock for `receivedAtMs`, in ms. Default: `performance.now()`. */
   now?: () => number;
+  /**
+   * The model ids `GET /models` lists (in this order) and `GET /models/{id}` finds; other ids
+   * are a 404. Requests to the other endpoints take any model. Default: none (an empty list);
+   * `startMockProviders` gives the provider ids of the config (chat models, tts and stt models).
+   */
+  models?: readonly string[];
 }
 
 /**
@@ -111,8 +119,12 @@ function isProblem(plan: BodyPlan | RequestProblem): plan is RequestProblem {
  * base URL:
  * - `POST .../chat/completions`: streamed SSE or JSON chat completions (see `chatPlan`);
  * - `POST .../audio/speech`: `pcm`, streamed `wav`, or SSE audio (see `speechPlan`);
- * - `POST .../audio/transcriptions`: multipart upload; SSE or JSON transcripts (see `transcriptionPlan`).
- * Anything else is a 404 in the dialect's error shape; a bad body is a 400 (422 for speaches).
+ * - `POST .../audio/transcriptions`: multipart upload; SSE or JSON transcripts (see `transcriptionPlan`);
+ * - `GET .../models`: `{ object: 'list', data: [{ id, object: 'model', created, owned_by }] }` of
+ *   `options.models`, and `GET .../models/{id}` (id percent-decoded) one of them, else a 404
+ *   (`model_not_found` for the `openai` dialect), as the official client's `models.list()` and
+ *   `models.retrieve()` read them.
+ * A method other than the endpoint's is a 405. Anything else is a 404 in the dialect's error shape; a bad body is a 400 (422 for speaches).
  * Every request is recorded in `requests`. Throws a TypeError naming the field (e.g.
  * `chat.toolCalls.0.arguments: expected ...`) when a `chat` value given as such (not a
  * function) has the wrong shape.
@@ -136,10 +148,12 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
   });
   checkChatReplies(options.chat, 'chat', 'toolCalls', 'arguments');
   const validationStatus = dialect === 'speaches' ? 422 : 400;
+  const models = [...(options.models ?? [])];
 
   const handling: HttpHandling<OpenAiEndpoint, MockScript> = {
     error: (status, message) => errorBody(dialect, status, message),
     unreadableBody: { status: validationStatus, message: 'The multipart form could not be parsed' },
+    methods: { models: 'GET' },
     auth({ headers }) {
       if (options.apiKey === undefined) return undefined;
       const auth = headers.authorization;
@@ -155,7 +169,9 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
       Number.isSafeInteger(failTimes) && failTimes < 1_000_000
         ? `mock failure ${call} of ${failTimes}`
         : 'mock failure (scripted to always fail)',
-    plan({ endpoint, call, record, context }, script) {
+    plan(arrival, script) {
+      const { endpoint, call, record, context } = arrival;
+      if (endpoint === 'models') return modelsAnswer(arrival.url.pathname, models, dialect);
       let plan: BodyPlan | RequestProblem;
       if (endpoint === 'chat') {
         plan = chatPlan(record.body, {
@@ -192,7 +208,9 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
     requests: endpoints.requests,
     handle(request) {
       const { pathname } = new URL(request.url);
-      const endpoint = PATHS.find(([suffix]) => pathname.endsWith(suffix))?.[1];
+      const endpoint =
+        PATHS.find(([suffix]) => pathname.endsWith(suffix))?.[1] ??
+        (/\/models(?:\/.+)?$/.test(pathname) ? 'models' : undefined);
       return endpoints.serve(request, endpoint, handling);
     },
     calls: (endpoint) => endpoints.calls(endpoint),

@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw';
-import { mockOf, type ProviderOrOptions, postRoutes, trimBase } from '../msw-routes.js';
+import { getRoutes, mockOf, type ProviderOrOptions, postRoutes, trimBase } from '../msw-routes.js';
 import type { OpenAiCompatibleMock, OpenAiCompatibleMockOptions } from './mock.js';
 import { createOpenAiCompatibleMock } from './mock.js';
 
@@ -19,7 +19,7 @@ export type OpenAiCompatibleHandlersOptions = { baseUrl: string } & ProviderOrOp
 /**
  * msw request handlers serving the OpenAI-compatible mock at `baseUrl` (e.g.
  * `'https://api.openai.com/v1'`): `POST {baseUrl}/chat/completions`, `/audio/speech` and
- * `/audio/transcriptions`. Pass `provider` to share a mock (and read its `requests`), or mock
+ * `/audio/transcriptions`, `GET {baseUrl}/models` and `/models/{id}`. Pass `provider` to share a mock (and read its `requests`), or mock
  * options to make a new one.
  *
  * Differences from the loopback server (`startMockServer`): a reset before the headers is
@@ -37,9 +37,10 @@ export type OpenAiCompatibleHandlersOptions = { baseUrl: string } & ProviderOrOp
  * ```
  */
 export function openAiCompatibleHandlers(options: OpenAiCompatibleHandlersOptions): HttpHandler[] {
-  return postRoutes(mockOf(options, createOpenAiCompatibleMock), trimBase(options.baseUrl), [
-    '/chat/completions',
-    '/audio/speech',
-    '/audio/transcriptions',
-  ]);
+  const mock = mockOf(options, createOpenAiCompatibleMock);
+  const base = trimBase(options.baseUrl);
+  return [
+    ...postRoutes(mock, base, ['/chat/completions', '/audio/speech', '/audio/transcriptions']),
+    ...getRoutes(mock, base, ['/models', '/models/*']),
+  ];
 }

@@ -1,38 +1,19 @@
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProtocolError, ProviderError } from '../../../src/errors/index.js';
 import { createCartesiaAdapter } from '../../../src/providers/cartesia/index.js';
-import type { AttemptContext } from '../../../src/providers/types.js';
 import {
   cartesiaHandlers,
   createCartesiaMock,
   mockCartesiaAudio,
 } from '../../../src/testing/cartesia/index.js';
-import { createHttpTransport } from '../../../src/transport/index.js';
-import type { HttpTransport } from '../../../src/transport/types.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
+import { mswFetchTransport } from '../../helpers/msw-fetch.js';
 import { API_KEY, collect, collectUntilError, concat } from './helpers.js';
 
 const BASE = 'https://api.cartesia.ai';
 const text = 'Hi there.';
-const server = setupServer();
-let transport: HttpTransport;
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  transport = createHttpTransport({ fetch: (input, init) => globalThis.fetch(input, init) });
-});
-afterEach(() => server.resetHandlers());
-afterAll(async () => {
-  await transport.close();
-  server.close();
-});
-
-const attempt = (): AttemptContext => ({
-  signal: new AbortController().signal,
-  deadlines: { idleMs: 5000 },
-  transport,
-});
+const { msw: server, attempt } = mswFetchTransport();
 const adapter = (tts: 'bytes' | 'sse') =>
   createCartesiaAdapter({ name: 'cartesia', apiKey: API_KEY, tts: { model: 'sonic-3', transport: tts } });
 

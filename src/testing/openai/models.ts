@@ -1,0 +1,53 @@
+import { MOCK_CREATED } from './chat.js';
+import type { OpenAiDialect } from './dialect.js';
+import { errorBody } from './dialect.js';
+
+/** One entry of `GET /models`, as OpenAI (and vLLM, without its extra fields) lists it. */
+export interface MockModelObject {
+  id: string;
+  object: 'model';
+  /** Unix seconds: the mock's fixed creation time (1,700,000,000). */
+  created: number;
+  owned_by: 'voxroute-mock';
+}
+
+/** The path's model id (`.../models/{id}`, percent-decoded: the openai client sends `/` as `%2F`), or undefined for the list (`.../models`). */
+export function modelIdOf(pathname: string): string | undefined {
+  const raw = /\/models\/(.+)$/.exec(pathname)?.[1];
+  if (raw === undefined) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+const modelObject = (id: string): MockModelObject => ({
+  id,
+  object: 'model',
+  created: MOCK_CREATED,
+  owned_by: 'voxroute-mock',
+});
+
+/**
+ * The answer to `GET .../models` (`{ object: 'list', data: [model...] }`, in the order of
+ * `models`) or `GET .../models/{id}` (the model object, or a 404: for the `openai` dialect
+ * OpenAI's own `model_not_found` error, else the dialect's 404 shape).
+ */
+export function modelsAnswer(
+  pathname: string,
+  models: readonly string[],
+  dialect: OpenAiDialect,
+): { status: number; body: unknown } {
+  const id = modelIdOf(pathname);
+  if (id === undefined) return { status: 200, body: { object: 'list', data: models.map(modelObject) } };
+  if (models.includes(id)) return { status: 200, body: modelObject(id) };
+  const message = `The model '${id}' does not exist`;
+  return {
+    status: 404,
+    body:
+      dialect === 'openai'
+        ? { error: { message, type: 'invalid_request_error', param: 'model', code: 'model_not_found' } }
+        : errorBody(dialect, 404, message),
+  };
+}
