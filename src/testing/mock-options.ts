@@ -154,7 +154,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /** Throws the TypeError of the first issue of `schema` on `value`, its path below `path`. */
 function check(schema: Schema, value: unknown, path: string): void {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return;
   const keys = (at: readonly (string | number)[]) => knownKeys(schema, at);
   const [first] = toConfigIssues(parsed.error.issues, [], keys);
