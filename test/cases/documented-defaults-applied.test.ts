@@ -80,7 +80,9 @@ const sections: Record<string, { config: unknown; at: (c: ReturnType<typeof pars
   },
   '`health`': {
     config: {
-      providers: { p: { kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', chat: { models: { fast: 'm' } } } },
+      providers: {
+        p: { kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', chat: { models: { fast: 'm' } } },
+      },
       routes: {},
       health: { store: 'redis', url: 'redis://127.0.0.1:6379' },
     },
