@@ -13,7 +13,10 @@ type Path = (string | number)[];
  * - a failed union whose input matched one member's shape (e.g. `{ env: 5 }` for a secret,
  *   `-1` for `firstChunkTimeoutMs`) reports that member's issues instead of "Invalid input";
  * - a required field that is absent says so in words (`required, but missing (an object of
- *   names to values)`), not zod's `expected record, received undefined`;
+ *   names to values)`), not zod's `expected record, received undefined` nor the schema's
+ *   `expected a string or { env }` (the parse must report inputs: `reportInput: true`);
+ * - Infinity and NaN are `expected a finite number, got Infinity`; a bound zod words itself
+ *   (`Too big: expected number to be <=1`) is `must be <= 1` (see boundWords);
  * - a value not among an enum's is `must be one of "a", "b"`, not zod's `Invalid option: ...`,
  *   and is dropped where a cross-check (a custom issue) speaks about the same path;
  * - identical issues are reported once.
@@ -45,6 +48,10 @@ export function toConfigIssues(
         const meant = knownKeys ? didYouMean(key, knownKeys(path)) : undefined;
         add([...path, key], meant ? `unknown key; did you mean "${meant}"?` : 'unknown key');
       }
+    } else if (isMissing(issue)) {
+      // A required field left out whose schema has its own wording ("expected a string or
+      // { env }", an enum, a union): say it is missing, with what it takes.
+      add(path, `required, but missing (${missingWords(issue)})`);
     } else if (issue.code === 'invalid_union') {
       const informative = issue.errors.filter((branch) => !branch.every(isShallowMismatch));
       const only = informative.length === 1 ? informative[0] : undefined;
@@ -53,9 +60,17 @@ export function toConfigIssues(
     } else if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) {
       add(path, `required, but missing (${expectedWords(issue.expected)})`);
     } else if (issue.code === 'invalid_type' && !('format' in issue)) {
-      // zod: "Invalid input: expected string, received number".
+      // zod: "Invalid input: expected string, received number"; Infinity and NaN are numbers
+      // too, but not finite ones.
       const received = / received (\w+)$/.exec(issue.message)?.[1];
-      add(path, `expected ${typeWords(issue.expected)}${received ? `, got ${typeWords(received)}` : ''}`);
+      if (received === 'Infinity' || received === 'NaN')
+        add(path, `expected a finite number, got ${received}`);
+      else
+        add(path, `expected ${typeWords(issue.expected)}${received ? `, got ${typeWords(received)}` : ''}`);
+    } else if (issue.code === 'invalid_type' && issue.expected === 'int' && isZodDefault(issue.message)) {
+      add(path, 'must be a whole number');
+    } else if ((issue.code === 'too_big' || issue.code === 'too_small') && isZodDefault(issue.message)) {
+      add(path, boundWords(issue));
     } else if (issue.code === 'invalid_value' && specific.has(JSON.stringify(path))) {
       // Replaced by the cross-check's issue at the same path.
     } else if (issue.code === 'invalid_value' && issue.values.length > 1) {
@@ -71,6 +86,56 @@ export function toConfigIssues(
   return out;
 }
 
+/** True for zod's own wording of an issue ("Too big: ...", "Invalid input: ..."), which the schema did not replace. */
+function isZodDefault(message: string): boolean {
+  return /^(Too big|Too small|Invalid input)\b/.test(message);
+}
+
+/**
+ * True when the issue is about a field that is absent (its `input`, reported by the parse,
+ * is undefined), other than a cross-check's own words (code `custom`).
+ */
+function isMissing(issue: ZodIssue): boolean {
+  return (
+    issue.code !== 'custom' &&
+    issue.code !== 'unrecognized_keys' &&
+    'input' in issue &&
+    issue.input === undefined
+  );
+}
+
+/** What a missing field takes, from its issue: the schema's own words without `expected `, or the choices. */
+function missingWords(issue: ZodIssue): string {
+  if (issue.code === 'invalid_value' && issue.values.length > 0)
+    return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (issue.code === 'invalid_type') return expectedWords(issue.expected);
+  return isZodDefault(issue.message) ? 'a value' : issue.message.replace(/^expected /, '');
+}
+
+/**
+ * A size bound in the house style: numbers `must be <= 1` (`< 1` when exclusive), strings
+ * `must not be empty` / `must be at most 63 characters`, lists `must have at least 1 entry`.
+ */
+function boundWords(issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall): string {
+  const big = issue.code === 'too_big';
+  const bound = Number(
+    big ? (issue as z.core.$ZodIssueTooBig).maximum : (issue as z.core.$ZodIssueTooSmall).minimum,
+  );
+  const inclusive = issue.inclusive !== false;
+  switch (issue.origin) {
+    case 'string':
+      if (!big && bound === 1) return 'must not be empty';
+      return `must be at ${big ? 'most' : 'least'} ${bound} character${bound === 1 ? '' : 's'}`;
+    case 'array':
+    case 'set':
+    case 'map':
+      if (!big && bound === 1) return 'must not be empty';
+      return `must have at ${big ? 'most' : 'least'} ${bound} entr${bound === 1 ? 'y' : 'ies'}`;
+    default:
+      return `must be ${big ? '<' : '>'}${inclusive ? '=' : ''} ${bound}`;
+  }
+}
+
 /** zod's name of an expected type in plain words: `record` -> `an object of names to values`. */
 function expectedWords(expected: string): string {
   switch (expected) {
@@ -84,8 +149,10 @@ function expectedWords(expected: string): string {
     case 'number':
     case 'boolean':
       return `a ${expected}`;
+    case 'nonoptional':
+      return 'a value';
     default:
-      return `expected ${expected}`;
+      return typeWords(expected);
   }
 }
 
@@ -103,7 +170,7 @@ function typeWords(name: string): string {
     case 'undefined':
       return name;
     default:
-      return /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
+      return /^[aeiou]/i.test(name) ? `an ${name}` : `a ${name}`;
   }
 }
 

@@ -38,7 +38,9 @@ export function parseConfig(input: unknown, options: ParseConfigOptions = {}): R
   }
   // A common, valid config is parsed without loading zod (about 100 ms); anything else by the schema.
   const fast = fastParseConfig(input);
-  const parsed = fast ? ({ success: true, data: fast } as const) : routerConfigSchema().safeParse(input);
+  const parsed = fast
+    ? ({ success: true, data: fast } as const)
+    : routerConfigSchema().safeParse(input, { reportInput: true });
   if (!parsed.success) {
     // The JSON Schema lists the keys allowed at each path, for did-you-mean; built only on error.
     let schema: Record<string, unknown> | undefined;

@@ -3,7 +3,8 @@ import { createErrorRedactor, redactWhole, SECRET_NAME, secretForms } from '../e
 import { urlSecretValues } from '../transport/url-secrets.js';
 
 /** Keys under which every string is treated as a secret when redacting error messages. */
-const SECRET_KEY = /^(?:api_?key|headers|authorization|cookie|.*(?:secret|token|password|credential).*)$/i;
+export const SECRET_KEY =
+  /^(?:api_?key|headers|authorization|cookie|.*(?:secret|token|password|credential).*)$/i;
 
 /** Shorter strings are not redacted: they would mangle ordinary words and are no real secret. */
 const MIN_SECRET_LENGTH = 6;
@@ -12,7 +13,7 @@ const MIN_SECRET_LENGTH = 6;
 export const REDACTED = '[redacted]';
 
 /** A `headers` field: its values are secrets only under credential header names. */
-const HEADERS_KEY = /^headers$/i;
+export const HEADERS_KEY = /^headers$/i;
 
 /**
  * Collects the literal secret values in a raw config: every string at or below a key that
@@ -91,7 +92,7 @@ export function urlSecrets(value: string): string[] {
 }
 
 /** True for a string that {@link redactKeyShapes} would change: shaped like a key or credential. */
-function looksLikeKey(value: unknown): boolean {
+export function looksLikeKey(value: unknown): boolean {
   return typeof value === 'string' && redactKeyShapes(value) !== value;
 }
 

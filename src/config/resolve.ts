@@ -4,6 +4,7 @@ import type { ConfigIssue } from '../errors/config-error.js';
 import type { Capability } from '../types/route-result.js';
 import { isCapability } from './capability.js';
 import { checkHealthUrl } from './health.js';
+import { redactWhenPrinted } from './print-redaction.js';
 import {
   type HedgeSetting,
   MID_STREAM_DEFAULT,
@@ -44,7 +45,7 @@ export function resolveConfig(parsed: ParsedConfig, env: SecretEnv, issues: Conf
       connectTimeoutMs:
         route.connectTimeoutMs ?? defaults.connectTimeoutMs ?? ROUTE_DEFAULTS.connectTimeoutMs,
       midStream: midStreamOf(capabilityOf(name, route.capability), route.midStream ?? defaults.midStream),
-      ewmaDecayMs: route.ewmaDecayMs ?? defaults.ewmaDecayMs,
+      ewmaDecayMs: route.ewmaDecayMs ?? defaults.ewmaDecayMs ?? ROUTE_DEFAULTS.ewmaDecayMs,
       weights: { ...defaults.weights, ...route.weights },
       costs: { ...defaults.costs, ...route.costs },
       costLatencyFactor: route.costLatencyFactor ?? defaults.costLatencyFactor ?? 1.5,
@@ -60,6 +61,8 @@ export function resolveConfig(parsed: ParsedConfig, env: SecretEnv, issues: Conf
     config.health = health;
   }
   Object.defineProperty(config, RESOLVED, { value: true });
+  // console.log(config) and JSON.stringify(config) print `[redacted]` for every secret.
+  redactWhenPrinted(config);
   return config;
 }
 
@@ -95,6 +98,7 @@ export function withResolvedProviders(
 ): ResolvedConfig {
   const copy: ResolvedConfig = { ...config, providers };
   Object.defineProperty(copy, RESOLVED, { value: true });
+  redactWhenPrinted(copy);
   return copy;
 }
 

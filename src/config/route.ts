@@ -42,19 +42,21 @@ export type FirstChunkTimeout = number | 'auto' | false;
 
 /**
  * The route settings that have defaults, with the value voxroute uses when neither the route
- * nor the config's `defaults.routes` sets one. `totalTimeoutMs` and `ewmaDecayMs` have none:
- * unset means no overall deadline, and the router's own decay time.
+ * nor the config's `defaults.routes` sets one. `totalTimeoutMs` has none: unset means no
+ * overall deadline.
  */
 export const ROUTE_DEFAULTS = {
   strategy: 'latency',
   firstChunkTimeoutMs: 'auto',
   idleTimeoutMs: 5_000,
   connectTimeoutMs: 2_000,
+  ewmaDecayMs: 10_000,
 } as const satisfies {
   strategy: RouteStrategy;
   firstChunkTimeoutMs: FirstChunkTimeout;
   idleTimeoutMs: number;
   connectTimeoutMs: number;
+  ewmaDecayMs: number;
 };
 
 /** The settings a route may set, and `defaults.routes` may set for every route. */

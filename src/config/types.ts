@@ -57,8 +57,8 @@ export interface ResolvedRouteConfig {
   connectTimeoutMs: number;
   /** Failure after the first chunk ends the stream with an error. Default `'error'`. */
   midStream: MidStreamPolicy;
-  /** Decay time of the EWMA in the latency score, ms; undefined: the router's default. */
-  ewmaDecayMs: number | undefined;
+  /** Decay time of the EWMA in the latency score, ms. Default 10000. */
+  ewmaDecayMs: number;
   /** Strategy `weighted`: provider -> weight (missing: 1). */
   weights: Record<string, number>;
   /** Strategy `cost`: provider -> cost (missing: 0). */

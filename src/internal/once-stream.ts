@@ -11,13 +11,19 @@ export interface Settle<R> {
  * (RoutedStream, VoiceTurn). Nothing starts until the caller iterates: the first
  * `[Symbol.asyncIterator]()` calls `start(settle)`. `result` never causes an unhandled
  * rejection by itself.
+ *
+ * `result` read before the iteration starts cannot be settled by the run (there is none yet):
+ * `unstarted` then says what ends it meanwhile (the call's abort, the router's close, see
+ * rejectOnAbort); it is called at that first read only, and what it returns (stop listening)
+ * when the iteration starts. A stream whose `result` is not read first costs nothing more.
  * @throws VoxrouteError (`A {name} can be iterated only once`) from a second `[Symbol.asyncIterator]()`.
  */
 export function onceStream<R, I extends AsyncIterator<unknown>>(
   name: string,
   start: (settle: Settle<R>) => I,
+  unstarted?: (settle: Settle<R>) => () => void,
 ): { result: Promise<R>; [Symbol.asyncIterator](): I } {
-  return new OnceStream(name, start);
+  return new OnceStream(name, start, unstarted);
 }
 
 /** {@link onceStream}: one object per stream, its methods on the prototype (no closures per call). */
@@ -25,13 +31,21 @@ class OnceStream<R, I extends AsyncIterator<unknown>> {
   readonly #name: string;
   #start: ((settle: Settle<R>) => I) | undefined;
   readonly #settle = new LazyResult<R>();
+  #unstarted: ((settle: Settle<R>) => () => void) | undefined;
+  #stopWatching: (() => void) | undefined;
 
-  constructor(name: string, start: (settle: Settle<R>) => I) {
+  constructor(name: string, start: (settle: Settle<R>) => I, unstarted?: (settle: Settle<R>) => () => void) {
     this.#name = name;
     this.#start = start;
+    this.#unstarted = unstarted;
   }
 
   get result(): Promise<R> {
+    const unstarted = this.#unstarted;
+    if (unstarted !== undefined && this.#start !== undefined) {
+      this.#unstarted = undefined;
+      this.#stopWatching = unstarted(this.#settle);
+    }
     return this.#settle.promise();
   }
 
@@ -39,6 +53,8 @@ class OnceStream<R, I extends AsyncIterator<unknown>> {
     const start = this.#start;
     if (start === undefined) throw new VoxrouteError(`A ${this.#name} can be iterated only once`);
     this.#start = undefined;
+    this.#unstarted = undefined;
+    this.#stopWatching?.();
     return start(this.#settle);
   }
 }

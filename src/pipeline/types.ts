@@ -76,7 +76,10 @@ export interface TurnResult {
 
 /**
  * A running voice turn: iterate it for its events. `result` resolves when the iteration ends
- * normally and rejects with the error the iterator threw (AbortError after a barge-in).
+ * normally and rejects with the error the iterator threw (AbortError after a barge-in): it
+ * settles once the turn is read to its end (or ended early). Awaiting `result` does not run
+ * the turn: awaited before the turn is iterated, it rejects with AbortError when the request's
+ * signal aborts or the router is closed, and otherwise waits for the iteration.
  */
 export interface VoiceTurn extends AsyncIterable<TurnEvent> {
   readonly result: Promise<TurnResult>;

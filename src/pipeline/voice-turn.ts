@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { AbortError } from '../errors/abort-error.js';
 import { onceStream, type Settle } from '../internal/once-stream.js';
+import { rejectOnAbort } from '../internal/unstarted-abort.js';
+import { closeSignalOf } from '../routing/close-signal.js';
 import { preflightOf } from '../routing/preflight.js';
 import type { Router } from '../routing/router-types.js';
 import { ClauseSplitter } from '../text/clause-splitter.js';
@@ -28,7 +30,11 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  * spent budget never turns a late answer into no answer. The STT stage keeps its route's
  * deadlines (its end of speech is known only when the audio ends).
  *
- * Nothing starts until the turn is iterated; it can be iterated once. Events come in the
+ * Nothing starts until the turn is iterated; it can be iterated once, and `result` settles
+ * once the turn is read to its end (or ends early: break, abort, error). `result` awaited
+ * before the turn is iterated does not start it: it rejects with AbortError when
+ * `request.signal` aborts or the router is closed, and otherwise waits for the iteration.
+ * Events come in the
  * order they happened: transcripts, reply deltas, audio chunks (in `request.output`, default
  * PCM s16le 24 kHz mono). An empty transcript ends the turn without calling chat or TTS.
  * Tool calls of the model are not spoken (they end up in nothing but `stages.chat`).
@@ -51,8 +57,16 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
 export function voiceTurn(router: Router, request: VoiceTurnRequest): VoiceTurn {
   const bad = turnRequestProblem(request);
   if (bad) throw bad;
-  return onceStream('VoiceTurn', (settle: Settle<TurnResult>) =>
-    runTurn(router, request, settle)[Symbol.asyncIterator](),
+  return onceStream(
+    'VoiceTurn',
+    (settle: Settle<TurnResult>) => runTurn(router, request, settle)[Symbol.asyncIterator](),
+    // `result` awaited before the turn is iterated: only a barge-in or router.close() ends it.
+    (settle) =>
+      rejectOnAbort(
+        settle,
+        { signal: request.signal, closeSignal: closeSignalOf(router) },
+        'The voice turn was aborted',
+      ),
   );
 }
 

@@ -1,5 +1,7 @@
+import { didYouMean } from '../config/did-you-mean.js';
 import type { FleetEvent } from '../fleet/index.js';
 import { callIsolated } from '../internal/isolated.js';
+import { valueShape } from '../internal/value-shape.js';
 import type { Capability } from '../types/route-result.js';
 
 /** Fields every router event carries. Times are ms from a monotonic clock. */
@@ -53,6 +55,38 @@ export interface RouterEvents {
 /** Name of a router event. */
 export type RouterEventName = keyof RouterEvents;
 
+/** Every router event name, in the order the docs list them (the compiler checks the set). */
+export const ROUTER_EVENT_NAMES: readonly RouterEventName[] = Object.keys({
+  attempt: true,
+  'first-chunk': true,
+  fallback: true,
+  hedge: true,
+  error: true,
+  breaker: true,
+  fleet: true,
+} satisfies Record<RouterEventName, true>) as RouterEventName[];
+
+/**
+ * Checks the arguments of `router.on()`, as strictly as the config: a JavaScript caller's typo
+ * would otherwise add a listener that never fires.
+ * @throws TypeError naming the unknown event (with a did-you-mean and the known names) or saying
+ *   the listener is not a function.
+ */
+function checkListener(name: unknown, listener: unknown): void {
+  if (typeof name !== 'string' || !(ROUTER_EVENT_NAMES as readonly string[]).includes(name)) {
+    const near = typeof name === 'string' ? didYouMean(name, ROUTER_EVENT_NAMES) : undefined;
+    const given = typeof name === 'string' ? `'${name}'` : valueShape(name);
+    throw new TypeError(
+      `router.on: unknown event ${given}${near ? ` (did you mean '${near}'?)` : ''}; the events are ${ROUTER_EVENT_NAMES.join(', ')}`,
+    );
+  }
+  if (typeof listener !== 'function') {
+    throw new TypeError(
+      `router.on: the listener of '${name}' must be a function, got ${valueShape(listener)}`,
+    );
+  }
+}
+
 /** A listener of router event `E`. */
 export type RouterListener<E extends RouterEventName> = (event: RouterEvents[E]) => void;
 
@@ -68,8 +102,12 @@ export class RouterEmitter {
     this.#onListenerError = onListenerError;
   }
 
-  /** Adds a listener; returns a function that removes it. */
+  /**
+   * Adds a listener; returns a function that removes it.
+   * @throws TypeError for an unknown event name or a listener that is not a function.
+   */
   on<E extends RouterEventName>(name: E, listener: RouterListener<E>): () => void {
+    checkListener(name, listener);
     let set = this.#listeners.get(name);
     if (!set) {
       set = new Set();

@@ -1,5 +1,6 @@
 import { AbortError } from '../errors/abort-error.js';
 import { onceStream, type Settle as SettleOf } from '../internal/once-stream.js';
+import { rejectOnAbort } from '../internal/unstarted-abort.js';
 import type { RoutedStream, RouteResult } from '../types/route-result.js';
 import { drive } from './attempt-loop.js';
 import { type AbortListener, CallScope } from './call-scope.js';
@@ -14,9 +15,15 @@ const DONE: IteratorReturnResult<void> = Object.freeze({ value: undefined, done:
 /**
  * Wraps a routed call as a {@link RoutedStream}. Nothing starts until the caller iterates.
  * The stream can be iterated once; `result` never causes an unhandled rejection by itself.
+ * `result` awaited before the stream is iterated rejects with AbortError when the call's
+ * signal aborts or the router closes (nothing else can end a call that never started).
  */
 export function routedStream<T>(run: RouteRun<T>): RoutedStream<T> {
-  return onceStream('RoutedStream', (settle: Settle) => new CallIterator(run, settle));
+  return onceStream(
+    'RoutedStream',
+    (settle: Settle) => new CallIterator(run, settle),
+    (settle) => rejectOnAbort(settle, run, 'The call was aborted'),
+  );
 }
 
 /**

@@ -116,6 +116,8 @@ export interface Router {
    * chunk; `error`, `next`), `'error'` (an attempt failed; `error`, `partialOutput`),
    * `'breaker'` (a circuit breaker changed state) and `'fleet'` (the fleet-shared health store,
    * config `health`). A listener that throws is reported to the logger and the call goes on.
+   * @throws TypeError naming an unknown event (with the known names) or a listener that is not
+   *   a function.
    */
   on<E extends RouterEventName>(event: E, listener: RouterListener<E>): () => void;
   /** Closes every connection; streams still running end with an AbortError. */

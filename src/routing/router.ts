@@ -15,6 +15,7 @@ import { createHttpTransport, createWebSocketTransport } from '../transport/inde
 import { VERSION } from '../version.js';
 import type { CallContext } from './capability.js';
 import { chatCall } from './chat.js';
+import { CLOSE_SIGNAL } from './close-signal.js';
 import { RouterEmitter } from './events.js';
 import { HealthRegistry } from './health/index.js';
 import { LatencyTracker } from './latency-tracker.js';
@@ -127,8 +128,9 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         ? planner.check(chatCall(c.request), c.request.route)
         : planner.check(sttCall(c.request, context), c.request.route);
 
-  const router: Router & { [PREFLIGHT]: Preflight } = {
+  const router: Router & { [PREFLIGHT]: Preflight; [CLOSE_SIGNAL]: AbortSignal } = {
     [PREFLIGHT]: preflight,
+    [CLOSE_SIGNAL]: closing.signal,
     // A bad request fails before any provider is contacted (RequestError naming the field).
     tts(request) {
       const bad = ttsRequestProblem(request);

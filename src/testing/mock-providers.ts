@@ -1,3 +1,4 @@
+import { didYouMean } from '../config/did-you-mean.js';
 import { isResolvedConfig, withResolvedProviders } from '../config/resolve.js';
 import type {
   ProviderConfig,
@@ -5,10 +6,12 @@ import type {
   ResolvedProviderConfig,
   RouterConfig,
 } from '../config/types.js';
+import { valueShape } from '../internal/value-shape.js';
 import { type AnthropicMock, type AnthropicMockOptions, createAnthropicMock } from './anthropic/mock.js';
 import { type CartesiaMock, type CartesiaMockOptions, createCartesiaMock } from './cartesia/mock.js';
 import { createDeepgramMock, type DeepgramMock, type DeepgramMockOptions } from './deepgram/mock.js';
 import { createElevenLabsMock, type ElevenLabsMock, type ElevenLabsMockOptions } from './elevenlabs/mock.js';
+import { type CheckedMockKind, checkMockOptions } from './mock-options.js';
 import type { MockProvider } from './mock-provider.js';
 import { serveMock } from './mock-server.js';
 import { configModels } from './openai/config-models.js';
@@ -167,8 +170,10 @@ export interface MockProviders<C extends RouterConfig | ResolvedConfig = RouterC
  * self-signed certificate, returned as `ca`: `createRouter(mocks.config, { ca: mocks.ca })`.
  *
  * Throws a `TypeError` naming the provider when `config.providers` is missing or a provider's
- * kind is not one of these, or naming the field (`options.providers.<name>.chat.toolCalls.0.arguments`)
- * when a mock's options are of the wrong type; servers already started are closed first. Rejects when a port
+ * kind is not one of these, or naming the field (`options.providers.<name>.chat.toolCalls.0.arguments`,
+ * `options.providers.<name>.script.failTimes`) when an option is unknown (a misspelt script key, a
+ * name in `options.providers` that is not a provider of the config) or of the wrong type or
+ * range; the options are checked before any server starts. Rejects when a port
  * cannot be bound, and when the config has a Cartesia, Deepgram or ElevenLabs provider (their
  * mocks serve WebSockets) and the optional peer `ws` is not installed: an Error naming it
  * (`npm i -D ws`).
@@ -198,6 +203,7 @@ export async function startMockProviders<C extends RouterConfig | ResolvedConfig
       );
     }
   }
+  checkStartOptions(options, providers);
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
     await Promise.all(closers.splice(0).map((c) => c()));
@@ -214,8 +220,8 @@ export async function startMockProviders<C extends RouterConfig | ResolvedConfig
           const option = optionErrorOf(error);
           if (option) {
             throw mockOptionError(
-              `startMockProviders: options.providers.${name}.${option.path}`,
-              option.expected,
+              `startMockProviders: options.providers.${name}${option.path ? `.${option.path}` : ''}`,
+              option.problem,
             );
           }
           throw error;
@@ -240,6 +246,64 @@ export async function startMockProviders<C extends RouterConfig | ResolvedConfig
     mocks,
     close,
   };
+}
+
+const START_OPTION_KEYS = Object.keys({
+  providers: true,
+  host: true,
+  tls: true,
+} satisfies Record<keyof StartMockProvidersOptions, true>);
+
+/**
+ * Checks the options of {@link startMockProviders} before any server starts: known keys, each
+ * name in `providers` a provider of the config, and each provider's mock options (checkMockOptions).
+ * @throws TypeError `startMockProviders: options.<path>: <what is wrong>`.
+ */
+function checkStartOptions(options: unknown, providers: Record<string, ProviderConfig>): void {
+  const fail = (path: string, problem: string): never => {
+    throw mockOptionError(`startMockProviders: ${path}`, problem);
+  };
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    fail('options', `expected an object (StartMockProvidersOptions), got ${valueShape(options)}`);
+  const given = options as Record<string, unknown>;
+  for (const key of Object.keys(given)) {
+    if (START_OPTION_KEYS.includes(key)) continue;
+    const near = didYouMean(key, START_OPTION_KEYS);
+    fail(
+      `options.${key}`,
+      `unknown option${near ? ` (did you mean '${near}'?)` : ''}; the options are ${START_OPTION_KEYS.join(', ')}`,
+    );
+  }
+  if (given.host !== undefined && typeof given.host !== 'string')
+    fail('options.host', `expected a string, got ${valueShape(given.host)}`);
+  if (given.tls !== undefined && typeof given.tls !== 'boolean')
+    fail('options.tls', `expected a boolean, got ${valueShape(given.tls)}`);
+  const perProvider = given.providers;
+  if (perProvider === undefined) return;
+  if (typeof perProvider !== 'object' || perProvider === null || Array.isArray(perProvider))
+    fail(
+      'options.providers',
+      `expected an object of mock options by provider name, got ${valueShape(perProvider)}`,
+    );
+  const names = Object.keys(providers);
+  for (const [name, value] of Object.entries(perProvider as Record<string, unknown>)) {
+    const provider = providers[name];
+    if (!provider) {
+      const near = didYouMean(name, names);
+      fail(
+        `options.providers.${name}`,
+        `no provider of the config is named so${near ? ` (did you mean '${near}'?)` : ''}; its providers are ${names.join(', ')}`,
+      );
+    }
+    const kind = provider!.kind === 'openai-compatible' ? 'openai' : (provider!.kind as CheckedMockKind);
+    try {
+      checkMockOptions(kind, value);
+    } catch (error) {
+      const option = optionErrorOf(error);
+      if (option) fail(`options.providers.${name}${option.path ? `.${option.path}` : ''}`, option.problem);
+      throw error;
+    }
+  }
 }
 
 interface Started {

@@ -8,12 +8,22 @@ import { mockWebSocketHandler } from './ws-msw.js';
  */
 export type ProviderOrOptions<M, O> = { provider: M } | (O & { provider?: undefined });
 
-/** The mock of `options`: its `provider`, else a new one made by `create` (extra keys are ignored). */
+/**
+ * The mock of `options`: its `provider`, else a new one made by `create` from the options
+ * without the handlers' own keys (`baseUrl`, `endpointUrl`), so the factory checks the rest.
+ */
 export function mockOf<M, O>(
   options: ProviderOrOptions<NoInfer<M>, NoInfer<O>>,
   create: (options: O) => M,
 ): M {
-  return options.provider ?? create(options as O);
+  if (options.provider) return options.provider;
+  const {
+    baseUrl: _base,
+    endpointUrl: _endpoint,
+    provider: _provider,
+    ...mockOptions
+  } = options as Record<string, unknown>;
+  return create(mockOptions as O);
 }
 
 /** `url` without trailing slashes. */

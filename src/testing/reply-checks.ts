@@ -20,18 +20,18 @@ export function fixedValues<T>(spec: PerCall<T, never> | undefined): Array<[suff
   return [['', spec as T]];
 }
 
-/** The field path and expectation of each bad-option TypeError, so a caller can name where the options were. */
-const optionErrors = new WeakMap<TypeError, { path: string; expected: string }>();
+/** The field path and problem of each bad-option TypeError, so a caller can name where the options were. */
+const optionErrors = new WeakMap<TypeError, { path: string; problem: string }>();
 
-/** The TypeError of a bad mock option: `<path>: expected <what>`. Internal to the kit. */
-export function mockOptionError(path: string, expected: string): TypeError {
-  const error = new TypeError(`${path}: expected ${expected}`);
-  optionErrors.set(error, { path, expected });
+/** The TypeError of a bad mock option: `<path>: <problem>` (e.g. `expected a number`). Internal to the kit. */
+export function mockOptionError(path: string, problem: string): TypeError {
+  const error = new TypeError(`${path || 'options'}: ${problem}`);
+  optionErrors.set(error, { path, problem });
   return error;
 }
 
-/** The path and expectation of `error` when {@link mockOptionError} made it. */
-export function optionErrorOf(error: unknown): { path: string; expected: string } | undefined {
+/** The path and problem of `error` when {@link mockOptionError} made it. */
+export function optionErrorOf(error: unknown): { path: string; problem: string } | undefined {
   return error instanceof TypeError ? optionErrors.get(error) : undefined;
 }
 
@@ -49,7 +49,7 @@ const isStrings = (value: unknown): value is string[] =>
 export function checkChatReply(reply: unknown, path: string, tools: string, args: string): void {
   if (reply === undefined || typeof reply === 'string') return;
   function fail(field: string, expected: string): never {
-    throw mockOptionError(`${path}${field}`, expected);
+    throw mockOptionError(`${path}${field}`, `expected ${expected}`);
   }
   if (!isRecord(reply)) fail('', 'a string or a reply object');
   if (reply.text !== undefined && typeof reply.text !== 'string') fail('.text', 'a string');

@@ -37,7 +37,10 @@ export interface RouteResult {
  * The stream a routed call returns: iterate it once with `for await`. Breaking out of the
  * loop (or aborting the request's signal) closes the provider connection at once (barge-in).
  * `result` resolves when the stream ends normally and rejects with the same error the
- * iterator threw otherwise.
+ * iterator threw otherwise: it settles once the stream is read to its end (or ended by a break,
+ * an abort or an error). Awaiting `result` does not read the stream: awaited before the stream
+ * is iterated, it rejects with AbortError when the request's signal aborts or the router is
+ * closed (`'The router was closed'`), and otherwise waits for the iteration.
  */
 export interface RoutedStream<T> extends AsyncIterable<T> {
   readonly result: Promise<RouteResult>;

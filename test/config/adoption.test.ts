@@ -106,7 +106,7 @@ describe('did-you-mean for unknown keys', () => {
     expect(configErrorOf(() => parseConfig(input)).issues).toEqual([
       {
         path: ['providers', 'a', 'baseUrl'],
-        message: 'expected an http:// or https:// URL or { env: "VARIABLE_NAME" }',
+        message: 'required, but missing (an http:// or https:// URL or { env: "VARIABLE_NAME" })',
       },
       { path: ['providers', 'a', 'baseURL'], message: 'unknown key; did you mean "baseUrl"?' },
       { path: ['providers', 'a', 'api_key'], message: 'unknown key; did you mean "apiKey"?' },

@@ -91,7 +91,7 @@ export function resolvedRoute(
     totalTimeoutMs: undefined,
     connectTimeoutMs: 2000,
     midStream: 'error',
-    ewmaDecayMs: undefined,
+    ewmaDecayMs: 10000,
     weights: {},
     costs: {},
     costLatencyFactor: 1.5,

@@ -59,7 +59,7 @@ export async function doctorCommand(argv: readonly string[], ctx: CliContext): P
     0,
   );
   const samples = intOption('doctor', 'samples', values.samples, 3);
-  const timeoutMs = intOption('doctor', 'timeout', values.timeout, 5000);
+  const timeoutMs = intOption('doctor', 'timeout', values.timeout, 5000, 1, 2_147_483_647);
   const { file, config } = await loadCliConfig(ctx, values.config);
   const targets: { provider: string; capability: RouteCapability; name?: string }[] = [];
   for (const [provider, p] of Object.entries(config.providers)) {

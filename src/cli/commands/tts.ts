@@ -41,7 +41,7 @@ export async function ttsCommand(argv: readonly string[], ctx: CliContext): Prom
       `tts: the text has nothing to speak (no letter or digit): ${JSON.stringify(text)}; give words, e.g. voxroute tts 'Hello there' -o hello.wav`,
       EXIT_USAGE,
     );
-  const sampleRate = intOption('tts', 'sample-rate', values['sample-rate'], 24_000, 8000);
+  const sampleRate = intOption('tts', 'sample-rate', values['sample-rate'], 24_000, 8000, 192_000);
   const toFile = values.out !== undefined && values.out !== '-';
   if (!toFile && ctx.stdoutIsTTY) {
     throw new CliError(

@@ -1,4 +1,5 @@
 import type { Delay } from '../delay.js';
+import { checkMockOptions } from '../mock-options.js';
 import type { MockProvider } from '../mock-provider.js';
 import type { MockScript } from '../mock-script.js';
 import type { PerCall } from '../per-call.js';
@@ -101,6 +102,7 @@ function authProblem(
  * ```
  */
 export function createAnthropicMock(options: AnthropicMockOptions = {}): AnthropicMock {
+  checkMockOptions('anthropic', options);
   checkChatReplies(options.reply, 'reply', 'toolUses', 'input');
   const endpoints = scriptedEndpoint<'messages'>({
     endpoints: ['messages'],

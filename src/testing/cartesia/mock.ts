@@ -1,4 +1,5 @@
 import type { Delay } from '../delay.js';
+import { checkMockOptions } from '../mock-options.js';
 import type { MockProvider } from '../mock-provider.js';
 import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
 import type { MockSocket, MockUpgrade } from '../mock-websocket.js';
@@ -122,6 +123,7 @@ export interface CartesiaMock extends MockProvider {
  * ```
  */
 export function createCartesiaMock(options: CartesiaMockOptions = {}): CartesiaMock {
+  checkMockOptions('cartesia', options);
   const speech = options.speech ?? {};
   const endpoints = scriptedEndpoint<CartesiaEndpointName>({
     endpoints: ENDPOINTS,

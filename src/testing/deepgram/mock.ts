@@ -1,5 +1,6 @@
 import type { AudioFormat } from '../../types/audio.js';
 import type { Delay } from '../delay.js';
+import { checkMockOptions } from '../mock-options.js';
 import type { MockProvider } from '../mock-provider.js';
 import { DEFAULT_CHUNK_BYTES, type MockScript } from '../mock-script.js';
 import type { MockUpgrade } from '../mock-websocket.js';
@@ -133,6 +134,7 @@ function authorized(headers: Record<string, string>, key: string): boolean {
  * ```
  */
 export function createDeepgramMock(options: DeepgramMockOptions = {}): DeepgramMock {
+  checkMockOptions('deepgram', options);
   const endpoints = scriptedEndpoint<DeepgramEndpointName>({
     endpoints: ['speak', 'listen'],
     delay: options.delay,

@@ -1,4 +1,5 @@
 import type { Delay } from '../delay.js';
+import { checkMockOptions } from '../mock-options.js';
 import type { MockProvider } from '../mock-provider.js';
 import type { MockScript } from '../mock-script.js';
 import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
@@ -123,6 +124,7 @@ const STREAM_INPUT = /\/v1\/text-to-speech\/([^/]+)\/stream-input$/;
  * ```
  */
 export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): ElevenLabsMock {
+  checkMockOptions('elevenlabs', options);
   const speech = options.speech ?? {};
   const endpoints = scriptedEndpoint<ElevenLabsEndpointName>({
     endpoints: ['stream', 'stream-with-timestamps', 'stream-input'],

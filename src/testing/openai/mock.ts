@@ -1,4 +1,5 @@
 import type { Delay } from '../delay.js';
+import { checkMockOptions } from '../mock-options.js';
 import type { MockProvider } from '../mock-provider.js';
 import type { MockScript } from '../mock-script.js';
 import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
@@ -140,6 +141,7 @@ function isProblem(plan: BodyPlan | RequestProblem): plan is RequestProblem {
  * ```
  */
 export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions = {}): OpenAiCompatibleMock {
+  checkMockOptions('openai', options);
   const dialect = options.dialect ?? 'openai';
   const endpoints = scriptedEndpoint<OpenAiEndpoint>({
     endpoints: ENDPOINTS,

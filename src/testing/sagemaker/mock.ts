@@ -1,5 +1,6 @@
 import type { Delay } from '../delay.js';
 import { realDelay } from '../delay.js';
+import { checkMockOptions } from '../mock-options.js';
 import type { MockProvider } from '../mock-provider.js';
 import type { CallContext, PerCall } from '../per-call.js';
 import { resolvePerCall, resolveScript } from '../per-call.js';
@@ -277,6 +278,8 @@ function recordedBody(body: Uint8Array, contentType: string | undefined): unknow
  * ```
  */
 export function createSageMakerMock(options: SageMakerMockOptions = {}): SageMakerMock {
+  // The emulator's `port` and `host` pass through here too, so the check allows them.
+  checkMockOptions('sagemaker', options);
   const core = new SageMakerMockCore(options);
 
   async function handle(request: Request): Promise<Response> {
