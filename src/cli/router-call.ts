@@ -1,4 +1,5 @@
 import type { ResolvedConfig, RouteResult } from 'voxroute';
+import { ownValue } from '../internal/own.js';
 import { CliError } from './cli-error.js';
 import type { CliContext } from './context.js';
 import { EXIT_USAGE } from './exit-codes.js';
@@ -16,7 +17,7 @@ export function pickRoute(
   option: string | undefined,
 ): string {
   const name = option ?? capability;
-  const route = config.routes[name];
+  const route = ownValue(config.routes, name);
   if (route && route.capability === capability) return name;
   const fitting = Object.values(config.routes)
     .filter((r) => r.capability === capability)
@@ -38,8 +39,8 @@ export function pickRoute(
  */
 export function namesOf(config: ResolvedConfig, route: string, section: 'tts' | 'chat'): string[] {
   const names = new Set<string>();
-  for (const provider of config.routes[route]?.providers ?? []) {
-    const p = config.providers[provider] as
+  for (const provider of ownValue(config.routes, route)?.providers ?? []) {
+    const p = ownValue(config.providers, provider) as
       | { tts?: { voices?: object }; chat?: { models?: object } }
       | undefined;
     const map = section === 'tts' ? p?.tts?.voices : p?.chat?.models;

@@ -1,3 +1,4 @@
+import { ownValue } from '../internal/own.js';
 import type { ProviderChatRequest } from '../providers/types.js';
 import type { ChatEvent } from '../types/chat.js';
 import type { ChatRequest } from '../types/requests.js';
@@ -16,7 +17,7 @@ export function chatCall(request: ChatRequest): CapabilityCall<ChatEvent, 'chat'
   return {
     capability: 'chat',
     candidate(_name, chat, section) {
-      const model = section.models[request.model];
+      const model = ownValue(section.models, request.model);
       if (model === undefined) return `no model '${request.model}' in its chat.models`;
       return {
         model,

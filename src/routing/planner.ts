@@ -1,5 +1,6 @@
 import type { ResolvedConfig, ResolvedRouteConfig } from '../config/index.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
+import { ownValue } from '../internal/own.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import type { Deadlines } from '../transport/types.js';
 import type { CallOptions } from '../types/requests.js';
@@ -80,7 +81,7 @@ export class RoutePlanner {
     const missing: ConfigIssue[] = [];
     for (const name of route.providers) {
       const adapter = this.#adapters.get(name);
-      const provider = this.#config.providers[name];
+      const provider = ownValue(this.#config.providers, name);
       if (!adapter || !provider) continue;
       const port = adapter[capability];
       const section = sectionOf(provider)[capability];
@@ -201,7 +202,7 @@ export class RoutePlanner {
     const missing: ConfigIssue[] = [];
     for (const name of resolved.providers) {
       const adapter = this.#adapters.get(name);
-      const provider = this.#config.providers[name];
+      const provider = ownValue(this.#config.providers, name);
       if (!adapter || !provider) continue;
       const port = adapter[capability];
       const section = sectionOf(provider)[capability];
@@ -312,7 +313,7 @@ export class RoutePlanner {
   }
 
   #routeOf(name: string, capability: Capability): ResolvedRouteConfig | string {
-    const route = this.#config.routes[name];
+    const route = ownValue(this.#config.routes, name);
     if (!route) return `no route named '${name}' in the config`;
     if (route.capability !== capability)
       return `route '${name}' is a ${route.capability} route, not ${capability}`;

@@ -1,3 +1,4 @@
+import { ownValue } from '../internal/own.js';
 import type { ProviderTtsStreamRequest } from '../providers/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import type { TtsRequest } from '../types/requests.js';
@@ -47,7 +48,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
   return {
     capability: 'tts',
     candidate(name, tts, section) {
-      const voice = section.voices[request.voice];
+      const voice = ownValue(section.voices, request.voice);
       if (voice === undefined) return `no voice '${request.voice}' in its tts.voices`;
       const model = section.model;
       return {

@@ -2,6 +2,7 @@ import { AbortError, TimeoutError, type TimeoutPhase, type VoxrouteError } from 
 import type { Clock } from '../internal/clock.js';
 import { markRouterStall } from '../internal/stall.js';
 import type { Takeable } from '../internal/takeable.js';
+import { isInformationalStatus } from './informational.js';
 import { mapWireError, truncatedError } from './network-error.js';
 import { PhaseDeadlines } from './phase-deadlines.js';
 import { providerErrorFromStatus } from './status-error.js';
@@ -127,7 +128,8 @@ export class Exchange implements HttpResponse, Takeable<Uint8Array>, WireSink {
   }
 
   onHeaders(status: number, headers: Record<string, string>): void {
-    if (this.stage !== REQUEST) return;
+    // A 1xx (102, 103 Early Hints) precedes the final response: wait for that one, deadlines unchanged.
+    if (this.stage !== REQUEST || isInformationalStatus(status)) return;
     this.status = status;
     this.headers = headers;
     this.deadlines.markHeaders();

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { isInformationalStatus } from './informational.js';
 
 /** What the opening handshake's HTTP exchange showed, as far as undici let us see it. */
 export interface HandshakeRecord {
@@ -42,6 +43,9 @@ export function recordingDispatcher(base: Dispatcher, record: HandshakeRecord): 
     const onResponseStart = target.onResponseStart as ResponseStart | undefined;
     if (typeof onResponseStart === 'function') {
       target.onResponseStart = function (this: unknown, controller, status, headers, ...rest) {
+        // A 1xx before the 101 (103 Early Hints) is no answer to the handshake yet.
+        if (isInformationalStatus(status))
+          return onResponseStart.call(this, controller, status, headers, ...rest);
         record.status = status;
         if (status !== 101 && options.upgrade) {
           record.headers = headerRecord(headers);
@@ -85,8 +89,9 @@ export function recordingDispatcher(base: Dispatcher, record: HandshakeRecord): 
     const onHeaders = target.onHeaders as Headers1 | undefined;
     if (typeof onHeaders === 'function') {
       target.onHeaders = function (this: unknown, status, rawHeaders, ...rest) {
-        if (status >= 200 || status === 101) record.status = status;
-        if (status >= 200 && options.upgrade && abort) {
+        if (isInformationalStatus(status)) return onHeaders.call(this, status, rawHeaders, ...rest);
+        record.status = status;
+        if (status !== 101 && options.upgrade && abort) {
           record.headers = rawHeaderRecord(rawHeaders);
           abort(new Error(`WebSocket handshake refused with HTTP ${status}`));
           return false;

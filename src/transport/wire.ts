@@ -12,7 +12,10 @@ export interface WireRequest extends Omit<HttpRequest, 'method'> {
 export interface WireSink {
   /** A connection is ready and the request is being written (undici only: fetch cannot tell). */
   onConnected(): void;
-  /** Status line and headers received; header names lower-case. */
+  /**
+   * Status line and headers received; header names lower-case. An informational response
+   * (1xx but 101) may be reported before the final one: the exchange skips it.
+   */
   onHeaders(status: number, headers: Record<string, string>): void;
   /** Body bytes arrived from the socket. The wire may deliver more until `pause()` takes effect. */
   onData(chunk: Uint8Array): void;

@@ -1,6 +1,7 @@
 import { ProtocolError } from '../../errors/index.js';
 import type { ChatEvent, FinishReason } from '../../types/chat.js';
 import { parseWire } from '../shared/parse-wire.js';
+import { badToolArguments, toolArgumentsText } from '../shared/tool-arguments.js';
 import type { WireShape } from '../shared/wire-shape.js';
 import {
   type ContentBlockDelta,
@@ -41,6 +42,13 @@ type Block =
   | { kind: 'tool'; id: string; name: string; json: string; input: unknown }
   | { kind: 'other' };
 
+/** A tool block that stopped with input that is not one JSON object, until the stop reason is known. */
+interface CutTool {
+  id: string;
+  name: string;
+  text: string;
+}
+
 /**
  * Turns the parsed events of one Messages stream into ChatEvents:
  * - `message_start`: input token count (`message.usage.input_tokens`);
@@ -50,7 +58,10 @@ type Block =
  *   -> `partial_json` appended to its tool block; other delta types (`thinking_delta`,
  *   `signature_delta`, `citations_delta`) ignored;
  * - `content_block_stop`: a tool block becomes one `tool-call` (`arguments` = the joined
- *   `partial_json`, or the JSON of the start's `input` when no delta came);
+ *   `partial_json`, or the JSON of the start's `input` when no delta came), when that is one
+ *   JSON object (see `toolArgumentsText`). Input that is not (`{"city":`) is held: dropped
+ *   when the stop reason then says the token limit cut the reply (`max_tokens`: the finish is
+ *   `'length'`), else a ProtocolError at the next content, stop reason or `message_stop`;
  * - `message_delta`: the stop reason and usage (`output_tokens`, and `input_tokens` when present:
  *   the counts are cumulative);
  * - `ping` and unknown event types: ignored (the API may add event types).
@@ -64,15 +75,23 @@ export class MessageStreamAssembler {
   private outputTokens: number | undefined;
   private stopReason: string | undefined;
   private readonly blocks = new Map<number, Block>();
+  /** A tool block whose input did not end as one JSON object, until the stop reason tells why. */
+  private cutTool: CutTool | undefined;
 
   constructor(private readonly provider: string) {}
 
   /**
    * Events for one stream event (its JSON data), in order. Throws ProtocolError (retryable,
    * `partialOutput` = `hadOutput`) for an event that does not fit its schema, a `tool_use`
-   * block without id or name, or an `input_json_delta` for a block that is not a tool block.
+   * block without id or name, an `input_json_delta` for a block that is not a tool block, or
+   * a tool block whose input is not one JSON object when the reply was not cut by the token limit.
    */
   push(data: { type: string; [field: string]: unknown }): ChatEvent[] {
+    if (
+      this.cutTool !== undefined &&
+      (data.type === 'content_block_start' || data.type === 'content_block_delta')
+    )
+      throw this.badTool(this.cutTool);
     switch (data.type) {
       case 'message_start': {
         const usage = this.parse(messageStartShape, data).message.usage;
@@ -90,6 +109,7 @@ export class MessageStreamAssembler {
         if (event.delta?.stop_reason) this.stopReason = event.delta.stop_reason;
         if (typeof event.usage?.output_tokens === 'number') this.outputTokens = event.usage.output_tokens;
         if (typeof event.usage?.input_tokens === 'number') this.inputTokens = event.usage.input_tokens;
+        if (this.stopReason !== undefined) this.settleCutTool();
         return [];
       }
       default:
@@ -100,12 +120,14 @@ export class MessageStreamAssembler {
   /**
    * The closing `finish` at `message_stop`: the mapped stop reason (`'other'` when no
    * `message_delta` gave one) and the usage when a count was seen (a missing count is 0).
-   * Throws ProtocolError when a tool block was never stopped (its input may be incomplete).
+   * Throws ProtocolError when a tool block was never stopped (its input may be incomplete), or
+   * stopped with input that is not one JSON object and the reply was not cut by the token limit.
    */
   finish(): ChatEvent[] {
     for (const [index, block] of this.blocks) {
       if (block.kind === 'tool') throw this.error(`tool_use block ${index} was never stopped`);
     }
+    this.settleCutTool();
     const finish: ChatEvent = {
       type: 'finish',
       finishReason: this.stopReason === undefined ? 'other' : mapStopReason(this.stopReason),
@@ -158,9 +180,31 @@ export class MessageStreamAssembler {
     const block = this.blocks.get(index);
     this.blocks.delete(index);
     if (block?.kind !== 'tool') return [];
+    const text = block.json !== '' ? block.json : JSON.stringify(block.input ?? {});
+    const args = toolArgumentsText(text);
+    if (args === undefined) {
+      // Cut by max_tokens (a stop reason still to come) or malformed: settleCutTool decides.
+      if (this.cutTool !== undefined) throw this.badTool(this.cutTool);
+      this.cutTool = { id: block.id, name: block.name, text };
+      return [];
+    }
     this.hadOutput = true;
-    const args = block.json !== '' ? block.json : JSON.stringify(block.input ?? {});
     return [{ type: 'tool-call', id: block.id, name: block.name, arguments: args }];
+  }
+
+  /**
+   * Once the stop reason is known (or the message ends): a held tool block is dropped when the
+   * token limit cut the reply (the finish says `'length'`), else it is a ProtocolError.
+   */
+  private settleCutTool(): void {
+    const cut = this.cutTool;
+    if (cut === undefined) return;
+    this.cutTool = undefined;
+    if (this.stopReason === undefined || mapStopReason(this.stopReason) !== 'length') throw this.badTool(cut);
+  }
+
+  private badTool(cut: CutTool): ProtocolError {
+    return badToolArguments(this.provider, cut, this.hadOutput);
   }
 
   private text(text: string | null | undefined): ChatEvent[] {

@@ -1,5 +1,6 @@
 import { ProtocolError } from '../../errors/index.js';
 import type { ChatEvent, ChatUsage, FinishReason } from '../../types/chat.js';
+import { badToolArguments, toolArgumentsText } from '../shared/tool-arguments.js';
 import type { ChatChunk } from './api-types.js';
 
 /** OpenAI `finish_reason` to voxroute's FinishReason; anything unknown is `'other'`. */
@@ -36,7 +37,9 @@ const NO_EVENTS = Object.freeze([]) as unknown as ChatEvent[];
  *   `arguments` concatenated), emitted whole, in index order, when `finish_reason` arrives; a
  *   fragment without `index` (absent or `null`) continues the call of its `id`, a new `id`
  *   starts a new call, and a fragment with no `id` either continues the last call; `arguments`
- *   sent as a JSON object count as its JSON text;
+ *   sent as a JSON object count as its JSON text; the joined `arguments` must be one JSON
+ *   object (empty: `'{}'`, see `toolArgumentsText`): a call whose arguments are not is dropped
+ *   when `finish_reason` is `length` (the token limit cut it), else a ProtocolError;
  * - one `finish` at the end, with the mapped finish reason and the last usage seen (the usage
  *   chunk with `choices: []` comes after the finish-reason chunk, so `finish` waits for
  *   `[DONE]` or the end of the body).
@@ -59,7 +62,8 @@ export class ChatStreamAssembler {
 
   /**
    * Events for one chunk, in order (an array the caller only reads). Throws ProtocolError for a
-   * tool call without a name.
+   * tool call without a name, or whose arguments are not one JSON object (unless cut by the
+   * token limit).
    */
   push(chunk: ChatChunk): ChatEvent[] {
     let events = NO_EVENTS;
@@ -172,13 +176,15 @@ export class ChatStreamAssembler {
           partialOutput: this.hadOutput,
         });
       }
+      const id = call.id ?? `call_${index}`;
+      const args = toolArgumentsText(call.arguments);
+      if (args === undefined) {
+        // Cut by the token limit: no call was made (the finish says 'length'); else malformed.
+        if (this.finishReason === 'length') continue;
+        throw badToolArguments(this.provider, { id, name: call.name, text: call.arguments }, this.hadOutput);
+      }
       this.hadOutput = true;
-      events.push({
-        type: 'tool-call',
-        id: call.id ?? `call_${index}`,
-        name: call.name,
-        arguments: call.arguments,
-      });
+      events.push({ type: 'tool-call', id, name: call.name, arguments: args });
     }
     return events;
   }

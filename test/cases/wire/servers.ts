@@ -90,15 +90,26 @@ export interface WsWire {
   close(): Promise<void>;
 }
 
+/** Options of {@link wsServer}. */
+export interface WsServerOptions {
+  /** Send a 102 Processing and a 103 Early Hints before each handshake's 101 (see {@link INFORMATIONAL}). */
+  informational?: boolean;
+}
+
 /** Serves WebSocket connections on 127.0.0.1 until the end of the test; `n` counts them from 1. */
 export async function wsServer(
   onConnection: (ws: WebSocket, req: IncomingMessage, n: number) => void,
+  options: WsServerOptions = {},
 ): Promise<WsWire> {
   const server = createServer((_req, res) => {
     res.writeHead(404).end();
   });
   const sockets: Socket[] = [];
-  const wss = new WebSocketServer({ server });
+  const wss = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (req, socket, head) => {
+    if (options.informational) socket.write(INFORMATIONAL);
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
   let connections = 0;
   wss.on('connection', (ws, req) => {
     connections++;
@@ -120,6 +131,16 @@ export async function wsServer(
   };
   closers.push(() => wire.close());
   return wire;
+}
+
+/** A 102 Processing then a 103 Early Hints, as a server (or the CDN in front of it) writes them before its final response. */
+export const INFORMATIONAL =
+  'HTTP/1.1 102 Processing\r\n\r\nHTTP/1.1 103 Early Hints\r\nlink: </hints.css>; rel=preload\r\n\r\n';
+
+/** Writes {@link INFORMATIONAL}'s 102 and 103 on `res`, before its final status. */
+export function writeInformational(res: ServerResponse): void {
+  res.writeProcessing();
+  res.writeEarlyHints({ link: '</hints.css>; rel=preload' });
 }
 
 /** The whole body of `req`. */

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { RouterConfig } from '../../../src/index.js';
 import { payloadPart } from '../../reliability/wire/event-stream.js';
-import { httpServer, readBody, sseFrames, wsServer } from './servers.js';
+import { httpServer, readBody, sseFrames, writeInformational, wsServer } from './servers.js';
 
 type ProviderConfig = RouterConfig['providers'][string];
 
@@ -22,9 +22,18 @@ export interface TtsWire {
 /** What a server answers for the text of one request: raw PCM s16le 24 kHz mono bytes. */
 export type AudioFor = (text: string) => Buffer;
 
+/** How a server of {@link TTS_KINDS} answers beside the audio. */
+export interface ServeOptions {
+  /**
+   * Send a 102 Processing and a 103 Early Hints before each final response: before the 200 of
+   * an HTTP wire, before the 101 of a WebSocket handshake.
+   */
+  informational?: boolean;
+}
+
 export interface TtsKind {
   name: string;
-  serve(audio: AudioFor): Promise<TtsWire>;
+  serve(audio: AudioFor, options?: ServeOptions): Promise<TtsWire>;
 }
 
 const VOICES = { voices: { agent: 'v' } };
@@ -34,12 +43,14 @@ async function jsonHttp(
   field: string,
   answer: (res: ServerResponse, bytes: Buffer, req: IncomingMessage) => void,
   audio: AudioFor,
+  options: ServeOptions = {},
 ) {
   const requests: string[] = [];
   const wire = await httpServer(async (req, res) => {
     const body = JSON.parse((await readBody(req)).toString('utf8')) as Record<string, unknown>;
     const text = String(body[field]);
     requests.push(text);
+    if (options.informational) writeInformational(res);
     answer(res, audio(text), req);
   });
   return { url: wire.url, requests };
@@ -56,14 +67,14 @@ function rawBody(contentType: string) {
 export const TTS_KINDS: readonly TtsKind[] = [
   {
     name: 'OpenAI-compatible /audio/speech, raw PCM body',
-    async serve(audio) {
-      const { url, requests } = await jsonHttp('input', rawBody('audio/pcm'), audio);
+    async serve(audio, options) {
+      const { url, requests } = await jsonHttp('input', rawBody('audio/pcm'), audio, options);
       return { provider: { kind: 'openai-compatible', baseUrl: `${url}/v1`, tts: VOICES }, requests };
     },
   },
   {
     name: 'OpenAI-compatible /audio/speech, SSE speech.audio.delta',
-    async serve(audio) {
+    async serve(audio, options) {
       const sse = (res: ServerResponse, bytes: Buffer) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.end(
@@ -75,7 +86,7 @@ export const TTS_KINDS: readonly TtsKind[] = [
           ]),
         );
       };
-      const { url, requests } = await jsonHttp('input', sse, audio);
+      const { url, requests } = await jsonHttp('input', sse, audio, options);
       return {
         provider: {
           kind: 'openai-compatible',
@@ -88,8 +99,13 @@ export const TTS_KINDS: readonly TtsKind[] = [
   },
   {
     name: 'Cartesia /tts/bytes',
-    async serve(audio) {
-      const { url, requests } = await jsonHttp('transcript', rawBody('application/octet-stream'), audio);
+    async serve(audio, options) {
+      const { url, requests } = await jsonHttp(
+        'transcript',
+        rawBody('application/octet-stream'),
+        audio,
+        options,
+      );
       return {
         provider: {
           kind: 'cartesia',
@@ -103,7 +119,7 @@ export const TTS_KINDS: readonly TtsKind[] = [
   },
   {
     name: 'Cartesia /tts/sse',
-    async serve(audio) {
+    async serve(audio, options) {
       const sse = (res: ServerResponse, bytes: Buffer) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.end(
@@ -113,7 +129,7 @@ export const TTS_KINDS: readonly TtsKind[] = [
           ]),
         );
       };
-      const { url, requests } = await jsonHttp('transcript', sse, audio);
+      const { url, requests } = await jsonHttp('transcript', sse, audio, options);
       return {
         provider: {
           kind: 'cartesia',
@@ -127,7 +143,7 @@ export const TTS_KINDS: readonly TtsKind[] = [
   },
   {
     name: 'Cartesia /tts/websocket',
-    async serve(audio) {
+    async serve(audio, options) {
       const requests: string[] = [];
       const wire = await wsServer((ws: WebSocket) => {
         ws.on('message', (raw) => {
@@ -147,7 +163,7 @@ export const TTS_KINDS: readonly TtsKind[] = [
           );
           ws.send(JSON.stringify({ type: 'done', context_id, done: true, status_code: 200 }));
         });
-      });
+      }, options);
       return {
         provider: {
           kind: 'cartesia',
@@ -161,8 +177,8 @@ export const TTS_KINDS: readonly TtsKind[] = [
   },
   {
     name: 'ElevenLabs /v1/text-to-speech/{voice}/stream',
-    async serve(audio) {
-      const { url, requests } = await jsonHttp('text', rawBody('audio/pcm'), audio);
+    async serve(audio, options) {
+      const { url, requests } = await jsonHttp('text', rawBody('audio/pcm'), audio, options);
       return {
         provider: {
           kind: 'elevenlabs',
@@ -176,7 +192,7 @@ export const TTS_KINDS: readonly TtsKind[] = [
   },
   {
     name: 'ElevenLabs stream-input WebSocket',
-    async serve(audio) {
+    async serve(audio, options) {
       const requests: string[] = [];
       const wire = await wsServer((ws: WebSocket) => {
         // Text is buffered until a flush or the end of input (an empty text), then spoken at once.
@@ -200,7 +216,7 @@ export const TTS_KINDS: readonly TtsKind[] = [
           text += m.text;
           if (m.flush) speak();
         });
-      });
+      }, options);
       return {
         provider: {
           kind: 'elevenlabs',
@@ -214,19 +230,19 @@ export const TTS_KINDS: readonly TtsKind[] = [
   },
   {
     name: 'Deepgram /v1/speak',
-    async serve(audio) {
-      const { url, requests } = await jsonHttp('text', rawBody('audio/l16;rate=24000'), audio);
+    async serve(audio, options) {
+      const { url, requests } = await jsonHttp('text', rawBody('audio/l16;rate=24000'), audio, options);
       return { provider: { kind: 'deepgram', baseUrl: url, apiKey: 'dg-stray', tts: VOICES }, requests };
     },
   },
   {
     name: 'SageMaker response stream (raw-pcm)',
-    async serve(audio) {
+    async serve(audio, options) {
       const stream = (res: ServerResponse, bytes: Buffer) => {
         res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
         res.end(bytes.byteLength > 0 ? payloadPart(bytes) : Buffer.alloc(0));
       };
-      const { url, requests } = await jsonHttp('text', stream, audio);
+      const { url, requests } = await jsonHttp('text', stream, audio, options);
       return {
         provider: {
           kind: 'sagemaker',
