@@ -80,7 +80,7 @@ describe('config kind anthropic', () => {
         chat: { models: { fast: 'm' }, maxTokens: 0 },
       }),
     ).toEqual([
-      ['providers.claude.apiKey', 'expected a string or { env: "VARIABLE_NAME" }'],
+      ['providers.claude.apiKey', 'required, but missing (a string or { env: "VARIABLE_NAME" })'],
       ['providers.claude.authHeader', 'must be one of "x-api-key", "bearer"'],
       ['providers.claude.chat.maxTokens', 'must be > 0 tokens'],
       ['providers.claude.maxTokens', 'unknown key'],

@@ -79,7 +79,7 @@ describe('config kind cartesia', () => {
     expect(ConfigError.isInstance(caught)).toBe(true);
     const issues = (caught as ConfigError).issues.map((issue) => [issue.path.join('.'), issue.message]);
     expect(issues.sort()).toEqual([
-      ['providers.sonic.apiKey', 'expected a string or { env: "VARIABLE_NAME" }'],
+      ['providers.sonic.apiKey', 'required, but missing (a string or { env: "VARIABLE_NAME" })'],
       ['providers.sonic.tts.maxBufferDelayMs', 'must be <= 5000 ms'],
       ['providers.sonic.tts.transport', 'must be one of "bytes", "sse", "websocket", "auto"'],
       ['providers.sonic.voice', 'unknown key'],

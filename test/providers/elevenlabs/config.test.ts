@@ -83,7 +83,7 @@ describe('config kind elevenlabs', () => {
         },
       }),
     ).toEqual([
-      'providers.eleven.apiKey: expected a string or { env: "VARIABLE_NAME" }',
+      'providers.eleven.apiKey: required, but missing (a string or { env: "VARIABLE_NAME" })',
       'providers.eleven.tts.transport: must be one of "http", "websocket", "auto"',
       'providers.eleven.tts.optimizeStreamingLatency: must be 0..4',
       'providers.eleven.tts.voiceSettings.speed: must be <= 1.2',
