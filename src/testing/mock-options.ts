@@ -76,6 +76,7 @@ const optionSchemas = lazySchema((z) => {
       chat: z.unknown().optional(),
       transcript: z.unknown().optional(),
       speech: speech(z, { sampleRate: whole(z, 8000).optional() }),
+      models: z.array(z.string()).optional(),
     }),
     anthropic: z.strictObject({
       ...common,
@@ -130,7 +131,10 @@ function scriptPlan(kind: CheckedMockKind): {
   const s = scripts();
   switch (kind) {
     case 'openai':
-      return { single: s.base, endpoints: { chat: s.base, speech: s.base, transcription: s.base } };
+      return {
+        single: s.base,
+        endpoints: { chat: s.base, speech: s.base, transcription: s.base, models: s.base },
+      };
     case 'anthropic':
       return { single: s.base, endpoints: {} };
     case 'cartesia': {

@@ -6,26 +6,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatEvent, RouterConfig, VoxrouteError } from '../../src/index.js';
-import { answerChat, chatChunk, drain, httpServer, readBody, router, sseFrames } from './wire/servers.js';
+import {
+  answerChat,
+  anthropicFrames,
+  chatChunk,
+  drain,
+  httpServer,
+  messageStart,
+  readBody,
+  router,
+  sseFrames,
+} from './wire/servers.js';
 
-/** Anthropic SSE frames (`event:` equal to the JSON type). */
-function anthropicFrames(events: ReadonlyArray<Record<string, unknown>>): string {
-  return events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
-}
-
-const MESSAGE_START = {
-  type: 'message_start',
-  message: {
-    id: 'msg_case_40',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-x',
-    content: [],
-    stop_reason: null,
-    stop_sequence: null,
-    usage: { input_tokens: 12, output_tokens: 1 },
-  },
-};
+const MESSAGE_START = messageStart('msg_case_40', 12);
 const BLOCK_START = { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } };
 const PING = { type: 'ping' };
 const OVERLOADED = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } };

@@ -17,10 +17,12 @@ import {
 import { deferred } from '../helpers/deferred.js';
 import { fieldsOf } from '../helpers/errors.js';
 import {
+  anthropicFrames,
   chatChunk,
   concat,
   drain,
   httpServer,
+  messageStart,
   pcmSignal,
   readBody,
   router,
@@ -35,11 +37,6 @@ const MORE_AUDIO = pcmSignal(2400, 24_000, 2);
 const MESSAGES = [{ role: 'user' as const, content: 'Book a table for four.' }];
 /** A deadline so that a call stuck on the 1xx fails instead of hanging the test. */
 const FIRST_CHUNK_MS = 5000;
-
-/** Anthropic SSE frames (`event:` equal to the JSON type). */
-function anthropicFrames(events: ReadonlyArray<Record<string, unknown>>): string {
-  return events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
-}
 
 /** A chat wire: its provider config for `url`, and the two halves of a reply "Hello" + " world". */
 interface ChatWire {
@@ -65,19 +62,7 @@ const CHAT_WIRES: readonly ChatWire[] = [
       chat: { models: { fast: 'claude-x' } },
     }),
     head: anthropicFrames([
-      {
-        type: 'message_start',
-        message: {
-          id: 'msg_1',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-x',
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: 5, output_tokens: 1 },
-        },
-      },
+      messageStart('msg_1', 5),
       { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
       { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello' } },
     ]),

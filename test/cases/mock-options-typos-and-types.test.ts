@@ -50,7 +50,7 @@ const cases: Array<[string, unknown, string]> = [
   [
     'an unknown endpoint of a per-endpoint script',
     { providers: { openai: { script: { chat: {}, speach: {} } } } },
-    `${P}.providers.openai.script.speach: unknown endpoint; the endpoints are chat, speech, transcription`,
+    `${P}.providers.openai.script.speach: unknown endpoint; the endpoints are chat, speech, transcription, models`,
   ],
   [
     'an unknown option of a mock',

@@ -7,20 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError, createRouter, voiceTurn } from '../../src/index.js';
 import { startMockProviders, syntheticAudio } from '../../src/testing/index.js';
+import { ONE_PROVIDER_CONFIG } from '../helpers/mock-providers.js';
 
 const FORMAT = { encoding: 'pcm_s16le' as const, sampleRate: 16000 };
-const config = {
-  providers: {
-    a: {
-      kind: 'openai-compatible' as const,
-      baseUrl: 'http://127.0.0.1:1/v1',
-      chat: { models: { fast: 'm' } },
-      tts: { voices: { agent: 'v' } },
-      stt: { model: 'w' },
-    },
-  },
-  routes: { chat: { providers: ['a'] }, tts: { providers: ['a'] }, stt: { providers: ['a'] } },
-};
+const config = ONE_PROVIDER_CONFIG;
 const audio = async function* () {
   yield syntheticAudio({ durationMs: 200, sampleRate: 16000 });
 };

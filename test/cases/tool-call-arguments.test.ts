@@ -11,29 +11,21 @@
 import { describe, expect, it } from 'vitest';
 import { type ChatEvent, ProtocolError, type RouterConfig, type VoxrouteError } from '../../src/index.js';
 import { fieldsOf } from '../helpers/errors.js';
-import { chatChunk, drain, httpServer, readBody, router, sseFrames } from './wire/servers.js';
+import {
+  anthropicFrames,
+  chatChunk,
+  drain,
+  httpServer,
+  messageStart,
+  readBody,
+  router,
+  sseFrames,
+} from './wire/servers.js';
 
 const ASK = [{ role: 'user' as const, content: 'Weather in Paris?' }];
 const TOOLS = [{ name: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
 
-/** Anthropic SSE frames (`event:` equal to the JSON type). */
-function anthropicFrames(events: ReadonlyArray<Record<string, unknown>>): string {
-  return events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
-}
-
-const MESSAGE_START = {
-  type: 'message_start',
-  message: {
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-x',
-    content: [],
-    stop_reason: null,
-    stop_sequence: null,
-    usage: { input_tokens: 9, output_tokens: 1 },
-  },
-};
+const MESSAGE_START = messageStart('msg_1', 9);
 
 /**
  * An Anthropic stream: optional text "Let me check." in block 0, then a tool_use block whose

@@ -7,20 +7,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createRouter, voiceTurn } from '../../src/index.js';
 import { startMockProviders, syntheticAudio } from '../../src/testing/index.js';
+import { ONE_PROVIDER_CONFIG } from '../helpers/mock-providers.js';
 
 const page = (name: string) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8');
-const config = {
-  providers: {
-    a: {
-      kind: 'openai-compatible' as const,
-      baseUrl: 'http://127.0.0.1:1/v1',
-      chat: { models: { fast: 'm' } },
-      tts: { voices: { agent: 'v' } },
-      stt: { model: 'w' },
-    },
-  },
-  routes: { chat: { providers: ['a'] }, tts: { providers: ['a'] }, stt: { providers: ['a'] } },
-};
+const config = ONE_PROVIDER_CONFIG;
 
 describe('the TurnResult shape is documented', () => {
   it('names every run-time field of a turn result in voice-turn.md, and stages in api.md', async () => {

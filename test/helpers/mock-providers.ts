@@ -18,6 +18,24 @@ export const PCM16K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 16000 };
 export const TEXT = 'Your table is booked.';
 
 /**
+ * One OpenAI-compatible provider `a` serving every capability (chat model `fast`, voice `agent`,
+ * STT), routed alone for chat, tts and stt: the config to hand to startMockProviders, which
+ * replaces its unreachable `baseUrl`.
+ */
+export const ONE_PROVIDER_CONFIG = {
+  providers: {
+    a: {
+      kind: 'openai-compatible' as const,
+      baseUrl: 'http://127.0.0.1:1/v1',
+      chat: { models: { fast: 'm' } },
+      tts: { voices: { agent: 'v' } },
+      stt: { model: 'w' },
+    },
+  },
+  routes: { chat: { providers: ['a'] }, tts: { providers: ['a'] }, stt: { providers: ['a'] } },
+};
+
+/**
  * A README-style config: real hosts, keys from the environment. Providers, in this order: `oa`
  * (OpenAI: chat, TTS, STT), `claude` (Anthropic chat), `sonic` (Cartesia TTS and STT; TTS over
  * `cartesiaTransport`, default the provider's own), `dg` (Deepgram STT), `eleven` (ElevenLabs

@@ -234,6 +234,28 @@ export function sseFrames(values: ReadonlyArray<unknown>): string {
   return values.map((v) => `data: ${typeof v === 'string' ? v : JSON.stringify(v)}\n\n`).join('');
 }
 
+/** Anthropic Messages SSE frames: one per event, `event:` equal to its JSON `type`. */
+export function anthropicFrames(events: ReadonlyArray<Record<string, unknown>>): string {
+  return events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+}
+
+/** An Anthropic `message_start` event of message `id` from model `claude-x`, with `inputTokens` of usage. */
+export function messageStart(id: string, inputTokens: number): Record<string, unknown> {
+  return {
+    type: 'message_start',
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-x',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: inputTokens, output_tokens: 1 },
+    },
+  };
+}
+
 /** An OpenAI chat.completion.chunk with `delta` and an optional finish reason. */
 export function chatChunk(delta: Record<string, unknown>, finish: string | null = null): unknown {
   return {
