@@ -8,7 +8,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/index.js';
 
-const KEY = 'sk-proj-PRINTSECRET0123456789abcdef';
+const KEY = 'test-proj-PRINTSECRET0123456789abcdef';
 const SHORT = 'abc1'; // shorter than the error redactor's minimum, still a key
 const HEADER = 'hdr-SECRET-value-42';
 const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
@@ -30,7 +30,7 @@ const config = parseConfig(
         kind: 'sagemaker',
         region: 'us-east-1',
         endpointName: 'e',
-        credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: { env: 'AWS_SECRET' } },
+        credentials: { accessKeyId: 'TESTACCESSKEYIDPRINT', secretAccessKey: { env: 'AWS_SECRET' } },
         chat: { models: { fast: 'm' } },
       },
     },
@@ -39,7 +39,7 @@ const config = parseConfig(
   },
   { env: { AWS_SECRET } },
 );
-const SECRETS = [KEY, SHORT, HEADER, AWS_SECRET, 'AKIAIOSFODNN7EXAMPLE', QUERY, REDIS_PASSWORD];
+const SECRETS = [KEY, SHORT, HEADER, AWS_SECRET, 'TESTACCESSKEYIDPRINT', QUERY, REDIS_PASSWORD];
 const leaked = (text: string) => SECRETS.filter((s) => text.includes(s));
 
 describe('a resolved config prints its secrets as [redacted]', () => {
