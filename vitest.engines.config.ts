@@ -1,11 +1,11 @@
 import { defineConfig } from 'vitest/config';
-import base from './vitest.config.js';
+import { alias } from './vitest.config.js';
 
 /**
  * Tests that need the Debian engines (espeak-ng, pocketsphinx); `.ci/run` runs them after it
- * installs the engines. (mergeConfig would append to the base lists, keeping test/engines excluded.)
+ * installs the engines. Each file runs in a fresh module graph.
  */
 export default defineConfig({
-  ...base,
-  test: { ...base.test, include: ['test/engines/**/*.test.ts'], exclude: [], testTimeout: 120_000 },
+  resolve: { alias },
+  test: { include: ['test/engines/**/*.test.ts'], testTimeout: 120_000, pool: 'forks' },
 });

@@ -73,7 +73,8 @@ describe('voxroute/livekit STT with the real @livekit/agents', () => {
       (loud[0]! * 10 - 200) * 32,
       ((loud.at(-1)! + 1) * 10 + 500) * 32,
     ]);
-    expect(final.startTime).toBeCloseTo(at / 32_000, 6);
+    // LiveKit adds to startTimeOffset the wall-clock ms its own task took to start (0 or 1 ms).
+    expect(final.startTime).toBeCloseTo(stream.startTimeOffset + at / 32_000, 6);
     expect(events.at(-1)!.recognitionUsage!.audioDuration).toBeCloseTo(sent!.byteLength / 32_000, 6);
     // The same utterance went to a (503) first: voxroute fell back, LiveKit did not retry.
     expect([a.calls('transcription'), b.calls('transcription')]).toEqual([1, 1]);
@@ -99,7 +100,9 @@ describe('voxroute/livekit STT with the real @livekit/agents', () => {
     expect([first, next > first + one!.byteLength - 1]).toEqual([0, true]);
     expect(next).toBeGreaterThanOrEqual((1500 + 800 - 200) * 32);
     const finals = events.filter((e) => e.type === T.FINAL_TRANSCRIPT).map((e) => e.alternatives![0]);
-    expect(finals.map((f) => f.startTime)).toEqual([0, next / 32_000]);
+    const offset = stream.startTimeOffset;
+    expect(finals[0]!.startTime).toBe(offset);
+    expect(finals[1]!.startTime).toBeCloseTo(offset + next / 32_000, 6);
     stream.close();
   });
 
