@@ -1,3 +1,5 @@
+import { redactPieces } from './redact-pieces.js';
+
 /** What a secret is replaced with in errors. */
 export const REDACTED_TEXT = '[redacted]';
 
@@ -50,9 +52,12 @@ export const MIN_SECRET_PREFIX = 8;
  * - a masked key `<start><mask><end>` (`sk-abcd****wxyz`, `sk-abcd...wxyz`, `sk-abcd…wxyz`): a
  *   start of 4+ characters, a mask run of 3+ characters or a cut marker, and an end of the
  *   secret, that together show {@link MIN_SECRET_PREFIX}+ characters of the secret: the whole
- *   token is redacted.
- * A start followed by more key characters is another word (`acme-voice-gw-east` beside a key
- * `acme-voice-gw-7f3...`) and stays, and so does a start that is exactly one of `names`
+ *   token is redacted;
+ * - a piece of a secret's middle or end of 8+ characters standing as a word of its own, or of
+ *   16+ characters anywhere (a server that strips a vendor prefix before echoing a key; see
+ *   redactPieces).
+ * A start of fewer than 16 characters followed by more key characters is another word
+ * (`acme-voice-gw-east` beside a key `acme-voice-gw-7f3...`) and stays, and so does a start that is exactly one of `names`
  * (provider names and other names of the config, shown in our own messages). Shorter starts
  * (`sk-proj`) say nothing about a key and stay. For text that a server may have cut or masked:
  * a whole text of ours (a name, a config path segment) goes through {@link redactWhole}.
@@ -65,6 +70,7 @@ export function redactText(
 ): string {
   text = redactWhole(text, secrets);
   for (const secret of secrets) text = redactStarts(text, secret, names);
+  for (const secret of secrets) text = redactPieces(text, secret, REDACTED_TEXT, names);
   return text;
 }
 

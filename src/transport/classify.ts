@@ -1,3 +1,5 @@
+import { closeReasonKind } from './websocket-close.js';
+
 /**
  * Whether an HTTP status is worth another attempt (on this provider later, or on another one).
  *
@@ -40,4 +42,20 @@ export function isRetryableProviderKind(
   if (NON_RETRYABLE_KIND.test(words)) return false;
   if (RETRYABLE_KIND.test(words)) return true;
   return true;
+}
+
+/**
+ * Whether an error reported by a provider inside a stream is an authentication or permission
+ * failure (a missing, wrong or revoked key), from its type and code, as a 401 or 403 status is
+ * over HTTP: a numeric code of 401 or 403 (Cartesia's `status_code`, vLLM's `code`), or a type
+ * or code naming it (`authentication_error`, `permission_error`, `invalid_api_key`,
+ * `unauthorized`, `forbidden`) and no passing condition (a quota or rate limit: see
+ * `closeReasonKind`). The router opens the provider's breaker at once for such a failure
+ * (reason `auth`) instead of trying the key again on every call.
+ * Source: Anthropic error types (PROTOCOLS.md 6b), OpenAI error codes (2.1), Cartesia's error
+ * event (1.1).
+ */
+export function isAuthProviderKind(type: string | undefined, code: string | number | undefined): boolean {
+  if (typeof code === 'number') return code === 401 || code === 403;
+  return closeReasonKind(`${type ?? ''} ${code ?? ''}`.replaceAll('_', ' ')) === 'auth';
 }

@@ -2,6 +2,7 @@ import { AbortError, TimeoutError, type TimeoutPhase, type VoxrouteError } from 
 import type { Clock } from '../internal/clock.js';
 import { markRouterStall } from '../internal/stall.js';
 import type { Takeable } from '../internal/takeable.js';
+import { encodedBodyError, undecodedCoding } from './content-coding.js';
 import { isInformationalStatus } from './informational.js';
 import { mapWireError, truncatedError } from './network-error.js';
 import { PhaseDeadlines } from './phase-deadlines.js';
@@ -134,6 +135,13 @@ export class Exchange implements HttpResponse, Takeable<Uint8Array>, WireSink {
     this.headers = headers;
     this.deadlines.markHeaders();
     if ((status >= 200 && status < 300) || this.settings.acceptAnyStatus) {
+      const coding =
+        headers['content-encoding'] === undefined ? undefined : undecodedCoding(headers, this.isFetch);
+      if (coding !== undefined) {
+        const provider = this.request.provider;
+        this.fail(() => encodedBodyError(provider, coding), true);
+        return;
+      }
       this.stage = BODY;
       this.contentLength = this.declaredLength(status, headers);
       this.resolveResponse(this);
@@ -430,9 +438,17 @@ export class Exchange implements HttpResponse, Takeable<Uint8Array>, WireSink {
       provider: this.request.provider,
       status: this.status,
       headers: this.headers,
-      bodyText: new TextDecoder().decode(Buffer.concat(chunks)),
+      bodyText: this.errorBodyText(chunks),
       requestHeaders: this.request.headers,
     });
+  }
+
+  /** An error body as text; an encoded one (gzip, ...) is described, not shown as bytes. */
+  private errorBodyText(chunks: Uint8Array[]): string {
+    const coding = undecodedCoding(this.headers, this.isFetch);
+    const body = Buffer.concat(chunks);
+    if (coding === undefined) return new TextDecoder().decode(body);
+    return `(a ${coding}-encoded body of ${body.byteLength} bytes, not decoded)`;
   }
 
   /** The body length the response declares, or -1 when it cannot be checked. */

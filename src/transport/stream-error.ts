@@ -1,5 +1,5 @@
 import { ProviderError } from '../errors/index.js';
-import { isRetryableProviderKind } from './classify.js';
+import { isAuthProviderKind, isRetryableProviderKind } from './classify.js';
 import { excerpt } from './excerpt.js';
 
 /**
@@ -36,6 +36,8 @@ export function isStreamErrorPayload(json: unknown, eventName?: string): boolean
  * - `retryable`: from {@link isRetryableProviderKind} (overloaded, rate limit, server and API
  *   errors: true; invalid request, authentication, permission, not found: false; an in-band HTTP
  *   status such as vLLM's `code` or Cartesia's `status_code` by its status rule);
+ * - `isAuthError`: from {@link isAuthProviderKind} (an in-band 401 or 403, `authentication_error`,
+ *   `permission_error`, `invalid_api_key`): the breaker opens at once, as for an HTTP 401;
  * - `status`: undefined (the HTTP status was 200);
  * - `partialOutput`: `hadOutput`.
  *
@@ -77,6 +79,7 @@ export function errorFromStreamPayload(
   return new ProviderError(text, {
     provider,
     retryable: isRetryableProviderKind(type, status ?? code),
+    authError: isAuthProviderKind(type, status ?? code),
     partialOutput: hadOutput,
     providerType: type,
     providerCode: code,

@@ -75,9 +75,19 @@ export function isRetryableClose(code: number, reason: string): boolean {
 }
 
 /**
+ * True when a close says the key is missing, wrong or revoked: 1008 and a 4000-4999 code whose
+ * reason names an auth failure ({@link closeReasonKind}), and 3000 / 3003 (IANA "Unauthorized" /
+ * "Forbidden").
+ */
+function isAuthClose(code: number, reason: string): boolean {
+  if (code === 3000 || code === 3003) return true;
+  return (code === 1008 || (code >= 4000 && code <= 4999)) && closeReasonKind(reason) === 'auth';
+}
+
+/**
  * The ProviderError of an error close (any code but 1000 / 1005): `status` = the close code,
- * `retryable` from {@link isRetryableClose}, `isAuthError` for a 1008 only when its reason
- * names an auth failure ({@link closeReasonKind}), and the message
+ * `retryable` from {@link isRetryableClose}, `isAuthError` for 3000 / 3003 and for a 1008 or
+ * 4000-4999 close only when its reason names an auth failure ({@link closeReasonKind}), and the message
  * `Provider '<name>' closed the WebSocket with code <code> (<name of code>): <reason>`, with every
  * secret in `secrets` (header-like record, see `redactSecrets`) removed from the reason.
  */
@@ -98,6 +108,6 @@ export function closeError(
     provider,
     status: code,
     retryable: isRetryableClose(code, reason),
-    ...(code === 1008 ? { authError: closeReasonKind(reason) === 'auth' } : {}),
+    ...(isAuthClose(code, reason) ? { authError: true } : code === 1008 ? { authError: false } : {}),
   });
 }

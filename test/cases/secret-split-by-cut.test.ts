@@ -51,8 +51,10 @@ describe('a secret split by a cut is never partly shown', () => {
     expect(redactText(`bad key ${KEY.slice(0, 8)}`, [KEY])).toBe('bad key [redacted]');
     expect(redactText(`bad key ${KEY.slice(0, 7)}`, [KEY])).toBe(`bad key ${KEY.slice(0, 7)}`);
     expect(redactText(`${KEY} and ${KEY.slice(0, 40)}…`, [KEY])).toBe('[redacted] and [redacted]…');
-    // A start followed by more key characters is another word: it stays.
-    expect(redactText(`${KEY.slice(0, 20)}Q then more`, [KEY])).toBe(`${KEY.slice(0, 20)}Q then more`);
+    // A start of fewer than 16 characters followed by more key characters is another word: it
+    // stays; 16 or more characters of the key are redacted wherever they stand.
+    expect(redactText(`${KEY.slice(0, 15)}Q then more`, [KEY])).toBe(`${KEY.slice(0, 15)}Q then more`);
+    expect(redactText(`${KEY.slice(0, 20)}Q then more`, [KEY])).toBe('[redacted]Q then more');
   });
 
   for (const pad of [100, 150, 190, 198, 199, 200]) {

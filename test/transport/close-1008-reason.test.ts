@@ -41,8 +41,10 @@ describe('close 1008 reason: an auth failure only when the reason says so', () =
     expect(kinds(closeError('p', 1008, 'quota exceeded', {}))).toEqual([true, false, 'failure']);
     expect(kinds(closeError('p', 1008, 'too many concurrent streams', {}))).toEqual([true, false, 'failure']);
     expect(kinds(closeError('p', 1008, '', {}))).toEqual([false, false, 'failure']);
-    // Other codes keep their rule.
-    expect(kinds(closeError('p', 4001, 'unauthorized', {}))).toEqual([false, false, 'failure']);
+    // A provider-defined 4xxx close whose reason names an auth failure is one too; another
+    // 4xxx reason is a retryable failure.
+    expect(kinds(closeError('p', 4001, 'unauthorized', {}))).toEqual([false, true, 'auth']);
+    expect(kinds(closeError('p', 4000, 'input timeout', {}))).toEqual([true, false, 'failure']);
   });
 
   it('ElevenLabs { code: 1008, error } messages: invalid_api_key is auth; quota, concurrency and input timeout are transient', () => {

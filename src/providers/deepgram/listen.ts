@@ -1,4 +1,4 @@
-import { ProtocolError } from '../../errors/index.js';
+import { ProtocolError, TimeoutError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
 import type {
   WebSocketClose,
@@ -52,9 +52,10 @@ export function resolveListenAuth(
  * - `Results` become TranscriptEvents (see `transcriptEventOf`): finals always, partials when
  *   `interim`; `SpeechStarted`, `UtteranceEnd` and types this version does not know (a newer
  *   server's) are skipped;
- * - the stream ends normally at `Metadata` after CloseStream, or when the socket then closes
- *   normally: the last words after Finalize are never lost (CloseStream -> Results... ->
- *   Metadata -> close).
+ * - the stream ends normally at `Metadata` after CloseStream once a final flushed by Finalize
+ *   (`from_finalize`) came, or else when the socket then closes normally (or stays open past the
+ *   idle wait after `Metadata`): the last words after Finalize are never lost, even from a server
+ *   that sends `Metadata` before them (CloseStream -> Results... -> Metadata -> close).
  * Throws (with `partialOutput` when a transcript was yielded): ProviderError for a refused
  * upgrade (HTTP status, e.g. 401 not retryable) or an error close (status = close code,
  * `providerCode` = Deepgram's code in the reason: 1011 `NET-0001` inactivity is retryable,
@@ -103,6 +104,9 @@ export function createDeepgramListen(
         () => {},
       );
       session.pump(request.audio);
+      // Whether a final flushed by Finalize came, and whether Metadata (the end marker) did.
+      let finalized = false;
+      let metadataSeen = false;
       try {
         for await (const message of session.messages()) {
           if (message.type !== 'text') {
@@ -128,13 +132,17 @@ export function createDeepgramListen(
                 { provider, partialOutput: hadOutput, cause: results.error },
               );
             }
+            if (results.data.from_finalize === true && session.closeStreamSent) finalized = true;
             const event = transcriptEventOf(results.data, request.interim);
             if (event) {
               hadOutput = true;
               yield event;
             }
           } else if (typed.data.type === 'Metadata' && session.closeStreamSent) {
-            return;
+            // Metadata ends the stream once Finalize's last words came; before them (a server
+            // that sends it early), the words may still follow: read on until the socket closes.
+            if (finalized) return;
+            metadataSeen = true;
           }
         }
         if (!session.closeStreamSent) {
@@ -144,6 +152,8 @@ export function createDeepgramListen(
           );
         }
       } catch (error) {
+        // Metadata came and the socket stayed open past the wait: the stream had its end marker.
+        if (metadataSeen && TimeoutError.isInstance(error) && error.phase === 'idle') return;
         throw listenError(error, closeInfo, hadOutput);
       } finally {
         session.stop();
