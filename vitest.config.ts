@@ -41,8 +41,8 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     pool: 'forks',
-    // Vitest's default is one worker fewer than the CPUs: one worker on a 2-core CI machine.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // One worker per CPU (Vitest's default is one fewer: one worker on a 2-core CI machine).
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,

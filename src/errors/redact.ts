@@ -80,6 +80,8 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 const MIN_MASKED_START = 4;
 /** A key character: a start followed by one of these goes on as another word. */
 const KEY_CHAR = /[A-Za-z0-9_-]/;
+/** A character of a key's shown end: key characters and the symbols of base64 and tokens (`+/=.~`). */
+const END_CHAR = /[A-Za-z0-9_\-+/=.~]/;
 /** A mask run a server writes in place of a key's middle or end. */
 const MASK_RUN = /[*\u2022]+[*\u2022xX]*|[xX]{3,}[*\u2022xX]*/y;
 
@@ -117,8 +119,11 @@ function startEnd(text: string, at: number, n: number, secret: string, names: Re
   const cut = mask > 0 ? 0 : text.startsWith('...', after) ? 3 : text[after] === '\u2026' ? 1 : 0;
   const gap = mask + cut;
   let tail = after + gap;
-  while (tail < text.length && KEY_CHAR.test(text[tail]!)) tail++;
-  const shownEnd = gap > 0 && tail > after + gap && secret.endsWith(text.slice(after + gap, tail));
+  while (tail < text.length && END_CHAR.test(text[tail]!)) tail++;
+  // The shown end is the longest run there that ends the secret (`789=` of a base64 key, not the
+  // sentence's full stop after it).
+  while (tail > after + gap && !secret.endsWith(text.slice(after + gap, tail))) tail--;
+  const shownEnd = gap > 0 && tail > after + gap;
   if (n >= MIN_SECRET_PREFIX) {
     if (mask > 0) return shownEnd ? tail : after + mask;
     if (cut > 0 && shownEnd) return tail;

@@ -19,13 +19,15 @@ export interface Logger {
 export interface RouterOptions {
   /**
    * A fetch to send HTTP with instead of undici's `request` on the router's tuned Agent
-   * (e.g. `globalThis.fetch`, so msw can intercept it). Default: undici `request`.
+   * (e.g. `globalThis.fetch`, so msw can intercept it). Anything but a function is a TypeError
+   * naming `fetch` from createRouter. Default: undici `request`.
    */
   fetch?: typeof globalThis.fetch;
   /**
    * A WebSocket constructor for WebSocket providers instead of undici's (e.g. `globalThis.WebSocket`,
    * so msw's `ws` API can intercept it). A standard constructor cannot send handshake headers,
-   * so adapters then authenticate the way the provider allows without them. Default: undici's.
+   * so adapters then authenticate the way the provider allows without them. Anything but a
+   * function is a TypeError naming `WebSocket` from createRouter. Default: undici's.
    */
   WebSocket?: typeof globalThis.WebSocket;
   /**
@@ -40,7 +42,11 @@ export interface RouterOptions {
    * SDK). Default: none.
    */
   ca?: CaCertificates;
-  /** Monotonic clock and timers for every deadline and measurement. Default: performance.now(). */
+  /**
+   * Monotonic clock and timers for every deadline and measurement: an object with the functions
+   * `now()` (ms), `setTimeout(fn, ms)` and `clearTimeout(handle)`; anything else is a TypeError
+   * naming `clock` from createRouter. Default: performance.now() and the global timers.
+   */
   clock?: Clock;
   /**
    * Receives warnings (e.g. a stray half sample dropped at the end of a stream): an object with
@@ -51,9 +57,15 @@ export interface RouterOptions {
    * createRouter. Default: none.
    */
   logger?: Logger;
-  /** Uniform random numbers in [0, 1) for power of two choices and weighted draws. Default: Math.random. */
+  /**
+   * Uniform random numbers in [0, 1) for power of two choices and weighted draws. Anything but a
+   * function is a TypeError naming `random` from createRouter. Default: Math.random.
+   */
   random?: () => number;
-  /** Environment for `{ env: NAME }` secrets when the config is not resolved yet. Default: process.env. */
+  /**
+   * Environment for `{ env: NAME }` secrets when the config is not resolved yet; anything but an
+   * object is a TypeError naming `env` from createRouter. Default: process.env.
+   */
   env?: Record<string, string | undefined>;
   /**
    * When a TTS stream resamples (the provider's sample rate is not the caller's) on a worker

@@ -52,6 +52,20 @@ describe('redactText: a cut or masked start of a key, wherever it stands', () =>
       expect(redactText(input, [KEY])).toBe(output);
     });
 
+  it('a masked key whose end holds base64 or token symbols (`=`, `+`, `/`) is redacted whole', () => {
+    for (const key of [
+      `${'abcdefghij'}123456789=`,
+      `${'AbCdEf+/GhIjKl'}Mn0123456789Zz==`,
+      `${'sk-proj-'}abc+def/ghi=jkl`,
+    ]) {
+      const masked = `${key.slice(0, 7)}****${key.slice(-4)}`;
+      expect(redactText(`Incorrect API key provided: ${masked}.`, [key])).toBe(
+        'Incorrect API key provided: [redacted].',
+      );
+      expect(redactText(`key "${masked}" refused`, [key])).toBe('key "[redacted]" refused');
+    }
+  });
+
   it('stays: a start under 8 characters, a start that goes on as another word, a mask with a foreign end', () => {
     for (const text of [
       `prefix ${KEY.slice(0, 7)} is the shape`,
