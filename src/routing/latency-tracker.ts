@@ -42,6 +42,8 @@ export interface LatencySnapshot {
    * in ms; undefined when it would not hedge (no hedging, or no hedge worth its price).
    */
   hedgeAfterMs: number | undefined;
+  /** Attempts started, whatever their outcome (a lost hedge and a caller's abort included). */
+  attempts: number;
   /** Successful calls measured. */
   samples: number;
   /** Failed attempts. */
@@ -67,6 +69,7 @@ interface Entry {
   last: number | undefined;
   previous: number | undefined;
   lastSampleAt: number;
+  attempts: number;
   samples: number;
   errors: number;
   inFlight: number;
@@ -128,6 +131,7 @@ export class LatencyTracker {
         last: undefined,
         previous: undefined,
         lastSampleAt: 0,
+        attempts: 0,
         samples: 0,
         errors: 0,
         inFlight: 0,
@@ -246,6 +250,7 @@ export class LatencyTracker {
   inFlight(key: string, delta: 1 | -1): void {
     const e = this.#entry(key);
     e.inFlight = Math.max(0, e.inFlight + delta);
+    if (delta === 1) e.attempts++;
   }
 
   /** Attempts running now on `key`. */
@@ -304,6 +309,7 @@ export class LatencyTracker {
       tailShare: model?.tailShare,
       tailExcessMs: model?.tailExcessMs,
       hedgeAfterMs: e.hedgeAfterMs,
+      attempts: e.attempts,
       samples: e.samples,
       errors: e.errors,
       errorRate: e.outcomes.length ? failed / e.outcomes.length : 0,

@@ -264,7 +264,7 @@ export class RoutePlanner {
     const { tracker } = this.#shared;
     for (const [key, who] of this.#seen) {
       const snap = tracker.snapshot(key);
-      if (snap.samples === 0 && snap.errors === 0 && snap.inFlight === 0) continue;
+      if (snap.attempts === 0 && snap.samples === 0 && snap.errors === 0) continue;
       const breaker = this.#health.peek(who.provider, who.capability)?.snapshot();
       providers.push({
         ...who,
