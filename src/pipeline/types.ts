@@ -22,6 +22,13 @@ export interface VoiceTurnRequest {
   /** BCP 47 language of the turn, given to stt and tts. */
   language?: string;
   /**
+   * Partial transcripts from the STT stage as `transcript` events before the finals (live
+   * captions; a sign the user is talking), as `stt({ interim })` gives them: providers send them
+   * only when asked. The reply still starts from the finals. A non-boolean is a RequestError
+   * naming `interim`. Default: false (finals only).
+   */
+  interim?: boolean;
+  /**
    * Time budget from end of speech to first audio, in ms. The chat and TTS stages' first-chunk
    * deadlines (and hedge delays, on hedged routes) are tightened to what the budget leaves
    * (half of it after the later stages' measured time, at least 50 ms), keeping room for one

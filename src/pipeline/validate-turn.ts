@@ -80,7 +80,13 @@ function stageRequests(request: VoiceTurnRequest) {
   const language = request.language !== undefined ? { language: request.language } : {};
   const signal = request.signal !== undefined ? { signal: request.signal } : {};
   return {
-    stt: { audio: request.audio, format: request.format, ...language, ...signal },
+    stt: {
+      audio: request.audio,
+      format: request.format,
+      ...language,
+      ...signal,
+      ...(request.interim !== undefined ? { interim: request.interim } : {}),
+    },
     chat: {
       messages: [...request.messages, { role: 'user' as const, content: '' }],
       model: request.model,

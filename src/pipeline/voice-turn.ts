@@ -110,6 +110,7 @@ async function* runTurn(
       signal: turn.signal,
       ...(routes.stt !== undefined ? { route: routes.stt } : {}),
       ...language,
+      ...(request.interim !== undefined ? { interim: request.interim } : {}),
     });
     const finals: string[] = [];
     for await (const event of stt) {
