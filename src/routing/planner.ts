@@ -161,8 +161,9 @@ export class RoutePlanner {
                 lastTriedAt: tracker.lastTriedAt(c.key),
                 inFlight: tracker.inFlightOf(c.key),
                 healthy: c.health?.allows() ?? true,
-                weight: route.weights[c.provider] ?? 1,
-                cost: route.costs[c.provider] ?? 0,
+                // Own entries only: a provider named `constructor` has no inherited weight.
+                weight: ownValue(route.weights, c.provider) ?? 1,
+                cost: ownValue(route.costs, c.provider) ?? 0,
               };
             }),
             {
