@@ -5,6 +5,7 @@ import { fastParseConfig } from './fast-parse.js';
 import { toConfigIssues } from './issues.js';
 import { configJsonSchema } from './json-schema.js';
 import { redactIssues } from './redact.js';
+import { reservedNameIssues } from './reserved-names.js';
 import { isResolvedConfig, resolveConfig } from './resolve.js';
 import { routerConfigSchema } from './schema.js';
 import type { ResolvedConfig } from './types.js';
@@ -27,7 +28,9 @@ export interface ParseConfigOptions {
  *   `routes.tts.providers.1: unknown provider "x"`, all at once. Secrets are checked after
  *   the rest of the config is valid: an unset or empty variable is an issue at the secret's
  *   path naming the variable. No message ever contains a secret's value. A Promise (an
- *   un-awaited loadConfig) is one issue at the root saying so.
+ *   un-awaited loadConfig) is one issue at the root saying so. A provider, route, model,
+ *   voice or header named `__proto__` is an issue at its path ("reserved name"), never
+ *   dropped (see reservedNameIssues).
  */
 export function parseConfig(input: unknown, options: ParseConfigOptions = {}): ResolvedConfig {
   if (isResolvedConfig(input)) return input;
@@ -36,19 +39,22 @@ export function parseConfig(input: unknown, options: ParseConfigOptions = {}): R
     const message = 'expected an object, got a Promise: did you forget `await loadConfig(...)`?';
     throw configError([{ path: [], message }], {}, options.source);
   }
+  // An entry named `__proto__` would be dropped by the parse: an issue, with the schema's own.
+  const reserved = reservedNameIssues(input);
   // A common, valid config is parsed without loading zod (about 100 ms); anything else by the schema.
-  const fast = fastParseConfig(input);
+  const fast = reserved.length === 0 ? fastParseConfig(input) : undefined;
   const parsed = fast
     ? ({ success: true, data: fast } as const)
     : routerConfigSchema().safeParse(input, { reportInput: true });
-  if (!parsed.success) {
+  if (!parsed.success || reserved.length > 0) {
     // The JSON Schema lists the keys allowed at each path, for did-you-mean; built only on error.
     let schema: Record<string, unknown> | undefined;
     const knownKeys = (path: (string | number)[]) => {
       schema ??= configJsonSchema();
       return knownKeysAt(schema, path);
     };
-    throw configError(toConfigIssues(parsed.error.issues, [], knownKeys), input, options.source);
+    const issues = parsed.success ? [] : toConfigIssues(parsed.error.issues, [], knownKeys);
+    throw configError([...reserved, ...issues], input, options.source);
   }
   const issues: ConfigIssue[] = [];
   const config = resolveConfig(parsed.data, options.env ?? process.env, issues);

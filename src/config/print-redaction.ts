@@ -14,19 +14,40 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
  * health `url`), the secrets of its query and user info and every secret above. Being
  * non-enumerable, the methods are not copied by a spread (`{ ...provider }` is a plain object
  * again, with the same values).
+ *
+ * What is a secret is decided when the object is printed, from what `config` (and each of
+ * `alsoFrom`, configs that share objects with it) holds then: a key or a URL put into the config
+ * after it was resolved (`config.providers.a.apiKey = key`, a `baseUrl` with `?api_key=`) prints
+ * as `[redacted]` too, wherever it appears in the config. An object attached later (a new
+ * provider, `credentials` object) is redacted when printed as part of the config or of a
+ * printed ancestor; printed on its own it is the caller's object, as the caller made it.
  */
-export function redactWhenPrinted(config: object): void {
-  const secrets = collectSecretLiterals(config);
-  const copy = (value: unknown, secret: boolean, headers: boolean, depth: number): unknown => {
+export function redactWhenPrinted(config: object, ...alsoFrom: object[]): void {
+  const roots = [config, ...alsoFrom];
+  const copy = (
+    value: unknown,
+    secret: boolean,
+    headers: boolean,
+    depth: number,
+    secrets: readonly string[],
+  ): unknown => {
     if (typeof value === 'string') return secret ? REDACTED : redactWhole(value, secrets);
     if (depth > 32 || typeof value !== 'object' || value === null) return value;
-    if (Array.isArray(value)) return value.map((item) => copy(item, secret, false, depth + 1));
+    if (Array.isArray(value)) return value.map((item) => copy(item, secret, false, depth + 1, secrets));
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      if (headers)
-        out[key] = copy(item, secret || SECRET_NAME.test(key) || looksLikeKey(item), false, depth + 1);
-      else if (HEADERS_KEY.test(key)) out[key] = copy(item, secret, true, depth + 1);
-      else out[key] = copy(item, secret || SECRET_KEY.test(key), false, depth + 1);
+      const printed = headers
+        ? copy(item, secret || SECRET_NAME.test(key) || looksLikeKey(item), false, depth + 1, secrets)
+        : HEADERS_KEY.test(key)
+          ? copy(item, secret, true, depth + 1, secrets)
+          : copy(item, secret || SECRET_KEY.test(key), false, depth + 1, secrets);
+      // Defined, not assigned: every key prints as an entry, `__proto__` included.
+      Object.defineProperty(out, key, {
+        value: printed,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   };
@@ -36,7 +57,9 @@ export function redactWhenPrinted(config: object): void {
       for (const item of value) hook(item, secret, false, depth + 1);
       return;
     }
-    const printed = () => copy(value, secret, headers, 0);
+    // The secrets of the configs as they are when printed (and of the value itself, in case it
+    // was detached from them since), longest first.
+    const printed = () => copy(value, secret, headers, 0, collectSecretLiterals([...roots, value]));
     Object.defineProperty(value, 'toJSON', { value: printed, configurable: true });
     Object.defineProperty(value, INSPECT, { value: printed, configurable: true });
     for (const [key, item] of Object.entries(value)) {

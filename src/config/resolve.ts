@@ -98,7 +98,8 @@ export function withResolvedProviders(
 ): ResolvedConfig {
   const copy: ResolvedConfig = { ...config, providers };
   Object.defineProperty(copy, RESOLVED, { value: true });
-  redactWhenPrinted(copy);
+  // Routes, `health` and the providers' sections are shared: their printing knows both configs' secrets.
+  redactWhenPrinted(copy, config);
   return copy;
 }
 

@@ -3,8 +3,10 @@ import { hasCode, VoxrouteError } from './voxroute-error.js';
 /**
  * The caller's request is invalid, or the caller's own input stream failed: a bad `format`
  * (sample rate, encoding, channels), `text` that is not a string or async iterable, STT audio
- * items that are not bytes, an invalid BCP 47 `language`, chat `messages` of the wrong shape;
- * or the caller's text or audio iterable threw (that error is the `cause`). Raised before any
+ * items that are not bytes, an invalid BCP 47 `language`, chat `messages` of the wrong shape
+ * (tool calls and results included), a voice, model or route that the config does not know
+ * (no provider of the route maps it; the message lists the names it knows); or the caller's
+ * text or audio iterable threw (that error is the `cause`). Raised before any
  * provider is contacted when the request itself is bad; no provider is charged for it and no
  * circuit breaker opens. Code `REQUEST_INVALID`. Never retryable: no provider can fix it.
  */

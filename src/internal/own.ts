@@ -11,3 +11,15 @@
 export function ownValue<V>(record: Readonly<Record<string, V>>, key: string): V | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
+
+/**
+ * Sets `record[key] = value` as an own entry, for every key: an assignment of `__proto__` would
+ * set the record's prototype instead (and the entry would be lost).
+ *
+ * @param record A record keyed by names (config providers, mocks by provider name).
+ * @param key The name set.
+ * @param value Its value.
+ */
+export function setOwn<V>(record: Record<string, V>, key: string, value: V): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}

@@ -45,26 +45,34 @@ export function turnRequestProblem(request: VoiceTurnRequest): RequestError | un
 }
 
 /**
- * The ConfigError the turn would end with at one of its stages before any provider is
- * contacted (a route that does not exist, no provider of a route that maps the model or the
- * voice), stt first; undefined when every stage has a provider. `preflight` is the router's.
+ * The error the turn would end with at one of its stages before any provider is contacted,
+ * stt first; undefined when every stage has a provider. `preflight` is the router's. A route
+ * the request names that does not exist (RequestError at `routes.<stage>`), a model or voice
+ * no provider of its route maps (RequestError at `model` or `voice`); a stage's default route
+ * missing from the config (ConfigError).
  */
-export function turnConfigProblem(request: VoiceTurnRequest, preflight: Preflight): ConfigError | undefined {
+export function turnConfigProblem(
+  request: VoiceTurnRequest,
+  preflight: Preflight,
+): ConfigError | RequestError | undefined {
   const routes = request.routes ?? {};
   const { stt, chat, tts } = stageRequests(request);
   return (
     preflight({
       capability: 'stt',
+      routeField: 'routes.stt',
       // The check must not open the caller's audio (building the STT call would): a web
       // ReadableStream locks on its first iterator, and the STT stage opens it for real.
       request: { ...stt, audio: NO_AUDIO, ...(routes.stt !== undefined ? { route: routes.stt } : {}) },
     }) ??
     preflight({
       capability: 'chat',
+      routeField: 'routes.chat',
       request: { ...chat, ...(routes.chat !== undefined ? { route: routes.chat } : {}) },
     }) ??
     preflight({
       capability: 'tts',
+      routeField: 'routes.tts',
       request: { ...tts, ...(routes.tts !== undefined ? { route: routes.tts } : {}) },
     })
   );

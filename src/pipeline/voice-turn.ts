@@ -49,8 +49,10 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  *
  * @throws RequestError (synchronously) when a field of the request is malformed, naming the
  *   field (every field of the three stages is checked here, as stt(), chat() and tts() would).
- * @throws from the iterator: ConfigError at once, before any provider is contacted, when a
- *   stage's route does not exist or no provider of it maps the model (chat) or the voice (tts);
+ * @throws from the iterator: RequestError at once, before any provider is contacted, when a
+ *   route of `routes` does not exist or serves another capability (field `routes.<stage>`) or
+ *   no provider of its route maps the model (`model`) or the voice (`voice`); ConfigError when
+ *   a stage's default route is missing from the config;
  *   then the first stage error (AllProvidersFailedError, MidStreamError, TimeoutError...),
  *   AbortError after a barge-in.
  */

@@ -38,6 +38,9 @@ export async function* drive<T>(
 
   try {
     if (callAbort.signal.aborted) throw call.fail(call.callAbortError());
+    // An unknown route, voice or model fails the call before its input is read: a text with
+    // nothing to speak does not hide a voice no provider maps.
+    if (run.noCandidate) throw call.fail(run.noCandidate);
     if (run.isEmpty) {
       let empty: boolean;
       try {

@@ -29,6 +29,13 @@ export interface CapabilityCall<T, C extends Capability = Capability>
   > {
   capability: C;
   /**
+   * The logical name the call asks its providers to map (tts: the voice, chat: the model) and
+   * the names a provider's section maps; absent when there is none to map (stt). When no
+   * provider of the route maps it, the call is a RequestError naming `field`, listing the
+   * names the route's providers map.
+   */
+  mapped?: MappedName<C>;
+  /**
    * How provider `name` serves this call, given its adapter of the capability and the
    * capability's section of its config; or why it cannot (a sentence naming the missing
    * mapping, e.g. "no voice 'nova' in its tts.voices").
@@ -38,6 +45,16 @@ export interface CapabilityCall<T, C extends Capability = Capability>
     adapter: NonNullable<ProviderAdapter[C]>,
     section: CapabilitySections[C],
   ): CandidateStart<T> | string;
+}
+
+/** The logical name a call asks the providers of its route to map (see CapabilityCall.mapped). */
+export interface MappedName<C extends Capability> {
+  /** The request field that holds it: `'voice'` or `'model'`. */
+  field: 'voice' | 'model';
+  /** The name the caller asked for. */
+  name: string;
+  /** The names a provider's section of the capability maps, in config order. */
+  known(section: CapabilitySections[C]): readonly string[];
 }
 
 /** What a capability gives the planner for one provider of the route. */

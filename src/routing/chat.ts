@@ -5,6 +5,9 @@ import type { ChatRequest } from '../types/requests.js';
 import { blankStartHeld } from './blank-start.js';
 import type { CapabilityCall } from './capability.js';
 
+/** The logical models a provider's chat section maps. */
+const modelsOf = (section: { models: Record<string, string> }): string[] => Object.keys(section.models);
+
 /**
  * One chat() call. Each attempt sends the caller's messages to its provider. The text the
  * caller already has is kept: when a provider fails mid-reply (midStream 'continue'), the next
@@ -16,6 +19,7 @@ export function chatCall(request: ChatRequest): CapabilityCall<ChatEvent, 'chat'
   let delivered = '';
   return {
     capability: 'chat',
+    mapped: { field: 'model', name: request.model, known: modelsOf },
     candidate(_name, chat, section) {
       const model = ownValue(section.models, request.model);
       if (model === undefined) return `no model '${request.model}' in its chat.models`;

@@ -1,5 +1,6 @@
 import type { ResolvedConfig, ResolvedRouteConfig } from '../config/index.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
+import { RequestError } from '../errors/request-error.js';
 import { ownValue } from '../internal/own.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import type { Deadlines } from '../transport/types.js';
@@ -71,7 +72,7 @@ export class RoutePlanner {
         route: routeName,
         candidates: [],
         signal: request.signal,
-        noCandidate: new ConfigError([{ path: ['routes', routeName], message: route }]),
+        noCandidate: this.#routeError(routeName, capability, route, request.route !== undefined, 'route'),
         release: call.release,
       };
     }
@@ -161,8 +162,9 @@ export class RoutePlanner {
                 lastTriedAt: tracker.lastTriedAt(c.key),
                 inFlight: tracker.inFlightOf(c.key),
                 healthy: c.health?.allows() ?? true,
-                weight: route.weights[c.provider] ?? 1,
-                cost: route.costs[c.provider] ?? 0,
+                // Own entries only: a provider named `constructor` has no inherited weight.
+                weight: ownValue(route.weights, c.provider) ?? 1,
+                cost: ownValue(route.costs, c.provider) ?? 0,
               };
             }),
             {
@@ -187,18 +189,20 @@ export class RoutePlanner {
 
   /**
    * Whether `call` would find a provider on its route, without planning it (no breaker is
-   * asked, nothing is recorded): the ConfigError it would end with before contacting any
-   * provider, or undefined.
+   * asked, nothing is recorded): the error it would end with before contacting any provider
+   * (see {@link #noCandidate}), or undefined. `routeField` names the request field that gave
+   * `route` in a RequestError (voiceTurn's `routes.tts`).
    */
   check<T, C extends Capability>(
     call: CapabilityCall<T, C>,
     route: string | undefined,
-  ): ConfigError | undefined {
+    routeField = 'route',
+  ): ConfigError | RequestError | undefined {
     const capability = call.capability;
     const routeName = route ?? capability;
     const resolved = this.#routeOf(routeName, capability);
     if (typeof resolved === 'string')
-      return new ConfigError([{ path: ['routes', routeName], message: resolved }]);
+      return this.#routeError(routeName, capability, resolved, route !== undefined, routeField);
     const missing: ConfigIssue[] = [];
     for (const name of resolved.providers) {
       const adapter = this.#adapters.get(name);
@@ -210,7 +214,61 @@ export class RoutePlanner {
       if (typeof made !== 'string') return undefined;
       missing.push({ path: ['providers', name, capability], message: made });
     }
-    return missing.length ? new ConfigError(missing) : undefined;
+    return missing.length ? this.#noCandidate(call, resolved, missing) : undefined;
+  }
+
+  /**
+   * Why no provider of `route` can serve `call` (each provider's reason in `missing`): the
+   * caller's voice or model is one no provider of the route maps, a RequestError naming the
+   * field and listing the names the route's providers map (e.g. `no voice 'nope' on route
+   * 'tts'; its voices: agent, narrator`); else (no provider of the route has the capability,
+   * which the config's checks rule out) a ConfigError naming each provider's gap.
+   */
+  #noCandidate<T, C extends Capability>(
+    call: CapabilityCall<T, C>,
+    route: ResolvedRouteConfig,
+    missing: ConfigIssue[],
+  ): ConfigError | RequestError {
+    const mapped = call.mapped;
+    if (!mapped) return new ConfigError(missing);
+    const known = new Set<string>();
+    let capable = false;
+    for (const name of route.providers) {
+      const provider = ownValue(this.#config.providers, name);
+      const section =
+        provider && this.#adapters.get(name)?.[call.capability] && sectionOf(provider)[call.capability];
+      if (!section) continue;
+      capable = true;
+      for (const n of mapped.known(section)) known.add(n);
+    }
+    if (!capable) return new ConfigError(missing);
+    return new RequestError(
+      mapped.field,
+      `no ${mapped.field} ${quoted(mapped.name)} on route '${route.name}'; its ${mapped.field}s: ${listed([...known])}`,
+    );
+  }
+
+  /**
+   * The error of a call whose route `name` does not exist or serves another capability
+   * (`problem`): a RequestError at `field` when the caller named the route (`named`), listing
+   * the routes of the capability; a ConfigError at `routes.<name>` when the call took its
+   * capability's default route, which the config lacks.
+   */
+  #routeError(
+    name: string,
+    capability: Capability,
+    problem: string,
+    named: boolean,
+    field: string,
+  ): ConfigError | RequestError {
+    if (!named) return new ConfigError([{ path: ['routes', name], message: problem }]);
+    const fitting = Object.values(this.#config.routes)
+      .filter((r) => r.capability === capability)
+      .map((r) => r.name);
+    return new RequestError(
+      field,
+      `${problem}; ${fitting.length ? `${capability} routes: ${listed(fitting)}` : `the config has no ${capability} route`}`,
+    );
   }
 
   /** The run of a planned call: its candidates in `order`. */
@@ -230,9 +288,9 @@ export class RoutePlanner {
       capability,
       route: routeName,
       candidates: order === ONE ? built : order.map((i) => built[i]!),
-      // No provider of the route maps the request's voice or model: the request (or the config)
-      // is wrong, not a provider; each issue names the mapping that is missing.
-      noCandidate: missing.length && built.length === 0 ? new ConfigError(missing) : undefined,
+      // No provider of the route maps the request's voice or model: the request is wrong, not a
+      // provider (a RequestError naming the field and the names the route knows).
+      noCandidate: missing.length && built.length === 0 ? this.#noCandidate(call, route, missing) : undefined,
       signal: request.signal,
       closeSignal: shared.closeSignal,
       transport: shared.transport,
@@ -314,7 +372,7 @@ export class RoutePlanner {
 
   #routeOf(name: string, capability: Capability): ResolvedRouteConfig | string {
     const route = ownValue(this.#config.routes, name);
-    if (!route) return `no route named '${name}' in the config`;
+    if (!route) return `no route named ${quoted(name)} in the config`;
     if (route.capability !== capability)
       return `route '${name}' is a ${route.capability} route, not ${capability}`;
     return route;
@@ -337,4 +395,16 @@ function spareLast<T>(
   const last = built[at]!;
   const own = routeFirstChunkMs[at]!;
   last.firstChunkMs = own === 0 || last.firstChunkMs === 0 ? 0 : Math.max(own, last.firstChunkMs);
+}
+
+/** A caller's name for a message: quoted, cut at 64 characters. */
+function quoted(name: string): string {
+  return `'${name.length > 64 ? `${name.slice(0, 64)}...` : name}'`;
+}
+
+/** Names for a message: the first 20, comma-separated, then how many more. */
+function listed(names: readonly string[]): string {
+  if (names.length === 0) return 'none';
+  const shown = names.slice(0, 20).join(', ');
+  return names.length > 20 ? `${shown} and ${names.length - 20} more` : shown;
 }

@@ -1,4 +1,5 @@
 import type { ConfigError } from '../errors/config-error.js';
+import type { RequestError } from '../errors/request-error.js';
 import type { ChatRequest, SttRequest, TtsRequest } from '../types/requests.js';
 import type { Router } from './router-types.js';
 
@@ -10,18 +11,23 @@ import type { Router } from './router-types.js';
  */
 export const PREFLIGHT: unique symbol = Symbol('voxroute.preflight');
 
-/** A request of one capability, as the pre-flight check takes it. */
-export type PreflightRequest =
+/**
+ * A request of one capability, as the pre-flight check takes it; `routeField` names the field
+ * that gave `request.route` in a RequestError (default `'route'`; voiceTurn's `'routes.tts'`).
+ */
+export type PreflightRequest = { routeField?: string } & (
   | { capability: 'stt'; request: SttRequest }
   | { capability: 'chat'; request: ChatRequest }
-  | { capability: 'tts'; request: TtsRequest };
+  | { capability: 'tts'; request: TtsRequest }
+);
 
 /**
- * The ConfigError the call would end with before contacting any provider (the route does not
- * exist or is of another capability; no provider of the route maps the model or voice, or has
- * the capability), or undefined when at least one provider of the route can serve it.
+ * The error the call would end with before contacting any provider, or undefined when at
+ * least one provider of the route can serve it: a RequestError when the caller named a route
+ * that does not exist or is of another capability, or asked for a model or voice no provider
+ * of the route maps; a ConfigError when the capability's default route is not in the config.
  */
-export type Preflight = (call: PreflightRequest) => ConfigError | undefined;
+export type Preflight = (call: PreflightRequest) => ConfigError | RequestError | undefined;
 
 /** The pre-flight check of `router`, when it is one of voxroute's own. */
 export function preflightOf(router: Router): Preflight | undefined {

@@ -1,5 +1,6 @@
 import type { ConfigError } from '../errors/config-error.js';
 import type { ErrorRedactor } from '../errors/redact.js';
+import type { RequestError } from '../errors/request-error.js';
 import type { VoxrouteError } from '../errors/voxroute-error.js';
 import type { Clock } from '../internal/clock.js';
 import type { AttemptContext } from '../providers/types.js';
@@ -78,10 +79,12 @@ export interface RouteRun<T> {
   /** Candidates in the order to try them. */
   candidates: RouteCandidate<T>[];
   /**
-   * Why there is no candidate, when `candidates` is empty: the route does not exist or serves
-   * another capability, or no provider maps the request's voice or model. Thrown as it is.
+   * Why there is no candidate, when `candidates` is empty: the route the caller named does not
+   * exist or serves another capability, or no provider of the route maps the request's voice or
+   * model (RequestError); the capability's default route is not in the config (ConfigError).
+   * Thrown as it is, before any input is read.
    */
-  noCandidate?: ConfigError;
+  noCandidate?: ConfigError | RequestError;
   /**
    * True (or a promise of true) when the request has nothing to do (e.g. whitespace-only text):
    * the call then yields nothing, contacts no provider and changes no score. A boolean answers

@@ -123,10 +123,10 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   /** voiceTurn()'s check of each stage before the first one starts (routing/preflight.ts). */
   const preflight: Preflight = (c) =>
     c.capability === 'tts'
-      ? planner.check(ttsCall(c.request, context), c.request.route)
+      ? planner.check(ttsCall(c.request, context), c.request.route, c.routeField)
       : c.capability === 'chat'
-        ? planner.check(chatCall(c.request), c.request.route)
-        : planner.check(sttCall(c.request, context), c.request.route);
+        ? planner.check(chatCall(c.request), c.request.route, c.routeField)
+        : planner.check(sttCall(c.request, context), c.request.route, c.routeField);
 
   const router: Router & { [PREFLIGHT]: Preflight; [CLOSE_SIGNAL]: AbortSignal } = {
     [PREFLIGHT]: preflight,

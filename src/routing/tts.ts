@@ -13,6 +13,9 @@ const NO_SIGNALS: readonly AbortSignal[] = [];
 
 function noop(): void {}
 
+/** The logical voices a provider's tts section maps. */
+const voicesOf = (section: { voices: Record<string, string> }): string[] => Object.keys(section.voices);
+
 /** Default TTS output format: PCM s16le, 24 000 Hz, mono. */
 export const DEFAULT_TTS_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
 
@@ -47,6 +50,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
   const progress = new TtsProgress(request.text, request.language, signals);
   return {
     capability: 'tts',
+    mapped: { field: 'voice', name: request.voice, known: voicesOf },
     candidate(name, tts, section) {
       const voice = ownValue(section.voices, request.voice);
       if (voice === undefined) return `no voice '${request.voice}' in its tts.voices`;

@@ -1,6 +1,8 @@
 import { MAX_TIMER_MS } from '../config-fields/fields.js';
 import { RequestError } from '../errors/request-error.js';
+import { jsonTextKind } from '../internal/json-object-text.js';
 import { isLanguageTag, LANGUAGE_TAG_EXPECTED } from '../internal/language-tag.js';
+import type { ToolCall } from '../types/chat.js';
 import type { ChatRequest, SttRequest, TtsRequest } from '../types/requests.js';
 
 /** Encodings voxroute reads and writes (see AudioEncoding). */
@@ -72,6 +74,8 @@ export function chatRequestProblem(request: ChatRequest): RequestError | undefin
       'messages',
       `expected a non-empty array of messages, got ${describe(request.messages)}`,
     );
+  /** Ids of the tool calls of the messages so far; made at the first assistant message with any. */
+  let callIds: Set<string> | undefined;
   for (let i = 0; i < request.messages.length; i++) {
     const m = request.messages[i]!;
     if (typeof m !== 'object' || m === null)
@@ -83,8 +87,12 @@ export function chatRequestProblem(request: ChatRequest): RequestError | undefin
       );
     if (typeof m.content !== 'string')
       return new RequestError(`messages.${i}.content`, `expected a string, got ${describe(m.content)}`);
-    const tools = messageToolProblem(m, `messages.${i}`);
+    const tools = messageToolProblem(m, `messages.${i}`, callIds);
     if (tools) return tools;
+    if (m.role === 'assistant' && m.toolCalls !== undefined && m.toolCalls.length > 0) {
+      callIds ??= new Set();
+      for (const call of m.toolCalls) callIds.add(call.id);
+    }
   }
   if (typeof request.model !== 'string' || request.model === '')
     return new RequestError('model', `expected a model name, got ${describe(request.model)}`);
@@ -104,13 +112,30 @@ export function chatRequestProblem(request: ChatRequest): RequestError | undefin
 }
 
 /**
- * The tool fields of a message: a `tool` message needs its `toolCallId`; an assistant's
- * `toolCalls`, when given, is an array of `{ id, name, arguments }` (all strings, id and name
- * not empty). Plain loops, no schema library: this runs on every call.
+ * The tool fields of a message: a `tool` message needs its `toolCallId`, the id of a tool call
+ * of an earlier assistant message (`callIds`: those ids so far); an assistant's `toolCalls`,
+ * when given, is an array of `{ id, name, arguments }`: id and name non-empty strings, the ids
+ * of one message distinct, `arguments` the JSON text of one object (empty or white space: a call
+ * without arguments, `{}`), as a model's tool call is (see jsonTextKind). Every provider's API
+ * refuses anything else. Plain loops, no schema library: this runs on every call.
  */
-function messageToolProblem(m: ChatRequest['messages'][number], at: string): RequestError | undefined {
+function messageToolProblem(
+  m: ChatRequest['messages'][number],
+  at: string,
+  callIds: ReadonlySet<string> | undefined,
+): RequestError | undefined {
   if (m.role === 'tool')
-    return nameProblem(m.toolCallId, `${at}.toolCallId`, 'the id of the tool call answered');
+    return (
+      nameProblem(m.toolCallId, `${at}.toolCallId`, 'the id of the tool call answered') ??
+      (callIds?.has(m.toolCallId)
+        ? undefined
+        : new RequestError(
+            `${at}.toolCallId`,
+            `${quoted(m.toolCallId)} is the id of no tool call of an earlier assistant message (${
+              callIds ? `their ids: ${listed([...callIds])}` : 'none has tool calls'
+            })`,
+          ))
+    );
   if (m.role !== 'assistant' || m.toolCalls === undefined) return undefined;
   if (!Array.isArray(m.toolCalls))
     return new RequestError(
@@ -124,16 +149,55 @@ function messageToolProblem(m: ChatRequest['messages'][number], at: string): Req
       return new RequestError(field, `expected { id, name, arguments }, got ${describe(call)}`);
     const bad =
       nameProblem(call.id, `${field}.id`, 'a tool call id') ??
+      duplicateIdProblem(m.toolCalls, j, `${field}.id`) ??
       nameProblem(call.name, `${field}.name`, 'a tool name') ??
-      (typeof call.arguments !== 'string'
-        ? new RequestError(
-            `${field}.arguments`,
-            `expected the arguments as JSON text (a string), got ${describe(call.arguments)}`,
-          )
-        : undefined);
+      argumentsProblem(call.arguments, `${field}.arguments`);
     if (bad) return bad;
   }
   return undefined;
+}
+
+/** The RequestError when call `j` of `calls` has the id of an earlier call of the same message. */
+function duplicateIdProblem(calls: readonly ToolCall[], j: number, field: string): RequestError | undefined {
+  const id = calls[j]!.id;
+  for (let k = 0; k < j; k++) {
+    if (calls[k]?.id === id)
+      return new RequestError(
+        field,
+        `${quoted(id)} is also the id of toolCalls.${k} of this message (each call needs its own id)`,
+      );
+  }
+  return undefined;
+}
+
+/** The RequestError when a tool call's `arguments` is not the JSON text of one object. */
+function argumentsProblem(value: unknown, field: string): RequestError | undefined {
+  if (typeof value !== 'string')
+    return new RequestError(field, `expected the arguments as JSON text (a string), got ${describe(value)}`);
+  const kind = jsonTextKind(value);
+  if (kind === 'object' || kind === 'empty') return undefined;
+  // The arguments may hold the user's data: their length is told, never their content.
+  const got =
+    kind === 'not-json'
+      ? `text that is not JSON (${value.length} characters: cut short or malformed)`
+      : kind === 'null'
+        ? 'JSON null'
+        : `a JSON ${kind}`;
+  return new RequestError(
+    field,
+    `expected the arguments as the JSON text of one object (e.g. '{"city":"Paris"}'), got ${got}`,
+  );
+}
+
+/** A name or id for a message: quoted, cut at 64 characters. */
+function quoted(name: string): string {
+  return `'${name.length > 64 ? `${name.slice(0, 64)}...` : name}'`;
+}
+
+/** Names for a message: the first 10, quoted, then how many more. */
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, 10).map(quoted).join(', ');
+  return names.length > 10 ? `${shown} and ${names.length - 10} more` : shown;
 }
 
 /** A tool of `tools`: `{ name, description?, parameters }`, `parameters` a JSON Schema object. */

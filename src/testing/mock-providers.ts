@@ -6,6 +6,7 @@ import type {
   ResolvedProviderConfig,
   RouterConfig,
 } from '../config/types.js';
+import { ownValue, setOwn } from '../internal/own.js';
 import { valueShape } from '../internal/value-shape.js';
 import { type AnthropicMock, type AnthropicMockOptions, createAnthropicMock } from './anthropic/mock.js';
 import { type CartesiaMock, type CartesiaMockOptions, createCartesiaMock } from './cartesia/mock.js';
@@ -214,22 +215,23 @@ export async function startMockProviders<C extends RouterConfig | ResolvedConfig
     options.tls === true ? await makeLoopbackCertificate(options.host ?? '127.0.0.1') : undefined;
   try {
     for (const [name, provider] of Object.entries(providers)) {
-      const started = await startOne(provider, options.providers?.[name], options.host, certificate).catch(
-        (error: unknown) => {
-          // A mock's option check names the field; say which provider's options it is in.
-          const option = optionErrorOf(error);
-          if (option) {
-            throw mockOptionError(
-              `startMockProviders: options.providers.${name}${option.path ? `.${option.path}` : ''}`,
-              option.problem,
-            );
-          }
-          throw error;
-        },
-      );
+      const extra = options.providers ? ownValue(options.providers, name) : undefined;
+      const started = await startOne(provider, extra, options.host, certificate).catch((error: unknown) => {
+        // A mock's option check names the field; say which provider's options it is in.
+        const option = optionErrorOf(error);
+        if (option) {
+          throw mockOptionError(
+            `startMockProviders: options.providers.${name}${option.path ? `.${option.path}` : ''}`,
+            option.problem,
+          );
+        }
+        throw error;
+      });
       closers.push(started.close);
-      mocks[name] = started.running;
-      pointed[name] = started.config;
+      // Defined, not assigned: a provider named `__proto__` stays an entry, so that createRouter
+      // reports it (a reserved name) instead of never seeing it.
+      setOwn(mocks, name, started.running);
+      setOwn(pointed, name, started.config);
     }
   } catch (error) {
     await close();
@@ -287,7 +289,7 @@ function checkStartOptions(options: unknown, providers: Record<string, ProviderC
     );
   const names = Object.keys(providers);
   for (const [name, value] of Object.entries(perProvider as Record<string, unknown>)) {
-    const provider = providers[name];
+    const provider = ownValue(providers, name);
     if (!provider) {
       const near = didYouMean(name, names);
       fail(

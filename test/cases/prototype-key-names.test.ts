@@ -13,6 +13,7 @@ import { pickName, pickRoute } from '../../src/cli/router-call.js';
 import {
   ConfigError,
   parseConfig,
+  RequestError,
   type Router,
   type RouterConfig,
   type VoxrouteError,
@@ -35,12 +36,20 @@ async function outcome(call: () => AsyncIterable<unknown>): Promise<{ items: unk
 }
 
 /** `error`'s class name and message, for comparing two errors whole. */
-function shape(error: unknown): { name: string; message: string; config: boolean } {
+function shape(error: unknown): { name: string; message: string; config: boolean; request: boolean } {
   const e = error as VoxrouteError;
-  return { name: e?.name, message: e?.message, config: ConfigError.isInstance(error) };
+  return {
+    name: e?.name,
+    message: e?.message,
+    config: ConfigError.isInstance(error),
+    request: RequestError.isInstance(error),
+  };
 }
 
-/** What the call with `name` ends with must be what it ends with for 'nope', name for name. */
+/**
+ * What the call with `name` ends with must be what it ends with for 'nope', name for name: a
+ * RequestError (the caller's name), or a ConfigError with `config` (a route naming a provider).
+ */
 async function expectRefusedLikeNope(name: string, call: (n: string) => AsyncIterable<unknown>) {
   const nope = await outcome(() => call('nope'));
   const got = await outcome(() => call(name));
@@ -49,7 +58,7 @@ async function expectRefusedLikeNope(name: string, call: (n: string) => AsyncIte
     ...shape(nope.error),
     message: shape(nope.error).message.replace(/\bnope\b/g, name),
   });
-  expect(shape(got.error).config).toBe(true);
+  expect(shape(got.error).request).toBe(true);
 }
 
 /** An OpenAI-compatible chat server recording each request's model. */
@@ -109,13 +118,14 @@ describe('prototype-key: names of Object.prototype members are looked up as own 
     });
   }
 
-  it('prototype-key: tts() voice: the refusal is ConfigError naming providers.a.tts and the voice', async () => {
+  it("prototype-key: tts() voice: the refusal is a RequestError at 'voice' naming the voice", async () => {
     const a = await TTS_KINDS[0]!.serve(() => AUDIO);
     const r = router({ providers: { a: a.provider }, routes: { tts: { providers: ['a'] } } });
     const { error } = await outcome(() => r.tts({ text: 'Hello there.', voice: 'constructor' }));
-    expect(ConfigError.isInstance(error)).toBe(true);
-    expect((error as ConfigError).issues).toEqual([
-      { path: ['providers', 'a', 'tts'], message: "no voice 'constructor' in its tts.voices" },
+    expect(RequestError.isInstance(error)).toBe(true);
+    expect([(error as RequestError).field, (error as RequestError).message]).toEqual([
+      'voice',
+      "Invalid request field 'voice': no voice 'constructor' on route 'tts'; its voices: agent",
     ]);
   });
 
@@ -159,8 +169,9 @@ describe('prototype-key: names of Object.prototype members are looked up as own 
         r.stt({ audio: NO_AUDIO, format: { encoding: 'pcm_s16le', sampleRate: 16_000 }, route }),
       );
       const { error } = await outcome(() => r.tts({ text: 'Hello there.', voice: 'agent', route: key }));
-      expect((error as ConfigError).issues).toEqual([
-        { path: ['routes', key], message: `no route named '${key}' in the config` },
+      expect([(error as RequestError).field, (error as RequestError).message]).toEqual([
+        'route',
+        `Invalid request field 'route': no route named '${key}' in the config; tts routes: tts`,
       ]);
     }
     expect([chat.wire.hits, tts.requests]).toEqual([0, []]);
@@ -184,6 +195,7 @@ describe('prototype-key: names of Object.prototype members are looked up as own 
     };
     const nope = refusal('nope');
     expect(nope?.config).toBe(true);
+    expect(nope?.request).toBe(false);
     for (const key of KEYS) {
       expect(refusal(key)).toEqual({ ...nope, message: nope!.message.replace(/\bnope\b/g, key) });
     }

@@ -1,8 +1,9 @@
 /**
  * A voice turn whose request cannot succeed fails before any provider is contacted: a malformed
  * field of any of its three stages throws a RequestError naming the field when voiceTurn() is
- * called, and an unknown model, voice or route throws a ConfigError from the iterator before the
- * STT stage (which is billed) starts. The server speaks OpenAI's wire on its own and counts
+ * called, and an unknown model, voice or route throws a RequestError naming it from the
+ * iterator before the STT stage (which is billed) starts (a stage's default route missing from
+ * the config: a ConfigError). The server speaks OpenAI's wire on its own and counts
  * every request.
  */
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,8 @@ import {
 } from '../../src/index.js';
 import { answerChat, answerPcm, httpServer, pcmSignal, router } from './wire/servers.js';
 
-async function setup() {
+/** The server and a router over it; `without` leaves out the default route of that stage. */
+async function setup(without?: 'stt' | 'chat' | 'tts') {
   const paths: string[] = [];
   const wire = await httpServer((req, res) => {
     paths.push(req.url ?? '');
@@ -40,6 +42,7 @@ async function setup() {
     },
     routes: { tts: { providers: ['a'] }, chat: { providers: ['a'] }, stt: { providers: ['a'] } },
   };
+  if (without) delete config.routes[without];
   return { r: router(config), paths };
 }
 
@@ -59,16 +62,16 @@ function turnRequest(over: Partial<VoiceTurnRequest> | Record<string, unknown> =
 }
 
 describe('a voice turn is checked before any provider is contacted', () => {
-  it('an unknown model, voice or route ends the turn with a ConfigError before STT starts', async () => {
+  it('an unknown model, voice or route ends the turn with a RequestError naming it before STT starts', async () => {
     const { r, paths } = await setup();
-    const cases: Array<[Partial<VoiceTurnRequest>, string]> = [
-      [{ model: 'gpt-9' }, "providers.a.chat: no model 'gpt-9' in its chat.models"],
-      [{ voice: 'nobody' }, "providers.a.tts: no voice 'nobody' in its tts.voices"],
-      [{ routes: { tts: 'nope' } }, "routes.nope: no route named 'nope' in the config"],
-      [{ routes: { chat: 'tts' } }, "routes.tts: route 'tts' is a tts route, not chat"],
-      [{ routes: { stt: 'nope' } }, "routes.nope: no route named 'nope' in the config"],
+    const cases: Array<[Partial<VoiceTurnRequest>, string, string]> = [
+      [{ model: 'gpt-9' }, 'model', "no model 'gpt-9' on route 'chat'; its models: f"],
+      [{ voice: 'nobody' }, 'voice', "no voice 'nobody' on route 'tts'; its voices: v"],
+      [{ routes: { tts: 'nope' } }, 'routes.tts', "no route named 'nope' in the config; tts routes: tts"],
+      [{ routes: { chat: 'tts' } }, 'routes.chat', "route 'tts' is a tts route, not chat; chat routes: chat"],
+      [{ routes: { stt: 'nope' } }, 'routes.stt', "no route named 'nope' in the config; stt routes: stt"],
     ];
-    for (const [over, issue] of cases) {
+    for (const [over, field, message] of cases) {
       const turn = voiceTurn(r, turnRequest(over));
       const events: string[] = [];
       let error: unknown;
@@ -77,12 +80,30 @@ describe('a voice turn is checked before any provider is contacted', () => {
       } catch (e) {
         error = e;
       }
-      expect(ConfigError.isInstance(error)).toBe(true);
-      const issues = (error as ConfigError).issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-      expect(issues).toEqual([issue]);
+      expect(RequestError.isInstance(error)).toBe(true);
+      expect([(error as RequestError).field, (error as RequestError).message]).toEqual([
+        field,
+        `Invalid request field '${field}': ${message}`,
+      ]);
       expect(events).toEqual([]);
       await expect(turn.result).rejects.toBe(error);
     }
+    expect(paths).toEqual([]);
+  });
+
+  it('a stage whose default route the config lacks ends the turn with a ConfigError naming the route', async () => {
+    const { r, paths } = await setup('tts');
+    const turn = voiceTurn(r, turnRequest());
+    let error: unknown;
+    try {
+      for await (const _ of turn);
+    } catch (e) {
+      error = e;
+    }
+    expect(ConfigError.isInstance(error)).toBe(true);
+    expect((error as ConfigError).issues).toEqual([
+      { path: ['routes', 'tts'], message: "no route named 'tts' in the config" },
+    ]);
     expect(paths).toEqual([]);
   });
 

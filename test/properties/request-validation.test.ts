@@ -83,17 +83,25 @@ const sttArb = fc
     { requiredKeys: ['format'] },
   )
   .map((r) => ({ ...r, audio: noAudio() }));
+/** The first message of every generated history: the tool call that tool messages answer. */
+const CALLING = {
+  role: 'assistant',
+  content: '',
+  toolCalls: [{ id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' }],
+};
 const chatArb = fc.record(
   {
-    messages: fc.array(
-      fc.record({
-        role: fc.constantFrom('system', 'user', 'assistant', 'tool'),
-        content: fc.string({ maxLength: 10 }),
-        // Read on tool messages only; on every message, so that a changed role stays valid.
-        toolCallId: fc.constant('call_1'),
-      }),
-      { minLength: 1, maxLength: 3 },
-    ),
+    messages: fc
+      .array(
+        fc.record({
+          role: fc.constantFrom('system', 'user', 'assistant', 'tool'),
+          content: fc.string({ maxLength: 10 }),
+          // Read on tool messages only; on every message, so that a changed role stays valid.
+          toolCallId: fc.constant('call_1'),
+        }),
+        { maxLength: 3 },
+      )
+      .map((rest) => [CALLING, ...rest]),
     model: fc.string({ minLength: 1, maxLength: 8 }),
     maxTokens: fc.integer({ min: 1, max: 4096 }),
     temperature: fc.double({ min: 0, max: 2, noNaN: true }),
@@ -135,6 +143,13 @@ const FIELDS = {
     'messages.0.role',
     'messages.0.content',
     'messages.0.toolCallId',
+    'messages.0.toolCalls',
+    'messages.0.toolCalls.0',
+    'messages.0.toolCalls.0.id',
+    'messages.0.toolCalls.0.name',
+    'messages.0.toolCalls.0.arguments',
+    'messages.1.role',
+    'messages.1.toolCallId',
     'model',
     'maxTokens',
     'temperature',
@@ -225,8 +240,13 @@ describe('request validation (property)', () => {
         const bad = problem(kind, mutated);
         if (bad === undefined) return;
         expect(RequestError.isInstance(bad)).toBe(true);
-        // The field named is the one changed, or a field inside it (format -> format.sampleRate).
-        expect(bad.field === path || bad.field.startsWith(`${path}.`)).toBe(true);
+        // The field named is the one changed, or a field inside it (format -> format.sampleRate),
+        // or, when the change took away the tool call of messages.0, the toolCallId of a later
+        // tool message that answered it (a reference names the field that refers).
+        const answered =
+          /^messages\.0(?:\.role|\.toolCalls(?:\.0(?:\.id)?)?)?$/.test(path) &&
+          /^messages\.[1-9]\d*\.toolCallId$/.test(bad.field);
+        expect(bad.field === path || bad.field.startsWith(`${path}.`) || answered).toBe(true);
       }),
       RUNS,
     );

@@ -4,11 +4,11 @@ import {
   AbortError,
   AllProvidersFailedError,
   type ChatEvent,
-  ConfigError,
   createRouter,
   MidStreamError,
   ProtocolError,
   ProviderError,
+  RequestError,
   type RouterConfig,
   readWav,
 } from '../../src/index.js';
@@ -484,34 +484,36 @@ describe('router.warmup()', () => {
 });
 
 describe('requests the config cannot serve', () => {
-  it('an unknown route, or a route of another capability, is a ConfigError naming the route', async () => {
+  it('an unknown route, or a route of another capability, is a RequestError naming the route field', async () => {
     const p = await serve('loopback', healthy(), healthy());
     const router = createRouter(p.config);
     try {
       const unknown = await collect(router.tts({ text: 'Hi.', voice: 'agent', route: 'tts-premium' }));
-      expect(ConfigError.isInstance(unknown.error)).toBe(true);
-      expect((unknown.error as ConfigError).issues).toEqual([
-        { path: ['routes', 'tts-premium'], message: "no route named 'tts-premium' in the config" },
+      expect(RequestError.isInstance(unknown.error)).toBe(true);
+      expect([(unknown.error as RequestError).field, (unknown.error as RequestError).message]).toEqual([
+        'route',
+        "Invalid request field 'route': no route named 'tts-premium' in the config; tts routes: tts",
       ]);
       const wrong = await collect(router.tts({ text: 'Hi.', voice: 'agent', route: 'chat' }));
-      expect((wrong.error as ConfigError).issues).toEqual([
-        { path: ['routes', 'chat'], message: "route 'chat' is a chat route, not tts" },
-      ]);
+      expect((wrong.error as RequestError).message).toBe(
+        "Invalid request field 'route': route 'chat' is a chat route, not tts; tts routes: tts",
+      );
+      expect([p.a.requests.length, p.b.requests.length]).toEqual([0, 0]);
     } finally {
       await router.close();
       await p.close();
     }
   });
 
-  it('a voice no provider maps is a ConfigError naming each missing mapping, and no provider is contacted', async () => {
+  it("a voice no provider maps is a RequestError at 'voice' listing the route's voices, and no provider is contacted", async () => {
     const p = await serve('loopback', healthy(), healthy());
     const router = createRouter(p.config);
     try {
       const { error } = await collect(router.tts({ text: 'Hi.', voice: 'narrator' }));
-      expect(ConfigError.isInstance(error)).toBe(true);
-      expect((error as ConfigError).issues).toEqual([
-        { path: ['providers', 'a', 'tts'], message: "no voice 'narrator' in its tts.voices" },
-        { path: ['providers', 'b', 'tts'], message: "no voice 'narrator' in its tts.voices" },
+      expect(RequestError.isInstance(error)).toBe(true);
+      expect([(error as RequestError).field, (error as RequestError).message]).toEqual([
+        'voice',
+        "Invalid request field 'voice': no voice 'narrator' on route 'tts'; its voices: agent",
       ]);
       expect([p.a.requests.length, p.b.requests.length]).toEqual([0, 0]);
     } finally {

@@ -1,4 +1,5 @@
 import { ProtocolError } from '../../errors/index.js';
+import { jsonTextKind } from '../../internal/json-object-text.js';
 
 /**
  * The `arguments` of a finished tool call, from the JSON text its fragments joined to:
@@ -14,14 +15,8 @@ import { ProtocolError } from '../../errors/index.js';
  * is otherwise {@link badToolArguments}.
  */
 export function toolArgumentsText(text: string): string | undefined {
-  if (text.trim() === '') return '{}';
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? text : undefined;
+  const kind = jsonTextKind(text);
+  return kind === 'empty' ? '{}' : kind === 'object' ? text : undefined;
 }
 
 /**
