@@ -1,6 +1,7 @@
 import type { ConfigError } from '../errors/config-error.js';
 import { RequestError } from '../errors/request-error.js';
 import type { Preflight } from '../routing/preflight.js';
+import { unknownKeyProblem } from '../routing/request-keys.js';
 import {
   chatRequestProblem,
   formatProblem,
@@ -13,6 +14,21 @@ import type { VoiceTurnRequest } from './types.js';
 
 const STAGES = ['stt', 'chat', 'tts'] as const;
 
+/** The fields of a voiceTurn() request (the compiler checks that none is missing or extra). */
+const TURN_REQUEST_KEYS: readonly string[] = Object.keys({
+  audio: true,
+  format: true,
+  messages: true,
+  model: true,
+  voice: true,
+  output: true,
+  routes: true,
+  language: true,
+  interim: true,
+  budgetMs: true,
+  signal: true,
+} satisfies Record<keyof VoiceTurnRequest, true>);
+
 /**
  * The first problem of a voiceTurn() request, as the RequestError its stage would throw
  * (field names are the turn's: `output` for the reply's format, `routes.tts` for a route), or
@@ -22,6 +38,8 @@ const STAGES = ['stt', 'chat', 'tts'] as const;
 export function turnRequestProblem(request: VoiceTurnRequest): RequestError | undefined {
   if (typeof request !== 'object' || request === null)
     return new RequestError('(request)', `expected a voice turn request object, got ${typeof request}`);
+  const unknown = unknownKeyProblem(request, TURN_REQUEST_KEYS);
+  if (unknown) return unknown;
   if (!Array.isArray(request.messages))
     return new RequestError('messages', 'expected an array of messages (the chat history; may be empty)');
   const { stt, chat, tts } = stageRequests(request);
@@ -35,6 +53,8 @@ export function turnRequestProblem(request: VoiceTurnRequest): RequestError | un
   if (routes !== undefined) {
     if (typeof routes !== 'object' || routes === null)
       return new RequestError('routes', 'expected an object of route names { stt?, chat?, tts? }');
+    const stage = unknownKeyProblem(routes, STAGES, 'routes.');
+    if (stage) return stage;
     for (const stage of STAGES) {
       const name = (routes as Record<string, unknown>)[stage];
       if (name !== undefined && (typeof name !== 'string' || name === ''))

@@ -4,6 +4,13 @@ import { jsonTextKind } from '../internal/json-object-text.js';
 import { isLanguageTag, LANGUAGE_TAG_EXPECTED } from '../internal/language-tag.js';
 import type { ToolCall } from '../types/chat.js';
 import type { ChatRequest, SttRequest, TtsRequest } from '../types/requests.js';
+import {
+  CHAT_REQUEST_KEYS,
+  FORMAT_KEYS,
+  STT_REQUEST_KEYS,
+  TTS_REQUEST_KEYS,
+  unknownKeyProblem,
+} from './request-keys.js';
 
 /** Encodings voxroute reads and writes (see AudioEncoding). */
 const ENCODINGS = new Set(['pcm_s16le', 'pcm_f32le', 'mulaw', 'alaw']);
@@ -22,6 +29,7 @@ export const MAX_TTS_TEXT_LENGTH = 100_000;
 export function ttsRequestProblem(request: TtsRequest): RequestError | undefined {
   return (
     objectProblem(request) ??
+    unknownKeyProblem(request, TTS_REQUEST_KEYS) ??
     (typeof request.text !== 'string' && !isAsyncIterable(request.text)
       ? new RequestError(
           'text',
@@ -48,6 +56,7 @@ export function ttsRequestProblem(request: TtsRequest): RequestError | undefined
 export function sttRequestProblem(request: SttRequest): RequestError | undefined {
   return (
     objectProblem(request) ??
+    unknownKeyProblem(request, STT_REQUEST_KEYS) ??
     (!isAsyncIterable(request.audio)
       ? new RequestError(
           'audio',
@@ -67,7 +76,7 @@ export function sttRequestProblem(request: SttRequest): RequestError | undefined
 
 /** The first problem of a chat() request, or undefined when it is valid. */
 export function chatRequestProblem(request: ChatRequest): RequestError | undefined {
-  const base = objectProblem(request);
+  const base = objectProblem(request) ?? unknownKeyProblem(request, CHAT_REQUEST_KEYS);
   if (base) return base;
   if (!Array.isArray(request.messages) || request.messages.length === 0)
     return new RequestError(
@@ -234,6 +243,8 @@ export function formatProblem(format: unknown, field: string): RequestError | un
   if (typeof format !== 'object' || format === null)
     return new RequestError(field, `expected { encoding, sampleRate }, got ${describe(format)}`);
   const f = format as Record<string, unknown>;
+  const unknown = unknownKeyProblem(f, FORMAT_KEYS, `${field}.`);
+  if (unknown) return unknown;
   if (!ENCODINGS.has(f.encoding as string))
     return new RequestError(
       `${field}.encoding`,
