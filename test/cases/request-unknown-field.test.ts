@@ -7,12 +7,8 @@
  * as unset. Loopback OpenAI-compatible mock: its request log shows nothing was sent.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRouter, RequestError, type Router, voiceTurn } from '../../src/index.js';
-import {
-  createOpenAiCompatibleMock,
-  type OpenAiCompatibleMock,
-  startMockServer,
-} from '../../src/testing/index.js';
+import { RequestError, type Router, voiceTurn } from '../../src/index.js';
+import { oneMockProviderRouter } from '../helpers/mock-providers.js';
 
 const PCM16K = { encoding: 'pcm_s16le' as const, sampleRate: 16_000, channels: 1 as const };
 
@@ -22,30 +18,10 @@ afterEach(async () => {
   close = undefined;
 });
 
-async function setup(): Promise<{ router: Router; mock: OpenAiCompatibleMock }> {
-  const mock = createOpenAiCompatibleMock({ transcript: 'Hi.', chat: { deltas: ['Sure.'] } });
-  const server = await startMockServer({ provider: mock });
-  const router = createRouter({
-    providers: {
-      a: {
-        kind: 'openai-compatible',
-        baseUrl: `${server.url}/v1`,
-        chat: { models: { fast: 'm' } },
-        tts: { voices: { agent: 'alloy' } },
-        stt: { model: 's' },
-      },
-    },
-    routes: {
-      stt: { providers: ['a'], strategy: 'priority' },
-      chat: { providers: ['a'], strategy: 'priority' },
-      tts: { providers: ['a'], strategy: 'priority' },
-    },
-  });
-  close = async () => {
-    await router.close();
-    await server.close();
-  };
-  return { router, mock };
+async function setup(): Promise<{ router: Router; mock: { requests: readonly unknown[] } }> {
+  const one = await oneMockProviderRouter('Hi.', ['Sure.']);
+  close = one.close;
+  return { router: one.router, mock: { requests: one.requests } };
 }
 
 async function* audio(): AsyncGenerator<Uint8Array> {

@@ -133,3 +133,26 @@ export function textOf(
     .map((e) => e.text)
     .join(separator);
 }
+
+/**
+ * {@link ONE_PROVIDER_CONFIG} served by startMockProviders (transcript `transcript`, a chat
+ * reply of `deltas`) and a router on it; `requests` is the mock's request log. Close it with
+ * `close()` (router, then mocks).
+ */
+export async function oneMockProviderRouter(
+  transcript: string,
+  deltas: string[],
+): Promise<{ router: Router; requests: readonly unknown[]; close(): Promise<void> }> {
+  const mocks = await startMockProviders(ONE_PROVIDER_CONFIG, {
+    providers: { a: { transcript, chat: { deltas } } },
+  });
+  const router = createRouter(mocks.config);
+  return {
+    router,
+    requests: mocks.mocks.a!.requests,
+    close: async () => {
+      await router.close();
+      await mocks.close();
+    },
+  };
+}
