@@ -90,3 +90,23 @@ export function didYouMean(key: string, allowed: readonly string[]): string | un
   }
   return best !== undefined && !tie ? best : undefined;
 }
+
+/**
+ * The first own key of `value` that is not one of `known`, with the known key it most likely
+ * meant ({@link didYouMean}); undefined when every key is known. `unsetWhenUndefined`: a key
+ * whose value is `undefined` counts as absent. The one check behind every strict object of the
+ * API that is not parsed by the config schema (createRouter's options, requests, the testing
+ * kit's options).
+ */
+export function firstUnknownKey(
+  value: object,
+  known: readonly string[],
+  unsetWhenUndefined = false,
+): { key: string; near: string | undefined } | undefined {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || known.includes(key)) continue;
+    if (unsetWhenUndefined && (value as Record<string, unknown>)[key] === undefined) continue;
+    return { key, near: didYouMean(key, known) };
+  }
+  return undefined;
+}

@@ -1,4 +1,4 @@
-import { didYouMean } from '../config/did-you-mean.js';
+import { firstUnknownKey } from '../config/did-you-mean.js';
 import { RequestError } from '../errors/request-error.js';
 import type { AudioFormat } from '../types/audio.js';
 import type { CallOptions, ChatRequest, SttRequest, TtsRequest } from '../types/requests.js';
@@ -59,14 +59,11 @@ export function unknownKeyProblem(
   known: readonly string[],
   field = '',
 ): RequestError | undefined {
-  for (const key in value) {
-    if (!Object.hasOwn(value, key) || known.includes(key)) continue;
-    if ((value as Record<string, unknown>)[key] === undefined) continue;
-    const near = didYouMean(key, known);
-    return new RequestError(
-      `${field}${key}`,
-      `unknown field${near ? ` (did you mean '${near}'?)` : ''}; the fields are ${known.join(', ')}`,
-    );
-  }
-  return undefined;
+  const unknown = firstUnknownKey(value, known, true);
+  if (unknown === undefined) return undefined;
+  const { key, near } = unknown;
+  return new RequestError(
+    `${field}${key}`,
+    `unknown field${near ? ` (did you mean '${near}'?)` : ''}; the fields are ${known.join(', ')}`,
+  );
 }

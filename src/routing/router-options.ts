@@ -1,4 +1,4 @@
-import { didYouMean } from '../config/did-you-mean.js';
+import { firstUnknownKey } from '../config/did-you-mean.js';
 import { valueShape } from '../internal/value-shape.js';
 import type { RouterOptions } from './router-types.js';
 
@@ -28,9 +28,9 @@ export function checkRouterOptions(options: unknown): asserts options is RouterO
     throw new TypeError(
       `createRouter: options must be an object (RouterOptions), got ${valueShape(options)}`,
     );
-  for (const key of Object.keys(options)) {
-    if (ROUTER_OPTION_KEYS.includes(key)) continue;
-    const near = didYouMean(key, ROUTER_OPTION_KEYS);
+  const unknown = firstUnknownKey(options, ROUTER_OPTION_KEYS);
+  if (unknown !== undefined) {
+    const { key, near } = unknown;
     throw new TypeError(
       `createRouter: unknown option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; the options are ${ROUTER_OPTION_KEYS.join(', ')}`,
     );

@@ -1,4 +1,4 @@
-import { didYouMean } from '../config/did-you-mean.js';
+import { didYouMean, firstUnknownKey } from '../config/did-you-mean.js';
 import { isResolvedConfig, withResolvedProviders } from '../config/resolve.js';
 import type {
   ProviderConfig,
@@ -268,9 +268,9 @@ function checkStartOptions(options: unknown, providers: Record<string, ProviderC
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     fail('options', `expected an object (StartMockProvidersOptions), got ${valueShape(options)}`);
   const given = options as Record<string, unknown>;
-  for (const key of Object.keys(given)) {
-    if (START_OPTION_KEYS.includes(key)) continue;
-    const near = didYouMean(key, START_OPTION_KEYS);
+  const unknown = firstUnknownKey(given, START_OPTION_KEYS);
+  if (unknown !== undefined) {
+    const { key, near } = unknown;
     fail(
       `options.${key}`,
       `unknown option${near ? ` (did you mean '${near}'?)` : ''}; the options are ${START_OPTION_KEYS.join(', ')}`,

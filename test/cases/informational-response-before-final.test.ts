@@ -104,6 +104,21 @@ async function streamingServer(contentType: string, head: string | Buffer, tail:
 }
 
 /** A server answering 102 and 103, then a 503 with an OpenAI-style error body. */
+/** `a` failed with its retryable 503 (the final response after the 1xx), then `b` served. */
+function expectFellBackFrom503(
+  attempts: ReadonlyArray<{ provider: string; outcome: string; error?: unknown }>,
+): void {
+  expect(attempts.map((x) => [x.provider, x.outcome])).toEqual([
+    ['a', 'failed'],
+    ['b', 'success'],
+  ]);
+  expect(fieldsOf(attempts[0]!.error, ProviderError, 'status', 'retryable', 'message')).toEqual({
+    status: 503,
+    retryable: true,
+    message: "Provider 'a' answered HTTP 503: Overloaded",
+  });
+}
+
 async function overloadedServer() {
   return httpServer(async (req, res) => {
     await readBody(req);
@@ -190,15 +205,7 @@ describe('informational-response: a 1xx before the final response is skipped', (
       { type: 'text-delta', text: ' world' },
     ]);
     const result = await stream.result;
-    expect(result.attempts.map((x) => [x.provider, x.outcome])).toEqual([
-      ['a', 'failed'],
-      ['b', 'success'],
-    ]);
-    expect(fieldsOf(result.attempts[0]!.error, ProviderError, 'status', 'retryable', 'message')).toEqual({
-      status: 503,
-      retryable: true,
-      message: "Provider 'a' answered HTTP 503: Overloaded",
-    });
+    expectFellBackFrom503(result.attempts);
     expect((result.attempts[0]!.error as VoxrouteError).partialOutput).toBe(false);
   });
 
@@ -217,15 +224,7 @@ describe('informational-response: a 1xx before the final response is skipped', (
     expect(error).toBeUndefined();
     expect(concat(items.map((c) => c.data)).equals(AUDIO)).toBe(true);
     const result = await stream.result;
-    expect(result.attempts.map((x) => [x.provider, x.outcome])).toEqual([
-      ['a', 'failed'],
-      ['b', 'success'],
-    ]);
-    expect(fieldsOf(result.attempts[0]!.error, ProviderError, 'status', 'retryable', 'message')).toEqual({
-      status: 503,
-      retryable: true,
-      message: "Provider 'a' answered HTTP 503: Overloaded",
-    });
+    expectFellBackFrom503(result.attempts);
     expect(errorsOf(r, 'tts')).toEqual({ a: 1, b: 0 });
   });
 });
