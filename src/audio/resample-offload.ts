@@ -1,3 +1,4 @@
+import type { AbortSource } from '../internal/abort-link.js';
 import type { AudioEncoding, AudioFormat } from '../types/audio.js';
 import { createAudioConverter } from './audio-converter.js';
 import { ResampleThread } from './resample-thread.js';
@@ -70,7 +71,7 @@ export class ResampleOffload {
     from: AudioFormat,
     to: AudioFormat,
     deliver: (data: Uint8Array) => void,
-    signal?: AbortSignal,
+    signal?: AbortSource,
   ): Promise<StreamConverter> {
     const resamples = from.sampleRate !== to.sampleRate;
     const offload = resamples && this.#wants(from, to);

@@ -1,3 +1,4 @@
+import type { AbortSource } from '../internal/abort-link.js';
 import type { AudioEncoding } from '../types/audio.js';
 import type { AudioConverter } from './audio-converter.js';
 import { decodeG711Into, encodeG711FromS16 } from './pcm-codec.js';
@@ -73,7 +74,7 @@ export class ThreadedConverter implements StreamConverter, ThreadSink {
   readonly #from: AudioEncoding;
   readonly #to: AudioEncoding;
   readonly #deliver: (data: Uint8Array) => void;
-  readonly #signal: AbortSignal | undefined;
+  readonly #signal: AbortSource | undefined;
   #release: (() => void) | undefined;
   /** Pushes and flushes not answered yet. */
   #pending = 0;
@@ -91,7 +92,7 @@ export class ThreadedConverter implements StreamConverter, ThreadSink {
     to: { encoding: AudioEncoding; sampleRate: number },
     quality: number,
     deliver: (data: Uint8Array) => void,
-    signal?: AbortSignal,
+    signal?: AbortSource,
     release?: () => void,
   ) {
     this.#thread = thread;

@@ -1,3 +1,4 @@
+import type { AbortSource } from '../internal/abort-link.js';
 import type { Deadlines, HttpTransport } from '../transport/types.js';
 import type { WebSocketTransport } from '../transport/websocket-types.js';
 import type { AudioFormat } from '../types/audio.js';
@@ -9,8 +10,12 @@ import type { TranscriptEvent } from '../types/transcript.js';
  * convert audio to the caller's format or keep scores: the router does that.
  */
 export interface AttemptContext {
-  /** Aborted when the attempt is abandoned (caller abort, barge-in, deadline, hedge lost). */
-  signal: AbortSignal;
+  /**
+   * Aborted when the attempt is abandoned (caller abort, barge-in, deadline, hedge lost). From the
+   * router an AbortLink, which makes no AbortSignal unless its `.signal` is read (for a library
+   * that takes only a real one); an AbortSignal works too.
+   */
+  signal: AbortSource;
   /** Deadlines the adapter passes to its transport (connect, headers, idle, total). */
   deadlines: Deadlines;
   /** The HTTP transport to use. */

@@ -1,4 +1,5 @@
 import { AbortError } from '../errors/abort-error.js';
+import type { AbortSource } from '../internal/abort-link.js';
 import type { CandidateStart } from './capability.js';
 
 /**
@@ -32,7 +33,7 @@ export function startAfterLoad<T>(loading: Promise<void>, made: CandidateStart<T
 }
 
 /** Resolves when `loading` has ended; rejects with AbortError when `signal` aborts first. */
-function loaded(loading: Promise<void>, signal: AbortSignal): Promise<void> {
+function loaded(loading: Promise<void>, signal: AbortSource): Promise<void> {
   const abortError = () => new AbortError('The attempt was aborted', { cause: signal.reason });
   if (signal.aborted) return Promise.reject(abortError());
   return new Promise<void>((resolve, reject) => {

@@ -2,6 +2,7 @@ import { AbortError } from '../errors/abort-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import type { VoxrouteError } from '../errors/voxroute-error.js';
+import { AbortLink } from '../internal/abort-link.js';
 import type { Settle as SettleOf } from '../internal/once-stream.js';
 import type { AttemptContext } from '../providers/types.js';
 import type { CallSpan } from '../telemetry/tracing.js';
@@ -28,7 +29,7 @@ export interface Running<T> {
    * candidate may follow it or race it). Absent for a call's only candidate: the attempt then
    * runs on the call's signal, and stopping it alone is deferred to the end of the call.
    */
-  abort: AbortController | undefined;
+  abort: AbortLink | undefined;
   iterator: AsyncIterator<T> | undefined;
   attempt: Attempt;
   /** 1-based number of the attempt within the call (its events' `attempt`). */
@@ -66,8 +67,8 @@ export type FirstOutcome<T> =
 export class AttemptCall<T> implements OrderState {
   readonly run: RouteRun<T>;
   readonly scope: CallScope;
-  /** The call's controller: the consumer's return() aborts it too (a barge-in, not a failure). */
-  readonly callAbort: AbortController;
+  /** The call's abort link: the consumer's return() aborts it too (a barge-in, not a failure). */
+  readonly callAbort: AbortLink;
   readonly callStart: number;
   /** The call's router events, built only when a listener or the span will see them. */
   readonly events: CallEvents;
@@ -90,7 +91,7 @@ export class AttemptCall<T> implements OrderState {
     this.run = run;
     this.#settle = settle;
     this.scope = scope;
-    this.callAbort = scope.controller;
+    this.callAbort = scope.link;
     this.callStart = run.clock.now();
     this.#span = run.tracing?.startCall(`voxroute.${run.capability}`, {
       'voxroute.capability': run.capability,
@@ -124,7 +125,7 @@ export class AttemptCall<T> implements OrderState {
   /** Aborts an attempt (its socket closed) and asks its iterator to finish, without waiting or throwing. */
   closeAttempt(r: Running<T>, reason: unknown = new AbortError('Attempt abandoned')): void {
     if (r.abort) {
-      if (!r.abort.signal.aborted) r.abort.abort(reason);
+      r.abort.abort(reason);
     } else this.scope.stopShared(reason);
     const ret = r.iterator?.return?.();
     if (ret) ret.catch(ignore);
@@ -162,7 +163,7 @@ export class AttemptCall<T> implements OrderState {
   end(r: Running<T>): void {
     if (r.ended) return;
     r.ended = true;
-    if (r.onCallAbort) this.callAbort.signal.removeEventListener('abort', r.onCallAbort);
+    if (r.onCallAbort) this.callAbort.removeEventListener('abort', r.onCallAbort);
     this.run.tracker.inFlight(r.c.key, -1);
     r.attempt.durationMs = this.run.clock.now() - r.t0;
   }
@@ -198,11 +199,11 @@ export class AttemptCall<T> implements OrderState {
     const { index, standIn, position: pos } = next;
     const c = run.candidates[index]!;
     // A call's only candidate cannot be followed or raced by another: it runs on the call's signal.
-    const abort = run.candidates.length > 1 ? new AbortController() : undefined;
+    const abort = run.candidates.length > 1 ? new AbortLink() : undefined;
     let onCallAbort: (() => void) | undefined;
     if (abort) {
-      onCallAbort = () => abort.abort(callAbort.signal.reason);
-      callAbort.signal.addEventListener('abort', onCallAbort, { once: true });
+      onCallAbort = () => abort.abort(callAbort.reason);
+      callAbort.addEventListener('abort', onCallAbort);
     }
     const attempt: Attempt = {
       provider: c.provider,
@@ -261,7 +262,7 @@ export class AttemptCall<T> implements OrderState {
           };
         });
       const context: AttemptContext = {
-        signal: r.abort ? r.abort.signal : this.callAbort.signal,
+        signal: r.abort ?? this.callAbort,
         deadlines: c.deadlines,
         transport: run.transport,
       };

@@ -37,7 +37,7 @@ export async function* drive<T>(
   scope.open(run.signal, run.closeSignal, clock, run.deadlineMs);
 
   try {
-    if (callAbort.signal.aborted) throw call.fail(call.callAbortError());
+    if (callAbort.aborted) throw call.fail(call.callAbortError());
     // An unknown route, voice or model fails the call before its input is read: a text with
     // nothing to speak does not hide a voice no provider maps.
     if (run.noCandidate) throw call.fail(run.noCandidate);
@@ -45,7 +45,7 @@ export async function* drive<T>(
       let empty: boolean;
       try {
         // Known at once for a text given whole: no turn of the event loop before the first request.
-        const known = run.isEmpty(callAbort.signal);
+        const known = run.isEmpty(callAbort);
         if (typeof known === 'boolean') empty = known;
         else {
           // The wait for the first input (a whole sample, a sentence of streamed text) ends with
@@ -61,8 +61,8 @@ export async function* drive<T>(
         }
       } catch (error) {
         // The input failed or was stopped (barge-in while the caller's text source waits).
-        if (callAbort.signal.aborted && stopped()) return;
-        throw call.fail(callAbort.signal.aborted ? call.callAbortError() : error);
+        if (callAbort.aborted && stopped()) return;
+        throw call.fail(callAbort.aborted ? call.callAbortError() : error);
       }
       if (empty) {
         call.finish('', 0);
@@ -134,7 +134,7 @@ export async function* drive<T>(
           if (run.hedgeBudget!.take()) call.startNext(true);
           continue;
         }
-        if (outcome === 'aborted' || callAbort.signal.aborted) {
+        if (outcome === 'aborted' || callAbort.aborted) {
           for (const r of [...running]) call.cancel(r);
           if (stopped()) return;
           throw call.fail(call.callAbortError());
@@ -253,7 +253,7 @@ export async function* drive<T>(
         call.closeAttempt(winner);
         call.end(winner);
         running.length = 0;
-        if (callAbort.signal.aborted) {
+        if (callAbort.aborted) {
           winner.attempt.outcome = 'aborted';
           if (stopped()) return;
           throw call.fail(call.callAbortError());

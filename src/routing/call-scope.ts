@@ -1,6 +1,7 @@
 import { AbortError } from '../errors/abort-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import type { VoxrouteError } from '../errors/voxroute-error.js';
+import { AbortLink } from '../internal/abort-link.js';
 import type { Clock } from '../internal/clock.js';
 
 /**
@@ -20,7 +21,7 @@ export interface AbortListener {
 }
 
 /**
- * The abort scope of one routed call: one AbortController, aborted by the caller's signal, by
+ * The abort scope of one routed call: one AbortLink, aborted by the caller's signal, by
  * `router.close()`, by the call's total deadline (TimeoutError phase `total`) and by the
  * consumer's `return()` (a barge-in). Every abort of the call goes through {@link abort}, so
  * {@link aborted} settles without a listener of its own. Built with the call's iterator;
@@ -28,8 +29,8 @@ export interface AbortListener {
  * (no closure per call) and joins the router's calls in progress, until {@link dispose}.
  */
 export class CallScope {
-  /** The call's controller: every attempt's signal follows it. */
-  readonly controller: AbortController;
+  /** The call's abort link: every attempt's follows it. */
+  readonly link = new AbortLink();
   /** True once the call was aborted (as `signal.aborted`, read without the signal's getters: per item). */
   isAborted = false;
   #signal: AbortSignal | undefined;
@@ -46,10 +47,6 @@ export class CallScope {
    * closed then (the call has no other candidate, so it ends right after).
    */
   #sharedReason: unknown;
-
-  constructor() {
-    this.controller = new AbortController();
-  }
 
   /**
    * The call starts: it follows `signal` (the caller's, if any) and `closeSignal` (the
@@ -104,15 +101,14 @@ export class CallScope {
     if (this.isAborted) return;
     this.isAborted = true;
     this.#resolveAborted?.('aborted');
-    if (reason === undefined) this.controller.abort();
-    else this.controller.abort(reason);
+    this.link.abort(reason);
     this.#onAbort?.callAborted();
   }
 
   /** Settles (with `'aborted'`) once the call is aborted. */
   get aborted(): Promise<'aborted'> {
     if (!this.#aborted) {
-      this.#aborted = this.controller.signal.aborted
+      this.#aborted = this.link.aborted
         ? Promise.resolve('aborted')
         : new Promise<'aborted'>((resolve) => {
             this.#resolveAborted = resolve;
@@ -121,9 +117,9 @@ export class CallScope {
     return this.#aborted;
   }
 
-  /** The call's signal. */
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  /** The call's abort link (see AbortLink). */
+  get signal(): AbortLink {
+    return this.link;
   }
 
   /** The call's only attempt (on the call's signal) was stopped for `reason`: the first reason counts. */
@@ -136,7 +132,7 @@ export class CallScope {
    * (with `partialOutput` once the call was `committed`), else AbortError.
    */
   abortError(committed: boolean): VoxrouteError {
-    const reason: unknown = this.controller.signal.reason;
+    const reason: unknown = this.link.reason;
     if (TimeoutError.isInstance(reason)) {
       return committed ? new TimeoutError('total', reason.timeoutMs, { partialOutput: true }) : reason;
     }

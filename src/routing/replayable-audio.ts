@@ -1,6 +1,7 @@
 import { formatLabel, sameFormat } from '../audio/format.js';
 import { isWavHeader, WAV_SNIFF_BYTES } from '../audio/wav-sniff.js';
 import { RequestError } from '../errors/request-error.js';
+import type { AbortSource } from '../internal/abort-link.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 import { callerFailure } from './tts-progress.js';
 
@@ -74,7 +75,7 @@ export class ReplayableAudio {
    * starts at the first byte kept at or after it). It ends when the caller's audio ends, or
    * when `signal` aborts.
    */
-  async *reader(signal?: AbortSignal, from = 0): AsyncGenerator<Uint8Array, void, undefined> {
+  async *reader(signal?: AbortSource, from = 0): AsyncGenerator<Uint8Array, void, undefined> {
     let position = from;
     /** Stream index of the next chunk to look at (see #base). */
     let next = this.#base + this.#firstEndingAfter(from);
@@ -105,7 +106,7 @@ export class ReplayableAudio {
    * Waits until the caller's stream has more than `offset` bytes (true) or has ended with no
    * more (false); false too when `signal` aborts. Throws the caller's stream failure.
    */
-  async readBeyond(offset: number, signal?: AbortSignal): Promise<boolean> {
+  async readBeyond(offset: number, signal?: AbortSource): Promise<boolean> {
     for (;;) {
       if (this.#total > offset) return true;
       if (this.#failure) throw this.#failure.error;

@@ -2,6 +2,7 @@ import type { ConfigError } from '../errors/config-error.js';
 import type { ErrorRedactor } from '../errors/redact.js';
 import type { RequestError } from '../errors/request-error.js';
 import type { VoxrouteError } from '../errors/voxroute-error.js';
+import type { AbortSource } from '../internal/abort-link.js';
 import type { Clock } from '../internal/clock.js';
 import type { AttemptContext } from '../providers/types.js';
 import type { Tracing } from '../telemetry/tracing.js';
@@ -92,7 +93,7 @@ export interface RouteRun<T> {
    * call's own (aborted by the caller's signal, router.close(), the deadline and return()); the
    * attempt loop also races a promise with the call's abort, so a wait need not watch it.
    */
-  isEmpty?: (signal: AbortSignal) => boolean | Promise<boolean>;
+  isEmpty?: (signal: AbortSource) => boolean | Promise<boolean>;
   signal: AbortSignal | undefined;
   closeSignal: AbortSignal;
   transport: HttpTransport;

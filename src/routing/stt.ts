@@ -1,6 +1,7 @@
 import { bytesPerFrame, durationMs, sameFormat } from '../audio/format.js';
 import { createAudioConverter, isDigitalSilence, SampleFramer } from '../audio/index.js';
 import { ProviderError } from '../errors/provider-error.js';
+import type { AbortSource } from '../internal/abort-link.js';
 import type { AudioFormat } from '../types/audio.js';
 import type { SttRequest } from '../types/requests.js';
 import type { TranscriptEvent } from '../types/transcript.js';
@@ -143,7 +144,7 @@ async function* reconnectOnIdleClose(
     pending(): boolean;
     readBeyond(offset: number): Promise<boolean>;
     totalBytes(): number;
-    signal: AbortSignal;
+    signal: AbortSource;
   },
 ): AsyncGenerator<TranscriptEvent, void, undefined> {
   let reconnects = 0;

@@ -1,3 +1,4 @@
+import type { AbortSource } from '../internal/abort-link.js';
 import { isTakeable, nextOf, type Takeable } from '../internal/takeable.js';
 import { canFallBack } from './classify.js';
 
@@ -40,7 +41,7 @@ export class SentenceQueue<S, T = S> {
   });
   /** The request's own abort scope; absent when it runs on its attempt's signal (`retries` 0). */
   readonly #abort: AbortController | undefined;
-  readonly #signal: AbortSignal;
+  readonly #signal: AbortSource;
   #onParentAbort: (() => void) | undefined;
   /** How many times the request was started again after failing before its first chunk. */
   retried = 0;
@@ -54,8 +55,8 @@ export class SentenceQueue<S, T = S> {
    * {@link PumpStep}); without it the request's items are the queue's chunks.
    */
   constructor(
-    open: (signal: AbortSignal) => AsyncIterable<S>,
-    parent: AbortSignal,
+    open: (signal: AbortSource) => AsyncIterable<S>,
+    parent: AbortSource,
     retries: number,
     step?: () => PumpStep<S, T>,
   ) {
@@ -76,8 +77,8 @@ export class SentenceQueue<S, T = S> {
   }
 
   async #pump(
-    open: (signal: AbortSignal) => AsyncIterable<S>,
-    parent: AbortSignal,
+    open: (signal: AbortSource) => AsyncIterable<S>,
+    parent: AbortSource,
     retries: number,
     makeStep: (() => PumpStep<S, T>) | undefined,
   ) {

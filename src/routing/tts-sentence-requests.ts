@@ -1,4 +1,5 @@
 import type { ResampleOffload } from '../audio/resample-offload.js';
+import type { AbortSource } from '../internal/abort-link.js';
 import type { AttemptContext, ProviderAudio, TtsProvider } from '../providers/types.js';
 import { speakable } from '../text/speakable.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
@@ -115,7 +116,7 @@ export class SentenceRequests {
 }
 
 /** Starts the request of one sentence's text on `signal` (its raw provider audio). */
-function synthesize(ask: SpeechAsk, text: string, signal: AbortSignal): AsyncIterable<ProviderAudio> {
+function synthesize(ask: SpeechAsk, text: string, signal: AbortSource): AsyncIterable<ProviderAudio> {
   const attempt = ask.attempt;
   return ask.tts.synthesize(
     speechRequest(ask, text),

@@ -1,4 +1,5 @@
 import { durationMs } from '../audio/format.js';
+import type { AbortSource } from '../internal/abort-link.js';
 import { nextOf, type Takeable } from '../internal/takeable.js';
 import type { ProviderAudio } from '../providers/types.js';
 import type { AudioChunk } from '../types/audio.js';
@@ -49,7 +50,7 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
     private readonly progress: TtsProgress,
     first: number,
     private readonly requests: SentenceRequests,
-    private readonly signal: AbortSignal,
+    private readonly signal: AbortSource,
     private readonly standIn: boolean,
   ) {
     this.#i = first;

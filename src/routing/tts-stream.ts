@@ -3,6 +3,7 @@ import { createAudioConverter, SampleFramer } from '../audio/index.js';
 import type { ResampleOffload } from '../audio/resample-offload.js';
 import { InlineConverter, type StreamConverter } from '../audio/stream-converter.js';
 import { ProtocolError } from '../errors/protocol-error.js';
+import type { AbortSource } from '../internal/abort-link.js';
 import type { ProviderAudio, WordTiming } from '../providers/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
 
@@ -12,7 +13,7 @@ export type DroppedBytesListener = (droppedBytes: number, format: AudioFormat) =
 /** Where a stream's conversions run (see ResampleOffload), and the signal after whose abort none is delivered. */
 export interface ConversionContext {
   offload: ResampleOffload | undefined;
-  signal: AbortSignal | undefined;
+  signal: AbortSource | undefined;
 }
 
 /**

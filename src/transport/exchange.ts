@@ -1,4 +1,5 @@
 import { AbortError, TimeoutError, type TimeoutPhase, type VoxrouteError } from '../errors/index.js';
+import type { AbortSource } from '../internal/abort-link.js';
 import type { Clock } from '../internal/clock.js';
 import { markRouterStall } from '../internal/stall.js';
 import type { Takeable } from '../internal/takeable.js';
@@ -55,7 +56,7 @@ export class Exchange implements HttpResponse, Takeable<Uint8Array>, WireSink {
   private readonly settings: ExchangeSettings;
   private readonly deadlines: PhaseDeadlines;
   private readonly isFetch: boolean;
-  private readonly signal: AbortSignal | undefined;
+  private readonly signal: AbortSource | undefined;
   private control: WireControl | undefined;
   private stage = REQUEST;
   private resolveResponse!: (exchange: Exchange) => void;

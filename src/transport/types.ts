@@ -1,3 +1,4 @@
+import type { AbortSource } from '../internal/abort-link.js';
 import type { Clock } from '../internal/clock.js';
 import type { CaCertificates } from './ca-certificates.js';
 
@@ -28,7 +29,7 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   /** Request body: text, bytes, or a stream of bytes (sent with chunked transfer encoding). */
   body?: string | Uint8Array | AsyncIterable<Uint8Array>;
-  signal?: AbortSignal;
+  signal?: AbortSource;
   deadlines?: Deadlines;
 }
 
@@ -68,7 +69,7 @@ export interface HttpTransport {
 export interface PreconnectOptions {
   /** Provider name used in errors. Default: the origin's host. */
   provider?: string;
-  signal?: AbortSignal;
+  signal?: AbortSource;
   /** Deadline of the whole warmup exchange, in ms. Default: 10,000. */
   timeoutMs?: number;
 }

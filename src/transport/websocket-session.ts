@@ -1,4 +1,5 @@
 import { AbortError, ProviderError, TimeoutError, type VoxrouteError } from '../errors/index.js';
+import type { AbortSource } from '../internal/abort-link.js';
 import type { Clock } from '../internal/clock.js';
 import { markRouterStall, STALL_TOLERANCE_MS } from '../internal/stall.js';
 import { isRetryableStatus } from './classify.js';
@@ -29,7 +30,7 @@ export interface SessionInit {
   /** Header-like record of every secret of the connection, removed from any message. */
   secrets: Record<string, string>;
   clock: Clock;
-  signal?: AbortSignal;
+  signal?: AbortSource;
   connectMs: number;
   idleMs: number;
   /**

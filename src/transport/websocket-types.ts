@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { AbortSource } from '../internal/abort-link.js';
 import type { Clock } from '../internal/clock.js';
 import type { CaCertificates } from './ca-certificates.js';
 
@@ -35,7 +36,7 @@ export interface WebSocketConnectRequest {
   /** Subprotocols to offer. */
   protocols?: string[];
   /** Aborting closes the connection (code 1000) and makes `messages()` throw AbortError. */
-  signal?: AbortSignal;
+  signal?: AbortSource;
   deadlines?: WebSocketDeadlines;
 }
 

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { AbortError, ProviderError } from '../errors/index.js';
+import type { AbortSource } from '../internal/abort-link.js';
 import { type Clock, systemClock } from '../internal/clock.js';
 import { loadUndici, withBundledRoots } from './agent.js';
 import { redactSecrets } from './redact.js';
@@ -151,6 +152,6 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
   };
 }
 
-function abortError(provider: string, signal: AbortSignal): AbortError {
+function abortError(provider: string, signal: AbortSource): AbortError {
   return new AbortError(`WebSocket to provider '${provider}' aborted`, { cause: signal.reason });
 }

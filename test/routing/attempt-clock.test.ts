@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AbortSource } from '../../src/internal/abort-link.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
 import type { RouteCandidate } from '../../src/routing/route-run.js';
 import { routedStream } from '../../src/routing/routed-stream.js';
@@ -21,7 +22,7 @@ function clocked(provider: string, firstChunkMs: number) {
   const answered = new Promise<void>((resolve) => {
     answer = resolve;
   });
-  const c: RouteCandidate<ChatEvent> & { starts: number; signal?: AbortSignal } = {
+  const c: RouteCandidate<ChatEvent> & { starts: number; signal?: AbortSource } = {
     provider,
     key: LatencyTracker.key(provider, 'chat', 'm'),
     model: 'm',
@@ -36,7 +37,7 @@ function clocked(provider: string, firstChunkMs: number) {
         await gate;
         ready?.();
         await Promise.race([answered, aborted(attempt.signal)]);
-        attempt.signal.throwIfAborted();
+        if (attempt.signal.aborted) throw attempt.signal.reason;
         yield delta(provider);
       })();
     },

@@ -8,6 +8,7 @@ import {
   ProviderError,
   TimeoutError,
 } from '../../src/errors/index.js';
+import type { AbortSource } from '../../src/internal/abort-link.js';
 import type { AttemptContext } from '../../src/providers/types.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
 import type { CandidateHealth, RouteCandidate } from '../../src/routing/route-run.js';
@@ -146,7 +147,7 @@ describe('the attempt loop', () => {
 
   it('abandons a provider that sends nothing by its first-chunk deadline and closes it (C17)', async () => {
     const clock = new ManualClock();
-    let aSignal: AbortSignal | undefined;
+    let aSignal: AbortSource | undefined;
     const a = candidate<ChatEvent>(
       'a',
       async function* (attempt) {
@@ -183,7 +184,7 @@ describe('the attempt loop', () => {
     // The only candidate runs on the call's signal (one abort scope per call): stopping the
     // attempt alone is deferred to the end of the call, which follows at once.
     const clock = new ManualClock();
-    let aSignal: AbortSignal | undefined;
+    let aSignal: AbortSource | undefined;
     const a = candidate<ChatEvent>(
       'a',
       async function* (attempt) {
@@ -211,7 +212,7 @@ describe('the attempt loop', () => {
   });
 
   it("a call's only candidate that fails after output is closed (its signal aborted), a clean end is not", async () => {
-    let failing: AbortSignal | undefined;
+    let failing: AbortSource | undefined;
     const a = candidate<ChatEvent>('a', async function* (attempt) {
       failing = attempt.signal;
       yield delta('one');
@@ -223,7 +224,7 @@ describe('the attempt loop', () => {
     expect(AbortError.isInstance(failing?.reason)).toBe(true);
     expect((failing?.reason as AbortError | undefined)?.message).toBe('Attempt abandoned');
 
-    let clean: AbortSignal | undefined;
+    let clean: AbortSource | undefined;
     const b = candidate<ChatEvent>('b', async function* (attempt) {
       clean = attempt.signal;
       yield delta('ok');
@@ -282,7 +283,7 @@ describe('the attempt loop', () => {
   });
 
   it('breaking out of the loop aborts the provider at once (barge-in) and resolves the result', async () => {
-    let signal: AbortSignal | undefined;
+    let signal: AbortSource | undefined;
     let closed = false;
     const a = candidate<ChatEvent>('a', async function* (attempt) {
       signal = attempt.signal;

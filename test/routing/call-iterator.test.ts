@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/errors/abort-error.js';
 import { MidStreamError } from '../../src/errors/mid-stream-error.js';
 import { ProviderError } from '../../src/errors/provider-error.js';
+import type { AbortSource } from '../../src/internal/abort-link.js';
 import type { Takeable } from '../../src/internal/takeable.js';
 import { routedStream } from '../../src/routing/routed-stream.js';
 import { candidate, fakeRun } from './helpers.js';
@@ -220,7 +221,7 @@ describe("the call's iterator after the first item", () => {
   it('return() while a next() waits: the pending next() is done, the attempt aborted and closed, the result resolved', async () => {
     const src = handStream<{ n: number }>();
     src.push({ n: 0 });
-    let signal: AbortSignal | undefined;
+    let signal: AbortSource | undefined;
     const stream = routedStream(
       fakeRun([
         candidate('a', (attempt) => {

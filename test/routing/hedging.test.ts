@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError, TimeoutError } from '../../src/errors/index.js';
+import type { AbortSource } from '../../src/internal/abort-link.js';
 import type { CandidateHealth } from '../../src/routing/route-run.js';
 import { routedStream } from '../../src/routing/routed-stream.js';
 import type { ChatEvent } from '../../src/types/chat.js';
@@ -29,7 +30,7 @@ const unlimited = { take: () => true };
 describe('hedged requests', () => {
   it('starts the second choice after the hedge delay; the first chunk wins and the loser is closed and not charged', async () => {
     const clock = new ManualClock();
-    let aSignal: AbortSignal | undefined;
+    let aSignal: AbortSource | undefined;
     const a = candidate<ChatEvent>('a', async function* (attempt) {
       aSignal = attempt.signal;
       await aborted(attempt.signal);
@@ -90,7 +91,7 @@ describe('hedged requests', () => {
       yield delta('a');
     });
     a.hedgeAfterMs = 100;
-    let bSignal: AbortSignal | undefined;
+    let bSignal: AbortSource | undefined;
     const b = candidate<ChatEvent>('b', async function* (attempt) {
       bSignal = attempt.signal;
       await aborted(attempt.signal);
@@ -121,7 +122,7 @@ describe('hedged requests', () => {
 
   it('replaces a hedge that fails at once with the next choice, instead of waiting on the slow first choice alone', async () => {
     const clock = new ManualClock();
-    let aSignal: AbortSignal | undefined;
+    let aSignal: AbortSource | undefined;
     const a = candidate<ChatEvent>('a', async function* (attempt) {
       aSignal = attempt.signal;
       await aborted(attempt.signal);
@@ -288,7 +289,7 @@ describe('hedged requests', () => {
 describe('the call budget (deadlineMs)', () => {
   it('ends a call whose attempts all stall with TimeoutError phase total, closing every attempt', async () => {
     const clock = new ManualClock();
-    const signals: AbortSignal[] = [];
+    const signals: AbortSource[] = [];
     const stall = (p: string) =>
       candidate<ChatEvent>(p, async function* (attempt) {
         signals.push(attempt.signal);

@@ -1,3 +1,4 @@
+import type { AbortSource } from '../../src/internal/abort-link.js';
 import type { Clock } from '../../src/internal/clock.js';
 import type { AttemptContext } from '../../src/providers/types.js';
 import { RouterEmitter } from '../../src/routing/events.js';
@@ -92,7 +93,7 @@ export function candidate<T>(
 }
 
 /** Resolves when `signal` aborts. */
-export function aborted(signal: AbortSignal): Promise<void> {
+export function aborted(signal: AbortSource): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve();
     else signal.addEventListener('abort', () => resolve(), { once: true });

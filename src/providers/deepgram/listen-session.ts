@@ -1,4 +1,5 @@
 import { AbortError, TimeoutError } from '../../errors/index.js';
+import type { AbortSource } from '../../internal/abort-link.js';
 import type { Clock } from '../../internal/clock.js';
 import { markRouterStall, setStallTolerantTimeout } from '../../internal/stall.js';
 import type { WebSocketConnection, WebSocketMessage } from '../../transport/websocket-types.js';
@@ -13,7 +14,7 @@ export interface ListenSessionOptions {
   /** Longest wait for the next server message after CloseStream, in ms (TimeoutError `idle`). */
   closeWaitMs: number;
   /** The attempt's signal: aborting it ends the session with AbortError. */
-  signal: AbortSignal;
+  signal: AbortSource;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { AbortError } from '../../errors/index.js';
+import type { AbortSource } from '../../internal/abort-link.js';
 
 /**
  * Reads `audio` to its end and returns all its bytes joined. Rejects with AbortError as soon
@@ -7,7 +8,7 @@ import { AbortError } from '../../errors/index.js';
  */
 export async function collectAudio(
   audio: AsyncIterable<Uint8Array>,
-  signal: AbortSignal,
+  signal: AbortSource,
 ): Promise<Uint8Array> {
   if (signal.aborted) throw new AbortError();
   const iterator = audio[Symbol.asyncIterator]();

@@ -1,3 +1,4 @@
+import type { AbortSource } from '../../internal/abort-link.js';
 import type { TtsTextPiece } from '../types.js';
 
 /** Streamed TTS text as adapters take it: plain strings, or the router's pieces with clause ends marked. */
@@ -17,10 +18,10 @@ export function textPiece(item: unknown, ownClauseEnd: (text: string) => boolean
 }
 
 /** The text of streamed text joined (for endpoints that take it whole); stops with `signal`'s reason. */
-export async function joinStreamedText(source: StreamedText, signal?: AbortSignal): Promise<string> {
+export async function joinStreamedText(source: StreamedText, signal?: AbortSource): Promise<string> {
   let text = '';
   for await (const item of source) {
-    signal?.throwIfAborted();
+    if (signal?.aborted) throw signal.reason;
     text += textPiece(item, () => false)?.text ?? '';
   }
   return text;
