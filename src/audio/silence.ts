@@ -8,10 +8,16 @@ import { ALAW_SILENCE, MULAW_SILENCE } from './g711.js';
  * - mulaw: 0xFF bytes (0x00 is full-scale negative in mu-law, heard as loud noise);
  * - alaw: 0xD5 bytes (the G.711 idle code, +8 of 32768).
  * e.g. 100 ms of 8 kHz mu-law is 800 bytes of 0xFF.
- * @throws RangeError when `ms` is negative or not finite, `format.encoding` is not one of
- *   pcm_s16le, pcm_f32le, mulaw, alaw, or `format.sampleRate` is not a positive integer.
+ * @throws TypeError when `format` is not an object or `ms` not a number (the arguments are
+ *   `(format, ms)`, in that order). RangeError when `ms` is negative or not finite,
+ *   `format.encoding` is not one of pcm_s16le, pcm_f32le, mulaw, alaw, or `format.sampleRate`
+ *   is not a positive integer.
  */
 export function silence(format: AudioFormat, ms: number): Uint8Array {
+  if (typeof format !== 'object' || format === null || typeof ms !== 'number')
+    throw new TypeError(
+      `silence(format, ms): expected an AudioFormat ({ encoding, sampleRate }) and a number of ms, got (${shown(format)}, ${shown(ms)})`,
+    );
   if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`silence: ms must be >= 0, got ${ms}`);
   if (!AUDIO_ENCODINGS.includes(format.encoding))
     throw new RangeError(
@@ -26,6 +32,19 @@ export function silence(format: AudioFormat, ms: number): Uint8Array {
   if (format.encoding === 'mulaw') out.fill(MULAW_SILENCE);
   else if (format.encoding === 'alaw') out.fill(ALAW_SILENCE);
   return out;
+}
+
+/** An argument as a message shows it: a string quoted, an object as JSON (cut at 60 characters). */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return `'${value.slice(0, 60)}'`;
+  if (typeof value !== 'object' || value === null) return String(value);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    json = undefined;
+  }
+  return json === undefined ? Object.prototype.toString.call(value) : json.slice(0, 60);
 }
 
 /**

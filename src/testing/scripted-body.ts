@@ -31,7 +31,7 @@ const RESET = Symbol('reset');
 
 /** The error a body stream fails with when the script resets the connection (msw shows it to the client). */
 function resetError(): TypeError {
-  const cause = Object.assign(new Error('connection reset by voxroute mock'), { code: 'ECONNRESET' });
+  const cause = Object.assign(new Error('connection reset by the mock server'), { code: 'ECONNRESET' });
   return new TypeError('terminated', { cause });
 }
 

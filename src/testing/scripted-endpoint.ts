@@ -222,7 +222,7 @@ export function scriptedEndpoint<E extends string>(options: ScriptedEndpointOpti
       if (request.signal.aborted) return aborted();
       return refuse(
         500,
-        `voxroute mock failed: ${error instanceof Error ? error.message : String(error)}`,
+        `mock server failed: ${error instanceof Error ? error.message : String(error)}`,
         'crash',
       );
     }

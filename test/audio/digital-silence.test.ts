@@ -40,4 +40,21 @@ describe('silence', () => {
       new RangeError('silence: ms must be >= 0, got -1'),
     );
   });
+
+  it('throws a TypeError showing both arguments when they are swapped or of the wrong type', () => {
+    const call = (format: unknown, ms: unknown) => () => silence(format as AudioFormat, ms as number);
+    const swapped = call(500, { encoding: 'mulaw', sampleRate: 8000 });
+    expect(swapped).toThrow(TypeError);
+    expect(swapped).toThrow(
+      new TypeError(
+        'silence(format, ms): expected an AudioFormat ({ encoding, sampleRate }) and a number of ms, got (500, {"encoding":"mulaw","sampleRate":8000})',
+      ),
+    );
+    expect(call({ encoding: 'mulaw', sampleRate: 8000 }, '100')).toThrow(
+      new TypeError(
+        `silence(format, ms): expected an AudioFormat ({ encoding, sampleRate }) and a number of ms, got ({"encoding":"mulaw","sampleRate":8000}, '100')`,
+      ),
+    );
+    expect(call(null, 10)).toThrow(TypeError);
+  });
 });

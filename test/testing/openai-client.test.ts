@@ -95,7 +95,7 @@ describe('the official openai client against the loopback mock', () => {
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as APIError).status).toBe(400);
     expect((error as APIError).message).toBe(
-      "400 response_format 'mp3' is not served by the voxroute mock: use 'pcm' or 'wav'",
+      "400 response_format 'mp3' is not served by the mock server: use 'pcm' or 'wav'",
     );
     expect(server!.requests.map((r) => [r.endpoint, r.status])).toEqual([['speech', 400]]);
   });

@@ -53,7 +53,7 @@ function ttsFields(body: unknown, rawOnly: boolean): TtsFields | HttpProblem {
   if (!isObject(output)) return bad('output_format is required');
   if (rawOnly && output.container !== 'raw')
     return bad('output_format.container must be "raw" on this endpoint');
-  if (output.container === 'mp3') return bad('mp3 is not served by the voxroute mock: use raw or wav');
+  if (output.container === 'mp3') return bad('mp3 is not served by the mock server: use raw or wav');
   if (output.container !== 'raw' && output.container !== 'wav') {
     return bad(`output_format.container ${JSON.stringify(output.container)} is not supported`);
   }

@@ -16,7 +16,7 @@ import type { MockScript } from '../mock-script.js';
  * `headersDelayMs`, `chunkBytes`, `errorEventAfterChunks` and `errorEvent` do not apply.
  * Added here:
  * - `closeAfterChunks`, `closeCode` (default 1011), `closeReason` (default
- *   `'voxroute mock: scripted close'`): close with that code and reason (e.g. 1008
+ *   `'mock server: scripted close'`): close with that code and reason (e.g. 1008
  *   `'invalid api key'`; 1011 `'NET-0001 ...'`).
  *
  * @example
@@ -31,7 +31,7 @@ export interface DeepgramListenScript extends MockScript {
 }
 
 /** Default {@link DeepgramListenScript.closeReason}. */
-export const DEEPGRAM_SCRIPTED_CLOSE_REASON = 'voxroute mock: scripted close';
+export const DEEPGRAM_SCRIPTED_CLOSE_REASON = 'mock server: scripted close';
 
 /**
  * Default inactivity window of the mock's `/v1/listen`, in ms: with no frame (binary or text)

@@ -180,7 +180,7 @@ export function createDeepgramMock(options: DeepgramMockOptions = {}): DeepgramM
     const encoding = query.encoding === undefined ? undefined : LISTEN_ENCODINGS[query.encoding];
     if (encoding === undefined) {
       return reject(
-        `encoding '${query.encoding ?? ''}' is not served by the voxroute mock: use linear16, mulaw or alaw`,
+        `encoding '${query.encoding ?? ''}' is not served by the mock server: use linear16, mulaw or alaw`,
       );
     }
     const sampleRate = Number(query.sample_rate);
@@ -188,7 +188,7 @@ export function createDeepgramMock(options: DeepgramMockOptions = {}): DeepgramM
       return reject('sample_rate is required with raw audio: an integer in Hz');
     }
     if (query.channels !== undefined && query.channels !== '1') {
-      return reject('the voxroute mock serves mono audio only (channels=1)');
+      return reject('the mock server serves mono audio only (channels=1)');
     }
     const transcript = resolvePerCall(options.transcript, context) ?? DEFAULT_DEEPGRAM_TRANSCRIPT;
     const punctuated = query.punctuate === 'true' || query.smart_format === 'true';

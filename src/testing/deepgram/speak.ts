@@ -97,7 +97,7 @@ export function speakPlan(
   if (encodingName === null || encoding === undefined) {
     return {
       status: 400,
-      message: `encoding '${encodingName ?? ''}' is not served by the voxroute mock: use linear16, mulaw or alaw`,
+      message: `encoding '${encodingName ?? ''}' is not served by the mock server: use linear16, mulaw or alaw`,
     };
   }
   const sampleRate = Number(query.get('sample_rate'));
@@ -111,7 +111,7 @@ export function speakPlan(
   if (container !== 'none' && container !== 'wav') {
     return {
       status: 400,
-      message: `container '${container}' is not served by the voxroute mock: use none or wav`,
+      message: `container '${container}' is not served by the mock server: use none or wav`,
     };
   }
   const speedText = query.get('speed');

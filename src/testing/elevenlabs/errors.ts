@@ -67,7 +67,7 @@ export interface StreamInputErrorMessage {
 
 /** The mock's message for the inactivity close, with the window in seconds. */
 export function inactivityMessage(seconds: number): string {
-  return `No new text input within ${seconds} seconds: stream-input closed by the voxroute mock (send " " to keep it open, "" to end).`;
+  return `No new text input within ${seconds} seconds: stream-input closed by the mock server (send " " to keep it open, "" to end).`;
 }
 
 /** A close reason of at most 123 bytes (RFC 6455 §5.5), cut at a character boundary. */

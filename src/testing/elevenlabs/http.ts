@@ -34,7 +34,7 @@ export function outputFormatProblem(name: string | null): MockProblem {
     status: 422,
     body: elevenLabsValidationErrorBody(
       ['query', 'output_format'],
-      `The voxroute mock makes raw audio only (pcm_*, ulaw_8000, alaw_8000), not ${shown}`,
+      `The mock server makes raw audio only (pcm_*, ulaw_8000, alaw_8000), not ${shown}`,
     ),
   };
 }

@@ -94,7 +94,7 @@ export function speechPlan(body: unknown, input: SpeechInput): BodyPlan | Reques
   if (format !== 'pcm' && format !== 'wav') {
     return {
       status: 400,
-      message: `response_format '${String(format)}' is not served by the voxroute mock: use 'pcm' or 'wav'`,
+      message: `response_format '${String(format)}' is not served by the mock server: use 'pcm' or 'wav'`,
     };
   }
   const sampleRate =

@@ -151,5 +151,5 @@ export function transcriptionPlan(
     };
     return { headers: { 'content-type': 'application/json' }, chunks: [json(body)] };
   }
-  return { status: 400, message: `response_format '${format}' is not served by the voxroute mock` };
+  return { status: 400, message: `response_format '${format}' is not served by the mock server` };
 }

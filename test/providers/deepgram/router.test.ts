@@ -6,6 +6,7 @@ import type { DeepgramListenScript } from '../../../src/testing/deepgram/index.j
 import {
   createDeepgramMock,
   createOpenAiCompatibleMock,
+  MOCK_API_KEY,
   type MockServer,
   mockDeepgramSpeech,
   type RecordedFile,
@@ -34,13 +35,13 @@ const PCM16K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 16000 };
  * served; a router whose `stt` route is [dg (nova-3), oa (whisper-1)] by priority, without a
  * first-chunk deadline.
  */
-async function sttWithBackup(listen: DeepgramListenScript) {
-  const deepgram = createDeepgramMock({ apiKey: KEY, inactivityTimeoutMs: 0, script: { listen } });
+async function sttWithBackup(listen: DeepgramListenScript, key = KEY) {
+  const deepgram = createDeepgramMock({ apiKey: key, inactivityTimeoutMs: 0, script: { listen } });
   const openai = createOpenAiCompatibleMock();
   const [dg, oa] = [await serve(deepgram), await serve(openai)];
   const router = createRouter({
     providers: {
-      dg: { kind: 'deepgram', baseUrl: dg.url, apiKey: KEY, stt: { model: 'nova-3' } },
+      dg: { kind: 'deepgram', baseUrl: dg.url, apiKey: key, stt: { model: 'nova-3' } },
       oa: { kind: 'openai-compatible', baseUrl: `${oa.url}/v1`, stt: { model: 'whisper-1' } },
     },
     routes: { stt: { providers: ['dg', 'oa'], strategy: 'priority', firstChunkTimeoutMs: false } },
@@ -90,6 +91,24 @@ describe('Deepgram through createRouter', () => {
       const parts: Uint8Array[] = [];
       for await (const data of wav.data) parts.push(data);
       expectSameBytes(concat(parts), pcm);
+    } finally {
+      await router.close();
+    }
+  });
+
+  it("the mock's own words in a close reason are not taken for pieces of MOCK_API_KEY ('voxroute-mock-key')", async () => {
+    const { router } = await sttWithBackup({ closeAfterChunks: 0 }, MOCK_API_KEY);
+    try {
+      const pcm = syntheticAudio({ durationMs: 2000, format: PCM16K });
+      async function* audio() {
+        yield* pieces(pcm, 3200);
+      }
+      const stream = router.stt({ audio: audio(), format: PCM16K });
+      await collect(stream);
+      const failure = (await stream.result).attempts[0]!.error as ProviderError;
+      expect(failure.message).toBe(
+        "Provider 'dg' closed the WebSocket with code 1011 (Internal Error): mock server: scripted close",
+      );
     } finally {
       await router.close();
     }

@@ -84,7 +84,7 @@ describe('Cartesia mock over HTTP (PROTOCOLS.md 1.1, 1.3, 1.4, 7.1)', () => {
     });
     expect([mp3.status, await mp3.text()]).toEqual([
       400,
-      'Bad Request: mp3 is not served by the voxroute mock: use raw or wav',
+      'Bad Request: mp3 is not served by the mock server: use raw or wav',
     ]);
     const nowhere = await fetch(`${url}/voices`, { method: 'POST', headers, body: '{}' });
     expect(nowhere.status).toBe(404);

@@ -59,7 +59,7 @@ describe('ElevenLabs mock: /stream/with-timestamps (streamWithTimestamps)', () =
       detail: [
         {
           loc: ['query', 'output_format'],
-          msg: 'The voxroute mock makes raw audio only (pcm_*, ulaw_8000, alaw_8000), not the default mp3_44100_128',
+          msg: 'The mock server makes raw audio only (pcm_*, ulaw_8000, alaw_8000), not the default mp3_44100_128',
           type: 'value_error',
         },
       ],

@@ -145,7 +145,7 @@ describe('createOpenAiCompatibleMock: auth, routing, errors', () => {
     const response = await mock.handle(jsonRequest('/chat/completions', chatBody));
     expect(response.status).toBe(500);
     expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
-      'voxroute mock failed: no reply scripted',
+      'mock server failed: no reply scripted',
     );
   });
 });

@@ -136,7 +136,7 @@ describe('mock speech', () => {
     );
     expect(mp3.status).toBe(400);
     expect(((await mp3.json()) as { error: { message: string } }).error.message).toBe(
-      "response_format 'mp3' is not served by the voxroute mock: use 'pcm' or 'wav'",
+      "response_format 'mp3' is not served by the mock server: use 'pcm' or 'wav'",
     );
     const empty = await mock.handle(
       jsonRequest('/audio/speech', { model: 'tts-1', input: '', response_format: 'pcm' }),
