@@ -3,11 +3,10 @@
  * `'abort'` event without making an AbortSignal (about 5 µs each on Node.js 20) unless one is
  * read; and a routed call, over loopback to a node:http server, makes none.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRouter, type Router } from '../../src/index.js';
 import { AbortLink } from '../../src/internal/abort-link.js';
+import { type LoopbackServer, startLoopbackServer } from '../helpers/loopback.js';
 
 describe('AbortLink', () => {
   it('calls each listener once, in the order added, with the default reason a DOMException named AbortError', () => {
@@ -76,25 +75,20 @@ describe('AbortLink', () => {
 });
 
 describe('a routed call makes no AbortSignal', () => {
-  let server: http.Server | undefined;
+  let server: LoopbackServer | undefined;
   let router: Router | undefined;
   afterEach(async () => {
     await router?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await server?.close();
   });
 
   /** An OpenAI-compatible speech server on node:http alone: 4,800 bytes of PCM (0x01) per request. */
   async function start(): Promise<string> {
-    server = http.createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        res.writeHead(200, { 'content-type': 'audio/pcm' });
-        res.end(Buffer.alloc(4800, 1));
-      });
+    server = await startLoopbackServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'audio/pcm' });
+      res.end(Buffer.alloc(4800, 1));
     });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/v1`;
+    return `${server.origin}/v1`;
   }
 
   it.each([
