@@ -16,8 +16,8 @@ export interface AbortSource {
  * at least once, some 10 % of what the router adds to time to first chunk. Node.js 22 made the
  * signal much cheaper; this stays cheaper on both (see docs/benchmarks.md, session 12).
  *
- * Listeners run once, in the order added, when {@link abort} is first called; one that throws
- * does not stop the others (its error is rethrown in a microtask, as an EventTarget reports
+ * Listeners run once, in the order added, when {@link abort} is first called (one removed by
+ * an earlier one is not called); one that throws does not stop the others (its error is rethrown in a microtask, as an EventTarget reports
  * it). {@link signal} is a real `AbortSignal` that follows this link, made on first read, for
  * code that hands it to another library.
  */
@@ -38,8 +38,9 @@ export class AbortLink implements AbortSource {
       reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
     const listeners = this.#listeners;
     if (listeners === undefined) return;
-    this.#listeners = undefined;
-    for (const listener of listeners) {
+    for (const listener of [...listeners]) {
+      // One removed by an earlier listener is not called (as an EventTarget does).
+      if (!listeners.includes(listener)) continue;
       try {
         listener();
       } catch (error) {
@@ -48,6 +49,7 @@ export class AbortLink implements AbortSource {
         });
       }
     }
+    this.#listeners = undefined;
   }
 
   /** Calls `listener` once on abort (not when it already happened, as an EventTarget). */

@@ -40,6 +40,20 @@ describe('AbortLink', () => {
     expect(link.reason).toBe(reason);
   });
 
+  it('a listener removed by an earlier one during the abort is not called', () => {
+    const link = new AbortLink();
+    const calls: string[] = [];
+    const second = () => calls.push('second');
+    link.addEventListener('abort', () => {
+      calls.push('first');
+      link.removeEventListener('abort', second);
+    });
+    link.addEventListener('abort', second);
+    link.addEventListener('abort', () => calls.push('third'));
+    link.abort();
+    expect(calls).toEqual(['first', 'third']);
+  });
+
   it('a listener that throws does not stop the next; its error is rethrown in a microtask', () => {
     const link = new AbortLink();
     const queued: (() => void)[] = [];
