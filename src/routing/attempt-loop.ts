@@ -198,6 +198,7 @@ export async function* drive<T>(
             ...call.baseOf(r),
             error,
             next: next.provider,
+            partialOutput: false,
             elapsedMs: clock.now() - callStart,
           });
         if (replace) {
@@ -290,6 +291,7 @@ export async function* drive<T>(
               ...call.baseOf(winner),
               error: cause,
               next: next.provider,
+              partialOutput: true,
               elapsedMs: clock.now() - callStart,
             });
           midStreamCause = cause;

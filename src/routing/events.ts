@@ -46,8 +46,13 @@ export interface RouterEvents {
   fleet: FleetEvent;
   /** An attempt produced its first chunk; `timeToFirstChunkMs` from the attempt's start. */
   'first-chunk': RouterEventBase & { timeToFirstChunkMs: number };
-  /** An attempt failed before its first chunk and the call moves on to `next`. */
-  fallback: RouterEventBase & { error: unknown; next: string };
+  /**
+   * An attempt failed and the call moves on to `next`: before its first chunk
+   * (`partialOutput: false`), or after it, when the route continues the stream on another
+   * provider (`midStream: 'resume'` for TTS and STT, `'continue'` for chat; `partialOutput:
+   * true`).
+   */
+  fallback: RouterEventBase & { error: unknown; next: string; partialOutput: boolean };
   /** An attempt failed (before or after its first chunk). */
   error: RouterEventBase & { error: unknown; partialOutput: boolean };
 }

@@ -33,7 +33,9 @@ export const TTFC_BUCKETS_MS: readonly number[] = [
  * - `voxroute.time_to_first_chunk` (histogram, unit `ms`, buckets {@link TTFC_BUCKETS_MS}): one
  *   value per attempt that produced a first chunk;
  * - `voxroute.fallbacks` (counter): one per `fallback` event, attributed to the provider that
- *   failed, with `voxroute.next` (the provider tried next) and `error.type` (the error's class);
+ *   failed, with `voxroute.next` (the provider tried next), `voxroute.partial_output` (true when
+ *   it failed after its first chunk and the stream continues on `next`) and `error.type` (the
+ *   error's class);
  * - `voxroute.hedges` (counter): one per hedged attempt, attributed to the provider hedged onto;
  * - `voxroute.breaker.openings` (counter): one per breaker that went to open, with
  *   `voxroute.breaker.reason`.
@@ -87,6 +89,7 @@ export async function instrumentRouter(router: RouterEventSource): Promise<() =>
         ...base(e),
         'voxroute.route': e.route,
         'voxroute.next': e.next,
+        'voxroute.partial_output': e.partialOutput,
         'error.type': errorType(e.error),
       }),
     ),

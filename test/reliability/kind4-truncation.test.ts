@@ -96,9 +96,13 @@ describe('kind 4: a cut stream is a failure, never a complete result', () => {
       },
       routes: { tts: { providers: ['sm', 'b'], strategy: 'priority', midStream: 'resume' } },
     } as RouterConfig);
+    const fallbacks: [string, string, boolean][] = [];
+    r.on('fallback', (e) => fallbacks.push([e.provider, e.next, e.partialOutput]));
     const stream = r.tts({ text: 'Hello there.', voice: 'agent' });
     const { items, error } = await drain(stream);
     expect(error).toBeUndefined();
+    // A fallback after the first chunk says so (the stream continues on b).
+    expect(fallbacks).toEqual([['sm', 'b', true]]);
     expect(backup.hits).toBe(1);
     expect(items[0]!.data.byteLength).toBe(4800);
     expect(items.findIndex((c) => c.discontinuity)).toBe(1);

@@ -170,6 +170,7 @@ describe('instrumentRouter (metrics through @opentelemetry/api, read by @opentel
             'gen_ai.operation.name': 'chat',
             'voxroute.route': 'talk',
             'voxroute.next': 'b',
+            'voxroute.partial_output': false,
             'error.type': 'ProviderError',
           },
           3,
