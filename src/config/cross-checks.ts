@@ -10,7 +10,8 @@ import { MID_STREAM_OF } from './route.js';
  * once). Each issue has the full path of the offending value:
  * - a provider of a known kind needs at least one capability section (`tts`, `stt`, `chat`);
  * - a route named other than `tts`/`stt`/`chat` must set `capability`, and one so named
- *   must not set a different one;
+ *   must not set a different one; a route's `name`, when given (a resolved config's copy of
+ *   the key, e.g. in a spread copy of one), is its key;
  * - each provider a route names exists, has the route's capability, and is named once;
  * - each key of a route's `weights` and `costs` is one of the route's providers, and each key
  *   of `defaults.routes.weights`/`costs` a configured provider (with a did-you-mean).
@@ -39,6 +40,13 @@ export function checkConfigReferences(config: unknown, ctx: Pick<z.RefinementCtx
   if (!isRecord(config.routes)) return;
   for (const [routeName, route] of Object.entries(config.routes)) {
     if (!isRecord(route)) continue;
+    if (route.name !== undefined && route.name !== routeName && typeof route.name === 'string') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['routes', routeName, 'name'],
+        message: `is "${route.name}", not this route's key "${routeName}" (a route's name is its key: leave it out)`,
+      });
+    }
     const capability = routeCapability(routeName, route, ctx);
     const midStream = route.midStream;
     const fits = capability ? MID_STREAM_OF[capability as keyof typeof MID_STREAM_OF] : undefined;

@@ -268,7 +268,7 @@ const SETTINGS: Record<string, (value: unknown) => unknown> = {
   ewmaDecayMs: ms,
 };
 const SETTING_KEYS = keys(...Object.keys(SETTINGS));
-const ROUTE_KEYS = keys('capability', 'providers', ...SETTING_KEYS);
+const ROUTE_KEYS = keys('name', 'capability', 'providers', ...SETTING_KEYS);
 
 function settings(out: Plain, source: Plain): Plain {
   for (const name in SETTINGS) field(out, source, name, SETTINGS[name] as (v: unknown) => unknown);
@@ -278,6 +278,8 @@ function settings(out: Plain, source: Plain): Plain {
 function route(value: unknown): Plain {
   const source = plain(value, ROUTE_KEYS);
   const out: Plain = {};
+  // `name` (a resolved config's copy of the key): checkConfigReferences checks it is the key.
+  field(out, source, 'name', (v) => str(v, 0));
   field(out, source, 'capability', (v) => oneOf(v, CAPABILITIES));
   const providers = source.providers;
   need(Array.isArray(providers) && providers.length > 0);

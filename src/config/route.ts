@@ -160,6 +160,12 @@ const routeSettingsShape = () => {
 export const routeSchema = lazySchema((z) =>
   z
     .strictObject({
+      name: z
+        .string()
+        .optional()
+        .describe(
+          "The route's own key, as a resolved config carries it (so that a spread copy of one can be passed back); when given it must equal the key. Leave it out otherwise.",
+        ),
       capability: z
         .enum(CAPABILITIES)
         .optional()
