@@ -60,11 +60,20 @@ function distance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
+/** True when `b` is `a` with two neighbouring letters swapped. */
+function isSwap(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+}
+
 /**
  * The known key an unknown `key` most likely meant, or undefined: one that differs only in
  * case, `_`/`-` (`baseURL`, `base_url` -> `baseUrl`; `api_key` -> `apiKey`), else the single
  * closest one within 2 edits (and at most a third of the key's length, less one letter), compared
- * case-insensitively (`apiKye` -> `apiKey`, a swap; `voice` -> `voices`).
+ * case-insensitively (`apiKye` -> `apiKey`, a swap; `voice` -> `voices`); a key too short for
+ * an edit still gets one swap of two neighbours (`evn` -> `env`).
  */
 export function didYouMean(key: string, allowed: readonly string[]): string | undefined {
   // The key itself is among them when another member of a union allows it (`tts` on a kind
@@ -76,10 +85,13 @@ export function didYouMean(key: string, allowed: readonly string[]): string | un
   if (same.length === 1) return same[0];
   const limit = Math.min(2, Math.floor((folded.length - 1) / 3));
   let best: string | undefined;
-  let bestDistance = limit + 1;
+  let bestDistance = Math.max(limit, 1) + 1;
   let tie = false;
   for (const k of known) {
-    const d = distance(folded, fold(k));
+    const other = fold(k);
+    const d = distance(folded, other);
+    // Short keys get no edit, except two neighbours swapped (`evn` -> `env`).
+    if (d > limit && !(d === 1 && isSwap(folded, other))) continue;
     if (d < bestDistance) {
       best = k;
       bestDistance = d;

@@ -131,6 +131,32 @@ describe('did-you-mean for unknown keys', () => {
     expect(didYouMean('tts', ['tts', 'stt', 'chat'])).toBeUndefined();
   });
 
+  it('didYouMean: a key too short for an edit still gets a swap of two neighbours (evn -> env), nothing else', () => {
+    expect(didYouMean('evn', ['env', 'value'])).toBe('env');
+    expect(didYouMean('nev', ['env'])).toBe('env');
+    expect(didYouMean('enb', ['env'])).toBeUndefined();
+    expect(didYouMean('nve', ['env'])).toBeUndefined();
+    expect(didYouMean('evn', ['env', 'nev'])).toBe('env');
+    expect(
+      configErrorOf(() =>
+        parseConfig({
+          ...chatProvider('http://127.0.0.1:9/v1'),
+          providers: {
+            a: {
+              kind: 'openai-compatible',
+              baseUrl: 'http://127.0.0.1:9/v1',
+              apiKey: { evn: 'KEY' } as never,
+              chat: { models: { m: 'x' } },
+            },
+          },
+        }),
+      ).issues,
+    ).toEqual([
+      { path: ['providers', 'a', 'apiKey', 'env'], message: 'required, but missing (a string)' },
+      { path: ['providers', 'a', 'apiKey', 'evn'], message: 'unknown key; did you mean "env"?' },
+    ]);
+  });
+
   it('knownKeysAt: the keys allowed at a path, across union members', () => {
     const schema = configJsonSchema();
     expect(knownKeysAt(schema, [])).toEqual(['$schema', 'providers', 'routes', 'defaults', 'health']);
