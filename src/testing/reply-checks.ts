@@ -40,13 +40,25 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const isStrings = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((item) => typeof item === 'string');
 
+/** The names of a chat reply's fields that differ by wire: OpenAI's or Anthropic's. */
+export interface ReplyFields {
+  /** The tool calls' field (`toolCalls`, `toolUses`). */
+  tools: string;
+  /** A tool call's arguments field (`arguments`, `input`). */
+  args: string;
+  /** The field of why the reply ended (`finishReason`, `stopReason`) and the wire's values of it. */
+  end: { field: string; values: readonly string[] };
+}
+
 /**
- * Checks a chat mock's reply (a string or `{text, deltas, <tools>: [{id, name, <args>}]}`) and
- * throws a TypeError naming the field path, e.g. `chat.toolCalls.0.arguments: expected a
- * string (JSON text), an array of strings or an object`. Called when a mock is made, so a bad
- * option never turns into a 500 at request time.
+ * Checks a chat mock's reply (a string or `{text, deltas, <tools>: [{id, name, <args>}],
+ * <end>}`) and throws a TypeError naming the field path, e.g. `chat.toolCalls.0.arguments:
+ * expected a string (JSON text), an array of strings or an object`, or `chat.finishReason:
+ * expected one of stop, length, tool_calls, content_filter`. Called when a mock is made, so a
+ * bad option never turns into a 500 (or a reason the wire does not have) at request time.
  */
-export function checkChatReply(reply: unknown, path: string, tools: string, args: string): void {
+export function checkChatReply(reply: unknown, path: string, fields: ReplyFields): void {
+  const { tools, args, end } = fields;
   if (reply === undefined || typeof reply === 'string') return;
   function fail(field: string, expected: string): never {
     throw mockOptionError(`${path}${field}`, `expected ${expected}`);
@@ -54,6 +66,9 @@ export function checkChatReply(reply: unknown, path: string, tools: string, args
   if (!isRecord(reply)) fail('', 'a string or a reply object');
   if (reply.text !== undefined && typeof reply.text !== 'string') fail('.text', 'a string');
   if (reply.deltas !== undefined && !isStrings(reply.deltas)) fail('.deltas', 'an array of strings');
+  const reason = reply[end.field];
+  if (reason !== undefined && !end.values.includes(reason as string))
+    fail(`.${end.field}`, `one of ${end.values.join(', ')}`);
   const list = reply[tools];
   if (list === undefined) return;
   if (!Array.isArray(list)) fail(`.${tools}`, 'an array');
@@ -73,8 +88,7 @@ export function checkChatReply(reply: unknown, path: string, tools: string, args
 export function checkChatReplies(
   spec: PerCall<unknown, never> | undefined,
   path: string,
-  tools: string,
-  args: string,
+  fields: ReplyFields,
 ): void {
-  for (const [suffix, reply] of fixedValues(spec)) checkChatReply(reply, `${path}${suffix}`, tools, args);
+  for (const [suffix, reply] of fixedValues(spec)) checkChatReply(reply, `${path}${suffix}`, fields);
 }

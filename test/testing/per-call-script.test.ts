@@ -182,6 +182,22 @@ describe('a bad reply option is a TypeError naming the field at creation', () =>
     ).toThrow(new TypeError('chat.toolCalls.0.name: expected a non-empty string'));
   });
 
+  it("a finish reason the wire does not have is a TypeError listing the wire's values (OpenAI and Anthropic)", () => {
+    for (const finishReason of ['tool-calls', 'bogus', 42]) {
+      expect(() =>
+        createOpenAiCompatibleMock({ chat: { text: 'hi', finishReason } as unknown as ChatReply }),
+      ).toThrow(new TypeError('chat.finishReason: expected one of stop, length, tool_calls, content_filter'));
+    }
+    expect(() => createOpenAiCompatibleMock({ chat: { text: 'hi', finishReason: 'length' } })).not.toThrow();
+    expect(() =>
+      createAnthropicMock({ reply: { text: 'hi', stopReason: 'stop' } as unknown as AnthropicReply }),
+    ).toThrow(
+      new TypeError(
+        'reply.stopReason: expected one of end_turn, max_tokens, stop_sequence, tool_use, refusal, pause_turn',
+      ),
+    );
+  });
+
   it('Anthropic toolUses input takes the same check', () => {
     const bad = { toolUses: [{ name: 'book', input: 4 }] } as unknown as AnthropicReply;
     expect(() => createAnthropicMock({ reply: bad })).toThrow(

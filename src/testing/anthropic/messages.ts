@@ -36,6 +36,16 @@ export interface AnthropicMockUsage {
   output_tokens: number;
 }
 
+/** The `stop_reason` values of Anthropic's Messages API (a mock reply's `stopReason`). */
+export const ANTHROPIC_STOP_REASONS = [
+  'end_turn',
+  'max_tokens',
+  'stop_sequence',
+  'tool_use',
+  'refusal',
+  'pause_turn',
+] as const;
+
 /**
  * What the Anthropic mock's model answers: a string (one `text_delta` per word), or:
  * - `text`: the reply, one delta per word; `deltas`: the exact `text_delta`s instead;
@@ -55,7 +65,7 @@ export type AnthropicReply =
       text?: string;
       deltas?: string[];
       toolUses?: MockToolUse[];
-      stopReason?: 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal' | 'pause_turn';
+      stopReason?: (typeof ANTHROPIC_STOP_REASONS)[number];
       usage?: AnthropicMockUsage;
     };
 

@@ -6,7 +6,7 @@ import type { PerCall } from '../per-call.js';
 import { resolvePerCall, resolveScript } from '../per-call.js';
 import { checkChatReplies } from '../reply-checks.js';
 import { type Arrival, type HttpHandling, scriptedEndpoint } from '../scripted-endpoint.js';
-import { type AnthropicReply, messagesPlan } from './messages.js';
+import { ANTHROPIC_STOP_REASONS, type AnthropicReply, messagesPlan } from './messages.js';
 import { anthropicErrorBody } from './wire.js';
 
 /**
@@ -103,7 +103,11 @@ function authProblem(
  */
 export function createAnthropicMock(options: AnthropicMockOptions = {}): AnthropicMock {
   checkMockOptions('anthropic', options);
-  checkChatReplies(options.reply, 'reply', 'toolUses', 'input');
+  checkChatReplies(options.reply, 'reply', {
+    tools: 'toolUses',
+    args: 'input',
+    end: { field: 'stopReason', values: ANTHROPIC_STOP_REASONS },
+  });
   const endpoints = scriptedEndpoint<'messages'>({
     endpoints: ['messages'],
     delay: options.delay,

@@ -37,6 +37,9 @@ export interface MockChatUsage {
   total_tokens?: number;
 }
 
+/** The `finish_reason` values of OpenAI's Chat Completions API (a mock reply's `finishReason`). */
+export const OPENAI_FINISH_REASONS = ['stop', 'length', 'tool_calls', 'content_filter'] as const;
+
 /**
  * What the mock's chat model answers: a string (streamed one word per delta), or:
  * - `text`: the reply, one word per delta; `deltas`: the exact content deltas instead;
@@ -57,7 +60,7 @@ export type ChatReply =
       text?: string;
       deltas?: string[];
       toolCalls?: MockToolCall[];
-      finishReason?: 'stop' | 'length' | 'tool_calls' | 'content_filter';
+      finishReason?: (typeof OPENAI_FINISH_REASONS)[number];
       usage?: MockChatUsage;
     };
 

@@ -9,7 +9,7 @@ import { checkChatReplies } from '../reply-checks.js';
 import type { BodyPlan } from '../scripted-body.js';
 import { type HttpHandling, isPerEndpoint, scriptedEndpoint } from '../scripted-endpoint.js';
 import type { ChatReply, RequestProblem } from './chat.js';
-import { chatPlan } from './chat.js';
+import { chatPlan, OPENAI_FINISH_REASONS } from './chat.js';
 import type { OpenAiDialect } from './dialect.js';
 import { errorBody } from './dialect.js';
 import { modelsAnswer } from './models.js';
@@ -148,7 +148,11 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
     delay: options.delay,
     now: options.now,
   });
-  checkChatReplies(options.chat, 'chat', 'toolCalls', 'arguments');
+  checkChatReplies(options.chat, 'chat', {
+    tools: 'toolCalls',
+    args: 'arguments',
+    end: { field: 'finishReason', values: OPENAI_FINISH_REASONS },
+  });
   const validationStatus = dialect === 'speaches' ? 422 : 400;
   const models = [...(options.models ?? [])];
 
