@@ -94,8 +94,15 @@ export async function* drive<T>(
       let winner: Running<T> | undefined;
       let first: IteratorResult<T> | undefined;
       let hedged = false;
+      /**
+       * An attempt's error that allows no fallback (the provider called the request bad: 400,
+       * 413, 422), while the other attempt of a hedged race still ran: that one may still
+       * answer, and no other candidate is started; the call ends with this error if it fails too.
+       */
+      let requestError: VoxrouteError | undefined;
       while (!winner) {
         if (running.length === 0) {
+          if (requestError) throw call.fail(requestError);
           if (attempts.length > 0) run.hedgeBudget?.charge?.();
           if (!call.startNext(false)) break;
         }
@@ -177,15 +184,16 @@ export async function* drive<T>(
             elapsedMs: clock.now() - callStart,
           });
         if (!canFallBack(error)) {
-          for (const other of [...running]) call.cancel(other);
-          running.length = 0;
-          throw call.fail(error);
+          // The other side of a hedged race may have accepted the same request: it goes on.
+          requestError ??= error;
+          continue;
         }
         // A hedged race lost one of its two attempts: the next candidate takes its place at once,
         // rather than leaving the call to wait on the slow attempt alone.
         const slow = running.length === 1 ? running[0]! : undefined;
         const replace =
           hedged &&
+          requestError === undefined &&
           slow !== undefined &&
           slow.c.hedgeAfterMs !== undefined &&
           clock.now() - slow.t0 >= slow.c.hedgeAfterMs &&

@@ -323,3 +323,75 @@ describe('the call budget (deadlineMs)', () => {
     await expect(stream.result).rejects.toBe(error);
   });
 });
+
+describe('hedged race: a request error on one side', () => {
+  /** a answers when `answer` is called; b refuses the request (400) at once; c must never start. */
+  function race(aFails: boolean) {
+    const clock = new ManualClock();
+    let answer!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const a = candidate<ChatEvent>('a', async function* () {
+      await gate;
+      if (aFails) throw new ProviderError('overloaded', { provider: 'a', status: 503, retryable: true });
+      yield delta('from a');
+    });
+    a.hedgeAfterMs = 200;
+    const b = candidate<ChatEvent>('b', async function* () {
+      yield* [];
+      throw new ProviderError('max_tokens too large for this model', {
+        provider: 'b',
+        status: 400,
+        retryable: false,
+      });
+    });
+    const c = candidate<ChatEvent>('c', async function* () {
+      yield delta('from c');
+    });
+    const stream = routedStream(fakeRun([a, b, c], { clock, hedgeBudget: unlimited }));
+    const items = (async () => {
+      const out: ChatEvent[] = [];
+      for await (const e of stream) out.push(e);
+      return out;
+    })();
+    items.catch(() => {});
+    return { clock, answer, stream, items, b, c };
+  }
+
+  it('the first choice that accepted the request still answers; the 400 ends only its own attempt', async () => {
+    const { clock, answer, stream, items, b, c } = race(false);
+    await tick();
+    clock.advance(200);
+    await tick();
+    expect(b.starts).toBe(1);
+    await tick();
+    answer();
+    expect(await items).toEqual([delta('from a')]);
+    const result = await stream.result;
+    expect(result.provider).toBe('a');
+    expect(result.attempts.map((x) => [x.provider, x.outcome])).toEqual([
+      ['a', 'success'],
+      ['b', 'failed'],
+    ]);
+    expect(c.starts).toBe(0);
+  });
+
+  it('when the other side fails too, the call ends with the request error, and no other candidate starts', async () => {
+    const { clock, answer, items, b, c } = race(true);
+    await tick();
+    clock.advance(200);
+    await tick();
+    expect(b.starts).toBe(1);
+    await tick();
+    answer();
+    const error = await items.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect((error as ProviderError).status).toBe(400);
+    expect((error as ProviderError).message).toBe('max_tokens too large for this model');
+    expect(c.starts).toBe(0);
+  });
+});
