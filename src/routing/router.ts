@@ -29,6 +29,7 @@ import type { Router, RouterOptions } from './router-types.js';
 import { sttCall } from './stt.js';
 import { ttsCall } from './tts.js';
 import { chatRequestProblem, sttRequestProblem, ttsRequestProblem } from './validate-request.js';
+import { warnOnFetchBypass } from './websocket-bypass-warning.js';
 
 export type { Logger, ProviderStats, Router, RouterOptions, RouterStats } from './router-types.js';
 export { DEFAULT_TTS_FORMAT } from './tts.js';
@@ -51,11 +52,14 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   // Checked here (TypeError naming `ca`), not at the first https call charged to a provider.
   const ca = options.ca !== undefined ? { ca: caEntries(options.ca, 'createRouter: options.ca') } : {};
   const transport = createHttpTransport({ ...(options.fetch ? { fetch: options.fetch } : {}), ...ca, clock });
-  const webSocket = createWebSocketTransport({
+  const ownWebSocket = createWebSocketTransport({
     ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
     ...ca,
     clock,
   });
+  // A `fetch` of the caller's (msw, a proxy) does not carry WebSocket connections: say so once.
+  const webSocket =
+    options.fetch && !options.WebSocket ? warnOnFetchBypass(ownWebSocket, logger) : ownWebSocket;
   const closing = new AbortController();
   // Running calls share one listener on the router's close signal (routing/call-scope.ts), but
   // adapters and streamed inputs may add one each while they run: many are normal, not a leak.
