@@ -3,11 +3,13 @@ import { hasCode, VoxrouteError, type VoxrouteErrorOptions } from './voxroute-er
 /**
  * A stream failed after it had yielded output, and the route could not continue it elsewhere.
  * Code `MID_STREAM`. `partialOutput` is always true; `partialText` holds the text delivered so
- * far (chat deltas or transcript), `cause` the provider's error.
+ * far: for chat, the text deltas joined; for stt, the final transcripts, one space apart
+ * (partial transcripts are not in it: a final replaces them); undefined for tts. `cause` is the
+ * provider's error.
  */
 export class MidStreamError extends VoxrouteError {
   override readonly code = 'MID_STREAM';
-  /** Text the caller already received (chat or STT), when the capability produces text. */
+  /** Text the caller already received: chat deltas joined, or stt finals one space apart (no partials). */
   readonly partialText: string | undefined;
 
   constructor(message: string, options: VoxrouteErrorOptions & { partialText?: string } = {}) {
