@@ -9,6 +9,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ChatEvent, createRouter, ProviderError, type Router } from '../../src/index.js';
+import { deferred } from '../helpers/deferred.js';
 import { type LoopbackServer, sendJson, startLoopbackServer } from '../helpers/loopback.js';
 
 const frame = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
@@ -35,10 +36,7 @@ describe('hedge request error on the other side', () => {
    * taken b's failure (its `error` event); b: 400. The route hedges after 1 ms.
    */
   async function setup(aFails: boolean) {
-    let bFailed!: () => void;
-    const bDone = new Promise<void>((resolve) => {
-      bFailed = resolve;
-    });
+    const { promise: bDone, resolve: bFailed } = deferred();
     const a = await startLoopbackServer(async (_, res: ServerResponse) => {
       if (aFails) {
         await bDone;

@@ -13,6 +13,26 @@ const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000 } as const;
 const MESSAGE =
   "A WebSocket connection does not go through the router's `fetch` option: it opens with undici's own WebSocket (pass the `WebSocket` option too, e.g. globalThis.WebSocket, for an interceptor such as msw to see it)";
 
+/** A Deepgram STT provider on a closed loopback port: every connection fails. */
+const CONFIG = {
+  providers: { dg: { kind: 'deepgram' as const, baseUrl: 'http://127.0.0.1:1', apiKey: 'k', stt: {} } },
+  routes: { stt: { providers: ['dg'] } },
+};
+
+/** One stt() call, read to its end: it fails (the port is closed). */
+async function failingCall(router: Router): Promise<void> {
+  const audio = (async function* () {
+    yield new Uint8Array(3200);
+  })();
+  await expect(
+    (async () => {
+      for await (const _ of router.stt({ audio, format: FORMAT })) {
+        // read to the end
+      }
+    })(),
+  ).rejects.toThrow();
+}
+
 describe('websocket bypasses fetch', () => {
   let router: Router | undefined;
   afterEach(async () => {
@@ -20,30 +40,15 @@ describe('websocket bypasses fetch', () => {
     router = undefined;
   });
 
-  /** Two stt() calls to a Deepgram provider on a closed port (each fails); the warnings logged. */
+  /** Two failing stt() calls; the warnings logged. */
   async function twoCalls(options: RouterOptions): Promise<unknown[][]> {
     const warnings: unknown[][] = [];
-    router = createRouter(
-      {
-        providers: {
-          dg: { kind: 'deepgram', baseUrl: 'http://127.0.0.1:1', apiKey: 'test-key-0123456789', stt: {} },
-        },
-        routes: { stt: { providers: ['dg'] } },
-      },
-      { logger: { warn: (...args: unknown[]) => warnings.push(args) }, ...options },
-    );
-    for (let i = 0; i < 2; i++) {
-      const audio = (async function* () {
-        yield new Uint8Array(3200);
-      })();
-      await expect(
-        (async () => {
-          for await (const _ of router!.stt({ audio, format: FORMAT })) {
-            // read to the end
-          }
-        })(),
-      ).rejects.toThrow();
-    }
+    router = createRouter(CONFIG, {
+      logger: { warn: (...args: unknown[]) => warnings.push(args) },
+      ...options,
+    });
+    await failingCall(router);
+    await failingCall(router);
     return warnings;
   }
 
@@ -57,17 +62,11 @@ describe('websocket bypasses fetch', () => {
     const Standard = class {} as unknown as typeof globalThis.WebSocket;
     router = undefined;
     const warnings: unknown[][] = [];
-    router = createRouter(
-      {
-        providers: { dg: { kind: 'deepgram', baseUrl: 'http://127.0.0.1:1', apiKey: 'k', stt: {} } },
-        routes: { stt: { providers: ['dg'] } },
-      },
-      {
-        fetch: globalThis.fetch,
-        WebSocket: Standard,
-        logger: { warn: (...a: unknown[]) => warnings.push(a) },
-      },
-    );
+    router = createRouter(CONFIG, {
+      fetch: globalThis.fetch,
+      WebSocket: Standard,
+      logger: { warn: (...a: unknown[]) => warnings.push(a) },
+    });
     expect(warnings).toEqual([]);
   });
 
@@ -77,23 +76,8 @@ describe('websocket bypasses fetch', () => {
       emitted.push(args);
     });
     try {
-      router = createRouter(
-        {
-          providers: { dg: { kind: 'deepgram', baseUrl: 'http://127.0.0.1:1', apiKey: 'k', stt: {} } },
-          routes: { stt: { providers: ['dg'] } },
-        },
-        { fetch: globalThis.fetch },
-      );
-      const audio = (async function* () {
-        yield new Uint8Array(3200);
-      })();
-      await expect(
-        (async () => {
-          for await (const _ of router!.stt({ audio, format: FORMAT })) {
-            // read to the end
-          }
-        })(),
-      ).rejects.toThrow();
+      router = createRouter(CONFIG, { fetch: globalThis.fetch });
+      await failingCall(router);
     } finally {
       spy.mockRestore();
     }

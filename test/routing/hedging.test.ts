@@ -4,6 +4,7 @@ import type { AbortSource } from '../../src/internal/abort-link.js';
 import type { CandidateHealth } from '../../src/routing/route-run.js';
 import { routedStream } from '../../src/routing/routed-stream.js';
 import type { ChatEvent } from '../../src/types/chat.js';
+import { deferred } from '../helpers/deferred.js';
 import { aborted, candidate, fakeRun, ManualClock } from './helpers.js';
 
 const delta = (text: string): ChatEvent => ({ type: 'text-delta', text });
@@ -328,10 +329,7 @@ describe('hedged race: a request error on one side', () => {
   /** a answers when `answer` is called; b refuses the request (400) at once; c must never start. */
   function race(aFails: boolean) {
     const clock = new ManualClock();
-    let answer!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      answer = resolve;
-    });
+    const { promise: gate, resolve: answer } = deferred();
     const a = candidate<ChatEvent>('a', async function* () {
       await gate;
       if (aFails) throw new ProviderError('overloaded', { provider: 'a', status: 503, retryable: true });
