@@ -224,6 +224,12 @@ export class WebSocketSession implements WebSocketConnection {
     if (this.state === 'closed') return;
     this.state = 'closing';
     const { socket, clock, closeTimeoutMs } = this.init;
+    // A socket unref'd while it idled (a warm pooled socket) is ref'd again for its close: whoever
+    // awaits `closed` (the transport's and the router's close()) must see it settle, and with
+    // nothing ref'd the event loop would empty first (Node then exits with code 13, the code
+    // after `await router.close()` never running). The socket keeps the loop alive until it
+    // closes, so the (unref'd) close timer still fires when the server never answers.
+    this.setRef(true);
     if (closeTimeoutMs > 0 && this.closeTimer === undefined) {
       this.closeTimer = clock.setTimeout(this.onCloseTimeout, closeTimeoutMs);
       (this.closeTimer as { unref?: () => void } | null)?.unref?.();

@@ -75,8 +75,10 @@ export interface WebSocketConnection {
    * Whether the connection keeps the Node.js process alive (`ref`, the default) or not
    * (`unref`, e.g. while it waits idle in a pool for the next call). Done on the underlying
    * TCP/TLS socket when it can be reached (undici's constructor, the `ws` package); returns
-   * false, changing nothing, when it cannot. Optional member: `createWebSocketTransport`'s
-   * connections always have it.
+   * false, changing nothing, when it cannot. A close (`close()`, an abort, a deadline, the
+   * transport's `close()`) refs the socket again, so that `closed` settles (by the close
+   * timeout at worst) even in a process with nothing else to do. Optional member:
+   * `createWebSocketTransport`'s connections always have it.
    */
   setRef?(ref: boolean): boolean;
 }

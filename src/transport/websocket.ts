@@ -27,8 +27,9 @@ type UndiciConstructor = new (
  *
  * - Default: undici's `WebSocket` (loaded lazily, on creation of the transport, so that
  *   `import 'voxroute'` stays fast), with the handshake `headers` and `protocols` of each request
- *   and `options.dispatcher` (default: an undici Agent of the transport's own, trusting
- *   `options.ca` as well when given, destroyed by `close()`). A refused upgrade rejects
+ *   and `options.dispatcher` (default: an undici Agent of each connection's own, trusting
+ *   `options.ca` as well when given, destroyed once the handshake settles, so that an abort
+ *   during the handshake drops its TCP connection at once). A refused upgrade rejects
  *   `connect()` with a ProviderError whose `status` is the HTTP status (e.g. 401: not retryable;
  *   429 / 5xx: retryable, `retryAfterMs` from `Retry-After`), read from the handshake response
  *   through the dispatcher, since undici's WebSocket itself only reports close 1006.
@@ -63,16 +64,34 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
   const clock: Clock = options.clock ?? systemClock;
   const standard = options.WebSocket !== undefined || options.useGlobalWebSocket === true;
   if (!standard) loadUndici().catch(() => {});
-  // Without a dispatcher of the caller's: one Agent of the transport's own (trusting `ca` too when
-  // given), made on first connect and destroyed by close(), so that no handshake socket outlives
-  // the transport (a refused upgrade's socket stays pooled on some Node versions).
+  // Without a dispatcher of the caller's: one Agent per connection (trusting `ca` too when given),
+  // destroyed as soon as the handshake has settled. A WebSocket never shares its TCP connection, so
+  // a shared pool buys nothing, and an Agent of the connection's own is the handle that tears down
+  // a handshake the server has not answered: undici's WebSocket.close() while CONNECTING aborts the
+  // upgrade request, but its pool then dials the origin again (a connection that sends nothing and
+  // stays open), and a refused upgrade's socket stays pooled on some Node versions. An upgraded
+  // socket is detached from its Agent, so destroying the Agent after `open` leaves it alone. The
+  // Agents share one connector, so TLS sessions are still resumed across connections.
   // `ca` is checked here (TypeError naming it), not at the first handshake charged to a provider.
-  const agentOptions = options.ca === undefined ? {} : { connect: { ca: withBundledRoots(options.ca) } };
-  let own: Dispatcher | undefined;
-  const dispatcherOf = (undici: typeof import('undici')): Dispatcher => {
-    if (options.dispatcher) return options.dispatcher;
-    own ??= new undici.Agent(agentOptions);
-    return own;
+  const connectOptions = options.ca === undefined ? {} : { ca: withBundledRoots(options.ca) };
+  let connector: ReturnType<typeof import('undici').buildConnector> | undefined;
+  /** Agents of connections whose handshake has not settled yet, and destroys under way. */
+  const agents = new Set<Dispatcher>();
+  const releasing = new Set<Promise<void>>();
+  const release = (agent: Dispatcher): void => {
+    if (!agents.delete(agent)) return;
+    // (Bun's built-in undici has Agents without destroy(): close() there.)
+    const handle = agent as { destroy?: () => Promise<void>; close?: () => Promise<void> };
+    const done = Promise.resolve(handle.destroy ? handle.destroy() : handle.close?.()).catch(() => {});
+    releasing.add(done);
+    void done.then(() => releasing.delete(done));
+  };
+  const dispatcherOf = (undici: typeof import('undici')): { dispatcher: Dispatcher; own?: Dispatcher } => {
+    if (options.dispatcher) return { dispatcher: options.dispatcher };
+    connector ??= undici.buildConnector(connectOptions);
+    const own = new undici.Agent({ connect: connector });
+    agents.add(own);
+    return { dispatcher: own, own };
   };
   /** Every session not closed yet (connecting, open or closing), for close(). */
   const sessions = new Set<WebSocketSession>();
@@ -84,10 +103,8 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
       const open = [...sessions];
       for (const session of open) session.shutdown();
       await Promise.all(open.map((session) => session.closed));
-      // Every session has ended: whatever the Agent still holds is a pooled handshake socket.
-      // (Bun's built-in undici has Agents without destroy(): close() there.)
-      const agent = own as { destroy?: () => Promise<void>; close?: () => Promise<void> } | undefined;
-      await (agent?.destroy ? agent.destroy() : agent?.close?.());
+      for (const agent of [...agents]) release(agent);
+      await Promise.all([...releasing]);
     },
     async connect(request: WebSocketConnectRequest): Promise<WebSocketConnection> {
       const { provider, signal } = request;
@@ -102,6 +119,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
       });
       const handshake: HandshakeRecord = {};
       let socket: SocketLike;
+      let own: Dispatcher | undefined;
       try {
         if (standard) {
           const Standard = (options.WebSocket ?? globalThis.WebSocket) as unknown as
@@ -112,7 +130,9 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
         } else {
           const undici = await loadUndici();
           if (signal?.aborted) throw abortError(provider, signal);
-          const dispatcher = recordingDispatcher(dispatcherOf(undici), handshake);
+          const chosen = dispatcherOf(undici);
+          own = chosen.own;
+          const dispatcher = recordingDispatcher(chosen.dispatcher, handshake);
           const Undici = undici.WebSocket as unknown as UndiciConstructor;
           socket = new Undici(request.url, {
             ...(request.protocols ? { protocols: request.protocols } : {}),
@@ -121,6 +141,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
           });
         }
       } catch (error) {
+        if (own) release(own);
         if (AbortError.isInstance(error)) throw error;
         const detail = error instanceof Error ? error.message : String(error);
         throw new ProviderError(
@@ -145,6 +166,15 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
         handshake,
       });
       sessions.add(session);
+      // The handshake settled (open, refused, failed, timed out or aborted): the connection's own
+      // Agent goes, and with it an upgrade request still pending and any socket it pooled.
+      if (own) {
+        const agent = own;
+        session.opened.then(
+          () => release(agent),
+          () => release(agent),
+        );
+      }
       void session.closed.then(() => sessions.delete(session));
       await session.opened;
       return session;
