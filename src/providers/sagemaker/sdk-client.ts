@@ -56,7 +56,8 @@ export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStr
         // Between the HTTP handler and the SDK's deserializer (step `deserialize`, after the
         // deserializer's `normal` priority): a successful answer's event stream is checked
         // for message lengths before the SDK's decoder buffers it, and for a cut message.
-        made.middlewareStack.add(
+        // (A stand-in client without a middleware stack, as tests inject, is left as it is.)
+        made.middlewareStack?.add(
           (next) => async (args) => {
             const result = await next(args);
             const response = result.response as { statusCode?: unknown; body?: unknown } | undefined;
