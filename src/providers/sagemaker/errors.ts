@@ -8,6 +8,7 @@ import {
   redactSecrets,
 } from '../../transport/index.js';
 import { CONNECT_DEADLINE_CODE } from './connect-deadline-agent.js';
+import { EVENT_STREAM_CUT_CODE, EVENT_STREAM_LENGTH_CODE } from './event-stream-guard.js';
 import type { SageMakerCredentials } from './options.js';
 import { detachSdkCause, plainCause } from './plain-cause.js';
 
@@ -186,8 +187,10 @@ export function invokeError(
  *   `providerType` = the exception type and `providerCode` = its `ErrorCode` (else the type);
  * - an unmodeled stream error (`:message-type: error`, thrown as an Error named after its
  *   `:error-code`) a retryable ProviderError with that code;
- * - a broken event-stream frame (checksum or length mismatch) a retryable ProtocolError;
- * - a cut connection the transport's truncated ProtocolError.
+ * - a broken event-stream frame (checksum or length mismatch, a length out of bounds) a
+ *   retryable ProtocolError;
+ * - a body that ends inside a message, and a cut connection, a truncated (retryable)
+ *   ProtocolError.
  * `partialOutput` is what the adapter had already yielded. No status: the HTTP status was 200.
  */
 export function streamError(
@@ -242,10 +245,15 @@ export function thrownStreamError(
 }
 
 /**
- * The retryable ProtocolError of a broken event-stream frame (a prelude or message checksum
- * mismatch, a bad length), as the SDK's event-stream codec reports it, or undefined for any
- * other error. The message keeps the codec's first line (the SDK's hint about its hidden
- * `$response` field is dropped).
+ * The retryable ProtocolError of a broken event-stream frame, or undefined for any other error:
+ * - a prelude or message checksum mismatch, a bad length, as the SDK's event-stream codec
+ *   reports it, and a message length out of bounds (under 16 bytes or over 24 MiB, found by
+ *   `guardEventStream` before the SDK buffers it): "sent a malformed event-stream message";
+ * - a body that ended inside a message (found by `guardEventStream`, or the SDK's "Truncated
+ *   event message received"): cut short, "(truncated)", as a cut connection is.
+ * `offset` is the body offset of the message where `guardEventStream` found it. The message
+ * keeps the first line of the original (the SDK's hint about its hidden `$response` field is
+ * dropped).
  */
 function malformedFrame(
   provider: string,
@@ -254,12 +262,22 @@ function malformedFrame(
   secrets: Record<string, string> | undefined,
 ): ProtocolError | undefined {
   const message = text(shape(error).message) ?? '';
-  if (!/checksum|crc|prelude|message length|not enough data/i.test(message)) return undefined;
   const first = message.split('\n')[0]!.trim();
-  return new ProtocolError(`Provider '${provider}' sent a malformed event-stream message: ${first}`, {
+  const code = errorCode(error);
+  const guarded = code === EVENT_STREAM_LENGTH_CODE || code === EVENT_STREAM_CUT_CODE;
+  const found = guarded ? (error as { offset?: unknown }).offset : undefined;
+  const options = {
     provider,
     retryable: true,
     partialOutput,
+    ...(typeof found === 'number' ? { offset: found } : {}),
     cause: plainCause(error, secrets),
-  });
+  };
+  if (code === EVENT_STREAM_CUT_CODE || /^Truncated event message/i.test(first))
+    return new ProtocolError(
+      `Provider '${provider}' ended its event stream inside a message (truncated)`,
+      options,
+    );
+  if (!guarded && !/checksum|crc|prelude|message length|not enough data/i.test(message)) return undefined;
+  return new ProtocolError(`Provider '${provider}' sent a malformed event-stream message: ${first}`, options);
 }

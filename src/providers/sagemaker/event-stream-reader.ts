@@ -11,6 +11,16 @@ const OVERHEAD = 16;
 export const MAX_EVENT_STREAM_MESSAGE_BYTES = 24 * 1024 * 1024;
 
 /**
+ * What is wrong with a message length a prelude announces (bytes 0-3, in bytes), as the end of
+ * a sentence starting "Event stream", or undefined when it is 16 to
+ * {@link MAX_EVENT_STREAM_MESSAGE_BYTES}.
+ */
+export function messageLengthProblem(length: number): string | undefined {
+  if (length >= OVERHEAD && length <= MAX_EVENT_STREAM_MESSAGE_BYTES) return undefined;
+  return `announces a message of ${length} bytes (must be ${OVERHEAD} to ${MAX_EVENT_STREAM_MESSAGE_BYTES})`;
+}
+
+/**
  * Reassembles `application/vnd.amazon.eventstream` messages from a body that arrives in
  * arbitrary chunks (an HTTP/2 DATA frame may hold part of a message, or several), and decodes
  * each whole message with `codec.decode` (both CRC32s checked). The codec's own `feed` takes one
@@ -51,10 +61,8 @@ export class EventStreamReader {
       if (this.pendingBytes < 4) return messages;
       const head = this.take(4, false);
       const length = new DataView(head.buffer, head.byteOffset, 4).getUint32(0, false);
-      if (length < OVERHEAD || length > MAX_EVENT_STREAM_MESSAGE_BYTES)
-        throw this.fail(
-          `announces a message of ${length} bytes (must be ${OVERHEAD} to ${MAX_EVENT_STREAM_MESSAGE_BYTES})`,
-        );
+      const problem = messageLengthProblem(length);
+      if (problem !== undefined) throw this.fail(problem);
       if (this.pendingBytes < length) return messages;
       const whole = this.take(length, true);
       try {

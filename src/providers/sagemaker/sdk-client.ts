@@ -1,5 +1,6 @@
 import { lazyImport } from '../../internal/lazy.js';
 import { connectDeadlineAgents } from './connect-deadline-agent.js';
+import { guardEventStream } from './event-stream-guard.js';
 import type { SageMakerCredentials } from './options.js';
 import type { SageMakerStreamClient, SageMakerStreamOutput } from './stream-client.js';
 
@@ -31,25 +32,49 @@ export interface SdkStreamClientSettings {
  * adapter never retries: the router decides) and the abort signal passed to `send`, which
  * destroys the request (and so the socket) when it fires, also mid-stream. One SDK client is
  * kept per connect deadline (enforced by its HTTP agents, see `connectDeadlineAgents`); each
- * keeps its own keep-alive connections. The SDK is loaded on the first `invoke`.
+ * keeps its own keep-alive connections. The SDK is loaded on the first `invoke`. A successful
+ * answer's event stream passes `guardEventStream` before the SDK's decoder: a message length
+ * out of bounds (over 24 MiB, as on the bidirectional path) fails the stream at once instead of
+ * being buffered, and a body that ends inside a message fails it too (errors errors.ts maps to
+ * ProtocolErrors).
  */
 export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStreamClient {
   const clients = new Map<number, Promise<InstanceType<SdkModule['SageMakerRuntimeClient']>>>();
   const clientFor = (connectMs: number) => {
     let client = clients.get(connectMs);
     if (!client) {
-      client = loadSageMakerSdk().then(
-        (mod) =>
-          new mod.SageMakerRuntimeClient({
-            region: settings.region,
-            maxAttempts: 1,
-            ...(settings.endpointUrl !== undefined ? { endpoint: settings.endpointUrl } : {}),
-            ...(settings.credentials !== undefined ? { credentials: { ...settings.credentials } } : {}),
-            // The connect deadline through our own agents, not the handler's connectionTimeout
-            // (which leaves a timer behind after a refused connection when below 2000 ms).
-            requestHandler: connectDeadlineAgents(connectMs),
-          }),
-      );
+      client = loadSageMakerSdk().then((mod) => {
+        const made = new mod.SageMakerRuntimeClient({
+          region: settings.region,
+          maxAttempts: 1,
+          ...(settings.endpointUrl !== undefined ? { endpoint: settings.endpointUrl } : {}),
+          ...(settings.credentials !== undefined ? { credentials: { ...settings.credentials } } : {}),
+          // The connect deadline through our own agents, not the handler's connectionTimeout
+          // (which leaves a timer behind after a refused connection when below 2000 ms).
+          requestHandler: connectDeadlineAgents(connectMs),
+        });
+        // Between the HTTP handler and the SDK's deserializer (step `deserialize`, after the
+        // deserializer's `normal` priority): a successful answer's event stream is checked
+        // for message lengths before the SDK's decoder buffers it, and for a cut message.
+        // (A stand-in client without a middleware stack, as tests inject, is left as it is.)
+        made.middlewareStack?.add(
+          (next) => async (args) => {
+            const result = await next(args);
+            const response = result.response as { statusCode?: unknown; body?: unknown } | undefined;
+            const status = response?.statusCode;
+            if (
+              typeof status === 'number' &&
+              status >= 200 &&
+              status < 300 &&
+              isAsyncIterable(response?.body)
+            )
+              response.body = guardEventStream(response.body);
+            return result;
+          },
+          { step: 'deserialize', priority: 'low', name: 'voxrouteEventStreamLengthGuard' },
+        );
+        return made;
+      });
       client.catch(() => clients.delete(connectMs));
       clients.set(connectMs, client);
     }
@@ -71,4 +96,12 @@ export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStr
         if (client.status === 'fulfilled') client.value.destroy();
     },
   };
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
 }

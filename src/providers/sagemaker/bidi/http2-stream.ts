@@ -68,7 +68,11 @@ export function bidiUrl(target: Pick<BidiTarget, 'region' | 'endpointName' | 'en
  *   signature), sent as the input arrives; after the last part, the end frame: a signed
  *   envelope with an empty payload; then the request stream ends;
  * - output `PayloadPart` bytes go to `decode`; `ModelStreamError` / `InternalStreamFailure`
- *   exceptions and unmodeled error messages throw the typed stream error.
+ *   exceptions and unmodeled error messages throw the typed stream error;
+ * - output that ends (a clean END_STREAM, or `decode` returning at its end marker) before every
+ *   input part was sent is a truncated, retryable ProtocolError (`partialOutput` when output
+ *   was yielded): the writer stops and the stream is cancelled at once, rather than input being
+ *   sent that nobody reads.
  * Deadlines: `connectMs` (session connect, `connect`), `headersMs` (response headers,
  * `headers`), `firstByteMs` and `idleMs` (wait for the first output byte, `first-chunk`, and gap
  * between output parts, `idle`, both once all input is sent: a speaker may pause for long while
@@ -146,11 +150,16 @@ export async function* runBidiStream<T>(
     live.on('error', () => {});
 
     let inputDone = false;
+    // Every input part was written (the end frame may still be on its way): the server has all
+    // of the input, so its output may end from now on.
+    let partsSent = false;
     let markInputEnded!: () => void;
     const inputEnded = new Promise<void>((resolve) => {
       markInputEnded = resolve;
     });
-    const writer = writeInput(live, input, encoder, signer, signed.signature, controller.signal).then(
+    const writer = writeInput(live, input, encoder, signer, signed.signature, controller.signal, () => {
+      partsSent = true;
+    }).then(
       () => {
         inputDone = true;
         markInputEnded();
@@ -186,6 +195,7 @@ export async function* runBidiStream<T>(
       idleMs: deadlines.idleMs,
       firstByteMs: deadlines.firstByteMs,
       inputDone: () => inputDone,
+      partsSent: () => partsSent,
       inputEnded,
       hadOutput,
       failure: () => scope.failure,
@@ -193,8 +203,12 @@ export async function* runBidiStream<T>(
     });
     // The body's iterator can end before the stream's close: an RST_STREAM (e.g. INTERNAL_ERROR)
     // is only known then. A stream closed with a non-zero code is cut short, never complete.
+    // Output that ends (its end marker, or the body's end) while input is still to be sent is
+    // cut short too: the rest of the input would go unanswered (outputParts checks the body's
+    // end, here the decoder's end marker).
     const checked = async function* () {
       yield* decode(parts);
+      if (!partsSent) throw outputEndedEarly(provider, hadOutput());
       const reset = await resetCode(live, controller.signal);
       if (reset !== constants.NGHTTP2_NO_ERROR) throw streamReset(provider, reset, hadOutput());
     };
@@ -220,7 +234,9 @@ function inputError(provider: string, error: unknown, partialOutput: boolean): V
 
 /**
  * Sends every input part as a signed envelope as it arrives, then the end frame, then ends the
- * request stream. Stops when `signal` aborts. Waits for each write to be flushed (backpressure).
+ * request stream. Calls `onPartsSent` once the input has ended and every part was written
+ * (before the end frame). Stops when `signal` aborts. Waits for each write to be flushed
+ * (backpressure).
  */
 async function writeInput(
   stream: ClientHttp2Stream,
@@ -229,6 +245,7 @@ async function writeInput(
   signer: Awaited<ReturnType<typeof createBidiSigner>>,
   seed: string,
   signal: AbortSignal,
+  onPartsSent: () => void,
 ): Promise<void> {
   let prior = seed;
   const write = (bytes: Uint8Array) =>
@@ -260,6 +277,7 @@ async function writeInput(
       await send(codec.encode({ headers, body: part.bytes }));
     }
     if (signal.aborted) return;
+    onPartsSent();
     await send(new Uint8Array(0));
     stream.end();
   } finally {
@@ -332,6 +350,8 @@ interface OutputContext {
   idleMs: number | undefined;
   firstByteMs: number | undefined;
   inputDone: () => boolean;
+  /** Whether every input part was written (the end frame may not be yet). */
+  partsSent: () => boolean;
   /** Resolves when all of the input was sent. */
   inputEnded: Promise<void>;
   hadOutput: () => boolean;
@@ -415,6 +435,8 @@ async function* outputParts(
       } catch (error) {
         throw withPartialOutput(error, hadOutput());
       }
+      // A clean end while input is still to be sent: the rest would go unanswered (truncated).
+      if (!context.partsSent()) throw context.failure() ?? outputEndedEarly(provider, hadOutput());
       return;
     }
     offset += step.value.byteLength;
@@ -473,6 +495,19 @@ async function resetCode(stream: ClientHttp2Stream, signal: AbortSignal): Promis
     });
   }
   return stream.rstCode ?? constants.NGHTTP2_NO_ERROR;
+}
+
+/**
+ * The server ended its output (a clean END_STREAM, or its protocol's end marker) before every
+ * input part was sent: whatever input follows would go unanswered (speech untranscribed, text
+ * unspoken), so the output is cut short, a retryable ProtocolError as for the WebSocket
+ * providers' early end.
+ */
+function outputEndedEarly(provider: string, partialOutput: boolean): ProtocolError {
+  return new ProtocolError(
+    `Provider '${provider}' ended the bidirectional stream's output before the end of the input (truncated)`,
+    { provider, retryable: true, partialOutput },
+  );
 }
 
 /** A stream the server reset mid-way (RST_STREAM with a non-zero code): truncated, retryable. */

@@ -1,0 +1,125 @@
+/**
+ * A SageMaker response stream (InvokeEndpointWithResponseStream, HTTP/1.1) whose body ends
+ * cleanly inside an event-stream message. The AWS SDK reports "Truncated event message
+ * received", which was passed on as a ProviderError with `retryable: false`, so the caller's
+ * AllProvidersFailedError said the failure was not worth retrying. docs/providers.md: "a message
+ * with a bad CRC; a cut connection → ProtocolError (retryable; truncated)". A body cut inside a
+ * message is a truncation: a retryable ProtocolError (`partialOutput` when audio was yielded),
+ * as the bidirectional path reports it. The servers speak HTTP and the event-stream framing on
+ * their own (frames from test code).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  AllProvidersFailedError,
+  MidStreamError,
+  ProtocolError,
+  type RouterConfig,
+  type VoxrouteError,
+} from '../../src/index.js';
+import { payloadPart } from '../reliability/wire/event-stream.js';
+import { concat, drain, httpServer, pcmSignal, router } from './wire/servers.js';
+
+const AUDIO = pcmSignal(2400, 24_000, 1); // 100 ms at 24 kHz, 4800 bytes
+const FIRST = AUDIO.subarray(0, 2400);
+const credentials = {
+  accessKeyId: 'AKIDEXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+};
+const CUT = "Provider 'a' ended its event stream inside a message (truncated)";
+
+/** An endpoint answering 200 with `body` (event-stream bytes), then ending the body cleanly. */
+async function answering(body: Buffer) {
+  return httpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
+      res.end(body);
+    });
+  });
+}
+
+const tts = (url: string) => ({
+  kind: 'sagemaker' as const,
+  region: 'us-east-1',
+  endpointName: 'voice',
+  endpointUrl: url,
+  credentials,
+  tts: {
+    voices: { agent: 'v' },
+    payload: 'raw-pcm' as const,
+    sampleRate: 24_000,
+    stream: 'response' as const,
+  },
+});
+
+const config = (providers: RouterConfig['providers']): RouterConfig =>
+  ({
+    providers,
+    routes: { tts: { providers: Object.keys(providers), strategy: 'priority' } },
+  }) as RouterConfig;
+
+describe('SageMaker response stream: a body that ends inside an event-stream message', () => {
+  it('cut after 30 bytes of the first message: A fails with a retryable ProtocolError and B serves', async () => {
+    const a = await answering(payloadPart(AUDIO).subarray(0, 30));
+    const b = await answering(payloadPart(AUDIO));
+    const r = router(config({ a: tts(a.url), b: tts(b.url) }));
+    const fallbacks: unknown[] = [];
+    r.on('fallback', (e) => fallbacks.push(e.error));
+    const stream = r.tts({ text: 'Hello there.', voice: 'agent' });
+    const { items, error } = await drain(stream);
+    expect(error).toBeUndefined();
+    expect(concat(items.map((c) => c.data)).equals(AUDIO)).toBe(true);
+    expect(fallbacks).toHaveLength(1);
+    const aError = fallbacks[0] as VoxrouteError;
+    expect(ProtocolError.isInstance(aError)).toBe(true);
+    expect(aError.message).toBe(CUT);
+    expect((aError as ProtocolError).offset).toBe(0);
+    expect(aError.retryable).toBe(true);
+    expect(aError.partialOutput).toBe(false);
+    expect(aError.provider).toBe('a');
+    expect((await stream.result).provider).toBe('b');
+  });
+
+  it('cut inside the length field, alone: AllProvidersFailedError, retryable', async () => {
+    const a = await answering(payloadPart(AUDIO).subarray(0, 3));
+    const r = router(config({ a: tts(a.url) }));
+    const { items, error } = await drain(r.tts({ text: 'Hello there.', voice: 'agent' }));
+    expect(items).toEqual([]);
+    expect(AllProvidersFailedError.isInstance(error)).toBe(true);
+    expect((error as AllProvidersFailedError).retryable).toBe(true);
+    const attempt = (error as AllProvidersFailedError).attempts[0]!.error as VoxrouteError;
+    expect(ProtocolError.isInstance(attempt)).toBe(true);
+    expect(attempt.message).toBe(CUT);
+    expect(attempt.retryable).toBe(true);
+  });
+
+  it('cut inside the second message after a good part: MidStreamError of a retryable ProtocolError (partialOutput)', async () => {
+    const second = payloadPart(AUDIO.subarray(2400));
+    const a = await answering(Buffer.concat([payloadPart(FIRST), second.subarray(0, second.length - 1)]));
+    const r = router(config({ a: tts(a.url) }));
+    const { items, error } = await drain(r.tts({ text: 'Hello there.', voice: 'agent' }));
+    expect(concat(items.map((c) => c.data)).equals(FIRST)).toBe(true);
+    expect(MidStreamError.isInstance(error)).toBe(true);
+    expect((error as MidStreamError).retryable).toBe(true);
+    const cause = (error as MidStreamError).cause as VoxrouteError;
+    expect(ProtocolError.isInstance(cause)).toBe(true);
+    expect(cause.message).toBe(CUT);
+    expect(cause.retryable).toBe(true);
+    expect(cause.partialOutput).toBe(true);
+  });
+
+  it('a good part, then 2 bytes of a next length field: MidStreamError of a retryable ProtocolError (the SDK took it for a clean end)', async () => {
+    const next = payloadPart(AUDIO.subarray(2400));
+    const a = await answering(Buffer.concat([payloadPart(FIRST), next.subarray(0, 2)]));
+    const r = router(config({ a: tts(a.url) }));
+    const { items, error } = await drain(r.tts({ text: 'Hello there.', voice: 'agent' }));
+    expect(concat(items.map((c) => c.data)).equals(FIRST)).toBe(true);
+    expect(MidStreamError.isInstance(error)).toBe(true);
+    const cause = (error as MidStreamError).cause as ProtocolError;
+    expect(ProtocolError.isInstance(cause)).toBe(true);
+    expect(cause.message).toBe(CUT);
+    expect(cause.retryable).toBe(true);
+    expect(cause.partialOutput).toBe(true);
+    expect(cause.offset).toBe(payloadPart(FIRST).length);
+  });
+});

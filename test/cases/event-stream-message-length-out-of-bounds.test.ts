@@ -1,0 +1,171 @@
+/**
+ * A SageMaker response stream (InvokeEndpointWithResponseStream, HTTP/1.1) whose event-stream
+ * prelude announces a message of about 2 GiB. The AWS SDK's decoder allocated a buffer of the
+ * announced length and filled it with whatever followed, until a deadline (the router's RSS grew
+ * by hundreds of MB), and the error was a TimeoutError. The bidirectional path already refused
+ * any length outside 16 bytes to 24 MiB at once; the response stream now does too: a retryable
+ * ProtocolError naming the length, raised on the chunk that holds it, and the body is no longer
+ * read. The servers speak HTTP and the event-stream framing on their own (frames from test code).
+ */
+import { crc32 } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import {
+  AllProvidersFailedError,
+  MidStreamError,
+  ProtocolError,
+  type RouterConfig,
+  type VoxrouteError,
+} from '../../src/index.js';
+import { payloadPart } from '../reliability/wire/event-stream.js';
+import { closed, concat, drain, httpServer, pcmSignal, router } from './wire/servers.js';
+
+const AUDIO = pcmSignal(2400, 24_000, 1); // 100 ms at 24 kHz, 4800 bytes
+const FIRST = AUDIO.subarray(0, 2400);
+const credentials = {
+  accessKeyId: 'AKIDEXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+};
+const MAX = 24 * 1024 * 1024;
+
+/** A prelude (total length, headers length 0, a valid prelude CRC) announcing `total` bytes. */
+function prelude(total: number): Buffer {
+  const out = Buffer.alloc(12);
+  out.writeUInt32BE(total, 0);
+  out.writeUInt32BE(0, 4);
+  out.writeUInt32BE(crc32(out.subarray(0, 8)), 8);
+  return out;
+}
+
+/**
+ * An endpoint that answers 200 with `before` (whole messages), then the writes of `bad` (a
+ * prelude), then 1 MiB of filler, and never ends the body: only the client can end the call.
+ */
+async function hugeMessage(before: Buffer, bad: Buffer[]) {
+  return httpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
+      if (before.length > 0) res.write(before);
+      for (const piece of bad) res.write(piece);
+      res.write(Buffer.alloc(1 << 20, 0x61));
+    });
+  });
+}
+
+/** An endpoint answering 200 with one PayloadPart of AUDIO. */
+async function goodTts() {
+  return httpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
+      res.end(payloadPart(AUDIO));
+    });
+  });
+}
+
+const tts = (url: string) => ({
+  kind: 'sagemaker' as const,
+  region: 'us-east-1',
+  endpointName: 'voice',
+  endpointUrl: url,
+  credentials,
+  tts: {
+    voices: { agent: 'v' },
+    payload: 'raw-pcm' as const,
+    sampleRate: 24_000,
+    stream: 'response' as const,
+  },
+});
+
+/** No first-chunk deadline: without the length check, a first message would never end the call. */
+const config = (providers: RouterConfig['providers']): RouterConfig =>
+  ({
+    providers,
+    routes: {
+      tts: {
+        providers: Object.keys(providers),
+        strategy: 'priority',
+        firstChunkTimeoutMs: false,
+      },
+    },
+  }) as RouterConfig;
+
+describe('SageMaker response stream: a message length out of bounds', () => {
+  it('a first prelude announcing 0x7ffffff0 bytes: A fails with a retryable ProtocolError at once, its connection closed, and B serves', async () => {
+    const a = await hugeMessage(Buffer.alloc(0), [prelude(0x7ffffff0)]);
+    const b = await goodTts();
+    const r = router(config({ a: tts(a.url), b: tts(b.url) }));
+    const fallbacks: unknown[] = [];
+    r.on('fallback', (e) => fallbacks.push(e.error));
+    const stream = r.tts({ text: 'Hello there.', voice: 'agent' });
+    const { items, error } = await drain(stream);
+    expect(error).toBeUndefined();
+    expect(concat(items.map((c) => c.data)).equals(AUDIO)).toBe(true);
+    expect(fallbacks).toHaveLength(1);
+    const aError = fallbacks[0] as ProtocolError;
+    expect(ProtocolError.isInstance(aError)).toBe(true);
+    expect(aError.retryable).toBe(true);
+    expect(aError.partialOutput).toBe(false);
+    expect(aError.provider).toBe('a');
+    expect(aError.offset).toBe(0);
+    expect(aError.message).toBe(
+      `Provider 'a' sent a malformed event-stream message: Event stream announces a message of ${0x7ffffff0} bytes (must be 16 to ${MAX}) at byte 0`,
+    );
+    const result = await stream.result;
+    expect(result.provider).toBe('b');
+    // The body was not read on: A's connection is closed by the client.
+    expect(a.sockets).toHaveLength(1);
+    await closed(a.sockets[0]!);
+  });
+
+  it('a prelude announcing 8 bytes (under the 16-byte minimum), alone: AllProvidersFailedError, retryable', async () => {
+    const a = await hugeMessage(Buffer.alloc(0), [prelude(8)]);
+    const r = router(config({ a: tts(a.url) }));
+    const { items, error } = await drain(r.tts({ text: 'Hello there.', voice: 'agent' }));
+    expect(items).toEqual([]);
+    expect(AllProvidersFailedError.isInstance(error)).toBe(true);
+    expect((error as AllProvidersFailedError).retryable).toBe(true);
+    const attempt = (error as AllProvidersFailedError).attempts[0]!.error as VoxrouteError;
+    expect(ProtocolError.isInstance(attempt)).toBe(true);
+    expect(attempt.message).toBe(
+      `Provider 'a' sent a malformed event-stream message: Event stream announces a message of 8 bytes (must be 16 to ${MAX}) at byte 0`,
+    );
+  });
+
+  it('after a good PayloadPart, a length field split across two writes announcing 24 MiB + 1: MidStreamError of a retryable ProtocolError (partialOutput) at the second message', async () => {
+    const good = payloadPart(FIRST);
+    const bad = prelude(MAX + 1);
+    const a = await hugeMessage(good, [bad.subarray(0, 2), bad.subarray(2)]);
+    const r = router(config({ a: tts(a.url) }));
+    const { items, error } = await drain(r.tts({ text: 'Hello there.', voice: 'agent' }));
+    expect(concat(items.map((c) => c.data)).equals(FIRST)).toBe(true);
+    expect(MidStreamError.isInstance(error)).toBe(true);
+    const cause = (error as MidStreamError).cause as ProtocolError;
+    expect(ProtocolError.isInstance(cause)).toBe(true);
+    expect(cause.retryable).toBe(true);
+    expect(cause.partialOutput).toBe(true);
+    expect(cause.offset).toBe(good.length);
+    expect(cause.message).toBe(
+      `Provider 'a' sent a malformed event-stream message: Event stream announces a message of ${MAX + 1} bytes (must be 16 to ${MAX}) at byte ${good.length}`,
+    );
+  });
+
+  it('control: a message of exactly 24 MiB is accepted whole', async () => {
+    const pattern = Buffer.from(Array.from({ length: 251 }, (_, i) => i));
+    const payload = Buffer.alloc(MAX - payloadPart(Buffer.alloc(0)).length, pattern);
+    const message = payloadPart(payload);
+    expect(message.length).toBe(MAX);
+    const a = await httpServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
+        res.end(message);
+      });
+    });
+    const r = router(config({ a: tts(a.url) }));
+    const { items, error } = await drain(r.tts({ text: 'Hello there.', voice: 'agent' }));
+    expect(error).toBeUndefined();
+    // Whole samples only (the router re-frames PCM; an odd last byte is no sample).
+    expect(concat(items.map((c) => c.data)).equals(payload.subarray(0, payload.length & ~1))).toBe(true);
+  });
+});
