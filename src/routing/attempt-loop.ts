@@ -289,7 +289,8 @@ export async function* drive<T>(
           });
         order.failed(winner.index);
         if (run.resumable && run.position) order.replan();
-        const peeked = run.resumable && canFallBack(cause) ? order.peek() : undefined;
+        const resumes = run.resumable && (run.canResume?.() ?? true);
+        const peeked = resumes && canFallBack(cause) ? order.peek() : undefined;
         const next = peeked === undefined ? undefined : run.candidates[peeked];
         if (next) {
           // Continue the stream on the next provider from where this one stopped (the capability's

@@ -26,6 +26,7 @@ export interface CapabilityCall<T, C extends Capability = Capability>
     | 'joinText'
     | 'position'
     | 'unfinished'
+    | 'canResume'
   > {
   capability: C;
   /**

@@ -304,6 +304,7 @@ export class RoutePlanner {
       hedgeBudget: route.hedge ? this.#hedgeBudgets.earn(routeName, route.hedge.maxShare) : undefined,
       ewmaDecayMs: route.ewmaDecayMs,
       resumable: route.midStream !== 'error',
+      canResume: call.canResume,
       isEmpty: call.isEmpty,
       markResumed: call.markResumed,
       textOf: call.textOf,

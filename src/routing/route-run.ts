@@ -123,6 +123,12 @@ export interface RouteRun<T> {
    * where the stream stopped. False: the stream ends with MidStreamError.
    */
   resumable?: boolean;
+  /**
+   * With `resumable`: whether the call can continue on the next candidate now (stt: false while
+   * the end of the last final delivered is unknown, as replaying would repeat it). False: a
+   * failure after output ends the stream with MidStreamError, as when not resumable. Absent: true.
+   */
+  canResume?: () => boolean;
   /** Marks the first item after a mid-stream switch of provider (TTS: `discontinuity: true`). */
   markResumed?: (item: T) => T;
   /** Called with each item just before the caller gets it (the capability's glue tracks progress). */

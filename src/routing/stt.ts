@@ -12,7 +12,8 @@ import { ReplayableAudio } from './replayable-audio.js';
  * One stt() call. The caller's audio is read once and kept from the end of the last final
  * transcript delivered, so that another provider can hear it again: from the start when the
  * first one failed before any transcript, or from that final when it failed mid-utterance
- * (midStream 'replay'); that provider's times are then moved onto the caller's timeline. Each
+ * (midStream 'replay'; not after a final without `endMs`, whose end is unknown: the stream then
+ * ends with MidStreamError); that provider's times are then moved onto the caller's timeline. Each
  * provider gets the audio in a format it accepts. A provider that answers only once all audio
  * is in (non-streaming) has its first-chunk clock started when the caller's audio ends.
  */
@@ -20,6 +21,12 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
   const audio = new ReplayableAudio(request.audio, request.format);
   /** Byte offset in the caller's audio where the next provider starts after a mid-stream failure. */
   let replayFrom = 0;
+  /**
+   * False while the last final delivered had no `endMs`: where it ended is unknown, so no audio
+   * is replayed (from `replayFrom` it would be heard, and transcribed, twice; from a guess, audio
+   * after the final could be lost). A later final with `endMs` makes it known again.
+   */
+  let replayKnown = true;
   let ended: Promise<void> | undefined;
   const inputEnded = () => {
     ended ??= (async () => {
@@ -98,6 +105,7 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
               !audio.everyFrom(replayFrom, (bytes) => isDigitalSilence(request.format, bytes)),
             readBeyond: (offset) => audio.readBeyond(offset, attempt.signal),
             totalBytes: () => audio.totalBytes,
+            known: () => replayKnown,
             signal: attempt.signal,
           });
         },
@@ -110,13 +118,20 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
     callerError: () => audio.failure,
     // However the call ends, the caller's audio iterator is returned (its finally runs) and never pulled again.
     release: () => void audio.close().catch(() => {}),
+    // A mid-stream failure continues on the next provider only from a known end of the last final.
+    canResume: () => replayKnown,
     onDelivered: (e) => {
-      if (e.type !== 'final' || e.endMs === undefined) return;
+      if (e.type !== 'final') return;
+      if (e.endMs === undefined || !Number.isFinite(e.endMs)) {
+        replayKnown = false;
+        return;
+      }
+      replayKnown = true;
       // Audio up to the end of a delivered final is never needed again.
       const frame = bytesPerFrame(request.format);
-      replayFrom = Math.min(
-        audio.totalBytes,
-        Math.floor((e.endMs / 1000) * request.format.sampleRate) * frame,
+      replayFrom = Math.max(
+        0,
+        Math.min(audio.totalBytes, Math.floor((e.endMs / 1000) * request.format.sampleRate) * frame),
       );
       audio.trimBefore(replayFrom);
     },
@@ -136,7 +151,8 @@ export const MAX_IDLE_RECONNECTS = 3;
  * or 1001, e.g. a NAT or load balancer dropping an idle socket) is the same fault when nothing
  * was pending then; with audio pending it is thrown, a mid-stream failure for the route's
  * `midStream` rule. After {@link MAX_IDLE_RECONNECTS} in a row with no event between them, or
- * once the attempt is aborted, the close is thrown as it is.
+ * once the attempt is aborted, or while the end of the last final is unknown (`known`), the close
+ * is thrown as it is.
  */
 async function* reconnectOnIdleClose(
   open: () => AsyncIterable<TranscriptEvent>,
@@ -144,6 +160,8 @@ async function* reconnectOnIdleClose(
     pending(): boolean;
     readBeyond(offset: number): Promise<boolean>;
     totalBytes(): number;
+    /** False while the end of the last final is unknown: a close is then thrown as it is. */
+    known(): boolean;
     signal: AbortSource;
   },
 ): AsyncGenerator<TranscriptEvent, void, undefined> {
@@ -156,7 +174,12 @@ async function* reconnectOnIdleClose(
       }
       return;
     } catch (error) {
-      if (!isIdleClose(error, audio.pending) || audio.signal.aborted || reconnects >= MAX_IDLE_RECONNECTS)
+      if (
+        !audio.known() ||
+        !isIdleClose(error, audio.pending) ||
+        audio.signal.aborted ||
+        reconnects >= MAX_IDLE_RECONNECTS
+      )
         throw error;
       // Wait for the caller's next audio; at its end, only audio still waiting for a final needs a session.
       const more = await audio.readBeyond(audio.totalBytes());

@@ -87,7 +87,7 @@ export const sttWordSchema = lazySchema((z) =>
 
 /**
  * A message of `/stt/websocket` (PROTOCOLS.md 1.6): `transcript` (`text` is the delta since the
- * last final; `is_final`; `words`), `flush_done`, `done`, `error`. `words` is per-word objects on
+ * last final; `is_final`; `duration` in seconds; `words`), `flush_done`, `done`, `error`. `words` is per-word objects on
  * the wire; the parallel-arrays shape of the current TS type is accepted too.
  */
 export const sttMessageSchema = lazySchema((z) =>
@@ -95,6 +95,7 @@ export const sttMessageSchema = lazySchema((z) =>
     type: z.string(),
     text: z.string().nullish(),
     is_final: z.boolean().nullish(),
+    duration: z.number().nullish(),
     words: z
       .union([z.array(sttWordSchema()), wordTimestampsSchema(), z.array(wordTimestampsSchema())])
       .nullish(),

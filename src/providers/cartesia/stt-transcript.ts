@@ -39,7 +39,11 @@ export function transcriptWords(words: SttMessage['words']): TranscriptWord[] {
  * - `is_final: true` -> `final`, else `partial`; `text` is the message's text trimmed (it is the
  *   delta since the last final, so each final is one settled segment);
  * - `words` in ms from the start of the audio sent on this socket, with `startMs` / `endMs` of
- *   the event taken from the first and last word (left out when there are no words).
+ *   the event taken from the first and last word;
+ * - without words, `endMs` is the message's `duration` (seconds of the socket's audio the
+ *   transcript covers, from its start: the end of this segment; PROTOCOLS.md 1.6 gives no start),
+ *   so that a final's end is known for midStream 'replay'; no `startMs` then. Neither: no times.
+ * The times are not checked here (see `checkedTranscriptTimes`).
  */
 export function transcriptEvent(message: SttMessage, interim: boolean): TranscriptEvent | undefined {
   const text = (message.text ?? '').trim();
@@ -51,6 +55,8 @@ export function transcriptEvent(message: SttMessage, interim: boolean): Transcri
     event.startMs = words[0]!.startMs;
     event.endMs = words[words.length - 1]!.endMs;
     event.words = words;
+  } else if (typeof message.duration === 'number') {
+    event.endMs = ms(message.duration);
   }
   return event;
 }

@@ -6,6 +6,7 @@ import { PhaseDeadlines } from '../../transport/phase-deadlines.js';
 import type { WebSocketConnection, WebSocketTransport } from '../../transport/websocket-types.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
 import { parseWire } from '../shared/parse-wire.js';
+import { checkedTranscriptTimes } from '../shared/transcript-times.js';
 import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
 import { sttMessageSchema } from './api-types.js';
@@ -125,7 +126,9 @@ export function createCartesiaStt(
           const message = parseWire(sttMessageSchema(), item.json, provider, 'STT message', hadOutput);
           switch (message.type) {
             case 'transcript': {
-              const event = transcriptEvent(message, request.interim);
+              const parsed = transcriptEvent(message, request.interim);
+              const event =
+                parsed && checkedTranscriptTimes(parsed, provider, 'STT transcript message', hadOutput);
               if (event) {
                 hadOutput = true;
                 deadlines.setPaused(true);

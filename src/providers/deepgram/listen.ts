@@ -6,6 +6,7 @@ import type {
   WebSocketTransport,
 } from '../../transport/websocket-types.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
+import { checkedTranscriptTimes } from '../shared/transcript-times.js';
 import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
 import { listenMessageSchema, listenResultsSchema } from './api-types.js';
 import { authorizationOf, type DeepgramEndpoint, deepgramUrl } from './endpoint.js';
@@ -55,12 +56,16 @@ export function resolveListenAuth(
  * - the stream ends normally at `Metadata` after CloseStream once a final flushed by Finalize
  *   (`from_finalize`) came, or else when the socket then closes normally (or stays open past the
  *   idle wait after `Metadata`): the last words after Finalize are never lost, even from a server
- *   that sends `Metadata` before them (CloseStream -> Results... -> Metadata -> close).
+ *   that sends `Metadata` before them (CloseStream -> Results... -> Metadata -> close). A normal
+ *   close after CloseStream with no `Metadata` before it is a truncation, never an end;
+ * - `Results` times are checked (see `checkedTranscriptTimes`): a negative, inverted or
+ *   non-finite `start` / `duration` / word time is a malformed message.
  * Throws (with `partialOutput` when a transcript was yielded): ProviderError for a refused
  * upgrade (HTTP status, e.g. 401 not retryable) or an error close (status = close code,
  * `providerCode` = Deepgram's code in the reason: 1011 `NET-0001` inactivity is retryable,
  * 1008 is not; 1006 / 1001, a lost connection, has `connectionLost`; see `listenError`); ProtocolError for a binary frame, a message that is not a
- * JSON object with a string `type`, or not a valid `Results`, and for a normal close before the caller's audio ended (words would be lost);
+ * JSON object with a string `type`, or not a valid `Results` (times included), and for a normal close before the caller's audio ended,
+ * or after CloseStream without `Metadata` (words would be lost; retryable, truncated);
  * TimeoutError (`idle`) when no message comes within the idle deadline (default 10 s) after
  * CloseStream; AbortError when the signal aborts (the socket is closed at once); whatever the
  * caller's audio source throws. Leaving the loop early closes the socket.
@@ -133,7 +138,8 @@ export function createDeepgramListen(
               );
             }
             if (results.data.from_finalize === true && session.closeStreamSent) finalized = true;
-            const event = transcriptEventOf(results.data, request.interim);
+            const parsed = transcriptEventOf(results.data, request.interim);
+            const event = parsed && checkedTranscriptTimes(parsed, provider, 'Results message', hadOutput);
             if (event) {
               hadOutput = true;
               yield event;
@@ -148,6 +154,14 @@ export function createDeepgramListen(
         if (!session.closeStreamSent) {
           throw new ProtocolError(
             `Provider '${provider}' closed the listen socket before the end of the audio (transcript truncated)`,
+            { provider, partialOutput: hadOutput },
+          );
+        }
+        // Deepgram answers CloseStream with the remaining Results, then Metadata, then closes:
+        // a normal close without Metadata is a cut stream, not "nothing more was said".
+        if (!metadataSeen) {
+          throw new ProtocolError(
+            `Provider '${provider}' closed the listen socket after CloseStream without Metadata, its end marker (transcript truncated)`,
             { provider, partialOutput: hadOutput },
           );
         }

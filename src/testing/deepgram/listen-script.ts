@@ -12,7 +12,9 @@ import type { MockScript } from '../mock-script.js';
  * - `resetAfterChunks`: drop the connection without a close frame (the client sees 1006);
  * - `stallAfterChunks`: send nothing more, and ignore CloseStream (no Metadata, no close);
  * - `malformedAfterChunks`: send one text frame that is not JSON, then go on;
- * - `endWithoutDone`: after CloseStream, close (1000) without sending `Metadata`.
+ * - `endWithoutDone`: after CloseStream, close (1000) without sending `Metadata`: a cut stream,
+ *   which a client must not take as the end (voxroute's listen adapter throws a retryable
+ *   ProtocolError, truncated, and the route falls back).
  * `headersDelayMs`, `chunkBytes`, `errorEventAfterChunks` and `errorEvent` do not apply.
  * Added here:
  * - `closeAfterChunks`, `closeCode` (default 1011), `closeReason` (default

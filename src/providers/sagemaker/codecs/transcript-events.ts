@@ -5,6 +5,7 @@ import type { TranscriptEvent, TranscriptWord } from '../../../types/transcript.
 import { transcriptionEventShape } from '../../openai/api-types.js';
 import { TranscriptAssembler } from '../../openai/transcription-stream.js';
 import { parseWire } from '../../shared/parse-wire.js';
+import { checkedTranscriptTimes } from '../../shared/transcript-times.js';
 import type { SttCodecCall } from '../codec.js';
 import { jsonMessages } from '../framing.js';
 
@@ -47,7 +48,8 @@ type TranscriptMessage = z.infer<ReturnType<typeof transcriptMessageSchema>>;
  * events (read with the OpenAI adapter's assembler).
  * - A partial is yielded only when `call.request.interim` is set and its text is not empty.
  * - A final carries its text trimmed, `startMs`/`endMs` from its times (else 0 and the
- *   audio's length, `call.audioMs`, when known), and its words in ms.
+ *   audio's length, `call.audioMs`, when known), and its words in ms. A negative, inverted or
+ *   non-finite time is a malformed message (ProtocolError; see `checkedTranscriptTimes`).
  * - The stream ends at `{"type":"done"}`, `[DONE]`, or its end. Ending without any final
  *   after a partial, or with no transcript message at all, is a truncated ProtocolError.
  * `{"error": ...}` inside the stream is a ProviderError.
@@ -62,6 +64,9 @@ export async function* transcriptEvents(
   let finals = 0;
   let partials = 0;
   let ended = false;
+  /** Whether an event was yielded (the `partialOutput` of a malformed message's error). */
+  let yielded = false;
+  const what = 'transcript message';
   for await (const message of jsonMessages(parts, { provider })) {
     if (message.kind === 'done') {
       ended = true;
@@ -86,11 +91,21 @@ export async function* transcriptEvents(
     if (partial) {
       partials++;
       const text = parsed.text.trim();
-      if (interim && text !== '') yield withDetails({ type: 'partial', text }, parsed, undefined);
+      if (interim && text !== '') {
+        yield checkedTranscriptTimes(
+          withDetails({ type: 'partial', text }, parsed, undefined),
+          provider,
+          what,
+          yielded,
+        );
+        yielded = true;
+      }
       continue;
     }
     finals++;
-    yield withDetails({ type: 'final', text: parsed.text.trim() }, parsed, call.audioMs);
+    const final = withDetails({ type: 'final', text: parsed.text.trim() }, parsed, call.audioMs);
+    yield checkedTranscriptTimes(final, provider, what, yielded);
+    yielded = true;
   }
   if (openai) {
     yield* openai.end(ended ? 'done' : 'eof');
