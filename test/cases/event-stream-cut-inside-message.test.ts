@@ -13,50 +13,19 @@ import {
   AllProvidersFailedError,
   MidStreamError,
   ProtocolError,
-  type RouterConfig,
   type VoxrouteError,
 } from '../../src/index.js';
 import { payloadPart } from '../reliability/wire/event-stream.js';
-import { concat, drain, httpServer, pcmSignal, router } from './wire/servers.js';
+import {
+  answeringEventStream as answering,
+  ttsRouteOver as config,
+  responseStreamTts as tts,
+} from './wire/sagemaker-response.js';
+import { concat, drain, pcmSignal, router } from './wire/servers.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 1); // 100 ms at 24 kHz, 4800 bytes
 const FIRST = AUDIO.subarray(0, 2400);
-const credentials = {
-  accessKeyId: 'AKIDEXAMPLE',
-  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
-};
 const CUT = "Provider 'a' ended its event stream inside a message (truncated)";
-
-/** An endpoint answering 200 with `body` (event-stream bytes), then ending the body cleanly. */
-async function answering(body: Buffer) {
-  return httpServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
-      res.end(body);
-    });
-  });
-}
-
-const tts = (url: string) => ({
-  kind: 'sagemaker' as const,
-  region: 'us-east-1',
-  endpointName: 'voice',
-  endpointUrl: url,
-  credentials,
-  tts: {
-    voices: { agent: 'v' },
-    payload: 'raw-pcm' as const,
-    sampleRate: 24_000,
-    stream: 'response' as const,
-  },
-});
-
-const config = (providers: RouterConfig['providers']): RouterConfig =>
-  ({
-    providers,
-    routes: { tts: { providers: Object.keys(providers), strategy: 'priority' } },
-  }) as RouterConfig;
 
 describe('SageMaker response stream: a body that ends inside an event-stream message', () => {
   it('cut after 30 bytes of the first message: A fails with a retryable ProtocolError and B serves', async () => {

@@ -17,14 +17,11 @@ import {
   type VoxrouteError,
 } from '../../src/index.js';
 import { payloadPart } from '../reliability/wire/event-stream.js';
+import { answeringEventStream, responseStreamTts as tts, ttsRouteOver } from './wire/sagemaker-response.js';
 import { closed, concat, drain, httpServer, pcmSignal, router } from './wire/servers.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 1); // 100 ms at 24 kHz, 4800 bytes
 const FIRST = AUDIO.subarray(0, 2400);
-const credentials = {
-  accessKeyId: 'AKIDEXAMPLE',
-  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
-};
 const MAX = 24 * 1024 * 1024;
 
 /** A prelude (total length, headers length 0, a valid prelude CRC) announcing `total` bytes. */
@@ -53,42 +50,11 @@ async function hugeMessage(before: Buffer, bad: Buffer[]) {
 }
 
 /** An endpoint answering 200 with one PayloadPart of AUDIO. */
-async function goodTts() {
-  return httpServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
-      res.end(payloadPart(AUDIO));
-    });
-  });
-}
-
-const tts = (url: string) => ({
-  kind: 'sagemaker' as const,
-  region: 'us-east-1',
-  endpointName: 'voice',
-  endpointUrl: url,
-  credentials,
-  tts: {
-    voices: { agent: 'v' },
-    payload: 'raw-pcm' as const,
-    sampleRate: 24_000,
-    stream: 'response' as const,
-  },
-});
+const goodTts = () => answeringEventStream(payloadPart(AUDIO));
 
 /** No first-chunk deadline: without the length check, a first message would never end the call. */
-const config = (providers: RouterConfig['providers']): RouterConfig =>
-  ({
-    providers,
-    routes: {
-      tts: {
-        providers: Object.keys(providers),
-        strategy: 'priority',
-        firstChunkTimeoutMs: false,
-      },
-    },
-  }) as RouterConfig;
+const config = (providers: RouterConfig['providers']) =>
+  ttsRouteOver(providers, { firstChunkTimeoutMs: false });
 
 describe('SageMaker response stream: a message length out of bounds', () => {
   it('a first prelude announcing 0x7ffffff0 bytes: A fails with a retryable ProtocolError at once, its connection closed, and B serves', async () => {
