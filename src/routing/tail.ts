@@ -179,8 +179,13 @@ export class TailModel {
   #cached: TailSummary | undefined;
   /** The quantiles and knee of the body histogram, cached like {@link #cached} (see {@link #shape}). */
   #shapeCached: Shape | undefined;
-  /** The last SHIFT_MAX_RUN successful samples (ms), newest last (at the end). */
+  /**
+   * The successful samples (ms) of the last SHIFT_MAX_RUN calls to start, in the order they
+   * started (the latest to start at the end), whatever the order they answered in.
+   */
   readonly #recent = new Float64Array(SHIFT_MAX_RUN);
+  /** When each of {@link #recent}'s calls started (monotonic ms: the sample's time minus its TTFC). */
+  readonly #recentStart = new Float64Array(SHIFT_MAX_RUN);
   /** How many of {@link #recent} are set (the last ones). */
   #recentCount = 0;
 
@@ -249,12 +254,31 @@ export class TailModel {
     this.#samples++;
     this.#cached = undefined;
     this.#shapeCached = undefined;
-    // Newest last, always at the end (one path for every sample: no branch that only the
-    // first samples take, and whose code a late optimization would lack).
-    this.#recent.copyWithin(0, 1);
-    this.#recent[SHIFT_MAX_RUN - 1] = ms;
-    this.#recentCount = Math.min(this.#recentCount + 1, SHIFT_MAX_RUN);
+    this.#pushRecent(ms, now - ms);
     s[S_LAST_AT] = now;
+  }
+
+  /**
+   * Puts a sample of `ms` from a call started at `start` among {@link #recent}, in start order.
+   * A slow answer arrives after the fast ones of calls that started after it: in the order of
+   * answers, a few stalls of calls made in parallel would look like the latest calls and make a
+   * move; in the order of starts, the calls that started since say the provider is fast.
+   */
+  #pushRecent(ms: number, start: number): void {
+    const values = this.#recent;
+    const starts = this.#recentStart;
+    const first = SHIFT_MAX_RUN - this.#recentCount;
+    let at = SHIFT_MAX_RUN - 1;
+    while (at >= first && starts[at]! > start) at--;
+    // Full, and the call started before every kept one: it is not among the last to start.
+    if (at < 0) return;
+    for (let k = Math.max(first, 1); k <= at; k++) {
+      values[k - 1] = values[k]!;
+      starts[k - 1] = starts[k]!;
+    }
+    values[at] = ms;
+    starts[at] = start;
+    this.#recentCount = Math.min(this.#recentCount + 1, SHIFT_MAX_RUN);
   }
 
   /**
@@ -269,8 +293,8 @@ export class TailModel {
   }
 
   /**
-   * The model at monotonic time `now`, for decisions. When the last successful samples all lie
-   * beyond the knee, the provider's latency has probably moved (a drift, an overload), not just
+   * The model at monotonic time `now`, for decisions. When the successful samples of the calls
+   * that started last (not those that answered last: see #pushRecent) all lie beyond the knee, the provider's latency has probably moved (a drift, an overload), not just
    * hit its tail: the distribution is scaled by min(those samples) / median, a shift that fades
    * with exp(-elapsed / SHIFT_DECAY_MS) since the last sample, so a provider sidelined by a run
    * of tail calls is tried again within seconds, not at the next probe. How many in a row make

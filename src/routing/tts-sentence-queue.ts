@@ -1,4 +1,4 @@
-import type { AbortSource } from '../internal/abort-link.js';
+import { AbortLink, type AbortSource } from '../internal/abort-link.js';
 import { isTakeable, nextOf, type Takeable } from '../internal/takeable.js';
 import { canFallBack } from './classify.js';
 
@@ -40,7 +40,7 @@ export class SentenceQueue<S, T = S> {
     this.#firstChunk = resolve;
   });
   /** The request's own abort scope; absent when it runs on its attempt's signal (`retries` 0). */
-  readonly #abort: AbortController | undefined;
+  readonly #abort: AbortLink | undefined;
   readonly #signal: AbortSource;
   #onParentAbort: (() => void) | undefined;
   /** How many times the request was started again after failing before its first chunk. */
@@ -64,9 +64,10 @@ export class SentenceQueue<S, T = S> {
       this.#abort = undefined;
       this.#signal = parent;
     } else {
-      const abort = new AbortController();
+      // An AbortLink, not an AbortController: no AbortSignal per later sentence (abort-link.ts).
+      const abort = new AbortLink();
       this.#abort = abort;
-      this.#signal = abort.signal;
+      this.#signal = abort;
       if (parent.aborted) abort.abort(parent.reason);
       else {
         this.#onParentAbort = () => abort.abort(parent.reason);

@@ -106,9 +106,14 @@ describe('a routed call makes no AbortSignal', () => {
   }
 
   it.each([
-    ['one candidate', ['a']],
-    ['two candidates (each attempt has its own abort scope)', ['a', 'b']],
-  ])('tts() with %s: no AbortController hands out a signal; exact bytes', async (_, route) => {
+    ['one candidate', ['a'], 'Your table is booked.'],
+    ['two candidates (each attempt has its own abort scope)', ['a', 'b'], 'Your table is booked.'],
+    [
+      'two sentences (the second has its own abort scope, for its retry)',
+      ['a'],
+      'Your table is booked. See you at eight.',
+    ],
+  ])('tts() with %s: no AbortController hands out a signal; exact bytes', async (_, route, text) => {
     const baseUrl = await start();
     router = createRouter({
       providers: {
@@ -126,7 +131,7 @@ describe('a routed call makes no AbortSignal', () => {
     const bytes: number[] = [];
     let signalReads: number;
     try {
-      for await (const chunk of router.tts({ text: 'Your table is booked.', voice: 'v', format })) {
+      for await (const chunk of router.tts({ text, voice: 'v', format })) {
         bytes.push(...chunk.data);
       }
     } finally {
@@ -135,6 +140,6 @@ describe('a routed call makes no AbortSignal', () => {
       reads.mockRestore();
     }
     expect(signalReads).toBe(0);
-    expect(bytes).toEqual(Array(4800).fill(1));
+    expect(bytes).toEqual(Array(4800 * text.split('. ').length).fill(1));
   });
 });

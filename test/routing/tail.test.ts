@@ -86,16 +86,40 @@ describe('tail model', () => {
   it('a run of tail calls is taken for a move only when the tail share makes it unlikely: 2 at 2%, 3 at 10%, 4 at 20%', () => {
     expect([shiftRun(0.02), shiftRun(0.1), shiftRun(0.2), shiftRun(0.5)]).toEqual([2, 3, 4, 4]);
     // One stall in five: two stalls in a row leave the model where it was.
+    // (Each call below starts at t or t + 40, after every earlier one: its time minus its TTFC.)
     const stalls = model(400, 50, 5);
     const t = 401 * 40;
-    stalls.record(600, t);
-    stalls.record(600, t + 40);
-    expect(stalls.at(t + 40)!.p50Ms).toBe(stalls.summary()!.p50Ms);
+    stalls.record(600, t + 600);
+    stalls.record(600, t + 640);
+    expect(stalls.at(t + 640)!.p50Ms).toBe(stalls.summary()!.p50Ms);
     // A provider without a tail: two slow calls in a row shift it to them.
     const steady = model(400, 50);
-    steady.record(200, t);
-    steady.record(220, t + 40);
-    expect(steady.at(t + 40)!.p50Ms).toBeCloseTo(200, 6);
+    steady.record(200, t + 200);
+    steady.record(220, t + 260);
+    expect(steady.at(t + 260)!.p50Ms).toBeCloseTo(200, 6);
+  });
+
+  it('parallel-calls-slow-answers-last: a move is read from the calls that started last, not from the answers that came last', () => {
+    const t = 401 * 40;
+    // Two calls stall (started at t and t + 50) while one started after them answers fast: the
+    // stalls answer last, but the call that started last says the provider is as it was.
+    const parallel = model(400, 50);
+    parallel.record(50, t + 150); // started at t + 100
+    parallel.record(600, t + 600); // started at t
+    parallel.record(600, t + 650); // started at t + 50
+    expect(parallel.at(t + 650)!.p50Ms).toBe(parallel.summary()!.p50Ms);
+    // The same answers from calls that started after the fast one: a move to 600 ms.
+    const moved = model(400, 50);
+    moved.record(50, t + 150); // started at t + 100
+    moved.record(600, t + 800); // started at t + 200
+    moved.record(600, t + 850); // started at t + 250
+    expect(moved.at(t + 850)!.p50Ms).toBeCloseTo(600, 6);
+    // A sample from a call older than every kept one (four later starts) cannot make a move.
+    const late = model(400, 50);
+    for (let i = 0; i < 4; i++) late.record(50, t + 300 + 10 * i); // started at t + 250 ...
+    late.record(600, t + 900); // started at t + 300: after them, kept
+    late.record(900, t + 910); // started at t + 10: before all four, dropped
+    expect(late.at(t + 910)!.p50Ms).toBe(late.summary()!.p50Ms);
   });
 
   it('a tail share decays back toward the prior when the provider has been quiet for minutes', () => {
