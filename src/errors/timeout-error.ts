@@ -7,7 +7,11 @@ import { hasCode, VoxrouteError, type VoxrouteErrorOptions } from './voxroute-er
  */
 export type TimeoutPhase = 'connect' | 'headers' | 'first-chunk' | 'idle' | 'total';
 
-/** A deadline passed. Code `TIMEOUT`. Always retryable; `phase` tells which deadline. */
+/**
+ * A deadline passed. Code `TIMEOUT`. Always retryable; `phase` tells which deadline, and the
+ * message names the route setting that sets it (e.g. `No chunk (stream stalled) from provider
+ * 'a' within 5000 ms (idleTimeoutMs, the longest gap between chunks)`).
+ */
 export class TimeoutError extends VoxrouteError {
   override readonly code = 'TIMEOUT';
   /** Which deadline passed. */
@@ -17,7 +21,11 @@ export class TimeoutError extends VoxrouteError {
 
   constructor(phase: TimeoutPhase, timeoutMs: number, options: VoxrouteErrorOptions = {}) {
     const who = options.provider ? ` from provider '${options.provider}'` : '';
-    super(`No ${describe(phase)}${who} within ${timeoutMs} ms`, { retryable: true, ...options });
+    const setting = SETTINGS[phase];
+    super(`No ${describe(phase)}${who} within ${timeoutMs} ms${setting ? ` (${setting})` : ''}`, {
+      retryable: true,
+      ...options,
+    });
     this.name = 'TimeoutError';
     this.phase = phase;
     this.timeoutMs = timeoutMs;
@@ -27,6 +35,18 @@ export class TimeoutError extends VoxrouteError {
     return hasCode(error, 'TIMEOUT');
   }
 }
+
+/**
+ * The route setting that sets each phase's deadline, named in the message so that a reader knows
+ * what to change (`headers` has no route setting of its own).
+ */
+const SETTINGS: Record<TimeoutPhase, string | undefined> = {
+  connect: 'connectTimeoutMs',
+  headers: undefined,
+  'first-chunk': 'firstChunkTimeoutMs',
+  idle: 'idleTimeoutMs, the longest gap between chunks',
+  total: 'totalTimeoutMs',
+};
 
 function describe(phase: TimeoutPhase): string {
   switch (phase) {

@@ -10,10 +10,13 @@ import type { Deadlines } from './types.js';
  * - `connect`: from the start until a connection is ready (only where the wire can observe it);
  * - `headers`: from the start until the response headers;
  * - `first-chunk` (`firstByteMs`): from the start until the first body byte;
- * - `idle`: the longest time without body bytes arriving from the socket. Counted from the
- *   headers, or from the first byte when `firstByteMs` is set (that gap is the first-byte
- *   deadline's), then from each chunk. Not counted while the exchange has stopped reading
- *   because the consumer is slow (backpressure): that stall is not the provider's;
+ * - `idle`: the longest time without body bytes arriving from the socket, counted from the
+ *   first body byte, then from each chunk. The wait for the first byte is not idle time: it is
+ *   the first-byte deadline's, or (when there is none here) the router's first-chunk deadline's,
+ *   so a provider that sends its headers at once and its first data late (a long prompt, a cold
+ *   model) gets what `firstChunkTimeoutMs` allows; unless the wire calls `startIdle()` (an
+ *   answer already owed). Not counted while the exchange has stopped
+ *   reading because the consumer is slow (backpressure): that stall is not the provider's;
  * - `total`: from the start until the body ends.
  *
  * Cost per body chunk: one `clock.now()` when an idle deadline is set, nothing else. The timer is
@@ -32,6 +35,8 @@ export class PhaseDeadlines {
   private connected: boolean;
   private headersSeen = false;
   private firstByteSeen = false;
+  /** True once {@link startIdle} was called: idle counts before the first byte. */
+  private idleEarly = false;
   private paused = false;
   private idleHeld = false;
   private stopped = false;
@@ -107,6 +112,16 @@ export class PhaseDeadlines {
   markHeaders(): void {
     this.connected = true;
     this.headersSeen = true;
+  }
+
+  /**
+   * Starts the idle deadline now, before the first byte: for a wire where the wait for an answer
+   * already owed is the provider's silence (a streamed-text TTS socket after a flush, an STT
+   * socket after the end of the audio), not the first-chunk deadline's. The first-byte deadline
+   * still applies.
+   */
+  startIdle(): void {
+    this.idleEarly = true;
     if (this.idleMs !== 0) {
       this.lastActivity = this.clock.now();
       this.arm();
@@ -165,7 +180,7 @@ export class PhaseDeadlines {
       this.headersSeen &&
       !this.paused &&
       !this.idleHeld &&
-      (this.firstByteSeen || this.firstByteMs === 0)
+      (this.firstByteSeen || this.idleEarly)
     );
   }
 

@@ -113,6 +113,7 @@ describe('router stall: a deadline that passes while the event loop is blocked',
       expired.push([phase, ms, stalled]),
     );
     d.markHeaders();
+    d.markFirstByte();
     clock.block(300);
     clock.advance(0);
     expect(expired).toEqual([]);
@@ -127,6 +128,7 @@ describe('router stall: a deadline that passes while the event loop is blocked',
       expired.push([phase, ms, stalled]),
     );
     d.markHeaders();
+    d.markFirstByte();
     clock.block(300);
     clock.advance(0);
     d.activity();

@@ -83,12 +83,34 @@ describe('PhaseDeadlines', () => {
     expect(expired).toEqual([['idle', 100, 1000]]);
   });
 
-  it('idle counts from the headers when there is no first-byte deadline', () => {
+  it('idle counts from the first byte, not from the headers, also with no first-byte deadline', () => {
+    // The wait for the first byte is the router's first-chunk deadline's then.
     const { clock, expired, tracker } = setup({ idleMs: 100 });
     clock.advance(500);
     tracker.markHeaders();
-    clock.advance(100);
-    expect(expired).toEqual([['idle', 100, 600]]);
+    clock.advance(10_000);
+    expect(expired).toEqual([]);
+    tracker.markFirstByte();
+    clock.advance(99);
+    expect(expired).toEqual([]);
+    clock.advance(1);
+    expect(expired).toEqual([['idle', 100, 10_600]]);
+  });
+
+  it('startIdle(): an answer already owed counts as idle before the first byte; the first-byte deadline still applies', () => {
+    const { clock, expired, tracker } = setup({ idleMs: 100, firstByteMs: 1000 });
+    tracker.markHeaders();
+    clock.advance(50);
+    tracker.startIdle();
+    clock.advance(99);
+    expect(expired).toEqual([]);
+    clock.advance(1);
+    expect(expired).toEqual([['idle', 100, 150]]);
+    const late = setup({ idleMs: 5000, firstByteMs: 1000 });
+    late.tracker.markHeaders();
+    late.tracker.startIdle();
+    late.clock.advance(1000);
+    expect(late.expired).toEqual([['first-chunk', 1000, 1000]]);
   });
 
   it('idle does not fire while paused for backpressure, and restarts on resume', () => {

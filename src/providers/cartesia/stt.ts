@@ -98,7 +98,17 @@ export function createCartesiaStt(
         inbox.fail(new AbortError('Cartesia STT aborted', { cause: attempt.signal.reason }));
       attempt.signal.addEventListener('abort', onAbort, { once: true });
       void pump(connection, inbox, provider);
-      const audio = sendAudio(request.audio, connection, () => deadlines.markHeaders(), inbox);
+      // Once all audio is sent, the idle deadline starts (Cartesia owes the finals then): the wait
+      // for the next message is its silence.
+      const audio = sendAudio(
+        request.audio,
+        connection,
+        () => {
+          deadlines.markHeaders();
+          deadlines.startIdle();
+        },
+        inbox,
+      );
       let flushed = false;
       let finished = false;
       try {

@@ -192,7 +192,10 @@ async function* onSocket(
   // streaming tokens must not hide Cartesia's silence.
   const text = sendText(request.text, send, flush, inbox);
   input.sentAll = () => text.sentAll();
+  // The idle deadline runs from now while Cartesia owes an answer (see AwaitedText), before its
+  // first audio too: an unanswered flush is its silence, whatever the first-chunk deadline.
   deadlines.markHeaders();
+  deadlines.startIdle();
   try {
     for (;;) {
       const raw = await inbox.take();
