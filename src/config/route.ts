@@ -132,7 +132,7 @@ const routeSettingsShape = () => {
       )
       .meta({ default: ROUTE_DEFAULTS.firstChunkTimeoutMs }),
     idleTimeoutMs: msSchema(
-      'Longest gap between two chunks of a stream, in ms, before the attempt fails with a TimeoutError (phase idle), counted from the first byte of the answer (the wait for it is firstChunkTimeoutMs\'s). Default 5000.',
+      'Longest gap between two chunks of a stream, in ms, before the attempt fails with a TimeoutError (phase idle), counted from the first byte of the answer (the wait for it is governed by firstChunkTimeoutMs). Default 5000.',
     )
       .optional()
       .meta({ default: ROUTE_DEFAULTS.idleTimeoutMs }),
