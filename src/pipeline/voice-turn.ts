@@ -4,6 +4,7 @@ import { onceStream, type Settle } from '../internal/once-stream.js';
 import { rejectOnAbort } from '../internal/unstarted-abort.js';
 import { closeSignalOf } from '../routing/close-signal.js';
 import { preflightOf } from '../routing/preflight.js';
+import { rejectedStream } from '../routing/rejected-stream.js';
 import type { Router } from '../routing/router-types.js';
 import { ClauseSplitter } from '../text/clause-splitter.js';
 import type { AudioChunk } from '../types/audio.js';
@@ -47,9 +48,10 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  * once (their provider connections are closed); nothing is yielded after it, the iterator
  * throws AbortError and `result` rejects with it.
  *
- * @throws RequestError (synchronously) when a field of the request is malformed, naming the
- *   field (every field of the three stages is checked here, as stt(), chat() and tts() would).
- * @throws from the iterator: RequestError at once, before any provider is contacted, when a
+ * @throws from the iterator (and `result` rejects with it), at its first step, before any
+ *   provider is contacted: RequestError when a field of the request is malformed, naming the
+ *   field (every field of the three stages is checked, as stt(), chat() and tts() would; the
+ *   call itself never throws); RequestError when a
  *   route of `routes` does not exist or serves another capability (field `routes.<stage>`) or
  *   no provider of its route maps the model (`model`) or the voice (`voice`); ConfigError when
  *   a stage's default route is missing from the config;
@@ -57,8 +59,10 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  *   AbortError after a barge-in.
  */
 export function voiceTurn(router: Router, request: VoiceTurnRequest): VoiceTurn {
+  // A malformed request fails at the first next() (and `result` rejects), as tts(), stt() and
+  // chat() do: the caller's `for await` catches it.
   const bad = turnRequestProblem(request);
-  if (bad) throw bad;
+  if (bad) return rejectedStream<TurnEvent>(bad) as unknown as VoiceTurn;
   return onceStream(
     'VoiceTurn',
     (settle: Settle<TurnResult>) => runTurn(router, request, settle)[Symbol.asyncIterator](),

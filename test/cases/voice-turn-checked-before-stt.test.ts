@@ -107,7 +107,7 @@ describe('a voice turn is checked before any provider is contacted', () => {
     expect(paths).toEqual([]);
   });
 
-  it('a malformed field of any stage throws a RequestError naming it when voiceTurn() is called', async () => {
+  it('a malformed field of any stage throws a RequestError naming it at the first step of the turn', async () => {
     const { r, paths } = await setup();
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ voice: undefined }, 'voice'],
@@ -124,13 +124,16 @@ describe('a voice turn is checked before any provider is contacted', () => {
       [{ signal: {} }, 'signal'],
     ];
     for (const [over, field] of cases) {
+      // No throw when called: the first step of the loop throws, and result rejects alike.
+      const turn = voiceTurn(r, turnRequest(over));
       let error: unknown;
       try {
-        voiceTurn(r, turnRequest(over));
+        await turn[Symbol.asyncIterator]().next();
       } catch (e) {
         error = e;
       }
       expect([field, RequestError.isInstance(error) && error.field]).toEqual([field, field]);
+      await expect(turn.result).rejects.toBe(error);
     }
     expect(paths).toEqual([]);
   });

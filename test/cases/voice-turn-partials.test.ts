@@ -67,7 +67,9 @@ describe('voiceTurn({ interim })', () => {
     const { router, mock } = await setup();
     let caught: unknown;
     try {
-      voiceTurn(router, request({ interim: 'yes' }) as never);
+      for await (const _ of voiceTurn(router, request({ interim: 'yes' }) as never)) {
+        // nothing comes
+      }
     } catch (error) {
       caught = error;
     }

@@ -237,12 +237,17 @@ describe('voiceTurn', () => {
 
   it('a malformed request throws a RequestError naming the field, before any provider', async () => {
     const { router, a } = await setup();
-    expect(() => voiceTurn(router, request({ voice: '' }))).toThrow(
+    // As tts(), stt() and chat(): the first next() rejects, and so does result.
+    const noVoice = voiceTurn(router, request({ voice: '' }));
+    await expect(noVoice[Symbol.asyncIterator]().next()).rejects.toThrow(
       new RequestError('voice', 'expected a voice name, got ""'),
     );
-    expect(() => voiceTurn(router, request({ budgetMs: -1 }))).toThrow(
-      new RequestError('budgetMs', 'expected a number of ms above 0, got -1'),
-    );
+    await expect(noVoice.result).rejects.toThrow(new RequestError('voice', 'expected a voice name, got ""'));
+    await expect(
+      voiceTurn(router, request({ budgetMs: -1 }))
+        [Symbol.asyncIterator]()
+        .next(),
+    ).rejects.toThrow(new RequestError('budgetMs', 'expected a number of ms above 0, got -1'));
     expect(a.requests).toHaveLength(0);
   });
 });
