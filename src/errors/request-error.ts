@@ -14,11 +14,32 @@ export class RequestError extends VoxrouteError {
   override readonly code = 'REQUEST_INVALID';
   /** The request field at fault, as a dotted path, e.g. `'format.sampleRate'`, `'messages.2.content'`, `'audio'`. */
   readonly field: string;
+  /** The message after its `Invalid request field '<field>': ` prefix. */
+  readonly #detail: string;
 
-  constructor(field: string, message: string, options: { cause?: unknown } = {}) {
-    super(`Invalid request field '${field}': ${message}`, { cause: options.cause, retryable: false });
+  /**
+   * `partialOutput` (default false): the call had already yielded output when the caller's own
+   * input stream failed (see {@link afterOutput}).
+   */
+  constructor(field: string, message: string, options: { cause?: unknown; partialOutput?: boolean } = {}) {
+    super(`Invalid request field '${field}': ${message}`, {
+      cause: options.cause,
+      retryable: false,
+      partialOutput: options.partialOutput ?? false,
+    });
     this.name = 'RequestError';
     this.field = field;
+    this.#detail = message;
+  }
+
+  /**
+   * This error as thrown by a call that had already yielded output (the caller's text or audio
+   * stream failed mid-call): the same field, message and cause, `partialOutput: true`. Returns
+   * `this` when it already says so.
+   */
+  afterOutput(): RequestError {
+    if (this.partialOutput) return this;
+    return new RequestError(this.field, this.#detail, { cause: this.cause, partialOutput: true });
   }
 
   static override isInstance(error: unknown): error is RequestError {

@@ -1,4 +1,5 @@
 import { AllProvidersFailedError } from '../errors/all-providers-failed-error.js';
+import { RequestError } from '../errors/request-error.js';
 import type { VoxrouteError } from '../errors/voxroute-error.js';
 import type { Settle as SettleOf } from '../internal/once-stream.js';
 import { isRouterStall } from '../internal/stall.js';
@@ -163,7 +164,7 @@ export async function* drive<T>(
           if (r.acquired) r.c.health?.release();
           for (const other of [...running]) call.cancel(other);
           running.length = 0;
-          throw call.fail(callerError);
+          throw call.fail(afterOutput(callerError, call.committed));
         }
         const error = normalize(outcome.error, r.c.provider, run.redact);
         r.attempt.error = error;
@@ -271,7 +272,7 @@ export async function* drive<T>(
         if (callerError) {
           winner.attempt.outcome = 'aborted';
           if (winner.acquired) c.health?.release();
-          throw call.fail(callerError);
+          throw call.fail(afterOutput(callerError, call.committed));
         }
         const cause = normalize(raw, c.provider, run.redact);
         winner.attempt.error = cause;
@@ -329,4 +330,12 @@ export async function* drive<T>(
 function joinText<T>(run: RouteRun<T>, sofar: string, next: string | undefined): string {
   if (next === undefined || next === '') return sofar;
   return run.joinText ? run.joinText(sofar, next) : sofar + next;
+}
+
+/**
+ * The caller's input failure as the call throws it: `partialOutput: true` once the call had
+ * yielded output (`committed`), as every error the call throws after output says.
+ */
+function afterOutput(error: VoxrouteError, committed: boolean): VoxrouteError {
+  return committed && RequestError.isInstance(error) ? error.afterOutput() : error;
 }

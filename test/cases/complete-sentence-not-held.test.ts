@@ -115,6 +115,21 @@ describe('a complete sentence of streamed text is not held for the next token', 
     expect(RequestError.isInstance(error)).toBe(true);
     expect((error as RequestError).field).toBe('text');
     expect((error as Error).message).toContain("the caller's text stream threw (Error: LLM socket died)");
+    // Audio was yielded before the failure: the error says so, as every error after output does.
+    expect((error as RequestError).partialOutput).toBe(true);
+  });
+
+  it('a text source that fails before any sentence is complete: RequestError, partialOutput false, nothing asked', async () => {
+    const { inputs, config } = await speech();
+    async function* llm() {
+      yield 'Hello';
+      throw new Error('LLM socket died');
+    }
+    const { items, error } = await drain(router(config).tts({ text: llm(), voice: 'v' }));
+    expect(items).toEqual([]);
+    expect(inputs).toEqual([]);
+    expect([RequestError.isInstance(error), (error as RequestError).field]).toEqual([true, 'text']);
+    expect((error as RequestError).partialOutput).toBe(false);
   });
 });
 
