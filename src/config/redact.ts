@@ -127,7 +127,9 @@ const KEY_SHAPES = [
   new RegExp(`${L}(?:sk|pk|rk|gsk|xai)[-_](?=[A-Za-z0-9_-]*\\d)[A-Za-z0-9_-]{16,}`, 'g'),
   // AWS access key ids.
   new RegExp(`${L}(?:AKIA|ASIA)[0-9A-Z]{16}${R}`, 'g'),
-  /\b(?:Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  // `Bearer <credential>`: a credential starts with a letter or digit, so the absolute path
+  // after jiti's "Unexpected token" (`/app/voxroute.config.ts:2:0`) is not taken for one.
+  /\b(?:Bearer|Basic|Token)\s+[A-Za-z0-9][A-Za-z0-9._~+/=-]{7,}/gi,
   // Hex keys (Deepgram: 40 hex digits), either case.
   new RegExp(`${L}(?=[0-9a-fA-F]*\\d)(?:[0-9a-f]{32,}|[0-9A-F]{32,})${R}`, 'g'),
 ];
