@@ -1,7 +1,9 @@
 /**
- * The demo's router config (`npm run demo`): two self-hosted OpenAI-compatible servers
- * (examples/self-hosted-server) on loopback, each offering chat, speech and transcription,
- * routed by measured latency. The same config in YAML: voxroute.config.yaml.
+ * A router config for two self-hosted OpenAI-compatible servers (examples/self-hosted-server)
+ * on loopback, each offering chat, speech and transcription, routed by measured latency. The
+ * same config in YAML: voxroute.config.yaml. `npm run demo` loads this file and points it at
+ * two of the testing kit's mock servers instead (the demo needs nothing but Node), so the
+ * timeouts below, sized for the real engines, are generous for it.
  *
  * A TypeScript config is code: here the servers' URLs may come from the environment
  * (EC2_A_URL, EC2_B_URL), as an EC2 deployment would set them, with loopback defaults.

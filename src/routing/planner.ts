@@ -261,10 +261,16 @@ export class RoutePlanner {
     named: boolean,
     field: string,
   ): ConfigError | RequestError {
-    if (!named) return new ConfigError([{ path: ['routes', name], message: problem }]);
     const fitting = Object.values(this.#config.routes)
       .filter((r) => r.capability === capability)
       .map((r) => r.name);
+    if (!named) {
+      // The capability's default route is missing: say which routes could serve the call.
+      const hint = fitting.length
+        ? `; name one of its ${capability} routes in the call's \`route\` (${listed(fitting)}), or add a route named '${name}'`
+        : `; the config has no ${capability} route`;
+      return new ConfigError([{ path: ['routes', name], message: `${problem}${hint}` }]);
+    }
     return new RequestError(
       field,
       `${problem}; ${fitting.length ? `${capability} routes: ${listed(fitting)}` : `the config has no ${capability} route`}`,

@@ -149,7 +149,17 @@ describe('caller-name-unknown: a name the config does not know is the caller’s
     const { error } = await drain(r.tts({ text: 'Hello.', voice: 'agent' }));
     expect(ConfigError.isInstance(error)).toBe(true);
     expect((error as ConfigError).issues).toEqual([
-      { path: ['routes', 'tts'], message: "no route named 'tts' in the config" },
+      { path: ['routes', 'tts'], message: "no route named 'tts' in the config; the config has no tts route" },
+    ]);
+    // With a tts route of another name, the message names it.
+    const other = await setup({ 'tts-x': { capability: 'tts', providers: ['a'] } });
+    const named = await drain(other.r.tts({ text: 'Hello.', voice: 'agent' }));
+    expect((named.error as ConfigError).issues).toEqual([
+      {
+        path: ['routes', 'tts'],
+        message:
+          "no route named 'tts' in the config; name one of its tts routes in the call's `route` (tts-x), or add a route named 'tts'",
+      },
     ]);
     expect(wire.hits).toBe(0);
   });

@@ -102,7 +102,7 @@ describe('a voice turn is checked before any provider is contacted', () => {
     }
     expect(ConfigError.isInstance(error)).toBe(true);
     expect((error as ConfigError).issues).toEqual([
-      { path: ['routes', 'tts'], message: "no route named 'tts' in the config" },
+      { path: ['routes', 'tts'], message: "no route named 'tts' in the config; the config has no tts route" },
     ]);
     expect(paths).toEqual([]);
   });
