@@ -155,8 +155,12 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         if ('baseUrl' in provider && typeof provider.baseUrl === 'string')
           origins.add(new URL(provider.baseUrl).origin);
       }
+      // A dead origin gives up at the routes' connect deadline (the longest of them), not after
+      // the whole 10 s warmup exchange; router.close() ends a warmup in progress.
+      const connectMs = Math.max(0, ...Object.values(resolved.routes).map((r) => r.connectTimeoutMs));
+      const preconnect = { signal: closing.signal, ...(connectMs > 0 ? { connectMs } : {}) };
       await Promise.all([
-        ...[...origins].map((o) => transport.preconnect?.(o).catch(() => {})),
+        ...[...origins].map((o) => transport.preconnect?.(o, preconnect).catch(() => {})),
         // The resampler's wasm module takes ~40 ms to load the first time: not on a caller's turn.
         preloadResampler().catch(() => {}),
         tracing.ready,

@@ -126,7 +126,7 @@ class DefaultHttpTransport implements HttpTransport {
         method: 'OPTIONS',
         url: `${url.origin}/`,
         signal: options.signal,
-        deadlines: { totalMs: options.timeoutMs ?? 10_000 },
+        deadlines: { totalMs: options.timeoutMs ?? 10_000, connectMs: options.connectMs },
       },
       this.preconnectSettings,
     );

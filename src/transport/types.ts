@@ -72,6 +72,8 @@ export interface PreconnectOptions {
   signal?: AbortSource;
   /** Deadline of the whole warmup exchange, in ms. Default: 10,000. */
   timeoutMs?: number;
+  /** Deadline for the connection (TCP, TLS), in ms, where the wire can observe it. Default: none. */
+  connectMs?: number;
 }
 
 /** Options of {@link createHttpTransport}. */

@@ -265,6 +265,33 @@ describe('connect deadline (undici)', () => {
     }
   });
 
+  it('preconnect (router.warmup) with connectMs gives up at the connect deadline, not after its 10 s total', async () => {
+    const loop = await startLoopback(route);
+    const dispatcher = new Agent({ connections: 1 });
+    const clock = new FakeClock();
+    const transport = createHttpTransport({ dispatcher, clock });
+    try {
+      const busy = await transport.request({
+        provider: 'p',
+        method: 'GET',
+        url: `${loop.origin}/first-then-hold`,
+      });
+      const warming = transport.preconnect!(loop.origin, { provider: 'p', connectMs: 2000 });
+      clock.advance(2000);
+      expect(timeoutFields(await rejectionOf(warming))).toEqual({
+        phase: 'connect',
+        timeoutMs: 2000,
+        provider: 'p',
+        partialOutput: false,
+      });
+      await busy.cancel();
+    } finally {
+      await transport.close();
+      await dispatcher.destroy();
+      await loop.close();
+    }
+  });
+
   it('on the fetch path a connect deadline is not enforced (the headers one covers that time)', async () => {
     const loop = await startLoopback(route);
     const clock = new FakeClock();
