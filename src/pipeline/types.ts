@@ -1,5 +1,5 @@
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
-import type { ChatMessage } from '../types/chat.js';
+import type { ChatMessage, ToolCall } from '../types/chat.js';
 import type { RouteResult } from '../types/route-result.js';
 import type { TranscriptEvent } from '../types/transcript.js';
 
@@ -76,6 +76,13 @@ export interface TurnResult {
   transcript: string;
   /** The reply text as streamed. */
   reply: string;
+  /**
+   * The tool calls the model made, in order (not spoken: a turn does not run tools). An app
+   * whose model answered with a tool call and no text gets an empty `reply` and these: run the
+   * tool, add the call and its result to `messages`, and run the next turn. Empty when none (and
+   * for an empty transcript).
+   */
+  toolCalls: ToolCall[];
   /** Each stage's route result; chat and tts are absent for an empty transcript. */
   stages: { stt: RouteResult; chat?: RouteResult; tts?: RouteResult };
   timeline: TurnTimeline;

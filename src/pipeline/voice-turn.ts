@@ -8,6 +8,7 @@ import { rejectedStream } from '../routing/rejected-stream.js';
 import type { Router } from '../routing/router-types.js';
 import { ClauseSplitter } from '../text/clause-splitter.js';
 import type { AudioChunk } from '../types/audio.js';
+import type { ToolCall } from '../types/chat.js';
 import type { RouteResult } from '../types/route-result.js';
 import { expectedTtfcMs, stageDeadlines } from './budget.js';
 import { EventQueue } from './event-queue.js';
@@ -38,7 +39,7 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  * Events come in the
  * order they happened: transcripts, reply deltas, audio chunks (in `request.output`, default
  * PCM s16le 24 kHz mono). An empty transcript ends the turn without calling chat or TTS.
- * Tool calls of the model are not spoken (they end up in nothing but `stages.chat`).
+ * Tool calls of the model are not spoken: `result.toolCalls` has them, in order.
  *
  * When chat fails after part of the reply was streamed (MidStreamError), the reply text
  * yielded so far is spoken up to its last complete sentence before the iterator throws the
@@ -101,6 +102,7 @@ async function* runTurn(
   const timeline: TurnTimeline = { endOfSpeechMs: Number.NaN, finalTranscriptMs: Number.NaN, ownMs: 0 };
   const stages: Partial<TurnResult['stages']> = {};
   let transcript = '';
+  const toolCalls: ToolCall[] = [];
   let reply = '';
   /** What the budget has left now, in ms (undefined: no budget). */
   const left = () =>
@@ -170,6 +172,10 @@ async function* runTurn(
     };
     try {
       for await (const event of chat) {
+        if (event.type === 'tool-call') {
+          toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
+          continue;
+        }
         if (event.type !== 'text-delta' || event.text === '') continue;
         timeline.firstTokenMs ??= at();
         reply += event.text;
@@ -217,7 +223,7 @@ async function* runTurn(
     if (turn.signal.aborted) throw turn.signal.reason;
     timeline.ownMs = ownShare(timeline, stages);
     done = true;
-    settle.resolve({ transcript, reply, stages: stages as TurnResult['stages'], timeline });
+    settle.resolve({ transcript, reply, toolCalls, stages: stages as TurnResult['stages'], timeline });
   } catch (error) {
     done = true;
     const thrown = request.signal?.aborted

@@ -138,6 +138,7 @@ describe('voiceTurn', () => {
     const result = await turn.result;
     expect(result.transcript).toBe('');
     expect(result.reply).toBe('');
+    expect(result.toolCalls).toEqual([]);
     expect(result.stages.chat).toBeUndefined();
     expect(result.stages.tts).toBeUndefined();
     expect(events.every((e) => e.type === 'transcript')).toBe(true);
@@ -145,6 +146,29 @@ describe('voiceTurn', () => {
     expect(speechInputs(a)).toEqual([]);
     expect(result.timeline.firstAudioMs).toBeUndefined();
     expect(result.timeline.ownMs).toBe(0);
+  });
+
+  it('a reply that is only tool calls: nothing is spoken, result.toolCalls has them in order', async () => {
+    const { router, a } = await setup({
+      chat: {
+        toolCalls: [
+          { name: 'book', arguments: '{"table":2}' },
+          { id: 'call_x', name: 'notify', arguments: '{}' },
+        ],
+      },
+    });
+    const turn = voiceTurn(router, request());
+    const events: TurnEvent[] = [];
+    for await (const e of turn) events.push(e);
+    const result = await turn.result;
+    expect(result.reply).toBe('');
+    expect(result.toolCalls).toEqual([
+      { id: 'call_0', name: 'book', arguments: '{"table":2}' },
+      { id: 'call_x', name: 'notify', arguments: '{}' },
+    ]);
+    expect(result.stages.tts).toBeUndefined();
+    expect(speechInputs(a)).toEqual([]);
+    expect(events.filter((e) => e.type !== 'transcript')).toEqual([]);
   });
 
   it('barge-in (signal) at the first audio chunk: nothing is yielded after it, AbortError, stages closed', async () => {
