@@ -234,3 +234,53 @@ describe('runCli', () => {
     expect((await run('TTS')).code).toBe(2);
   });
 });
+
+describe('voxroute tts progress', () => {
+  it('a slow call prints one progress line when the audio starts, not one per chunk', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'audio/pcm' });
+        // Three chunks, each written once the previous one is on the wire.
+        res.write(Buffer.alloc(4800, 1), () =>
+          res.write(Buffer.alloc(4800, 2), () => res.end(Buffer.alloc(4800, 3))),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    const dir = mkdtempSync(join(tmpdir(), 'voxroute-cli-tts-'));
+    writeFileSync(
+      join(dir, 'voxroute.config.json'),
+      JSON.stringify({
+        providers: {
+          a: {
+            kind: 'openai-compatible',
+            baseUrl: `http://127.0.0.1:${port}/v1`,
+            tts: { voices: { v: 'alloy' } },
+          },
+        },
+        routes: { tts: { providers: ['a'] } },
+      }),
+    );
+    let stderr = '';
+    try {
+      const code = await runCli(['tts', 'Hello there.', '-o', join(dir, 'out.wav')], {
+        version: '9.8.7',
+        cwd: dir,
+        env: { VOXROUTE_PROGRESS_AFTER_MS: '0' },
+        stdout: () => {},
+        stderr: (t) => {
+          stderr += t;
+        },
+      });
+      expect(code).toBe(0);
+      const progress = stderr.split('\n').filter((line) => line.startsWith('voxroute: '));
+      expect(progress.filter((line) => line === 'voxroute: receiving audio')).toHaveLength(1);
+      expect(progress.some((line) => line.includes('bytes of audio'))).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

@@ -61,10 +61,11 @@ export async function ttsCommand(argv: readonly string[], ctx: CliContext): Prom
     const chunks: Uint8Array[] = [];
     let bytes = 0;
     for await (const chunk of stream) {
+      // One progress line when the audio starts (printed only if the call is slow), not one per chunk.
+      if (bytes === 0) progress.update('receiving audio');
       bytes += chunk.data.byteLength;
       if (toFile) chunks.push(chunk.data);
       else await ctx.stdoutBytes?.(chunk.data);
-      progress.update(`received ${bytes} bytes of audio`);
     }
     const result = await stream.result;
     progress.done();
