@@ -14,6 +14,7 @@ export type { Delay, ManualDelay } from './delay.js';
 export { createManualDelay, realDelay } from './delay.js';
 // ElevenLabs mock: /v1/text-to-speech/{voice}/stream (HTTP) and /stream-input (WebSocket) (src/testing/elevenlabs)
 export * from './elevenlabs/index.js';
+export { MOCK_ENV_FALLBACK, mockEnv } from './mock-env.js';
 export type { MockProvider } from './mock-provider.js';
 // One call: a loopback mock per provider of a router config, and the config pointed at them
 export type {

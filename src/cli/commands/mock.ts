@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { mockEnv } from '../../testing/mock-env.js';
 import { CONFIG_OPTION, parseCommandArgs } from '../args.js';
 import { CliError } from '../cli-error.js';
 import { loadCliConfig } from '../config-file.js';
@@ -13,12 +14,6 @@ export interface ServedMock {
   /** What to give a client as its base URL (for OpenAI kinds, the origin plus `/v1`). */
   baseUrl: string;
 }
-
-/**
- * What an unset variable of the config reads as for `mock`, which needs neither real keys nor
- * real URLs: a value that passes both as a secret and as a URL.
- */
-export const MOCK_ENV_FALLBACK = 'http://127.0.0.1:9/voxroute-mock';
 
 /**
  * `voxroute mock [-c FILE] [--json] [--tls [--ca-out FILE]]`: serves the testing kit's
@@ -43,11 +38,8 @@ export async function mockCommand(argv: readonly string[], ctx: CliContext): Pro
   const tls = values.tls === true;
   if (values['ca-out'] !== undefined && !tls)
     throw new CliError("mock: --ca-out needs --tls. Run 'voxroute mock --help'.");
-  const env = ctx.env ?? process.env;
-  const lenient = new Proxy(env, {
-    get: (target, key) => (typeof key === 'string' && target[key]) || MOCK_ENV_FALLBACK,
-  });
-  const { config } = await loadCliConfig(ctx, values.config, lenient);
+  // Unset variables of the config are not needed: the mocks take any key and serve their own URLs.
+  const { config } = await loadCliConfig(ctx, values.config, mockEnv(ctx.env ?? process.env));
   const testing = await loadTestingKit('mock');
   const servers: { close(): Promise<void>; ca: string | undefined }[] = [];
   const served: Record<string, ServedMock> = {};
