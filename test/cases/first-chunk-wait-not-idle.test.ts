@@ -6,6 +6,7 @@ import { deferred } from '../helpers/deferred.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { type Loopback, startLoopback } from '../transport/loopback.js';
 import { modes } from '../transport/modes.js';
+import { chatChunk, sseFrames } from './wire/servers.js';
 
 /**
  * Kind: the wait for a provider's first chunk is the first-chunk deadline's, not the idle one's.
@@ -20,15 +21,6 @@ import { modes } from '../transport/modes.js';
  * channel `undici:request:headers`, which Node's fetch publishes too).
  */
 
-const CHUNK = (text: string, finish: string | null) =>
-  `data: ${JSON.stringify({
-    id: 'c1',
-    object: 'chat.completion.chunk',
-    created: 0,
-    model: 'm',
-    choices: [{ index: 0, delta: text ? { content: text } : {}, finish_reason: finish }],
-  })}\n\n`;
-
 /** Headers at once; the body when the test calls `release()`. */
 function lateBodyServer(kind: 'chat' | 'tts') {
   const release = deferred<void>();
@@ -38,7 +30,8 @@ function lateBodyServer(kind: 'chat' | 'tts') {
       res.writeHead(200, { 'content-type': kind === 'chat' ? 'text/event-stream' : 'audio/pcm' });
       res.flushHeaders();
       void release.promise.then(() => {
-        if (kind === 'chat') res.end(`${CHUNK('Hello.', null)}${CHUNK('', 'stop')}data: [DONE]\n\n`);
+        if (kind === 'chat')
+          res.end(sseFrames([chatChunk({ content: 'Hello.' }), chatChunk({}, 'stop'), '[DONE]']));
         else res.end(Buffer.alloc(4800, 7));
       });
     });

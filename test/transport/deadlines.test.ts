@@ -232,64 +232,64 @@ describe('C25 (undici): per-request timeouts override the dispatcher defaults', 
 });
 
 describe('connect deadline (undici)', () => {
-  it('a request waiting for a connection past connectMs fails with phase connect', async () => {
+  /**
+   * Runs `waiting` while the only connection of a one-connection Agent is busy with a stream,
+   * so that what it sends cannot get a connection; moves the fake clock by `ms` and returns
+   * what `waiting` rejected with.
+   */
+  async function withBusyConnection(
+    ms: number,
+    waiting: (transport: ReturnType<typeof createHttpTransport>, origin: string) => Promise<unknown>,
+  ): Promise<unknown> {
     const loop = await startLoopback(route);
     const dispatcher = new Agent({ connections: 1 });
     const clock = new FakeClock();
     const transport = createHttpTransport({ dispatcher, clock });
     try {
-      // The only connection is busy with a stream: the second request cannot get one.
       const busy = await transport.request({
         provider: 'p',
         method: 'GET',
         url: `${loop.origin}/first-then-hold`,
       });
-      const queued = transport.request({
-        provider: 'p',
-        method: 'GET',
-        url: `${loop.origin}/chunks`,
-        deadlines: { connectMs: 200, headersMs: 1000 },
-      });
-      clock.advance(200);
-      expect(timeoutFields(await rejectionOf(queued))).toEqual({
-        phase: 'connect',
-        timeoutMs: 200,
-        provider: 'p',
-        partialOutput: false,
-      });
+      const pending = waiting(transport, loop.origin);
+      clock.advance(ms);
+      const error = await rejectionOf(pending);
       await busy.cancel();
+      return error;
     } finally {
       await transport.close();
       await dispatcher.destroy();
       await loop.close();
     }
+  }
+
+  it('a request waiting for a connection past connectMs fails with phase connect', async () => {
+    const error = await withBusyConnection(200, (transport, origin) =>
+      transport.request({
+        provider: 'p',
+        method: 'GET',
+        url: `${origin}/chunks`,
+        deadlines: { connectMs: 200, headersMs: 1000 },
+      }),
+    );
+    expect(timeoutFields(error)).toEqual({
+      phase: 'connect',
+      timeoutMs: 200,
+      provider: 'p',
+      partialOutput: false,
+    });
   });
 
   it('preconnect (router.warmup) with connectMs gives up at the connect deadline, not after its 10 s total', async () => {
-    const loop = await startLoopback(route);
-    const dispatcher = new Agent({ connections: 1 });
-    const clock = new FakeClock();
-    const transport = createHttpTransport({ dispatcher, clock });
-    try {
-      const busy = await transport.request({
-        provider: 'p',
-        method: 'GET',
-        url: `${loop.origin}/first-then-hold`,
-      });
-      const warming = transport.preconnect!(loop.origin, { provider: 'p', connectMs: 2000 });
-      clock.advance(2000);
-      expect(timeoutFields(await rejectionOf(warming))).toEqual({
-        phase: 'connect',
-        timeoutMs: 2000,
-        provider: 'p',
-        partialOutput: false,
-      });
-      await busy.cancel();
-    } finally {
-      await transport.close();
-      await dispatcher.destroy();
-      await loop.close();
-    }
+    const error = await withBusyConnection(2000, (transport, origin) =>
+      transport.preconnect!(origin, { provider: 'p', connectMs: 2000 }),
+    );
+    expect(timeoutFields(error)).toEqual({
+      phase: 'connect',
+      timeoutMs: 2000,
+      provider: 'p',
+      partialOutput: false,
+    });
   });
 
   it('on the fetch path a connect deadline is not enforced (the headers one covers that time)', async () => {
