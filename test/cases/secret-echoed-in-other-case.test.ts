@@ -8,7 +8,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { redactText, secretForms } from '../../src/errors/redact.js';
-import { AllProvidersFailedError, ProtocolError, ProviderError, type ProviderConfig } from '../../src/index.js';
+import {
+  AllProvidersFailedError,
+  ProtocolError,
+  type ProviderConfig,
+  ProviderError,
+} from '../../src/index.js';
 import { drain, httpServer, router } from './wire/servers.js';
 
 /** A mixed-case key, written in parts so that no key-shaped literal is in the tree. */
@@ -60,7 +65,14 @@ describe('a key echoed in lower case over the wire is never shown', () => {
       res.writeHead(401, { 'content-type': 'text/plain' }).end(`key ${key.toLowerCase()} bad`);
     });
     const r = router({
-      providers: { a: { kind: 'openai-compatible', baseUrl: `${server.url}/v1`, apiKey: KEY, chat: { models: { fast: 'm' } } } },
+      providers: {
+        a: {
+          kind: 'openai-compatible',
+          baseUrl: `${server.url}/v1`,
+          apiKey: KEY,
+          chat: { models: { fast: 'm' } },
+        },
+      },
       routes: { chat: { providers: ['a'], strategy: 'priority' } },
     });
     const events: unknown[] = [];
