@@ -30,14 +30,14 @@ export interface ResamplerOptions {
 }
 
 /** Highest rate accepted, in Hz. */
-const MAX_RATE = 192000;
+export const MAX_RATE = 192000;
 
 /**
  * Largest rate change accepted, either way (libsamplerate's limit, which voxroute had before).
  * Speex's filter grows with the downsampling ratio: at 256 a resampler takes about 40 ms to
  * create; at 192000 -> 1 it would take seconds.
  */
-const MAX_RATIO = 256;
+export const MAX_RATIO = 256;
 
 const EMPTY_BYTES = new Uint8Array(0);
 

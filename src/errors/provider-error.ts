@@ -1,5 +1,11 @@
 import { hasCode, VoxrouteError, type VoxrouteErrorOptions } from './voxroute-error.js';
 
+/**
+ * The longest wait a {@link ProviderError.retryAfterMs} reports, in ms: 600 000 (10 min), the
+ * circuit breaker's cap of a Retry-After cooldown (a provider cannot park itself for a day).
+ */
+export const MAX_RETRY_AFTER_MS = 600_000;
+
 /** Options of a {@link ProviderError}. */
 export interface ProviderErrorOptions extends VoxrouteErrorOptions {
   provider: string;
@@ -9,7 +15,11 @@ export interface ProviderErrorOptions extends VoxrouteErrorOptions {
   providerCode?: string | number;
   /** The provider's own error type (`error.type`, e.g. `'overloaded_error'`). */
   providerType?: string;
-  /** How long the provider asked us to wait (from `Retry-After` or `retry-after-ms`), in ms. */
+  /**
+   * How long the provider asked us to wait (from `Retry-After` or `retry-after-ms`), in ms.
+   * Clamped to [0, {@link MAX_RETRY_AFTER_MS}] (`Infinity` too); `NaN` or a negative value is
+   * dropped (see {@link ProviderError.retryAfterMs}).
+   */
   retryAfterMs?: number;
   /** A reset of a reused keep-alive socket before any response byte, not retried. Default: false. */
   reusedSocketReset?: boolean;
@@ -41,7 +51,13 @@ export class ProviderError extends VoxrouteError {
   readonly providerCode: string | number | undefined;
   /** The provider's own error type, e.g. `'overloaded_error'`. */
   readonly providerType: string | undefined;
-  /** Cool-down the provider asked for, in ms. */
+  /**
+   * Cool-down the provider asked for, in ms: a finite number from 0 to {@link MAX_RETRY_AFTER_MS}
+   * (600 000, 10 min, the breaker's cap), so that `setTimeout(retry, error.retryAfterMs)` waits
+   * as asked. A longer wait (a 400-digit `Retry-After`, `retry-after-ms: 1e20`, an HTTP-date
+   * years ahead) reads as the cap; undefined when the provider asked for none, or for a wait
+   * that is not a number or negative.
+   */
   readonly retryAfterMs: number | undefined;
   /**
    * True when a pooled keep-alive connection that had served earlier requests was reset or
@@ -80,7 +96,7 @@ export class ProviderError extends VoxrouteError {
     this.status = options.status;
     this.providerCode = options.providerCode;
     this.providerType = options.providerType;
-    this.retryAfterMs = options.retryAfterMs;
+    this.retryAfterMs = clampRetryAfter(options.retryAfterMs);
     this.reusedSocketReset = options.reusedSocketReset ?? false;
     this.idleTimeout = options.idleTimeout ?? false;
     this.connectionLost = options.connectionLost ?? false;
@@ -100,4 +116,10 @@ export class ProviderError extends VoxrouteError {
   static override isInstance(error: unknown): error is ProviderError {
     return hasCode(error, 'PROVIDER_ERROR');
   }
+}
+
+/** `ms` within [0, MAX_RETRY_AFTER_MS], or undefined when it is not a number or negative. */
+function clampRetryAfter(ms: number | undefined): number | undefined {
+  if (typeof ms !== 'number' || Number.isNaN(ms) || ms < 0) return undefined;
+  return Math.min(ms, MAX_RETRY_AFTER_MS);
 }

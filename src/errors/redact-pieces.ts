@@ -1,3 +1,5 @@
+import { foldCase } from './fold-case.js';
+
 /** Characters of a secret that a piece must show to be redacted: the same as a shown start. */
 const MIN_PIECE = 8;
 /** A piece this long is redacted even inside a longer word (a key glued to other characters). */
@@ -15,6 +17,7 @@ const KEY_CHAR = /[A-Za-z0-9_-]/;
  * `names` (provider names and other names of the config) stays. Shorter runs (the last 4
  * characters a dashboard shows) say nothing about a key and stay. Starts of a secret are left to
  * the caller's start rule (they may be followed by a mask).
+ * Matched in any letter case (see foldCase).
  * Cost: one set of the secret's 8-character pieces, then one lookup per word of 8+ characters
  * and one per 8 characters of text.
  */
@@ -25,8 +28,11 @@ export function redactPieces(
   names: ReadonlySet<string>,
 ): string {
   if (secret.length <= MIN_PIECE || text.length < MIN_PIECE) return text;
+  // `folded` has the same indices as `text`.
+  const folded = foldCase(text);
+  const key = foldCase(secret);
   const pieces = new Set<string>();
-  for (let i = 0; i + MIN_PIECE <= secret.length; i++) pieces.add(secret.slice(i, i + MIN_PIECE));
+  for (let i = 0; i + MIN_PIECE <= key.length; i++) pieces.add(key.slice(i, i + MIN_PIECE));
   let out = '';
   let from = 0;
   let i = 0;
@@ -34,8 +40,8 @@ export function redactPieces(
     // Look where a word starts (a piece standing alone) and every 8 characters (a run of 16 or
     // more holds an 8-character piece at one of those positions).
     const wordStart = KEY_CHAR.test(text[i]!) && (i === 0 || !KEY_CHAR.test(text[i - 1]!));
-    if ((wordStart || i % MIN_PIECE === 0) && pieces.has(text.slice(i, i + MIN_PIECE))) {
-      const [runStart, end] = run(text, i, secret);
+    if ((wordStart || i % MIN_PIECE === 0) && pieces.has(folded.slice(i, i + MIN_PIECE))) {
+      const [runStart, end] = run(folded, i, key);
       const start = Math.max(runStart, from);
       if (redactable(text, start, end, names)) {
         out += `${text.slice(from, start)}${replacement}`;

@@ -1,3 +1,4 @@
+import { foldCase } from './fold-case.js';
 import { redactPieces } from './redact-pieces.js';
 
 /** What a secret is replaced with in errors. */
@@ -61,6 +62,8 @@ export const MIN_SECRET_PREFIX = 8;
  * (provider names and other names of the config, shown in our own messages). Shorter starts
  * (`sk-proj`) say nothing about a key and stay. For text that a server may have cut or masked:
  * a whole text of ours (a name, a config path segment) goes through {@link redactWhole}.
+ * Every rule matches in any letter case (a server that lower-cases a mixed-case key it echoes
+ * must not get it past redaction; see foldCase).
  * Cost: one `indexOf` scan per secret for its first 4 characters, then a compare at each hit.
  */
 export function redactText(
@@ -88,30 +91,41 @@ const MASK_RUN = /[*\u2022]+[*\u2022xX]*|[xX]{3,}[*\u2022xX]*/y;
 /** `text` with every start of `secret` that a server echoed cut or masked redacted (see {@link redactText}). */
 function redactStarts(text: string, secret: string, names: ReadonlySet<string>): string {
   if (secret.length <= MIN_SECRET_PREFIX) return text;
-  const head = secret.slice(0, MIN_MASKED_START);
+  // Matched in any letter case (see foldCase): `folded` has the same indices as `text`.
+  const folded = foldCase(text);
+  const key = foldCase(secret);
+  const head = key.slice(0, MIN_MASKED_START);
   let out = '';
   let from = 0;
-  let at = text.indexOf(head);
+  let at = folded.indexOf(head);
   while (at !== -1) {
     let n = head.length;
-    while (n < secret.length && text[at + n] === secret[n]) n++;
-    const end = startEnd(text, at, n, secret, names);
+    while (n < key.length && folded[at + n] === key[n]) n++;
+    const end = startEnd(text, folded, at, n, key, names);
     if (end === -1) {
-      at = text.indexOf(head, at + 1);
+      at = folded.indexOf(head, at + 1);
       continue;
     }
     out += `${text.slice(from, at)}${REDACTED_TEXT}`;
     from = end;
-    at = text.indexOf(head, end);
+    at = folded.indexOf(head, end);
   }
   return from === 0 ? text : out + text.slice(from);
 }
 
 /**
- * Where the echoed start of `secret` at `at`, matching for `n` characters, ends (with its mask
- * run and a shown end of the secret), or -1 when it is no echo of the secret.
+ * Where the echoed start of `secret` (case-folded) at `at`, matching `folded` (`text` case-folded)
+ * for `n` characters, ends (with its mask run and a shown end of the secret), or -1 when it is
+ * no echo of the secret.
  */
-function startEnd(text: string, at: number, n: number, secret: string, names: ReadonlySet<string>): number {
+function startEnd(
+  text: string,
+  folded: string,
+  at: number,
+  n: number,
+  secret: string,
+  names: ReadonlySet<string>,
+): number {
   const after = at + n;
   MASK_RUN.lastIndex = after;
   const mask = MASK_RUN.exec(text)?.[0].length ?? 0;
@@ -122,7 +136,7 @@ function startEnd(text: string, at: number, n: number, secret: string, names: Re
   while (tail < text.length && END_CHAR.test(text[tail]!)) tail++;
   // The shown end is the longest run there that ends the secret (`789=` of a base64 key, not the
   // sentence's full stop after it).
-  while (tail > after + gap && !secret.endsWith(text.slice(after + gap, tail))) tail--;
+  while (tail > after + gap && !secret.endsWith(folded.slice(after + gap, tail))) tail--;
   const shownEnd = gap > 0 && tail > after + gap;
   if (n >= MIN_SECRET_PREFIX) {
     if (mask > 0) return shownEnd ? tail : after + mask;
@@ -135,9 +149,26 @@ function startEnd(text: string, at: number, n: number, secret: string, names: Re
   return at > 0 && KEY_CHAR.test(text[at - 1]!) ? -1 : tail;
 }
 
-/** `text` with every one of `secrets` (longest first) replaced by `[redacted]`: whole secrets only. */
+/**
+ * `text` with every one of `secrets` (longest first) replaced by `[redacted]`: whole secrets
+ * only, in any letter case (a server may echo a mixed-case key lower-cased; see foldCase).
+ */
 export function redactWhole(text: string, secrets: readonly string[]): string {
-  for (const secret of secrets) if (text.includes(secret)) text = text.split(secret).join(REDACTED_TEXT);
+  let folded = foldCase(text);
+  for (const secret of secrets) {
+    const key = foldCase(secret);
+    let at = folded.indexOf(key);
+    if (at === -1) continue;
+    let out = '';
+    let from = 0;
+    while (at !== -1) {
+      out += `${text.slice(from, at)}${REDACTED_TEXT}`;
+      from = at + key.length;
+      at = folded.indexOf(key, from);
+    }
+    text = out + text.slice(from);
+    folded = foldCase(text);
+  }
   return text;
 }
 

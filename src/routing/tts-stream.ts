@@ -1,3 +1,4 @@
+import { unconvertibleRate } from '../audio/convertible-rate.js';
 import { sameFormat } from '../audio/format.js';
 import { createAudioConverter, SampleFramer } from '../audio/index.js';
 import type { ResampleOffload } from '../audio/resample-offload.js';
@@ -114,6 +115,14 @@ export class CallerAudio {
   }
 
   async #convertFrom(chunk: ProviderAudio, emit: (out: AudioChunk) => void): Promise<void> {
+    // A rate the resampler refuses (a WAV header or Content-Type saying 7 Hz or 384 kHz) is the
+    // provider's fault, not a failure inside voxroute: a ProtocolError naming the rate.
+    const problem = unconvertibleRate(chunk.format.sampleRate, this.want.sampleRate);
+    if (problem !== undefined)
+      throw new ProtocolError(`Provider '${this.provider}' sent audio with ${problem}`, {
+        provider: this.provider,
+        partialOutput: this.#produced,
+      });
     this.#sink = emit;
     const conversion = this.conversion;
     const converter = conversion?.offload

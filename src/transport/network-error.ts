@@ -54,6 +54,29 @@ const REFUSED_BEFORE_SENDING = new Set([
   'ERR_HTTP2_INVALID_HEADER_VALUE',
 ]);
 
+/**
+ * Whether `error` (or a cause of it, three levels down) says the response broke HTTP/1.1
+ * itself: undici's `HTTPParserError` (LF-only line ends, a garbage status line,
+ * Transfer-Encoding with Content-Length, a bad chunk size...; its `code` is `HPE_*` when set,
+ * often undefined) and a body longer or shorter than its Content-Length
+ * (`UND_ERR_RES_CONTENT_LENGTH_MISMATCH`). Over a fetch the same error is the cause of its
+ * `TypeError`.
+ */
+export function isHttpProtocolError(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    const { code, name } = current as { code?: unknown; name?: unknown };
+    if (name === 'HTTPParserError') return true;
+    if (
+      typeof code === 'string' &&
+      (code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
+    )
+      return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** Where in an exchange a wire error happened: before the response headers, or while reading the body. */
 export type WireStage = 'request' | 'body';
 
@@ -124,6 +147,9 @@ export function isNetworkError(error: unknown): boolean {
  *   path any `TypeError`, or an abort/timeout raised by the caller's fetch wrapper) becomes a
  *   retryable ProviderError without `status` (with `reusedSocketReset` from the context); any
  *   other failure a non-retryable ProviderError;
+ * - a response that breaks HTTP/1.1 itself (see {@link isHttpProtocolError}) becomes a retryable
+ *   ProtocolError, the same on the undici and fetch paths, with `offset` the body bytes
+ *   received when it happened while the body was read;
  * - while the body is read, a network failure means the body was cut: a retryable ProtocolError
  *   ("truncated") whose `offset` is the bytes received, with `partialOutput` as given.
  * The message names the error code, never a request header; the original error is the `cause`.
@@ -149,6 +175,16 @@ export function mapWireError(error: unknown, context: WireErrorContext): Voxrout
       `${detail} (a header value from apiKey or headers may contain a line break or control character)`,
       error,
     );
+  }
+  if (isHttpProtocolError(error)) {
+    const body = context.stage === 'body';
+    return new ProtocolError(`Provider '${provider}' broke the HTTP/1.1 protocol: ${detail}`, {
+      provider,
+      retryable: true,
+      partialOutput,
+      ...(body ? { offset: context.receivedBytes ?? 0 } : {}),
+      cause: error,
+    });
   }
   if (context.stage === 'body' && (network || context.fromFetch)) {
     return truncatedError(

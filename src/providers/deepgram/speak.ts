@@ -75,7 +75,9 @@ export function createDeepgramSpeak(endpoint: DeepgramEndpoint): TtsProvider {
         signal: attempt.signal,
         deadlines: attempt.deadlines,
       });
-      const contentType = (response.headers['content-type'] ?? '').toLowerCase();
+      // Kept as sent (declaredAudio reads any case): it may go into a message, where a
+      // lower-cased echo of a key would escape redaction.
+      const contentType = response.headers['content-type'] ?? '';
       let ended = false;
       try {
         const declared = declaredAudio(contentType);

@@ -65,8 +65,11 @@ export function createOpenAiSpeech(endpoint: HttpEndpoint, options: OpenAiTtsOpt
           accept: sse ? 'text/event-stream' : 'application/octet-stream',
           body: JSON.stringify(speechRequestBody(request, options)),
         });
-        const contentType = (response.headers['content-type'] ?? '').toLowerCase();
-        if (sse || contentType.includes('text/event-stream')) return sseAudio(provider, response, pcmFormat);
+        // Kept as sent: it may go into a message, where a lower-cased echo of a key would
+        // escape redaction. Compared in lower case.
+        const contentType = response.headers['content-type'] ?? '';
+        if (sse || contentType.toLowerCase().includes('text/event-stream'))
+          return sseAudio(provider, response, pcmFormat);
         const kind = rawAudioKind(contentType);
         if (kind === 'other') {
           await response.cancel();

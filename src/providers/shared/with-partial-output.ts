@@ -19,6 +19,8 @@ export function withPartialOutput(error: unknown, partialOutput: boolean): unkno
       reusedSocketReset: error.reusedSocketReset,
       idleTimeout: error.idleTimeout,
       connectionLost: error.connectionLost,
+      // Kept as it was: an in-band auth error has no status to derive it from.
+      authError: error.isAuthError,
       partialOutput,
       cause: error,
     });

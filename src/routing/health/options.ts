@@ -1,4 +1,5 @@
 import { ConfigError, type ConfigIssue } from '../../errors/config-error.js';
+import { MAX_RETRY_AFTER_MS } from '../../errors/provider-error.js';
 import { type Clock, systemClock } from '../../internal/clock.js';
 
 /**
@@ -92,7 +93,7 @@ export const BREAKER_DEFAULTS = Object.freeze({
   maxCooldownMs: 60_000,
   jitter: 0.2,
   respectRetryAfter: true,
-  maxRetryAfterMs: 600_000,
+  maxRetryAfterMs: MAX_RETRY_AFTER_MS,
   authCooldownMs: 300_000,
   probeTimeoutMs: 30_000,
 });
