@@ -20,7 +20,8 @@ const finalResult = (fromFinalize: boolean) =>
     speech_final: true,
     from_finalize: fromFinalize,
     start: 0,
-    duration: 1,
+    // The 100 ms of audio sent (a time past it is a malformed frame).
+    duration: 0.1,
     channel: { alternatives: [{ transcript: FINAL, confidence: 0.98, words: [] }] },
   });
 

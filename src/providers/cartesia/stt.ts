@@ -1,3 +1,4 @@
+import { durationMs } from '../../audio/format.js';
 import { AbortError, ProtocolError, TimeoutError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
 import { markRouterStall } from '../../internal/stall.js';
@@ -32,7 +33,8 @@ type SttItem = { kind: 'message'; json: Record<string, unknown> } | { kind: 'clo
  *   command `close`; the session ends at `done` (or the server's normal close after
  *   `flush_done`), so the last words are never dropped;
  * - `transcript` messages become TranscriptEvents (see `transcriptEvent`): finals, and partials
- *   when `interim`, with words and times in ms;
+ *   when `interim`, with words and times in ms; a negative, inverted or non-finite time, or one
+ *   past the end of the audio sent so far (see `checkedTranscriptTimes`), is a malformed message;
  * - deadlines (`attempt.deadlines`, on `clock`): `idleMs` between the server's messages once the
  *   audio has ended (silence while the caller still speaks is normal), `totalMs` for the session:
  *   TimeoutError; `connectMs` for the handshake;
@@ -42,7 +44,7 @@ type SttItem = { kind: 'message'; json: Record<string, unknown> } | { kind: 'clo
  * Throws what the transport throws (ProviderError with the HTTP status of a refused upgrade or
  * the close code of an error close: 1008 not retryable; TimeoutError; AbortError), ProviderError
  * for an `error` message (`status_code` decides `retryable`), ProtocolError for a malformed
- * message, a close before `flush_done` or a `done` before it (both truncated: audio would go
+ * message (a `transcript` without `is_final` included), a close before `flush_done` or a `done` before it (both truncated: audio would go
  * untranscribed), and whatever the audio iterable throws.
  */
 export function createCartesiaStt(
@@ -98,6 +100,8 @@ export function createCartesiaStt(
         inbox.fail(new AbortError('Cartesia STT aborted', { cause: attempt.signal.reason }));
       attempt.signal.addEventListener('abort', onAbort, { once: true });
       void pump(connection, inbox, provider);
+      /** Bytes of audio sent on this socket so far: its transcript times cannot pass them. */
+      let audioBytesSent = 0;
       // Once all audio is sent, the idle deadline starts (Cartesia owes the finals then): the wait
       // for the next message is its silence.
       const audio = sendAudio(
@@ -108,6 +112,9 @@ export function createCartesiaStt(
           deadlines.startIdle();
         },
         inbox,
+        (bytes) => {
+          audioBytesSent += bytes;
+        },
       );
       let flushed = false;
       let finished = false;
@@ -136,9 +143,19 @@ export function createCartesiaStt(
           const message = parseWire(sttMessageSchema(), item.json, provider, 'STT message', hadOutput);
           switch (message.type) {
             case 'transcript': {
+              // Every transcript says whether it is final (PROTOCOLS.md 1.6): taken for a partial,
+              // one without `is_final` would leave its words out of the transcript.
+              if (typeof message.is_final !== 'boolean') {
+                throw new ProtocolError('Unexpected STT transcript message at is_final: missing', {
+                  provider,
+                  partialOutput: hadOutput,
+                });
+              }
               const parsed = transcriptEvent(message, request.interim);
+              const sentMs = durationMs(request.format, audioBytesSent);
               const event =
-                parsed && checkedTranscriptTimes(parsed, provider, 'STT transcript message', hadOutput);
+                parsed &&
+                checkedTranscriptTimes(parsed, provider, 'STT transcript message', hadOutput, sentMs);
               if (event) {
                 hadOutput = true;
                 deadlines.setPaused(true);
@@ -194,19 +211,24 @@ async function pump(connection: WebSocketConnection, inbox: Inbox<SttItem>, prov
 
 /** The task that sends the caller's audio; see {@link sendAudio}. */
 /**
- * Sends each audio chunk as a binary frame as it arrives, then the text command `finalize`
- * (and calls `onEnd`). Stops when the socket no longer takes frames (the pump reports why).
- * A failing audio iterable fails `inbox`.
+ * Sends each audio chunk as a binary frame as it arrives (`onSent` gets the bytes of each one
+ * the socket took), then the text command `finalize` (and calls `onEnd`). Stops when the socket
+ * no longer takes frames (the pump reports why). A failing audio iterable fails `inbox`.
  */
 function sendAudio(
   audio: AsyncIterable<Uint8Array>,
   connection: WebSocketConnection,
   onEnd: () => void,
   inbox: { fail(error: unknown): void },
+  onSent: (bytes: number) => void,
 ): InputForwarder {
   return forwardInput(audio, {
     skip: (chunk) => chunk.byteLength === 0,
-    send: (chunk) => connection.send(chunk),
+    send: (chunk) => {
+      if (!connection.send(chunk)) return false;
+      onSent(chunk.byteLength);
+      return true;
+    },
     end: () => connection.send('finalize'),
     onEnded: onEnd,
     fail: (error) => inbox.fail(error),

@@ -1,3 +1,4 @@
+import { ProtocolError } from '../../errors/index.js';
 import { errorFromStreamPayload } from '../../transport/index.js';
 import type { AudioFormat } from '../../types/audio.js';
 import { decodeBase64Audio } from '../shared/base64-audio.js';
@@ -56,7 +57,8 @@ export interface TtsStep {
  * Turns the events of one Cartesia synthesis (`/tts/sse` or one websocket context;
  * PROTOCOLS.md 1.4, 1.5) into audio:
  * - `chunk`: `data` base64-decoded, labelled with the requested raw `format` (a raw container
- *   has no header to read it from); empty chunks give nothing;
+ *   has no header to read it from); empty chunks give nothing; a chunk without `data` (missing
+ *   or null) is malformed: ProtocolError (retryable) naming `data`;
  * - `timestamps`: word timings kept and attached to the next audio chunk;
  * - `done`: the end; `phoneme_timestamps`, `flush_done` and unknown types: nothing;
  * - `error`: throws the transport's ProviderError of the payload (`status_code` decides
@@ -72,11 +74,21 @@ export class TtsEventReader {
     private readonly format: AudioFormat,
   ) {}
 
-  /** The step of one event. Throws ProviderError for an `error` event, ProtocolError for bad base64. */
+  /**
+   * The step of one event. Throws ProviderError for an `error` event, ProtocolError for a chunk
+   * without `data` or with bad base64.
+   */
   push(event: TtsEvent): TtsStep {
     switch (event.type) {
       case 'chunk': {
-        const data = decodeBase64Audio(event.data ?? '', this.provider, this.hadOutput);
+        // A chunk's audio is its `data` (PROTOCOLS.md 1.4, 1.5): without it, the audio is lost.
+        if (typeof event.data !== 'string') {
+          throw new ProtocolError('Unexpected TTS chunk at data: missing', {
+            provider: this.provider,
+            partialOutput: this.hadOutput,
+          });
+        }
+        const data = decodeBase64Audio(event.data, this.provider, this.hadOutput);
         if (data.byteLength === 0) return { done: false };
         this.hadOutput = true;
         const audio: CartesiaAudio = { data, format: this.format };

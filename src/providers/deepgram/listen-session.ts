@@ -38,6 +38,8 @@ export class ListenSession {
   closeStreamSent = false;
   /** KeepAlive messages sent so far. */
   keepAlivesSent = 0;
+  /** Bytes of the caller's audio sent on this socket so far (what its transcript times can cover). */
+  audioBytesSent = 0;
   private stopped = false;
   private lastSentAt: number;
   private keepAliveTimer: unknown;
@@ -125,6 +127,7 @@ export class ListenSession {
         if (step.done) break;
         if (step.value.byteLength === 0) continue;
         if (!this.send(step.value)) return;
+        this.audioBytesSent += step.value.byteLength;
       }
     } catch (error) {
       this.fail(error);

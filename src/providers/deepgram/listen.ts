@@ -1,3 +1,4 @@
+import { durationMs } from '../../audio/format.js';
 import { ProtocolError, TimeoutError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
 import type {
@@ -59,7 +60,8 @@ export function resolveListenAuth(
  *   that sends `Metadata` before them (CloseStream -> Results... -> Metadata -> close). A normal
  *   close after CloseStream with no `Metadata` before it is a truncation, never an end;
  * - `Results` times are checked (see `checkedTranscriptTimes`): a negative, inverted or
- *   non-finite `start` / `duration` / word time is a malformed message.
+ *   non-finite `start` / `duration` / word time is a malformed message, and so is one past the
+ *   end of the audio sent on the socket so far (beyond `TRANSCRIPT_TIME_TOLERANCE_MS`).
  * Throws (with `partialOutput` when a transcript was yielded): ProviderError for a refused
  * upgrade (HTTP status, e.g. 401 not retryable) or an error close (status = close code,
  * `providerCode` = Deepgram's code in the reason: 1011 `NET-0001` inactivity is retryable,
@@ -139,7 +141,11 @@ export function createDeepgramListen(
             }
             if (results.data.from_finalize === true && session.closeStreamSent) finalized = true;
             const parsed = transcriptEventOf(results.data, request.interim);
-            const event = parsed && checkedTranscriptTimes(parsed, provider, 'Results message', hadOutput);
+            // Times are from the start of this socket's audio (a reconnect's new socket starts at
+            // 0; the router moves them onto the caller's timeline): none can be past what it sent.
+            const sentMs = durationMs(request.format, session.audioBytesSent);
+            const event =
+              parsed && checkedTranscriptTimes(parsed, provider, 'Results message', hadOutput, sentMs);
             if (event) {
               hadOutput = true;
               yield event;

@@ -14,7 +14,8 @@ const results = (text: string) =>
   JSON.stringify({
     type: 'Results',
     channel_index: [0, 1],
-    duration: 1,
+    // The 400 ms of audio sent (a time past it is a malformed frame).
+    duration: 0.4,
     start: 0,
     is_final: true,
     speech_final: true,

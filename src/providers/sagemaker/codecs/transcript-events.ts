@@ -49,7 +49,9 @@ type TranscriptMessage = z.infer<ReturnType<typeof transcriptMessageSchema>>;
  * - A partial is yielded only when `call.request.interim` is set and its text is not empty.
  * - A final carries its text trimmed, `startMs`/`endMs` from its times (else 0 and the
  *   audio's length, `call.audioMs`, when known), and its words in ms. A negative, inverted or
- *   non-finite time is a malformed message (ProtocolError; see `checkedTranscriptTimes`).
+ *   non-finite time is a malformed message (ProtocolError; see `checkedTranscriptTimes`), and
+ *   so is one past the end of the audio when its length is known (`call.audioMs` > 0: the
+ *   whole audio went out before the reply; a bidirectional stream's count is not kept).
  * - The stream ends at `{"type":"done"}`, `[DONE]`, or its end. Ending without any final
  *   after a partial, or with no transcript message at all, is a truncated ProtocolError.
  * `{"error": ...}` inside the stream is a ProviderError.
@@ -67,6 +69,8 @@ export async function* transcriptEvents(
   /** Whether an event was yielded (the `partialOutput` of a malformed message's error). */
   let yielded = false;
   const what = 'transcript message';
+  /** All the audio sent, when the call sent it before the reply (0 while it streams: unknown). */
+  const sentMs = call.audioMs > 0 ? call.audioMs : undefined;
   for await (const message of jsonMessages(parts, { provider })) {
     if (message.kind === 'done') {
       ended = true;
@@ -97,6 +101,7 @@ export async function* transcriptEvents(
           provider,
           what,
           yielded,
+          sentMs,
         );
         yielded = true;
       }
@@ -104,7 +109,7 @@ export async function* transcriptEvents(
     }
     finals++;
     const final = withDetails({ type: 'final', text: parsed.text.trim() }, parsed, call.audioMs);
-    yield checkedTranscriptTimes(final, provider, what, yielded);
+    yield checkedTranscriptTimes(final, provider, what, yielded, sentMs);
     yielded = true;
   }
   if (openai) {
