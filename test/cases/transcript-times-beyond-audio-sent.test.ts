@@ -3,7 +3,7 @@
  * of audio, then a stall, was trusted; under midStream 'replay' the router took the replay point
  * from that bogus end, so the next provider never heard the caller's audio after it. Cartesia
  * STT took a `duration` of 9999 s after 500 ms. The adapters know how much audio they sent: a
- * time past it (by more than TRANSCRIPT_TIME_TOLERANCE_MS, 50 ms) is a malformed frame, a
+ * time past it (by more than TRANSCRIPT_TIME_TOLERANCE_MS, 250 ms) is a malformed frame, a
  * retryable ProtocolError naming the field, and the route falls back with the audio from byte 0
  * (nothing was delivered). Servers speak the wire on their own (ws on loopback).
  */
@@ -94,8 +94,8 @@ const TAIL = pcmSignal(3200, 16_000, 2);
 describe('Deepgram Results past the audio sent (200 ms sent when the final comes)', () => {
   it.each([
     ['a final at 5 s to 5.5 s (then a stall)', results(5, 0.5), 'startMs'],
-    ['an end at 251 ms', results(0, 0.251), 'endMs'],
-    ['a word ending at 300 ms', results(0, 0.2, '[{"word":"first","start":0.1,"end":0.3}]'), 'words.0.endMs'],
+    ['an end at 451 ms', results(0, 0.451), 'endMs'],
+    ['a word ending at 500 ms', results(0, 0.2, '[{"word":"first","start":0.1,"end":0.5}]'), 'words.0.endMs'],
   ])('%s: a ProtocolError naming the field, B hears the audio from byte 0', async (_name, raw, field) => {
     const a = await deepgramSending(raw, HEAD.byteLength);
     const b = await workingDeepgram();
@@ -152,8 +152,8 @@ describe('Deepgram Results past the audio sent (200 ms sent when the final comes
     expect(result.attempts.map((x) => `${x.provider}:${x.outcome}`)).toEqual(['a:failed', 'b:success']);
   });
 
-  it('an end 50 ms past the audio sent (rounding, model frames) is kept', async () => {
-    const a = await deepgramSending(results(0, 0.25), HEAD.byteLength);
+  it('an end 250 ms past the audio sent (rounding, model frames, padding) is kept', async () => {
+    const a = await deepgramSending(results(0, 0.45), HEAD.byteLength);
     const r = router({
       providers: { a: { kind: 'deepgram', baseUrl: a.url, apiKey: 'test-key', stt: { model: 'nova-3' } } },
       routes: { stt: { providers: ['a'], midStream: 'replay' } },
@@ -164,7 +164,7 @@ describe('Deepgram Results past the audio sent (200 ms sent when the final comes
     const iterator = stream[Symbol.asyncIterator]();
     const first = await iterator.next();
     feed.end();
-    expect(first.value).toEqual({ type: 'final', text: 'first', startMs: 0, endMs: 250 });
+    expect(first.value).toEqual({ type: 'final', text: 'first', startMs: 0, endMs: 450 });
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
   });
 });
@@ -219,10 +219,10 @@ describe('Cartesia STT transcript past the audio sent (500 ms)', () => {
 
   it.each([
     ['a duration of 9999 s', { text: 'first', duration: 9999 }, 'endMs'],
-    ['a duration of 551 ms', { text: 'first', duration: 0.551 }, 'endMs'],
+    ['a duration of 751 ms', { text: 'first', duration: 0.751 }, 'endMs'],
     [
-      'a word starting at 600 ms',
-      { text: 'first', duration: 0.5, words: [{ word: 'first', start: 0.6, end: 0.7 }] },
+      'a word starting at 800 ms',
+      { text: 'first', duration: 0.5, words: [{ word: 'first', start: 0.8, end: 0.9 }] },
       'startMs',
     ],
   ])(
@@ -244,9 +244,9 @@ describe('Cartesia STT transcript past the audio sent (500 ms)', () => {
     },
   );
 
-  it('a duration of 550 ms (50 ms past the audio) is kept', async () => {
-    const { events, error, fallbacks } = await run({ text: 'first', duration: 0.55 });
+  it('a duration of 750 ms (250 ms past the audio) is kept', async () => {
+    const { events, error, fallbacks } = await run({ text: 'first', duration: 0.75 });
     expect([error, fallbacks]).toEqual([undefined, []]);
-    expect(events).toEqual(['final:first [undefined, 550]']);
+    expect(events).toEqual(['final:first [undefined, 750]']);
   });
 });

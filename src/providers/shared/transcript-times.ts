@@ -4,11 +4,13 @@ import type { TranscriptEvent } from '../../types/transcript.js';
 /**
  * How far past the end of the audio sent a transcript time may lie, in ms, before it is taken
  * for a malformed frame: providers send seconds, rounded (to 10 ms at 2 decimals) and snapped
- * to their model's frames (10-20 ms; Whisper-style timestamps step by 20 ms), and the adapters
- * round them to whole ms. 50 ms covers that with room; a time further out names audio the
- * provider never heard.
+ * to their model's frames (10-20 ms; Whisper-style timestamps step by 20 ms), a segment's end
+ * may be padded to a model window, and the adapters round to whole ms. 250 ms covers that with
+ * room (no provider's exact overshoot was measured here; a false alarm would fail over every
+ * call, a generous bound costs nothing: the router's replay point is clamped to the audio it
+ * read); a time further out names audio the provider never heard.
  */
-export const TRANSCRIPT_TIME_TOLERANCE_MS = 50;
+export const TRANSCRIPT_TIME_TOLERANCE_MS = 250;
 
 /**
  * `event` as it is when its times are usable: `startMs` and `endMs` (of the event and of each
