@@ -30,7 +30,7 @@ export type AdapterConfig =
  * Builds the adapter of one configured provider, by its `kind`, with the `from-config` of
  * that kind's folder. Only wire settings reach the adapter: logical voice and model maps stay
  * with the router. `clock` (the router's) runs the deadlines adapters keep themselves
- * (Cartesia's and ElevenLabs' WebSocket TTS).
+ * (Cartesia's and ElevenLabs' WebSocket TTS, SageMaker's streams).
  */
 export function createAdapter(name: string, config: AdapterConfig, clock?: Clock): ProviderAdapter {
   switch (config.kind) {
@@ -43,7 +43,7 @@ export function createAdapter(name: string, config: AdapterConfig, clock?: Clock
     case 'elevenlabs':
       return elevenLabsAdapterFromConfig(name, config, clock);
     case 'sagemaker':
-      return sageMakerAdapterFromConfig(name, config);
+      return sageMakerAdapterFromConfig(name, config, clock);
     case 'openai':
     case 'openai-compatible':
       return openAiAdapterFromConfig(name, config);

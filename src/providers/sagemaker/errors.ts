@@ -105,7 +105,10 @@ function text(value: unknown): string | undefined {
  *   which the SDK fails to parse as JSON and names `SyntaxError`) gets `providerCode`
  *   `HTTP_<status>` (e.g. `'HTTP_307'`) and `retryable` from the status alone;
  * - a broken event-stream frame in the first event (read by the SDK before `send` resolves)
- *   is a retryable ProtocolError, as after it (see {@link thrownStreamError});
+ *   is a retryable ProtocolError, as after it (see {@link thrownStreamError}); so is any other
+ *   first event the SDK cannot decode, and an unmodeled `:message-type: error` there is mapped
+ *   as by {@link streamError} (see {@link firstEventError}); the SDK's hint about its hidden
+ *   `$response` field never reaches a message;
  * - `ModelStreamError` / `InternalStreamFailure` rejected by `send` (sent before any part) are
  *   mapped as by {@link streamError};
  * - the connect deadline (our agents' `CONNECT_DEADLINE_CODE`, or the SDK's own `TimeoutError`
@@ -171,12 +174,44 @@ export function invokeError(
   ) {
     return new TimeoutError('connect', connectMs, { provider, cause: plainCause(error, secrets) });
   }
+  if (status !== undefined && status < 300 && !isNetworkError(error) && DESERIALIZATION_HINT.test(message))
+    return firstEventError(provider, name, message, error, secrets);
   const mapped = mapWireError(error, {
     provider,
     stage: 'request',
     ...(secrets ? { requestHeaders: secrets } : {}),
   });
   return detachSdkCause(mapped, secrets);
+}
+
+/** The line the SDK's deserializer appends to an error it raised while reading a 2xx answer. */
+const DESERIALIZATION_HINT = /\n\s*Deserialization error: to see the raw response/;
+
+/**
+ * The error of a first event the SDK could not read (it rejects `send` with its "Deserialization
+ * error" after HTTP 200; `message` is the redacted message, its hint about the hidden
+ * `$response` field dropped):
+ * - an unmodeled `:message-type: error` (thrown as an Error named after its `:error-code`): a
+ *   retryable ProviderError with `providerType` = that code, as after a PayloadPart;
+ * - any other failure of the SDK's decoder (a header with an unknown type tag, a message without
+ *   `:message-type`, which the SDK reports as a plain `Error` / `TypeError`): a broken frame, a
+ *   retryable ProtocolError.
+ */
+function firstEventError(
+  provider: string,
+  name: string,
+  message: string,
+  error: unknown,
+  secrets: Record<string, string> | undefined,
+): VoxrouteError {
+  const first = message.split(DESERIALIZATION_HINT)[0]!.split('\n')[0]!.trim();
+  if (!UNNAMED.has(name)) return streamError(provider, name, { message: first }, false, secrets, error);
+  return new ProtocolError(`Provider '${provider}' sent a malformed event-stream message: ${first}`, {
+    provider,
+    retryable: true,
+    partialOutput: false,
+    cause: plainCause(error, secrets),
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Clock } from '../../internal/clock.js';
 import type { ProviderAdapter } from '../types.js';
 import { createSageMakerAdapter } from './adapter.js';
 import type { ResolvedSageMakerConfig } from './config.js';
@@ -47,9 +48,14 @@ export function sageMakerOptionsFromConfig(
 }
 
 /**
- * The adapter of a resolved `sagemaker` provider config (see `createSageMakerAdapter`).
+ * The adapter of a resolved `sagemaker` provider config (see `createSageMakerAdapter`); `clock`
+ * (the router's) runs its deadlines (default the system clock).
  * @throws ConfigError when a payload names no registered codec.
  */
-export function sageMakerAdapterFromConfig(name: string, config: ResolvedSageMakerConfig): ProviderAdapter {
-  return createSageMakerAdapter(sageMakerOptionsFromConfig(name, config));
+export function sageMakerAdapterFromConfig(
+  name: string,
+  config: ResolvedSageMakerConfig,
+  clock?: Clock,
+): ProviderAdapter {
+  return createSageMakerAdapter(sageMakerOptionsFromConfig(name, config, clock ? { clock } : {}));
 }

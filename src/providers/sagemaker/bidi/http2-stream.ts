@@ -23,7 +23,9 @@ import {
 } from '../event-stream.js';
 import { EventStreamReader } from '../event-stream-reader.js';
 import type { CredentialSource } from './credentials.js';
+import { answerOwed, type InputProgress } from './owed-answer.js';
 import { createBidiSigner, STREAMING_PAYLOAD } from './signer.js';
+import { WriteStall } from './write-stall.js';
 
 /** Where and how one provider's bidirectional streams go. */
 export interface BidiTarget {
@@ -73,10 +75,17 @@ export function bidiUrl(target: Pick<BidiTarget, 'region' | 'endpointName' | 'en
  *   input part was sent is a truncated, retryable ProtocolError (`partialOutput` when output
  *   was yielded): the writer stops and the stream is cancelled at once, rather than input being
  *   sent that nobody reads.
- * Deadlines: `connectMs` (session connect, `connect`), `headersMs` (response headers,
- * `headers`), `firstByteMs` and `idleMs` (wait for the first output byte, `first-chunk`, and gap
- * between output parts, `idle`, both once all input is sent: a speaker may pause for long while
- * audio still flows), `totalMs` (`total`). `attempt.signal` or the
+ * Deadlines:
+ * - `connectMs` (`connect`): the TCP (and TLS) connection and the server's first SETTINGS frame
+ *   (a server that accepts and never speaks HTTP/2 is a connect timeout);
+ * - `idleMs` (`idle`), the provider's silence: once all input was sent, the wait for the
+ *   response headers, for the first output byte (counted from the end of the input) and between
+ *   output parts; while input flows, a write blocked by the server's flow control (it stopped
+ *   reading) for `idleMs` with no output meanwhile (see WriteStall). The wait for the caller's
+ *   next input chunk never counts: a speaker may pause for long while audio still flows;
+ * - `headersMs` (`headers`) and `firstByteMs` (`first-chunk`, in place of `idleMs` before the
+ *   first output byte) when set; `totalMs` (`total`).
+ * `attempt.signal` or the
  * consumer's `return()` cancels the stream and closes the session at once. HTTP errors map by
  * `x-amzn-errortype` as for response streams (`InputValidationError` 400, `ModelError` 424,
  * `InternalServerError` 500, `ServiceUnavailableError` 503).
@@ -95,6 +104,7 @@ export async function* runBidiStream<T>(
 
   let session: ClientHttp2Session | undefined;
   let stream: ClientHttp2Stream | undefined;
+  let stall: WriteStall | undefined;
   const closeAll = () => {
     if (stream && !stream.closed && !stream.destroyed) stream.close(constants.NGHTTP2_CANCEL);
     session?.destroy();
@@ -120,9 +130,12 @@ export async function* runBidiStream<T>(
     session = connect(url.origin);
     session.on('error', () => {});
     const opened = session;
+    // Connected once the server has spoken HTTP/2 (its SETTINGS frame): Node's `connect` event
+    // comes with the TCP (or TLS) connection alone, and a server that accepts and never speaks
+    // would leave the request waiting with no deadline.
     await withDeadline(
       new Promise<void>((resolve, reject) => {
-        opened.once('connect', () => resolve());
+        opened.once('remoteSettings', () => resolve());
         opened.once('error', reject);
         opened.once('close', () =>
           reject(Object.assign(new Error('session closed'), { code: 'ECONNRESET' })),
@@ -157,9 +170,24 @@ export async function* runBidiStream<T>(
     const inputEnded = new Promise<void>((resolve) => {
       markInputEnded = resolve;
     });
-    const writer = writeInput(live, input, encoder, signer, signed.signature, controller.signal, () => {
-      partsSent = true;
-    }).then(
+    const progress: InputProgress = { done: () => inputDone, ended: inputEnded };
+    const idleMs = deadlines.idleMs;
+    const silent = () =>
+      abortWith(new TimeoutError('idle', idleMs!, { provider, partialOutput: hadOutput() }));
+    const blocked = new WriteStall(clock, idleMs, silent);
+    stall = blocked;
+    const writer = writeInput(
+      live,
+      input,
+      encoder,
+      signer,
+      signed.signature,
+      controller.signal,
+      blocked,
+      () => {
+        partsSent = true;
+      },
+    ).then(
       () => {
         inputDone = true;
         markInputEnded();
@@ -170,12 +198,15 @@ export async function* runBidiStream<T>(
     );
     void writer;
 
+    // The headers are owed once all input was sent (the idle deadline from then); before, a
+    // server that holds the input back is caught by the write stall.
+    const response = new Promise<IncomingHttpHeaders>((resolve, reject) => {
+      live.once('response', resolve);
+      live.once('error', reject);
+      live.once('close', () => reject(Object.assign(new Error('stream closed'), { code: 'ECONNRESET' })));
+    });
     const responseHeaders = await withDeadline(
-      new Promise<IncomingHttpHeaders>((resolve, reject) => {
-        live.once('response', resolve);
-        live.once('error', reject);
-        live.once('close', () => reject(Object.assign(new Error('stream closed'), { code: 'ECONNRESET' })));
-      }),
+      answerOwed(response, progress, idleMs, clock, silent),
       deadlines.headersMs,
       clock,
       () => abortWith(new TimeoutError('headers', deadlines.headersMs!, { provider })),
@@ -192,11 +223,11 @@ export async function* runBidiStream<T>(
       provider,
       clock,
       secrets,
-      idleMs: deadlines.idleMs,
+      idleMs,
       firstByteMs: deadlines.firstByteMs,
-      inputDone: () => inputDone,
+      input: progress,
       partsSent: () => partsSent,
-      inputEnded,
+      stall: blocked,
       hadOutput,
       failure: () => scope.failure,
       abortWith,
@@ -215,6 +246,7 @@ export async function* runBidiStream<T>(
     yield* decodeInScope(scope, checked(), isOutput);
     finished = true;
   } finally {
+    stall?.dispose();
     scope.dispose();
     controller.signal.removeEventListener('abort', closeAll);
     if (!finished && !controller.signal.aborted) controller.abort(new AbortError('Attempt closed'));
@@ -236,7 +268,7 @@ function inputError(provider: string, error: unknown, partialOutput: boolean): V
  * Sends every input part as a signed envelope as it arrives, then the end frame, then ends the
  * request stream. Calls `onPartsSent` once the input has ended and every part was written
  * (before the end frame). Stops when `signal` aborts. Waits for each write to be flushed
- * (backpressure).
+ * (backpressure), each wait watched by `stall` (the server's flow control holding it back).
  */
 async function writeInput(
   stream: ClientHttp2Stream,
@@ -245,6 +277,7 @@ async function writeInput(
   signer: Awaited<ReturnType<typeof createBidiSigner>>,
   seed: string,
   signal: AbortSignal,
+  stall: WriteStall,
   onPartsSent: () => void,
 ): Promise<void> {
   let prior = seed;
@@ -252,7 +285,12 @@ async function writeInput(
     new Promise<void>((resolve, reject) => {
       if (stream.destroyed || stream.closed)
         return reject(Object.assign(new Error('stream closed'), { code: 'EPIPE' }));
-      stream.write(bytes, (error) => (error ? reject(error) : resolve()));
+      stall.begin();
+      stream.write(bytes, (error) => {
+        stall.end();
+        if (error) reject(error);
+        else resolve();
+      });
     });
   const send = async (inner: Uint8Array) => {
     const envelope = await signer.envelope(inner, prior, new Date());
@@ -349,11 +387,12 @@ interface OutputContext {
   secrets: Record<string, string> | undefined;
   idleMs: number | undefined;
   firstByteMs: number | undefined;
-  inputDone: () => boolean;
+  /** Whether (and when) all of the input was sent. */
+  input: InputProgress;
   /** Whether every input part was written (the end frame may not be yet). */
   partsSent: () => boolean;
-  /** Resolves when all of the input was sent. */
-  inputEnded: Promise<void>;
+  /** Told of each output chunk (the server is alive). */
+  stall: WriteStall;
   hadOutput: () => boolean;
   failure: () => VoxrouteError | undefined;
   abortWith: (error: VoxrouteError) => VoxrouteError;
@@ -379,27 +418,17 @@ async function* outputParts(
   });
   const reader = new EventStreamReader(codec, provider);
   /**
-   * The next body chunk, within `firstByteMs` (before any body byte, phase `first-chunk`) or
-   * `idleMs` (phase `idle`) once all input was sent: a wait that began while input still flowed
+   * The next body chunk, within `idleMs` (phase `idle`) once all input was sent: the provider
+   * owes its answer then, the first output byte included (`firstByteMs`, phase `first-chunk`,
+   * in its place before the first byte when set). A wait that began while input still flowed
    * gets its deadline when the input ends (counted from then), so a server that stalls after
    * the last input part never hangs the call.
    */
-  const nextChunk = async (): Promise<IteratorResult<Buffer>> => {
-    const next = chunks.next();
-    if (!context.inputDone()) {
-      const first = await Promise.race([
-        next.then(
-          () => 'chunk' as const,
-          () => 'chunk' as const,
-        ),
-        context.inputEnded.then(() => 'input' as const),
-      ]);
-      if (first === 'chunk') return next;
-    }
-    // Before the first body byte the wait is for the first chunk (as on the response stream).
-    const phase = offset === 0 ? 'first-chunk' : 'idle';
-    const ms = offset === 0 ? context.firstByteMs : context.idleMs;
-    return withDeadline(next, ms, clock, () =>
+  const nextChunk = (): Promise<IteratorResult<Buffer>> => {
+    const first = offset === 0 && context.firstByteMs !== undefined && context.firstByteMs > 0;
+    const phase = first ? 'first-chunk' : 'idle';
+    const ms = first ? context.firstByteMs : context.idleMs;
+    return answerOwed(chunks.next(), context.input, ms, clock, () =>
       context.abortWith(new TimeoutError(phase, ms!, { provider, partialOutput: hadOutput() })),
     );
   };
@@ -440,6 +469,7 @@ async function* outputParts(
       return;
     }
     offset += step.value.byteLength;
+    context.stall.output();
     let messages: Message[];
     try {
       messages = reader.push(step.value);
