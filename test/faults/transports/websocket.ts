@@ -53,11 +53,14 @@ const cartesiaTts: WsScript = {
   }),
 };
 
+// Each final covers the caller's whole 50 ms (as Metadata says): the first comes after the first
+// 25 ms piece, within the tolerance past the audio sent (more than that is a malformed frame),
+// and leaves no audio waiting for a transcript when a later fault cuts the socket.
 const results = (word: string) =>
   JSON.stringify({
     type: 'Results',
     channel_index: [0, 1],
-    duration: 0.5,
+    duration: 0.05,
     start: 0,
     is_final: true,
     speech_final: true,
