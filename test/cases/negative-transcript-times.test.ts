@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/index.js';
+import { workingDeepgram } from './wire/listen-server.js';
 import { concat, drain, pcmSignal, pieces, router, wsServer } from './wire/servers.js';
 
 const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
@@ -25,36 +26,6 @@ async function badDeepgram(raw: string) {
       ws.send(raw);
     });
   });
-}
-
-/** A working Deepgram recording what it hears: CloseStream -> a final over it, Metadata, close. */
-async function workingDeepgram() {
-  const heard: Buffer[] = [];
-  const server = await wsServer((ws) => {
-    ws.on('message', (data, binary) => {
-      if (binary) {
-        heard.push(Buffer.from(data as Buffer));
-        return;
-      }
-      if ((JSON.parse(String(data)) as { type: string }).type !== 'CloseStream') return;
-      const seconds = concat(heard).byteLength / 32_000;
-      ws.send(
-        JSON.stringify({
-          type: 'Results',
-          is_final: true,
-          from_finalize: true,
-          start: 0,
-          duration: seconds,
-          channel: {
-            alternatives: [{ transcript: 'second', words: [{ word: 'second', start: 0, end: seconds }] }],
-          },
-        }),
-      );
-      ws.send(JSON.stringify({ type: 'Metadata', request_id: 'b' }));
-      ws.close(1000);
-    });
-  });
-  return { server, heard };
 }
 
 const results = (start: string, duration: string, words = '[]') =>

@@ -9,37 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ProtocolError, type TranscriptEvent } from '../../src/index.js';
+import { Feed, FORMAT, workingDeepgram } from './wire/listen-server.js';
 import { concat, drain, pcmSignal, pieces, router, wsServer } from './wire/servers.js';
-
-const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
-
-/** A working Deepgram recording what it hears: CloseStream -> a final over it, Metadata, close. */
-async function workingDeepgram() {
-  const heard: Buffer[] = [];
-  const server = await wsServer((ws) => {
-    ws.on('message', (data, binary) => {
-      if (binary) {
-        heard.push(Buffer.from(data as Buffer));
-        return;
-      }
-      if ((JSON.parse(String(data)) as { type: string }).type !== 'CloseStream') return;
-      const seconds = concat(heard).byteLength / 32_000;
-      ws.send(
-        JSON.stringify({
-          type: 'Results',
-          is_final: true,
-          from_finalize: true,
-          start: 0,
-          duration: seconds,
-          channel: { alternatives: [{ transcript: 'second', words: [] }] },
-        }),
-      );
-      ws.send(JSON.stringify({ type: 'Metadata', request_id: 'b' }));
-      ws.close(1000);
-    });
-  });
-  return { server, heard };
-}
 
 /**
  * A Deepgram that sends `raw` (a final) once it has heard `afterBytes` of audio, then answers
@@ -59,28 +30,6 @@ async function deepgramSending(raw: string, afterBytes: number) {
       ws.close(1000);
     });
   });
-}
-
-/** The caller's audio, pushed by the test: nothing is sent beyond what it pushed. */
-class Feed implements AsyncIterable<Uint8Array> {
-  readonly #queue: Array<Uint8Array | null> = [];
-  #wake: (() => void) | undefined;
-  push(bytes: Uint8Array): void {
-    this.#queue.push(bytes);
-    this.#wake?.();
-  }
-  end(): void {
-    this.#queue.push(null);
-    this.#wake?.();
-  }
-  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
-    for (;;) {
-      const next = this.#queue.shift();
-      if (next === null) return;
-      if (next) yield next;
-      else await new Promise<void>((resolve) => (this.#wake = resolve));
-    }
-  }
 }
 
 const results = (start: number, duration: number, words = '[]') =>
@@ -114,7 +63,7 @@ describe('Deepgram Results past the audio sent (200 ms sent when the final comes
       fellBack();
     });
     const feed = new Feed();
-    feed.push(HEAD);
+    feed.pushBytes(HEAD);
     const stream = r.stt({ audio: feed, format: FORMAT });
     const items: TranscriptEvent[] = [];
     let delivered!: () => void;
@@ -131,7 +80,7 @@ describe('Deepgram Results past the audio sent (200 ms sent when the final comes
     // The rest of the audio only once A's frame was dealt with (refused: a fallback; taken: an
     // event): A has sent exactly 200 ms by then.
     await Promise.race([fallback, firstItem]);
-    feed.push(TAIL);
+    feed.pushBytes(TAIL);
     feed.end();
     const { error } = await done;
     expect(error).toBeUndefined();
@@ -159,7 +108,7 @@ describe('Deepgram Results past the audio sent (200 ms sent when the final comes
       routes: { stt: { providers: ['a'], midStream: 'replay' } },
     });
     const feed = new Feed();
-    feed.push(HEAD);
+    feed.pushBytes(HEAD);
     const stream = r.stt({ audio: feed, format: FORMAT });
     const iterator = stream[Symbol.asyncIterator]();
     const first = await iterator.next();

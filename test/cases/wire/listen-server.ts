@@ -3,7 +3,7 @@
  * audio feed, shared by the tests of sockets closed or lost during a silence.
  */
 import type { WebSocket } from 'ws';
-import { wsServer } from './servers.js';
+import { concat, wsServer } from './servers.js';
 
 export const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
 /** 16 kHz PCM s16le: 32 000 bytes a second. */
@@ -84,12 +84,19 @@ export async function listenServer() {
   };
 }
 
-/** The caller's audio: pushed by the test, one 100 ms chunk at a time. */
+/**
+ * The caller's audio: pushed by the test, nothing sent beyond it; `push(ms, value)` in 100 ms
+ * chunks of one byte value, `pushBytes` as given.
+ */
 export class Feed implements AsyncIterable<Uint8Array> {
   readonly #queue: Array<Uint8Array | null> = [];
   #wake: (() => void) | undefined;
   push(ms: number, value: number): void {
     for (let i = 0; i < ms / 100; i++) this.#queue.push(new Uint8Array(3200).fill(value));
+    this.#wake?.();
+  }
+  pushBytes(bytes: Uint8Array): void {
+    this.#queue.push(bytes);
     this.#wake?.();
   }
   end(): void {
@@ -104,4 +111,37 @@ export class Feed implements AsyncIterable<Uint8Array> {
       else await new Promise<void>((resolve) => (this.#wake = resolve));
     }
   }
+}
+
+/**
+ * A working Deepgram recording what it hears: CloseStream -> a final over all of it (one word
+ * spanning it), Metadata, close.
+ */
+export async function workingDeepgram() {
+  const heard: Buffer[] = [];
+  const server = await wsServer((ws) => {
+    ws.on('message', (data, binary) => {
+      if (binary) {
+        heard.push(Buffer.from(data as Buffer));
+        return;
+      }
+      if ((JSON.parse(String(data)) as { type: string }).type !== 'CloseStream') return;
+      const seconds = concat(heard).byteLength / 32_000;
+      ws.send(
+        JSON.stringify({
+          type: 'Results',
+          is_final: true,
+          from_finalize: true,
+          start: 0,
+          duration: seconds,
+          channel: {
+            alternatives: [{ transcript: 'second', words: [{ word: 'second', start: 0, end: seconds }] }],
+          },
+        }),
+      );
+      ws.send(JSON.stringify({ type: 'Metadata', request_id: 'b' }));
+      ws.close(1000);
+    });
+  });
+  return { server, heard };
 }
