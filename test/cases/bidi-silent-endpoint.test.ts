@@ -160,6 +160,28 @@ async function expectFallback(
   ]);
 }
 
+/**
+ * Runs one silent-endpoint case: A at `url`, the batch B behind it, a call of the speech; once
+ * `ready` (the server's side of the case reached) and the deadline of `ms` is armed, moves the
+ * clock past it and expects the fallback with phase `phase`.
+ */
+async function silentCase(
+  url: string,
+  phase: 'connect' | 'idle',
+  ms: number,
+  ready?: Promise<void>,
+): Promise<void> {
+  const b = await batchB('from b');
+  const clock = new WatchedClock();
+  const { r, fallbacks } = start(url, b.url, clock);
+  const call = r.stt({ audio: speech(), format: FORMAT });
+  const done = expectFallback(call, fallbacks, b, phase, ms);
+  await ready;
+  await clock.armed(ms);
+  clock.advance(ms);
+  await done;
+}
+
 describe('a silent bidirectional endpoint ends in a fallback, never a hang', () => {
   it('(a) 200, all audio read, then nothing: idle deadline from the end of the input (phase idle), B transcribes', async () => {
     const ended = deferred<void>();
@@ -168,17 +190,9 @@ describe('a silent bidirectional endpoint ends in a fallback, never a hang', () 
       stream.resume();
       stream.on('end', () => ended.resolve());
     });
-    const b = await batchB('from b');
-    const clock = new WatchedClock();
-    const { r, fallbacks } = start(url, b.url, clock);
-    const call = r.stt({ audio: speech(), format: FORMAT });
-    const done = expectFallback(call, fallbacks, b, 'idle', IDLE);
     // Every write was flushed before the server saw the end: the IDLE timer now is the wait
     // for the first output byte.
-    await ended.promise;
-    await clock.armed(IDLE);
-    clock.advance(IDLE);
-    await done;
+    await silentCase(url, 'idle', IDLE, ended.promise);
   });
 
   it('(b) 200, the request stream never read (flow control full): a write held back for idleTimeoutMs is a stall (phase idle), B transcribes', async () => {
@@ -190,14 +204,7 @@ describe('a silent bidirectional endpoint ends in a fallback, never a hang', () 
       },
       { initialWindowSize: 0 },
     );
-    const b = await batchB('from b');
-    const clock = new WatchedClock();
-    const { r, fallbacks } = start(url, b.url, clock);
-    const call = r.stt({ audio: speech(), format: FORMAT });
-    const done = expectFallback(call, fallbacks, b, 'idle', IDLE);
-    await clock.armed(IDLE);
-    clock.advance(IDLE);
-    await done;
+    await silentCase(url, 'idle', IDLE);
   });
 
   it('(c) no response headers, all audio read: the headers are owed from the end of the input (phase idle), B transcribes', async () => {
@@ -206,15 +213,7 @@ describe('a silent bidirectional endpoint ends in a fallback, never a hang', () 
       stream.resume();
       stream.on('end', () => ended.resolve());
     });
-    const b = await batchB('from b');
-    const clock = new WatchedClock();
-    const { r, fallbacks } = start(url, b.url, clock);
-    const call = r.stt({ audio: speech(), format: FORMAT });
-    const done = expectFallback(call, fallbacks, b, 'idle', IDLE);
-    await ended.promise;
-    await clock.armed(IDLE);
-    clock.advance(IDLE);
-    await done;
+    await silentCase(url, 'idle', IDLE, ended.promise);
   });
 
   it('(c) no response headers and the request stream never read: a write stall (phase idle), B transcribes', async () => {
@@ -224,14 +223,7 @@ describe('a silent bidirectional endpoint ends in a fallback, never a hang', () 
       },
       { initialWindowSize: 0 },
     );
-    const b = await batchB('from b');
-    const clock = new WatchedClock();
-    const { r, fallbacks } = start(url, b.url, clock);
-    const call = r.stt({ audio: speech(), format: FORMAT });
-    const done = expectFallback(call, fallbacks, b, 'idle', IDLE);
-    await clock.armed(IDLE);
-    clock.advance(IDLE);
-    await done;
+    await silentCase(url, 'idle', IDLE);
   });
 
   it('(d) TCP accepted, no HTTP/2 spoken (no SETTINGS): the connect deadline (phase connect), B transcribes', async () => {
@@ -249,15 +241,12 @@ describe('a silent bidirectional endpoint ends in a fallback, never a hang', () 
       for (const s of held) s.destroy();
       await new Promise<void>((resolve) => tcp.close(() => resolve()));
     });
-    const b = await batchB('from b');
-    const clock = new WatchedClock();
-    const { r, fallbacks } = start(`http://127.0.0.1:${(tcp.address() as AddressInfo).port}`, b.url, clock);
-    const call = r.stt({ audio: speech(), format: FORMAT });
-    const done = expectFallback(call, fallbacks, b, 'connect', CONNECT);
-    await accepted.promise;
-    await clock.armed(CONNECT);
-    clock.advance(CONNECT);
-    await done;
+    await silentCase(
+      `http://127.0.0.1:${(tcp.address() as AddressInfo).port}`,
+      'connect',
+      CONNECT,
+      accepted.promise,
+    );
   });
 
   it("control: the caller's audio pausing for many idle deadlines is not the provider's silence: A transcribes", async () => {
