@@ -392,14 +392,24 @@ export function checkResampleRates(inputRate: number, outputRate: number): void 
   checkRate(outputRate, 'outputRate');
   if (inputRate === outputRate)
     throw new RangeError(`Resampler: rates are equal (${inputRate} Hz); no resampling needed`);
-  if (inputRate > outputRate * MAX_RATIO || outputRate > inputRate * MAX_RATIO)
+  if (!ratesWithinRatio(inputRate, outputRate))
     throw new RangeError(
       `Resampler: ${inputRate} -> ${outputRate} Hz changes the rate by more than ${MAX_RATIO} times`,
     );
 }
 
+/** Whether `rate` (Hz) is one the resampler takes: an integer from 1 to {@link MAX_RATE}. */
+export function rateInRange(rate: number): boolean {
+  return Number.isInteger(rate) && rate >= 1 && rate <= MAX_RATE;
+}
+
+/** Whether two rates (Hz) are at most {@link MAX_RATIO} times apart, either way. */
+export function ratesWithinRatio(a: number, b: number): boolean {
+  return a <= b * MAX_RATIO && b <= a * MAX_RATIO;
+}
+
 function checkRate(rate: number, name: string): void {
-  if (!Number.isInteger(rate) || rate < 1 || rate > MAX_RATE) {
+  if (!rateInRange(rate)) {
     throw new RangeError(`Resampler: ${name} must be an integer from 1 to ${MAX_RATE} Hz, got ${rate}`);
   }
 }
