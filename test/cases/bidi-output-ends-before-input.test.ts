@@ -21,7 +21,7 @@ import {
   type VoxrouteError,
 } from '../../src/index.js';
 import { payloadPart } from '../reliability/wire/event-stream.js';
-import { drain, httpServer, multipart, pcmSignal, readBody, router, wavData } from './wire/servers.js';
+import { batchStt, drain, pcmSignal, router } from './wire/servers.js';
 
 const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
 /** 1 s of 16 kHz PCM s16le: ten 100 ms chunks of 3200 bytes. */
@@ -62,17 +62,6 @@ const bidi = (url: string) => ({
   credentials,
   stt: { payload: 'raw-pcm' as const, sampleRate: 16_000, stream: 'bidirectional' as const },
 });
-
-/** Batch B (OpenAI-compatible): records the PCM of each upload and answers `text`. */
-async function batchB(text: string) {
-  const uploads: Buffer[] = [];
-  const server = await httpServer(async (req, res) => {
-    uploads.push(wavData(multipart(req.headers['content-type'], await readBody(req)).get('file')!).data);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ text }));
-  });
-  return { url: server.url, uploads };
-}
 
 /**
  * The caller's live microphone: yields what is pushed and never ends by itself. A pending
@@ -174,7 +163,7 @@ describe('bidirectional output that ends before the input', () => {
     const url = await h2Endpoint((stream) => {
       stream.once('data', () => stream.end());
     });
-    const b = await batchB('the whole utterance');
+    const b = await batchStt('the whole utterance');
     const r = router({
       providers: {
         a: bidi(url),

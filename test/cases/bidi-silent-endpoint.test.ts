@@ -23,7 +23,7 @@ import { type RouterConfig, TimeoutError } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
 import { payloadPart } from '../reliability/wire/event-stream.js';
 import { FakeClock } from '../transport/fake-clock.js';
-import { drain, httpServer, multipart, pcmSignal, readBody, router, wavData } from './wire/servers.js';
+import { batchStt, drain, pcmSignal, router } from './wire/servers.js';
 
 const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
 /** 1 s of 16 kHz PCM s16le, sent as ten 100 ms chunks. */
@@ -89,17 +89,6 @@ async function h2Endpoint(answer: (stream: ServerHttp2Stream) => void, settings?
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-/** Batch B (OpenAI-compatible): records the PCM of each upload and answers `text`. */
-async function batchB(text: string) {
-  const uploads: Buffer[] = [];
-  const server = await httpServer(async (req, res) => {
-    uploads.push(wavData(multipart(req.headers['content-type'], await readBody(req)).get('file')!).data);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ text }));
-  });
-  return { url: server.url, uploads };
 }
 
 function start(url: string, bUrl: string, clock: FakeClock) {
@@ -171,7 +160,7 @@ async function silentCase(
   ms: number,
   ready?: Promise<void>,
 ): Promise<void> {
-  const b = await batchB('from b');
+  const b = await batchStt('from b');
   const clock = new WatchedClock();
   const { r, fallbacks } = start(url, b.url, clock);
   const call = r.stt({ audio: speech(), format: FORMAT });
@@ -257,7 +246,7 @@ describe('a silent bidirectional endpoint ends in a fallback, never a hang', () 
       stream.resume();
       stream.on('end', () => stream.end(payloadPart(Buffer.from('{"type":"final","text":"from a"}\n'))));
     });
-    const b = await batchB('from b');
+    const b = await batchStt('from b');
     const clock = new WatchedClock();
     const { r, fallbacks } = start(url, b.url, clock);
     const resume = deferred<void>();

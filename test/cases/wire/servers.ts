@@ -301,3 +301,17 @@ export async function recordingSpeechServer(audio: Buffer): Promise<{ wire: Http
   });
   return { wire, inputs };
 }
+
+/**
+ * A batch STT server (OpenAI-compatible `/audio/transcriptions`) that records the PCM of each
+ * WAV upload and answers `text`.
+ */
+export async function batchStt(text: string): Promise<{ url: string; uploads: Buffer[] }> {
+  const uploads: Buffer[] = [];
+  const server = await httpServer(async (req, res) => {
+    uploads.push(wavData(multipart(req.headers['content-type'], await readBody(req)).get('file')!).data);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ text }));
+  });
+  return { url: server.url, uploads };
+}
