@@ -523,8 +523,11 @@ function ttfcSection(name: string, label: string, run: TtfcRun) {
   const winR = summarize(pairs.routed.map((s) => s.windowCpuUs));
   const winAdded = summarize(pairDiffs(pairs, (s) => s.windowCpuUs));
   const blocks: number[] = [];
+  const blockMedians: number[] = [];
   for (let i = 0; i < pairs.added.length; i += TAIL_BLOCK) {
-    blocks.push(summarize(pairs.added.slice(i, i + TAIL_BLOCK)).p99);
+    const block = summarize(pairs.added.slice(i, i + TAIL_BLOCK));
+    blocks.push(block.p99);
+    blockMedians.push(block.median);
   }
   const busy = (s: Sample) => s.othersRunNs >= OTHERS_NS;
   const othersRouted = pairs.routed.filter(busy).length;
@@ -565,6 +568,7 @@ function ttfcSection(name: string, label: string, run: TtfcRun) {
     `     anchor (not a target): direct vs direct, the same ${anchor.n} pairs' p99 ${anchor.p99.toFixed(3)} ms (median ${anchor.median.toFixed(3)} ms)${run.anchor.stoppedEarly ? ', stopped early' : ''}`,
     `  (diagnostic) pairs with a GC inside the TTFC: routed ${gcRouted}, direct ${gcDirect} of ${pairs.added.length}; p99 of the other pairs ${noGc.p99.toFixed(3)} ms (${noGc.n} pairs)`,
     `  (diagnostic) p99 of per-pair differences by ${TAIL_BLOCK} pairs, in call order: ${blocks.map((b) => b.toFixed(3)).join(' / ')} ms`,
+    `  (diagnostic) median of per-pair differences by ${TAIL_BLOCK} pairs, in call order (the JIT's warm-up): ${blockMedians.map((b) => b.toFixed(3)).join(' / ')} ms`,
     `  (diagnostic) CPU of this process (all threads) inside the TTFC window, µs: direct ${winD.median.toFixed(0)} median / ${winD.p99.toFixed(0)} p99, routed ${winR.median.toFixed(0)} / ${winR.p99.toFixed(0)}; per pair p99 ${winAdded.p99.toFixed(0)}`,
     ...threadLines,
     '',
