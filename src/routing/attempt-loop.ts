@@ -290,6 +290,12 @@ export async function* drive<T>(
           });
         order.failed(winner.index);
         if (run.resumable && run.position) order.replan();
+        // Nothing is left for another provider (stt: all of the ended audio transcribed): the
+        // call ends with what it delivered, the failure charged above.
+        if (run.resumable && canFallBack(cause) && run.complete?.()) {
+          call.finish(c.provider, callTtfc);
+          return;
+        }
         const resumes = run.resumable && (run.canResume?.() ?? true);
         const peeked = resumes && canFallBack(cause) ? order.peek() : undefined;
         const next = peeked === undefined ? undefined : run.candidates[peeked];

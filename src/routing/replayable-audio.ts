@@ -35,6 +35,8 @@ export class ReplayableAudio {
   /** Byte offset of the first kept byte (= #total when nothing is kept). */
   #keptFrom = 0;
   #done = false;
+  /** The caller's iterator said done (not merely closed by us). */
+  #ended = false;
   #failure: { error: RequestError } | undefined;
   #pull: Promise<void> | undefined;
 
@@ -133,6 +135,11 @@ export class ReplayableAudio {
     return true;
   }
 
+  /** True once the caller's audio stream has ended (its iterator said done): no more audio comes. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
   /** The caller's audio stream failed (threw, or gave a non-audio item): that failure, as a RequestError. */
   get failure(): RequestError | undefined {
     return this.#failure?.error;
@@ -182,6 +189,7 @@ export class ReplayableAudio {
       const r = await this.#source.next();
       if (r.done) {
         this.#done = true;
+        this.#ended = true;
         return;
       }
       const value = r.value;

@@ -129,6 +129,13 @@ export interface RouteRun<T> {
    * failure after output ends the stream with MidStreamError, as when not resumable. Absent: true.
    */
   canResume?: () => boolean;
+  /**
+   * With `resumable`: true when a failure after output leaves nothing for another provider to
+   * produce (stt: the caller's audio has ended and every byte of it that is not digital silence
+   * is covered by a final delivered). The call then ends with what was delivered: the failing
+   * provider is charged, no other is started. Absent: false.
+   */
+  complete?: () => boolean;
   /** Marks the first item after a mid-stream switch of provider (TTS: `discontinuity: true`). */
   markResumed?: (item: T) => T;
   /** Called with each item just before the caller gets it (the capability's glue tracks progress). */

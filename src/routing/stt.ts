@@ -50,6 +50,10 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
       sampleRate: request.format.sampleRate,
     });
   };
+  /** Audio read beyond the last final, other than digital silence: what a transcript may still come for. */
+  const untranscribed = () =>
+    audio.totalBytes > replayFrom &&
+    !audio.everyFrom(replayFrom, (bytes) => isDigitalSilence(request.format, bytes));
   return {
     capability: 'stt',
     // Audio with no whole sample (nothing, or one stray byte of PCM s16le) has nothing to hear:
@@ -98,11 +102,7 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
             return offsetMs === 0 ? events : shiftTranscript(events, offsetMs);
           };
           return reconnectOnIdleClose(open, {
-            // Audio read beyond the last final, other than digital silence: what a transcript may
-            // still come for.
-            pending: () =>
-              audio.totalBytes > replayFrom &&
-              !audio.everyFrom(replayFrom, (bytes) => isDigitalSilence(request.format, bytes)),
+            pending: untranscribed,
             readBeyond: (offset) => audio.readBeyond(offset, attempt.signal),
             totalBytes: () => audio.totalBytes,
             known: () => replayKnown,
@@ -120,6 +120,8 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
     release: () => void audio.close().catch(() => {}),
     // A mid-stream failure continues on the next provider only from a known end of the last final.
     canResume: () => replayKnown,
+    // The caller's audio ended and all of it was transcribed: a failure now loses nothing.
+    complete: () => replayKnown && audio.ended && !untranscribed(),
     onDelivered: (e) => {
       if (e.type !== 'final') return;
       if (e.endMs === undefined || !Number.isFinite(e.endMs)) {
