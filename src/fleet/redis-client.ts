@@ -10,12 +10,16 @@ export interface FleetConnections {
  * Options that keep Redis off the call path: no offline queue (a command sent while
  * disconnected fails at once instead of waiting), no retry of a command cut by a disconnect,
  * a command timeout, and a reconnect every 100 ms .. 2 s for as long as the router lives.
+ * `disconnectTimeout`: ioredis's `disconnect()` arms a timer (2 s by default) that only the
+ * socket's next 'close' clears; a socket already closed (a refused connect) never closes again,
+ * so the default held the process 2 s after `router.close()`. 50 ms still lets a live socket end.
  */
 export const FLEET_REDIS_OPTIONS: RedisOptions = {
   enableOfflineQueue: false,
   maxRetriesPerRequest: 0,
   commandTimeout: 1_000,
   connectTimeout: 2_000,
+  disconnectTimeout: 50,
   autoResubscribe: false,
   lazyConnect: false,
   retryStrategy: (times) => Math.min(100 * times, 2_000),
