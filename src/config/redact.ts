@@ -1,4 +1,5 @@
 import type { ConfigIssue } from '../errors/config-error.js';
+import { redactKeyShapes } from '../errors/key-shapes.js';
 import { createErrorRedactor, redactWhole, SECRET_NAME, secretForms } from '../errors/redact.js';
 import { urlSecretValues } from '../transport/url-secrets.js';
 
@@ -48,6 +49,33 @@ export function collectSecretLiterals(input: unknown): string[] {
 }
 
 /**
+ * The ids a config names that are no secret (voice ids, model names, endpoint names, regions):
+ * every string of 6+ characters with no white space and no `://`, outside secret-named keys and
+ * `headers`, that is not one of its secret literals. Errors keep them readable even when one
+ * looks random (an ElevenLabs voice id, a Cartesia voice UUID): see createErrorRedactor.
+ */
+export function collectConfigIds(input: unknown): string[] {
+  const secrets = new Set(collectSecretLiterals(input));
+  const found = new Set<string>();
+  const visit = (value: unknown, depth: number) => {
+    if (depth > 32) return;
+    if (typeof value === 'string') {
+      if (value.length >= MIN_SECRET_LENGTH && !/\s|:\/\//.test(value) && !secrets.has(value))
+        found.add(value);
+    } else if (Array.isArray(value)) {
+      for (const item of value) visit(item, depth + 1);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (key === 'env' || HEADERS_KEY.test(key) || SECRET_KEY.test(key)) continue;
+        visit(item, depth + 1);
+      }
+    }
+  };
+  visit(input, 0);
+  return [...found];
+}
+
+/**
  * Replaces secrets in the issues' messages and path segments by `[redacted]`, a last line of
  * defence so that no message a ConfigError builds ever holds a key, whatever a validator wrote:
  * - every literal secret of `input` (see collectSecretLiterals);
@@ -91,6 +119,8 @@ export function urlSecrets(value: string): string[] {
   return urlSecretValues(value, looksLikeKey).filter((part) => part.length >= MIN_SECRET_LENGTH);
 }
 
+export { redactKeyShapes };
+
 /** True for a string that {@link redactKeyShapes} would change: shaped like a key or credential. */
 export function looksLikeKey(value: unknown): boolean {
   return typeof value === 'string' && redactKeyShapes(value) !== value;
@@ -116,60 +146,6 @@ function isSecretName(parent: string | number | undefined, name: string): boolea
 /** Environment variable names whose values are taken as secrets (`OPENAI_API_KEY`, `AWS_SESSION_TOKEN`, ...). */
 const SECRET_ENV = /key|token|secret|password|credential|auth/i;
 
-/** Not a letter or digit before/after a key (`_` counts as an edge: `sk_...`, `name_KEY`). */
-const L = '(?<![A-Za-z0-9])';
-const R = '(?![A-Za-z0-9])';
-
-/** Shapes of well-known API keys and credentials, redacted even when no config names them. */
-const KEY_SHAPES = [
-  // Prefixed keys: OpenAI `sk-`/`sk-proj-`, ElevenLabs `sk_`, Cartesia `sk_car_`, Groq `gsk_`,
-  // Stripe-style `pk_`/`rk_`, xAI `xai-`: a body of 16+ characters with a digit.
-  new RegExp(`${L}(?:sk|pk|rk|gsk|xai)[-_](?=[A-Za-z0-9_-]*\\d)[A-Za-z0-9_-]{16,}`, 'g'),
-  // AWS access key ids.
-  new RegExp(`${L}(?:AKIA|ASIA)[0-9A-Z]{16}${R}`, 'g'),
-  // `Bearer <credential>`: a credential starts with a letter or digit, so the absolute path
-  // after jiti's "Unexpected token" (`/app/voxroute.config.ts:2:0`) is not taken for one.
-  /\b(?:Bearer|Basic|Token)\s+[A-Za-z0-9][A-Za-z0-9._~+/=-]{7,}/gi,
-  // Hex keys (Deepgram: 40 hex digits), either case.
-  new RegExp(`${L}(?=[0-9a-fA-F]*\\d)(?:[0-9a-f]{32,}|[0-9A-F]{32,})${R}`, 'g'),
-];
-
-/** A run of key characters (base64, base64url, `_`, `-`) long enough to be a secret. */
-const TOKEN = /[A-Za-z0-9/+=_-]{20,}/g;
-
-/**
- * A word-like piece of a name between `-`, `_`, `/`, `+`, `=`: a lowercase, Capitalized or
- * camelCase word with up to 4 trailing digits (`east`, `Sonic`, `firstChunk`, `v3`, `ec2`),
- * an acronym with digits (`GPT4`, `US`) or a number.
- */
-const WORDY = /^(?:[A-Za-z][a-z]*(?:[A-Z][a-z]+)*\d{0,4}[a-z]?|[A-Z]{1,6}\d{0,4}|\d+)$/;
-
-/** Characters of pieces that are not word-like, from which a token is taken for a secret. */
-const MIN_RANDOM_CHARS = 12;
-
-/**
- * True when `token` (20+ key characters) looks random rather than like a name: it has letters
- * and digits, and its pieces that are not word-like hold {@link MIN_RANDOM_CHARS}+ characters
- * (an AWS secret access key: 40 characters of letters, digits, `/` and `+`; not `deepgram-nova-3-us-east-1`).
- */
-function looksRandom(token: string): boolean {
-  if (!/\d/.test(token) || !/[A-Za-z]/.test(token)) return false;
-  let random = 0;
-  for (const piece of token.split(/[-_/+=]+/)) if (!WORDY.test(piece)) random += piece.length;
-  return random >= MIN_RANDOM_CHARS;
-}
-
-/**
- * `text` with anything shaped like a well-known API key or credential replaced by `[redacted]`:
- * prefixed keys (`sk-`, `sk_`, `pk_`, `gsk_`...), AWS access key ids, `Bearer`/`Basic` tokens,
- * 32+ hex digits, and any 20+ character token of key characters that looks random (letters and
- * digits in pieces that are not words). Names (`openai-east-2`, `cartesia_sonic`) stay as they are.
- */
-export function redactKeyShapes(text: string): string {
-  const shaped = KEY_SHAPES.reduce((acc, shape) => acc.replace(shape, REDACTED), text);
-  return shaped.replace(TOKEN, (token) => (looksRandom(token) ? REDACTED : token));
-}
-
 /**
  * Removes secrets from the error of a config module that threw, in place (message, stack and
  * cause chain), before it becomes a ConfigError's cause: the values of environment variables
@@ -182,16 +158,8 @@ export function redactModuleError<E>(error: E, env: Record<string, string | unde
         SECRET_ENV.test(name) && typeof value === 'string' && value.length >= MIN_SECRET_LENGTH,
     )
     .map(([, value]) => value as string);
-  const shapes = redactKeyShapes;
-  if (typeof error === 'string') return shapes(redactWhole(error, secretForms(secrets))) as E;
+  if (typeof error === 'string') return redactKeyShapes(redactWhole(error, secretForms(secrets))) as E;
+  // The redactor also takes out anything shaped like a credential (message, stack, causes).
   createErrorRedactor(secrets)(error);
-  for (let e: unknown = error, i = 0; e instanceof Error && i < 8; e = e.cause, i++) {
-    try {
-      e.message = shapes(e.message);
-      if (typeof e.stack === 'string') e.stack = shapes(e.stack);
-    } catch {
-      // frozen: left as is
-    }
-  }
   return error;
 }

@@ -1,8 +1,8 @@
 import { foldCase } from './fold-case.js';
+import { REDACTED_TEXT, redactKeyShapes } from './key-shapes.js';
 import { redactPieces } from './redact-pieces.js';
 
-/** What a secret is replaced with in errors. */
-export const REDACTED_TEXT = '[redacted]';
+export { REDACTED_TEXT };
 
 /** Shorter strings are never treated as secrets: they would mangle ordinary words. */
 const MIN_SECRET_LENGTH = 6;
@@ -22,17 +22,28 @@ export type ErrorRedactor = <E>(error: E) => E;
  * and `stack`, every own string field (provider codes and types, bodies kept as text), plain
  * objects and arrays under it, and the same down its `cause` chain and `AggregateError.errors`,
  * so that no secret appears in the message, stack, `String()`, JSON or any cause. Strings that
- * hold no secret are left as they are. With no secret it returns errors untouched. `names`
- * (provider names and other names of the config) stay readable in messages even when one is
- * the start of a secret (see {@link redactText}).
+ * hold no secret are left as they are. Text other than a name field also loses anything
+ * shaped like a credential, configured or not ({@link redactKeyShapes}: a gateway quoting its
+ * upstream key, a server echoing a token). `names` (provider names and other names of the
+ * config) stay readable in messages even when one is the start of a secret (see
+ * {@link redactText}), and `names` and `ids` (ids the config names: voices, models, endpoints)
+ * even when one looks random.
  */
-export function createErrorRedactor(secrets: readonly string[], names: Iterable<string> = []): ErrorRedactor {
+export function createErrorRedactor(
+  secrets: readonly string[],
+  names: Iterable<string> = [],
+  ids: Iterable<string> = [],
+): ErrorRedactor {
   const list = secretForms(secrets);
-  if (list.length === 0) return (error) => error;
   const kept = new Set(names);
+  // Longest first, so that an id holding another is kept whole.
+  const keep = [...new Set([...kept, ...ids])].filter((n) => n !== '').sort((a, b) => b.length - a.length);
   // A name field is never a cut text: a provider's name that starts like a secret stays readable.
+  // Other text also loses whatever is shaped like a credential (a key the config does not hold).
   const text = (value: string, key: string) =>
-    NAME_FIELDS.has(key) ? redactWhole(value, list) : redactText(value, list, kept);
+    NAME_FIELDS.has(key)
+      ? redactWhole(value, list)
+      : redactKeyShapes(list.length === 0 ? value : redactText(value, list, kept), keep);
   return <E>(error: E): E => {
     scrub(error, text, new Set(), 0);
     return error;

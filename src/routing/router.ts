@@ -3,7 +3,7 @@ import { preloadResampler } from '../audio/index.js';
 import { ResampleOffload } from '../audio/resample-offload.js';
 import type { ResolvedConfig, RouterConfig } from '../config/index.js';
 import { parseConfig } from '../config/index.js';
-import { collectSecretLiterals } from '../config/redact.js';
+import { collectConfigIds, collectSecretLiterals } from '../config/redact.js';
 import { createErrorRedactor } from '../errors/redact.js';
 import { FleetHealth } from '../fleet/index.js';
 import { systemClock } from '../internal/clock.js';
@@ -112,10 +112,11 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       tracing,
       // Every configured secret (API keys, headers, AWS credentials) leaves every provider error;
       // provider and route names stay readable even when one is the start of a secret.
-      redact: createErrorRedactor(collectSecretLiterals(resolved), [
-        ...Object.keys(resolved.providers),
-        ...Object.keys(resolved.routes),
-      ]),
+      redact: createErrorRedactor(
+        collectSecretLiterals(resolved),
+        [...Object.keys(resolved.providers), ...Object.keys(resolved.routes)],
+        collectConfigIds(resolved),
+      ),
     },
     health,
     options.random,
