@@ -73,11 +73,11 @@ export function redactKeyShapes(text: string, keep?: readonly string[]): string 
   if (keep)
     for (const name of keep) {
       if (!work.includes(name)) continue;
-      // A control character no key shape contains stands in for the name while shapes are found.
-      work = work.split(name).join(`\u0000${kept.length}\u0000`);
+      // A private-use character no key shape contains stands in for the name while shapes are found.
+      work = work.split(name).join(`\uE000${kept.length}\uE000`);
       kept.push(name);
     }
   const shaped = KEY_SHAPES.reduce((acc, shape) => acc.replace(shape, REDACTED_TEXT), work);
   const out = shaped.replace(TOKEN, (token) => (looksRandom(token) ? REDACTED_TEXT : token));
-  return kept.length === 0 ? out : out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)]!);
+  return kept.length === 0 ? out : out.replace(/\uE000(\d+)\uE000/g, (_, i: string) => kept[Number(i)]!);
 }
