@@ -1,3 +1,4 @@
+import { containerOf } from '../audio/container-sniff.js';
 import { formatLabel, sameFormat } from '../audio/format.js';
 import { isWavHeader, WAV_SNIFF_BYTES } from '../audio/wav-sniff.js';
 import { RequestError } from '../errors/request-error.js';
@@ -154,7 +155,8 @@ export class ReplayableAudio {
 
   /**
    * Looks at the first {@link WAV_SNIFF_BYTES} bytes of the caller's audio (called while fewer
-   * were read, with the chunk about to be kept): a WAV file's header there is a RequestError.
+   * were read, with the chunk about to be kept): a WAV file's header there is a RequestError,
+   * and so is another container's (MP3 with an ID3 tag, Ogg, FLAC, WebM: see containerOf).
    */
   #sniffWav(data: Uint8Array): void {
     const need = WAV_SNIFF_BYTES - this.#total;
@@ -168,6 +170,9 @@ export class ReplayableAudio {
     if (data.byteLength < need) return;
     head.set(data.subarray(0, need), at);
     if (isWavHeader(head)) throw wavGivenAsRaw();
+    // A RIFF header that is no WAV's stays audio: raw samples may start with `RIFF`.
+    const container = containerOf(head, false);
+    if (container !== undefined) throw fileGivenAsRaw(container);
   }
 
   /** Index in `#kept` of the first kept chunk that ends after byte `offset` (binary search; `#kept.length` when none). */
@@ -222,6 +227,13 @@ function wavGivenAsRaw(): RequestError {
   return new RequestError(
     'audio',
     "the audio starts with a WAV file header (RIFF....WAVE), but stt takes raw samples in the request's format: read the file with readWav() and pass its data and format",
+  );
+}
+
+function fileGivenAsRaw(container: string): RequestError {
+  return new RequestError(
+    'audio',
+    `the audio starts like an encoded file (${container}), but stt takes raw samples in the request's format (PCM, mu-law or A-law): decode it first`,
   );
 }
 

@@ -255,6 +255,36 @@ describe('kind 2: caller mistakes are the caller’s, found before any provider'
     if (sizes.length === 1) expect(server.hits).toBe(0);
   });
 
+  it.each([
+    ['MP3 (ID3 tag)', [0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0x0f, 0x76]],
+    ['Ogg', [0x4f, 0x67, 0x67, 0x53, 0, 2, 0, 0, 0, 0, 0, 0]],
+    ['FLAC', [0x66, 0x4c, 0x61, 0x43, 0, 0, 0, 0x22]],
+    ['WebM/Matroska', [0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81]],
+  ])(
+    'an encoded file given to stt as raw samples (%s): RequestError naming it, no provider contacted',
+    async (what, magic) => {
+      const server = await allInOne();
+      const r = router(config(server.url));
+      const bytes = new Uint8Array(640);
+      bytes.set(magic);
+      const { items, error } = await drain(
+        r.stt({
+          audio: (async function* () {
+            yield bytes;
+          })(),
+          format: FORMAT,
+        }),
+      );
+      expect(items).toEqual([]);
+      expect(RequestError.isInstance(error)).toBe(true);
+      expect((error as RequestError).field).toBe('audio');
+      expect((error as Error).message).toBe(
+        `Invalid request field 'audio': the audio starts like an encoded file (${what}), but stt takes raw samples in the request's format (PCM, mu-law or A-law): decode it first`,
+      );
+      expect(server.hits).toBe(0);
+    },
+  );
+
   it('raw samples that merely start with RIFF are audio', async () => {
     const server = await allInOne();
     const r = router(config(server.url));

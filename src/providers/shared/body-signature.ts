@@ -1,3 +1,4 @@
+import { containerOf } from '../../audio/container-sniff.js';
 import { isWavHeader, WAV_SNIFF_BYTES } from '../../audio/wav-sniff.js';
 import { mp3Verdict } from './answer-audio.js';
 
@@ -20,21 +21,6 @@ const WAV: BodySignature = Object.freeze({ kind: 'wav' });
 const RAW: BodySignature = Object.freeze({ kind: 'raw' });
 const MORE: BodySignature = Object.freeze({ kind: 'more' });
 const foreign = (what: string): BodySignature => ({ kind: 'foreign', what });
-
-function startsWith(b: Uint8Array, text: string, at = 0): boolean {
-  if (b.byteLength < at + text.length) return false;
-  for (let i = 0; i < text.length; i++) if (b[at + i] !== text.charCodeAt(i)) return false;
-  return true;
-}
-
-/** An ID3v2 tag header: `ID3`, major version 2..4, revision not 0xFF, four syncsafe size bytes. */
-function isId3(b: Uint8Array): boolean {
-  if (b.byteLength < 10 || !startsWith(b, 'ID3')) return false;
-  const major = b[3]!;
-  if (major < 2 || major > 4 || b[4] === 0xff) return false;
-  for (let i = 6; i < 10; i++) if (b[i]! >= 0x80) return false;
-  return true;
-}
 
 /**
  * True when the start of `b` is valid UTF-8 text (a sequence cut at the end is allowed) with
@@ -85,16 +71,9 @@ function textKind(b: Uint8Array): string | undefined {
  */
 export function sniffBodyHead(head: Uint8Array, ended: boolean, mpegFrames = true): BodySignature {
   if (head.byteLength < SNIFF_BYTES && !ended) return MORE;
-  if (startsWith(head, 'RIFF') && head.byteLength >= SNIFF_BYTES) {
-    if (isWavHeader(head)) return WAV;
-    return foreign(
-      `a RIFF '${String.fromCharCode(...head.subarray(8, 12)).replace(/[^\x20-\x7e]/g, '?')}' file`,
-    );
-  }
-  if (isId3(head)) return foreign('MP3 (ID3 tag)');
-  if (startsWith(head, 'OggS') && head[4] === 0) return foreign('Ogg');
-  if (startsWith(head, 'fLaC') && head.byteLength >= 5 && (head[4]! & 0x7f) === 0) return foreign('FLAC');
-  if (startsWith(head, '\x1a\x45\xdf\xa3')) return foreign('WebM/Matroska');
+  if (isWavHeader(head)) return WAV;
+  const container = containerOf(head);
+  if (container !== undefined) return foreign(container);
   const text = textKind(head);
   if (text !== undefined) return foreign(text);
   if (mpegFrames && head[0] === 0xff && head[1] !== undefined && head[1] >= 0xe0) {
