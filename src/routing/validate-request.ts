@@ -12,6 +12,13 @@ import {
   unknownKeyProblem,
 } from './request-keys.js';
 
+/**
+ * The speaking rates tts() takes (`speed`): OpenAI's range, the widest of the providers'. A
+ * provider with a narrower one clamps (Cartesia 0.6 to 1.5, ElevenLabs 0.7 to 1.2).
+ */
+export const MIN_SPEED = 0.25;
+export const MAX_SPEED = 4;
+
 /** Encodings voxroute reads and writes (see AudioEncoding). */
 const ENCODINGS = new Set(['pcm_s16le', 'pcm_f32le', 'mulaw', 'alaw']);
 /** Sample rates accepted, in Hz: whole numbers from telephony's 8 kHz to 192 kHz. */
@@ -47,7 +54,7 @@ export function ttsRequestProblem(request: TtsRequest): RequestError | undefined
       : undefined) ??
     (request.format !== undefined ? formatProblem(request.format, 'format') : undefined) ??
     languageProblem(request.language) ??
-    numberProblem(request.speed, 'speed', { min: 0, aboveMin: true }) ??
+    numberProblem(request.speed, 'speed', { min: MIN_SPEED, max: MAX_SPEED }) ??
     callOptionsProblem(request)
   );
 }

@@ -46,7 +46,11 @@ export interface TtsRequest extends CallOptions {
   format?: AudioFormat;
   /** BCP 47 language tag, e.g. `'en'`. */
   language?: string;
-  /** Speaking rate multiplier; 1 is normal. */
+  /**
+   * Speaking rate multiplier, 0.25 to 4 (outside: RequestError); 1 is normal. Sent as given to
+   * OpenAI and OpenAI-compatible servers (OpenAI's own range); clamped where a provider takes
+   * less: Cartesia 0.6 to 1.5, ElevenLabs 0.7 to 1.2. Default: the provider's.
+   */
   speed?: number;
 }
 

@@ -127,6 +127,8 @@ const badRequests: Array<[string, 'tts' | 'stt' | 'chat', () => unknown, string]
   ['maxTokens 1e300', 'chat', () => chat({ maxTokens: 1e300 }), 'maxTokens'],
   ['temperature "1"', 'chat', () => chat({ temperature: '1' }), 'temperature'],
   ['speed 0', 'tts', () => tts({ speed: 0 }), 'speed'],
+  ['speed 10', 'tts', () => tts({ speed: 10 }), 'speed'],
+  ['speed 0.2', 'tts', () => tts({ speed: 0.2 }), 'speed'],
   ['stt language "english!!"', 'stt', () => stt({ language: 'english!!' }), 'language'],
   ['tts language "../../x"', 'tts', () => tts({ language: '../../x' }), 'language'],
 ];
@@ -181,6 +183,16 @@ describe('kind 2: caller mistakes are the caller’s, found before any provider'
     const r = router(config(server.url));
     const { error } = await drain(r.chat(chat(over)));
     expect((error as Error).message).toBe(message);
+    expect(server.hits).toBe(0);
+  });
+
+  it('tts speed outside 0.25..4: the message names the range', async () => {
+    const server = await allInOne();
+    const r = router(config(server.url));
+    const { error } = await drain(r.tts(tts({ speed: 10 })));
+    expect((error as Error).message).toBe(
+      "Invalid request field 'speed': expected a number from 0.25 to 4, got 10",
+    );
     expect(server.hits).toBe(0);
   });
 
