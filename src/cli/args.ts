@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { didYouMean } from '../config/did-you-mean.js';
 import { CliError } from './cli-error.js';
 
 /** Options as node:util parseArgs takes them (the subset the CLI uses). */
@@ -73,7 +74,8 @@ function withNegativeValues(argv: readonly string[], options: Options): string[]
 
 /**
  * parseArgs' message in the CLI's words: one line, without its trailing period. An option whose
- * value starts with `-` (parseArgs: "argument is ambiguous") says how to give such a value.
+ * value starts with `-` (parseArgs: "argument is ambiguous") says how to give such a value; an
+ * unknown long option names the option it most likely meant.
  */
 function usageProblem(error: unknown, options: Options): string {
   const message = (error as Error).message;
@@ -85,6 +87,14 @@ function usageProblem(error: unknown, options: Options): string {
     const long = short ? Object.keys(options).find((name) => options[name]!.short === short) : undefined;
     const option = long ? `--${long}` : (/--[\w-]+/.exec(given)?.[0] ?? given);
     return `${option} needs a value, and the next argument starts with '-'; write ${option}=VALUE for a value starting with '-'`;
+  }
+  // An unknown option: its name and the option it most likely meant, not parseArgs' hint about
+  // positionals that start with '-' (a typo is far more likely than such a positional).
+  const unknown = /^Unknown option '(-{1,2})([^']+)'/.exec(message);
+  if (unknown) {
+    const [, dashes, name] = unknown as unknown as [string, string, string];
+    const near = dashes === '--' ? didYouMean(name, Object.keys(options)) : undefined;
+    return `unknown option '${dashes}${name}'${near ? ` (did you mean '--${near}'?)` : ''}`;
   }
   return message.split('\n')[0]!.replace(/\.+$/, '');
 }

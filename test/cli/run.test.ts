@@ -117,8 +117,22 @@ describe('runCli', () => {
     expect(await run('doctor', '--fast')).toEqual({
       code: 2,
       stdout: '',
+      stderr: "voxroute: doctor: unknown option '--fast'. Run 'voxroute doctor --help'.\n",
+    });
+  });
+
+  it('cli-option-typo: an unknown option of a command names the option it most likely meant', async () => {
+    expect(await run('chat', 'hi', '--modle', 'fast')).toEqual({
+      code: 2,
+      stdout: '',
       stderr:
-        "voxroute: doctor: Unknown option '--fast'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--fast\". Run 'voxroute doctor --help'.\n",
+        "voxroute: chat: unknown option '--modle' (did you mean '--model'?). Run 'voxroute chat --help'.\n",
+    });
+    expect(await run('doctor', '--sample', '3')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "voxroute: doctor: unknown option '--sample' (did you mean '--samples'?). Run 'voxroute doctor --help'.\n",
     });
   });
 
