@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { AbortError } from '../errors/abort-error.js';
 import { onceStream, type Settle } from '../internal/once-stream.js';
 import { rejectOnAbort } from '../internal/unstarted-abort.js';
-import { closeSignalOf } from '../routing/close-signal.js';
+import { closeSignalOf, routerClosed } from '../routing/close-signal.js';
 import { preflightOf } from '../routing/preflight.js';
 import { rejectedStream } from '../routing/rejected-stream.js';
 import type { Router } from '../routing/router-types.js';
@@ -62,7 +62,8 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
 export function voiceTurn(router: Router, request: VoiceTurnRequest): VoiceTurn {
   // A malformed request fails at the first next() (and `result` rejects), as tts(), stt() and
   // chat() do: the caller's `for await` catches it.
-  const bad = turnRequestProblem(request);
+  // After router.close(), AbortError first, as the router's own calls do.
+  const bad = closeSignalOf(router)?.aborted ? routerClosed() : turnRequestProblem(request);
   if (bad) return rejectedStream<TurnEvent>(bad) as unknown as VoiceTurn;
   return onceStream(
     'VoiceTurn',

@@ -16,7 +16,7 @@ import { createHttpTransport, createWebSocketTransport } from '../transport/inde
 import { VERSION } from '../version.js';
 import type { CallContext } from './capability.js';
 import { chatCall } from './chat.js';
-import { CLOSE_SIGNAL } from './close-signal.js';
+import { CLOSE_SIGNAL, routerClosed } from './close-signal.js';
 import { RouterEmitter } from './events.js';
 import { HealthRegistry } from './health/index.js';
 import { LatencyTracker } from './latency-tracker.js';
@@ -138,15 +138,20 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     [PREFLIGHT]: preflight,
     [CLOSE_SIGNAL]: closing.signal,
     // A bad request fails before any provider is contacted (RequestError naming the field).
+    // A closed router ends every call with AbortError, whatever else is wrong with the request:
+    // one precedence, whatever the call.
     tts(request) {
+      if (closing.signal.aborted) return rejectedStream(routerClosed());
       const bad = ttsRequestProblem(request);
       return bad ? rejectedStream(bad) : routedStream(planner.plan(ttsCall(request, context), request));
     },
     stt(request) {
+      if (closing.signal.aborted) return rejectedStream(routerClosed());
       const bad = sttRequestProblem(request);
       return bad ? rejectedStream(bad) : routedStream(planner.plan(sttCall(request, context), request));
     },
     chat(request) {
+      if (closing.signal.aborted) return rejectedStream(routerClosed());
       const bad = chatRequestProblem(request);
       return bad ? rejectedStream(bad) : routedStream(planner.plan(chatCall(request), request));
     },
