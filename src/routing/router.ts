@@ -64,7 +64,9 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   const closing = new AbortController();
   // Running calls share one listener on the router's close signal (routing/call-scope.ts), but
   // adapters and streamed inputs may add one each while they run: many are normal, not a leak.
-  setMaxListeners(0, closing.signal);
+  /** The router's close signal, read once: a call checks it without asking the controller again. */
+  const closed = closing.signal;
+  setMaxListeners(0, closed);
   const adapters = new Map<string, ProviderAdapter>();
   for (const [name, provider] of Object.entries(resolved.providers))
     adapters.set(name, createAdapter(name, provider, options.clock));
@@ -141,17 +143,17 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     // A closed router ends every call with AbortError, whatever else is wrong with the request:
     // one precedence, whatever the call.
     tts(request) {
-      if (closing.signal.aborted) return rejectedStream(routerClosed());
+      if (closed.aborted) return rejectedStream(routerClosed());
       const bad = ttsRequestProblem(request);
       return bad ? rejectedStream(bad) : routedStream(planner.plan(ttsCall(request, context), request));
     },
     stt(request) {
-      if (closing.signal.aborted) return rejectedStream(routerClosed());
+      if (closed.aborted) return rejectedStream(routerClosed());
       const bad = sttRequestProblem(request);
       return bad ? rejectedStream(bad) : routedStream(planner.plan(sttCall(request, context), request));
     },
     chat(request) {
-      if (closing.signal.aborted) return rejectedStream(routerClosed());
+      if (closed.aborted) return rejectedStream(routerClosed());
       const bad = chatRequestProblem(request);
       return bad ? rejectedStream(bad) : routedStream(planner.plan(chatCall(request), request));
     },
