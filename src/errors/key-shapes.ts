@@ -58,23 +58,36 @@ function looksRandom(token: string): boolean {
   return random >= MIN_RANDOM_CHARS;
 }
 
+/** Shorter ids are not kept: they may be a piece of a credential. */
+const MIN_KEPT_LENGTH = 6;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /**
  * `text` with anything shaped like a well-known API key or credential replaced by `[redacted]`:
  * prefixed keys (`sk-`, `sk_`, `pk_`, `gsk_`, GitHub `ghp_`..., Google `AIza`, Slack `xox?-`),
  * AWS access key ids, JSON Web Tokens, `Bearer`/`Basic`/`Token` credentials, 32+ hex digits,
  * and any 20+ character token of key characters that looks random (letters and digits in
  * pieces that are not words). Names (`openai-east-2`, `cartesia_sonic`) stay as they are, and
- * so does each of `keep` wherever it stands (ids the config itself names: a voice id, an
- * endpoint name), even when it looks random.
+ * so does each of `keep` of 6+ characters standing whole (not inside a longer run of key
+ * characters: ids the config itself names, a voice id, an endpoint name), even when it looks
+ * random.
  */
 export function redactKeyShapes(text: string, keep?: readonly string[]): string {
   const kept: string[] = [];
   let work = text;
   if (keep)
     for (const name of keep) {
-      if (!work.includes(name)) continue;
-      // A private-use character no key shape contains stands in for the name while shapes are found.
-      work = work.split(name).join(`\uE000${kept.length}\uE000`);
+      // Only a whole id of 6+ characters, not one inside a longer run of key characters: a
+      // name that is part of a credential must not break the credential's shape.
+      if (name.length < MIN_KEPT_LENGTH || !work.includes(name)) continue;
+      const whole = new RegExp(`(?<![A-Za-z0-9_-])${escapeRegExp(name)}(?![A-Za-z0-9_-])`, 'g');
+      const next = work.replace(whole, `\uE000${kept.length}\uE000`);
+      if (next === work) continue;
+      // A private-use character no key shape contains stands in for the id while shapes are found.
+      work = next;
       kept.push(name);
     }
   const shaped = KEY_SHAPES.reduce((acc, shape) => acc.replace(shape, REDACTED_TEXT), work);
