@@ -80,6 +80,7 @@ export function listenError(
       retryable,
       partialOutput,
       authError,
+      unknownModel: error.unknownModel,
       idleTimeout,
       connectionLost,
       cause: error,
