@@ -33,6 +33,8 @@ export interface ProviderErrorOptions extends VoxrouteErrorOptions {
    * for a quota or an idle input is not an auth failure).
    */
   authError?: boolean;
+  /** The provider does not know the model or voice it was sent (see {@link ProviderError.unknownModel}). Default: false. */
+  unknownModel?: boolean;
 }
 
 /**
@@ -89,6 +91,18 @@ export class ProviderError extends VoxrouteError {
    * false for every other error.
    */
   readonly connectionLost: boolean;
+  /**
+   * True when the provider answered that it does not know the model or voice id it was sent
+   * (OpenAI-compatible `error.code` `model_not_found` / `invalid_model`, or a message saying the
+   * model does not exist; ElevenLabs `detail.status` `model_not_found` / `voice_not_found`),
+   * whatever the HTTP status (400 included). The id comes from the router config's mapping for
+   * this provider, so this is the provider's configuration problem, not the caller's request:
+   * the router falls back to the next candidate (even on a 400) and charges the failure to
+   * this provider's breaker as an ordinary failure (not `misconfigured`: the provider's other
+   * models and voices may be fine). Not retryable (the same provider would answer the same).
+   * False for every other error.
+   */
+  readonly unknownModel: boolean;
 
   constructor(message: string, options: ProviderErrorOptions) {
     super(message, options);
@@ -100,6 +114,7 @@ export class ProviderError extends VoxrouteError {
     this.reusedSocketReset = options.reusedSocketReset ?? false;
     this.idleTimeout = options.idleTimeout ?? false;
     this.connectionLost = options.connectionLost ?? false;
+    this.unknownModel = options.unknownModel ?? false;
     this.#authError = options.authError;
   }
 

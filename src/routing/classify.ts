@@ -10,7 +10,9 @@ const BAD_REQUEST = new Set([400, 413, 422]);
 /**
  * Whether a failure before the first chunk moves the call on to the next candidate.
  * Yes for every provider-side failure, retryable or not: network errors, 5xx, 429, deadlines,
- * malformed frames, and also 401/403/404 (this provider is misconfigured; another may be fine).
+ * malformed frames, and also 401/403/404 (this provider is misconfigured; another may be fine),
+ * and a 400 / 422 that names a model or voice the provider does not know
+ * (`ProviderError.unknownModel`: the config's id for this provider is wrong, not the request).
  * No for a cancelled call, for a request the provider called bad (400, 413, 422), and for a
  * conversion of the provider's audio that failed in voxroute (AudioConversionError).
  */
@@ -18,7 +20,12 @@ export function canFallBack(error: unknown): boolean {
   if (!VoxrouteError.isInstance(error)) return true;
   if (error.code === 'ABORTED' || error.code === 'AUDIO_CONVERSION_FAILED' || isUsageError(error))
     return false;
-  if (ProviderError.isInstance(error) && error.status !== undefined && BAD_REQUEST.has(error.status))
+  if (
+    ProviderError.isInstance(error) &&
+    !error.unknownModel &&
+    error.status !== undefined &&
+    BAD_REQUEST.has(error.status)
+  )
     return false;
   return true;
 }

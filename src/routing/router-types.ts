@@ -94,7 +94,11 @@ export interface ProviderStats extends LatencySnapshot {
   breaker: 'closed' | 'open' | 'half-open';
   /** While open: when the breaker lets a probe through again, monotonic ms. */
   breakerReopenAtMs: number | undefined;
-  /** True when the provider refused our credentials (401, 403, WebSocket 1008). */
+  /**
+   * True when the provider refused our credentials (401, 403, WebSocket 1008 whose reason names
+   * an auth failure; `ProviderError.isAuthError`). A quota, concurrency or rate-limit refusal
+   * is not.
+   */
   misconfigured: boolean;
 }
 

@@ -30,7 +30,14 @@ export type {
   PreconnectOptions,
 } from './types.js';
 export { createWebSocketTransport } from './websocket.js';
-export { closeError, closeReasonKind, isNormalClose, isRetryableClose } from './websocket-close.js';
+export {
+  closeError,
+  closeReasonKind,
+  isNormalClose,
+  isRetryableClose,
+  type PolicyCloseVerdict,
+  policyCloseVerdict,
+} from './websocket-close.js';
 export { redactUrl } from './websocket-redact.js';
 export type {
   WebSocketClose,

@@ -48,6 +48,31 @@ export function closeReasonKind(reason: string): 'transient' | 'auth' | 'other' 
   return AUTH_REASON.test(reason) ? 'auth' : 'other';
 }
 
+/** What a close 1008 (policy violation) says, from its reason: see {@link policyCloseVerdict}. */
+export interface PolicyCloseVerdict {
+  /** Another attempt may succeed: the reason names a passing condition. */
+  retryable: boolean;
+  /** The reason names an authentication failure (the provider's breaker opens as `misconfigured`). */
+  authError: boolean;
+}
+
+/**
+ * The one rule for a WebSocket close 1008 (policy violation), which providers send both for a
+ * bad key and for passing limits, so only its reason (or the provider's error code and message
+ * sent with it) tells them apart ({@link closeReasonKind}):
+ * - a quota, rate limit, concurrency ("too many connections") or input / inactivity timeout
+ *   reason: `{ retryable: true, authError: false }` (an ordinary failure with the normal
+ *   cooldown);
+ * - an invalid or missing key, unauthorized or forbidden: `{ retryable: false, authError: true }`;
+ * - anything else (no reason, a bad message): `{ retryable: false, authError: false }`.
+ * Used by {@link closeError} and by every provider adapter that reads a 1008 itself (Deepgram
+ * listen, ElevenLabs stream-input), so that they all agree.
+ */
+export function policyCloseVerdict(reason: string): PolicyCloseVerdict {
+  const kind = closeReasonKind(reason);
+  return { retryable: kind === 'transient', authError: kind === 'auth' };
+}
+
 /**
  * True when a close with `code` ends the stream normally: 1000 (normal closure) and 1005 (no
  * status code in the close frame), RFC 6455 §7.4.1.
@@ -58,9 +83,9 @@ export function isNormalClose(code: number): boolean {
 
 /**
  * Whether another attempt may succeed after the server closed with `code` and `reason`:
- * - not retryable: 1008 policy violation (providers use it for a bad or missing key)
- *   unless its reason names a passing condition (quota, concurrency, input timeout:
- *   {@link closeReasonKind}), 1002 / 1003 / 1007 / 1009 / 1010 (our frames or data were refused), 3000 / 3003
+ * - 1008 policy violation: as {@link policyCloseVerdict} says (retryable only when its reason
+ *   names a passing condition: quota, rate limit, concurrency, input timeout);
+ * - not retryable: 1002 / 1003 / 1007 / 1009 / 1010 (our frames or data were refused), 3000 / 3003
  *   (IANA "Unauthorized" / "Forbidden"), and a 4000-4999 code whose reason names an
  *   authentication failure (unauthorized, forbidden, invalid key, api key, credential,
  *   permission);
@@ -68,7 +93,7 @@ export function isNormalClose(code: number): boolean {
  *   3008 and other 4000-4999 codes (provider-defined, e.g. rate limits or inactivity).
  */
 export function isRetryableClose(code: number, reason: string): boolean {
-  if (code === 1008 && closeReasonKind(reason) === 'transient') return true;
+  if (code === 1008) return policyCloseVerdict(reason).retryable;
   if (NOT_RETRYABLE.has(code)) return false;
   if (code >= 4000 && code <= 4999 && AUTH_REASON.test(reason)) return false;
   return true;
@@ -81,7 +106,8 @@ export function isRetryableClose(code: number, reason: string): boolean {
  */
 function isAuthClose(code: number, reason: string): boolean {
   if (code === 3000 || code === 3003) return true;
-  return (code === 1008 || (code >= 4000 && code <= 4999)) && closeReasonKind(reason) === 'auth';
+  if (code === 1008) return policyCloseVerdict(reason).authError;
+  return code >= 4000 && code <= 4999 && closeReasonKind(reason) === 'auth';
 }
 
 /**

@@ -52,8 +52,8 @@ export interface WebSocketConnection {
    * The server's messages, in order, as one async iterable per connection (iterate it once;
    * the connection buffers what arrives before the caller reads). It ends normally on a close
    * with code 1000 (or 1005); it throws ProviderError with `status` = the close code for any
-   * other close (1008 policy violation / auth: not retryable; 1011, 1012, 1013, 1006:
-   * retryable), TimeoutError for a passed deadline, AbortError when the signal aborted.
+   * other close (see `closeError`: a 1008 policy violation by its reason, `policyCloseVerdict`;
+   * 1011, 1012, 1013, 1006: retryable), TimeoutError for a passed deadline, AbortError when the signal aborted.
    */
   messages(): AsyncIterable<WebSocketMessage>;
   /** Starts the close handshake (default code 1000). Idempotent. */

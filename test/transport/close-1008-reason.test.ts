@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/errors/index.js';
 import { streamInputError } from '../../src/providers/elevenlabs/errors.js';
 import { breakerFailureOf } from '../../src/routing/health/index.js';
-import { closeError, closeReasonKind } from '../../src/transport/websocket-close.js';
+import { closeError, closeReasonKind, policyCloseVerdict } from '../../src/transport/websocket-close.js';
 
 const kinds = (e: ProviderError) => [e.retryable, e.isAuthError, breakerFailureOf(e).kind];
 
@@ -62,6 +62,28 @@ describe('close 1008 reason: an auth failure only when the reason says so', () =
       'failure',
     ]);
     expect(kinds(message('input_timeout_exceeded', 'No text for 20 s'))).toEqual([true, false, 'failure']);
+  });
+
+  it('policyCloseVerdict: the one 1008 rule every adapter uses', () => {
+    expect(
+      [
+        'Too many connections',
+        'rate limit exceeded',
+        'quota exceeded',
+        'Invalid API key',
+        'Forbidden',
+        '',
+        'bad frame',
+      ].map(policyCloseVerdict),
+    ).toEqual([
+      { retryable: true, authError: false },
+      { retryable: true, authError: false },
+      { retryable: true, authError: false },
+      { retryable: false, authError: true },
+      { retryable: false, authError: true },
+      { retryable: false, authError: false },
+      { retryable: false, authError: false },
+    ]);
   });
 
   it('HTTP 401 and 403 stay auth failures (the default without a reason)', () => {

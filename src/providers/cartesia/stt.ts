@@ -42,7 +42,9 @@ type SttItem = { kind: 'message'; json: Record<string, unknown> } | { kind: 'clo
  * `capabilities.streamingInput` is false: transcripts come once the audio is finalized, so the
  * router counts time to first transcript from the end of the input.
  * Throws what the transport throws (ProviderError with the HTTP status of a refused upgrade or
- * the close code of an error close: 1008 not retryable; TimeoutError; AbortError), ProviderError
+ * the close code of an error close: a 1008 is retryable and not auth when its reason names a
+ * quota, concurrency, rate limit or timeout, auth when it names a bad key, see
+ * `policyCloseVerdict`; TimeoutError; AbortError), ProviderError
  * for an `error` message (`status_code` decides `retryable`), ProtocolError for a malformed
  * message (a `transcript` without `is_final` included), a close before `flush_done` or a `done` before it (both truncated: audio would go
  * untranscribed), and whatever the audio iterable throws.

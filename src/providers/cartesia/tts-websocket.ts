@@ -58,7 +58,8 @@ type Outcome = 'done' | 'error-event' | 'broken';
  *   or an `error` message the socket stays warm for the next call, and any late message of this
  *   context is discarded there;
  * - the socket closing: an error close throws the transport's ProviderError (`status` = close
- *   code; 1008 not retryable), a normal close before `done` a ProtocolError (truncated).
+ *   code; a 1008 is retryable and not auth for a quota, concurrency, rate-limit or timeout
+ *   reason, auth for a bad-key reason: `policyCloseVerdict`), a normal close before `done` a ProtocolError (truncated).
  *   A warm socket that closes after the request was sent but before any message of the
  *   context came back (the connection was dead) is not an answer: a string text is sent
  *   once more on a fresh socket before anything is thrown.

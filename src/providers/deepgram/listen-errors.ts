@@ -1,4 +1,5 @@
 import { ProviderError } from '../../errors/index.js';
+import { policyCloseVerdict } from '../../transport/index.js';
 import type { WebSocketClose } from '../../transport/websocket-types.js';
 import { withPartialOutput } from '../shared/with-partial-output.js';
 
@@ -13,17 +14,16 @@ export function deepgramCloseCode(reason: string): string | undefined {
 }
 
 /**
- * Whether another attempt may succeed after Deepgram closed with `code` and `deepgramCode`:
- * 1008 (policy violation: a bad key, or audio it cannot decode) and `DATA-*` reasons (the audio
- * itself is wrong) are not retryable; `NET-*` reasons (network trouble, NET-0001: no audio or
- * text within the timeout window) are; anything else keeps the transport's verdict.
+ * Whether another attempt may succeed after Deepgram closed a socket whose reason held
+ * `deepgramCode` ({@link deepgramCloseCode}), given `fallback`, the verdict for the close itself:
+ * - `DATA-*` reasons (the audio itself is wrong, e.g. it cannot be decoded) are not retryable,
+ *   whatever the code;
+ * - `NET-*` reasons (network trouble, NET-0001: no audio or text within the timeout window) are;
+ * - anything else keeps `fallback`: the transport's verdict for the close, which for a 1008
+ *   (policy violation) is the one rule for 1008 (`policyCloseVerdict` of its reason: retryable
+ *   for a quota, rate limit, concurrency or timeout; not for a bad key or an unexplained 1008).
  */
-export function isRetryableListenClose(
-  code: number,
-  deepgramCode: string | undefined,
-  fallback: boolean,
-): boolean {
-  if (code === 1008) return false;
+export function isRetryableListenClose(deepgramCode: string | undefined, fallback: boolean): boolean {
   if (deepgramCode?.startsWith('DATA-')) return false;
   if (deepgramCode?.startsWith('NET-')) return true;
   return fallback;
@@ -35,7 +35,8 @@ export function isRetryableListenClose(
  *   with the same status and message, `providerCode` = Deepgram's code from the close reason
  *   (e.g. `'NET-0001'` for the inactivity close 1011: retryable, with `idleTimeout: true`, the
  *   typed idle timeout for no audio), `connectionLost: true` for 1006 / 1001 (the connection
- *   dropped or went away), `retryable` from {@link isRetryableListenClose}, and `partialOutput`;
+ *   dropped or went away), `retryable` from {@link isRetryableListenClose}, `isAuthError` for a
+ *   1008 only when its reason names an auth failure (`policyCloseVerdict`), and `partialOutput`;
  * - any other ProviderError, a ProtocolError or a TimeoutError gets `partialOutput` set;
  * - anything else (AbortError, ...) is returned as it is.
  * `close` is how the socket closed, when known (its reason is read for the Deepgram code).
@@ -49,9 +50,15 @@ export function listenError(
     const status = error.status;
     const isClose = status !== undefined && status >= 1000 && status <= 4999;
     const deepgramCode = isClose ? deepgramCloseCode(close?.reason ?? error.message) : undefined;
+    // Without the close itself, the transport's error already applied the 1008 rule to the
+    // reason; its message (which names the provider) is not read for it.
+    const verdict = status === 1008 && close !== undefined ? policyCloseVerdict(close.reason) : undefined;
     const retryable = isClose
-      ? isRetryableListenClose(status, deepgramCode, error.retryable)
+      ? isRetryableListenClose(deepgramCode, verdict?.retryable ?? error.retryable)
       : error.retryable;
+    // A 1008 is an auth failure only when its reason says so (never for a DATA-* or a quota).
+    const authError =
+      deepgramCode === undefined ? (verdict?.authError ?? error.isAuthError) : error.isAuthError;
     const idleTimeout = deepgramCode === 'NET-0001';
     const connectionLost = isClose && isLostConnection(status) && !idleTimeout;
     if (
@@ -59,6 +66,7 @@ export function listenError(
       error.connectionLost === connectionLost &&
       error.partialOutput === partialOutput &&
       error.retryable === retryable &&
+      error.isAuthError === authError &&
       (deepgramCode === undefined || error.providerCode === deepgramCode)
     ) {
       return error;
@@ -71,7 +79,8 @@ export function listenError(
       retryAfterMs: error.retryAfterMs,
       retryable,
       partialOutput,
-      authError: error.isAuthError,
+      authError,
+      unknownModel: error.unknownModel,
       idleTimeout,
       connectionLost,
       cause: error,

@@ -65,7 +65,8 @@ export function resolveListenAuth(
  * Throws (with `partialOutput` when a transcript was yielded): ProviderError for a refused
  * upgrade (HTTP status, e.g. 401 not retryable) or an error close (status = close code,
  * `providerCode` = Deepgram's code in the reason: 1011 `NET-0001` inactivity is retryable,
- * 1008 is not; 1006 / 1001, a lost connection, has `connectionLost`; see `listenError`); ProtocolError for a binary frame, a message that is not a
+ * `DATA-*` is not; a 1008 is retryable (and not auth) when its reason names a quota,
+ * concurrency, rate limit or timeout, an auth failure when it names a bad key; 1006 / 1001, a lost connection, has `connectionLost`; see `listenError`); ProtocolError for a binary frame, a message that is not a
  * JSON object with a string `type`, or not a valid `Results` (times included), and for a normal close before the caller's audio ended,
  * or after CloseStream without `Metadata` (words would be lost; retryable, truncated);
  * TimeoutError (`idle`) when no message comes within the idle deadline (default 10 s) after

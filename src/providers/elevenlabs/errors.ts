@@ -1,5 +1,5 @@
 import { ProviderError } from '../../errors/index.js';
-import { closeReasonKind, isRetryableProviderKind, redactSecrets } from '../../transport/index.js';
+import { isRetryableProviderKind, policyCloseVerdict, redactSecrets } from '../../transport/index.js';
 import type { ServerMessage } from './api-types.js';
 
 /** The server's inactivity close: no text for `inactivity_timeout` seconds (PROTOCOLS.md 4.3). */
@@ -11,9 +11,9 @@ export const INPUT_TIMEOUT = 'input_timeout_exceeded';
  * `quota_exceeded`) and the close code:
  * - the inactivity close (`input_timeout_exceeded`, sent with 1008) is retryable: a new socket
  *   with keep-alives does fine;
- * - any other 1008 is retryable when its code or message names a passing condition (quota,
- *   concurrency, timeout: `closeReasonKind`), else not (a bad key, a bad message, abuse
- *   detection);
+ * - any other 1008 follows the transport's one rule for 1008 (`policyCloseVerdict` of its code
+ *   and message): retryable when they name a passing condition (quota, rate limit,
+ *   concurrency, timeout), else not (a bad key, a bad message, abuse detection);
  * - otherwise the transport's rule for provider error kinds (invalid, auth, quota: not
  *   retryable; rate limits, overload, server errors and unknown kinds: retryable), and for a
  *   bare close its close-code rule (`closeRetryable`).
@@ -25,7 +25,7 @@ export function isRetryableStreamInput(
   reason = '',
 ): boolean {
   if (errorCode === INPUT_TIMEOUT) return true;
-  if (closeCode === 1008) return closeReasonKind(`${errorCode ?? ''} ${reason}`) === 'transient';
+  if (closeCode === 1008) return policyCloseVerdict(`${errorCode ?? ''} ${reason}`).retryable;
   if (errorCode !== undefined) return isRetryableProviderKind(errorCode, undefined) && closeRetryable;
   return closeRetryable;
 }
@@ -68,7 +68,9 @@ export function streamInputError(
     providerCode: errorCode,
     retryable: isRetryableStreamInput(errorCode, closeCode, closed?.retryable ?? true, reason),
     // A 1008 is an auth failure only when its text says so (not a quota or an idle input).
-    ...(closeCode === 1008 ? { authError: closeReasonKind(`${errorCode ?? ''} ${reason}`) === 'auth' } : {}),
+    ...(closeCode === 1008
+      ? { authError: policyCloseVerdict(`${errorCode ?? ''} ${reason}`).authError }
+      : {}),
     partialOutput,
     ...(closed ? { cause: closed } : {}),
   });

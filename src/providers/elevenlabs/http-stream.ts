@@ -1,12 +1,14 @@
 import { ProtocolError, ProviderError } from '../../errors/index.js';
 import type { AudioFormat } from '../../types/audio.js';
 import { declaredAudio, rawAnswerFormat } from '../shared/answer-audio.js';
+import { readingHttpErrors } from '../shared/http-error-verdict.js';
 import { sniffedBodyAudio } from '../shared/sniffed-body-audio.js';
 import { wavBodyAudio } from '../shared/wav-body-audio.js';
 import type { AttemptContext, ProviderTtsRequest } from '../types.js';
 import type { ElevenLabsEndpoint, WireVoiceSettings } from './endpoint.js';
 import { languageCode, ttsUrl, wireVoiceSettings } from './endpoint.js';
 import { outputFormatName } from './formats.js';
+import { readElevenLabsHttpError } from './http-errors.js';
 import type { ElevenLabsTtsOptions } from './options.js';
 import type { ElevenLabsAudio } from './types.js';
 
@@ -69,7 +71,8 @@ const WHAT = 'ElevenLabs answer';
  * other answer are sniffed (see `sniffedBodyAudio`): `audio/mpeg`, the type ElevenLabs' spec
  * gives for every `output_format` (PROTOCOLS.md 4.2), says nothing on its own. Throws what the transport throws (ProviderError for an
  * error status, with ElevenLabs' `{"detail":{status,message}}` or validation `{"detail":[...]}`
- * read into message and code; TimeoutError; AbortError; ProtocolError for a cut body);
+ * read into message and code, and read by {@link readElevenLabsHttpError}: a 401 for a quota is
+ * retryable and not auth, an unknown voice or model is `unknownModel`); TimeoutError; AbortError; ProtocolError for a cut body);
  * ProtocolError (retryable) when a 200 answer is JSON or text, when its Content-Type
  * contradicts the requested format (Ogg, Opus, another encoding without a rate), or when its
  * first bytes are MP3 (an ID3 tag, or two MPEG frame headers one frame apart), another file
@@ -88,15 +91,18 @@ export async function* httpStream(
     output_format: outputFormat,
     optimize_streaming_latency: options.optimizeStreamingLatency,
   });
-  const response = await attempt.transport.request({
-    provider,
-    method: 'POST',
-    url,
-    headers: { 'xi-api-key': endpoint.apiKey, 'content-type': 'application/json', accept: '*/*' },
-    body: JSON.stringify(streamRequestBody(request, options)),
-    signal: attempt.signal,
-    deadlines: attempt.deadlines,
-  });
+  const response = await readingHttpErrors(
+    attempt.transport.request({
+      provider,
+      method: 'POST',
+      url,
+      headers: { 'xi-api-key': endpoint.apiKey, 'content-type': 'application/json', accept: '*/*' },
+      body: JSON.stringify(streamRequestBody(request, options)),
+      signal: attempt.signal,
+      deadlines: attempt.deadlines,
+    }),
+    readElevenLabsHttpError,
+  );
   let ended = false;
   try {
     const contentType = response.headers['content-type'] ?? '';

@@ -81,7 +81,9 @@ interface Socket {
  *
  * Throws: the transport's errors (ProviderError for a refused upgrade, e.g. 401; TimeoutError
  * `connect`; AbortError); ProviderError for an error message from the server or an error
- * close (status = the close code; 1008 not retryable unless it is the inactivity close);
+ * close (status = the close code; a 1008 is retryable, not auth, when its code or message names
+ * a quota, concurrency, rate limit or the inactivity timeout, auth for a bad key:
+ * `policyCloseVerdict`);
  * TimeoutError `idle` for a stall after the text ended; ProtocolError for a binary or
  * malformed frame, a clean close without `{"isFinal":true}`, or `{"isFinal":true}` before
  * `{"text":""}` was sent (both truncated: text would go unspoken). Every error after audio was

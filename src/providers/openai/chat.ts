@@ -7,6 +7,7 @@ import type { AttemptContext, ChatProvider, ProviderChatRequest } from '../types
 import { chatChunkShape } from './api-types.js';
 import { chatRequestBody } from './chat-request.js';
 import { ChatStreamAssembler } from './chat-stream.js';
+import { readOpenAiHttpError } from './http-errors.js';
 
 /**
  * Chat over `POST {baseUrl}/chat/completions` with `stream: true` (PROTOCOLS.md §2.2, §6.1).
@@ -14,6 +15,7 @@ import { ChatStreamAssembler } from './chat-stream.js';
  * finish reason arrives, and one `finish` (mapped reason, usage from the usage chunk) at
  * `[DONE]` or at the end of the body after a finish reason. It throws:
  * - what the transport throws (ProviderError for an HTTP error status, TimeoutError, AbortError);
+ *   an error status naming an unknown model has `unknownModel` (see `readOpenAiHttpError`);
  * - ProviderError for an error inside the 200 stream, `partialOutput` set when output was yielded;
  * - ProtocolError for malformed JSON, a chunk that does not fit the schema, or a body that
  *   ends with neither a finish reason nor `[DONE]` (truncated).
@@ -29,6 +31,7 @@ export function createOpenAiChat(endpoint: HttpEndpoint, kind: 'openai' | 'opena
           contentType: 'application/json',
           accept: 'text/event-stream',
           body: JSON.stringify(chatRequestBody(request, kind)),
+          errors: readOpenAiHttpError,
         });
         const assembler = new ChatStreamAssembler(provider);
         return assembledSse(provider, response, assembler, (value) => ({

@@ -18,6 +18,7 @@ import type {
   TtsProvider,
 } from '../types.js';
 import { speechEventShape } from './api-types.js';
+import { readOpenAiHttpError } from './http-errors.js';
 import { DEFAULT_TTS_SAMPLE_RATE, type OpenAiTtsOptions } from './options.js';
 import { speechRequestBody } from './speech-request.js';
 
@@ -35,7 +36,8 @@ import { speechRequestBody } from './speech-request.js';
  * - `sse`: the decoded base64 of each `speech.audio.delta`, as PCM s16le at `sampleRate`,
  *   until `speech.audio.done` (with `usage`, or speaches' `token_usage`) or `[DONE]`.
  * Throws what the transport throws (ProviderError for an error status, including
- * FastAPI-style `{"detail": ...}` bodies of Kokoro and speaches; TimeoutError; AbortError;
+ * FastAPI-style `{"detail": ...}` bodies of Kokoro and speaches, `unknownModel` when it names an
+ * unknown model or voice: `readOpenAiHttpError`; TimeoutError; AbortError;
  * ProtocolError for a body shorter than its Content-Length); ProtocolError when a
  * raw-audio answer is a compressed type (e.g. `audio/mpeg`) rather than PCM, when an SSE
  * stream ends before `speech.audio.done`, or for malformed events; ProviderError for an
@@ -64,6 +66,7 @@ export function createOpenAiSpeech(endpoint: HttpEndpoint, options: OpenAiTtsOpt
           contentType: 'application/json',
           accept: sse ? 'text/event-stream' : 'application/octet-stream',
           body: JSON.stringify(speechRequestBody(request, options)),
+          errors: readOpenAiHttpError,
         });
         // Kept as sent: it may go into a message, where a lower-cased echo of a key would
         // escape redaction. Compared in lower case.

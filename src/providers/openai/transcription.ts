@@ -9,6 +9,7 @@ import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-e
 import { parseWire } from '../shared/parse-wire.js';
 import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
 import { transcriptionEventShape, transcriptionJsonShape } from './api-types.js';
+import { readOpenAiHttpError } from './http-errors.js';
 import { encodeMultipart, type MultipartPart } from './multipart.js';
 import type { OpenAiSttOptions } from './options.js';
 import { readJsonBody } from './read-body.js';
@@ -38,8 +39,8 @@ export const TRANSCRIPTION_INPUT_FORMATS: AudioFormat[] = [
  * - A JSON answer `{text}` (non-streaming, or a server that ignores `stream`, like whisper-1)
  *   gives one `final`; a 200 JSON answer holding an `error` object throws its ProviderError.
  * Empty audio sends nothing and yields nothing. Finals carry `startMs: 0` and `endMs` = the
- * audio's length in ms. Throws what the transport throws (ProviderError, TimeoutError,
- * AbortError), AbortError when the signal aborts while the audio is still being read,
+ * audio's length in ms. Throws what the transport throws (ProviderError, with `unknownModel`
+ * for an unknown model: `readOpenAiHttpError`; TimeoutError, AbortError), AbortError when the signal aborts while the audio is still being read,
  * ProviderError for an in-stream error, and ProtocolError for malformed or truncated streams.
  */
 export function createOpenAiTranscription(endpoint: HttpEndpoint, options: OpenAiSttOptions): SttProvider {
@@ -59,6 +60,7 @@ export function createOpenAiTranscription(endpoint: HttpEndpoint, options: OpenA
         contentType: form.contentType,
         accept: options.streaming ? 'text/event-stream, application/json' : 'application/json',
         body: form.body,
+        errors: readOpenAiHttpError,
       });
       const audioMs = Math.round(durationMs(request.format, audio.byteLength));
       const assembler = new TranscriptAssembler(provider, request.interim, audioMs);

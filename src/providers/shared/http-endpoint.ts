@@ -1,6 +1,7 @@
 import type { HttpResponse } from '../../transport/types.js';
 import type { AttemptContext } from '../types.js';
 import { parseBaseUrl, urlUnder } from './base-url.js';
+import { type HttpErrorReader, readingHttpErrors } from './http-error-verdict.js';
 
 /**
  * Where and how the HTTP requests of one provider go (used by the OpenAI-compatible and
@@ -65,15 +66,17 @@ export function requestHeaders(endpoint: HttpEndpoint, own: Record<string, strin
 /**
  * POSTs `body` to `url` through the attempt's transport with the endpoint's headers, the
  * attempt's signal and deadlines. Resolves with the 2xx response; throws what the transport
- * throws (ProviderError for an error status, TimeoutError, AbortError).
+ * throws (ProviderError for an error status, TimeoutError, AbortError), an error status read
+ * by `request.errors` when given (the provider's own reading of its error bodies, see
+ * `readHttpError`).
  */
 export function postToEndpoint(
   endpoint: HttpEndpoint,
   attempt: AttemptContext,
   url: string,
-  request: { contentType: string; accept: string; body: string | Uint8Array },
+  request: { contentType: string; accept: string; body: string | Uint8Array; errors?: HttpErrorReader },
 ): Promise<HttpResponse> {
-  return attempt.transport.request({
+  const response = attempt.transport.request({
     provider: endpoint.provider,
     method: 'POST',
     url,
@@ -82,6 +85,7 @@ export function postToEndpoint(
     signal: attempt.signal,
     deadlines: attempt.deadlines,
   });
+  return request.errors ? readingHttpErrors(response, request.errors) : response;
 }
 
 /**

@@ -21,6 +21,7 @@ export function withPartialOutput(error: unknown, partialOutput: boolean): unkno
       connectionLost: error.connectionLost,
       // Kept as it was: an in-band auth error has no status to derive it from.
       authError: error.isAuthError,
+      unknownModel: error.unknownModel,
       partialOutput,
       cause: error,
     });

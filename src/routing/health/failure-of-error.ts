@@ -24,9 +24,14 @@ export interface FailureContext {
  *   DOMException), and for errors that are not the provider's fault as `canFallBack` classes
  *   them (a request the provider called bad: 400, 413, 422; usage and config errors);
  * - `'ignored'` when `context.reusedSocketReset` or `context.routerStall`;
- * - `'auth'` for a ProviderError with status 401, 403 or WebSocket close 1008 (`isAuthError`);
+ * - `'auth'` for a ProviderError whose `isAuthError` is true: 401, 403, 3000 / 3003, and a
+ *   WebSocket close 1008 whose reason names an auth failure (a 1008 for a quota, concurrency or
+ *   rate limit, or an input timeout, is not auth), and an ElevenLabs 401 only when it is not
+ *   `quota_exceeded` / `detected_unusual_activity`;
  * - `'failure'` for everything else: network errors (a refused connection included), 404, 408,
- *   429, 5xx, deadlines (`TimeoutError`), malformed streams (`ProtocolError`), unknown errors.
+ *   429, 5xx, a transient 1008 or 401 as above, an unknown model or voice
+ *   (`ProviderError.unknownModel`, even on a 400), deadlines (`TimeoutError`), malformed streams
+ *   (`ProtocolError`), unknown errors.
  * A ProviderError's `retryAfterMs` is carried over for `'auth'` and `'failure'`.
  */
 export function breakerFailureOf(error: unknown, context: FailureContext = {}): BreakerFailure {

@@ -49,7 +49,10 @@ export interface CircuitBreakerOptions {
   respectRetryAfter?: boolean;
   /** Cap of a cooldown set by Retry-After, in ms (a provider cannot park itself for a day). Default: 600 000 (10 min). */
   maxRetryAfterMs?: number;
-  /** Cooldown after an auth/misconfiguration failure (401, 403, WebSocket 1008), in ms, not jittered. Default: 300 000 (5 min). */
+  /**
+   * Cooldown after an auth/misconfiguration failure (401, 403, WebSocket 1008 with an auth
+   * reason: `ProviderError.isAuthError`), in ms, not jittered. Default: 300 000 (5 min).
+   */
   authCooldownMs?: number;
   /**
    * How long a taken half-open probe slot may stay unsettled before it is considered lost and a

@@ -10,10 +10,11 @@ export type BreakerState = 'closed' | 'open' | 'half-open';
 /**
  * How a failed or unfinished attempt is charged to a breaker:
  * - `'failure'`: counted (network errors including a refused connection, 408, 429, 5xx,
- *   deadlines, malformed streams, 404...);
+ *   deadlines, malformed streams, 404, a WebSocket close 1008 for a quota, concurrency, rate
+ *   limit or input timeout, an ElevenLabs 401 `quota_exceeded`, an unknown model or voice...);
  * - `'auth'`: counted, and opens the breaker at once for the long `authCooldownMs` and marks it
- *   `misconfigured` (401, 403, WebSocket close 1008: a bad key or a missing permission does not
- *   fix itself in a second);
+ *   `misconfigured` (401, 403, a WebSocket close 1008 whose reason names an auth failure: a bad
+ *   key or a missing permission does not fix itself in a second);
  * - `'ignored'`: not the provider's fault and the attempt goes on, e.g. a reset of a reused idle
  *   keep-alive socket before any response byte, which the caller retries once on a fresh
  *   connection: nothing is counted and a probe slot held by the attempt stays held;
@@ -28,7 +29,8 @@ export interface BreakerFailure {
   /** How to charge it. Default: `'auth'` when `auth` is true, else `'failure'`. */
   kind?: BreakerFailureKind;
   /**
-   * Shorthand for `kind: 'auth'` (401, 403, WebSocket close 1008; `ProviderError.isAuthError`).
+   * Shorthand for `kind: 'auth'` (401, 403, WebSocket close 1008 with an auth reason;
+   * `ProviderError.isAuthError`).
    * It turns a `'failure'` into `'auth'`; an `'ignored'` or `'cancelled'` kind wins over it.
    * Default: false.
    */
