@@ -82,22 +82,44 @@ const sttSection = () =>
 export const cartesiaProviderSchema = lazySchema((z) =>
   z
     .strictObject({
+      /** Cartesia (api.cartesia.ai): Sonic TTS and Ink STT. */
       kind: z.literal('cartesia').describe('Cartesia (api.cartesia.ai): Sonic TTS and Ink STT.'),
+      /**
+       * Base URL of the API, e.g. https://api.cartesia.ai; WebSocket URLs are derived from it (https -> wss,
+       * http -> ws). Default https://api.cartesia.ai.
+       */
       baseUrl: httpUrlSchema(
         `Base URL of the API, e.g. ${CARTESIA_BASE_URL}; WebSocket URLs are derived from it (https -> wss, http -> ws). Default ${CARTESIA_BASE_URL}.`,
       ).default(CARTESIA_BASE_URL),
+      /**
+       * API key, sent as "Authorization: Bearer <key>" and "X-API-Key: <key>": a string, or { env:
+       * "CARTESIA_API_KEY" }. Required.
+       */
       apiKey: secretSchema(
         'API key, sent as "Authorization: Bearer <key>" and "X-API-Key: <key>": a string, or { env: "CARTESIA_API_KEY" }. Required.',
       ),
+      /** Value of the Cartesia-Version header. Default "2025-11-04". */
       version: z
         .string()
         .regex(/^[A-Za-z0-9._-]+$/, 'must be a version such as "2025-11-04"')
         .default(CARTESIA_DEFAULT_VERSION)
         .describe(`Value of the Cartesia-Version header. Default "${CARTESIA_DEFAULT_VERSION}".`),
+      /**
+       * Extra HTTP headers sent with every request and WebSocket handshake to this provider (values may be {
+       * env: "NAME" }); they never replace Authorization, X-API-Key or Cartesia-Version. Default none.
+       */
       headers: headersSchema(
         'Extra HTTP headers sent with every request and WebSocket handshake to this provider (values may be { env: "NAME" }); they never replace Authorization, X-API-Key or Cartesia-Version. Default none.',
       ).default({}),
+      /**
+       * Text-to-speech through Cartesia /tts/bytes, /tts/sse or /tts/websocket. Omitted: this provider serves
+       * no text-to-speech, and no tts route may name it.
+       */
       tts: ttsSection().optional(),
+      /**
+       * Speech-to-text through the Cartesia /stt/websocket (manual finalize). Omitted: this provider serves
+       * no speech-to-text, and no stt route may name it.
+       */
       stt: sttSection().optional(),
     })
     .describe('Cartesia.'),

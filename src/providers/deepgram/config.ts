@@ -87,14 +87,28 @@ const ttsSection = () =>
 export const deepgramProviderSchema = lazySchema((z) =>
   z
     .strictObject({
+      /** Deepgram: live STT over WebSocket, TTS over REST. */
       kind: z.literal('deepgram').describe('Deepgram: live STT over WebSocket, TTS over REST.'),
+      /**
+       * Base URL of the API, without /v1. Default https://api.deepgram.com; the WebSocket URL uses the same
+       * host (https -> wss, http -> ws).
+       */
       baseUrl: httpUrlSchema(
         `Base URL of the API, without /v1. Default ${DEEPGRAM_BASE_URL}; the WebSocket URL uses the same host (https -> wss, http -> ws).`,
       ).default(DEEPGRAM_BASE_URL),
+      /** API key sent as "Authorization: Token <key>": a string, or { env: "DEEPGRAM_API_KEY" }. Required. */
       apiKey: secretSchema(
         'API key sent as "Authorization: Token <key>": a string, or { env: "DEEPGRAM_API_KEY" }. Required.',
       ),
+      /**
+       * Live speech-to-text over the /v1/listen WebSocket. Omitted: this provider serves no speech-to-text,
+       * and no stt route may name it.
+       */
       stt: sttSection().optional(),
+      /**
+       * Text-to-speech through POST {baseUrl}/v1/speak (raw audio, `container=none`). Omitted: this provider
+       * serves no text-to-speech, and no tts route may name it.
+       */
       tts: ttsSection().optional(),
     })
     .describe('Deepgram (api.deepgram.com).'),

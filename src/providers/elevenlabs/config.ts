@@ -98,13 +98,26 @@ const ttsSection = () =>
 export const elevenlabsProviderSchema = lazySchema((z) =>
   z
     .strictObject({
+      /** ElevenLabs (api.elevenlabs.io). */
       kind: z.literal('elevenlabs').describe('ElevenLabs (api.elevenlabs.io).'),
+      /**
+       * Origin of the API (no /v1), e.g. https://api.elevenlabs.io or a data-residency host; the WebSocket
+       * URL is derived from it. Default https://api.elevenlabs.io.
+       */
       baseUrl: httpUrlSchema(
         `Origin of the API (no /v1), e.g. ${ELEVENLABS_BASE_URL} or a data-residency host; the WebSocket URL is derived from it. Default ${ELEVENLABS_BASE_URL}.`,
       ).default(ELEVENLABS_BASE_URL),
+      /**
+       * API key sent as the xi-api-key header (and in the first WebSocket message): a string, or { env:
+       * "ELEVENLABS_API_KEY" }. Required.
+       */
       apiKey: secretSchema(
         'API key sent as the xi-api-key header (and in the first WebSocket message): a string, or { env: "ELEVENLABS_API_KEY" }. Required.',
       ),
+      /**
+       * Text-to-speech through the HTTP stream endpoint or the stream-input WebSocket. Omitted: this provider
+       * serves no text-to-speech, and no tts route may name it.
+       */
       tts: ttsSection().optional(),
     })
     .describe('ElevenLabs text-to-speech.'),

@@ -74,11 +74,27 @@ const sttSection = () =>
 
 /** Fields shared by both kinds that speak OpenAI's wire protocol (PROTOCOLS.md sections 2 and 6). */
 const openaiShape = () => ({
+  /**
+   * Extra HTTP headers sent with every request to this provider (values may be { env: "NAME" }). Default
+   * none.
+   */
   headers: headersSchema(
     'Extra HTTP headers sent with every request to this provider (values may be { env: "NAME" }). Default none.',
   ).default({}),
+  /**
+   * Chat completions through POST {baseUrl}/chat/completions with `stream: true`. Omitted: this provider
+   * serves no chat, and no chat route may name it.
+   */
   chat: chatSection().optional(),
+  /**
+   * Text-to-speech through POST {baseUrl}/audio/speech. Omitted: this provider serves no text-to-speech, and
+   * no tts route may name it.
+   */
   tts: ttsSection().optional(),
+  /**
+   * Speech-to-text through POST {baseUrl}/audio/transcriptions. Omitted: this provider serves no
+   * speech-to-text, and no stt route may name it.
+   */
   stt: sttSection().optional(),
 });
 
@@ -99,10 +115,16 @@ function noDuplicateAuthorization(
 export const openaiProviderSchema = lazySchema((z) =>
   z
     .strictObject({
+      /** OpenAI's own API. */
       kind: z.literal('openai').describe("OpenAI's own API."),
+      /** Base URL of the API, up to and including /v1. Default https://api.openai.com/v1. */
       baseUrl: httpUrlSchema(
         `Base URL of the API, up to and including /v1. Default ${OPENAI_BASE_URL}.`,
       ).default(OPENAI_BASE_URL),
+      /**
+       * API key sent as "Authorization: Bearer <key>": a string, or { env: "OPENAI_API_KEY" } to read it from
+       * the environment. Required.
+       */
       apiKey: secretSchema(
         'API key sent as "Authorization: Bearer <key>": a string, or { env: "OPENAI_API_KEY" } to read it from the environment. Required.',
       ),
@@ -120,12 +142,21 @@ export const openaiProviderSchema = lazySchema((z) =>
 export const openaiCompatibleProviderSchema = lazySchema((z) =>
   z
     .strictObject({
+      /** A server that speaks OpenAI's API: vLLM, Kokoro-FastAPI, speaches, aggregators. */
       kind: z
         .literal('openai-compatible')
         .describe("A server that speaks OpenAI's API: vLLM, Kokoro-FastAPI, speaches, aggregators."),
+      /**
+       * Base URL of the server's OpenAI-style API, usually ending in /v1, e.g. http://10.0.0.5:8000/v1.
+       * Required.
+       */
       baseUrl: httpUrlSchema(
         "Base URL of the server's OpenAI-style API, usually ending in /v1, e.g. http://10.0.0.5:8000/v1. Required.",
       ),
+      /**
+       * API key sent as "Authorization: Bearer <key>": a string, or { env: "NAME" }. Omitted: no
+       * Authorization header.
+       */
       apiKey: secretSchema(
         'API key sent as "Authorization: Bearer <key>": a string, or { env: "NAME" }. Omitted: no Authorization header.',
       ).optional(),

@@ -124,13 +124,16 @@ function checkCodecs(provider: Record<string, unknown>, ctx: z.RefinementCtx): v
 export const sagemakerProviderSchema = lazySchema((z) =>
   z
     .strictObject({
+      /** An Amazon SageMaker AI real-time endpoint. */
       kind: z.literal('sagemaker').describe('An Amazon SageMaker AI real-time endpoint.'),
+      /** AWS region of the endpoint, e.g. "us-east-1". Required (also for SigV4 with endpointUrl). */
       region: z
         .string()
         .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must be an AWS region such as "us-east-1"')
         .describe(
           'AWS region of the endpoint, e.g. "us-east-1". Required (also for SigV4 with endpointUrl).',
         ),
+      /** Name of the SageMaker endpoint, as given to CreateEndpoint. Required. */
       endpointName: z
         .string()
         .regex(
@@ -139,6 +142,7 @@ export const sagemakerProviderSchema = lazySchema((z) =>
         )
         .max(63, 'must be at most 63 characters')
         .describe('Name of the SageMaker endpoint, as given to CreateEndpoint. Required.'),
+      /** Production variant to invoke (X-Amzn-SageMaker-Target-Variant). Omitted: by variant weights. */
       targetVariant: z
         .string()
         .min(1)
@@ -146,15 +150,30 @@ export const sagemakerProviderSchema = lazySchema((z) =>
         .describe(
           'Production variant to invoke (X-Amzn-SageMaker-Target-Variant). Omitted: by variant weights.',
         ),
+      /** Inference component to invoke (X-Amzn-SageMaker-Inference-Component). Omitted: none. */
       inferenceComponent: z
         .string()
         .min(1)
         .optional()
         .describe('Inference component to invoke (X-Amzn-SageMaker-Inference-Component). Omitted: none.'),
+      /**
+       * Custom SageMaker Runtime endpoint used verbatim, e.g. a VPC endpoint or the loopback emulator of
+       * voxroute/testing. Omitted: https://runtime.sagemaker.<region>.amazonaws.com (port 8443 for
+       * bidirectional streams).
+       */
       endpointUrl: httpUrlSchema(
         'Custom SageMaker Runtime endpoint used verbatim, e.g. a VPC endpoint or the loopback emulator of voxroute/testing. Omitted: https://runtime.sagemaker.<region>.amazonaws.com (port 8443 for bidirectional streams).',
       ).optional(),
+      /**
+       * Static AWS credentials (`accessKeyId`, `secretAccessKey`, optional `sessionToken`; each a
+       * string or `{ env: 'NAME' }`) used to sign requests (SigV4). Omitted: the AWS SDK's default
+       * provider chain (environment, shared config files, SSO, container and instance roles).
+       */
       credentials: credentialsSchema().optional(),
+      /**
+       * ID of a stateful session (X-Amzn-SageMaker-Session-Id), opened beforehand with InvokeEndpoint and
+       * SessionId "NEW_SESSION". Omitted: stateless.
+       */
       sessionId: z
         .string()
         .min(1)
@@ -162,6 +181,7 @@ export const sagemakerProviderSchema = lazySchema((z) =>
         .describe(
           'ID of a stateful session (X-Amzn-SageMaker-Session-Id), opened beforehand with InvokeEndpoint and SessionId "NEW_SESSION". Omitted: stateless.',
         ),
+      /** Opaque value forwarded to the container (X-Amzn-SageMaker-Custom-Attributes). Omitted: none. */
       customAttributes: z
         .string()
         .max(1024, 'must be at most 1024 characters')
@@ -170,8 +190,20 @@ export const sagemakerProviderSchema = lazySchema((z) =>
         .describe(
           'Opaque value forwarded to the container (X-Amzn-SageMaker-Custom-Attributes). Omitted: none.',
         ),
+      /**
+       * Chat through InvokeEndpointWithResponseStream; the payload codec builds the body and reads the reply.
+       * Omitted: this provider serves no chat, and no chat route may name it.
+       */
       chat: chatSection().optional(),
+      /**
+       * Text-to-speech from the endpoint (e.g. Cartesia Sonic on SageMaker), through its payload codec.
+       * Omitted: this provider serves no text-to-speech, and no tts route may name it.
+       */
       tts: ttsSection().optional(),
+      /**
+       * Speech-to-text from the endpoint: audio in, transcript events streamed back, through its payload
+       * codec. Omitted: this provider serves no speech-to-text, and no stt route may name it.
+       */
       stt: sttSection().optional(),
     })
     .superRefine(checkCodecs, { when: () => true })
