@@ -43,9 +43,24 @@ export interface VoiceTurnRequest {
 
 /** An event of a voice turn, in the order it happened. */
 export type TurnEvent =
-  | { type: 'transcript'; event: TranscriptEvent }
-  | { type: 'reply-delta'; text: string }
-  | { type: 'audio'; chunk: AudioChunk };
+  | {
+      /** A transcript update of the caller's speech (partials only with `interim: true`). */
+      type: 'transcript';
+      /** The transcript event, as `router.stt()` yields it. */
+      event: TranscriptEvent;
+    }
+  | {
+      /** A piece of the reply's text, as the chat stage streams it. */
+      type: 'reply-delta';
+      /** The next characters of the reply. */
+      text: string;
+    }
+  | {
+      /** A chunk of the spoken reply. */
+      type: 'audio';
+      /** The audio, in the turn's TTS format, as `router.tts()` yields it. */
+      chunk: AudioChunk;
+    };
 
 /** When each step of a turn happened, in ms from the voiceTurn() call (performance.now() based). */
 export interface TurnTimeline {
@@ -85,6 +100,7 @@ export interface TurnResult {
   toolCalls: ToolCall[];
   /** Each stage's route result; chat and tts are absent for an empty transcript. */
   stages: { stt: RouteResult; chat?: RouteResult; tts?: RouteResult };
+  /** When each step of the turn happened, in ms from the voiceTurn() call. */
   timeline: TurnTimeline;
 }
 
@@ -96,5 +112,9 @@ export interface TurnResult {
  * signal aborts or the router is closed, and otherwise waits for the iteration.
  */
 export interface VoiceTurn extends AsyncIterable<TurnEvent> {
+  /**
+   * What the turn did; resolves when the iteration ends normally, rejects with the iterator's error
+   * otherwise.
+   */
   readonly result: Promise<TurnResult>;
 }
