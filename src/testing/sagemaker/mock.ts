@@ -31,7 +31,9 @@ import {
  * ```
  */
 export interface SageMakerColdStart {
+  /** Idle time after which the next call is a cold start, in ms since the endpoint's last activity. */
   afterIdleMs: number;
+  /** Extra wait of a cold start before the response headers, in ms. */
   delayMs: number;
 }
 
