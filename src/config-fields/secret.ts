@@ -80,6 +80,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const envRefSchema = lazySchema((z) =>
   z
     .strictObject({
+      /** Name of the environment variable that holds the secret, read when the config is loaded. */
       env: z
         .string()
         .regex(

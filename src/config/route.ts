@@ -117,14 +117,18 @@ const routeSettingsShape = () => {
       'Strategy "latency": a provider not tried for this long is probed again (one call at a time). Default 30000.',
     ).optional(),
     /**
-     * Hedged requests: start the next choice when the first has no chunk after the hedge delay ({ after:
-     * "auto" } recommended); the first chunk wins, the other is aborted. Default: off.
+     * Hedged requests: start the next choice when the first has no chunk after the hedge delay
+     * ({ after: "auto" } recommended); the first chunk wins, the other is aborted. Default: off.
      */
     hedge: z
       .union(
         [
           z.literal(false),
           z.strictObject({
+            /**
+             * When to start the second choice: "auto" (recommended: per call, from the first choice's learned
+             * distribution and the budget), its measured p95 or p99 TTFC, or fixed ms.
+             */
             after: z
               .union(
                 [z.literal('auto'), z.literal('p95'), z.literal('p99'), msSchema('Fixed hedge delay in ms.')],
@@ -133,6 +137,7 @@ const routeSettingsShape = () => {
               .describe(
                 'When to start the second choice: "auto" (recommended: per call, from the first choice\'s learned distribution and the budget), its measured p95 or p99 TTFC, or fixed ms.',
               ),
+            /** Largest share of calls that may be hedged (a token budget). Default 0.1. */
             maxShare: z
               .number()
               .min(0)

@@ -37,7 +37,13 @@ export const routerConfigSchema = lazySchema((z) =>
         ),
       /** Settings that apply to every route unless the route sets its own. */
       defaults: z
-        .strictObject({ routes: routeDefaultsSchema().optional() })
+        .strictObject({
+          /**
+           * Route settings (strategy, deadlines, hedging, `midStream`, ...) that every route takes
+           * unless it sets its own; not `providers`, `name` or `capability`.
+           */
+          routes: routeDefaultsSchema().optional(),
+        })
         .optional()
         .describe('Settings that apply to every route unless the route sets its own.'),
       /**

@@ -18,7 +18,14 @@ export interface VoiceTurnRequest {
   /** Format of the reply's audio. Default: PCM s16le, 24 000 Hz, mono. */
   output?: AudioFormat;
   /** Route names per stage. Default: `'stt'`, `'chat'`, `'tts'`. */
-  routes?: { stt?: string; chat?: string; tts?: string };
+  routes?: {
+    /** Route of the speech-to-text stage. Default: `'stt'`. */
+    stt?: string;
+    /** Route of the chat stage. Default: `'chat'`. */
+    chat?: string;
+    /** Route of the text-to-speech stage. Default: `'tts'`. */
+    tts?: string;
+  };
   /** BCP 47 language of the turn, given to stt and tts. */
   language?: string;
   /**
@@ -99,7 +106,14 @@ export interface TurnResult {
    */
   toolCalls: ToolCall[];
   /** Each stage's route result; chat and tts are absent for an empty transcript. */
-  stages: { stt: RouteResult; chat?: RouteResult; tts?: RouteResult };
+  stages: {
+    /** What the STT call did. */
+    stt: RouteResult;
+    /** What the chat call did; undefined for an empty transcript. */
+    chat?: RouteResult;
+    /** What the TTS call did; undefined for an empty transcript. */
+    tts?: RouteResult;
+  };
   /** When each step of the turn happened, in ms from the voiceTurn() call. */
   timeline: TurnTimeline;
 }

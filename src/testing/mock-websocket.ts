@@ -28,7 +28,12 @@ export interface MockSocket {
 export type MockUpgrade =
   | {
       /** Refuse the upgrade with this HTTP `status` (e.g. 401) and optional response `body` text. */
-      reject: { status: number; body?: string };
+      reject: {
+        /** HTTP status of the refusal, e.g. 401, 429, 503. */
+        status: number;
+        /** Response body text. Default: none. */
+        body?: string;
+      };
     }
   | {
       /** Accept the upgrade and run the session: called once with the server side of the socket. */

@@ -16,9 +16,17 @@ const RESERVED_HEADERS = ['x-api-key', 'authorization', 'anthropic-version'];
 
 const chatSection = () =>
   sectionSchema('Chat through POST {baseUrl}/v1/messages with stream: true.', (z) => ({
+    /**
+     * Logical model name (what ChatRequest.model says) -> the model id this API expects, e.g.
+     * { fast: "claude-haiku-4-5" }.
+     */
     models: idMapSchema(
       'Logical model name (what ChatRequest.model says) -> the model id this API expects, e.g. { fast: "claude-haiku-4-5" }.',
     ),
+    /**
+     * max_tokens sent when a request sets no maxTokens (the Messages API requires it), in tokens. Default
+     * 1024.
+     */
     maxTokens: z
       .number()
       .int('must be a whole number of tokens')

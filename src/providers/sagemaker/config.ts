@@ -52,8 +52,13 @@ const credentialsSchema = () =>
   sectionSchema(
     "Static AWS credentials used to sign requests (SigV4). Omitted: the AWS SDK's default provider chain (environment, shared config files, SSO, container and instance roles).",
     () => ({
+      /** AWS access key id: a string, or { env: "AWS_ACCESS_KEY_ID" }. */
       accessKeyId: secretSchema('AWS access key id: a string, or { env: "AWS_ACCESS_KEY_ID" }.'),
+      /** AWS secret access key: a string, or { env: "AWS_SECRET_ACCESS_KEY" }. */
       secretAccessKey: secretSchema('AWS secret access key: a string, or { env: "AWS_SECRET_ACCESS_KEY" }.'),
+      /**
+       * AWS session token of temporary credentials: a string, or { env: "AWS_SESSION_TOKEN" }. Omitted: none.
+       */
       sessionToken: secretSchema(
         'AWS session token of temporary credentials: a string, or { env: "AWS_SESSION_TOKEN" }. Omitted: none.',
       ).optional(),
@@ -64,9 +69,18 @@ const chatSection = () =>
   sectionSchema(
     'Chat through InvokeEndpointWithResponseStream; the codec builds the body and reads the reply.',
     () => ({
+      /**
+       * Logical model name (what ChatRequest.model says) -> the model id sent in the body, or "default" to
+       * send none (the endpoint serves one model).
+       */
       models: idMapSchema(
         'Logical model name (what ChatRequest.model says) -> the model id sent in the body, or "default" to send none (the endpoint serves one model).',
       ),
+      /**
+       * Payload codec: how the request body is built and the PayloadPart bytes are read. Built in:
+       * "openai-chat" (vLLM/LMI/TGI Messages API, SSE), "tgi", "jsonlines"; or a name registered
+       * with registerSageMakerCodec() before the config is parsed. Default "openai-chat".
+       */
       payload: payloadSchema(
         '"openai-chat" (vLLM/LMI/TGI Messages API, SSE), "tgi", "jsonlines"',
         'openai-chat',
@@ -76,17 +90,33 @@ const chatSection = () =>
 
 const ttsSection = () =>
   sectionSchema('Text-to-speech from a SageMaker endpoint (e.g. Cartesia Sonic).', () => ({
+    /** Model id the codec sends (e.g. "sonic-3" as Cartesia's model_id). Omitted: not sent. */
     model: nonEmptyStringSchema(
       'Model id the codec sends (e.g. "sonic-3" as Cartesia\'s model_id). Omitted: not sent.',
     ).optional(),
+    /** Logical voice name (what TtsRequest.voice says) -> the voice id this endpoint expects. */
     voices: idMapSchema(
       'Logical voice name (what TtsRequest.voice says) -> the voice id this endpoint expects.',
     ),
+    /**
+     * Payload codec: how the request body is built and the PayloadPart bytes are read. Built in:
+     * "cartesia" (JSON messages with base64 audio), "raw-pcm"; or a name registered with
+     * registerSageMakerCodec() before the config is parsed. Required.
+     */
     payload: payloadSchema('"cartesia" (JSON messages with base64 audio), "raw-pcm"'),
+    /**
+     * Sample rate in Hz of the PCM s16le mono audio the endpoint produces (asked for in the request). Default
+     * 24000.
+     */
     sampleRate: endpointSampleRate(
       SAGEMAKER_DEFAULT_TTS_SAMPLE_RATE,
       'Sample rate in Hz of the PCM s16le mono audio the endpoint produces (asked for in the request).',
     ),
+    /**
+     * "response": one InvokeEndpointWithResponseStream call per request (HTTP/1.1); "bidirectional":
+     * InvokeEndpointWithBidirectionalStream over HTTP/2 (input streamed while output flows). Default
+     * "response".
+     */
     stream: streamModeSchema(),
   }));
 
@@ -94,15 +124,31 @@ const sttSection = () =>
   sectionSchema(
     'Speech-to-text from a SageMaker endpoint: audio in, transcript events streamed back.',
     () => ({
+      /** Model id the codec sends. Omitted: not sent. */
       model: nonEmptyStringSchema('Model id the codec sends. Omitted: not sent.').optional(),
+      /** Default language of the audio (BCP 47, e.g. "en") when a request gives none. Omitted: auto. */
       language: languageSchema(
         'Default language of the audio (BCP 47, e.g. "en") when a request gives none. Omitted: auto.',
       ).optional(),
+      /**
+       * Payload codec: how the request body is built and the PayloadPart bytes are read. Built in:
+       * "wav" (one utterance as a WAV file), "raw-pcm" (raw PCM s16le); or a name registered with
+       * registerSageMakerCodec() before the config is parsed. Required.
+       */
       payload: payloadSchema('"wav" (one utterance as a WAV file), "raw-pcm" (raw PCM s16le)'),
+      /**
+       * Sample rate in Hz of the PCM s16le mono audio sent to the endpoint (the router converts to it).
+       * Default 16000.
+       */
       sampleRate: endpointSampleRate(
         SAGEMAKER_DEFAULT_STT_SAMPLE_RATE,
         'Sample rate in Hz of the PCM s16le mono audio sent to the endpoint (the router converts to it).',
       ),
+      /**
+       * "response": one InvokeEndpointWithResponseStream call per request (HTTP/1.1); "bidirectional":
+       * InvokeEndpointWithBidirectionalStream over HTTP/2 (input streamed while output flows). Default
+       * "response".
+       */
       stream: streamModeSchema(),
     }),
   );
