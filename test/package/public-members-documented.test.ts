@@ -2,7 +2,8 @@
  * Every name a user can import (from `voxroute` and each subpath) has a doc comment, and so has
  * every member of it a user can reach in an editor: properties, methods, getters, constructors,
  * call signatures and enum members of exported interfaces, classes, object-literal type aliases
- * (each variant of a union) and enums. Members are read through the type checker, so members a
+ * (each variant of a union) and enums, and the members of inline object types of those members
+ * (`routes?: { stt?: string }`, the sections of a provider config), three levels deep. Members are read through the type checker, so members a
  * type gets from another project type (`extends`, `Omit<...>`) count under the exported name.
  * Out of scope: members declared outside src/ (lib, node_modules: `Error.message`, a LiveKit base
  * class), private, protected, `#` and `_`-prefixed class members.
@@ -82,10 +83,20 @@ function undocumented(): Report {
     if (!documented(symbol, own)) missing.set(key, `${label} (${where(first)})`);
   };
 
-  const checkMembersOf = (owner: string, type: ts.Type): void => {
+  const checkMembersOf = (owner: string, type: ts.Type, depth = 0): void => {
     for (const prop of checker.getPropertiesOfType(type)) {
       if (prop.getName() === 'prototype') continue;
-      check(`${owner}.${prop.getName()}`, prop, prop.declarations ?? []);
+      const label = `${owner}.${prop.getName()}`;
+      check(label, prop, prop.declarations ?? []);
+      // An inline object type of a project member (`routes?: { stt?: string }`, a zod section)
+      // is shown member by member in editors too.
+      const decl = prop.declarations?.[0];
+      if (decl === undefined || !inProject(decl) || isHidden(decl) || depth >= 3) continue;
+      const value = checker.getNonNullableType(checker.getTypeOfSymbol(prop));
+      for (const part of value.isUnion() ? value.types : [value]) {
+        if (part.symbol !== undefined && (part.symbol.flags & ts.SymbolFlags.TypeLiteral) !== 0)
+          checkMembersOf(label, part, depth + 1);
+      }
     }
     for (const kind of [ts.SignatureKind.Call, ts.SignatureKind.Construct]) {
       for (const signature of checker.getSignaturesOfType(type, kind)) {
