@@ -64,7 +64,15 @@ export function headerTextSchema() {
 }
 
 /** What a user writes for a secret: the value itself, or the name of an environment variable. */
-export type SecretInput = string | { env: string };
+export type SecretInput =
+  | string
+  | {
+      /**
+       * Name of the environment variable holding the secret, e.g. `'OPENAI_API_KEY'`; read by
+       * parseConfig and loadConfig (a variable unset or empty there is a ConfigError naming it).
+       */
+      env: string;
+    };
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -72,6 +80,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const envRefSchema = lazySchema((z) =>
   z
     .strictObject({
+      /** Name of the environment variable that holds the secret, read when the config is loaded. */
       env: z
         .string()
         .regex(

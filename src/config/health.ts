@@ -13,14 +13,20 @@ export const DEFAULT_HEALTH_KEY_PREFIX = 'voxroute:';
 export const healthSchema = lazySchema((z) =>
   z
     .strictObject({
+      /** The shared store: "redis" (Redis or Valkey, through the optional ioredis peer dependency). */
       store: z
         .literal('redis', { error: 'must be "redis" (the only shared store voxroute supports)' })
         .describe(
           'The shared store: "redis" (Redis or Valkey, through the optional ioredis peer dependency).',
         ),
+      /**
+       * URL of the Redis server, redis://[:password@]host[:port][/db] or rediss:// for TLS; a string or
+       * { env: "NAME" }.
+       */
       url: secretSchema(
         'URL of the Redis server, redis://[:password@]host[:port][/db] or rediss:// for TLS; a string or { env: "NAME" }.',
       ),
+      /** Prefix of every key and pub/sub channel voxroute writes. Default "voxroute:". */
       keyPrefix: z
         .string()
         .min(1, 'must not be empty')

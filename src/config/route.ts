@@ -63,6 +63,12 @@ export const ROUTE_DEFAULTS = {
 const routeSettingsShape = () => {
   const z = zod();
   return {
+    /**
+     * "latency": the lowest latency score (confirmed peak-EWMA of time to first chunk, x (1 + inFlightWeight
+     * x in-flight)) first, power of two choices among near-best providers, bounded probing of unmeasured
+     * ones; "priority": the listed order; "weighted": a random draw by `weights`; "cost": the cheapest by
+     * `costs` among providers within `costLatencyFactor` of the best score. Default "latency".
+     */
     strategy: z
       .enum(['latency', 'priority', 'weighted', 'cost'])
       .optional()
@@ -70,14 +76,20 @@ const routeSettingsShape = () => {
         '"latency": the lowest latency score (confirmed peak-EWMA of time to first chunk, x (1 + inFlightWeight x in-flight)) first, power of two choices among near-best providers, bounded probing of unmeasured ones; "priority": the listed order; "weighted": a random draw by `weights`; "cost": the cheapest by `costs` among providers within `costLatencyFactor` of the best score. Default "latency".',
       )
       .meta({ default: ROUTE_DEFAULTS.strategy }),
+    /** Strategy "weighted": provider name -> relative weight (default 1 each). */
     weights: z
       .record(z.string(), z.number().nonnegative('must be >= 0'))
       .optional()
       .describe('Strategy "weighted": provider name -> relative weight (default 1 each).'),
+    /** Strategy "cost": provider name -> cost per call in any unit, lower is cheaper (default 0). */
     costs: z
       .record(z.string(), z.number().nonnegative('must be >= 0'))
       .optional()
       .describe('Strategy "cost": provider name -> cost per call in any unit, lower is cheaper (default 0).'),
+    /**
+     * Strategy "cost": providers whose score is at most this many times the best one are fast enough. Default
+     * 1.5.
+     */
     costLatencyFactor: z
       .number()
       .min(1, 'must be >= 1')
@@ -85,6 +97,11 @@ const routeSettingsShape = () => {
       .describe(
         'Strategy "cost": providers whose score is at most this many times the best one are fast enough. Default 1.5.',
       ),
+    /**
+     * Strategy "latency": the score is multiplied by (1 + inFlightWeight x attempts running on the provider).
+     * 0 ignores load (third-party APIs); 1 is the classic peak-EWMA x (in-flight + 1) for self-hosted servers
+     * that slow down under load. Default 0.
+     */
     inFlightWeight: z
       .number()
       .min(0, 'must be >= 0')
@@ -92,14 +109,26 @@ const routeSettingsShape = () => {
       .describe(
         'Strategy "latency": the score is multiplied by (1 + inFlightWeight x attempts running on the provider). 0 ignores load (third-party APIs); 1 is the classic peak-EWMA x (in-flight + 1) for self-hosted servers that slow down under load. Default 0.',
       ),
+    /**
+     * Strategy "latency": a provider not tried for this long is probed again (one call at a time). Default
+     * 30000.
+     */
     probeAfterMs: msSchema(
       'Strategy "latency": a provider not tried for this long is probed again (one call at a time). Default 30000.',
     ).optional(),
+    /**
+     * Hedged requests: start the next choice when the first has no chunk after the hedge delay
+     * ({ after: "auto" } recommended); the first chunk wins, the other is aborted. Default: off.
+     */
     hedge: z
       .union(
         [
           z.literal(false),
           z.strictObject({
+            /**
+             * When to start the second choice: "auto" (recommended: per call, from the first choice's learned
+             * distribution and the budget), its measured p95 or p99 TTFC, or fixed ms.
+             */
             after: z
               .union(
                 [z.literal('auto'), z.literal('p95'), z.literal('p99'), msSchema('Fixed hedge delay in ms.')],
@@ -108,6 +137,7 @@ const routeSettingsShape = () => {
               .describe(
                 'When to start the second choice: "auto" (recommended: per call, from the first choice\'s learned distribution and the budget), its measured p95 or p99 TTFC, or fixed ms.',
               ),
+            /** Largest share of calls that may be hedged (a token budget). Default 0.1. */
             maxShare: z
               .number()
               .min(0)
@@ -122,6 +152,10 @@ const routeSettingsShape = () => {
       .describe(
         'Hedged requests: start the next choice when the first has no chunk after the hedge delay ({ after: "auto" } recommended); the first chunk wins, the other is aborted. Default: off.',
       ),
+    /**
+     * Deadline per attempt for its first chunk, in ms; "auto" derives it from the provider's measured tail
+     * (with a floor and a ceiling); false: none. Default "auto".
+     */
     firstChunkTimeoutMs: z
       .union([msSchema('Fixed deadline in ms.'), z.literal('auto'), z.literal(false)], {
         error: 'expected a number of ms, "auto" or false',
@@ -131,25 +165,46 @@ const routeSettingsShape = () => {
         'Deadline per attempt for its first chunk, in ms; "auto" derives it from the provider\'s measured tail (with a floor and a ceiling); false: none. Default "auto".',
       )
       .meta({ default: ROUTE_DEFAULTS.firstChunkTimeoutMs }),
+    /**
+     * Longest gap between two chunks of a stream, in ms, before the attempt fails with a TimeoutError (phase
+     * idle), counted from the first byte of the answer (the wait for it is governed by firstChunkTimeoutMs).
+     * Default 5000.
+     */
     idleTimeoutMs: msSchema(
       'Longest gap between two chunks of a stream, in ms, before the attempt fails with a TimeoutError (phase idle), counted from the first byte of the answer (the wait for it is governed by firstChunkTimeoutMs). Default 5000.',
     )
       .optional()
       .meta({ default: ROUTE_DEFAULTS.idleTimeoutMs }),
+    /** Deadline for a whole call, all attempts included, in ms (TimeoutError phase total). Default: none. */
     totalTimeoutMs: msSchema(
       'Deadline for a whole call, all attempts included, in ms (TimeoutError phase total). Default: none.',
     ).optional(),
+    /**
+     * Deadline to open a connection (TCP + TLS) to a provider, in ms (TimeoutError phase connect). Default
+     * 2000.
+     */
     connectTimeoutMs: msSchema(
       'Deadline to open a connection (TCP + TLS) to a provider, in ms (TimeoutError phase connect). Default 2000.',
     )
       .optional()
       .meta({ default: ROUTE_DEFAULTS.connectTimeoutMs }),
+    /**
+     * When a provider fails after its first chunk: "error" ends the stream with MidStreamError (partialOutput
+     * true); "resume" (tts) continues on the next provider from the first sentence not fully delivered, the
+     * first chunk after the switch marked discontinuity; "replay" (stt) replays the audio since the last
+     * final transcript to the next provider; "continue" (chat) sends the partial reply to the next provider
+     * as the start of its answer. Default "error" (no repeated prefix unless asked for).
+     */
     midStream: z
       .enum(['error', 'resume', 'replay', 'continue'])
       .optional()
       .describe(
         'When a provider fails after its first chunk: "error" ends the stream with MidStreamError (partialOutput true); "resume" (tts) continues on the next provider from the first sentence not fully delivered, the first chunk after the switch marked discontinuity; "replay" (stt) replays the audio since the last final transcript to the next provider; "continue" (chat) sends the partial reply to the next provider as the start of its answer. Default "error" (no repeated prefix unless asked for).',
       ),
+    /**
+     * Decay time in ms of the EWMA in the latency score: how fast old samples stop counting. Default: the
+     * router's.
+     */
     ewmaDecayMs: msSchema(
       "Decay time in ms of the EWMA in the latency score: how fast old samples stop counting. Default: the router's.",
     ).optional(),
@@ -160,18 +215,27 @@ const routeSettingsShape = () => {
 export const routeSchema = lazySchema((z) =>
   z
     .strictObject({
+      /**
+       * The route's own key, as a resolved config carries it (so that a spread copy of one can be passed
+       * back); when given it must equal the key. Leave it out otherwise.
+       */
       name: z
         .string()
         .optional()
         .describe(
           "The route's own key, as a resolved config carries it (so that a spread copy of one can be passed back); when given it must equal the key. Leave it out otherwise.",
         ),
+      /**
+       * What the route serves. Implicit for routes named "tts", "stt" and "chat"; required for any other name
+       * (e.g. "tts-premium").
+       */
       capability: z
         .enum(CAPABILITIES)
         .optional()
         .describe(
           'What the route serves. Implicit for routes named "tts", "stt" and "chat"; required for any other name (e.g. "tts-premium").',
         ),
+      /** Names of providers (keys of `providers`) this route may use; each must have the capability. */
       providers: z
         .array(z.string().min(1, 'must not be empty'))
         .min(1, 'must name at least one provider')

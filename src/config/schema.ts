@@ -14,25 +14,45 @@ import { routeDefaultsSchema, routeSchema } from './route.js';
 export const routerConfigSchema = lazySchema((z) =>
   z
     .strictObject({
+      /** URL or path of this JSON Schema, for editors. Ignored by voxroute. */
       $schema: z
         .string()
         .optional()
         .describe('URL or path of this JSON Schema, for editors. Ignored by voxroute.'),
+      /** The providers, by a name of your choice (used in routes, errors, events and stats). */
       providers: z
         .record(nameSchema(), providerSchema())
         .refine((providers) => Object.keys(providers).length > 0, {
           message: 'must define at least one provider',
         })
         .describe('The providers, by a name of your choice (used in routes, errors, events and stats).'),
+      /**
+       * The routes, by name. "tts", "stt" and "chat" serve calls that give no `route`; other names are chosen
+       * with a request's `route`.
+       */
       routes: z
         .record(nameSchema(), routeSchema())
         .describe(
           'The routes, by name. "tts", "stt" and "chat" serve calls that give no `route`; other names are chosen with a request\'s `route`.',
         ),
+      /** Settings that apply to every route unless the route sets its own. */
       defaults: z
-        .strictObject({ routes: routeDefaultsSchema().optional() })
+        .strictObject({
+          /**
+           * Route settings (strategy, deadlines, hedging, `midStream`, ...) that every route takes
+           * unless it sets its own; not `providers`, `name` or `capability`.
+           */
+          routes: routeDefaultsSchema().optional(),
+        })
         .optional()
         .describe('Settings that apply to every route unless the route sets its own.'),
+      /**
+       * Fleet-shared provider health, `{ store: 'redis', url, keyPrefix? }`: breaker openings,
+       * Retry-After cooldowns and latency summaries shared by every router that names the same
+       * Redis (or Valkey) server, through the optional ioredis peer dependency. `url` is a secret
+       * (a string or `{ env: 'NAME' }`); `keyPrefix` defaults to `"voxroute:"`. Omitted: each
+       * router keeps its own health.
+       */
       health: healthSchema().optional(),
     })
     .superRefine(checkConfigReferences, { when: () => true })

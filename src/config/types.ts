@@ -79,7 +79,9 @@ export interface ResolvedRouteConfig {
  * Made by parseConfig or loadConfig, which mark it so isResolvedConfig recognises it.
  */
 export interface ResolvedConfig {
+  /** Every provider by its name in the config, defaults applied and secrets read. */
   providers: Record<string, ResolvedProviderConfig>;
+  /** Every route by its name, with the `defaults.routes` settings and the built-in defaults filled in. */
   routes: Record<string, ResolvedRouteConfig>;
   /** Fleet-shared health, when the config has a `health` section. */
   health?: ResolvedHealthConfig;

@@ -8,6 +8,10 @@ import { hasCode, VoxrouteError } from './voxroute-error.js';
 export class AbortError extends VoxrouteError {
   override readonly code = 'ABORTED';
 
+  /**
+   * `message` defaults to `'The operation was aborted'`; `options.cause` is kept as the standard
+   * `cause` (e.g. the signal's reason).
+   */
   constructor(message = 'The operation was aborted', options: { cause?: unknown } = {}) {
     super(message, options);
     this.name = 'AbortError';

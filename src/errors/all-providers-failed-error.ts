@@ -11,6 +11,11 @@ export class AllProvidersFailedError extends VoxrouteError {
   /** Every attempt, in order, each with its `error`. */
   readonly attempts: Attempt[];
 
+  /**
+   * `capability` (or route) named in the message; `attempts` in order, each with its `error`,
+   * summarised in the message as `provider: error message`; `reason` is the message's summary when
+   * `attempts` is empty. Default: `'no candidate provider'`.
+   */
   constructor(capability: string, attempts: Attempt[], reason?: string) {
     const summary = attempts.length
       ? attempts.map((a) => `${a.provider}: ${a.error ? errorSummary(a.error) : a.outcome}`).join('; ')

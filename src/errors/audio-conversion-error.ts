@@ -9,6 +9,7 @@ import { hasCode, VoxrouteError } from './voxroute-error.js';
 export class AudioConversionError extends VoxrouteError {
   override readonly code = 'AUDIO_CONVERSION_FAILED';
 
+  /** `options.cause`: the resampler's own error, kept as the standard `cause`. */
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, options);
     this.name = 'AudioConversionError';

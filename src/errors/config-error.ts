@@ -19,6 +19,11 @@ export class ConfigError extends VoxrouteError {
   /** The config file the issues are in, when the config came from a file. */
   readonly source: string | undefined;
 
+  /**
+   * Every invalid field goes in `issues` and the message lists them one a line (`path: message`,
+   * `(root)` for an empty path). `options.source`: the config file, named in the message;
+   * `options.cause`: the parser's own error, kept as the standard `cause`.
+   */
   constructor(issues: ConfigIssue[], options: { cause?: unknown; source?: string } = {}) {
     const lines = issues.map((i) => `  ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
     const where = options.source ? ` in ${options.source}` : '';

@@ -12,6 +12,10 @@ export class MidStreamError extends VoxrouteError {
   /** Text the caller already received: chat deltas joined, or stt finals one space apart (no partials). */
   readonly partialText: string | undefined;
 
+  /**
+   * `partialOutput` is always set to true, whatever `options` say; `options.partialText`: the text
+   * already delivered (undefined for tts); `options.cause`: the provider's error.
+   */
   constructor(message: string, options: VoxrouteErrorOptions & { partialText?: string } = {}) {
     super(message, { ...options, partialOutput: true });
     this.name = 'MidStreamError';

@@ -17,6 +17,10 @@ export class ProtocolError extends VoxrouteError {
   /** Byte offset of the offending frame in the response body, when known. */
   readonly offset: number | undefined;
 
+  /**
+   * `options.retryable` defaults to true (another provider may do better); `options.offset`: byte
+   * offset of the offending frame in the response body, when known.
+   */
   constructor(message: string, options: ProtocolErrorOptions = {}) {
     super(message, { retryable: true, ...options });
     this.name = 'ProtocolError';

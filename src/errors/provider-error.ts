@@ -104,6 +104,11 @@ export class ProviderError extends VoxrouteError {
    */
   readonly unknownModel: boolean;
 
+  /**
+   * `options.provider` is required. `options.retryAfterMs` is kept in ms, capped at 600000
+   * (10 minutes; a negative or NaN value becomes undefined); `reusedSocketReset`, `idleTimeout`
+   * and `connectionLost` default to false; `authError` overrides the status-based `isAuthError`.
+   */
   constructor(message: string, options: ProviderErrorOptions) {
     super(message, options);
     this.name = 'ProviderError';

@@ -19,6 +19,11 @@ export class TimeoutError extends VoxrouteError {
   /** The deadline that passed, in ms. */
   readonly timeoutMs: number;
 
+  /**
+   * The message is built from `phase`, `timeoutMs` (ms), `options.provider` and the route setting
+   * for the phase, e.g. `No first chunk from provider 'a' within 800 ms (firstChunkTimeoutMs)`.
+   * `options.retryable` defaults to true.
+   */
   constructor(phase: TimeoutPhase, timeoutMs: number, options: VoxrouteErrorOptions = {}) {
     const who = options.provider ? ` from provider '${options.provider}'` : '';
     const setting = SETTINGS[phase];

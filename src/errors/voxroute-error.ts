@@ -27,6 +27,10 @@ export class VoxrouteError extends Error {
   /** True when output had already reached the caller before the failure. */
   readonly partialOutput: boolean;
 
+  /**
+   * `options.cause` becomes the standard `cause`; `retryable` and `partialOutput` default to false;
+   * `provider` stays undefined when not given.
+   */
   constructor(message: string, options: VoxrouteErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'VoxrouteError';

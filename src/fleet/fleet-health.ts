@@ -18,12 +18,23 @@ export type FleetState = 'connecting' | 'ready' | 'down' | 'unavailable' | 'clos
 
 /** What `router.on('fleet', ...)` receives. `error` is a message with no secret in it. */
 export interface FleetEvent {
+  /**
+   * `'connected'`: the shared store is ready; `'disconnected'`: a ready store was lost;
+   * `'error'`: a store command or the connection failed (a message repeated back to back is
+   * reported once); `'dropped'`: writes were dropped (at most one such event a second).
+   */
   type: 'connected' | 'disconnected' | 'error' | 'dropped';
+  /** With `type: 'error'`: what failed, with no secret in it; otherwise undefined. */
   error?: string;
 }
 
 /** `router.stats().fleet`, when the config has a `health` section. */
 export interface FleetStats {
+  /**
+   * `'connecting'` until the store answers, then `'ready'`; `'down'` after a ready store was
+   * lost; `'unavailable'` when it could not be reached or ioredis is missing (shared health is
+   * then off); `'closed'` after `router.close()`.
+   */
   state: FleetState;
   /** Breaker messages published. */
   published: number;

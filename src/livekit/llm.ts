@@ -30,6 +30,11 @@ export class LLM extends llm.LLM {
   readonly #router: Router;
   readonly #options: LLMOptions;
 
+  /**
+   * `router`: the voxroute router to call (it stays yours: close it yourself); `options.model`:
+   * the logical model of the router config, required.
+   * @throws TypeError when `options.model` is missing or empty.
+   */
   constructor(router: Router, options: LLMOptions) {
     if (!options?.model)
       throw new TypeError('voxroute.LLM: options.model (a logical model of the router config) is required');
@@ -38,6 +43,7 @@ export class LLM extends llm.LLM {
     this.#options = { ...options };
   }
 
+  /** Name of this LLM in LiveKit's logs and metrics: `'voxroute.LLM'`. */
   override label(): string {
     return 'voxroute.LLM';
   }

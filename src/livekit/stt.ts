@@ -40,10 +40,17 @@ export interface STTOptions {
  * @throws TypeError for a `sampleRate` that is not a positive integer; RangeError for bad `endpointing`.
  */
 export class STT extends stt.STT {
+  /** Name of this STT in LiveKit's logs and metrics: `'voxroute.STT'`. */
   label = 'voxroute.STT';
   readonly #router: Router;
   readonly #options: STTOptions & { sampleRate: number };
 
+  /**
+   * `router`: the voxroute router to call (it stays yours: close it yourself); `options`: the
+   * route, `sampleRate` (Hz, default 16000), interim results (default on) and endpointing.
+   * @throws TypeError when `options.sampleRate` is not a positive integer; RangeError for
+   *   invalid `options.endpointing`.
+   */
   constructor(router: Router, options: STTOptions = {}) {
     const sampleRate = options.sampleRate ?? 16_000;
     if (!Number.isInteger(sampleRate) || sampleRate <= 0) {

@@ -31,10 +31,18 @@ export interface TTSOptions {
  * @throws TypeError when `voice` is missing or `sampleRate` is not a positive integer.
  */
 export class TTS extends tts.TTS {
+  /** Name of this TTS in LiveKit's logs and metrics: `'voxroute.TTS'`. */
   label = 'voxroute.TTS';
   readonly #router: Router;
   readonly #options: TTSOptions;
 
+  /**
+   * `router`: the voxroute router to call (it stays yours: close it yourself); `options.voice`:
+   * the logical voice of the router config, required; `options.sampleRate`: Hz of the frames
+   * produced (PCM s16le mono), default 24000.
+   * @throws TypeError when `options.voice` is missing or `options.sampleRate` is not a positive
+   *   integer.
+   */
   constructor(router: Router, options: TTSOptions) {
     const sampleRate = options.sampleRate ?? 24_000;
     if (!options.voice)

@@ -18,7 +18,14 @@ export interface VoiceTurnRequest {
   /** Format of the reply's audio. Default: PCM s16le, 24 000 Hz, mono. */
   output?: AudioFormat;
   /** Route names per stage. Default: `'stt'`, `'chat'`, `'tts'`. */
-  routes?: { stt?: string; chat?: string; tts?: string };
+  routes?: {
+    /** Route of the speech-to-text stage. Default: `'stt'`. */
+    stt?: string;
+    /** Route of the chat stage. Default: `'chat'`. */
+    chat?: string;
+    /** Route of the text-to-speech stage. Default: `'tts'`. */
+    tts?: string;
+  };
   /** BCP 47 language of the turn, given to stt and tts. */
   language?: string;
   /**
@@ -43,9 +50,24 @@ export interface VoiceTurnRequest {
 
 /** An event of a voice turn, in the order it happened. */
 export type TurnEvent =
-  | { type: 'transcript'; event: TranscriptEvent }
-  | { type: 'reply-delta'; text: string }
-  | { type: 'audio'; chunk: AudioChunk };
+  | {
+      /** A transcript update of the caller's speech (partials only with `interim: true`). */
+      type: 'transcript';
+      /** The transcript event, as `router.stt()` yields it. */
+      event: TranscriptEvent;
+    }
+  | {
+      /** A piece of the reply's text, as the chat stage streams it. */
+      type: 'reply-delta';
+      /** The next characters of the reply. */
+      text: string;
+    }
+  | {
+      /** A chunk of the spoken reply. */
+      type: 'audio';
+      /** The audio, in the turn's TTS format, as `router.tts()` yields it. */
+      chunk: AudioChunk;
+    };
 
 /** When each step of a turn happened, in ms from the voiceTurn() call (performance.now() based). */
 export interface TurnTimeline {
@@ -84,7 +106,15 @@ export interface TurnResult {
    */
   toolCalls: ToolCall[];
   /** Each stage's route result; chat and tts are absent for an empty transcript. */
-  stages: { stt: RouteResult; chat?: RouteResult; tts?: RouteResult };
+  stages: {
+    /** What the STT call did. */
+    stt: RouteResult;
+    /** What the chat call did; undefined for an empty transcript. */
+    chat?: RouteResult;
+    /** What the TTS call did; undefined for an empty transcript. */
+    tts?: RouteResult;
+  };
+  /** When each step of the turn happened, in ms from the voiceTurn() call. */
   timeline: TurnTimeline;
 }
 
@@ -96,5 +126,9 @@ export interface TurnResult {
  * signal aborts or the router is closed, and otherwise waits for the iteration.
  */
 export interface VoiceTurn extends AsyncIterable<TurnEvent> {
+  /**
+   * What the turn did; resolves when the iteration ends normally, rejects with the iterator's error
+   * otherwise.
+   */
   readonly result: Promise<TurnResult>;
 }

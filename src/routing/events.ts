@@ -6,6 +6,7 @@ import type { Capability } from '../types/route-result.js';
 
 /** Fields every router event carries. Times are ms from a monotonic clock. */
 export interface RouterEventBase {
+  /** Capability of the call: `'tts'`, `'stt'` or `'chat'`. */
   capability: Capability;
   /** Name of the route used. */
   route: string;
@@ -21,9 +22,15 @@ export interface RouterEventBase {
 
 /** A circuit breaker changed state. */
 export interface BreakerEvent {
+  /** Name of the provider whose breaker changed, as in the config. */
   provider: string;
+  /** Capability the breaker guards: each (provider, capability) pair has its own. */
   capability: Capability;
+  /** State before the change. */
   from: 'closed' | 'open' | 'half-open';
+  /**
+   * State after the change: `'open'` takes the provider out of routing, `'half-open'` lets a probe through.
+   */
   to: 'closed' | 'open' | 'half-open';
   /** Why, e.g. `'consecutive-failures'`, `'error-rate'`, `'auth'`, `'cooldown-over'`, `'probe-succeeded'`. */
   reason: string;

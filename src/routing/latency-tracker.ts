@@ -24,8 +24,11 @@ export interface LatencySnapshot {
   ewmaMs: number | undefined;
   /** Quantiles of the recent window of TTFC samples, in ms. */
   p50Ms: number | undefined;
+  /** 90th percentile of the recent window of TTFC samples, in ms; undefined before the first sample. */
   p90Ms: number | undefined;
+  /** 95th percentile of the recent window of TTFC samples, in ms; undefined before the first sample. */
   p95Ms: number | undefined;
+  /** 99th percentile of the recent window of TTFC samples, in ms; undefined before the first sample. */
   p99Ms: number | undefined;
   /**
    * Where the provider's normal latencies end (the knee of its learned distribution), in ms;

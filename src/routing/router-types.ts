@@ -11,7 +11,13 @@ import type { LatencySnapshot } from './latency-tracker.js';
 
 /** Where the router reports what the caller should know but that is not an error. */
 export interface Logger {
+  /**
+   * Something the caller should know (e.g. a stray half sample dropped at the end of a stream,
+   * shared health turned off); `attributes` such as `{ provider }` when there are any. What it
+   * throws or rejects with is ignored.
+   */
   warn(message: string, attributes?: Record<string, unknown>): void;
+  /** Detail for troubleshooting; optional, called only when present. What it throws is ignored. */
   debug?(message: string, attributes?: Record<string, unknown>): void;
 }
 
@@ -86,7 +92,9 @@ export interface RouterOptions {
 
 /** Measurements of one (provider, capability, model), as {@link Router.stats} reports them. */
 export interface ProviderStats extends LatencySnapshot {
+  /** Name of the provider, as in the config. */
   provider: string;
+  /** Capability measured: `'tts'`, `'stt'` or `'chat'`. */
   capability: Capability;
   /** Provider-side model or voice id. */
   model: string;

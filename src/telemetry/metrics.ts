@@ -5,6 +5,7 @@ import { GEN_AI_OPERATION } from './gen-ai.js';
 
 /** What {@link instrumentRouter} needs of a router: its event subscription. */
 export interface RouterEventSource {
+  /** Subscribes `listener` to `event`, as `router.on()` does; returns the function that unsubscribes it. */
   on<E extends RouterEventName>(event: E, listener: RouterListener<E>): () => void;
 }
 

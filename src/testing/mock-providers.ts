@@ -46,23 +46,37 @@ export const MOCK_AWS_CREDENTIALS = {
 
 /** The mock type behind each provider kind. */
 export interface MockOfKind {
+  /** OpenAI: the OpenAI-compatible mock. */
   openai: OpenAiCompatibleMock;
+  /** An OpenAI-compatible server: the OpenAI-compatible mock. */
   'openai-compatible': OpenAiCompatibleMock;
+  /** Anthropic: the Messages API mock. */
   anthropic: AnthropicMock;
+  /** Cartesia: the TTS (bytes, SSE, WebSocket) and STT WebSocket mock. */
   cartesia: CartesiaMock;
+  /** Deepgram: the `/v1/speak` and `/v1/listen` mock. */
   deepgram: DeepgramMock;
+  /** ElevenLabs: the HTTP stream and stream-input WebSocket mock. */
   elevenlabs: ElevenLabsMock;
+  /** SageMaker: the SageMaker Runtime emulator's mock. */
   sagemaker: SageMakerMock;
 }
 
 /** The options of the mock factory behind each provider kind. */
 export interface MockOptionsOfKind {
+  /** Options of `createOpenAiCompatibleMock`, for an `openai` provider. */
   openai: OpenAiCompatibleMockOptions;
+  /** Options of `createOpenAiCompatibleMock`, for an `openai-compatible` provider. */
   'openai-compatible': OpenAiCompatibleMockOptions;
+  /** Options of `createAnthropicMock`. */
   anthropic: AnthropicMockOptions;
+  /** Options of `createCartesiaMock`. */
   cartesia: CartesiaMockOptions;
+  /** Options of `createDeepgramMock`. */
   deepgram: DeepgramMockOptions;
+  /** Options of `createElevenLabsMock`. */
   elevenlabs: ElevenLabsMockOptions;
+  /** Options of `startSageMakerEmulator` (its endpoints, by endpoint name). */
   sagemaker: SageMakerEmulatorOptions;
 }
 
@@ -75,6 +89,7 @@ export type MockedProviderKind = keyof MockOfKind;
  */
 export type RunningMock = {
   [K in MockedProviderKind]: {
+    /** The provider kind mocked, as in the config. */
     kind: K;
     /** Origin of its loopback server, e.g. `http://127.0.0.1:40123` (`https://...` with `tls: true`). */
     url: string;

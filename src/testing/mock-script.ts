@@ -9,8 +9,16 @@
  * ```
  */
 export interface MockErrorEvent {
+  /** The error's message text. Default: `'mock error event'`. */
   message?: string;
+  /**
+   * The error's type, e.g. `'server_error'`, `'overloaded_error'`. Default: the mock's usual server error
+   * type.
+   */
   type?: string;
+  /**
+   * The error's code: a string, or an integer where the imitated server sends one (vLLM: the HTTP status).
+   */
   code?: string | number;
 }
 

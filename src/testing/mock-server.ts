@@ -50,6 +50,7 @@ export interface MockServer {
   url: string;
   /** The same origin for WebSocket clients: `ws://...`, or `wss://...` with `tls: true`. */
   wsUrl: string;
+  /** The TCP port the server listens on: the `port` option, or the free port the OS chose for 0. */
   port: number;
   /**
    * With `tls: true`, the server's self-signed certificate (PEM), to give clients as their CA:

@@ -26,13 +26,25 @@ export interface MockSocket {
  * a bad key, with an optional body), or accept it and run the session.
  */
 export type MockUpgrade =
-  | { reject: { status: number; body?: string } }
-  | { accept: (socket: MockSocket) => void };
+  | {
+      /** Refuse the upgrade with this HTTP `status` (e.g. 401) and optional response `body` text. */
+      reject: {
+        /** HTTP status of the refusal, e.g. 401, 429, 503. */
+        status: number;
+        /** Response body text. Default: none. */
+        body?: string;
+      };
+    }
+  | {
+      /** Accept the upgrade and run the session: called once with the server side of the socket. */
+      accept: (socket: MockSocket) => void;
+    };
 
 /**
  * A mock provider that also speaks WebSocket: `upgrade` gets the upgrade request (URL with
  * query, handshake headers) and decides. The HTTP side is `MockProvider.handle`.
  */
 export interface MockWebSocketEndpoint {
+  /** Decides on one upgrade request (URL with query, handshake headers): reject it or accept it. */
   upgrade(request: Request): MockUpgrade;
 }

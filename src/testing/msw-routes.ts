@@ -6,7 +6,15 @@ import { mockWebSocketHandler } from './ws-msw.js';
  * The mock part of a provider's msw handler options: `provider`, a mock to share (and read the
  * records of), or the options of a new one.
  */
-export type ProviderOrOptions<M, O> = { provider: M } | (O & { provider?: undefined });
+export type ProviderOrOptions<M, O> =
+  | {
+      /** A mock to serve, made beforehand (so the test can script it and read its records). */
+      provider: M;
+    }
+  | (O & {
+      /** Leave out to have the handlers make a new mock from the other options. */
+      provider?: undefined;
+    });
 
 /**
  * The mock of `options`: its `provider`, else a new one made by `create` from the options

@@ -10,7 +10,9 @@ import type { RecordedRequest } from './recorded-request.js';
  * ```
  */
 export interface CallContext {
+  /** 1-based number of this call on the endpoint (WebSocket endpoints: of this connection). */
   call: number;
+  /** The record of this call's request (method, URL, headers, body). */
   request: RecordedRequest;
 }
 

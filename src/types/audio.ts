@@ -8,6 +8,7 @@ export type AudioEncoding = 'pcm_s16le' | 'pcm_f32le' | 'mulaw' | 'alaw';
 
 /** A raw audio format: encoding, sample rate in Hz, and channels (mono only for now). */
 export interface AudioFormat {
+  /** Sample encoding: `pcm_s16le` (2 bytes a sample), `pcm_f32le` (4), `mulaw` or `alaw` (1). */
   encoding: AudioEncoding;
   /** Samples a second per channel, in Hz (e.g. 8000, 16000, 22050, 24000, 44100, 48000). */
   sampleRate: number;
@@ -21,7 +22,13 @@ export interface AudioFormat {
  * chunk after a mid-stream switch of provider (the voice may change there).
  */
 export interface AudioChunk {
+  /** The audio bytes: whole samples in `format`, no container or header. */
   data: Uint8Array;
+  /** The real encoding and sample rate (Hz) of `data`. */
   format: AudioFormat;
+  /**
+   * `true` on the first chunk after a mid-stream switch of provider (the voice may change there); otherwise
+   * undefined.
+   */
   discontinuity?: true;
 }

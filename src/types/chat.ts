@@ -1,27 +1,62 @@
 /** A tool call requested by the model: `arguments` is the JSON text the model produced. */
 export interface ToolCall {
+  /** The call's id, as the provider gave it; a later `tool` message answers it by this id (`toolCallId`). */
   id: string;
+  /** Name of the tool called: the `name` of one of the request's `tools`. */
   name: string;
+  /** The arguments as the JSON text of one object (`'{}'` for a call without arguments), not parsed. */
   arguments: string;
 }
 
 /** One message of a conversation. */
 export type ChatMessage =
-  | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
-  | { role: 'tool'; content: string; toolCallId: string };
+  | {
+      /** Instructions for the model. */
+      role: 'system';
+      /** The instructions' text. */
+      content: string;
+    }
+  | {
+      /** A turn of the user. */
+      role: 'user';
+      /** What the user said or typed. */
+      content: string;
+    }
+  | {
+      /** An earlier reply of the model. */
+      role: 'assistant';
+      /** The reply's text (`''` when the reply was only tool calls). */
+      content: string;
+      /** The tool calls the model made in this reply, ids distinct; undefined or empty: none. */
+      toolCalls?: ToolCall[];
+    }
+  | {
+      /** The result of a tool call, sent back to the model. */
+      role: 'tool';
+      /** The tool's result as text (often JSON). */
+      content: string;
+      /**
+       * The `id` of the tool call this answers, which must be a call of an earlier assistant
+       * message (otherwise the call fails with a RequestError on this field).
+       */
+      toolCallId: string;
+    };
 
 /** A tool the model may call: `parameters` is a JSON Schema object. */
 export interface ChatTool {
+  /** The tool's name, non-empty, as the model will call it. */
   name: string;
+  /** What the tool does, for the model to decide when to call it. Default: none sent. */
   description?: string;
+  /** JSON Schema of the tool's arguments: an object schema, e.g. `{ type: 'object', properties: {...} }`. */
   parameters: Record<string, unknown>;
 }
 
 /** Token counts of a chat call, when the provider reports them. */
 export interface ChatUsage {
+  /** Tokens of the prompt (messages and tools), as the provider counted them. */
   inputTokens: number;
+  /** Tokens the model generated, as the provider counted them. */
   outputTokens: number;
 }
 
@@ -33,6 +68,27 @@ export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' |
  * provider's deltas), and one `finish` last.
  */
 export type ChatEvent =
-  | { type: 'text-delta'; text: string }
-  | { type: 'tool-call'; id: string; name: string; arguments: string }
-  | { type: 'finish'; finishReason: FinishReason; usage?: ChatUsage };
+  | {
+      /** A piece of the reply's text. */
+      type: 'text-delta';
+      /** The next characters of the reply, to append to the ones before. */
+      text: string;
+    }
+  | {
+      /** A complete tool call, assembled from the provider's deltas. */
+      type: 'tool-call';
+      /** The call's id, to answer in a `tool` message's `toolCallId`. */
+      id: string;
+      /** Name of the tool called. */
+      name: string;
+      /** The arguments as the JSON text of one object, not parsed. */
+      arguments: string;
+    }
+  | {
+      /** The end of the reply: always the last event. */
+      type: 'finish';
+      /** Why the model stopped. */
+      finishReason: FinishReason;
+      /** Token counts; undefined when the provider reports none. */
+      usage?: ChatUsage;
+    };

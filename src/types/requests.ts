@@ -42,7 +42,9 @@ export interface TtsRequest extends CallOptions {
    * or sentence end is cut after 200 characters). See docs/routing.md.
    */
   text: string | AsyncIterable<string>;
+  /** Logical voice name, a key of the config's voices, mapped to each provider's own voice id. */
   voice: string;
+  /** Format of the audio returned. Default: `{ encoding: 'pcm_s16le', sampleRate: 24000 }` (mono). */
   format?: AudioFormat;
   /** BCP 47 language tag, e.g. `'en'`. */
   language?: string;
@@ -62,7 +64,12 @@ export interface TtsRequest extends CallOptions {
  * `interim: true` asks for partial transcripts.
  */
 export interface SttRequest extends CallOptions {
+  /**
+   * The caller's audio: raw sample bytes in `format`, or AudioChunks in `format`; the call ends after the
+   * iterable ends.
+   */
   audio: AsyncIterable<Uint8Array | AudioChunk>;
+  /** Encoding and sample rate (Hz) of `audio`. */
   format: AudioFormat;
   /** BCP 47 language tag, e.g. `'en'`. */
   language?: string;
@@ -72,9 +79,17 @@ export interface SttRequest extends CallOptions {
 
 /** A chat request. `model` is a logical model name mapped per provider in the config. */
 export interface ChatRequest extends CallOptions {
+  /** The conversation so far, oldest first; non-empty (otherwise RequestError). */
   messages: ChatMessage[];
+  /** Logical model name, a key of the config's models, mapped to each provider's own model id. */
   model: string;
+  /**
+   * Most tokens to generate, a whole number above 0 (otherwise RequestError). Default: the provider's
+   * (Anthropic: the provider config's `maxTokens`, 1024).
+   */
   maxTokens?: number;
+  /** Sampling temperature, 0 to 2 (otherwise RequestError). Default: the provider's. */
   temperature?: number;
+  /** Tools the model may call; their calls come back as `tool-call` events. Default: none. */
   tools?: ChatTool[];
 }

@@ -6,9 +6,15 @@ export type AttemptOutcome = 'success' | 'failed' | 'aborted' | 'skipped';
 
 /** One try of one provider within a routed call. Times are ms, from a monotonic clock. */
 export interface Attempt {
+  /** Name of the provider tried, as in the config. */
   provider: string;
   /** Provider-side model or voice id used. */
   model?: string;
+  /**
+   * How the attempt ended: `'success'` it served the call to its end; `'failed'` it ended in an
+   * error (in `error`); `'aborted'` it was cancelled without blame (the caller's abort or break,
+   * a hedge that lost the race, a failure of the caller's own input).
+   */
   outcome: AttemptOutcome;
   /** When the attempt started, ms since the call started. */
   startedAtMs: number;
@@ -27,9 +33,13 @@ export interface Attempt {
  * to its first chunk (ms) and the call's whole duration (ms).
  */
 export interface RouteResult {
+  /** Name of the provider that served the call (after a switch mid-stream, the one that served the end). */
   provider: string;
+  /** Every attempt of the call, in the order they started. */
   attempts: Attempt[];
+  /** Time from the call to its first chunk, in ms. */
   timeToFirstChunkMs: number;
+  /** The call's whole duration, in ms. */
   durationMs: number;
 }
 
@@ -43,5 +53,8 @@ export interface RouteResult {
  * closed (`'The router was closed'`), and otherwise waits for the iteration.
  */
 export interface RoutedStream<T> extends AsyncIterable<T> {
+  /**
+   * What the call did; resolves when the stream ends normally, rejects with the iterator's error otherwise.
+   */
   readonly result: Promise<RouteResult>;
 }

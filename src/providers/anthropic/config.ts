@@ -16,9 +16,17 @@ const RESERVED_HEADERS = ['x-api-key', 'authorization', 'anthropic-version'];
 
 const chatSection = () =>
   sectionSchema('Chat through POST {baseUrl}/v1/messages with stream: true.', (z) => ({
+    /**
+     * Logical model name (what ChatRequest.model says) -> the model id this API expects, e.g.
+     * { fast: "claude-haiku-4-5" }.
+     */
     models: idMapSchema(
       'Logical model name (what ChatRequest.model says) -> the model id this API expects, e.g. { fast: "claude-haiku-4-5" }.',
     ),
+    /**
+     * max_tokens sent when a request sets no maxTokens (the Messages API requires it), in tokens. Default
+     * 1024.
+     */
     maxTokens: z
       .number()
       .int('must be a whole number of tokens')
@@ -55,25 +63,47 @@ function noReservedHeaders(
 export const anthropicProviderSchema = lazySchema((z) =>
   z
     .strictObject({
+      /** Anthropic's Messages API, or a gateway that mirrors it. */
       kind: z.literal('anthropic').describe("Anthropic's Messages API, or a gateway that mirrors it."),
+      /**
+       * Base URL of the API WITHOUT /v1 (as the official client's baseURL); voxroute appends /v1/messages.
+       * Default https://api.anthropic.com.
+       */
       baseUrl: httpUrlSchema(
         `Base URL of the API WITHOUT /v1 (as the official client's baseURL); voxroute appends /v1/messages. Default ${ANTHROPIC_DEFAULT_BASE_URL}.`,
       ).default(ANTHROPIC_DEFAULT_BASE_URL),
+      /**
+       * API key: a string, or { env: "ANTHROPIC_API_KEY" } to read it from the environment. Sent as x-api-key
+       * (or Bearer, see authHeader). Required.
+       */
       apiKey: secretSchema(
         'API key: a string, or { env: "ANTHROPIC_API_KEY" } to read it from the environment. Sent as x-api-key (or Bearer, see authHeader). Required.',
       ),
+      /**
+       * How the key is sent: "x-api-key" (Anthropic) or "bearer" ("Authorization: Bearer <key>", for gateways
+       * that take it). Default "x-api-key".
+       */
       authHeader: z
         .enum(['x-api-key', 'bearer'])
         .default('x-api-key')
         .describe(
           'How the key is sent: "x-api-key" (Anthropic) or "bearer" ("Authorization: Bearer <key>", for gateways that take it). Default "x-api-key".',
         ),
+      /** anthropic-version header. Default "2023-06-01". */
       anthropicVersion: headerTextSchema()
         .default(ANTHROPIC_VERSION)
         .describe(`anthropic-version header. Default "${ANTHROPIC_VERSION}".`),
+      /**
+       * Extra HTTP headers sent with every request (e.g. anthropic-beta; values may be { env: "NAME" }); not
+       * x-api-key, authorization or anthropic-version. Default none.
+       */
       headers: headersSchema(
         'Extra HTTP headers sent with every request (e.g. anthropic-beta; values may be { env: "NAME" }); not x-api-key, authorization or anthropic-version. Default none.',
       ).default({}),
+      /**
+       * Chat through POST {baseUrl}/v1/messages with `stream: true`. Omitted: this provider serves no chat,
+       * and no chat route may name it.
+       */
       chat: chatSection().optional(),
     })
     .superRefine(noReservedHeaders, { when: () => true })

@@ -24,6 +24,10 @@ export const OPENAI_PCM_SAMPLE_RATE = 24_000;
 
 const chatSection = () =>
   sectionSchema('Chat completions through POST {baseUrl}/chat/completions with stream: true.', () => ({
+    /**
+     * Logical model name (what ChatRequest.model says) -> the model id this server expects, e.g.
+     * { fast: "gpt-4o-mini" }.
+     */
     models: idMapSchema(
       'Logical model name (what ChatRequest.model says) -> the model id this server expects, e.g. { fast: "gpt-4o-mini" }.',
     ),
@@ -31,24 +35,41 @@ const chatSection = () =>
 
 const ttsSection = () =>
   sectionSchema('Text-to-speech through POST {baseUrl}/audio/speech.', (z) => ({
+    /** Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent. */
     model: nonEmptyStringSchema(
       'Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent.',
     ).optional(),
+    /**
+     * Logical voice name (what TtsRequest.voice says) -> the voice id this server expects, e.g.
+     * { agent: "alloy" }.
+     */
     voices: idMapSchema(
       'Logical voice name (what TtsRequest.voice says) -> the voice id this server expects, e.g. { agent: "alloy" }.',
     ),
+    /**
+     * response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV
+     * reader). Default "pcm".
+     */
     responseFormat: z
       .enum(['pcm', 'wav'])
       .default('pcm')
       .describe(
         'response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader). Default "pcm".',
       ),
+    /**
+     * stream_format to ask for: "audio" (raw bytes, chunked) or "sse" (base64 audio deltas; not on
+     * tts-1/tts-1-hd). Default "audio".
+     */
     streamFormat: z
       .enum(['audio', 'sse'])
       .default('audio')
       .describe(
         'stream_format to ask for: "audio" (raw bytes, chunked) or "sse" (base64 audio deltas; not on tts-1/tts-1-hd). Default "audio".',
       ),
+    /**
+     * Sample rate in Hz of the server's "pcm" output (a WAV header states its own). Default 24000, OpenAI's
+     * rate.
+     */
     sampleRate: sampleRateSchema(192_000)
       .default(OPENAI_PCM_SAMPLE_RATE)
       .describe(
@@ -58,15 +79,21 @@ const ttsSection = () =>
 
 const sttSection = () =>
   sectionSchema('Speech-to-text through POST {baseUrl}/audio/transcriptions.', (z) => ({
+    /** Model id sent as `model`, e.g. "gpt-4o-mini-transcribe" or "whisper-large-v3". */
     model: nonEmptyStringSchema(
       'Model id sent as `model`, e.g. "gpt-4o-mini-transcribe" or "whisper-large-v3".',
     ),
+    /**
+     * True when the server accepts stream=true and streams transcript events; false to get one final
+     * transcript. Default true.
+     */
     streaming: z
       .boolean()
       .default(true)
       .describe(
         'True when the server accepts stream=true and streams transcript events; false to get one final transcript. Default true.',
       ),
+    /** Default language of the audio (ISO-639-1, e.g. "en") when a request gives none. Omitted: auto. */
     language: languageSchema(
       'Default language of the audio (ISO-639-1, e.g. "en") when a request gives none. Omitted: auto.',
     ).optional(),
@@ -74,11 +101,27 @@ const sttSection = () =>
 
 /** Fields shared by both kinds that speak OpenAI's wire protocol (PROTOCOLS.md sections 2 and 6). */
 const openaiShape = () => ({
+  /**
+   * Extra HTTP headers sent with every request to this provider (values may be { env: "NAME" }). Default
+   * none.
+   */
   headers: headersSchema(
     'Extra HTTP headers sent with every request to this provider (values may be { env: "NAME" }). Default none.',
   ).default({}),
+  /**
+   * Chat completions through POST {baseUrl}/chat/completions with `stream: true`. Omitted: this provider
+   * serves no chat, and no chat route may name it.
+   */
   chat: chatSection().optional(),
+  /**
+   * Text-to-speech through POST {baseUrl}/audio/speech. Omitted: this provider serves no text-to-speech, and
+   * no tts route may name it.
+   */
   tts: ttsSection().optional(),
+  /**
+   * Speech-to-text through POST {baseUrl}/audio/transcriptions. Omitted: this provider serves no
+   * speech-to-text, and no stt route may name it.
+   */
   stt: sttSection().optional(),
 });
 
@@ -99,10 +142,16 @@ function noDuplicateAuthorization(
 export const openaiProviderSchema = lazySchema((z) =>
   z
     .strictObject({
+      /** OpenAI's own API. */
       kind: z.literal('openai').describe("OpenAI's own API."),
+      /** Base URL of the API, up to and including /v1. Default https://api.openai.com/v1. */
       baseUrl: httpUrlSchema(
         `Base URL of the API, up to and including /v1. Default ${OPENAI_BASE_URL}.`,
       ).default(OPENAI_BASE_URL),
+      /**
+       * API key sent as "Authorization: Bearer <key>": a string, or { env: "OPENAI_API_KEY" } to read it from
+       * the environment. Required.
+       */
       apiKey: secretSchema(
         'API key sent as "Authorization: Bearer <key>": a string, or { env: "OPENAI_API_KEY" } to read it from the environment. Required.',
       ),
@@ -120,12 +169,21 @@ export const openaiProviderSchema = lazySchema((z) =>
 export const openaiCompatibleProviderSchema = lazySchema((z) =>
   z
     .strictObject({
+      /** A server that speaks OpenAI's API: vLLM, Kokoro-FastAPI, speaches, aggregators. */
       kind: z
         .literal('openai-compatible')
         .describe("A server that speaks OpenAI's API: vLLM, Kokoro-FastAPI, speaches, aggregators."),
+      /**
+       * Base URL of the server's OpenAI-style API, usually ending in /v1, e.g. http://10.0.0.5:8000/v1.
+       * Required.
+       */
       baseUrl: httpUrlSchema(
         "Base URL of the server's OpenAI-style API, usually ending in /v1, e.g. http://10.0.0.5:8000/v1. Required.",
       ),
+      /**
+       * API key sent as "Authorization: Bearer <key>": a string, or { env: "NAME" }. Omitted: no
+       * Authorization header.
+       */
       apiKey: secretSchema(
         'API key sent as "Authorization: Bearer <key>": a string, or { env: "NAME" }. Omitted: no Authorization header.',
       ).optional(),

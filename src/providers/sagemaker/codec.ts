@@ -15,6 +15,7 @@ import type {
  * `Content-Type`; `accept` in `X-Amzn-SageMaker-Accept` (SageMaker Runtime API reference; aws-sdk-js-v3).
  */
 export interface SageMakerInvocation {
+  /** The request body, sent verbatim: bytes, or a string sent as UTF-8. */
   body: Uint8Array | string;
   /** e.g. `'application/json'`, `'audio/wav'`. */
   contentType: string;
@@ -27,8 +28,14 @@ export interface SageMakerInvocation {
  * `dataType` `'UTF8'` or `'BINARY'`, `completionState` `'PARTIAL'` or `'COMPLETE'`.
  */
 export interface SageMakerInputPart {
+  /** The part's payload bytes (may be empty, e.g. a closing `COMPLETE` part). */
   bytes: Uint8Array;
+  /** The part's `DataType` header: `'UTF8'` for text, `'BINARY'` for bytes. Omitted: no header sent. */
   dataType?: 'UTF8' | 'BINARY';
+  /**
+   * The part's `CompletionState` header: `'PARTIAL'` while more of the input follows,
+   * `'COMPLETE'` on the last part. Omitted: no header sent.
+   */
   completionState?: 'PARTIAL' | 'COMPLETE';
 }
 
@@ -38,8 +45,11 @@ export interface SageMakerInputPart {
  * provider in errors.
  */
 export interface CodecCall<R> {
+  /** Name of the provider in the config, for error messages. */
   provider: string;
+  /** The request with provider-side ids (configured model or voice id, format asked for). */
   request: R;
+  /** The configured sample rate, in Hz: of the TTS output, or of the STT input. */
   sampleRate: number;
 }
 
@@ -54,8 +64,19 @@ export interface CodecCall<R> {
  *   adapter sets `partialOutput` on whatever it throws.
  */
 export interface SageMakerChatCodec {
+  /** Marks a chat codec. */
   readonly capability: 'chat';
+  /**
+   * The invocation for one chat request (`call.request.model` is the configured id, or
+   * `'default'` when the endpoint serves one model and the body should name none).
+   */
   encode(call: CodecCall<ProviderChatRequest>): SageMakerInvocation;
+  /**
+   * The chat events read from the PayloadPart bytes, in order: text deltas and tool calls, then
+   * exactly one `finish`. Parts may split messages anywhere, even inside a UTF-8 character.
+   * Throws ProtocolError on a malformed or truncated payload, ProviderError on an error the
+   * container reports in the stream.
+   */
   decode(parts: AsyncIterable<Uint8Array>, call: CodecCall<ProviderChatRequest>): AsyncIterable<ChatEvent>;
 }
 
@@ -71,15 +92,31 @@ export interface SageMakerChatCodec {
  *   omitted: the `encode()` body as one `COMPLETE` part.
  */
 export interface SageMakerTtsCodec {
+  /** Marks a TTS codec. */
   readonly capability: 'tts';
+  /**
+   * The formats the container produces at `sampleRate` (Hz), best first; the request asks for one of them.
+   */
   outputFormats(sampleRate: number): AudioFormat[];
+  /** The invocation for `call.request` (text, provider voice id, format). */
   encode(call: CodecCall<ProviderTtsRequest>): SageMakerInvocation;
+  /**
+   * The audio read from the PayloadPart bytes, each chunk labelled with its real format (a chunk
+   * may split a sample). Ends only after the container's last byte or end message. Throws
+   * ProtocolError on a malformed or truncated payload, ProviderError on an error the container
+   * reports in the stream.
+   */
   decode(parts: AsyncIterable<Uint8Array>, call: CodecCall<ProviderTtsRequest>): AsyncIterable<ProviderAudio>;
+  /**
+   * The input events of a bidirectional stream for the request. Omitted: the `encode()` body
+   * is sent as one `COMPLETE` part.
+   */
   input?(call: CodecCall<ProviderTtsRequest>): AsyncIterable<SageMakerInputPart>;
 }
 
 /** What an STT decoder also receives: the length of the audio sent, in ms (0 while it streams). */
 export interface SttCodecCall extends CodecCall<ProviderSttRequest> {
+  /** Length of the audio sent, in ms; 0 while the audio still streams in. */
   audioMs: number;
 }
 
@@ -95,10 +132,25 @@ export interface SttCodecCall extends CodecCall<ProviderSttRequest> {
  *   `call.request.audio` as it arrives; omitted: the codec cannot stream audio in.
  */
 export interface SageMakerSttCodec {
+  /** Marks an STT codec. */
   readonly capability: 'stt';
+  /**
+   * The formats the container accepts at `sampleRate` (Hz), best first; the caller's audio is converted to
+   * one.
+   */
   inputFormats(sampleRate: number): AudioFormat[];
+  /** The invocation for one whole utterance; `audio` is every byte of it in `call.request.format`. */
   encode(call: SttCodecCall, audio: Uint8Array): SageMakerInvocation;
+  /**
+   * Partial (when `call.request.interim`) and final transcripts, times in ms from the start of
+   * the audio; ends after the last final. Throws ProtocolError on a malformed or truncated
+   * payload, ProviderError on an error the container reports in the stream.
+   */
   decode(parts: AsyncIterable<Uint8Array>, call: SttCodecCall): AsyncIterable<TranscriptEvent>;
+  /**
+   * The input events of a bidirectional stream, built from `call.request.audio` as it arrives.
+   * Omitted: the codec cannot stream audio in (each utterance goes whole through `encode()`).
+   */
   input?(call: SttCodecCall): AsyncIterable<SageMakerInputPart>;
 }
 

@@ -52,8 +52,13 @@ const credentialsSchema = () =>
   sectionSchema(
     "Static AWS credentials used to sign requests (SigV4). Omitted: the AWS SDK's default provider chain (environment, shared config files, SSO, container and instance roles).",
     () => ({
+      /** AWS access key id: a string, or { env: "AWS_ACCESS_KEY_ID" }. */
       accessKeyId: secretSchema('AWS access key id: a string, or { env: "AWS_ACCESS_KEY_ID" }.'),
+      /** AWS secret access key: a string, or { env: "AWS_SECRET_ACCESS_KEY" }. */
       secretAccessKey: secretSchema('AWS secret access key: a string, or { env: "AWS_SECRET_ACCESS_KEY" }.'),
+      /**
+       * AWS session token of temporary credentials: a string, or { env: "AWS_SESSION_TOKEN" }. Omitted: none.
+       */
       sessionToken: secretSchema(
         'AWS session token of temporary credentials: a string, or { env: "AWS_SESSION_TOKEN" }. Omitted: none.',
       ).optional(),
@@ -64,9 +69,18 @@ const chatSection = () =>
   sectionSchema(
     'Chat through InvokeEndpointWithResponseStream; the codec builds the body and reads the reply.',
     () => ({
+      /**
+       * Logical model name (what ChatRequest.model says) -> the model id sent in the body, or "default" to
+       * send none (the endpoint serves one model).
+       */
       models: idMapSchema(
         'Logical model name (what ChatRequest.model says) -> the model id sent in the body, or "default" to send none (the endpoint serves one model).',
       ),
+      /**
+       * Payload codec: how the request body is built and the PayloadPart bytes are read. Built in:
+       * "openai-chat" (vLLM/LMI/TGI Messages API, SSE), "tgi", "jsonlines"; or a name registered
+       * with registerSageMakerCodec() before the config is parsed. Default "openai-chat".
+       */
       payload: payloadSchema(
         '"openai-chat" (vLLM/LMI/TGI Messages API, SSE), "tgi", "jsonlines"',
         'openai-chat',
@@ -76,17 +90,33 @@ const chatSection = () =>
 
 const ttsSection = () =>
   sectionSchema('Text-to-speech from a SageMaker endpoint (e.g. Cartesia Sonic).', () => ({
+    /** Model id the codec sends (e.g. "sonic-3" as Cartesia's model_id). Omitted: not sent. */
     model: nonEmptyStringSchema(
       'Model id the codec sends (e.g. "sonic-3" as Cartesia\'s model_id). Omitted: not sent.',
     ).optional(),
+    /** Logical voice name (what TtsRequest.voice says) -> the voice id this endpoint expects. */
     voices: idMapSchema(
       'Logical voice name (what TtsRequest.voice says) -> the voice id this endpoint expects.',
     ),
+    /**
+     * Payload codec: how the request body is built and the PayloadPart bytes are read. Built in:
+     * "cartesia" (JSON messages with base64 audio), "raw-pcm"; or a name registered with
+     * registerSageMakerCodec() before the config is parsed. Required.
+     */
     payload: payloadSchema('"cartesia" (JSON messages with base64 audio), "raw-pcm"'),
+    /**
+     * Sample rate in Hz of the PCM s16le mono audio the endpoint produces (asked for in the request). Default
+     * 24000.
+     */
     sampleRate: endpointSampleRate(
       SAGEMAKER_DEFAULT_TTS_SAMPLE_RATE,
       'Sample rate in Hz of the PCM s16le mono audio the endpoint produces (asked for in the request).',
     ),
+    /**
+     * "response": one InvokeEndpointWithResponseStream call per request (HTTP/1.1); "bidirectional":
+     * InvokeEndpointWithBidirectionalStream over HTTP/2 (input streamed while output flows). Default
+     * "response".
+     */
     stream: streamModeSchema(),
   }));
 
@@ -94,15 +124,31 @@ const sttSection = () =>
   sectionSchema(
     'Speech-to-text from a SageMaker endpoint: audio in, transcript events streamed back.',
     () => ({
+      /** Model id the codec sends. Omitted: not sent. */
       model: nonEmptyStringSchema('Model id the codec sends. Omitted: not sent.').optional(),
+      /** Default language of the audio (BCP 47, e.g. "en") when a request gives none. Omitted: auto. */
       language: languageSchema(
         'Default language of the audio (BCP 47, e.g. "en") when a request gives none. Omitted: auto.',
       ).optional(),
+      /**
+       * Payload codec: how the request body is built and the PayloadPart bytes are read. Built in:
+       * "wav" (one utterance as a WAV file), "raw-pcm" (raw PCM s16le); or a name registered with
+       * registerSageMakerCodec() before the config is parsed. Required.
+       */
       payload: payloadSchema('"wav" (one utterance as a WAV file), "raw-pcm" (raw PCM s16le)'),
+      /**
+       * Sample rate in Hz of the PCM s16le mono audio sent to the endpoint (the router converts to it).
+       * Default 16000.
+       */
       sampleRate: endpointSampleRate(
         SAGEMAKER_DEFAULT_STT_SAMPLE_RATE,
         'Sample rate in Hz of the PCM s16le mono audio sent to the endpoint (the router converts to it).',
       ),
+      /**
+       * "response": one InvokeEndpointWithResponseStream call per request (HTTP/1.1); "bidirectional":
+       * InvokeEndpointWithBidirectionalStream over HTTP/2 (input streamed while output flows). Default
+       * "response".
+       */
       stream: streamModeSchema(),
     }),
   );
@@ -124,13 +170,16 @@ function checkCodecs(provider: Record<string, unknown>, ctx: z.RefinementCtx): v
 export const sagemakerProviderSchema = lazySchema((z) =>
   z
     .strictObject({
+      /** An Amazon SageMaker AI real-time endpoint. */
       kind: z.literal('sagemaker').describe('An Amazon SageMaker AI real-time endpoint.'),
+      /** AWS region of the endpoint, e.g. "us-east-1". Required (also for SigV4 with endpointUrl). */
       region: z
         .string()
         .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must be an AWS region such as "us-east-1"')
         .describe(
           'AWS region of the endpoint, e.g. "us-east-1". Required (also for SigV4 with endpointUrl).',
         ),
+      /** Name of the SageMaker endpoint, as given to CreateEndpoint. Required. */
       endpointName: z
         .string()
         .regex(
@@ -139,6 +188,7 @@ export const sagemakerProviderSchema = lazySchema((z) =>
         )
         .max(63, 'must be at most 63 characters')
         .describe('Name of the SageMaker endpoint, as given to CreateEndpoint. Required.'),
+      /** Production variant to invoke (X-Amzn-SageMaker-Target-Variant). Omitted: by variant weights. */
       targetVariant: z
         .string()
         .min(1)
@@ -146,15 +196,30 @@ export const sagemakerProviderSchema = lazySchema((z) =>
         .describe(
           'Production variant to invoke (X-Amzn-SageMaker-Target-Variant). Omitted: by variant weights.',
         ),
+      /** Inference component to invoke (X-Amzn-SageMaker-Inference-Component). Omitted: none. */
       inferenceComponent: z
         .string()
         .min(1)
         .optional()
         .describe('Inference component to invoke (X-Amzn-SageMaker-Inference-Component). Omitted: none.'),
+      /**
+       * Custom SageMaker Runtime endpoint used verbatim, e.g. a VPC endpoint or the loopback emulator of
+       * voxroute/testing. Omitted: https://runtime.sagemaker.<region>.amazonaws.com (port 8443 for
+       * bidirectional streams).
+       */
       endpointUrl: httpUrlSchema(
         'Custom SageMaker Runtime endpoint used verbatim, e.g. a VPC endpoint or the loopback emulator of voxroute/testing. Omitted: https://runtime.sagemaker.<region>.amazonaws.com (port 8443 for bidirectional streams).',
       ).optional(),
+      /**
+       * Static AWS credentials (`accessKeyId`, `secretAccessKey`, optional `sessionToken`; each a
+       * string or `{ env: 'NAME' }`) used to sign requests (SigV4). Omitted: the AWS SDK's default
+       * provider chain (environment, shared config files, SSO, container and instance roles).
+       */
       credentials: credentialsSchema().optional(),
+      /**
+       * ID of a stateful session (X-Amzn-SageMaker-Session-Id), opened beforehand with InvokeEndpoint and
+       * SessionId "NEW_SESSION". Omitted: stateless.
+       */
       sessionId: z
         .string()
         .min(1)
@@ -162,6 +227,7 @@ export const sagemakerProviderSchema = lazySchema((z) =>
         .describe(
           'ID of a stateful session (X-Amzn-SageMaker-Session-Id), opened beforehand with InvokeEndpoint and SessionId "NEW_SESSION". Omitted: stateless.',
         ),
+      /** Opaque value forwarded to the container (X-Amzn-SageMaker-Custom-Attributes). Omitted: none. */
       customAttributes: z
         .string()
         .max(1024, 'must be at most 1024 characters')
@@ -170,8 +236,20 @@ export const sagemakerProviderSchema = lazySchema((z) =>
         .describe(
           'Opaque value forwarded to the container (X-Amzn-SageMaker-Custom-Attributes). Omitted: none.',
         ),
+      /**
+       * Chat through InvokeEndpointWithResponseStream; the payload codec builds the body and reads the reply.
+       * Omitted: this provider serves no chat, and no chat route may name it.
+       */
       chat: chatSection().optional(),
+      /**
+       * Text-to-speech from the endpoint (e.g. Cartesia Sonic on SageMaker), through its payload codec.
+       * Omitted: this provider serves no text-to-speech, and no tts route may name it.
+       */
       tts: ttsSection().optional(),
+      /**
+       * Speech-to-text from the endpoint: audio in, transcript events streamed back, through its payload
+       * codec. Omitted: this provider serves no speech-to-text, and no stt route may name it.
+       */
       stt: sttSection().optional(),
     })
     .superRefine(checkCodecs, { when: () => true })

@@ -19,7 +19,12 @@ import { errorEventFrames, sseEvent } from './wire.js';
 export interface MockToolUse {
   /** Default: `toolu_mock_<n>` with n the tool call's position. */
   id?: string;
+  /** Name of the tool called, sent as the block's `name`. */
   name: string;
+  /**
+   * The tool input: an object or its JSON text (streamed as `input_json_delta` pieces of 10
+   * characters), or the exact `partial_json` pieces (an array).
+   */
   input: MockToolArguments;
 }
 
@@ -32,7 +37,9 @@ export interface MockToolUse {
  * ```
  */
 export interface AnthropicMockUsage {
+  /** Reported as `usage.input_tokens` in `message_start`. */
   input_tokens: number;
+  /** Reported as `usage.output_tokens` in `message_delta`. */
   output_tokens: number;
 }
 
@@ -62,10 +69,18 @@ export const ANTHROPIC_STOP_REASONS = [
 export type AnthropicReply =
   | string
   | {
+      /** The reply's text, streamed one `text_delta` per word. Omitted (and no `deltas`): no text. */
       text?: string;
+      /** The exact `text_delta` texts, in order; replaces `text`. */
       deltas?: string[];
+      /** `tool_use` blocks sent after the text block, in order. Default: none. */
       toolUses?: MockToolUse[];
+      /** The `stop_reason`. Default: `'tool_use'` when there are tool uses, else `'end_turn'`. */
       stopReason?: (typeof ANTHROPIC_STOP_REASONS)[number];
+      /**
+       * Token counts reported. Default: input tokens = ceil(characters of the system prompt and
+       * messages / 4), output tokens = the number of deltas (text and tool input pieces).
+       */
       usage?: AnthropicMockUsage;
     };
 

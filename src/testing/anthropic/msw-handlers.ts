@@ -12,10 +12,13 @@ import { createAnthropicMock } from './mock.js';
  * const options: AnthropicHandlersOptions = { baseUrl: 'https://api.anthropic.com', reply: 'Hi.' };
  * ```
  */
-export type AnthropicHandlersOptions = { baseUrl: string } & ProviderOrOptions<
-  AnthropicMock,
-  AnthropicMockOptions
->;
+export type AnthropicHandlersOptions = {
+  /**
+   * Base URL the client calls, without `/v1` (as the SDK's `baseURL`), e.g. `'https://api.anthropic.com'`; a
+   * trailing slash is ignored.
+   */
+  baseUrl: string;
+} & ProviderOrOptions<AnthropicMock, AnthropicMockOptions>;
 
 /**
  * msw request handlers serving the Anthropic mock at `POST {baseUrl}/v1/messages` (e.g.

@@ -65,8 +65,11 @@ export function mockCartesiaSampleCount(
 
 /** Word timestamps in Cartesia's shape: parallel arrays, times in seconds. */
 export interface CartesiaWordTimestamps {
+  /** The words, in order. */
   words: string[];
+  /** Start of each word (same index as `words`), in seconds from the start of the context's audio. */
   start: number[];
+  /** End of each word (same index as `words`), in seconds from the start of the context's audio. */
   end: number[];
 }
 

@@ -42,7 +42,9 @@ const ENDPOINTS: readonly CartesiaEndpointName[] = ['bytes', 'sse', 'tts-websock
  * ```
  */
 export interface CartesiaTranscriptContext extends CallContext {
+  /** The audio of the segment being finalized: bytes in the query's encoding and sample rate. */
   audio: Uint8Array;
+  /** 1-based number of the segment on the connection (one per `finalize`). */
   segment: number;
 }
 

@@ -12,10 +12,10 @@ import { createCartesiaMock } from './mock.js';
  * const options: CartesiaHandlersOptions = { baseUrl: 'https://api.cartesia.ai', apiKey: 'test-key' };
  * ```
  */
-export type CartesiaHandlersOptions = { baseUrl?: string } & ProviderOrOptions<
-  CartesiaMock,
-  CartesiaMockOptions
->;
+export type CartesiaHandlersOptions = {
+  /** Base URL the client calls; a trailing slash is ignored. Default: `'https://api.cartesia.ai'`. */
+  baseUrl?: string;
+} & ProviderOrOptions<CartesiaMock, CartesiaMockOptions>;
 
 /**
  * msw handlers serving the Cartesia mock at `baseUrl`: `POST {baseUrl}/tts/bytes` and

@@ -45,9 +45,20 @@ export type CartesiaEndpointName = 'bytes' | 'sse' | 'tts-websocket' | 'stt-webs
  * ```
  */
 export interface CartesiaMockScript extends MockScript {
+  /**
+   * After this many counted messages (0: right after the upgrade), close the socket with `closeCode` and
+   * `closeReason`. Default: never.
+   */
   closeAfterChunks?: number;
+  /** Close code of the scripted close, e.g. 1008 (policy: a refused key). Default: 1011. */
   closeCode?: number;
+  /** Close reason of the scripted close (at most 123 bytes of UTF-8). Default: `''`. */
   closeReason?: string;
+  /**
+   * TTS: before the first audio of each context after the first on a connection, send this
+   * many more audio messages of the previous context (late audio the client must discard).
+   * Default: 0.
+   */
   lateChunks?: number;
 }
 

@@ -10,8 +10,20 @@ import type { RecordedRequest } from '../recorded-request.js';
  * ```
  */
 export type CartesiaReceivedFrame =
-  | { type: 'text'; data: string; json?: unknown }
-  | { type: 'binary'; data: Uint8Array };
+  | {
+      /** A text frame. */
+      type: 'text';
+      /** The frame's text. */
+      data: string;
+      /** The parsed JSON of `data`; undefined when it is not JSON. */
+      json?: unknown;
+    }
+  | {
+      /** A binary frame. */
+      type: 'binary';
+      /** The frame's bytes. */
+      data: Uint8Array;
+    };
 
 /**
  * The record of one WebSocket connection to the Cartesia mock: the upgrade request (URL with
@@ -35,5 +47,6 @@ export interface CartesiaSocketRecord extends RecordedRequest {
   messages: unknown[];
   /** Close code and reason once the socket has closed (1005 / 1006 when there was none). */
   closeCode?: number;
+  /** Close reason once the socket has closed (`''` when there was none); undefined while open. */
   closeReason?: string;
 }

@@ -27,8 +27,17 @@ import type { MockScript } from '../mock-script.js';
  * ```
  */
 export interface DeepgramListenScript extends MockScript {
+  /**
+   * After this many messages (0: right after the upgrade), close the socket with `closeCode` and
+   * `closeReason`. Default: never.
+   */
   closeAfterChunks?: number;
+  /** Close code of the scripted close, e.g. 1008 (policy: a refused key). Default: 1011. */
   closeCode?: number;
+  /**
+   * Close reason of the scripted close (at most 123 bytes of UTF-8). Default: `'mock server: scripted
+   * close'`.
+   */
   closeReason?: string;
 }
 

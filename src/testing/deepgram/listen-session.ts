@@ -20,7 +20,19 @@ import type { DeepgramMockWord } from './transcript.js';
  * const keepAlives = session.frames.filter((f) => f.type === 'text' && f.data.includes('KeepAlive'));
  * ```
  */
-export type DeepgramListenFrame = { type: 'binary'; bytes: number } | { type: 'text'; data: string };
+export type DeepgramListenFrame =
+  | {
+      /** A binary frame: audio. */
+      type: 'binary';
+      /** Size of the frame, in bytes. */
+      bytes: number;
+    }
+  | {
+      /** A text frame: a control message such as KeepAlive, Finalize or CloseStream. */
+      type: 'text';
+      /** The frame's text. */
+      data: string;
+    };
 
 /**
  * How a listen session closed: code, reason, and which side closed first (`'client'` also
@@ -32,8 +44,11 @@ export type DeepgramListenFrame = { type: 'binary'; bytes: number } | { type: 't
  * ```
  */
 export interface DeepgramListenClose {
+  /** The close code, e.g. 1000 (normal), 1011 (server error); 1006 when no close frame came. */
   code: number;
+  /** The close reason (`''` when none). */
   reason: string;
+  /** Which side closed first (`'client'` also for a client that went away without a close frame). */
   by: 'server' | 'client';
 }
 

@@ -32,7 +32,9 @@ export type DeepgramEndpointName = 'speak' | 'listen';
  * ```
  */
 export interface DeepgramMockScripts {
+  /** Script of `POST /v1/speak` (TTS), per call. */
   speak?: PerCall<MockScript>;
+  /** Script of the `/v1/listen` WebSocket (STT), per connection. */
   listen?: PerCall<DeepgramListenScript>;
 }
 

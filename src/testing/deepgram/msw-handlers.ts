@@ -11,10 +11,10 @@ import { createDeepgramMock, type DeepgramMock, type DeepgramMockOptions } from 
  * const options: DeepgramHandlersOptions = { baseUrl: 'https://api.deepgram.com', apiKey: 'dg-test' };
  * ```
  */
-export type DeepgramHandlersOptions = { baseUrl?: string } & ProviderOrOptions<
-  DeepgramMock,
-  DeepgramMockOptions
->;
+export type DeepgramHandlersOptions = {
+  /** Base URL the client calls; a trailing slash is ignored. Default: `'https://api.deepgram.com'`. */
+  baseUrl?: string;
+} & ProviderOrOptions<DeepgramMock, DeepgramMockOptions>;
 
 /**
  * msw handlers serving the Deepgram mock at `baseUrl`: `POST {baseUrl}/v1/speak` (HTTP, any

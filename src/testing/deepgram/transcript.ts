@@ -24,7 +24,9 @@ export interface DeepgramMockWord {
   word: string;
   /** As written in the transcript (Deepgram's `punctuated_word`). */
   punctuated: string;
+  /** Start of the word, in ms from the start of the audio. */
   startMs: number;
+  /** End of the word, in ms from the start of the audio. */
   endMs: number;
   /** True when the written word ends a sentence (`.`, `?`, `!`): the mock's endpoint. */
   sentenceEnd: boolean;

@@ -12,10 +12,10 @@ import { createElevenLabsMock } from './mock.js';
  * const options: ElevenLabsHandlersOptions = { baseUrl: 'https://api.elevenlabs.io', apiKey: 'xi-test' };
  * ```
  */
-export type ElevenLabsHandlersOptions = { baseUrl?: string } & ProviderOrOptions<
-  ElevenLabsMock,
-  ElevenLabsMockOptions
->;
+export type ElevenLabsHandlersOptions = {
+  /** Base URL the client calls; a trailing slash is ignored. Default: `'https://api.elevenlabs.io'`. */
+  baseUrl?: string;
+} & ProviderOrOptions<ElevenLabsMock, ElevenLabsMockOptions>;
 
 /**
  * msw request handlers serving the ElevenLabs mock's HTTP stream endpoint at `baseUrl`:

@@ -32,6 +32,7 @@ export interface ElevenLabsSocketRecord {
   chunksSent: number;
   /** Close code and reason once closed (either side; 1006 for a dropped connection). */
   closeCode?: number;
+  /** Close reason once closed (`''` when there was none); undefined while open. */
   closeReason?: string;
   /** Resolves with the close code and reason once the session has closed. */
   closed: Promise<{ code: number; reason: string }>;

@@ -29,8 +29,14 @@ import type { PerCall } from '../per-call.js';
  * ```
  */
 export interface ElevenLabsSocketScript extends MockScript {
+  /**
+   * After this many audio messages (0: right after the upgrade), close the socket with `closeCode` and
+   * `closeReason`. Default: never.
+   */
   closeAfterChunks?: number;
+  /** Close code of the scripted close, e.g. 1008 (policy: a refused key). Default: 1011. */
   closeCode?: number;
+  /** Close reason of the scripted close (at most 123 bytes of UTF-8). Default: `''`. */
   closeReason?: string;
 }
 
@@ -44,6 +50,8 @@ export interface ElevenLabsSocketScript extends MockScript {
  * ```
  */
 export interface ElevenLabsScripts {
+  /** Script of the HTTP stream endpoint (`POST /v1/text-to-speech/{voice}/stream`), per call. */
   stream?: PerCall<MockScript>;
+  /** Script of the stream-input WebSocket, per connection. */
   streamInput?: PerCall<ElevenLabsSocketScript>;
 }

@@ -18,7 +18,12 @@ import { wordPieces } from './text-pieces.js';
 export interface MockToolCall {
   /** Default: `call_<n>` with n the tool call's index. */
   id?: string;
+  /** Name of the tool called, sent as `function.name`. */
   name: string;
+  /**
+   * The arguments: an object or its JSON text (streamed in pieces of 10 characters), or the
+   * exact `function.arguments` deltas (an array).
+   */
   arguments: MockToolArguments;
 }
 
@@ -31,7 +36,9 @@ export interface MockToolCall {
  * ```
  */
 export interface MockChatUsage {
+  /** Reported as `usage.prompt_tokens`. */
   prompt_tokens: number;
+  /** Reported as `usage.completion_tokens`. */
   completion_tokens: number;
   /** Default: prompt_tokens + completion_tokens. */
   total_tokens?: number;
@@ -57,10 +64,18 @@ export const OPENAI_FINISH_REASONS = ['stop', 'length', 'tool_calls', 'content_f
 export type ChatReply =
   | string
   | {
+      /** The reply's text, streamed one word per content delta. Omitted (and no `deltas`): no text. */
       text?: string;
+      /** The exact content deltas, in order; replaces `text`. */
       deltas?: string[];
+      /** Tool calls streamed after the content as tool-call deltas, in order. Default: none. */
       toolCalls?: MockToolCall[];
+      /** The `finish_reason`. Default: `'tool_calls'` when there are tool calls, else `'stop'`. */
       finishReason?: (typeof OPENAI_FINISH_REASONS)[number];
+      /**
+       * Token counts reported in the last chunk. Default: prompt tokens = ceil(characters of all
+       * message contents / 4), completion tokens = the number of deltas.
+       */
       usage?: MockChatUsage;
     };
 

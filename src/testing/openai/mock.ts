@@ -46,6 +46,7 @@ const PATHS: ReadonlyArray<readonly [string, OpenAiEndpoint]> = [
  * ```
  */
 export interface TranscriptContext extends CallContext {
+  /** The bytes of the uploaded audio file, as sent (a WAV file: header included). */
   audio: Uint8Array;
 }
 
@@ -102,6 +103,10 @@ export interface OpenAiCompatibleMockOptions {
  * ```
  */
 export interface OpenAiCompatibleMock extends MockProvider {
+  /**
+   * The server the mock imitates (error shapes, stream details), as given in its options. Default:
+   * `'openai'`.
+   */
   readonly dialect: OpenAiDialect;
   /** Requests received so far on `endpoint`. */
   calls(endpoint: OpenAiEndpoint): number;

@@ -11,10 +11,13 @@ import { createOpenAiCompatibleMock } from './mock.js';
  * const options: OpenAiCompatibleHandlersOptions = { baseUrl: 'https://api.openai.com/v1', chat: 'Hi.' };
  * ```
  */
-export type OpenAiCompatibleHandlersOptions = { baseUrl: string } & ProviderOrOptions<
-  OpenAiCompatibleMock,
-  OpenAiCompatibleMockOptions
->;
+export type OpenAiCompatibleHandlersOptions = {
+  /**
+   * Base URL the client calls, up to and including `/v1`, e.g. `'https://api.openai.com/v1'`; a trailing
+   * slash is ignored.
+   */
+  baseUrl: string;
+} & ProviderOrOptions<OpenAiCompatibleMock, OpenAiCompatibleMockOptions>;
 
 /**
  * msw request handlers serving the OpenAI-compatible mock at `baseUrl` (e.g.

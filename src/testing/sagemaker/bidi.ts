@@ -27,7 +27,9 @@ import { partBytes, payloadPartMessage, recut, streamErrorMessage } from './wire
  * ```
  */
 export interface SageMakerDuplexRecord {
+  /** Every input part, in order, the signed envelopes removed. */
   parts: SageMakerDuplexPart[];
+  /** True once the client's end frame (an envelope with an empty payload) arrived. */
   endFrame: boolean;
   /** Envelopes received, the end frame included. */
   envelopes: number;

@@ -90,6 +90,10 @@ export interface SageMakerChatEndpointOptions {
   payload?: SageMakerChatPayload;
   /** The model's reply, per call. Default `'This is a mock reply.'` */
   reply?: PerCall<string, SageMakerCallContext>;
+  /**
+   * Latency and faults of the endpoint, per call (`chunkBytes` also sizes TTS parts). Default: the emulator's
+   * script.
+   */
   script?: PerCall<SageMakerScript>;
 }
 
@@ -115,9 +119,17 @@ export type SageMakerTtsPayload = 'cartesia' | 'raw-pcm';
 
 /** Options of {@link sageMakerTtsEndpoint}. */
 export interface SageMakerTtsEndpointOptions {
+  /**
+   * Format of the reply: `'cartesia'` (Cartesia's SSE events, base64 audio) or `'raw-pcm'`
+   * (raw PCM s16le bytes, `audio/pcm`), as the codecs of the same names read them.
+   */
   payload: SageMakerTtsPayload;
   /** How text becomes audio (60 ms a character by default; `sampleRate` default: the request's, else 24000). */
   speech?: MockSpeechOptions;
+  /**
+   * Latency and faults of the endpoint, per call (`chunkBytes` also sizes TTS parts). Default: the emulator's
+   * script.
+   */
   script?: PerCall<SageMakerScript>;
 }
 
@@ -188,6 +200,10 @@ export interface SageMakerSttEndpointOptions {
   transcript?: PerCall<string, SageMakerCallContext>;
   /** Send a partial for each word before the final. Default false. */
   partials?: boolean;
+  /**
+   * Latency and faults of the endpoint, per call (`chunkBytes` also sizes TTS parts). Default: the emulator's
+   * script.
+   */
   script?: PerCall<SageMakerScript>;
 }
 

@@ -31,7 +31,9 @@ import {
  * ```
  */
 export interface SageMakerColdStart {
+  /** Idle time after which the next call is a cold start, in ms since the endpoint's last activity. */
   afterIdleMs: number;
+  /** Extra wait of a cold start before the response headers, in ms. */
   delayMs: number;
 }
 
@@ -60,7 +62,10 @@ export interface SageMakerMockOptions {
    * emulator recomputes each event signature with node:crypto); failures are counted in the
    * stream's record (`badSignatures`). Omitted: signatures are not checked.
    */
-  verifySignatures?: { secretAccessKey: string };
+  verifySignatures?: {
+    /** The AWS secret access key the client signs with (the config's `credentials.secretAccessKey`). */
+    secretAccessKey: string;
+  };
   /** Waits for the script's delays. Default: real timers. */
   delay?: Delay;
   /** Clock in ms, for `receivedAtMs` and cold starts. Default: `performance.now()`. */

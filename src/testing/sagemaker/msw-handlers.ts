@@ -11,10 +11,13 @@ import { createSageMakerMock, type SageMakerMock, type SageMakerMockOptions } fr
  * const options: SageMakerHandlersOptions = { endpointUrl: 'https://runtime.sagemaker.us-east-1.amazonaws.com', endpoints: {} };
  * ```
  */
-export type SageMakerHandlersOptions = { endpointUrl: string } & ProviderOrOptions<
-  SageMakerMock,
-  SageMakerMockOptions
->;
+export type SageMakerHandlersOptions = {
+  /**
+   * SageMaker Runtime URL the client calls, e.g. `'https://runtime.sagemaker.us-east-1.amazonaws.com'`;
+   * a trailing slash is ignored.
+   */
+  endpointUrl: string;
+} & ProviderOrOptions<SageMakerMock, SageMakerMockOptions>;
 
 /**
  * msw request handlers serving the SageMaker mock at `endpointUrl`:

@@ -35,6 +35,7 @@ export interface SageMakerEmulatorOptions extends SageMakerMockOptions {
 export interface SageMakerEmulator {
   /** `http://127.0.0.1:<port>`: pass it as the SDK's `endpoint` or the config's `endpointUrl`. */
   url: string;
+  /** The TCP port the emulator listens on: the `port` option, or the free port the OS chose for 0. */
   port: number;
   /** Every request received (HTTP/1.1 and HTTP/2), in arrival order. */
   requests: RecordedRequest[];

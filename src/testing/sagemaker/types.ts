@@ -41,8 +41,13 @@ export interface SageMakerScript extends MockScript {
  * ```
  */
 export interface SageMakerReply {
+  /** The PayloadPart payloads streamed back, in order; a string is sent as UTF-8. */
   parts: Array<string | Uint8Array>;
+  /** Parts that end the stream normally, sent after `parts` (left out by `endWithoutDone`). Default: none. */
   closing?: Array<string | Uint8Array>;
+  /**
+   * The container's content type (`X-Amzn-SageMaker-Content-Type`). Default: `'application/octet-stream'`.
+   */
   contentType?: string;
 }
 
@@ -56,8 +61,11 @@ export interface SageMakerReply {
  * ```
  */
 export interface SageMakerCallContext extends CallContext {
+  /** Name of the endpoint called (from the request path). */
   endpointName: string;
+  /** The request body's bytes, as received. */
   body: Uint8Array;
+  /** The request body parsed as JSON; undefined when it is not JSON. */
   json: unknown;
 }
 
@@ -72,7 +80,9 @@ export interface SageMakerCallContext extends CallContext {
  * ```
  */
 export interface SageMakerEndpoint {
+  /** What the endpoint streams back: one reply, one per call, or a function of the call. */
   reply: PerCall<SageMakerReply, SageMakerCallContext>;
+  /** Latency and faults of this endpoint, per call. Default: the emulator's script. */
   script?: PerCall<SageMakerScript>;
   /**
    * Answers a bidirectional stream (HTTP/2): receives the input parts as they arrive and
@@ -83,8 +93,11 @@ export interface SageMakerEndpoint {
 
 /** One PayloadPart of a bidirectional stream, as received or sent (SageMaker Runtime API reference). */
 export interface SageMakerDuplexPart {
+  /** The part's payload bytes. */
   bytes: Uint8Array;
+  /** The part's `DataType` header (`'UTF8'` or `'BINARY'`); undefined when the part has none. */
   dataType?: string;
+  /** The part's `CompletionState` header (`'PARTIAL'` or `'COMPLETE'`); undefined when the part has none. */
   completionState?: string;
 }
 
