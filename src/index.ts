@@ -47,7 +47,9 @@ export {
   ProviderError,
   RequestError,
   TimeoutError,
+  type TimeoutErrorOptions,
   type TimeoutPhase,
+  type TimeoutSetting,
   VoxrouteError,
 } from './errors/index.js';
 // Fleet-shared health (config `health`), seen through router.on('fleet') and router.stats().fleet

@@ -6,5 +6,10 @@ export { MidStreamError } from './mid-stream-error.js';
 export { ProtocolError, type ProtocolErrorOptions } from './protocol-error.js';
 export { ProviderError, type ProviderErrorOptions } from './provider-error.js';
 export { RequestError } from './request-error.js';
-export { TimeoutError, type TimeoutPhase } from './timeout-error.js';
+export {
+  TimeoutError,
+  type TimeoutErrorOptions,
+  type TimeoutPhase,
+  type TimeoutSetting,
+} from './timeout-error.js';
 export { VoxrouteError, type VoxrouteErrorOptions } from './voxroute-error.js';

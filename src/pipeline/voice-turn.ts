@@ -26,8 +26,9 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  *
  * With `budgetMs` (end of speech -> first audio), chat and TTS get per-call first-chunk
  * deadlines (`firstChunkTimeoutMs`, and `hedgeAfterMs` on hedged routes) of half of what the
- * budget has left after the later stages' measured time to first chunk, at least 50 ms, so a
- * slow provider falls back in time. They shorten only the attempts with a fallback behind
+ * budget has left after the later stages' measured time to first chunk, at least 50 ms and at
+ * least twice the stage's own measured median time to first chunk (see `stageDeadlines`), so
+ * a slow provider falls back in time and a typical one is not cut off. They shorten only the attempts with a fallback behind
  * them: a stage's last candidate keeps at least its route's own first-chunk deadline, so a
  * spent budget never turns a late answer into no answer. The STT stage keeps its route's
  * deadlines (its end of speech is known only when the audio ends).
@@ -135,12 +136,13 @@ async function* runTurn(
     transcript = finals.filter((t) => t !== '').join(' ');
     if (transcript === '') return;
 
+    const measured = router.stats();
     const chat = router.chat({
       messages: [...request.messages, { role: 'user', content: transcript }],
       model: request.model,
       signal: turn.signal,
       ...(routes.chat !== undefined ? { route: routes.chat } : {}),
-      ...stageDeadlines(left(), expectedTtfcMs(router.stats(), 'tts')),
+      ...stageDeadlines(left(), expectedTtfcMs(measured, 'tts'), expectedTtfcMs(measured, 'chat')),
     });
     const tokens = new EventQueue<string>();
     const clauses = new ClauseSplitter(request.language !== undefined ? { locale: request.language } : {});
@@ -155,7 +157,7 @@ async function* runTurn(
         ...(request.output ? { format: request.output } : {}),
         ...(routes.tts !== undefined ? { route: routes.tts } : {}),
         ...language,
-        ...stageDeadlines(left(), 0),
+        ...stageDeadlines(left(), 0, expectedTtfcMs(router.stats(), 'tts')),
       });
       speaking = (async () => {
         for await (const chunk of tts as AsyncIterable<AudioChunk>) {

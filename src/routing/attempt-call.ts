@@ -51,6 +51,11 @@ export interface Running<T> {
   clockStarted: Promise<void>;
   /** False until the clock started. */
   timing: boolean;
+  /**
+   * The TimeoutError of the caller's first-chunk deadline, when that deadline passed and was
+   * shorter than the route's own (see {@link RouteCandidate.firstChunkByCaller}): not charged.
+   */
+  callerTimeout: TimeoutError | undefined;
 }
 
 export type FirstOutcome<T> =
@@ -168,6 +173,21 @@ export class AttemptCall<T> implements OrderState {
     r.attempt.durationMs = this.run.clock.now() - r.t0;
   }
 
+  /**
+   * Records attempt `r`, which failed with the caller's own first-chunk deadline (see
+   * {@link Running.callerTimeout}), as cancelled: its wait so far is a lower bound of its time
+   * to first chunk (as for a barge-in), no failure is counted and a probe slot it held is freed.
+   * The attempt keeps its error and outcome `failed` (the caller's deadline did pass).
+   */
+  recordCallerTimeout(r: Running<T>): void {
+    const { clock, tracker } = this.run;
+    if (r.timing)
+      tracker.recordCancelled(r.c.key, r.attempt.durationMs ?? clock.now() - r.t0, clock.now(), {
+        decayMs: this.run.ewmaDecayMs,
+      });
+    r.c.health?.recordFailure({ kind: 'cancelled' });
+  }
+
   /** Cancels an attempt that is not charged (barge-in, hedge loser, call aborted). */
   cancel(r: Running<T>): void {
     if (r.ended) return;
@@ -236,6 +256,7 @@ export class AttemptCall<T> implements OrderState {
       position: pos,
       clockStarted: STARTED,
       timing: !c.startsClock,
+      callerTimeout: undefined,
     };
     r.first = this.#firstOutcome(r);
     this.running.push(r);
@@ -284,6 +305,7 @@ export class AttemptCall<T> implements OrderState {
       }
       const first = await withDeadline(firstItem, c.firstChunkMs, clock, () => {
         const timeout = new TimeoutError('first-chunk', c.firstChunkMs, { provider: c.provider });
+        if (c.firstChunkByCaller) r.callerTimeout = timeout;
         if (r.abort) r.abort.abort(timeout);
         else scope.stopShared(timeout);
         return timeout;

@@ -35,7 +35,7 @@ export async function* drive<T>(
   // The call's state and its attempts' bookkeeping: one object per call (see AttemptCall).
   const call = new AttemptCall(run, settle, scope);
   const { attempts, running, order, events, callAbort, callStart } = call;
-  scope.open(run.signal, run.closeSignal, clock, run.deadlineMs);
+  scope.open(run.signal, run.closeSignal, clock, run.deadlineMs, run.deadlineSetting);
 
   try {
     if (callAbort.aborted) throw call.fail(call.callAbortError());
@@ -170,13 +170,19 @@ export async function* drive<T>(
         r.attempt.error = error;
         // A deadline that passed while the event loop was blocked is not the provider's failure.
         const stall = isRouterStall(error);
-        // Only a failure that is the provider's is recorded against it: not the caller's or the
-        // config's error (e.g. a header the HTTP client refused to send), nor a request the
-        // provider called bad (400, 413, 422; the breaker counts it as cancelled too).
-        if (!stall && canFallBack(error)) tracker.recordFailure(r.c.key, clock.now(), r.attempt.durationMs);
-        r.c.health?.recordFailure(
-          breakerFailureOf(error, { reusedSocketReset: isReusedSocketReset(error), routerStall: stall }),
-        );
+        if (r.callerTimeout !== undefined && error === r.callerTimeout) {
+          // The caller's first-chunk deadline, shorter than the route's, passed: the provider was
+          // still within its own allowed time. Recorded as cancelled, charged to nobody.
+          call.recordCallerTimeout(r);
+        } else {
+          // Only a failure that is the provider's is recorded against it: not the caller's or the
+          // config's error (e.g. a header the HTTP client refused to send), nor a request the
+          // provider called bad (400, 413, 422; the breaker counts it as cancelled too).
+          if (!stall && canFallBack(error)) tracker.recordFailure(r.c.key, clock.now(), r.attempt.durationMs);
+          r.c.health?.recordFailure(
+            breakerFailureOf(error, { reusedSocketReset: isReusedSocketReset(error), routerStall: stall }),
+          );
+        }
         if (events.wants('error'))
           events.emit('error', {
             ...call.baseOf(r),

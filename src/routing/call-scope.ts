@@ -50,13 +50,16 @@ export class CallScope {
 
   /**
    * The call starts: it follows `signal` (the caller's, if any) and `closeSignal` (the
-   * router's), and gets a total deadline of `deadlineMs` (0 or undefined: none).
+   * router's), and gets a total deadline of `deadlineMs` (0 or undefined: none), set by the
+   * option `setting` (the request's `deadlineMs`, default the route's `totalTimeoutMs`), which
+   * its TimeoutError names.
    */
   open(
     signal: AbortSignal | undefined,
     closeSignal: AbortSignal,
     clock: Clock,
     deadlineMs: number | undefined,
+    setting: 'deadlineMs' | 'totalTimeoutMs' = 'totalTimeoutMs',
   ): void {
     this.#signal = signal;
     this.#closeSignal = closeSignal;
@@ -75,7 +78,7 @@ export class CallScope {
     if (signal?.aborted || closeSignal.aborted) this.abort();
     if (deadlineMs) {
       this.#budgetTimer = clock.setTimeout(
-        () => this.abort(new TimeoutError('total', deadlineMs)),
+        () => this.abort(new TimeoutError('total', deadlineMs, { setting })),
         deadlineMs,
       );
     }
@@ -134,7 +137,12 @@ export class CallScope {
   abortError(committed: boolean): VoxrouteError {
     const reason: unknown = this.link.reason;
     if (TimeoutError.isInstance(reason)) {
-      return committed ? new TimeoutError('total', reason.timeoutMs, { partialOutput: true }) : reason;
+      return committed
+        ? new TimeoutError('total', reason.timeoutMs, {
+            partialOutput: true,
+            ...(reason.setting !== undefined ? { setting: reason.setting } : {}),
+          })
+        : reason;
     }
     return new AbortError(this.#closeSignal?.aborted ? 'The router was closed' : 'The call was aborted', {
       cause: this.#signal?.reason,

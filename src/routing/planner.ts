@@ -101,12 +101,17 @@ export class RoutePlanner {
           ? 0
           : firstChunkDeadlineMs(route.firstChunkTimeoutMs, snap);
       routeFirstChunkMs.push(own);
+      const callFirstChunkMs = request.firstChunkTimeoutMs;
       // One literal with every field: the same shape for every candidate.
       built.push({
         provider: name,
         model: made.model,
         key,
-        firstChunkMs: request.firstChunkTimeoutMs ?? own,
+        firstChunkMs: callFirstChunkMs ?? own,
+        // The caller's deadline is shorter than the route's own (or the route has none): its
+        // passing is the caller's hurry, not the provider's fault.
+        firstChunkByCaller:
+          callFirstChunkMs !== undefined && callFirstChunkMs > 0 && (own === 0 || callFirstChunkMs < own),
         deadlines: this.#deadlinesOf(route),
         start: made.start,
         inputEnded: made.inputEnded,
@@ -307,6 +312,7 @@ export class RoutePlanner {
       tracing: shared.tracing,
       redact: shared.redact,
       deadlineMs: request.deadlineMs ?? route.totalTimeoutMs,
+      deadlineSetting: request.deadlineMs !== undefined ? 'deadlineMs' : 'totalTimeoutMs',
       hedgeBudget: route.hedge ? this.#hedgeBudgets.earn(routeName, route.hedge.maxShare) : undefined,
       ewmaDecayMs: route.ewmaDecayMs,
       resumable: route.midStream !== 'error',
@@ -403,6 +409,8 @@ function spareLast<T>(
   const last = built[at]!;
   const own = routeFirstChunkMs[at]!;
   last.firstChunkMs = own === 0 || last.firstChunkMs === 0 ? 0 : Math.max(own, last.firstChunkMs);
+  // The last candidate waits at least the route's own deadline (or none): its passing is charged.
+  last.firstChunkByCaller = false;
 }
 
 /** A caller's name for a message: quoted, cut at 64 characters. */

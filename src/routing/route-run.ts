@@ -22,6 +22,14 @@ export interface RouteCandidate<T> {
   key: string;
   /** First-chunk deadline of this attempt in ms (0: none). */
   firstChunkMs: number;
+  /**
+   * True when `firstChunkMs` is the caller's (a per-call `firstChunkTimeoutMs`, e.g. a voice
+   * turn's budget) and shorter than the route's own first-chunk deadline (or the route has
+   * none): when it passes, the provider was still within its own allowed time, so the attempt
+   * fails over (TimeoutError, phase `first-chunk`) but is recorded as cancelled: no failure in
+   * its latency figures, nothing counted by its circuit breaker.
+   */
+  firstChunkByCaller?: boolean;
   /** Deadlines handed to the adapter's transport. */
   deadlines: Deadlines;
   /**
@@ -106,6 +114,11 @@ export interface RouteRun<T> {
   textOf?: (item: T) => string | undefined;
   /** Deadline of the whole call, all attempts included, in ms (TimeoutError phase `total`). */
   deadlineMs?: number;
+  /**
+   * The option that set `deadlineMs`, named by its TimeoutError: `'deadlineMs'` (the request's)
+   * or `'totalTimeoutMs'` (the route's). Default: `'totalTimeoutMs'`.
+   */
+  deadlineSetting?: 'deadlineMs' | 'totalTimeoutMs';
   /** Budget of hedged attempts; absent: no hedging. */
   hedgeBudget?: HedgeBudget;
   /** OpenTelemetry spans; absent: none. */

@@ -52,6 +52,11 @@ export interface RouterOptions {
    * Monotonic clock and timers for every deadline and measurement: an object with the functions
    * `now()` (ms), `setTimeout(fn, ms)` and `clearTimeout(handle)`; anything else is a TypeError
    * naming `clock` from createRouter. Default: performance.now() and the global timers.
+   * The router reads `now()` through a monotonic wrapper: a value below one it already read (a
+   * wall clock stepped back by NTP, a test clock set back) or one that is not a finite number
+   * counts as the last value read, so time stands still until the clock passes it again, and no
+   * latency, hedge delay or score is ever negative or NaN. Timer delays it passes are finite
+   * numbers from 0.
    */
   clock?: Clock;
   /**

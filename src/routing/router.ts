@@ -7,6 +7,7 @@ import { collectConfigIds, collectSecretLiterals } from '../config/redact.js';
 import { createErrorRedactor } from '../errors/redact.js';
 import { FleetHealth } from '../fleet/index.js';
 import { systemClock } from '../internal/clock.js';
+import { monotonicClock } from '../internal/monotonic-clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import { createTracing } from '../telemetry/tracing.js';
@@ -47,7 +48,10 @@ export { DEFAULT_TTS_FORMAT } from './tts.js';
 export function createRouter(config: RouterConfig | ResolvedConfig, options: RouterOptions = {}): Router {
   checkRouterOptions(options);
   const resolved = parseConfig(config, options.env ? { env: options.env } : {});
-  const clock = options.clock ?? systemClock;
+  // A caller's clock that steps back (NTP, a test clock) must not make a latency, a hedge delay
+  // or a score negative or NaN: every part of the router reads it through one monotonic wrapper.
+  const callerClock = options.clock ? monotonicClock(options.clock) : undefined;
+  const clock = callerClock ?? systemClock;
   // Checked (TypeError naming `logger`) and isolated: a logger that throws changes nothing.
   const logger = routerLogger(options.logger);
   // Checked here (TypeError naming `ca`), not at the first https call charged to a provider.
@@ -69,7 +73,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   setMaxListeners(0, closed);
   const adapters = new Map<string, ProviderAdapter>();
   for (const [name, provider] of Object.entries(resolved.providers))
-    adapters.set(name, createAdapter(name, provider, options.clock));
+    adapters.set(name, createAdapter(name, provider, callerClock));
   // One tracker for the router: a provider's latency is a fact about the provider, whichever
   // route measured it. (Per-route decay times come with the scoring work of a later issue.)
   const tracker = new LatencyTracker();

@@ -37,6 +37,7 @@ export function withPartialOutput(error: unknown, partialOutput: boolean): unkno
   }
   if (TimeoutError.isInstance(error) && error.partialOutput !== partialOutput) {
     return new TimeoutError(error.phase, error.timeoutMs, {
+      ...(error.setting !== undefined ? { setting: error.setting } : {}),
       provider: error.provider,
       retryable: error.retryable,
       partialOutput,
