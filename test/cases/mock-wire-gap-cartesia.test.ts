@@ -142,6 +142,29 @@ describe('POST /stt (batch) with the official cartesia-js client', () => {
   });
 });
 
+describe('POST /stt scripts', () => {
+  it('the per-endpoint key `stt` scripts the batch endpoint: a scripted 503, then the transcript', async () => {
+    const scripted = createCartesiaMock({ apiKey, script: { stt: [{ failTimes: 1, failStatus: 503 }] } });
+    const local = await startMockServer({ provider: scripted });
+    try {
+      const official = new Cartesia({ apiKey, baseURL: local.url, maxRetries: 0 });
+      const params = async () => ({
+        file: await toFile(wav, 'turn.wav', { type: 'audio/wav' }),
+        model: 'ink-whisper',
+      });
+      const failed = await official.stt.transcribe(await params()).catch((e: unknown) => e);
+      expect((failed as { status?: number }).status).toBe(503);
+      expect((await official.stt.transcribe(await params())).text).toBe('This is a mock transcript.');
+      expect(scripted.requests.map((r) => [r.endpoint, r.call, r.status])).toEqual([
+        ['stt', 1, 503],
+        ['stt', 2, 200],
+      ]);
+    } finally {
+      await local.close();
+    }
+  });
+});
+
 describe('POST /stt through msw (cartesiaHandlers)', () => {
   it('the official client reaches the batch endpoint at the real base URL', async () => {
     const { setupServer } = await import('msw/node');
