@@ -6,13 +6,13 @@
 
 // Anthropic Messages API mock (src/testing/anthropic)
 export * from './anthropic/index.js';
-// Cartesia mock: /tts/bytes, /tts/sse, /tts/websocket, /stt/websocket (src/testing/cartesia)
+// Cartesia mock: /tts/bytes, /tts/sse, /stt, /tts/websocket, /stt/websocket (src/testing/cartesia)
 export * from './cartesia/index.js';
 // Deepgram mock: /v1/speak (REST) and /v1/listen (WebSocket) (src/testing/deepgram)
 export * from './deepgram/index.js';
 export type { Delay, ManualDelay } from './delay.js';
 export { createManualDelay, realDelay } from './delay.js';
-// ElevenLabs mock: /v1/text-to-speech/{voice}/stream (HTTP) and /stream-input (WebSocket) (src/testing/elevenlabs)
+// ElevenLabs mock: /v1/text-to-speech/{voice}[/stream] (HTTP) and /stream-input (WebSocket) (src/testing/elevenlabs)
 export * from './elevenlabs/index.js';
 export { MOCK_ENV_FALLBACK, mockEnv } from './mock-env.js';
 export type { MockProvider } from './mock-provider.js';
@@ -42,6 +42,7 @@ export type {
   TranscriptContext,
 } from './openai/mock.js';
 export { createOpenAiCompatibleMock } from './openai/mock.js';
+export { DEFAULT_MOCK_MODELS } from './openai/models.js';
 export type { OpenAiCompatibleHandlersOptions } from './openai/msw-handlers.js';
 export { openAiCompatibleHandlers } from './openai/msw-handlers.js';
 export type { MockSpeechOptions } from './openai/speech.js';

@@ -139,7 +139,7 @@ function scriptPlan(kind: CheckedMockKind): {
       return { single: s.base, endpoints: {} };
     case 'cartesia': {
       const c = s.cartesia;
-      return { single: c, endpoints: { bytes: c, sse: c, 'tts-websocket': c, 'stt-websocket': c } };
+      return { single: c, endpoints: { bytes: c, sse: c, stt: c, 'tts-websocket': c, 'stt-websocket': c } };
     }
     case 'deepgram':
       return { endpoints: { speak: s.base, listen: s.socket }, perEndpointOnly: true };

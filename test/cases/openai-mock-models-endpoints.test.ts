@@ -3,8 +3,8 @@
  * models: `GET /models` (`models.list()`) and `GET /models/{id}` (`models.retrieve(id)`, with
  * the id percent-encoded, `/` as `%2F`, as vLLM model ids have slashes). It lists the models it
  * is configured with (`models`; startMockProviders fills them in from the config), in OpenAI's
- * shape `{ object: 'list', data: [{ id, object: 'model', created, owned_by }] }`; an unknown id
- * is a 404 in the dialect's error shape. Before, both were a 404 ("No mock endpoint") and a POST
+ * shape `{ object: 'list', data: [{ id, object: 'model', created, owned_by }] }`, followed by
+ * DEFAULT_MOCK_MODELS (the ids the official clients' examples use); an unknown id is a 404 in the dialect's error shape. Before, both were a 404 ("No mock endpoint") and a POST
  * only route, so CI code that checks the served models could not run against the mocks. Over a
  * real loopback socket (startMockServer) and through msw.
  */
@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RouterConfig } from '../../src/index.js';
 import {
   createOpenAiCompatibleMock,
+  DEFAULT_MOCK_MODELS,
   type MockServer,
   openAiCompatibleHandlers,
   startMockProviders,
@@ -22,8 +23,10 @@ import {
 } from '../../src/testing/index.js';
 
 const MODELS = ['meta-llama/Llama-3.1-8B-Instruct', 'kokoro', 'whisper-large-v3'];
-const listed = (ids: readonly string[]) =>
+const entries = (ids: readonly string[]) =>
   ids.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'voxroute-mock' }));
+/** What GET /models lists for configured `ids`: them, then the defaults. */
+const listed = (ids: readonly string[]) => entries([...ids, ...DEFAULT_MOCK_MODELS]);
 
 let close: () => Promise<void> = async () => {};
 afterEach(async () => {
@@ -59,7 +62,7 @@ describe('GET /models and /models/{id} with the official openai client', () => {
     ]);
   });
 
-  it('an unknown id is a 404 model_not_found; a wrong key a 401; no models configured lists none', async () => {
+  it('an unknown id is a 404 model_not_found; a wrong key a 401; no models configured lists the defaults only', async () => {
     const { baseURL } = await serve({ apiKey: 'test-key', models: MODELS });
     const openai = new OpenAI({ baseURL, apiKey: 'test-key', maxRetries: 0 });
     const missing = await openai.models.retrieve('gpt-5').catch((e: unknown) => e);
@@ -75,7 +78,9 @@ describe('GET /models and /models/{id} with the official openai client', () => {
     await close();
 
     const empty = await serve({});
-    expect(await listAll(new OpenAI({ baseURL: empty.baseURL, apiKey: 'x', maxRetries: 0 }))).toEqual([]);
+    expect(await listAll(new OpenAI({ baseURL: empty.baseURL, apiKey: 'x', maxRetries: 0 }))).toEqual(
+      entries(DEFAULT_MOCK_MODELS),
+    );
   });
 
   it('POST /models is a 405, as a GET on a POST endpoint', async () => {

@@ -17,6 +17,7 @@ import type { CartesiaMockSpeech } from './audio.js';
 import { httpErrorBody } from './errors.js';
 import type { CartesiaEndpointName, CartesiaEndpointScripts, CartesiaMockScript } from './script.js';
 import type { CartesiaSocketRecord } from './socket-record.js';
+import { sttBatchPlan } from './stt-batch.js';
 import { runSttSession, STT_BYTES_PER_SAMPLE } from './stt-session.js';
 import { bytesPlan, ssePlan } from './tts-http.js';
 import { runTtsSession } from './tts-session.js';
@@ -24,12 +25,13 @@ import { runTtsSession } from './tts-session.js';
 const HTTP_PATHS: ReadonlyArray<readonly [string, CartesiaEndpointName]> = [
   ['/tts/bytes', 'bytes'],
   ['/tts/sse', 'sse'],
+  ['/stt', 'stt'],
 ];
 const SOCKET_PATHS: ReadonlyArray<readonly [string, CartesiaEndpointName]> = [
   ['/tts/websocket', 'tts-websocket'],
   ['/stt/websocket', 'stt-websocket'],
 ];
-const ENDPOINTS: readonly CartesiaEndpointName[] = ['bytes', 'sse', 'tts-websocket', 'stt-websocket'];
+const ENDPOINTS: readonly CartesiaEndpointName[] = ['bytes', 'sse', 'stt', 'tts-websocket', 'stt-websocket'];
 
 /**
  * What a transcript function receives: the call (connection) number and its record, the
@@ -67,7 +69,10 @@ export interface CartesiaMockOptions {
   script?: PerCall<CartesiaMockScript> | CartesiaEndpointScripts;
   /** How TTS audio is made (60 ms a character by default; see `mockCartesiaAudio`). */
   speech?: CartesiaMockSpeech;
-  /** The STT transcript of each finalized segment. Default: `'This is a mock transcript.'` */
+  /**
+   * The STT transcript of each finalized segment (on `POST /stt`, of the uploaded file, as
+   * segment 1). Default: `'This is a mock transcript.'`
+   */
   transcript?: PerCall<string, CartesiaTranscriptContext>;
   /** Waits for the script's delays. Default: real timers ({@link realDelay}). */
   delay?: Delay;
@@ -107,6 +112,8 @@ export interface CartesiaMock extends MockProvider {
  * the end of the path under any base URL:
  * - `POST .../tts/bytes`: raw or WAV audio body (see `bytesPlan`);
  * - `POST .../tts/sse`: data-only SSE `chunk` / `timestamps` / `done` frames (see `ssePlan`);
+ * - `POST .../stt` (batch, multipart): `{"type":"transcript","text","duration","language",
+ *   "request_id"}`, with `words` when asked (see `sttBatchPlan`);
  * - `GET .../tts/websocket` (upgrade): contexts, streamed transcripts, flush, cancel, word
  *   timestamps (see `runTtsSession`);
  * - `GET .../stt/websocket?model=&encoding=&sample_rate=` (upgrade): binary audio, `finalize`,
@@ -171,7 +178,13 @@ export function createCartesiaMock(options: CartesiaMockOptions = {}): CartesiaM
     error: (status, message, { headers }) => httpErrorBody(status, message, headers['cartesia-version']),
     auth,
     script,
-    plan({ endpoint, record }, script) {
+    plan({ endpoint, record, url, context }, script) {
+      if (endpoint === 'stt') {
+        return sttBatchPlan(record.form, url.searchParams, {
+          transcript: (audio) =>
+            resolvePerCall(options.transcript, { ...context, audio, segment: 1 }) ?? DEFAULT_TRANSCRIPT,
+        });
+      }
       const input = {
         chunkBytes: Math.max(1, script.chunkBytes ?? DEFAULT_CHUNK_BYTES),
         speech,

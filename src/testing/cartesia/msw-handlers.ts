@@ -18,8 +18,8 @@ export type CartesiaHandlersOptions = {
 } & ProviderOrOptions<CartesiaMock, CartesiaMockOptions>;
 
 /**
- * msw handlers serving the Cartesia mock at `baseUrl`: `POST {baseUrl}/tts/bytes` and
- * `/tts/sse` (HTTP), and the WebSockets `{ws base}/tts/websocket` and `/stt/websocket` (base
+ * msw handlers serving the Cartesia mock at `baseUrl`: `POST {baseUrl}/tts/bytes`,
+ * `/tts/sse` and `/stt` (HTTP), and the WebSockets `{ws base}/tts/websocket` and `/stt/websocket` (base
  * URL with `https:` -> `wss:`) through msw's `ws` API, which intercepts only the runtime's
  * global WebSocket (Node >= 22): there, the client must use a standard WebSocket (voxroute:
  * `createWebSocketTransport({ useGlobalWebSocket: true })`), which sends no headers, so the
@@ -41,7 +41,7 @@ export function cartesiaHandlers(
   const mock = mockOf(options, createCartesiaMock);
   const base = trimBase(options.baseUrl ?? 'https://api.cartesia.ai');
   return [
-    ...postRoutes(mock, base, ['/tts/bytes', '/tts/sse']),
+    ...postRoutes(mock, base, ['/tts/bytes', '/tts/sse', '/stt']),
     ...wsRoutes(mock, base, ['/tts/websocket', '/stt/websocket']),
   ];
 }

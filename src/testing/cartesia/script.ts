@@ -3,18 +3,19 @@ import type { PerCall } from '../per-call.js';
 
 /**
  * The endpoints of the Cartesia mock: `'bytes'` (`POST /tts/bytes`), `'sse'` (`POST /tts/sse`),
- * `'tts-websocket'` (`/tts/websocket`) and `'stt-websocket'` (`/stt/websocket`).
+ * `'stt'` (batch `POST /stt`), `'tts-websocket'` (`/tts/websocket`) and `'stt-websocket'`
+ * (`/stt/websocket`).
  *
  * @example
  * ```ts
  * expect(mock.calls('tts-websocket' satisfies CartesiaEndpointName)).toBe(1);
  * ```
  */
-export type CartesiaEndpointName = 'bytes' | 'sse' | 'tts-websocket' | 'stt-websocket';
+export type CartesiaEndpointName = 'bytes' | 'sse' | 'stt' | 'tts-websocket' | 'stt-websocket';
 
 /**
  * The script of one Cartesia mock call: the {@link MockScript} fields, plus WebSocket faults.
- * On HTTP endpoints (`bytes`, `sse`) it works as for every mock (a chunk is one body write: a
+ * On HTTP endpoints (`bytes`, `sse`, `stt`) it works as for every mock (a chunk is one body write: a
  * piece of raw audio, or one SSE frame). On the WebSockets a call is one connection (call
  * numbers count upgrades) and a chunk is one counted server message (TTS: one `chunk` audio
  * message; STT: any message); K counts them over the whole connection:

@@ -66,7 +66,8 @@ export function speedOf(settings: unknown, where: string): number | MockProblem 
 }
 
 /**
- * The plan of a `POST /v1/text-to-speech/{voice_id}/stream` answer (PROTOCOLS.md 4.2) for the
+ * The plan of a `POST /v1/text-to-speech/{voice_id}/stream` answer (PROTOCOLS.md 4.2), and of
+ * the non-streaming `POST /v1/text-to-speech/{voice_id}` (the same request and audio), for the
  * query's `output_format` and the JSON body `{text, model_id?, voice_settings?, ...}`: the
  * mock's audio for `text` (see `mockElevenLabsAudio`) in that format, at
  * `voice_settings.speed`, cut in `chunkBytes` pieces, as `application/octet-stream`. A missing

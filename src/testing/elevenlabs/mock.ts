@@ -21,15 +21,17 @@ import { type ElevenLabsAlignmentDurationsKey, runStreamInput } from './stream-i
 import { withTimestampsPlan } from './with-timestamps.js';
 
 /**
- * The endpoints of the ElevenLabs mock: `'stream'` (`POST /v1/text-to-speech/{voice_id}/stream`)
- * and `'stream-input'` (the WebSocket `/v1/text-to-speech/{voice_id}/stream-input`).
+ * The endpoints of the ElevenLabs mock: `'convert'` (`POST /v1/text-to-speech/{voice_id}`),
+ * `'stream'` (`POST /v1/text-to-speech/{voice_id}/stream`), `'stream-with-timestamps'`
+ * (`POST .../stream/with-timestamps`) and `'stream-input'` (the WebSocket
+ * `/v1/text-to-speech/{voice_id}/stream-input`).
  *
  * @example
  * ```ts
  * expect(mock.calls('stream' satisfies ElevenLabsEndpointName)).toBe(1);
  * ```
  */
-export type ElevenLabsEndpointName = 'stream' | 'stream-with-timestamps' | 'stream-input';
+export type ElevenLabsEndpointName = 'convert' | 'stream' | 'stream-with-timestamps' | 'stream-input';
 
 /**
  * Options of {@link createElevenLabsMock}. Everything is optional.
@@ -42,8 +44,11 @@ export type ElevenLabsEndpointName = 'stream' | 'stream-with-timestamps' | 'stre
 export interface ElevenLabsMockOptions {
   /**
    * When set, every request must present this key: HTTP as the `xi-api-key` header (else 401
-   * `{"detail":{"status":"invalid_api_key",...}}`); the WebSocket in the handshake header or the
-   * first message (else an `invalid_api_key` error message and a close 1008).
+   * `{"detail":{"status":"invalid_api_key",...}}`); the WebSocket in the `xi-api-key` handshake
+   * header, the `authorization` query parameter (`Bearer <key>` or the bare key; ElevenLabs'
+   * stream-input reference lists it for clients that cannot set headers), or the first message
+   * (`xi-api-key` or `authorization`), else an `invalid_api_key` error message and a close 1008.
+   * An `xi-api-key` query parameter is not a documented way and does not count.
    */
   apiKey?: string;
   /**
@@ -92,6 +97,7 @@ export interface ElevenLabsMock extends MockProvider {
   reset(): void;
 }
 
+const CONVERT = /\/v1\/text-to-speech\/([^/]+)$/;
 const STREAM = /\/v1\/text-to-speech\/([^/]+)\/stream$/;
 const STREAM_WITH_TIMESTAMPS = /\/v1\/text-to-speech\/([^/]+)\/stream\/with-timestamps$/;
 const STREAM_INPUT = /\/v1\/text-to-speech\/([^/]+)\/stream-input$/;
@@ -101,7 +107,8 @@ const STREAM_INPUT = /\/v1\/text-to-speech\/([^/]+)\/stream-input$/;
  * once over web Request/Response and MockSocket, served by `startMockServer` (HTTP and
  * WebSocket on a real port) and by msw ({@link elevenLabsHandlers}, and `mockWebSocketHandler`
  * for the WebSocket where the runtime has a global WebSocket):
- * - `POST .../v1/text-to-speech/{voice_id}/stream?output_format=pcm_<rate>|ulaw_8000|alaw_8000`:
+ * - `POST .../v1/text-to-speech/{voice_id}` (the SDK's `convert`, not streaming at ElevenLabs)
+ *   and `POST .../v1/text-to-speech/{voice_id}/stream`, with `?output_format=pcm_<rate>|ulaw_8000|alaw_8000`:
  *   the mock's audio for `text` in that format (`mockElevenLabsAudio`), streamed in
  *   `chunkBytes` pieces with the script's delays and faults; errors as
  *   `{"detail":{"status","message"}}` (401, scripted failures) or validation
@@ -127,7 +134,7 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
   checkMockOptions('elevenlabs', options);
   const speech = options.speech ?? {};
   const endpoints = scriptedEndpoint<ElevenLabsEndpointName>({
-    endpoints: ['stream', 'stream-with-timestamps', 'stream-input'],
+    endpoints: ['convert', 'stream', 'stream-with-timestamps', 'stream-input'],
     delay: options.delay,
     now: options.now,
   });
@@ -145,9 +152,9 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
     script({ endpoint, context }) {
       const spec = options.script;
       if (isPerEndpoint<ElevenLabsScripts>(spec, ['stream', 'streamInput'])) {
-        return endpoint === 'stream' || endpoint === 'stream-with-timestamps'
-          ? resolveScript(spec.stream, context)
-          : resolveScript(spec.streamInput, context);
+        return endpoint === 'stream-input'
+          ? resolveScript(spec.streamInput, context)
+          : resolveScript(spec.stream, context);
       }
       return resolveScript(spec, context);
     },
@@ -182,6 +189,14 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
       query.inactivity_timeout !== undefined && Number.isFinite(seconds) && seconds > 0
         ? seconds * 1000
         : (options.inactivityTimeoutMs ?? 20_000);
+    const headerKey = record.headers['xi-api-key'];
+    const queryKey = url.searchParams.get('authorization')?.replace(/^Bearer\s+/i, '');
+    const handshakeKey =
+      headerKey !== undefined
+        ? { key: headerKey, via: 'header' as const }
+        : queryKey !== undefined
+          ? { key: queryKey, via: 'query' as const }
+          : undefined;
     record.status = 101;
     return {
       accept: (socket) => {
@@ -214,7 +229,7 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
           format,
           script,
           apiKey: options.apiKey,
-          headerKey: record.headers['xi-api-key'],
+          handshakeKey,
           speech,
           durationsKey: options.alignmentDurationsKey ?? 'charDurationsMs',
           inactivityMs,
@@ -233,7 +248,9 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
         ? 'stream'
         : STREAM_WITH_TIMESTAMPS.test(path)
           ? 'stream-with-timestamps'
-          : undefined;
+          : CONVERT.test(path)
+            ? 'convert'
+            : undefined;
       return endpoints.serve(request, endpoint, http);
     },
     upgrade,

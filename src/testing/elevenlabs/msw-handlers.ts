@@ -18,8 +18,9 @@ export type ElevenLabsHandlersOptions = {
 } & ProviderOrOptions<ElevenLabsMock, ElevenLabsMockOptions>;
 
 /**
- * msw request handlers serving the ElevenLabs mock's HTTP stream endpoint at `baseUrl`:
- * `POST {baseUrl}/v1/text-to-speech/:voiceId/stream`. Pass `provider` to share a mock (and read
+ * msw request handlers serving the ElevenLabs mock's HTTP endpoints at `baseUrl`:
+ * `POST {baseUrl}/v1/text-to-speech/:voiceId` (convert), `.../stream` and
+ * `.../stream/with-timestamps`. Pass `provider` to share a mock (and read
  * its `requests`), or mock options to make a new one. The differences from the loopback server
  * are those of the OpenAI-compatible handlers (a reset is `Response.error()` or an errored body
  * stream; msw intercepts the global fetch and node:http, not undici's own `request`).
@@ -35,6 +36,7 @@ export type ElevenLabsHandlersOptions = {
 export function elevenLabsHandlers(options: ElevenLabsHandlersOptions = {}): HttpHandler[] {
   const base = trimBase(options.baseUrl ?? 'https://api.elevenlabs.io');
   return postRoutes(mockOf(options, createElevenLabsMock), base, [
+    '/v1/text-to-speech/:voiceId',
     '/v1/text-to-speech/:voiceId/stream',
     '/v1/text-to-speech/:voiceId/stream/with-timestamps',
   ]);
@@ -44,8 +46,9 @@ export function elevenLabsHandlers(options: ElevenLabsHandlersOptions = {}): Htt
  * The msw WebSocket handler serving the mock's stream-input sessions at
  * `wss://{host}/v1/text-to-speech/*\/stream-input` for the https `baseUrl` (ws for http). Only
  * where msw can intercept WebSockets: the runtime's global `WebSocket` (Node >= 22); the client
- * then sends no handshake headers, so the key must travel in the first message (voxroute's
- * adapter does that when its transport `canSendHeaders` is false). See `mockWebSocketHandler`.
+ * then sends no handshake headers, so the key must travel in the `authorization` query
+ * parameter or the first message (voxroute's adapter uses the first message when its
+ * transport `canSendHeaders` is false). See `mockWebSocketHandler`.
  *
  * @example
  * ```ts

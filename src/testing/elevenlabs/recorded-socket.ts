@@ -20,8 +20,11 @@ export interface ElevenLabsSocketRecord {
   query: Record<string, string>;
   /** Handshake headers, lower-case names (values as received, so `xi-api-key` too). */
   headers: Record<string, string>;
-  /** Where the API key came from: the handshake header, the first message (either spelling), or nowhere. */
-  auth: 'header' | 'message' | 'none';
+  /**
+   * Where the API key came from: the `xi-api-key` handshake header, the `authorization` query
+   * parameter, the first message (any accepted spelling), or nowhere.
+   */
+  auth: 'header' | 'query' | 'message' | 'none';
   /** Every client message in order: parsed JSON, or the raw text / bytes when it was not JSON. */
   messages: unknown[];
   /** Every server message sent, in order, parsed (a malformed frame as its raw text). */

@@ -41,8 +41,9 @@ export interface ElevenLabsSocketScript extends MockScript {
 }
 
 /**
- * One script per endpoint of the ElevenLabs mock: `stream` (HTTP `POST .../stream`) and
- * `streamInput` (the WebSocket). An endpoint left out runs unscripted.
+ * One script per endpoint of the ElevenLabs mock: `stream` (every HTTP endpoint: `POST
+ * .../{voice_id}`, `.../stream` and `.../stream/with-timestamps`) and `streamInput` (the
+ * WebSocket). An endpoint left out runs unscripted.
  *
  * @example
  * ```ts

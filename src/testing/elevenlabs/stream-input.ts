@@ -31,8 +31,8 @@ export interface StreamInputSession {
   script: ElevenLabsSocketScript;
   /** The key every session must present, if any. */
   apiKey: string | undefined;
-  /** The `xi-api-key` handshake header, if sent. */
-  headerKey: string | undefined;
+  /** The key of the handshake, if any: the `xi-api-key` header, else the `authorization` query parameter. */
+  handshakeKey: { key: string; via: 'header' | 'query' } | undefined;
   speech: MockElevenLabsSpeech;
   durationsKey: ElevenLabsAlignmentDurationsKey;
   /** Inactivity window in ms. */
@@ -79,7 +79,8 @@ function keyOf(message: Record<string, unknown>): string | undefined {
  * Runs one stream-input session (PROTOCOLS.md 4.3, section 7 item 4) on an accepted socket:
  * - the first message must be `{"text":" "}` with optional `voice_settings` (its `speed` slows
  *   or speeds the audio), `generation_config.chunk_length_schedule`, and the key
- *   (`xi-api-key`, `xi_api_key` or `authorization`) unless the handshake header had it;
+ *   (`xi-api-key`, `xi_api_key` or `authorization`) unless the handshake had it (the
+ *   `xi-api-key` header or the `authorization` query parameter);
  * - text is buffered; a generation (one `ElevenLabsSocketRecord.generations` entry) happens on
  *   `flush: true`, when the buffer reaches the schedule's next length (default
  *   120, 160, 250, 290), on `try_trigger_generation` with at least 50 characters, and at the
@@ -224,7 +225,8 @@ export function runStreamInput(session: StreamInputSession): void {
     }
     const key = keyOf(message);
     if (key !== undefined && record.auth === 'none') record.auth = 'message';
-    if (session.apiKey !== undefined && record.auth !== 'header' && key !== session.apiKey) {
+    const byHandshake = record.auth === 'header' || record.auth === 'query';
+    if (session.apiKey !== undefined && !byHandshake && key !== session.apiKey) {
       fail({ message: 'Invalid API key.', error: 'invalid_api_key', code: 1008 });
       return;
     }
@@ -283,12 +285,12 @@ export function runStreamInput(session: StreamInputSession): void {
     else onText(message);
   });
 
-  if (session.headerKey !== undefined) record.auth = 'header';
+  if (session.handshakeKey !== undefined) record.auth = session.handshakeKey.via;
   if (faultsAt()) return;
   if (
     session.apiKey !== undefined &&
-    session.headerKey !== undefined &&
-    session.headerKey !== session.apiKey
+    session.handshakeKey !== undefined &&
+    session.handshakeKey.key !== session.apiKey
   ) {
     fail({ message: 'Invalid API key.', error: 'invalid_api_key', code: 1008 });
     return;

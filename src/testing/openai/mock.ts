@@ -12,7 +12,7 @@ import type { ChatReply, RequestProblem } from './chat.js';
 import { chatPlan, OPENAI_FINISH_REASONS } from './chat.js';
 import type { OpenAiDialect } from './dialect.js';
 import { errorBody } from './dialect.js';
-import { modelsAnswer } from './models.js';
+import { listedModels, modelsAnswer } from './models.js';
 import type { MockSpeechOptions } from './speech.js';
 import { speechPlan } from './speech.js';
 import { DEFAULT_TRANSCRIPT, transcriptionPlan, uploadedFile } from './transcription.js';
@@ -86,9 +86,10 @@ export interface OpenAiCompatibleMockOptions {
   /** Clock for `receivedAtMs`, in ms. Default: `performance.now()`. */
   now?: () => number;
   /**
-   * The model ids `GET /models` lists (in this order) and `GET /models/{id}` finds; other ids
-   * are a 404. Requests to the other endpoints take any model. Default: none (an empty list);
-   * `startMockProviders` gives the provider ids of the config (chat models, tts and stt models).
+   * The model ids `GET /models` lists first (in this order, then DEFAULT_MOCK_MODELS not among
+   * them) and `GET /models/{id}` finds; other ids are a 404. Requests to the other endpoints
+   * take any model. Default: none (only DEFAULT_MOCK_MODELS are listed); `startMockProviders`
+   * gives the provider ids of the config (chat models, tts and stt models).
    */
   models?: readonly string[];
 }
@@ -127,7 +128,8 @@ function isProblem(plan: BodyPlan | RequestProblem): plan is RequestProblem {
  * - `POST .../audio/speech`: `pcm`, streamed `wav`, or SSE audio (see `speechPlan`);
  * - `POST .../audio/transcriptions`: multipart upload; SSE or JSON transcripts (see `transcriptionPlan`);
  * - `GET .../models`: `{ object: 'list', data: [{ id, object: 'model', created, owned_by }] }` of
- *   `options.models`, and `GET .../models/{id}` (id percent-decoded) one of them, else a 404
+ *   `options.models` followed by DEFAULT_MOCK_MODELS (each id once), and
+ *   `GET .../models/{id}` (id percent-decoded) one of them, else a 404
  *   (`model_not_found` for the `openai` dialect), as the official client's `models.list()` and
  *   `models.retrieve()` read them.
  * A method other than the endpoint's is a 405. Anything else is a 404 in the dialect's error shape; a bad body is a 400 (422 for speaches).
@@ -159,7 +161,7 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
     end: { field: 'finishReason', values: OPENAI_FINISH_REASONS },
   });
   const validationStatus = dialect === 'speaches' ? 422 : 400;
-  const models = [...(options.models ?? [])];
+  const models = listedModels(options.models ?? []);
 
   const handling: HttpHandling<OpenAiEndpoint, MockScript> = {
     error: (status, message) => errorBody(dialect, status, message),

@@ -2,6 +2,32 @@ import { MOCK_CREATED } from './chat.js';
 import type { OpenAiDialect } from './dialect.js';
 import { errorBody } from './dialect.js';
 
+/**
+ * The model ids the OpenAI-compatible mock always lists on `GET /models` (after the ones it is
+ * configured with) and finds on `GET /models/{id}`: the ids the official OpenAI clients use in
+ * their examples for each endpoint the mock serves, `gpt-4o-mini` (chat), `gpt-4o-mini-tts` and
+ * `tts-1` (speech), `gpt-4o-mini-transcribe` and `whisper-1` (transcription). The endpoints
+ * themselves take any model id.
+ *
+ * @example
+ * ```ts
+ * const ids = (await openai.models.list()).data.map((m) => m.id);
+ * expect(ids).toEqual(['my-model', ...DEFAULT_MOCK_MODELS]);
+ * ```
+ */
+export const DEFAULT_MOCK_MODELS: readonly string[] = Object.freeze([
+  'gpt-4o-mini',
+  'gpt-4o-mini-tts',
+  'tts-1',
+  'gpt-4o-mini-transcribe',
+  'whisper-1',
+]);
+
+/** The ids `GET /models` lists: `configured` in order, then the DEFAULT_MOCK_MODELS not among them. */
+export function listedModels(configured: readonly string[]): string[] {
+  return [...new Set([...configured, ...DEFAULT_MOCK_MODELS])];
+}
+
 /** One entry of `GET /models`, as OpenAI (and vLLM, without its extra fields) lists it. */
 export interface MockModelObject {
   id: string;

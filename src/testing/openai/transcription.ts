@@ -35,6 +35,39 @@ function field(
   return typeof first === 'string' ? first : undefined;
 }
 
+/** Every string value of a form field (a repeated field, as `name[]` arrays are sent, in order). */
+function fieldValues(form: Record<string, RecordedFormValue | RecordedFormValue[]>, name: string): string[] {
+  const value = form[name];
+  const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return values.filter((v): v is string => typeof v === 'string');
+}
+
+/** Seconds rounded to the millisecond. */
+const ms = (seconds: number): number => Math.round(seconds * 1000) / 1000;
+
+/**
+ * The words of `text` (leading and trailing punctuation left out, as Whisper's word timestamps
+ * have it) with `start`/`end` in seconds: each word spans the share of `duration` that its
+ * characters take in `text`, rounded to the millisecond.
+ */
+export function timedWords(
+  text: string,
+  duration: number,
+): Array<{ word: string; start: number; end: number }> {
+  const out: Array<{ word: string; start: number; end: number }> = [];
+  if (text.length === 0) return out;
+  for (const match of text.matchAll(/[\p{L}\p{N}'][^\s]*[\p{L}\p{N}']|[\p{L}\p{N}]/gu)) {
+    const startChar = match.index;
+    const endChar = startChar + match[0].length;
+    out.push({
+      word: match[0],
+      start: ms((duration * startChar) / text.length),
+      end: ms((duration * endChar) / text.length),
+    });
+  }
+  return out;
+}
+
 /** The uploaded `file` of a transcription form, if there is one. */
 export function uploadedFile(
   form: Record<string, RecordedFormValue | RecordedFormValue[]>,
@@ -57,8 +90,11 @@ const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value))
  * - speaches: one `transcript.text.delta` per sentence (`logprobs: null`), then
  *   `transcript.text.done`; no `[DONE]`, no usage.
  * Without it: `json` `{"text"}`, `text` as text/plain, or `verbose_json` with `duration`
- * (from the WAV header when the file is a WAV, else 0) and one segment per sentence.
- * A form without a file, or another response_format, is a problem.
+ * (from the WAV header when the file is a WAV, else 0) and, per `timestamp_granularities[]`
+ * (repeatable: `segment`, the default, and/or `word`), `segments` (one per sentence) and
+ * `words` (`[{word, start, end}]`, see `timedWords`).
+ * A form without a file, another response_format, a granularity other than `word`/`segment`,
+ * or granularities without `verbose_json` (OpenAI's rule) is a problem.
  */
 export function transcriptionPlan(
   form: Record<string, RecordedFormValue | RecordedFormValue[]>,
@@ -125,6 +161,17 @@ export function transcriptionPlan(
   }
 
   const format = field(form, 'response_format') ?? 'json';
+  const granularities = fieldValues(form, 'timestamp_granularities[]');
+  const unknown = granularities.find((g) => g !== 'word' && g !== 'segment');
+  if (unknown !== undefined) {
+    return {
+      status: 400,
+      message: `Invalid value '${unknown}' for timestamp_granularities[]: expected 'word' or 'segment'`,
+    };
+  }
+  if (granularities.length > 0 && format !== 'verbose_json') {
+    return { status: 400, message: "timestamp_granularities[] needs response_format 'verbose_json'" };
+  }
   if (format === 'json') return { headers: { 'content-type': 'application/json' }, chunks: [json({ text })] };
   if (format === 'text') {
     return {
@@ -134,21 +181,24 @@ export function transcriptionPlan(
   }
   if (format === 'verbose_json') {
     const duration = wavDurationSeconds(file.bytes) ?? 0;
-    const sentences = sentencePieces(text);
-    let start = 0;
-    const segments = sentences.map((sentence, id) => {
-      const end = text.length === 0 ? 0 : start + (duration * sentence.length) / text.length;
-      const segment = { id, start, end, text: sentence };
-      start = end;
-      return segment;
-    });
-    const body = {
+    const wanted = granularities.length > 0 ? granularities : ['segment'];
+    const body: Record<string, unknown> = {
       task: 'transcribe',
       language: field(form, 'language') ?? 'english',
       duration,
       text,
-      segments,
     };
+    if (wanted.includes('word')) body.words = timedWords(text, duration);
+    if (wanted.includes('segment')) {
+      const sentences = sentencePieces(text);
+      let start = 0;
+      body.segments = sentences.map((sentence, id) => {
+        const end = text.length === 0 ? 0 : start + (duration * sentence.length) / text.length;
+        const segment = { id, start, end, text: sentence };
+        start = end;
+        return segment;
+      });
+    }
     return { headers: { 'content-type': 'application/json' }, chunks: [json(body)] };
   }
   return { status: 400, message: `response_format '${format}' is not served by the mock server` };

@@ -134,9 +134,9 @@ describe('Cartesia mock over HTTP (PROTOCOLS.md 1.1, 1.3, 1.4, 7.1)', () => {
     ]);
   });
 
-  it('cartesiaHandlers serves both HTTP endpoints and both WebSockets under the base URL', () => {
+  it('cartesiaHandlers serves the three HTTP endpoints and both WebSockets under the base URL', () => {
     const handlers = cartesiaHandlers({ baseUrl: 'https://api.cartesia.ai/' });
-    expect(handlers).toHaveLength(4);
+    expect(handlers).toHaveLength(5);
   });
 });
 
