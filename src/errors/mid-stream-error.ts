@@ -8,6 +8,12 @@ import { hasCode, VoxrouteError, type VoxrouteErrorOptions } from './voxroute-er
  * provider's error.
  */
 export class MidStreamError extends VoxrouteError {
+  // The class's own name, whatever a bundler renames it to (e.g. `_MidStreamError`): `constructor.name`
+  // reads 'MidStreamError' in the built package too.
+  static {
+    Object.defineProperty(MidStreamError, 'name', { value: 'MidStreamError' });
+  }
+
   override readonly code = 'MID_STREAM';
   /** Text the caller already received: chat deltas joined, or stt finals one space apart (no partials). */
   readonly partialText: string | undefined;

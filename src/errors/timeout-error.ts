@@ -13,6 +13,12 @@ export type TimeoutPhase = 'connect' | 'headers' | 'first-chunk' | 'idle' | 'tot
  * 'a' within 5000 ms (idleTimeoutMs, the longest gap between chunks)`).
  */
 export class TimeoutError extends VoxrouteError {
+  // The class's own name, whatever a bundler renames it to (e.g. `_TimeoutError`): `constructor.name`
+  // reads 'TimeoutError' in the built package too.
+  static {
+    Object.defineProperty(TimeoutError, 'name', { value: 'TimeoutError' });
+  }
+
   override readonly code = 'TIMEOUT';
   /** Which deadline passed. */
   readonly phase: TimeoutPhase;
