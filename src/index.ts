@@ -63,6 +63,7 @@ export {
 } from './pipeline/index.js';
 // SageMaker payload codecs: register your own container's request/response format
 export {
+  type ChatCodecCall,
   type CodecCall,
   jsonMessages,
   registerSageMakerCodec,
@@ -117,6 +118,7 @@ export type {
   ChatTool,
   ChatUsage,
   FinishReason,
+  PartialToolCall,
   RoutedStream,
   RouteResult,
   SttRequest,

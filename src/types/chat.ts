@@ -5,6 +5,18 @@ export interface ToolCall {
   arguments: string;
 }
 
+/**
+ * A tool call that a chat provider had started when its stream failed mid-reply
+ * (`MidStreamError.toolCalls`): `id` and `name` as the provider sent them (`''` when
+ * it had not sent one yet), `arguments` the JSON text received so far, which may be cut
+ * anywhere (not valid JSON) when the stream failed inside the call.
+ */
+export interface PartialToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
 /** One message of a conversation. */
 export type ChatMessage =
   | { role: 'system'; content: string }

@@ -2,6 +2,7 @@ import type { AudioFormat } from '../../types/audio.js';
 import type { ChatEvent } from '../../types/chat.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
 import type {
+  ChatStreamReport,
   ProviderAudio,
   ProviderChatRequest,
   ProviderSttRequest,
@@ -44,6 +45,16 @@ export interface CodecCall<R> {
 }
 
 /**
+ * What a chat codec call receives: a {@link CodecCall} and, when the router listens, `report`,
+ * to be told each piece of a tool call as `decode` reads it (see {@link ChatStreamReport}): a
+ * codec of a format with tool calls should, so that a reply cut inside a tool call is never
+ * continued on another provider as plain text.
+ */
+export interface ChatCodecCall extends CodecCall<ProviderChatRequest> {
+  report?: ChatStreamReport;
+}
+
+/**
  * A chat payload codec.
  * - `encode(call)`: the invocation for one chat request (`request.model` is the configured id,
  *   or `'default'` when the endpoint serves one model and the body should name none).
@@ -56,7 +67,7 @@ export interface CodecCall<R> {
 export interface SageMakerChatCodec {
   readonly capability: 'chat';
   encode(call: CodecCall<ProviderChatRequest>): SageMakerInvocation;
-  decode(parts: AsyncIterable<Uint8Array>, call: CodecCall<ProviderChatRequest>): AsyncIterable<ChatEvent>;
+  decode(parts: AsyncIterable<Uint8Array>, call: ChatCodecCall): AsyncIterable<ChatEvent>;
 }
 
 /**
