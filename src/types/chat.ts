@@ -12,8 +12,11 @@ export interface ToolCall {
  * anywhere (not valid JSON) when the stream failed inside the call.
  */
 export interface PartialToolCall {
+  /** The call's id, `''` when the provider had not sent it yet. */
   id: string;
+  /** The tool's name, `''` when the provider had not sent it yet. */
   name: string;
+  /** The JSON text of the arguments received so far (may be cut anywhere). */
   arguments: string;
 }
 

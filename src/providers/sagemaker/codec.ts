@@ -51,6 +51,7 @@ export interface CodecCall<R> {
  * continued on another provider as plain text.
  */
 export interface ChatCodecCall extends CodecCall<ProviderChatRequest> {
+  /** Told each piece of a tool call as it is decoded (`report.toolCall(index, { id, name, arguments })`); absent: nobody listens. */
   report?: ChatStreamReport;
 }
 
