@@ -65,6 +65,7 @@ export {
 } from './pipeline/index.js';
 // SageMaker payload codecs: register your own container's request/response format
 export {
+  type ChatCodecCall,
   type CodecCall,
   jsonMessages,
   registerSageMakerCodec,
@@ -119,6 +120,7 @@ export type {
   ChatTool,
   ChatUsage,
   FinishReason,
+  PartialToolCall,
   RoutedStream,
   RouteResult,
   SttRequest,

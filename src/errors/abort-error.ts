@@ -6,6 +6,12 @@ import { hasCode, VoxrouteError } from './voxroute-error.js';
  * Code `ABORTED`. Never retryable; no fallback runs after it.
  */
 export class AbortError extends VoxrouteError {
+  // The class's own name, whatever a bundler renames it to (e.g. `_AbortError`): `constructor.name`
+  // reads 'AbortError' in the built package too.
+  static {
+    Object.defineProperty(AbortError, 'name', { value: 'AbortError' });
+  }
+
   override readonly code = 'ABORTED';
 
   /**

@@ -7,6 +7,12 @@ import { hasCode, VoxrouteError } from './voxroute-error.js';
  * no provider's health is charged. Not retryable.
  */
 export class AudioConversionError extends VoxrouteError {
+  // The class's own name, whatever a bundler renames it to (e.g. `_AudioConversionError`): `constructor.name`
+  // reads 'AudioConversionError' in the built package too.
+  static {
+    Object.defineProperty(AudioConversionError, 'name', { value: 'AudioConversionError' });
+  }
+
   override readonly code = 'AUDIO_CONVERSION_FAILED';
 
   /** `options.cause`: the resampler's own error, kept as the standard `cause`. */

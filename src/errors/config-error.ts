@@ -13,6 +13,12 @@ export interface ConfigIssue {
  * names each path as `providers.ec2.baseUrl: ...`. Code `CONFIG_INVALID`. Never retryable.
  */
 export class ConfigError extends VoxrouteError {
+  // The class's own name, whatever a bundler renames it to (e.g. `_ConfigError`): `constructor.name`
+  // reads 'ConfigError' in the built package too.
+  static {
+    Object.defineProperty(ConfigError, 'name', { value: 'ConfigError' });
+  }
+
   override readonly code = 'CONFIG_INVALID';
   /** Every invalid field, with its path. */
   readonly issues: ConfigIssue[];

@@ -1,25 +1,49 @@
+import type { PartialToolCall } from '../types/chat.js';
 import { hasCode, VoxrouteError, type VoxrouteErrorOptions } from './voxroute-error.js';
 
 /**
  * A stream failed after it had yielded output, and the route could not continue it elsewhere.
  * Code `MID_STREAM`. `partialOutput` is always true; `partialText` holds the text delivered so
  * far: for chat, the text deltas joined; for stt, the final transcripts, one space apart
- * (partial transcripts are not in it: a final replaces them); undefined for tts. `cause` is the
+ * (partial transcripts are not in it: a final replaces them); undefined for tts. `toolCalls`
+ * (chat only) holds the tool calls the failed provider had started in its reply. `cause` is the
  * provider's error.
+ *
+ * A chat reply that had started a tool call is never continued on another provider (even with
+ * the route's `midStream: 'continue'`): the continuation could only repeat or corrupt the call,
+ * so the stream ends with this error, its `toolCalls` holding what was received.
  */
 export class MidStreamError extends VoxrouteError {
+  // The class's own name, whatever a bundler renames it to (e.g. `_MidStreamError`): `constructor.name`
+  // reads 'MidStreamError' in the built package too.
+  static {
+    Object.defineProperty(MidStreamError, 'name', { value: 'MidStreamError' });
+  }
+
   override readonly code = 'MID_STREAM';
   /** Text the caller already received: chat deltas joined, or stt finals one space apart (no partials). */
   readonly partialText: string | undefined;
+  /**
+   * chat: the tool calls the failed provider had started in its reply, in the reply's order,
+   * each with the `arguments` JSON text received so far (cut anywhere when the stream failed
+   * inside the call; a call the caller already got whole as a `tool-call` event is listed
+   * too); `[]` when it had started none. Undefined for tts and stt.
+   */
+  readonly toolCalls: PartialToolCall[] | undefined;
 
   /**
    * `partialOutput` is always set to true, whatever `options` say; `options.partialText`: the text
-   * already delivered (undefined for tts); `options.cause`: the provider's error.
+   * already delivered (undefined for tts); `options.toolCalls`: the tool calls the
+   * failed chat provider had started; `options.cause`: the provider's error.
    */
-  constructor(message: string, options: VoxrouteErrorOptions & { partialText?: string } = {}) {
+  constructor(
+    message: string,
+    options: VoxrouteErrorOptions & { partialText?: string; toolCalls?: PartialToolCall[] } = {},
+  ) {
     super(message, { ...options, partialOutput: true });
     this.name = 'MidStreamError';
     this.partialText = options.partialText;
+    this.toolCalls = options.toolCalls;
   }
 
   static override isInstance(error: unknown): error is MidStreamError {

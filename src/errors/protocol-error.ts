@@ -13,6 +13,12 @@ export interface ProtocolErrorOptions extends VoxrouteErrorOptions {
  * may do better). The offending payload is never put in the message.
  */
 export class ProtocolError extends VoxrouteError {
+  // The class's own name, whatever a bundler renames it to (e.g. `_ProtocolError`): `constructor.name`
+  // reads 'ProtocolError' in the built package too.
+  static {
+    Object.defineProperty(ProtocolError, 'name', { value: 'ProtocolError' });
+  }
+
   override readonly code = 'PROTOCOL_ERROR';
   /** Byte offset of the offending frame in the response body, when known. */
   readonly offset: number | undefined;

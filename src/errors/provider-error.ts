@@ -45,6 +45,12 @@ export interface ProviderErrorOptions extends VoxrouteErrorOptions {
  * yielded output. The message holds the provider's message, never a request header or key.
  */
 export class ProviderError extends VoxrouteError {
+  // The class's own name, whatever a bundler renames it to (e.g. `_ProviderError`): `constructor.name`
+  // reads 'ProviderError' in the built package too.
+  static {
+    Object.defineProperty(ProviderError, 'name', { value: 'ProviderError' });
+  }
+
   override readonly code = 'PROVIDER_ERROR';
   declare readonly provider: string;
   /** HTTP status or WebSocket close code, when there was one. */

@@ -11,6 +11,12 @@ import { hasCode, VoxrouteError } from './voxroute-error.js';
  * circuit breaker opens. Code `REQUEST_INVALID`. Never retryable: no provider can fix it.
  */
 export class RequestError extends VoxrouteError {
+  // The class's own name, whatever a bundler renames it to (e.g. `_RequestError`): `constructor.name`
+  // reads 'RequestError' in the built package too.
+  static {
+    Object.defineProperty(RequestError, 'name', { value: 'RequestError' });
+  }
+
   override readonly code = 'REQUEST_INVALID';
   /** The request field at fault, as a dotted path, e.g. `'format.sampleRate'`, `'messages.2.content'`, `'audio'`. */
   readonly field: string;

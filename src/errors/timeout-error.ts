@@ -41,6 +41,12 @@ export interface TimeoutErrorOptions extends VoxrouteErrorOptions {
  * stream within 800 ms (deadlineMs)`).
  */
 export class TimeoutError extends VoxrouteError {
+  // The class's own name, whatever a bundler renames it to (e.g. `_TimeoutError`): `constructor.name`
+  // reads 'TimeoutError' in the built package too.
+  static {
+    Object.defineProperty(TimeoutError, 'name', { value: 'TimeoutError' });
+  }
+
   override readonly code = 'TIMEOUT';
   /** Which deadline passed. */
   readonly phase: TimeoutPhase;

@@ -18,6 +18,12 @@ export interface VoxrouteErrorOptions {
  * `Symbol.for` marker, not the prototype chain). Messages never contain secrets.
  */
 export class VoxrouteError extends Error {
+  // The class's own name, whatever a bundler renames it to (e.g. `_VoxrouteError`): `constructor.name`
+  // reads 'VoxrouteError' in the built package too.
+  static {
+    Object.defineProperty(VoxrouteError, 'name', { value: 'VoxrouteError' });
+  }
+
   /** Stable machine-readable code of the error class, e.g. `'PROVIDER_ERROR'`. */
   readonly code: string = 'VOXROUTE_ERROR';
   /** Provider that failed, when the error comes from one. */

@@ -1,9 +1,42 @@
-import { VoxrouteError } from '../errors/voxroute-error.js';
+import { RequestError } from '../errors/request-error.js';
 
 /** How the run behind a {@link onceStream} settles its `result`. */
 export interface Settle<R> {
   resolve(result: R): void;
   reject(error: unknown): void;
+}
+
+/** What a {@link onceStream} is, for the error of a second iteration. */
+export interface OnceStreamKind {
+  /** The type the caller holds, e.g. `'RoutedStream'`. */
+  name: string;
+  /** How the caller gets a new one, e.g. `'call router.chat(), stt() or tts() again'`. */
+  again: string;
+}
+
+/** The stream of `router.tts()`, `stt()` and `chat()`. */
+export const ROUTED_STREAM: OnceStreamKind = {
+  name: 'RoutedStream',
+  again: 'call router.tts(), stt() or chat() again for a new call',
+};
+
+/** The stream of `voiceTurn()`. */
+export const VOICE_TURN: OnceStreamKind = {
+  name: 'VoiceTurn',
+  again: 'call voiceTurn() again for a new turn',
+};
+
+/**
+ * The error of a second `[Symbol.asyncIterator]()` (a second `for await`) over a stream of
+ * `kind`: a RequestError of field `'stream'`, e.g. `Invalid request field 'stream': this
+ * RoutedStream was already iterated; a stream can be iterated only once (call router.tts(),
+ * stt() or chat() again for a new call)`. Nothing is yielded and no provider is contacted.
+ */
+export function iteratedTwice(kind: OnceStreamKind): RequestError {
+  return new RequestError(
+    'stream',
+    `this ${kind.name} was already iterated; a stream can be iterated only once (${kind.again})`,
+  );
 }
 
 /**
@@ -16,26 +49,31 @@ export interface Settle<R> {
  * `unstarted` then says what ends it meanwhile (the call's abort, the router's close, see
  * rejectOnAbort); it is called at that first read only, and what it returns (stop listening)
  * when the iteration starts. A stream whose `result` is not read first costs nothing more.
- * @throws VoxrouteError (`A {name} can be iterated only once`) from a second `[Symbol.asyncIterator]()`.
+ * @throws RequestError (field `'stream'`, see {@link iteratedTwice}) from a second
+ * `[Symbol.asyncIterator]()`: the second `for await` over the stream throws it.
  */
 export function onceStream<R, I extends AsyncIterator<unknown>>(
-  name: string,
+  kind: OnceStreamKind,
   start: (settle: Settle<R>) => I,
   unstarted?: (settle: Settle<R>) => () => void,
 ): { result: Promise<R>; [Symbol.asyncIterator](): I } {
-  return new OnceStream(name, start, unstarted);
+  return new OnceStream(kind, start, unstarted);
 }
 
 /** {@link onceStream}: one object per stream, its methods on the prototype (no closures per call). */
 class OnceStream<R, I extends AsyncIterator<unknown>> {
-  readonly #name: string;
+  readonly #kind: OnceStreamKind;
   #start: ((settle: Settle<R>) => I) | undefined;
   readonly #settle = new LazyResult<R>();
   #unstarted: ((settle: Settle<R>) => () => void) | undefined;
   #stopWatching: (() => void) | undefined;
 
-  constructor(name: string, start: (settle: Settle<R>) => I, unstarted?: (settle: Settle<R>) => () => void) {
-    this.#name = name;
+  constructor(
+    kind: OnceStreamKind,
+    start: (settle: Settle<R>) => I,
+    unstarted?: (settle: Settle<R>) => () => void,
+  ) {
+    this.#kind = kind;
     this.#start = start;
     this.#unstarted = unstarted;
   }
@@ -51,7 +89,7 @@ class OnceStream<R, I extends AsyncIterator<unknown>> {
 
   [Symbol.asyncIterator](): I {
     const start = this.#start;
-    if (start === undefined) throw new VoxrouteError(`A ${this.#name} can be iterated only once`);
+    if (start === undefined) throw iteratedTwice(this.#kind);
     this.#start = undefined;
     this.#unstarted = undefined;
     this.#stopWatching?.();

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { AbortError } from '../errors/abort-error.js';
-import { onceStream, type Settle } from '../internal/once-stream.js';
+import { onceStream, type Settle, VOICE_TURN } from '../internal/once-stream.js';
 import { rejectOnAbort } from '../internal/unstarted-abort.js';
 import { closeSignalOf, routerClosed } from '../routing/close-signal.js';
 import { preflightOf } from '../routing/preflight.js';
@@ -65,9 +65,9 @@ export function voiceTurn(router: Router, request: VoiceTurnRequest): VoiceTurn 
   // chat() do: the caller's `for await` catches it.
   // After router.close(), AbortError first, as the router's own calls do.
   const bad = closeSignalOf(router)?.aborted ? routerClosed() : turnRequestProblem(request);
-  if (bad) return rejectedStream<TurnEvent>(bad) as unknown as VoiceTurn;
+  if (bad) return rejectedStream<TurnEvent>(bad, VOICE_TURN) as unknown as VoiceTurn;
   return onceStream(
-    'VoiceTurn',
+    VOICE_TURN,
     (settle: Settle<TurnResult>) => runTurn(router, request, settle)[Symbol.asyncIterator](),
     // `result` awaited before the turn is iterated: only a barge-in or router.close() ends it.
     (settle) =>

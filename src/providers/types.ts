@@ -134,12 +134,44 @@ export interface ProviderChatRequest {
   tools?: ChatTool[];
 }
 
+/** A piece of a tool call as a chat stream sends it (see {@link ChatStreamReport.toolCall}). */
+export interface ToolCallFragment {
+  /** The call's id, when this piece carries it. */
+  id?: string;
+  /** The tool's name, when this piece carries it. */
+  name?: string;
+  /** JSON text to append to the call's arguments (may be cut anywhere). */
+  arguments?: string;
+}
+
+/**
+ * What a chat adapter reports while a reply streams, beside the events it yields. An adapter
+ * yields each `tool-call` event only once the call is whole, so a stream that fails inside a
+ * call would otherwise leave no trace of it; the adapter reports each piece of a tool call as it
+ * reads it, before yielding anything later in the stream. The adapter only describes its
+ * stream; what follows from it (whether the reply may continue elsewhere) is the router's.
+ */
+export interface ChatStreamReport {
+  /**
+   * A piece of tool call `index` was read; the first piece of an index starts that call.
+   * `index` is the call's place in the reply (a number the adapter keeps per call, e.g. the
+   * wire's own index; calls are listed in its order). Of `id` and `name`, the first given is
+   * kept; `arguments` pieces are joined in order.
+   */
+  toolCall(index: number, fragment: ToolCallFragment): void;
+}
+
 /**
  * A chat adapter: yields text deltas and tool calls in order, then exactly one `finish`.
- * A stream that ends without its end marker throws a ProtocolError (truncated).
+ * A stream that ends without its end marker throws a ProtocolError (truncated). `report`
+ * (optional) hears of tool calls as they stream (see {@link ChatStreamReport}).
  */
 export interface ChatProvider {
-  chat(request: ProviderChatRequest, attempt: AttemptContext): AsyncIterable<ChatEvent>;
+  chat(
+    request: ProviderChatRequest,
+    attempt: AttemptContext,
+    report?: ChatStreamReport,
+  ): AsyncIterable<ChatEvent>;
 }
 
 /** One configured provider: the capabilities it has. */

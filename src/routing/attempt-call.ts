@@ -31,6 +31,8 @@ export interface Running<T> {
    */
   abort: AbortLink | undefined;
   iterator: AsyncIterator<T> | undefined;
+  /** What the attempt's `start` was given (set when it starts): the capability's hooks key their per-attempt state on it. */
+  context: AttemptContext | undefined;
   attempt: Attempt;
   /** 1-based number of the attempt within the call (its events' `attempt`). */
   number: number;
@@ -243,6 +245,7 @@ export class AttemptCall<T> implements OrderState {
       c,
       abort,
       iterator: undefined,
+      context: undefined,
       attempt,
       number: attempts.length,
       t0: clock.now(),
@@ -289,6 +292,7 @@ export class AttemptCall<T> implements OrderState {
       };
       // RouterOptions.WebSocket reaches WebSocket adapters (e.g. so msw's ws API can intercept).
       if (run.webSocket) context.webSocket = run.webSocket;
+      r.context = context;
       r.iterator = c.start(context, r.standIn, ready)[Symbol.asyncIterator]();
       const firstItem = r.iterator.next();
       if (c.startsClock) {

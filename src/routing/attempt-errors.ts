@@ -2,6 +2,7 @@ import { MidStreamError } from '../errors/mid-stream-error.js';
 import { ProviderError } from '../errors/provider-error.js';
 import type { ErrorRedactor } from '../errors/redact.js';
 import { VoxrouteError } from '../errors/voxroute-error.js';
+import type { PartialToolCall } from '../types/chat.js';
 import type { Capability } from '../types/route-result.js';
 
 /**
@@ -24,14 +25,20 @@ export function isReusedSocketReset(error: VoxrouteError): boolean {
 
 /**
  * The error that ends a stream after output: MidStreamError with the provider's error as its
- * cause, `partialText` for text capabilities.
+ * cause, `partialText` for text capabilities, `toolCalls` for chat.
  */
-export function midStreamError(cause: VoxrouteError, provider: string, partialText: string): MidStreamError {
+export function midStreamError(
+  cause: VoxrouteError,
+  provider: string,
+  partialText: string,
+  toolCalls?: PartialToolCall[],
+): MidStreamError {
   return new MidStreamError(`Provider '${provider}' failed after output had started: ${cause.message}`, {
     cause,
     provider,
     retryable: cause.retryable,
     ...(partialText ? { partialText } : {}),
+    ...(toolCalls ? { toolCalls } : {}),
   });
 }
 

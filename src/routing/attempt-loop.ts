@@ -3,6 +3,7 @@ import { RequestError } from '../errors/request-error.js';
 import type { VoxrouteError } from '../errors/voxroute-error.js';
 import type { Settle as SettleOf } from '../internal/once-stream.js';
 import { isRouterStall } from '../internal/stall.js';
+import type { AttemptContext } from '../providers/types.js';
 import type { RouteResult } from '../types/route-result.js';
 import { AttemptCall, type FirstOutcome, type Running } from './attempt-call.js';
 import { isReusedSocketReset, midStreamError, normalize } from './attempt-errors.js';
@@ -91,6 +92,8 @@ export async function* drive<T>(
     let callTtfc: number | undefined;
     let midStreamCause: VoxrouteError | undefined;
     let midStreamProvider = '';
+    /** The context of the attempt that failed after output, while the call resumes elsewhere. */
+    let midStreamContext: AttemptContext | undefined;
     for (;;) {
       let winner: Running<T> | undefined;
       let first: IteratorResult<T> | undefined;
@@ -224,7 +227,14 @@ export async function* drive<T>(
       if (!winner || !first) {
         if (!midStreamCause) throw call.fail(new AllProvidersFailedError(run.capability, attempts));
         // Resuming after a mid-stream failure found no provider to continue on.
-        throw call.fail(midStreamError(midStreamCause, midStreamProvider, call.partialText));
+        throw call.fail(
+          midStreamError(
+            midStreamCause,
+            midStreamProvider,
+            call.partialText,
+            run.toolCalls?.(midStreamContext),
+          ),
+        );
       }
 
       // Committed to the winner: any other running attempt lost the hedge.
@@ -302,7 +312,8 @@ export async function* drive<T>(
           call.finish(c.provider, callTtfc);
           return;
         }
-        const resumes = run.resumable && (run.canResume?.() ?? true);
+        const context = winner.context;
+        const resumes = run.resumable && (run.canResume && context ? run.canResume(context) : true);
         const peeked = resumes && canFallBack(cause) ? order.peek() : undefined;
         const next = peeked === undefined ? undefined : run.candidates[peeked];
         if (next) {
@@ -318,10 +329,11 @@ export async function* drive<T>(
             });
           midStreamCause = cause;
           midStreamProvider = c.provider;
+          midStreamContext = context;
           call.resuming = true;
           continue;
         }
-        throw call.fail(midStreamError(cause, c.provider, call.partialText));
+        throw call.fail(midStreamError(cause, c.provider, call.partialText, run.toolCalls?.(context)));
       }
     }
   } finally {

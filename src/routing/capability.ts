@@ -27,6 +27,7 @@ export interface CapabilityCall<T, C extends Capability = Capability>
     | 'position'
     | 'unfinished'
     | 'canResume'
+    | 'toolCalls'
     | 'complete'
   > {
   capability: C;

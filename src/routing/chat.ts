@@ -1,9 +1,10 @@
 import { ownValue } from '../internal/own.js';
-import type { ProviderChatRequest } from '../providers/types.js';
+import type { AttemptContext, ProviderChatRequest } from '../providers/types.js';
 import type { ChatEvent } from '../types/chat.js';
 import type { ChatRequest } from '../types/requests.js';
 import { blankStartHeld } from './blank-start.js';
 import type { CapabilityCall } from './capability.js';
+import { StartedToolCalls } from './chat-tool-calls.js';
 
 /** The logical models a provider's chat section maps. */
 const modelsOf = (section: { models: Record<string, string> }): string[] => Object.keys(section.models);
@@ -12,11 +13,15 @@ const modelsOf = (section: { models: Record<string, string> }): string[] => Obje
  * One chat() call. Each attempt sends the caller's messages to its provider. The text the
  * caller already has is kept: when a provider fails mid-reply (midStream 'continue'), the next
  * one gets that partial reply as the start of the assistant's message (prefill) and continues
- * it, so no text is repeated.
+ * it, so no text is repeated. A reply whose provider had started a tool call (its adapter
+ * reports each piece of one as it streams) is never continued: the call ends with
+ * MidStreamError listing those calls (`toolCalls`).
  */
 export function chatCall(request: ChatRequest): CapabilityCall<ChatEvent, 'chat'> {
   /** Text the caller already has. */
   let delivered = '';
+  /** The tool calls each attempt's provider started, by the context its start was given. */
+  const toolCalls = new Map<AttemptContext, StartedToolCalls>();
   return {
     capability: 'chat',
     mapped: { field: 'model', name: request.model, known: modelsOf },
@@ -36,11 +41,16 @@ export function chatCall(request: ChatRequest): CapabilityCall<ChatEvent, 'chat'
           if (request.maxTokens !== undefined) asked.maxTokens = request.maxTokens;
           if (request.temperature !== undefined) asked.temperature = request.temperature;
           if (request.tools !== undefined) asked.tools = request.tools;
-          return atSeam(delivered, blankStartHeld(chat.chat(asked, attempt)));
+          const started = new StartedToolCalls();
+          toolCalls.set(attempt, started);
+          return atSeam(delivered, blankStartHeld(chat.chat(asked, attempt, started)));
         },
       };
     },
     textOf: deltaText,
+    // Continuing a reply as text after a tool call started would repeat or corrupt the call.
+    canResume: (attempt) => toolCalls.get(attempt)?.started !== true,
+    toolCalls: (attempt) => (attempt === undefined ? undefined : toolCalls.get(attempt))?.list() ?? [],
     onDelivered: (e) => {
       if (e.type === 'text-delta') delivered += e.text;
     },

@@ -317,6 +317,7 @@ export class RoutePlanner {
       ewmaDecayMs: route.ewmaDecayMs,
       resumable: route.midStream !== 'error',
       canResume: call.canResume,
+      toolCalls: call.toolCalls,
       complete: call.complete,
       isEmpty: call.isEmpty,
       markResumed: call.markResumed,

@@ -8,6 +8,7 @@ import type { AttemptContext } from '../providers/types.js';
 import type { Tracing } from '../telemetry/tracing.js';
 import type { Deadlines, HttpTransport } from '../transport/types.js';
 import type { WebSocketTransport } from '../transport/websocket-types.js';
+import type { PartialToolCall } from '../types/chat.js';
 import type { Capability } from '../types/route-result.js';
 import type { RouterEmitter } from './events.js';
 import type { BreakerFailure } from './health/index.js';
@@ -137,11 +138,18 @@ export interface RouteRun<T> {
    */
   resumable?: boolean;
   /**
-   * With `resumable`: whether the call can continue on the next candidate now (stt: false while
-   * the end of the last final delivered is unknown, as replaying would repeat it). False: a
-   * failure after output ends the stream with MidStreamError, as when not resumable. Absent: true.
+   * With `resumable`: whether the call can continue on the next candidate now, after `attempt`
+   * (the context its `start` was given) failed after output (stt: false while the end of the
+   * last final delivered is unknown, as replaying would repeat it; chat: false once the attempt
+   * had started a tool call). False: a failure after output ends the stream with
+   * MidStreamError, as when not resumable. Absent: true.
    */
-  canResume?: () => boolean;
+  canResume?: (attempt: AttemptContext) => boolean;
+  /**
+   * chat: the tool calls `attempt` (the context its `start` was given) had started, for the
+   * MidStreamError of a failure after output (`toolCalls`). Absent: the error has none.
+   */
+  toolCalls?: (attempt: AttemptContext | undefined) => PartialToolCall[];
   /**
    * With `resumable`: true when a failure after output leaves nothing for another provider to
    * produce (stt: the caller's audio has ended and every byte of it that is not digital silence

@@ -1,5 +1,5 @@
 import { AbortError } from '../errors/abort-error.js';
-import { onceStream, type Settle as SettleOf } from '../internal/once-stream.js';
+import { onceStream, ROUTED_STREAM, type Settle as SettleOf } from '../internal/once-stream.js';
 import { rejectOnAbort } from '../internal/unstarted-abort.js';
 import type { RoutedStream, RouteResult } from '../types/route-result.js';
 import { drive } from './attempt-loop.js';
@@ -14,13 +14,14 @@ const DONE: IteratorReturnResult<void> = Object.freeze({ value: undefined, done:
 
 /**
  * Wraps a routed call as a {@link RoutedStream}. Nothing starts until the caller iterates.
- * The stream can be iterated once; `result` never causes an unhandled rejection by itself.
+ * The stream can be iterated once (a second `for await` throws RequestError, field `'stream'`);
+ * `result` never causes an unhandled rejection by itself.
  * `result` awaited before the stream is iterated rejects with AbortError when the call's
  * signal aborts or the router closes (nothing else can end a call that never started).
  */
 export function routedStream<T>(run: RouteRun<T>): RoutedStream<T> {
   return onceStream(
-    'RoutedStream',
+    ROUTED_STREAM,
     (settle: Settle) => new CallIterator(run, settle),
     (settle) => rejectOnAbort(settle, run, 'The call was aborted'),
   );

@@ -8,6 +8,21 @@ export interface ToolCall {
   arguments: string;
 }
 
+/**
+ * A tool call that a chat provider had started when its stream failed mid-reply
+ * (`MidStreamError.toolCalls`): `id` and `name` as the provider sent them (`''` when
+ * it had not sent one yet), `arguments` the JSON text received so far, which may be cut
+ * anywhere (not valid JSON) when the stream failed inside the call.
+ */
+export interface PartialToolCall {
+  /** The call's id, `''` when the provider had not sent it yet. */
+  id: string;
+  /** The tool's name, `''` when the provider had not sent it yet. */
+  name: string;
+  /** The JSON text of the arguments received so far (may be cut anywhere). */
+  arguments: string;
+}
+
 /** One message of a conversation. */
 export type ChatMessage =
   | {

@@ -352,7 +352,9 @@ describe('the attempt loop', () => {
   it('can be iterated only once', async () => {
     const stream = routedStream(fakeRun<ChatEvent>([]));
     stream[Symbol.asyncIterator]();
-    expect(() => stream[Symbol.asyncIterator]()).toThrow('A RoutedStream can be iterated only once');
+    expect(() => stream[Symbol.asyncIterator]()).toThrow(
+      "Invalid request field 'stream': this RoutedStream was already iterated; a stream can be iterated only once",
+    );
   });
 
   it('throws the ConfigError it was given when no provider is a candidate', async () => {

@@ -2,7 +2,7 @@ import type { ChatEvent } from '../../types/chat.js';
 import { assembledSse } from '../shared/assembled-sse.js';
 import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
-import type { AttemptContext, ChatProvider, ProviderChatRequest } from '../types.js';
+import type { AttemptContext, ChatProvider, ChatStreamReport, ProviderChatRequest } from '../types.js';
 import { streamEventShape } from './api-types.js';
 import { type AnthropicEndpoint, postMessages } from './http.js';
 import { messagesRequestBody } from './messages-request.js';
@@ -37,15 +37,20 @@ export function isMessageStop(data: string): boolean {
  *   that ends before `message_stop` (truncated);
  * - VoxrouteError (usage error) when a tool call in the history has arguments that are not a JSON object.
  * A delta whose bytes are already read reaches the caller by plain calls (see `assembledSse`).
+ * Each tool_use block is told to `report` as it streams (see `MessageStreamAssembler`).
  */
 export function createAnthropicChat(endpoint: AnthropicEndpoint, defaultMaxTokens: number): ChatProvider {
   return {
-    chat(request: ProviderChatRequest, attempt: AttemptContext): AsyncIterable<ChatEvent> {
+    chat(
+      request: ProviderChatRequest,
+      attempt: AttemptContext,
+      report?: ChatStreamReport,
+    ): AsyncIterable<ChatEvent> {
       return new OpenedStream(async () => {
         const provider = endpoint.provider;
         const body = JSON.stringify(messagesRequestBody(request, defaultMaxTokens));
         const response = await postMessages(endpoint, attempt, body);
-        const assembler = new MessageStreamAssembler(provider);
+        const assembler = new MessageStreamAssembler(provider, report);
         const messages = {
           get hadOutput() {
             return assembler.hadOutput;

@@ -3,6 +3,7 @@ import type { ChatEvent, FinishReason } from '../../types/chat.js';
 import { parseWire } from '../shared/parse-wire.js';
 import { badToolArguments, toolArgumentsText } from '../shared/tool-arguments.js';
 import type { WireShape } from '../shared/wire-shape.js';
+import type { ChatStreamReport } from '../types.js';
 import {
   type ContentBlockDelta,
   type ContentBlockStart,
@@ -66,7 +67,10 @@ interface CutTool {
  *   the counts are cumulative);
  * - `ping` and unknown event types: ignored (the API may add event types).
  * {@link finish} gives the one `finish` at `message_stop`. `hadOutput` tells whether a
- * text-delta or tool-call was produced (for `partialOutput`).
+ * text-delta or tool-call was produced (for `partialOutput`). `report` (when given) is told of
+ * each tool block as it streams, keyed by its block index: its id and name at
+ * `content_block_start`, each `partial_json` as it comes (or, at `content_block_stop`, the
+ * start's `input` when no delta came).
  */
 export class MessageStreamAssembler {
   /** True once a text-delta or tool-call event has been produced. */
@@ -78,7 +82,10 @@ export class MessageStreamAssembler {
   /** A tool block whose input did not end as one JSON object, until the stop reason tells why. */
   private cutTool: CutTool | undefined;
 
-  constructor(private readonly provider: string) {}
+  constructor(
+    private readonly provider: string,
+    private readonly report?: ChatStreamReport,
+  ) {}
 
   /**
    * Events for one stream event (its JSON data), in order. Throws ProtocolError (retryable,
@@ -158,6 +165,7 @@ export class MessageStreamAssembler {
         json: '',
         input: block.input,
       });
+      this.report?.toolCall(event.index, { id: block.id, name: block.name });
       return [];
     }
     this.blocks.set(event.index, { kind: 'other' });
@@ -172,6 +180,7 @@ export class MessageStreamAssembler {
       if (block?.kind !== 'tool')
         throw this.error(`input_json_delta for block ${event.index}, not a tool_use block`);
       block.json += delta.partial_json ?? '';
+      if (delta.partial_json) this.report?.toolCall(event.index, { arguments: delta.partial_json });
     }
     return [];
   }
@@ -181,6 +190,7 @@ export class MessageStreamAssembler {
     this.blocks.delete(index);
     if (block?.kind !== 'tool') return [];
     const text = block.json !== '' ? block.json : JSON.stringify(block.input ?? {});
+    if (block.json === '') this.report?.toolCall(index, { arguments: text });
     const args = toolArgumentsText(text);
     if (args === undefined) {
       // Cut by max_tokens (a stop reason still to come) or malformed: settleCutTool decides.

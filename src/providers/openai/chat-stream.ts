@@ -1,6 +1,7 @@
 import { ProtocolError } from '../../errors/index.js';
 import type { ChatEvent, ChatUsage, FinishReason } from '../../types/chat.js';
 import { badToolArguments, toolArgumentsText } from '../shared/tool-arguments.js';
+import type { ChatStreamReport } from '../types.js';
 import type { ChatChunk } from './api-types.js';
 
 /** OpenAI `finish_reason` to voxroute's FinishReason; anything unknown is `'other'`. */
@@ -43,7 +44,8 @@ const NO_EVENTS = Object.freeze([]) as unknown as ChatEvent[];
  * - one `finish` at the end, with the mapped finish reason and the last usage seen (the usage
  *   chunk with `choices: []` comes after the finish-reason chunk, so `finish` waits for
  *   `[DONE]` or the end of the body).
- * `hadOutput` tells whether a text-delta or tool-call was produced (for `partialOutput`).
+ * `hadOutput` tells whether a text-delta or tool-call was produced (for `partialOutput`). Each
+ * `tool_calls` fragment is told to `report` (when given) as it is read, keyed as above.
  */
 export class ChatStreamAssembler {
   /** True once a text-delta or tool-call event has been produced. */
@@ -58,7 +60,10 @@ export class ChatStreamAssembler {
   private lastCreatedKey: number | undefined;
   private toolCallsEmitted = false;
 
-  constructor(private readonly provider: string) {}
+  constructor(
+    private readonly provider: string,
+    private readonly report?: ChatStreamReport,
+  ) {}
 
   /**
    * Events for one chunk, in order (an array the caller only reads). Throws ProtocolError for a
@@ -83,12 +88,18 @@ export class ChatStreamAssembler {
           const fragments = delta.tool_calls;
           for (let position = 0; position < fragments.length; position++) {
             const fragment = fragments[position]!;
-            const call = this.callOf(fragment.index ?? undefined, fragment.id);
+            const key = this.keyOf(fragment.index ?? undefined, fragment.id);
+            const call = this.callOf(key, fragment.id);
             if (!call.id && fragment.id) call.id = fragment.id;
             if (!call.name && fragment.function?.name) call.name = fragment.function.name;
             const args = fragment.function?.arguments;
-            if (typeof args === 'string') call.arguments += args;
-            else if (args) call.arguments += JSON.stringify(args);
+            const text = typeof args === 'string' ? args : args ? JSON.stringify(args) : '';
+            call.arguments += text;
+            this.report?.toolCall(key, {
+              ...(fragment.id ? { id: fragment.id } : {}),
+              ...(fragment.function?.name ? { name: fragment.function.name } : {}),
+              arguments: text,
+            });
           }
         }
       }
@@ -137,18 +148,25 @@ export class ChatStreamAssembler {
   }
 
   /**
-   * The pending call of `index`, created when new. A fragment without `index` (absent or
-   * `null`) continues the call of its `id` when one has it, else (an `id` not seen yet) starts a
-   * call after the last one, so that complete calls sent one per chunk without `index` are not
-   * merged; with no `id` either it continues the last call created (or starts the first).
+   * The key of a fragment's call: its `index`; for a fragment without `index` (absent or
+   * `null`), the call of its `id` when one has it, else (an `id` not seen yet) a new call after
+   * the last one, so that complete calls sent one per chunk without `index` are not merged; with
+   * no `id` either, the last call created (or the first).
    */
-  private callOf(index: number | undefined, id: string | null | undefined): PendingToolCall {
+  private keyOf(index: number | undefined, id: string | null | undefined): number {
+    if (index !== undefined) return index;
+    const calls = this.toolCalls;
+    if (id)
+      return (
+        this.keyOfId?.get(id) ?? (calls === undefined || calls.size === 0 ? 0 : Math.max(...calls.keys()) + 1)
+      );
+    return this.lastCreatedKey ?? 0;
+  }
+
+  /** The pending call of `key`, created when new; `id` is remembered as the key's (see {@link keyOf}). */
+  private callOf(key: number, id: string | null | undefined): PendingToolCall {
     this.toolCalls ??= new Map();
     const calls = this.toolCalls;
-    let key: number;
-    if (index !== undefined) key = index;
-    else if (id) key = this.keyOfId?.get(id) ?? (calls.size === 0 ? 0 : Math.max(...calls.keys()) + 1);
-    else key = this.lastCreatedKey ?? 0;
     let call = calls.get(key);
     if (!call) {
       call = { id: undefined, name: undefined, arguments: '' };

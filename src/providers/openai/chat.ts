@@ -3,7 +3,7 @@ import { assembledSse } from '../shared/assembled-sse.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
 import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
-import type { AttemptContext, ChatProvider, ProviderChatRequest } from '../types.js';
+import type { AttemptContext, ChatProvider, ChatStreamReport, ProviderChatRequest } from '../types.js';
 import { chatChunkShape } from './api-types.js';
 import { chatRequestBody } from './chat-request.js';
 import { ChatStreamAssembler } from './chat-stream.js';
@@ -20,11 +20,16 @@ import { readOpenAiHttpError } from './http-errors.js';
  * - ProtocolError for malformed JSON, a chunk that does not fit the schema, or a body that
  *   ends with neither a finish reason nor `[DONE]` (truncated).
  * A delta whose bytes are already read reaches the caller by plain calls (see `assembledSse`).
+ * Each `tool_calls` fragment is told to `report` as it is read.
  */
 export function createOpenAiChat(endpoint: HttpEndpoint, kind: 'openai' | 'openai-compatible'): ChatProvider {
   const url = endpointUrl(endpoint, '/chat/completions');
   return {
-    chat(request: ProviderChatRequest, attempt: AttemptContext): AsyncIterable<ChatEvent> {
+    chat(
+      request: ProviderChatRequest,
+      attempt: AttemptContext,
+      report?: ChatStreamReport,
+    ): AsyncIterable<ChatEvent> {
       return new OpenedStream(async () => {
         const provider = endpoint.provider;
         const response = await postToEndpoint(endpoint, attempt, url, {
@@ -33,7 +38,7 @@ export function createOpenAiChat(endpoint: HttpEndpoint, kind: 'openai' | 'opena
           body: JSON.stringify(chatRequestBody(request, kind)),
           errors: readOpenAiHttpError,
         });
-        const assembler = new ChatStreamAssembler(provider);
+        const assembler = new ChatStreamAssembler(provider, report);
         return assembledSse(provider, response, assembler, (value) => ({
           events: assembler.push(
             parseWire(chatChunkShape, value, provider, 'chat chunk', assembler.hadOutput),

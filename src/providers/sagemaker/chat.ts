@@ -1,13 +1,14 @@
 import type { ChatEvent } from '../../types/chat.js';
-import type { AttemptContext, ChatProvider, ProviderChatRequest } from '../types.js';
-import type { SageMakerChatCodec } from './codec.js';
+import type { AttemptContext, ChatProvider, ChatStreamReport, ProviderChatRequest } from '../types.js';
+import type { ChatCodecCall, SageMakerChatCodec } from './codec.js';
 import { runResponseStream, type SageMakerTarget } from './response-stream.js';
 import type { SageMakerStreamClient } from './stream-client.js';
 
 /**
  * Chat over `InvokeEndpointWithResponseStream` (PROTOCOLS.md 5.1): `codec.encode` builds the
  * body, `codec.decode` reads the PayloadPart bytes. Text deltas and tool calls count as output
- * for `partialOutput`. Throws what `runResponseStream` throws.
+ * for `partialOutput`; the codec tells `report` of tool calls as they stream (see
+ * {@link ChatCodecCall}). Throws what `runResponseStream` throws.
  */
 export function createSageMakerChat(
   client: SageMakerStreamClient,
@@ -15,8 +16,13 @@ export function createSageMakerChat(
   codec: SageMakerChatCodec,
 ): ChatProvider {
   return {
-    chat(request: ProviderChatRequest, attempt: AttemptContext): AsyncIterable<ChatEvent> {
-      const call = { provider: target.provider, request, sampleRate: 0 };
+    chat(
+      request: ProviderChatRequest,
+      attempt: AttemptContext,
+      report?: ChatStreamReport,
+    ): AsyncIterable<ChatEvent> {
+      const call: ChatCodecCall = { provider: target.provider, request, sampleRate: 0 };
+      if (report) call.report = report;
       return runResponseStream(
         client,
         target,

@@ -2,6 +2,7 @@ import type { AudioFormat } from '../../types/audio.js';
 import type { ChatEvent } from '../../types/chat.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
 import type {
+  ChatStreamReport,
   ProviderAudio,
   ProviderChatRequest,
   ProviderSttRequest,
@@ -54,6 +55,17 @@ export interface CodecCall<R> {
 }
 
 /**
+ * What a chat codec call receives: a {@link CodecCall} and, when the router listens, `report`,
+ * to be told each piece of a tool call as `decode` reads it (see {@link ChatStreamReport}): a
+ * codec of a format with tool calls should, so that a reply cut inside a tool call is never
+ * continued on another provider as plain text.
+ */
+export interface ChatCodecCall extends CodecCall<ProviderChatRequest> {
+  /** Told each piece of a tool call as it is decoded (`report.toolCall(index, { id, name, arguments })`); absent: nobody listens. */
+  report?: ChatStreamReport;
+}
+
+/**
  * A chat payload codec.
  * - `encode(call)`: the invocation for one chat request (`request.model` is the configured id,
  *   or `'default'` when the endpoint serves one model and the body should name none).
@@ -77,7 +89,7 @@ export interface SageMakerChatCodec {
    * Throws ProtocolError on a malformed or truncated payload, ProviderError on an error the
    * container reports in the stream.
    */
-  decode(parts: AsyncIterable<Uint8Array>, call: CodecCall<ProviderChatRequest>): AsyncIterable<ChatEvent>;
+  decode(parts: AsyncIterable<Uint8Array>, call: ChatCodecCall): AsyncIterable<ChatEvent>;
 }
 
 /**

@@ -1,5 +1,6 @@
 export { createSageMakerAdapter } from './adapter.js';
 export type {
+  ChatCodecCall,
   CodecCall,
   SageMakerChatCodec,
   SageMakerCodec,

@@ -17,7 +17,8 @@ export const DEFAULT_MODEL_ID = 'default';
  *   `text/event-stream`.
  * - Reply: `chat.completion.chunk` objects framed as SSE (`data: ...\n\n`) or JSON lines
  *   (detected from the first byte), read with the OpenAI adapter's chunk schema and assembler:
- *   text deltas, whole tool calls, one `finish` at `[DONE]` or at the end after a finish reason.
+ *   text deltas, whole tool calls (each fragment told to the call's `report`), one `finish` at
+ *   `[DONE]` or at the end after a finish reason.
  *   A stream that ends with neither is a truncated ProtocolError; `{"error":...}` inside the
  *   stream is a ProviderError. Source: PROTOCOLS.md 2.2 and 6.1 (the vLLM wire format).
  */
@@ -28,8 +29,8 @@ export const openAiChatCodec: SageMakerChatCodec = {
     const body = model === DEFAULT_MODEL_ID ? rest : { model, ...rest };
     return { body: JSON.stringify(body), contentType: 'application/json', accept: 'text/event-stream' };
   },
-  async *decode(parts, { provider }) {
-    const assembler = new ChatStreamAssembler(provider);
+  async *decode(parts, { provider, report }) {
+    const assembler = new ChatStreamAssembler(provider, report);
     for await (const message of jsonMessages(parts, { provider })) {
       if (message.kind === 'done') {
         yield* assembler.end('done');

@@ -1,0 +1,366 @@
+/**
+ * A chat reply that had started a tool call when its provider failed is never continued on
+ * another provider, even on a route with `midStream: 'continue'` (a continuation as text would
+ * repeat or corrupt the call): the stream ends with MidStreamError, whose `toolCalls` hold the
+ * calls received so far, and the next provider gets no request. A reply cut in its text alone
+ * still continues on the next provider. The servers speak OpenAI's and Anthropic's chat SSE on
+ * their own (node:http on loopback, written here); each waits until the caller has the reply's
+ * first text before it sends the rest and cuts the connection.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type ChatEvent,
+  type ChatMessage,
+  createRouter,
+  MidStreamError,
+  type ProviderConfig,
+  type Router,
+  type RouterConfig,
+} from '../../src/index.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+/** A loopback HTTP server: its base URL, and the JSON body of every request it got, in order. */
+interface ChatWire {
+  url: string;
+  bodies: Array<{ messages: unknown[] }>;
+}
+
+/** Serves `handler` on 127.0.0.1 until the end of the test, recording each request's JSON body. */
+async function server(handler: (res: ServerResponse) => void | Promise<void>): Promise<ChatWire> {
+  const bodies: ChatWire['bodies'] = [];
+  const sockets: Socket[] = [];
+  const http = createServer((req: IncomingMessage, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => {
+      bodies.push(JSON.parse(Buffer.concat(parts).toString()) as ChatWire['bodies'][number]);
+      void Promise.resolve(handler(res)).catch(() => res.destroy());
+    });
+  });
+  http.on('connection', (s) => sockets.push(s));
+  http.listen(0, '127.0.0.1');
+  await once(http, 'listening');
+  closers.push(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  });
+  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, bodies };
+}
+
+/** SSE frames of `values` (`data:` only, as OpenAI sends them). */
+const sse = (values: ReadonlyArray<unknown>) =>
+  values.map((v) => `data: ${typeof v === 'string' ? v : JSON.stringify(v)}\n\n`).join('');
+
+/** Anthropic SSE frames: `event:` equal to the data's `type`. */
+const anthropicSse = (events: ReadonlyArray<Record<string, unknown>>) =>
+  events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+
+/** An OpenAI chat.completion.chunk with `delta` and an optional finish reason. */
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  id: 'chatcmpl-tool',
+  object: 'chat.completion.chunk',
+  created: 1_700_000_000,
+  model: 'm',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+
+/** Writes `text` and resolves once it is flushed to the socket. */
+const write = (res: ServerResponse, text: string) =>
+  new Promise<void>((resolve, reject) => res.write(text, (error) => (error ? reject(error) : resolve())));
+
+/** Sends `first`, waits for `gate`, sends `rest`, then cuts the connection (no end marker). */
+async function cutAfter(
+  res: ServerResponse,
+  first: string,
+  gate: Promise<void>,
+  rest: string,
+): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  await write(res, first);
+  await gate;
+  if (rest) await write(res, rest);
+  res.socket?.destroy();
+}
+
+/** A server that answers every request with the whole OpenAI reply `text`. */
+const answering = (text: string) =>
+  server((res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(
+      sse([chunk({ role: 'assistant', content: '' }), chunk({ content: text }), chunk({}, 'stop'), '[DONE]']),
+    );
+  });
+
+/** A gate the test opens once the caller has the reply's first text. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+const openai = (baseUrl: string): ProviderConfig => ({
+  kind: 'openai-compatible',
+  baseUrl,
+  chat: { models: { fast: 'm' } },
+});
+const anthropic = (baseUrl: string): ProviderConfig => ({
+  kind: 'anthropic',
+  baseUrl,
+  apiKey: ['test', 'key'].join('-'),
+  chat: { models: { fast: 'claude-x' } },
+});
+
+function router(config: RouterConfig): Router {
+  const r = createRouter(config);
+  closers.push(() => r.close());
+  return r;
+}
+
+/** A route over `a` then `b` (priority), continuing a reply cut mid-stream unless `midStream` says otherwise. */
+const config = (
+  a: ProviderConfig,
+  b: ProviderConfig,
+  midStream: 'continue' | 'error' = 'continue',
+): RouterConfig => ({
+  providers: { a, b },
+  routes: { chat: { providers: ['a', 'b'], strategy: 'priority', midStream, firstChunkTimeoutMs: false } },
+});
+
+const WEATHER: ChatMessage[] = [{ role: 'user', content: 'Weather in Paris and London?' }];
+const TOOLS = [
+  { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+];
+const LEAD = 'Let me check the weather. ';
+
+/** Reads `stream`, opening `g` at the first text-delta: what it yielded and how it ended. */
+async function read(stream: AsyncIterable<ChatEvent>, g: { open: () => void }) {
+  const items: ChatEvent[] = [];
+  try {
+    for await (const event of stream) {
+      items.push(event);
+      if (event.type === 'text-delta') g.open();
+    }
+  } catch (error) {
+    return { items, error };
+  }
+  return { items, error: undefined };
+}
+
+describe('chat midStream continue: a reply cut inside a tool call is not continued', () => {
+  it('OpenAI tool_calls deltas, then a cut: MidStreamError with the calls received; the next provider gets no request', async () => {
+    const g = gate();
+    const a = await server((res) =>
+      cutAfter(
+        res,
+        sse([chunk({ role: 'assistant', content: '' }), chunk({ content: LEAD })]),
+        g.opened,
+        sse([
+          chunk({
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_paris',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '' },
+              },
+            ],
+          }),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
+          chunk({
+            tool_calls: [
+              {
+                index: 1,
+                id: 'call_london',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"ci' },
+              },
+            ],
+          }),
+        ]),
+      ),
+    );
+    const b = await answering('It is sunny.');
+    const stream = router(config(openai(a.url), openai(b.url))).chat({
+      model: 'fast',
+      messages: WEATHER,
+      tools: TOOLS,
+    });
+    const { items, error } = await read(stream, g);
+
+    expect(items).toEqual([{ type: 'text-delta', text: LEAD }]);
+    expect(error).toBeInstanceOf(MidStreamError);
+    const e = error as MidStreamError;
+    expect(e.name).toBe('MidStreamError');
+    expect(e.code).toBe('MID_STREAM');
+    expect(e.provider).toBe('a');
+    expect(e.partialOutput).toBe(true);
+    expect(e.partialText).toBe(LEAD);
+    expect(e.toolCalls).toEqual([
+      { id: 'call_paris', name: 'get_weather', arguments: '{"city":"Paris"}' },
+      { id: 'call_london', name: 'get_weather', arguments: '{"ci' },
+    ]);
+    expect(b.bodies.length).toBe(0);
+    expect(a.bodies.length).toBe(1);
+    await expect(stream.result).rejects.toBe(error);
+  });
+
+  it('Anthropic tool_use block, then a cut: MidStreamError with the call received; the next provider gets no request', async () => {
+    const g = gate();
+    const start = {
+      type: 'message_start',
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-x',
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: 12, output_tokens: 1 },
+      },
+    };
+    const a = await server((res) =>
+      cutAfter(
+        res,
+        anthropicSse([
+          start,
+          { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: LEAD } },
+        ]),
+        g.opened,
+        anthropicSse([
+          { type: 'content_block_stop', index: 0 },
+          {
+            type: 'content_block_start',
+            index: 1,
+            content_block: { type: 'tool_use', id: 'toolu_paris', name: 'get_weather', input: {} },
+          },
+          {
+            type: 'content_block_delta',
+            index: 1,
+            delta: { type: 'input_json_delta', partial_json: '{"city": "Pa' },
+          },
+        ]),
+      ),
+    );
+    const b = await answering('It is sunny.');
+    const stream = router(config(anthropic(a.url), openai(b.url))).chat({
+      model: 'fast',
+      messages: WEATHER,
+      tools: TOOLS,
+    });
+    const { items, error } = await read(stream, g);
+
+    expect(items).toEqual([{ type: 'text-delta', text: LEAD }]);
+    expect(error).toBeInstanceOf(MidStreamError);
+    expect((error as MidStreamError).partialText).toBe(LEAD);
+    expect((error as MidStreamError).toolCalls).toEqual([
+      { id: 'toolu_paris', name: 'get_weather', arguments: '{"city": "Pa' },
+    ]);
+    expect(b.bodies.length).toBe(0);
+  });
+
+  it("midStream 'error': the same MidStreamError carries the tool calls", async () => {
+    const g = gate();
+    const a = await server((res) =>
+      cutAfter(
+        res,
+        sse([chunk({ content: LEAD })]),
+        g.opened,
+        sse([
+          chunk({
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_paris',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{' },
+              },
+            ],
+          }),
+        ]),
+      ),
+    );
+    const b = await answering('It is sunny.');
+    const { error } = await read(
+      router(config(openai(a.url), openai(b.url), 'error')).chat({
+        model: 'fast',
+        messages: WEATHER,
+        tools: TOOLS,
+      }),
+      g,
+    );
+    expect(error).toBeInstanceOf(MidStreamError);
+    expect((error as MidStreamError).toolCalls).toEqual([
+      { id: 'call_paris', name: 'get_weather', arguments: '{' },
+    ]);
+    expect(b.bodies.length).toBe(0);
+  });
+
+  it('a reply cut in its text alone continues on the next provider, which gets the text as a prefill', async () => {
+    const g = gate();
+    const a = await server((res) => cutAfter(res, sse([chunk({ content: LEAD })]), g.opened, ''));
+    const b = await answering('It is sunny in Paris.');
+    const stream = router(config(openai(a.url), openai(b.url))).chat({
+      model: 'fast',
+      messages: WEATHER,
+      tools: TOOLS,
+    });
+    const { items, error } = await read(stream, g);
+
+    expect(error).toBeUndefined();
+    expect(items.map((e) => (e.type === 'text-delta' ? e.text : e.type))).toEqual([
+      LEAD,
+      'It is sunny in Paris.',
+      'finish',
+    ]);
+    expect(b.bodies.length).toBe(1);
+    expect(b.bodies[0]!.messages).toEqual([
+      { role: 'user', content: 'Weather in Paris and London?' },
+      { role: 'assistant', content: LEAD },
+    ]);
+    expect((await stream.result).provider).toBe('b');
+  });
+
+  it('a tool call started before any output: the next provider serves the request afresh (nothing reached the caller)', async () => {
+    const a = await server(async (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      await write(
+        res,
+        sse([
+          chunk({
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_paris',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"ci' },
+              },
+            ],
+          }),
+        ]),
+      );
+      res.socket?.destroy();
+    });
+    const b = await answering('It is sunny.');
+    const stream = router(config(openai(a.url), openai(b.url))).chat({
+      model: 'fast',
+      messages: WEATHER,
+      tools: TOOLS,
+    });
+    const { items, error } = await read(stream, { open: () => {} });
+    expect(error).toBeUndefined();
+    expect(items.map((e) => (e.type === 'text-delta' ? e.text : e.type))).toEqual(['It is sunny.', 'finish']);
+    expect(b.bodies.length).toBe(1);
+    expect(b.bodies[0]!.messages).toEqual([{ role: 'user', content: 'Weather in Paris and London?' }]);
+  });
+});
