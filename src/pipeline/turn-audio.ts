@@ -31,7 +31,7 @@ export class TurnAudio<T> {
     this.#source = source;
   }
 
-  /** Whether {@link TurnAudio.stop} was called. */
+  /** Whether {@link TurnAudio.stop} stopped the reading. */
   get stopped(): boolean {
     return this.#stopped;
   }
@@ -79,11 +79,17 @@ export class TurnAudio<T> {
     }
   }
 
-  /** Stops reading at the end of speech: `read()` ends at once; the caller's iterator is left open. */
-  stop(): void {
-    if (this.#stopped) return;
+  /**
+   * Stops reading at the end of speech: `read()` ends at once; the caller's iterator is left
+   * open. Returns false, and does nothing, when reading is already over (the caller's audio
+   * ended: all of it is this turn's speech) or was never started.
+   */
+  stop(): boolean {
+    if (this.#stopped) return true;
+    if (this.#outcome !== undefined || this.#iterator === undefined) return false;
     this.#stopped = true;
     this.#wakeStop(STOP);
+    return true;
   }
 
   /** The turn is over: if it never read the audio, all of it is remaining. */

@@ -34,7 +34,8 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  * deadlines (its end of speech is known only when it comes).
  *
  * End of speech is the STT provider's endpoint (a final with `endOfSpeech: true`, e.g. Deepgram's
- * `speech_final` or `UtteranceEnd`) or the end of `request.audio`, whichever comes first. At the
+ * `speech_final` or `UtteranceEnd`) or the end of `request.audio`, whichever comes first (an
+ * endpoint after the audio ended changes nothing: every final of that audio is the transcript). At the
  * endpoint the turn stops reading `request.audio` (the STT stage's audio ends there, so the
  * provider flushes and closes) without returning the caller's iterator: a microphone stays open,
  * and `remainingAudio` goes on from where the turn stopped. Chat starts at once on the finals so
@@ -165,9 +166,10 @@ async function* runTurn(
         finals.push(event.text.trim());
         const now = at();
         timeline.finalTranscriptMs = now;
-        if (event.endOfSpeech === true) {
-          if (Number.isNaN(timeline.endOfSpeechMs)) timeline.endOfSpeechMs = now;
-          input.stop();
+        // An endpoint ends the speech only while the audio goes on: once the caller's audio has
+        // ended, all of it is this turn's, and every final of it is the transcript.
+        if (event.endOfSpeech === true && input.stop()) {
+          timeline.endOfSpeechMs = now;
           heard();
         }
       }

@@ -238,6 +238,39 @@ describe('voiceTurn: end of speech from the STT endpoint while the microphone st
     expect(mic.returned).toBe(false);
   });
 
+  it('an endpoint after the audio ended changes nothing: every final of the audio is the transcript', async () => {
+    // Both finals answer Finalize, which the adapter sends once the caller's audio has ended.
+    const dg = await deepgram(
+      [],
+      [
+        final('Book a table.', 0, 0.3, { speech_final: true, from_finalize: true }),
+        final('For two.', 0.3, 0.3, { speech_final: true, from_finalize: true }),
+      ],
+    );
+    const { router: r, chat } = await setup(dg.wire.url);
+    async function* pushToTalk(): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < 6; i++) yield new Uint8Array(CHUNK).fill(1);
+    }
+    const turn = voiceTurn(r, {
+      audio: pushToTalk(),
+      format: FORMAT,
+      messages: [],
+      model: 'fast',
+      voice: 'agent',
+    });
+    const events: TurnEvent[] = [];
+    for await (const event of turn) events.push(event);
+    const result = await turn.result;
+    expect(transcriptsOf(events).map((e) => [e.text, e.endOfSpeech])).toEqual([
+      ['Book a table.', true],
+      ['For two.', true],
+    ]);
+    expect(result.transcript).toBe('Book a table. For two.');
+    expect(chat.asked).toEqual([[{ role: 'user', content: 'Book a table. For two.' }]]);
+    expect(result.timeline.endOfSpeechMs).toBeLessThan(result.timeline.finalTranscriptMs);
+    expect(audioOf(events).equals(AUDIO)).toBe(true);
+  });
+
   it('a final flushed after the endpoint is shown but is not part of the transcript chat got', async () => {
     const dg = await deepgram(
       [final('Book a table for two.', 0, 0.6, { speech_final: true })],
