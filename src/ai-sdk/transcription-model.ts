@@ -52,7 +52,8 @@ export class VoxrouteTranscriptionModel
     });
     stream.result.catch(() => {});
     const finals: TranscriptEvent[] = [];
-    for await (const event of stream) if (event.type === 'final') finals.push(event);
+    // End-of-speech markers (finals with empty text) are not segments.
+    for await (const event of stream) if (event.type === 'final' && event.text !== '') finals.push(event);
     const result = await stream.result;
     const seconds = durationMs(format, data.byteLength) / 1000;
     const words = finals.flatMap((f) => f.words ?? []);

@@ -5,7 +5,12 @@ import type { TranscriptEvent } from '../types/transcript.js';
 
 /** One voice turn: the caller's audio in, the reply's audio out. See {@link voiceTurn}. */
 export interface VoiceTurnRequest {
-  /** The caller's audio for this turn (raw bytes in `format`, or AudioChunks), as for stt(). */
+  /**
+   * The caller's audio for this turn (raw bytes in `format`, or AudioChunks), as for stt(). It
+   * may stay open (a live microphone): the turn stops reading it at the STT provider's endpoint
+   * (a final with `endOfSpeech`), without returning its iterator; {@link VoiceTurn.remainingAudio}
+   * goes on from there. Otherwise the turn's speech ends when it ends.
+   */
   audio: AsyncIterable<Uint8Array | AudioChunk>;
   /** Format of `audio`. */
   format: AudioFormat;
@@ -71,9 +76,13 @@ export type TurnEvent =
 
 /** When each step of a turn happened, in ms from the voiceTurn() call (performance.now() based). */
 export interface TurnTimeline {
-  /** The caller's audio ended. */
+  /**
+   * End of speech: the STT provider's endpoint came (the final with `endOfSpeech: true`) or the
+   * caller's audio ended, whichever was first (the end of the STT stage when neither was seen).
+   * The budget and {@link TurnTimeline.ownMs} run from here.
+   */
   endOfSpeechMs: number;
-  /** The last final transcript arrived. */
+  /** The last final transcript of the turn arrived (at the endpoint: the final that closed the utterance). */
   finalTranscriptMs: number;
   /** The first reply token arrived (absent for an empty transcript). */
   firstTokenMs?: number;
@@ -131,4 +140,15 @@ export interface VoiceTurn extends AsyncIterable<TurnEvent> {
    * otherwise.
    */
   readonly result: Promise<TurnResult>;
+  /**
+   * The caller's audio this turn did not consume, to pass as the next turn's `audio` so that a
+   * microphone kept open loses nothing. Iterating it waits until the turn stopped reading
+   * `request.audio`; then, after the STT provider's endpoint, it yields the chunk whose read was
+   * in flight at the endpoint (if any) and goes on with `request.audio`'s iterator (leaving the
+   * loop early returns that iterator). It yields all of `request.audio` when the turn never read
+   * it (a malformed request, an unknown route), and nothing when the audio ended within the turn
+   * or the turn ended before its endpoint (barge-in, a failure: `request.audio`'s iterator was
+   * returned then). A turn that is never iterated never stops reading: do not wait on this then.
+   */
+  readonly remainingAudio: AsyncIterable<Uint8Array | AudioChunk>;
 }

@@ -12,6 +12,7 @@ import type { ToolCall } from '../types/chat.js';
 import type { RouteResult } from '../types/route-result.js';
 import { expectedTtfcMs, stageDeadlines } from './budget.js';
 import { EventQueue } from './event-queue.js';
+import { TurnAudio } from './turn-audio.js';
 import type { TurnEvent, TurnResult, TurnTimeline, VoiceTurn, VoiceTurnRequest } from './types.js';
 import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
 
@@ -31,7 +32,16 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  * a slow provider falls back in time and a typical one is not cut off. They shorten only the attempts with a fallback behind
  * them: a stage's last candidate keeps at least its route's own first-chunk deadline, so a
  * spent budget never turns a late answer into no answer. The STT stage keeps its route's
- * deadlines (its end of speech is known only when the audio ends).
+ * deadlines (its end of speech is known only when it comes).
+ *
+ * End of speech is the STT provider's endpoint (a final with `endOfSpeech: true`, e.g. Deepgram's
+ * `speech_final` or `UtteranceEnd`) or the end of `request.audio`, whichever comes first (an
+ * endpoint after the audio ended changes nothing: every final of that audio is the transcript). At the
+ * endpoint the turn stops reading `request.audio` (the STT stage's audio ends there, so the
+ * provider flushes and closes) without returning the caller's iterator: a microphone stays open,
+ * and `remainingAudio` goes on from where the turn stopped. Chat starts at once on the finals so
+ * far; finals the provider still sends after the endpoint (words heard before the audio stopped)
+ * are yielded as `transcript` events but are not part of this turn's transcript.
  *
  * Nothing starts until the turn is iterated; it can be iterated once, and `result` settles
  * once the turn is read to its end (or ends early: break, abort, error). `result` awaited
@@ -65,10 +75,16 @@ export function voiceTurn(router: Router, request: VoiceTurnRequest): VoiceTurn 
   // chat() do: the caller's `for await` catches it.
   // After router.close(), AbortError first, as the router's own calls do.
   const bad = closeSignalOf(router)?.aborted ? routerClosed() : turnRequestProblem(request);
-  if (bad) return rejectedStream<TurnEvent>(bad, VOICE_TURN) as unknown as VoiceTurn;
-  return onceStream(
+  const audio = new TurnAudio<Uint8Array | AudioChunk>(
+    isAsyncIterable(request.audio) ? request.audio : emptyAudio(),
+  );
+  if (bad) {
+    audio.finish();
+    return withRemaining(rejectedStream<TurnEvent>(bad, VOICE_TURN), audio);
+  }
+  const turn = onceStream(
     VOICE_TURN,
-    (settle: Settle<TurnResult>) => runTurn(router, request, settle)[Symbol.asyncIterator](),
+    (settle: Settle<TurnResult>) => runTurn(router, request, audio, settle)[Symbol.asyncIterator](),
     // `result` awaited before the turn is iterated: only a barge-in or router.close() ends it.
     (settle) =>
       rejectOnAbort(
@@ -77,11 +93,25 @@ export function voiceTurn(router: Router, request: VoiceTurnRequest): VoiceTurn 
         'The voice turn was aborted',
       ),
   );
+  return withRemaining(turn, audio);
 }
+
+/** `stream` with the `remainingAudio` of a {@link VoiceTurn}. */
+function withRemaining(stream: object, audio: TurnAudio<Uint8Array | AudioChunk>): VoiceTurn {
+  Object.defineProperty(stream, 'remainingAudio', { value: audio.remaining(), enumerable: true });
+  return stream as VoiceTurn;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | AudioChunk> {
+  return typeof (value as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] === 'function';
+}
+
+async function* emptyAudio(): AsyncGenerator<Uint8Array, void, undefined> {}
 
 async function* runTurn(
   router: Router,
   request: VoiceTurnRequest,
+  input: TurnAudio<Uint8Array | AudioChunk>,
   settle: Settle<TurnResult>,
 ): AsyncGenerator<TurnEvent, void, undefined> {
   const t0 = performance.now();
@@ -91,6 +121,7 @@ async function* runTurn(
   const preflight = preflightOf(router);
   const config = preflight && turnConfigProblem(request, preflight);
   if (config) {
+    input.finish();
     settle.reject(config);
     throw config;
   }
@@ -111,8 +142,8 @@ async function* runTurn(
     request.budgetMs === undefined ? undefined : request.budgetMs - (at() - timeline.endOfSpeechMs);
 
   const work = async () => {
-    const audio = onEnd(request.audio, () => {
-      timeline.endOfSpeechMs = at();
+    const audio = input.read(() => {
+      if (Number.isNaN(timeline.endOfSpeechMs)) timeline.endOfSpeechMs = at();
     });
     const stt = router.stt({
       audio,
@@ -123,18 +154,43 @@ async function* runTurn(
       ...(request.interim !== undefined ? { interim: request.interim } : {}),
     });
     const finals: string[] = [];
-    for await (const event of stt) {
-      queue.push({ type: 'transcript', event });
-      if (event.type === 'final') {
+    let heard!: () => void;
+    /** Resolves at the STT provider's endpoint: the user's speech ended while the audio goes on. */
+    const endpoint = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    const listening = (async () => {
+      for await (const event of stt) {
+        queue.push({ type: 'transcript', event });
+        // After the endpoint the transcript is settled: later finals are shown, not replied to.
+        if (event.type !== 'final' || input.stopped) continue;
         finals.push(event.text.trim());
-        timeline.finalTranscriptMs = at();
+        const now = at();
+        timeline.finalTranscriptMs = now;
+        // An endpoint ends the speech only while the audio goes on: once the caller's audio has
+        // ended, all of it is this turn's, and every final of it is the transcript.
+        if (event.endOfSpeech === true && input.stop()) {
+          timeline.endOfSpeechMs = now;
+          heard();
+        }
       }
+      stages.stt = await stt.result;
+    })();
+    await Promise.race([endpoint, listening]);
+    if (input.stopped) {
+      // The STT stage flushes and closes while the reply is made: its failure is the turn's.
+      listening.catch((error: unknown) => {
+        queue.fail(error);
+        turn.abort(error);
+      });
     }
-    stages.stt = await stt.result;
     if (Number.isNaN(timeline.endOfSpeechMs)) timeline.endOfSpeechMs = at();
     if (Number.isNaN(timeline.finalTranscriptMs)) timeline.finalTranscriptMs = at();
     transcript = finals.filter((t) => t !== '').join(' ');
-    if (transcript === '') return;
+    if (transcript === '') {
+      await listening;
+      return;
+    }
 
     const measured = router.stats();
     const chat = router.chat({
@@ -206,6 +262,7 @@ async function* runTurn(
     if (timeline.firstClauseMs === undefined && clauses.end().length > 0) timeline.firstClauseMs = at();
     stages.chat = await chat.result;
     if (speaking) await speaking;
+    await listening;
   };
 
   let done = false;
@@ -235,6 +292,7 @@ async function* runTurn(
     settle.reject(thrown);
     throw thrown;
   } finally {
+    input.finish();
     request.signal?.removeEventListener('abort', onAbort);
     if (!done) {
       // The caller broke out of the loop: barge-in.
@@ -261,10 +319,4 @@ function ownShare(t: TurnTimeline, stages: Partial<TurnResult['stages']>): numbe
 function providerWait(result: RouteResult | undefined): number {
   if (!result) return 0;
   return result.timeToFirstChunkMs - (result.attempts[0]?.startedAtMs ?? 0);
-}
-
-/** Passes `source` through and calls `ended` once it is exhausted. */
-async function* onEnd<T>(source: AsyncIterable<T>, ended: () => void): AsyncGenerator<T, void, undefined> {
-  for await (const item of source) yield item;
-  ended();
 }

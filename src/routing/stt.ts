@@ -123,7 +123,8 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
     // The caller's audio ended and all of it was transcribed: a failure now loses nothing.
     complete: () => replayKnown && audio.ended && !untranscribed(),
     onDelivered: (e) => {
-      if (e.type !== 'final') return;
+      // An end-of-speech marker (empty text, no times) says nothing about where words ended.
+      if (e.type !== 'final' || e.text === '') return;
       if (e.endMs === undefined || !Number.isFinite(e.endMs)) {
         replayKnown = false;
         return;

@@ -113,7 +113,7 @@ describe('Deepgram Results past the audio sent (200 ms sent when the final comes
     const iterator = stream[Symbol.asyncIterator]();
     const first = await iterator.next();
     feed.end();
-    expect(first.value).toEqual({ type: 'final', text: 'first', startMs: 0, endMs: 450 });
+    expect(first.value).toEqual({ type: 'final', text: 'first', startMs: 0, endMs: 450, endOfSpeech: true });
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
   });
 });

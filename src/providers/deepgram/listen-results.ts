@@ -17,9 +17,12 @@ function ms(seconds: number): number {
  *   word's `startMs` / `endMs` from its `start` / `end`, all converted from seconds to whole ms
  *   from the start of the audio; a word's text is its `punctuated_word` when present (smart
  *   format, punctuation), else `word`;
- * - `confidence` is the alternative's.
- * `speech_final` (an endpoint) and `from_finalize` have no field in TranscriptEvent: each
- * `is_final` result is a settled `final` of its own, in arrival order.
+ * - `confidence` is the alternative's;
+ * - `speech_final: true` (Deepgram's endpointing: the speaker paused) on a final with text sets
+ *   `endOfSpeech: true`; on an empty one it gives nothing here (see {@link EndpointTracker},
+ *   which turns it into a marker final when the utterance is still open).
+ * `from_finalize` has no field in TranscriptEvent: each `is_final` result is a settled `final`
+ * of its own, in arrival order.
  */
 export function transcriptEventOf(results: ListenResults, interim: boolean): TranscriptEvent | undefined {
   const final = results.is_final === true;
@@ -44,5 +47,32 @@ export function transcriptEventOf(results: ListenResults, interim: boolean): Tra
     });
   }
   if (typeof alternative.confidence === 'number') event.confidence = alternative.confidence;
+  if (final && results.speech_final === true) event.endOfSpeech = true;
   return event;
+}
+
+/**
+ * Keeps Deepgram's two end-of-utterance signals to one `endOfSpeech` per utterance
+ * (PROTOCOLS.md 3.2, DGDOC-endpointing, DGDOC-utterance-end): an utterance is open from the
+ * first final with text after the last end of speech. `speech_final: true` on a final with text
+ * closes it on that final; `speech_final: true` on a result with no words, or an `UtteranceEnd`
+ * message, closes an open utterance with a marker final (`{ type: 'final', text: '',
+ * endOfSpeech: true }`, no times) and is dropped when none is open (the endpoint was already
+ * reported, or nothing was said).
+ */
+export class EndpointTracker {
+  #open = false;
+
+  /** Notes an event about to be yielded; returns it unchanged. */
+  seen(event: TranscriptEvent): TranscriptEvent {
+    if (event.type === 'final') this.#open = event.endOfSpeech !== true;
+    return event;
+  }
+
+  /** The marker final for an endpoint signal without words of its own, or undefined when no utterance is open. */
+  endpoint(): TranscriptEvent | undefined {
+    if (!this.#open) return undefined;
+    this.#open = false;
+    return { type: 'final', text: '', endOfSpeech: true };
+  }
 }

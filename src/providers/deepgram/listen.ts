@@ -14,7 +14,7 @@ import { authorizationOf, type DeepgramEndpoint, deepgramUrl } from './endpoint.
 import { DEEPGRAM_LISTEN_INPUT_FORMATS } from './formats.js';
 import { listenError } from './listen-errors.js';
 import { listenQuery } from './listen-query.js';
-import { transcriptEventOf } from './listen-results.js';
+import { EndpointTracker, transcriptEventOf } from './listen-results.js';
 import { ListenSession } from './listen-session.js';
 import {
   DEFAULT_CLOSE_WAIT_MS,
@@ -52,8 +52,10 @@ export function resolveListenAuth(
  * - the caller's audio goes out as binary frames as it arrives, KeepAlive text messages fill
  *   its pauses, and its end sends Finalize then CloseStream (see ListenSession);
  * - `Results` become TranscriptEvents (see `transcriptEventOf`): finals always, partials when
- *   `interim`; `SpeechStarted`, `UtteranceEnd` and types this version does not know (a newer
- *   server's) are skipped;
+ *   `interim`; the end of an utterance (`speech_final: true`, or `UtteranceEnd` when
+ *   `utteranceEndMs` is set) sets `endOfSpeech: true` on its final, or comes as a marker final
+ *   with empty text when the utterance's words were already sent (see `EndpointTracker`);
+ *   `SpeechStarted` and types this version does not know (a newer server's) are skipped;
  * - the stream ends normally at `Metadata` after CloseStream once a final flushed by Finalize
  *   (`from_finalize`) came, or else when the socket then closes normally (or stays open past the
  *   idle wait after `Metadata`): the last words after Finalize are never lost, even from a server
@@ -115,6 +117,7 @@ export function createDeepgramListen(
       // Whether a final flushed by Finalize came, and whether Metadata (the end marker) did.
       let finalized = false;
       let metadataSeen = false;
+      const endpoints = new EndpointTracker();
       try {
         for await (const message of session.messages()) {
           if (message.type !== 'text') {
@@ -149,8 +152,14 @@ export function createDeepgramListen(
               parsed && checkedTranscriptTimes(parsed, provider, 'Results message', hadOutput, sentMs);
             if (event) {
               hadOutput = true;
-              yield event;
+              yield endpoints.seen(event);
+            } else if (results.data.is_final === true && results.data.speech_final === true) {
+              const marker = endpoints.endpoint();
+              if (marker) yield marker;
             }
+          } else if (typed.data.type === 'UtteranceEnd') {
+            const marker = endpoints.endpoint();
+            if (marker) yield marker;
           } else if (typed.data.type === 'Metadata' && session.closeStreamSent) {
             // Metadata ends the stream once Finalize's last words came; before them (a server
             // that sends it early), the words may still follow: read on until the socket closes.

@@ -58,6 +58,14 @@ export function resultsMessage(
 }
 
 /**
+ * An `UtteranceEnd` message (PROTOCOLS.md 3.2, DGDOC-utterance-end), sent when the client set
+ * `utterance_end_ms`: `last_word_end` is the end of the utterance's last word, in seconds.
+ */
+export function utteranceEndMessage(lastWordEndMs: number): Record<string, unknown> {
+  return { type: 'UtteranceEnd', channel: [0, 1], last_word_end: seconds(lastWordEndMs) };
+}
+
+/**
  * The `Metadata` message sent after CloseStream, before the close (PROTOCOLS.md 3.2,
  * DGDOC-close-stream): `duration` is the audio received, in seconds; `sha256` its hex digest.
  */

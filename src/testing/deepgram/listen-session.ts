@@ -4,7 +4,12 @@ import type { AudioFormat } from '../../types/audio.js';
 import type { Delay } from '../delay.js';
 import type { MockSocket } from '../mock-websocket.js';
 import type { RecordedRequest, RequestOutcome } from '../recorded-request.js';
-import { type ListenMessageContext, metadataMessage, resultsMessage } from './listen-messages.js';
+import {
+  type ListenMessageContext,
+  metadataMessage,
+  resultsMessage,
+  utteranceEndMessage,
+} from './listen-messages.js';
 import {
   DEEPGRAM_SCRIPTED_CLOSE_REASON,
   type DeepgramListenScript,
@@ -114,8 +119,11 @@ type Outgoing = Record<string, unknown> | typeof CLOSE;
  * Runs one `/v1/listen` session on `socket` (PROTOCOLS.md 3.2) and returns its live record:
  * - binary frames are audio; the words of the transcript whose end the received audio has
  *   reached are "heard": each frame that makes new words heard sends, when `interim`, an interim
- *   `Results` (`is_final: false`) of the open segment; a heard word that ends a sentence sends a
- *   final (`is_final: true`, `speech_final: true`) and opens a new segment there;
+ *   `Results` (`is_final: false`) of the open segment; a heard word that ends a sentence is the
+ *   mock's endpoint: it sends a final (`is_final: true`, `speech_final: true`: the last final of
+ *   the utterance) and opens a new segment there, then, when the query has `utterance_end_ms`,
+ *   an `UtteranceEnd` with that word's end as `last_word_end` (Deepgram sends both when both
+ *   detect the same pause; a client takes the first as the end of speech);
  * - `{"type":"Finalize"}` sends a final of the open segment with `from_finalize: true` (an
  *   empty transcript when no word is pending), covering the audio up to now;
  * - `{"type":"CloseStream"}` sends the final of any pending words, then `Metadata`, then closes
@@ -276,6 +284,7 @@ export function runListenSession(input: ListenSessionInput): DeepgramListenSessi
       if (word.sentenceEnd) {
         finalOf(open, word.endMs, true, false);
         open = [];
+        if (input.query.utterance_end_ms !== undefined) emit(utteranceEndMessage(word.endMs));
       }
     }
     if (added && interim && open.length > 0) {

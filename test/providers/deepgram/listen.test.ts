@@ -117,6 +117,7 @@ describe('Deepgram listen adapter', () => {
         startMs: 0,
         endMs: 200,
         confidence: 0.98,
+        endOfSpeech: true,
         words: [
           { word: 'One', startMs: 0, endMs: 100, confidence: 0.98 },
           { word: 'two.', startMs: 100, endMs: 200, confidence: 0.98 },
@@ -162,6 +163,36 @@ describe('Deepgram listen adapter', () => {
     expect(session.frames.filter((f) => f.type === 'binary')).toHaveLength(4);
     expect(session.controls).toEqual(['Finalize', 'CloseStream']);
     expect(await session.closed).toMatchObject({ code: 1000 });
+  });
+
+  it('marks the final that closes an utterance with endOfSpeech once, though UtteranceEnd follows speech_final', async () => {
+    const { mock, transcribe } = await setup(
+      { transcript: 'One two. Three four. Five', wordMs: 100 },
+      { utteranceEndMs: 1000 },
+    );
+    const feed = new AudioFeed();
+    feed.push(...audio(500));
+    feed.end();
+    const events = await collect(transcribe(feed));
+    expect(events.map((e) => [e.type, e.text, e.endMs, e.endOfSpeech])).toEqual([
+      ['final', 'one two', 200, true],
+      ['final', 'three four', 400, true],
+      ['final', 'five', 500, undefined],
+    ]);
+    const session = mock.sessions[0]!;
+    expect(session.query.utterance_end_ms).toBe('1000');
+    expect(
+      session.sent
+        .map((m) => m as { type: string; speech_final?: boolean; is_final?: boolean; last_word_end?: number })
+        .filter((m) => m.type === 'UtteranceEnd' || m.is_final === true)
+        .map((m) => [m.type, m.speech_final, m.last_word_end]),
+    ).toEqual([
+      ['Results', true, undefined],
+      ['UtteranceEnd', undefined, 0.2],
+      ['Results', true, undefined],
+      ['UtteranceEnd', undefined, 0.4],
+      ['Results', false, undefined],
+    ]);
   });
 
   it('gives finals only when interim is off (interim_results=false), and sends mu-law 8 kHz as mulaw', async () => {

@@ -5,7 +5,7 @@ import { listenResultsSchema } from '../../../src/providers/deepgram/api-types.j
 import { createDeepgramAdapter, deepgramCloseCode } from '../../../src/providers/deepgram/index.js';
 import { listenError } from '../../../src/providers/deepgram/listen-errors.js';
 import { listenQuery } from '../../../src/providers/deepgram/listen-query.js';
-import { transcriptEventOf } from '../../../src/providers/deepgram/listen-results.js';
+import { EndpointTracker, transcriptEventOf } from '../../../src/providers/deepgram/listen-results.js';
 import type { ProviderSttRequest } from '../../../src/providers/types.js';
 
 /** The Results example of PROTOCOLS.md 3.2 (Deepgram's documentation). */
@@ -35,6 +35,20 @@ const EXAMPLE = {
 
 const results = (patch: Record<string, unknown>) => listenResultsSchema().parse({ ...EXAMPLE, ...patch });
 
+describe('EndpointTracker', () => {
+  it('gives one end of speech per utterance: a marker only while an utterance is open', () => {
+    const endpoints = new EndpointTracker();
+    expect(endpoints.endpoint()).toBeUndefined();
+    endpoints.seen({ type: 'partial', text: 'hi' });
+    expect(endpoints.endpoint()).toBeUndefined();
+    endpoints.seen({ type: 'final', text: 'hi there' });
+    expect(endpoints.endpoint()).toEqual({ type: 'final', text: '', endOfSpeech: true });
+    expect(endpoints.endpoint()).toBeUndefined();
+    endpoints.seen({ type: 'final', text: 'bye', endOfSpeech: true });
+    expect(endpoints.endpoint()).toBeUndefined();
+  });
+});
+
 describe('transcriptEventOf', () => {
   it('maps a final Results to a final with ms times (start + duration), punctuated words and confidence', () => {
     expect(transcriptEventOf(results({}), false)).toEqual({
@@ -47,7 +61,16 @@ describe('transcriptEventOf', () => {
         { word: 'Another', startMs: 6000, endMs: 6300, confidence: 0.99 },
         { word: 'big', startMs: 6300, endMs: 6520, confidence: 0.97 },
       ],
+      endOfSpeech: true,
     });
+  });
+
+  it('sets endOfSpeech only on a final with speech_final: true', () => {
+    expect(transcriptEventOf(results({ speech_final: false }), false)).not.toHaveProperty('endOfSpeech');
+    expect(transcriptEventOf(results({ speech_final: undefined }), false)).not.toHaveProperty('endOfSpeech');
+    const partial = transcriptEventOf(results({ is_final: false, speech_final: true }), true);
+    expect(partial?.type).toBe('partial');
+    expect(partial).not.toHaveProperty('endOfSpeech');
   });
 
   it('maps an interim Results to a partial only when interim was asked for', () => {
