@@ -4,6 +4,7 @@ import { systemClock } from '../internal/clock.js';
 import { loadUndici, tunedAgentOptions } from './agent.js';
 import { Exchange, type ExchangeSettings } from './exchange.js';
 import { fetchWire } from './fetch-wire.js';
+import { PendingConnects } from './pending-connects.js';
 import { badHeaderError } from './refused-request.js';
 import { canDispatch, defaultHttpClient, detectRuntime } from './runtime.js';
 import type {
@@ -51,7 +52,10 @@ import type { Wire, WireRequest } from './wire.js';
  * its status, leaving a warm keep-alive connection (TCP, TLS) in the pool. undici has no way to
  * open a pooled connection without a request (nodejs/undici#317); OPTIONS rather than HEAD,
  * because Node's http server closes the connection after a HEAD answer without a length. `close()` aborts every exchange in
- * flight (AbortError) and destroys the transport's own Agent.
+ * flight (AbortError) and destroys the transport's own Agent, with any connection it is still
+ * opening. On the transport's own Agent, an exchange aborted (signal, deadline, `close()`) while
+ * its connection is being opened destroys that socket at once, in the middle of a TCP or TLS
+ * handshake (undici alone would leave the handshake running until its connect timeout).
  *
  * @param options See {@link HttpTransportOptions}; every field is optional.
  * @throws TypeError naming `ca` when `options.ca` (used by the transport's own Agent) is not PEM
@@ -65,6 +69,8 @@ class DefaultHttpTransport implements HttpTransport {
   private wire: Wire | undefined;
   private readonly wireReady: Promise<Wire> | undefined;
   private agent: Dispatcher | undefined;
+  /** The connects (TCP, TLS handshakes) under way on the transport's own Agent. */
+  private readonly connects = new PendingConnects();
   private readonly inFlight = new Set<Exchange>();
   private readonly settings: ExchangeSettings;
   private readonly preconnectSettings: ExchangeSettings;
@@ -91,14 +97,19 @@ class DefaultHttpTransport implements HttpTransport {
       const hasFetch = typeof globalThis.fetch === 'function';
       this.wireReady = loadUndici().then(
         (undici) => {
-          const agent = new undici.Agent(agentOptions);
+          // The Agent's connector, wrapped so that an aborted request or close() can cut a
+          // handshake still pending (undici leaves it running until `connect.timeout`).
+          const connector = undici.buildConnector(
+            agentOptions.connect as Parameters<typeof undici.buildConnector>[0],
+          );
+          const agent = new undici.Agent({ ...agentOptions, connect: this.connects.wrap(connector) });
           if (!canDispatch(agent) && hasFetch) {
             this.wire = fetchWire(globalThis.fetch);
             return this.wire;
           }
           if (this.closed) void agent.destroy().catch(noop);
           this.agent = agent;
-          this.wire = undiciWire(agent);
+          this.wire = undiciWire(agent, this.connects);
           return this.wire;
         },
         (error: unknown) => {
@@ -151,6 +162,7 @@ class DefaultHttpTransport implements HttpTransport {
     this.wire?.close?.();
     const agent = this.agent;
     this.agent = undefined;
+    this.connects.destroyAll(new AbortError('The HTTP transport was closed'));
     if (agent) await agent.destroy();
   }
 

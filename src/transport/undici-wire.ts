@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { withoutStackFrames } from '../internal/without-stack-frames.js';
+import type { ConnectClaim, PendingConnects } from './pending-connects.js';
 import {
   isConnectionReset,
   type SocketLike,
@@ -22,16 +23,23 @@ import type { Wire, WireControl, WireRequest, WireSink } from './wire.js';
  * when the body can be sent again (see `UndiciHandler` below and docs/transport.md); creating the
  * wire starts the process-wide socket tracking of {@link trackSocketReuse}.
  *
+ * With `connects` (the pending connects of the dispatcher's own connector), a request aborted
+ * (by its caller or a deadline) while its connection is still being opened destroys that
+ * connection's socket at once, in the middle of its TCP or TLS handshake; undici itself would
+ * leave the handshake running until its connect timeout.
+ *
  * @param dispatcher An undici v7 Dispatcher (Agent, Pool, Client).
+ * @param connects The pending connects of `dispatcher`'s connector, when the transport built it
+ *   (see {@link PendingConnects}). Default: none (a caller's dispatcher: its connects are its own).
  */
-export function undiciWire(dispatcher: Dispatcher): UndiciWire {
+export function undiciWire(dispatcher: Dispatcher, connects?: PendingConnects): UndiciWire {
   trackSocketReuse();
   const parsedUrls = new Map<string, ParsedUrl>();
   return {
     observesConnect: true,
     isFetch: false,
     parsedUrls,
-    start: (request, sink) => start(dispatcher, parsedUrls, request, sink),
+    start: (request, sink) => start(dispatcher, connects, parsedUrls, request, sink),
     close: () => parsedUrls.clear(),
   };
 }
@@ -55,6 +63,7 @@ interface ParsedUrl {
 
 function start(
   dispatcher: Dispatcher,
+  connects: PendingConnects | undefined,
   parsedUrls: Map<string, ParsedUrl>,
   request: WireRequest,
   sink: WireSink,
@@ -76,7 +85,7 @@ function start(
     sink.onError(error);
     return NO_CONTROL;
   }
-  const handler = new UndiciHandler(dispatcher, options, sink);
+  const handler = new UndiciHandler(dispatcher, connects, options, sink);
   handler.dispatch();
   return handler;
 }
@@ -112,9 +121,18 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
   private reused = false;
   private bytesReadAtSend = 0;
   private retried = false;
+  private readonly connects: PendingConnects | undefined;
+  /** This dispatch's wait for a connection, while it has none (with `connects` only). */
+  private claim: ConnectClaim | undefined;
 
-  constructor(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, sink: WireSink) {
+  constructor(
+    dispatcher: Dispatcher,
+    connects: PendingConnects | undefined,
+    options: Dispatcher.DispatchOptions,
+    sink: WireSink,
+  ) {
     this.dispatcher = dispatcher;
+    this.connects = connects;
     this.options = options;
     this.sink = sink;
     this.path = options.path;
@@ -123,14 +141,32 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
 
   dispatch(): void {
     try {
-      this.dispatcher.dispatch(this.options, this);
+      const connects = this.connects;
+      if (connects) {
+        const claim = connects.claim(String(this.options.origin));
+        this.claim = claim;
+        connects.dispatching(claim, () => this.dispatcher.dispatch(this.options, this));
+      } else {
+        this.dispatcher.dispatch(this.options, this);
+      }
     } catch (error) {
+      this.releaseClaim();
       this.sink.onError(error);
+    }
+  }
+
+  /** The wait for a connection is over (connected, or failed): nothing of it is to be destroyed. */
+  private releaseClaim(): void {
+    const claim = this.claim;
+    if (claim) {
+      this.claim = undefined;
+      this.connects?.release(claim);
     }
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
+    this.releaseClaim();
     if (this.abortReason) {
       const reason = this.abortReason;
       withoutStackFrames(() => controller.abort(reason));
@@ -166,6 +202,7 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
     unwatch(this);
+    this.releaseClaim();
     const reusedSocketReset = this.isReusedSocketReset(error);
     if (reusedSocketReset && !this.retried && isReplayable(this.options.body)) {
       this.retried = true;
@@ -193,7 +230,18 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
     // Before onRequestStart the request is still queued: it is aborted as soon as it starts.
     // No stack frames for undici's errors of the socket's destroy: see withoutStackFrames.
     const controller = this.controller;
-    if (controller) withoutStackFrames(() => controller.abort(reason));
+    if (controller) {
+      withoutStackFrames(() => controller.abort(reason));
+      return;
+    }
+    // Its connection is still being opened (TCP or TLS handshake): destroy that socket now, or
+    // it stays open until undici's connect timeout. undici then fails the queued request.
+    const claim = this.claim;
+    if (claim && this.connects) {
+      this.claim = undefined;
+      const connects = this.connects;
+      withoutStackFrames(() => connects.cancel(claim, reason));
+    }
   }
 
   private readonly retry = (): void => {

@@ -3,6 +3,7 @@ import { AbortError, ProviderError } from '../errors/index.js';
 import type { AbortSource } from '../internal/abort-link.js';
 import { type Clock, systemClock } from '../internal/clock.js';
 import { loadUndici, withBundledRoots } from './agent.js';
+import { PendingConnects } from './pending-connects.js';
 import { redactSecrets } from './redact.js';
 import { badHeaderError } from './refused-request.js';
 import { type HandshakeRecord, recordingDispatcher } from './websocket-handshake.js';
@@ -29,7 +30,8 @@ type UndiciConstructor = new (
  *   `import 'voxroute'` stays fast), with the handshake `headers` and `protocols` of each request
  *   and `options.dispatcher` (default: an undici Agent of each connection's own, trusting
  *   `options.ca` as well when given, destroyed once the handshake settles, so that an abort
- *   during the handshake drops its TCP connection at once). A refused upgrade rejects
+ *   during the handshake, or its connect deadline, drops its TCP connection at once, also in the
+ *   middle of a TLS handshake). A refused upgrade rejects
  *   `connect()` with a ProviderError whose `status` is the HTTP status (e.g. 401: not retryable;
  *   429 / 5xx: retryable, `retryAfterMs` from `Retry-After`), read from the handshake response
  *   through the dispatcher, since undici's WebSocket itself only reports close 1006.
@@ -75,11 +77,20 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
   // `ca` is checked here (TypeError naming it), not at the first handshake charged to a provider.
   const connectOptions = options.ca === undefined ? {} : { ca: withBundledRoots(options.ca) };
   let connector: ReturnType<typeof import('undici').buildConnector> | undefined;
-  /** Agents of connections whose handshake has not settled yet, and destroys under way. */
-  const agents = new Set<Dispatcher>();
+  /**
+   * Agents of connections whose handshake has not settled yet, each with the connects (TCP, TLS
+   * handshakes) its connector has under way, and destroys under way.
+   */
+  const agents = new Map<Dispatcher, PendingConnects>();
   const releasing = new Set<Promise<void>>();
   const release = (agent: Dispatcher): void => {
-    if (!agents.delete(agent)) return;
+    const connects = agents.get(agent);
+    if (connects === undefined) return;
+    agents.delete(agent);
+    // Destroying an Agent does not stop a connect under way (undici's Client holds no socket
+    // before the handshake finished): a TLS handshake the server never answers would stay open
+    // until the connector's timeout. Cut it here.
+    connects.destroyAll(new AbortError('The WebSocket handshake was given up'));
     // (Bun's built-in undici has Agents without destroy(): close() there.)
     const handle = agent as { destroy?: () => Promise<void>; close?: () => Promise<void> };
     const done = Promise.resolve(handle.destroy ? handle.destroy() : handle.close?.()).catch(() => {});
@@ -89,8 +100,9 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
   const dispatcherOf = (undici: typeof import('undici')): { dispatcher: Dispatcher; own?: Dispatcher } => {
     if (options.dispatcher) return { dispatcher: options.dispatcher };
     connector ??= undici.buildConnector(connectOptions);
-    const own = new undici.Agent({ connect: connector });
-    agents.add(own);
+    const connects = new PendingConnects();
+    const own = new undici.Agent({ connect: connects.wrap(connector) });
+    agents.set(own, connects);
     return { dispatcher: own, own };
   };
   /** Every session not closed yet (connecting, open or closing), for close(). */
@@ -103,7 +115,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
       const open = [...sessions];
       for (const session of open) session.shutdown();
       await Promise.all(open.map((session) => session.closed));
-      for (const agent of [...agents]) release(agent);
+      for (const agent of [...agents.keys()]) release(agent);
       await Promise.all([...releasing]);
     },
     async connect(request: WebSocketConnectRequest): Promise<WebSocketConnection> {
