@@ -99,10 +99,14 @@ class DefaultHttpTransport implements HttpTransport {
         (undici) => {
           // The Agent's connector, wrapped so that an aborted request or close() can cut a
           // handshake still pending (undici leaves it running until `connect.timeout`).
-          const connector = undici.buildConnector(
-            agentOptions.connect as Parameters<typeof undici.buildConnector>[0],
-          );
-          const agent = new undici.Agent({ ...agentOptions, connect: this.connects.wrap(connector) });
+          // (An undici without buildConnector, e.g. Bun's, gets the options as they are.)
+          const connect =
+            typeof undici.buildConnector === 'function'
+              ? this.connects.wrap(
+                  undici.buildConnector(agentOptions.connect as Parameters<typeof undici.buildConnector>[0]),
+                )
+              : agentOptions.connect;
+          const agent = new undici.Agent({ ...agentOptions, connect });
           if (!canDispatch(agent) && hasFetch) {
             this.wire = fetchWire(globalThis.fetch);
             return this.wire;
