@@ -12,7 +12,11 @@ import { type MockProviders, startMockProviders } from '../../src/testing/index.
 
 const CONFIG: RouterConfig = {
   providers: {
-    openai: { kind: 'openai-compatible', baseUrl: 'http://10.0.0.5:8000/v1', chat: { models: { fast: 'm' } } },
+    openai: {
+      kind: 'openai-compatible',
+      baseUrl: 'http://10.0.0.5:8000/v1',
+      chat: { models: { fast: 'm' } },
+    },
     claude: { kind: 'anthropic', apiKey: 'unused', chat: { models: { fast: 'claude-m' } } },
   },
   routes: { chat: { providers: ['openai', 'claude'] } },
@@ -40,7 +44,9 @@ describe('warmup is not a recorded request', () => {
     await router.warmup();
     expect(mocks.mocks.openai!.requests).toEqual([]);
     expect(mocks.mocks.claude!.requests).toEqual([]);
-    const types = await collect(router.chat({ route: 'chat', model: 'fast', messages: [{ role: 'user', content: 'hi' }] }));
+    const types = await collect(
+      router.chat({ route: 'chat', model: 'fast', messages: [{ role: 'user', content: 'hi' }] }),
+    );
     expect(types.at(-1)).toBe('finish');
     expect(mocks.mocks.openai!.requests.map((r) => r.endpoint)).toEqual(['chat']);
     expect(mocks.mocks.openai!.requests.map((r) => [r.method, r.status])).toEqual([['POST', 200]]);
