@@ -9,7 +9,7 @@ export type RouteCapability = 'tts' | 'stt' | 'chat';
 
 /**
  * The route a command uses: `--route`, else the route named after the capability.
- * @throws CliError (exit 2) naming the routes of that capability when there is none.
+ * @throws CliError (exit 2, message prefixed `<capability>: `, the command's name) naming the routes of that capability when there is none.
  */
 export function pickRoute(
   config: ResolvedConfig,
@@ -27,8 +27,8 @@ export function pickRoute(
     : `; the config has no ${capability} route`;
   throw new CliError(
     route
-      ? `route '${name}' is a ${route.capability} route, not ${capability}${known}`
-      : `no route '${name}'${known}`,
+      ? `${capability}: route '${name}' is a ${route.capability} route, not ${capability}${known}`
+      : `${capability}: no route '${name}'${known}`,
     EXIT_USAGE,
   );
 }

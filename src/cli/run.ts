@@ -51,12 +51,15 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   try {
     return await command.run(rest, ctx);
   } catch (error) {
-    return report(error, ctx);
+    return report(error, command.name, ctx);
   }
 }
 
-/** Writes an error of a command to stderr and returns its exit code. */
-function report(error: unknown, ctx: CliContext): number {
+/**
+ * Writes an error of `command` to stderr and returns its exit code. A RequestError is a usage
+ * error, so it reads like the others: `voxroute: <command>: <message>`.
+ */
+function report(error: unknown, command: string, ctx: CliContext): number {
   if (error instanceof CliError) {
     ctx.stderr(`voxroute: ${error.message}\n`);
     return error.exitCode;
@@ -66,8 +69,12 @@ function report(error: unknown, ctx: CliContext): number {
     ctx.stderr(`voxroute: ${String(e.message)}\n`);
     return EXIT_CONFIG;
   }
+  if (e?.code === 'REQUEST_INVALID') {
+    // A RequestError: the request the command built from its arguments is bad (e.g. --language).
+    ctx.stderr(`voxroute: ${command}: ${String(e.message)}\n`);
+    return EXIT_USAGE;
+  }
   const name = typeof e?.name === 'string' ? e.name : 'Error';
   ctx.stderr(`voxroute: ${name}: ${String(e?.message ?? error)}\n`);
-  // A RequestError: the request the command built from its arguments is bad (e.g. --language).
-  return e?.code === 'REQUEST_INVALID' ? EXIT_USAGE : EXIT_FAILURE;
+  return EXIT_FAILURE;
 }

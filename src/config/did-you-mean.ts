@@ -73,9 +73,11 @@ function isSwap(a: string, b: string): boolean {
  * case, `_`/`-` (`baseURL`, `base_url` -> `baseUrl`; `api_key` -> `apiKey`), else the single
  * closest one within 2 edits (and at most a third of the key's length, less one letter), compared
  * case-insensitively (`apiKye` -> `apiKey`, a swap; `voice` -> `voices`); a key too short for
- * an edit still gets one swap of two neighbours (`evn` -> `env`).
+ * an edit still gets one swap of two neighbours (`evn` -> `env`). `minEdits` raises that limit
+ * for short keys where a near miss is still clear (default 0): the voice turn's stages, `sst`
+ * -> `stt` with 1.
  */
-export function didYouMean(key: string, allowed: readonly string[]): string | undefined {
+export function didYouMean(key: string, allowed: readonly string[], minEdits = 0): string | undefined {
   // The key itself is among them when another member of a union allows it (`tts` on a kind
   // that has no tts): no suggestion then.
   const known = allowed.filter((k) => k !== key);
@@ -83,7 +85,7 @@ export function didYouMean(key: string, allowed: readonly string[]): string | un
   const folded = fold(key);
   const same = known.filter((k) => fold(k) === folded);
   if (same.length === 1) return same[0];
-  const limit = Math.min(2, Math.floor((folded.length - 1) / 3));
+  const limit = Math.max(minEdits, Math.min(2, Math.floor((folded.length - 1) / 3)));
   let best: string | undefined;
   let bestDistance = Math.max(limit, 1) + 1;
   let tie = false;
@@ -114,11 +116,12 @@ export function firstUnknownKey(
   value: object,
   known: readonly string[],
   unsetWhenUndefined = false,
+  minEdits = 0,
 ): { key: string; near: string | undefined } | undefined {
   for (const key in value) {
     if (!Object.hasOwn(value, key) || known.includes(key)) continue;
     if (unsetWhenUndefined && (value as Record<string, unknown>)[key] === undefined) continue;
-    return { key, near: didYouMean(key, known) };
+    return { key, near: didYouMean(key, known, minEdits) };
   }
   return undefined;
 }

@@ -53,7 +53,8 @@ export function turnRequestProblem(request: VoiceTurnRequest): RequestError | un
   if (routes !== undefined) {
     if (typeof routes !== 'object' || routes === null)
       return new RequestError('routes', 'expected an object of route names { stt?, chat?, tts? }');
-    const stage = unknownKeyProblem(routes, STAGES, 'routes.');
+    // The stage names are short: one edit off (`sst`) still gets a suggestion.
+    const stage = unknownKeyProblem(routes, STAGES, 'routes.', 1);
     if (stage) return stage;
     for (const stage of STAGES) {
       const name = (routes as Record<string, unknown>)[stage];

@@ -1,4 +1,5 @@
 import { didYouMean } from '../config/did-you-mean.js';
+import type { VoxrouteError } from '../errors/voxroute-error.js';
 import type { FleetEvent } from '../fleet/index.js';
 import { callIsolated } from '../internal/isolated.js';
 import { valueShape } from '../internal/value-shape.js';
@@ -57,11 +58,16 @@ export interface RouterEvents {
    * An attempt failed and the call moves on to `next`: before its first chunk
    * (`partialOutput: false`), or after it, when the route continues the stream on another
    * provider (`midStream: 'resume'` for TTS and STT, `'continue'` for chat; `partialOutput:
-   * true`).
+   * true`). `error` is the attempt's failure as a VoxrouteError (ProviderError, TimeoutError,
+   * ProtocolError...; a provider's own non-voxroute error arrives wrapped in a ProviderError, as
+   * its `cause`), secrets redacted.
    */
-  fallback: RouterEventBase & { error: unknown; next: string; partialOutput: boolean };
-  /** An attempt failed (before or after its first chunk). */
-  error: RouterEventBase & { error: unknown; partialOutput: boolean };
+  fallback: RouterEventBase & { error: VoxrouteError; next: string; partialOutput: boolean };
+  /**
+   * An attempt failed (before or after its first chunk). `error` is a VoxrouteError, as in
+   * `fallback`.
+   */
+  error: RouterEventBase & { error: VoxrouteError; partialOutput: boolean };
 }
 
 /** Name of a router event. */

@@ -52,14 +52,16 @@ export const FORMAT_KEYS: readonly string[] = Object.keys({
  * would otherwise be ignored and its default used: `fromat` for `format` gives 24 kHz PCM to a
  * telephony app that asked for mu-law), with a did-you-mean when one is close; undefined when
  * every key is known. A key whose value is `undefined` counts as unset, as in the config.
- * `field` prefixes the key in the error's field (`format.` for a format's keys).
+ * `field` prefixes the key in the error's field (`format.` for a format's keys); `minEdits` as in
+ * didYouMean.
  */
 export function unknownKeyProblem(
   value: object,
   known: readonly string[],
   field = '',
+  minEdits = 0,
 ): RequestError | undefined {
-  const unknown = firstUnknownKey(value, known, true);
+  const unknown = firstUnknownKey(value, known, true, minEdits);
   if (unknown === undefined) return undefined;
   const { key, near } = unknown;
   return new RequestError(

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { didYouMean, firstUnknownKey } from '../config/did-you-mean.js';
 import { toConfigIssues } from '../config/issues.js';
 import { valueShape } from '../internal/value-shape.js';
 import { lazySchema } from '../internal/zod.js';
@@ -203,6 +204,17 @@ function checkScript(kind: CheckedMockKind, spec: unknown, path: string): void {
   const perEndpoint = isRecord(spec) && (plan.perEndpointOnly || names.some((name) => name in spec));
   if (!perEndpoint) {
     // One script for every endpoint, unless the mock only takes one per endpoint (Deepgram).
+    if (plan.single && names.length > 0 && isRecord(spec)) {
+      // A key that is no script field and near no field, e.g. `chats`: a misspelt endpoint.
+      const unknown = firstUnknownKey(spec, knownKeys(plan.single, []));
+      if (unknown && unknown.near === undefined) {
+        const endpoint = didYouMean(unknown.key, names);
+        throw mockOptionError(
+          join(path, unknown.key),
+          `unknown key${endpoint ? ` (did you mean the endpoint "${endpoint}"?)` : ''}; a script is one for every endpoint, or one per endpoint: ${names.join(', ')}`,
+        );
+      }
+    }
     if (plan.single) checkPerCall(spec, plan.single, path);
     else throw mockOptionError(path, `expected an object of scripts by endpoint (${names.join(', ')})`);
     return;
@@ -210,7 +222,11 @@ function checkScript(kind: CheckedMockKind, spec: unknown, path: string): void {
   for (const [name, value] of Object.entries(spec as Record<string, unknown>)) {
     const schema = plan.endpoints[name];
     if (!schema) {
-      throw mockOptionError(join(path, name), `unknown endpoint; the endpoints are ${names.join(', ')}`);
+      const near = didYouMean(name, names);
+      throw mockOptionError(
+        join(path, name),
+        `unknown endpoint${near ? ` (did you mean "${near}"?)` : ''}; the endpoints are ${names.join(', ')}`,
+      );
     }
     checkPerCall(value, schema, join(path, name));
   }

@@ -79,7 +79,8 @@ export interface ScriptedEndpoint<E extends string> {
   /** Numbers and records a request on `endpoint` (undefined: no endpoint). */
   arrive(request: Request, endpoint: E | undefined): Arrival<E>;
   /**
-   * Answers one HTTP request: record, body, `auth` (401), path (404), method (405: POST, or
+   * Answers one HTTP request. A connection warm-up (`OPTIONS /`, what `router.warmup()` sends)
+   * gets an empty 204 and no record. Otherwise: record, body, `auth` (401), path (404), method (405: POST, or
    * the endpoint's own in `handling.methods`),
    * `check`, the script's headers delay, scripted failure (`failStatus`, `failBody`,
    * `Retry-After`), reset before the headers, then `plan` with the script's chunk delays and
@@ -127,6 +128,14 @@ const served = <E extends string>(
 ): arrival is Arrival<E> & { endpoint: E } =>
   arrival.endpoint !== undefined && (handling.serves?.includes(arrival.endpoint) ?? true);
 
+/**
+ * True for the connection warm-up the HTTP transport's `preconnect` sends: `OPTIONS /`, no
+ * credentials. The mocks answer it with 204 and leave it out of `requests`, so that a test of
+ * an app that warms its router sees only the app's own calls.
+ */
+const isWarmup = (request: Request): boolean =>
+  request.method === 'OPTIONS' && new URL(request.url).pathname === '/';
+
 const defaultFailure = (call: number, failTimes: number) => `mock failure ${call} of ${failTimes}`;
 
 /**
@@ -169,6 +178,7 @@ export function scriptedEndpoint<E extends string>(options: ScriptedEndpointOpti
     endpoint: E | undefined,
     handling: HttpHandling<E, S>,
   ): Promise<Response> {
+    if (isWarmup(request)) return new Response(null, { status: 204 });
     const arrival = arrive(request, endpoint);
     const { record, finish, call, url } = arrival;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}): Response => {

@@ -50,7 +50,17 @@ const cases: Array<[string, unknown, string]> = [
   [
     'an unknown endpoint of a per-endpoint script',
     { providers: { openai: { script: { chat: {}, speach: {} } } } },
-    `${P}.providers.openai.script.speach: unknown endpoint; the endpoints are chat, speech, transcription, models`,
+    `${P}.providers.openai.script.speach: unknown endpoint (did you mean "speech"?); the endpoints are chat, speech, transcription, models`,
+  ],
+  [
+    'a misspelt endpoint as the only key of a script',
+    { providers: { openai: { script: { chats: { failTimes: 1 } } } } },
+    `${P}.providers.openai.script.chats: unknown key (did you mean the endpoint "chat"?); a script is one for every endpoint, or one per endpoint: chat, speech, transcription, models`,
+  ],
+  [
+    'a key that is neither a script field nor an endpoint',
+    { providers: { openai: { script: { whatever: 1 } } } },
+    `${P}.providers.openai.script.whatever: unknown key; a script is one for every endpoint, or one per endpoint: chat, speech, transcription, models`,
   ],
   [
     'an unknown option of a mock',

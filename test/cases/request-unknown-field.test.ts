@@ -101,7 +101,13 @@ describe('an unknown request field is a RequestError naming it, before any provi
     expect([budget.field, budget.message.includes("did you mean 'budgetMs'?")]).toEqual(['budgetMS', true]);
     const routes = await requestError(turn({ routes: { sst: 'stt' } }));
     expect(routes.field).toBe('routes.sst');
-    expect(routes.message).toContain('unknown field');
+    expect(routes.message).toBe(
+      "Invalid request field 'routes.sst': unknown field (did you mean 'stt'?); the fields are stt, chat, tts",
+    );
+    const far = await requestError(turn({ routes: { speech: 'stt' } }));
+    expect(far.message).toBe(
+      "Invalid request field 'routes.speech': unknown field; the fields are stt, chat, tts",
+    );
     expect(mock.requests).toEqual([]);
   });
 

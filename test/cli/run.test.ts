@@ -239,7 +239,7 @@ describe('runCli', () => {
       expect(await runIn(dir, 'stt', 'short.wav', '--language', 'english!!')).toEqual({
         code: 2,
         stdout: '',
-        stderr: `voxroute: RequestError: Invalid request field 'language': expected a BCP 47 language tag such as 'en' or 'en-US', got "english!!"\n`,
+        stderr: `voxroute: stt: Invalid request field 'language': expected a BCP 47 language tag such as 'en' or 'en-US', got "english!!"\n`,
       });
     });
   });

@@ -1,5 +1,6 @@
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { access, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { speakable } from '../../text/speakable.js';
 import { CONFIG_OPTION, intOption, parseCommandArgs } from '../args.js';
 import { CliError } from '../cli-error.js';
@@ -13,7 +14,8 @@ import { describeResult, openRouter, pickName, pickRoute } from '../router-call.
  * `voxroute tts TEXT [-o FILE] [--voice NAME] [--route NAME] [--sample-rate HZ] [-c FILE]`:
  * speaks TEXT through the router, as PCM s16le mono at `--sample-rate` (default 24000 Hz).
  * With `-o FILE` the audio is written as a WAV file; without (or `-o -`) the raw PCM goes to
- * stdout, refused when stdout is a terminal. A summary line goes to stderr.
+ * stdout, refused when stdout is a terminal. A summary line goes to stderr. An output FILE whose
+ * folder is missing or not writable, or that is a folder, exits 4 before any provider is called.
  */
 export async function ttsCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseCommandArgs(
@@ -49,6 +51,11 @@ export async function ttsCommand(argv: readonly string[], ctx: CliContext): Prom
       EXIT_USAGE,
     );
   }
+  const file = toFile ? resolve(ctx.cwd ?? process.cwd(), values.out as string) : undefined;
+  // Checked before the provider is called (and billed): a folder that is missing or not writable.
+  const unwritable = file === undefined ? undefined : await whyUnwritable(file);
+  if (file !== undefined && unwritable !== undefined)
+    throw new CliError(`tts: cannot write ${file}: ${unwritable}`, EXIT_IO);
   const { config } = await loadCliConfig(ctx, values.config);
   const route = pickRoute(config, 'tts', values.route);
   const voice = pickName(config, route, 'tts', values.voice);
@@ -70,8 +77,7 @@ export async function ttsCommand(argv: readonly string[], ctx: CliContext): Prom
     const result = await stream.result;
     progress.done();
     const ms = Math.round((bytes / 2 / sampleRate) * 1000);
-    if (toFile) {
-      const file = resolve(ctx.cwd ?? process.cwd(), values.out as string);
+    if (file !== undefined) {
       const pcm = Buffer.concat(chunks);
       try {
         await writeFile(file, encodeWav(format, pcm));
@@ -91,4 +97,18 @@ export async function ttsCommand(argv: readonly string[], ctx: CliContext): Prom
     progress.done();
     await router.close();
   }
+}
+
+/**
+ * Why `file` cannot be written, as an error code (`ENOENT`, `EACCES`, `ENOTDIR`, `EISDIR`), or
+ * undefined when its folder exists and is writable and it is not a folder itself.
+ */
+async function whyUnwritable(file: string): Promise<string | undefined> {
+  try {
+    await access(dirname(file), constants.W_OK);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? String(error);
+  }
+  const existing = await stat(file).catch(() => undefined);
+  return existing?.isDirectory() ? 'EISDIR' : undefined;
 }
