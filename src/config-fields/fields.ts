@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { isLanguageTag, LANGUAGE_TAG_EXPECTED } from '../internal/language-tag.js';
 import { zod } from '../internal/zod.js';
+import { HEADER_NAME, headerNameProblem, INVALID_HEADER_NAME, isPseudoHeaderName } from './header-names.js';
 import { EnvSecretRef, envRefSchema, secretSchema } from './secret.js';
 
 /**
@@ -80,15 +81,26 @@ export function idMapSchema(description: string) {
     .describe(description);
 }
 
-/** An HTTP field name (an RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-/** Extra HTTP request headers: name -> value, each value a literal or `{ env: 'NAME' }`. */
+/**
+ * Extra HTTP request headers: name -> value, each value a literal or `{ env: 'NAME' }`. A name
+ * the HTTP client cannot send or sets itself (not an HTTP field name, a pseudo-header, a
+ * hop-by-hop header, `Content-Length`, `Host`, `Expect`...; see {@link headerNameProblem}) is
+ * an issue at `headers.<name>` saying why, found when the config is parsed, before any request.
+ */
 export function headersSchema(description: string) {
   const z = zod();
   return z
     .record(
-      z.string().regex(HEADER_NAME, 'must be an HTTP header name'),
+      z
+        .string()
+        // First, so that a pseudo-header's own reason is the issue's message (see toConfigIssues).
+        .superRefine((name, ctx) => {
+          const problem =
+            HEADER_NAME.test(name) || isPseudoHeaderName(name) ? headerNameProblem(name) : undefined;
+          if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+        })
+        // Also the JSON Schema's `propertyNames` pattern.
+        .regex(HEADER_NAME, INVALID_HEADER_NAME),
       secretSchema('Header value: a string, or { env: "NAME" } to read it from the environment.'),
     )
     .describe(description);

@@ -1,4 +1,5 @@
 import { checkHttpUrl, MAX_TIMER_MS } from '../config-fields/fields.js';
+import { headerNameProblem } from '../config-fields/header-names.js';
 import { checkSecretText, EnvSecretRef, secretTextProblem } from '../config-fields/secret.js';
 import { isLanguageTag } from '../internal/language-tag.js';
 import {
@@ -152,8 +153,8 @@ const idMap = (value: unknown) => {
   return map;
 };
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const headers = (value: unknown) => record(value, (name) => HEADER_NAME.test(name), secret);
+/** headersSchema: names the HTTP client can send and does not set itself (headerNameProblem). */
+const headers = (value: unknown) => record(value, (name) => headerNameProblem(name) === undefined, secret);
 
 /** No header in `reserved` (compared case-insensitively): the adapter sets it. */
 function noReserved(provider: Plain, reserved: readonly string[]): void {

@@ -1,3 +1,4 @@
+import { HEADER_NAME, isPseudoHeaderName } from '../config-fields/header-names.js';
 import type { ConfigIssue } from '../errors/config-error.js';
 import { redactKeyShapes } from '../errors/key-shapes.js';
 import { createErrorRedactor, redactWhole, SECRET_NAME, secretForms } from '../errors/redact.js';
@@ -129,18 +130,17 @@ export function looksLikeKey(value: unknown): boolean {
 /** A config field name: letters, digits and `_`, at most 32 characters. */
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,31}$/;
 
-/** An HTTP field name (an RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 /**
  * True when `name`, a key of the object at `parent`, may be a secret written as a mapping key:
- * under a secret-named field, a name that is not a field name (under `headers`: not an HTTP
- * header name). A field name (`env`, a misspelt `fallback`, `secretAccessKey`) stays readable.
+ * under a secret-named field, a name that is not a field name (under `headers`: neither an HTTP
+ * header name nor an HTTP/2 pseudo-header such as `:authority`). A field name (`env`, a misspelt
+ * `fallback`, `secretAccessKey`) stays readable.
  */
 function isSecretName(parent: string | number | undefined, name: string): boolean {
   // The parent must be a field name (`apiKey`, `authToken`), not itself a pasted key.
   if (typeof parent !== 'string' || !FIELD_NAME.test(parent) || !SECRET_KEY.test(parent)) return false;
-  return !(/^headers$/i.test(parent) ? HEADER_NAME : FIELD_NAME).test(name);
+  if (/^headers$/i.test(parent)) return !HEADER_NAME.test(name) && !isPseudoHeaderName(name);
+  return !FIELD_NAME.test(name);
 }
 
 /** Environment variable names whose values are taken as secrets (`OPENAI_API_KEY`, `AWS_SESSION_TOKEN`, ...). */

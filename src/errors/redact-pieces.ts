@@ -1,15 +1,11 @@
-import { foldCase } from './fold-case.js';
-
 /** Characters of a secret that a piece must show to be redacted: the same as a shown start. */
 const MIN_PIECE = 8;
 /** A piece this long is redacted even inside a longer word (a key glued to other characters). */
 const MIN_GLUED_PIECE = 16;
-/** A key character: a word is a run of these. */
-const KEY_CHAR = /[A-Za-z0-9_-]/;
 
 /**
- * `text` with every piece of `secret` that a server echoed from its middle or end replaced by
- * `replacement`: a run of 8 or more consecutive characters of the secret that stands as a word
+ * `text` with every piece of a secret that a server echoed from its middle or end replaced by
+ * `replacement`: a run of 8 or more consecutive characters of a secret that stands as a word
  * of its own (no key character, `[A-Za-z0-9_-]`, on either side: `key 3a9c1e5b2d4f6a8c not
  * allowed`, `...1b3d5f7a9c2e`, `"5b2d4f6a8c0e"`), or a run of 16 or more wherever it stands. A
  * server that strips a vendor prefix (`dg_`, `sk-`) before echoing a key, or shows its last
@@ -17,42 +13,79 @@ const KEY_CHAR = /[A-Za-z0-9_-]/;
  * `names` (provider names and other names of the config) stays. Shorter runs (the last 4
  * characters a dashboard shows) say nothing about a key and stay. Starts of a secret are left to
  * the caller's start rule (they may be followed by a mask).
- * Matched in any letter case (see foldCase).
- * Cost: one set of the secret's 8-character pieces, then one lookup per word of 8+ characters
- * and one per 8 characters of text.
+ * Matched in any letter case: `folded` is `text` case-folded (see foldCase), with the same
+ * indices, and `index` the secrets' pieces ({@link pieceIndex}), built once by the caller.
+ * Cost: one pass over `text`, whatever the number of secrets: one lookup per word start and
+ * one per 8 characters, then a compare with each secret holding a piece found.
  */
 export function redactPieces(
   text: string,
-  secret: string,
+  folded: string,
+  index: PieceIndex,
   replacement: string,
   names: ReadonlySet<string>,
 ): string {
-  if (secret.length <= MIN_PIECE || text.length < MIN_PIECE) return text;
-  // `folded` has the same indices as `text`.
-  const folded = foldCase(text);
-  const key = foldCase(secret);
-  const pieces = new Set<string>();
-  for (let i = 0; i + MIN_PIECE <= key.length; i++) pieces.add(key.slice(i, i + MIN_PIECE));
+  if (index.size === 0 || text.length < MIN_PIECE) return text;
   let out = '';
   let from = 0;
   let i = 0;
   while (i + MIN_PIECE <= text.length) {
     // Look where a word starts (a piece standing alone) and every 8 characters (a run of 16 or
     // more holds an 8-character piece at one of those positions).
-    const wordStart = KEY_CHAR.test(text[i]!) && (i === 0 || !KEY_CHAR.test(text[i - 1]!));
-    if ((wordStart || i % MIN_PIECE === 0) && pieces.has(folded.slice(i, i + MIN_PIECE))) {
-      const [runStart, end] = run(folded, i, key);
-      const start = Math.max(runStart, from);
-      if (redactable(text, start, end, names)) {
-        out += `${text.slice(from, start)}${replacement}`;
-        from = end;
-        i = end;
+    const wordStart = isKeyChar(text, i) && (i === 0 || !isKeyChar(text, i - 1));
+    const keys = wordStart || i % MIN_PIECE === 0 ? index.get(folded.slice(i, i + MIN_PIECE)) : undefined;
+    if (keys !== undefined) {
+      // The longest run to redact of the secrets holding this piece.
+      let best: [number, number] | undefined;
+      for (const key of keys) {
+        const [runStart, end] = run(folded, i, key);
+        const start = Math.max(runStart, from);
+        if ((best === undefined || end - start > best[1] - best[0]) && redactable(text, start, end, names))
+          best = [start, end];
+      }
+      if (best !== undefined) {
+        out += `${text.slice(from, best[0])}${replacement}`;
+        from = best[1];
+        i = best[1];
         continue;
       }
     }
     i++;
   }
   return from === 0 ? text : out + text.slice(from);
+}
+
+/** Secrets' pieces: each run of 8 characters of a secret -> the secrets (case-folded) holding it. */
+export type PieceIndex = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * The {@link PieceIndex} of `keys` (secrets or their forms, case-folded: see foldCase): the
+ * runs of 8 characters of each key longer than 8. Built once per list of secrets, not per text.
+ */
+export function pieceIndex(keys: readonly string[]): PieceIndex {
+  const index = new Map<string, string[]>();
+  for (const key of keys) {
+    if (key.length <= MIN_PIECE) continue;
+    for (let i = 0; i + MIN_PIECE <= key.length; i++) {
+      const piece = key.slice(i, i + MIN_PIECE);
+      const holders = index.get(piece);
+      if (holders === undefined) index.set(piece, [key]);
+      else if (holders.at(-1) !== key) holders.push(key);
+    }
+  }
+  return index;
+}
+
+/** Whether `text[i]` is a key character, `[A-Za-z0-9_-]`: a word is a run of these. */
+function isKeyChar(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return (
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x5f ||
+    c === 0x2d
+  );
 }
 
 /** The longest run of `text` around the 8 characters at `at` that is consecutive characters of `secret`. */
@@ -72,9 +105,9 @@ function run(text: string, at: number, secret: string): [number, number] {
 /** Whether the run `text[start, end)` is a piece to redact (see {@link redactPieces}). */
 function redactable(text: string, start: number, end: number, names: ReadonlySet<string>): boolean {
   let wordStart = start;
-  while (wordStart > 0 && KEY_CHAR.test(text[wordStart - 1]!)) wordStart--;
+  while (wordStart > 0 && isKeyChar(text, wordStart - 1)) wordStart--;
   let wordEnd = end;
-  while (wordEnd < text.length && KEY_CHAR.test(text[wordEnd]!)) wordEnd++;
+  while (wordEnd < text.length && isKeyChar(text, wordEnd)) wordEnd++;
   if (names.has(text.slice(wordStart, wordEnd))) return false;
   return end - start >= MIN_GLUED_PIECE || (wordStart === start && wordEnd === end);
 }

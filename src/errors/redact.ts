@@ -1,13 +1,11 @@
+import { redactByteLists } from './byte-lists.js';
 import { foldCase } from './fold-case.js';
 import { REDACTED_TEXT, redactKeyShapes } from './key-shapes.js';
-import { redactPieces } from './redact-pieces.js';
+import { type PieceIndex, pieceIndex, redactPieces } from './redact-pieces.js';
+import { secretForms } from './secret-forms.js';
 
-export { REDACTED_TEXT };
+export { REDACTED_TEXT, secretForms };
 
-/** Shorter strings are never treated as secrets: they would mangle ordinary words. */
-const MIN_SECRET_LENGTH = 6;
-/** Shorter base64 fragments of a secret are not redacted alone: they could match ordinary base64. */
-const MIN_BASE64_CORE = 8;
 /** How deep the cause chain and nested fields are walked. */
 const MAX_DEPTH = 8;
 
@@ -17,8 +15,9 @@ export type ErrorRedactor = <E>(error: E) => E;
 /**
  * A redactor of `secrets` (literal values: API keys, tokens, AWS credentials; for a value such
  * as `Bearer abc...` the part after the space too; for `Basic <base64>` the decoded `user:key`
- * and the key), each also in its URL-encoded, JSON-escaped (`/` as `\/`), base64 and base64url forms (a provider may echo
- * a key encoded: see base64Forms). It rewrites, in place, an error's `message`
+ * and the key), each also in every encoding a provider may echo it in (URL-encoded, every byte
+ * percent-encoded, JSON-escaped, base64, HTML character references, a byte array, UTF-16, hex:
+ * see secretForms), computed once here, not per error. It rewrites, in place, an error's `message`
  * and `stack`, every own string field (provider codes and types, bodies kept as text), plain
  * objects and arrays under it, and the same down its `cause` chain and `AggregateError.errors`,
  * so that no secret appears in the message, stack, `String()`, JSON or any cause. Strings that
@@ -75,17 +74,53 @@ export const MIN_SECRET_PREFIX = 8;
  * a whole text of ours (a name, a config path segment) goes through {@link redactWhole}.
  * Every rule matches in any letter case (a server that lower-cases a mixed-case key it echoes
  * must not get it past redaction; see foldCase).
- * Cost: one `indexOf` scan per secret for its first 4 characters, then a compare at each hit.
+ * Cost: one `indexOf` scan per form for the whole form and one for its first 4 characters,
+ * then a compare at each hit, and one pass for the pieces whatever the number of forms. What
+ * `secrets` needs for matching (case-folded forms, the pieces' index) is computed on first use
+ * and kept with a frozen list, as secretForms returns, so a router's lists are prepared once.
  */
 export function redactText(
   text: string,
   secrets: readonly string[],
   names: ReadonlySet<string> = NO_NAMES,
 ): string {
-  text = redactWhole(text, secrets);
-  for (const secret of secrets) text = redactStarts(text, secret, names);
-  for (const secret of secrets) text = redactPieces(text, secret, REDACTED_TEXT, names);
-  return text;
+  const forms = prepare(secrets);
+  text = redactPrepared(text, forms);
+  // Folded once, and again only after a change: `folded` has the same indices as `text`.
+  let folded = foldCase(text);
+  for (const key of forms.folded) {
+    const next = redactStarts(text, folded, key, names);
+    if (next !== text) {
+      text = next;
+      folded = foldCase(text);
+    }
+  }
+  forms.pieces ??= pieceIndex(forms.folded);
+  return redactPieces(text, folded, forms.pieces, REDACTED_TEXT, names);
+}
+
+/** A list of forms (from secretForms) prepared for matching, once per list. */
+interface PreparedForms {
+  /** Every form, case-folded (see foldCase), in the list's order. */
+  readonly folded: readonly string[];
+  /** Their pieces for redactPieces, built on first use. */
+  pieces?: PieceIndex;
+}
+
+/**
+ * Prepared lists, by list: secretForms gives the same frozen array for the same secrets, so a
+ * router's redactor and the transport's prepare each list once. Only frozen lists are kept (a
+ * caller's own array may change).
+ */
+const prepared = new WeakMap<readonly string[], PreparedForms>();
+
+function prepare(secrets: readonly string[]): PreparedForms {
+  let forms = prepared.get(secrets);
+  if (forms === undefined) {
+    forms = { folded: secrets.map(foldCase) };
+    if (Object.isFrozen(secrets)) prepared.set(secrets, forms);
+  }
+  return forms;
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
@@ -99,12 +134,13 @@ const END_CHAR = /[A-Za-z0-9_\-+/=.~]/;
 /** A mask run a server writes in place of a key's middle or end. */
 const MASK_RUN = /[*\u2022]+[*\u2022xX]*|[xX]{3,}[*\u2022xX]*/y;
 
-/** `text` with every start of `secret` that a server echoed cut or masked redacted (see {@link redactText}). */
-function redactStarts(text: string, secret: string, names: ReadonlySet<string>): string {
-  if (secret.length <= MIN_SECRET_PREFIX) return text;
-  // Matched in any letter case (see foldCase): `folded` has the same indices as `text`.
-  const folded = foldCase(text);
-  const key = foldCase(secret);
+/**
+ * `text` with every start of a secret (`key`, case-folded) that a server echoed cut or masked
+ * redacted (see {@link redactText}). Matched in any letter case: `folded` is `text` case-folded
+ * (see foldCase), with the same indices.
+ */
+function redactStarts(text: string, folded: string, key: string, names: ReadonlySet<string>): string {
+  if (key.length <= MIN_SECRET_PREFIX) return text;
   const head = key.slice(0, MIN_MASKED_START);
   let out = '';
   let from = 0;
@@ -162,12 +198,16 @@ function startEnd(
 
 /**
  * `text` with every one of `secrets` (longest first) replaced by `[redacted]`: whole secrets
- * only, in any letter case (a server may echo a mixed-case key lower-cased; see foldCase).
+ * only, in any letter case (a server may echo a mixed-case key lower-cased; see foldCase), and
+ * a byte list spelling one in any spacing (`[ 99, 111, ... ]`; see redactByteLists).
  */
 export function redactWhole(text: string, secrets: readonly string[]): string {
+  return redactPrepared(text, prepare(secrets));
+}
+
+function redactPrepared(text: string, forms: PreparedForms): string {
   let folded = foldCase(text);
-  for (const secret of secrets) {
-    const key = foldCase(secret);
+  for (const key of forms.folded) {
     let at = folded.indexOf(key);
     if (at === -1) continue;
     let out = '';
@@ -180,7 +220,7 @@ export function redactWhole(text: string, secrets: readonly string[]): string {
     text = out + text.slice(from);
     folded = foldCase(text);
   }
-  return text;
+  return redactByteLists(text, forms.folded, REDACTED_TEXT);
 }
 
 /**
@@ -192,61 +232,6 @@ export function redactWhole(text: string, secrets: readonly string[]): string {
  */
 export const SECRET_NAME =
   /auth|key|token|secret|cookie|signature|password|passwd|credential|^(?:sig|code|pwd|pass)$/i;
-
-/**
- * Every form in which `secrets` may be echoed back, longest first, for {@link redactText}: each
- * secret trimmed; for `Bearer <token>` / `Token <token>` / `Basic <token>` the token too, and for
- * `Basic <base64>` the decoded `user:key` and the key; each of those also URL-encoded,
- * JSON-escaped (`/` as `\/`), and in its base64 and base64url forms (see base64Forms). Values
- * shorter than 6 characters are left out (they would mangle ordinary words). The one list of the
- * router's redactor and the transport's (`redactSecrets`).
- */
-export function secretForms(secrets: readonly string[]): string[] {
-  const found = new Set<string>();
-  const add = (value: string) => {
-    if (value.length < MIN_SECRET_LENGTH) return;
-    found.add(value);
-    const encoded = encodeURIComponent(value);
-    if (encoded !== value) found.add(encoded);
-    // JSON text may escape `/` as `\/` (a body echoing a base64 or AWS secret key).
-    if (value.includes('/')) found.add(value.replaceAll('/', '\\/'));
-    for (const form of base64Forms(value)) found.add(form);
-  };
-  for (const secret of secrets) {
-    if (typeof secret !== 'string') continue;
-    const trimmed = secret.trim();
-    add(trimmed);
-    // `Bearer <token>`, `Basic <token>`, `Token <token>`: a provider may echo the token alone.
-    const space = trimmed.lastIndexOf(' ');
-    if (space > 0) add(trimmed.slice(space + 1));
-    // `Basic base64(user:password)`: also the decoded pair and the password alone.
-    const basic = /^Basic\s+([A-Za-z0-9+/]+={0,2})$/i.exec(trimmed)?.[1];
-    const pair = basic === undefined ? undefined : Buffer.from(basic, 'base64').toString('utf8');
-    if (pair !== undefined && /^[\x20-\x7e]+:[\x20-\x7e]+$/.test(pair)) {
-      add(pair);
-      add(pair.slice(pair.indexOf(':') + 1));
-    }
-  }
-  return [...found].sort((a, b) => b.length - a.length);
-}
-
-/**
- * The base64 and base64url forms of `secret` that appear in any text holding it base64-encoded
- * (alone, as `user:key` in a `Basic` header, or inside a longer value): the whole encoding, and
- * for each of the three byte alignments the characters that depend on the secret's bytes only.
- */
-function base64Forms(secret: string): string[] {
-  const bytes = Buffer.from(secret, 'utf8');
-  const forms = [bytes.toString('base64'), bytes.toString('base64url')];
-  for (let offset = 0; offset < 3; offset++) {
-    const shifted = Buffer.concat([Buffer.alloc(offset), bytes]);
-    const whole = Math.floor(shifted.byteLength / 3) * 4; // characters of complete 3-byte groups
-    const core = shifted.toString('base64').slice(Math.ceil((offset * 4) / 3), whole);
-    if (core.length >= MIN_BASE64_CORE)
-      forms.push(core, shifted.toString('base64url').slice(Math.ceil((offset * 4) / 3), whole));
-  }
-  return [...new Set(forms)];
-}
 
 /** Fields of our errors that hold a name (whole, never cut): only whole secrets are redacted there. */
 const NAME_FIELDS = new Set(['provider', 'model', 'route', 'capability', 'voice', 'phase', 'code', 'name']);

@@ -55,7 +55,9 @@ describe('a secret written as a name is redacted in ConfigError paths and messag
     const e = await loadYaml(
       `providers:\n  a:\n    kind: openai\n    apiKey: { env: OPENAI_API_KEY }\n    headers: { "Authorization: Bearer ${KEY}" }\n    chat: { models: { fast: gpt-4o-mini } }\nroutes:\n  chat: { providers: [a] }\n`,
     );
-    expect(issues(e)).toEqual(['providers.a.headers.[redacted]: must be an HTTP header name']);
+    expect(issues(e)).toEqual([
+      "providers.a.headers.[redacted]: must be an HTTP header name: letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ only (no space, colon or other character)",
+    ]);
   });
 
   it('a header name that is a key, a key as a route entry, a key as a provider name', () => {
