@@ -10,7 +10,9 @@ import {
   type Router,
   type RouterConfig,
 } from '../../src/index.js';
+import { payloadPart } from '../reliability/wire/event-stream.js';
 import { FakeClock } from '../transport/fake-clock.js';
+import { answeringEventStream, responseStreamTts, ttsRouteOver } from './wire/sagemaker-response.js';
 import { chatChunk, sseFrames } from './wire/servers.js';
 
 /**
@@ -379,4 +381,39 @@ describe('an error status whose body stalls is acted on at the error-body deadli
       await a.allClosed();
     });
   }
+
+  it('SageMaker response stream (AWS SDK): 503 then a stalled body: b speaks, a keeps its status, its socket closed', async () => {
+    const a = await server((res) => {
+      res.writeHead(503, {
+        'content-type': 'application/json',
+        'x-amzn-errortype': 'ServiceUnavailable:http://internal.amazon.com/coral/com.amazonaws.sagemaker/',
+        'x-amzn-requestid': 'req-1',
+      });
+      res.write('{"message":"over');
+    });
+    const b = await answeringEventStream(payloadPart(PCM));
+    servers.push(b);
+    // The route's first-chunk deadline is far: only the error-body deadline (real time, 1 s)
+    // can end a's attempt with its status.
+    const r = make(
+      ttsRouteOver(
+        { a: responseStreamTts(a.url), b: responseStreamTts(b.url) },
+        { firstChunkTimeoutMs: 30_000 },
+      ),
+    );
+    const stream = r.tts({ text: 'Hello there.', voice: 'agent' });
+    const bytes: number[] = [];
+    for await (const chunk of stream) bytes.push(...chunk.data);
+    expect(bytes).toEqual([...PCM]);
+    const result = await stream.result;
+    expect(result.provider).toBe('b');
+    expect(shape(result.attempts[0]!.error)).toEqual({
+      name: 'ProviderError',
+      status: 503,
+      retryable: true,
+      retryAfterMs: undefined,
+      isAuthError: false,
+    });
+    await a.allClosed();
+  });
 });
