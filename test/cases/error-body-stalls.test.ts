@@ -1,7 +1,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AllProvidersFailedError,
@@ -26,9 +26,12 @@ import { chatChunk, sseFrames } from './wire/servers.js';
  * that read: the attempt ended at the first-chunk deadline (10 s by default) as a TimeoutError
  * with no status, and with `firstChunkTimeoutMs: false` the call hung until the provider hung up.
  *
- * The servers speak HTTP on their own (node:http). The router's clock is a fake one, moved by
- * the test once the client has the error response's headers (undici's diagnostics channel
- * `undici:request:headers`), so no test waits a real second.
+ * The servers speak HTTP on their own (node:http, or node:net for a refused WebSocket upgrade).
+ * The router's clock is a fake one, moved by the test once the client has the error response's
+ * headers (undici's diagnostics channel `undici:request:headers`), so those tests wait no real
+ * second. The SageMaker path goes through the AWS SDK's own HTTP handler, whose error-body
+ * deadline runs on real time: that test waits for its 1000 ms. A refused WebSocket upgrade is
+ * failed at its status line, its body never read.
  */
 
 const ERROR_BODY_MS = 1000;
@@ -415,5 +418,54 @@ describe('an error status whose body stalls is acted on at the error-body deadli
       isAuthError: false,
     });
     await a.allClosed();
+  });
+
+  it('WebSocket upgrade refused with 401 and a stalled body (Cartesia TTS): an auth error, b speaks, socket closed', async () => {
+    const sockets: Socket[] = [];
+    const raw = net.createServer((socket) => {
+      sockets.push(socket);
+      socket.on('error', () => {});
+      socket.once('data', () =>
+        socket.write(
+          'HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"error_code":',
+        ),
+      );
+    });
+    raw.listen(0, '127.0.0.1');
+    await once(raw, 'listening');
+    servers.push({
+      close: () => {
+        for (const c of sockets) c.destroy();
+        raw.close();
+      },
+    });
+    const b = await server(answerPcm);
+    const r = make({
+      providers: {
+        a: {
+          kind: 'cartesia',
+          baseUrl: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`,
+          apiKey: ['test', 'only', 'value'].join('-'),
+          tts: { voices: { v: 'voice-id' }, transport: 'websocket' },
+        },
+        b: { kind: 'openai-compatible', baseUrl: `${b.url}/v1`, tts: { voices: { v: 'alloy' } } },
+      },
+      routes: { tts: { providers: ['a', 'b'], strategy: 'priority', firstChunkTimeoutMs: 30_000 } },
+    } as RouterConfig);
+    const stream = r.tts({ text: 'Hi.', voice: 'v', format: { encoding: 'pcm_s16le', sampleRate: 24_000 } });
+    const bytes: number[] = [];
+    for await (const chunk of stream) bytes.push(...chunk.data);
+    expect(bytes).toEqual([...PCM]);
+    const result = await stream.result;
+    expect(result.provider).toBe('b');
+    expect(shape(result.attempts[0]!.error)).toEqual({
+      name: 'ProviderError',
+      status: 401,
+      retryable: false,
+      retryAfterMs: undefined,
+      isAuthError: true,
+    });
+    expect(sockets).toHaveLength(1);
+    if (!sockets[0]!.destroyed) await once(sockets[0]!, 'close');
   });
 });
