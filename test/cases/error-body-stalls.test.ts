@@ -10,6 +10,7 @@ import {
   type Router,
   type RouterConfig,
 } from '../../src/index.js';
+import { loadSageMakerSdk } from '../../src/providers/sagemaker/sdk-client.js';
 import { payloadPart } from '../reliability/wire/event-stream.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { answeringEventStream, responseStreamTts, ttsRouteOver } from './wire/sagemaker-response.js';
@@ -396,12 +397,14 @@ describe('an error status whose body stalls is acted on at the error-body deadli
     });
     const b = await answeringEventStream(payloadPart(PCM));
     servers.push(b);
-    // The route's first-chunk deadline is far: only the error-body deadline (real time, 1 s)
-    // can end a's attempt with its status.
+    // The first-chunk deadline (600 ms) stands down at the status: the error-body deadline
+    // (real time, 1 s) ends a's attempt, with its status. The AWS SDK is loaded first, so that
+    // its load does not count against the first-chunk deadline.
+    await loadSageMakerSdk();
     const r = make(
       ttsRouteOver(
         { a: responseStreamTts(a.url), b: responseStreamTts(b.url) },
-        { firstChunkTimeoutMs: 30_000 },
+        { firstChunkTimeoutMs: 600 },
       ),
     );
     const stream = r.tts({ text: 'Hello there.', voice: 'agent' });

@@ -86,9 +86,20 @@ export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStr
   return {
     async invoke(input, options): Promise<SageMakerStreamOutput> {
       const [mod, client] = await Promise.all([loadSageMakerSdk(), clientFor(options.connectMs ?? 0)]);
-      const output = await client.send(new mod.InvokeEndpointWithResponseStreamCommand(input), {
-        abortSignal: options.abortSignal,
-      });
+      const command = new mod.InvokeEndpointWithResponseStreamCommand(input);
+      const onErrorStatus = options.onErrorStatus;
+      if (onErrorStatus !== undefined)
+        // This call's own middleware: the status of an error answer, before its body is read.
+        command.middlewareStack.add(
+          (next) => async (args) => {
+            const result = await next(args);
+            const status = (result.response as { statusCode?: unknown } | undefined)?.statusCode;
+            if (typeof status === 'number' && (status < 200 || status >= 300)) onErrorStatus(status);
+            return result;
+          },
+          { step: 'deserialize', priority: 'low', name: 'voxrouteErrorStatus' },
+        );
+      const output = await client.send(command, { abortSignal: options.abortSignal });
       return output;
     },
     async close() {
