@@ -90,7 +90,8 @@ export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStr
       const onErrorStatus = options.onErrorStatus;
       if (onErrorStatus !== undefined)
         // This call's own middleware: the status of an error answer, before its body is read.
-        command.middlewareStack.add(
+        // (A stand-in SDK without a middleware stack, as tests inject, is left as it is.)
+        command.middlewareStack?.add(
           (next) => async (args) => {
             const result = await next(args);
             const status = (result.response as { statusCode?: unknown } | undefined)?.statusCode;
