@@ -22,6 +22,13 @@ export interface AttemptContext {
   transport: HttpTransport;
   /** The WebSocket transport to use (adapters of WebSocket protocols). */
   webSocket?: WebSocketTransport;
+  /**
+   * Called by the adapter (passed on to the transport as `HttpRequest.onErrorStatus`) when the
+   * provider answered an error status whose body is still being read: the attempt's first-chunk
+   * deadline then stands down, and the short error-body deadline decides how long the rest may
+   * take. From the router; absent elsewhere.
+   */
+  onErrorStatus?: (status: number) => void;
 }
 
 /** A word a provider spoke, in ms from the start of that synthesis (Cartesia, ElevenLabs timestamps). */

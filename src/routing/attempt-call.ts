@@ -285,10 +285,18 @@ export class AttemptCall<T> implements OrderState {
             resolve();
           };
         });
+      // An error status whose body is still being read: the answer is known, the first-chunk
+      // deadline stands down (the transport's short error-body deadline bounds the rest).
+      let answered = false;
+      let standDown: (() => void) | undefined;
       const context: AttemptContext = {
         signal: r.abort ?? this.callAbort,
         deadlines: c.deadlines,
         transport: run.transport,
+        onErrorStatus: () => {
+          answered = true;
+          standDown?.();
+        },
       };
       // RouterOptions.WebSocket reaches WebSocket adapters (e.g. so msw's ws API can intercept).
       if (run.webSocket) context.webSocket = run.webSocket;
@@ -307,13 +315,21 @@ export class AttemptCall<T> implements OrderState {
         await Promise.race([c.inputEnded, firstItem]);
         r.t0 = clock.now();
       }
-      const first = await withDeadline(firstItem, c.firstChunkMs, clock, () => {
-        const timeout = new TimeoutError('first-chunk', c.firstChunkMs, { provider: c.provider });
-        if (c.firstChunkByCaller) r.callerTimeout = timeout;
-        if (r.abort) r.abort.abort(timeout);
-        else scope.stopShared(timeout);
-        return timeout;
-      });
+      const first = await withDeadline(
+        firstItem,
+        answered ? 0 : c.firstChunkMs,
+        clock,
+        () => {
+          const timeout = new TimeoutError('first-chunk', c.firstChunkMs, { provider: c.provider });
+          if (c.firstChunkByCaller) r.callerTimeout = timeout;
+          if (r.abort) r.abort.abort(timeout);
+          else scope.stopShared(timeout);
+          return timeout;
+        },
+        (clear) => {
+          standDown = clear;
+        },
+      );
       // An answer with nothing in it is a failure, never a silent success (C39); after a
       // mid-stream switch, the next provider may rightly have nothing left to add.
       if (!this.resuming && isEmptyAnswer(run.capability, first)) {

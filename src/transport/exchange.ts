@@ -4,6 +4,7 @@ import type { Clock } from '../internal/clock.js';
 import { markRouterStall } from '../internal/stall.js';
 import type { Takeable } from '../internal/takeable.js';
 import { encodedBodyError, undecodedCoding } from './content-coding.js';
+import { errorBodyDeadlineMs } from './error-body-deadline.js';
 import { isInformationalStatus } from './informational.js';
 import { mapWireError, truncatedError } from './network-error.js';
 import { PhaseDeadlines } from './phase-deadlines.js';
@@ -81,6 +82,8 @@ export class Exchange implements HttpResponse, Takeable<Uint8Array>, WireSink {
   // Error body state.
   private errorChunks: Uint8Array[] | undefined;
   private errorBytes = 0;
+  /** The error-body deadline's timer (see {@link errorBodyDeadlineMs}), while it runs. */
+  private errorTimer: unknown;
   /** The timer of {@link endWithin}, while it runs. */
   private endTimer: unknown;
 
@@ -149,6 +152,8 @@ export class Exchange implements HttpResponse, Takeable<Uint8Array>, WireSink {
     } else {
       this.stage = ERROR_BODY;
       this.errorChunks = [];
+      this.armErrorBodyDeadline();
+      this.request.onErrorStatus?.(status);
     }
   }
 
@@ -407,6 +412,10 @@ export class Exchange implements HttpResponse, Takeable<Uint8Array>, WireSink {
       this.settings.clock.clearTimeout(this.endTimer);
       this.endTimer = undefined;
     }
+    if (this.errorTimer !== undefined) {
+      this.settings.clock.clearTimeout(this.errorTimer);
+      this.errorTimer = undefined;
+    }
     this.signal?.removeEventListener('abort', this.onAbort);
     this.settings.onSettled?.(this);
   }
@@ -426,10 +435,28 @@ export class Exchange implements HttpResponse, Takeable<Uint8Array>, WireSink {
     if (this.errorBytes >= this.settings.maxErrorBodyBytes) this.finishErrorBody(true);
   }
 
-  private finishErrorBody(closeWire: boolean): void {
+  /**
+   * Starts the error-body deadline: the body must end within {@link errorBodyDeadlineMs} of the
+   * status (not renewed by chunks, so a body that trickles is bounded too). When it passes, the
+   * connection is closed (the rest of the body is not waited for, the socket not reused) and the
+   * status error is built from the part that arrived.
+   */
+  private armErrorBodyDeadline(): void {
+    this.errorTimer = this.settings.clock.setTimeout(
+      this.onErrorBodyStall,
+      errorBodyDeadlineMs(this.request.deadlines?.idleMs),
+    );
+  }
+
+  private readonly onErrorBodyStall = (): void => {
+    this.errorTimer = undefined;
+    this.finishErrorBody(true, 'voxroute stopped waiting for the rest of an error body');
+  };
+
+  private finishErrorBody(closeWire: boolean, reason = 'voxroute discarded the rest of an error body'): void {
     if (this.stage !== ERROR_BODY) return;
     this.settle();
-    if (closeWire) this.control?.abort(new AbortError('voxroute discarded the rest of an error body'));
+    if (closeWire) this.control?.abort(new AbortError(reason));
     this.rejectResponse(this.statusError());
   }
 

@@ -31,6 +31,13 @@ export interface HttpRequest {
   body?: string | Uint8Array | AsyncIterable<Uint8Array>;
   signal?: AbortSource;
   deadlines?: Deadlines;
+  /**
+   * Called once, with the status, when the response's final status is an error (not 2xx), as
+   * soon as its headers arrive and before its body is read (within the error-body deadline,
+   * see docs/transport.md): the answer is known, so a deadline waiting for the first chunk
+   * may stand down. Not called for 2xx or 1xx.
+   */
+  onErrorStatus?: (status: number) => void;
 }
 
 /**

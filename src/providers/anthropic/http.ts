@@ -67,6 +67,7 @@ export function postMessages(
     headers: endpoint.headers,
     body,
     signal: attempt.signal,
+    onErrorStatus: attempt.onErrorStatus,
     deadlines: attempt.deadlines,
   });
 }

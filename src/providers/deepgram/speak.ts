@@ -73,6 +73,7 @@ export function createDeepgramSpeak(endpoint: DeepgramEndpoint): TtsProvider {
         },
         body: JSON.stringify({ text: request.text }),
         signal: attempt.signal,
+        onErrorStatus: attempt.onErrorStatus,
         deadlines: attempt.deadlines,
       });
       // Kept as sent (declaredAudio reads any case): it may go into a message, where a

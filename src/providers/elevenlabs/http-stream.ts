@@ -99,6 +99,7 @@ export async function* httpStream(
       headers: { 'xi-api-key': endpoint.apiKey, 'content-type': 'application/json', accept: '*/*' },
       body: JSON.stringify(streamRequestBody(request, options)),
       signal: attempt.signal,
+      onErrorStatus: attempt.onErrorStatus,
       deadlines: attempt.deadlines,
     }),
     readElevenLabsHttpError,

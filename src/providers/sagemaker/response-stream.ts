@@ -32,6 +32,9 @@ export interface SageMakerTarget {
  * closes the connection. `attempt.signal` aborting, or the consumer stopping (`return()`), also
  * aborts it at once (barge-in) and the call ends with AbortError in the first case.
  *
+ * An error status is reported to `attempt.onErrorStatus` before its body is read (the SDK reads
+ * that body for at most 1000 ms, see `boundedErrorBody`).
+ *
  * Errors: see `invokeError` (before the stream) and `streamError` / `thrownStreamError`
  * (after HTTP 200); errors of `decode` get `partialOutput` = whether output was yielded.
  */
@@ -64,7 +67,11 @@ export async function* runResponseStream<T>(
     let output: Awaited<ReturnType<SageMakerStreamClient['invoke']>>;
     try {
       output = await withDeadline(
-        client.invoke(input, { abortSignal: controller.signal, connectMs: deadlines.connectMs ?? 0 }),
+        client.invoke(input, {
+          abortSignal: controller.signal,
+          connectMs: deadlines.connectMs ?? 0,
+          ...(attempt.onErrorStatus ? { onErrorStatus: attempt.onErrorStatus } : {}),
+        }),
         deadlines.headersMs,
         clock,
         () => abortWith(new TimeoutError('headers', deadlines.headersMs!, { provider })),

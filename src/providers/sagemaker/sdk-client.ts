@@ -1,5 +1,7 @@
+import { Readable } from 'node:stream';
 import { lazyImport } from '../../internal/lazy.js';
 import { connectDeadlineAgents } from './connect-deadline-agent.js';
+import { boundedErrorBody } from './error-body-deadline.js';
 import { guardEventStream } from './event-stream-guard.js';
 import type { SageMakerCredentials } from './options.js';
 import type { SageMakerStreamClient, SageMakerStreamOutput } from './stream-client.js';
@@ -36,7 +38,8 @@ export interface SdkStreamClientSettings {
  * answer's event stream passes `guardEventStream` before the SDK's decoder: a message length
  * out of bounds (over 24 MiB, as on the bidirectional path) fails the stream at once instead of
  * being buffered, and a body that ends inside a message fails it too (errors errors.ts maps to
- * ProtocolErrors).
+ * ProtocolErrors). An error status's body is read for at most the error-body deadline
+ * (`boundedErrorBody`): one that stalls does not hold the call, and its status still decides.
  */
 export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStreamClient {
   const clients = new Map<number, Promise<InstanceType<SdkModule['SageMakerRuntimeClient']>>>();
@@ -62,13 +65,13 @@ export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStr
             const result = await next(args);
             const response = result.response as { statusCode?: unknown; body?: unknown } | undefined;
             const status = response?.statusCode;
-            if (
-              typeof status === 'number' &&
-              status >= 200 &&
-              status < 300 &&
-              isAsyncIterable(response?.body)
-            )
-              response.body = guardEventStream(response.body);
+            if (typeof status !== 'number' || response === undefined) return result;
+            if (status >= 200 && status < 300) {
+              if (isAsyncIterable(response.body)) response.body = guardEventStream(response.body);
+            } else if (response.body instanceof Readable) {
+              // An error body that stalls must not hold the call: bounded in time.
+              response.body = boundedErrorBody(response.body);
+            }
             return result;
           },
           { step: 'deserialize', priority: 'low', name: 'voxrouteEventStreamLengthGuard' },
@@ -83,9 +86,21 @@ export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStr
   return {
     async invoke(input, options): Promise<SageMakerStreamOutput> {
       const [mod, client] = await Promise.all([loadSageMakerSdk(), clientFor(options.connectMs ?? 0)]);
-      const output = await client.send(new mod.InvokeEndpointWithResponseStreamCommand(input), {
-        abortSignal: options.abortSignal,
-      });
+      const command = new mod.InvokeEndpointWithResponseStreamCommand(input);
+      const onErrorStatus = options.onErrorStatus;
+      if (onErrorStatus !== undefined)
+        // This call's own middleware: the status of an error answer, before its body is read.
+        // (A stand-in SDK without a middleware stack, as tests inject, is left as it is.)
+        command.middlewareStack?.add(
+          (next) => async (args) => {
+            const result = await next(args);
+            const status = (result.response as { statusCode?: unknown } | undefined)?.statusCode;
+            if (typeof status === 'number' && (status < 200 || status >= 300)) onErrorStatus(status);
+            return result;
+          },
+          { step: 'deserialize', priority: 'low', name: 'voxrouteErrorStatus' },
+        );
+      const output = await client.send(command, { abortSignal: options.abortSignal });
       return output;
     },
     async close() {

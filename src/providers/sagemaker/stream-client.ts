@@ -40,6 +40,11 @@ export interface SageMakerInvokeOptions {
   abortSignal: AbortSignal;
   /** TCP (and TLS) connect deadline in ms; 0 or undefined: the client's default. */
   connectMs?: number;
+  /**
+   * Called with the status when the answer is an error status, before its body is read (see
+   * `AttemptContext.onErrorStatus`). A client that cannot tell may never call it.
+   */
+  onErrorStatus?: (status: number) => void;
 }
 
 /**

@@ -83,6 +83,7 @@ export function postToEndpoint(
     headers: postHeaders(endpoint, request.contentType, request.accept),
     body: request.body,
     signal: attempt.signal,
+    onErrorStatus: attempt.onErrorStatus,
     deadlines: attempt.deadlines,
   });
   return request.errors ? readingHttpErrors(response, request.errors) : response;
