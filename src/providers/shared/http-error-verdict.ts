@@ -1,4 +1,5 @@
 import { ProviderError } from '../../errors/index.js';
+import { copyProviderError } from './copy-provider-error.js';
 
 /**
  * What a provider adapter reads from one of its own HTTP error answers beyond the status (from
@@ -41,21 +42,7 @@ export function readHttpError(error: unknown, reader: HttpErrorReader): unknown 
   ) {
     return error;
   }
-  return new ProviderError(error.message, {
-    provider: error.provider ?? '',
-    status: error.status,
-    providerCode: error.providerCode,
-    providerType: error.providerType,
-    retryAfterMs: error.retryAfterMs,
-    retryable,
-    reusedSocketReset: error.reusedSocketReset,
-    idleTimeout: error.idleTimeout,
-    connectionLost: error.connectionLost,
-    authError,
-    unknownModel,
-    partialOutput: error.partialOutput,
-    cause: error,
-  });
+  return copyProviderError(error, { retryable, authError, unknownModel });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ProtocolError, ProviderError, TimeoutError } from '../../errors/index.js';
+import { copyProviderError } from './copy-provider-error.js';
 
 /**
  * `error` with its `partialOutput` set to `partialOutput`: the same object when it already
@@ -9,22 +10,7 @@ import { ProtocolError, ProviderError, TimeoutError } from '../../errors/index.j
  */
 export function withPartialOutput(error: unknown, partialOutput: boolean): unknown {
   if (ProviderError.isInstance(error) && error.partialOutput !== partialOutput) {
-    return new ProviderError(error.message, {
-      provider: error.provider ?? '',
-      status: error.status,
-      providerCode: error.providerCode,
-      providerType: error.providerType,
-      retryAfterMs: error.retryAfterMs,
-      retryable: error.retryable,
-      reusedSocketReset: error.reusedSocketReset,
-      idleTimeout: error.idleTimeout,
-      connectionLost: error.connectionLost,
-      // Kept as it was: an in-band auth error has no status to derive it from.
-      authError: error.isAuthError,
-      unknownModel: error.unknownModel,
-      partialOutput,
-      cause: error,
-    });
+    return copyProviderError(error, { partialOutput });
   }
   if (ProtocolError.isInstance(error) && error.partialOutput !== partialOutput) {
     return new ProtocolError(error.message, {
