@@ -1,5 +1,28 @@
 const STOP = Symbol('stop');
 
+/**
+ * The key of a {@link TurnAudio.remaining} iterable's hand-off: the next turn's TurnAudio takes
+ * the caller's iterator (and the read in flight) straight from the previous turn instead of
+ * reading through it, so a conversation of many turns adds no layer per turn to each chunk.
+ */
+const HANDOFF = Symbol('TurnAudio.handoff');
+
+/** What a finished turn hands to the next one: the caller's source, or its open iterator, or nothing. */
+type Handoff<T> =
+  | { kind: 'source'; source: AsyncIterable<T> }
+  | { kind: 'iterator'; iterator: AsyncIterator<T>; held: Promise<IteratorResult<T>> | undefined }
+  | { kind: 'empty' };
+
+interface HandsOff<T> extends AsyncIterable<T> {
+  [HANDOFF](): Handoff<T> | undefined;
+}
+
+function handoffOf<T>(source: AsyncIterable<T>): Handoff<T> | undefined {
+  return HANDOFF in source ? (source as HandsOff<T>)[HANDOFF]() : undefined;
+}
+
+const EMPTY: AsyncIterator<never> = { next: async () => ({ done: true, value: undefined }) };
+
 /** How a turn's reading of the caller's audio ended. */
 type Outcome = 'stopped' | 'ended' | 'returned' | 'unread';
 
@@ -22,6 +45,8 @@ export class TurnAudio<T> {
     this.#wakeStop = resolve;
   });
   #outcome: Outcome | undefined;
+  /** The rest of the audio was taken, by {@link TurnAudio.remaining} or by the next turn. */
+  #restTaken = false;
   #wakeDone!: () => void;
   readonly #done = new Promise<void>((resolve) => {
     this.#wakeDone = resolve;
@@ -42,9 +67,21 @@ export class TurnAudio<T> {
    */
   async *read(ended: () => void): AsyncGenerator<T, void, undefined> {
     if (this.#outcome !== undefined) return;
-    const iterator = this.#source[Symbol.asyncIterator]();
-    this.#iterator = iterator;
     let pending: Promise<IteratorResult<T>> | undefined;
+    let iterator: AsyncIterator<T> | undefined;
+    // The previous turn's remaining audio: take its iterator over rather than read through it.
+    let source = this.#source;
+    while (iterator === undefined) {
+      const handoff = handoffOf(source);
+      if (handoff === undefined) iterator = source[Symbol.asyncIterator]();
+      else if (handoff.kind === 'source') source = handoff.source;
+      else if (handoff.kind === 'empty') iterator = EMPTY;
+      else {
+        iterator = handoff.iterator;
+        pending = handoff.held;
+      }
+    }
+    this.#iterator = iterator;
     let outcome: Outcome = 'returned';
     try {
       for (;;) {
@@ -105,11 +142,32 @@ export class TurnAudio<T> {
    * when the turn never read it; nothing when the audio ended or the iterator was returned.
    */
   remaining(): AsyncIterable<T> {
-    return { [Symbol.asyncIterator]: () => this.#rest() };
+    const remaining: HandsOff<T> = {
+      [Symbol.asyncIterator]: () => this.#rest(),
+      [HANDOFF]: () => this.#handoff(),
+    };
+    return remaining;
+  }
+
+  /**
+   * The rest of the caller's audio, handed to the next turn's TurnAudio once this turn's reading
+   * is over (undefined before, or when the rest was already taken: the next turn then reads
+   * through {@link remaining}). After it, {@link remaining} yields nothing.
+   */
+  #handoff(): Handoff<T> | undefined {
+    if (this.#outcome === undefined || this.#restTaken) return undefined;
+    this.#restTaken = true;
+    if (this.#outcome === 'unread') return { kind: 'source', source: this.#source };
+    if (this.#outcome !== 'stopped' || !this.#iterator) return { kind: 'empty' };
+    const held = this.#held;
+    this.#held = undefined;
+    return { kind: 'iterator', iterator: this.#iterator, held };
   }
 
   async *#rest(): AsyncGenerator<T, void, undefined> {
     await this.#done;
+    if (this.#restTaken) return;
+    this.#restTaken = true;
     if (this.#outcome === 'unread') {
       yield* this.#source;
       return;

@@ -149,6 +149,8 @@ export interface VoiceTurn extends AsyncIterable<TurnEvent> {
    * it (a malformed request, an unknown route), and nothing when the audio ended within the turn
    * or the turn ended before its endpoint (barge-in, a failure: `request.audio`'s iterator was
    * returned then). A turn that is never iterated never stops reading: do not wait on this then.
+   * It is read once: a next turn given it as `audio` takes the iterator over from it (no layer
+   * per turn), and it then yields nothing.
    */
   readonly remainingAudio: AsyncIterable<Uint8Array | AudioChunk>;
 }

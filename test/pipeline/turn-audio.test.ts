@@ -126,4 +126,74 @@ describe('TurnAudio', () => {
     src.give(boom);
     await expect(take(audio.remaining(), 1)).rejects.toBe(boom);
   });
+
+  it("the next turn takes the caller's iterator over: no chunk lost, the previous remaining() is then empty", async () => {
+    const src = source();
+    const first = new TurnAudio(src.iterable);
+    const read1 = first.read(() => {});
+    const a = read1.next();
+    await src.until(1);
+    src.give(1);
+    expect(await a).toEqual({ done: false, value: 1 });
+    const inFlight = read1.next(); // the source waits for chunk 2
+    await src.until(2);
+    first.stop();
+    expect(await inFlight).toEqual({ done: true, value: undefined });
+
+    // Turn 2 reads turn 1's remaining audio; it stops after one chunk, too.
+    const second = new TurnAudio(first.remaining());
+    const read2 = second.read(() => {});
+    const b = read2.next();
+    src.give(2); // the read that was in flight at turn 1's stop
+    expect(await b).toEqual({ done: false, value: 2 });
+    const inFlight2 = read2.next();
+    await src.until(3);
+    second.stop();
+    expect(await inFlight2).toEqual({ done: true, value: undefined });
+    expect(await take(first.remaining(), 5)).toEqual([]); // handed over, not read twice
+
+    // Turn 3, from turn 2's remaining audio, reads the caller's iterator itself.
+    const third = new TurnAudio(second.remaining());
+    const reading = take(
+      third.read(() => {}),
+      10,
+    );
+    src.give(3);
+    await src.until(4);
+    src.give(4);
+    await src.until(5);
+    src.give(-1);
+    expect(await reading).toEqual([3, 4]);
+    expect(src.state.pulls).toBe(5); // one pull per chunk and one for the end: nothing read ahead or twice
+    expect(await take(second.remaining(), 5)).toEqual([]);
+  });
+
+  it('a turn that never read hands the whole source on; one whose audio ended hands on nothing', async () => {
+    async function* three() {
+      yield 1;
+      yield 2;
+      yield 3;
+    }
+    const unread = new TurnAudio(three());
+    unread.finish();
+    const next = new TurnAudio(unread.remaining());
+    expect(
+      await take(
+        next.read(() => {}),
+        5,
+      ),
+    ).toEqual([1, 2, 3]);
+    expect(await take(next.remaining(), 5)).toEqual([]);
+    const after = new TurnAudio(next.remaining());
+    let ended = 0;
+    expect(
+      await take(
+        after.read(() => {
+          ended++;
+        }),
+        5,
+      ),
+    ).toEqual([]);
+    expect(ended).toBe(1);
+  });
 });
