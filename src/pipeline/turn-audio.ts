@@ -40,10 +40,8 @@ export class TurnAudio<T> {
   /** A read of the caller's iterator the turn started and did not use (in flight when it stopped). */
   #held: Promise<IteratorResult<T>> | undefined;
   #stopped = false;
-  #wakeStop!: (value: typeof STOP) => void;
-  readonly #stopSignal = new Promise<typeof STOP>((resolve) => {
-    this.#wakeStop = resolve;
-  });
+  /** Ends the wait for the read in flight, when {@link TurnAudio.stop} comes during it. */
+  #wakeStop: ((value: typeof STOP) => void) | undefined;
   #outcome: Outcome | undefined;
   /** The rest of the audio was taken, by {@link TurnAudio.remaining} or by the next turn. */
   #restTaken = false;
@@ -90,9 +88,16 @@ export class TurnAudio<T> {
           return;
         }
         pending ??= iterator.next();
-        const next = await Promise.race([pending, this.#stopSignal]);
+        const read: Promise<IteratorResult<T>> = pending;
+        // One promise per chunk, not a race against one long-lived stop promise (each race would
+        // leave a reaction on it until the turn ends: a long turn would hold thousands).
+        const next = await new Promise<IteratorResult<T> | typeof STOP>((resolve, reject) => {
+          this.#wakeStop = resolve;
+          read.then(resolve, reject);
+        });
+        this.#wakeStop = undefined;
         if (next === STOP) {
-          // Kept for `remaining()`: Promise.race has handled a rejection of it meanwhile.
+          // Kept for `remaining()`: the `then` above handles a rejection of it meanwhile.
           this.#held = pending;
           outcome = 'stopped';
           return;
@@ -125,7 +130,7 @@ export class TurnAudio<T> {
     if (this.#stopped) return true;
     if (this.#outcome !== undefined || this.#iterator === undefined) return false;
     this.#stopped = true;
-    this.#wakeStop(STOP);
+    this.#wakeStop?.(STOP);
     return true;
   }
 
