@@ -78,7 +78,7 @@ export {
   type SageMakerTtsCodec,
   type SttCodecCall,
   splitLines,
-} from './providers/sagemaker/index.js';
+} from './providers/sagemaker/codec-api.js';
 // Circuit-breaker and event types seen through router.on('breaker') and router.stats()
 export type {
   BreakerEvent,

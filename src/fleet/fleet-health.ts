@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { ResolvedHealthConfig } from '../config/health.js';
 import type { Clock } from '../internal/clock.js';
 import type { HealthRegistry, HealthStateChange } from '../routing/health/index.js';
@@ -113,7 +112,8 @@ interface Shared {
  */
 export class FleetHealth {
   readonly #d: FleetHealthDeps;
-  readonly #id = randomUUID();
+  // The Web Crypto global: node:crypto is not loaded for it (importing voxroute stays light).
+  readonly #id = globalThis.crypto.randomUUID();
   readonly #channel: string;
   readonly #breakersKey: string;
   readonly #latencyKey: string;

@@ -1,5 +1,6 @@
 import { AbortError } from '../errors/abort-error.js';
 import type { AbortSource } from '../internal/abort-link.js';
+import { nextOf, type Takeable, takeableOf } from '../internal/takeable.js';
 import type { CandidateStart } from './capability.js';
 
 /**
@@ -17,19 +18,86 @@ export function startAfterLoad<T>(loading: Promise<void>, made: CandidateStart<T
   return {
     ...rest,
     startsClock: true,
-    start: async function* (attempt, standIn, ready) {
-      await loaded(loading, attempt.signal);
-      if (startsClock) {
-        yield* start(attempt, standIn, ready);
-        return;
-      }
-      const startClock = () => ready?.();
-      // A provider that answers only after the whole input: its clock starts when the input ends.
-      if (inputEnded) inputEnded.then(startClock, startClock);
-      else startClock();
-      yield* start(attempt, standIn);
-    },
+    start: (attempt, standIn, ready) => ({
+      [Symbol.asyncIterator]: () =>
+        new AfterLoad<T>(loaded(loading, attempt.signal), () => {
+          if (startsClock) return start(attempt, standIn, ready);
+          const startClock = () => ready?.();
+          // A provider that answers only after the whole input: its clock starts when the input ends.
+          if (inputEnded) inputEnded.then(startClock, startClock);
+          else startClock();
+          return start(attempt, standIn);
+        }),
+    }),
   };
+}
+
+/**
+ * The attempt's items once `loading` has resolved: until then nothing (`take()` is undefined,
+ * the reader is woken at the load's end); then the items of `begin()`'s iterator, handed out
+ * by plain calls through to it when it is {@link Takeable} (the attempt sees the same iterator
+ * it would have seen without a load, so reading it does not change: nothing is pulled ahead).
+ * A failed load, or `begin()` throwing, is the attempt's failure; `return()` during the load
+ * means `begin()` is never called.
+ */
+class AfterLoad<T> implements Takeable<T> {
+  #inner: Takeable<T> | undefined;
+  #failure: { error: unknown } | undefined;
+  #ended = false;
+  #wake: (() => void) | undefined;
+
+  constructor(loading: Promise<void>, begin: () => AsyncIterable<T>) {
+    loading.then(
+      () => {
+        if (this.#ended) return;
+        try {
+          this.#inner = takeableOf(begin()[Symbol.asyncIterator]());
+        } catch (error) {
+          this.#failure = { error };
+        }
+        this.#wakeReader();
+      },
+      (error: unknown) => {
+        this.#failure = { error };
+        this.#wakeReader();
+      },
+    );
+  }
+
+  take(): IteratorResult<T> | undefined {
+    const inner = this.#inner;
+    if (inner !== undefined) return inner.take();
+    const failure = this.#failure;
+    if (failure !== undefined) {
+      this.#failure = undefined;
+      this.#ended = true;
+      throw failure.error;
+    }
+    return this.#ended ? { value: undefined, done: true } : undefined;
+  }
+
+  onReadable(wake: () => void): void {
+    const inner = this.#inner;
+    if (inner !== undefined) inner.onReadable(wake);
+    else this.#wake = wake;
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    return nextOf(this);
+  }
+
+  return(value?: unknown): Promise<IteratorResult<T>> {
+    this.#ended = true;
+    const inner = this.#inner;
+    return inner?.return ? inner.return(value) : Promise.resolve({ value: undefined, done: true });
+  }
+
+  #wakeReader(): void {
+    const wake = this.#wake;
+    if (wake === undefined) return;
+    this.#wake = undefined;
+    wake();
+  }
 }
 
 /** Resolves when `loading` has ended; rejects with AbortError when `signal` aborts first. */

@@ -72,8 +72,13 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   const closed = closing.signal;
   setMaxListeners(0, closed);
   const adapters = new Map<string, ProviderAdapter>();
+  // Each adapter's code loads in the background (providers/lazy-adapter.ts); once built, the
+  // adapter takes its stand-in's place, so calls planned from then on reach it directly.
   for (const [name, provider] of Object.entries(resolved.providers))
-    adapters.set(name, createAdapter(name, provider, callerClock));
+    adapters.set(
+      name,
+      createAdapter(name, provider, callerClock, (adapter) => adapters.set(name, adapter)),
+    );
   // One tracker for the router: a provider's latency is a fact about the provider, whichever
   // route measured it. (Per-route decay times come with the scoring work of a later issue.)
   const tracker = new LatencyTracker();
@@ -178,6 +183,8 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         ...[...origins].map((o) => transport.preconnect?.(o, preconnect).catch(() => {})),
         // The resampler's wasm module takes ~40 ms to load the first time: not on a caller's turn.
         preloadResampler().catch(() => {}),
+        // Each provider's adapter code (and SageMaker's SDK): not on a caller's first call.
+        ...[...adapters.values()].map((a) => a.ready?.()),
         tracing.ready,
         fleet?.ready,
       ]);

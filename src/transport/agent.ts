@@ -1,4 +1,3 @@
-import { rootCertificates } from 'node:tls';
 import type { Agent } from 'undici';
 import { type CaCertificates, caEntries } from './ca-certificates.js';
 
@@ -27,7 +26,8 @@ export function withBundledRoots(extra: CaCertificates): Array<string | Buffer> 
   const entries = caEntries(extra).map((e) =>
     typeof e === 'string' || Buffer.isBuffer(e) ? e : Buffer.from(e.buffer, e.byteOffset, e.byteLength),
   );
-  return [...rootCertificates, ...entries];
+  // node:tls loads here, when a CA is added, not when voxroute is imported (about 10 ms).
+  return [...process.getBuiltinModule('node:tls').rootCertificates, ...entries];
 }
 
 /**

@@ -1,4 +1,3 @@
-import { X509Certificate } from 'node:crypto';
 import { valueShape } from '../internal/value-shape.js';
 
 /**
@@ -54,6 +53,8 @@ function checkPem(entry: string | Uint8Array, path: string): void {
     throw new TypeError(
       `${path} holds no PEM certificate (node:tls takes PEM text: -----BEGIN CERTIFICATE----- blocks, not DER)`,
     );
+  // node:crypto loads here, on the first extra CA, not when voxroute is imported.
+  const { X509Certificate } = process.getBuiltinModule('node:crypto');
   starts.forEach((start, i) => {
     const endLine = `-----END ${start[1]}-----`;
     const end = text.indexOf(endLine, start.index);

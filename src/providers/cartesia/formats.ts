@@ -1,6 +1,7 @@
 import { formatLabel } from '../../audio/format.js';
 import { ProviderError } from '../../errors/index.js';
 import type { AudioEncoding, AudioFormat } from '../../types/audio.js';
+import type { SttCapabilities } from '../types.js';
 import type { WireRawOutputFormat } from './api-types.js';
 
 /** Sample rates of Cartesia's `output_format`, in Hz (PROTOCOLS.md 1.2, CJS `src/resources/tts.ts`). */
@@ -49,6 +50,15 @@ export const CARTESIA_STT_FORMATS: readonly AudioFormat[] = [
   { encoding: 'alaw', sampleRate: 8_000 },
   { encoding: 'alaw', sampleRate: 16_000 },
 ];
+
+/**
+ * The STT capabilities of a Cartesia provider: {@link CARTESIA_STT_FORMATS} (copies), no
+ * streaming input (transcripts come once the audio is finalized). Known without loading the
+ * adapter's code: the router reads them when it plans a call.
+ */
+export function cartesiaSttCapabilities(): SttCapabilities {
+  return { inputFormats: CARTESIA_STT_FORMATS.map((f) => ({ ...f })), streamingInput: false };
+}
 
 /** Cartesia's name of an encoding: `pcm_s16le`, `pcm_f32le`, `pcm_mulaw`, `pcm_alaw`. */
 export function wireEncoding(encoding: AudioEncoding): WireRawOutputFormat['encoding'] {

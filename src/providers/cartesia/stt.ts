@@ -9,10 +9,10 @@ import type { TranscriptEvent } from '../../types/transcript.js';
 import { parseWire } from '../shared/parse-wire.js';
 import { checkedTranscriptTimes } from '../shared/transcript-times.js';
 import { withPartialOutput } from '../shared/with-partial-output.js';
-import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
+import type { AttemptContext, ProviderSttRequest, SttProvider } from '../types.js';
 import { sttMessageSchema } from './api-types.js';
 import { type CartesiaEndpoint, cartesiaSocketTarget } from './endpoint.js';
-import { CARTESIA_STT_FORMATS, wireEncoding } from './formats.js';
+import { cartesiaSttCapabilities, wireEncoding } from './formats.js';
 import { forwardInput, type InputForwarder } from './forward-input.js';
 import { cartesiaFrame } from './frame.js';
 import { Inbox } from './inbox.js';
@@ -55,10 +55,7 @@ export function createCartesiaStt(
   transportOf: (attempt: AttemptContext) => Promise<WebSocketTransport>,
   clock: Clock,
 ): SttProvider {
-  const capabilities: SttCapabilities = {
-    inputFormats: CARTESIA_STT_FORMATS.map((f) => ({ ...f })),
-    streamingInput: false,
-  };
+  const capabilities = cartesiaSttCapabilities();
   return {
     capabilities,
     async *transcribe(request: ProviderSttRequest, attempt: AttemptContext): AsyncGenerator<TranscriptEvent> {

@@ -1,4 +1,5 @@
 import type { AudioEncoding, AudioFormat } from '../../types/audio.js';
+import type { SttCapabilities } from '../types.js';
 
 /** Deepgram's names of the raw encodings voxroute exchanges with it (PROTOCOLS.md 3.2, 3.3). */
 export type DeepgramRawEncoding = 'linear16' | 'mulaw' | 'alaw';
@@ -40,6 +41,18 @@ export const DEEPGRAM_LISTEN_INPUT_FORMATS: readonly AudioFormat[] = [
   { encoding: 'mulaw', sampleRate: 8_000, channels: 1 },
   { encoding: 'alaw', sampleRate: 8_000, channels: 1 },
 ];
+
+/**
+ * The STT capabilities of a Deepgram provider: {@link DEEPGRAM_LISTEN_INPUT_FORMATS} (copies),
+ * streaming input (transcripts arrive while audio flows). Known without loading the adapter's
+ * code: the router reads them when it plans a call.
+ */
+export function deepgramSttCapabilities(): SttCapabilities {
+  return {
+    inputFormats: DEEPGRAM_LISTEN_INPUT_FORMATS.map((format) => ({ ...format })),
+    streamingInput: true,
+  };
+}
 
 /**
  * Formats `/v1/speak` produces as raw audio (`container=none`), best first: PCM s16le at

@@ -8,10 +8,10 @@ import type {
 } from '../../transport/websocket-types.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
 import { checkedTranscriptTimes } from '../shared/transcript-times.js';
-import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
+import type { AttemptContext, ProviderSttRequest, SttProvider } from '../types.js';
 import { listenMessageSchema, listenResultsSchema } from './api-types.js';
 import { authorizationOf, type DeepgramEndpoint, deepgramUrl } from './endpoint.js';
-import { DEEPGRAM_LISTEN_INPUT_FORMATS } from './formats.js';
+import { deepgramSttCapabilities } from './formats.js';
 import { listenError } from './listen-errors.js';
 import { listenQuery } from './listen-query.js';
 import { EndpointTracker, transcriptEventOf } from './listen-results.js';
@@ -80,10 +80,7 @@ export function createDeepgramListen(
   options: DeepgramSttOptions,
   dependencies: ListenDependencies,
 ): SttProvider {
-  const capabilities: SttCapabilities = {
-    inputFormats: DEEPGRAM_LISTEN_INPUT_FORMATS.map((format) => ({ ...format })),
-    streamingInput: true,
-  };
+  const capabilities = deepgramSttCapabilities();
   const provider = endpoint.provider;
   return {
     capabilities,

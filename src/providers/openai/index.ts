@@ -6,4 +6,4 @@ export type {
   OpenAiTtsOptions,
 } from './options.js';
 export { DEFAULT_TTS_SAMPLE_RATE } from './options.js';
-export { TRANSCRIPTION_INPUT_FORMATS } from './transcription.js';
+export { openAiSttCapabilities, TRANSCRIPTION_INPUT_FORMATS } from './transcription-formats.js';

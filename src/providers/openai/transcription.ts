@@ -1,30 +1,19 @@
 import { durationMs } from '../../audio/format.js';
 import { encodeWav } from '../../audio/wav-writer.js';
 import { errorFromStreamPayload, isStreamErrorPayload } from '../../transport/index.js';
-import type { AudioFormat } from '../../types/audio.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
 import { assembledSse } from '../shared/assembled-sse.js';
 import { collectAudio } from '../shared/collect-audio.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
 import { parseWire } from '../shared/parse-wire.js';
-import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
+import type { AttemptContext, ProviderSttRequest, SttProvider } from '../types.js';
 import { transcriptionEventShape, transcriptionJsonShape } from './api-types.js';
 import { readOpenAiHttpError } from './http-errors.js';
 import { encodeMultipart, type MultipartPart } from './multipart.js';
 import type { OpenAiSttOptions } from './options.js';
 import { readJsonBody } from './read-body.js';
+import { openAiSttCapabilities } from './transcription-formats.js';
 import { TranscriptAssembler } from './transcription-stream.js';
-
-/**
- * Input formats of the transcription adapter, best first: PCM s16le at 16 kHz (what Whisper
- * models run at), 24 kHz and 8 kHz. The audio is sent as a WAV file, which every
- * OpenAI-compatible server reads.
- */
-export const TRANSCRIPTION_INPUT_FORMATS: AudioFormat[] = [
-  { encoding: 'pcm_s16le', sampleRate: 16_000 },
-  { encoding: 'pcm_s16le', sampleRate: 24_000 },
-  { encoding: 'pcm_s16le', sampleRate: 8_000 },
-];
 
 /**
  * Speech-to-text over `POST {baseUrl}/audio/transcriptions` (PROTOCOLS.md §2.4, §6.1, §6.3).
@@ -45,10 +34,7 @@ export const TRANSCRIPTION_INPUT_FORMATS: AudioFormat[] = [
  */
 export function createOpenAiTranscription(endpoint: HttpEndpoint, options: OpenAiSttOptions): SttProvider {
   const url = endpointUrl(endpoint, '/audio/transcriptions');
-  const capabilities: SttCapabilities = {
-    inputFormats: TRANSCRIPTION_INPUT_FORMATS.map((f) => ({ ...f })),
-    streamingInput: false,
-  };
+  const capabilities = openAiSttCapabilities();
   return {
     capabilities,
     async *transcribe(request: ProviderSttRequest, attempt: AttemptContext): AsyncGenerator<TranscriptEvent> {

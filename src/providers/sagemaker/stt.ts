@@ -1,10 +1,11 @@
 import { durationMs } from '../../audio/format.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
 import { collectAudio } from '../shared/collect-audio.js';
-import type { AttemptContext, ProviderSttRequest, SttCapabilities, SttProvider } from '../types.js';
+import type { AttemptContext, ProviderSttRequest, SttProvider } from '../types.js';
 import type { SageMakerSttCodec, SttCodecCall } from './codec.js';
 import { runResponseStream, type SageMakerTarget } from './response-stream.js';
 import type { SageMakerStreamClient } from './stream-client.js';
+import { sageMakerSttCapabilities } from './stt-capabilities.js';
 
 /**
  * Speech-to-text over `InvokeEndpointWithResponseStream` (PROTOCOLS.md 5.1): the caller's
@@ -20,10 +21,7 @@ export function createSageMakerStt(
   codec: SageMakerSttCodec,
   sampleRate: number,
 ): SttProvider {
-  const capabilities: SttCapabilities = {
-    inputFormats: codec.inputFormats(sampleRate),
-    streamingInput: false,
-  };
+  const capabilities = sageMakerSttCapabilities(codec, sampleRate, false);
   return {
     capabilities,
     async *transcribe(request: ProviderSttRequest, attempt: AttemptContext): AsyncGenerator<TranscriptEvent> {

@@ -86,10 +86,13 @@ describe('config kind cartesia', () => {
     ]);
   });
 
-  it('createAdapter builds a Cartesia adapter with the capabilities of the config', () => {
+  it('createAdapter builds a Cartesia adapter with the capabilities of the config', async () => {
     const config = parse({ tts: { voices: { agent: 'v' }, transport: 'sse' }, stt: {} });
     const adapter = createAdapter('sonic', config.providers.sonic!);
     expect(adapter.name).toBe('sonic');
+    // STT capabilities are known before the adapter's code has loaded; TTS ones after.
+    expect(adapter.stt?.capabilities.streamingInput).toBe(false);
+    await adapter.ready?.();
     expect(adapter.tts?.capabilities).toEqual({
       outputFormats: [...CARTESIA_TTS_FORMATS],
       streamingText: false,

@@ -99,7 +99,7 @@ describe('config kind elevenlabs', () => {
     expect(text).toContain('chunk_length_schedule');
   });
 
-  it('builds the adapter through createAdapter, with the wire settings only', () => {
+  it('builds the adapter through createAdapter, with the wire settings only', async () => {
     const provider = resolved({
       kind: 'elevenlabs',
       apiKey: 'xi-literal',
@@ -107,6 +107,7 @@ describe('config kind elevenlabs', () => {
     });
     const adapter = createAdapter('eleven', provider);
     expect(adapter.name).toBe('eleven');
+    await adapter.ready?.();
     expect(adapter.tts?.capabilities).toMatchObject({ streamingText: false, wordTimestamps: false });
     expect(elevenLabsAdapterFromConfig('eleven', provider).tts?.capabilities.outputFormats).toHaveLength(9);
     const noTts = elevenLabsAdapterFromConfig('eleven', { ...provider, tts: undefined });

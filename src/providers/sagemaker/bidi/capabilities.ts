@@ -5,7 +5,6 @@ import type {
   ProviderAudio,
   ProviderSttRequest,
   ProviderTtsRequest,
-  SttCapabilities,
   SttProvider,
   TtsProvider,
 } from '../../types.js';
@@ -18,6 +17,7 @@ import {
   type SttCodecCall,
   ttsCapabilities,
 } from '../codec.js';
+import { sageMakerSttCapabilities } from '../stt-capabilities.js';
 import type { BidiTarget, runBidiStream } from './http2-stream.js';
 
 const encoder = new TextEncoder();
@@ -64,10 +64,7 @@ export function createSageMakerBidiStt(
   input: NonNullable<SageMakerSttCodec['input']>,
   sampleRate: number,
 ): SttProvider {
-  const capabilities: SttCapabilities = {
-    inputFormats: codec.inputFormats(sampleRate),
-    streamingInput: true,
-  };
+  const capabilities = sageMakerSttCapabilities(codec, sampleRate, true);
   return {
     capabilities,
     transcribe(request: ProviderSttRequest, attempt: AttemptContext): AsyncIterable<TranscriptEvent> {

@@ -1,0 +1,107 @@
+import type {
+  AttemptContext,
+  ChatProvider,
+  ChatStreamReport,
+  ProviderAdapter,
+  ProviderChatRequest,
+  ProviderSttRequest,
+  ProviderTtsRequest,
+  ProviderTtsStreamRequest,
+  SttCapabilities,
+  SttProvider,
+  TtsProvider,
+} from './types.js';
+
+/** What {@link lazyAdapter} needs to stand in for an adapter whose code is not loaded yet. */
+export interface LazyAdapterParts {
+  /** The provider's name. */
+  name: string;
+  /** Whether the adapter will have a TTS capability (the config has a `tts` section). */
+  tts: boolean;
+  /** Whether the adapter will have a chat capability (the config has a `chat` section). */
+  chat: boolean;
+  /**
+   * The adapter's STT capabilities, when it has that capability: known without its code,
+   * because the router reads them when it plans a call (TTS and chat capabilities are read only
+   * once an attempt starts, after the load).
+   */
+  stt: SttCapabilities | undefined;
+  /** Loads the adapter's code (a dynamic `import()`) and builds the adapter from it. */
+  load: () => Promise<ProviderAdapter>;
+  /** Called once with the built adapter, so that the owner can put it in the stand-in's place. */
+  loaded?: (adapter: ProviderAdapter) => void;
+}
+
+/**
+ * A stand-in for a provider adapter whose code loads in the background, so that
+ * `import('voxroute')` does not compile the code of every provider kind, only of the kinds a
+ * config names, once a router is made. The load starts at once; `ready()` (see
+ * `ProviderAdapter.ready`) resolves when it has ended (and the adapter's own `ready()`, e.g.
+ * SageMaker's SDK, too), so the router starts an attempt's clock only then: a provider is not
+ * charged for the load. Once built, the adapter is handed to `loaded` and the stand-in only
+ * forwards to it (calls already planned on the stand-in). A failed load rejects nothing: it is
+ * remembered, thrown by a call that needs the adapter (which the router turns into that
+ * attempt's failure), and tried again by the next `ready()`. `close()` waits for a load in
+ * progress and closes what it built.
+ */
+export function lazyAdapter(parts: LazyAdapterParts): ProviderAdapter {
+  let built: ProviderAdapter | undefined;
+  let failure: unknown;
+  let loading: Promise<void> | undefined;
+  const start = (): Promise<void> => {
+    loading ??= parts.load().then(
+      (adapter) => {
+        built = adapter;
+        failure = undefined;
+        parts.loaded?.(adapter);
+        return adapter.ready?.();
+      },
+      (error: unknown) => {
+        failure = error;
+        loading = undefined;
+      },
+    );
+    return loading;
+  };
+  const use = (): ProviderAdapter => {
+    if (built) return built;
+    throw failure ?? new Error(`The adapter of provider '${parts.name}' is still loading`);
+  };
+  const stub: { -readonly [K in keyof ProviderAdapter]: ProviderAdapter[K] } = {
+    name: parts.name,
+    ready: () => (built ? built.ready?.() : start()),
+    close: async () => {
+      await loading;
+      await built?.close?.();
+    },
+  };
+  if (parts.tts) stub.tts = lazyTts(() => use().tts as TtsProvider);
+  if (parts.chat) stub.chat = lazyChat(() => use().chat as ChatProvider);
+  if (parts.stt) stub.stt = lazyStt(parts.stt, () => use().stt as SttProvider);
+  void start();
+  return stub;
+}
+
+function lazyTts(use: () => TtsProvider): TtsProvider {
+  return {
+    get capabilities() {
+      return use().capabilities;
+    },
+    synthesize: (request: ProviderTtsRequest | ProviderTtsStreamRequest, attempt: AttemptContext) =>
+      use().synthesize(request, attempt),
+  };
+}
+
+function lazyChat(use: () => ChatProvider): ChatProvider {
+  return {
+    chat: (request: ProviderChatRequest, attempt: AttemptContext, report?: ChatStreamReport) =>
+      use().chat(request, attempt, report),
+  };
+}
+
+function lazyStt(capabilities: SttCapabilities, use: () => SttProvider): SttProvider {
+  return {
+    capabilities,
+    transcribe: (request: ProviderSttRequest, attempt: AttemptContext) => use().transcribe(request, attempt),
+  };
+}

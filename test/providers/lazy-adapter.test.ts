@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { lazyAdapter } from '../../src/providers/lazy-adapter.js';
+import type {
+  AttemptContext,
+  ProviderAdapter,
+  ProviderAudio,
+  SttCapabilities,
+  TtsProvider,
+} from '../../src/providers/types.js';
+
+const STT: SttCapabilities = {
+  inputFormats: [{ encoding: 'pcm_s16le', sampleRate: 16_000 }],
+  streamingInput: true,
+};
+
+/** A promise and the functions that settle it. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** A built TTS adapter that yields one chunk of `byte`, and records close(). */
+function builtAdapter(byte: number, closed: string[]): ProviderAdapter {
+  const tts: TtsProvider = {
+    capabilities: {
+      outputFormats: [{ encoding: 'pcm_s16le', sampleRate: 24_000 }],
+      streamingText: false,
+      wordTimestamps: false,
+    },
+    async *synthesize(): AsyncGenerator<ProviderAudio> {
+      yield { data: new Uint8Array([byte]), format: { encoding: 'pcm_s16le', sampleRate: 24_000 } };
+    },
+  };
+  return {
+    name: 'a',
+    tts,
+    close: async () => {
+      closed.push(`closed ${byte}`);
+    },
+  };
+}
+
+async function firstBytes(adapter: ProviderAdapter): Promise<number[]> {
+  const out: number[] = [];
+  const audio = adapter.tts!.synthesize(
+    { text: 'hi', voice: 'v', format: { encoding: 'pcm_s16le', sampleRate: 24_000 } },
+    {} as AttemptContext,
+  );
+  for await (const chunk of audio) out.push(...chunk.data);
+  return out;
+}
+
+describe('lazyAdapter', () => {
+  it('stands in at once with the STT capabilities, and hands over the built adapter when its code has loaded', async () => {
+    const load = deferred<ProviderAdapter>();
+    const handed: ProviderAdapter[] = [];
+    let loads = 0;
+    const stand = lazyAdapter({
+      name: 'a',
+      tts: true,
+      chat: false,
+      stt: STT,
+      load: () => {
+        loads += 1;
+        return load.promise;
+      },
+      loaded: (adapter) => handed.push(adapter),
+    });
+    expect(loads).toBe(1);
+    expect(stand.name).toBe('a');
+    expect(stand.chat).toBeUndefined();
+    expect(stand.stt?.capabilities).toBe(STT);
+    const ready = stand.ready?.();
+    expect(ready).toBeInstanceOf(Promise);
+    expect(() => stand.tts!.capabilities).toThrow("The adapter of provider 'a' is still loading");
+    const built = builtAdapter(7, []);
+    load.resolve(built);
+    await ready;
+    expect(handed).toEqual([built]);
+    expect(stand.ready?.()).toBeUndefined();
+    expect(stand.tts!.capabilities).toBe(built.tts!.capabilities);
+    expect(await firstBytes(stand)).toEqual([7]);
+    expect(loads).toBe(1);
+  });
+
+  it('remembers a failed load, throws it at the call that needs the adapter, and loads again at the next ready()', async () => {
+    const failure = new Error('chunk missing');
+    const closed: string[] = [];
+    const results = [Promise.reject(failure), Promise.resolve(builtAdapter(9, closed))];
+    let loads = 0;
+    const stand = lazyAdapter({
+      name: 'a',
+      tts: true,
+      chat: false,
+      stt: undefined,
+      load: () => results[loads++] as Promise<ProviderAdapter>,
+    });
+    // The first load's failure: ready() resolves, it never rejects.
+    await expect(stand.ready?.()).resolves.toBeUndefined();
+    expect(stand.stt).toBeUndefined();
+    expect(() =>
+      stand.tts!.synthesize({ text: 'x', voice: 'v', format: STT.inputFormats[0]! }, {} as AttemptContext),
+    ).toThrow(failure);
+    // The next ready() loads again, and this time the adapter is built.
+    await stand.ready?.();
+    expect(loads).toBe(2);
+    expect(await firstBytes(stand)).toEqual([9]);
+    await stand.close?.();
+    expect(closed).toEqual(['closed 9']);
+  });
+
+  it('close() waits for a load in progress and closes what it built', async () => {
+    const load = deferred<ProviderAdapter>();
+    const closed: string[] = [];
+    const stand = lazyAdapter({
+      name: 'a',
+      tts: true,
+      chat: false,
+      stt: undefined,
+      load: () => load.promise,
+    });
+    const closing = stand.close?.();
+    closed.push('close called');
+    load.resolve(builtAdapter(3, closed));
+    await closing;
+    expect(closed).toEqual(['close called', 'closed 3']);
+  });
+});
