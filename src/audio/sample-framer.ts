@@ -10,6 +10,8 @@ export interface FramingFormat {
   encoding: AudioEncoding;
   /** Interleaved channels. Default: 1. */
   channels?: number;
+  /** Sample rate in Hz: not used (a frame's size does not depend on it), accepted so that any `AudioFormat` can be passed. */
+  sampleRate?: number;
 }
 
 const EMPTY = new Uint8Array(0);

@@ -78,6 +78,12 @@ describe('SampleFramer', () => {
     expect(Array.from(framer.push(Uint8Array.of(1, 2)))).toEqual([1, 2]);
   });
 
+  it('takes an AudioFormat object literal as written in the docs (sampleRate is accepted, framing ignores it)', () => {
+    const framer = new SampleFramer({ encoding: 'pcm_s16le', sampleRate: 24000 });
+    expect(framer.frameBytes).toBe(2);
+    expect(new SampleFramer({ encoding: 'pcm_f32le', sampleRate: 48000, channels: 2 }).frameBytes).toBe(8);
+  });
+
   it('returns a view of the input, not a copy, when there is no carry', () => {
     const framer = new SampleFramer(s16);
     const input = bytes(7);

@@ -58,12 +58,12 @@ export async function demoCommand(argv: readonly string[], ctx: CliContext): Pro
     let transcript = '';
     for await (const e of stt) if (e.type === 'final') transcript += (transcript ? ' ' : '') + e.text;
     ctx.stdout(`stt:  "${transcript}" ${describeResult(await stt.result)}\n`);
-    progress.update('chat');
+    progress.update('waiting for the reply (chat)');
     const chat = router.chat({ model: 'fast', messages: [{ role: 'user', content: transcript }] });
     let reply = '';
     for await (const e of chat) if (e.type === 'text-delta') reply += e.text;
     ctx.stdout(`chat: "${reply}" ${describeResult(await chat.result)}\n`);
-    progress.update('tts');
+    progress.update('speaking the reply (tts)');
     const out = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 } as const;
     const tts = router.tts({ text: reply, voice: 'agent', format: out });
     const chunks: Uint8Array[] = [];
