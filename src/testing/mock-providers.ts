@@ -353,7 +353,9 @@ async function startOne(
   const openAi = provider.kind === 'openai' || provider.kind === 'openai-compatible';
   // The OpenAI-compatible mock lists the config's model ids on GET /models (options may say otherwise).
   const models = openAi ? { models: configModels(provider) } : {};
-  const mock = createMock(provider.kind, { apiKey: MOCK_API_KEY, ...models, ...extra });
+  // A server declared to continue a trailing assistant message is mocked as vLLM, which does.
+  const dialect = continuesFinalMessage(provider) ? { dialect: 'vllm' } : {};
+  const mock = createMock(provider.kind, { apiKey: MOCK_API_KEY, ...models, ...dialect, ...extra });
   const server = await serveMock({ provider: mock, ...(host === undefined ? {} : { host }) }, certificate);
   const baseUrl = openAi ? `${server.url}/v1` : server.url;
   return {
@@ -361,6 +363,11 @@ async function startOne(
     config: { ...provider, baseUrl, apiKey: MOCK_API_KEY } as ProviderConfig,
     close: server.close,
   };
+}
+
+/** True for a provider of kind `openai-compatible` whose chat section sets `continueFinalMessage`. */
+function continuesFinalMessage(provider: ProviderConfig): boolean {
+  return provider.kind === 'openai-compatible' && provider.chat?.continueFinalMessage === true;
 }
 
 function createMock(kind: Exclude<MockedProviderKind, 'sagemaker'>, options: object): MockProvider {

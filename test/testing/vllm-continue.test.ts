@@ -23,7 +23,11 @@ describe("OpenAI-compatible mock, dialect 'vllm': continue_final_message", () =>
       const r = router({
         providers: {
           A: { kind: 'openai-compatible', baseUrl: `${a.url}/v1`, chat: { models: { m: 'x' } } },
-          B: { kind: 'openai-compatible', baseUrl: `${b.url}/v1`, chat: { models: { m: 'x' } } },
+          B: {
+            kind: 'openai-compatible',
+            baseUrl: `${b.url}/v1`,
+            chat: { models: { m: 'x' }, continueFinalMessage: true },
+          },
         },
         routes: { chat: { providers: ['A', 'B'], strategy: 'priority', midStream: 'continue' } },
       });

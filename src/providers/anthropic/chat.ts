@@ -41,6 +41,9 @@ export function isMessageStop(data: string): boolean {
  */
 export function createAnthropicChat(endpoint: AnthropicEndpoint, defaultMaxTokens: number): ChatProvider {
   return {
+    // A trailing assistant message is a prefill: the model continues it (Anthropic's Messages
+    // API docs, "Prefill Claude's response"; PROTOCOLS.md 6b lists the roles).
+    continuesAssistantMessage: true,
     chat(
       request: ProviderChatRequest,
       attempt: AttemptContext,

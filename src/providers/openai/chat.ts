@@ -8,6 +8,7 @@ import { chatChunkShape } from './api-types.js';
 import { chatRequestBody } from './chat-request.js';
 import { ChatStreamAssembler } from './chat-stream.js';
 import { readOpenAiHttpError } from './http-errors.js';
+import type { OpenAiChatOptions } from './options.js';
 
 /**
  * Chat over `POST {baseUrl}/chat/completions` with `stream: true` (PROTOCOLS.md §2.2, §6.1).
@@ -21,10 +22,19 @@ import { readOpenAiHttpError } from './http-errors.js';
  *   ends with neither a finish reason nor `[DONE]` (truncated).
  * A delta whose bytes are already read reaches the caller by plain calls (see `assembledSse`).
  * Each `tool_calls` fragment is told to `report` as it is read.
+ * `continuesAssistantMessage` is true only for kind `'openai-compatible'` with
+ * `options.continueFinalMessage` (see {@link OpenAiChatOptions}).
  */
-export function createOpenAiChat(endpoint: HttpEndpoint, kind: 'openai' | 'openai-compatible'): ChatProvider {
+export function createOpenAiChat(
+  endpoint: HttpEndpoint,
+  kind: 'openai' | 'openai-compatible',
+  options: OpenAiChatOptions = {},
+): ChatProvider {
   const url = endpointUrl(endpoint, '/chat/completions');
   return {
+    // OpenAI's own API answers a trailing assistant message with a new reply; a compatible
+    // server continues it only when declared to honour vLLM's continue_final_message.
+    continuesAssistantMessage: kind === 'openai-compatible' && options.continueFinalMessage === true,
     chat(
       request: ProviderChatRequest,
       attempt: AttemptContext,
