@@ -1,5 +1,5 @@
 import { checkHttpUrl, MAX_TIMER_MS } from '../config-fields/fields.js';
-import { headerNameProblem } from '../config-fields/header-names.js';
+import { caseDuplicateHeaders, headerNameProblem } from '../config-fields/header-names.js';
 import { checkSecretText, EnvSecretRef, secretTextProblem } from '../config-fields/secret.js';
 import { isLanguageTag } from '../internal/language-tag.js';
 import {
@@ -153,8 +153,15 @@ const idMap = (value: unknown) => {
   return map;
 };
 
-/** headersSchema: names the HTTP client can send and does not set itself (headerNameProblem). */
-const headers = (value: unknown) => record(value, (name) => headerNameProblem(name) === undefined, secret);
+/**
+ * headersSchema: names the HTTP client can send and does not set itself (headerNameProblem), no
+ * two equal up to case (caseDuplicateHeaders).
+ */
+function headers(value: unknown): Plain {
+  const out = record(value, (name) => headerNameProblem(name) === undefined, secret);
+  need(caseDuplicateHeaders(Object.keys(out)).length === 0);
+  return out;
+}
 
 /** No header in `reserved` (compared case-insensitively): the adapter sets it. */
 function noReserved(provider: Plain, reserved: readonly string[]): void {
