@@ -176,7 +176,9 @@ export interface MockProviders<C extends RouterConfig | ResolvedConfig = RouterC
  * WebSocket, HTTP/2 for SageMaker bidirectional streams) with no network and no real keys.
  *
  * Kinds: `openai` and `openai-compatible` (the OpenAI-compatible mock, `baseUrl` `<url>/v1`,
- * listing the provider's model ids on `GET /models`: its chat models, `tts.model`, `stt.model`),
+ * listing the provider's model ids on `GET /models`: its chat models, `tts.model`, `stt.model`;
+ * in dialect `'vllm'` when its chat section sets `continueFinalMessage: true`, unless the
+ * provider's options name a dialect),
  * `anthropic`, `cartesia`, `deepgram`, `elevenlabs` (`baseUrl` `<url>`), and `sagemaker` (the
  * SageMaker emulator at `endpointUrl`, with one endpoint named as the config's `endpointName`:
  * a chat endpoint when the provider has a `chat` section, else a TTS endpoint in the config's
