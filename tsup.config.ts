@@ -2,8 +2,25 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
+    // The package's entry alone: its chunks are split only against the code it loads with
+    // import() (the provider adapters), so `import('voxroute')` reads a few files, not one per
+    // combination of entry points that share a module (each file costs the import ~0.5 ms).
+    entry: { index: 'src/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    // dist/ is emptied by the build script before tsup runs (the configs build at once).
+    clean: false,
+    target: 'node20',
+    splitting: true,
+    treeshake: true,
+  },
+  {
+    // The subpath entries. voxroute/ai-sdk and voxroute/livekit use the package's public API
+    // through its own name (one copy of every class, e.g. RequestError, for their callers);
+    // voxroute/testing carries its own copies of the config helpers it uses (pure functions;
+    // a resolved config is recognised across copies by a Symbol.for marker).
     entry: {
-      index: 'src/index.ts',
       'testing/index': 'src/testing/index.ts',
       'ai-sdk/index': 'src/ai-sdk/index.ts',
       'livekit/index': 'src/livekit/index.ts',
@@ -11,15 +28,13 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,
-    // Both configs build at once into dist/: this one cleans it, but leaves dist/cli/ to the
-    // other so that the clean never races with (and deletes) the freshly built CLI.
-    clean: ['!cli/**'],
+    clean: false,
     target: 'node20',
     splitting: true,
     treeshake: true,
     // Optional peer dependencies of voxroute/testing (msw, ws, selfsigned), voxroute/ai-sdk (types only) and
     // voxroute/livekit; never bundled, so the app's own copies are the ones used.
-    external: ['msw', 'ws', 'selfsigned', '@ai-sdk/provider', '@livekit/agents', '@livekit/rtc-node'],
+    external: ['voxroute', 'msw', 'ws', 'selfsigned', '@ai-sdk/provider', '@livekit/agents', '@livekit/rtc-node'],
   },
   {
     entry: { 'cli/main': 'src/cli/main.ts' },
@@ -27,7 +42,7 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     // One file: the commands' dynamic imports are inlined (no chunks in dist/ that the other
-    // config's clean could race with, and `import.meta.url` stays dist/cli/main.js).
+    // configs' chunks could collide with, and `import.meta.url` stays dist/cli/main.js).
     splitting: false,
     // The CLI uses the package's public API through its own name (Node's package
     // self-reference resolves it to dist/), so it carries no second copy of the library.

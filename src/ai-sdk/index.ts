@@ -3,7 +3,7 @@
  * `ai` 7 needs Node >= 22). See docs/ai-sdk.md.
  */
 
-export { RequestError } from '../errors/request-error.js';
+export { RequestError } from 'voxroute';
 export { VoxrouteLanguageModel, type VoxrouteModelOptions } from './language-model.js';
 export { createVoxroute, type VoxrouteProvider } from './provider.js';
 export { DEFAULT_SPEECH_FORMAT, VoxrouteSpeechModel, type VoxrouteSpeechOptions } from './speech-model.js';

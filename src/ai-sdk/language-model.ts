@@ -9,8 +9,7 @@ import type {
   LanguageModelV4Usage,
   SharedV4ProviderMetadata,
 } from '@ai-sdk/provider';
-import type { ChatEvent, ChatUsage, FinishReason } from '../types/chat.js';
-import type { RoutedStream, RouteResult } from '../types/route-result.js';
+import type { ChatEvent, ChatUsage, FinishReason, RoutedStream, RouteResult } from 'voxroute';
 import { type ChatInput, toChatInput } from './prompt.js';
 import { RouteModel } from './route-model.js';
 

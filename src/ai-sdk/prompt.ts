@@ -4,8 +4,8 @@ import type {
   LanguageModelV4ToolResultOutput,
   SharedV4Warning,
 } from '@ai-sdk/provider';
-import { RequestError } from '../errors/request-error.js';
-import type { ChatMessage, ChatTool, ToolCall } from '../types/chat.js';
+import type { ChatMessage, ChatTool, ToolCall } from 'voxroute';
+import { RequestError } from 'voxroute';
 
 /** What a `router.chat()` call takes from the AI SDK's call options, and what it cannot use. */
 export interface ChatInput {

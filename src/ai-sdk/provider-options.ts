@@ -1,6 +1,6 @@
 import type { JSONObject } from '@ai-sdk/provider';
-import { RequestError } from '../errors/request-error.js';
-import type { AudioEncoding, AudioFormat } from '../types/audio.js';
+import type { AudioEncoding, AudioFormat } from 'voxroute';
+import { RequestError } from 'voxroute';
 
 const ENCODINGS: readonly AudioEncoding[] = ['pcm_s16le', 'pcm_f32le', 'mulaw', 'alaw'];
 

@@ -1,6 +1,6 @@
 import type { EmbeddingModelV4, ImageModelV4, ProviderV4 } from '@ai-sdk/provider';
-import { RequestError } from '../errors/request-error.js';
-import type { Router } from '../routing/router.js';
+import type { Router } from 'voxroute';
+import { RequestError } from 'voxroute';
 import { VoxrouteLanguageModel, type VoxrouteModelOptions } from './language-model.js';
 import { VoxrouteSpeechModel, type VoxrouteSpeechOptions } from './speech-model.js';
 import { VoxrouteTranscriptionModel, type VoxrouteTranscriptionOptions } from './transcription-model.js';

@@ -1,4 +1,4 @@
-import type { Router } from '../routing/router.js';
+import type { Router } from 'voxroute';
 
 /**
  * What voxroute's AI SDK models (language, speech, transcription; specification v4) share:

@@ -4,9 +4,8 @@ import type {
   SpeechModelV4CallOptions,
   SpeechModelV4Result,
 } from '@ai-sdk/provider';
-import { encodeWav } from '../audio/wav-writer.js';
-import { RequestError } from '../errors/request-error.js';
-import type { AudioFormat } from '../types/audio.js';
+import type { AudioFormat } from 'voxroute';
+import { encodeWav, RequestError } from 'voxroute';
 import { formatOption, stringOption, voxrouteOptions } from './provider-options.js';
 import { RouteModel } from './route-model.js';
 

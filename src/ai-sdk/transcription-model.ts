@@ -3,12 +3,9 @@ import type {
   TranscriptionModelV4CallOptions,
   TranscriptionModelV4Result,
 } from '@ai-sdk/provider';
-import { durationMs } from '../audio/format.js';
-import { readWav } from '../audio/read-wav.js';
+import type { AudioFormat, TranscriptEvent } from 'voxroute';
+import { durationMs, RequestError, readWav } from 'voxroute';
 import { isWavHeader } from '../audio/wav-sniff.js';
-import { RequestError } from '../errors/request-error.js';
-import type { AudioFormat } from '../types/audio.js';
-import type { TranscriptEvent } from '../types/transcript.js';
 import { formatOption, stringOption, voxrouteOptions } from './provider-options.js';
 import { RouteModel } from './route-model.js';
 

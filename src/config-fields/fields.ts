@@ -1,7 +1,14 @@
 import type { z } from 'zod';
 import { isLanguageTag, LANGUAGE_TAG_EXPECTED } from '../internal/language-tag.js';
 import { zod } from '../internal/zod.js';
-import { HEADER_NAME, headerNameProblem, INVALID_HEADER_NAME, isPseudoHeaderName } from './header-names.js';
+import {
+  caseDuplicateHeaderMessage,
+  caseDuplicateHeaders,
+  HEADER_NAME,
+  headerNameProblem,
+  INVALID_HEADER_NAME,
+  isPseudoHeaderName,
+} from './header-names.js';
 import { EnvSecretRef, envRefSchema, secretSchema } from './secret.js';
 
 /**
@@ -86,24 +93,38 @@ export function idMapSchema(description: string) {
  * the HTTP client cannot send or sets itself (not an HTTP field name, a pseudo-header, a
  * hop-by-hop header, `Content-Length`, `Host`, `Expect`...; see {@link headerNameProblem}) is
  * an issue at `headers.<name>` saying why, found when the config is parsed, before any request.
+ * So is a name equal to an earlier one up to case (`X-Foo`, then `x-foo`): the issue is at the
+ * later one, naming the first (see {@link caseDuplicateHeaders}).
  */
 export function headersSchema(description: string) {
   const z = zod();
-  return z
-    .record(
-      z
-        .string()
-        // First, so that a pseudo-header's own reason is the issue's message (see toConfigIssues).
-        .superRefine((name, ctx) => {
-          const problem =
-            HEADER_NAME.test(name) || isPseudoHeaderName(name) ? headerNameProblem(name) : undefined;
-          if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-        })
-        // Also the JSON Schema's `propertyNames` pattern.
-        .regex(HEADER_NAME, INVALID_HEADER_NAME),
-      secretSchema('Header value: a string, or { env: "NAME" } to read it from the environment.'),
-    )
-    .describe(description);
+  return (
+    z
+      .record(
+        z
+          .string()
+          // First, so that a pseudo-header's own reason is the issue's message (see toConfigIssues).
+          .superRefine((name, ctx) => {
+            const problem =
+              HEADER_NAME.test(name) || isPseudoHeaderName(name) ? headerNameProblem(name) : undefined;
+            if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+          })
+          // Also the JSON Schema's `propertyNames` pattern.
+          .regex(HEADER_NAME, INVALID_HEADER_NAME),
+        secretSchema('Header value: a string, or { env: "NAME" } to read it from the environment.'),
+      )
+      // Names equal up to case are one header: an issue at the later name (runs whatever else failed).
+      .superRefine(
+        (headers, ctx) => {
+          if (typeof headers !== 'object' || headers === null) return;
+          for (const { name, first } of caseDuplicateHeaders(Object.keys(headers))) {
+            ctx.addIssue({ code: 'custom', path: [name], message: caseDuplicateHeaderMessage(first) });
+          }
+        },
+        { when: () => true },
+      )
+      .describe(description)
+  );
 }
 
 /**

@@ -52,6 +52,34 @@ export function headerNameProblem(name: string): string | undefined {
   return FORBIDDEN.get(lower) ?? (lower.startsWith('sec-websocket-') ? WEBSOCKET_HANDSHAKE : undefined);
 }
 
+/**
+ * The header names of `names` that repeat an earlier one up to case (HTTP field names are
+ * case-insensitive, RFC 9110 5.1: `X-Foo` and `x-foo` are one header, which a request would send
+ * twice or with one value silently replacing the other), each with the earlier name it repeats,
+ * in the order given. Empty when every name is distinct.
+ *
+ * @example
+ * ```ts
+ * caseDuplicateHeaders(['X-Foo', 'Accept', 'x-foo']); // [{ name: 'x-foo', first: 'X-Foo' }]
+ * ```
+ */
+export function caseDuplicateHeaders(names: Iterable<string>): Array<{ name: string; first: string }> {
+  const seen = new Map<string, string>();
+  const repeats: Array<{ name: string; first: string }> = [];
+  for (const name of names) {
+    const lower = name.toLowerCase();
+    const first = seen.get(lower);
+    if (first === undefined) seen.set(lower, name);
+    else repeats.push({ name, first });
+  }
+  return repeats;
+}
+
+/** Why a header name repeats `first` up to case: the message of its issue at `headers.<name>`. */
+export function caseDuplicateHeaderMessage(first: string): string {
+  return `is the same header as '${first}' (header names are case-insensitive): keep one of them`;
+}
+
 /** True for an HTTP/2 pseudo-header name (`:method`, `:scheme`, `:authority`, `:path`, `:protocol`, `:status`), in any case. */
 export function isPseudoHeaderName(name: string): boolean {
   return PSEUDO_HEADERS.has(name.toLowerCase());

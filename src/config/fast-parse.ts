@@ -1,5 +1,5 @@
 import { checkHttpUrl, MAX_TIMER_MS } from '../config-fields/fields.js';
-import { headerNameProblem } from '../config-fields/header-names.js';
+import { caseDuplicateHeaders, headerNameProblem } from '../config-fields/header-names.js';
 import { checkSecretText, EnvSecretRef, secretTextProblem } from '../config-fields/secret.js';
 import { isLanguageTag } from '../internal/language-tag.js';
 import {
@@ -153,8 +153,15 @@ const idMap = (value: unknown) => {
   return map;
 };
 
-/** headersSchema: names the HTTP client can send and does not set itself (headerNameProblem). */
-const headers = (value: unknown) => record(value, (name) => headerNameProblem(name) === undefined, secret);
+/**
+ * headersSchema: names the HTTP client can send and does not set itself (headerNameProblem), no
+ * two equal up to case (caseDuplicateHeaders).
+ */
+function headers(value: unknown): Plain {
+  const out = record(value, (name) => headerNameProblem(name) === undefined, secret);
+  need(caseDuplicateHeaders(Object.keys(out)).length === 0);
+  return out;
+}
 
 /** No header in `reserved` (compared case-insensitively): the adapter sets it. */
 function noReserved(provider: Plain, reserved: readonly string[]): void {
@@ -162,15 +169,17 @@ function noReserved(provider: Plain, reserved: readonly string[]): void {
 }
 
 const CHAT_KEYS = keys('models');
+const COMPATIBLE_CHAT_KEYS = keys('models', 'continueFinalMessage');
 const TTS_KEYS = keys('model', 'voices', 'responseFormat', 'streamFormat', 'sampleRate');
 const STT_KEYS = keys('model', 'streaming', 'language');
 
-function openaiSection(name: 'chat' | 'tts' | 'stt', value: unknown): Plain {
+function openaiSection(name: 'chat' | 'tts' | 'stt', value: unknown, compatible: boolean): Plain {
   const out: Plain = {};
   if (name === 'chat') {
-    const source = plain(value, CHAT_KEYS);
+    const source = plain(value, compatible ? COMPATIBLE_CHAT_KEYS : CHAT_KEYS);
     field(out, source, 'models', idMap);
     need('models' in out);
+    field(out, source, 'continueFinalMessage', (v) => oneOf(v, [true, false]));
   } else if (name === 'tts') {
     const source = plain(value, TTS_KEYS);
     field(out, source, 'model', str);
@@ -203,7 +212,7 @@ function provider(value: unknown): Plain {
     need('baseUrl' in out && (kind === 'openai-compatible' || 'apiKey' in out));
     field(out, source, 'headers', headers, {});
     for (const name of ['chat', 'tts', 'stt'] as const) {
-      if (name in source) out[name] = openaiSection(name, source[name]);
+      if (name in source) out[name] = openaiSection(name, source[name], kind === 'openai-compatible');
     }
     if (out.apiKey !== undefined) noReserved(out, ['authorization']);
     return out;

@@ -1,5 +1,5 @@
 import { llm } from '@livekit/agents';
-import type { ChatMessage, ChatTool } from '../types/chat.js';
+import type { ChatMessage, ChatTool } from 'voxroute';
 
 /**
  * A LiveKit chat context as voxroute chat messages: system and developer messages as

@@ -1,5 +1,5 @@
 import { APIError } from '@livekit/agents';
-import { VoxrouteError } from '../errors/voxroute-error.js';
+import { VoxrouteError } from 'voxroute';
 
 /**
  * A voxroute failure as LiveKit sees it: a non-retryable `APIError` carrying the voxroute

@@ -1,6 +1,5 @@
 import { type APIConnectOptions, DEFAULT_API_CONNECT_OPTIONS, llm, shortuuid } from '@livekit/agents';
-import type { Router } from '../routing/router.js';
-import type { ChatMessage, ChatTool } from '../types/chat.js';
+import type { ChatMessage, ChatTool, Router } from 'voxroute';
 import { toChatMessages, toChatTools } from './chat-context.js';
 import { toAPIError } from './errors.js';
 

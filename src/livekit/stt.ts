@@ -1,8 +1,6 @@
 import { type APIConnectOptions, AsyncIterableQueue, mergeFrames, shortuuid, stt } from '@livekit/agents';
 import type { AudioFrame } from '@livekit/rtc-node';
-import type { Router } from '../routing/router.js';
-import type { AudioFormat } from '../types/audio.js';
-import type { TranscriptEvent } from '../types/transcript.js';
+import type { AudioFormat, Router, TranscriptEvent } from 'voxroute';
 import { Endpointer, type EndpointingOptions } from './endpointer.js';
 import { toAPIError } from './errors.js';
 import { bytesOf } from './frames.js';

@@ -1,7 +1,6 @@
 import { type APIConnectOptions, AsyncIterableQueue, shortuuid, tts } from '@livekit/agents';
 import type { AudioFrame } from '@livekit/rtc-node';
-import type { Router } from '../routing/router.js';
-import type { AudioFormat } from '../types/audio.js';
+import type { AudioFormat, Router } from 'voxroute';
 import { toAPIError } from './errors.js';
 import { frameOf } from './frames.js';
 

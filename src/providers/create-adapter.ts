@@ -1,17 +1,23 @@
 import type { Clock } from '../internal/clock.js';
+import { lazyImport } from '../internal/lazy.js';
 import type { ResolvedAnthropicConfig } from './anthropic/config.js';
+import { ANTHROPIC_CONTINUES_ASSISTANT_MESSAGE } from './anthropic/options.js';
 import type { ResolvedCartesiaConfig } from './cartesia/config.js';
 import { cartesiaSttCapabilities } from './cartesia/formats.js';
 import type { ResolvedDeepgramConfig } from './deepgram/config.js';
 import { deepgramSttCapabilities } from './deepgram/formats.js';
 import type { ResolvedElevenLabsConfig } from './elevenlabs/config.js';
 import { lazyAdapter } from './lazy-adapter.js';
+import { openAiContinuesAssistantMessage } from './openai/chat-continues.js';
 import type { ResolvedOpenAIProviderConfig } from './openai/config.js';
 import { openAiSttCapabilities } from './openai/transcription-formats.js';
 import type { ResolvedSageMakerConfig } from './sagemaker/config.js';
 import { sageMakerCodec } from './sagemaker/registry.js';
 import { sageMakerSttCapabilities } from './sagemaker/stt-capabilities.js';
 import type { ProviderAdapter, SttCapabilities } from './types.js';
+
+/** The builders of every kind (adapters.ts), loaded once, at the first router's first provider. */
+const loadAdapters = lazyImport(() => import('./adapters.js'));
 
 /**
  * One resolved provider of any kind that has an adapter: the same union as the config's
@@ -28,9 +34,8 @@ export type AdapterConfig =
 
 /**
  * The adapter of one configured provider, by its `kind`: a stand-in ({@link lazyAdapter}) at
- * once, while the code of that kind's folder (its `from-config`) loads in the background, so
- * that importing voxroute compiles no provider's code and a router compiles only the kinds its
- * config names. `loaded` receives the built adapter (the router puts it in the stand-in's
+ * once, while the adapters' code (adapters.ts) loads in the background, so that importing
+ * voxroute compiles no provider's code. `loaded` receives the built adapter (the router puts it in the stand-in's
  * place). Only wire settings reach the adapter: logical voice and model maps stay with the
  * router. `clock` (the router's) runs the deadlines adapters keep themselves (Cartesia's and
  * ElevenLabs' WebSocket TTS, SageMaker's streams). The config was checked before (baseUrl,
@@ -45,7 +50,7 @@ export function createAdapter(
   const parts = {
     name,
     tts: 'tts' in config && config.tts !== undefined,
-    chat: false,
+    chat: undefined,
     ...(loaded ? { loaded } : {}),
   };
   switch (config.kind) {
@@ -53,46 +58,49 @@ export function createAdapter(
       return lazyAdapter({
         ...parts,
         stt: config.stt ? cartesiaSttCapabilities() : undefined,
-        load: async () =>
-          (await import('./cartesia/from-config.js')).cartesiaAdapterFromConfig(name, config, clock),
+        load: async () => (await loadAdapters()).cartesiaAdapterFromConfig(name, config, clock),
       });
     case 'anthropic':
       return lazyAdapter({
         ...parts,
         tts: false,
-        chat: config.chat !== undefined,
+        chat: config.chat ? { continuesAssistantMessage: ANTHROPIC_CONTINUES_ASSISTANT_MESSAGE } : undefined,
         stt: undefined,
-        load: async () =>
-          (await import('./anthropic/from-config.js')).anthropicAdapterFromConfig(name, config),
+        load: async () => (await loadAdapters()).anthropicAdapterFromConfig(name, config),
       });
     case 'deepgram':
       return lazyAdapter({
         ...parts,
         stt: config.stt ? deepgramSttCapabilities() : undefined,
-        load: async () => (await import('./deepgram/from-config.js')).deepgramAdapterFromConfig(name, config),
+        load: async () => (await loadAdapters()).deepgramAdapterFromConfig(name, config),
       });
     case 'elevenlabs':
       return lazyAdapter({
         ...parts,
         stt: undefined,
-        load: async () =>
-          (await import('./elevenlabs/from-config.js')).elevenLabsAdapterFromConfig(name, config, clock),
+        load: async () => (await loadAdapters()).elevenLabsAdapterFromConfig(name, config, clock),
       });
     case 'sagemaker':
       return lazyAdapter({
         ...parts,
-        chat: config.chat !== undefined,
+        chat: config.chat ? { continuesAssistantMessage: false } : undefined,
         stt: config.stt ? sageMakerSttCapabilitiesOf(config.stt) : undefined,
-        load: async () =>
-          (await import('./sagemaker/from-config.js')).sageMakerAdapterFromConfig(name, config, clock),
+        load: async () => (await loadAdapters()).sageMakerAdapterFromConfig(name, config, clock),
       });
     case 'openai':
     case 'openai-compatible':
       return lazyAdapter({
         ...parts,
-        chat: config.chat !== undefined,
+        chat: config.chat
+          ? {
+              continuesAssistantMessage: openAiContinuesAssistantMessage(
+                config.kind,
+                'continueFinalMessage' in config.chat ? config.chat.continueFinalMessage : undefined,
+              ),
+            }
+          : undefined,
         stt: config.stt ? openAiSttCapabilities() : undefined,
-        load: async () => (await import('./openai/from-config.js')).openAiAdapterFromConfig(name, config),
+        load: async () => (await loadAdapters()).openAiAdapterFromConfig(name, config),
       });
   }
 }

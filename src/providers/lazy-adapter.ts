@@ -18,8 +18,12 @@ export interface LazyAdapterParts {
   name: string;
   /** Whether the adapter will have a TTS capability (the config has a `tts` section). */
   tts: boolean;
-  /** Whether the adapter will have a chat capability (the config has a `chat` section). */
-  chat: boolean;
+  /**
+   * The adapter's chat capability, when it has one (the config has a `chat` section): whether it
+   * continues a trailing assistant message, known without its code because the router reads it
+   * when it plans a call.
+   */
+  chat: { continuesAssistantMessage: boolean } | undefined;
   /**
    * The adapter's STT capabilities, when it has that capability: known without its code,
    * because the router reads them when it plans a call (TTS and chat capabilities are read only
@@ -76,7 +80,8 @@ export function lazyAdapter(parts: LazyAdapterParts): ProviderAdapter {
     },
   };
   if (parts.tts) stub.tts = lazyTts(() => use().tts as TtsProvider);
-  if (parts.chat) stub.chat = lazyChat(() => use().chat as ChatProvider);
+  if (parts.chat)
+    stub.chat = lazyChat(parts.chat.continuesAssistantMessage, () => use().chat as ChatProvider);
   if (parts.stt) stub.stt = lazyStt(parts.stt, () => use().stt as SttProvider);
   void start();
   return stub;
@@ -92,8 +97,9 @@ function lazyTts(use: () => TtsProvider): TtsProvider {
   };
 }
 
-function lazyChat(use: () => ChatProvider): ChatProvider {
+function lazyChat(continuesAssistantMessage: boolean, use: () => ChatProvider): ChatProvider {
   return {
+    continuesAssistantMessage,
     chat: (request: ProviderChatRequest, attempt: AttemptContext, report?: ChatStreamReport) =>
       use().chat(request, attempt, report),
   };

@@ -174,6 +174,13 @@ export interface ChatStreamReport {
  * (optional) hears of tool calls as they stream (see {@link ChatStreamReport}).
  */
 export interface ChatProvider {
+  /**
+   * True when the provider continues a trailing assistant message (without tool calls) as the
+   * same reply, streaming only what follows it, rather than answering it with a new reply:
+   * Anthropic's prefill, vLLM's `continue_final_message`. Only then may the router hand it a
+   * reply cut on another provider (route `midStream: 'continue'`). Absent: false.
+   */
+  readonly continuesAssistantMessage?: boolean;
   chat(
     request: ProviderChatRequest,
     attempt: AttemptContext,

@@ -8,6 +8,7 @@ import type { RouteResult } from '../types/route-result.js';
 import { AttemptCall, type FirstOutcome, type Running } from './attempt-call.js';
 import { isReusedSocketReset, midStreamError, normalize } from './attempt-errors.js';
 import type { CallScope } from './call-scope.js';
+import type { CandidateOrder } from './candidate-order.js';
 import { canFallBack } from './classify.js';
 import { breakerFailureOf } from './health/index.js';
 import { ItemHandoff } from './item-handoff.js';
@@ -306,6 +307,9 @@ export async function* drive<T>(
           });
         order.failed(winner.index);
         if (run.resumable && run.position) order.replan();
+        // The call has output now: a candidate that cannot take over a cut stream (chat: one that
+        // would answer anew rather than continue the partial reply) is never started again.
+        if (run.resumable) passOverNonTakers(run.candidates, order);
         // Nothing is left for another provider (stt: all of the ended audio transcribed): the
         // call ends with what it delivered, the failure charged above.
         if (run.resumable && canFallBack(cause) && run.complete?.()) {
@@ -348,6 +352,11 @@ export async function* drive<T>(
       call.finish(last?.provider ?? '', undefined);
     }
   }
+}
+
+/** Passes over every candidate whose `takesOver` is false (see RouteCandidate.takesOver). */
+function passOverNonTakers(candidates: readonly { takesOver?: boolean }[], order: CandidateOrder): void {
+  for (let i = 0; i < candidates.length; i++) if (candidates[i]!.takesOver === false) order.passOver(i);
 }
 
 /** `next` appended to the text delivered so far, as the run joins text (default: as is). */

@@ -16,7 +16,8 @@ export interface OrderState {
  * on the candidates are taken in the route's order, skipping those running, those whose circuit
  * breaker is open, and those that failed at the call's current position. A candidate started
  * while an earlier one, healthy, is passed over only because it failed at this position stands
- * in for it (see {@link RouteCandidate.start}).
+ * in for it (see {@link RouteCandidate.start}). A candidate passed over ({@link passOver}) is
+ * never taken again.
  */
 export class CandidateOrder {
   readonly #candidates: readonly { health?: CandidateHealth }[];
@@ -25,6 +26,8 @@ export class CandidateOrder {
   #replanned = false;
   /** Candidate index -> the position of its last failure (built on the first failure). */
   #failedAt: Map<number, number> | undefined;
+  /** Indices never to take again (built on the first {@link passOver}). */
+  #passedOver: Set<number> | undefined;
 
   /**
    * @param candidates the call's candidates, in the planned order
@@ -37,7 +40,11 @@ export class CandidateOrder {
 
   /** Index of the candidate to start next, if any (nothing is taken). */
   peek(): number | undefined {
-    if (!this.#replanned) return this.#next < this.#candidates.length ? this.#next : undefined;
+    if (!this.#replanned) {
+      let i = this.#next;
+      while (this.#passedOver?.has(i)) i++;
+      return i < this.#candidates.length ? i : undefined;
+    }
     const pos = this.#state.position();
     for (let i = 0; i < this.#candidates.length; i++) if (this.#eligible(i, pos)) return i;
     return undefined;
@@ -47,7 +54,7 @@ export class CandidateOrder {
   take(): { index: number; standIn: boolean; position: number } | undefined {
     const index = this.peek();
     if (index === undefined) return undefined;
-    if (!this.#replanned) this.#next++;
+    if (!this.#replanned) this.#next = index + 1;
     const position = this.#state.position();
     // An earlier candidate, healthy, passed over only because it failed here: this one stands in.
     let standIn = false;
@@ -63,13 +70,24 @@ export class CandidateOrder {
     this.#failedAt.set(index, this.#state.position());
   }
 
+  /** The candidate of `index` is never taken from now on, in either order. */
+  passOver(index: number): void {
+    this.#passedOver ??= new Set();
+    this.#passedOver.add(index);
+  }
+
   /** From now on candidates are taken in the route's order (see the class comment). */
   replan(): void {
     this.#replanned = true;
   }
 
   #eligible(i: number, pos: number): boolean {
-    return this.#failedAt?.get(i) !== pos && !this.#state.isRunning(i) && this.#healthy(i);
+    return (
+      this.#failedAt?.get(i) !== pos &&
+      !this.#passedOver?.has(i) &&
+      !this.#state.isRunning(i) &&
+      this.#healthy(i)
+    );
   }
 
   #healthy(i: number): boolean {

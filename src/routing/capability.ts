@@ -75,6 +75,13 @@ export interface CandidateStart<T> {
    * attempt starts: an `'auto'` first-chunk deadline does not apply (a number still does).
    */
   answersOnPause?: boolean;
+  /**
+   * False when the provider cannot take over a stream another provider cut after output (chat:
+   * it does not continue a trailing assistant message, so it would answer anew and the caller
+   * would get the start of the reply twice): a mid-stream failure never hands the call to it.
+   * Absent: true.
+   */
+  takesOver?: boolean;
 }
 
 /** What capability modules take from the router: made once per router, shared by its calls. */

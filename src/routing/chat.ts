@@ -13,9 +13,12 @@ const modelsOf = (section: { models: Record<string, string> }): string[] => Obje
  * One chat() call. Each attempt sends the caller's messages to its provider. The text the
  * caller already has is kept: when a provider fails mid-reply (midStream 'continue'), the next
  * one gets that partial reply as the start of the assistant's message (prefill) and continues
- * it, so no text is repeated. A reply whose provider had started a tool call (its adapter
- * reports each piece of one as it streams) is never continued: the call ends with
- * MidStreamError listing those calls (`toolCalls`).
+ * it, so no text is repeated. Only a provider that continues a trailing assistant message
+ * (`continuesAssistantMessage`: Anthropic, a vLLM-style server) takes a cut reply over; one that
+ * would answer it with a new reply (OpenAI's API) is passed over, and when no provider is left
+ * the call ends with MidStreamError holding the partial text. A reply whose provider had started
+ * a tool call (its adapter reports each piece of one as it streams) is never continued: the call
+ * ends with MidStreamError listing those calls (`toolCalls`).
  */
 export function chatCall(request: ChatRequest): CapabilityCall<ChatEvent, 'chat'> {
   /** Text the caller already has. */
@@ -30,6 +33,8 @@ export function chatCall(request: ChatRequest): CapabilityCall<ChatEvent, 'chat'
       if (model === undefined) return `no model '${request.model}' in its chat.models`;
       return {
         model,
+        // A provider that would answer the partial reply anew never takes over a cut one.
+        takesOver: chat.continuesAssistantMessage === true,
         start: (attempt) => {
           const asked: ProviderChatRequest = {
             // Prefill: the partial reply as the start of the assistant's message.

@@ -118,6 +118,7 @@ export class RoutePlanner {
         startsClock: made.startsClock === true,
         health: this.#health.get(name, capability),
         hedgeAfterMs: undefined,
+        takesOver: made.takesOver !== false,
       });
     }
     // The objective and hedge delay of each candidate from its learned distribution

@@ -59,6 +59,11 @@ export interface RouteCandidate<T> {
   health?: CandidateHealth;
   /** Delay after which a second choice is started beside this one (hedging), in ms; undefined: none. */
   hedgeAfterMs?: number;
+  /**
+   * False when the candidate cannot take over a stream cut after output (see
+   * CandidateStart.takesOver): once the call has output, it is never started. Absent: true.
+   */
+  takesOver?: boolean;
 }
 
 /**

@@ -176,7 +176,9 @@ export interface MockProviders<C extends RouterConfig | ResolvedConfig = RouterC
  * WebSocket, HTTP/2 for SageMaker bidirectional streams) with no network and no real keys.
  *
  * Kinds: `openai` and `openai-compatible` (the OpenAI-compatible mock, `baseUrl` `<url>/v1`,
- * listing the provider's model ids on `GET /models`: its chat models, `tts.model`, `stt.model`),
+ * listing the provider's model ids on `GET /models`: its chat models, `tts.model`, `stt.model`;
+ * in dialect `'vllm'` when its chat section sets `continueFinalMessage: true`, unless the
+ * provider's options name a dialect),
  * `anthropic`, `cartesia`, `deepgram`, `elevenlabs` (`baseUrl` `<url>`), and `sagemaker` (the
  * SageMaker emulator at `endpointUrl`, with one endpoint named as the config's `endpointName`:
  * a chat endpoint when the provider has a `chat` section, else a TTS endpoint in the config's
@@ -353,7 +355,9 @@ async function startOne(
   const openAi = provider.kind === 'openai' || provider.kind === 'openai-compatible';
   // The OpenAI-compatible mock lists the config's model ids on GET /models (options may say otherwise).
   const models = openAi ? { models: configModels(provider) } : {};
-  const mock = createMock(provider.kind, { apiKey: MOCK_API_KEY, ...models, ...extra });
+  // A server declared to continue a trailing assistant message is mocked as vLLM, which does.
+  const dialect = continuesFinalMessage(provider) ? { dialect: 'vllm' } : {};
+  const mock = createMock(provider.kind, { apiKey: MOCK_API_KEY, ...models, ...dialect, ...extra });
   const server = await serveMock({ provider: mock, ...(host === undefined ? {} : { host }) }, certificate);
   const baseUrl = openAi ? `${server.url}/v1` : server.url;
   return {
@@ -361,6 +365,11 @@ async function startOne(
     config: { ...provider, baseUrl, apiKey: MOCK_API_KEY } as ProviderConfig,
     close: server.close,
   };
+}
+
+/** True for a provider of kind `openai-compatible` whose chat section sets `continueFinalMessage`. */
+function continuesFinalMessage(provider: ProviderConfig): boolean {
+  return provider.kind === 'openai-compatible' && provider.chat?.continueFinalMessage === true;
 }
 
 function createMock(kind: Exclude<MockedProviderKind, 'sagemaker'>, options: object): MockProvider {

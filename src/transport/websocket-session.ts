@@ -3,6 +3,7 @@ import type { AbortSource } from '../internal/abort-link.js';
 import type { Clock } from '../internal/clock.js';
 import { markRouterStall, STALL_TOLERANCE_MS } from '../internal/stall.js';
 import { isRetryableStatus } from './classify.js';
+import { excerpt } from './excerpt.js';
 import { mapWireError } from './network-error.js';
 import { redactSecrets } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -40,6 +41,8 @@ export interface SessionInit {
   closeTimeoutMs: number;
   /** What the handshake showed (status of a refused upgrade, network error). */
   handshake: HandshakeRecord;
+  /** The header explaining a refused upgrade (see WebSocketConnectRequest.errorHeader). */
+  errorHeader?: string;
 }
 
 type Waiter = {
@@ -398,13 +401,15 @@ export class WebSocketSession implements WebSocketConnection {
 
   /** The typed error of a handshake that failed (close before open). */
   private connectError(code: number, reason: string): VoxrouteError {
-    const { provider, handshake, secrets, shownUrl } = this.init;
+    const { provider, handshake, secrets, shownUrl, errorHeader } = this.init;
     const { status } = handshake;
     if (status !== undefined && status !== 101) {
       const headers = handshake.headers ?? {};
+      const said = errorHeader === undefined ? undefined : headers[errorHeader];
+      const detail = said ? `: ${excerpt(said, 200)}` : '';
       return new ProviderError(
         redactSecrets(
-          `Provider '${provider}' refused the WebSocket upgrade to ${shownUrl}: HTTP ${status}`,
+          `Provider '${provider}' refused the WebSocket upgrade to ${shownUrl}: HTTP ${status}${detail}`,
           secrets,
           provider,
         ),

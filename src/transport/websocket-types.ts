@@ -38,6 +38,13 @@ export interface WebSocketConnectRequest {
   /** Aborting closes the connection (code 1000) and makes `messages()` throw AbortError. */
   signal?: AbortSource;
   deadlines?: WebSocketDeadlines;
+  /**
+   * Name (lower-case) of a response header in which the provider explains a refused upgrade,
+   * e.g. Deepgram's `dg-error`: its value (secrets removed, at most 200 characters) ends the
+   * refused upgrade's ProviderError message. Only readable where the transport sees the
+   * handshake's headers (undici's WebSocket, the default in Node).
+   */
+  errorHeader?: string;
 }
 
 /** An open WebSocket connection. */

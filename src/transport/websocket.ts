@@ -176,6 +176,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
         idleMs: request.deadlines?.idleMs ?? 0,
         closeTimeoutMs: options.closeTimeoutMs ?? 5000,
         handshake,
+        ...(request.errorHeader ? { errorHeader: request.errorHeader } : {}),
       });
       sessions.add(session);
       // The handshake settled (open, refused, failed, timed out or aborted): the connection's own

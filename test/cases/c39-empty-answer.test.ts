@@ -55,7 +55,7 @@ function ttsConfig(providers: RouterConfig['providers'], order: string[], extra 
 const openaiChat = (baseUrl: string) => ({
   kind: 'openai-compatible' as const,
   baseUrl,
-  chat: { models: { fast: 'm' } },
+  chat: { models: { fast: 'm' }, continueFinalMessage: true },
 });
 
 /** The `chat` route over `order`, in that order, without a first-chunk deadline. */

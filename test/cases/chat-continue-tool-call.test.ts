@@ -110,7 +110,7 @@ function gate(): { opened: Promise<void>; open: () => void } {
 const openai = (baseUrl: string): ProviderConfig => ({
   kind: 'openai-compatible',
   baseUrl,
-  chat: { models: { fast: 'm' } },
+  chat: { models: { fast: 'm' }, continueFinalMessage: true },
 });
 const anthropic = (baseUrl: string): ProviderConfig => ({
   kind: 'anthropic',

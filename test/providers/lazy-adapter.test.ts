@@ -63,7 +63,7 @@ describe('lazyAdapter', () => {
     const stand = lazyAdapter({
       name: 'a',
       tts: true,
-      chat: false,
+      chat: undefined,
       stt: STT,
       load: () => {
         loads += 1;
@@ -96,7 +96,7 @@ describe('lazyAdapter', () => {
     const stand = lazyAdapter({
       name: 'a',
       tts: true,
-      chat: false,
+      chat: undefined,
       stt: undefined,
       load: () => results[loads++] as Promise<ProviderAdapter>,
     });
@@ -114,13 +114,34 @@ describe('lazyAdapter', () => {
     expect(closed).toEqual(['closed 9']);
   });
 
+  it('stands in for chat with whether the provider continues a trailing assistant message, before its code has loaded', () => {
+    const never = new Promise<ProviderAdapter>(() => {});
+    const continues = lazyAdapter({
+      name: 'a',
+      tts: false,
+      chat: { continuesAssistantMessage: true },
+      stt: undefined,
+      load: () => never,
+    });
+    const restarts = lazyAdapter({
+      name: 'b',
+      tts: false,
+      chat: { continuesAssistantMessage: false },
+      stt: undefined,
+      load: () => never,
+    });
+    expect(continues.chat?.continuesAssistantMessage).toBe(true);
+    expect(restarts.chat?.continuesAssistantMessage).toBe(false);
+    expect(continues.tts).toBeUndefined();
+  });
+
   it('close() waits for a load in progress and closes what it built', async () => {
     const load = deferred<ProviderAdapter>();
     const closed: string[] = [];
     const stand = lazyAdapter({
       name: 'a',
       tts: true,
-      chat: false,
+      chat: undefined,
       stt: undefined,
       load: () => load.promise,
     });

@@ -20,7 +20,7 @@ async function pair(a: OpenAiCompatibleMock, b: OpenAiCompatibleMock, routes: Ro
   const provider = (url: string) => ({
     kind: 'openai-compatible' as const,
     baseUrl: `${url}/v1`,
-    chat: { models: { fast: 'm' } },
+    chat: { models: { fast: 'm' }, continueFinalMessage: true },
     tts: { voices: { agent: 'alloy' } },
     stt: { model: 's' },
   });

@@ -4,7 +4,13 @@
  * prefix. Provider A is a server of its own (node:http) that sends two deltas, then resets.
  */
 import { describe, expect, it } from 'vitest';
-import { createOpenAiCompatibleMock, DEFAULT_CHAT_REPLY, startMockServer } from '../../src/testing/index.js';
+import { createRouter } from '../../src/index.js';
+import {
+  createOpenAiCompatibleMock,
+  DEFAULT_CHAT_REPLY,
+  startMockProviders,
+  startMockServer,
+} from '../../src/testing/index.js';
 import { chatChunk, drain, httpServer, readBody, router, sseFrames } from '../cases/wire/servers.js';
 
 describe("OpenAI-compatible mock, dialect 'vllm': continue_final_message", () => {
@@ -23,7 +29,11 @@ describe("OpenAI-compatible mock, dialect 'vllm': continue_final_message", () =>
       const r = router({
         providers: {
           A: { kind: 'openai-compatible', baseUrl: `${a.url}/v1`, chat: { models: { m: 'x' } } },
-          B: { kind: 'openai-compatible', baseUrl: `${b.url}/v1`, chat: { models: { m: 'x' } } },
+          B: {
+            kind: 'openai-compatible',
+            baseUrl: `${b.url}/v1`,
+            chat: { models: { m: 'x' }, continueFinalMessage: true },
+          },
         },
         routes: { chat: { providers: ['A', 'B'], strategy: 'priority', midStream: 'continue' } },
       });
@@ -38,6 +48,41 @@ describe("OpenAI-compatible mock, dialect 'vllm': continue_final_message", () =>
       expect((body.messages as unknown[]).at(-1)).toEqual({ role: 'assistant', content: 'This is' });
     } finally {
       await b.close();
+    }
+  });
+
+  it('startMockProviders serves a provider declared with continueFinalMessage in the vllm dialect', async () => {
+    const mocks = await startMockProviders(
+      {
+        providers: {
+          A: { kind: 'openai-compatible', baseUrl: 'http://unused.invalid/v1', chat: { models: { m: 'x' } } },
+          B: {
+            kind: 'openai-compatible',
+            baseUrl: 'http://unused.invalid/v1',
+            chat: { models: { m: 'x' }, continueFinalMessage: true },
+          },
+        },
+        routes: { chat: { providers: ['A', 'B'], strategy: 'priority', midStream: 'continue' } },
+      },
+      {
+        providers: {
+          A: { chat: { deltas: ['This is', ' cut'] }, script: { chat: { resetAfterChunks: 2 } } },
+        },
+      },
+    );
+    const r = createRouter(mocks.config);
+    try {
+      const { items, error } = await drain(
+        r.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+      );
+      expect(error).toBeUndefined();
+      const text = items.map((e) => (e.type === 'text-delta' ? e.text : '')).join('');
+      // B continued the partial reply rather than answering anew.
+      expect(text).toBe(DEFAULT_CHAT_REPLY);
+      expect(mocks.mocks.B!.requests).toHaveLength(1);
+    } finally {
+      await r.close();
+      await mocks.close();
     }
   });
 

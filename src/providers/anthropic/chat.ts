@@ -7,6 +7,7 @@ import { streamEventShape } from './api-types.js';
 import { type AnthropicEndpoint, postMessages } from './http.js';
 import { messagesRequestBody } from './messages-request.js';
 import { MessageStreamAssembler } from './messages-stream.js';
+import { ANTHROPIC_CONTINUES_ASSISTANT_MESSAGE } from './options.js';
 
 /**
  * True when an event's data is `message_stop`, the end of a Messages stream (PROTOCOLS.md 6b:
@@ -41,6 +42,7 @@ export function isMessageStop(data: string): boolean {
  */
 export function createAnthropicChat(endpoint: AnthropicEndpoint, defaultMaxTokens: number): ChatProvider {
   return {
+    continuesAssistantMessage: ANTHROPIC_CONTINUES_ASSISTANT_MESSAGE,
     chat(
       request: ProviderChatRequest,
       attempt: AttemptContext,

@@ -39,3 +39,10 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 
 /** Default `max_tokens`, in tokens, when neither the request nor the options set one. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
+
+/**
+ * Anthropic continues a trailing assistant message as the same reply: it is a prefill (the
+ * Messages API docs, "Prefill Claude's response"; PROTOCOLS.md 6b lists the roles). Known without
+ * loading the adapter's code: the router reads it when it plans a call.
+ */
+export const ANTHROPIC_CONTINUES_ASSISTANT_MESSAGE = true;

@@ -2,7 +2,6 @@ import { durationMs } from '../../audio/format.js';
 import { AbortError, ProtocolError, TimeoutError } from '../../errors/index.js';
 import type { Clock } from '../../internal/clock.js';
 import { markRouterStall } from '../../internal/stall.js';
-import { errorFromStreamPayload } from '../../transport/index.js';
 import { PhaseDeadlines } from '../../transport/phase-deadlines.js';
 import type { WebSocketConnection, WebSocketTransport } from '../../transport/websocket-types.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
@@ -12,6 +11,7 @@ import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext, ProviderSttRequest, SttProvider } from '../types.js';
 import { sttMessageSchema } from './api-types.js';
 import { type CartesiaEndpoint, cartesiaSocketTarget } from './endpoint.js';
+import { cartesiaErrorEvent } from './error-event.js';
 import { cartesiaSttCapabilities, wireEncoding } from './formats.js';
 import { forwardInput, type InputForwarder } from './forward-input.js';
 import { cartesiaFrame } from './frame.js';
@@ -181,7 +181,7 @@ export function createCartesiaStt(
               finished = true;
               return;
             case 'error':
-              throw errorFromStreamPayload(provider, item.json, undefined, hadOutput);
+              throw cartesiaErrorEvent(provider, item.json, hadOutput);
             default:
               break;
           }

@@ -3,6 +3,7 @@ import { postToEndpoint } from '../shared/http-endpoint.js';
 import { OpenedStream } from '../shared/opened-stream.js';
 import { rawAudioKind } from '../shared/raw-audio-kind.js';
 import { sniffedBodyAudio } from '../shared/sniffed-body-audio.js';
+import { readUnknownModelHttpError } from '../shared/unknown-model.js';
 import type { AttemptContext } from '../types.js';
 import { type CartesiaEndpoint, cartesiaUrl } from './endpoint.js';
 import type { CartesiaTtsOptions } from './options.js';
@@ -37,6 +38,7 @@ export function synthesizeBytes(
       contentType: 'application/json',
       accept: '*/*',
       body: JSON.stringify(body),
+      errors: readUnknownModelHttpError,
     });
     try {
       const contentType = response.headers['content-type'] ?? '';

@@ -1,9 +1,9 @@
 import { ProtocolError } from '../../errors/index.js';
-import { errorFromStreamPayload } from '../../transport/index.js';
 import type { AudioFormat } from '../../types/audio.js';
 import { decodeBase64Audio } from '../shared/base64-audio.js';
 import type { ProviderAudio } from '../types.js';
 import type { TtsEvent } from './api-types.js';
+import { cartesiaErrorEvent } from './error-event.js';
 
 /**
  * When a word is spoken in the audio of one synthesis, in ms from the start of that audio
@@ -104,7 +104,7 @@ export class TtsEventReader {
       case 'done':
         return { done: true };
       case 'error':
-        throw errorFromStreamPayload(this.provider, event, undefined, this.hadOutput);
+        throw cartesiaErrorEvent(this.provider, event, this.hadOutput);
       default:
         return { done: false };
     }

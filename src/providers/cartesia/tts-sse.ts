@@ -3,6 +3,7 @@ import { drainRest } from '../../transport/drain-rest.js';
 import { postToEndpoint } from '../shared/http-endpoint.js';
 import { parseWire } from '../shared/parse-wire.js';
 import { sseJsonEvents } from '../shared/sse-json-events.js';
+import { readUnknownModelHttpError } from '../shared/unknown-model.js';
 import type { AttemptContext } from '../types.js';
 import { ttsEventSchema } from './api-types.js';
 import { type CartesiaEndpoint, cartesiaUrl } from './endpoint.js';
@@ -33,6 +34,7 @@ export async function* synthesizeSse(
     contentType: 'application/json',
     accept: 'text/event-stream',
     body: JSON.stringify(body),
+    errors: readUnknownModelHttpError,
   });
   const reader = new TtsEventReader(provider, request.format);
   const items = sseJsonEvents(provider, response, () => reader.hadOutput);

@@ -7,7 +7,9 @@ import type {
   WebSocketTransport,
 } from '../../transport/websocket-types.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
+import { readingHttpErrors } from '../shared/http-error-verdict.js';
 import { checkedTranscriptTimes } from '../shared/transcript-times.js';
+import { readUnknownModelHttpError } from '../shared/unknown-model.js';
 import type { AttemptContext, ProviderSttRequest, SttProvider } from '../types.js';
 import { listenMessageSchema, listenResultsSchema } from './api-types.js';
 import { authorizationOf, type DeepgramEndpoint, deepgramUrl } from './endpoint.js';
@@ -87,14 +89,22 @@ export function createDeepgramListen(
     async *transcribe(request: ProviderSttRequest, attempt: AttemptContext): AsyncGenerator<TranscriptEvent> {
       const url = deepgramUrl(endpoint, '/v1/listen', listenQuery(request, options, provider), 'ws');
       const transport = attempt.webSocket ?? (await dependencies.webSocket());
-      const connect: WebSocketConnectRequest = { provider, url, signal: attempt.signal };
+      // A refused upgrade explains itself in `dg-error` (Deepgram's STT WebSocket troubleshooting
+      // page, "Debugging Connection Failures").
+      const connect: WebSocketConnectRequest = {
+        provider,
+        url,
+        signal: attempt.signal,
+        errorHeader: 'dg-error',
+      };
       if (resolveListenAuth(options.auth, transport) === 'header') {
         connect.headers = { authorization: authorizationOf(endpoint) };
       } else {
         connect.protocols = ['token', endpoint.apiKey];
       }
       if (attempt.deadlines.connectMs) connect.deadlines = { connectMs: attempt.deadlines.connectMs };
-      const conn = await transport.connect(connect);
+      // An upgrade refused because the model is unknown falls back (`namesUnknownModel`).
+      const conn = await readingHttpErrors(transport.connect(connect), readUnknownModelHttpError);
       const session = new ListenSession(conn, {
         provider,
         clock: dependencies.clock,

@@ -1,7 +1,9 @@
 import { formatLabel } from '../../audio/format.js';
 import { ProtocolError } from '../../errors/index.js';
 import { declaredAudio, rawAnswerFormat } from '../shared/answer-audio.js';
+import { readingHttpErrors } from '../shared/http-error-verdict.js';
 import { sniffedBodyAudio } from '../shared/sniffed-body-audio.js';
+import { readUnknownModelHttpError } from '../shared/unknown-model.js';
 import { wavBodyAudio } from '../shared/wav-body-audio.js';
 import type {
   AttemptContext,
@@ -62,20 +64,24 @@ export function createDeepgramSpeak(endpoint: DeepgramEndpoint): TtsProvider {
     capabilities,
     async *synthesize(request: ProviderTtsRequest, attempt: AttemptContext): AsyncGenerator<ProviderAudio> {
       const provider = endpoint.provider;
-      const response = await attempt.transport.request({
-        provider,
-        method: 'POST',
-        url: deepgramUrl(endpoint, '/v1/speak', speakQuery(request, provider)),
-        headers: {
-          authorization: authorizationOf(endpoint),
-          'content-type': 'application/json',
-          accept: 'audio/*, application/octet-stream',
-        },
-        body: JSON.stringify({ text: request.text }),
-        signal: attempt.signal,
-        onErrorStatus: attempt.onErrorStatus,
-        deadlines: attempt.deadlines,
-      });
+      // A 400 "No such model/language/tier combination found." falls back (`namesUnknownModel`).
+      const response = await readingHttpErrors(
+        attempt.transport.request({
+          provider,
+          method: 'POST',
+          url: deepgramUrl(endpoint, '/v1/speak', speakQuery(request, provider)),
+          headers: {
+            authorization: authorizationOf(endpoint),
+            'content-type': 'application/json',
+            accept: 'audio/*, application/octet-stream',
+          },
+          body: JSON.stringify({ text: request.text }),
+          signal: attempt.signal,
+          onErrorStatus: attempt.onErrorStatus,
+          deadlines: attempt.deadlines,
+        }),
+        readUnknownModelHttpError,
+      );
       // Kept as sent (declaredAudio reads any case): it may go into a message, where a
       // lower-cased echo of a key would escape redaction.
       const contentType = response.headers['content-type'] ?? '';

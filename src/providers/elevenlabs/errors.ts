@@ -1,5 +1,6 @@
 import { ProviderError } from '../../errors/index.js';
 import { isRetryableProviderKind, policyCloseVerdict, redactSecrets } from '../../transport/index.js';
+import { markUnknownModel } from '../shared/unknown-model.js';
 import type { ServerMessage } from './api-types.js';
 
 /** The server's inactivity close: no text for `inactivity_timeout` seconds (PROTOCOLS.md 4.3). */
@@ -14,6 +15,9 @@ export const INPUT_TIMEOUT = 'input_timeout_exceeded';
  * - any other 1008 follows the transport's one rule for 1008 (`policyCloseVerdict` of its code
  *   and message): retryable when they name a passing condition (quota, rate limit,
  *   concurrency, timeout), else not (a bad key, a bad message, abuse detection);
+ * - with any other close code (1011 included) or none, an error code or message naming such a
+ *   passing condition (`quota_exceeded` with 1011) is retryable too, as under 1008: an ordinary
+ *   failure with the normal cooldown;
  * - otherwise the transport's rule for provider error kinds (invalid, auth, quota: not
  *   retryable; rate limits, overload, server errors and unknown kinds: retryable), and for a
  *   bare close its close-code rule (`closeRetryable`).
@@ -25,7 +29,11 @@ export function isRetryableStreamInput(
   reason = '',
 ): boolean {
   if (errorCode === INPUT_TIMEOUT) return true;
-  if (closeCode === 1008) return policyCloseVerdict(`${errorCode ?? ''} ${reason}`).retryable;
+  const verdict = policyCloseVerdict(`${errorCode ?? ''} ${reason}`);
+  if (closeCode === 1008) return verdict.retryable;
+  // A passing condition the server names (`quota_exceeded`, a rate or concurrency limit) is one
+  // whatever the close code it comes with (ElevenLabs also sends `quota_exceeded` with 1011).
+  if (errorCode !== undefined && verdict.retryable) return true;
   if (errorCode !== undefined) return isRetryableProviderKind(errorCode, undefined) && closeRetryable;
   return closeRetryable;
 }
@@ -37,7 +45,8 @@ export function isRetryableStreamInput(
  * `Provider '<name>' ended the stream-input WebSocket (close <code>) [<error>]: <message>` (for a
  * bare close, the transport's message);
  * `status` is the close code (else the message's `code`), `providerCode` the message's `error`,
- * `retryable` from {@link isRetryableStreamInput}. Any of `secrets` (e.g. the API key, which
+ * `retryable` from {@link isRetryableStreamInput}, `unknownModel` when `error` is
+ * `voice_not_found` or `model_not_found` (`namesUnknownModel`). Any of `secrets` (e.g. the API key, which
  * a server might echo) is removed from the text.
  */
 export function streamInputError(
@@ -62,7 +71,7 @@ export function streamInputError(
       provider,
     );
   }
-  return new ProviderError(message, {
+  const error = new ProviderError(message, {
     provider,
     status: closeCode,
     providerCode: errorCode,
@@ -74,4 +83,8 @@ export function streamInputError(
     partialOutput,
     ...(closed ? { cause: closed } : {}),
   });
+  // The message's `error` naming an unknown voice or model (`voice_not_found`, `model_not_found`,
+  // as ElevenLabs' HTTP `detail.status` says it): the rule every adapter shares. A stream-input
+  // error carries no HTTP status, so its words alone are not enough.
+  return markUnknownModel(error, { code: errorCode });
 }

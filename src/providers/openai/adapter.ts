@@ -17,7 +17,7 @@ export function createOpenAiAdapter(options: OpenAiAdapterOptions): ProviderAdap
   const endpoint = createHttpEndpoint(options.name, options.baseUrl, options.apiKey, options.headers);
   return {
     name: options.name,
-    ...(options.chat ? { chat: createOpenAiChat(endpoint, options.kind) } : {}),
+    ...(options.chat ? { chat: createOpenAiChat(endpoint, options.kind, options.chat) } : {}),
     ...(options.tts ? { tts: createOpenAiSpeech(endpoint, options.tts) } : {}),
     ...(options.stt ? { stt: createOpenAiTranscription(endpoint, options.stt) } : {}),
   };

@@ -5,9 +5,11 @@ import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
 import type { AttemptContext, ChatProvider, ChatStreamReport, ProviderChatRequest } from '../types.js';
 import { chatChunkShape } from './api-types.js';
+import { openAiContinuesAssistantMessage } from './chat-continues.js';
 import { chatRequestBody } from './chat-request.js';
 import { ChatStreamAssembler } from './chat-stream.js';
 import { readOpenAiHttpError } from './http-errors.js';
+import type { OpenAiChatOptions } from './options.js';
 
 /**
  * Chat over `POST {baseUrl}/chat/completions` with `stream: true` (PROTOCOLS.md §2.2, §6.1).
@@ -21,10 +23,17 @@ import { readOpenAiHttpError } from './http-errors.js';
  *   ends with neither a finish reason nor `[DONE]` (truncated).
  * A delta whose bytes are already read reaches the caller by plain calls (see `assembledSse`).
  * Each `tool_calls` fragment is told to `report` as it is read.
+ * `continuesAssistantMessage` is true only for kind `'openai-compatible'` with
+ * `options.continueFinalMessage` (see {@link OpenAiChatOptions}).
  */
-export function createOpenAiChat(endpoint: HttpEndpoint, kind: 'openai' | 'openai-compatible'): ChatProvider {
+export function createOpenAiChat(
+  endpoint: HttpEndpoint,
+  kind: 'openai' | 'openai-compatible',
+  options: OpenAiChatOptions = {},
+): ChatProvider {
   const url = endpointUrl(endpoint, '/chat/completions');
   return {
+    continuesAssistantMessage: openAiContinuesAssistantMessage(kind, options.continueFinalMessage),
     chat(
       request: ProviderChatRequest,
       attempt: AttemptContext,

@@ -33,6 +33,31 @@ const chatSection = () =>
     ),
   }));
 
+/** The chat section of kind `openai-compatible`: the `openai` one plus `continueFinalMessage`. */
+const compatibleChatSection = () =>
+  sectionSchema('Chat completions through POST {baseUrl}/chat/completions with stream: true.', (z) => ({
+    /**
+     * Logical model name (what ChatRequest.model says) -> the model id this server expects, e.g.
+     * { fast: "meta-llama/Llama-3.1-8B-Instruct" }.
+     */
+    models: idMapSchema(
+      'Logical model name (what ChatRequest.model says) -> the model id this server expects, e.g. { fast: "meta-llama/Llama-3.1-8B-Instruct" }.',
+    ),
+    /**
+     * True when the server continues a trailing assistant message sent with vLLM's
+     * `continue_final_message: true` (vLLM, SGLang): a reply cut on another provider may then be
+     * continued here (route midStream "continue"). Omitted: false, and such a reply is never
+     * handed to this provider (a server that ignores the field answers anew, and the caller
+     * would hear the start of the reply twice).
+     */
+    continueFinalMessage: z
+      .boolean()
+      .optional()
+      .describe(
+        'True when the server continues a trailing assistant message sent with vLLM\'s continue_final_message: true (vLLM, SGLang): a reply cut on another provider may then be continued here (route midStream "continue"). Omitted: false, and such a reply is never handed to this provider.',
+      ),
+  }));
+
 const ttsSection = () =>
   sectionSchema('Text-to-speech through POST {baseUrl}/audio/speech.', (z) => ({
     /** Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent. */
@@ -99,8 +124,11 @@ const sttSection = () =>
     ).optional(),
   }));
 
-/** Fields shared by both kinds that speak OpenAI's wire protocol (PROTOCOLS.md sections 2 and 6). */
-const openaiShape = () => ({
+/**
+ * Fields shared by both kinds that speak OpenAI's wire protocol (PROTOCOLS.md sections 2 and 6);
+ * `chat` is the kind's own chat section.
+ */
+const openaiShape = <Chat extends z.ZodType>(chat: Chat) => ({
   /**
    * Extra HTTP headers sent with every request to this provider (values may be { env: "NAME" }). Default
    * none.
@@ -112,7 +140,7 @@ const openaiShape = () => ({
    * Chat completions through POST {baseUrl}/chat/completions with `stream: true`. Omitted: this provider
    * serves no chat, and no chat route may name it.
    */
-  chat: chatSection().optional(),
+  chat: chat.optional(),
   /**
    * Text-to-speech through POST {baseUrl}/audio/speech. Omitted: this provider serves no text-to-speech, and
    * no tts route may name it.
@@ -155,7 +183,7 @@ export const openaiProviderSchema = lazySchema((z) =>
       apiKey: secretSchema(
         'API key sent as "Authorization: Bearer <key>": a string, or { env: "OPENAI_API_KEY" } to read it from the environment. Required.',
       ),
-      ...openaiShape(),
+      ...openaiShape(chatSection()),
     })
     .superRefine(noDuplicateAuthorization, { when: () => true })
     .describe('OpenAI (api.openai.com).'),
@@ -187,7 +215,7 @@ export const openaiCompatibleProviderSchema = lazySchema((z) =>
       apiKey: secretSchema(
         'API key sent as "Authorization: Bearer <key>": a string, or { env: "NAME" }. Omitted: no Authorization header.',
       ).optional(),
-      ...openaiShape(),
+      ...openaiShape(compatibleChatSection()),
     })
     .superRefine(noDuplicateAuthorization, { when: () => true })
     .describe('A self-hosted or third-party server with an OpenAI-compatible API.'),

@@ -15,7 +15,7 @@ export function openAiAdapterFromConfig(name: string, config: ResolvedOpenAIProv
     baseUrl: config.baseUrl,
     headers: config.headers,
     ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
-    ...(config.chat ? { chat: {} } : {}),
+    ...(config.chat ? { chat: continuesIn(config.chat) ? { continueFinalMessage: true } : {} } : {}),
     ...(tts
       ? {
           tts: {
@@ -28,4 +28,9 @@ export function openAiAdapterFromConfig(name: string, config: ResolvedOpenAIProv
       : {}),
     ...(stt ? { stt: { model: stt.model, streaming: stt.streaming } } : {}),
   });
+}
+
+/** True when a chat section (of kind `openai-compatible`: the only one with the field) sets `continueFinalMessage`. */
+function continuesIn(chat: object): boolean {
+  return 'continueFinalMessage' in chat && chat.continueFinalMessage === true;
 }

@@ -28,8 +28,17 @@ export interface OpenAiSttOptions {
   streaming: boolean;
 }
 
-/** Options of the chat capability (`POST {baseUrl}/chat/completions`); none for now. */
-export type OpenAiChatOptions = Record<string, never>;
+/**
+ * Options of the chat capability (`POST {baseUrl}/chat/completions`).
+ * - `continueFinalMessage` (kind `'openai-compatible'` only; default false): the server
+ *   continues a trailing assistant message when the body says `continue_final_message: true`
+ *   and `add_generation_prompt: false` (vLLM's chat request fields, `vllm/entrypoints/openai/
+ *   protocol.py`; SGLang takes the same), so a reply cut on another provider may be continued
+ *   here. OpenAI's own API has no such field and answers such a message with a new reply.
+ */
+export interface OpenAiChatOptions {
+  continueFinalMessage?: boolean;
+}
 
 /**
  * Options of {@link createOpenAiAdapter}.

@@ -21,7 +21,11 @@ async function pair(
         apiKey: KEY,
         chat: { models: { fast: 'claude-haiku-4-5' } },
       },
-      ec2: { kind: 'openai-compatible', baseUrl: `${oUrl}/v1`, chat: { models: { fast: 'llama' } } },
+      ec2: {
+        kind: 'openai-compatible',
+        baseUrl: `${oUrl}/v1`,
+        chat: { models: { fast: 'llama' }, continueFinalMessage: true },
+      },
     },
     routes: { chat: { providers: order, strategy: 'priority', midStream: 'continue' } },
   });

@@ -129,7 +129,9 @@ describe('stream-input error classification', () => {
     expect(isRetryableStreamInput(undefined, 1008, false)).toBe(false);
     expect(isRetryableStreamInput('invalid_api_key', 1008, true)).toBe(false);
     expect(isRetryableStreamInput('input_timeout_exceeded', 1008, false)).toBe(true);
-    expect(isRetryableStreamInput('quota_exceeded', 1011, true)).toBe(false);
+    // A used-up quota passes, whatever the close code it comes with.
+    expect(isRetryableStreamInput('quota_exceeded', 1011, true)).toBe(true);
+    expect(isRetryableStreamInput('invalid_request', 1011, true)).toBe(false);
     expect(isRetryableStreamInput('system_busy', 1011, true)).toBe(true);
     expect(isRetryableStreamInput(undefined, 1011, true)).toBe(true);
   });
