@@ -11,9 +11,9 @@ const ESCAPE = /\\u([0-9a-fA-F]{4})/g;
  */
 export function decodeUnicodeEscapes(text: string): string {
   if (!text.includes('\\u')) return text;
-  return text.replace(ESCAPE, (escape: string, hex: string) => {
+  return text.replace(ESCAPE, (written: string, hex: string) => {
     const code = Number.parseInt(hex, 16);
-    return code > 0x20 && code < 0x7f && code !== 0x22 && code !== 0x5c ? String.fromCharCode(code) : escape;
+    return code > 0x20 && code < 0x7f && code !== 0x22 && code !== 0x5c ? String.fromCharCode(code) : written;
   });
 }
 
