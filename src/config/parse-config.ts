@@ -4,11 +4,12 @@ import { knownKeysAt } from './did-you-mean.js';
 import { fastParseConfig } from './fast-parse.js';
 import { toConfigIssues } from './issues.js';
 import { configJsonSchema } from './json-schema.js';
-import { redactIssues } from './redact.js';
+import { redactIssues, redactModuleError } from './redact.js';
 import { reservedNameIssues } from './reserved-names.js';
 import { isResolvedConfig, resolveConfig } from './resolve.js';
 import { routerConfigSchema } from './schema.js';
 import type { ResolvedConfig } from './types.js';
+import { unreadableField } from './unreadable-field.js';
 
 /** Options of {@link parseConfig}. */
 export interface ParseConfigOptions {
@@ -30,9 +31,38 @@ export interface ParseConfigOptions {
  *   path naming the variable. No message ever contains a secret's value. A Promise (an
  *   un-awaited loadConfig) is one issue at the root saying so. A provider, route, model,
  *   voice or header named `__proto__` is an issue at its path ("reserved name"), never
- *   dropped (see reservedNameIssues).
+ *   dropped (see reservedNameIssues). A field that cannot be read (a getter that throws, a
+ *   Proxy whose traps throw) is an issue at its path quoting what reading it threw (that error
+ *   is the ConfigError's cause).
  */
 export function parseConfig(input: unknown, options: ParseConfigOptions = {}): ResolvedConfig {
+  try {
+    return parseReadable(input, options);
+  } catch (error) {
+    throw ConfigError.isInstance(error) ? error : (unreadableError(input, options.source) ?? error);
+  }
+}
+
+/**
+ * The ConfigError of a config with a field that cannot be read (a getter or a Proxy trap that
+ * throws: see unreadableField), naming its path and what it threw; undefined when every field
+ * reads (the error was something else, thrown as it is). What it threw is the cause, with
+ * secret-named environment variables' values and anything shaped like a key taken out.
+ */
+function unreadableError(input: unknown, source: string | undefined): ConfigError | undefined {
+  const unreadable = unreadableField(input);
+  if (unreadable === undefined) return undefined;
+  const cause = redactModuleError(unreadable.error);
+  const what = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  // The config cannot be read for its secrets (redactIssues): key shapes and env secrets only.
+  const message = redactModuleError(`cannot be read: reading it threw (${what})`);
+  return new ConfigError([{ path: unreadable.path, message }], {
+    cause,
+    ...(source === undefined ? {} : { source }),
+  });
+}
+
+function parseReadable(input: unknown, options: ParseConfigOptions): ResolvedConfig {
   if (isResolvedConfig(input)) return input;
   if (isThenable(input)) {
     // The usual slip: createRouter(loadConfig(file)). Said plainly instead of "providers: required".

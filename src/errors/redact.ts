@@ -3,6 +3,7 @@ import { foldCase } from './fold-case.js';
 import { REDACTED_TEXT, redactKeyShapes } from './key-shapes.js';
 import { type PieceIndex, pieceIndex, redactPieces } from './redact-pieces.js';
 import { secretForms } from './secret-forms.js';
+import { redactDecoded } from './unicode-escapes.js';
 
 export { REDACTED_TEXT, secretForms };
 
@@ -16,7 +17,8 @@ export type ErrorRedactor = <E>(error: E) => E;
  * A redactor of `secrets` (literal values: API keys, tokens, AWS credentials; for a value such
  * as `Bearer abc...` the part after the space too; for `Basic <base64>` the decoded `user:key`
  * and the key), each also in every encoding a provider may echo it in (URL-encoded, every byte
- * percent-encoded, JSON-escaped, base64, HTML character references, a byte array, UTF-16, hex:
+ * percent-encoded, JSON-escaped (also any character as `\uXXXX`, decoded before matching: see
+ * redactDecoded), base64, HTML character references, a byte array, UTF-16, hex:
  * see secretForms), computed once here, not per error. It rewrites, in place, an error's `message`
  * and `stack`, every own string field (provider codes and types, bodies kept as text), plain
  * objects and arrays under it, and the same down its `cause` chain and `AggregateError.errors`,
@@ -39,10 +41,14 @@ export function createErrorRedactor(
   const keep = [...new Set([...kept, ...ids])].filter((n) => n !== '').sort((a, b) => b.length - a.length);
   // A name field is never a cut text: a provider's name that starts like a secret stays readable.
   // Other text also loses whatever is shaped like a credential (a key the config does not hold).
+  // Matched on the text with its `\uXXXX` escapes decoded (a key echoed JSON-escaped character
+  // by character): see redactDecoded.
   const text = (value: string, key: string) =>
     NAME_FIELDS.has(key)
-      ? redactWhole(value, list)
-      : redactKeyShapes(list.length === 0 ? value : redactText(value, list, kept), keep);
+      ? redactDecoded(value, (v) => redactPrepared(v, prepare(list)))
+      : redactDecoded(value, (v) =>
+          redactKeyShapes(list.length === 0 ? v : redactEncoded(v, list, kept), keep),
+        );
   return <E>(error: E): E => {
     scrub(error, text, new Set(), 0);
     return error;
@@ -72,7 +78,9 @@ export const MIN_SECRET_PREFIX = 8;
  * (provider names and other names of the config, shown in our own messages). Shorter starts
  * (`sk-proj`) say nothing about a key and stay. For text that a server may have cut or masked:
  * a whole text of ours (a name, a config path segment) goes through {@link redactWhole}.
- * Every rule matches in any letter case (a server that lower-cases a mixed-case key it echoes
+ * Every rule matches on the text with its `\uXXXX` escapes of visible characters decoded (a key
+ * echoed JSON-escaped character by character; the text is returned decoded only when something
+ * was redacted: see redactDecoded), and in any letter case (a server that lower-cases a mixed-case key it echoes
  * must not get it past redaction; see foldCase).
  * Cost: one `indexOf` scan per form for the whole form and one for its first 4 characters,
  * then a compare at each hit, and one pass for the pieces whatever the number of forms. What
@@ -84,6 +92,11 @@ export function redactText(
   secrets: readonly string[],
   names: ReadonlySet<string> = NO_NAMES,
 ): string {
+  return redactDecoded(text, (decoded) => redactEncoded(decoded, secrets, names));
+}
+
+/** {@link redactText} on the text as it is (its `\uXXXX` escapes not decoded). */
+function redactEncoded(text: string, secrets: readonly string[], names: ReadonlySet<string>): string {
   const forms = prepare(secrets);
   text = redactPrepared(text, forms);
   // Folded once, and again only after a change: `folded` has the same indices as `text`.
@@ -199,10 +212,12 @@ function startEnd(
 /**
  * `text` with every one of `secrets` (longest first) replaced by `[redacted]`: whole secrets
  * only, in any letter case (a server may echo a mixed-case key lower-cased; see foldCase), and
- * a byte list spelling one in any spacing (`[ 99, 111, ... ]`; see redactByteLists).
+ * a byte list spelling one in any spacing (`[ 99, 111, ... ]`; see redactByteLists); also on the
+ * text with its `\uXXXX` escapes decoded (see redactDecoded).
  */
 export function redactWhole(text: string, secrets: readonly string[]): string {
-  return redactPrepared(text, prepare(secrets));
+  const forms = prepare(secrets);
+  return redactDecoded(text, (decoded) => redactPrepared(decoded, forms));
 }
 
 function redactPrepared(text: string, forms: PreparedForms): string {

@@ -65,7 +65,8 @@ function computeForms(secrets: readonly string[]): string[] {
  * The encoded forms of `value` that a server may echo in an error (redaction matches them in
  * any letter case, so one form stands for upper- and lower-case hex):
  * - URL-encoded (`encodeURIComponent`), and every byte percent-encoded (`%63%6F...`);
- * - JSON-escaped: `/` as `\/` (PHP, some Java encoders);
+ * - JSON-escaped: `/` as `\/` (PHP, some Java encoders); characters written as `\uXXXX` are not
+ *   enumerated here: the redactor decodes those escapes before matching (`redactDecoded`);
  * - base64 and base64url, whole and inside a longer value (see {@link base64Forms});
  * - HTML character references, decimal (`&#99;&#111;...`) and hex (`&#x63;&#x6F;...`);
  * - a byte array as JSON writes it (`99,111,...`, the `data` of a Node Buffer's JSON); other

@@ -1,5 +1,6 @@
 import type { ResampleOffload } from '../audio/resample-offload.js';
 import type { ResolvedProviderConfig } from '../config/index.js';
+import type { ErrorRedactor } from '../errors/redact.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import type { Capability } from '../types/route-result.js';
 import type { RouteCandidate, RouteRun } from './route-run.js';
@@ -91,6 +92,11 @@ export interface CallContext {
   logger: Logger | undefined;
   /** Where TTS streams resample (the router's worker thread or the event loop); undefined: the event loop. */
   resampling?: ResampleOffload;
+  /**
+   * The router's redactor (RouteRun.redact): also applied to an error of the caller's own text
+   * or audio stream quoted in a RequestError; undefined: none.
+   */
+  redact?: ErrorRedactor;
 }
 
 /**

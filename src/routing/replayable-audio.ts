@@ -1,6 +1,7 @@
 import { containerOf } from '../audio/container-sniff.js';
 import { formatLabel, sameFormat } from '../audio/format.js';
 import { isWavHeader, WAV_SNIFF_BYTES } from '../audio/wav-sniff.js';
+import type { ErrorRedactor } from '../errors/redact.js';
 import { RequestError } from '../errors/request-error.js';
 import type { AbortSource } from '../internal/abort-link.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
@@ -40,10 +41,13 @@ export class ReplayableAudio {
   #ended = false;
   #failure: { error: RequestError } | undefined;
   #pull: Promise<void> | undefined;
+  readonly #redact: ErrorRedactor | undefined;
 
-  constructor(source: AsyncIterable<Uint8Array | AudioChunk>, format: AudioFormat) {
+  /** `redact`: the router's redactor, applied to an error of the caller's audio (see callerFailure). */
+  constructor(source: AsyncIterable<Uint8Array | AudioChunk>, format: AudioFormat, redact?: ErrorRedactor) {
     this.#source = source[Symbol.asyncIterator]();
     this.#format = format;
+    this.#redact = redact;
   }
 
   /** Bytes kept now (after trimming). */
@@ -217,7 +221,7 @@ export class ReplayableAudio {
         this.#total += data.byteLength;
       }
     } catch (error) {
-      this.#failure = { error: callerFailure('audio', error) };
+      this.#failure = { error: callerFailure('audio', error, this.#redact) };
     }
   }
 }

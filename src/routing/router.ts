@@ -108,6 +108,14 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         logger,
       })
     : undefined;
+  // Every configured secret (API keys, headers, AWS credentials) leaves every provider error,
+  // and every error of the caller's own input that a RequestError quotes; provider and route
+  // names stay readable even when one is the start of a secret.
+  const redact = createErrorRedactor(
+    collectSecretLiterals(resolved),
+    [...Object.keys(resolved.providers), ...Object.keys(resolved.routes)],
+    collectConfigIds(resolved),
+  );
   const planner = new RoutePlanner(
     resolved,
     adapters,
@@ -123,11 +131,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       tracing,
       // Every configured secret (API keys, headers, AWS credentials) leaves every provider error;
       // provider and route names stay readable even when one is the start of a secret.
-      redact: createErrorRedactor(
-        collectSecretLiterals(resolved),
-        [...Object.keys(resolved.providers), ...Object.keys(resolved.routes)],
-        collectConfigIds(resolved),
-      ),
+      redact,
     },
     health,
     options.random,
@@ -136,7 +140,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   const resampling = new ResampleOffload(options.resampleOffload, (message, attributes) =>
     logger?.warn(message, attributes),
   );
-  const context: CallContext = { closeSignal: closing.signal, logger, resampling };
+  const context: CallContext = { closeSignal: closing.signal, logger, resampling, redact };
   /** voiceTurn()'s check of each stage before the first one starts (routing/preflight.ts). */
   const preflight: Preflight = (c) =>
     c.capability === 'tts'

@@ -18,7 +18,7 @@ import { ReplayableAudio } from './replayable-audio.js';
  * is in (non-streaming) has its first-chunk clock started when the caller's audio ends.
  */
 export function sttCall(request: SttRequest, context: CallContext): CapabilityCall<TranscriptEvent, 'stt'> {
-  const audio = new ReplayableAudio(request.audio, request.format);
+  const audio = new ReplayableAudio(request.audio, request.format, context.redact);
   /** Byte offset in the caller's audio where the next provider starts after a mid-stream failure. */
   let replayFrom = 0;
   /**

@@ -1,4 +1,6 @@
 import { AbortError } from '../errors/abort-error.js';
+import type { ErrorRedactor } from '../errors/redact.js';
+import { redactedCopy } from '../errors/redacted-copy.js';
 import { RequestError } from '../errors/request-error.js';
 import type { TtsTextPiece, WordTiming } from '../providers/types.js';
 import { ClauseSplitter } from '../text/clause-splitter.js';
@@ -50,17 +52,27 @@ export class TtsProgress {
   readonly #source: string | AsyncIterable<string>;
   readonly #locale: string | undefined;
   readonly #signals: readonly AbortSignal[];
+  readonly #redact: ErrorRedactor | undefined;
   readonly #onAbort = () => this.stop();
   /** Sentences whose audio has been handed to the caller in full. */
   delivered = 0;
   /** The sentence being spoken, when part of its audio has reached the caller. */
   cut: SentenceCut | undefined;
 
-  /** `signals`: each one, aborted, stops the call's text (the call's signal, the router's close). */
-  constructor(text: string | AsyncIterable<string>, locale?: string, signals: readonly AbortSignal[] = []) {
+  /**
+   * `signals`: each one, aborted, stops the call's text (the call's signal, the router's close).
+   * `redact`: the router's redactor, applied to an error of the caller's text (see callerFailure).
+   */
+  constructor(
+    text: string | AsyncIterable<string>,
+    locale?: string,
+    signals: readonly AbortSignal[] = [],
+    redact?: ErrorRedactor,
+  ) {
     this.#source = text;
     this.#locale = locale;
     this.#signals = signals;
+    this.#redact = redact;
   }
 
   /** True once the text ended (not stopped, not failed) and every sentence of it was delivered. */
@@ -289,7 +301,7 @@ export class TtsProgress {
       // Complete sentences held to be joined to the next clause are still spoken (the caller
       // may have shown them); an unfinished sentence is not.
       this.#add(splitter.cutShort());
-      this.#failure = { error: callerFailure('text', error) };
+      this.#failure = { error: callerFailure('text', error, this.#redact) };
     }
     this.#iterator = undefined;
     this.#ended = true;
@@ -333,9 +345,19 @@ export function oneSentence(text: string): boolean {
   return ONE_SENTENCE.test(text);
 }
 
-/** An error of the caller's own input stream `field`, as a RequestError whose cause is that error. */
-export function callerFailure(field: string, error: unknown): RequestError {
+/**
+ * An error of the caller's own input stream `field`, as a RequestError whose cause is that
+ * error, quoted in the message (`the caller's text stream threw (Error: ...)`). With `redact`
+ * (the router's: every configured secret, and anything shaped like a credential), no secret
+ * reaches the message or the cause chain: when the caller's error holds one, the cause is a
+ * cleaned copy of it (see redactedCopy; the caller's own error object is left as it is),
+ * otherwise the caller's error itself.
+ */
+export function callerFailure(field: string, error: unknown, redact?: ErrorRedactor): RequestError {
   if (RequestError.isInstance(error)) return error;
-  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return new RequestError(field, `the caller's ${field} stream threw (${what})`, { cause: error });
+  const cause = redact ? redactedCopy(error, redact) : error;
+  let what = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  // A thrown value's own toString() is not walked by the copy.
+  if (redact) what = redactedCopy(what, redact);
+  return new RequestError(field, `the caller's ${field} stream threw (${what})`, { cause });
 }

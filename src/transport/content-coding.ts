@@ -4,7 +4,9 @@ import { ProtocolError } from '../errors/index.js';
  * The content coding of a response body that the wire handed over undecoded (`gzip`, `br`,
  * `deflate`, `zstd`, ...; several, comma-separated, as the header lists them), or undefined for
  * none or `identity`. voxroute's default wire (undici's dispatcher) neither asks for a coding
- * (no `Accept-Encoding`) nor decodes one, so such a body's bytes are not what the response's
+ * (its adapters send `Accept-Encoding: identity`, {@link ACCEPT_IDENTITY}) nor decodes one, so
+ * such a body's bytes (a server that ignores the header, or a coding the provider config's
+ * headers asked for) are not what the response's
  * Content-Type says: compressed bytes taken as PCM would play as noise. The fetch wire decodes
  * the codings it knows (`decodedByWire`).
  */
@@ -29,4 +31,26 @@ export function encodedBodyError(provider: string, coding: string): ProtocolErro
     `Provider '${provider}' sent a ${coding}-encoded body (Content-Encoding), which voxroute neither asks for nor decodes`,
     { provider, retryable: true, partialOutput: false },
   );
+}
+
+/**
+ * The request header that asks for a body as it is, with no content coding (RFC 9110 section
+ * 12.5.3: a request without Accept-Encoding lets the server pick any coding, and a body that
+ * voxroute's default wire would then have to refuse, see {@link undecodedCoding}). Adapters add
+ * it where they build a request's headers once (per endpoint, or in a header literal), so no
+ * request pays for an extra object: see {@link withAcceptIdentity}.
+ */
+export const ACCEPT_IDENTITY: Readonly<Record<string, string>> = Object.freeze({
+  'accept-encoding': 'identity',
+});
+
+/**
+ * `headers` with `accept-encoding: identity` added, in place, unless one of its names already is
+ * `accept-encoding` (in any letter case: the provider config's `headers` set it, and win).
+ * Returns `headers`.
+ */
+export function withAcceptIdentity(headers: Record<string, string>): Record<string, string> {
+  for (const name in headers) if (name.toLowerCase() === 'accept-encoding') return headers;
+  headers['accept-encoding'] = 'identity';
+  return headers;
 }

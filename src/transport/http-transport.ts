@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { AbortError } from '../errors/index.js';
 import { systemClock } from '../internal/clock.js';
 import { loadUndici, tunedAgentOptions } from './agent.js';
+import { ACCEPT_IDENTITY } from './content-coding.js';
 import { Exchange, type ExchangeSettings } from './exchange.js';
 import { fetchWire } from './fetch-wire.js';
 import { PendingConnects } from './pending-connects.js';
@@ -48,7 +49,7 @@ import type { Wire, WireRequest } from './wire.js';
  * retryable), and AbortError when the signal aborts or after `cancel()`. Every failure closes the
  * connection; `partialOutput` is true when body bytes had reached the consumer.
  *
- * `preconnect(origin)` sends `OPTIONS /` to the origin and reads the answer to its end, whatever
+ * `preconnect(origin)` sends `OPTIONS /` (with `accept-encoding: identity`) to the origin and reads the answer to its end, whatever
  * its status, leaving a warm keep-alive connection (TCP, TLS) in the pool. undici has no way to
  * open a pooled connection without a request (nodejs/undici#317); OPTIONS rather than HEAD,
  * because Node's http server closes the connection after a HEAD answer without a length. `close()` aborts every exchange in
@@ -140,6 +141,7 @@ class DefaultHttpTransport implements HttpTransport {
         provider: options.provider ?? url.host,
         method: 'OPTIONS',
         url: `${url.origin}/`,
+        headers: ACCEPT_IDENTITY,
         signal: options.signal,
         deadlines: { totalMs: options.timeoutMs ?? 10_000, connectMs: options.connectMs },
       },

@@ -1,3 +1,4 @@
+import { withAcceptIdentity } from '../../transport/content-coding.js';
 import type { HttpResponse } from '../../transport/types.js';
 import { parseBaseUrl, requireApiKey, urlUnder } from '../shared/base-url.js';
 import type { AttemptContext } from '../types.js';
@@ -26,7 +27,8 @@ const OWN_HEADERS = new Set(['x-api-key', 'authorization', 'anthropic-version', 
  *   plus `/v1/messages` (PROTOCOLS.md 6b: the official client's `baseURL` excludes `/v1`);
  * - headers: the custom `headers` except those the adapter owns, then `x-api-key: <apiKey>`
  *   (or `authorization: Bearer <apiKey>` with `authHeader: 'bearer'`), `anthropic-version`
- *   (default `2023-06-01`), `content-type: application/json` and `accept: text/event-stream`.
+ *   (default `2023-06-01`), `content-type: application/json`, `accept: text/event-stream` and
+ *   `accept-encoding: identity` (unless the custom headers set `accept-encoding`).
  * Throws ConfigError (path `providers.<name>.baseUrl`) when `baseUrl` is not an http(s) URL or
  * holds credentials, and (path `providers.<name>.apiKey`) when `apiKey` is empty.
  */
@@ -44,6 +46,8 @@ export function createEndpoint(options: AnthropicAdapterOptions): AnthropicEndpo
   headers['anthropic-version'] = options.anthropicVersion ?? ANTHROPIC_VERSION;
   headers['content-type'] = 'application/json';
   headers.accept = 'text/event-stream';
+  // No compressed body, unless the custom headers ask for one.
+  withAcceptIdentity(headers);
   return { provider, messagesUrl: messagesUrl.href, headers };
 }
 

@@ -39,7 +39,8 @@ export function speakQuery(request: ProviderTtsRequest, provider: string): Array
 
 /**
  * Text-to-speech over `POST {baseUrl}/v1/speak` (PROTOCOLS.md 3.3), through `attempt.transport`
- * with `Authorization: Token <key>`, `Content-Type: application/json` and the body
+ * with `Authorization: Token <key>`, `Content-Type: application/json`, `Accept-Encoding:
+ * identity` and the body
  * `{"text": ...}`. The audio is streamed as it arrives, labelled with the format the answer's
  * Content-Type names (`audio/L16; rate=24000` is PCM s16le at 24000 Hz, `audio/basic` mu-law at
  * 8000 Hz, `audio/x-alaw` A-law...), the requested one for what it does not name or when it has
@@ -74,6 +75,8 @@ export function createDeepgramSpeak(endpoint: DeepgramEndpoint): TtsProvider {
             authorization: authorizationOf(endpoint),
             'content-type': 'application/json',
             accept: 'audio/*, application/octet-stream',
+            // No compressed body (voxroute does not decode one).
+            'accept-encoding': 'identity',
           },
           body: JSON.stringify({ text: request.text }),
           signal: attempt.signal,

@@ -63,7 +63,7 @@ const WHAT = 'ElevenLabs answer';
 
 /**
  * Text-to-speech over `POST {baseUrl}/v1/text-to-speech/{voice}/stream?output_format=<format>`
- * (PROTOCOLS.md 4.2, ELJS): header `xi-api-key`, JSON body of {@link streamRequestBody},
+ * (PROTOCOLS.md 4.2, ELJS): headers `xi-api-key` and `accept-encoding: identity`, JSON body of {@link streamRequestBody},
  * `optimize_streaming_latency` in the query when configured. Yields the body's chunks as they
  * arrive (they may split a sample), labelled with `request.format`, or with what the
  * Content-Type names when it names a raw format (`audio/L16; rate=16000`, `audio/basic`...);
@@ -96,7 +96,13 @@ export async function* httpStream(
       provider,
       method: 'POST',
       url,
-      headers: { 'xi-api-key': endpoint.apiKey, 'content-type': 'application/json', accept: '*/*' },
+      headers: {
+        'xi-api-key': endpoint.apiKey,
+        'content-type': 'application/json',
+        accept: '*/*',
+        // No compressed body (voxroute does not decode one).
+        'accept-encoding': 'identity',
+      },
       body: JSON.stringify(streamRequestBody(request, options)),
       signal: attempt.signal,
       onErrorStatus: attempt.onErrorStatus,

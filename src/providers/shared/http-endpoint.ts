@@ -1,3 +1,4 @@
+import { withAcceptIdentity } from '../../transport/content-coding.js';
 import type { HttpResponse } from '../../transport/types.js';
 import type { AttemptContext } from '../types.js';
 import { parseBaseUrl, urlUnder } from './base-url.js';
@@ -64,7 +65,8 @@ export function requestHeaders(endpoint: HttpEndpoint, own: Record<string, strin
 }
 
 /**
- * POSTs `body` to `url` through the attempt's transport with the endpoint's headers, the
+ * POSTs `body` to `url` through the attempt's transport with the endpoint's headers (and
+ * `accept-encoding: identity` unless they set `accept-encoding`), the
  * attempt's signal and deadlines. Resolves with the 2xx response; throws what the transport
  * throws (ProviderError for an error status, TimeoutError, AbortError), an error status read
  * by `request.errors` when given (the provider's own reading of its error bodies, see
@@ -91,7 +93,8 @@ export function postToEndpoint(
 
 /**
  * Per endpoint, the headers of its POSTs by content type and accept: built once, frozen (the
- * transport only reads them), shared by every request of that pair.
+ * transport only reads them), shared by every request of that pair. They hold
+ * `accept-encoding: identity` unless the endpoint's headers name `accept-encoding`.
  */
 const postHeaderCache = new WeakMap<HttpEndpoint, Map<string, Map<string, Record<string, string>>>>();
 
@@ -108,7 +111,10 @@ function postHeaders(endpoint: HttpEndpoint, contentType: string, accept: string
   }
   let headers = byAccept.get(accept);
   if (!headers) {
-    headers = Object.freeze(requestHeaders(endpoint, { 'content-type': contentType, accept }));
+    // No compressed body: `accept-encoding: identity`, unless the config's headers set one.
+    headers = Object.freeze(
+      withAcceptIdentity(requestHeaders(endpoint, { 'content-type': contentType, accept })),
+    );
     byAccept.set(accept, headers);
   }
   return headers;
