@@ -132,9 +132,11 @@ export interface Router {
   /** Chat: text deltas, tool calls, then one finish event. */
   chat(request: ChatRequest): RoutedStream<ChatEvent>;
   /**
-   * Opens connections (keep-alive) to every provider's origin, loads the resampler and the
-   * runtime's sentence break rules (15 to 20 ms the first time a process splits text into
-   * sentences) ahead of the first call, so no caller pays for a cold start. Never throws.
+   * Opens connections (keep-alive) to every provider's origin, loads the resampler, the
+   * providers' adapter code (loading since `createRouter()`: about 20 ms of compile, and a
+   * SageMaker provider's AWS SDK) and the runtime's sentence break rules (15 to 20 ms the first
+   * time a process splits text into sentences) ahead of the first call, so no caller pays for a
+   * cold start. Never throws.
    */
   warmup(): Promise<void>;
   /** Latency, error and in-flight figures per (provider, capability, model). */
