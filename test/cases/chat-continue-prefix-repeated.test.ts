@@ -9,9 +9,7 @@
  * their own (node:http on loopback, written here); the cut waits until the caller has the
  * reply's first text.
  */
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type ChatEvent,
@@ -21,60 +19,20 @@ import {
   type Router,
   type RouterConfig,
 } from '../../src/index.js';
+import { anthropicSse, chatWireServer, openAiChunk, openAiSse, writeFlushed } from '../helpers/chat-wire.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-/** A loopback HTTP server: its base URL, and the JSON body of every request it got, in order. */
-interface ChatWire {
-  url: string;
-  bodies: Array<Record<string, unknown> & { messages: unknown[] }>;
-}
-
-/** Serves `handler` on 127.0.0.1 until the end of the test, recording each request's JSON body. */
-async function server(handler: (res: ServerResponse) => void | Promise<void>): Promise<ChatWire> {
-  const bodies: ChatWire['bodies'] = [];
-  const sockets: Socket[] = [];
-  const http = createServer((req: IncomingMessage, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => {
-      bodies.push(JSON.parse(Buffer.concat(parts).toString()) as ChatWire['bodies'][number]);
-      void Promise.resolve(handler(res)).catch(() => res.destroy());
-    });
-  });
-  http.on('connection', (s) => sockets.push(s));
-  http.listen(0, '127.0.0.1');
-  await once(http, 'listening');
-  closers.push(async () => {
-    for (const s of sockets) s.destroy();
-    await new Promise<void>((resolve) => http.close(() => resolve()));
-  });
-  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, bodies };
-}
-
-/** SSE frames of `values` (`data:` only, as OpenAI sends them). */
-const sse = (values: ReadonlyArray<unknown>) =>
-  values.map((v) => `data: ${typeof v === 'string' ? v : JSON.stringify(v)}\n\n`).join('');
-
-/** Anthropic SSE frames: `event:` equal to the data's `type`. */
-const anthropicSse = (events: ReadonlyArray<Record<string, unknown>>) =>
-  events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
-
-/** An OpenAI chat.completion.chunk with `delta` and an optional finish reason. */
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
-  id: 'chatcmpl-prefix',
-  object: 'chat.completion.chunk',
-  created: 1_700_000_000,
-  model: 'm',
-  choices: [{ index: 0, delta, finish_reason: finish }],
-});
-
-/** Writes `text` and resolves once it is flushed to the socket. */
-const write = (res: ServerResponse, text: string) =>
-  new Promise<void>((resolve, reject) => res.write(text, (error) => (error ? reject(error) : resolve())));
+/** Serves `handler` on 127.0.0.1 until the end of the test (see chatWireServer). */
+const server = (handler: (res: ServerResponse) => void | Promise<void>) => chatWireServer(handler, closers);
+const sse = openAiSse;
+const write = writeFlushed;
+/** An OpenAI chat.completion.chunk of this file's reply. */
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+  openAiChunk('chatcmpl-prefix', delta, finish);
 
 /** A gate the test opens once the caller has the reply's first text. */
 function gate(): { opened: Promise<void>; open: () => void } {

@@ -1,0 +1,62 @@
+/**
+ * Small chat servers for case tests, written here (node:http on loopback), not voxroute's mocks:
+ * they speak OpenAI's and Anthropic's chat SSE on their own and record each request's JSON body.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** A loopback HTTP server: its base URL, and the JSON body of every request it got, in order. */
+export interface ChatWire {
+  url: string;
+  bodies: Array<Record<string, unknown> & { messages: unknown[] }>;
+}
+
+/**
+ * Serves `handler` on 127.0.0.1, recording each request's JSON body; pushes its close (which
+ * destroys the open sockets first) onto `closers`, for the test's afterEach.
+ */
+export async function chatWireServer(
+  handler: (res: ServerResponse) => void | Promise<void>,
+  closers: Array<() => Promise<void>>,
+): Promise<ChatWire> {
+  const bodies: ChatWire['bodies'] = [];
+  const sockets: Socket[] = [];
+  const http = createServer((req: IncomingMessage, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => {
+      bodies.push(JSON.parse(Buffer.concat(parts).toString()) as ChatWire['bodies'][number]);
+      void Promise.resolve(handler(res)).catch(() => res.destroy());
+    });
+  });
+  http.on('connection', (s) => sockets.push(s));
+  http.listen(0, '127.0.0.1');
+  await once(http, 'listening');
+  closers.push(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  });
+  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, bodies };
+}
+
+/** SSE frames of `values` (`data:` only, as OpenAI sends them). */
+export const openAiSse = (values: ReadonlyArray<unknown>): string =>
+  values.map((v) => `data: ${typeof v === 'string' ? v : JSON.stringify(v)}\n\n`).join('');
+
+/** Anthropic SSE frames: `event:` equal to the data's `type`. */
+export const anthropicSse = (events: ReadonlyArray<Record<string, unknown>>): string =>
+  events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+
+/** An OpenAI chat.completion.chunk with `id`, `delta` and an optional finish reason. */
+export const openAiChunk = (id: string, delta: Record<string, unknown>, finish: string | null = null) => ({
+  id,
+  object: 'chat.completion.chunk',
+  created: 1_700_000_000,
+  model: 'm',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+
+/** Writes `text` and resolves once it is flushed to the socket. */
+export const writeFlushed = (res: ServerResponse, text: string): Promise<void> =>
+  new Promise<void>((resolve, reject) => res.write(text, (error) => (error ? reject(error) : resolve())));
