@@ -34,7 +34,15 @@ export default defineConfig([
     treeshake: true,
     // Optional peer dependencies of voxroute/testing (msw, ws, selfsigned), voxroute/ai-sdk (types only) and
     // voxroute/livekit; never bundled, so the app's own copies are the ones used.
-    external: ['voxroute', 'msw', 'ws', 'selfsigned', '@ai-sdk/provider', '@livekit/agents', '@livekit/rtc-node'],
+    external: [
+      'voxroute',
+      'msw',
+      'ws',
+      'selfsigned',
+      '@ai-sdk/provider',
+      '@livekit/agents',
+      '@livekit/rtc-node',
+    ],
   },
   {
     entry: { 'cli/main': 'src/cli/main.ts' },
