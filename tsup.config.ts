@@ -12,7 +12,9 @@ export default defineConfig([
     // dist/ is emptied by the build script before tsup runs (the configs build at once).
     clean: false,
     target: 'node20',
-    splitting: true,
+    // tsup's default: split the ESM build (chunks loaded with import()), not the CommonJS one,
+    // where a dynamic import() of a chunk fails in sandboxes that refuse it (Jest without
+    // --experimental-vm-modules): there the adapters' code is in the file, run on first use.
     treeshake: true,
   },
   {
@@ -30,7 +32,7 @@ export default defineConfig([
     sourcemap: true,
     clean: false,
     target: 'node20',
-    splitting: true,
+    // Split in ESM only (tsup's default), as above.
     treeshake: true,
     // Optional peer dependencies of voxroute/testing (msw, ws, selfsigned), voxroute/ai-sdk (types only) and
     // voxroute/livekit; never bundled, so the app's own copies are the ones used.

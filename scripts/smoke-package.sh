@@ -14,6 +14,14 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 [ -f dist/index.js ] || { echo "smoke-package: no dist/; run 'npm run build' first" >&2; exit 1; }
+# The CommonJS files load none of the package's own files with import(): sandboxes such as Jest
+# (without --experimental-vm-modules) refuse a dynamic import() in CommonJS, and every call of a
+# router would fail there. (import() of an optional package stays: it is caught and reported.)
+if grep -nE "import\\(['\"]\\.{1,2}/" dist/*.cjs dist/*/*.cjs; then
+  echo "smoke-package: a CommonJS file of dist/ loads a file of the package with import()" >&2
+  exit 1
+fi
+echo "ok: no CommonJS file of dist/ loads a file of the package with import()"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/voxroute-smoke.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT

@@ -1,3 +1,4 @@
+import { VoxrouteError } from '../errors/voxroute-error.js';
 import type {
   AttemptContext,
   ChatProvider,
@@ -44,8 +45,9 @@ export interface LazyAdapterParts {
  * SageMaker's SDK, too), so the router starts an attempt's clock only then: a provider is not
  * charged for the load. Once built, the adapter is handed to `loaded` and the stand-in only
  * forwards to it (calls already planned on the stand-in). A failed load rejects nothing: it is
- * remembered, thrown by a call that needs the adapter (which the router turns into that
- * attempt's failure), and tried again by the next `ready()`. `close()` waits for a load in
+ * remembered as a VoxrouteError (the load's error as `cause`), thrown by a call that needs the
+ * adapter (the router ends that call with it and charges no provider: the install, not the
+ * provider, is at fault), and tried again by the next `ready()`. `close()` waits for a load in
  * progress and closes what it built.
  */
 export function lazyAdapter(parts: LazyAdapterParts): ProviderAdapter {
@@ -61,7 +63,12 @@ export function lazyAdapter(parts: LazyAdapterParts): ProviderAdapter {
         return adapter.ready?.();
       },
       (error: unknown) => {
-        failure = error;
+        // Not the provider's fault (a damaged install; every provider shares the module): a
+        // usage-class error, which ends the call without charging any provider.
+        failure = new VoxrouteError(
+          `The adapter code of provider '${parts.name}' could not be loaded (is the voxroute install complete?)`,
+          { cause: error },
+        );
         loading = undefined;
       },
     );

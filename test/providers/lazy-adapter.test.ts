@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { VoxrouteError } from '../../src/errors/voxroute-error.js';
 import { lazyAdapter } from '../../src/providers/lazy-adapter.js';
 import type {
   AttemptContext,
@@ -103,9 +104,19 @@ describe('lazyAdapter', () => {
     // The first load's failure: ready() resolves, it never rejects.
     await expect(stand.ready?.()).resolves.toBeUndefined();
     expect(stand.stt).toBeUndefined();
-    expect(() =>
-      stand.tts!.synthesize({ text: 'x', voice: 'v', format: STT.inputFormats[0]! }, {} as AttemptContext),
-    ).toThrow(failure);
+    let thrown: unknown;
+    try {
+      stand.tts!.synthesize({ text: 'x', voice: 'v', format: STT.inputFormats[0]! }, {} as AttemptContext);
+    } catch (error) {
+      thrown = error;
+    }
+    // Not the provider's fault: a VoxrouteError (a usage error to the router: no provider charged).
+    expect(VoxrouteError.isInstance(thrown)).toBe(true);
+    expect((thrown as VoxrouteError).code).toBe('VOXROUTE_ERROR');
+    expect((thrown as Error).message).toBe(
+      "The adapter code of provider 'a' could not be loaded (is the voxroute install complete?)",
+    );
+    expect((thrown as Error).cause).toBe(failure);
     // The next ready() loads again, and this time the adapter is built.
     await stand.ready?.();
     expect(loads).toBe(2);
