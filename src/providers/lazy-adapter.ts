@@ -39,8 +39,8 @@ export interface LazyAdapterParts {
 
 /**
  * A stand-in for a provider adapter whose code loads in the background, so that
- * `import('voxroute')` does not compile the code of every provider kind, only of the kinds a
- * config names, once a router is made. The load starts at once; `ready()` (see
+ * `import('voxroute')` compiles no provider's code: it loads once a router is made. The load
+ * starts at once; `ready()` (see
  * `ProviderAdapter.ready`) resolves when it has ended (and the adapter's own `ready()`, e.g.
  * SageMaker's SDK, too), so the router starts an attempt's clock only then: a provider is not
  * charged for the load. Once built, the adapter is handed to `loaded` and the stand-in only
