@@ -20,9 +20,6 @@ export class RequestError extends VoxrouteError {
   override readonly code = 'REQUEST_INVALID';
   /** The request field at fault, as a dotted path, e.g. `'format.sampleRate'`, `'messages.2.content'`, `'audio'`. */
   readonly field: string;
-  /** The message after its `Invalid request field '<field>': ` prefix. */
-  readonly #detail: string;
-
   /**
    * `partialOutput` (default false): the call had already yielded output when the caller's own
    * input stream failed (see {@link afterOutput}).
@@ -35,17 +32,18 @@ export class RequestError extends VoxrouteError {
     });
     this.name = 'RequestError';
     this.field = field;
-    this.#detail = message;
   }
 
   /**
    * This error as thrown by a call that had already yielded output (the caller's text or audio
    * stream failed mid-call): the same field, message and cause, `partialOutput: true`. Returns
-   * `this` when it already says so.
+   * `this` when it already says so. Reads only own properties, so it works on a redacted copy too.
    */
   afterOutput(): RequestError {
     if (this.partialOutput) return this;
-    return new RequestError(this.field, this.#detail, { cause: this.cause, partialOutput: true });
+    const prefix = `Invalid request field '${this.field}': `;
+    const detail = this.message.startsWith(prefix) ? this.message.slice(prefix.length) : this.message;
+    return new RequestError(this.field, detail, { cause: this.cause, partialOutput: true });
   }
 
   static override isInstance(error: unknown): error is RequestError {

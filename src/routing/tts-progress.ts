@@ -347,14 +347,15 @@ export function oneSentence(text: string): boolean {
 
 /**
  * An error of the caller's own input stream `field`, as a RequestError whose cause is that
- * error, quoted in the message (`the caller's text stream threw (Error: ...)`). With `redact`
- * (the router's: every configured secret, and anything shaped like a credential), no secret
- * reaches the message or the cause chain: when the caller's error holds one, the cause is a
- * cleaned copy of it (see redactedCopy; the caller's own error object is left as it is),
- * otherwise the caller's error itself.
+ * error, quoted in the message (`the caller's text stream threw (Error: ...)`); a RequestError
+ * the caller's stream threw is passed on as it is. With `redact` (the router's: every
+ * configured secret, and anything shaped like a credential), no secret reaches the message or
+ * the cause chain: when the caller's error holds one, the cause (or the passed-on
+ * RequestError) is a cleaned copy of it (see redactedCopy; the caller's own error object is
+ * left as it is), otherwise the caller's error itself.
  */
 export function callerFailure(field: string, error: unknown, redact?: ErrorRedactor): RequestError {
-  if (RequestError.isInstance(error)) return error;
+  if (RequestError.isInstance(error)) return redact ? redactedCopy(error, redact) : error;
   const cause = redact ? redactedCopy(error, redact) : error;
   let what = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
   // A thrown value's own toString() is not walked by the copy.

@@ -151,3 +151,73 @@ describe("an error of the caller's audio stream quoting a secret", () => {
     expect(stt.uploads).toEqual([]);
   });
 });
+
+describe("a RequestError thrown by the caller's own stream", () => {
+  it("redaction: a RequestError of the caller's text stream quoting a configured key is thrown as a cleaned copy", async () => {
+    const r = await ttsRouter();
+    const original = new RequestError('voice', `upstream refused key ${KEY}`);
+    async function* tokens() {
+      yield 'Hello there. ';
+      throw original;
+    }
+    const { error } = await drain(r.tts({ text: tokens(), voice: 'v' }));
+    expect(RequestError.isInstance(error)).toBe(true);
+    expect(error).toBeInstanceOf(RequestError);
+    expect(error).not.toBe(original);
+    const request = error as RequestError;
+    expect(request.name).toBe('RequestError');
+    expect(request.field).toBe('voice');
+    expect(request.message).toBe("Invalid request field 'voice': upstream refused key [redacted]");
+    // Audio was yielded before the text failed: the cleaned copy is thrown as after output.
+    expect(request.partialOutput).toBe(true);
+    expect(printed(request)).not.toContain(KEY.slice(0, 20));
+    // The caller's own error is left as it was.
+    expect(original.message).toBe(`Invalid request field 'voice': upstream refused key ${KEY}`);
+  });
+
+  it("redaction: a RequestError of the caller's audio stream quoting a configured key is thrown as a cleaned copy", async () => {
+    const stt = await batchStt('hello');
+    const r = router({
+      providers: {
+        a: { kind: 'openai-compatible', baseUrl: `${stt.url}/v1`, apiKey: KEY, stt: { model: 'whisper-1' } },
+      },
+      routes: { stt: { providers: ['a'] } },
+    });
+    const original = new RequestError('audio', `mic token ${KEY}`);
+    async function* mic() {
+      yield new Uint8Array(3200);
+      throw original;
+    }
+    const { items, error } = await drain(
+      r.stt({ audio: mic(), format: { encoding: 'pcm_s16le', sampleRate: 16_000 } }),
+    );
+    expect(items).toEqual([]);
+    expect(error).toBeInstanceOf(RequestError);
+    expect(error).not.toBe(original);
+    const request = error as RequestError;
+    expect(request.field).toBe('audio');
+    expect(request.message).toBe("Invalid request field 'audio': mic token [redacted]");
+    expect(printed(request)).not.toContain(KEY.slice(0, 20));
+    expect(original.message).toBe(`Invalid request field 'audio': mic token ${KEY}`);
+    expect(stt.uploads).toEqual([]);
+  });
+
+  it('a RequestError of the caller holding no secret is thrown as it is', async () => {
+    const stt = await batchStt('hello');
+    const r = router({
+      providers: {
+        a: { kind: 'openai-compatible', baseUrl: `${stt.url}/v1`, apiKey: KEY, stt: { model: 'whisper-1' } },
+      },
+      routes: { stt: { providers: ['a'] } },
+    });
+    const original = new RequestError('audio', 'the microphone was unplugged');
+    async function* mic() {
+      yield new Uint8Array(3200);
+      throw original;
+    }
+    const { error } = await drain(
+      r.stt({ audio: mic(), format: { encoding: 'pcm_s16le', sampleRate: 16_000 } }),
+    );
+    expect(error).toBe(original);
+  });
+});
