@@ -1,4 +1,5 @@
 import type { PartialToolCall } from '../types/chat.js';
+import type { Attempt } from '../types/route-result.js';
 import { hasCode, VoxrouteError, type VoxrouteErrorOptions } from './voxroute-error.js';
 
 /**
@@ -8,6 +9,14 @@ import { hasCode, VoxrouteError, type VoxrouteErrorOptions } from './voxroute-er
  * (partial transcripts are not in it: a final replaces them); undefined for tts. `toolCalls`
  * (chat only) holds the tool calls the failed provider had started in its reply. `cause` is the
  * provider's error.
+ *
+ * When the route tried to continue the stream on other providers (`midStream` `'resume'`,
+ * `'replay'` or `'continue'`) and each of them failed before adding any output, their failures
+ * are in this error too: `attempts` lists every attempt of the call with its `error` (the
+ * provider that failed after output, then each provider tried to continue the stream), and the
+ * message is `Provider '<provider>' failed after output had started: <cause message>`
+ * followed by `; continuing on '<provider>' failed: <error message>` for each of them, in order.
+ * Every error in it has had the router's redaction applied (no configured secret).
  *
  * A chat reply that had started a tool call is never continued on another provider (even with
  * the route's `midStream: 'continue'`): the continuation could only repeat or corrupt the call,
@@ -30,20 +39,32 @@ export class MidStreamError extends VoxrouteError {
    * too); `[]` when it had started none. Undefined for tts and stt.
    */
   readonly toolCalls: PartialToolCall[] | undefined;
+  /**
+   * Every attempt of the call, in the order they started, each with its `error`: the attempt
+   * that failed after output (its error is `cause`) and, when the route tried to continue the
+   * stream elsewhere, each attempt that failed doing so. `[]` when not given.
+   */
+  readonly attempts: Attempt[];
 
   /**
    * `partialOutput` is always set to true, whatever `options` say; `options.partialText`: the text
    * already delivered (undefined for tts); `options.toolCalls`: the tool calls the
-   * failed chat provider had started; `options.cause`: the provider's error.
+   * failed chat provider had started; `options.cause`: the provider's error;
+   * `options.attempts`: the call's attempts (default `[]`).
    */
   constructor(
     message: string,
-    options: VoxrouteErrorOptions & { partialText?: string; toolCalls?: PartialToolCall[] } = {},
+    options: VoxrouteErrorOptions & {
+      partialText?: string;
+      toolCalls?: PartialToolCall[];
+      attempts?: Attempt[];
+    } = {},
   ) {
     super(message, { ...options, partialOutput: true });
     this.name = 'MidStreamError';
     this.partialText = options.partialText;
     this.toolCalls = options.toolCalls;
+    this.attempts = options.attempts ?? [];
   }
 
   static override isInstance(error: unknown): error is MidStreamError {

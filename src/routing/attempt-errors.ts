@@ -3,7 +3,7 @@ import { ProviderError } from '../errors/provider-error.js';
 import type { ErrorRedactor } from '../errors/redact.js';
 import { VoxrouteError } from '../errors/voxroute-error.js';
 import type { PartialToolCall } from '../types/chat.js';
-import type { Capability } from '../types/route-result.js';
+import type { Attempt, Capability } from '../types/route-result.js';
 
 /**
  * True when an attempt's first pull shows an empty answer to a request with something to do
@@ -25,18 +25,30 @@ export function isReusedSocketReset(error: VoxrouteError): boolean {
 
 /**
  * The error that ends a stream after output: MidStreamError with the provider's error as its
- * cause, `partialText` for text capabilities, `toolCalls` for chat.
+ * cause, `partialText` for text capabilities, `toolCalls` for chat, and the call's `attempts`.
+ * `cut` is the attempt that failed after output: each attempt after it that failed (trying to
+ * continue the stream) is named in the message too. Every error has been redacted already (see
+ * normalize).
  */
 export function midStreamError(
   cause: VoxrouteError,
   provider: string,
   partialText: string,
-  toolCalls?: PartialToolCall[],
+  toolCalls: PartialToolCall[] | undefined,
+  attempts: Attempt[],
+  cut: Attempt,
 ): MidStreamError {
-  return new MidStreamError(`Provider '${provider}' failed after output had started: ${cause.message}`, {
+  let message = `Provider '${provider}' failed after output had started: ${cause.message}`;
+  for (const a of attempts.slice(attempts.indexOf(cut) + 1)) {
+    if (a.outcome !== 'failed' || a.error === undefined) continue;
+    const text = a.error instanceof Error ? a.error.message || a.error.name : String(a.error);
+    message += `; continuing on '${a.provider}' failed: ${text}`;
+  }
+  return new MidStreamError(message, {
     cause,
     provider,
     retryable: cause.retryable,
+    attempts,
     ...(partialText ? { partialText } : {}),
     ...(toolCalls ? { toolCalls } : {}),
   });

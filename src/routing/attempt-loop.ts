@@ -4,7 +4,7 @@ import type { VoxrouteError } from '../errors/voxroute-error.js';
 import type { Settle as SettleOf } from '../internal/once-stream.js';
 import { isRouterStall } from '../internal/stall.js';
 import type { AttemptContext } from '../providers/types.js';
-import type { RouteResult } from '../types/route-result.js';
+import type { Attempt, RouteResult } from '../types/route-result.js';
 import { AttemptCall, type FirstOutcome, type Running } from './attempt-call.js';
 import { isReusedSocketReset, midStreamError, normalize } from './attempt-errors.js';
 import type { CallScope } from './call-scope.js';
@@ -93,6 +93,8 @@ export async function* drive<T>(
     let callTtfc: number | undefined;
     let midStreamCause: VoxrouteError | undefined;
     let midStreamProvider = '';
+    /** The attempt that failed after output, while the call resumes elsewhere. */
+    let midStreamAttempt: Attempt | undefined;
     /** The context of the attempt that failed after output, while the call resumes elsewhere. */
     let midStreamContext: AttemptContext | undefined;
     for (;;) {
@@ -234,6 +236,8 @@ export async function* drive<T>(
             midStreamProvider,
             call.partialText,
             run.toolCalls?.(midStreamContext),
+            attempts,
+            midStreamAttempt!,
           ),
         );
       }
@@ -334,10 +338,20 @@ export async function* drive<T>(
           midStreamCause = cause;
           midStreamProvider = c.provider;
           midStreamContext = context;
+          midStreamAttempt = winner.attempt;
           call.resuming = true;
           continue;
         }
-        throw call.fail(midStreamError(cause, c.provider, call.partialText, run.toolCalls?.(context)));
+        throw call.fail(
+          midStreamError(
+            cause,
+            c.provider,
+            call.partialText,
+            run.toolCalls?.(context),
+            attempts,
+            winner.attempt,
+          ),
+        );
       }
     }
   } finally {
