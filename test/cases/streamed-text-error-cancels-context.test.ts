@@ -32,10 +32,13 @@ interface CartesiaMessage {
  */
 async function cartesiaServer() {
   const messages: CartesiaMessage[] = [];
+  /** Every frame as received, in order. */
+  const frames: string[] = [];
   const heard = deferred<void>();
   const last = deferred<CartesiaMessage>();
   const wire = await wsServer((ws: WebSocket) => {
     ws.on('message', (raw) => {
+      frames.push(String(raw));
       const m = JSON.parse(String(raw)) as CartesiaMessage;
       messages.push(m);
       if (m.transcript) heard.resolve();
@@ -60,7 +63,7 @@ async function cartesiaServer() {
     },
     routes: { tts: { providers: ['c'] } },
   });
-  return { r, messages, heard: heard.promise, last: last.promise };
+  return { r, wire, messages, frames, heard: heard.promise, last: last.promise };
 }
 
 /**
@@ -126,6 +129,26 @@ describe('Cartesia WebSocket: the caller text throws', () => {
     expect(messages.every((m) => m.context_id === id)).toBe(true);
     expect(messages.some((m) => m.continue === false)).toBe(false);
     expect(messages.map((m) => m.transcript ?? '').join('')).toBe('Hello there and welcome to the');
+  });
+
+  it('socket-reuse: the cancelled context leaves the socket warm; the next call runs on the same connection', async () => {
+    const { r, wire, messages, frames, heard, last } = await cartesiaServer();
+    const first = await drain(
+      r.tts({ text: failingText(['Hello there and welcome to', ' the'], heard), voice: 'v' }),
+    );
+    expect((first.error as RequestError).message).toBe(CAUSE);
+    // The cancel is sent just before the socket goes back to the pool.
+    await last;
+    const id = messages[0]!.context_id;
+    expect(frames.at(-1)).toBe(`{"context_id":"${id}","cancel":true}`);
+
+    const second = await drain(r.tts({ text: 'Welcome back.', voice: 'v' }));
+    expect(second.error).toBeUndefined();
+    expect(Buffer.concat(second.items.map((c) => c.data))).toEqual(AUDIO);
+    expect(wire.connections).toBe(1);
+    const next = messages.at(-1)!;
+    expect([next.transcript, next.continue]).toEqual(['Welcome back.', false]);
+    expect(next.context_id).not.toBe(id);
   });
 
   it('after complete clauses only: they are spoken, the caller gets their audio, then the RequestError', async () => {

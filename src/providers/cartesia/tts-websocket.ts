@@ -27,9 +27,11 @@ function newContextId(): string {
 
 /**
  * How a context ended, which decides what happens to its socket: kept warm after `done` or an
- * `error` message (the server ended the context and the socket is sound), closed otherwise.
+ * `error` message (the server ended the context and the socket is sound) and after
+ * `cancelled` (the caller's text failed: the context is cancelled, the socket is sound), closed
+ * otherwise (`broken`).
  */
-type Outcome = 'done' | 'error-event' | 'broken';
+type Outcome = 'done' | 'error-event' | 'cancelled' | 'broken';
 
 /**
  * TTS over `/tts/websocket` (PROTOCOLS.md 1.5), one context per call on a socket of `pool`
@@ -53,10 +55,12 @@ type Outcome = 'done' | 'error-event' | 'broken';
  *   not counted while the consumer holds a chunk. A passed one throws TimeoutError (`partialOutput` when audio was
  *   yielded; e.g. 3 chunks then silence -> phase `idle`);
  * - abort of `attempt.signal` (AbortError), the consumer leaving early, a deadline or any other
- *   failure but an `error` message: sends `{context_id, cancel: true}` and closes the socket at
- *   once (a stalled socket is not trusted again; the next call gets a fresh one). After `done`
- *   or an `error` message the socket stays warm for the next call, and any late message of this
- *   context is discarded there;
+ *   failure but an `error` message or the text iterable's: sends `{context_id, cancel: true}`
+ *   and closes the socket at once (a stalled socket is not trusted again; the next call gets a
+ *   fresh one). When the text iterable throws, the context is cancelled the same way
+ *   (PROTOCOLS.md 1.5) but the socket, which did nothing wrong, stays warm when still open.
+ *   After `done` or an `error` message the socket stays warm too. On a warm socket any late
+ *   message of an ended context is discarded;
  * - the socket closing: an error close throws the transport's ProviderError (`status` = close
  *   code; a 1008 is retryable and not auth for a quota, concurrency, rate-limit or timeout
  *   reason, auth for a bad-key reason: `policyCloseVerdict`), a normal close before `done` a ProtocolError (truncated).
@@ -189,9 +193,15 @@ async function* onSocket(
     if (sent) awaited.flushed();
     return sent;
   };
+  // The text iterable's own error, when it threw (the caller's text failed, not the socket).
+  let textFailure: { error: unknown } | undefined;
+  const failText = (error: unknown) => {
+    textFailure ??= { error };
+    inbox.fail(error);
+  };
   // Our own text pieces are not the provider's activity: while a flush is owed, a caller
   // streaming tokens must not hide Cartesia's silence.
-  const text = sendText(request.text, send, flush, inbox);
+  const text = sendText(request.text, send, flush, { fail: failText });
   input.sentAll = () => text.sentAll();
   // The idle deadline runs from now while Cartesia owes an answer (see AwaitedText), before its
   // first audio too: an unanswered flush is its silence, whatever the first-chunk deadline.
@@ -226,14 +236,18 @@ async function* onSocket(
         return;
       }
     }
+  } catch (error) {
+    // The caller's text ended the context: cancelled below, the socket kept.
+    if (textFailure && error === textFailure.error) state.outcome = 'cancelled';
+    throw error;
   } finally {
     deadlines.stop();
     attempt.signal.removeEventListener('abort', onAbort);
     socket.detach(listener);
     text.stop();
     const { outcome } = state;
-    if (outcome === 'broken') socket.send({ context_id: contextId, cancel: true });
-    pool.release(socket, outcome !== 'broken' && text.sentAll());
+    if (outcome === 'broken' || outcome === 'cancelled') socket.send({ context_id: contextId, cancel: true });
+    pool.release(socket, outcome === 'cancelled' || (outcome !== 'broken' && text.sentAll()));
   }
 }
 

@@ -436,7 +436,7 @@ describe('Cartesia TTS over /tts/websocket (loopback, undici WebSocket)', () => 
     expect(loop.mock.sockets[0]!.closeCode).toBe(1000);
   });
 
-  it('a failing text source fails the call with its own error and closes the socket', async () => {
+  it('a failing text source fails the call with its own error, cancels the context and keeps the socket warm', async () => {
     const { loop, tts } = await start();
     const source = pushable<string>();
     source.push('Hello ');
@@ -448,7 +448,14 @@ describe('Cartesia TTS over /tts/websocket (loopback, undici WebSocket)', () => 
     source.fail(boom);
     const { error } = await collectUntilError({ [Symbol.asyncIterator]: () => iterator });
     expect(error).toBe(boom);
-    expect(await loop.mock.sockets[0]!.ended).toBe('aborted');
+    const id = messages(loop)[0]!.context_id;
+    await until(() => messages(loop).at(-1)?.cancel === true, 'the cancel arrived');
+    expect(messages(loop).at(-1)).toEqual({ context_id: id, cancel: true });
+    expect(loop.mock.sockets[0]!.outcome).toBe('pending');
+    const next = await collect(tts.synthesize({ text: 'Next.', voice: 'v', format }, loop.attempt()));
+    expect(audioOf(next)).toEqual(mockCartesiaAudio('Next.', format));
+    expect(loop.mock.calls('tts-websocket')).toBe(1);
+    expect(loop.mock.sockets).toHaveLength(1);
   });
 
   it("transport 'auto': a string goes to /tts/bytes, streamed text to the websocket", async () => {
