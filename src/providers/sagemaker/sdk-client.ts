@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { lazyImport } from '../../internal/lazy.js';
+import { withAcceptIdentity } from '../../transport/content-coding.js';
 import { connectDeadlineAgents } from './connect-deadline-agent.js';
 import { boundedErrorBody } from './error-body-deadline.js';
 import { guardEventStream } from './event-stream-guard.js';
@@ -40,6 +41,8 @@ export interface SdkStreamClientSettings {
  * being buffered, and a body that ends inside a message fails it too (errors errors.ts maps to
  * ProtocolErrors). An error status's body is read for at most the error-body deadline
  * (`boundedErrorBody`): one that stalls does not hold the call, and its status still decides.
+ * Every request asks for an uncompressed body (`accept-encoding: identity`, as every HTTP
+ * request of voxroute does: the SDK decodes no content coding), added before signing.
  */
 export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStreamClient {
   const clients = new Map<number, Promise<InstanceType<SdkModule['SageMakerRuntimeClient']>>>();
@@ -56,6 +59,16 @@ export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStr
           // (which leaves a timer behind after a refused connection when below 2000 ms).
           requestHandler: connectDeadlineAgents(connectMs),
         });
+        // Before signing (step `build`): no compressed body, which neither the SDK's event-stream
+        // decoder nor its error parser would decode (the SDK sends no Accept-Encoding).
+        made.middlewareStack?.add(
+          (next) => (args) => {
+            const headers = (args.request as { headers?: Record<string, string> } | undefined)?.headers;
+            if (headers) withAcceptIdentity(headers);
+            return next(args);
+          },
+          { step: 'build', name: 'voxrouteAcceptIdentity' },
+        );
         // Between the HTTP handler and the SDK's deserializer (step `deserialize`, after the
         // deserializer's `normal` priority): a successful answer's event stream is checked
         // for message lengths before the SDK's decoder buffers it, and for a cut message.

@@ -112,8 +112,9 @@ describe('InvokeEndpointWithBidirectionalStream over HTTP/2 (PROTOCOLS 5.5)', ()
     expect(record.path).toBe('/endpoints/whisper/invocations-bidirectional-stream');
     expect(record.headers['content-type']).toBe('application/vnd.amazon.eventstream');
     expect(record.headers['x-amz-content-sha256']).toBe('STREAMING-AWS4-HMAC-SHA256-EVENTS');
+    expect(record.headers['accept-encoding']).toBe('identity');
     expect(record.headers.authorization).toMatch(
-      /^AWS4-HMAC-SHA256 Credential=AKIDVOXROUTETEST\/\d{8}\/us-east-1\/sagemaker\/aws4_request, SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date;x-amz-security-token, Signature=[0-9a-f]{64}$/,
+      /^AWS4-HMAC-SHA256 Credential=AKIDVOXROUTETEST\/\d{8}\/us-east-1\/sagemaker\/aws4_request, SignedHeaders=accept-encoding;content-type;host;x-amz-content-sha256;x-amz-date;x-amz-security-token, Signature=[0-9a-f]{64}$/,
     );
     expect(record.headers['x-amz-security-token']).toBe(credentials.sessionToken);
     const input = record.body as SageMakerDuplexRecord;

@@ -154,6 +154,8 @@ export async function* runBidiStream<T>(
       host: url.host,
       'content-type': 'application/vnd.amazon.eventstream',
       'x-amz-content-sha256': STREAMING_PAYLOAD,
+      // No compressed body: the event-stream reader decodes no content coding.
+      'accept-encoding': 'identity',
     };
     if (target.targetVariant !== undefined) headers['x-amzn-sagemaker-target-variant'] = target.targetVariant;
     const signed = await signer.signRequest({ url, headers }, new Date());
