@@ -1,7 +1,8 @@
 /**
  * Import-time benchmark (DESIGN.md "Performance targets": `import 'voxroute'` under 50 ms).
  *
- * Run after `npm run build`: `node scripts/run-ts.mjs bench/import-time.ts [--runs N] [--json]`.
+ * Run after `npm run build`: `node scripts/run-ts.mjs bench/import-time.ts [--runs N] [--json]
+ * [--against DIR]`.
  *
  * Measures the BUILT package (dist/), as users get it: each sample is a fresh
  * `node --input-type=module -e` process that takes performance.now() just before and just after
@@ -12,9 +13,15 @@
  * packages it loads lazily (with `import()`, or synchronously on first use with the internal
  * `requirePackage('name')`, e.g. zod), and for `require('voxroute')` (dist/index.cjs). The cost
  * moved to first use is timed too: the first `createRouter()` after the import (which loads zod
- * and builds the config schema), and the provider adapters' module, which `createRouter()` loads
+ * and builds the config schema), and the module of the router's background code (the provider
+ * adapters, the transports, fleet-shared health, the resampler thread), which `createRouter()` loads
  * in the background. Targets are measured round-robin, N rounds (default 15), so
  * that a noisy moment hits all of them alike.
+ *
+ * `--against DIR`: also measures another build in the same rounds, alternated with this one:
+ * `import('voxroute')`, `require('voxroute')` and the first `createRouter()` from DIR, a
+ * package root with its own dist/ and node_modules (e.g. a worktree of another commit after
+ * `npm run build`), each sample run there so that `voxroute` resolves to DIR's dist/.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -28,6 +35,7 @@ import { fmt, summarize } from './stats.js';
 const args = benchArgs(import.meta.url, {
   runs: { type: 'string', default: '15' },
   json: { type: 'boolean', default: false },
+  against: { type: 'string' },
 });
 const RUNS = Number(args.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1)
@@ -50,6 +58,8 @@ interface Target {
    * is timed, e.g. the first `createRouter()`.
    */
   after?: string;
+  /** Where the sample runs (so that `voxroute` resolves to that package's dist/); default this repo. */
+  cwd?: string;
 }
 
 /** A small valid config: one OpenAI chat provider (no connection is opened by createRouter). */
@@ -86,16 +96,22 @@ function staticImports(entry: string): string[] {
 /**
  * Bare package names that the built files load lazily: with a dynamic `import()`, or with
  * voxroute's `requirePackage('name')` (src/internal/require-package.ts, a synchronous require
- * on first use).
+ * on first use). The files are the entry, its static chunks, and the package's own files it
+ * loads with `import()` (the router's background code) with theirs.
  */
 function dynamicImports(entry: string): string[] {
   const packages = new Set<string>();
   const files = [entry, ...staticChunkFiles(entry)];
   const lazyLoad = /\b(?:import|requirePackage\d*)\(\s*['"]([^'"]+)['"]\s*\)/g;
-  for (const file of files) {
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i] as string;
     for (const m of readFileSync(file, 'utf8').matchAll(lazyLoad)) {
       const spec = m[1] as string;
       if (!spec.startsWith('.')) packages.add(spec);
+      else if (spec.endsWith('.js')) {
+        const own = resolve(dirname(file), spec);
+        for (const f of [own, ...staticChunkFiles(own)]) if (!files.includes(f)) files.push(f);
+      }
     }
   }
   return [...packages].sort();
@@ -107,20 +123,42 @@ function staticChunkFiles(entry: string): string[] {
 }
 
 /**
- * The provider adapters' module of the ESM build (dist/adapters-<hash>.js), timed after the
+ * The module of the router's background code in the ESM build (dist/deferred-code-<hash>.js:
+ * the provider adapters, the transports, fleet-shared health, the resampler thread), timed after the
  * entry's import: the compile that `createRouter()` starts in the background (and `warmup()`
  * waits for). None when the build has no such file.
  */
-function adapterTargets(): Target[] {
-  const file = readdirSync(dist).find((f) => /^adapters-[\w-]+\.js$/.test(f));
+function backgroundCodeTargets(): Target[] {
+  const file = readdirSync(dist).find((f) => /^deferred-code-[\w-]+\.js$/.test(f));
   if (file === undefined) return [];
   const url = pathToFileURL(resolve(dist, file)).href;
   return [
     {
-      label: "adapters' code (createRouter() loads it)",
+      label: 'background code (createRouter() loads it)',
       spec: 'voxroute',
       after: `await import(${JSON.stringify(url)})`,
     },
+  ];
+}
+
+/** The label suffix of the targets of `--against`. */
+const AGAINST = '[against]';
+
+/**
+ * With `--against DIR`: the import, require and first createRouter() targets run in DIR, whose
+ * `voxroute` is its own dist/. None without the option.
+ */
+function againstTargets(): Target[] {
+  if (args.against === undefined) return [];
+  const dir = resolve(args.against);
+  if (!existsSync(resolve(dir, 'dist/index.js')) || !existsSync(resolve(dir, 'package.json')))
+    throw new Error(
+      `--against ${args.against}: no package.json and dist/index.js there (run its build first)`,
+    );
+  return [
+    { label: `import('voxroute') ${AGAINST}`, spec: 'voxroute', cwd: dir },
+    { label: `require('voxroute') ${AGAINST}`, spec: 'voxroute', cjs: true, cwd: dir },
+    { label: `${FIRST_ROUTER_LABEL} ${AGAINST}`, spec: 'voxroute', after: FIRST_ROUTER, cwd: dir },
   ];
 }
 
@@ -142,7 +180,7 @@ function sample(target: Target): number {
   const child = spawnSync(
     process.execPath,
     [...(target.cjs ? ['--input-type=commonjs'] : ['--input-type=module']), '-e', code],
-    { cwd: root, encoding: 'utf8', timeout: 30_000 },
+    { cwd: target.cwd ?? root, encoding: 'utf8', timeout: 30_000 },
   );
   const ms = Number(child.stdout);
   if (child.status !== 0 || !Number.isFinite(ms)) {
@@ -162,13 +200,17 @@ function main(): void {
   // Node's own modules load fast, except a few (http2 takes tens of ms): they are timed too.
   const builtins = statics.filter((s) => isBuiltin(s));
   const lazy = dynamicImports(entry).filter((s) => !isBuiltin(s) && !eager.includes(s));
+  const against = againstTargets();
   const targets: Target[] = [
     { label: "import('voxroute')", spec: 'voxroute' },
+    ...against.slice(0, 1),
     { label: "require('voxroute')", spec: 'voxroute', cjs: true },
+    ...against.slice(1, 2),
     { label: 'voxroute, its static imports preloaded', spec: 'voxroute', pre: statics },
     { label: FIRST_ROUTER_LABEL, spec: 'voxroute', after: FIRST_ROUTER },
-    // Moved off the import: createRouter() loads the adapters' module in the background.
-    ...adapterTargets(),
+    ...against.slice(2),
+    // Moved off the import: createRouter() loads the adapters', transports' and fleet's module in the background.
+    ...backgroundCodeTargets(),
     ...eager.map((s) => ({ label: `${s} alone (static dep)`, spec: s })),
     ...builtins.map((s) => ({ label: `node:${s.replace(/^node:/, '')} alone (static)`, spec: s })),
     { label: 'zod/mini alone (for comparison)', spec: 'zod/mini' },
@@ -205,6 +247,19 @@ function main(): void {
   console.log(
     `P7 first createRouter() in a fresh process, median ${first.median.toFixed(1)} ms: target <= 30 ms ${first.median <= 30 ? 'met' : 'NOT met'}`,
   );
+  if (against.length > 0) {
+    const [imported, required, router] = against.map((t) => summarize(times.get(t.label) ?? []).median);
+    const here = (label: string) => summarize(times.get(label) ?? []).median;
+    console.log(`against ${args.against} (${AGAINST} above), alternated in the same rounds, medians:`);
+    for (const [what, mine, theirs] of [
+      ["import('voxroute')", voxroute.median, imported],
+      ["require('voxroute')", here("require('voxroute')"), required],
+      ['first createRouter()', first.median, router],
+    ] as const)
+      console.log(
+        `  ${what.padEnd(22)} this build ${(mine ?? 0).toFixed(1)} ms, against ${(theirs ?? 0).toFixed(1)} ms (${((mine ?? 0) / (theirs ?? 1)).toFixed(2)}x)`,
+      );
+  }
   if (args.json)
     console.log(JSON.stringify({ node: process.version, cpus: cpus().length, rounds, results: json }));
 }

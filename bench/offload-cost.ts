@@ -15,6 +15,7 @@
  * prints min and median.
  */
 import { ResampleOffload } from '../src/audio/resample-offload.js';
+import { ResampleThread } from '../src/audio/resample-thread.js';
 import type { StreamConverter } from '../src/audio/stream-converter.js';
 import type { AudioFormat } from '../src/types/audio.js';
 import { benchArgs } from './args.js';
@@ -64,8 +65,8 @@ async function once(offload: ResampleOffload): Promise<[number, number]> {
   return [(r1.mainRunNs - r0.mainRunNs) / per, (r1.othersRunNs - r0.othersRunNs) / per];
 }
 
-const inline = new ResampleOffload(false);
-const worker = new ResampleOffload(0);
+const inline = new ResampleOffload(() => new ResampleThread(), false);
+const worker = new ResampleOffload(() => new ResampleThread(), 0);
 const results = { inline: [[], []] as number[][], worker: [[], []] as number[][] };
 // One warm-up run of each (JIT, the worker's start), not counted.
 await once(inline);

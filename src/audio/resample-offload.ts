@@ -1,7 +1,7 @@
 import type { AbortSource } from '../internal/abort-link.js';
 import type { AudioEncoding, AudioFormat } from '../types/audio.js';
 import { createAudioConverter } from './audio-converter.js';
-import { ResampleThread } from './resample-thread.js';
+import type { ResampleThread } from './resample-thread.js';
 import { checkResampleRates, SPEEX_QUALITY } from './resampler.js';
 import { InlineConverter, type StreamConverter, ThreadedConverter } from './stream-converter.js';
 
@@ -25,11 +25,13 @@ function int16Path(encoding: AudioEncoding): boolean {
  * Where a router's TTS streams resample: on the event loop while few of them do, on one worker
  * thread of the router's own from `threshold` up. Decided per stream when its converter is
  * made, so one stream never mixes the two. The thread is started by the first stream that
- * wants it (never at import or at createRouter); a stream that wants it waits for it to start
- * (once, about 30-60 ms), then every later one finds it running. When the thread cannot start
- * or has failed (a runtime without eval workers, a crash), streams resample on the event loop
- * from then on (`warn` is told once). Only rate changes between PCM s16le, mu-law and A-law go
- * to the thread; other conversions, and pass-through, never touch it.
+ * wants it (never at import or at createRouter), from the thread `makeThread` gives (the router's
+ * loads the thread's code with its other background code); a stream that wants it waits for it to
+ * start (once, about 30-60 ms), then every later one finds it running. When the thread cannot be
+ * made or start, or has failed (its code could not be loaded, a runtime without eval workers, a
+ * crash), streams resample on the event loop from then on (`warn` is told once). Only rate
+ * changes between PCM s16le, mu-law and A-law go to the thread; other conversions, and
+ * pass-through, never touch it.
  */
 export class ResampleOffload {
   /** Streams resampling now (inline or threaded) at which the next one is threaded; false: never. */
@@ -37,15 +39,19 @@ export class ResampleOffload {
   readonly #warn: ((message: string, attributes?: Record<string, unknown>) => void) | undefined;
   #active = 0;
   #thread: ResampleThread | undefined;
+  #making: Promise<ResampleThread> | undefined;
   #unavailable = false;
   #closed = false;
-  readonly #makeThread: () => ResampleThread;
+  readonly #makeThread: () => ResampleThread | Promise<ResampleThread>;
 
-  /** `makeThread`: the thread to start when one is needed (tests give a faulty one). */
+  /**
+   * `makeThread`: the thread to start when one is first needed (called once; a rejection, e.g.
+   * its code could not be loaded, counts as a thread that cannot start; tests give a faulty one).
+   */
   constructor(
+    makeThread: () => ResampleThread | Promise<ResampleThread>,
     threshold: number | false = DEFAULT_RESAMPLE_OFFLOAD,
     warn?: (message: string, attributes?: Record<string, unknown>) => void,
-    makeThread: () => ResampleThread = () => new ResampleThread(),
   ) {
     this.threshold = threshold;
     this.#warn = warn;
@@ -124,11 +130,19 @@ export class ResampleOffload {
     return true;
   }
 
-  /** The running thread (started now if need be), or undefined when it cannot be used. */
+  /** The running thread (made and started now if need be), or undefined when it cannot be used. */
   async #started(): Promise<ResampleThread | undefined> {
-    this.#thread ??= this.#makeThread();
-    const thread = this.#thread;
+    this.#making ??= Promise.resolve()
+      .then(() => this.#makeThread())
+      .then((made) => {
+        this.#thread = made;
+        return made;
+      });
+    let thread: ResampleThread;
     try {
+      thread = await this.#making;
+      // Closed while the thread was being made: it is never started (close() had none to end).
+      if (this.#closed) return undefined;
       await thread.start();
     } catch (error) {
       this.#giveUp(error);

@@ -1,7 +1,8 @@
 /**
- * Every provider kind's adapter builder, in one module that the router loads with a dynamic
- * `import()` once a config names a provider (see create-adapter.ts): importing voxroute compiles
- * none of them. One module rather than one per kind: the shared code of the kinds would
+ * Every provider kind's adapter builder, in one module: the router loads it with its other
+ * background code (routing/deferred-code.ts, one dynamic `import()` started by `createRouter()`),
+ * and createAdapter (create-adapter.ts) builds each adapter from it, so importing voxroute
+ * compiles none of them. One module rather than one per kind: the shared code of the kinds would
  * otherwise be cut into many small files, each of which costs the import more than its size.
  */
 export { anthropicAdapterFromConfig } from './anthropic/from-config.js';

@@ -1,5 +1,4 @@
 import type { Clock } from '../internal/clock.js';
-import { lazyImport } from '../internal/lazy.js';
 import type { ResolvedAnthropicConfig } from './anthropic/config.js';
 import { ANTHROPIC_CONTINUES_ASSISTANT_MESSAGE } from './anthropic/options.js';
 import type { ResolvedCartesiaConfig } from './cartesia/config.js';
@@ -16,8 +15,21 @@ import { sageMakerCodec } from './sagemaker/registry.js';
 import { sageMakerSttCapabilities } from './sagemaker/stt-capabilities.js';
 import type { ProviderAdapter, SttCapabilities } from './types.js';
 
-/** The builders of every kind (adapters.ts), loaded once, at the first router's first provider. */
-const loadAdapters = lazyImport(() => import('./adapters.js'));
+/** The builders of every kind: adapters.ts, as a dynamic `import()` of it resolves. */
+export type AdapterBuilders = typeof import('./adapters.js');
+
+/** How {@link createAdapter} builds its adapter once the adapters' code is there. */
+export interface CreateAdapterOptions {
+  /**
+   * Loads the builders of every kind (a dynamic `import()` of a module that exports them, once
+   * per process: the router's loads its other background code with them).
+   */
+  load: () => Promise<AdapterBuilders>;
+  /** The router's clock (see {@link createAdapter}). */
+  clock?: Clock | undefined;
+  /** Receives the built adapter (the router puts it in the stand-in's place). */
+  loaded?: (adapter: ProviderAdapter) => void;
+}
 
 /**
  * One resolved provider of any kind that has an adapter: the same union as the config's
@@ -34,19 +46,20 @@ export type AdapterConfig =
 
 /**
  * The adapter of one configured provider, by its `kind`: a stand-in ({@link lazyAdapter}) at
- * once, while the adapters' code (adapters.ts) loads in the background, so that importing
- * voxroute compiles no provider's code. `loaded` receives the built adapter (the router puts it in the stand-in's
- * place). Only wire settings reach the adapter: logical voice and model maps stay with the
- * router. `clock` (the router's) runs the deadlines adapters keep themselves (Cartesia's and
- * ElevenLabs' WebSocket TTS, SageMaker's streams). The config was checked before (baseUrl,
- * keys, SageMaker payload codecs), so building the adapter does not fail on it.
+ * once, while the adapters' code (adapters.ts, through `options.load`) loads in the background,
+ * so that importing voxroute compiles no provider's code. `options.loaded` receives the built
+ * adapter (the router puts it in the stand-in's place). Only wire settings reach the adapter:
+ * logical voice and model maps stay with the router. `options.clock` (the router's) runs the
+ * deadlines adapters keep themselves (Cartesia's and ElevenLabs' WebSocket TTS, SageMaker's
+ * streams). The config was checked before (baseUrl, keys, SageMaker payload codecs), so building
+ * the adapter does not fail on it.
  */
 export function createAdapter(
   name: string,
   config: AdapterConfig,
-  clock?: Clock,
-  loaded?: (adapter: ProviderAdapter) => void,
+  options: CreateAdapterOptions,
 ): ProviderAdapter {
+  const { load: loadAdapters, clock, loaded } = options;
   const parts = {
     name,
     tts: 'tts' in config && config.tts !== undefined,

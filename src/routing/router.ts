@@ -5,7 +5,7 @@ import type { ResolvedConfig, RouterConfig } from '../config/index.js';
 import { parseConfig } from '../config/index.js';
 import { collectConfigIds, collectSecretLiterals } from '../config/redact.js';
 import { createErrorRedactor } from '../errors/redact.js';
-import { FleetHealth } from '../fleet/index.js';
+import { lazyFleet } from '../fleet/lazy-fleet.js';
 import { systemClock } from '../internal/clock.js';
 import { monotonicClock } from '../internal/monotonic-clock.js';
 import { createAdapter } from '../providers/create-adapter.js';
@@ -13,7 +13,7 @@ import type { ProviderAdapter } from '../providers/types.js';
 import { createTracing } from '../telemetry/tracing.js';
 import { preloadTextRules } from '../text/clause-splitter.js';
 import { caEntries } from '../transport/ca-certificates.js';
-import { createHttpTransport, createWebSocketTransport } from '../transport/index.js';
+import { lazyTransports } from '../transport/lazy-transports.js';
 import { VERSION } from '../version.js';
 import type { CallContext } from './capability.js';
 import { chatCall } from './chat.js';
@@ -21,7 +21,8 @@ import { CLOSE_SIGNAL, routerClosed } from './close-signal.js';
 import { RouterEmitter } from './events.js';
 import { HealthRegistry } from './health/index.js';
 import { LatencyTracker } from './latency-tracker.js';
-import { RoutePlanner } from './planner.js';
+import { loadDeferredCode } from './load-deferred-code.js';
+import { RoutePlanner, type SharedRunParts } from './planner.js';
 import { PREFLIGHT, type Preflight } from './preflight.js';
 import { rejectedStream } from './rejected-stream.js';
 import { routedStream } from './routed-stream.js';
@@ -56,15 +57,30 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   const logger = routerLogger(options.logger);
   // Checked here (TypeError naming `ca`), not at the first https call charged to a provider.
   const ca = options.ca !== undefined ? { ca: caEntries(options.ca, 'createRouter: options.ca') } : {};
-  const transport = createHttpTransport({ ...(options.fetch ? { fetch: options.fetch } : {}), ...ca, clock });
-  const ownWebSocket = createWebSocketTransport({
-    ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
-    ...ca,
-    clock,
-  });
-  // A `fetch` of the caller's (msw, a proxy) does not carry WebSocket connections: say so once.
-  const webSocket =
-    options.fetch && !options.WebSocket ? warnOnFetchBypass(ownWebSocket, logger) : ownWebSocket;
+  // The transports' code loads with the adapters' (deferred-code.ts), in the background: until
+  // then stand-ins wait for it; once built, they replace the stand-ins where calls read them.
+  const { http: transport, webSocket } = lazyTransports(
+    async () => {
+      const code = await loadDeferredCode();
+      const http = code.createHttpTransport({
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...ca,
+        clock,
+      });
+      const ownWebSocket = code.createWebSocketTransport({
+        ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
+        ...ca,
+        clock,
+      });
+      // A `fetch` of the caller's (msw, a proxy) does not carry WebSocket connections: say so once.
+      const ws = options.fetch && !options.WebSocket ? warnOnFetchBypass(ownWebSocket, logger) : ownWebSocket;
+      return { http, webSocket: ws };
+    },
+    (built) => {
+      shared.transport = built.http;
+      shared.webSocket = built.webSocket;
+    },
+  );
   const closing = new AbortController();
   // Running calls share one listener on the router's close signal (routing/call-scope.ts), but
   // adapters and streamed inputs may add one each while they run: many are normal, not a leak.
@@ -77,7 +93,11 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   for (const [name, provider] of Object.entries(resolved.providers))
     adapters.set(
       name,
-      createAdapter(name, provider, callerClock, (adapter) => adapters.set(name, adapter)),
+      createAdapter(name, provider, {
+        load: loadDeferredCode,
+        clock: callerClock,
+        loaded: (adapter) => adapters.set(name, adapter),
+      }),
     );
   // One tracker for the router: a provider's latency is a fact about the provider, whichever
   // route measured it. (Per-route decay times come with the scoring work of a later issue.)
@@ -98,8 +118,9 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       ...(change.reopenAt !== undefined ? { reopenAtMs: change.reopenAt } : {}),
     }),
   );
+  // Its code loads with the adapters', before any call can change a breaker (fleet/lazy-fleet.ts).
   const fleet = resolved.health
-    ? new FleetHealth({
+    ? lazyFleet(async () => (await loadDeferredCode()).FleetHealth, {
         config: resolved.health,
         health,
         tracker,
@@ -116,29 +137,26 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     [...Object.keys(resolved.providers), ...Object.keys(resolved.routes)],
     collectConfigIds(resolved),
   );
-  const planner = new RoutePlanner(
-    resolved,
-    adapters,
-    {
-      closeSignal: closing.signal,
-      transport,
-      // The router's own WebSocket transport (with the caller's constructor, if any) serves every
-      // WebSocket adapter, so that close() closes every socket they opened (warm pools too).
-      webSocket,
-      clock,
-      tracker,
-      emitter,
-      tracing,
-      // Every configured secret (API keys, headers, AWS credentials) leaves every provider error;
-      // provider and route names stay readable even when one is the start of a secret.
-      redact,
-    },
-    health,
-    options.random,
-  );
+  const shared: SharedRunParts = {
+    closeSignal: closing.signal,
+    transport,
+    // The router's own WebSocket transport (with the caller's constructor, if any) serves every
+    // WebSocket adapter, so that close() closes every socket they opened (warm pools too).
+    webSocket,
+    clock,
+    tracker,
+    emitter,
+    tracing,
+    // Every configured secret (API keys, headers, AWS credentials) leaves every provider error;
+    // provider and route names stay readable even when one is the start of a secret.
+    redact,
+  };
+  const planner = new RoutePlanner(resolved, adapters, shared, health, options.random);
   // No thread here: the first stream that resamples above the threshold starts it.
-  const resampling = new ResampleOffload(options.resampleOffload, (message, attributes) =>
-    logger?.warn(message, attributes),
+  const resampling = new ResampleOffload(
+    async () => new (await loadDeferredCode()).ResampleThread(),
+    options.resampleOffload,
+    (message, attributes) => logger?.warn(message, attributes),
   );
   const context: CallContext = { closeSignal: closing.signal, logger, resampling, redact };
   /** voiceTurn()'s check of each stage before the first one starts (routing/preflight.ts). */

@@ -13,6 +13,9 @@ import { concatBytes, firstDifference, fixture } from './helpers.js';
 // Resampling on the worker thread (ResampleOffload, ResampleThread): the bytes of the inline
 // converter, in order per stream, nothing after an abort or a close, failures as typed errors.
 
+/** The real thread, as the router makes it once its code has loaded. */
+const newThread = () => new ResampleThread();
+
 const PCM24: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24000, channels: 1 };
 const PCM16: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 };
 const MULAW8: AudioFormat = { encoding: 'mulaw', sampleRate: 8000, channels: 1 };
@@ -64,7 +67,7 @@ describe('ResampleOffload on the worker thread', () => {
   ] as const)(
     '%s: byte-identical to the inline converter, tail included',
     async (_label, from, to, data, sizes) => {
-      const offload = new ResampleOffload(0);
+      const offload = new ResampleOffload(newThread, 0);
       try {
         const pieces = cut(data, sizes);
         const want = concatBytes((await inline(pieces, from, to)).filter((b) => b.byteLength > 0));
@@ -81,7 +84,7 @@ describe('ResampleOffload on the worker thread', () => {
   );
 
   it('each chunk delivered owns its bytes: no view into a batch shared with other streams', async () => {
-    const offload = new ResampleOffload(0);
+    const offload = new ResampleOffload(newThread, 0);
     try {
       const delivered: Uint8Array[] = [];
       const a = await offload.converter(PCM24, PCM16, (data) => delivered.push(data));
@@ -106,7 +109,7 @@ describe('ResampleOffload on the worker thread', () => {
   });
 
   it('interleaved streams: each gets its own outputs, in push order, one per non-empty inline output', async () => {
-    const offload = new ResampleOffload(0);
+    const offload = new ResampleOffload(newThread, 0);
     try {
       const a = cut(JFK24.subarray(0, 96000), [960]);
       const b = cut(JFK24.subarray(96000, 192000), [1440, 480]);
@@ -137,7 +140,7 @@ describe('ResampleOffload on the worker thread', () => {
   });
 
   it('an abort drops what is on its way at once: nothing is delivered after it', async () => {
-    const offload = new ResampleOffload(0);
+    const offload = new ResampleOffload(newThread, 0);
     try {
       const abort = new AbortController();
       const { got, converter } = await open(offload, PCM24, PCM16, abort.signal);
@@ -158,7 +161,7 @@ describe('ResampleOffload on the worker thread', () => {
   });
 
   it('close() drops outputs on their way, resolves a waiting settled(), and frees the count', async () => {
-    const offload = new ResampleOffload(0);
+    const offload = new ResampleOffload(newThread, 0);
     try {
       const { got, converter } = await open(offload, PCM24, PCM16);
       expect(offload.active).toBe(1);
@@ -188,7 +191,7 @@ describe('ResampleOffload on the worker thread', () => {
       // Quality 99 is out of Speex's range: speex_resampler_init refuses it in the worker.
       const bad = thread.open(24000, 16000, 99, sink);
       thread.push(bad, JFK24.subarray(0, 960));
-      const good = new ResampleOffload(0, undefined, () => thread);
+      const good = new ResampleOffload(() => thread, 0);
       const { got, converter } = await open(good, PCM24, PCM16);
       await run(converter, [JFK24.subarray(0, 960)]);
       expect(concatBytes(got).byteLength).toBe(640);
@@ -211,9 +214,9 @@ describe('ResampleOffload on the worker thread', () => {
     );
     const warnings: string[] = [];
     const offload = new ResampleOffload(
+      () => new ResampleThread(dying),
       0,
       (m) => warnings.push(m),
-      () => new ResampleThread(dying),
     );
     try {
       const { converter } = await open(offload, PCM24, PCM16);
@@ -244,9 +247,9 @@ describe('ResampleOffload on the worker thread', () => {
       "require('node:worker_threads').parentPort.postMessage({ type: 'failed', message: 'no wasm' });";
     const warnings: unknown[] = [];
     const offload = new ResampleOffload(
+      () => new ResampleThread(broken),
       0,
       (m, a) => warnings.push([m, a]),
-      () => new ResampleThread(broken),
     );
     try {
       const first = await open(offload, PCM24, PCM16);
@@ -266,8 +269,65 @@ describe('ResampleOffload on the worker thread', () => {
     }
   });
 
+  it('a thread whose code cannot be loaded: streams resample inline, the warning is given once, no second load', async () => {
+    const warnings: unknown[] = [];
+    let made = 0;
+    const offload = new ResampleOffload(
+      async () => {
+        made++;
+        throw new Error('Cannot find module deferred-code-XXXX.js');
+      },
+      0,
+      (m, a) => warnings.push([m, a]),
+    );
+    try {
+      const first = await open(offload, PCM24, PCM16);
+      const second = await open(offload, PCM24, PCM16);
+      expect([first.converter.threaded, second.converter.threaded]).toEqual([false, false]);
+      await run(first.converter, [JFK24.subarray(0, 960)]);
+      expect(concatBytes(first.got).byteLength).toBe(640);
+      second.converter.close();
+      expect(made).toBe(1);
+      expect(offload.thread).toBeUndefined();
+      expect(warnings).toEqual([
+        [
+          'The resampler worker thread is not available; resampling stays on the event loop',
+          { error: 'Error: Cannot find module deferred-code-XXXX.js' },
+        ],
+      ]);
+    } finally {
+      await offload.close();
+    }
+  });
+
+  it('close() while the thread is being made: it is never started, the stream resamples inline', async () => {
+    let release!: () => void;
+    const loaded = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started = 0;
+    class CountingThread extends ResampleThread {
+      override start(): Promise<void> {
+        started++;
+        return super.start();
+      }
+    }
+    const offload = new ResampleOffload(async () => {
+      await loaded;
+      return new CountingThread();
+    }, 0);
+    const opening = open(offload, PCM24, PCM16);
+    await offload.close();
+    release();
+    const { converter, got } = await opening;
+    expect(converter.threaded).toBe(false);
+    await run(converter, [JFK24.subarray(0, 960)]);
+    expect(concatBytes(got).byteLength).toBe(640);
+    expect(started).toBe(0);
+  });
+
   it('close() ends the thread: a stream on it fails with AbortError, later streams resample inline', async () => {
-    const offload = new ResampleOffload(0);
+    const offload = new ResampleOffload(newThread, 0);
     const { converter } = await open(offload, PCM24, PCM16);
     converter.push(JFK24.subarray(0, 960));
     const flushed = Promise.resolve(converter.flush()).then(
@@ -284,7 +344,7 @@ describe('ResampleOffload on the worker thread', () => {
   });
 
   it('starts no thread below the threshold; decides per stream, at its start', async () => {
-    const offload = new ResampleOffload(2);
+    const offload = new ResampleOffload(newThread, 2);
     try {
       const a = await open(offload, PCM24, PCM16);
       const b = await open(offload, PCM24, PCM16);
@@ -306,7 +366,7 @@ describe('ResampleOffload on the worker thread', () => {
       for (const s of [b, c, same]) s.converter.close();
       expect(offload.active).toBe(0);
       // pcm_f32le stays on the event loop whatever the count.
-      const f32 = await open(new ResampleOffload(0), { ...PCM24, encoding: 'pcm_f32le' }, PCM16);
+      const f32 = await open(new ResampleOffload(newThread, 0), { ...PCM24, encoding: 'pcm_f32le' }, PCM16);
       expect(f32.converter.threaded).toBe(false);
       f32.converter.close();
     } finally {
@@ -315,7 +375,7 @@ describe('ResampleOffload on the worker thread', () => {
   });
 
   it('false: never the thread', async () => {
-    const offload = new ResampleOffload(false);
+    const offload = new ResampleOffload(newThread, false);
     const { converter } = await open(offload, PCM24, PCM16);
     expect(converter.threaded).toBe(false);
     converter.close();

@@ -41,4 +41,38 @@ describe('adapter code that cannot be loaded', () => {
     expect(breakers).toEqual([]);
     await router.close();
   });
+
+  it('warmup() and close() still resolve; fleet-shared health is off, said once by event and logger', async () => {
+    const warnings: unknown[] = [];
+    const router = createRouter(
+      {
+        providers: {
+          a: { kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9', chat: { models: { f: 'm' } } },
+        },
+        routes: { chat: { providers: ['a'] } },
+        health: { store: 'redis', url: 'redis://:hunter2SECRETpw@127.0.0.1:1/0' },
+      },
+      { logger: { warn: (message, attributes) => warnings.push([message, attributes]) } },
+    );
+    const events: unknown[] = [];
+    router.on('fleet', (e) => events.push(e));
+    await router.warmup();
+    const message = 'the fleet code could not be loaded (is the voxroute install complete?)';
+    expect(router.stats().fleet).toEqual({
+      state: 'unavailable',
+      published: 0,
+      received: 0,
+      dropped: 0,
+      errors: 1,
+      lastError: message,
+    });
+    expect(events).toEqual([{ type: 'error', error: message }]);
+    // The load's error as an attribute (here the test runner's report of the failed mock).
+    expect(warnings).toEqual([
+      [`Fleet-shared health is off: ${message}`, { error: expect.stringMatching(/^Error: /) }],
+    ]);
+    expect(JSON.stringify(warnings)).not.toContain('hunter2SECRETpw');
+    await router.close();
+    expect(router.stats().fleet?.state).toBe('closed');
+  });
 });

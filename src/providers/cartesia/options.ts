@@ -60,7 +60,7 @@ export interface CartesiaSttOptions {
  *   WebSocket under msw). Default false (undici's WebSocket sends headers).
  * - `webSocket`: the WebSocket transport used when an attempt carries none
  *   (`AttemptContext.webSocket` wins). Default: one made on first use with
- *   `createWebSocketTransport()` (loaded lazily).
+ *   `createWebSocketTransport()` (undici loads then).
  * - `clock`: timers of the per-context deadlines and of `keepWarmMs`. Default: the system clock.
  * - `tts`, `stt`: only the capabilities whose option is present are created.
  */

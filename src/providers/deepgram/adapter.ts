@@ -1,4 +1,5 @@
 import { systemClock } from '../../internal/clock.js';
+import { createWebSocketTransport } from '../../transport/websocket.js';
 import type { WebSocketTransport } from '../../transport/websocket-types.js';
 import type { ProviderAdapter } from '../types.js';
 import { createDeepgramEndpoint } from './endpoint.js';
@@ -11,8 +12,8 @@ import { createDeepgramSpeak } from './speak.js';
  * the `/v1/listen` WebSocket, see `createDeepgramListen`) and `tts` (`POST /v1/speak`, see
  * `createDeepgramSpeak`) exist only when their option is present. REST goes through
  * `attempt.transport`; the socket through `attempt.webSocket`, else `options.webSocket`, else
- * voxroute's undici WebSocket transport, loaded on first use (so importing voxroute does not
- * load WebSocket code). The adapter never retries, falls back, converts audio or keeps scores.
+ * voxroute's undici WebSocket transport, made on first use (undici loads then). The adapter
+ * never retries, falls back, converts audio or keeps scores.
  * Throws ConfigError when `baseUrl` is not an http(s) URL, holds credentials, or `apiKey` is empty.
  */
 export function createDeepgramAdapter(options: DeepgramAdapterOptions): ProviderAdapter {
@@ -21,7 +22,7 @@ export function createDeepgramAdapter(options: DeepgramAdapterOptions): Provider
     ? Promise.resolve(options.webSocket)
     : undefined;
   const defaultWebSocket = () => {
-    webSocket ??= import('../../transport/websocket.js').then((m) => m.createWebSocketTransport());
+    webSocket ??= Promise.resolve(createWebSocketTransport());
     return webSocket;
   };
   return {

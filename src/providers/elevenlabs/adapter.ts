@@ -1,4 +1,5 @@
 import { systemClock } from '../../internal/clock.js';
+import { createWebSocketTransport } from '../../transport/websocket.js';
 import type { WebSocketTransport } from '../../transport/websocket-types.js';
 import { joinStreamedText } from '../shared/text-piece.js';
 import type { AttemptContext, ProviderAdapter, TtsCapabilities } from '../types.js';
@@ -27,8 +28,8 @@ export interface ElevenLabsAdapter extends ProviderAdapter {
  * stream-input WebSocket for `'websocket'`, and for `'auto'` when the text is an iterable;
  * else the HTTP stream (an iterable is joined first). See `httpStream` and `streamInput` for
  * the wire and the errors. The WebSocket transport is `attempt.webSocket`, else
- * `options.webSocket`, else one made on first use with `createWebSocketTransport()` (loaded
- * lazily). Never retries, falls back or converts audio. Throws ConfigError when `baseUrl` is
+ * `options.webSocket`, else one made on first use with `createWebSocketTransport()` (undici
+ * loads then). Never retries, falls back or converts audio. Throws ConfigError when `baseUrl` is
  * not an http(s) URL, holds credentials, or `apiKey` is empty.
  *
  * @example
@@ -61,9 +62,7 @@ function createTts(
   const webSocketOf = async (attempt: AttemptContext): Promise<WebSocketTransport> => {
     if (attempt.webSocket) return attempt.webSocket;
     if (options.webSocket) return options.webSocket;
-    made ??= import('../../transport/websocket.js').then((module) =>
-      module.createWebSocketTransport({ clock }),
-    );
+    made ??= Promise.resolve(createWebSocketTransport({ clock }));
     return made;
   };
   return {

@@ -59,7 +59,7 @@ export interface ElevenLabsTtsOptions {
  *   headers (PROTOCOLS.md 4.3). Never put in a URL or an error message.
  * - `tts`: enables TTS.
  * - `webSocket`: the WebSocket transport used when the attempt carries none. Default: one
- *   made on first use with `createWebSocketTransport()` (undici), loaded lazily.
+ *   made on first use with `createWebSocketTransport()` (undici loads then).
  * - `clock`: time source of the keep-alive timer. Default: the system clock.
  */
 export interface ElevenLabsAdapterOptions {

@@ -1,11 +1,9 @@
 import { ProtocolError } from '../../errors/index.js';
-import {
-  errorFromStreamPayload,
-  isDoneSentinel,
-  isStreamErrorPayload,
-  parseJsonEvents,
-  parseSse,
-} from '../../transport/index.js';
+// The modules themselves, not transport/index.js: the payload codecs load with the package entry
+// (registerSageMakerCodec), and the barrel would bring every transport's code into it.
+import { isDoneSentinel, parseJsonEvents } from '../../transport/json-events.js';
+import { parseSse } from '../../transport/sse.js';
+import { errorFromStreamPayload, isStreamErrorPayload } from '../../transport/stream-error.js';
 import { splitLines } from './lines.js';
 
 /**

@@ -8,7 +8,7 @@ import { loadSageMakerSdk } from './sdk-client.js';
  * Starts loading, without waiting, the code the calls of an adapter made with `options` will
  * need: the AWS SDK (response streams through the default client; bidirectional streams
  * without static credentials, for the SDK's credential chain) and, for bidirectional streams,
- * the HTTP/2 client, `@smithy/signature-v4` and `@smithy/eventstream-codec`. The AWS SDK alone
+ * node:http2, `@smithy/signature-v4` and `@smithy/eventstream-codec`. The AWS SDK alone
  * takes 160-270 ms to load: loaded on the first call, it ran inside that call's first-chunk
  * deadline. Each module is loaded once per process; a failed load is forgotten here, and the
  * call that needs the module loads it again and fails with that error.

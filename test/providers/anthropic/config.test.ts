@@ -3,6 +3,9 @@ import { parseConfig } from '../../../src/config/index.js';
 import { ConfigError } from '../../../src/errors/index.js';
 import { createAdapter } from '../../../src/providers/create-adapter.js';
 
+/** The builders, as the router loads them (one dynamic import, in the background). */
+const loadAdapters = () => import('../../../src/providers/adapters.js');
+
 const routes = { chat: { providers: ['claude'] } };
 
 function issuesOf(provider: Record<string, unknown>, env: Record<string, string> = {}) {
@@ -63,7 +66,7 @@ describe('config kind anthropic', () => {
       headers: { 'anthropic-beta': 'tools-2024' },
       chat: { maxTokens: 4096 },
     });
-    const adapter = createAdapter('claude', config.providers.claude!);
+    const adapter = createAdapter('claude', config.providers.claude!, { load: loadAdapters });
     expect(adapter.name).toBe('claude');
     expect(typeof adapter.chat?.chat).toBe('function');
     expect(adapter.tts).toBeUndefined();

@@ -4,6 +4,9 @@ import { ConfigError } from '../../../src/errors/index.js';
 import { CARTESIA_TTS_FORMATS } from '../../../src/providers/cartesia/index.js';
 import { createAdapter } from '../../../src/providers/create-adapter.js';
 
+/** The builders, as the router loads them (one dynamic import, in the background). */
+const loadAdapters = () => import('../../../src/providers/adapters.js');
+
 const base = {
   routes: { tts: { providers: ['sonic'] } },
 };
@@ -88,7 +91,7 @@ describe('config kind cartesia', () => {
 
   it('createAdapter builds a Cartesia adapter with the capabilities of the config', async () => {
     const config = parse({ tts: { voices: { agent: 'v' }, transport: 'sse' }, stt: {} });
-    const adapter = createAdapter('sonic', config.providers.sonic!);
+    const adapter = createAdapter('sonic', config.providers.sonic!, { load: loadAdapters });
     expect(adapter.name).toBe('sonic');
     // STT capabilities are known before the adapter's code has loaded; TTS ones after.
     expect(adapter.stt?.capabilities.streamingInput).toBe(false);

@@ -7,6 +7,9 @@ import {
   type ResolvedElevenLabsConfig,
 } from '../../../src/providers/elevenlabs/index.js';
 
+/** The builders, as the router loads them (one dynamic import, in the background). */
+const loadAdapters = () => import('../../../src/providers/adapters.js');
+
 const routes = { tts: { providers: ['eleven'] } };
 
 function resolved(
@@ -105,7 +108,7 @@ describe('config kind elevenlabs', () => {
       apiKey: 'xi-literal',
       tts: { voices: { agent: 'v1' }, transport: 'http', voiceSettings: { stability: 0.5 } },
     });
-    const adapter = createAdapter('eleven', provider);
+    const adapter = createAdapter('eleven', provider, { load: loadAdapters });
     expect(adapter.name).toBe('eleven');
     await adapter.ready?.();
     expect(adapter.tts?.capabilities).toMatchObject({ streamingText: false, wordTimestamps: false });

@@ -18,7 +18,7 @@ import {
   ttsCapabilities,
 } from '../codec.js';
 import { sageMakerSttCapabilities } from '../stt-capabilities.js';
-import type { BidiTarget, runBidiStream } from './http2-stream.js';
+import { type BidiTarget, loadHttp2, runBidiStream } from './http2-stream.js';
 
 const encoder = new TextEncoder();
 
@@ -80,15 +80,17 @@ export function createSageMakerBidiStt(
   };
 }
 
-/** Loads the HTTP/2 client of bidirectional streams (and node:http2) on the first call (or preload). */
-export const loadBidiStream: () => Promise<typeof import('./http2-stream.js')> = lazyImport(
-  () => import('./http2-stream.js'),
-);
+/**
+ * Loads node:http2 for bidirectional streams on the first call (or preload), not with the
+ * adapters' code (the HTTP/2 client itself comes with it: a file of its own would cost the
+ * package's import more than its size, see routing/deferred-code.ts).
+ */
+export const loadBidiStream: () => Promise<void> = lazyImport(async () => loadHttp2());
 
-/** runBidiStream, with node:http2 and the HTTP/2 client loaded on first use (not at import). */
+/** runBidiStream, with node:http2 loaded on first use (not at import, nor with the adapters). */
 async function* lazyBidiStream<T>(
   ...args: Parameters<typeof runBidiStream<T>>
 ): AsyncGenerator<T, void, undefined> {
-  const { runBidiStream: run } = await loadBidiStream();
-  yield* run(...args);
+  await loadBidiStream();
+  yield* runBidiStream(...args);
 }

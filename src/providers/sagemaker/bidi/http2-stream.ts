@@ -1,10 +1,4 @@
-import {
-  type ClientHttp2Session,
-  type ClientHttp2Stream,
-  connect,
-  constants,
-  type IncomingHttpHeaders,
-} from 'node:http2';
+import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders } from 'node:http2';
 import { AbortError, ProtocolError, TimeoutError, type VoxrouteError } from '../../../errors/index.js';
 import type { Clock } from '../../../internal/clock.js';
 import { mapWireError, redactSecrets } from '../../../transport/index.js';
@@ -26,6 +20,19 @@ import type { CredentialSource } from './credentials.js';
 import { answerOwed, type InputProgress } from './owed-answer.js';
 import { createBidiSigner, STREAMING_PAYLOAD } from './signer.js';
 import { WriteStall } from './write-stall.js';
+
+/**
+ * node:http2, which takes tens of ms to load: loaded by the first bidirectional stream (or by
+ * {@link loadHttp2} ahead of it), not with the adapters' code that holds this module.
+ */
+function http2(): typeof import('node:http2') {
+  return process.getBuiltinModule('node:http2');
+}
+
+/** Loads node:http2 now (a preload: the first bidirectional stream then finds it loaded). */
+export function loadHttp2(): void {
+  http2();
+}
 
 /** Where and how one provider's bidirectional streams go. */
 export interface BidiTarget {
@@ -106,7 +113,7 @@ export async function* runBidiStream<T>(
   let stream: ClientHttp2Stream | undefined;
   let stall: WriteStall | undefined;
   const closeAll = () => {
-    if (stream && !stream.closed && !stream.destroyed) stream.close(constants.NGHTTP2_CANCEL);
+    if (stream && !stream.closed && !stream.destroyed) stream.close(http2().constants.NGHTTP2_CANCEL);
     session?.destroy();
   };
   controller.signal.addEventListener('abort', closeAll, { once: true });
@@ -127,7 +134,7 @@ export async function* runBidiStream<T>(
     if (scope.failure) throw scope.failure;
     const requestSecrets = { ...secrets, 'x-secret-key': credentials.secretAccessKey };
 
-    session = connect(url.origin);
+    session = http2().connect(url.origin);
     session.on('error', () => {});
     const opened = session;
     // Connected once the server has spoken HTTP/2 (its SETTINGS frame): Node's `connect` event
@@ -243,7 +250,7 @@ export async function* runBidiStream<T>(
       yield* decode(parts);
       if (!partsSent) throw outputEndedEarly(provider, hadOutput());
       const reset = await resetCode(live, controller.signal);
-      if (reset !== constants.NGHTTP2_NO_ERROR) throw streamReset(provider, reset, hadOutput());
+      if (reset !== http2().constants.NGHTTP2_NO_ERROR) throw streamReset(provider, reset, hadOutput());
     };
     yield* decodeInScope(scope, checked(), isOutput);
     finished = true;
@@ -442,14 +449,14 @@ async function* outputParts(
     } catch (error) {
       // The server reset the stream (RST_STREAM): cut short, retryable like any truncation.
       if ((error as { code?: unknown }).code === 'ERR_HTTP2_STREAM_ERROR' && !context.failure())
-        throw streamReset(provider, stream.rstCode ?? constants.NGHTTP2_INTERNAL_ERROR, hadOutput());
+        throw streamReset(provider, stream.rstCode ?? http2().constants.NGHTTP2_INTERNAL_ERROR, hadOutput());
       throw (
         context.failure() ??
         mapWireError(error, { provider, stage: 'body', receivedBytes: offset, partialOutput: hadOutput() })
       );
     }
     if (step.done) {
-      if (stream.rstCode !== undefined && stream.rstCode !== constants.NGHTTP2_NO_ERROR) {
+      if (stream.rstCode !== undefined && stream.rstCode !== http2().constants.NGHTTP2_NO_ERROR) {
         throw (
           context.failure() ??
           mapWireError(Object.assign(new Error(`stream reset (${stream.rstCode})`), { code: 'ECONNRESET' }), {
@@ -526,7 +533,7 @@ async function resetCode(stream: ClientHttp2Stream, signal: AbortSignal): Promis
       signal.addEventListener('abort', done, { once: true });
     });
   }
-  return stream.rstCode ?? constants.NGHTTP2_NO_ERROR;
+  return stream.rstCode ?? http2().constants.NGHTTP2_NO_ERROR;
 }
 
 /**
