@@ -20,6 +20,8 @@ export function lazy<T>(build: () => T): () => T {
 /**
  * Wraps `load` (typically a dynamic `import()`) so that it starts on the first call only and
  * every call gets the same promise; a rejection is forgotten, so the next call loads again.
+ * (Whether that loads anything is Node's choice: Node 24 and later import a module again after
+ * a failed `import()`; Node 20 and 22 answer with the first failure for the life of the process.)
  * Calling it without awaiting starts the load early (a preload).
  */
 export function lazyImport<T>(load: () => Promise<T>): () => Promise<T> {
