@@ -22,8 +22,13 @@ export function quoteThrown(
   thrown: unknown,
   options: { envs?: readonly (SecretEnv | undefined)[]; name?: NameStyle } = {},
 ): QuotedThrown {
-  const envs = [process.env, ...(options.envs ?? [])].filter((env): env is SecretEnv => env !== undefined);
-  const redact = <T>(value: T): T => envs.reduce((v, env) => redactModuleError(v, env), value);
+  // One pass over the variables of every env together, so that the longest secret goes first
+  // whichever env holds it (each name kept whole behind its env's number, for the name test).
+  const merged: SecretEnv = {};
+  [process.env, ...(options.envs ?? [])].forEach((env, i) => {
+    for (const [name, value] of Object.entries(env ?? {})) merged[`${i}.${name}`] = value;
+  });
+  const redact = <T>(value: T): T => redactModuleError(value, merged);
   const cause = redact(thrown);
   return { cause, text: redact(oneLine(cause, options.name ?? 'unless-plain')) };
 }

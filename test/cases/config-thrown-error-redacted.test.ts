@@ -68,6 +68,21 @@ describe('a config that throws: one redaction for every way it threw', () => {
     expectNoSecret(error, VAULT_TOKEN);
   });
 
+  it("a secret of loadConfig's env that holds one of process.env's is redacted whole", async () => {
+    process.env.VOXROUTE_TEST_OVERLAP_TOKEN = 'overlap-secret-8842';
+    try {
+      const error = await loadError(
+        'overlap.mjs',
+        "export default ({ env }) => { throw new Error('got ' + env.VAULT_KEY + ' back'); };\n",
+        { VAULT_KEY: 'overlap-secret-8842-tail-77' },
+      );
+      expect(error.issues).toEqual([{ path: [], message: 'the config function threw: got [redacted] back' }]);
+      expectNoSecret(error, 'overlap-secret-8842', 'tail-77');
+    } finally {
+      delete process.env.VOXROUTE_TEST_OVERLAP_TOKEN;
+    }
+  });
+
   it('the same error thrown at module level reads the same', async () => {
     const error = await loadError('module.mjs', `throw new Error('OPENAI key rejected by vault: ${KEY}');\n`);
     expect(error.issues).toEqual([
