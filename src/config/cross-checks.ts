@@ -14,7 +14,9 @@ import { MID_STREAM_OF } from './route.js';
  *   the key, e.g. in a spread copy of one), is its key;
  * - each provider a route names exists, has the route's capability, and is named once;
  * - each key of a route's `weights` and `costs` is one of the route's providers, and each key
- *   of `defaults.routes.weights`/`costs` a configured provider (with a did-you-mean).
+ *   of `defaults.routes.weights`/`costs` a configured provider (with a did-you-mean);
+ * - a route of strategy `weighted` gives at least one of its providers a weight above 0 (its
+ *   own `weights` over `defaults.routes.weights`, 1 when neither names the provider).
  * The input is read defensively: parts that failed their own schema are skipped.
  */
 export function checkConfigReferences(config: unknown, ctx: Pick<z.RefinementCtx, 'addIssue'>): void {
@@ -65,6 +67,7 @@ export function checkConfigReferences(config: unknown, ctx: Pick<z.RefinementCtx
     if (!Array.isArray(route.providers)) continue;
     const names = route.providers.filter((name): name is string => typeof name === 'string');
     checkAmountKeys(route, ['routes', routeName], names, 'provider of this route', ctx);
+    checkSomeWeight(routeName, route, defaults, names, ctx);
     const seen = new Set<string>();
     route.providers.forEach((name: unknown, index) => {
       if (typeof name !== 'string' || name === '') return;
@@ -120,6 +123,35 @@ function checkAmountKeys(
       });
     }
   }
+}
+
+/**
+ * Reports a route of strategy `weighted` (its own or `defaults.routes.strategy`) whose every
+ * provider has weight 0, at the `weights` that set the last of those zeros: the route's own
+ * (`routes.chat.weights`) when it has any, else `defaults.routes.weights`. A weight of 0 draws
+ * a provider only after those with a weight: with none, no draw is left to make.
+ */
+function checkSomeWeight(
+  routeName: string,
+  route: Record<string, unknown>,
+  defaults: Record<string, unknown> | undefined,
+  names: readonly string[],
+  ctx: Pick<z.RefinementCtx, 'addIssue'>,
+): void {
+  const strategy = route.strategy ?? defaults?.strategy;
+  if (strategy !== 'weighted' || names.length === 0) return;
+  const own = isRecord(route.weights) ? route.weights : {};
+  const inherited = isRecord(defaults?.weights) ? defaults.weights : {};
+  const weightOf = (name: string): unknown =>
+    Object.hasOwn(own, name) ? own[name] : Object.hasOwn(inherited, name) ? inherited[name] : 1;
+  if (!names.every((name) => weightOf(name) === 0)) return;
+  const ownZero = names.some((name) => Object.hasOwn(own, name));
+  ctx.addIssue({
+    code: 'custom',
+    path: ownZero ? ['routes', routeName, 'weights'] : ['defaults', 'routes', 'weights'],
+    message:
+      'gives every provider of the route weight 0: give at least one a weight above 0 (0 draws a provider only after those with a weight)',
+  });
 }
 
 /** The route's capability, reporting a missing or contradicting `capability` field. */

@@ -5,6 +5,7 @@ import type { ConfigFactory } from './define-config.js';
 import { loadModuleDefault } from './load-module.js';
 import { parseConfig } from './parse-config.js';
 import { parseJsonConfig, parseYamlConfig } from './parse-data.js';
+import { quoteThrown } from './quote-thrown.js';
 import type { ResolvedConfig } from './types.js';
 
 /** Options of {@link loadConfig}. */
@@ -46,7 +47,10 @@ export const CONFIG_EXTENSIONS = [
  *
  * @throws ConfigError whose message names the file's absolute path (its `source`): when the
  *   file is missing or unreadable, has an unsupported extension, does not parse or compile,
- *   has no default export, or the config in it is invalid (every issue with its path).
+ *   has no default export, the module or its config function throws, or the config in it is
+ *   invalid (every issue with its path). What the config's own code threw is quoted with the
+ *   values of secret-named variables (of `process.env` and `options.env`) and anything shaped
+ *   like a key as `[redacted]`, in the message and in the `cause`.
  * @throws TypeError (a rejected promise) when `path` is not a non-empty string.
  */
 export async function loadConfig(path: string, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
@@ -87,9 +91,13 @@ async function callFactory(value: unknown, file: string, options: LoadConfigOpti
   if (typeof value !== 'function') return value;
   try {
     return await (value as ConfigFactory)({ env: options.env ?? process.env });
-  } catch (error) {
-    const message = `the config function threw: ${error instanceof Error ? error.message : String(error)}`;
-    throw new ConfigError([{ path: [], message }], { source: file, cause: error });
+  } catch (thrown) {
+    // Its message may quote a key (from `env` or a vault): redacted as a module's own error is.
+    const { cause, text } = quoteThrown(thrown, { envs: [options.env] });
+    throw new ConfigError([{ path: [], message: `the config function threw: ${text}` }], {
+      source: file,
+      cause,
+    });
   }
 }
 

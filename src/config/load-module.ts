@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors/config-error.js';
-import { redactModuleError } from './redact.js';
+import { quoteThrown } from './quote-thrown.js';
 
 /** How a config module is loaded: `jiti` transpiles TypeScript, `native` is Node's import(). */
 export type ModuleLoader = 'jiti' | 'native';
@@ -26,10 +26,10 @@ export async function loadModuleDefault(
     mod = loader === 'jiti' ? await importWithJiti(file, alias) : await import(pathToFileURL(file).href);
   } catch (thrown) {
     // The module's own message may hold a key (its env, a literal): never in a ConfigError.
-    const error = redactModuleError(thrown);
-    throw new ConfigError([{ path: [], message: `could not load the module: ${firstLine(error)}` }], {
+    const { cause, text } = quoteThrown(thrown);
+    throw new ConfigError([{ path: [], message: `could not load the module: ${text}` }], {
       source: file,
-      cause: error,
+      cause,
     });
   }
   if (!('default' in mod)) {
@@ -58,12 +58,4 @@ function isCommonJsInterop(value: unknown): value is { default: unknown } {
     (value as { __esModule?: unknown }).__esModule === true &&
     'default' in value
   );
-}
-
-function firstLine(error: unknown): string {
-  const text =
-    error instanceof Error
-      ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`
-      : String(error);
-  return text.replace(/\s+/g, ' ').trim() || 'unknown error';
 }

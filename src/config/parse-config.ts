@@ -4,7 +4,8 @@ import { knownKeysAt } from './did-you-mean.js';
 import { fastParseConfig } from './fast-parse.js';
 import { toConfigIssues } from './issues.js';
 import { configJsonSchema } from './json-schema.js';
-import { redactIssues, redactModuleError } from './redact.js';
+import { quoteThrown } from './quote-thrown.js';
+import { redactIssues } from './redact.js';
 import { reservedNameIssues } from './reserved-names.js';
 import { isResolvedConfig, resolveConfig } from './resolve.js';
 import { routerConfigSchema } from './schema.js';
@@ -39,7 +40,9 @@ export function parseConfig(input: unknown, options: ParseConfigOptions = {}): R
   try {
     return parseReadable(input, options);
   } catch (error) {
-    throw ConfigError.isInstance(error) ? error : (unreadableError(input, options.source) ?? error);
+    throw ConfigError.isInstance(error)
+      ? error
+      : (unreadableError(input, options.source, options.env) ?? error);
   }
 }
 
@@ -49,13 +52,16 @@ export function parseConfig(input: unknown, options: ParseConfigOptions = {}): R
  * reads (the error was something else, thrown as it is). What it threw is the cause, with
  * secret-named environment variables' values and anything shaped like a key taken out.
  */
-function unreadableError(input: unknown, source: string | undefined): ConfigError | undefined {
+function unreadableError(
+  input: unknown,
+  source: string | undefined,
+  env: SecretEnv | undefined,
+): ConfigError | undefined {
   const unreadable = unreadableField(input);
   if (unreadable === undefined) return undefined;
-  const cause = redactModuleError(unreadable.error);
-  const what = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
   // The config cannot be read for its secrets (redactIssues): key shapes and env secrets only.
-  const message = redactModuleError(`cannot be read: reading it threw (${what})`);
+  const { cause, text } = quoteThrown(unreadable.error, { envs: [env], name: 'always' });
+  const message = `cannot be read: reading it threw (${text})`;
   return new ConfigError([{ path: unreadable.path, message }], {
     cause,
     ...(source === undefined ? {} : { source }),

@@ -1,5 +1,6 @@
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import { findJsonDuplicateKeys } from './json-duplicates.js';
+import { quoteThrown } from './quote-thrown.js';
 import { redactIssues } from './redact.js';
 import { yamlKeyPlace } from './yaml-key-path.js';
 
@@ -76,7 +77,7 @@ export async function parseYamlConfig(text: string, file: string): Promise<unkno
     value = doc.toJS();
   } catch (cause) {
     // The `yaml` package checks merge sources (and alias counts) only here.
-    const message = `invalid YAML: ${cause instanceof Error ? cause.message : String(cause)}`;
+    const message = `invalid YAML: ${quoteThrown(cause, { name: 'never' }).text}`;
     throw new ConfigError([{ path: [], message }], { source: file });
   }
   if (duplicates.length > 0) throw new ConfigError(redactIssues(duplicates, value), { source: file });

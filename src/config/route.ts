@@ -76,11 +76,16 @@ const routeSettingsShape = () => {
         '"latency": the lowest latency score (confirmed peak-EWMA of time to first chunk, x (1 + inFlightWeight x in-flight)) first, power of two choices among near-best providers, bounded probing of unmeasured ones; "priority": the listed order; "weighted": a random draw by `weights`; "cost": the cheapest by `costs` among providers within `costLatencyFactor` of the best score. Default "latency".',
       )
       .meta({ default: ROUTE_DEFAULTS.strategy }),
-    /** Strategy "weighted": provider name -> relative weight (default 1 each). */
+    /**
+     * Strategy "weighted": provider name -> relative weight (default 1 each). 0: drawn only after
+     * the providers with a weight above 0; a weighted route whose every provider has 0 is a ConfigError.
+     */
     weights: z
       .record(z.string(), z.number().nonnegative('must be >= 0'))
       .optional()
-      .describe('Strategy "weighted": provider name -> relative weight (default 1 each).'),
+      .describe(
+        'Strategy "weighted": provider name -> relative weight (default 1 each). 0: drawn only after the providers with a weight above 0; a weighted route whose every provider has 0 is invalid.',
+      ),
     /** Strategy "cost": provider name -> cost per call in any unit, lower is cheaper (default 0). */
     costs: z
       .record(z.string(), z.number().nonnegative('must be >= 0'))

@@ -1,3 +1,4 @@
+import { LOAD_FAILED_HINT } from '../internal/lazy.js';
 import type { FleetHealth, FleetHealthDeps, FleetStats } from './fleet-health.js';
 
 /** What the router uses of its {@link FleetHealth}. */
@@ -33,7 +34,7 @@ export function lazyFleet(load: () => Promise<typeof FleetHealth>, deps: FleetHe
     },
     (error: unknown) => {
       if (closed) return;
-      const message = 'the fleet code could not be loaded (is the voxroute install complete?)';
+      const message = `the fleet code could not be loaded ${LOAD_FAILED_HINT}`;
       stats.state = 'unavailable';
       stats.errors = 1;
       stats.lastError = message;

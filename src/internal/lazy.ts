@@ -20,6 +20,8 @@ export function lazy<T>(build: () => T): () => T {
 /**
  * Wraps `load` (typically a dynamic `import()`) so that it starts on the first call only and
  * every call gets the same promise; a rejection is forgotten, so the next call loads again.
+ * (Whether that loads anything is Node's choice: Node 24 and later import a module again after
+ * a failed `import()`; Node 20 and 22 answer with the first failure for the life of the process.)
  * Calling it without awaiting starts the load early (a preload).
  */
 export function lazyImport<T>(load: () => Promise<T>): () => Promise<T> {
@@ -32,3 +34,12 @@ export function lazyImport<T>(load: () => Promise<T>): () => Promise<T> {
     return loading;
   };
 }
+
+/**
+ * What a message about package code that could not be loaded tells the user, in parentheses:
+ * a damaged install, or a passing failure (EMFILE: too many open files) that Node 20 and 22 do
+ * not retry (they keep a failed `import()` for the life of the process), hence "restart".
+ */
+export const LOAD_FAILED_HINT =
+  '(is the voxroute install complete? After a passing failure such as EMFILE, restart the process: ' +
+  'Node before 24 does not load a failed module again)';

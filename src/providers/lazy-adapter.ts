@@ -1,4 +1,5 @@
 import { VoxrouteError } from '../errors/voxroute-error.js';
+import { LOAD_FAILED_HINT } from '../internal/lazy.js';
 import type {
   AttemptContext,
   ChatProvider,
@@ -45,10 +46,13 @@ export interface LazyAdapterParts {
  * SageMaker's SDK, too), so the router starts an attempt's clock only then: a provider is not
  * charged for the load. Once built, the adapter is handed to `loaded` and the stand-in only
  * forwards to it (calls already planned on the stand-in). A failed load rejects nothing: it is
- * remembered as a VoxrouteError (the load's error as `cause`), thrown by a call that needs the
- * adapter (the router ends that call with it and charges no provider: the install, not the
- * provider, is at fault), and tried again by the next `ready()`. `close()` waits for a load in
- * progress and closes what it built.
+ * remembered as a VoxrouteError ({@link adapterLoadError}, the load's error as `cause`), thrown
+ * by a call that needs the adapter (the router ends that call with it and charges no provider:
+ * the install, not the provider, is at fault). The next `ready()` calls `load` again, but only
+ * Node 24 and later import a module again after a failed `import()`: Node 20 and 22 keep the
+ * failure for the life of the process (for this router and every later one), so the error
+ * tells the user to restart the process. `close()` waits for a load in progress and closes
+ * what it built.
  */
 export function lazyAdapter(parts: LazyAdapterParts): ProviderAdapter {
   let built: ProviderAdapter | undefined;
@@ -65,10 +69,7 @@ export function lazyAdapter(parts: LazyAdapterParts): ProviderAdapter {
       (error: unknown) => {
         // Not the provider's fault (a damaged install; every provider shares the module): a
         // usage-class error, which ends the call without charging any provider.
-        failure = new VoxrouteError(
-          `The adapter code of provider '${parts.name}' could not be loaded (is the voxroute install complete?)`,
-          { cause: error },
-        );
+        failure = adapterLoadError(parts.name, error);
         loading = undefined;
       },
     );
@@ -92,6 +93,19 @@ export function lazyAdapter(parts: LazyAdapterParts): ProviderAdapter {
   if (parts.stt) stub.stt = lazyStt(parts.stt, () => use().stt as SttProvider);
   void start();
   return stub;
+}
+
+/**
+ * The error of a call whose provider's adapter code could not be loaded: a damaged install, or
+ * a passing failure (EMFILE: too many open files) that Node 20 and 22 will not retry (they keep
+ * a failed `import()` for the life of the process), hence "restart the process". `cause`: the
+ * load's own error.
+ */
+export function adapterLoadError(provider: string, cause: unknown): VoxrouteError {
+  return new VoxrouteError(
+    `The adapter code of provider '${provider}' could not be loaded ${LOAD_FAILED_HINT}`,
+    { cause },
+  );
 }
 
 function lazyTts(use: () => TtsProvider): TtsProvider {

@@ -136,7 +136,10 @@ export interface Router {
    * providers' adapter code (loading since `createRouter()`: about 20 ms of compile, and a
    * SageMaker provider's AWS SDK) and the runtime's sentence break rules (15 to 20 ms the first
    * time a process splits text into sentences) ahead of the first call, so no caller pays for a
-   * cold start. Never throws.
+   * cold start. Never throws: an origin that cannot be reached, or takes the connection but does
+   * not answer, is given up at the routes' `connectTimeoutMs` (the longest of them; the
+   * connection and the answer together), a failed load of the adapters' code is left to the
+   * first call, and `close()` ends a warmup in progress.
    */
   warmup(): Promise<void>;
   /** Latency, error and in-flight figures per (provider, capability, model). */

@@ -195,10 +195,15 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         if ('baseUrl' in provider && typeof provider.baseUrl === 'string')
           origins.add(new URL(provider.baseUrl).origin);
       }
-      // A dead origin gives up at the routes' connect deadline (the longest of them), not after
-      // the whole 10 s warmup exchange; router.close() ends a warmup in progress.
+      // An origin is given up at the routes' connect deadline (the longest of them), not after
+      // a 10 s warmup exchange: one that cannot be reached, and one that takes the connection
+      // but never answers (the whole exchange, connection and answer, has that time; a fetch
+      // wire cannot see the connect phase alone). router.close() ends a warmup in progress.
       const connectMs = Math.max(0, ...Object.values(resolved.routes).map((r) => r.connectTimeoutMs));
-      const preconnect = { signal: closing.signal, ...(connectMs > 0 ? { connectMs } : {}) };
+      const preconnect = {
+        signal: closing.signal,
+        ...(connectMs > 0 ? { connectMs, timeoutMs: connectMs } : {}),
+      };
       // The first sentence split of a process loads the runtime's break rules (15 to 20 ms).
       preloadTextRules();
       await Promise.all([

@@ -135,22 +135,41 @@ export function orderCandidates(candidates: readonly ScoredCandidate[], options:
   return [...ordered, ...resting].map((c) => c.index);
 }
 
-/** A weighted random order: each next pick drawn in proportion to the remaining weights. */
+/**
+ * A weighted random order: each next pick drawn in proportion to the remaining weights, each
+ * divided by the largest of them first (so that weights near the largest finite number split as
+ * written instead of summing to Infinity). Weight 0 is drawn only after every weight above 0;
+ * among candidates left with weight 0 only, the listed order (no draw).
+ */
 function weightedOrder(candidates: readonly ScoredCandidate[], random: () => number): ScoredCandidate[] {
   const pool = [...candidates];
   const out: ScoredCandidate[] = [];
   while (pool.length) {
-    const total = pool.reduce((n, c) => n + Math.max(0, c.weight ?? 1), 0);
-    let draw = random() * total;
-    let pick = pool.length - 1;
-    for (let i = 0; i < pool.length; i++) {
-      draw -= Math.max(0, pool[i]!.weight ?? 1);
-      if (draw < 0) {
-        pick = i;
-        break;
+    const weights = pool.map((c) => weightOf(c));
+    const max = Math.max(...weights);
+    // One draw per pick, always: the sequence of draws does not depend on the weights.
+    const r = random();
+    let pick = 0;
+    if (max > 0) {
+      const shares = weights.map((w) => w / max);
+      let draw = r * shares.reduce((n, w) => n + w, 0);
+      // The last candidate with a share, should rounding leave the draw at or above the total.
+      pick = shares.findLastIndex((w) => w > 0);
+      for (let i = 0; i < pool.length; i++) {
+        draw -= shares[i]!;
+        if (draw < 0 && shares[i]! > 0) {
+          pick = i;
+          break;
+        }
       }
     }
     out.push(pool.splice(pick, 1)[0]!);
   }
   return out;
+}
+
+/** A candidate's weight for a draw: 1 when unset, 0 for anything not a finite number above 0. */
+function weightOf(candidate: ScoredCandidate): number {
+  const weight = candidate.weight ?? 1;
+  return Number.isFinite(weight) && weight > 0 ? weight : 0;
 }

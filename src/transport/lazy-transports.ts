@@ -1,4 +1,5 @@
 import { VoxrouteError } from '../errors/voxroute-error.js';
+import { LOAD_FAILED_HINT } from '../internal/lazy.js';
 import type { HttpTransport } from './types.js';
 import type { WebSocketTransport } from './websocket-types.js';
 
@@ -18,7 +19,8 @@ export interface Transports {
  * (undefined before the load: nothing reads it before, since an attempt starts only once its
  * adapter's code, loaded by the same import, is there). A failed load (a damaged install)
  * rejects those calls with a VoxrouteError (the load's error as `cause`), which charges no
- * provider, and the next call tries the load again. `close()` waits for a load in progress and
+ * provider; the next call asks for the load again (which Node 20 and 22 answer with the same
+ * failure: see LOAD_FAILED_HINT). `close()` waits for a load in progress and
  * closes what it built; it never rejects.
  */
 export function lazyTransports(
@@ -37,10 +39,9 @@ export function lazyTransports(
       },
       (error: unknown) => {
         loading = undefined;
-        throw new VoxrouteError(
-          'The transport code of the router could not be loaded (is the voxroute install complete?)',
-          { cause: error },
-        );
+        throw new VoxrouteError(`The transport code of the router could not be loaded ${LOAD_FAILED_HINT}`, {
+          cause: error,
+        });
       },
     );
     return loading;

@@ -90,7 +90,9 @@ describe('lazyFleet', () => {
     const cause = new Error('Cannot find module deferred-code-XXXX.js');
     const fleet = lazyFleet(() => Promise.reject(cause), deps(events, warnings));
     await fleet.ready;
-    const message = 'the fleet code could not be loaded (is the voxroute install complete?)';
+    const message =
+      'the fleet code could not be loaded (is the voxroute install complete? After a passing failure such as EMFILE, restart the process: ' +
+      'Node before 24 does not load a failed module again)';
     expect(fleet.stats()).toEqual({ ...CONNECTING, state: 'unavailable', errors: 1, lastError: message });
     expect(events).toEqual([{ type: 'error', error: message }]);
     expect(warnings).toEqual([[`Fleet-shared health is off: ${message}`, { error: String(cause) }]]);

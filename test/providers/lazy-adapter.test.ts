@@ -114,7 +114,8 @@ describe('lazyAdapter', () => {
     expect(VoxrouteError.isInstance(thrown)).toBe(true);
     expect((thrown as VoxrouteError).code).toBe('VOXROUTE_ERROR');
     expect((thrown as Error).message).toBe(
-      "The adapter code of provider 'a' could not be loaded (is the voxroute install complete?)",
+      "The adapter code of provider 'a' could not be loaded (is the voxroute install complete? " +
+        'After a passing failure such as EMFILE, restart the process: Node before 24 does not load a failed module again)',
     );
     expect((thrown as Error).cause).toBe(failure);
     // The next ready() loads again, and this time the adapter is built.

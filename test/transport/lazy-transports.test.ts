@@ -101,7 +101,8 @@ describe('lazyTransports', () => {
     expect((error as VoxrouteError).code).toBe('VOXROUTE_ERROR');
     expect((error as VoxrouteError).retryable).toBe(false);
     expect((error as Error).message).toBe(
-      'The transport code of the router could not be loaded (is the voxroute install complete?)',
+      'The transport code of the router could not be loaded (is the voxroute install complete? After a passing failure such as EMFILE, restart the process: ' +
+        'Node before 24 does not load a failed module again)',
     );
     expect((error as Error).cause).toBe(cause);
     expect(loads).toBe(1);
