@@ -42,11 +42,18 @@ export interface WordTiming {
  * Raw audio as a provider sent it: `data` may split a sample; `format` is its real format.
  * `words` carries word timestamps where the provider sends them (they may describe audio of
  * earlier chunks).
+ *
+ * `clausesDone` (streamed text only, {@link ProviderTtsStreamRequest}): the provider said that
+ * the audio of the request's first `clausesDone` clauses (text up to each clause end: a piece
+ * with `clauseEnd: true`, or for plain strings the adapter's own rule) is complete, all of it in
+ * this item or the ones before (Cartesia: its `flush_done` answer to the flush sent at that
+ * clause end). An item that only reports this progress has empty `data`. Counts never go down.
  */
 export interface ProviderAudio {
   data: Uint8Array;
   format: AudioFormat;
   words?: WordTiming[];
+  clausesDone?: number;
 }
 
 /** What a TTS adapter can produce natively. */

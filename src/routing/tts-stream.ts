@@ -192,6 +192,9 @@ export class CallerAudio {
  * (the streamed-text attempt). Throws ProtocolError when the provider ended without a single
  * whole sample of audio (no byte, or only a stray partial sample). A chunk converted on the
  * worker thread is yielded once it is back, before the next provider chunk is read.
+ * `onClausesDone(n)` is called with a provider item's `clausesDone` once every chunk made of
+ * it and of the items before it was taken by the reader (it asked for the next one): the audio
+ * of those clauses reached the caller (but for the few samples a resampler holds back).
  */
 export async function* toCallerAudio(
   source: AsyncIterable<ProviderAudio>,
@@ -200,6 +203,7 @@ export async function* toCallerAudio(
   onDropped?: DroppedBytesListener,
   words?: WordTiming[],
   conversion?: ConversionContext,
+  onClausesDone?: (clauses: number) => void,
 ): AsyncGenerator<AudioChunk, void, undefined> {
   const audio = new CallerAudio(want, provider, onDropped, words, conversion);
   const out: AudioChunk[] = [];
@@ -217,6 +221,7 @@ export async function* toCallerAudio(
         // The old format's tail goes out even when the new format's converter failed.
         while (out.length > 0) yield out.shift()!;
       }
+      if (chunk.clausesDone !== undefined) onClausesDone?.(chunk.clausesDone);
     }
     const ended = audio.end(emit);
     try {

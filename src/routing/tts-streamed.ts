@@ -13,18 +13,27 @@ import type { TtsProgress } from './tts-progress.js';
  * the piece ending the first clause (or the end of the text) is handed to the adapter: the
  * provider then has enough text to speak, and the attempt's clocks (first-chunk deadline, hedge
  * delay, time to first chunk) start there, not while the text source thinks.
- * As audio reaches the caller, `progress.delivered` moves past every clause whose last word has
- * been heard (by the provider's word timestamps), so a provider failing mid-context hands over
- * to the next from the first clause not fully heard. Without word timestamps the position
- * cannot be known and the next provider starts from this attempt's first clause.
+ * As audio reaches the caller, `progress.delivered` moves past every clause whose audio the
+ * caller has received in full: by the provider's word timestamps (its last word heard), or by
+ * the provider's own word that the clause's audio is complete (`ProviderAudio.clausesDone`,
+ * e.g. Cartesia's `flush_done`) once every chunk before that word reached the caller. A
+ * provider failing mid-context hands over to the next from the first clause not fully heard:
+ * only the clause that was cut is heard again. A provider that gives neither (ElevenLabs
+ * without alignment data) leaves the position unknown: the next provider then starts from
+ * this attempt's first clause not known to be heard.
  *
  * `open(text)` starts the provider's request with the text stream; `toCaller` turns its audio
- * into the caller's chunks (collecting word timestamps into `words`).
+ * into the caller's chunks (collecting word timestamps into `words`, and calling
+ * `onClausesDone` with the provider's `clausesDone` once the audio before it reached the caller).
  */
 export async function* streamedAttempt(
   progress: TtsProgress,
   open: (text: AsyncIterable<TtsTextPiece>) => AsyncIterable<ProviderAudio>,
-  toCaller: (audio: AsyncIterable<ProviderAudio>, words: WordTiming[]) => AsyncIterable<AudioChunk>,
+  toCaller: (
+    audio: AsyncIterable<ProviderAudio>,
+    words: WordTiming[],
+    onClausesDone: (clauses: number) => void,
+  ) => AsyncIterable<AudioChunk>,
   ready: () => void = () => {},
 ): AsyncGenerator<AudioChunk, void, undefined> {
   const first = progress.delivered;
@@ -56,10 +65,17 @@ export async function* streamedAttempt(
   }
   const words: WordTiming[] = [];
   let deliveredMs = 0;
-  for await (const chunk of toCaller(open(text()), words)) {
+  /** Clauses heard in full: by word timestamps, or as the provider said (never more than were sent). */
+  let heard = 0;
+  const onClausesDone = (clauses: number) => {
+    heard = Math.max(heard, Math.min(clauses, ends.length));
+    progress.delivered = first + heard;
+  };
+  for await (const chunk of toCaller(open(text()), words, onClausesDone)) {
     yield chunk;
     deliveredMs += durationMs(chunk.format, chunk.data.byteLength);
-    progress.delivered = first + heardClauses(sent, ends, words, deliveredMs);
+    heard = Math.max(heard, heardClauses(sent, ends, words, deliveredMs));
+    progress.delivered = first + heard;
   }
   progress.delivered = first + ends.length;
   // The caller's text failed after complete clauses: they were spoken, then the call fails.

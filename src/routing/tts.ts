@@ -84,11 +84,16 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
             return streamedAttempt(
               progress,
               (text) => tts.synthesize(speechRequest<ProviderTtsStreamRequest>(ask, text), attempt),
-              (audio, words) =>
-                toCallerAudio(audio, want, name, ask.dropped, words, {
-                  offload: ask.offload,
-                  signal: attempt.signal,
-                }),
+              (audio, words, onClausesDone) =>
+                toCallerAudio(
+                  audio,
+                  want,
+                  name,
+                  ask.dropped,
+                  words,
+                  { offload: ask.offload, signal: attempt.signal },
+                  onClausesDone,
+                ),
               ready,
             );
           }

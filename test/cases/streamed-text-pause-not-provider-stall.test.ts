@@ -3,13 +3,21 @@
  * provider's silence: while a streamed-text TTS provider has answered every text it was asked
  * to speak (Cartesia: each flush answered by `flush_done`), the idle deadline does not run, and
  * the call neither fails nor charges the provider. While an answer is owed (a flush not yet
- * answered, or the end of input sent), the idle deadline runs as before. The Cartesia and
+ * answered, or the end of input sent) after the provider's first audio, the idle deadline runs
+ * as before (the wait for the first audio is the first-chunk deadline's: see
+ * websocket-tts-first-audio-wait-not-idle.test.ts). The Cartesia and
  * ElevenLabs servers here speak the wire on their own (ws, JSON text frames, base64 audio); the
  * router's clock is a fake one moved by the test.
  */
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { AllProvidersFailedError, type Router, type RouterConfig, TimeoutError } from '../../src/index.js';
+import {
+  AllProvidersFailedError,
+  MidStreamError,
+  type Router,
+  type RouterConfig,
+  TimeoutError,
+} from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
 import { fieldsOf } from '../helpers/errors.js';
 import { FakeClock } from '../transport/fake-clock.js';
@@ -24,8 +32,8 @@ const speech = (n: number): Buffer => pcmSignal(2400, 24_000, n + 1);
 
 /**
  * A Cartesia /tts/websocket server: each non-empty transcript is answered with its audio at
- * once (unless `silentFlush` is set: then the first flush gets nothing back), each flush with
- * `flush_done`, the end of input with `done`.
+ * once, each flush with `flush_done`, the end of input with `done`; with `silentFlush`, only
+ * until the first flush was answered: after it, nothing more comes back.
  */
 async function cartesiaServer(silentFlush = false) {
   const texts: string[] = [];
@@ -39,12 +47,12 @@ async function cartesiaServer(silentFlush = false) {
       if (m.cancel) return;
       if (typeof m.transcript === 'string' && m.transcript !== '') {
         texts.push(m.transcript);
-        if (silentFlush) return;
+        if (silentFlush && flushesAnswered > 0) return;
         const data = speech(texts.length - 1).toString('base64');
         send({ type: 'chunk', data, done: false, status_code: 206 });
       }
       if (m.flush === true) flushes++;
-      if (m.flush === true && !silentFlush) {
+      if (m.flush === true && !(silentFlush && flushesAnswered > 0)) {
         flushesAnswered++;
         send({
           type: 'flush_done',
@@ -139,10 +147,15 @@ function runCall(r: Router, text: AsyncIterable<string>) {
   return call;
 }
 
-/** Asserts that `failure` is the route's failure after one attempt that hit the idle deadline. */
-function expectIdleTimeout(failure: unknown): void {
-  expect(failure).toBeInstanceOf(AllProvidersFailedError);
-  const cause = (failure as AllProvidersFailedError).attempts[0]!.error;
+/**
+ * Asserts that `failure` is the route's failure after one attempt that hit the idle deadline
+ * (after audio: `MidStreamError`, the route's midStream being 'error').
+ */
+function expectIdleTimeout(failure: unknown, afterAudio = false): void {
+  expect(failure).toBeInstanceOf(afterAudio ? MidStreamError : AllProvidersFailedError);
+  const cause = afterAudio
+    ? (failure as MidStreamError).cause
+    : (failure as AllProvidersFailedError).attempts[0]!.error;
   expect(fieldsOf(cause, TimeoutError, 'phase', 'timeoutMs', 'provider')).toEqual({
     phase: 'idle',
     timeoutMs: IDLE_MS,
@@ -192,56 +205,78 @@ describe('a pause in streamed text is not the streamed-text TTS provider stallin
     expect(r.stats().providers.map((s) => [s.provider, s.errors, s.breaker])).toEqual([['p', 0, 'closed']]);
   });
 
-  it('Cartesia WebSocket: a flush never answered -> TimeoutError idle exactly idleMs after it was sent', async () => {
+  it('Cartesia WebSocket: after the first audio, a flush never answered -> TimeoutError idle exactly idleMs after it was sent', async () => {
     const clock = new FakeClock();
     const server = await cartesiaServer(true);
     const r = cartesiaRouter(server.url, clock);
     const gate = deferred();
-    const call = runCall(r, tokens(gate.promise));
-    await until(() => server.flushes === 1, 'the flush of the first clause reached the server');
+    const never = deferred();
+    // The caller's text: FIRST (answered), then SECOND (flushed, never answered); the text
+    // stays open, so what is owed is the flush alone, not the end of input.
+    async function* streaming(): AsyncGenerator<string> {
+      yield FIRST;
+      await gate.promise;
+      yield SECOND;
+      await never.promise;
+    }
+    const call = runCall(r, streaming());
+    await until(
+      () => server.flushesAnswered === 1 && concat(call.chunks).byteLength === 4800,
+      'the first clause',
+    );
+    gate.resolve();
+    await until(() => server.flushes === 2, 'the flush of the second clause reached the server');
     clock.advance(IDLE_MS - 1);
     await new Promise((resolve) => setImmediate(resolve));
     expect(call.failure).toBeUndefined();
     clock.advance(1);
     await call.done;
-    expectIdleTimeout(call.failure);
-    expect(call.chunks).toEqual([]);
-    gate.resolve();
+    expectIdleTimeout(call.failure, true);
+    expect(concat(call.chunks)).toEqual(speech(0));
+    never.resolve();
   });
 
-  it('Cartesia WebSocket: a flush never answered while the caller keeps streaming text every idleMs/4 -> TimeoutError idle exactly idleMs after the flush', async () => {
+  it('Cartesia WebSocket: after the first audio, a flush never answered while the caller keeps streaming text every idleMs/4 -> TimeoutError idle exactly idleMs after the flush', async () => {
     const clock = new FakeClock();
     const server = await cartesiaServer(true);
     const r = cartesiaRouter(server.url, clock);
-    // The caller's text: FIRST (a clause end: flushed), then one word (no clause end) each time
-    // the test releases it, as an LLM streams tokens.
+    // The caller's text: FIRST (answered), SECOND (a clause end: flushed, never answered), then
+    // one word (no clause end) each time the test releases it, as an LLM streams tokens.
     const words = ['Your ', 'table ', 'is ', 'booked '];
+    const second = deferred();
     const gates = words.map(() => deferred());
     async function* streaming(): AsyncGenerator<string> {
       yield FIRST;
+      await second.promise;
+      yield SECOND;
       for (let i = 0; i < words.length; i++) {
         await gates[i]!.promise;
         yield words[i]!;
       }
     }
     const call = runCall(r, streaming());
-    await until(() => server.flushes === 1, 'the flush of the first clause reached the server');
+    await until(
+      () => server.flushesAnswered === 1 && concat(call.chunks).byteLength === 4800,
+      'the first clause',
+    );
+    second.resolve();
+    await until(() => server.flushes === 2, 'the flush of the second clause reached the server');
     // Our own text is not the provider's answer: at idleMs/4, 2/4 and 3/4 a word is sent.
     for (let i = 0; i < 3; i++) {
       clock.advance(IDLE_MS / 4);
       gates[i]!.resolve();
-      await until(() => server.texts.length === i + 2, `word ${i + 1} reached the server`);
+      await until(() => server.texts.length === i + 3, `word ${i + 1} reached the server`);
       expect(call.failure).toBeUndefined();
     }
-    expect(server.texts).toEqual([FIRST, 'Your ', 'table ', 'is ']);
-    expect(server.flushes).toBe(1);
+    expect(server.texts).toEqual([FIRST, SECOND, 'Your ', 'table ', 'is ']);
+    expect(server.flushes).toBe(2);
     clock.advance(IDLE_MS / 4 - 1);
     await new Promise((resolve) => setImmediate(resolve));
     expect(call.failure).toBeUndefined();
     clock.advance(1);
     await until(() => call.failure !== undefined, 'the call failed');
     await call.done;
-    expectIdleTimeout(call.failure);
+    expectIdleTimeout(call.failure, true);
     gates[3]!.resolve();
   });
 

@@ -19,6 +19,9 @@ import type { ContextListener, TtsSocket } from './tts-socket.js';
 
 let contextCount = 0;
 
+/** The `data` of an item that only reports progress (`clausesDone`). */
+const NO_AUDIO = new Uint8Array(0);
+
 /** A context id unique in this process: `voxroute-<n>-<random>`. */
 function newContextId(): string {
   contextCount = (contextCount + 1) % Number.MAX_SAFE_INTEGER;
@@ -44,14 +47,17 @@ type Outcome = 'done' | 'error-event' | 'cancelled' | 'broken';
  *   Every request repeats `model_id`, `voice`, `output_format`, `language`,
  *   `generation_config`, `add_timestamps` and `max_buffer_delay_ms`, as the SDK does;
  * - answers: `chunk` (base64 audio, yielded labelled `request.format`), `timestamps` (attached
- *   to the next chunk as `words`, ms), `flush_done` (the answer to a flush: nothing), `done`
- *   (the end), `error` (ProviderError); messages of any other context are discarded. A `done`
+ *   to the next chunk as `words`, ms), `flush_done` (the answer to a flush: its audio is
+ *   complete; yielded as an item with empty `data` and `clausesDone`, the number of flushes
+ *   answered so far, each answering the oldest flush still unanswered, never more than were
+ *   sent), `done` (the end), `error` (ProviderError); messages of any other context are discarded. A `done`
  *   that arrives before the end of input (`continue: false`) was sent ends the context with
  *   text never spoken: a truncated ProtocolError (`partialOutput` when audio was yielded);
  * - deadlines (`attempt.deadlines`, from the moment the first request is sent, on `clock`):
- *   `firstByteMs` until the first audio, `idleMs` between the provider's messages while
- *   Cartesia owes an answer (a flush not yet answered by `flush_done`, or the end of input
- *   sent; see AwaitedText): a pause in streamed text is not the provider's silence, `totalMs`;
+ *   `firstByteMs` until the first audio (the router's first-chunk deadline bounds that wait
+ *   too), `idleMs` between the provider's messages from the first audio on, while Cartesia
+ *   owes an answer (a flush not yet answered by `flush_done`, or the end of input sent; see
+ *   AwaitedText): a pause in streamed text is not the provider's silence, `totalMs`;
  *   not counted while the consumer holds a chunk. A passed one throws TimeoutError (`partialOutput` when audio was
  *   yielded; e.g. 3 chunks then silence -> phase `idle`);
  * - abort of `attempt.signal` (AbortError), the consumer leaving early, a deadline or any other
@@ -173,10 +179,13 @@ async function* onSocket(
       inbox.fail(stalled ? markRouterStall(error) : error);
     },
   );
-  // The idle deadline runs only while Cartesia owes an answer (an unanswered flush, or the
-  // end of input sent): waiting for the caller's next text is not its silence.
-  const awaited = new AwaitedText((owed) => deadlines.holdIdle(!owed));
+  // The idle deadline runs only after the first audio and while Cartesia owes an answer (an
+  // unanswered flush, or the end of input sent): waiting for the caller's next text is not its
+  // silence, and the wait for the first audio is the first-chunk deadline's.
+  const awaited = new AwaitedText((counts) => deadlines.holdIdle(!counts));
   deadlines.holdIdle(true);
+  /** Flushes sent, and how many of them Cartesia answered with `flush_done`. */
+  const flushes = { sent: 0, answered: 0 };
   const onAbort = () => inbox.fail(aborted(attempt));
   attempt.signal.addEventListener('abort', onAbort, { once: true });
   socket.attach(listener);
@@ -190,7 +199,10 @@ async function* onSocket(
       ...contextRequest(base, contextId, '', true, options.maxBufferDelayMs),
       flush: true,
     });
-    if (sent) awaited.flushed();
+    if (sent) {
+      flushes.sent++;
+      awaited.flushed();
+    }
     return sent;
   };
   // The text iterable's own error, when it threw (the caller's text failed, not the socket).
@@ -203,10 +215,8 @@ async function* onSocket(
   // streaming tokens must not hide Cartesia's silence.
   const text = sendText(request.text, send, flush, { fail: failText });
   input.sentAll = () => text.sentAll();
-  // The idle deadline runs from now while Cartesia owes an answer (see AwaitedText), before its
-  // first audio too: an unanswered flush is its silence, whatever the first-chunk deadline.
+  // The socket is open: what remains is the answer (first audio, then idle; see AwaitedText).
   deadlines.markHeaders();
-  deadlines.startIdle();
   try {
     for (;;) {
       const raw = await inbox.take();
@@ -214,12 +224,20 @@ async function* onSocket(
       const event = parseWire(ttsEventSchema(), raw, provider, 'TTS message', reader.hadOutput);
       // An error message ends the context on the server's side; reader.push throws it.
       if (event.type === 'error') state.outcome = 'error-event';
-      else if (event.type === 'flush_done') awaited.flushAnswered();
       const step = reader.push(event);
       if (step.audio) {
         deadlines.markFirstByte();
+        awaited.audio();
         deadlines.setPaused(true);
         yield step.audio;
+        deadlines.setPaused(false);
+      }
+      if (event.type === 'flush_done' && flushes.answered < flushes.sent) {
+        // Everything before the flush was spoken: its audio all came before this answer.
+        flushes.answered++;
+        awaited.flushAnswered();
+        deadlines.setPaused(true);
+        yield { data: NO_AUDIO, format: request.format, clausesDone: flushes.answered };
         deadlines.setPaused(false);
       }
       if (step.done) {

@@ -74,8 +74,8 @@ interface Socket {
  *
  * Deadlines: the transport's connect deadline; the idle deadline (`attempt.deadlines.idleMs`)
  * only once the whole text was sent (while the caller's text stream pauses, the server is
- * silent by design), through `setIdleMs` when the connection has it (else it applies
- * throughout).
+ * silent by design) and the first audio came (the wait for it is the router's first-chunk
+ * deadline's), through `setIdleMs` when the connection has it (else it applies throughout).
  * A socket that closes while idle (no text sent on it yet; not a non-retryable close such as
  * 1008) is replaced before the next text is sent, at most twice per call.
  *
@@ -127,11 +127,12 @@ class StreamInputSession {
   private keepAliveTimer: unknown;
   private textIterator: AsyncIterator<string | TtsTextPiece> | undefined;
   /**
-   * The idle deadline's rule (shared with every streamed-text adapter): ElevenLabs acknowledges
-   * no flush, so it owes an answer once the end of input was sent.
+   * The idle deadline's rule (shared with every streamed-text adapter): from the first audio on,
+   * while an answer is owed; ElevenLabs acknowledges no flush, so it owes one once the end of
+   * input was sent.
    */
-  private readonly awaited = new AwaitedText((owed) =>
-    this.current?.conn.setIdleMs?.(owed ? (this.attempt.deadlines.idleMs ?? 0) : 0),
+  private readonly awaited = new AwaitedText((counts) =>
+    this.current?.conn.setIdleMs?.(counts ? (this.attempt.deadlines.idleMs ?? 0) : 0),
   );
 
   constructor(
@@ -199,9 +200,10 @@ class StreamInputSession {
       conn.close(1000, '');
       throw new AbortError('The ElevenLabs synthesis was abandoned');
     }
-    // The server is silent while the caller's text stream pauses: no idle deadline until it owes
-    // an answer (the end of input).
-    if (!this.awaited.owed) conn.setIdleMs?.(0);
+    // The server is silent while the caller's text stream pauses, and the wait for its first
+    // audio is the first-chunk deadline's: no idle deadline until it has spoken and owes an
+    // answer (the end of input).
+    if (!this.awaited.counts) conn.setIdleMs?.(0);
     const init: WireInitializeMessage = { text: ' ' };
     const settings = wireVoiceSettings(options.voiceSettings, this.request.speed);
     if (settings) init.voice_settings = settings;
@@ -331,6 +333,7 @@ class StreamInputSession {
         const words = wordsFromAlignment(parsed.alignment ?? parsed.normalizedAlignment, offsetMs);
         this.audioBytes += data.byteLength;
         this.hadOutput = true;
+        this.awaited.audio();
         this.output.push(
           words.length > 0 ? { data, format: this.format, words } : { data, format: this.format },
         );
