@@ -58,6 +58,8 @@ describe("chat continue after the caller's own prefill", () => {
     provider: (url: string) => ProviderConfig;
     answer: (body: Record<string, unknown> & { messages: unknown[] }, res: ServerResponse) => void;
     body: (maxTokens: number | undefined) => Record<string, unknown>;
+    /** The call's last event: the continuing provider's finish, with its own usage. */
+    finish: ChatEvent;
   }> = [
     {
       name: 'Anthropic',
@@ -117,6 +119,7 @@ describe("chat continue after the caller's own prefill", () => {
         messages: [USER, { role: 'assistant', content: 'The answer is four, since' }],
         stream: true,
       }),
+      finish: { type: 'finish', finishReason: 'stop', usage: { inputTokens: 20, outputTokens: 7 } },
     },
     {
       name: 'vLLM (continueFinalMessage)',
@@ -145,6 +148,7 @@ describe("chat continue after the caller's own prefill", () => {
         continue_final_message: true,
         add_generation_prompt: false,
       }),
+      finish: { type: 'finish', finishReason: 'stop' },
     },
   ];
 
@@ -180,7 +184,8 @@ describe("chat continue after the caller's own prefill", () => {
         }
 
         expect(texts).toEqual([...DELIVERED, 'two and two make four.']);
-        expect(events.at(-1)?.type).toBe('finish');
+        expect(events.filter((e) => e.type === 'finish')).toEqual([c.finish]);
+        expect(events.at(-1)).toEqual(c.finish);
         // The first provider got the caller's prefill as it was, and the caller's budget.
         expect(a.bodies.map((x) => [x.messages, x.max_tokens])).toEqual([[[USER, PREFILL], maxTokens]]);
         expect(b.bodies).toEqual([c.body(continued)]);
