@@ -16,9 +16,13 @@ export class AbortError extends VoxrouteError {
 
   /**
    * `message` defaults to `'The operation was aborted'`; `options.cause` is kept as the standard
-   * `cause` (e.g. the signal's reason).
+   * `cause` (e.g. the signal's reason); `options.partialOutput` (default false): the stream had
+   * already yielded output when it was aborted.
    */
-  constructor(message = 'The operation was aborted', options: { cause?: unknown } = {}) {
+  constructor(
+    message = 'The operation was aborted',
+    options: { cause?: unknown; partialOutput?: boolean } = {},
+  ) {
     super(message, options);
     this.name = 'AbortError';
   }

@@ -11,8 +11,9 @@ import { hasCode, VoxrouteError, type VoxrouteErrorOptions } from './voxroute-er
  * provider's error.
  *
  * When the route tried to continue the stream on other providers (`midStream` `'resume'`,
- * `'replay'` or `'continue'`) and each of them failed before adding any output, their failures
- * are in this error too: `attempts` lists every attempt of the call with its `error` (the
+ * `'replay'` or `'continue'`) and each of them failed before adding any output, whatever their
+ * failure (a 400 or 422 of the provider continuing the stream too: the caller holds output, so
+ * the call never ends with that provider's own error), their failures are in this error too: `attempts` lists every attempt of the call with its `error` (the
  * provider that failed after output, then each provider tried to continue the stream), and the
  * message is `Provider '<provider>' failed after output had started: <cause message>`
  * followed by `; continuing on '<provider>' failed: <error message>` for each of them, in order.

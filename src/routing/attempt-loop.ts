@@ -97,6 +97,20 @@ export async function* drive<T>(
     let midStreamAttempt: Attempt | undefined;
     /** The context of the attempt that failed after output, while the call resumes elsewhere. */
     let midStreamContext: AttemptContext | undefined;
+    /**
+     * The error that ends a call whose stream was cut after output and could not be continued:
+     * MidStreamError naming the cut (its cause) and every takeover that failed, whatever its
+     * failure (a 400 of the takeover too: the caller already holds output, `partialOutput` says so).
+     */
+    const cutAfterOutput = (): VoxrouteError =>
+      midStreamError(
+        midStreamCause!,
+        midStreamProvider,
+        call.partialText,
+        run.toolCalls?.(midStreamContext),
+        attempts,
+        midStreamAttempt!,
+      );
     for (;;) {
       let winner: Running<T> | undefined;
       let first: IteratorResult<T> | undefined;
@@ -109,7 +123,8 @@ export async function* drive<T>(
       let requestError: VoxrouteError | undefined;
       while (!winner) {
         if (running.length === 0) {
-          if (requestError) throw call.fail(requestError);
+          // After output, a takeover's request error still ends the call as one cut after output.
+          if (requestError) throw call.fail(midStreamCause ? cutAfterOutput() : requestError);
           if (attempts.length > 0) run.hedgeBudget?.charge?.();
           if (!call.startNext(false)) break;
         }
@@ -230,16 +245,7 @@ export async function* drive<T>(
       if (!winner || !first) {
         if (!midStreamCause) throw call.fail(new AllProvidersFailedError(run.capability, attempts));
         // Resuming after a mid-stream failure found no provider to continue on.
-        throw call.fail(
-          midStreamError(
-            midStreamCause,
-            midStreamProvider,
-            call.partialText,
-            run.toolCalls?.(midStreamContext),
-            attempts,
-            midStreamAttempt!,
-          ),
-        );
+        throw call.fail(cutAfterOutput());
       }
 
       // Committed to the winner: any other running attempt lost the hedge.

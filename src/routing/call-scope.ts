@@ -131,8 +131,8 @@ export class CallScope {
   }
 
   /**
-   * The error to throw once the call itself was aborted: the total deadline's TimeoutError
-   * (with `partialOutput` once the call was `committed`), else AbortError.
+   * The error to throw once the call itself was aborted: the total deadline's TimeoutError,
+   * else AbortError, either with `partialOutput` once the call was `committed` (had yielded output).
    */
   abortError(committed: boolean): VoxrouteError {
     const reason: unknown = this.link.reason;
@@ -146,6 +146,7 @@ export class CallScope {
     }
     return new AbortError(this.#closeSignal?.aborted ? 'The router was closed' : 'The call was aborted', {
       cause: this.#signal?.reason,
+      ...(committed ? { partialOutput: true } : {}),
     });
   }
 

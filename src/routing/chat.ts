@@ -4,6 +4,7 @@ import type { ChatEvent } from '../types/chat.js';
 import type { ChatRequest } from '../types/requests.js';
 import { blankStartHeld } from './blank-start.js';
 import type { CapabilityCall } from './capability.js';
+import { remainingTokens, withPartialReply } from './chat-continuation.js';
 import { StartedToolCalls } from './chat-tool-calls.js';
 
 /** The logical models a provider's chat section maps. */
@@ -13,7 +14,8 @@ const modelsOf = (section: { models: Record<string, string> }): string[] => Obje
  * One chat() call. Each attempt sends the caller's messages to its provider. The text the
  * caller already has is kept: when a provider fails mid-reply (midStream 'continue'), the next
  * one gets that partial reply as the start of the assistant's message (prefill) and continues
- * it, so no text is repeated. Only a provider that continues a trailing assistant message
+ * it, so no text is repeated (after the caller's own prefill, in the same message), with the
+ * caller's `maxTokens` less the tokens delivered (see chat-continuation.ts). Only a provider that continues a trailing assistant message
  * (`continuesAssistantMessage`: Anthropic, a vLLM-style server) takes a cut reply over; one that
  * would answer it with a new reply (OpenAI's API) is passed over, and when no provider is left
  * the call ends with MidStreamError holding the partial text. A reply whose provider had started
@@ -38,12 +40,11 @@ export function chatCall(request: ChatRequest): CapabilityCall<ChatEvent, 'chat'
         start: (attempt) => {
           const asked: ProviderChatRequest = {
             // Prefill: the partial reply as the start of the assistant's message.
-            messages: delivered
-              ? [...request.messages, { role: 'assistant', content: delivered }]
-              : request.messages,
+            messages: delivered ? withPartialReply(request.messages, delivered) : request.messages,
             model,
           };
-          if (request.maxTokens !== undefined) asked.maxTokens = request.maxTokens;
+          if (request.maxTokens !== undefined)
+            asked.maxTokens = delivered ? remainingTokens(request.maxTokens, delivered) : request.maxTokens;
           if (request.temperature !== undefined) asked.temperature = request.temperature;
           if (request.tools !== undefined) asked.tools = request.tools;
           const started = new StartedToolCalls();

@@ -85,7 +85,10 @@ export interface ChatRequest extends CallOptions {
   model: string;
   /**
    * Most tokens to generate, a whole number above 0 (otherwise RequestError). Default: the provider's
-   * (Anthropic: the provider config's `maxTokens`, 1024).
+   * (Anthropic: the provider config's `maxTokens`, 1024). It bounds the whole reply: when a reply
+   * cut on one provider is continued on another (route `midStream: 'continue'`), that one is
+   * sent this less an estimate of the tokens already delivered (one per 4 ASCII characters,
+   * rounded up, plus one per other character), at least 1.
    */
   maxTokens?: number;
   /** Sampling temperature, 0 to 2 (otherwise RequestError). Default: the provider's. */

@@ -122,10 +122,24 @@ export function toWireTool(tool: ChatTool): WireTool {
 /**
  * A trailing assistant message is a prefill the model continues; the Messages API refuses one
  * that ends in white space (400), so it is trimmed at the end (the model's continuation
- * supplies the space).
+ * supplies the space): its text, or its last block when that is a text block (several assistant
+ * messages in a row were merged into blocks), each text block left empty dropped (the API
+ * refuses an empty text block).
  */
 function trimPrefill(messages: WireMessagesRequest['messages']): WireMessagesRequest['messages'] {
   const last = messages.at(-1);
-  if (last?.role !== 'assistant' || typeof last.content !== 'string') return messages;
-  return [...messages.slice(0, -1), { ...last, content: last.content.trimEnd() }];
+  if (last?.role !== 'assistant') return messages;
+  if (typeof last.content === 'string')
+    return [...messages.slice(0, -1), { ...last, content: last.content.trimEnd() }];
+  if (last.content.at(-1)?.type !== 'text') return messages;
+  const blocks = [...last.content];
+  for (let block = blocks.at(-1); block?.type === 'text'; block = blocks.at(-1)) {
+    const text = block.text.trimEnd();
+    if (text !== '') {
+      blocks[blocks.length - 1] = { ...block, text };
+      break;
+    }
+    blocks.pop();
+  }
+  return [...messages.slice(0, -1), { ...last, content: blocks.length > 0 ? blocks : '' }];
 }

@@ -151,4 +151,67 @@ describe('messagesRequestBody: a trailing assistant prefill (midStream continue)
       { role: 'assistant', content: 'The answer' },
     ]);
   });
+
+  it('trims the last text block when assistant messages in a row were merged into blocks', () => {
+    const body = messagesRequestBody(
+      {
+        model: 'claude',
+        messages: [
+          { role: 'user', content: 'What is 2+2?' },
+          { role: 'assistant', content: 'Well,' },
+          { role: 'assistant', content: 'the answer is ' },
+        ],
+      },
+      256,
+    );
+    expect(body.messages).toEqual([
+      { role: 'user', content: 'What is 2+2?' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Well,' },
+          { type: 'text', text: 'the answer is' },
+        ],
+      },
+    ]);
+  });
+
+  it('drops trailing text blocks of white space only, then trims the one before', () => {
+    const body = messagesRequestBody(
+      {
+        model: 'claude',
+        messages: [
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello \n' },
+          { role: 'assistant', content: ' ' },
+          { role: 'assistant', content: '\n' },
+        ],
+      },
+      256,
+    );
+    expect(body.messages).toEqual([
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] },
+    ]);
+  });
+
+  it('leaves an assistant message that ends with a tool_use block as it is', () => {
+    const body = messagesRequestBody(
+      {
+        model: 'claude',
+        messages: [
+          { role: 'user', content: 'Book it.' },
+          { role: 'assistant', content: 'On it. ', toolCalls: [{ id: 't1', name: 'book', arguments: '{}' }] },
+        ],
+      },
+      256,
+    );
+    expect(body.messages.at(-1)).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'On it. ' },
+        { type: 'tool_use', id: 't1', name: 'book', input: {} },
+      ],
+    });
+  });
 });
