@@ -9,8 +9,12 @@ import { encodeWav, RequestError } from 'voxroute';
 import { formatOption, stringOption, voxrouteOptions } from './provider-options.js';
 import { RouteModel } from './route-model.js';
 
-/** Default audio of {@link VoxrouteSpeechModel}: PCM s16le, 24 000 Hz, mono, in a WAV container. */
-export const DEFAULT_SPEECH_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
+/** Default audio of {@link VoxrouteSpeechModel}: PCM s16le, 24 000 Hz, mono, in a WAV container (frozen). */
+export const DEFAULT_SPEECH_FORMAT: Readonly<AudioFormat> = Object.freeze({
+  encoding: 'pcm_s16le',
+  sampleRate: 24_000,
+  channels: 1,
+});
 
 /** Options of {@link createVoxroute}'s `speechModel()`. */
 export interface VoxrouteSpeechOptions {

@@ -40,6 +40,19 @@ export function sameFormat(a: AudioFormat, b: AudioFormat): boolean {
   );
 }
 
+/**
+ * A frozen copy of `format`'s fields (`encoding`, `sampleRate`, and `channels` when it has one,
+ * so the copy deep-equals it): what a stream states as its chunks' format, made once per call,
+ * so the caller's own object can change later without relabelling the call's audio, and a
+ * chunk's format cannot be changed through the chunk.
+ */
+export function frozenFormat(format: Readonly<AudioFormat>): Readonly<AudioFormat> {
+  const { encoding, sampleRate, channels } = format;
+  return Object.freeze(
+    channels === undefined ? { encoding, sampleRate } : { encoding, sampleRate, channels },
+  );
+}
+
 /** `pcm_s16le@24000Hz` style label, for messages and logs. */
 export function formatLabel(format: AudioFormat): string {
   return `${format.encoding}@${format.sampleRate}Hz${(format.channels ?? 1) > 1 ? `x${format.channels}` : ''}`;

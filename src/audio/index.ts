@@ -3,7 +3,14 @@
  * A-law), streaming resampling, and WAV reading/writing. See docs/audio.md for the decisions.
  */
 export { type AudioConverter, type AudioConverterOptions, createAudioConverter } from './audio-converter.js';
-export { bytesPerFrame, bytesPerSample, durationMs, formatLabel, sameFormat } from './format.js';
+export {
+  bytesPerFrame,
+  bytesPerSample,
+  durationMs,
+  formatLabel,
+  frozenFormat,
+  sameFormat,
+} from './format.js';
 export {
   ALAW_SILENCE,
   alawDecodeSample,

@@ -4,6 +4,7 @@ import type { HealthRegistry, HealthStateChange } from '../routing/health/index.
 import type { LatencyTracker } from '../routing/latency-tracker.js';
 import type { Logger } from '../routing/router-types.js';
 import type { Capability } from '../types/route-result.js';
+import { warnFleetOff } from './fleet-off-warning.js';
 import {
   type BreakerMessage,
   decodeBreakerMessage,
@@ -66,7 +67,8 @@ export interface FleetHealthDeps {
   onEvent: (event: FleetEvent) => void;
   /**
    * The router's logger: told once, at `warn`, when the store cannot be used at all (ioredis not
-   * installed), since then nothing else would show that fleet-shared health is off.
+   * installed), since then nothing else would show that fleet-shared health is off. Without a
+   * logger, a process warning (code `VOXROUTE_FLEET_HEALTH_OFF`) says it, once per process.
    */
   logger?: Logger | undefined;
   /** Unix epoch ms. Default `Date.now`. */
@@ -174,7 +176,7 @@ export class FleetHealth {
     } catch (error) {
       this.#stats.state = 'unavailable';
       this.#fail(error);
-      this.#d.logger?.warn(`Fleet-shared health is off: ${this.#stats.lastError}`);
+      warnFleetOff(this.#stats.lastError ?? 'the shared store cannot be used', this.#d.logger);
       return;
     }
     if (this.#stats.state === 'closed') {

@@ -14,13 +14,13 @@ export interface EndpointingOptions {
   maxUtteranceMs?: number;
 }
 
-/** Default end-of-utterance rule: -45 dBFS, 500 ms of silence, 200 ms pre-roll, 30 s at most. */
-export const DEFAULT_ENDPOINTING: Required<EndpointingOptions> = {
+/** Default end-of-utterance rule: -45 dBFS, 500 ms of silence, 200 ms pre-roll, 30 s at most (frozen). */
+export const DEFAULT_ENDPOINTING: Readonly<Required<EndpointingOptions>> = Object.freeze({
   thresholdDb: -45,
   silenceMs: 500,
   prerollMs: 200,
   maxUtteranceMs: 30_000,
-};
+});
 
 /** What one frame did: nothing yet, started an utterance (with its pre-roll), continued or ended it. */
 export type EndpointStep =

@@ -1,3 +1,4 @@
+import { frozenFormat } from '../audio/format.js';
 import { ownValue } from '../internal/own.js';
 import type { ProviderTtsStreamRequest } from '../providers/types.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
@@ -16,8 +17,16 @@ function noop(): void {}
 /** The logical voices a provider's tts section maps. */
 const voicesOf = (section: { voices: Record<string, string> }): string[] => Object.keys(section.voices);
 
-/** Default TTS output format: PCM s16le, 24 000 Hz, mono. */
-export const DEFAULT_TTS_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 };
+/**
+ * Default TTS output format: PCM s16le, 24 000 Hz, mono (`{ encoding: 'pcm_s16le', sampleRate:
+ * 24000, channels: 1 }`). Frozen: a tts() call without `format` states this very object as
+ * every chunk's `format`, so it can be compared with `===` but not changed.
+ */
+export const DEFAULT_TTS_FORMAT: Readonly<AudioFormat> = Object.freeze({
+  encoding: 'pcm_s16le',
+  sampleRate: 24_000,
+  channels: 1,
+});
 
 /**
  * One tts() call. The text (a string, or a stream of tokens) is read once and cut into
@@ -32,14 +41,17 @@ export const DEFAULT_TTS_FORMAT: AudioFormat = { encoding: 'pcm_s16le', sampleRa
  * provider sent word timestamps. The replacement stands in for that sentence only when it
  * speaks sentence by sentence: the next sentence goes to the route's order again, minus the
  * providers whose circuit breaker is open (a provider is ruled out only by its breaker). Audio reaches the caller in whole samples in
- * `request.format`; the first chunk after a switch of provider is marked
+ * `request.format` (each chunk's `format`: a frozen copy of it, the same object for the whole
+ * call, or DEFAULT_TTS_FORMAT itself); the first chunk after a switch of provider is marked
  * `discontinuity: true`. Text with nothing to speak (no letter or digit: only white space,
  * punctuation, symbols, emoji, markup) contacts no provider, and such a sentence inside a longer
  * text is skipped. Barge-in (the
  * request's signal, router.close(), breaking out) return()s the caller's text iterator.
  */
 export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCall<AudioChunk, 'tts'> {
-  const want = request.format ?? DEFAULT_TTS_FORMAT;
+  // The format every chunk states: frozen, made once per call (never per chunk), so neither a
+  // caller changing its request's object mid-call nor a write to a chunk's format relabels audio.
+  const want = request.format === undefined ? DEFAULT_TTS_FORMAT : frozenFormat(request.format);
   const streamed = typeof request.text !== 'string';
   // Only streamed text listens on the signals (a text given whole is read at once).
   const signals = !streamed

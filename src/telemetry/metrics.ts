@@ -9,8 +9,8 @@ export interface RouterEventSource {
   on<E extends RouterEventName>(event: E, listener: RouterListener<E>): () => void;
 }
 
-/** Names of the instruments {@link instrumentRouter} records, on the meter `voxroute`. */
-export const METRIC_NAMES = {
+/** Names of the instruments {@link instrumentRouter} records, on the meter `voxroute` (frozen). */
+export const METRIC_NAMES = Object.freeze({
   /** Histogram, ms: time from an attempt's start to its first chunk (TTFC). */
   timeToFirstChunk: 'voxroute.time_to_first_chunk',
   /** Counter: attempts that failed before their first chunk and handed the call on. */
@@ -19,12 +19,12 @@ export const METRIC_NAMES = {
   hedges: 'voxroute.hedges',
   /** Counter: circuit breakers that went to open. */
   breakerOpenings: 'voxroute.breaker.openings',
-} as const;
+} as const);
 
-/** Upper bounds (ms) of the TTFC histogram's buckets: voice latencies, 10 ms to 10 s. */
-export const TTFC_BUCKETS_MS: readonly number[] = [
+/** Upper bounds (ms) of the TTFC histogram's buckets: voice latencies, 10 ms to 10 s (frozen). */
+export const TTFC_BUCKETS_MS: readonly number[] = Object.freeze([
   10, 25, 50, 75, 100, 150, 200, 300, 400, 500, 750, 1000, 1500, 2500, 5000, 10000,
-];
+]);
 
 /**
  * Records a router's metrics through the OpenTelemetry metrics API (the optional peer

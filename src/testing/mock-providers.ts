@@ -38,11 +38,11 @@ import { type LoopbackCertificate, makeLoopbackCertificate } from './tls-certifi
 /** The API key every mock of {@link startMockProviders} requires, and its returned config sends. */
 export const MOCK_API_KEY = 'voxroute-mock-key';
 
-/** Static AWS credentials put in the returned config of SageMaker providers (never checked). */
-export const MOCK_AWS_CREDENTIALS = {
+/** Static AWS credentials put in the returned config of SageMaker providers (never checked; frozen, each config gets a copy). */
+export const MOCK_AWS_CREDENTIALS = Object.freeze({
   accessKeyId: 'voxroute-mock-access-key-id',
   secretAccessKey: 'voxroute-mock-secret-access-key',
-} as const;
+} as const);
 
 /** The mock type behind each provider kind. */
 export interface MockOfKind {

@@ -24,8 +24,15 @@ export interface AudioFormat {
 export interface AudioChunk {
   /** The audio bytes: whole samples in `format`, no container or header. */
   data: Uint8Array;
-  /** The real encoding and sample rate (Hz) of `data`. */
-  format: AudioFormat;
+  /**
+   * The real encoding and sample rate (Hz) of `data`. On chunks from tts() (and voiceTurn()'s
+   * audio events) it is frozen and shared by every chunk of the call: DEFAULT_TTS_FORMAT itself
+   * when the request gave no `format`, else a frozen copy of the request's `format` made when
+   * the call started (field for field: it deep-equals the request's `format`, but is not the
+   * caller's own object, which voxroute never freezes).
+   * Writing to it throws a TypeError in strict mode; copy it (`{ ...chunk.format }`) to change it.
+   */
+  format: Readonly<AudioFormat>;
   /**
    * `true` on the first chunk after a mid-stream switch of provider (the voice may change there); otherwise
    * undefined.

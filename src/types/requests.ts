@@ -44,7 +44,11 @@ export interface TtsRequest extends CallOptions {
   text: string | AsyncIterable<string>;
   /** Logical voice name, a key of the config's voices, mapped to each provider's own voice id. */
   voice: string;
-  /** Format of the audio returned. Default: `{ encoding: 'pcm_s16le', sampleRate: 24000 }` (mono). */
+  /**
+   * Format of the audio returned. Default: DEFAULT_TTS_FORMAT, `{ encoding: 'pcm_s16le',
+   * sampleRate: 24000, channels: 1 }`. Read when the call starts: chunks state a frozen copy of
+   * it, so changing this object later does not change the call.
+   */
   format?: AudioFormat;
   /** BCP 47 language tag, e.g. `'en'`. */
   language?: string;

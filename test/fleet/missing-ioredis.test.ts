@@ -49,4 +49,36 @@ describe('fleet-shared health without ioredis installed', () => {
     expect(logs).toEqual([[`Fleet-shared health is off: ${message}`, undefined]]);
     expect(JSON.stringify(logs)).not.toContain(PASSWORD);
   });
+
+  it('without a logger: one process warning (code VOXROUTE_FLEET_HEALTH_OFF) for the whole process, with no secret', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => {
+      if ((warning as { code?: string }).code === 'VOXROUTE_FLEET_HEALTH_OFF') warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    const routers: Array<ReturnType<typeof createRouter>> = [];
+    try {
+      const first = new Promise<void>((resolve) => process.once('warning', () => resolve()));
+      routers.push(createRouter(healthConfig()));
+      await first;
+      expect(warnings.map((w) => [w.name, w.message])).toEqual([
+        [
+          'Warning',
+          'Fleet-shared health is off: the config has a `health` section but the optional package ioredis is not installed: npm install ioredis',
+        ],
+      ]);
+      // A second router of the process finds ioredis missing too: its fleet event says so, and
+      // no second warning follows (emitWarning emits on the next tick: one turn of the loop).
+      const second = createRouter(healthConfig());
+      routers.push(second);
+      const event = await new Promise<FleetEvent>((resolve) => second.on('fleet', resolve));
+      expect(event.type).toBe('error');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toHaveLength(1);
+      expect(String(warnings[0]!.stack)).not.toContain(PASSWORD);
+    } finally {
+      process.off('warning', onWarning);
+      for (const router of routers) await router.close();
+    }
+  });
 });

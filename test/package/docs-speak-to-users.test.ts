@@ -1,12 +1,15 @@
 /**
  * The docs and the doc comments that ship in dist/*.d.ts speak to users: they name the public
  * API, a docs page or a public source, never a path of the source tree, an internal case id or
- * a document that is not in the package. Every name the docs import from `voxroute` (in any
+ * a document that is not in the package. A relative link of the docs leads to a file the npm
+ * package ships (package.json `files`), and its #anchor to a heading there; a link into
+ * voxroute's GitHub repository (examples, scripts) names a path that exists. Every name the docs import from `voxroute` (in any
  * code block, checked or not) and every name of the API reference exists, and every export is
  * in the API reference. Export lists and doc comments come from the TypeScript compiler reading
  * the entry files, as the declaration build does.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -206,5 +209,130 @@ describe('user docs (README.md, docs/*.md)', () => {
       const names = [...exported.get(entry)!.keys()].sort();
       expect({ entry, names: apiReference(entry) }).toEqual({ entry, names });
     }
+  });
+});
+
+/** The links of a page outside code blocks and code spans: target and line. */
+function linksOf(page: string): Array<{ target: string; line: number }> {
+  const out: Array<{ target: string; line: number }> = [];
+  let fenced = false;
+  text
+    .get(page)!
+    .split('\n')
+    .forEach((line, i) => {
+      if (/^\s*(`{3,}|~{3,})/.test(line)) fenced = !fenced;
+      if (fenced) return;
+      for (const m of line.replace(/`[^`]*`/g, '``').matchAll(/\]\(([^)\s]+)\)/g))
+        out.push({ target: m[1]!, line: i + 1 });
+    });
+  return out;
+}
+
+/**
+ * Whether the npm package ships `path` (relative to the root): package.json `files` (plain paths
+ * and `!` globs with `**` and `*`), plus what npm always packs.
+ */
+function shipped(path: string): boolean {
+  const { files } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { files: string[] };
+  const glob = (g: string) =>
+    new RegExp(
+      `^${g
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*\*\//g, '\0')
+        .replace(/\*/g, '[^/]*')
+        .replace(/\0/g, '(?:.*/)?')}$`,
+    );
+  const under = (entry: string) => path === entry || path.startsWith(`${entry}/`);
+  if (['package.json', 'README.md', 'LICENSE'].includes(path)) return true;
+  return (
+    files.some((f) => !f.startsWith('!') && under(f)) &&
+    !files.some((f) => f.startsWith('!') && glob(f.slice(1)).test(path))
+  );
+}
+
+/** GitHub's anchors of a markdown file's headings (lower case, punctuation dropped, spaces to -). */
+function anchorsOf(file: string): Set<string> {
+  const out = new Set<string>();
+  const seen = new Map<string, number>();
+  let fenced = false;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (/^\s*(`{3,}|~{3,})/.test(line)) fenced = !fenced;
+    const m = fenced ? null : /^#{1,6}\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const slug = m[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/<[^>]+>/g, '')
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    out.add(n === 0 ? slug : `${slug}-${n}`);
+  }
+  return out;
+}
+
+const REPOSITORY = 'https://github.com/voxroute/voxroute/';
+
+/** What is wrong with one link of `page`, or undefined. */
+function brokenLink(page: string, target: string): string | undefined {
+  if (target.startsWith(REPOSITORY)) {
+    const m = /^(?:blob|tree)\/main\/([^#?]+)(?:#(.*))?$/.exec(target.slice(REPOSITORY.length));
+    if (!m)
+      return target.slice(REPOSITORY.length) === '' || target.endsWith('#readme')
+        ? undefined
+        : 'not a blob/main or tree/main link';
+    const file = join(root, m[1]!);
+    if (!existsSync(file)) return `no ${m[1]} in the repository`;
+    if (m[2] && file.endsWith('.md') && !anchorsOf(file).has(m[2])) return `no heading #${m[2]} in ${m[1]}`;
+    return undefined;
+  }
+  if (/^[a-z][a-z+.-]*:/i.test(target)) return undefined;
+  const [path, anchor] = target.split('#') as [string, string | undefined];
+  const file = path === '' ? join(root, page) : join(root, dirname(page), decodeURI(path));
+  const rel = relative(root, file);
+  if (rel.startsWith('..') || !shipped(rel))
+    return `${rel} is not in the npm package (link to ${REPOSITORY}...)`;
+  if (!rel.startsWith('dist/') && !existsSync(file)) return `no file ${rel}`;
+  if (anchor && file.endsWith('.md') && !anchorsOf(file).has(anchor))
+    return `no heading #${anchor} in ${rel}`;
+  return undefined;
+}
+
+describe('links of the docs (README.md, docs/*.md)', () => {
+  it('finds the links and tells the package from the repository (the check can fail)', () => {
+    const all = pages.flatMap((p) => linksOf(p));
+    expect(all.length).toBeGreaterThan(300);
+    expect(brokenLink('docs/testing.md', '../examples/consumer-ci')).toBe(
+      `examples/consumer-ci is not in the npm package (link to ${REPOSITORY}...)`,
+    );
+    expect(brokenLink('docs/config.md', 'errors.md#no-such-heading')).toBe(
+      'no heading #no-such-heading in docs/errors.md',
+    );
+    expect(brokenLink('docs/config.md', '../src/index.test.ts')).toMatch(
+      /^src\/index\.test\.ts is not in the npm package/,
+    );
+    expect(brokenLink('docs/config.md', '../src/index.ts')).toBeUndefined();
+    expect(brokenLink('docs/config.md', '../src/routing/router.test.ts')).toMatch(
+      /is not in the npm package/,
+    );
+    expect(brokenLink('docs/config.md', '../src/routing/router.ts')).toBeUndefined();
+    expect(brokenLink('README.md', `${REPOSITORY}blob/main/docs/config.md#no-such-heading`)).toBe(
+      'no heading #no-such-heading in docs/config.md',
+    );
+    expect(brokenLink('docs/config.md', `${REPOSITORY}blob/main/examples/nothing.ts`)).toBe(
+      'no examples/nothing.ts in the repository',
+    );
+  });
+
+  it('lead to files the npm package ships, headings that exist, or paths of the repository that exist', () => {
+    const bad: string[] = [];
+    for (const page of pages) {
+      for (const { target, line } of linksOf(page)) {
+        const problem = brokenLink(page, target);
+        if (problem) bad.push(`${page}:${line}: ${target}: ${problem}`);
+      }
+    }
+    expect(bad).toEqual([]);
   });
 });

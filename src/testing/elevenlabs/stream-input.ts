@@ -12,8 +12,8 @@ import type { ElevenLabsSocketScript } from './script.js';
 /** Which key the mock's alignment objects use for character durations (elevenlabs-js and ElevenLabs' AsyncAPI spec name it differently). */
 export type ElevenLabsAlignmentDurationsKey = 'charDurationsMs' | 'charsDurationsMs';
 
-/** The server's default `chunk_length_schedule` (elevenlabs-js `GenerationConfig`). */
-export const ELEVENLABS_CHUNK_LENGTH_SCHEDULE: readonly number[] = [120, 160, 250, 290];
+/** The server's default `chunk_length_schedule` (elevenlabs-js `GenerationConfig`; frozen). */
+export const ELEVENLABS_CHUNK_LENGTH_SCHEDULE: readonly number[] = Object.freeze([120, 160, 250, 290]);
 
 /** Fewest buffered characters for which `try_trigger_generation` generates (the mock's rule). */
 const TRY_TRIGGER_MIN = 50;
