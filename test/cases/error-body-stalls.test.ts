@@ -7,6 +7,7 @@ import {
   AllProvidersFailedError,
   createRouter,
   ProviderError,
+  type RoutedStream,
   type Router,
   type RouterConfig,
 } from '../../src/index.js';
@@ -179,35 +180,67 @@ function shape(error: unknown) {
   };
 }
 
+/** What {@link shape} gives for an attempt ended by each status (the 429 with `retry-after: 7`). */
+const RECORDED = {
+  400: { name: 'ProviderError', status: 400, retryable: false, retryAfterMs: undefined, isAuthError: false },
+  401: { name: 'ProviderError', status: 401, retryable: false, retryAfterMs: undefined, isAuthError: true },
+  429: { name: 'ProviderError', status: 429, retryable: true, retryAfterMs: 7000, isAuthError: false },
+  503: { name: 'ProviderError', status: 503, retryable: true, retryAfterMs: undefined, isAuthError: false },
+} as const;
+
 const FALLBACK_CASES = [
-  {
-    status: 503,
-    headers: {},
-    expected: { status: 503, retryable: true, retryAfterMs: undefined, isAuthError: false },
-  },
-  {
-    status: 429,
-    headers: { 'retry-after': '7' },
-    expected: { status: 429, retryable: true, retryAfterMs: 7000, isAuthError: false },
-  },
-  {
-    status: 401,
-    headers: {},
-    expected: { status: 401, retryable: false, retryAfterMs: undefined, isAuthError: true },
-  },
+  { status: 503, headers: {}, expected: RECORDED[503] },
+  { status: 429, headers: { 'retry-after': '7' }, expected: RECORDED[429] },
+  { status: 401, headers: {}, expected: RECORDED[401] },
 ] as const;
+
+/** Expects the call to have been served by b; returns what the attempt on a recorded ({@link shape}). */
+async function servedByB(stream: RoutedStream<unknown>) {
+  const result = await stream.result;
+  expect(result.provider).toBe('b');
+  return shape(result.attempts[0]!.error);
+}
+
+/**
+ * a answering with `answerA`, b with a chat answer, a router over a then b (route options
+ * `extra`) on a fake clock, and a chat read in the background ({@link readChat}); resolves once
+ * the client has a's response headers.
+ */
+async function chatPastHeaders(
+  answerA: (res: http.ServerResponse) => void,
+  extra: Record<string, unknown> = {},
+  viaFetch = false,
+) {
+  const a = await server(answerA);
+  const b = await server(answerChat);
+  const clock = new FakeClock();
+  const r = make(routeAB(a.url, b.url, extra), clock, viaFetch);
+  const headers = headersReceived();
+  const read = readChat(r);
+  await headers;
+  return { a, b, clock, ...read };
+}
+
+/** Reads a tts stream to its end in the background: its bytes, and `settled` once it ended. */
+function readTts(stream: ReturnType<Router['tts']>) {
+  const outcome = { bytes: [] as number[], settled: false };
+  const done = (async () => {
+    for await (const chunk of stream) outcome.bytes.push(...chunk.data);
+    outcome.settled = true;
+    return outcome;
+  })();
+  return { outcome, done };
+}
 
 describe('an error status whose body stalls is acted on at the error-body deadline', () => {
   for (const c of FALLBACK_CASES) {
     for (const viaFetch of [false, true])
       it(`chat${viaFetch ? ' (through fetch)' : ''}: ${c.status} then a stalled body: b serves at ${ERROR_BODY_MS} ms, a's attempt keeps the status, a's socket closed`, async () => {
-        const a = await server(stalls(c.status, c.headers));
-        const b = await server(answerChat);
-        const clock = new FakeClock();
-        const r = make(routeAB(a.url, b.url), clock, viaFetch);
-        const headers = headersReceived();
-        const { outcome, done, stream } = readChat(r);
-        await headers;
+        const { a, b, clock, outcome, done, stream } = await chatPastHeaders(
+          stalls(c.status, c.headers),
+          {},
+          viaFetch,
+        );
         clock.advance(ERROR_BODY_MS - 1);
         await turn();
         expect(outcome.settled).toBe(false);
@@ -216,13 +249,11 @@ describe('an error status whose body stalls is acted on at the error-body deadli
         await done;
         expect(outcome.error).toBeUndefined();
         expect(outcome.text).toBe('Table booked.');
-        const result = await stream.result;
-        expect(result.provider).toBe('b');
-        expect(result.attempts.map((x) => [x.provider, x.outcome])).toEqual([
+        expect(await servedByB(stream)).toEqual(c.expected);
+        expect((await stream.result).attempts.map((x) => [x.provider, x.outcome])).toEqual([
           ['a', 'failed'],
           ['b', 'success'],
         ]);
-        expect(shape(result.attempts[0]!.error)).toEqual({ name: 'ProviderError', ...c.expected });
         await a.allClosed();
         expect(a.sockets.every((s) => s.destroyed || s.closed)).toBe(true);
       });
@@ -230,13 +261,7 @@ describe('an error status whose body stalls is acted on at the error-body deadli
     it(`chat: ${c.status} with a stalled body is recorded as with a complete body`, async () => {
       const results: unknown[] = [];
       for (const answer of [complete(c.status, c.headers), stalls(c.status, c.headers)]) {
-        const a = await server(answer);
-        const b = await server(answerChat);
-        const clock = new FakeClock();
-        const r = make(routeAB(a.url, b.url), clock);
-        const headers = headersReceived();
-        const { done, stream } = readChat(r);
-        await headers;
+        const { clock, done, stream } = await chatPastHeaders(answer);
         clock.advance(ERROR_BODY_MS);
         await done;
         const result = await stream.result;
@@ -247,35 +272,22 @@ describe('an error status whose body stalls is acted on at the error-body deadli
   }
 
   it('chat: 400 then a stalled body ends the call with that ProviderError; b is never tried', async () => {
-    const a = await server(stalls(400));
-    const b = await server(answerChat);
-    const clock = new FakeClock();
-    const r = make(routeAB(a.url, b.url), clock);
-    const headers = headersReceived();
-    const { outcome, done } = readChat(r);
-    await headers;
+    const { a, b, clock, outcome, done } = await chatPastHeaders(stalls(400));
     clock.advance(ERROR_BODY_MS);
     await done;
-    expect(shape(outcome.error)).toEqual({
-      name: 'ProviderError',
-      status: 400,
-      retryable: false,
-      retryAfterMs: undefined,
-      isAuthError: false,
-    });
+    expect(shape(outcome.error)).toEqual(RECORDED[400]);
     expect((outcome.error as ProviderError).provider).toBe('a');
     expect(b.hits).toBe(0);
     await a.allClosed();
   });
 
   it('chat: the first-chunk deadline stands down once the error status arrived (429, firstChunkTimeoutMs 300)', async () => {
-    const a = await server(stalls(429, { 'retry-after': '7' }));
-    const b = await server(answerChat);
-    const clock = new FakeClock();
-    const r = make(routeAB(a.url, b.url, { firstChunkTimeoutMs: 300 }), clock);
-    const headers = headersReceived();
-    const { outcome, done, stream } = readChat(r);
-    await headers;
+    const { a, b, clock, outcome, done, stream } = await chatPastHeaders(
+      stalls(429, { 'retry-after': '7' }),
+      {
+        firstChunkTimeoutMs: 300,
+      },
+    );
     // Past the first-chunk deadline: not the thing that ends the attempt.
     clock.advance(300);
     await turn();
@@ -283,15 +295,7 @@ describe('an error status whose body stalls is acted on at the error-body deadli
     expect(b.hits).toBe(0);
     clock.advance(ERROR_BODY_MS - 300);
     await done;
-    const result = await stream.result;
-    expect(result.provider).toBe('b');
-    expect(shape(result.attempts[0]!.error)).toEqual({
-      name: 'ProviderError',
-      status: 429,
-      retryable: true,
-      retryAfterMs: 7000,
-      isAuthError: false,
-    });
+    expect(await servedByB(stream)).toEqual(RECORDED[429]);
     await a.allClosed();
   });
 
@@ -319,13 +323,7 @@ describe('an error status whose body stalls is acted on at the error-body deadli
       (error: AllProvidersFailedError) => error.attempts,
     );
     expect(attempts.map((x) => [x.provider, x.outcome])).toEqual([['a', 'failed']]);
-    expect(shape(attempts[0]!.error)).toEqual({
-      name: 'ProviderError',
-      status: 503,
-      retryable: true,
-      retryAfterMs: undefined,
-      isAuthError: false,
-    });
+    expect(shape(attempts[0]!.error)).toEqual(RECORDED[503]);
     await a.allClosed();
   });
 
@@ -359,29 +357,16 @@ describe('an error status whose body stalls is acted on at the error-body deadli
         voice: 'v',
         format: { encoding: 'pcm_s16le', sampleRate: 24_000 },
       });
-      const bytes: number[] = [];
-      let settled = false;
-      const done = (async () => {
-        for await (const chunk of stream) bytes.push(...chunk.data);
-        settled = true;
-      })();
+      const { outcome, done } = readTts(stream);
       await headers;
       clock.advance(ERROR_BODY_MS - 1);
       await turn();
-      expect(settled).toBe(false);
+      expect(outcome.settled).toBe(false);
       expect(b.hits).toBe(0);
       clock.advance(1);
       await done;
-      expect(bytes).toEqual([...PCM]);
-      const result = await stream.result;
-      expect(result.provider).toBe('b');
-      expect(shape(result.attempts[0]!.error)).toEqual({
-        name: 'ProviderError',
-        status: 503,
-        retryable: true,
-        retryAfterMs: undefined,
-        isAuthError: false,
-      });
+      expect(outcome.bytes).toEqual([...PCM]);
+      expect(await servedByB(stream)).toEqual(RECORDED[503]);
       await a.allClosed();
     });
   }
@@ -408,18 +393,8 @@ describe('an error status whose body stalls is acted on at the error-body deadli
       ),
     );
     const stream = r.tts({ text: 'Hello there.', voice: 'agent' });
-    const bytes: number[] = [];
-    for await (const chunk of stream) bytes.push(...chunk.data);
-    expect(bytes).toEqual([...PCM]);
-    const result = await stream.result;
-    expect(result.provider).toBe('b');
-    expect(shape(result.attempts[0]!.error)).toEqual({
-      name: 'ProviderError',
-      status: 503,
-      retryable: true,
-      retryAfterMs: undefined,
-      isAuthError: false,
-    });
+    expect((await readTts(stream).done).bytes).toEqual([...PCM]);
+    expect(await servedByB(stream)).toEqual(RECORDED[503]);
     await a.allClosed();
   });
 
@@ -456,18 +431,8 @@ describe('an error status whose body stalls is acted on at the error-body deadli
       routes: { tts: { providers: ['a', 'b'], strategy: 'priority', firstChunkTimeoutMs: 30_000 } },
     } as RouterConfig);
     const stream = r.tts({ text: 'Hi.', voice: 'v', format: { encoding: 'pcm_s16le', sampleRate: 24_000 } });
-    const bytes: number[] = [];
-    for await (const chunk of stream) bytes.push(...chunk.data);
-    expect(bytes).toEqual([...PCM]);
-    const result = await stream.result;
-    expect(result.provider).toBe('b');
-    expect(shape(result.attempts[0]!.error)).toEqual({
-      name: 'ProviderError',
-      status: 401,
-      retryable: false,
-      retryAfterMs: undefined,
-      isAuthError: true,
-    });
+    expect((await readTts(stream).done).bytes).toEqual([...PCM]);
+    expect(await servedByB(stream)).toEqual(RECORDED[401]);
     expect(sockets).toHaveLength(1);
     if (!sockets[0]!.destroyed) await once(sockets[0]!, 'close');
   });
