@@ -1,4 +1,3 @@
-import diagnostics from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import http from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
@@ -12,6 +11,7 @@ import {
   type RouterConfig,
 } from '../../src/index.js';
 import { loadSageMakerSdk } from '../../src/providers/sagemaker/sdk-client.js';
+import { headersReceived } from '../helpers/headers-received.js';
 import { payloadPart } from '../reliability/wire/event-stream.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { answeringEventStream, responseStreamTts, ttsRouteOver } from './wire/sagemaker-response.js';
@@ -104,18 +104,6 @@ const answerPcm = (res: http.ServerResponse) => {
   res.writeHead(200, { 'content-type': 'audio/pcm' });
   res.end(PCM);
 };
-
-/** Resolves once a client in this process has a response's headers and the turn after it ran. */
-async function headersReceived(): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const onHeaders = () => {
-      diagnostics.unsubscribe('undici:request:headers', onHeaders);
-      resolve();
-    };
-    diagnostics.subscribe('undici:request:headers', onHeaders);
-  });
-  await turn();
-}
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -221,6 +209,24 @@ async function chatPastHeaders(
   return { a, b, clock, ...read };
 }
 
+/**
+ * Moves `clock` to 1 ms short of the error-body deadline (expects the call still open and b not
+ * asked), then onto it, and waits for the call's end (`done`).
+ */
+async function crossErrorBodyDeadline(
+  clock: FakeClock,
+  outcome: { settled: boolean },
+  b: { hits: number },
+  done: Promise<unknown>,
+): Promise<void> {
+  clock.advance(ERROR_BODY_MS - 1);
+  await turn();
+  expect(outcome.settled).toBe(false);
+  expect(b.hits).toBe(0);
+  clock.advance(1);
+  await done;
+}
+
 /** Reads a tts stream to its end in the background: its bytes, and `settled` once it ended. */
 function readTts(stream: ReturnType<Router['tts']>) {
   const outcome = { bytes: [] as number[], settled: false };
@@ -241,12 +247,7 @@ describe('an error status whose body stalls is acted on at the error-body deadli
           {},
           viaFetch,
         );
-        clock.advance(ERROR_BODY_MS - 1);
-        await turn();
-        expect(outcome.settled).toBe(false);
-        expect(b.hits).toBe(0);
-        clock.advance(1);
-        await done;
+        await crossErrorBodyDeadline(clock, outcome, b, done);
         expect(outcome.error).toBeUndefined();
         expect(outcome.text).toBe('Table booked.');
         expect(await servedByB(stream)).toEqual(c.expected);
@@ -359,12 +360,7 @@ describe('an error status whose body stalls is acted on at the error-body deadli
       });
       const { outcome, done } = readTts(stream);
       await headers;
-      clock.advance(ERROR_BODY_MS - 1);
-      await turn();
-      expect(outcome.settled).toBe(false);
-      expect(b.hits).toBe(0);
-      clock.advance(1);
-      await done;
+      await crossErrorBodyDeadline(clock, outcome, b, done);
       expect(outcome.bytes).toEqual([...PCM]);
       expect(await servedByB(stream)).toEqual(RECORDED[503]);
       await a.allClosed();

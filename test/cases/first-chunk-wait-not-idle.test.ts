@@ -1,8 +1,8 @@
-import diagnostics from 'node:diagnostics_channel';
 import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AllProvidersFailedError, createRouter, type Router, TimeoutError } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
+import { headersReceived } from '../helpers/headers-received.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { type Loopback, startLoopback } from '../transport/loopback.js';
 import { modes } from '../transport/modes.js';
@@ -37,21 +37,6 @@ function lateBodyServer(kind: 'chat' | 'tts') {
     });
   };
   return { handler, release: () => release.resolve() };
-}
-
-/**
- * Resolves when a client in this process has the headers of a response (undici or fetch), and
- * the turn of the event loop that hands them on (fetch's promise) has run.
- */
-async function headersReceived(): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const onHeaders = () => {
-      diagnostics.unsubscribe('undici:request:headers', onHeaders);
-      resolve();
-    };
-    diagnostics.subscribe('undici:request:headers', onHeaders);
-  });
-  await new Promise((resolve) => setImmediate(resolve));
 }
 
 describe('first chunk wait is not idle time', () => {
