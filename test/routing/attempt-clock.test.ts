@@ -4,9 +4,10 @@ import { LatencyTracker } from '../../src/routing/latency-tracker.js';
 import type { RouteCandidate } from '../../src/routing/route-run.js';
 import { routedStream } from '../../src/routing/routed-stream.js';
 import type { ChatEvent } from '../../src/types/chat.js';
+import { collect } from '../helpers/index.js';
+import { delta } from './chat-candidates.js';
 import { aborted, fakeRun, ManualClock } from './helpers.js';
 
-const delta = (text: string): ChatEvent => ({ type: 'text-delta', text });
 const tick = () => new Promise((r) => setImmediate(r));
 
 /**
@@ -45,19 +46,24 @@ function clocked(provider: string, firstChunkMs: number) {
   return { c, openGate, answer };
 }
 
+/**
+ * a (first-chunk deadline 150 ms, hedge after 100 ms) then b (first-chunk deadline
+ * `bFirstChunkMs`), both {@link clocked}, on a manual clock with an unlimited hedge budget; the
+ * call is read in the background (`items`).
+ */
+function hedgedPair(bFirstChunkMs: number) {
+  const clock = new ManualClock();
+  const a = clocked('a', 150);
+  a.c.hedgeAfterMs = 100;
+  const b = clocked('b', bFirstChunkMs);
+  const run = fakeRun([a.c, b.c], { clock, hedgeBudget: { take: () => true } });
+  const stream = routedStream(run);
+  return { clock, a, b, run, stream, items: collect(stream) };
+}
+
 describe('an attempt whose clock starts when its input is ready (streamed text into TTS)', () => {
   it('runs no first-chunk deadline and no hedge delay before ready, and measures TTFC from ready', async () => {
-    const clock = new ManualClock();
-    const a = clocked('a', 150);
-    a.c.hedgeAfterMs = 100;
-    const b = clocked('b', 150);
-    const run = fakeRun([a.c, b.c], { clock, hedgeBudget: { take: () => true } });
-    const stream = routedStream(run);
-    const items = (async () => {
-      const out: ChatEvent[] = [];
-      for await (const e of stream) out.push(e);
-      return out;
-    })();
+    const { clock, a, b, run, stream, items } = hedgedPair(150);
     await tick();
     // The input source thinks for 1 s: past both the hedge delay and the first-chunk deadline.
     clock.advance(1000);
@@ -81,17 +87,7 @@ describe('an attempt whose clock starts when its input is ready (streamed text i
   });
 
   it('after ready, the hedge delay and the first-chunk deadline run from there', async () => {
-    const clock = new ManualClock();
-    const a = clocked('a', 150);
-    a.c.hedgeAfterMs = 100;
-    const b = clocked('b', 0);
-    const run = fakeRun([a.c, b.c], { clock, hedgeBudget: { take: () => true } });
-    const stream = routedStream(run);
-    const items = (async () => {
-      const out: ChatEvent[] = [];
-      for await (const e of stream) out.push(e);
-      return out;
-    })();
+    const { clock, a, b, run, items } = hedgedPair(0);
     await tick();
     clock.advance(500);
     a.openGate();

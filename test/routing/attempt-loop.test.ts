@@ -15,17 +15,17 @@ import type { CandidateHealth, RouteCandidate } from '../../src/routing/route-ru
 import { routedStream } from '../../src/routing/routed-stream.js';
 import type { ChatEvent } from '../../src/types/chat.js';
 import { drain as collect } from '../helpers/index.js';
+import { answering, delta, failing, gated, stalling } from './chat-candidates.js';
 import { aborted, candidate, fakeRun, ManualClock } from './helpers.js';
 
-const delta = (text: string): ChatEvent => ({ type: 'text-delta', text });
 const textOf = (e: ChatEvent) => (e.type === 'text-delta' ? e.text : undefined);
 
 describe('the attempt loop', () => {
   it('C30: an error that only appears on the first pull of a lazy stream still falls back', async () => {
-    const a = candidate<ChatEvent>('a', async function* () {
-      yield* [];
-      throw new ProviderError('Service Unavailable', { provider: 'a', status: 503, retryable: true });
-    });
+    const a = failing(
+      'a',
+      new ProviderError('Service Unavailable', { provider: 'a', status: 503, retryable: true }),
+    );
     const b = candidate<ChatEvent>('b', async function* () {
       yield delta('ok');
       yield { type: 'finish', finishReason: 'stop' };
@@ -95,13 +95,8 @@ describe('the attempt loop', () => {
     'throws a bad request (%i) at once without trying the next provider, and charges no failure to a',
     async (status) => {
       const bad = new ProviderError('max_tokens is too large', { provider: 'a', status });
-      const a = candidate<ChatEvent>('a', async function* () {
-        yield* [];
-        throw bad;
-      });
-      const b = candidate<ChatEvent>('b', async function* () {
-        yield delta('never');
-      });
+      const a = failing('a', bad);
+      const b = answering('b', 'never');
       const run = fakeRun([a, b]);
       const stream = routedStream(run);
       const { items, error } = await collect(stream);
@@ -115,23 +110,15 @@ describe('the attempt loop', () => {
   );
 
   it('falls back past a provider whose key is refused (401), which is misconfigured, not a bad request', async () => {
-    const a = candidate<ChatEvent>('a', async function* () {
-      yield* [];
-      throw new ProviderError('Incorrect API key provided', { provider: 'a', status: 401 });
-    });
-    const b = candidate<ChatEvent>('b', async function* () {
-      yield delta('hi');
-    });
+    const a = failing('a', new ProviderError('Incorrect API key provided', { provider: 'a', status: 401 }));
+    const b = answering('b', 'hi');
     const { items } = await collect(routedStream(fakeRun([a, b])));
     expect(items).toEqual([delta('hi')]);
   });
 
   it('reports every attempt when all providers fail', async () => {
     const fail = (p: string, status: number) =>
-      candidate<ChatEvent>(p, async function* () {
-        yield* [];
-        throw new ProviderError(`status ${status}`, { provider: p, status, retryable: true });
-      });
+      failing(p, new ProviderError(`status ${status}`, { provider: p, status, retryable: true }));
     const stream = routedStream(fakeRun([fail('a', 503), fail('b', 429)]));
     const { error } = await collect(stream);
     expect(AllProvidersFailedError.isInstance(error)).toBe(true);
@@ -147,29 +134,18 @@ describe('the attempt loop', () => {
 
   it('abandons a provider that sends nothing by its first-chunk deadline and closes it (C17)', async () => {
     const clock = new ManualClock();
-    let aSignal: AbortSource | undefined;
-    const a = candidate<ChatEvent>(
-      'a',
-      async function* (attempt) {
-        aSignal = attempt.signal;
-        await aborted(attempt.signal);
-        yield delta('late audio from a');
-      },
-      1500,
-    );
-    const b = candidate<ChatEvent>('b', async function* () {
-      yield delta('b');
-    });
+    const a = stalling('a', 'late audio from a', 1500);
+    const b = answering('b');
     const stream = routedStream(fakeRun([a, b], { clock }));
     const iterator = stream[Symbol.asyncIterator]();
     const first = iterator.next();
     await Promise.resolve();
     await new Promise((r) => setImmediate(r));
-    expect(aSignal?.aborted).toBe(false);
+    expect(a.signal?.aborted).toBe(false);
     clock.advance(1499);
-    expect(aSignal?.aborted).toBe(false);
+    expect(a.signal?.aborted).toBe(false);
     clock.advance(1);
-    expect(aSignal?.aborted).toBe(true);
+    expect(a.signal?.aborted).toBe(true);
     expect(await first).toEqual({ done: false, value: delta('b') });
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
     const result = await stream.result;
@@ -184,27 +160,18 @@ describe('the attempt loop', () => {
     // The only candidate runs on the call's signal (one abort scope per call): stopping the
     // attempt alone is deferred to the end of the call, which follows at once.
     const clock = new ManualClock();
-    let aSignal: AbortSource | undefined;
-    const a = candidate<ChatEvent>(
-      'a',
-      async function* (attempt) {
-        aSignal = attempt.signal;
-        await aborted(attempt.signal);
-        yield delta('late');
-      },
-      1500,
-    );
+    const a = stalling('a', 'late', 1500);
     const stream = routedStream(fakeRun([a], { clock }));
     const pending = collect(stream);
     await new Promise((r) => setImmediate(r));
     clock.advance(1499);
-    expect(aSignal?.aborted).toBe(false);
+    expect(a.signal?.aborted).toBe(false);
     clock.advance(1);
     const { items, error } = await pending;
     expect(items).toEqual([]);
     expect(AllProvidersFailedError.isInstance(error)).toBe(true);
-    expect(aSignal?.aborted).toBe(true);
-    const reason = aSignal?.reason as TimeoutError;
+    expect(a.signal?.aborted).toBe(true);
+    const reason = a.signal?.reason as TimeoutError;
     expect(TimeoutError.isInstance(reason)).toBe(true);
     expect([reason.phase, reason.timeoutMs]).toEqual(['first-chunk', 1500]);
     const result = await stream.result.catch((e: unknown) => e);
@@ -237,20 +204,13 @@ describe('the attempt loop', () => {
 
   it('measures time to first chunk on the injected clock and records it for routing', async () => {
     const clock = new ManualClock();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
-    const a = candidate<ChatEvent>('a', async function* () {
-      await gate;
-      yield delta('x');
-    });
+    const a = gated('a', 'x');
     const run = fakeRun([a], { clock });
     const stream = routedStream(run);
     const pending = collect(stream);
     await new Promise((r) => setImmediate(r));
     clock.advance(120);
-    release();
+    a.release();
     await pending;
     const result = await stream.result;
     expect(result.timeToFirstChunkMs).toBe(120);
@@ -260,14 +220,7 @@ describe('the attempt loop', () => {
 
   it("uses the route's ewmaDecayMs for the sample's EWMA weight", async () => {
     const clock = new ManualClock();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
-    const a = candidate<ChatEvent>('a', async function* () {
-      await gate;
-      yield delta('x');
-    });
+    const a = gated('a', 'x');
     // The tracker's own decay time is huge: only the route's 1000 ms can give the sample weight.
     const run = fakeRun([a], { clock, tracker: new LatencyTracker({ decayMs: 1e9 }) });
     run.ewmaDecayMs = 1000;
@@ -276,7 +229,7 @@ describe('the attempt loop', () => {
     const pending = collect(routedStream(run));
     await new Promise((r) => setImmediate(r));
     clock.advance(100);
-    release();
+    a.release();
     await pending;
     const w = Math.exp(-1);
     expect(run.tracker.ewma(a.key)).toBeCloseTo(200 * w + 100 * (1 - w), 10);
@@ -314,9 +267,7 @@ describe('the attempt loop', () => {
       await aborted(attempt.signal);
       throw new AbortError();
     });
-    const b = candidate<ChatEvent>('b', async function* () {
-      yield delta('b');
-    });
+    const b = answering('b');
     const stream = routedStream(fakeRun([a, b], { signal: controller.signal }));
     const items: ChatEvent[] = [];
     let error: unknown;
@@ -336,9 +287,7 @@ describe('the attempt loop', () => {
   });
 
   it('C32: an empty request contacts no provider and changes no score', async () => {
-    const a = candidate<ChatEvent>('a', async function* () {
-      yield delta('never');
-    });
+    const a = answering('a', 'never');
     const run = fakeRun([a], { isEmpty: async () => true });
     const stream = routedStream(run);
     const { items, error } = await collect(stream);
@@ -369,14 +318,7 @@ describe('the attempt loop', () => {
 describe('cold starts', () => {
   const idleThen = async (idleMs: number) => {
     const clock = new ManualClock();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
-    const a = candidate<ChatEvent>('a', async function* () {
-      await gate;
-      yield delta('x');
-    });
+    const a = gated('a', 'x');
     // A long decay time, so the old score keeps its weight and the rule shows.
     const run = fakeRun([a], { clock, tracker: new LatencyTracker({ decayMs: 1e9 }) });
     // One slow sample already in: a second slow one in a row confirms a peak.
@@ -386,7 +328,7 @@ describe('cold starts', () => {
     const pending = collect(routedStream(run));
     await new Promise((r) => setImmediate(r));
     clock.advance(2000);
-    release();
+    a.release();
     await pending;
     return { score: run.tracker.score(a.key)!, ewma: run.tracker.ewma(a.key)! };
   };

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError, TimeoutError } from '../../src/errors/index.js';
-import type { AbortSource } from '../../src/internal/abort-link.js';
 import type { CandidateHealth } from '../../src/routing/route-run.js';
 import { routedStream } from '../../src/routing/routed-stream.js';
 import type { ChatEvent } from '../../src/types/chat.js';
 import { deferred } from '../helpers/deferred.js';
-import { aborted, candidate, fakeRun, ManualClock } from './helpers.js';
+import { collect, drain } from '../helpers/index.js';
+import { answering, delta, failing, gated, stalling } from './chat-candidates.js';
+import { candidate, fakeRun, ManualClock } from './helpers.js';
 
-const delta = (text: string): ChatEvent => ({ type: 'text-delta', text });
 const tick = () => new Promise((r) => setImmediate(r));
 
 /** A health double that records what the loop told it. */
@@ -28,28 +28,27 @@ function recordingHealth(): CandidateHealth & { calls: string[] } {
 
 const unlimited = { take: () => true };
 
+const overloaded = (provider: string) =>
+  new ProviderError('overloaded', { provider, status: 503, retryable: true });
+
+/** a stalls (hedge after 100 ms), b fails at once with a 503, c answers 'c'. */
+function stallFailAnswer() {
+  const a = stalling('a', 'late from a');
+  a.hedgeAfterMs = 100;
+  return { a, b: failing('b', overloaded('b')), c: answering('c') };
+}
+
 describe('hedged requests', () => {
   it('starts the second choice after the hedge delay; the first chunk wins and the loser is closed and not charged', async () => {
     const clock = new ManualClock();
-    let aSignal: AbortSource | undefined;
-    const a = candidate<ChatEvent>('a', async function* (attempt) {
-      aSignal = attempt.signal;
-      await aborted(attempt.signal);
-      yield delta('late from a');
-    });
+    const a = stalling('a', 'late from a');
     a.hedgeAfterMs = 200;
     const aHealth = recordingHealth();
     a.health = aHealth;
-    const b = candidate<ChatEvent>('b', async function* () {
-      yield delta('b');
-    });
+    const b = answering('b');
     const run = fakeRun([a, b], { clock, hedgeBudget: unlimited });
     const stream = routedStream(run);
-    const items = (async () => {
-      const out: ChatEvent[] = [];
-      for await (const e of stream) out.push(e);
-      return out;
-    })();
+    const items = collect(stream);
     await tick();
     expect(b.starts).toBe(0);
     clock.advance(199);
@@ -57,7 +56,7 @@ describe('hedged requests', () => {
     expect(b.starts).toBe(0);
     clock.advance(1);
     expect(await items).toEqual([delta('b')]);
-    expect(aSignal?.aborted).toBe(true);
+    expect(a.signal?.aborted).toBe(true);
     const result = await stream.result;
     expect(result.provider).toBe('b');
     expect(result.attempts.map((x) => [x.provider, x.outcome])).toEqual([
@@ -83,36 +82,20 @@ describe('hedged requests', () => {
 
   it('lets the first choice win when it answers after the hedge started, and aborts the hedge', async () => {
     const clock = new ManualClock();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
-    const a = candidate<ChatEvent>('a', async function* () {
-      await gate;
-      yield delta('a');
-    });
+    const a = gated('a', 'a');
     a.hedgeAfterMs = 100;
-    let bSignal: AbortSource | undefined;
-    const b = candidate<ChatEvent>('b', async function* (attempt) {
-      bSignal = attempt.signal;
-      await aborted(attempt.signal);
-      yield* [];
-    });
+    const b = stalling('b');
     const run = fakeRun([a, b], { clock, hedgeBudget: unlimited });
     const stream = routedStream(run);
-    const items = (async () => {
-      const out: ChatEvent[] = [];
-      for await (const e of stream) out.push(e);
-      return out;
-    })();
+    const items = collect(stream);
     await tick();
     clock.advance(100);
     await tick();
     expect(b.starts).toBe(1);
     clock.advance(50);
-    release();
+    a.release();
     expect(await items).toEqual([delta('a')]);
-    expect(bSignal?.aborted).toBe(true);
+    expect(b.signal?.aborted).toBe(true);
     expect((await stream.result).attempts.map((x) => [x.provider, x.outcome])).toEqual([
       ['a', 'success'],
       ['b', 'aborted'],
@@ -123,31 +106,14 @@ describe('hedged requests', () => {
 
   it('replaces a hedge that fails at once with the next choice, instead of waiting on the slow first choice alone', async () => {
     const clock = new ManualClock();
-    let aSignal: AbortSource | undefined;
-    const a = candidate<ChatEvent>('a', async function* (attempt) {
-      aSignal = attempt.signal;
-      await aborted(attempt.signal);
-      yield delta('late from a');
-    });
-    a.hedgeAfterMs = 100;
-    const b = candidate<ChatEvent>('b', async function* () {
-      yield* [];
-      throw new ProviderError('overloaded', { provider: 'b', status: 503, retryable: true });
-    });
-    const c = candidate<ChatEvent>('c', async function* () {
-      yield delta('c');
-    });
+    const { a, b, c } = stallFailAnswer();
     const run = fakeRun([a, b, c], { clock, hedgeBudget: unlimited });
     const stream = routedStream(run);
-    const items = (async () => {
-      const out: ChatEvent[] = [];
-      for await (const e of stream) out.push(e);
-      return out;
-    })();
+    const items = collect(stream);
     await tick();
     clock.advance(100);
     expect(await items).toEqual([delta('c')]);
-    expect(aSignal?.aborted).toBe(true);
+    expect(a.signal?.aborted).toBe(true);
     const result = await stream.result;
     expect(result.attempts.map((x) => [x.provider, x.outcome, x.startedAtMs])).toEqual([
       ['a', 'aborted', 0],
@@ -169,18 +135,7 @@ describe('hedged requests', () => {
 
   it('charges the budget for each fallback: a failed hedge replaced by the next choice takes one take() and one charge()', async () => {
     const clock = new ManualClock();
-    const a = candidate<ChatEvent>('a', async function* (attempt) {
-      await aborted(attempt.signal);
-      yield delta('late from a');
-    });
-    a.hedgeAfterMs = 100;
-    const b = candidate<ChatEvent>('b', async function* () {
-      yield* [];
-      throw new ProviderError('overloaded', { provider: 'b', status: 503, retryable: true });
-    });
-    const c = candidate<ChatEvent>('c', async function* () {
-      yield delta('c');
-    });
+    const { a, b, c } = stallFailAnswer();
     const ledger: string[] = [];
     const budget = {
       take: () => {
@@ -191,12 +146,7 @@ describe('hedged requests', () => {
         ledger.push('charge');
       },
     };
-    const stream = routedStream(fakeRun([a, b, c], { clock, hedgeBudget: budget }));
-    const items = (async () => {
-      const out: ChatEvent[] = [];
-      for await (const e of stream) out.push(e);
-      return out;
-    })();
+    const items = collect(routedStream(fakeRun([a, b, c], { clock, hedgeBudget: budget })));
     await tick();
     clock.advance(100);
     expect(await items).toEqual([delta('c')]);
@@ -204,50 +154,29 @@ describe('hedged requests', () => {
   });
 
   it('charges the budget for a plain fallback after a failure, never for the first attempt', async () => {
-    const a = candidate<ChatEvent>('a', async function* () {
-      yield* [];
-      throw new ProviderError('down', { provider: 'a', status: 503, retryable: true });
-    });
-    const b = candidate<ChatEvent>('b', async function* () {
-      yield delta('b');
-    });
+    const a = failing('a', new ProviderError('down', { provider: 'a', status: 503, retryable: true }));
+    const b = answering('b');
     let charged = 0;
     const budget = { take: () => true, charge: () => void charged++ };
-    const stream = routedStream(fakeRun([a, b], { clock: new ManualClock(), hedgeBudget: budget }));
-    const out: ChatEvent[] = [];
-    for await (const e of stream) out.push(e);
+    const out = await collect(
+      routedStream(fakeRun([a, b], { clock: new ManualClock(), hedgeBudget: budget })),
+    );
     expect([out, charged]).toEqual([[delta('b')], 1]);
-    const served = routedStream(fakeRun([b], { clock: new ManualClock(), hedgeBudget: budget }));
-    for await (const _ of served) {
-      // drain
-    }
+    await collect(routedStream(fakeRun([b], { clock: new ManualClock(), hedgeBudget: budget })));
     expect(charged).toBe(1);
   });
 
   it('does not hedge when the budget has no token left', async () => {
     const clock = new ManualClock();
-    const a = candidate<ChatEvent>('a', async function* () {
-      yield* [];
-      throw new ProviderError('down', { provider: 'a', status: 503, retryable: true });
-    });
-    let failA!: () => void;
-    const gate = new Promise<void>((r) => {
-      failA = r;
-    });
+    const a = failing('a', new ProviderError('down', { provider: 'a', status: 503, retryable: true }));
+    const { promise: gate, resolve: failA } = deferred();
     const slowA = candidate<ChatEvent>('a', async function* (attempt) {
       await gate;
       yield* a.start(attempt);
     });
     slowA.hedgeAfterMs = 10;
-    const b = candidate<ChatEvent>('b', async function* () {
-      yield delta('b');
-    });
-    const stream = routedStream(fakeRun([slowA, b], { clock, hedgeBudget: { take: () => false } }));
-    const items = (async () => {
-      const out: ChatEvent[] = [];
-      for await (const e of stream) out.push(e);
-      return out;
-    })();
+    const b = answering('b');
+    const items = collect(routedStream(fakeRun([slowA, b], { clock, hedgeBudget: { take: () => false } })));
     await tick();
     clock.advance(50);
     await tick();
@@ -258,29 +187,17 @@ describe('hedged requests', () => {
   });
 
   it('tells the breaker of each outcome: Retry-After on failure, success on the winner', async () => {
-    const a = candidate<ChatEvent>('a', async function* () {
-      yield* [];
-      throw new ProviderError('slow down', {
-        provider: 'a',
-        status: 429,
-        retryable: true,
-        retryAfterMs: 2000,
-      });
-    });
-    const b = candidate<ChatEvent>('b', async function* () {
-      yield delta('b');
-    });
-    const c = candidate<ChatEvent>('c', async function* () {
-      yield* [];
-      throw new ProviderError('bad key', { provider: 'c', status: 401 });
-    });
+    const a = failing(
+      'a',
+      new ProviderError('slow down', { provider: 'a', status: 429, retryable: true, retryAfterMs: 2000 }),
+    );
+    const b = answering('b');
+    const c = failing('c', new ProviderError('bad key', { provider: 'c', status: 401 }));
     const [ha, hb, hc] = [recordingHealth(), recordingHealth(), recordingHealth()];
     a.health = ha;
     b.health = hb;
     c.health = hc;
-    for await (const _ of routedStream(fakeRun([a, c, b]))) {
-      // drain
-    }
+    await collect(routedStream(fakeRun([a, c, b])));
     expect(ha.calls).toEqual(['acquire', 'failure:{"kind":"failure","retryAfterMs":2000}']);
     expect(hc.calls).toEqual(['acquire', 'failure:{"kind":"auth"}']);
     expect(hb.calls).toEqual(['acquire', 'success']);
@@ -290,37 +207,20 @@ describe('hedged requests', () => {
 describe('the call budget (deadlineMs)', () => {
   it('ends a call whose attempts all stall with TimeoutError phase total, closing every attempt', async () => {
     const clock = new ManualClock();
-    const signals: AbortSource[] = [];
-    const stall = (p: string) =>
-      candidate<ChatEvent>(p, async function* (attempt) {
-        signals.push(attempt.signal);
-        await aborted(attempt.signal);
-        yield* [];
-      });
-    const a = stall('a');
+    const [a, b] = [stalling('a'), stalling('b')];
     a.hedgeAfterMs = 100;
-    const stream = routedStream(
-      fakeRun([a, stall('b')], { clock, deadlineMs: 1000, hedgeBudget: unlimited }),
-    );
-    const done = (async () => {
-      try {
-        for await (const _ of stream) {
-          // nothing arrives
-        }
-        return undefined;
-      } catch (error) {
-        return error;
-      }
-    })();
+    const stream = routedStream(fakeRun([a, b], { clock, deadlineMs: 1000, hedgeBudget: unlimited }));
+    const done = drain(stream);
     await tick();
     clock.advance(100);
     await tick();
-    expect(signals).toHaveLength(2);
+    expect([a.starts, b.starts]).toEqual([1, 1]);
     clock.advance(900);
-    const error = await done;
+    const { items, error } = await done;
+    expect(items).toEqual([]);
     expect(TimeoutError.isInstance(error)).toBe(true);
     expect([(error as TimeoutError).phase, (error as TimeoutError).timeoutMs]).toEqual(['total', 1000]);
-    expect(signals.map((s) => s.aborted)).toEqual([true, true]);
+    expect([a.signal?.aborted, b.signal?.aborted]).toEqual([true, true]);
     await expect(stream.result).rejects.toBe(error);
   });
 });
@@ -332,27 +232,21 @@ describe('hedged race: a request error on one side', () => {
     const { promise: gate, resolve: answer } = deferred();
     const a = candidate<ChatEvent>('a', async function* () {
       await gate;
-      if (aFails) throw new ProviderError('overloaded', { provider: 'a', status: 503, retryable: true });
+      if (aFails) throw overloaded('a');
       yield delta('from a');
     });
     a.hedgeAfterMs = 200;
-    const b = candidate<ChatEvent>('b', async function* () {
-      yield* [];
-      throw new ProviderError('max_tokens too large for this model', {
+    const b = failing(
+      'b',
+      new ProviderError('max_tokens too large for this model', {
         provider: 'b',
         status: 400,
         retryable: false,
-      });
-    });
-    const c = candidate<ChatEvent>('c', async function* () {
-      yield delta('from c');
-    });
+      }),
+    );
+    const c = answering('c', 'from c');
     const stream = routedStream(fakeRun([a, b, c], { clock, hedgeBudget: unlimited }));
-    const items = (async () => {
-      const out: ChatEvent[] = [];
-      for await (const e of stream) out.push(e);
-      return out;
-    })();
+    const items = collect(stream);
     items.catch(() => {});
     return { clock, answer, stream, items, b, c };
   }
