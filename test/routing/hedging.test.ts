@@ -226,7 +226,11 @@ describe('the call budget (deadlineMs)', () => {
 });
 
 describe('hedged race: a request error on one side', () => {
-  /** a answers when `answer` is called; b refuses the request (400) at once; c must never start. */
+  /**
+   * a answers (or fails, `aFails`) when `answer` is called; b refuses the request (400) at once;
+   * c must never start. `answerAfterHedge` moves to the hedge (200 ms), expects b started, then
+   * lets a answer.
+   */
   function race(aFails: boolean) {
     const clock = new ManualClock();
     const { promise: gate, resolve: answer } = deferred();
@@ -248,17 +252,20 @@ describe('hedged race: a request error on one side', () => {
     const stream = routedStream(fakeRun([a, b, c], { clock, hedgeBudget: unlimited }));
     const items = collect(stream);
     items.catch(() => {});
-    return { clock, answer, stream, items, b, c };
+    const answerAfterHedge = async () => {
+      await tick();
+      clock.advance(200);
+      await tick();
+      expect(b.starts).toBe(1);
+      await tick();
+      answer();
+    };
+    return { answerAfterHedge, stream, items, c };
   }
 
   it('the first choice that accepted the request still answers; the 400 ends only its own attempt', async () => {
-    const { clock, answer, stream, items, b, c } = race(false);
-    await tick();
-    clock.advance(200);
-    await tick();
-    expect(b.starts).toBe(1);
-    await tick();
-    answer();
+    const { answerAfterHedge, stream, items, c } = race(false);
+    await answerAfterHedge();
     expect(await items).toEqual([delta('from a')]);
     const result = await stream.result;
     expect(result.provider).toBe('a');
@@ -270,13 +277,8 @@ describe('hedged race: a request error on one side', () => {
   });
 
   it('when the other side fails too, the call ends with the request error, and no other candidate starts', async () => {
-    const { clock, answer, items, b, c } = race(true);
-    await tick();
-    clock.advance(200);
-    await tick();
-    expect(b.starts).toBe(1);
-    await tick();
-    answer();
+    const { answerAfterHedge, items, c } = race(true);
+    await answerAfterHedge();
     const error = await items.then(
       () => undefined,
       (e: unknown) => e,
