@@ -7,11 +7,14 @@
  * speak the wire on their own (node:http on loopback).
  */
 import { describe, expect, it } from 'vitest';
-import { ProviderError, type Router } from '../../src/index.js';
-import { answerPcm, drain, httpServer, pcmSignal, router } from './wire/servers.js';
+import {
+  expectChargedToA,
+  expectOpenedAsMisconfigured,
+  routerOverBackup,
+  servedByBackup,
+} from './wire/backup.js';
+import { httpServer } from './wire/servers.js';
 
-const PCM24K = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 } as const;
-const AUDIO = pcmSignal(2400, 24_000);
 /** A fake key, put together at run time. */
 const KEY = ['case', 'eleven', 'key'].join('-');
 
@@ -27,48 +30,11 @@ async function elevenLabs(status: number, body: string) {
 }
 
 /** A router over ElevenLabs `a` (HTTP streaming) then an OpenAI-compatible speech server `b`. */
-async function twoProviders(aUrl: string) {
-  const b = await httpServer((req, res) => {
-    req.resume();
-    req.on('end', () => answerPcm(res, AUDIO));
-  });
-  const r = router({
-    providers: {
-      a: { kind: 'elevenlabs', baseUrl: aUrl, apiKey: KEY, tts: { voices: { agent: 'el-voice' } } },
-      b: {
-        kind: 'openai-compatible',
-        baseUrl: `${b.url}/v1`,
-        tts: { voices: { agent: 'v' }, responseFormat: 'pcm' },
-      },
-    },
-    routes: { tts: { providers: ['a', 'b'], strategy: 'priority' } },
-  });
-  const breakers: string[] = [];
-  r.on('breaker', (e) => breakers.push(`${e.provider}:${e.from}->${e.to}:${e.reason}`));
-  return { r, b, breakers };
-}
-
-/** One TTS call: checks it was served by `b` with b's audio after `a` failed; returns a's error. */
-async function servedByBackup(r: Router): Promise<ProviderError> {
-  const stream = r.tts({ text: 'Your table is booked.', voice: 'agent', format: PCM24K });
-  const { items, error } = await drain(stream);
-  expect(error).toBe(undefined);
-  expect(Buffer.concat(items.map((c) => Buffer.from(c.data))).equals(AUDIO)).toBe(true);
-  const result = await stream.result;
-  expect(result.provider).toBe('b');
-  expect(result.attempts.map((a) => [a.provider, a.outcome])).toEqual([
-    ['a', 'failed'],
-    ['b', 'success'],
-  ]);
-  expect(result.attempts[0]!.error).toBeInstanceOf(ProviderError);
-  return result.attempts[0]!.error as ProviderError;
-}
-
-/** Health of `a` for tts in `router.stats()`. */
-function healthOfA(r: Router) {
-  const row = r.stats().providers.find((p) => p.provider === 'a' && p.capability === 'tts');
-  return { breaker: row?.breaker, errors: row?.errors, misconfigured: row?.misconfigured };
-}
+const twoProviders = (aUrl: string) =>
+  routerOverBackup(
+    { kind: 'elevenlabs', baseUrl: aUrl, apiKey: KEY, tts: { voices: { agent: 'el-voice' } } },
+    ['tts'],
+  );
 
 describe('ElevenLabs HTTP 401: quota and unusual-activity answers are transient, other 401s are auth', () => {
   for (const [status, message] of [
@@ -81,7 +47,7 @@ describe('ElevenLabs HTTP 401: quota and unusual-activity answers are transient,
     it(`401 {"detail":{"status":"${status}"}}: served by the backup, retryable, not auth, breaker stays closed`, async () => {
       const a = await elevenLabs(401, JSON.stringify({ detail: { status, message } }));
       const { r, b, breakers } = await twoProviders(a.wire.url);
-      const error = await servedByBackup(r);
+      const error = await servedByBackup(r, 'tts');
       expect([
         error.status,
         error.providerCode,
@@ -90,10 +56,9 @@ describe('ElevenLabs HTTP 401: quota and unusual-activity answers are transient,
         error.unknownModel,
       ]).toEqual([401, status, true, false, false]);
       expect(error.message).toBe(`Provider 'a' answered HTTP 401: ${message}`);
-      expect(breakers).toEqual([]);
-      expect(healthOfA(r)).toEqual({ breaker: 'closed', errors: 1, misconfigured: false });
+      expectChargedToA(r, breakers, 'tts');
       // Still tried first on the next call: the limit may have passed.
-      await servedByBackup(r);
+      await servedByBackup(r, 'tts');
       expect(a.paths).toEqual([
         '/v1/text-to-speech/el-voice/stream?output_format=pcm_24000',
         '/v1/text-to-speech/el-voice/stream?output_format=pcm_24000',
@@ -121,13 +86,9 @@ describe('ElevenLabs HTTP 401: quota and unusual-activity answers are transient,
     it(`401 with ${name}: served by the backup, not retryable, auth, breaker open as misconfigured`, async () => {
       const a = await elevenLabs(401, body);
       const { r, b, breakers } = await twoProviders(a.wire.url);
-      const error = await servedByBackup(r);
+      const error = await servedByBackup(r, 'tts');
       expect([error.status, error.retryable, error.isAuthError]).toEqual([401, false, true]);
-      expect(breakers).toEqual(['a:closed->open:auth']);
-      expect(healthOfA(r)).toMatchObject({ breaker: 'open', misconfigured: true });
-      const next = r.tts({ text: 'Your table is booked.', voice: 'agent', format: PCM24K });
-      await drain(next);
-      expect((await next.result).attempts.map((x) => x.provider)).toEqual(['b']);
+      await expectOpenedAsMisconfigured(r, breakers, 'tts');
       expect([a.wire.hits, b.hits]).toEqual([1, 2]);
     });
   }

@@ -10,13 +10,9 @@
  * (node:http on loopback).
  */
 import { describe, expect, it } from 'vitest';
-import { ProviderError, type Router, type RouterConfig } from '../../src/index.js';
-import { answerChat, answerPcm, drain, httpServer, pcmSignal, readBody, router } from './wire/servers.js';
-
-const PCM24K = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 } as const;
-const AUDIO = pcmSignal(2400, 24_000);
-const REPLY = 'Table for two at eight.';
-const MESSAGES = [{ role: 'user' as const, content: 'Book a table.' }];
+import { ProviderError, type RouterConfig } from '../../src/index.js';
+import { call, expectChargedToA, health, routerOverBackup, servedByBackup } from './wire/backup.js';
+import { httpServer, readBody } from './wire/servers.js';
 
 type ProviderConfig = RouterConfig['providers'][string];
 
@@ -30,81 +26,9 @@ async function refusing(status: number, body: unknown) {
   return { wire, bodies };
 }
 
-/** The working backup `b`: OpenAI-compatible chat (answers REPLY) and speech (answers AUDIO). */
-async function backup() {
-  const wire = await httpServer((req, res) => {
-    req.resume();
-    req.on('end', () =>
-      req.url?.endsWith('/chat/completions') ? answerChat(res, REPLY) : answerPcm(res, AUDIO),
-    );
-  });
-  const config: ProviderConfig = {
-    kind: 'openai-compatible',
-    baseUrl: `${wire.url}/v1`,
-    chat: { models: { fast: 'backup-model' } },
-    tts: { voices: { agent: 'v' }, responseFormat: 'pcm' },
-  };
-  return { wire, config };
-}
-
 /** A router over `a` then `b` (priority) for each of `capabilities`. */
-async function twoProviders(a: ProviderConfig, capabilities: Array<'chat' | 'tts'> = ['chat', 'tts']) {
-  const b = await backup();
-  const r = router({
-    providers: { a, b: b.config },
-    routes: Object.fromEntries(
-      capabilities.map((c) => [c, { providers: ['a', 'b'], strategy: 'priority' as const }]),
-    ),
-  });
-  const breakers: string[] = [];
-  r.on('breaker', (e) => breakers.push(`${e.provider}:${e.from}->${e.to}:${e.reason}`));
-  return { r, b: b.wire, breakers };
-}
-
-/** Runs one call of `capability`; returns what the caller got and the result or error. */
-async function call(r: Router, capability: 'chat' | 'tts') {
-  const stream =
-    capability === 'chat'
-      ? r.chat({ model: 'fast', messages: MESSAGES })
-      : r.tts({ text: 'Your table is booked.', voice: 'agent', format: PCM24K });
-  const { items, error } = await drain(stream as AsyncIterable<unknown>);
-  return { items, error, result: error === undefined ? await stream.result : undefined };
-}
-
-/** Checks the call was served by `b` after `a` failed; returns a's error. */
-async function servedByBackup(r: Router, capability: 'chat' | 'tts'): Promise<ProviderError> {
-  const { items, error, result } = await call(r, capability);
-  expect(error).toBe(undefined);
-  if (capability === 'chat') {
-    const text = items
-      .map((e) => ((e as { type: string }).type === 'text-delta' ? (e as { text: string }).text : ''))
-      .join('');
-    expect(text).toBe(REPLY);
-  } else {
-    expect(Buffer.concat(items.map((c) => Buffer.from((c as { data: Uint8Array }).data))).equals(AUDIO)).toBe(
-      true,
-    );
-  }
-  expect(result!.provider).toBe('b');
-  expect(result!.attempts.map((a) => [a.provider, a.outcome])).toEqual([
-    ['a', 'failed'],
-    ['b', 'success'],
-  ]);
-  expect(result!.attempts[0]!.error).toBeInstanceOf(ProviderError);
-  return result!.attempts[0]!.error as ProviderError;
-}
-
-/** Health of `provider` for `capability` in `router.stats()`. */
-function health(r: Router, provider: string, capability: 'chat' | 'tts') {
-  const row = r.stats().providers.find((p) => p.provider === provider && p.capability === capability);
-  return { breaker: row?.breaker, errors: row?.errors, misconfigured: row?.misconfigured };
-}
-
-/** The failure recorded against `a`: an unknown model, an ordinary failure of its breaker. */
-function expectChargedToA(r: Router, breakers: string[], capability: 'chat' | 'tts') {
-  expect(breakers).toEqual([]);
-  expect(health(r, 'a', capability)).toEqual({ breaker: 'closed', errors: 1, misconfigured: false });
-}
+const twoProviders = (a: ProviderConfig, capabilities: Array<'chat' | 'tts'> = ['chat', 'tts']) =>
+  routerOverBackup(a, capabilities);
 
 const openAi = (url: string): ProviderConfig => ({
   kind: 'openai-compatible',

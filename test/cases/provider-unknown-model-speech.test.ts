@@ -18,30 +18,22 @@ import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { ProviderError, type Router, type RouterConfig } from '../../src/index.js';
+import { ProviderError, type RouterConfig } from '../../src/index.js';
 import {
-  answerPcm,
-  batchStt,
-  drain,
-  httpServer,
-  pcmSignal,
-  pieces,
-  readBody,
-  router,
-  wsServer,
-} from './wire/servers.js';
+  type Capability,
+  call,
+  expectChargedToA,
+  health,
+  routerOverBackup,
+  servedByBackup,
+} from './wire/backup.js';
+import { httpServer, readBody, wsServer } from './wire/servers.js';
 
-const PCM24K = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 } as const;
-const FORMAT16K = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
-const AUDIO = pcmSignal(2400, 24_000);
-const SPEECH = pcmSignal(16_000, 16_000, 2);
-const TRANSCRIPT = 'heard by the backup';
 /** A fake key, put together at run time. */
 const KEY = ['case', 'unknown', 'model'].join('-');
 /** Deepgram's documented answer to an unknown model (API errors, "400 Unknown Model"). */
 const DEEPGRAM_NO_SUCH_MODEL = 'Bad Request: No such model/language/tier combination found.';
 
-type Capability = 'tts' | 'stt';
 type ProviderConfig = RouterConfig['providers'][string];
 
 const upgradeClosers: Array<() => Promise<void>> = [];
@@ -49,66 +41,9 @@ afterEach(async () => {
   for (const close of upgradeClosers.splice(0)) await close();
 });
 
-/** The working second provider of `capability`: an OpenAI-compatible speech or batch transcription server. */
-async function backup(capability: Capability): Promise<ProviderConfig> {
-  if (capability === 'tts') {
-    const wire = await httpServer((req, res) => {
-      req.resume();
-      req.on('end', () => answerPcm(res, AUDIO));
-    });
-    return { kind: 'openai-compatible', baseUrl: `${wire.url}/v1`, tts: { voices: { agent: 'v' } } };
-  }
-  const stt = await batchStt(TRANSCRIPT);
-  return { kind: 'openai-compatible', baseUrl: `${stt.url}/v1`, stt: { model: 'whisper', streaming: false } };
-}
-
 /** A router over `a` then the backup `b` (priority) for `capability`, recording breaker events. */
-async function twoProviders(a: ProviderConfig, capability: Capability) {
-  const r = router({
-    providers: { a, b: await backup(capability) },
-    routes: { [capability]: { providers: ['a', 'b'], strategy: 'priority', firstChunkTimeoutMs: false } },
-  });
-  const breakers: string[] = [];
-  r.on('breaker', (e) => breakers.push(`${e.provider}:${e.from}->${e.to}:${e.reason}`));
-  return { r, breakers };
-}
-
-/** One call of `capability` through `r`: what the caller got, the error if any, and the result. */
-async function call(r: Router, capability: Capability) {
-  const stream =
-    capability === 'tts'
-      ? r.tts({ text: 'Your table is booked.', voice: 'agent', format: PCM24K })
-      : r.stt({ audio: pieces(SPEECH, 3200), format: FORMAT16K });
-  const { items, error } = await drain(stream as AsyncIterable<unknown>);
-  return { items, error, result: error === undefined ? await stream.result : undefined };
-}
-
-/** Checks the call was served by `b` after `a` failed; returns a's error. */
-async function servedByBackup(r: Router, capability: Capability): Promise<ProviderError> {
-  const { items, error, result } = await call(r, capability);
-  expect(error).toBe(undefined);
-  if (capability === 'tts') {
-    const bytes = Buffer.concat(items.map((c) => Buffer.from((c as { data: Uint8Array }).data)));
-    expect(bytes.equals(AUDIO)).toBe(true);
-  } else {
-    expect(items).toEqual([expect.objectContaining({ type: 'final', text: TRANSCRIPT })]);
-  }
-  expect(result!.provider).toBe('b');
-  expect(result!.attempts.map((a) => [a.provider, a.outcome])).toEqual([
-    ['a', 'failed'],
-    ['b', 'success'],
-  ]);
-  const failure = result!.attempts[0]!.error;
-  expect(failure).toBeInstanceOf(ProviderError);
-  return failure as ProviderError;
-}
-
-/** The failure recorded against `a`: an ordinary failure of its breaker, not misconfigured. */
-function expectChargedToA(r: Router, breakers: string[], capability: Capability) {
-  expect(breakers).toEqual([]);
-  const row = r.stats().providers.find((p) => p.provider === 'a' && p.capability === capability);
-  expect([row?.breaker, row?.errors, row?.misconfigured]).toEqual(['closed', 1, false]);
-}
+const twoProviders = (a: ProviderConfig, capability: Capability) =>
+  routerOverBackup(a, [capability], { firstChunkTimeoutMs: false });
 
 /** An HTTP server answering every request with `status` and the JSON `body`; records each body. */
 async function refusing(status: number, body: unknown) {
@@ -264,8 +199,7 @@ describe('an unknown model or voice falls back and is charged to that provider (
     expect([e.status, e.unknownModel, e.provider]).toEqual([400, false, 'a']);
     expect(e.message).toContain(said);
     expect(breakers).toEqual([]);
-    const row = r.stats().providers.find((p) => p.provider === 'a' && p.capability === 'stt');
-    expect(row?.errors ?? 0).toBe(0);
+    expect(health(r, 'a', 'stt').errors ?? 0).toBe(0);
   });
 
   it('ElevenLabs stream-input {"error":"voice_not_found"} then close 1008: served by the backup, unknownModel', async () => {

@@ -9,28 +9,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { ProviderError, type Router, type RouterConfig } from '../../src/index.js';
+import type { Router, RouterConfig } from '../../src/index.js';
 import {
-  answerPcm,
-  batchStt,
-  drain,
-  httpServer,
-  pcmSignal,
-  pieces,
-  router,
-  type WsWire,
-  wsServer,
-} from './wire/servers.js';
+  type Capability,
+  expectChargedToA,
+  expectOpenedAsMisconfigured,
+  routerOverBackup,
+  servedByBackup as servedByBackupSaying,
+} from './wire/backup.js';
+import { type WsWire, wsServer } from './wire/servers.js';
 
-const PCM24K = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 } as const;
-const FORMAT16K = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
-const AUDIO = pcmSignal(2400, 24_000);
-const SPEECH = pcmSignal(16_000, 16_000, 2);
-const TRANSCRIPT = 'heard by the backup';
 /** A fake key, put together at run time. */
 const KEY = ['case', 'key', '1008'].join('-');
 
-type Capability = 'tts' | 'stt';
 type ProviderConfig = RouterConfig['providers'][string];
 
 /** One WebSocket provider under test: its capability, its config and a server closing with 1008. */
@@ -102,77 +93,18 @@ const CASES: WsCase[] = [
   },
 ];
 
-/** The working second provider of `capability`: an OpenAI-compatible speech or batch transcription server. */
-async function backup(capability: Capability): Promise<ProviderConfig> {
-  if (capability === 'tts') {
-    const wire = await httpServer((req, res) => {
-      req.resume();
-      req.on('end', () => answerPcm(res, AUDIO));
-    });
-    return {
-      kind: 'openai-compatible',
-      baseUrl: `${wire.url}/v1`,
-      tts: { voices: { agent: 'v' }, responseFormat: 'pcm' },
-    };
-  }
-  const stt = await batchStt(TRANSCRIPT);
-  return { kind: 'openai-compatible', baseUrl: `${stt.url}/v1`, stt: { model: 'whisper', streaming: false } };
-}
-
-/** One call of `capability` through `r`: what the caller got, the error if any, and the result. */
-async function call(r: Router, capability: Capability) {
-  const stream =
-    capability === 'tts'
-      ? r.tts({ text: 'Hello there.', voice: 'agent', format: PCM24K })
-      : r.stt({ audio: pieces(SPEECH, 3200), format: FORMAT16K });
-  const { items, error } = await drain(stream as AsyncIterable<unknown>);
-  return { items, error, result: error === undefined ? await stream.result : undefined };
-}
-
-/** Health of `provider` for `capability` in `router.stats()`. */
-function health(r: Router, provider: string, capability: Capability) {
-  const row = r.stats().providers.find((p) => p.provider === provider && p.capability === capability);
-  return { breaker: row?.breaker, errors: row?.errors, misconfigured: row?.misconfigured };
-}
+/** What a TTS call of these tests says. */
+const TTS_TEXT = 'Hello there.';
 
 /** A router over provider `a` (the case's, at `url`) then `b` (the backup), priority order. */
-async function twoProviders(c: WsCase, url: string) {
-  const config: RouterConfig = {
-    providers: { a: c.config(url), b: await backup(c.capability) },
-    routes: {
-      [c.capability]: {
-        providers: ['a', 'b'],
-        strategy: 'priority',
-        firstChunkTimeoutMs: false,
-        ...(c.capability === 'stt' ? { midStream: 'replay' } : {}),
-      },
-    },
-  };
-  const r = router(config);
-  const breakers: string[] = [];
-  r.on('breaker', (e) => breakers.push(`${e.provider}:${e.from}->${e.to}:${e.reason}`));
-  return { r, breakers };
-}
+const twoProviders = (c: WsCase, url: string) =>
+  routerOverBackup(c.config(url), [c.capability], {
+    firstChunkTimeoutMs: false,
+    ...(c.capability === 'stt' ? { midStream: 'replay' as const } : {}),
+  });
 
 /** Checks that the call was served by `b` after `a` failed, and returns a's error. */
-async function servedByBackup(r: Router, capability: Capability): Promise<ProviderError> {
-  const { items, error, result } = await call(r, capability);
-  expect(error).toBe(undefined);
-  if (capability === 'tts') {
-    const bytes = Buffer.concat(items.map((c) => Buffer.from((c as { data: Uint8Array }).data)));
-    expect(bytes.equals(AUDIO)).toBe(true);
-  } else {
-    expect(items).toEqual([expect.objectContaining({ type: 'final', text: TRANSCRIPT })]);
-  }
-  expect(result!.provider).toBe('b');
-  expect(result!.attempts.map((a) => [a.provider, a.outcome])).toEqual([
-    ['a', 'failed'],
-    ['b', 'success'],
-  ]);
-  const failure = result!.attempts[0]!.error;
-  expect(failure).toBeInstanceOf(ProviderError);
-  return failure as ProviderError;
-}
+const servedByBackup = (r: Router, capability: Capability) => servedByBackupSaying(r, capability, TTS_TEXT);
 
 describe('WebSocket close 1008: transient reasons fall back as ordinary failures, auth reasons stay auth', () => {
   for (const c of CASES) {
@@ -186,8 +118,7 @@ describe('WebSocket close 1008: transient reasons fall back as ordinary failures
         false,
         'a',
       ]);
-      expect(health(r, 'a', c.capability)).toEqual({ breaker: 'closed', errors: 1, misconfigured: false });
-      expect(breakers).toEqual([]);
+      expectChargedToA(r, breakers, c.capability);
       // Still a candidate: the next call goes to it first again.
       await servedByBackup(r, c.capability);
       expect(wire.connections).toBeGreaterThanOrEqual(2);
@@ -203,11 +134,8 @@ describe('WebSocket close 1008: transient reasons fall back as ordinary failures
         true,
         'a',
       ]);
-      expect(breakers).toEqual(['a:closed->open:auth']);
-      expect(health(r, 'a', c.capability)).toMatchObject({ breaker: 'open', misconfigured: true });
       const connections = wire.connections;
-      const { result } = await call(r, c.capability);
-      expect(result!.attempts.map((a) => a.provider)).toEqual(['b']);
+      await expectOpenedAsMisconfigured(r, breakers, c.capability, TTS_TEXT);
       expect(wire.connections).toBe(connections);
     });
   }
@@ -224,7 +152,6 @@ describe('WebSocket close 1008: transient reasons fall back as ordinary failures
       false,
       false,
     ]);
-    expect(breakers).toEqual([]);
-    expect(health(r, 'a', 'stt')).toEqual({ breaker: 'closed', errors: 1, misconfigured: false });
+    expectChargedToA(r, breakers, 'stt');
   });
 });
