@@ -30,6 +30,11 @@ async function refusing(status: number, body: unknown) {
 const twoProviders = (a: ProviderConfig, capabilities: Array<'chat' | 'tts'> = ['chat', 'tts']) =>
   routerOverBackup(a, capabilities);
 
+/** OpenAI's error body: an `invalid_request_error` with `message`, `param` and `code`. */
+const openAiError = (message: string, param: string | null, code: string) => ({
+  error: { message, type: 'invalid_request_error', param, code },
+});
+
 const openAi = (url: string): ProviderConfig => ({
   kind: 'openai-compatible',
   baseUrl: `${url}/v1`,
@@ -39,14 +44,14 @@ const openAi = (url: string): ProviderConfig => ({
 
 describe('HTTP 400 naming an unknown model or voice falls back and is charged to that provider', () => {
   it('OpenAI-compatible chat, 400 code "model_not_found": served by the backup, unknownModel, a charged', async () => {
-    const a = await refusing(400, {
-      error: {
-        message: 'The model `llama-typo` does not exist or you do not have access to it.',
-        type: 'invalid_request_error',
-        param: 'model',
-        code: 'model_not_found',
-      },
-    });
+    const a = await refusing(
+      400,
+      openAiError(
+        'The model `llama-typo` does not exist or you do not have access to it.',
+        'model',
+        'model_not_found',
+      ),
+    );
     const { r, b, breakers } = await twoProviders(openAi(a.wire.url));
     const error = await servedByBackup(r, 'chat');
     expect([
@@ -62,14 +67,7 @@ describe('HTTP 400 naming an unknown model or voice falls back and is charged to
   });
 
   it('OpenAI-compatible chat, 400 code "invalid_model": served by the backup, unknownModel', async () => {
-    const a = await refusing(400, {
-      error: {
-        message: 'Invalid model: llama-typo',
-        type: 'invalid_request_error',
-        param: null,
-        code: 'invalid_model',
-      },
-    });
+    const a = await refusing(400, openAiError('Invalid model: llama-typo', null, 'invalid_model'));
     const { r, breakers } = await twoProviders(openAi(a.wire.url));
     const error = await servedByBackup(r, 'chat');
     expect([error.status, error.providerCode, error.unknownModel]).toEqual([400, 'invalid_model', true]);
@@ -91,14 +89,10 @@ describe('HTTP 400 naming an unknown model or voice falls back and is charged to
   });
 
   it('OpenAI-compatible speech, 400 code "model_not_found": served by the backup, unknownModel, a charged', async () => {
-    const a = await refusing(400, {
-      error: {
-        message: 'The model `kokoro-typo` does not exist.',
-        type: 'invalid_request_error',
-        param: 'model',
-        code: 'model_not_found',
-      },
-    });
+    const a = await refusing(
+      400,
+      openAiError('The model `kokoro-typo` does not exist.', 'model', 'model_not_found'),
+    );
     const { r, b, breakers } = await twoProviders(openAi(a.wire.url));
     const error = await servedByBackup(r, 'tts');
     expect([error.status, error.unknownModel, error.retryable, error.isAuthError]).toEqual([
@@ -141,14 +135,10 @@ describe('HTTP 400 naming an unknown model or voice falls back and is charged to
   }
 
   it('a 400 that names no unknown model (a bad parameter) still ends the call at once and charges no provider', async () => {
-    const a = await refusing(400, {
-      error: {
-        message: "Invalid value for 'temperature': must be at most 2.",
-        type: 'invalid_request_error',
-        param: 'temperature',
-        code: 'invalid_value',
-      },
-    });
+    const a = await refusing(
+      400,
+      openAiError("Invalid value for 'temperature': must be at most 2.", 'temperature', 'invalid_value'),
+    );
     const { r, b, breakers } = await twoProviders(openAi(a.wire.url));
     const { error } = await call(r, 'chat');
     expect(error).toBeInstanceOf(ProviderError);
