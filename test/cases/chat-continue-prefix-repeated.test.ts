@@ -9,8 +9,7 @@
  * their own (node:http on loopback, written here); the cut waits until the caller has the
  * reply's first text.
  */
-import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type ChatEvent,
   createRouter,
@@ -19,29 +18,23 @@ import {
   type Router,
   type RouterConfig,
 } from '../../src/index.js';
-import { anthropicSse, chatWireServer, openAiChunk, openAiSse, writeFlushed } from '../helpers/chat-wire.js';
+import {
+  anthropicSse,
+  chatWireForFile,
+  openAiChunk,
+  openAiReply,
+  openAiSse,
+  writeFlushed,
+} from '../helpers/chat-wire.js';
+import { firstTextGate as gate, readOpening as read } from '../helpers/first-text-gate.js';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-/** Serves `handler` on 127.0.0.1 until the end of the test (see chatWireServer). */
-const server = (handler: (res: ServerResponse) => void | Promise<void>) => chatWireServer(handler, closers);
+/** `server` serves a handler on 127.0.0.1 until the end of the test (see chatWireServer). */
+const { closers, server } = chatWireForFile();
 const sse = openAiSse;
 const write = writeFlushed;
 /** An OpenAI chat.completion.chunk of this file's reply. */
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
   openAiChunk('chatcmpl-prefix', delta, finish);
-
-/** A gate the test opens once the caller has the reply's first text. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
 
 const LEAD = 'Your table for two ';
 
@@ -61,9 +54,7 @@ const cutting = (opened: Promise<void>) =>
 const answering = (text: string) =>
   server((res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end(
-      sse([chunk({ role: 'assistant', content: '' }), chunk({ content: text }), chunk({}, 'stop'), '[DONE]']),
-    );
+    res.end(openAiReply('chatcmpl-prefix', text));
   });
 
 /** An Anthropic server that streams `text` as the continuation of whatever it is given. */
@@ -128,20 +119,6 @@ function router(providers: Record<string, ProviderConfig>): Router {
   const r = createRouter(config);
   closers.push(() => r.close());
   return r;
-}
-
-/** Reads `stream`, opening `g` at the first text-delta: what it yielded and how it ended. */
-async function read(stream: AsyncIterable<ChatEvent>, g: { open: () => void }) {
-  const items: ChatEvent[] = [];
-  try {
-    for await (const event of stream) {
-      items.push(event);
-      if (event.type === 'text-delta') g.open();
-    }
-  } catch (error) {
-    return { items, error };
-  }
-  return { items, error: undefined };
 }
 
 const ASK = [{ role: 'user' as const, content: 'Book a table for two at eight.' }];

@@ -8,9 +8,8 @@
  * first text before it sends the rest and cuts the connection.
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  type ChatEvent,
   type ChatMessage,
   createRouter,
   MidStreamError,
@@ -18,15 +17,18 @@ import {
   type Router,
   type RouterConfig,
 } from '../../src/index.js';
-import { anthropicSse, chatWireServer, openAiChunk, openAiSse, writeFlushed } from '../helpers/chat-wire.js';
+import {
+  anthropicSse,
+  chatWireForFile,
+  openAiChunk,
+  openAiReply,
+  openAiSse,
+  writeFlushed,
+} from '../helpers/chat-wire.js';
+import { firstTextGate as gate, readOpening as read } from '../helpers/first-text-gate.js';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-/** Serves `handler` on 127.0.0.1 until the end of the test (see chatWireServer). */
-const server = (handler: (res: ServerResponse) => void | Promise<void>) => chatWireServer(handler, closers);
+/** `server` serves a handler on 127.0.0.1 until the end of the test (see chatWireServer). */
+const { closers, server } = chatWireForFile();
 const sse = openAiSse;
 const write = writeFlushed;
 /** An OpenAI chat.completion.chunk of this file's reply. */
@@ -51,19 +53,8 @@ async function cutAfter(
 const answering = (text: string) =>
   server((res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end(
-      sse([chunk({ role: 'assistant', content: '' }), chunk({ content: text }), chunk({}, 'stop'), '[DONE]']),
-    );
+    res.end(openAiReply('chatcmpl-tool', text));
   });
-
-/** A gate the test opens once the caller has the reply's first text. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
 
 const openai = (baseUrl: string): ProviderConfig => ({
   kind: 'openai-compatible',
@@ -98,20 +89,6 @@ const TOOLS = [
   { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
 ];
 const LEAD = 'Let me check the weather. ';
-
-/** Reads `stream`, opening `g` at the first text-delta: what it yielded and how it ended. */
-async function read(stream: AsyncIterable<ChatEvent>, g: { open: () => void }) {
-  const items: ChatEvent[] = [];
-  try {
-    for await (const event of stream) {
-      items.push(event);
-      if (event.type === 'text-delta') g.open();
-    }
-  } catch (error) {
-    return { items, error };
-  }
-  return { items, error: undefined };
-}
 
 describe('chat midStream continue: a reply cut inside a tool call is not continued', () => {
   it('OpenAI tool_calls deltas, then a cut: MidStreamError with the calls received; the next provider gets no request', async () => {

@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterEach } from 'vitest';
 
 /** A loopback HTTP server: its base URL, and the JSON body of every request it got, in order. */
 export interface ChatWire {
@@ -40,6 +41,22 @@ export async function chatWireServer(
   return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, bodies };
 }
 
+/**
+ * For a test file: registers an afterEach that closes, newest first, what was pushed on
+ * `closers` (the servers `server` started, and whatever the file adds, e.g. its routers), and
+ * returns `server`, {@link chatWireServer} with those closers.
+ */
+export function chatWireForFile(): {
+  closers: Array<() => Promise<void>>;
+  server: (handler: (res: ServerResponse) => void | Promise<void>) => Promise<ChatWire>;
+} {
+  const closers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+  return { closers, server: (handler) => chatWireServer(handler, closers) };
+}
+
 /** SSE frames of `values` (`data:` only, as OpenAI sends them). */
 export const openAiSse = (values: ReadonlyArray<unknown>): string =>
   values.map((v) => `data: ${typeof v === 'string' ? v : JSON.stringify(v)}\n\n`).join('');
@@ -56,6 +73,18 @@ export const openAiChunk = (id: string, delta: Record<string, unknown>, finish: 
   model: 'm',
   choices: [{ index: 0, delta, finish_reason: finish }],
 });
+
+/**
+ * A whole OpenAI chat reply speaking `text` as SSE, every chunk with `id`: the role, the text,
+ * finish reason `stop`, then `[DONE]`.
+ */
+export const openAiReply = (id: string, text: string): string =>
+  openAiSse([
+    openAiChunk(id, { role: 'assistant', content: '' }),
+    openAiChunk(id, { content: text }),
+    openAiChunk(id, {}, 'stop'),
+    '[DONE]',
+  ]);
 
 /** Writes `text` and resolves once it is flushed to the socket. */
 export const writeFlushed = (res: ServerResponse, text: string): Promise<void> =>
