@@ -23,15 +23,13 @@ import {
   chatWireForFile,
   openAiChunk,
   openAiReply,
-  openAiSse,
-  writeFlushed,
+  openAiSse as sse,
+  writeFlushed as write,
 } from '../helpers/chat-wire.js';
 import { firstTextGate as gate, readOpening as read } from '../helpers/first-text-gate.js';
 
 /** `server` serves a handler on 127.0.0.1 until the end of the test (see chatWireServer). */
 const { closers, server } = chatWireForFile();
-const sse = openAiSse;
-const write = writeFlushed;
 /** An OpenAI chat.completion.chunk of this file's reply. */
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
   openAiChunk('chatcmpl-prefix', delta, finish);

@@ -22,15 +22,13 @@ import {
   chatWireForFile,
   openAiChunk,
   openAiReply,
-  openAiSse,
-  writeFlushed,
+  openAiSse as sse,
+  writeFlushed as write,
 } from '../helpers/chat-wire.js';
 import { firstTextGate as gate, readOpening as read } from '../helpers/first-text-gate.js';
 
 /** `server` serves a handler on 127.0.0.1 until the end of the test (see chatWireServer). */
 const { closers, server } = chatWireForFile();
-const sse = openAiSse;
-const write = writeFlushed;
 /** An OpenAI chat.completion.chunk of this file's reply. */
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
   openAiChunk('chatcmpl-tool', delta, finish);
@@ -90,6 +88,16 @@ const TOOLS = [
 ];
 const LEAD = 'Let me check the weather. ';
 
+/** An OpenAI chunk starting tool call `index` (`id`, get_weather) with the first `args`. */
+const toolCallStart = (index: number, id: string, args: string) =>
+  chunk({
+    tool_calls: [{ index, id, type: 'function', function: { name: 'get_weather', arguments: args } }],
+  });
+
+/** Asks a router over `config` for the weather, with TOOLS. */
+const askWeather = (config: RouterConfig) =>
+  router(config).chat({ model: 'fast', messages: WEATHER, tools: TOOLS });
+
 describe('chat midStream continue: a reply cut inside a tool call is not continued', () => {
   it('OpenAI tool_calls deltas, then a cut: MidStreamError with the calls received; the next provider gets no request', async () => {
     const g = gate();
@@ -99,37 +107,15 @@ describe('chat midStream continue: a reply cut inside a tool call is not continu
         sse([chunk({ role: 'assistant', content: '' }), chunk({ content: LEAD })]),
         g.opened,
         sse([
-          chunk({
-            tool_calls: [
-              {
-                index: 0,
-                id: 'call_paris',
-                type: 'function',
-                function: { name: 'get_weather', arguments: '' },
-              },
-            ],
-          }),
+          toolCallStart(0, 'call_paris', ''),
           chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
           chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
-          chunk({
-            tool_calls: [
-              {
-                index: 1,
-                id: 'call_london',
-                type: 'function',
-                function: { name: 'get_weather', arguments: '{"ci' },
-              },
-            ],
-          }),
+          toolCallStart(1, 'call_london', '{"ci'),
         ]),
       ),
     );
     const b = await answering('It is sunny.');
-    const stream = router(config(openai(a.url), openai(b.url))).chat({
-      model: 'fast',
-      messages: WEATHER,
-      tools: TOOLS,
-    });
+    const stream = askWeather(config(openai(a.url), openai(b.url)));
     const { items, error } = await read(stream, g);
 
     expect(items).toEqual([{ type: 'text-delta', text: LEAD }]);
@@ -188,11 +174,7 @@ describe('chat midStream continue: a reply cut inside a tool call is not continu
       ),
     );
     const b = await answering('It is sunny.');
-    const stream = router(config(anthropic(a.url), openai(b.url))).chat({
-      model: 'fast',
-      messages: WEATHER,
-      tools: TOOLS,
-    });
+    const stream = askWeather(config(anthropic(a.url), openai(b.url)));
     const { items, error } = await read(stream, g);
 
     expect(items).toEqual([{ type: 'text-delta', text: LEAD }]);
@@ -207,33 +189,10 @@ describe('chat midStream continue: a reply cut inside a tool call is not continu
   it("midStream 'error': the same MidStreamError carries the tool calls", async () => {
     const g = gate();
     const a = await server((res) =>
-      cutAfter(
-        res,
-        sse([chunk({ content: LEAD })]),
-        g.opened,
-        sse([
-          chunk({
-            tool_calls: [
-              {
-                index: 0,
-                id: 'call_paris',
-                type: 'function',
-                function: { name: 'get_weather', arguments: '{' },
-              },
-            ],
-          }),
-        ]),
-      ),
+      cutAfter(res, sse([chunk({ content: LEAD })]), g.opened, sse([toolCallStart(0, 'call_paris', '{')])),
     );
     const b = await answering('It is sunny.');
-    const { error } = await read(
-      router(config(openai(a.url), openai(b.url), 'error')).chat({
-        model: 'fast',
-        messages: WEATHER,
-        tools: TOOLS,
-      }),
-      g,
-    );
+    const { error } = await read(askWeather(config(openai(a.url), openai(b.url), 'error')), g);
     expect(error).toBeInstanceOf(MidStreamError);
     expect((error as MidStreamError).toolCalls).toEqual([
       { id: 'call_paris', name: 'get_weather', arguments: '{' },
@@ -245,11 +204,7 @@ describe('chat midStream continue: a reply cut inside a tool call is not continu
     const g = gate();
     const a = await server((res) => cutAfter(res, sse([chunk({ content: LEAD })]), g.opened, ''));
     const b = await answering('It is sunny in Paris.');
-    const stream = router(config(openai(a.url), openai(b.url))).chat({
-      model: 'fast',
-      messages: WEATHER,
-      tools: TOOLS,
-    });
+    const stream = askWeather(config(openai(a.url), openai(b.url)));
     const { items, error } = await read(stream, g);
 
     expect(error).toBeUndefined();
@@ -269,29 +224,11 @@ describe('chat midStream continue: a reply cut inside a tool call is not continu
   it('a tool call started before any output: the next provider serves the request afresh (nothing reached the caller)', async () => {
     const a = await server(async (res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      await write(
-        res,
-        sse([
-          chunk({
-            tool_calls: [
-              {
-                index: 0,
-                id: 'call_paris',
-                type: 'function',
-                function: { name: 'get_weather', arguments: '{"ci' },
-              },
-            ],
-          }),
-        ]),
-      );
+      await write(res, sse([toolCallStart(0, 'call_paris', '{"ci')]));
       res.socket?.destroy();
     });
     const b = await answering('It is sunny.');
-    const stream = router(config(openai(a.url), openai(b.url))).chat({
-      model: 'fast',
-      messages: WEATHER,
-      tools: TOOLS,
-    });
+    const stream = askWeather(config(openai(a.url), openai(b.url)));
     const { items, error } = await read(stream, { open: () => {} });
     expect(error).toBeUndefined();
     expect(items.map((e) => (e.type === 'text-delta' ? e.text : e.type))).toEqual(['It is sunny.', 'finish']);
