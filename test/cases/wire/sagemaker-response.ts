@@ -1,5 +1,10 @@
-import type { RouterConfig } from '../../../src/index.js';
-import { type HttpWire, httpServer } from './servers.js';
+/**
+ * What the SageMaker response-stream cases share: an endpoint writing event-stream bytes on its
+ * own, the provider and route config, and a TTS call through them.
+ */
+import { expect } from 'vitest';
+import type { RouterConfig, VoxrouteError } from '../../../src/index.js';
+import { concat, drain, type HttpWire, httpServer, router } from './servers.js';
 
 /** AWS's documented example credentials: requests are signed, never checked. */
 export const EXAMPLE_CREDENTIALS = {
@@ -42,3 +47,26 @@ export const ttsRouteOver = (
     providers,
     routes: { tts: { providers: Object.keys(providers), strategy: 'priority', ...extra } },
   }) as RouterConfig;
+
+/** One TTS call ('Hello there.', voice `agent`) through a router over `config`: what it yielded and how it ended. */
+export function speakOver(config: RouterConfig) {
+  return drain(router(config).tts({ text: 'Hello there.', voice: 'agent' }));
+}
+
+/**
+ * One TTS call ('Hello there.', voice `agent`) through a router over `config`, where `a` fails
+ * and `b` serves: checks the caller got `audio` whole with no error, b served it, and there was
+ * one fallback; returns the error a's fallback carried.
+ */
+export async function fallbackFromA(config: RouterConfig, audio: Buffer): Promise<VoxrouteError> {
+  const r = router(config);
+  const fallbacks: unknown[] = [];
+  r.on('fallback', (e) => fallbacks.push(e.error));
+  const stream = r.tts({ text: 'Hello there.', voice: 'agent' });
+  const { items, error } = await drain(stream);
+  expect(error).toBeUndefined();
+  expect(concat(items.map((c) => c.data)).equals(audio)).toBe(true);
+  expect(fallbacks).toHaveLength(1);
+  expect((await stream.result).provider).toBe('b');
+  return fallbacks[0] as VoxrouteError;
+}
