@@ -3,7 +3,13 @@
  * own, the provider and route config, and a TTS call through them.
  */
 import { expect } from 'vitest';
-import type { RouterConfig, VoxrouteError } from '../../../src/index.js';
+import {
+  type AudioChunk,
+  MidStreamError,
+  ProtocolError,
+  type RouterConfig,
+  type VoxrouteError,
+} from '../../../src/index.js';
 import { concat, drain, type HttpWire, httpServer, router } from './servers.js';
 
 /** AWS's documented example credentials: requests are signed, never checked. */
@@ -69,4 +75,23 @@ export async function fallbackFromA(config: RouterConfig, audio: Buffer): Promis
   expect(fallbacks).toHaveLength(1);
   expect((await stream.result).provider).toBe('b');
   return fallbacks[0] as VoxrouteError;
+}
+
+/**
+ * Checks a call that yielded `first` and then failed mid-stream: `items` are `first` whole, the
+ * error a MidStreamError whose cause is a retryable ProtocolError with `partialOutput`; returns
+ * that cause.
+ */
+export function protocolErrorAfter(
+  first: Buffer,
+  items: readonly AudioChunk[],
+  error: unknown,
+): ProtocolError {
+  expect(concat(items.map((c) => c.data)).equals(first)).toBe(true);
+  expect(MidStreamError.isInstance(error)).toBe(true);
+  const cause = (error as MidStreamError).cause as ProtocolError;
+  expect(ProtocolError.isInstance(cause)).toBe(true);
+  expect(cause.retryable).toBe(true);
+  expect(cause.partialOutput).toBe(true);
+  return cause;
 }
