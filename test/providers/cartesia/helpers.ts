@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+import { VoxrouteError } from '../../../src/errors/index.js';
 import { type CartesiaAdapter, createCartesiaAdapter } from '../../../src/providers/cartesia/index.js';
 import type { CartesiaAdapterOptions } from '../../../src/providers/cartesia/options.js';
 import type { AttemptContext } from '../../../src/providers/types.js';
@@ -15,6 +17,12 @@ import type { Primary } from '../../helpers/streamed-tts.js';
 
 /** The key every Cartesia test uses; no error message may contain it. */
 export const API_KEY = 'sk_car_test_0123456789abcdef';
+
+/** Checks `error` is a VoxrouteError whose message and stack do not contain {@link API_KEY}. */
+export function expectNoKey(error: unknown): void {
+  expect(VoxrouteError.isInstance(error)).toBe(true);
+  expect(`${(error as Error).message}\n${(error as Error).stack}`.includes(API_KEY)).toBe(false);
+}
 
 /**
  * A Cartesia mock (key {@link API_KEY}) as the primary `sonic` of `startWithBackup`: TTS over

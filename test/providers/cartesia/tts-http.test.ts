@@ -1,12 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProtocolError, ProviderError, VoxrouteError } from '../../../src/errors/index.js';
+import { ProtocolError, ProviderError } from '../../../src/errors/index.js';
 import { isTakeable, type Takeable } from '../../../src/internal/takeable.js';
 import { createCartesiaAdapter } from '../../../src/providers/cartesia/index.js';
 import type { ProviderAudio } from '../../../src/providers/types.js';
 import { mockCartesiaAudio, mockWordTimestamps } from '../../../src/testing/cartesia/index.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
 import { readAllByTake } from '../../helpers/read-by-take.js';
-import { API_KEY, collect, collectUntilError, concat, type Loopback, startLoopback } from './helpers.js';
+import {
+  API_KEY,
+  collect,
+  collectUntilError,
+  concat,
+  expectNoKey,
+  type Loopback,
+  startLoopback,
+} from './helpers.js';
 
 let loop: Loopback | undefined;
 afterEach(async () => {
@@ -15,11 +23,6 @@ afterEach(async () => {
 });
 
 const text = 'Your table is booked.';
-
-function expectNoKey(error: unknown): void {
-  expect(VoxrouteError.isInstance(error)).toBe(true);
-  expect(`${(error as Error).message}\n${(error as Error).stack}`.includes(API_KEY)).toBe(false);
-}
 
 const FORMATS: AudioFormat[] = [
   { encoding: 'pcm_s16le', sampleRate: 24000 },

@@ -1,11 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  AbortError,
-  ProtocolError,
-  ProviderError,
-  TimeoutError,
-  VoxrouteError,
-} from '../../../src/errors/index.js';
+import { AbortError, ProtocolError, ProviderError, TimeoutError } from '../../../src/errors/index.js';
 import type { Clock } from '../../../src/internal/clock.js';
 import { isRouterStall } from '../../../src/internal/stall.js';
 import type { CartesiaAudio } from '../../../src/providers/cartesia/index.js';
@@ -21,6 +15,7 @@ import {
   collect,
   collectUntilError,
   concat,
+  expectNoKey,
   type Loopback,
   pushable,
   startLoopback,
@@ -49,11 +44,6 @@ async function start(options: CartesiaMockOptions = {}, clock?: Clock, extra: Re
 const audioOf = (chunks: CartesiaAudio[]) => concat(chunks.map((c) => c.data));
 const messages = (l: Loopback, socket = 0) =>
   l.mock.sockets[socket]!.messages as Array<Record<string, unknown>>;
-
-function expectNoKey(error: unknown): void {
-  expect(VoxrouteError.isInstance(error)).toBe(true);
-  expect(`${(error as Error).message}\n${(error as Error).stack}`.includes(API_KEY)).toBe(false);
-}
 
 describe('Cartesia TTS over /tts/websocket (loopback, undici WebSocket)', () => {
   it('a string is one generation request (continue: false); audio exact; word timings in ms on later chunks', async () => {
