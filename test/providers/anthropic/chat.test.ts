@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortError, ConfigError, ProtocolError, ProviderError } from '../../../src/errors/index.js';
 import { isTakeable, type Takeable } from '../../../src/internal/takeable.js';
 import {
@@ -6,17 +6,15 @@ import {
   createAnthropicAdapter,
 } from '../../../src/providers/anthropic/index.js';
 import type { ProviderChatRequest } from '../../../src/providers/types.js';
-import { createHttpTransport } from '../../../src/transport/index.js';
-import type { HttpTransport } from '../../../src/transport/types.js';
 import type { ChatEvent } from '../../../src/types/chat.js';
+import { serverPerTest } from '../../helpers/server-per-test.js';
 import {
   attemptOf,
   collect,
   collectUntilError,
-  type LoopbackServer,
   sendJson,
   sendSse,
-  startServer,
+  type startServer,
 } from '../openai/helpers.js';
 
 const KEY = 'sk-ant-test-key-0123456789';
@@ -58,22 +56,15 @@ const messageDelta = (reason: string, output = 2) =>
   });
 const messageStop = ev({ type: 'message_stop' });
 
-let server: LoopbackServer | undefined;
-let transport: HttpTransport | undefined;
-afterEach(async () => {
-  await transport?.close();
-  await server?.close();
-  server = undefined;
-  transport = undefined;
-});
+/** A loopback server and an HTTP transport per test, closed after it. */
+const loop = serverPerTest();
 
 async function serve(
   handler: Parameters<typeof startServer>[0],
   options: Partial<AnthropicAdapterOptions> = {},
   base = '',
 ) {
-  server = await startServer(handler);
-  transport = createHttpTransport();
+  const server = await loop.serve(handler);
   return createAnthropicAdapter({
     name: 'claude',
     baseUrl: `${server.origin}${base}`,
@@ -92,7 +83,7 @@ describe('Anthropic chat over a loopback socket', () => {
       res.write(messageStart + textStart + text('Hel') + text('lo'));
       finish = () => res.end(blockStop() + messageDelta('end_turn') + messageStop);
     });
-    const iterator = adapter.chat!.chat(request, attemptOf(transport!))[Symbol.asyncIterator]();
+    const iterator = adapter.chat!.chat(request, attemptOf(loop.transport))[Symbol.asyncIterator]();
     expect(isTakeable(iterator)).toBe(true);
     expect(await iterator.next()).toEqual({ done: false, value: { type: 'text-delta', text: 'Hel' } });
     const sync = iterator as Takeable<ChatEvent>;
@@ -119,13 +110,13 @@ describe('Anthropic chat over a loopback socket', () => {
         messageStop,
       ]),
     );
-    const events = await collect(adapter.chat!.chat(request, attemptOf(transport!)));
+    const events = await collect(adapter.chat!.chat(request, attemptOf(loop.transport)));
     expect(events).toEqual([
       { type: 'text-delta', text: 'Hel' },
       { type: 'text-delta', text: 'lo' },
       { type: 'finish', finishReason: 'stop', usage: { inputTokens: 12, outputTokens: 2 } },
     ]);
-    const [req] = server!.requests;
+    const [req] = loop.server.requests;
     expect(req?.method).toBe('POST');
     expect(req?.path).toBe('/v1/messages');
     expect(req?.headers['x-api-key']).toBe(KEY);
@@ -153,11 +144,11 @@ describe('Anthropic chat over a loopback socket', () => {
       },
       '/gateway/',
     );
-    const events = await collect(adapter.chat!.chat(request, attemptOf(transport!)));
+    const events = await collect(adapter.chat!.chat(request, attemptOf(loop.transport)));
     expect(events).toEqual([
       { type: 'finish', finishReason: 'length', usage: { inputTokens: 12, outputTokens: 0 } },
     ]);
-    const [req] = server!.requests;
+    const [req] = loop.server.requests;
     expect(req?.path).toBe('/gateway/v1/messages');
     expect(req?.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(req?.headers['x-api-key']).toBeUndefined();
@@ -193,7 +184,7 @@ describe('Anthropic chat over a loopback socket', () => {
         messageStop,
       ]),
     );
-    expect(await collect(adapter.chat!.chat(request, attemptOf(transport!)))).toEqual([
+    expect(await collect(adapter.chat!.chat(request, attemptOf(loop.transport)))).toEqual([
       { type: 'tool-call', id: 'toolu_1', name: 'book', arguments: '{"table":4}' },
       { type: 'finish', finishReason: 'tool-calls', usage: { inputTokens: 12, outputTokens: 9 } },
     ]);
@@ -203,7 +194,7 @@ describe('Anthropic chat over a loopback socket', () => {
     const error = ev({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
     const adapter = await serve((_req, res) => sendSse(res, [messageStart, textStart, text('Par'), error]));
     const { items, error: caught } = await collectUntilError(
-      adapter.chat!.chat(request, attemptOf(transport!)),
+      adapter.chat!.chat(request, attemptOf(loop.transport)),
     );
     expect(items).toEqual([{ type: 'text-delta', text: 'Par' }]);
     expect(ProviderError.isInstance(caught)).toBe(true);
@@ -226,7 +217,7 @@ describe('Anthropic chat over a loopback socket', () => {
     const error = ev({ type: 'error', error: { type: 'invalid_request_error', message: 'bad' } });
     const adapter = await serve((_req, res) => sendSse(res, [messageStart, textStart, ping, error]));
     const { items, error: caught } = await collectUntilError(
-      adapter.chat!.chat(request, attemptOf(transport!)),
+      adapter.chat!.chat(request, attemptOf(loop.transport)),
     );
     expect(items).toEqual([]);
     const e = caught as ProviderError;
@@ -242,7 +233,7 @@ describe('Anthropic chat over a loopback socket', () => {
     const adapter = await serve((_req, res) =>
       sendSse(res, [messageStart, textStart, text('Hi'), blockStop(), messageDelta('end_turn')]),
     );
-    const { items, error } = await collectUntilError(adapter.chat!.chat(request, attemptOf(transport!)));
+    const { items, error } = await collectUntilError(adapter.chat!.chat(request, attemptOf(loop.transport)));
     expect(items).toEqual([{ type: 'text-delta', text: 'Hi' }]);
     expect(ProtocolError.isInstance(error)).toBe(true);
     expect({ message: (error as Error).message, partial: (error as ProtocolError).partialOutput }).toEqual({
@@ -263,7 +254,7 @@ describe('Anthropic chat over a loopback socket', () => {
         text('late'),
       ]),
     );
-    expect(await collect(adapter.chat!.chat(request, attemptOf(transport!)))).toEqual([
+    expect(await collect(adapter.chat!.chat(request, attemptOf(loop.transport)))).toEqual([
       { type: 'text-delta', text: 'Hi' },
       { type: 'finish', finishReason: 'stop', usage: { inputTokens: 12, outputTokens: 2 } },
     ]);
@@ -278,7 +269,7 @@ describe('Anthropic chat over a loopback socket', () => {
         'event: content_block_delta\ndata: {"secret-ish": tru\n\n',
       ]),
     );
-    const { error } = await collectUntilError(adapter.chat!.chat(request, attemptOf(transport!)));
+    const { error } = await collectUntilError(adapter.chat!.chat(request, attemptOf(loop.transport)));
     expect(ProtocolError.isInstance(error)).toBe(true);
     expect((error as ProtocolError).partialOutput).toBe(true);
     expect((error as Error).message).not.toContain('secret-ish');
@@ -291,7 +282,7 @@ describe('Anthropic chat over a loopback socket', () => {
         error: { type: 'overloaded_error', message: `Overloaded ${KEY}` },
       }),
     );
-    const { error } = await collectUntilError(adapter.chat!.chat(request, attemptOf(transport!)));
+    const { error } = await collectUntilError(adapter.chat!.chat(request, attemptOf(loop.transport)));
     const e = error as ProviderError;
     expect(ProviderError.isInstance(e)).toBe(true);
     expect({ status: e.status, type: e.providerType, retryable: e.retryable }).toEqual({
@@ -316,7 +307,7 @@ describe('Anthropic chat over a loopback socket', () => {
             error: { type: 'authentication_error', message: 'invalid x-api-key' },
           }),
     );
-    const limited = (await collectUntilError(adapter.chat!.chat(request, attemptOf(transport!))))
+    const limited = (await collectUntilError(adapter.chat!.chat(request, attemptOf(loop.transport))))
       .error as ProviderError;
     expect({
       status: limited.status,
@@ -329,11 +320,11 @@ describe('Anthropic chat over a loopback socket', () => {
     });
     const wrong = createAnthropicAdapter({
       name: 'claude',
-      baseUrl: server!.origin,
+      baseUrl: loop.server.origin,
       apiKey: 'sk-wrong-key-999',
       chat: {},
     });
-    const denied = (await collectUntilError(wrong.chat!.chat(request, attemptOf(transport!))))
+    const denied = (await collectUntilError(wrong.chat!.chat(request, attemptOf(loop.transport))))
       .error as ProviderError;
     expect({ status: denied.status, type: denied.providerType, retryable: denied.retryable }).toEqual({
       status: 401,
@@ -350,7 +341,7 @@ describe('Anthropic chat over a loopback socket', () => {
     });
     const controller = new AbortController();
     const iterator = adapter
-      .chat!.chat(request, attemptOf(transport!, controller.signal))
+      .chat!.chat(request, attemptOf(loop.transport, controller.signal))
       [Symbol.asyncIterator]();
     expect((await iterator.next()).value).toEqual({ type: 'text-delta', text: 'Hi' });
     const next = iterator.next();

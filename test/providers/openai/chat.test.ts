@@ -1,21 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortError, ProtocolError, ProviderError } from '../../../src/errors/index.js';
 import { isTakeable, type Takeable } from '../../../src/internal/takeable.js';
 import { createOpenAiAdapter } from '../../../src/providers/openai/index.js';
 import type { ProviderChatRequest } from '../../../src/providers/types.js';
-import { createHttpTransport } from '../../../src/transport/index.js';
-import type { HttpTransport } from '../../../src/transport/types.js';
 import type { ChatEvent } from '../../../src/types/chat.js';
+import { serverPerTest } from '../../helpers/server-per-test.js';
 import {
   attemptOf,
   collect,
   collectUntilError,
   data,
-  type LoopbackServer,
   recordingTransport,
   sendJson,
   sendSse,
-  startServer,
 } from './helpers.js';
 
 const request: ProviderChatRequest = {
@@ -46,18 +43,11 @@ const usageChunk = {
   usage: { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 },
 };
 
-let server: LoopbackServer | undefined;
-let transport: HttpTransport | undefined;
-afterEach(async () => {
-  await transport?.close();
-  await server?.close();
-  server = undefined;
-  transport = undefined;
-});
+/** A loopback server and an HTTP transport per test, closed after it. */
+const loop = serverPerTest();
 
 async function chatWith(frames: string[], opts: { apiKey?: string; headers?: Record<string, string> } = {}) {
-  server = await startServer((_req, res) => sendSse(res, frames));
-  transport = createHttpTransport();
+  const server = await loop.serve((_req, res) => sendSse(res, frames));
   const adapter = createOpenAiAdapter({
     name: 'ec2',
     kind: 'openai-compatible',
@@ -65,26 +55,25 @@ async function chatWith(frames: string[], opts: { apiKey?: string; headers?: Rec
     chat: {},
     ...opts,
   });
-  return adapter.chat!.chat(request, attemptOf(transport));
+  return adapter.chat!.chat(request, attemptOf(loop.transport));
 }
 
 describe('OpenAI chat over a loopback socket', () => {
   it('takes the delta of an event already read by a plain call (take), after the first read', async () => {
     let finish!: () => void;
-    server = await startServer((_req, res) => {
+    const server = await loop.serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       // Both deltas in one write: they arrive in one read.
       res.write(data(chunk({ content: 'Hel' })) + data(chunk({ content: 'lo' })));
       finish = () => res.end(data(chunk({}, 'stop')) + data('[DONE]'));
     });
-    transport = createHttpTransport();
     const adapter = createOpenAiAdapter({
       name: 'ec2',
       kind: 'openai-compatible',
       baseUrl: `${server.origin}/v1`,
       chat: {},
     });
-    const iterator = adapter.chat!.chat(request, attemptOf(transport))[Symbol.asyncIterator]();
+    const iterator = adapter.chat!.chat(request, attemptOf(loop.transport))[Symbol.asyncIterator]();
     expect(isTakeable(iterator)).toBe(true);
     expect(await iterator.next()).toEqual({ done: false, value: { type: 'text-delta', text: 'Hel' } });
     const sync = iterator as Takeable<ChatEvent>;
@@ -114,7 +103,7 @@ describe('OpenAI chat over a loopback socket', () => {
       { type: 'text-delta', text: 'lo' },
       { type: 'finish', finishReason: 'stop', usage: { inputTokens: 11, outputTokens: 3 } },
     ]);
-    const [req] = server!.requests;
+    const [req] = loop.server.requests;
     expect(req?.method).toBe('POST');
     expect(req?.path).toBe('/v1/chat/completions');
     expect(req?.headers.authorization).toBe('Bearer sk-test-123');
@@ -132,8 +121,8 @@ describe('OpenAI chat over a loopback socket', () => {
 
   it('sends no Authorization header without an apiKey', async () => {
     await collect(await chatWith([data(chunk({ content: 'x' }, 'stop')), data('[DONE]')]));
-    expect(server!.requests[0]?.headers.authorization).toBeUndefined();
-    expect(Object.keys(server!.requests[0]!.headers)).not.toContain('authorization');
+    expect(loop.server.requests[0]?.headers.authorization).toBeUndefined();
+    expect(Object.keys(loop.server.requests[0]!.headers)).not.toContain('authorization');
   });
 
   it('assembles streamed tool calls and emits them when the finish reason arrives', async () => {
@@ -205,10 +194,7 @@ describe('OpenAI chat over a loopback socket', () => {
         retryable: true,
         partialOutput: true,
       });
-      await transport?.close();
-      await server?.close();
-      transport = undefined;
-      server = undefined;
+      await loop.close();
     }
   });
 
@@ -287,11 +273,10 @@ describe('OpenAI chat over a loopback socket', () => {
   });
 
   it('passes the attempt signal and deadlines to the transport', async () => {
-    server = await startServer((_req, res) =>
+    const server = await loop.serve((_req, res) =>
       sendSse(res, [data(chunk({ content: 'x' }, 'stop')), data('[DONE]')]),
     );
-    transport = createHttpTransport();
-    const recording = recordingTransport(transport);
+    const recording = recordingTransport(loop.transport);
     const adapter = createOpenAiAdapter({
       name: 'ec2',
       kind: 'openai',
@@ -319,12 +304,11 @@ describe('OpenAI chat over a loopback socket', () => {
   });
 
   it('aborting the signal mid-stream rejects with AbortError', async () => {
-    server = await startServer((_req, res) => {
+    const server = await loop.serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(data(chunk({ content: 'first' })));
       // the rest never comes
     });
-    transport = createHttpTransport();
     const adapter = createOpenAiAdapter({
       name: 'ec2',
       kind: 'openai-compatible',
@@ -333,7 +317,7 @@ describe('OpenAI chat over a loopback socket', () => {
     });
     const controller = new AbortController();
     const iterator = adapter
-      .chat!.chat(request, attemptOf(transport, controller.signal))
+      .chat!.chat(request, attemptOf(loop.transport, controller.signal))
       [Symbol.asyncIterator]();
     expect(await iterator.next()).toEqual({ done: false, value: { type: 'text-delta', text: 'first' } });
     const pending = iterator.next();
@@ -348,8 +332,7 @@ describe('OpenAI chat over a loopback socket', () => {
 
 describe('OpenAI chat HTTP errors', () => {
   async function failWith(status: number, body: unknown, headers: Record<string, string> = {}) {
-    server = await startServer((_req, res) => sendJson(res, status, body, headers));
-    transport = createHttpTransport();
+    const server = await loop.serve((_req, res) => sendJson(res, status, body, headers));
     const adapter = createOpenAiAdapter({
       name: 'openai',
       kind: 'openai',
@@ -357,7 +340,7 @@ describe('OpenAI chat HTTP errors', () => {
       apiKey: 'sk-secret-key',
       chat: {},
     });
-    const { items, error } = await collectUntilError(adapter.chat!.chat(request, attemptOf(transport)));
+    const { items, error } = await collectUntilError(adapter.chat!.chat(request, attemptOf(loop.transport)));
     expect(items).toEqual([]);
     expect(ProviderError.isInstance(error)).toBe(true);
     expect((error as Error).message).not.toContain('sk-secret-key');

@@ -1,20 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProtocolError, ProviderError } from '../../../src/errors/index.js';
 import { isTakeable, type Takeable } from '../../../src/internal/takeable.js';
 import { createOpenAiAdapter } from '../../../src/providers/openai/index.js';
 import type { OpenAiTtsOptions } from '../../../src/providers/openai/options.js';
 import type { ProviderAudio, ProviderTtsRequest } from '../../../src/providers/types.js';
-import { createHttpTransport } from '../../../src/transport/index.js';
-import type { HttpTransport } from '../../../src/transport/types.js';
+import { serverPerTest } from '../../helpers/server-per-test.js';
 import {
   attemptOf,
   collect,
   collectUntilError,
   data,
-  type LoopbackServer,
   sendJson,
   sendSse,
-  startServer,
+  type startServer,
 } from './helpers.js';
 
 const request: ProviderTtsRequest = {
@@ -51,22 +49,15 @@ function joined(audio: ProviderAudio[]): Buffer {
   return Buffer.concat(audio.map((a) => a.data));
 }
 
-let server: LoopbackServer | undefined;
-let transport: HttpTransport | undefined;
-afterEach(async () => {
-  await transport?.close();
-  await server?.close();
-  server = undefined;
-  transport = undefined;
-});
+/** A loopback server and an HTTP transport per test, closed after it. */
+const loop = serverPerTest();
 
 async function speak(
   tts: OpenAiTtsOptions,
   respond: Parameters<typeof startServer>[0],
   req: ProviderTtsRequest = request,
 ): Promise<AsyncIterable<ProviderAudio>> {
-  server = await startServer(respond);
-  transport = createHttpTransport();
+  const server = await loop.serve(respond);
   const adapter = createOpenAiAdapter({
     name: 'kokoro',
     kind: 'openai-compatible',
@@ -74,7 +65,7 @@ async function speak(
     apiKey: 'k-1',
     tts,
   });
-  return adapter.tts!.synthesize(req, attemptOf(transport));
+  return adapter.tts!.synthesize(req, attemptOf(loop.transport));
 }
 
 describe('OpenAI speech: raw PCM', () => {
@@ -92,7 +83,7 @@ describe('OpenAI speech: raw PCM', () => {
     );
     expect(joined(audio).equals(ramp(6800))).toBe(true);
     for (const chunk of audio) expect(chunk.format).toEqual({ encoding: 'pcm_s16le', sampleRate: 24000 });
-    const [req] = server!.requests;
+    const [req] = loop.server.requests;
     expect(req?.path).toBe('/v1/audio/speech');
     expect(req?.headers.authorization).toBe('Bearer k-1');
     expect(req?.headers['content-type']).toBe('application/json');
@@ -116,7 +107,7 @@ describe('OpenAI speech: raw PCM', () => {
       ),
     );
     expect(audio.map((a) => a.format)).toEqual([{ encoding: 'pcm_s16le', sampleRate: 22050 }]);
-    expect(JSON.parse(server!.requests[0]!.body.toString())).toEqual({
+    expect(JSON.parse(loop.server.requests[0]!.body.toString())).toEqual({
       model: 'tts-1-hd',
       input: 'Your table is booked.',
       voice: 'af_heart',
@@ -177,7 +168,7 @@ describe('OpenAI speech: WAV', () => {
     expect(joined(audio).equals(ramp(1000))).toBe(true);
     for (const chunk of audio)
       expect(chunk.format).toEqual({ encoding: 'pcm_s16le', sampleRate: 22050, channels: 1 });
-    expect(JSON.parse(server!.requests[0]!.body.toString()).response_format).toBe('wav');
+    expect(JSON.parse(loop.server.requests[0]!.body.toString()).response_format).toBe('wav');
   });
 
   it('labels a mu-law WAV as mu-law', async () => {
@@ -239,8 +230,8 @@ describe('OpenAI speech: SSE', () => {
     expect(joined(audio).equals(ramp(400))).toBe(true);
     expect(audio.map((a) => a.data.byteLength)).toEqual([301, 99]);
     for (const chunk of audio) expect(chunk.format).toEqual({ encoding: 'pcm_s16le', sampleRate: 24000 });
-    expect(server!.requests[0]!.headers.accept).toBe('text/event-stream');
-    expect(JSON.parse(server!.requests[0]!.body.toString())).toEqual({
+    expect(loop.server.requests[0]!.headers.accept).toBe('text/event-stream');
+    expect(JSON.parse(loop.server.requests[0]!.body.toString())).toEqual({
       model: 'speaches-ai/Kokoro-82M-v1.0-ONNX',
       input: 'Your table is booked.',
       voice: 'af_heart',

@@ -1,22 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortError, ProtocolError, ProviderError } from '../../../src/errors/index.js';
 import { createOpenAiAdapter } from '../../../src/providers/openai/index.js';
 import type { OpenAiSttOptions } from '../../../src/providers/openai/options.js';
 import type { ProviderSttRequest } from '../../../src/providers/types.js';
-import { createHttpTransport } from '../../../src/transport/index.js';
-import type { HttpTransport } from '../../../src/transport/types.js';
 import type { TranscriptEvent } from '../../../src/types/transcript.js';
+import { serverPerTest } from '../../helpers/server-per-test.js';
 import {
   attemptOf,
   collect,
   collectUntilError,
   data,
   fromChunks,
-  type LoopbackServer,
   type RecordedRequest,
   sendJson,
   sendSse,
-  startServer,
+  type startServer,
 } from './helpers.js';
 
 /** 0.5 s of 16 kHz PCM s16le (16000 bytes) in three uneven chunks. */
@@ -63,22 +61,15 @@ function keysOf(form: FormData): string[] {
   return keys;
 }
 
-let server: LoopbackServer | undefined;
-let transport: HttpTransport | undefined;
-afterEach(async () => {
-  await transport?.close();
-  await server?.close();
-  server = undefined;
-  transport = undefined;
-});
+/** A loopback server and an HTTP transport per test, closed after it. */
+const loop = serverPerTest();
 
 async function transcribe(
   stt: OpenAiSttOptions,
   respond: Parameters<typeof startServer>[0],
   req: ProviderSttRequest = audioRequest(),
 ): Promise<AsyncIterable<TranscriptEvent>> {
-  server = await startServer(respond);
-  transport = createHttpTransport();
+  const server = await loop.serve(respond);
   const adapter = createOpenAiAdapter({
     name: 'speaches',
     kind: 'openai-compatible',
@@ -86,7 +77,7 @@ async function transcribe(
     apiKey: 'stt-key',
     stt,
   });
-  return adapter.stt!.transcribe(req, attemptOf(transport));
+  return adapter.stt!.transcribe(req, attemptOf(loop.transport));
 }
 
 const streaming: OpenAiSttOptions = { model: 'whisper-large-v3', streaming: true };
@@ -94,7 +85,7 @@ const streaming: OpenAiSttOptions = { model: 'whisper-large-v3', streaming: true
 describe('OpenAI transcription request', () => {
   it('sends the audio as a WAV file part with the exact size, then model, language, response_format, stream', async () => {
     await collect(await transcribe(streaming, (_req, res) => sendJson(res, 200, { text: 'ok' })));
-    const [req] = server!.requests;
+    const [req] = loop.server.requests;
     expect(req?.path).toBe('/v1/audio/transcriptions');
     expect(req?.headers.authorization).toBe('Bearer stt-key');
     expect(req?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=----voxroute[0-9a-f]{24}$/);
@@ -125,9 +116,9 @@ describe('OpenAI transcription request', () => {
       ),
     );
     expect(events).toEqual([{ type: 'final', text: 'Hello there.', startMs: 0, endMs: 500 }]);
-    const form = await formOf(server!.requests[0]!);
+    const form = await formOf(loop.server.requests[0]!);
     expect(keysOf(form)).toEqual(['file', 'model', 'response_format']);
-    expect(server!.requests[0]!.headers.accept).toBe('application/json');
+    expect(loop.server.requests[0]!.headers.accept).toBe('application/json');
   });
 
   it('sends nothing and yields nothing for empty audio', async () => {
@@ -139,12 +130,11 @@ describe('OpenAI transcription request', () => {
       ),
     );
     expect(events).toEqual([]);
-    expect(server!.requests).toHaveLength(0);
+    expect(loop.server.requests).toHaveLength(0);
   });
 
   it('aborting while the caller is still sending audio rejects with AbortError and sends nothing', async () => {
-    server = await startServer((_req, res) => sendJson(res, 200, { text: 'x' }));
-    transport = createHttpTransport();
+    const server = await loop.serve((_req, res) => sendJson(res, 200, { text: 'x' }));
     const adapter = createOpenAiAdapter({
       name: 's',
       kind: 'openai-compatible',
@@ -158,7 +148,10 @@ describe('OpenAI transcription request', () => {
       await new Promise(() => {});
     }
     const { error } = await collectUntilError(
-      adapter.stt!.transcribe(audioRequest({ audio: slowAudio() }), attemptOf(transport, controller.signal)),
+      adapter.stt!.transcribe(
+        audioRequest({ audio: slowAudio() }),
+        attemptOf(loop.transport, controller.signal),
+      ),
     );
     expect(AbortError.isInstance(error)).toBe(true);
     expect(server.requests).toHaveLength(0);
@@ -224,10 +217,7 @@ describe('OpenAI transcription streams', () => {
         endMs: 500,
       },
     ]);
-    await transport?.close();
-    await server?.close();
-    transport = undefined;
-    server = undefined;
+    await loop.close();
     expect(await collect(await transcribe(streaming, respond, audioRequest({ interim: false })))).toEqual([
       {
         type: 'final',
