@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Router } from '../../src/index.js';
 
 /** Whether Debian's redis-server is on PATH (.ci/run installs it). */
 export const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
@@ -116,4 +117,24 @@ export function fleetConfig(redisUrl: string, downUrl: string, upUrl: string, ap
     routes: { chat: { providers: ['down', 'up'], strategy: 'priority' as const } },
     health: { store: 'redis' as const, url: redisUrl, keyPrefix: 'test:' },
   };
+}
+
+/** Resolves with the reason of the next time `provider`'s breaker opens in `router`. */
+export function nextOpening(router: Router, provider: string): Promise<string> {
+  return new Promise((resolve) => {
+    const off = router.on('breaker', (e) => {
+      if (e.provider === provider && e.to === 'open') {
+        off();
+        resolve(e.reason);
+      }
+    });
+  });
+}
+
+/** One chat call (model `fast`, "hi") through `router`: the text it streamed. */
+export async function chatOk(router: Router): Promise<string> {
+  let text = '';
+  for await (const event of router.chat({ model: 'fast', messages: [{ role: 'user', content: 'hi' }] }))
+    if (event.type === 'text-delta') text += event.text;
+  return text;
 }

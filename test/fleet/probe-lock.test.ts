@@ -1,24 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouter, type Router } from '../../src/index.js';
-import { chatServer, fleetConfig, HAS_REDIS, NO_REDIS_REASON, RedisServer } from './helpers.js';
-
-function nextOpening(router: Router, provider: string): Promise<string> {
-  return new Promise((resolve) => {
-    const off = router.on('breaker', (e) => {
-      if (e.provider === provider && e.to === 'open') {
-        off();
-        resolve(e.reason);
-      }
-    });
-  });
-}
-
-async function chatOk(router: Router): Promise<string> {
-  let text = '';
-  for await (const event of router.chat({ model: 'fast', messages: [{ role: 'user', content: 'hi' }] }))
-    if (event.type === 'text-delta') text += event.text;
-  return text;
-}
+import {
+  chatOk,
+  chatServer,
+  fleetConfig,
+  HAS_REDIS,
+  NO_REDIS_REASON,
+  nextOpening,
+  RedisServer,
+} from './helpers.js';
 
 describe.skipIf(!HAS_REDIS)(
   `fleet-shared health: the fleet probe lock${HAS_REDIS ? '' : ` (${NO_REDIS_REASON})`}`,

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectFleet } from '../../src/fleet/redis-client.js';
 import { createRouter, type Router } from '../../src/index.js';
-import { chatServer, fleetConfig, HAS_REDIS, NO_REDIS_REASON, RedisServer } from './helpers.js';
+import {
+  chatOk,
+  chatServer,
+  fleetConfig,
+  HAS_REDIS,
+  NO_REDIS_REASON,
+  nextOpening,
+  RedisServer,
+} from './helpers.js';
 
 type FleetType = 'connected' | 'disconnected' | 'error' | 'dropped';
 
@@ -14,24 +22,6 @@ function nextFleetEvent(router: Router, type: FleetType): Promise<void> {
       }
     });
   });
-}
-
-function nextOpening(router: Router, provider: string): Promise<string> {
-  return new Promise((resolve) => {
-    const off = router.on('breaker', (e) => {
-      if (e.provider === provider && e.to === 'open') {
-        off();
-        resolve(e.reason);
-      }
-    });
-  });
-}
-
-async function chatOk(router: Router): Promise<string> {
-  let text = '';
-  for await (const event of router.chat({ model: 'fast', messages: [{ role: 'user', content: 'hi' }] }))
-    if (event.type === 'text-delta') text += event.text;
-  return text;
 }
 
 describe.skipIf(!HAS_REDIS)(
