@@ -26,6 +26,7 @@ import {
   router,
   wsServer,
 } from './wire/servers.js';
+import { ttsRouteWithBackup } from './wire/tts-route.js';
 
 const FIRST = 'Your table is booked.';
 const SECOND = 'See you at eight.';
@@ -89,35 +90,19 @@ async function fallbackServer() {
   });
 }
 
-function config(cartesiaUrl: string, fallbackUrl?: string): RouterConfig {
-  return {
-    providers: {
-      cartesia: {
-        kind: 'cartesia',
-        baseUrl: cartesiaUrl,
-        apiKey: 'sk_car_case_37',
-        tts: { voices: { agent: 'car-voice' }, transport: 'websocket' },
-      },
-      ...(fallbackUrl
-        ? {
-            b: {
-              kind: 'openai-compatible' as const,
-              baseUrl: fallbackUrl,
-              tts: { voices: { agent: 'alloy' } },
-            },
-          }
-        : {}),
+/** The route of Cartesia at `cartesiaUrl` alone, or followed by the backup `b` at `fallbackUrl`. */
+const config = (cartesiaUrl: string, fallbackUrl?: string): RouterConfig =>
+  ttsRouteWithBackup(
+    'cartesia',
+    {
+      kind: 'cartesia',
+      baseUrl: cartesiaUrl,
+      apiKey: 'sk_car_case_37',
+      tts: { voices: { agent: 'car-voice' }, transport: 'websocket' },
     },
-    routes: {
-      tts: {
-        providers: fallbackUrl ? ['cartesia', 'b'] : ['cartesia'],
-        strategy: 'priority',
-        firstChunkTimeoutMs: false,
-        idleTimeoutMs: 5000,
-      },
-    },
-  };
-}
+    fallbackUrl,
+    { firstChunkTimeoutMs: false, idleTimeoutMs: 5000 },
+  );
 
 async function speak(r: Router, text: string) {
   const stream = r.tts({ text, voice: 'agent' });

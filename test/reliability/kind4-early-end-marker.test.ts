@@ -26,6 +26,7 @@ import {
   router,
   wsServer,
 } from '../cases/wire/servers.js';
+import { ttsRouteWithBackup } from '../cases/wire/tts-route.js';
 
 const FIRST = 'Hello there, ';
 const REST = 'your table for two is booked for seven.';
@@ -184,31 +185,13 @@ async function backupServer() {
   return { wire, inputs };
 }
 
-function config(primary: RouterConfig['providers'][string], backupUrl?: string): RouterConfig {
-  return {
-    providers: {
-      p: primary,
-      ...(backupUrl
-        ? {
-            b: {
-              kind: 'openai-compatible' as const,
-              baseUrl: backupUrl,
-              tts: { voices: { agent: 'alloy' } },
-            },
-          }
-        : {}),
-    },
-    routes: {
-      tts: {
-        providers: backupUrl ? ['p', 'b'] : ['p'],
-        strategy: 'priority',
-        midStream: backupUrl ? 'resume' : 'error',
-        firstChunkTimeoutMs: false,
-        idleTimeoutMs: 5000,
-      },
-    },
-  };
-}
+/** The route of `primary` (`p`) alone, or followed by the backup `b` at `backupUrl` (resuming mid-stream). */
+const config = (primary: RouterConfig['providers'][string], backupUrl?: string): RouterConfig =>
+  ttsRouteWithBackup('p', primary, backupUrl, {
+    midStream: backupUrl ? 'resume' : 'error',
+    firstChunkTimeoutMs: false,
+    idleTimeoutMs: 5000,
+  });
 
 const cartesia = (url: string) =>
   ({

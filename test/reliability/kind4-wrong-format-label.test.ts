@@ -16,6 +16,7 @@ import {
   type RouterConfig,
 } from '../../src/index.js';
 import { answerPcm, concat, drain, httpServer, pcmSignal, readBody, router } from '../cases/wire/servers.js';
+import { ttsRouteWithBackup } from '../cases/wire/tts-route.js';
 
 const MULAW8K: AudioFormat = { encoding: 'mulaw', sampleRate: 8000 };
 const PCM24K: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000 };
@@ -61,23 +62,9 @@ const elevenLabs = (url: string) =>
     tts: { voices: { agent: 'el-voice' }, transport: 'http' },
   }) as const;
 
-function config(primary: RouterConfig['providers'][string], backupUrl?: string): RouterConfig {
-  return {
-    providers: {
-      p: primary,
-      ...(backupUrl
-        ? {
-            b: {
-              kind: 'openai-compatible' as const,
-              baseUrl: backupUrl,
-              tts: { voices: { agent: 'alloy' } },
-            },
-          }
-        : {}),
-    },
-    routes: { tts: { providers: backupUrl ? ['p', 'b'] : ['p'], strategy: 'priority' } },
-  };
-}
+/** The route of `primary` (`p`) alone, or followed by the backup `b` at `backupUrl`. */
+const config = (primary: RouterConfig['providers'][string], backupUrl?: string): RouterConfig =>
+  ttsRouteWithBackup('p', primary, backupUrl);
 
 /** Speaks 'Hello there.' as mu-law 8 kHz through `cfg`: the bytes, the formats seen, the error. */
 async function speak(cfg: RouterConfig) {
