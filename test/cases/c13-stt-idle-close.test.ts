@@ -7,8 +7,14 @@
  * it closes for inactivity on the test's command (the "10 s without a frame"), so no clock runs.
  */
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEvent } from '../../src/index.js';
-import { Feed, FORMAT, listenServer, SECOND } from './wire/listen-server.js';
+import {
+  expectNextSecondOnNewSocket,
+  Feed,
+  FORMAT,
+  listenServer,
+  SECOND,
+  summary,
+} from './wire/listen-server.js';
 import { drain, router } from './wire/servers.js';
 
 function setup(url: string) {
@@ -26,18 +32,30 @@ function setup(url: string) {
   });
 }
 
-const summary = (items: TranscriptEvent[]) => items.map((e) => [e.type, e.text, e.startMs, e.endMs]);
+/**
+ * A listen server and a call to it (`result` drains it) that has sent 1 s of audio (level 1),
+ * all of it heard by the server.
+ */
+async function oneSecondHeard() {
+  const server = await listenServer();
+  const feed = new Feed();
+  const stream = setup(server.url).stt({ audio: feed, format: FORMAT });
+  const result = drain(stream);
+  feed.push(1000, 1);
+  await server.until(() => server.sessions[0]?.bytes === SECOND);
+  return { server, feed, stream, result };
+}
+
+/** Closes session `n` for inactivity and waits until its socket is closed. */
+async function idleClosed(server: Awaited<ReturnType<typeof listenServer>>, n: number): Promise<void> {
+  server.idleClose(n);
+  await server.until(() => server.sessions[n]!.ws.readyState === 3);
+}
 
 describe('C13: the STT socket closed for inactivity (1011 NET-0001)', () => {
   it('1 s of audio, an idle close during the silence, 1 s more: a new socket hears both seconds and the call goes on', async () => {
-    const server = await listenServer();
-    const feed = new Feed();
-    const stream = setup(server.url).stt({ audio: feed, format: FORMAT });
-    const result = drain(stream);
-    feed.push(1000, 1);
-    await server.until(() => server.sessions[0]?.bytes === SECOND);
-    server.idleClose(0);
-    await server.until(() => server.sessions[0]!.ws.readyState === 3);
+    const { server, feed, stream, result } = await oneSecondHeard();
+    await idleClosed(server, 0);
     // No socket opens before the caller's next audio.
     expect(server.sessions).toHaveLength(1);
     feed.push(1000, 2);
@@ -53,36 +71,16 @@ describe('C13: the STT socket closed for inactivity (1011 NET-0001)', () => {
   });
 
   it('after a final, only the audio since it is replayed, and the new final is on the caller timeline', async () => {
-    const server = await listenServer();
-    const feed = new Feed();
-    const stream = setup(server.url).stt({ audio: feed, format: FORMAT });
-    const result = drain(stream);
-    feed.push(1000, 1);
-    await server.until(() => server.sessions[0]?.bytes === SECOND);
+    const { server, feed, result } = await oneSecondHeard();
     server.final(0);
-    server.idleClose(0);
-    await server.until(() => server.sessions[0]!.ws.readyState === 3);
-    feed.push(1000, 2);
-    feed.end();
-    const { items, error } = await result;
-    expect(error).toBeUndefined();
-    expect(summary(items)).toEqual([
-      ['final', 'heard 32000 bytes', 0, 1000],
-      ['final', 'heard 32000 bytes', 1000, 2000],
-    ]);
-    expect(server.sessions.map((s) => s.bytes)).toEqual([SECOND, SECOND]);
+    await idleClosed(server, 0);
+    await expectNextSecondOnNewSocket(server, feed, result);
   });
 
   it('an idle close with nothing waiting for a final, then the end of the audio: the call ends, no new socket', async () => {
-    const server = await listenServer();
-    const feed = new Feed();
-    const stream = setup(server.url).stt({ audio: feed, format: FORMAT });
-    const result = drain(stream);
-    feed.push(1000, 1);
-    await server.until(() => server.sessions[0]?.bytes === SECOND);
+    const { server, feed, result } = await oneSecondHeard();
     server.final(0);
-    server.idleClose(0);
-    await server.until(() => server.sessions[0]!.ws.readyState === 3);
+    await idleClosed(server, 0);
     feed.end();
     const { items, error } = await result;
     expect(error).toBeUndefined();
@@ -98,8 +96,7 @@ describe('C13: the STT socket closed for inactivity (1011 NET-0001)', () => {
     for (let n = 0; n < 4; n++) {
       feed.push(100, n + 1);
       await server.until(() => server.sessions[n]?.bytes === (n + 1) * 3200);
-      server.idleClose(n);
-      await server.until(() => server.sessions[n]!.ws.readyState === 3);
+      await idleClosed(server, n);
     }
     feed.push(100, 9);
     const { items, error } = await result;

@@ -11,8 +11,15 @@
  */
 import { WebSocket as UndiciWebSocket } from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { RouterConfig, TranscriptEvent } from '../../src/index.js';
-import { Feed, FORMAT, listenServer, SECOND } from '../cases/wire/listen-server.js';
+import type { RouterConfig } from '../../src/index.js';
+import {
+  expectNextSecondOnNewSocket,
+  Feed,
+  FORMAT,
+  listenServer,
+  SECOND,
+  summary,
+} from '../cases/wire/listen-server.js';
 import { drain, router } from '../cases/wire/servers.js';
 
 /** undici's WebSocket, recording each client socket's `close` event. */
@@ -52,8 +59,6 @@ function setup(urls: string[], midStream: 'replay' | 'error', WebSocket: typeof 
   } as RouterConfig;
   return router(config, { WebSocket });
 }
-
-const summary = (items: TranscriptEvent[]) => items.map((e) => [e.type, e.text, e.startMs, e.endMs]);
 
 /**
  * A route over `count` listen servers, on which the first server hears 1 s of speech (level 1)
@@ -96,15 +101,7 @@ describe('kind 5: an STT socket lost during a silence is an idle close, not a fa
       const server = servers[0]!;
       // No socket opens before the caller's next audio.
       expect(server.sessions).toHaveLength(1);
-      feed.push(1000, 2);
-      feed.end();
-      const { items, error } = await result;
-      expect(error).toBeUndefined();
-      expect(summary(items)).toEqual([
-        ['final', 'heard 32000 bytes', 0, 1000],
-        ['final', 'heard 32000 bytes', 1000, 2000],
-      ]);
-      expect(server.sessions.map((s) => s.bytes)).toEqual([SECOND, SECOND]);
+      await expectNextSecondOnNewSocket(server, feed, result);
       const done = await stream.result;
       expect(done.attempts.map((x) => [x.provider, x.outcome])).toEqual([['dg1', 'success']]);
     },

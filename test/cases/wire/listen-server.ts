@@ -2,7 +2,9 @@
  * A Deepgram listen server of its own (loopback `ws`, not voxroute's mock) and the caller's
  * audio feed, shared by the tests of sockets closed or lost during a silence.
  */
+import { expect } from 'vitest';
 import type { WebSocket } from 'ws';
+import type { TranscriptEvent } from '../../../src/index.js';
 import { concat, wsServer } from './servers.js';
 
 export const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
@@ -111,6 +113,32 @@ export class Feed implements AsyncIterable<Uint8Array> {
       else await new Promise<void>((resolve) => (this.#wake = resolve));
     }
   }
+}
+
+/** Transcript events as rows of type, text, start and end (ms). */
+export const summary = (items: readonly TranscriptEvent[]) =>
+  items.map((e) => [e.type, e.text, e.startMs, e.endMs]);
+
+/**
+ * After a final over the first second on socket 0 and that socket's close: feeds 1 s more, ends
+ * the audio, and checks the call (`result`, the drained stream) ended with no error and two
+ * finals on the caller's timeline (0-1000 ms, 1000-2000 ms), the second second heard alone on
+ * a second socket.
+ */
+export async function expectNextSecondOnNewSocket(
+  server: Awaited<ReturnType<typeof listenServer>>,
+  feed: Feed,
+  result: Promise<{ items: TranscriptEvent[]; error: unknown }>,
+): Promise<void> {
+  feed.push(1000, 2);
+  feed.end();
+  const { items, error } = await result;
+  expect(error).toBeUndefined();
+  expect(summary(items)).toEqual([
+    ['final', 'heard 32000 bytes', 0, 1000],
+    ['final', 'heard 32000 bytes', 1000, 2000],
+  ]);
+  expect(server.sessions.map((s) => s.bytes)).toEqual([SECOND, SECOND]);
 }
 
 /**
