@@ -9,10 +9,8 @@
  * before `isFinal`). The h2c endpoints speak the wire on their own (node:http2, event-stream
  * frames written and read in test code), not through voxroute's SageMaker mock.
  */
-import { once } from 'node:events';
-import { constants, createServer, type Http2Server, type ServerHttp2Stream } from 'node:http2';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { constants, type ServerHttp2Stream } from 'node:http2';
+import { describe, expect, it } from 'vitest';
 import {
   AllProvidersFailedError,
   MidStreamError,
@@ -21,38 +19,24 @@ import {
   type VoxrouteError,
 } from '../../src/index.js';
 import { payloadPart } from '../reliability/wire/event-stream.js';
+import { h2cEndpoint } from '../reliability/wire/h2c-endpoint.js';
+import { EXAMPLE_CREDENTIALS } from './wire/sagemaker-response.js';
 import { batchStt, drain, pcmSignal, router } from './wire/servers.js';
 
 const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
 /** 1 s of 16 kHz PCM s16le: ten 100 ms chunks of 3200 bytes. */
 const SPEECH = pcmSignal(16_000, 16_000, 2);
 const CHUNKS = Array.from({ length: 10 }, (_, i) => SPEECH.subarray(i * 3200, (i + 1) * 3200));
-const credentials = {
-  accessKeyId: 'AKIDEXAMPLE',
-  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
-};
+const credentials = EXAMPLE_CREDENTIALS;
 const line = (value: unknown) => Buffer.from(`${JSON.stringify(value)}\n`);
 const EARLY = "Provider 'a' ended the bidirectional stream's output before the end of the input (truncated)";
 
-const h2servers: Http2Server[] = [];
-afterEach(async () => {
-  for (const s of h2servers.splice(0)) await new Promise<void>((resolve) => s.close(() => resolve()));
-});
-
 /** An h2c bidirectional endpoint: `answer` gets each invocation's stream (200 already sent). */
-async function h2Endpoint(answer: (stream: ServerHttp2Stream) => void): Promise<string> {
-  const server = createServer();
-  h2servers.push(server);
-  server.on('stream', (stream: ServerHttp2Stream) => {
-    stream.on('error', () => {});
+const h2Endpoint = (answer: (stream: ServerHttp2Stream) => void): Promise<string> =>
+  h2cEndpoint((stream) => {
     stream.respond({ ':status': 200, 'content-type': 'application/vnd.amazon.eventstream' });
     answer(stream);
   });
-  server.on('session', (session) => session.on('error', () => {}));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 const bidi = (url: string) => ({
   kind: 'sagemaker' as const,

@@ -6,10 +6,7 @@
  * so coalesced or split messages failed as "malformed", and a body that ended inside a message
  * ended the call as if complete. Servers speak the wire on their own (h2c, framing in test code).
  */
-import { once } from 'node:events';
-import { createServer, type Http2Server, type ServerHttp2Stream } from 'node:http2';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AllProvidersFailedError,
   MidStreamError,
@@ -17,29 +14,19 @@ import {
   type RouterConfig,
   type VoxrouteError,
 } from '../../src/index.js';
+import { sageMakerTts } from '../cases/wire/sagemaker-response.js';
 import { concat, drain, pcmSignal, router } from '../cases/wire/servers.js';
 import { payloadPart } from './wire/event-stream.js';
+import { h2cEndpoint } from './wire/h2c-endpoint.js';
 
 const AUDIO = pcmSignal(24_000, 24_000, 3); // 1 s, 48,000 bytes
-const credentials = {
-  accessKeyId: 'AKIDEXAMPLE',
-  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
-};
-
-const servers: Http2Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) await new Promise<void>((resolve) => s.close(() => resolve()));
-});
 
 /**
  * An h2c bidirectional endpoint that, on the first input frame, writes `body` in writes of the
  * given sizes (the last size repeats), each its own DATA frame, then ends the stream cleanly.
  */
-async function endpoint(body: Buffer, sizes: number[]): Promise<string> {
-  const server = createServer();
-  servers.push(server);
-  server.on('stream', (stream: ServerHttp2Stream) => {
-    stream.on('error', () => {});
+function endpoint(body: Buffer, sizes: number[]): Promise<string> {
+  return h2cEndpoint((stream) => {
     stream.respond({ ':status': 200, 'content-type': 'application/vnd.amazon.eventstream' });
     stream.once('data', () => {
       let at = 0;
@@ -51,23 +38,12 @@ async function endpoint(body: Buffer, sizes: number[]): Promise<string> {
       stream.end();
     });
   });
-  server.on('session', (session) => session.on('error', () => {}));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 const config = (url: string) =>
   ({
     providers: {
-      sm: {
-        kind: 'sagemaker',
-        region: 'us-east-1',
-        endpointName: 'voice',
-        endpointUrl: url,
-        credentials,
-        tts: { voices: { agent: 'v' }, payload: 'raw-pcm', sampleRate: 24_000, stream: 'bidirectional' },
-      },
+      sm: sageMakerTts(url, 'bidirectional'),
     },
     routes: { tts: { providers: ['sm'] } },
   }) as RouterConfig;

@@ -6,10 +6,7 @@
  * MidStreamError.partialText has the delivered finals one space apart. Servers speak the wire
  * on their own (an h2c server here, the event-stream framing written in test code).
  */
-import { once } from 'node:events';
-import { createServer, type Http2Server, type ServerHttp2Stream } from 'node:http2';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   MidStreamError,
   ProtocolError,
@@ -20,28 +17,18 @@ import {
 } from '../../src/index.js';
 import { routedStream } from '../../src/routing/routed-stream.js';
 import { sttCall } from '../../src/routing/stt.js';
+import { sageMakerTts } from '../cases/wire/sagemaker-response.js';
 import { answerPcm, concat, drain, httpServer, pcmSignal, router } from '../cases/wire/servers.js';
 import { candidate, fakeRun } from '../routing/helpers.js';
 import { payloadPart } from './wire/event-stream.js';
+import { h2cEndpoint } from './wire/h2c-endpoint.js';
 
 const AUDIO = pcmSignal(4800, 24_000, 1);
 const BACKUP = pcmSignal(4800, 24_000, 2);
-const credentials = {
-  accessKeyId: 'AKIDEXAMPLE',
-  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
-};
-
-const servers: Http2Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) await new Promise<void>((resolve) => s.close(() => resolve()));
-});
 
 /** An h2c SageMaker bidirectional endpoint: reads the input, sends `parts`, then resets the stream. */
-async function resettingEndpoint(parts: Buffer[]): Promise<string> {
-  const server = createServer();
-  servers.push(server);
-  server.on('stream', (stream: ServerHttp2Stream) => {
-    stream.on('error', () => {});
+function resettingEndpoint(parts: Buffer[]): Promise<string> {
+  return h2cEndpoint((stream) => {
     stream.respond({ ':status': 200, 'content-type': 'application/vnd.amazon.eventstream' });
     // On the first input frame: the parts, then RST_STREAM INTERNAL_ERROR (destroy with an error;
     // close(code) after both sides ended would send no reset at all).
@@ -50,20 +37,9 @@ async function resettingEndpoint(parts: Buffer[]): Promise<string> {
       stream.write(Buffer.alloc(0), () => stream.destroy(new Error('container crashed')));
     });
   });
-  server.on('session', (session) => session.on('error', () => {}));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const bidiTts = (url: string) => ({
-  kind: 'sagemaker' as const,
-  region: 'us-east-1',
-  endpointName: 'voice',
-  endpointUrl: url,
-  credentials,
-  tts: { voices: { agent: 'v' }, payload: 'raw-pcm', sampleRate: 24_000, stream: 'bidirectional' as const },
-});
+const bidiTts = (url: string) => sageMakerTts(url, 'bidirectional');
 
 describe('kind 4: a cut stream is a failure, never a complete result', () => {
   it('SageMaker bidirectional RST_STREAM INTERNAL_ERROR mid-stream: alone, MidStreamError', async () => {

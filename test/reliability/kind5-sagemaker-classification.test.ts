@@ -7,10 +7,7 @@
  * (loopback), over HTTP/1.1 for the response stream and h2c for the bidirectional stream; the
  * frames come from test code, not from the SDK's codec.
  */
-import { once } from 'node:events';
-import { createServer, type Http2Server, type ServerHttp2Stream } from 'node:http2';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AllProvidersFailedError,
   MidStreamError,
@@ -20,52 +17,27 @@ import {
   TimeoutError,
   type VoxrouteError,
 } from '../../src/index.js';
+import { sageMakerTts } from '../cases/wire/sagemaker-response.js';
 import { concat, drain, httpServer, pcmSignal, router } from '../cases/wire/servers.js';
 import { payloadPart } from './wire/event-stream.js';
+import { h2cEndpoint } from './wire/h2c-endpoint.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 1);
-const credentials = {
-  accessKeyId: 'AKIDEXAMPLE',
-  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
-};
-
-const h2servers: Http2Server[] = [];
-afterEach(async () => {
-  for (const s of h2servers.splice(0)) await new Promise<void>((resolve) => s.close(() => resolve()));
+/** A route of one SageMaker TTS provider `sm` at `url` on `stream`. */
+const smAlone = (url: string, stream: 'response' | 'bidirectional'): RouterConfig => ({
+  providers: { sm: sageMakerTts(url, stream) },
+  routes: { tts: { providers: ['sm'], strategy: 'priority' } },
 });
 
 /** An h2c SageMaker bidirectional endpoint answering every stream with `answer`. */
-async function h2Endpoint(answer: (stream: ServerHttp2Stream) => void): Promise<string> {
-  const server = createServer();
-  h2servers.push(server);
-  server.on('stream', (stream: ServerHttp2Stream) => {
-    stream.on('error', () => {});
-    answer(stream);
-  });
-  server.on('session', (session) => session.on('error', () => {}));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const h2Endpoint = h2cEndpoint;
 
 /** The first attempt's error of one SageMaker TTS provider at `url` (response or bidirectional stream). */
 async function firstError(
   url: string,
   stream: 'response' | 'bidirectional' = 'response',
 ): Promise<VoxrouteError> {
-  const r = router({
-    providers: {
-      sm: {
-        kind: 'sagemaker',
-        region: 'us-east-1',
-        endpointName: 'voice',
-        endpointUrl: url,
-        credentials,
-        tts: { voices: { agent: 'v' }, payload: 'raw-pcm', sampleRate: 24_000, stream },
-      },
-    },
-    routes: { tts: { providers: ['sm'], strategy: 'priority' } },
-  } as RouterConfig);
+  const r = router(smAlone(url, stream));
   const { items, error } = await drain(r.tts({ text: 'Hello there.', voice: 'agent' }));
   expect(items).toEqual([]);
   expect(AllProvidersFailedError.isInstance(error)).toBe(true);
@@ -118,19 +90,7 @@ describe('kind 5: SageMaker classification', () => {
     const url = await streaming(
       Buffer.concat([payloadPart(AUDIO.subarray(0, 2400)), payloadPart(AUDIO, true)]),
     );
-    const r = router({
-      providers: {
-        sm: {
-          kind: 'sagemaker',
-          region: 'us-east-1',
-          endpointName: 'voice',
-          endpointUrl: url,
-          credentials,
-          tts: { voices: { agent: 'v' }, payload: 'raw-pcm', sampleRate: 24_000, stream: 'response' },
-        },
-      },
-      routes: { tts: { providers: ['sm'], strategy: 'priority' } },
-    } as RouterConfig);
+    const r = router(smAlone(url, 'response'));
     const { items, error } = await drain(r.tts({ text: 'Hello there.', voice: 'agent' }));
     expect(concat(items.map((c) => c.data)).equals(AUDIO.subarray(0, 2400))).toBe(true);
     expect(MidStreamError.isInstance(error)).toBe(true);

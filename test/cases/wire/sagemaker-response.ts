@@ -29,20 +29,21 @@ export function answeringEventStream(body: Buffer): Promise<HttpWire> {
   });
 }
 
-/** A SageMaker TTS provider at `url` on the response stream: raw PCM at 24 kHz, voice `agent`. */
-export const responseStreamTts = (url: string) => ({
+/**
+ * A SageMaker TTS provider at `url` (endpoint `voice`, us-east-1, {@link EXAMPLE_CREDENTIALS}) on
+ * the response or bidirectional `stream`: raw PCM at 24 kHz, voice `agent`.
+ */
+export const sageMakerTts = (url: string, stream: 'response' | 'bidirectional') => ({
   kind: 'sagemaker' as const,
   region: 'us-east-1',
   endpointName: 'voice',
   endpointUrl: url,
   credentials: EXAMPLE_CREDENTIALS,
-  tts: {
-    voices: { agent: 'v' },
-    payload: 'raw-pcm' as const,
-    sampleRate: 24_000,
-    stream: 'response' as const,
-  },
+  tts: { voices: { agent: 'v' }, payload: 'raw-pcm' as const, sampleRate: 24_000, stream },
 });
+
+/** {@link sageMakerTts} on the response stream. */
+export const responseStreamTts = (url: string) => sageMakerTts(url, 'response');
 
 /** A config with `providers` and a `tts` route over them in that order (priority). */
 export const ttsRouteOver = (
