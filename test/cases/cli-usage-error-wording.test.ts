@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_IO, EXIT_USAGE, runCli } from '../../src/cli/run.js';
+import { wavHeaderByHand } from '../helpers/wav-header.js';
 
 async function runIn(
   cwd: string,
@@ -62,20 +63,7 @@ beforeAll(async () => {
     }),
   );
   // PCM s16le 16 kHz mono, 32 samples of silence.
-  const wav = Buffer.alloc(44 + 64);
-  wav.write('RIFF', 0);
-  wav.writeUInt32LE(36 + 64, 4);
-  wav.write('WAVEfmt ', 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(16_000, 24);
-  wav.writeUInt32LE(32_000, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36);
-  wav.writeUInt32LE(64, 40);
-  writeFileSync(join(dir, 'short.wav'), wav);
+  writeFileSync(join(dir, 'short.wav'), Buffer.concat([wavHeaderByHand(16_000, 64), Buffer.alloc(64)]));
 });
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/index.js';
+import { wavHeaderByHand } from '../helpers/wav-header.js';
 import { answerPcm, concat, drain, httpServer, pcmSignal, router } from './wire/servers.js';
 
 const PCM24K = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 } as const;
@@ -15,20 +16,7 @@ const PCM = pcmSignal(2400, 24_000);
 
 /** A mono 16-bit PCM WAV file whose header says `rate`, with a streaming-placeholder RIFF size. */
 function wav(rate: number, data: Buffer): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(0xffffffff, 4);
-  header.write('WAVEfmt ', 8, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(data.byteLength, 40);
-  return Buffer.concat([header, data]);
+  return Buffer.concat([wavHeaderByHand(rate, data.byteLength, { riffBytes: 0xffffffff }), data]);
 }
 
 const cases: Array<[number, string]> = [

@@ -9,26 +9,11 @@
 import { describe, expect, it } from 'vitest';
 import { WavReader } from '../../src/audio/wav-reader.js';
 import { type AudioChunk, ProtocolError, type ProviderConfig } from '../../src/index.js';
+import { wavHeaderByHand } from '../helpers/wav-header.js';
 import { concat, drain, httpServer, pcmSignal, router } from './wire/servers.js';
 
 /** A PCM s16le mono WAV header at `rate` Hz whose data size field is `size`. */
-function header(rate: number, size: number): Buffer {
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0, 'latin1');
-  h.writeUInt32LE(size >= 0xffffffff - 36 ? 0xffffffff : size + 36, 4);
-  h.write('WAVE', 8, 'latin1');
-  h.write('fmt ', 12, 'latin1');
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(rate, 24);
-  h.writeUInt32LE(rate * 2, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36, 'latin1');
-  h.writeUInt32LE(size, 40);
-  return h;
-}
+const header = (rate: number, size: number): Buffer => wavHeaderByHand(rate, size);
 
 const ONE = pcmSignal(2400, 24_000, 1);
 const TWO = pcmSignal(2400, 24_000, 2);

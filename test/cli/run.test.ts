@@ -12,6 +12,7 @@ import {
   EXIT_USAGE,
   runCli,
 } from '../../src/cli/run.js';
+import { wavHeaderByHand } from '../helpers/wav-header.js';
 
 const HELP = `voxroute 9.8.7: route streaming speech-to-text, chat and text-to-speech across providers
 
@@ -205,19 +206,8 @@ describe('runCli', () => {
       }),
     );
     // PCM s16le 16 kHz mono: RIFF/WAVE, a 16-byte fmt chunk, then a LIST chunk cut off (no data chunk).
-    const header = Buffer.alloc(44);
-    header.write('RIFF', 0);
-    header.writeUInt32LE(0x55f46, 4);
-    header.write('WAVEfmt ', 8);
-    header.writeUInt32LE(16, 16);
-    header.writeUInt16LE(1, 20);
-    header.writeUInt16LE(1, 22);
-    header.writeUInt32LE(16_000, 24);
-    header.writeUInt32LE(32_000, 28);
-    header.writeUInt16LE(2, 32);
-    header.writeUInt16LE(16, 34);
+    const header = wavHeaderByHand(16_000, 26, { riffBytes: 0x55f46 });
     header.write('LIST', 36);
-    header.writeUInt32LE(26, 40);
     writeFileSync(join(dir, 'header-only.wav'), header);
     const good = Buffer.concat([
       header.subarray(0, 36),

@@ -3,6 +3,8 @@
  * chunks, speech and transcription SSE events, a WAV header. Shared by the HTTP and SSE
  * transports of the matrix.
  */
+
+import { wavHeaderByHand } from '../../helpers/wav-header.js';
 import { CHAT_DELTAS, STT_WORDS, TTS_FIRST, TTS_REST } from '../fixtures.js';
 import type { Http1Script } from './http1.js';
 
@@ -31,21 +33,7 @@ export function chatChunk(delta: Record<string, unknown>, finish: string | null 
 
 /** A 44-byte RIFF/WAVE header for PCM s16le mono at `sampleRate` with `dataBytes` of data. */
 export function wavHeader(sampleRate: number, dataBytes: number): Buffer {
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0, 'latin1');
-  h.writeUInt32LE(36 + dataBytes, 4);
-  h.write('WAVE', 8, 'latin1');
-  h.write('fmt ', 12, 'latin1');
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20); // PCM
-  h.writeUInt16LE(1, 22); // mono
-  h.writeUInt32LE(sampleRate, 24);
-  h.writeUInt32LE(sampleRate * 2, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36, 'latin1');
-  h.writeUInt32LE(dataBytes, 40);
-  return h;
+  return wavHeaderByHand(sampleRate, dataBytes);
 }
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');

@@ -5,6 +5,7 @@ import { createOpenAiAdapter } from '../../../src/providers/openai/index.js';
 import type { OpenAiTtsOptions } from '../../../src/providers/openai/options.js';
 import type { ProviderAudio, ProviderTtsRequest } from '../../../src/providers/types.js';
 import { serverPerTest } from '../../helpers/server-per-test.js';
+import { wavHeaderByHand } from '../../helpers/wav-header.js';
 import {
   attemptOf,
   collect,
@@ -28,22 +29,8 @@ function ramp(n: number, start = 0): Buffer {
 }
 
 /** A canonical 44-byte WAV header, written by hand (independent of src/audio). */
-function wavHeaderBytes(tag: number, rate: number, bits: number, dataSize: number): Buffer {
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0, 'ascii');
-  h.writeUInt32LE(dataSize === 0xffffffff ? 0xffffffff : 36 + dataSize, 4);
-  h.write('WAVEfmt ', 8, 'ascii');
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(tag, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(rate, 24);
-  h.writeUInt32LE((rate * bits) / 8, 28);
-  h.writeUInt16LE(bits / 8, 32);
-  h.writeUInt16LE(bits, 34);
-  h.write('data', 36, 'ascii');
-  h.writeUInt32LE(dataSize, 40);
-  return h;
-}
+const wavHeaderBytes = (tag: number, rate: number, bits: number, dataSize: number): Buffer =>
+  wavHeaderByHand(rate, dataSize, { tag, bits });
 
 function joined(audio: ProviderAudio[]): Buffer {
   return Buffer.concat(audio.map((a) => a.data));

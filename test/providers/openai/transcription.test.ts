@@ -5,6 +5,7 @@ import type { OpenAiSttOptions } from '../../../src/providers/openai/options.js'
 import type { ProviderSttRequest } from '../../../src/providers/types.js';
 import type { TranscriptEvent } from '../../../src/types/transcript.js';
 import { serverPerTest } from '../../helpers/server-per-test.js';
+import { wavHeaderByHand } from '../../helpers/wav-header.js';
 import {
   attemptOf,
   collect,
@@ -30,22 +31,7 @@ function audioRequest(overrides: Partial<ProviderSttRequest> = {}): ProviderSttR
 }
 
 /** The 44-byte header of a 16 kHz mono s16le WAV of `dataBytes`, written by hand. */
-function expectedWavHeader(dataBytes: number): Buffer {
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0, 'ascii');
-  h.writeUInt32LE(36 + dataBytes, 4);
-  h.write('WAVEfmt ', 8, 'ascii');
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(16000, 24);
-  h.writeUInt32LE(32000, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36, 'ascii');
-  h.writeUInt32LE(dataBytes, 40);
-  return h;
-}
+const expectedWavHeader = (dataBytes: number): Buffer => wavHeaderByHand(16000, dataBytes);
 
 async function formOf(req: RecordedRequest): Promise<FormData> {
   return new Response(new Uint8Array(req.body), {
