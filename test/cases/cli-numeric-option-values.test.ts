@@ -5,24 +5,11 @@
  * value starting with '-' gets a one-line hint.
  */
 import { describe, expect, it } from 'vitest';
-import { EXIT_USAGE, runCli } from '../../src/cli/run.js';
+import { EXIT_USAGE } from '../../src/cli/run.js';
+import { type CliRun, runCliIn } from '../helpers/run-cli.js';
 
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    version: '9.8.7',
-    cwd: '/nonexistent-voxroute-dir',
-    env: {},
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-  });
-  return { code, stdout, stderr };
-}
+/** Runs the CLI in-process, outside any config's folder. */
+const run = (...argv: string[]): Promise<CliRun> => runCliIn('/nonexistent-voxroute-dir', argv);
 
 describe('numeric CLI options say which option and why', () => {
   it.each<[string[], string]>([

@@ -12,28 +12,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_IO, EXIT_USAGE, runCli } from '../../src/cli/run.js';
+import { EXIT_IO, EXIT_USAGE } from '../../src/cli/run.js';
+import { type CliRun, runCliIn } from '../helpers/run-cli.js';
 import { wavHeaderByHand } from '../helpers/wav-header.js';
 
-async function runIn(
-  cwd: string,
-  ...argv: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    version: '9.8.7',
-    cwd,
-    env: { VOXROUTE_PROGRESS_AFTER_MS: '3600000' },
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-  });
-  return { code, stdout, stderr };
-}
+/** Runs the CLI in-process in `cwd`, its progress line held back for an hour. */
+const runIn = (cwd: string, ...argv: string[]): Promise<CliRun> =>
+  runCliIn(cwd, argv, { VOXROUTE_PROGRESS_AFTER_MS: '3600000' });
 
 /** A provider that counts the requests it gets and answers each with 500. */
 const hits: string[] = [];

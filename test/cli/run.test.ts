@@ -12,6 +12,7 @@ import {
   EXIT_USAGE,
   runCli,
 } from '../../src/cli/run.js';
+import { type CliRun, runCliIn } from '../helpers/run-cli.js';
 import { wavHeaderByHand } from '../helpers/wav-header.js';
 
 const HELP = `voxroute 9.8.7: route streaming speech-to-text, chat and text-to-speech across providers
@@ -37,30 +38,10 @@ Exit codes: 0 ok, 1 failed (providers, unhealthy route), 2 usage, 3 config, 4 fi
 `;
 
 /** Runs the CLI in-process with version 9.8.7 and collects what it writes. */
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return runIn('/nonexistent-voxroute-dir', ...argv);
-}
+const run = (...argv: string[]): Promise<CliRun> => runIn('/nonexistent-voxroute-dir', ...argv);
 
 /** As run, in the working folder `cwd`. */
-async function runIn(
-  cwd: string,
-  ...argv: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    version: '9.8.7',
-    cwd,
-    env: {},
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-  });
-  return { code, stdout, stderr };
-}
+const runIn = (cwd: string, ...argv: string[]): Promise<CliRun> => runCliIn(cwd, argv);
 
 describe('runCli', () => {
   it('exit codes: 0 ok, 1 failure, 2 usage, 3 config, 4 file, 5 unavailable', () => {
