@@ -61,46 +61,44 @@ describe('runCli', () => {
     expect(await run(flag)).toEqual({ code: 0, stdout: '9.8.7\n', stderr: '' });
   });
 
-  it("prints a command's usage for <command> --help", async () => {
-    expect(await run('stt', '--help')).toEqual({
-      code: 0,
-      stdout:
-        'Usage: voxroute stt FILE.wav [--interim] [--language CODE] [--route NAME] [-c FILE]\n\ntranscribe a WAV file through the router, one final per line\n',
-      stderr: '',
-    });
+  it.each<[string, string[], string]>([
+    [
+      "prints a command's usage for <command> --help",
+      ['stt', '--help'],
+      'Usage: voxroute stt FILE.wav [--interim] [--language CODE] [--route NAME] [-c FILE]\n\ntranscribe a WAV file through the router, one final per line\n',
+    ],
+    [
+      'prints the usage for bench --help, but passes a later --help on to the benchmark',
+      ['bench', '--help'],
+      "Usage: voxroute bench routing|overhead [ARGS...]\n\nrun the repository's routing or overhead benchmark (in a checkout)\n",
+    ],
+  ])('%s', async (_, argv, stdout) => {
+    expect(await run(...argv)).toEqual({ code: 0, stdout, stderr: '' });
   });
 
-  it('prints the usage for bench --help, but passes a later --help on to the benchmark', async () => {
-    expect(await run('bench', '--help')).toEqual({
-      code: 0,
-      stdout:
-        "Usage: voxroute bench routing|overhead [ARGS...]\n\nrun the repository's routing or overhead benchmark (in a checkout)\n",
-      stderr: '',
-    });
-  });
-
-  it('rejects an unknown command with exit 2 and a pointer to --help', async () => {
-    expect(await run('speak')).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: "voxroute: unknown command 'speak'. Run 'voxroute --help' to list the commands.\n",
-    });
-  });
-
-  it('rejects an unknown option with exit 2, naming it an option', async () => {
-    expect(await run('--verbose')).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: "voxroute: unknown option '--verbose'. Run 'voxroute --help' to list the commands.\n",
-    });
-  });
-
-  it("rejects an unknown option of a command with exit 2, naming it and the command's help", async () => {
-    expect(await run('doctor', '--fast')).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: "voxroute: doctor: unknown option '--fast'. Run 'voxroute doctor --help'.\n",
-    });
+  it.each<[string, string[], string]>([
+    [
+      'rejects an unknown command with exit 2 and a pointer to --help',
+      ['speak'],
+      "voxroute: unknown command 'speak'. Run 'voxroute --help' to list the commands.\n",
+    ],
+    [
+      'rejects an unknown option with exit 2, naming it an option',
+      ['--verbose'],
+      "voxroute: unknown option '--verbose'. Run 'voxroute --help' to list the commands.\n",
+    ],
+    [
+      "rejects an unknown option of a command with exit 2, naming it and the command's help",
+      ['doctor', '--fast'],
+      "voxroute: doctor: unknown option '--fast'. Run 'voxroute doctor --help'.\n",
+    ],
+    [
+      'rejects a bad number with exit 2',
+      ['doctor', '--samples', '0'],
+      "voxroute: doctor: --samples must be a whole number >= 1, not '0'\n",
+    ],
+  ])('%s', async (_, argv, stderr) => {
+    expect(await run(...argv)).toEqual({ code: 2, stdout: '', stderr });
   });
 
   it('cli-option-typo: an unknown option of a command names the option it most likely meant', async () => {
@@ -115,14 +113,6 @@ describe('runCli', () => {
       stdout: '',
       stderr:
         "voxroute: doctor: unknown option '--sample' (did you mean '--samples'?). Run 'voxroute doctor --help'.\n",
-    });
-  });
-
-  it('rejects a bad number with exit 2', async () => {
-    expect(await run('doctor', '--samples', '0')).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: "voxroute: doctor: --samples must be a whole number >= 1, not '0'\n",
     });
   });
 
