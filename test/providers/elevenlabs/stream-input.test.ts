@@ -48,6 +48,38 @@ interface Setup {
   apiKey?: string;
 }
 
+/**
+ * A stream-input server written here (not the mock) that, at each message, calls `answer` with
+ * the socket and the key that message carried; synthesizes 'Hi.' through it and returns the
+ * error the synthesis ended with.
+ */
+async function keyEchoError(answer: (socket: MockSocket, key: string) => void): Promise<unknown> {
+  const echo = {
+    requests: [],
+    handle: async () => new Response(null, { status: 404 }),
+    upgrade: () => ({
+      accept: (socket: MockSocket) => {
+        socket.onMessage((data) => {
+          answer(socket, (JSON.parse(data as string) as Record<string, string>)['xi-api-key']!);
+        });
+      },
+    }),
+  };
+  server = await startMockServer({ provider: echo });
+  http = createHttpTransport();
+  const adapter = createElevenLabsAdapter({
+    name: 'eleven',
+    baseUrl: server.url,
+    apiKey: KEY,
+    tts: { transport: 'websocket' },
+  });
+  const webSocket = recordingWebSocket(createWebSocketTransport(), false);
+  const { error } = await collectUntilError(
+    adapter.tts!.synthesize({ text: 'Hi.', voice: 'v', format: PCM16 }, attemptOf(http, { webSocket })),
+  );
+  return error;
+}
+
 async function setup(options: Setup = {}) {
   const mock = createElevenLabsMock({ apiKey: KEY, ...options.mock });
   server = await startMockServer({ provider: mock });
@@ -426,30 +458,7 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
   });
 
   it('a bare close whose reason echoes the key (sent in the first message) is redacted', async () => {
-    const echo = {
-      requests: [],
-      handle: async () => new Response(null, { status: 404 }),
-      upgrade: () => ({
-        accept: (socket: MockSocket) => {
-          socket.onMessage((data) => {
-            const key = (JSON.parse(data as string) as Record<string, string>)['xi-api-key'];
-            socket.close(4001, `unknown key ${key}`);
-          });
-        },
-      }),
-    };
-    server = await startMockServer({ provider: echo });
-    http = createHttpTransport();
-    const adapter = createElevenLabsAdapter({
-      name: 'eleven',
-      baseUrl: server.url,
-      apiKey: KEY,
-      tts: { transport: 'websocket' },
-    });
-    const webSocket = recordingWebSocket(createWebSocketTransport(), false);
-    const { error } = await collectUntilError(
-      adapter.tts!.synthesize({ text: 'Hi.', voice: 'v', format: PCM16 }, attemptOf(http, { webSocket })),
-    );
+    const error = await keyEchoError((socket, key) => socket.close(4001, `unknown key ${key}`));
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ status: 4001 });
     expect((error as Error).message).toContain('unknown key [redacted]');
@@ -481,33 +490,12 @@ describe('ElevenLabs stream-input WebSocket over a loopback socket', () => {
   });
 
   it('a server that echoes the key (sent in the first message) never gets it into an error', async () => {
-    const echo = {
-      requests: [],
-      handle: async () => new Response(null, { status: 404 }),
-      upgrade: () => ({
-        accept: (socket: MockSocket) => {
-          socket.onMessage((data) => {
-            const key = (JSON.parse(data as string) as Record<string, string>)['xi-api-key'];
-            socket.send(
-              JSON.stringify({ message: `Key ${key} is not valid`, error: 'invalid_api_key', code: 1008 }),
-            );
-            socket.close(1008, `bad key ${key}`);
-          });
-        },
-      }),
-    };
-    server = await startMockServer({ provider: echo });
-    http = createHttpTransport();
-    const adapter = createElevenLabsAdapter({
-      name: 'eleven',
-      baseUrl: server.url,
-      apiKey: KEY,
-      tts: { transport: 'websocket' },
+    const error = await keyEchoError((socket, key) => {
+      socket.send(
+        JSON.stringify({ message: `Key ${key} is not valid`, error: 'invalid_api_key', code: 1008 }),
+      );
+      socket.close(1008, `bad key ${key}`);
     });
-    const webSocket = recordingWebSocket(createWebSocketTransport(), false);
-    const { error } = await collectUntilError(
-      adapter.tts!.synthesize({ text: 'Hi.', voice: 'v', format: PCM16 }, attemptOf(http, { webSocket })),
-    );
     expect(ProviderError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain('[redacted]');
     expect((error as Error).message).not.toContain(KEY);
