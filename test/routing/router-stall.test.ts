@@ -6,10 +6,11 @@ import type { CandidateHealth } from '../../src/routing/route-run.js';
 import { routedStream } from '../../src/routing/routed-stream.js';
 import { PhaseDeadlines } from '../../src/transport/phase-deadlines.js';
 import type { ChatEvent } from '../../src/types/chat.js';
+import { deferred } from '../helpers/deferred.js';
 import { BlockableClock } from './blockable-clock.js';
+import { answering, delta } from './chat-candidates.js';
 import { aborted, candidate, fakeRun } from './helpers.js';
 
-const delta = (text: string): ChatEvent => ({ type: 'text-delta', text });
 const turn = () => new Promise((r) => setImmediate(r));
 
 function fakeHealth(): CandidateHealth & { failures: BreakerFailure[] } {
@@ -24,13 +25,14 @@ function fakeHealth(): CandidateHealth & { failures: BreakerFailure[] } {
   };
 }
 
-/** Provider a sends its first chunk when `send()` is called; b answers at once. */
-function setup() {
+/**
+ * Provider a (first-chunk deadline 1000 ms) sends its first chunk when `send()` is called; b
+ * answers at once. The call has started and asked for its first item (`first`), and a turn of
+ * the event loop has run.
+ */
+async function setup() {
   const clock = new BlockableClock();
-  let send!: () => void;
-  const gate = new Promise<void>((r) => {
-    send = r;
-  });
+  const { promise: gate, resolve: send } = deferred();
   const a = candidate<ChatEvent>(
     'a',
     async function* (attempt) {
@@ -41,20 +43,28 @@ function setup() {
   );
   const health = fakeHealth();
   const aHealth = Object.assign(a, { health });
-  const b = candidate<ChatEvent>('b', async function* () {
-    yield delta('b');
-  });
-  const run = fakeRun([aHealth, b], { clock });
-  return { clock, send, run, health };
+  const run = fakeRun([aHealth, answering('b')], { clock });
+  const stream = routedStream(run);
+  const iterator = stream[Symbol.asyncIterator]();
+  const first = iterator.next();
+  await turn();
+  return { clock, send, run, health, stream, iterator, first };
+}
+
+/** An idle deadline of 100 ms on `clock`, past headers and first byte; `expired` records each expiry. */
+function idleDeadline(clock: BlockableClock) {
+  const expired: [TimeoutPhase, number, boolean][] = [];
+  const d = new PhaseDeadlines(clock, { idleMs: 100 }, true, (phase, ms, stalled) =>
+    expired.push([phase, ms, stalled]),
+  );
+  d.markHeaders();
+  d.markFirstByte();
+  return { d, expired };
 }
 
 describe('router stall: a deadline that passes while the event loop is blocked', () => {
   it('is not charged to the provider: fallback happens, but no failure is recorded and the breaker ignores it', async () => {
-    const { clock, run, health } = setup();
-    const stream = routedStream(run);
-    const iterator = stream[Symbol.asyncIterator]();
-    const first = iterator.next();
-    await turn();
+    const { clock, run, health, stream, iterator, first } = await setup();
     clock.advance(500);
     clock.block(700); // the loop is blocked past a's 1000 ms deadline
     clock.advance(0); // the deadline fires 200 ms late: one more turn for waiting I/O
@@ -73,11 +83,7 @@ describe('router stall: a deadline that passes while the event loop is blocked',
   });
 
   it('reads a first chunk that was waiting when the late timer fired: the provider serves the call', async () => {
-    const { clock, run, send, health } = setup();
-    const stream = routedStream(run);
-    const iterator = stream[Symbol.asyncIterator]();
-    const first = iterator.next();
-    await turn();
+    const { clock, send, health, stream, iterator, first } = await setup();
     clock.block(1000 + STALL_TOLERANCE_MS + 50);
     clock.advance(0);
     send(); // the bytes were already in the socket
@@ -92,11 +98,7 @@ describe('router stall: a deadline that passes while the event loop is blocked',
   });
 
   it('a deadline that fires on time is charged as before (control)', async () => {
-    const { clock, run, health } = setup();
-    const stream = routedStream(run);
-    const iterator = stream[Symbol.asyncIterator]();
-    const first = iterator.next();
-    await turn();
+    const { clock, run, health, stream, iterator, first } = await setup();
     clock.advance(1000);
     expect(await first).toEqual({ done: false, value: delta('b') });
     await iterator.next();
@@ -108,12 +110,7 @@ describe('router stall: a deadline that passes while the event loop is blocked',
 
   it('transport idle deadline: a late timer gets one more turn, then expires marked stalled', () => {
     const clock = new BlockableClock();
-    const expired: [TimeoutPhase, number, boolean][] = [];
-    const d = new PhaseDeadlines(clock, { idleMs: 100 }, true, (phase, ms, stalled) =>
-      expired.push([phase, ms, stalled]),
-    );
-    d.markHeaders();
-    d.markFirstByte();
+    const { expired } = idleDeadline(clock);
     clock.block(300);
     clock.advance(0);
     expect(expired).toEqual([]);
@@ -123,12 +120,7 @@ describe('router stall: a deadline that passes while the event loop is blocked',
 
   it('transport idle deadline: bytes read during the extra turn keep the stream alive', () => {
     const clock = new BlockableClock();
-    const expired: [TimeoutPhase, number, boolean][] = [];
-    const d = new PhaseDeadlines(clock, { idleMs: 100 }, true, (phase, ms, stalled) =>
-      expired.push([phase, ms, stalled]),
-    );
-    d.markHeaders();
-    d.markFirstByte();
+    const { d, expired } = idleDeadline(clock);
     clock.block(300);
     clock.advance(0);
     d.activity();
