@@ -11,6 +11,7 @@ import {
   AllProvidersFailedError,
   type ChatEvent,
   MidStreamError,
+  type RoutedStream,
   type RouterConfig,
   TimeoutError,
 } from '../../src/index.js';
@@ -44,11 +45,29 @@ const headersOnly: Stall = (res) => {
   res.flushHeaders();
 };
 
-async function stalling(stall: Stall) {
+/** A server that reads each request's body, then answers with `write` (a stall, or a whole answer). */
+async function answering(write: Stall) {
   return httpServer(async (req, res) => {
     await readBody(req);
-    stall(res);
+    write(res);
   });
+}
+
+/**
+ * Reads the stream `call()` starts to its end or error, timing it from the call: what it
+ * yielded, how it ended, and the ms it took.
+ */
+async function timedDrain<T>(call: () => RoutedStream<T>) {
+  const started = performance.now();
+  const stream = call();
+  const { items, error } = await drain(stream);
+  return { stream, items, error, elapsed: performance.now() - started };
+}
+
+/** The call ended at a stall deadline: no sooner than the idle deadline, and before `below` ms. */
+function expectStallDeadline(elapsed: number, below = FIRST_CHUNK_MS + 3000): void {
+  expect(elapsed).toBeGreaterThanOrEqual(IDLE_MS - 50);
+  expect(elapsed).toBeLessThan(below);
 }
 
 const stt = (baseUrl: string) => ({
@@ -81,22 +100,19 @@ describe('C42: the timeout covers the body; a stalled body never hangs', () => {
     ['200 headers and then nothing', headersOnly],
   ] as const) {
     it(`C42: a stalled transcription body (${name}) falls back to B within the deadline and closes A's socket`, async () => {
-      const a = await stalling(stall);
-      const b = await httpServer(async (req, res) => {
-        await readBody(req);
+      const a = await answering(stall);
+      const b = await answering((res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ text: 'ask not what your country can do for you' }));
       });
       const r = router(sttConfig({ a: stt(a.url), b: stt(b.url) }, ['a', 'b']));
-      const started = performance.now();
-      const stream = r.stt({ audio: pieces(SPEECH, 3200), format: FORMAT });
-      const { items, error } = await drain(stream);
-      const elapsed = performance.now() - started;
+      const { stream, items, error, elapsed } = await timedDrain(() =>
+        r.stt({ audio: pieces(SPEECH, 3200), format: FORMAT }),
+      );
       expect(error).toBeUndefined();
       expect(items).toMatchObject([{ type: 'final', text: 'ask not what your country can do for you' }]);
       expect(items).toHaveLength(1);
-      expect(elapsed).toBeGreaterThanOrEqual(IDLE_MS - 50);
-      expect(elapsed).toBeLessThan(FIRST_CHUNK_MS + 3000);
+      expectStallDeadline(elapsed);
       const result = await stream.result;
       expect(result.provider).toBe('b');
       expect(isStallTimeout(result.attempts[0]!.error)).toBe(true);
@@ -105,18 +121,17 @@ describe('C42: the timeout covers the body; a stalled body never hangs', () => {
     });
 
     it(`C42: a stalled transcription body (${name}) on a route of A alone is a TimeoutError, never a transcript`, async () => {
-      const a = await stalling(stall);
+      const a = await answering(stall);
       const r = router(sttConfig({ a: stt(a.url) }, ['a']));
-      const started = performance.now();
-      const { items, error } = await drain(r.stt({ audio: pieces(SPEECH, 3200), format: FORMAT }));
-      const elapsed = performance.now() - started;
+      const { items, error, elapsed } = await timedDrain(() =>
+        r.stt({ audio: pieces(SPEECH, 3200), format: FORMAT }),
+      );
       expect(items).toEqual([]);
       expect(AllProvidersFailedError.isInstance(error)).toBe(true);
       const attempts = (error as AllProvidersFailedError).attempts;
       expect(attempts).toHaveLength(1);
       expect(isStallTimeout(attempts[0]!.error)).toBe(true);
-      expect(elapsed).toBeGreaterThanOrEqual(IDLE_MS - 50);
-      expect(elapsed).toBeLessThan(FIRST_CHUNK_MS + 3000);
+      expectStallDeadline(elapsed);
       await closed(a.sockets[0]!);
     });
   }
@@ -139,27 +154,21 @@ describe('C42: the timeout covers the body; a stalled body never hangs', () => {
   });
 
   it('C42: a chat SSE stream that stalls right after its headers falls back to B and closes A', async () => {
-    const a = await httpServer(async (req, res) => {
-      await readBody(req);
+    const a = await answering((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.flushHeaders();
     });
-    const b = await httpServer(async (req, res) => {
-      await readBody(req);
-      answerChat(res, 'Table booked.');
-    });
+    const b = await answering((res) => answerChat(res, 'Table booked.'));
     const r = router(chatConfig(a.url, b.url));
-    const started = performance.now();
-    const stream = r.chat({ messages: [{ role: 'user', content: 'Book a table.' }], model: 'fast' });
-    const { items, error } = await drain(stream);
-    const elapsed = performance.now() - started;
+    const { stream, items, error, elapsed } = await timedDrain(() =>
+      r.chat({ messages: [{ role: 'user', content: 'Book a table.' }], model: 'fast' }),
+    );
     expect(error).toBeUndefined();
     expect(items).toEqual<ChatEvent[]>([
       { type: 'text-delta', text: 'Table booked.' },
       { type: 'finish', finishReason: 'stop' },
     ]);
-    expect(elapsed).toBeGreaterThanOrEqual(IDLE_MS - 50);
-    expect(elapsed).toBeLessThan(FIRST_CHUNK_MS + 3000);
+    expectStallDeadline(elapsed);
     const result = await stream.result;
     expect(result.provider).toBe('b');
     expect(isStallTimeout(result.attempts[0]!.error)).toBe(true);
@@ -167,47 +176,38 @@ describe('C42: the timeout covers the body; a stalled body never hangs', () => {
   });
 
   it('C42: a chat SSE stream that stalls after a delta ends with MidStreamError (idle) holding the text, and closes A', async () => {
-    const a = await httpServer(async (req, res) => {
-      await readBody(req);
+    const a = await answering((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(
         sseFrames([chatChunk({ role: 'assistant', content: '' }), chatChunk({ content: 'Table for' })]),
       );
     });
-    const b = await httpServer(async (req, res) => {
-      await readBody(req);
-      answerChat(res, 'Table booked.');
-    });
+    const b = await answering((res) => answerChat(res, 'Table booked.'));
     const r = router(chatConfig(a.url, b.url));
-    const started = performance.now();
-    const stream = r.chat({ messages: [{ role: 'user', content: 'Book a table.' }], model: 'fast' });
-    const { items, error } = await drain(stream);
-    const elapsed = performance.now() - started;
+    const { items, error, elapsed } = await timedDrain(() =>
+      r.chat({ messages: [{ role: 'user', content: 'Book a table.' }], model: 'fast' }),
+    );
     expect(items).toEqual([{ type: 'text-delta', text: 'Table for' }]);
     expect(MidStreamError.isInstance(error)).toBe(true);
     const mid = error as MidStreamError;
     expect([mid.partialOutput, mid.partialText, mid.retryable]).toEqual([true, 'Table for', true]);
     expect(TimeoutError.isInstance(mid.cause) && mid.cause.phase).toBe('idle');
-    expect(elapsed).toBeGreaterThanOrEqual(IDLE_MS - 50);
-    expect(elapsed).toBeLessThan(IDLE_MS + 4000);
+    expectStallDeadline(elapsed, IDLE_MS + 4000);
     expect(b.hits).toBe(0);
     await closed(a.sockets[0]!);
   });
 
   it('C42: a TTS audio body that stalls after half its audio ends with MidStreamError (idle); one that stalls after its headers falls back to B', async () => {
     const audio = pcmSignal(4800, 24_000, 2);
-    const half = await httpServer(async (req, res) => {
-      await readBody(req);
+    const half = await answering((res) => {
       res.writeHead(200, { 'content-type': 'audio/pcm' });
       res.write(audio.subarray(0, 4800));
     });
-    const silent = await httpServer(async (req, res) => {
-      await readBody(req);
+    const silent = await answering((res) => {
       res.writeHead(200, { 'content-type': 'audio/pcm' });
       res.flushHeaders();
     });
-    const b = await httpServer(async (req, res) => {
-      await readBody(req);
+    const b = await answering((res) => {
       res.writeHead(200, { 'content-type': 'audio/pcm', 'content-length': String(audio.byteLength) });
       res.end(audio);
     });
