@@ -25,6 +25,7 @@ import {
   router,
   sseFrames,
 } from './wire/servers.js';
+import { voiceTurnConfig } from './wire/voice-turn-config.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 7);
 
@@ -73,18 +74,7 @@ async function turnServer(tokens: string[], ending: 'done' | 'reset' | 'hold', c
       answerPcm(res, AUDIO);
     }
   });
-  const config = {
-    providers: {
-      a: {
-        kind: 'openai-compatible',
-        baseUrl: `${wire.url}/v1`,
-        tts: { voices: { v: 'x' } },
-        chat: { models: { f: 'm' } },
-        stt: { model: 'w', streaming: false },
-      },
-    },
-    routes: { tts: { providers: ['a'] }, chat: { providers: ['a'] }, stt: { providers: ['a'] } },
-  } as RouterConfig;
+  const config = voiceTurnConfig(wire.url);
   return { ttsInputs, config, chatGone };
 }
 

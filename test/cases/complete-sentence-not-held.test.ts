@@ -20,6 +20,7 @@ import {
   router,
   sseFrames,
 } from './wire/servers.js';
+import { voiceTurnConfig } from './wire/voice-turn-config.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 5);
 
@@ -165,18 +166,7 @@ describe('voiceTurn: a filler sentence followed by a pause', () => {
         answerPcm(res, AUDIO);
       }
     });
-    const r = router({
-      providers: {
-        a: {
-          kind: 'openai-compatible',
-          baseUrl: `${wire.url}/v1`,
-          tts: { voices: { v: 'x' } },
-          chat: { models: { f: 'm' } },
-          stt: { model: 'w', streaming: false },
-        },
-      },
-      routes: { tts: { providers: ['a'] }, chat: { providers: ['a'] }, stt: { providers: ['a'] } },
-    } as RouterConfig);
+    const r = router(voiceTurnConfig(wire.url));
     async function* mic() {
       for (let i = 0; i < 3; i++) yield new Uint8Array(3200);
     }

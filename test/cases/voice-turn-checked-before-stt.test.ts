@@ -10,11 +10,11 @@ import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
   RequestError,
-  type RouterConfig,
   type VoiceTurnRequest,
   voiceTurn,
 } from '../../src/index.js';
 import { answerChat, answerPcm, httpServer, pcmSignal, router } from './wire/servers.js';
+import { voiceTurnConfig } from './wire/voice-turn-config.js';
 
 /** The server and a router over it; `without` leaves out the default route of that stage. */
 async function setup(without?: 'stt' | 'chat' | 'tts') {
@@ -30,18 +30,7 @@ async function setup(without?: 'stt' | 'chat' | 'tts') {
       else answerPcm(res, pcmSignal(2400, 24_000, 6));
     });
   });
-  const config: RouterConfig = {
-    providers: {
-      a: {
-        kind: 'openai-compatible',
-        baseUrl: `${wire.url}/v1`,
-        tts: { voices: { v: 'x' } },
-        chat: { models: { f: 'm' } },
-        stt: { model: 'w', streaming: false },
-      },
-    },
-    routes: { tts: { providers: ['a'] }, chat: { providers: ['a'] }, stt: { providers: ['a'] } },
-  };
+  const config = voiceTurnConfig(wire.url);
   if (without) delete config.routes[without];
   return { r: router(config), paths };
 }
