@@ -7,12 +7,7 @@
  * every request.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  ConfigError,
-  RequestError,
-  type VoiceTurnRequest,
-  voiceTurn,
-} from '../../src/index.js';
+import { ConfigError, RequestError, type VoiceTurnRequest, voiceTurn } from '../../src/index.js';
 import { answerChat, answerPcm, httpServer, pcmSignal, router } from './wire/servers.js';
 import { voiceTurnConfig } from './wire/voice-turn-config.js';
 
