@@ -8,7 +8,8 @@
  * here speaks HTTP on its own and counts the requests it receives.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, createRouter, parseConfig } from '../../src/index.js';
+import { createRouter, parseConfig } from '../../src/index.js';
+import { configIssuesOf } from '../helpers/config-issues.js';
 import { collect } from '../helpers/index.js';
 import { type LoopbackServer, startLoopbackServer } from '../helpers/loopback.js';
 
@@ -52,16 +53,7 @@ function config(headers: Record<string, unknown>) {
 }
 
 /** The issues of the ConfigError that `run` throws, as `path: message`. */
-function issuesOf(run: () => unknown): string[] {
-  let error: unknown;
-  try {
-    run();
-  } catch (e) {
-    error = e;
-  }
-  expect(ConfigError.isInstance(error)).toBe(true);
-  return (error as ConfigError).issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-}
+const issuesOf = configIssuesOf;
 
 describe('headers the HTTP client refuses or sets are ConfigErrors at their own path', () => {
   it.each([

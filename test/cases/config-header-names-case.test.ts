@@ -7,7 +7,8 @@
  * through the schema). The server here speaks HTTP on its own and counts the requests it gets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, createRouter, parseConfig } from '../../src/index.js';
+import { createRouter, parseConfig } from '../../src/index.js';
+import { configIssuesOf } from '../helpers/config-issues.js';
 import { type LoopbackServer, startLoopbackServer } from '../helpers/loopback.js';
 
 const same = (first: string) =>
@@ -46,16 +47,7 @@ function config(headers: Record<string, unknown>, kind: Kind = 'openai-compatibl
 }
 
 /** The issues of the ConfigError that `run` throws, as `path: message`. */
-function issuesOf(run: () => unknown): string[] {
-  let error: unknown;
-  try {
-    run();
-  } catch (e) {
-    error = e;
-  }
-  expect(ConfigError.isInstance(error)).toBe(true);
-  return (error as ConfigError).issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-}
+const issuesOf = configIssuesOf;
 
 describe('header names that differ only in case are a ConfigError at the later one', () => {
   it('X-Foo then x-foo: one issue at providers.a.headers.x-foo naming X-Foo; createRouter sends nothing', () => {
