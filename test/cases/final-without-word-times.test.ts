@@ -66,19 +66,24 @@ async function recordingB() {
   return { server, heard };
 }
 
-async function run(extra: Record<string, unknown>) {
-  const a = await dyingA(extra);
-  const b = await recordingB();
+/** A router over Cartesia STT `a` then `b` at those URLs (priority), replaying mid-stream. */
+function replayRouter(aUrl: string, bUrl: string) {
   const cartesia = (url: string) => ({
     kind: 'cartesia' as const,
     baseUrl: url,
     apiKey: 'test-key',
     stt: { model: 'ink-whisper' },
   });
-  const r = router({
-    providers: { a: cartesia(a.url), b: cartesia(b.server.url) },
+  return router({
+    providers: { a: cartesia(aUrl), b: cartesia(bUrl) },
     routes: { stt: { providers: ['a', 'b'], strategy: 'priority', midStream: 'replay' } },
   });
+}
+
+async function run(extra: Record<string, unknown>) {
+  const a = await dyingA(extra);
+  const b = await recordingB();
+  const r = replayRouter(a.url, b.server.url);
   const fallbacks: string[] = [];
   r.on('fallback', (e) =>
     fallbacks.push(
@@ -123,16 +128,7 @@ describe("midStream 'replay' after a final without word times", () => {
       });
     });
     const b = await recordingB();
-    const cartesia = (url: string) => ({
-      kind: 'cartesia' as const,
-      baseUrl: url,
-      apiKey: 'test-key',
-      stt: { model: 'ink-whisper' },
-    });
-    const r = router({
-      providers: { a: cartesia(a.url), b: cartesia(b.server.url) },
-      routes: { stt: { providers: ['a', 'b'], strategy: 'priority', midStream: 'replay' } },
-    });
+    const r = replayRouter(a.url, b.server.url);
     const { items, error } = await drain(r.stt({ audio: pieces(SPEECH, 3200), format: FORMAT }));
     expect(error).toBeUndefined();
     expect(concat(b.heard).equals(SPEECH.subarray(9600))).toBe(true);
