@@ -13,6 +13,7 @@ import {
   type AudioChunk,
   MidStreamError,
   ProtocolError,
+  type RoutedStream,
   type RouterConfig,
   type VoxrouteError,
 } from '../../src/index.js';
@@ -27,6 +28,7 @@ import {
   wsServer,
 } from '../cases/wire/servers.js';
 import { ttsRouteWithBackup } from '../cases/wire/tts-route.js';
+import { deferred } from '../helpers/deferred.js';
 
 const FIRST = 'Hello there, ';
 const REST = 'your table for two is booked for seven.';
@@ -36,13 +38,7 @@ const REST_AUDIO = pcmSignal(4800, 24_000, 2);
 const BACKUP_AUDIO = pcmSignal(2400, 24_000, 3);
 
 /** A promise with its resolver. */
-function signal(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
+const signal = () => deferred();
 
 /** An LLM's reply: the first clause, then the rest once `gate` resolves (no sleep). */
 async function* reply(gate: Promise<void>): AsyncGenerator<string> {
@@ -209,6 +205,41 @@ const elevenLabs = (url: string) =>
     tts: { voices: { agent: 'el-voice' }, transport: 'websocket' },
   }) as const;
 
+/**
+ * Speaks the {@link reply} whose rest waits for `heard` through a route of `primary` (followed
+ * by the backup at `backupUrl` when given): the stream, what it yielded and how it ended.
+ */
+async function speakReply(
+  primary: RouterConfig['providers'][string],
+  heard: Promise<void>,
+  backupUrl?: string,
+) {
+  const stream = router(config(primary, backupUrl)).tts({ text: reply(heard), voice: 'agent' });
+  return { stream, ...(await drain<AudioChunk>(stream)) };
+}
+
+/**
+ * A reply whose primary `p` was cut after the first clause, resumed by the backup: the first
+ * clause's audio, then the backup's, flagged as a discontinuity, for the cut clause spoken again;
+ * none of the reply lost (the rest spoken by the backup, or by the primary on a new context,
+ * `later`); and p's attempt failed with a ProtocolError.
+ */
+async function expectResumedByBackup(
+  spoken: { stream: RoutedStream<AudioChunk>; items: AudioChunk[]; error: unknown },
+  backupInputs: string[],
+  later: string[],
+): Promise<void> {
+  expect(spoken.error).toBeUndefined();
+  expect(Buffer.from(spoken.items[0]!.data).equals(FIRST_AUDIO)).toBe(true);
+  expect(Buffer.from(spoken.items[1]!.data).equals(BACKUP_AUDIO)).toBe(true);
+  expect(spoken.items[1]!.discontinuity).toBe(true);
+  expect(backupInputs[0]).toBe(FIRST.trim());
+  expect([...backupInputs.slice(1), ...later].join(' ').trim()).toBe(REST);
+  const attempts = (await spoken.stream.result).attempts;
+  expect([attempts[0]!.provider, attempts[0]!.outcome]).toEqual(['p', 'failed']);
+  expect(ProtocolError.isInstance(attempts[0]!.error)).toBe(true);
+}
+
 /** The truncated ProtocolError behind a MidStreamError. */
 function truncatedCause(error: unknown): VoxrouteError {
   expect(MidStreamError.isInstance(error)).toBe(true);
@@ -223,9 +254,7 @@ function truncatedCause(error: unknown): VoxrouteError {
 describe('silent truncation: an end marker before the end of the text is a cut, never a complete reply', () => {
   it('silent truncation: Cartesia `done` after the first clause (alone): MidStreamError caused by a truncated ProtocolError after the first clause', async () => {
     const server = await cartesiaServer(true);
-    const r = router(config(cartesia(server.wire.url)));
-    const stream = r.tts({ text: reply(server.heard), voice: 'agent' });
-    const { items, error } = await drain<AudioChunk>(stream);
+    const { stream, items, error } = await speakReply(cartesia(server.wire.url), server.heard);
     expect(concat(items.map((c) => c.data)).equals(FIRST_AUDIO)).toBe(true);
     expect(truncatedCause(error).message).toBe(
       'Cartesia sent done for the context before the end of the text (truncated)',
@@ -244,29 +273,18 @@ describe('silent truncation: an end marker before the end of the text is a cut, 
   it('silent truncation: Cartesia `done` after the first clause, with a backup and midStream resume: the cut clause is spoken again by the backup, then the rest', async () => {
     const server = await cartesiaServer(true);
     const backup = await backupServer();
-    const r = router(config(cartesia(server.wire.url), backup.wire.url));
-    const stream = r.tts({ text: reply(server.heard), voice: 'agent' });
-    const { items, error } = await drain<AudioChunk>(stream);
-    expect(error).toBeUndefined();
-    expect(Buffer.from(items[0]!.data).equals(FIRST_AUDIO)).toBe(true);
-    expect(items[0]!.discontinuity).toBeUndefined();
-    // The clause whose end marker never came is spoken again by the backup, flagged.
-    expect(Buffer.from(items[1]!.data).equals(BACKUP_AUDIO)).toBe(true);
-    expect(items[1]!.discontinuity).toBe(true);
-    expect(backup.inputs[0]).toBe(FIRST.trim());
-    // Nothing of the reply is lost: the rest is spoken by the backup or a new Cartesia context.
-    expect([...backup.inputs.slice(1), ...server.later].join(' ').trim()).toBe(REST);
-    const attempts = (await stream.result).attempts;
-    expect([attempts[0]!.provider, attempts[0]!.outcome]).toEqual(['p', 'failed']);
-    expect(ProtocolError.isInstance(attempts[0]!.error)).toBe(true);
+    const spoken = await speakReply(cartesia(server.wire.url), server.heard, backup.wire.url);
+    // The clause whose end marker never came is spoken again by the backup, flagged; nothing of
+    // the reply is lost: the rest is spoken by the backup or a new Cartesia context.
+    await expectResumedByBackup(spoken, backup.inputs, server.later);
+    expect(spoken.items[0]!.discontinuity).toBeUndefined();
+    const attempts = (await spoken.stream.result).attempts;
     expect([attempts[1]!.provider, attempts[1]!.outcome]).toEqual(['b', 'success']);
   });
 
   it('silent truncation: Cartesia `flush_done` after a flush is not an end: the whole reply, one context, no error', async () => {
     const server = await cartesiaServer(false);
-    const r = router(config(cartesia(server.wire.url)));
-    const stream = r.tts({ text: reply(server.heard), voice: 'agent' });
-    const { items, error } = await drain<AudioChunk>(stream);
+    const { stream, items, error } = await speakReply(cartesia(server.wire.url), server.heard);
     expect(error).toBeUndefined();
     expect(concat(items.map((c) => c.data)).equals(Buffer.concat([FIRST_AUDIO, REST_AUDIO]))).toBe(true);
     expect((await stream.result).attempts.map((a) => a.outcome)).toEqual(['success']);
@@ -283,9 +301,7 @@ describe('silent truncation: an end marker before the end of the text is a cut, 
 
   it('silent truncation: ElevenLabs `{"isFinal":true}` before `{"text":""}` (alone): MidStreamError caused by a truncated ProtocolError', async () => {
     const server = await elevenLabsServer();
-    const r = router(config(elevenLabs(server.wire.url)));
-    const stream = r.tts({ text: reply(server.heard), voice: 'agent' });
-    const { items, error } = await drain<AudioChunk>(stream);
+    const { items, error } = await speakReply(elevenLabs(server.wire.url), server.heard);
     expect(concat(items.map((c) => c.data)).equals(FIRST_AUDIO)).toBe(true);
     expect(truncatedCause(error).message).toBe(
       'ElevenLabs sent {"isFinal":true} before the end of the text (truncated)',
@@ -297,18 +313,8 @@ describe('silent truncation: an end marker before the end of the text is a cut, 
   it('silent truncation: ElevenLabs `{"isFinal":true}` before `{"text":""}`, with a backup and midStream resume: the cut clause is spoken again by the backup, then the rest', async () => {
     const server = await elevenLabsServer();
     const backup = await backupServer();
-    const r = router(config(elevenLabs(server.wire.url), backup.wire.url));
-    const stream = r.tts({ text: reply(server.heard), voice: 'agent' });
-    const { items, error } = await drain<AudioChunk>(stream);
-    expect(error).toBeUndefined();
-    expect(Buffer.from(items[0]!.data).equals(FIRST_AUDIO)).toBe(true);
-    expect(Buffer.from(items[1]!.data).equals(BACKUP_AUDIO)).toBe(true);
-    expect(items[1]!.discontinuity).toBe(true);
-    expect(backup.inputs[0]).toBe(FIRST.trim());
-    expect([...backup.inputs.slice(1), ...server.later].join(' ').trim()).toBe(REST);
-    const attempts = (await stream.result).attempts;
-    expect([attempts[0]!.provider, attempts[0]!.outcome]).toEqual(['p', 'failed']);
-    expect(ProtocolError.isInstance(attempts[0]!.error)).toBe(true);
+    const spoken = await speakReply(elevenLabs(server.wire.url), server.heard, backup.wire.url);
+    await expectResumedByBackup(spoken, backup.inputs, server.later);
   });
   it('silent truncation: Cartesia STT `done` before voxroute sent `close` (audio still to come): MidStreamError caused by a truncated ProtocolError', async () => {
     const frames: string[] = [];
