@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { AbortError, type Router, type RouterConfig } from '../../src/index.js';
+import { sendCartesiaContext } from './wire/cartesia-context.js';
 import {
   answerChat,
   answerPcm,
@@ -165,15 +166,7 @@ describe('C35: aborting before the first chunk is never charged to the provider'
         arrived.shift()?.();
         setTimeout(() => {
           if (ws.readyState !== ws.OPEN) return;
-          const chunk = {
-            type: 'chunk',
-            context_id: m.context_id,
-            data: AUDIO.toString('base64'),
-            done: false,
-            status_code: 206,
-          };
-          ws.send(JSON.stringify(chunk));
-          ws.send(JSON.stringify({ type: 'done', context_id: m.context_id, done: true, status_code: 200 }));
+          sendCartesiaContext(ws, m.context_id, AUDIO);
         }, A_DELAY_MS);
       });
     });

@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sendCartesiaContext } from './wire/cartesia-context.js';
 import { pcmSignal, wsServer } from './wire/servers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -27,10 +28,7 @@ async function cartesiaServer(answerClose: boolean) {
     ws.on('message', (data) => {
       const m = JSON.parse(String(data)) as { context_id?: string; transcript?: string };
       if (!m.transcript) return;
-      const context = m.context_id;
-      const chunk = { type: 'chunk', context_id: context, data: AUDIO.toString('base64'), done: false };
-      ws.send(JSON.stringify({ ...chunk, status_code: 206 }));
-      ws.send(JSON.stringify({ type: 'done', context_id: context, done: true, status_code: 200 }));
+      sendCartesiaContext(ws, m.context_id, AUDIO);
       if (!answerClose) req.socket.pause();
     });
   });

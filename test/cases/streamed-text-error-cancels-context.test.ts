@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { RequestError } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
+import { sendCartesiaContext } from './wire/cartesia-context.js';
 import { drain, pcmSignal, router, wsServer } from './wire/servers.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 3);
@@ -44,10 +45,7 @@ async function cartesiaServer() {
       if (m.transcript) heard.resolve();
       if (m.cancel) last.resolve(m);
       if (m.continue === false) {
-        const context_id = m.context_id;
-        const data = AUDIO.toString('base64');
-        ws.send(JSON.stringify({ type: 'chunk', context_id, data, done: false, status_code: 206 }));
-        ws.send(JSON.stringify({ type: 'done', context_id, done: true, status_code: 200 }));
+        sendCartesiaContext(ws, m.context_id, AUDIO);
         last.resolve(m);
       }
     });

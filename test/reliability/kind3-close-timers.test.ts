@@ -19,6 +19,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { createRouter, type RouterConfig } from '../../src/index.js';
+import { sendCartesiaContext } from '../cases/wire/cartesia-context.js';
 import {
   answerChat,
   answerPcm,
@@ -133,16 +134,7 @@ describe('kind 3c: close() leaves no timer or handle', () => {
       ws.on('message', (data) => {
         const context = (JSON.parse(String(data)) as { context_id?: string }).context_id;
         if (!context) return;
-        ws.send(
-          JSON.stringify({
-            type: 'chunk',
-            context_id: context,
-            data: AUDIO.toString('base64'),
-            done: false,
-            status_code: 206,
-          }),
-        );
-        ws.send(JSON.stringify({ type: 'done', context_id: context, done: true, status_code: 200 }));
+        sendCartesiaContext(ws, context, AUDIO);
       });
     });
     const deepgram = await wsServer((ws: WebSocket) => {

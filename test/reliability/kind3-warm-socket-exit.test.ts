@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sendCartesiaContext } from '../cases/wire/cartesia-context.js';
 import { pcmSignal, wsServer } from '../cases/wire/servers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -26,16 +27,7 @@ async function cartesiaServer() {
       const m = JSON.parse(String(data)) as { context_id?: string; transcript?: string };
       if (!m.transcript) return;
       const context = m.context_id;
-      ws.send(
-        JSON.stringify({
-          type: 'chunk',
-          context_id: context,
-          data: AUDIO.toString('base64'),
-          done: false,
-          status_code: 206,
-        }),
-      );
-      ws.send(JSON.stringify({ type: 'done', context_id: context, done: true, status_code: 200 }));
+      sendCartesiaContext(ws, context, AUDIO);
     });
   });
   return { wire, ends };

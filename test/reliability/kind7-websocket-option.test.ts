@@ -6,6 +6,7 @@
 import { WebSocket as UndiciWebSocket } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { RouterConfig } from '../../src/index.js';
+import { sendCartesiaContext } from '../cases/wire/cartesia-context.js';
 import { concat, drain, pcmSignal, router, wsServer } from '../cases/wire/servers.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 1);
@@ -17,16 +18,7 @@ describe('kind 7: RouterOptions.WebSocket is used', () => {
       urls.push(req.url ?? '');
       ws.on('message', (data) => {
         const context = (JSON.parse(String(data)) as { context_id?: string }).context_id;
-        ws.send(
-          JSON.stringify({
-            type: 'chunk',
-            context_id: context,
-            data: AUDIO.toString('base64'),
-            done: false,
-            status_code: 206,
-          }),
-        );
-        ws.send(JSON.stringify({ type: 'done', context_id: context, done: true, status_code: 200 }));
+        sendCartesiaContext(ws, context, AUDIO);
       });
     });
     const made: string[] = [];

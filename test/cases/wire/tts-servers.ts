@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { RouterConfig } from '../../../src/index.js';
 import { payloadPart } from '../../reliability/wire/event-stream.js';
+import { sendCartesiaContext } from './cartesia-context.js';
 import { httpServer, readBody, sseFrames, writeInformational, wsServer } from './servers.js';
 
 type ProviderConfig = RouterConfig['providers'][string];
@@ -152,16 +153,7 @@ export const TTS_KINDS: readonly TtsKind[] = [
           requests.push(m.transcript);
           const bytes = audio(m.transcript);
           const context_id = m.context_id;
-          ws.send(
-            JSON.stringify({
-              type: 'chunk',
-              context_id,
-              data: bytes.toString('base64'),
-              done: false,
-              status_code: 206,
-            }),
-          );
-          ws.send(JSON.stringify({ type: 'done', context_id, done: true, status_code: 200 }));
+          sendCartesiaContext(ws, context_id, bytes);
         });
       }, options);
       return {
