@@ -119,6 +119,25 @@ export class Feed implements AsyncIterable<Uint8Array> {
 export const summary = (items: readonly TranscriptEvent[]) =>
   items.map((e) => [e.type, e.text, e.startMs, e.endMs]);
 
+/** A drained STT call: its transcript events and the error it ended with, if any. */
+type Drained = Promise<{ items: TranscriptEvent[]; error: unknown }>;
+
+/**
+ * Feeds 1 s more (level 2), ends the audio, and checks the call (`result`, the drained stream)
+ * ended with no error and the transcript `finals` ({@link summary} rows).
+ */
+export async function expectAfterOneMoreSecond(
+  feed: Feed,
+  result: Drained,
+  finals: unknown[][],
+): Promise<void> {
+  feed.push(1000, 2);
+  feed.end();
+  const { items, error } = await result;
+  expect(error).toBeUndefined();
+  expect(summary(items)).toEqual(finals);
+}
+
 /**
  * After a final over the first second on socket 0 and that socket's close: feeds 1 s more, ends
  * the audio, and checks the call (`result`, the drained stream) ended with no error and two
@@ -128,13 +147,9 @@ export const summary = (items: readonly TranscriptEvent[]) =>
 export async function expectNextSecondOnNewSocket(
   server: Awaited<ReturnType<typeof listenServer>>,
   feed: Feed,
-  result: Promise<{ items: TranscriptEvent[]; error: unknown }>,
+  result: Drained,
 ): Promise<void> {
-  feed.push(1000, 2);
-  feed.end();
-  const { items, error } = await result;
-  expect(error).toBeUndefined();
-  expect(summary(items)).toEqual([
+  await expectAfterOneMoreSecond(feed, result, [
     ['final', 'heard 32000 bytes', 0, 1000],
     ['final', 'heard 32000 bytes', 1000, 2000],
   ]);
