@@ -49,6 +49,15 @@ async function sttWithBackup(listen: DeepgramListenScript, key = KEY) {
   return { deepgram, openai, router };
 }
 
+/** An STT call through `router` of 2 s of synthetic speech at 16 kHz, sent in pieces of `pieceBytes`. */
+function twoSeconds(router: ReturnType<typeof createRouter>, pieceBytes: number) {
+  const pcm = syntheticAudio({ durationMs: 2000, format: PCM16K });
+  async function* audio() {
+    yield* pieces(pcm, pieceBytes);
+  }
+  return { pcm, stream: router.stt({ audio: audio(), format: PCM16K }) };
+}
+
 describe('Deepgram through createRouter', () => {
   it('stt: Deepgram closes 1011 before any transcript -> the OpenAI-compatible provider hears the whole audio', async () => {
     const { deepgram, openai, router } = await sttWithBackup({
@@ -58,11 +67,7 @@ describe('Deepgram through createRouter', () => {
     });
     try {
       // 2 s: the mock's first final ('Hello from the mock.') is due at 1600 ms; it closes instead.
-      const pcm = syntheticAudio({ durationMs: 2000, format: PCM16K });
-      async function* audio() {
-        yield* pieces(pcm, 3001);
-      }
-      const stream = router.stt({ audio: audio(), format: PCM16K });
+      const { pcm, stream } = twoSeconds(router, 3001);
       const events = await collect(stream);
       expect(events).toEqual([
         { type: 'final', text: 'This is a mock transcript.', startMs: 0, endMs: 2000 },
@@ -99,11 +104,7 @@ describe('Deepgram through createRouter', () => {
   it("the mock's own words in a close reason are not taken for pieces of MOCK_API_KEY ('voxroute-mock-key')", async () => {
     const { router } = await sttWithBackup({ closeAfterChunks: 0 }, MOCK_API_KEY);
     try {
-      const pcm = syntheticAudio({ durationMs: 2000, format: PCM16K });
-      async function* audio() {
-        yield* pieces(pcm, 3200);
-      }
-      const stream = router.stt({ audio: audio(), format: PCM16K });
+      const { stream } = twoSeconds(router, 3200);
       await collect(stream);
       const failure = (await stream.result).attempts[0]!.error as ProviderError;
       expect(failure.message).toBe(
@@ -121,11 +122,7 @@ describe('Deepgram through createRouter', () => {
       closeReason: 'invalid api key',
     });
     try {
-      const pcm = syntheticAudio({ durationMs: 2000, format: PCM16K });
-      async function* audio() {
-        yield* pieces(pcm, 3200);
-      }
-      const stream = router.stt({ audio: audio(), format: PCM16K });
+      const { stream } = twoSeconds(router, 3200);
       expect((await collect(stream)).map((e) => e.text)).toEqual(['This is a mock transcript.']);
       const result = await stream.result;
       expect(result.provider).toBe('oa');
