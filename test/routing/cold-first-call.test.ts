@@ -2,11 +2,55 @@ import { describe, expect, it } from 'vitest';
 import { createRouter } from '../../src/index.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
 import { orderCandidates } from '../../src/routing/select.js';
-import { createManualDelay, createOpenAiCompatibleMock, startMockServer } from '../../src/testing/index.js';
+import {
+  createManualDelay,
+  createOpenAiCompatibleMock,
+  type MockScript,
+  type PerCall,
+  startMockServer,
+} from '../../src/testing/index.js';
 import { drain } from '../helpers/index.js';
 import { ManualClock } from './helpers.js';
 
 const first = { coldStart: true, firstCall: true } as const;
+
+/**
+ * Two OpenAI-compatible mocks on loopback, `a` answering chat as `aChat` scripts it and `b`
+ * after a 1 ms header delay, each waiting on its manual delay; a router over both by latency on a
+ * manual clock. `served(who, ms)` makes one chat call, lets `who` answer after `ms` on the
+ * router's clock, expects no error, and returns the provider that served it.
+ */
+async function latencyPair(aChat: PerCall<MockScript>) {
+  const clock = new ManualClock();
+  const ta = createManualDelay();
+  const tb = createManualDelay();
+  const a = createOpenAiCompatibleMock({ delay: ta.delay, script: { chat: aChat } });
+  const b = createOpenAiCompatibleMock({ delay: tb.delay, script: { chat: { headersDelayMs: 1 } } });
+  const [sa, sb] = await Promise.all([startMockServer({ provider: a }), startMockServer({ provider: b })]);
+  const provider = (url: string) => ({
+    kind: 'openai-compatible' as const,
+    baseUrl: `${url}/v1`,
+    chat: { models: { fast: 'm' } },
+  });
+  const router = createRouter(
+    {
+      providers: { a: provider(sa.url), b: provider(sb.url) },
+      routes: { chat: { providers: ['a', 'b'], strategy: 'latency', firstChunkTimeoutMs: false } },
+    },
+    { clock },
+  );
+  const served = async (who: 'a' | 'b', ms: number) => {
+    const s = router.chat({ messages: [{ role: 'user', content: 'hi' }], model: 'fast' });
+    const done = drain(s);
+    const time = who === 'a' ? ta : tb;
+    await time.whenWaiting();
+    clock.advance(ms);
+    await time.release();
+    expect((await done).error).toBeUndefined();
+    return (await s.result).provider;
+  };
+  return { a, b, sa, sb, router, served };
+}
 
 describe('a first call is an upper bound, replaced by the first warm sample', () => {
   it('the cold first call is the score meanwhile, asks for a re-try, and the warm sample replaces it', () => {
@@ -73,35 +117,10 @@ describe('a first call is an upper bound, replaced by the first warm sample', ()
   });
 
   it('the router: a provider slow only on its first call is re-tried at once and wins on its warm score', async () => {
-    const clock = new ManualClock();
-    const ta = createManualDelay();
-    const tb = createManualDelay();
-    const a = createOpenAiCompatibleMock({ delay: ta.delay, script: { chat: { headersDelayMs: 1 } } });
-    const b = createOpenAiCompatibleMock({ delay: tb.delay, script: { chat: { headersDelayMs: 1 } } });
-    const [sa, sb] = await Promise.all([startMockServer({ provider: a }), startMockServer({ provider: b })]);
-    const provider = (url: string) => ({
-      kind: 'openai-compatible' as const,
-      baseUrl: `${url}/v1`,
-      chat: { models: { fast: 'm' } },
-    });
-    const router = createRouter(
-      {
-        providers: { a: provider(sa.url), b: provider(sb.url) },
-        routes: { chat: { providers: ['a', 'b'], strategy: 'latency', firstChunkTimeoutMs: false } },
-      },
-      { clock },
-    );
+    const { a, b, sa, sb, router, served } = await latencyPair({ headersDelayMs: 1 });
     /** One call whose provider answers after `ms` on the router's clock (a's wait or b's). */
-    const call = async (ms: { a?: number; b?: number }) => {
-      const s = router.chat({ messages: [{ role: 'user', content: 'hi' }], model: 'fast' });
-      const done = drain(s);
-      const time = ms.a !== undefined ? ta : tb;
-      await time.whenWaiting();
-      clock.advance(ms.a ?? ms.b ?? 0);
-      await time.release();
-      expect((await done).error).toBeUndefined();
-      return (await s.result).provider;
-    };
+    const call = (ms: { a?: number; b?: number }) =>
+      served(ms.a !== undefined ? 'a' : 'b', ms.a ?? ms.b ?? 0);
     try {
       // a's first call pays for the cold start (399 ms), b's for less (70 ms).
       expect(await call({ a: 399 })).toBe('a');
@@ -122,41 +141,12 @@ describe('a first call is an upper bound, replaced by the first warm sample', ()
     }
   });
   it('the router: a provider that fails after its fast first call is not first choice on the next calls', async () => {
-    const clock = new ManualClock();
-    const ta = createManualDelay();
-    const tb = createManualDelay();
     // a answers its first call (30 ms) and fails every later one with 503; b always answers.
-    const a = createOpenAiCompatibleMock({
-      delay: ta.delay,
-      script: {
-        chat: ({ call }) => (call === 1 ? { headersDelayMs: 1 } : { failTimes: 99, failStatus: 503 }),
-      },
-    });
-    const b = createOpenAiCompatibleMock({ delay: tb.delay, script: { chat: { headersDelayMs: 1 } } });
-    const [sa, sb] = await Promise.all([startMockServer({ provider: a }), startMockServer({ provider: b })]);
-    const provider = (url: string) => ({
-      kind: 'openai-compatible' as const,
-      baseUrl: `${url}/v1`,
-      chat: { models: { fast: 'm' } },
-    });
-    const router = createRouter(
-      {
-        providers: { a: provider(sa.url), b: provider(sb.url) },
-        routes: { chat: { providers: ['a', 'b'], strategy: 'latency', firstChunkTimeoutMs: false } },
-      },
-      { clock },
+    const { a, b, sa, sb, router, served } = await latencyPair(({ call }) =>
+      call === 1 ? { headersDelayMs: 1 } : { failTimes: 99, failStatus: 503 },
     );
     /** One call served by `who` after `ms` on the router's clock (a failure of a comes first, at once). */
-    const call = async (who: 'a' | 'b', ms: number) => {
-      const s = router.chat({ messages: [{ role: 'user', content: 'hi' }], model: 'fast' });
-      const done = drain(s);
-      const time = who === 'a' ? ta : tb;
-      await time.whenWaiting();
-      clock.advance(ms);
-      await time.release();
-      expect((await done).error).toBeUndefined();
-      return (await s.result).provider;
-    };
+    const call = served;
     try {
       expect(await call('a', 30)).toBe('a');
       expect(await call('b', 70)).toBe('b');
