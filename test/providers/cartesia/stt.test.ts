@@ -53,6 +53,20 @@ const words = [
   { word: 'table.', startMs: 667, endMs: 933 },
 ];
 
+/**
+ * A transcription of 1 s of audio (idle deadline 2 s, on `clock`) from a server that goes silent
+ * after its first chunk: reads its first partial ('Book'), then reads on in the background
+ * (`pending`, to the error it must end with).
+ */
+async function silentAfterFirstPartial(clock: Clock) {
+  const { loop, stt } = await start({ script: { stallAfterChunks: 1 } }, clock);
+  const iterator = stt
+    .transcribe({ audio: chunks(second), format, interim: true }, loop.attempt(undefined, { idleMs: 2000 }))
+    [Symbol.asyncIterator]();
+  expect((await iterator.next()).value).toMatchObject({ type: 'partial', text: 'Book' });
+  return { loop, pending: collectUntilError({ [Symbol.asyncIterator]: () => iterator }) };
+}
+
 describe('Cartesia STT over /stt/websocket (loopback, undici WebSocket)', () => {
   it('partials then the final, with per-word times in ms; the query names model, encoding, rate, language', async () => {
     const { loop, stt } = await start();
@@ -186,12 +200,7 @@ describe('Cartesia STT over /stt/websocket (loopback, undici WebSocket)', () => 
 
   it('silence from the server after the audio ended -> TimeoutError idle with partialOutput (fake clock)', async () => {
     const clock = new FakeClock();
-    const { loop, stt } = await start({ script: { stallAfterChunks: 1 } }, clock);
-    const iterator = stt
-      .transcribe({ audio: chunks(second), format, interim: true }, loop.attempt(undefined, { idleMs: 2000 }))
-      [Symbol.asyncIterator]();
-    expect((await iterator.next()).value).toMatchObject({ type: 'partial', text: 'Book' });
-    const pending = collectUntilError({ [Symbol.asyncIterator]: () => iterator });
+    const { loop, pending } = await silentAfterFirstPartial(clock);
     clock.advance(2000);
     const { error } = await pending;
     expect(TimeoutError.isInstance(error)).toBe(true);
@@ -207,12 +216,7 @@ describe('Cartesia STT over /stt/websocket (loopback, undici WebSocket)', () => 
 
   it("silence while the event loop is blocked: the idle deadline that passes late is the router's stall, not charged to Cartesia", async () => {
     const clock = new BlockedClock();
-    const { loop, stt } = await start({ script: { stallAfterChunks: 1 } }, clock);
-    const iterator = stt
-      .transcribe({ audio: chunks(second), format, interim: true }, loop.attempt(undefined, { idleMs: 2000 }))
-      [Symbol.asyncIterator]();
-    expect((await iterator.next()).value).toMatchObject({ type: 'partial', text: 'Book' });
-    const pending = collectUntilError({ [Symbol.asyncIterator]: () => iterator });
+    const { pending } = await silentAfterFirstPartial(clock);
     // A synchronous task holds the event loop for 3 s: the 2 s idle timer fires 1 s late.
     clock.block(3000);
     clock.advance(0);
