@@ -20,6 +20,7 @@ import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { createRouter, type RouterConfig } from '../../src/index.js';
 import { sendCartesiaContext } from '../cases/wire/cartesia-context.js';
+import { sageMakerTts } from '../cases/wire/sagemaker-response.js';
 import {
   answerChat,
   answerPcm,
@@ -88,6 +89,23 @@ function trackHandles() {
 async function until(done: () => boolean, ms: number): Promise<void> {
   const deadline = performance.now() + ms;
   while (!done() && performance.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Waits (up to 2 s of event-loop turns, collecting garbage at each) until no resource is left
+ * over from `before` and no tracked handle is live, stops tracking, and expects both empty.
+ */
+async function expectAllReleased(
+  before: Record<string, number>,
+  handles: ReturnType<typeof trackHandles>,
+): Promise<void> {
+  await until(() => {
+    gc();
+    return Object.keys(extra(before)).length === 0 && handles.live().length === 0;
+  }, 2_000);
+  handles.stop();
+  expect(extra(before)).toEqual({});
+  expect(handles.live()).toEqual([]);
 }
 
 async function* speech(): AsyncGenerator<Uint8Array> {
@@ -159,10 +177,6 @@ describe('kind 3c: close() leaves no timer or handle', () => {
 
     const before = resources();
     const handles = trackHandles();
-    const credentials = {
-      accessKeyId: 'AKIDEXAMPLE',
-      secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
-    };
     const r = createRouter({
       providers: {
         ok: {
@@ -180,14 +194,7 @@ describe('kind 3c: close() leaves no timer or handle', () => {
           chat: { models: { fast: 'gpt' } },
         },
         slow: { kind: 'openai-compatible', baseUrl: slow.url, tts: { voices: { agent: 'alloy' } } },
-        sm: {
-          kind: 'sagemaker',
-          region: 'us-east-1',
-          endpointName: 'voice',
-          endpointUrl: sm.url,
-          credentials,
-          tts: { voices: { agent: 'v' }, payload: 'raw-pcm', sampleRate: 24_000, stream: 'response' },
-        },
+        sm: sageMakerTts(sm.url, 'response'),
         cws: {
           kind: 'cartesia',
           baseUrl: cartesia.url,
@@ -256,13 +263,7 @@ describe('kind 3c: close() leaves no timer or handle', () => {
     // Sockets close on their next turns of the event loop: waiting for events, not for time. The
     // gc: resources bound to callbacks (Node 24's STREAM_END_OF_STREAM for a stream's finished()
     // callback) report their end only when collected; one held by a live stream never does.
-    await until(() => {
-      gc();
-      return Object.keys(extra(before)).length === 0 && handles.live().length === 0;
-    }, 2_000);
-    handles.stop();
-    expect(extra(before)).toEqual({});
-    expect(handles.live()).toEqual([]);
+    await expectAllReleased(before, handles);
   });
 
   it('after SageMaker bidirectional (HTTP/2) streams, close() leaves no session, socket or timer', async () => {
@@ -291,34 +292,16 @@ describe('kind 3c: close() leaves no timer or handle', () => {
       const before = resources();
       const handles = trackHandles();
       const r = createRouter({
-        providers: {
-          sm: {
-            kind: 'sagemaker',
-            region: 'us-east-1',
-            endpointName: 'voice',
-            endpointUrl: url,
-            credentials: {
-              accessKeyId: 'AKIDEXAMPLE',
-              secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
-            },
-            tts: { voices: { agent: 'v' }, payload: 'raw-pcm', sampleRate: 24_000, stream: 'bidirectional' },
-          },
-        },
+        providers: { sm: sageMakerTts(url, 'bidirectional') },
         routes: { tts: { providers: ['sm'], strategy: 'priority' } },
-      } as RouterConfig);
+      });
       for (let i = 0; i < 20; i++) {
         const { items, error } = await drain(r.tts({ text: 'Hello there.', voice: 'agent' }));
         expect(error).toBeUndefined();
         expect(concat(items.map((c) => c.data)).equals(AUDIO)).toBe(true);
       }
       await r.close();
-      await until(() => {
-        gc();
-        return Object.keys(extra(before)).length === 0 && handles.live().length === 0;
-      }, 2_000);
-      handles.stop();
-      expect(extra(before)).toEqual({});
-      expect(handles.live()).toEqual([]);
+      await expectAllReleased(before, handles);
     } finally {
       for (const session of sessions) session.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
