@@ -23,6 +23,7 @@ import { type RouterConfig, TimeoutError } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
 import { payloadPart } from '../reliability/wire/event-stream.js';
 import { FakeClock } from '../transport/fake-clock.js';
+import { EXAMPLE_CREDENTIALS } from './wire/sagemaker-response.js';
 import { batchStt, drain, pcmSignal, router } from './wire/servers.js';
 
 const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
@@ -32,10 +33,7 @@ const CHUNKS = Array.from({ length: 10 }, (_, i) => SPEECH.subarray(i * 3200, (i
 /** Deadlines no other timer of the call uses, so that the test can tell them apart. */
 const IDLE = 1_234;
 const CONNECT = 1_777;
-const credentials = {
-  accessKeyId: 'AKIDEXAMPLE',
-  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
-};
+const credentials = EXAMPLE_CREDENTIALS;
 
 /** A FakeClock that tells the test when a timer of a given length is pending. */
 class WatchedClock extends FakeClock {

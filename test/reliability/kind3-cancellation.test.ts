@@ -9,6 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { createRouter, type RouterConfig } from '../../src/index.js';
+import { sageMakerTts } from '../cases/wire/sagemaker-response.js';
 import { closed, concat, drain, httpServer, pcmSignal, router } from '../cases/wire/servers.js';
 import { payloadPart } from './wire/event-stream.js';
 
@@ -154,17 +155,7 @@ describe('kind 3c: close() leaves nothing open', () => {
     });
     const r = createRouter({
       providers: {
-        sm: {
-          kind: 'sagemaker',
-          region: 'us-east-1',
-          endpointName: 'voice',
-          endpointUrl: sm.url,
-          credentials: {
-            accessKeyId: 'AKIDEXAMPLE',
-            secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
-          },
-          tts: { voices: { agent: 'v' }, payload: 'raw-pcm', sampleRate: 24_000, stream: 'response' },
-        },
+        sm: sageMakerTts(sm.url, 'response'),
         h: { kind: 'openai-compatible', baseUrl: http.url, tts: { voices: { agent: 'alloy' } } },
       },
       routes: {
