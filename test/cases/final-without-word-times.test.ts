@@ -7,8 +7,8 @@
  * (MidStreamError, B never contacted). Servers speak the wire on their own (ws on loopback).
  */
 import { describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
 import { MidStreamError, ProviderError, type TranscriptEvent } from '../../src/index.js';
+import { cartesiaSttServer } from './wire/cartesia-stt-server.js';
 import { concat, drain, pcmSignal, pieces, router, wsServer } from './wire/servers.js';
 
 const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
@@ -35,35 +35,18 @@ async function dyingA(extra: Record<string, unknown>) {
 }
 
 /** B: records the audio it hears; `finalize` -> one final for it, flush_done; `close` -> done. */
-async function recordingB() {
-  const heard: Buffer[] = [];
-  const server = await wsServer((ws: WebSocket) => {
-    ws.on('message', (data, binary) => {
-      if (binary) {
-        heard.push(Buffer.from(data as Buffer));
-        return;
-      }
-      const text = String(data);
-      const bytes = concat(heard).byteLength;
-      if (text === 'finalize') {
-        ws.send(
-          JSON.stringify({
-            type: 'transcript',
-            request_id: 'b',
-            text: `heard ${bytes} bytes`,
-            is_final: true,
-            duration: bytes / 32_000,
-            words: [{ word: 'heard', start: 0, end: bytes / 32_000 }],
-          }),
-        );
-        ws.send(JSON.stringify({ type: 'flush_done', request_id: 'b' }));
-      } else if (text === 'close') {
-        ws.send(JSON.stringify({ type: 'done', request_id: 'b' }));
-        ws.close(1000);
-      }
-    });
-  });
-  return { server, heard };
+function recordingB() {
+  return cartesiaSttServer(
+    (bytes) => ({
+      type: 'transcript',
+      request_id: 'b',
+      text: `heard ${bytes} bytes`,
+      is_final: true,
+      duration: bytes / 32_000,
+      words: [{ word: 'heard', start: 0, end: bytes / 32_000 }],
+    }),
+    { requestId: 'b' },
+  );
 }
 
 /** A router over Cartesia STT `a` then `b` at those URLs (priority), replaying mid-stream. */

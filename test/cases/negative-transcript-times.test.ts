@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/index.js';
+import { cartesiaSttServer } from './wire/cartesia-stt-server.js';
 import { workingDeepgram } from './wire/listen-server.js';
 import { concat, drain, pcmSignal, pieces, router, wsServer } from './wire/servers.js';
 
@@ -105,23 +106,12 @@ describe('Cartesia STT transcript with unusable times', () => {
         );
       });
     });
-    const heard: Buffer[] = [];
-    const b = await wsServer((ws) => {
-      ws.on('message', (data, binary) => {
-        if (binary) {
-          heard.push(Buffer.from(data as Buffer));
-          return;
-        }
-        if (String(data) === 'finalize') {
-          const seconds = concat(heard).byteLength / 32_000;
-          ws.send(JSON.stringify({ type: 'transcript', text: 'second', is_final: true, duration: seconds }));
-          ws.send(JSON.stringify({ type: 'flush_done' }));
-        } else if (String(data) === 'close') {
-          ws.send(JSON.stringify({ type: 'done' }));
-          ws.close(1000);
-        }
-      });
-    });
+    const { server: b, heard } = await cartesiaSttServer((bytes) => ({
+      type: 'transcript',
+      text: 'second',
+      is_final: true,
+      duration: bytes / 32_000,
+    }));
     const { events, error, fallbacks } = await run(a, b, 'cartesia');
     expect(error).toBeUndefined();
     expect(fallbacks.map((f) => f.route)).toEqual(['a->b false']);

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/index.js';
+import { cartesiaSttServer } from './wire/cartesia-stt-server.js';
 import { concat, drain, httpServer, pcmSignal, pieces, router, sseFrames, wsServer } from './wire/servers.js';
 
 const VOICES = { voices: { agent: 'v' } };
@@ -96,22 +97,8 @@ describe('Cartesia STT transcript without is_final', () => {
   it('a ProtocolError, B transcribes the audio from byte 0', async () => {
     const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
     const SPEECH = pcmSignal(8000, 16_000, 3);
-    const server = (transcript: Record<string, unknown>, heard: Buffer[]) =>
-      wsServer((ws) => {
-        ws.on('message', (data, binary) => {
-          if (binary) {
-            heard.push(Buffer.from(data as Buffer));
-            return;
-          }
-          if (String(data) === 'finalize') {
-            ws.send(JSON.stringify({ type: 'transcript', ...transcript }));
-            ws.send(JSON.stringify({ type: 'flush_done' }));
-          } else if (String(data) === 'close') {
-            ws.send(JSON.stringify({ type: 'done' }));
-            ws.close(1000);
-          }
-        });
-      });
+    const server = async (transcript: Record<string, unknown>, heard: Buffer[]) =>
+      (await cartesiaSttServer(() => ({ type: 'transcript', ...transcript }), { heard })).server;
     const heardByB: Buffer[] = [];
     const a = await server({ text: 'Hello', duration: 0.5 }, []);
     const b = await server({ text: 'second', is_final: true, duration: 0.5 }, heardByB);

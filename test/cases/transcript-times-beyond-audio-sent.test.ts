@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ProtocolError, type TranscriptEvent } from '../../src/index.js';
+import { cartesiaSttServer } from './wire/cartesia-stt-server.js';
 import { Feed, FORMAT, workingDeepgram } from './wire/listen-server.js';
 import { concat, drain, pcmSignal, pieces, router, wsServer } from './wire/servers.js';
 
@@ -122,25 +123,8 @@ describe('Cartesia STT transcript past the audio sent (500 ms)', () => {
   const SPEECH = pcmSignal(8000, 16_000, 3);
 
   /** A Cartesia STT server answering finalize with `transcript`, then flush_done; close -> done. */
-  async function cartesia(transcript: Record<string, unknown>) {
-    const heard: Buffer[] = [];
-    const server = await wsServer((ws) => {
-      ws.on('message', (data, binary) => {
-        if (binary) {
-          heard.push(Buffer.from(data as Buffer));
-          return;
-        }
-        if (String(data) === 'finalize') {
-          ws.send(JSON.stringify({ type: 'transcript', is_final: true, ...transcript }));
-          ws.send(JSON.stringify({ type: 'flush_done' }));
-        } else if (String(data) === 'close') {
-          ws.send(JSON.stringify({ type: 'done' }));
-          ws.close(1000);
-        }
-      });
-    });
-    return { server, heard };
-  }
+  const cartesia = (transcript: Record<string, unknown>) =>
+    cartesiaSttServer(() => ({ type: 'transcript', is_final: true, ...transcript }));
 
   async function run(transcript: Record<string, unknown>) {
     const a = await cartesia(transcript);
