@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MidStreamError, ProtocolError, type RouterConfig } from '../../src/index.js';
+import { recordingDeepgram } from './wire/listen-server.js';
 import { concat, drain, pcmSignal, pieces, router, wsServer } from './wire/servers.js';
 
 const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
@@ -38,21 +39,8 @@ async function cutA(messages: string[]) {
 }
 
 /** B: a working Deepgram that records what it hears: CloseStream -> a final, Metadata, close. */
-async function workingB() {
-  const heard: Buffer[] = [];
-  const server = await wsServer((ws) => {
-    ws.on('message', (data, binary) => {
-      if (binary) {
-        heard.push(Buffer.from(data as Buffer));
-        return;
-      }
-      if ((JSON.parse(String(data)) as { type: string }).type !== 'CloseStream') return;
-      ws.send(result(FINAL, 0, concat(heard).byteLength / 32_000));
-      ws.send(JSON.stringify({ type: 'Metadata', request_id: 'b' }));
-      ws.close(1000);
-    });
-  });
-  return { server, heard };
+function workingB() {
+  return recordingDeepgram((seconds) => result(FINAL, 0, seconds));
 }
 
 async function run(messages: string[], midStream: 'error' | 'replay' = 'error') {

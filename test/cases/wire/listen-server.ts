@@ -157,10 +157,10 @@ export async function expectNextSecondOnNewSocket(
 }
 
 /**
- * A working Deepgram recording what it hears: CloseStream -> a final over all of it (one word
- * spanning it), Metadata, close.
+ * A working Deepgram recording what it hears (`heard`): CloseStream -> the message
+ * `final(seconds heard)`, Metadata (request `b`), a normal close; other text is ignored.
  */
-export async function workingDeepgram() {
+export async function recordingDeepgram(final: (seconds: number) => string) {
   const heard: Buffer[] = [];
   const server = await wsServer((ws) => {
     ws.on('message', (data, binary) => {
@@ -169,22 +169,29 @@ export async function workingDeepgram() {
         return;
       }
       if ((JSON.parse(String(data)) as { type: string }).type !== 'CloseStream') return;
-      const seconds = concat(heard).byteLength / 32_000;
-      ws.send(
-        JSON.stringify({
-          type: 'Results',
-          is_final: true,
-          from_finalize: true,
-          start: 0,
-          duration: seconds,
-          channel: {
-            alternatives: [{ transcript: 'second', words: [{ word: 'second', start: 0, end: seconds }] }],
-          },
-        }),
-      );
+      ws.send(final(concat(heard).byteLength / 32_000));
       ws.send(JSON.stringify({ type: 'Metadata', request_id: 'b' }));
       ws.close(1000);
     });
   });
   return { server, heard };
+}
+
+/**
+ * A working Deepgram recording what it hears: CloseStream -> a final over all of it (one word
+ * spanning it), Metadata, close.
+ */
+export function workingDeepgram() {
+  return recordingDeepgram((seconds) =>
+    JSON.stringify({
+      type: 'Results',
+      is_final: true,
+      from_finalize: true,
+      start: 0,
+      duration: seconds,
+      channel: {
+        alternatives: [{ transcript: 'second', words: [{ word: 'second', start: 0, end: seconds }] }],
+      },
+    }),
+  );
 }
