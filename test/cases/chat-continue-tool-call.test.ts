@@ -20,18 +20,18 @@ import {
 import {
   anthropicSse,
   chatWireForFile,
-  openAiChunk,
-  openAiReply,
   openAiSse as sse,
   writeFlushed as write,
 } from '../helpers/chat-wire.js';
 import { firstTextGate as gate, readOpening as read } from '../helpers/first-text-gate.js';
 
-/** `server` serves a handler on 127.0.0.1 until the end of the test (see chatWireServer). */
-const { closers, server } = chatWireForFile();
-/** An OpenAI chat.completion.chunk of this file's reply. */
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-  openAiChunk('chatcmpl-tool', delta, finish);
+/**
+ * `server` serves a handler on 127.0.0.1 until the end of the test (see chatWireServer); `chunk`
+ * is an OpenAI chat.completion.chunk of this file's reply; `answering(text)` a server answering
+ * every request with the whole OpenAI reply `text`, as OpenAI's API does whatever the last
+ * message is (it has no continue option).
+ */
+const { closers, server, chunk, answering } = chatWireForFile('chatcmpl-tool');
 
 /** Sends `first`, waits for `gate`, sends `rest`, then cuts the connection (no end marker). */
 async function cutAfter(
@@ -46,13 +46,6 @@ async function cutAfter(
   if (rest) await write(res, rest);
   res.socket?.destroy();
 }
-
-/** A server that answers every request with the whole OpenAI reply `text`. */
-const answering = (text: string) =>
-  server((res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end(openAiReply('chatcmpl-tool', text));
-  });
 
 const openai = (baseUrl: string): ProviderConfig => ({
   kind: 'openai-compatible',

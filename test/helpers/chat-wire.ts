@@ -41,20 +41,39 @@ export async function chatWireServer(
   return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, bodies };
 }
 
-/**
- * For a test file: registers an afterEach that closes, newest first, what was pushed on
- * `closers` (the servers `server` started, and whatever the file adds, e.g. its routers), and
- * returns `server`, {@link chatWireServer} with those closers.
- */
-export function chatWireForFile(): {
+/** What {@link chatWireForFile} gives a test file. */
+export interface ChatWireForFile {
+  /** Closed, newest first, after each test: push the file's routers too. */
   closers: Array<() => Promise<void>>;
+  /** {@link chatWireServer} with {@link closers}. */
   server: (handler: (res: ServerResponse) => void | Promise<void>) => Promise<ChatWire>;
-} {
-  const closers: Array<() => Promise<void>> = [];
+  /** An OpenAI chat.completion.chunk of the file's reply ({@link openAiChunk} with its id). */
+  chunk: (delta: Record<string, unknown>, finish?: string | null) => ReturnType<typeof openAiChunk>;
+  /** A server answering every request with the whole OpenAI reply `text` ({@link openAiReply}), whatever the last message is. */
+  answering: (text: string) => Promise<ChatWire>;
+}
+
+/**
+ * For a test file whose OpenAI replies carry the id `replyId`: registers an afterEach that
+ * closes, newest first, what was pushed on `closers` (the servers it starts, and whatever the
+ * file adds, e.g. its routers); see {@link ChatWireForFile}.
+ */
+export function chatWireForFile(replyId: string): ChatWireForFile {
+  const closers: ChatWireForFile['closers'] = [];
   afterEach(async () => {
     for (const close of closers.splice(0).reverse()) await close();
   });
-  return { closers, server: (handler) => chatWireServer(handler, closers) };
+  const server: ChatWireForFile['server'] = (handler) => chatWireServer(handler, closers);
+  return {
+    closers,
+    server,
+    chunk: (delta, finish = null) => openAiChunk(replyId, delta, finish),
+    answering: (text) =>
+      server((res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(openAiReply(replyId, text));
+      }),
+  };
 }
 
 /** SSE frames of `values` (`data:` only, as OpenAI sends them). */
