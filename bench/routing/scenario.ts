@@ -92,9 +92,8 @@ export interface Profile {
   cStallMs?: number;
 }
 
-/** Issue 13's profile at 10% stalls (see PROFILES.stall10). */
-const STALL10: Profile = {
-  name: 'stall10',
+/** The noise, a and b of the `close` scenario, shared by the stall scenarios. */
+const CLOSE_A_B = {
   jitterSigma: 0.1,
   aStartMs: 80,
   aEndMs: 400,
@@ -104,6 +103,12 @@ const STALL10: Profile = {
   bBursts: 3,
   bBurstLength: 40,
   bIsolatedFailureRate: 0.01,
+};
+
+/** Issue 13's profile at 10% stalls (see PROFILES.stall10). */
+const STALL10: Profile = {
+  name: 'stall10',
+  ...CLOSE_A_B,
   cMedianMs: 50,
   cTailRate: 0.1,
   cTailScaleMs: 600,
@@ -141,15 +146,7 @@ export const PROFILES: Record<string, Profile> = {
   },
   close: {
     name: 'close',
-    jitterSigma: 0.1,
-    aStartMs: 80,
-    aEndMs: 400,
-    aDriftFrom: 0.2,
-    bMedianMs: 120,
-    bFailMs: 10,
-    bBursts: 3,
-    bBurstLength: 40,
-    bIsolatedFailureRate: 0.01,
+    ...CLOSE_A_B,
     cMedianMs: 100,
     cTailRate: 0.03,
     cTailScaleMs: 500,
