@@ -1,23 +1,20 @@
 /**
  * An h2c endpoint (HTTP/2 with prior knowledge, node:http2 on 127.0.0.1) for the SageMaker
  * bidirectional stream tests: the test's `answer` speaks each stream itself. Stream and session
- * errors are ignored (the tests reset streams on purpose); every endpoint is closed after the
- * test.
+ * errors are ignored (the tests reset streams on purpose).
  */
 import { once } from 'node:events';
-import { createServer, type Http2Server, type ServerHttp2Stream } from 'node:http2';
+import { createServer, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 
-const servers: Http2Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) await new Promise<void>((resolve) => s.close(() => resolve()));
-});
-
-/** Starts an endpoint answering every stream with `answer`; resolves with its `http://` URL. */
+/**
+ * Starts an endpoint answering every stream with `answer`, closed when the calling test finishes
+ * (call it inside a test); resolves with its `http://` URL.
+ */
 export async function h2cEndpoint(answer: (stream: ServerHttp2Stream) => void): Promise<string> {
   const server = createServer();
-  servers.push(server);
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
   server.on('stream', (stream: ServerHttp2Stream) => {
     stream.on('error', () => {});
     answer(stream);
