@@ -13,32 +13,19 @@
  * ending in white space as the real API does; the cut waits until the caller has the text.
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ChatEvent, createRouter, type ProviderConfig, type Router } from '../../src/index.js';
-import { anthropicSse, chatWireServer, openAiChunk, openAiSse, writeFlushed } from '../helpers/chat-wire.js';
+import { anthropicSse, chatWireForFile, openAiReply, openAiSse, writeFlushed } from '../helpers/chat-wire.js';
+import { firstTextGate as gate } from '../helpers/first-text-gate.js';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-const server = (handler: (res: ServerResponse) => void | Promise<void>) => chatWireServer(handler, closers);
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-  openAiChunk('chatcmpl-prefill', delta, finish);
+/** `server` serves a handler until the end of the test; `chunk` is a chunk of this file's reply. */
+const { closers, server, chunk } = chatWireForFile('chatcmpl-prefill');
 
 const USER = { role: 'user', content: 'What is 2+2?' } as const;
 /** The caller's own prefill. */
 const PREFILL = { role: 'assistant', content: 'The answer is' } as const;
 /** What the first provider streams before its connection drops: 13 ASCII characters, 4 tokens. */
 const DELIVERED = [' four', ', since '];
-
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
 
 /** OpenAI chat SSE: the DELIVERED deltas, then (once `opened`) the connection dropped. */
 const cutting = (opened: Promise<void>) =>
@@ -130,14 +117,7 @@ describe("chat continue after the caller's own prefill", () => {
       }),
       answer: (_body, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.end(
-          openAiSse([
-            chunk({ role: 'assistant', content: '' }),
-            chunk({ content: 'two and two make four.' }),
-            chunk({}, 'stop'),
-            '[DONE]',
-          ]),
-        );
+        res.end(openAiReply('chatcmpl-prefill', 'two and two make four.'));
       },
       body: (maxTokens) => ({
         model: 'm',
