@@ -49,7 +49,7 @@ export function chatCall(request: ChatRequest): CapabilityCall<ChatEvent, 'chat'
           if (request.tools !== undefined) asked.tools = request.tools;
           const started = new StartedToolCalls();
           toolCalls.set(attempt, started);
-          return atSeam(delivered, blankStartHeld(chat.chat(asked, attempt, started)));
+          return blankStartHeld(chat.chat(asked, attempt, started));
         },
       };
     },
@@ -66,31 +66,4 @@ export function chatCall(request: ChatRequest): CapabilityCall<ChatEvent, 'chat'
 /** The text a chat event adds to the reply. */
 function deltaText(e: ChatEvent): string | undefined {
   return e.type === 'text-delta' ? e.text : undefined;
-}
-
-/**
- * The continuation of a reply that already ends in white space: its leading white space is
- * dropped, so the seam never doubles a space (APIs such as Anthropic's refuse a prefill that
- * ends in white space, so the provider saw it trimmed and starts its continuation with it).
- */
-function atSeam(delivered: string, events: AsyncIterable<ChatEvent>): AsyncIterable<ChatEvent> {
-  // Nothing delivered yet, or no white space at the seam: the events pass as they are (no
-  // generator layer per call).
-  return delivered !== '' && /\s$/.test(delivered) ? trimmedAtSeam(events) : events;
-}
-
-/** {@link atSeam} for a reply that ends in white space. */
-async function* trimmedAtSeam(events: AsyncIterable<ChatEvent>): AsyncGenerator<ChatEvent> {
-  let trimming = true;
-  for await (const e of events) {
-    if (trimming && e.type === 'text-delta') {
-      const text = e.text.replace(/^\s+/, '');
-      if (text === '') continue;
-      trimming = false;
-      yield text === e.text ? e : { ...e, text };
-      continue;
-    }
-    if (e.type !== 'text-delta') trimming = trimming && e.type !== 'tool-call';
-    yield e;
-  }
 }

@@ -5,9 +5,10 @@ import { parseWire } from '../shared/parse-wire.js';
 import type { AttemptContext, ChatProvider, ChatStreamReport, ProviderChatRequest } from '../types.js';
 import { streamEventShape } from './api-types.js';
 import { type AnthropicEndpoint, postMessages } from './http.js';
-import { messagesRequestBody } from './messages-request.js';
+import { messagesRequest } from './messages-request.js';
 import { MessageStreamAssembler } from './messages-stream.js';
 import { ANTHROPIC_CONTINUES_ASSISTANT_MESSAGE } from './options.js';
+import { withoutRepeatedSeam } from './prefill-seam.js';
 
 /**
  * True when an event's data is `message_stop`, the end of a Messages stream (PROTOCOLS.md 6b:
@@ -38,7 +39,9 @@ export function isMessageStop(data: string): boolean {
  *   that ends before `message_stop` (truncated);
  * - VoxrouteError (usage error) when a tool call in the history has arguments that are not a JSON object.
  * A delta whose bytes are already read reaches the caller by plain calls (see `assembledSse`).
- * Each tool_use block is told to `report` as it streams (see `MessageStreamAssembler`).
+ * Each tool_use block is told to `report` as it streams (see `MessageStreamAssembler`). A
+ * prefill (a trailing assistant message) is sent without its trailing white space, and the
+ * continuation's repeat of that white space is dropped (see `withoutRepeatedSeam`).
  */
 export function createAnthropicChat(endpoint: AnthropicEndpoint, defaultMaxTokens: number): ChatProvider {
   return {
@@ -50,7 +53,8 @@ export function createAnthropicChat(endpoint: AnthropicEndpoint, defaultMaxToken
     ): AsyncIterable<ChatEvent> {
       return new OpenedStream(async () => {
         const provider = endpoint.provider;
-        const body = JSON.stringify(messagesRequestBody(request, defaultMaxTokens));
+        const { body: wire, trimmed } = messagesRequest(request, defaultMaxTokens);
+        const body = JSON.stringify(wire);
         const response = await postMessages(endpoint, attempt, body);
         const assembler = new MessageStreamAssembler(provider, report);
         const messages = {
@@ -62,7 +66,7 @@ export function createAnthropicChat(endpoint: AnthropicEndpoint, defaultMaxToken
             return assembler.finish();
           },
         };
-        return assembledSse(
+        const events = assembledSse(
           provider,
           response,
           messages,
@@ -74,6 +78,8 @@ export function createAnthropicChat(endpoint: AnthropicEndpoint, defaultMaxToken
           }),
           isMessageStop,
         );
+        // A prefill trimmed of its trailing white space: the continuation's repeat of it is dropped.
+        return trimmed === '' ? events : withoutRepeatedSeam(events, trimmed);
       });
     },
   };

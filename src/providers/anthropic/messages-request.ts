@@ -25,18 +25,31 @@ export function messagesRequestBody(
   request: ProviderChatRequest,
   defaultMaxTokens: number,
 ): WireMessagesRequest {
+  return messagesRequest(request, defaultMaxTokens).body;
+}
+
+/**
+ * {@link messagesRequestBody}, and `trimmed`: the white space cut from the end of a trailing
+ * assistant message (the prefill; see {@link trimPrefill}), `''` when none was, which the
+ * model's continuation is expected to begin with (see withoutRepeatedSeam).
+ */
+export function messagesRequest(
+  request: ProviderChatRequest,
+  defaultMaxTokens: number,
+): { body: WireMessagesRequest; trimmed: string } {
   const system = request.messages.flatMap((m) => (m.role === 'system' ? [m.content] : []));
+  const prefill = trimPrefill(toWireMessages(request.messages));
   const body: WireMessagesRequest = {
     model: request.model,
     max_tokens: request.maxTokens ?? defaultMaxTokens,
-    messages: trimPrefill(toWireMessages(request.messages)),
+    messages: prefill.messages,
     stream: true,
   };
   if (system.length === 1) body.system = system[0]!;
   else if (system.length > 1) body.system = system.map((text): WireTextBlock => ({ type: 'text', text }));
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.tools && request.tools.length > 0) body.tools = request.tools.map(toWireTool);
-  return body;
+  return { body, trimmed: prefill.trimmed };
 }
 
 /**
@@ -124,22 +137,35 @@ export function toWireTool(tool: ChatTool): WireTool {
  * that ends in white space (400), so it is trimmed at the end (the model's continuation
  * supplies the space): its text, or its last block when that is a text block (several assistant
  * messages in a row were merged into blocks), each text block left empty dropped (the API
- * refuses an empty text block).
+ * refuses an empty text block). `trimmed`: the white space cut, in order.
  */
-function trimPrefill(messages: WireMessagesRequest['messages']): WireMessagesRequest['messages'] {
+function trimPrefill(messages: WireMessagesRequest['messages']): {
+  messages: WireMessagesRequest['messages'];
+  trimmed: string;
+} {
   const last = messages.at(-1);
-  if (last?.role !== 'assistant') return messages;
-  if (typeof last.content === 'string')
-    return [...messages.slice(0, -1), { ...last, content: last.content.trimEnd() }];
-  if (last.content.at(-1)?.type !== 'text') return messages;
+  if (last?.role !== 'assistant') return { messages, trimmed: '' };
+  if (typeof last.content === 'string') {
+    const content = last.content.trimEnd();
+    return {
+      messages: [...messages.slice(0, -1), { ...last, content }],
+      trimmed: last.content.slice(content.length),
+    };
+  }
+  if (last.content.at(-1)?.type !== 'text') return { messages, trimmed: '' };
   const blocks = [...last.content];
+  let trimmed = '';
   for (let block = blocks.at(-1); block?.type === 'text'; block = blocks.at(-1)) {
     const text = block.text.trimEnd();
+    trimmed = block.text.slice(text.length) + trimmed;
     if (text !== '') {
       blocks[blocks.length - 1] = { ...block, text };
       break;
     }
     blocks.pop();
   }
-  return [...messages.slice(0, -1), { ...last, content: blocks.length > 0 ? blocks : '' }];
+  return {
+    messages: [...messages.slice(0, -1), { ...last, content: blocks.length > 0 ? blocks : '' }],
+    trimmed,
+  };
 }
