@@ -28,6 +28,8 @@ const CLAUSES = [
   ' Anything else I can do for you?',
 ] as const;
 const CUT = 'Anything';
+/** The clause cut instead, by the server that repeats an acknowledgement. */
+const REPEAT_CUT = 'eight';
 
 /** The audio of the primary's `n`-th clause (0-based): 0.1 s of PCM s16le 24 kHz. */
 const clauseAudio = (n: number): Buffer => pcmSignal(2400, 24_000, n + 1);
@@ -54,23 +56,38 @@ async function backupServer() {
  * A Cartesia /tts/websocket server: each transcript with a word is answered with its clause's
  * audio (a chunk; with `timestamps`, a `timestamps` message of its words after it), each flush
  * with `flush_done` (flush_id counting from 1), the end of input with `done`. The transcript
- * holding CUT gets half its audio, then an error close (1011). Records every transcript.
+ * holding CUT gets half its audio, then an error close (1011). Records every transcript. With
+ * `repeatedAck`, the third clause is the cut one instead: its audio is held until its flush,
+ * which is answered by a repeat of the second flush's `flush_done` (flush_id 2), then half the
+ * clause's audio, then the error close.
  */
-async function cartesiaServer(timestamps: boolean) {
+async function cartesiaServer(timestamps: boolean, repeatedAck = false) {
   const transcripts: string[] = [];
   const wire = await wsServer((ws: WebSocket) => {
     let spoken = 0;
     let flushes = 0;
     let atMs = 0;
+    /** With `repeatedAck`: the cut clause, once its text came. */
+    let held: number | undefined;
     ws.on('message', (raw) => {
       const m = JSON.parse(String(raw)) as Record<string, unknown>;
       const send = (message: object) => ws.send(JSON.stringify({ context_id: m.context_id, ...message }));
       if (m.cancel) return;
       const transcript = typeof m.transcript === 'string' ? m.transcript : '';
       if (transcript !== '') transcripts.push(transcript);
+      if (repeatedAck && transcript.includes(REPEAT_CUT)) {
+        held = spoken++;
+        return;
+      }
+      if (repeatedAck && m.flush === true && held !== undefined) {
+        send({ type: 'flush_done', done: false, flush_done: true, flush_id: flushes, status_code: 206 });
+        send({ type: 'chunk', data: cutAudio(held).toString('base64'), done: false, status_code: 206 });
+        ws.close(1011, 'internal error');
+        return;
+      }
       if (transcript.trim() !== '') {
         const n = spoken++;
-        if (transcript.includes(CUT)) {
+        if (!repeatedAck && transcript.includes(CUT)) {
           send({ type: 'chunk', data: cutAudio(n).toString('base64'), done: false, status_code: 206 });
           ws.close(1011, 'internal error');
           return;
@@ -229,6 +246,34 @@ describe('resume: streamed text is resumed at the clause that was cut', () => {
       ]);
     });
   }
+
+  it('resume: a repeated flush_done (same flush_id) does not mark the cut clause heard (Cartesia WebSocket)', async () => {
+    const cartesia = await cartesiaServer(false, true);
+    const backup = await backupServer();
+    const r = routeWithBackup(
+      {
+        kind: 'cartesia',
+        baseUrl: cartesia.url,
+        apiKey: 'ck_test_0123456789',
+        tts: { voices: { agent: 'v' }, transport: 'websocket', addTimestamps: false },
+      },
+      backup.url,
+    );
+    const heard = await speak(r);
+    // The third clause was cut (half its audio heard): the backup speaks it whole; the fourth,
+    // already sent to the first socket, goes to the primary again on a fresh socket.
+    expect(backup.inputs).toEqual([CLAUSES[2].trim()]);
+    expect(cartesia.transcripts).toEqual([...CLAUSES, CLAUSES[3].trim()]);
+    expect(heard.bytes).toEqual(
+      concat([clauseAudio(0), clauseAudio(1), cutAudio(2), BACKUP_AUDIO, clauseAudio(0)]),
+    );
+    expect(heard.attempts).toEqual([
+      ['primary', 'failed'],
+      ['backup', 'success'],
+      ['primary', 'success'],
+    ]);
+    expect(heard.switches).toEqual([2 * 4800 + 2400, 2 * 4800 + 2400 + BACKUP_AUDIO.byteLength]);
+  });
 
   it('resume: streamed text on ElevenLabs stream-input with alignment data resumes at the cut clause', async () => {
     const eleven = await elevenLabsServer(true);

@@ -48,9 +48,10 @@ type Outcome = 'done' | 'error-event' | 'cancelled' | 'broken';
  *   `generation_config`, `add_timestamps` and `max_buffer_delay_ms`, as the SDK does;
  * - answers: `chunk` (base64 audio, yielded labelled `request.format`), `timestamps` (attached
  *   to the next chunk as `words`, ms), `flush_done` (the answer to a flush: its audio is
- *   complete; yielded as an item with empty `data` and `clausesDone`, the number of flushes
- *   answered so far, each answering the oldest flush still unanswered, never more than were
- *   sent), `done` (the end), `error` (ProviderError); messages of any other context are discarded. A `done`
+ *   complete; yielded as an item with empty `data` and `clausesDone`, the clauses known
+ *   complete: the answer's `flush_id`, but never more than the answers counted so far (each
+ *   answering the oldest flush still unanswered, never more than were sent), and only when it
+ *   grows), `done` (the end), `error` (ProviderError); messages of any other context are discarded. A `done`
  *   that arrives before the end of input (`continue: false`) was sent ends the context with
  *   text never spoken: a truncated ProtocolError (`partialOutput` when audio was yielded);
  * - deadlines (`attempt.deadlines`, from the moment the first request is sent, on `clock`):
@@ -184,8 +185,13 @@ async function* onSocket(
   // silence, and the wait for the first audio is the first-chunk deadline's.
   const awaited = new AwaitedText((counts) => deadlines.holdIdle(!counts));
   deadlines.holdIdle(true);
-  /** Flushes sent, and how many of them Cartesia answered with `flush_done`. */
-  const flushes = { sent: 0, answered: 0 };
+  /**
+   * Flushes sent; how many `flush_done` messages answered them; and how many clauses are known
+   * complete (reported as `clausesDone`): the `flush_id` of an answer when it carries one
+   * (PROTOCOLS.md 1.5: it counts the context's flushes from 1), never more than the answers
+   * counted, so a repeated or misnumbered answer cannot mark a clause heard before its audio.
+   */
+  const flushes = { sent: 0, answered: 0, done: 0 };
   const onAbort = () => inbox.fail(aborted(attempt));
   attempt.signal.addEventListener('abort', onAbort, { once: true });
   socket.attach(listener);
@@ -236,9 +242,17 @@ async function* onSocket(
         // Everything before the flush was spoken: its audio all came before this answer.
         flushes.answered++;
         awaited.flushAnswered();
-        deadlines.setPaused(true);
-        yield { data: NO_AUDIO, format: request.format, clausesDone: flushes.answered };
-        deadlines.setPaused(false);
+        const id = (event as { flush_id?: unknown }).flush_id;
+        const done =
+          typeof id === 'number' && Number.isInteger(id) && id > 0
+            ? Math.min(id, flushes.answered)
+            : flushes.answered;
+        if (done > flushes.done) {
+          flushes.done = done;
+          deadlines.setPaused(true);
+          yield { data: NO_AUDIO, format: request.format, clausesDone: done };
+          deadlines.setPaused(false);
+        }
       }
       if (step.done) {
         if (input.doneEarly) {
