@@ -1,9 +1,8 @@
 /**
  * A router over two of voxroute's OpenAI-compatible mocks on loopback ports, for the tests of
  * the integrations (AI SDK, LiveKit). Not in ./index.ts: importing it loads the testing kit and
- * registers an afterEach that closes what it started.
+ * closes what a test started when that test ends.
  */
-import { afterEach } from 'vitest';
 import { createRouter, type Router, type RouterConfig } from '../../src/index.js';
 import {
   createOpenAiCompatibleMock,
@@ -11,11 +10,10 @@ import {
   type OpenAiCompatibleMockOptions,
   startMockServer,
 } from '../../src/testing/index.js';
+import { closeAfterTest } from './close-after-test.js';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
+/** Closes what a test started, when it ends (see closeAfterTest). */
+const closeLater = closeAfterTest();
 
 /**
  * Two OpenAI-compatible mocks `a` and `b` on loopback, and a router with `a` first on the
@@ -28,7 +26,7 @@ export async function twoProviders(a: OpenAiCompatibleMockOptions = {}, b: OpenA
     startMockServer({ provider: mocks.a }),
     startMockServer({ provider: mocks.b }),
   ]);
-  for (const s of servers) closers.push(() => s.close());
+  for (const s of servers) closeLater(() => s.close());
   const provider = (url: string) => ({
     kind: 'openai-compatible' as const,
     baseUrl: `${url}/v1`,
@@ -48,7 +46,7 @@ export async function twoProviders(a: OpenAiCompatibleMockOptions = {}, b: OpenA
     },
   };
   const router: Router = createRouter(config);
-  closers.push(() => router.close());
+  closeLater(() => router.close());
   return { router, a: mocks.a as OpenAiCompatibleMock, b: mocks.b as OpenAiCompatibleMock };
 }
 

@@ -6,14 +6,12 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { afterEach } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { createRouter, type Router, type RouterConfig, type RouterOptions } from '../../../src/index.js';
+import { closeAfterTest } from '../../helpers/close-after-test.js';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
+/** Closes what a test started, when it ends (see closeAfterTest). */
+const closeLater = closeAfterTest();
 
 /** A loopback HTTP server: its base URL, the requests it got, and the sockets it holds. */
 export interface HttpWire {
@@ -76,7 +74,7 @@ export async function httpServer(
     request: (n) => counter.reach(n),
     close: () => shut(server, sockets),
   };
-  closers.push(() => wire.close());
+  closeLater(() => wire.close());
   return wire;
 }
 
@@ -129,7 +127,7 @@ export async function wsServer(
       await shut(server, sockets);
     },
   };
-  closers.push(() => wire.close());
+  closeLater(() => wire.close());
   return wire;
 }
 
@@ -153,7 +151,7 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
 /** A router over `config`, closed at the end of the test. */
 export function router(config: RouterConfig, options?: RouterOptions): Router {
   const r = createRouter(config, options);
-  closers.push(() => r.close());
+  closeLater(() => r.close());
   return r;
 }
 
