@@ -197,6 +197,14 @@ function routeWithBackup(primary: ProviderConfig, backupUrl: string): Router {
   });
 }
 
+/** The Cartesia WebSocket primary at `url`, with or without word timestamps. */
+const cartesiaPrimary = (url: string, timestamps: boolean): ProviderConfig => ({
+  kind: 'cartesia',
+  baseUrl: url,
+  apiKey: 'ck_test_0123456789',
+  tts: { voices: { agent: 'v' }, transport: 'websocket', addTimestamps: timestamps },
+});
+
 /** Reads the call to its end: the caller's bytes, and at which chunks (byte offsets) a switch was marked. */
 async function speak(r: Router) {
   const chunks: AudioChunk[] = [];
@@ -225,15 +233,7 @@ describe('resume: streamed text is resumed at the clause that was cut', () => {
     it(`resume: streamed text ${timestamps ? 'with' : 'without'} word timestamps resumes at the cut clause (Cartesia WebSocket, flush_done per clause)`, async () => {
       const cartesia = await cartesiaServer(timestamps);
       const backup = await backupServer();
-      const r = routeWithBackup(
-        {
-          kind: 'cartesia',
-          baseUrl: cartesia.url,
-          apiKey: 'ck_test_0123456789',
-          tts: { voices: { agent: 'v' }, transport: 'websocket', addTimestamps: timestamps },
-        },
-        backup.url,
-      );
+      const r = routeWithBackup(cartesiaPrimary(cartesia.url, timestamps), backup.url);
       const heard = await speak(r);
       // One context: each clause, then its flush (flush messages carry no transcript).
       expect(cartesia.transcripts).toEqual([...CLAUSES]);
@@ -250,15 +250,7 @@ describe('resume: streamed text is resumed at the clause that was cut', () => {
   it('resume: a repeated flush_done (same flush_id) does not mark the cut clause heard (Cartesia WebSocket)', async () => {
     const cartesia = await cartesiaServer(false, true);
     const backup = await backupServer();
-    const r = routeWithBackup(
-      {
-        kind: 'cartesia',
-        baseUrl: cartesia.url,
-        apiKey: 'ck_test_0123456789',
-        tts: { voices: { agent: 'v' }, transport: 'websocket', addTimestamps: false },
-      },
-      backup.url,
-    );
+    const r = routeWithBackup(cartesiaPrimary(cartesia.url, false), backup.url);
     const heard = await speak(r);
     // The third clause was cut (half its audio heard): the backup speaks it whole; the fourth,
     // already sent to the first socket, goes to the primary again on a fresh socket.

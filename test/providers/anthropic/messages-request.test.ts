@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { VoxrouteError } from '../../../src/errors/index.js';
-import { messagesRequestBody, toWireMessages } from '../../../src/providers/anthropic/messages-request.js';
+import {
+  messagesRequest,
+  messagesRequestBody,
+  toWireMessages,
+} from '../../../src/providers/anthropic/messages-request.js';
 
 describe('messagesRequestBody', () => {
   it('moves the one system message to the top-level system string and sets max_tokens from the default', () => {
@@ -193,6 +197,32 @@ describe('messagesRequestBody: a trailing assistant prefill (midStream continue)
       { role: 'user', content: 'Hi' },
       { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] },
     ]);
+  });
+
+  it('says what white space the prefill lost, across the blocks it dropped (the seam its continuation repeats)', () => {
+    const request = (messages: Parameters<typeof messagesRequest>[0]['messages']) =>
+      messagesRequest({ model: 'claude', messages }, 256).trimmed;
+    expect(
+      request([
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello \n' },
+        { role: 'assistant', content: ' ' },
+        { role: 'assistant', content: '\n' },
+      ]),
+    ).toBe(' \n \n');
+    expect(
+      request([
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'def f():\n' },
+      ]),
+    ).toBe('\n');
+    expect(
+      request([
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello' },
+      ]),
+    ).toBe('');
+    expect(request([{ role: 'user', content: 'Hi ' }])).toBe('');
   });
 
   it('leaves an assistant message that ends with a tool_use block as it is', () => {
