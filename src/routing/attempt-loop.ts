@@ -97,20 +97,6 @@ export async function* drive<T>(
     let midStreamAttempt: Attempt | undefined;
     /** The context of the attempt that failed after output, while the call resumes elsewhere. */
     let midStreamContext: AttemptContext | undefined;
-    /**
-     * The error that ends a call whose stream was cut after output and could not be continued:
-     * MidStreamError naming the cut (its cause) and every takeover that failed, whatever its
-     * failure (a 400 of the takeover too: the caller already holds output, `partialOutput` says so).
-     */
-    const cutAfterOutput = (): VoxrouteError =>
-      midStreamError(
-        midStreamCause!,
-        midStreamProvider,
-        call.partialText,
-        run.toolCalls?.(midStreamContext),
-        attempts,
-        midStreamAttempt!,
-      );
     for (;;) {
       let winner: Running<T> | undefined;
       let first: IteratorResult<T> | undefined;
@@ -124,7 +110,19 @@ export async function* drive<T>(
       while (!winner) {
         if (running.length === 0) {
           // After output, a takeover's request error still ends the call as one cut after output.
-          if (requestError) throw call.fail(midStreamCause ? cutAfterOutput() : requestError);
+          if (requestError)
+            throw call.fail(
+              midStreamCause
+                ? cutAfterOutput(
+                    run,
+                    call,
+                    midStreamCause,
+                    midStreamProvider,
+                    midStreamContext,
+                    midStreamAttempt!,
+                  )
+                : requestError,
+            );
           if (attempts.length > 0) run.hedgeBudget?.charge?.();
           if (!call.startNext(false)) break;
         }
@@ -245,7 +243,9 @@ export async function* drive<T>(
       if (!winner || !first) {
         if (!midStreamCause) throw call.fail(new AllProvidersFailedError(run.capability, attempts));
         // Resuming after a mid-stream failure found no provider to continue on.
-        throw call.fail(cutAfterOutput());
+        throw call.fail(
+          cutAfterOutput(run, call, midStreamCause, midStreamProvider, midStreamContext, midStreamAttempt!),
+        );
       }
 
       // Committed to the winner: any other running attempt lost the hedge.
@@ -391,4 +391,22 @@ function joinText<T>(run: RouteRun<T>, sofar: string, next: string | undefined):
  */
 function afterOutput(error: VoxrouteError, committed: boolean): VoxrouteError {
   return committed && RequestError.isInstance(error) ? error.afterOutput() : error;
+}
+
+/**
+ * The error that ends a call whose stream was cut after output (`cause`, on `provider`, attempt
+ * `cut`, in `context`) and could not be continued: MidStreamError naming the cut (its cause) and
+ * every takeover that failed, whatever its failure (a 400 of the takeover too: the caller
+ * already holds output, `partialOutput` says so). A function of its own, not a closure of
+ * drive: nothing is built per call for a path few calls take.
+ */
+function cutAfterOutput<T>(
+  run: RouteRun<T>,
+  call: AttemptCall<T>,
+  cause: VoxrouteError,
+  provider: string,
+  context: AttemptContext | undefined,
+  cut: Attempt,
+): VoxrouteError {
+  return midStreamError(cause, provider, call.partialText, run.toolCalls?.(context), call.attempts, cut);
 }
