@@ -84,19 +84,30 @@ describe('a weighted route whose every provider has weight 0 is a ConfigError', 
   });
 
   it('valid: a weight above 0 beside the zeros (1 for a provider no weights name), or another strategy', () => {
-    for (const config of [
-      { providers, routes: { chat: { providers: ['a', 'b'], strategy: 'weighted', weights: { a: 0 } } } },
-      {
-        providers,
-        routes: { chat: { providers: ['a', 'b'], strategy: 'weighted' } },
-        defaults: { routes: { weights: { a: 0 } } },
-      },
-      {
-        providers,
-        routes: { chat: { providers: ['a', 'b'], strategy: 'priority', weights: { a: 0, b: 0 } } },
-      },
-    ]) {
-      expect(() => parseConfig(config)).not.toThrow();
+    const cases: Array<[object, unknown]> = [
+      [
+        { providers, routes: { chat: { providers: ['a', 'b'], strategy: 'weighted', weights: { a: 0 } } } },
+        ['weighted', { a: 0 }],
+      ],
+      [
+        {
+          providers,
+          routes: { chat: { providers: ['a', 'b'], strategy: 'weighted' } },
+          defaults: { routes: { weights: { a: 0 } } },
+        },
+        ['weighted', { a: 0 }],
+      ],
+      [
+        {
+          providers,
+          routes: { chat: { providers: ['a', 'b'], strategy: 'priority', weights: { a: 0, b: 0 } } },
+        },
+        ['priority', { a: 0, b: 0 }],
+      ],
+    ];
+    for (const [config, route] of cases) {
+      const chat = parseConfig(config).routes.chat as unknown as { strategy: string; weights: unknown };
+      expect([chat.strategy, chat.weights]).toEqual(route);
     }
   });
 

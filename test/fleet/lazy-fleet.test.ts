@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FleetEvent, FleetHealth, FleetHealthDeps, FleetStats } from '../../src/fleet/fleet-health.js';
 import { lazyFleet } from '../../src/fleet/lazy-fleet.js';
-
-/** A promise and the functions that settle it. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { deferred } from '../helpers/deferred.js';
 
 const STATS: FleetStats = {
   state: 'ready',

@@ -8,22 +8,12 @@ import type {
   SttCapabilities,
   TtsProvider,
 } from '../../src/providers/types.js';
+import { deferred } from '../helpers/deferred.js';
 
 const STT: SttCapabilities = {
   inputFormats: [{ encoding: 'pcm_s16le', sampleRate: 16_000 }],
   streamingInput: true,
 };
-
-/** A promise and the functions that settle it. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 /** A built TTS adapter that yields one chunk of `byte`, and records close(). */
 function builtAdapter(byte: number, closed: string[]): ProviderAdapter {

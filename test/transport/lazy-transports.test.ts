@@ -3,17 +3,7 @@ import { VoxrouteError } from '../../src/errors/voxroute-error.js';
 import { lazyTransports, type Transports } from '../../src/transport/lazy-transports.js';
 import type { HttpRequest, HttpResponse } from '../../src/transport/types.js';
 import type { WebSocketConnection, WebSocketConnectRequest } from '../../src/transport/websocket-types.js';
-
-/** A promise and the functions that settle it. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { deferred } from '../helpers/deferred.js';
 
 const REQUEST = { provider: 'a', url: 'http://127.0.0.1:9/x' } as HttpRequest;
 const CONNECT = { provider: 'a', url: 'ws://127.0.0.1:9/x' } as WebSocketConnectRequest;
