@@ -8,14 +8,18 @@ import type { Attempt, Capability } from '../types/route-result.js';
 /**
  * True when an attempt's first pull shows an empty answer to a request with something to do
  *: a chat stream that ends, or finishes, before any text or tool call (leading white space is
- * held back by `blankStartHeld`, so a reply of white space only shows its finish first), and a TTS stream
+ * held back by `blankStartHeld`, so a reply of white space only shows its finish first; a finish
+ * with reason `content-filter`, a refusal, is an answer), and a TTS stream
  * that ends before any audio (text with no speech never gets this far). STT may end with
  * no transcript at all when the audio held no speech, so it is never empty in this sense.
  */
 export function isEmptyAnswer(capability: Capability, first: IteratorResult<unknown>): boolean {
   if (capability === 'stt') return false;
   if (first.done) return true;
-  return capability === 'chat' && (first.value as { type?: unknown }).type === 'finish';
+  if (capability !== 'chat') return false;
+  const event = first.value as { type?: unknown; finishReason?: unknown };
+  // A refusal (a safety filter's stop) is the provider's deliberate answer: the caller gets it.
+  return event.type === 'finish' && event.finishReason !== 'content-filter';
 }
 
 /** True for a reset of a reused keep-alive socket that could not be retried: not the provider's fault. */
