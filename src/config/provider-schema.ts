@@ -13,8 +13,9 @@ import { sagemakerProviderSchema } from '../providers/sagemaker/config.js';
  * literal and whose capability sections are named `tts`, `stt` and `chat` (the router finds
  * capabilities by those names), its defaults and its resolved type; `from-config.ts` next to
  * it turns the resolved section into adapter options. Adding a kind is that folder, one entry
- * here and one case in src/providers/create-adapter.ts. Config imports providers, never the
- * reverse.
+ * here, one case in src/providers/create-adapter.ts and its type name in
+ * scripts/config-types.mjs (then run it: it writes the config types users write). Config
+ * imports providers, never the reverse.
  */
 const providerSchemas = lazy(
   () =>

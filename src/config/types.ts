@@ -3,42 +3,11 @@ import type { ResolveSecrets } from '../config-fields/resolve-secrets.js';
 import type { Capability } from '../types/route-result.js';
 import type { ResolvedHealthConfig } from './health.js';
 import type { providerSchema } from './provider-schema.js';
-import type {
-  FirstChunkTimeout,
-  HedgeSetting,
-  MidStreamPolicy,
-  RouteStrategy,
-  routeSchema,
-} from './route.js';
-import type { routerConfigSchema } from './schema.js';
+import type { FirstChunkTimeout, HedgeSetting, MidStreamPolicy, RouteStrategy } from './route.js';
 
-/**
- * `T` with every array, at any depth, readonly (`readonly string[]`), so that a config written
- * `as const` (or typed with readonly arrays) is accepted; a mutable array still is. Functions
- * are left as they are. Types only: parsing is the same.
- */
-export type ReadonlyArrays<T> = T extends (...args: never[]) => unknown
-  ? T
-  : T extends readonly (infer U)[]
-    ? readonly ReadonlyArrays<U>[]
-    : T extends object
-      ? { [K in keyof T]: ReadonlyArrays<T[K]> }
-      : T;
-
-/**
- * The router config as a user writes it (`voxroute.config.ts`, `.yaml`, `.json`): the input
- * side of the schema, so fields with defaults are optional and secrets may be
- * `{ env: 'NAME' }`. Its arrays (`routes.*.providers`, ElevenLabs `chunkLengthSchedule`) are
- * readonly, so a config written `as const` is accepted. Field docs: the schema's descriptions,
- * docs/config.md.
- */
-export type RouterConfig = ReadonlyArrays<z.input<ReturnType<typeof routerConfigSchema>>>;
-
-/** One provider as a user writes it; a union discriminated by `kind`. Arrays are readonly. */
-export type ProviderConfig = ReadonlyArrays<z.input<ReturnType<typeof providerSchema>>>;
-
-/** One route as a user writes it. `providers` is a readonly array (so `as const` is accepted). */
-export type RouteConfig = ReadonlyArrays<z.input<ReturnType<typeof routeSchema>>>;
+// The config types users write (RouterConfig, RouteConfig, ProviderConfig), generated from the
+// schemas by scripts/config-types.mjs so that every field carries its description as a doc comment.
+export type { ProviderConfig, RouteConfig, RouterConfig } from './config-types.js';
 
 /**
  * One provider after parsing: defaults applied (e.g. `baseUrl` of kind `openai`,
