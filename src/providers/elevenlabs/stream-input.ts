@@ -89,6 +89,12 @@ interface Socket {
  * `{"text":""}` was sent (both truncated: text would go unspoken). Every error after audio was
  * yielded has `partialOutput: true`. No message holds the API key. Ending the iteration early
  * or aborting `attempt.signal` closes the socket at once.
+ *
+ * The text iterable throwing: the end of input is never sent, so the text after the last
+ * `flush: true` is not spoken. The text flushed before is spoken to its end first: its audio is
+ * yielded until the audio's `alignment` characters (white space aside) cover it, then the
+ * iterable's error is thrown (as it is) and the socket closed; audio past it is dropped. With no
+ * flushed text left unspoken, or once audio came without `alignment`, at once.
  */
 export async function* streamInput(
   context: StreamInputContext,
@@ -126,6 +132,13 @@ class StreamInputSession {
   private audioBytes = 0;
   private keepAliveTimer: unknown;
   private textIterator: AsyncIterator<string | TtsTextPiece> | undefined;
+  /** Letters, digits and marks (no white space) of the text sent, and of the text sent up to the last flush. */
+  private sentChars = 0;
+  private flushedChars = 0;
+  /** Characters (no white space) the audio so far speaks, by its `alignment`; undefined once audio came without one. */
+  private alignedChars: number | undefined = 0;
+  /** The caller's text failed while flushed text was still being spoken: its error, thrown once that audio is in. */
+  private textFailure: { error: unknown } | undefined;
   /**
    * The idle deadline's rule (shared with every streamed-text adapter): from the first audio on,
    * while an answer is owed; ElevenLabs acknowledges no flush, so it owes one once the end of
@@ -229,7 +242,14 @@ class StreamInputSession {
       const iterator = text[Symbol.asyncIterator]();
       this.textIterator = iterator;
       for (;;) {
-        const next = await this.untilStopped(iterator.next());
+        let next: IteratorResult<string | TtsTextPiece>;
+        try {
+          next = await this.untilStopped(iterator.next());
+        } catch (error) {
+          if (this.stop.signal.aborted) throw error;
+          this.textFailed(error);
+          return;
+        }
         if (next.done) break;
         const item = next.value;
         const piece = typeof item === 'string' ? undefined : textPiece(item, () => false);
@@ -257,6 +277,8 @@ class StreamInputSession {
       const hadText = socket.textSent;
       socket.textSent = true;
       if (socket.conn.send(JSON.stringify(message))) {
+        this.sentChars += visibleChars(message.text);
+        if (message.flush === true) this.flushedChars = this.sentChars;
         this.armKeepAlive();
         return true;
       }
@@ -264,6 +286,24 @@ class StreamInputSession {
       socket.textSent = false;
       this.markDead(socket, undefined);
     }
+  }
+
+  /**
+   * The caller's text stream threw `error`: the text flushed so far is spoken to its end, then
+   * `error` is thrown and the socket closed without the end of input (the text after the last
+   * flush is never spoken). The end of the flushed text's audio is known by its `alignment`
+   * characters; without alignment data, or with no flushed text left unspoken, at once.
+   */
+  private textFailed(error: unknown): void {
+    this.textIterator = undefined;
+    this.clearKeepAlive();
+    if (!this.flushedUnspoken()) {
+      this.output.fail(error);
+      return;
+    }
+    this.textFailure = { error };
+    // The server owes the flushed text's audio: its silence counts from here (the idle deadline).
+    this.awaited.flushed();
   }
 
   /** Sends `{"text":""}` and arms the idle deadline. */
@@ -328,7 +368,18 @@ class StreamInputSession {
     const parsed = this.parse(message);
     if (parsed.audio) {
       const data = decodeBase64Audio(parsed.audio, this.provider, this.hadOutput);
+      if (data.byteLength > 0 && this.textFailure && !this.flushedUnspoken()) {
+        // The caller's text failed and this audio is past the flushed text: it is not spoken.
+        this.output.fail(this.textFailure.error);
+        socket.conn.close(1000, '');
+        return 'stop';
+      }
       if (data.byteLength > 0) {
+        const chars = parsed.alignment?.chars;
+        this.alignedChars =
+          chars && this.alignedChars !== undefined
+            ? this.alignedChars + visibleChars(chars.join(''))
+            : undefined;
         const offsetMs = durationMs(this.format, this.audioBytes);
         const words = wordsFromAlignment(parsed.alignment ?? parsed.normalizedAlignment, offsetMs);
         this.audioBytes += data.byteLength;
@@ -337,6 +388,12 @@ class StreamInputSession {
         this.output.push(
           words.length > 0 ? { data, format: this.format, words } : { data, format: this.format },
         );
+        if (this.textFailure && !this.flushedUnspoken()) {
+          // The flushed text has all been spoken: the caller's text failure ends the synthesis.
+          this.output.fail(this.textFailure.error);
+          socket.conn.close(1000, '');
+          return 'stop';
+        }
       }
     }
     if (parsed.isFinal === true) {
@@ -368,6 +425,14 @@ class StreamInputSession {
       return 'stop';
     }
     return 'continue';
+  }
+
+  /**
+   * True while flushed text is not all spoken yet, by the `alignment` characters of the audio
+   * so far; false once audio came without alignment data (how far it got is unknown).
+   */
+  private flushedUnspoken(): boolean {
+    return this.alignedChars !== undefined && this.alignedChars < this.flushedChars;
   }
 
   /** A server message, checked; throws ProtocolError for a binary frame or JSON that does not fit. */
@@ -482,4 +547,11 @@ class StreamInputSession {
     if (this.ended || this.disposed || !socket || socket.dead) return;
     if (socket.conn.send(KEEP_ALIVE)) this.armKeepAlive();
   };
+}
+
+/** The characters of `text` that are not white space (as both the text sent and `alignment.chars` count them). */
+function visibleChars(text: string): number {
+  let n = 0;
+  for (const c of text) if (c.trim() !== '') n++;
+  return n;
 }
