@@ -10,11 +10,19 @@
  * joined to the unfinished clause ("Okay.") is spoken by a new context once the flushed ones
  * were heard. The servers speak each wire on their own (ws on loopback).
  */
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { type AudioChunk, RequestError } from '../../src/index.js';
+import {
+  type AudioChunk,
+  MidStreamError,
+  RequestError,
+  type RouterConfig,
+  voiceTurn,
+} from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
-import { drain, router, wsServer } from './wire/servers.js';
+import { chatChunk, drain, httpServer, readBody, router, sseFrames, wsServer } from './wire/servers.js';
 
 /** Audio chunks the servers send per clause they speak. */
 const CHUNKS = 6;
@@ -78,7 +86,21 @@ interface CartesiaMessage {
  * of input (once `hold` resolved) with CHUNKS chunks tagged with the count of clauses it has
  * spoken, then `flush_done` (its context's flush count as `flush_id`) or `done`.
  */
-async function cartesiaServer(hold: Promise<void>, tokens: readonly string[]) {
+async function cartesiaServer(
+  hold: Promise<void>,
+  tokens: readonly string[],
+  config: (url: string) => RouterConfig = (url) => ({
+    providers: {
+      c: {
+        kind: 'cartesia',
+        baseUrl: url,
+        apiKey: `${'car'}-test-key-0123`,
+        tts: { voices: { v: 'voice-id' }, transport: 'websocket' },
+      },
+    },
+    routes: { tts: { providers: ['c'] } },
+  }),
+) {
   const messages: CartesiaMessage[] = [];
   const { bump, until } = waits();
   let spoken = 0;
@@ -118,17 +140,7 @@ async function cartesiaServer(hold: Promise<void>, tokens: readonly string[]) {
       else ws.send(JSON.stringify({ type: 'done', context_id: id, done: true, status_code: 200 }));
     });
   });
-  const r = router({
-    providers: {
-      c: {
-        kind: 'cartesia',
-        baseUrl: wire.url,
-        apiKey: `${'car'}-test-key-0123`,
-        tts: { voices: { v: 'voice-id' }, transport: 'websocket' },
-      },
-    },
-    routes: { tts: { providers: ['c'] } },
-  });
+  const r = router(config(wire.url));
   /** The transcripts of the first context, joined. */
   const firstContext = () =>
     messages
@@ -319,4 +331,89 @@ describe('caller-text-fails-after-complete-clauses: ElevenLabs stream-input', ()
       expect(r.stats().providers.map((s) => [s.provider, s.errors, s.breaker])).toEqual([['e', 0, 'closed']]);
     },
   );
+});
+
+describe('caller-text-fails-after-complete-clauses: voiceTurn, chat cut mid-sentence, Cartesia WebSocket TTS', () => {
+  it('both complete sentences shown are heard in full, the unfinished one never, then the MidStreamError', async () => {
+    // The reply is cut while Cartesia still owes the audio of both flushed sentences.
+    const hold = deferred<void>();
+    let received!: (n: number) => Promise<void>;
+    /** STT answers "book a table"; chat streams TOKENS, each once TTS has the ones before, then resets. */
+    const wire = await httpServer(async (req: IncomingMessage, res: ServerResponse) => {
+      await readBody(req);
+      if (req.url?.endsWith('/audio/transcriptions')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"text":"book a table"}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(sseFrames([chatChunk({ role: 'assistant', content: '' })]));
+      for (let i = 0; i < TOKENS.length; i++) {
+        await received(i);
+        res.write(sseFrames([chatChunk({ content: TOKENS[i] })]));
+      }
+      await received(TOKENS.length);
+      res.socket?.destroy();
+    });
+    const cartesia = await cartesiaServer(hold.promise, TOKENS, (url) => ({
+      providers: {
+        a: {
+          kind: 'openai-compatible',
+          baseUrl: `${wire.url}/v1`,
+          chat: { models: { f: 'm' } },
+          stt: { model: 'w', streaming: false },
+        },
+        c: {
+          kind: 'cartesia',
+          baseUrl: url,
+          apiKey: `${'car'}-test-key-0123`,
+          tts: { voices: { v: 'voice-id' }, transport: 'websocket' },
+        },
+      },
+      routes: { stt: { providers: ['a'] }, chat: { providers: ['a'] }, tts: { providers: ['c'] } },
+    }));
+    received = cartesia.received;
+    // Cartesia answers the flushes once the chat's failure is known to the router: the failure
+    // reaches TTS while the audio of both complete sentences is still to come.
+    cartesia.r.on('error', (e) => {
+      if (e.capability === 'chat') hold.resolve();
+    });
+    const turn = voiceTurn(cartesia.r, {
+      audio: (async function* () {
+        yield new Uint8Array(3200);
+      })(),
+      format: { encoding: 'pcm_s16le', sampleRate: 16_000 },
+      messages: [{ role: 'system', content: 'x' }],
+      model: 'f',
+      voice: 'v',
+    });
+    turn.result.catch(() => {});
+    const audio: AudioChunk[] = [];
+    let reply = '';
+    let error: unknown;
+    try {
+      for await (const e of turn) {
+        if (e.type === 'audio') audio.push(e.chunk);
+        else if (e.type === 'reply-delta') reply += e.text;
+      }
+    } catch (e) {
+      error = e;
+    }
+    expect(reply).toBe(TOKENS.join(''));
+    expect(tagsOf(audio)).toEqual([1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2]);
+    expect(Buffer.concat(audio.map((c) => c.data))).toEqual(audioOf(1, 2));
+    expect(MidStreamError.isInstance(error)).toBe(true);
+    await cartesia.cancelled();
+    expect(rows(cartesia.messages)).toEqual([
+      '"The first sentence is done here."',
+      '""+flush',
+      '" The second sentence is also done."',
+      '""+flush',
+      '" And this one"',
+      '" never gets"',
+      'cancel',
+    ]);
+    const tts = cartesia.r.stats().providers.find((p) => p.provider === 'c')!;
+    expect([tts.errors, tts.breaker]).toEqual([0, 'closed']);
+  });
 });
