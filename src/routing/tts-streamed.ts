@@ -22,6 +22,11 @@ import type { TtsProgress } from './tts-progress.js';
  * without alignment data) leaves the position unknown: the next provider then starts from
  * this attempt's first clause not known to be heard.
  *
+ * The caller's text failing: the request is given no text past the last complete clause (see
+ * {@link TtsProgress.pieces}); its clauses are spoken, then the failure is thrown. A complete
+ * clause that could not be marked in it (held with unfinished text already sent) is spoken by a
+ * new request on the same provider once the request's clauses were all heard.
+ *
  * `open(text)` starts the provider's request with the text stream; `toCaller` turns its audio
  * into the caller's chunks (collecting word timestamps into `words`, and calling
  * `onClausesDone` with the provider's `clausesDone` once the audio before it reached the caller).
