@@ -93,8 +93,8 @@ interface Socket {
  * The text iterable throwing: the end of input is never sent, so the text after the last
  * `flush: true` is not spoken. The text flushed before is spoken to its end first: its audio is
  * yielded until the audio's `alignment` characters (white space aside) cover it, then the
- * iterable's error is thrown (as it is) and the socket closed; audio past it is dropped. With no
- * flushed text left unspoken, or once audio came without `alignment`, at once.
+ * iterable's error is thrown (as it is) and the socket closed; audio past it is dropped. At once
+ * with no flushed text left unspoken; without `alignment`, after the first audio lacking it.
  */
 export async function* streamInput(
   context: StreamInputContext,
@@ -292,7 +292,8 @@ class StreamInputSession {
    * The caller's text stream threw `error`: the text flushed so far is spoken to its end, then
    * `error` is thrown and the socket closed without the end of input (the text after the last
    * flush is never spoken). The end of the flushed text's audio is known by its `alignment`
-   * characters; without alignment data, or with no flushed text left unspoken, at once.
+   * characters: at once with no flushed text left unspoken (or audio without alignment came
+   * before), else after the first audio lacking it.
    */
   private textFailed(error: unknown): void {
     this.textIterator = undefined;
