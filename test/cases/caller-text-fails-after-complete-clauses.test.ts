@@ -243,9 +243,10 @@ describe('caller-text-fails-after-complete-clauses: Cartesia WebSocket', () => {
  * An ElevenLabs stream-input server: records every text message (`text`, `flush`); answers
  * each flush (once `hold` resolved) with CHUNKS audio messages tagged with the count of flushes
  * answered, their `alignment` covering the flushed text's characters; with `tail`, then also
- * the unflushed text's audio (tag 9), as the chunk schedule may generate it.
+ * the unflushed text's audio (tag 9), as the chunk schedule may generate it; with `aligned`
+ * false, no alignment data.
  */
-async function elevenLabsServer(hold: Promise<void>, tail: boolean) {
+async function elevenLabsServer(hold: Promise<void>, tail: boolean, aligned = true) {
   const texts: string[] = [];
   const { bump, until } = waits();
   const closed = deferred<void>();
@@ -264,7 +265,8 @@ async function elevenLabsServer(hold: Promise<void>, tail: boolean) {
           charStartTimesMs: part.map((_, i) => (i * 20) / part.length),
           charDurationsMs: part.map(() => 20 / part.length),
         };
-        ws.send(JSON.stringify({ audio: chunkOf(tag).toString('base64'), isFinal: false, alignment }));
+        const audio = chunkOf(tag).toString('base64');
+        ws.send(JSON.stringify(aligned ? { audio, isFinal: false, alignment } : { audio, isFinal: false }));
       }
     };
     ws.on('message', async (raw) => {
@@ -331,6 +333,19 @@ describe('caller-text-fails-after-complete-clauses: ElevenLabs stream-input', ()
       expect(r.stats().providers.map((s) => [s.provider, s.errors, s.breaker])).toEqual([['e', 0, 'closed']]);
     },
   );
+
+  it('without alignment data how far the audio got is unknown: the RequestError follows the first audio', async () => {
+    const hold = deferred<void>();
+    const { r, texts, received, closed } = await elevenLabsServer(hold.promise, false, false);
+    const { items, error } = await drain(
+      r.tts({ text: cutReply(TOKENS, received, hold.resolve), voice: 'v' }),
+    );
+    expect(tagsOf(items)).toEqual([1]);
+    expect((error as RequestError).message).toBe(CAUSE);
+    await closed;
+    expect(texts).not.toContain('');
+    expect(r.stats().providers.map((s) => [s.provider, s.errors, s.breaker])).toEqual([['e', 0, 'closed']]);
+  });
 });
 
 describe('caller-text-fails-after-complete-clauses: voiceTurn, chat cut mid-sentence, Cartesia WebSocket TTS', () => {
