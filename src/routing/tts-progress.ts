@@ -125,9 +125,14 @@ export class TtsProgress {
    * `clauseEnd: true` (its text may be '') once the clause splitter has found that the text sent
    * so far ends a clause. The last clause (whose end is the end of the text) is not marked.
    * `onClause(clause)` is called as each clause's last piece is handed out, before it is.
-   * An error of the caller's text stream after complete clauses only ends the pieces (the
-   * caller checks {@link failure}); after an unfinished clause it is rethrown. Throws
-   * AbortError once stopped.
+   * Once the caller's text stream failed, no text after its last complete clause is handed out
+   * (the unfinished clause is never spoken), and the pieces end after the complete clauses:
+   * normally when nothing of the unfinished clause was handed out (the caller checks
+   * {@link failure}); by rethrowing the failure when some of it was (the adapter then lets the
+   * provider finish the clauses it was asked to speak and cancels the rest). A complete clause
+   * whose end lies inside text already handed out with the unfinished one (a short sentence held
+   * to be joined to the next clause) is not marked: marking it would speak that text too; it is
+   * left to a new request ({@link failedBefore}). Throws AbortError once stopped.
    */
   async *pieces(
     first: number,
@@ -140,7 +145,9 @@ export class TtsProgress {
       if (this.#stopped) throw this.#stopped;
       const end = this.#ends[clause];
       if (end !== undefined) {
-        // A clause released when the text failed may end inside text already forwarded.
+        // A clause released when the text failed may end inside text already forwarded: with
+        // unfinished text forwarded after its end, a clause end there would speak that text.
+        if (this.#failure && this.#text.slice(end, at).trim() !== '') throw this.#failure.error;
         const text = end > at ? this.#text.slice(at, end) : '';
         at = Math.max(at, end);
         const last = this.#ended && clause === this.#sentences.length - 1;
@@ -149,22 +156,33 @@ export class TtsProgress {
         yield { text, clauseEnd: !last };
         continue;
       }
-      if (this.#text.length > at) {
+      // Once the text failed, what follows its last complete clause is unfinished: never sent.
+      if (this.#text.length > at && !this.#failure) {
         const text = this.#text.slice(at);
         at = this.#text.length;
         yield { text, clauseEnd: false };
         continue;
       }
       if (this.#failure) {
-        // The text failed after complete clauses only: the input ends so that the provider
-        // speaks them (the attempt then throws the failure, {@link failure}). After an
-        // unfinished one the request is failed at once: what it was given would be spoken.
-        if (this.#text.slice(this.#ends[this.#ends.length - 1] ?? 0).trim() === '') return;
+        // The text failed after complete clauses: when nothing of the unfinished clause was
+        // sent, the input ends so that the provider speaks them (the attempt then throws the
+        // failure, {@link failure}). Otherwise ending the input would speak that text too: the
+        // failure is thrown, and the adapter finishes the clauses it flushed, then cancels.
+        if (this.#text.slice(this.#ends[this.#ends.length - 1] ?? 0, at).trim() === '') return;
         throw this.#failure.error;
       }
       if (this.#ended) return;
       await new Promise<void>((resolve) => this.#waiters.push(resolve));
     }
+  }
+
+  /**
+   * True when the caller's text stream failed and has a complete clause `i` (one it released
+   * before or at the failure): a streamed request that ended before clause `i` leaves it to be
+   * spoken by a new request. False while the text has not failed.
+   */
+  failedBefore(i: number): boolean {
+    return this.#failure !== undefined && !this.#stopped && i < this.#sentences.length;
   }
 
   /**

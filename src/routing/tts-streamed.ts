@@ -22,6 +22,11 @@ import type { TtsProgress } from './tts-progress.js';
  * without alignment data) leaves the position unknown: the next provider then starts from
  * this attempt's first clause not known to be heard.
  *
+ * The caller's text failing: the request is given no text past the last complete clause (see
+ * {@link TtsProgress.pieces}); its clauses are spoken, then the failure is thrown. A complete
+ * clause that could not be marked in it (held with unfinished text already sent) is spoken by a
+ * new request on the same provider once the request's clauses were all heard.
+ *
  * `open(text)` starts the provider's request with the text stream; `toCaller` turns its audio
  * into the caller's chunks (collecting word timestamps into `words`, and calling
  * `onClausesDone` with the provider's `clausesDone` once the audio before it reached the caller).
@@ -36,17 +41,57 @@ export async function* streamedAttempt(
   ) => AsyncIterable<AudioChunk>,
   ready: () => void = () => {},
 ): AsyncGenerator<AudioChunk, void, undefined> {
-  const first = progress.delivered;
   progress.cut = undefined;
-  /** The clauses sent, as offsets of their trimmed end in `sent`. */
+  for (;;) {
+    const first = progress.delivered;
+    const sent = { clauses: 0 };
+    try {
+      yield* oneRequest(progress, first, sent, open, toCaller, ready);
+      break;
+    } catch (error) {
+      // The caller's text failed with a complete clause that could not be asked for in this
+      // request (its end lies inside unfinished text already sent): once every clause this
+      // request was given has been heard, a new request speaks the rest of the complete clauses.
+      const failure = progress.failure;
+      const again =
+        failure !== undefined &&
+        error === failure &&
+        progress.delivered === first + sent.clauses &&
+        progress.failedBefore(progress.delivered);
+      if (!again) throw error;
+    }
+  }
+  // The caller's text failed after complete clauses: they were spoken, then the call fails.
+  const failure = progress.failure;
+  if (failure) throw failure;
+}
+
+/**
+ * One request of {@link streamedAttempt} from clause `first`; `sent.clauses` counts the clauses
+ * it was given (marked by a clause end, or ending the text).
+ */
+async function* oneRequest(
+  progress: TtsProgress,
+  first: number,
+  sent: { clauses: number },
+  open: (text: AsyncIterable<TtsTextPiece>) => AsyncIterable<ProviderAudio>,
+  toCaller: (
+    audio: AsyncIterable<ProviderAudio>,
+    words: WordTiming[],
+    onClausesDone: (clauses: number) => void,
+  ) => AsyncIterable<AudioChunk>,
+  ready: () => void,
+): AsyncGenerator<AudioChunk, void, undefined> {
+  /** The clauses sent, as offsets of their trimmed end in `said`. */
   const ends: number[] = [];
-  let sent = '';
+  let said = '';
   async function* text(): AsyncGenerator<TtsTextPiece, void, undefined> {
     /** True until the context has been given a word: white space in front of it is dropped. */
     let leading = true;
     for await (const piece of progress.pieces(first, (clause) => {
-      ends.push(sent.length + clause.trimEnd().length);
-      sent += clause;
+      ends.push(said.length + clause.trimEnd().length);
+      said += clause;
+      sent.clauses = ends.length;
     })) {
       if (ends.length > 0) ready();
       if (leading) {
@@ -74,13 +119,10 @@ export async function* streamedAttempt(
   for await (const chunk of toCaller(open(text()), words, onClausesDone)) {
     yield chunk;
     deliveredMs += durationMs(chunk.format, chunk.data.byteLength);
-    heard = Math.max(heard, heardClauses(sent, ends, words, deliveredMs));
+    heard = Math.max(heard, heardClauses(said, ends, words, deliveredMs));
     progress.delivered = first + heard;
   }
   progress.delivered = first + ends.length;
-  // The caller's text failed after complete clauses: they were spoken, then the call fails.
-  const failure = progress.failure;
-  if (failure) throw failure;
 }
 
 /** How many clauses (ending at `ends` in `text`) were heard to their last word within `deliveredMs`. */

@@ -247,11 +247,15 @@ describe('tts() into a provider that takes text as a stream: the text fails afte
     expect(ec2.requests).toHaveLength(0);
   });
 
-  it('after an unfinished sentence, fails without ending the input', async () => {
+  it('after an unfinished sentence not yet sent: the complete ones are spoken, the unfinished one is never sent', async () => {
     const { router: r, primary: sonic } = await startWithBackup(sonicPrimary());
-    const { error } = await drain(r.tts({ text: llm('For what'), voice: 'agent' }));
+    const { items, error } = await drain(r.tts({ text: llm('For what'), voice: 'agent' }));
     expect(RequestError.isInstance(error)).toBe(true);
-    const sent = sonic.sockets.flatMap((s) => s.messages as Wire[]);
-    expect(sent.some((m) => m.continue === false)).toBe(false);
+    const sent = (sonic.sockets[0]!.messages as Wire[]).map((m) => [m.transcript, m.continue]);
+    // "For what" failed before it was forwarded: it is never sent, and the input ends after
+    // the complete sentences (the unfinished text forwarded first: caller-text-fails-after-complete-clauses).
+    expect(sent.map(([t]) => t).join('')).toBe('Sure. I can book that. ');
+    expect(sent[sent.length - 1]).toEqual(['', false]);
+    expect(items.length).toBeGreaterThan(0);
   });
 });

@@ -65,7 +65,10 @@ type Outcome = 'done' | 'error-event' | 'cancelled' | 'broken';
  *   failure but an `error` message or the text iterable's: sends `{context_id, cancel: true}`
  *   and closes the socket at once (a stalled socket is not trusted again; the next call gets a
  *   fresh one). When the text iterable throws, the context is cancelled the same way
- *   (PROTOCOLS.md 1.5) but the socket, which did nothing wrong, stays warm when still open.
+ *   (PROTOCOLS.md 1.5) but the socket, which did nothing wrong, stays warm when still open:
+ *   the clauses already flushed are spoken first (their audio is yielded up to the last
+ *   `flush_done` owed), then only the text sent after the last flush is cancelled, and the
+ *   text's error is thrown (at once when no flush is owed).
  *   After `done` or an `error` message the socket stays warm too. On a warm socket any late
  *   message of an ended context is discarded;
  * - the socket closing: an error close throws the transport's ProviderError (`status` = close
@@ -213,9 +216,13 @@ async function* onSocket(
   };
   // The text iterable's own error, when it threw (the caller's text failed, not the socket).
   let textFailure: { error: unknown } | undefined;
+  /** True once every flush sent was answered: the clauses asked for have all been spoken. */
+  const flushesAnswered = () => flushes.answered >= flushes.sent;
   const failText = (error: unknown) => {
     textFailure ??= { error };
-    inbox.fail(error);
+    // The clauses already flushed are spoken to their end first (their `flush_done`): only the
+    // text after the last flush, never asked for, is cancelled.
+    if (flushesAnswered()) inbox.fail(error);
   };
   // Our own text pieces are not the provider's activity: while a flush is owed, a caller
   // streaming tokens must not hide Cartesia's silence.
@@ -253,6 +260,8 @@ async function* onSocket(
           yield { data: NO_AUDIO, format: request.format, clausesDone: done };
           deadlines.setPaused(false);
         }
+        // The caller's text failed: the clauses it flushed are spoken, the rest is cancelled.
+        if (textFailure && flushesAnswered()) throw textFailure.error;
       }
       if (step.done) {
         if (input.doneEarly) {
