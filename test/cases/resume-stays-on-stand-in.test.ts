@@ -4,7 +4,8 @@
  * asked for the later sentences of that call (a stutter on each sentence, and each sentence
  * billed twice, when its look-ahead was thrown away and asked of it again), and the look-ahead
  * it was fetching is cancelled and asked of the replacement once. It is asked again in the same
- * call only when the replacement fails too, and the next call is routed as usual.
+ * call only when the replacement fails too, and the next call is routed as usual. The same holds
+ * for the TTS stage of voiceTurn().
  *
  * The servers speak the wire on their own (node:http OpenAI-compatible `/audio/speech`, a
  * Cartesia `/tts/websocket`), with none of voxroute's mocks. A provider cuts a sentence once its
@@ -14,9 +15,19 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import type { AudioChunk, RoutedStream, RouterConfig } from '../../src/index.js';
+import { type AudioChunk, type RoutedStream, type RouterConfig, voiceTurn } from '../../src/index.js';
 import { sendCartesiaContext } from './wire/cartesia-context.js';
-import { concat, drain, httpServer, pcmSignal, readBody, router, wsServer } from './wire/servers.js';
+import {
+  chatChunk,
+  concat,
+  drain,
+  httpServer,
+  pcmSignal,
+  readBody,
+  router,
+  sseFrames,
+  wsServer,
+} from './wire/servers.js';
 
 const SENTENCES = ['One.', 'Two.', 'Three.', 'Four.', 'Five.', 'Six.', 'Seven.', 'Eight.'];
 const TEXT = SENTENCES.join(' ');
@@ -86,20 +97,25 @@ function routeOf(providers: RouterConfig['providers']): RouterConfig {
   };
 }
 
-/** What the caller heard: the bytes, where each chunk marked `discontinuity` starts (byte offsets), and the attempts. */
-async function heard(stream: RoutedStream<AudioChunk>) {
-  const { items, error } = await drain<AudioChunk>(stream);
+/** Where each chunk marked `discontinuity` starts, as byte offsets into the audio heard. */
+function switchesOf(chunks: readonly AudioChunk[]): number[] {
   const switches: number[] = [];
   let at = 0;
-  for (const c of items) {
+  for (const c of chunks) {
     if (c.discontinuity) switches.push(at);
     at += c.data.byteLength;
   }
+  return switches;
+}
+
+/** What the caller heard: the bytes, where each chunk marked `discontinuity` starts (byte offsets), and the attempts. */
+async function heard(stream: RoutedStream<AudioChunk>) {
+  const { items, error } = await drain<AudioChunk>(stream);
   const result = await stream.result;
   return {
     error,
     bytes: concat(items.map((c) => c.data)),
-    switches,
+    switches: switchesOf(items),
     provider: result.provider,
     attempts: result.attempts.map((a) => [a.provider, a.outcome]),
   };
@@ -250,6 +266,71 @@ describe('resume-stays-on-stand-in', () => {
     expect(h.switches).toEqual([6000]);
     expect(h.attempts).toEqual([
       ['c', 'failed'],
+      ['b', 'success'],
+    ]);
+  });
+
+  it("resume-stays-on-stand-in: voiceTurn's TTS stage: the reply's sentences stay on the provider that took over", async () => {
+    const asked: Asked = [];
+    // STT (batch) and chat on one OpenAI-compatible server; the reply comes one sentence a delta.
+    const llm = await httpServer(async (req, res) => {
+      await readBody(req);
+      if (req.url?.endsWith('/audio/transcriptions')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ text: 'Count to four.' }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(
+        sseFrames([
+          chatChunk({ role: 'assistant', content: '' }),
+          ...SENTENCES.slice(0, 4).map((s, i) => chatChunk({ content: i === 0 ? s : ` ${s}` })),
+          chatChunk({}, 'stop'),
+          '[DONE]',
+        ]),
+      );
+    });
+    const a = await speechServer('a', asked, [1]);
+    const b = await speechServer('b', asked, []);
+    const r = router({
+      providers: {
+        l: {
+          kind: 'openai-compatible',
+          baseUrl: `${llm.url}/v1`,
+          chat: { models: { f: 'm' } },
+          stt: { model: 'w', streaming: false },
+        },
+        a: speech(a.url),
+        b: speech(b.url),
+      },
+      routes: {
+        stt: { providers: ['l'] },
+        chat: { providers: ['l'] },
+        tts: { providers: ['a', 'b'], strategy: 'priority', midStream: 'resume' },
+      },
+    });
+    async function* mic() {
+      for (let i = 0; i < 3; i++) yield new Uint8Array(3200);
+    }
+    const turn = voiceTurn(r, {
+      audio: mic(),
+      format: { encoding: 'pcm_s16le', sampleRate: 16_000 },
+      messages: [],
+      model: 'f',
+      voice: 'agent',
+    });
+    const chunks: AudioChunk[] = [];
+    for await (const e of turn) if (e.type === 'audio') chunks.push(e.chunk);
+    // Streamed text: the first clause goes at once, the rest of the reply (read meanwhile) as the next.
+    const clauses = ['One.', 'Two. Three. Four.'];
+    expect(asked).toEqual([['a', 'One.'], ['a', clauses[1]], ...clauses.map((s) => ['b', s])]);
+    expect(concat(chunks.map((c) => c.data))).toEqual(
+      concat([cutPart('a', 'One.'), ...spoken('b', clauses)]),
+    );
+    expect(switchesOf(chunks)).toEqual([6000]);
+    const result = await turn.result;
+    expect(result.stages.tts!.attempts.map((x) => [x.provider, x.outcome])).toEqual([
+      ['a', 'failed'],
       ['b', 'success'],
     ]);
   });
