@@ -18,15 +18,15 @@ export function startAfterLoad<T>(loading: Promise<void>, made: CandidateStart<T
   return {
     ...rest,
     startsClock: true,
-    start: (attempt, standIn, ready) => ({
+    start: (attempt, ready) => ({
       [Symbol.asyncIterator]: () =>
         new AfterLoad<T>(loaded(loading, attempt.signal), () => {
-          if (startsClock) return start(attempt, standIn, ready);
+          if (startsClock) return start(attempt, ready);
           const startClock = () => ready?.();
           // A provider that answers only after the whole input: its clock starts when the input ends.
           if (inputEnded) inputEnded.then(startClock, startClock);
           else startClock();
-          return start(attempt, standIn);
+          return start(attempt);
         }),
     }),
   };

@@ -45,10 +45,6 @@ export interface Running<T> {
   cold: false | 'first' | 'idle';
   /** Index of the candidate in `run.candidates`. */
   index: number;
-  /** Stands in for an earlier candidate that failed at `position` (see {@link RouteCandidate.start}). */
-  standIn: boolean;
-  /** The call's position when the attempt started (0 without {@link RouteRun.position}). */
-  position: number;
   /** Resolves when the attempt's clock starts (`t0` set): at once, or at its `ready` (see {@link RouteCandidate.startsClock}). */
   clockStarted: Promise<void>;
   /** False until the clock started. */
@@ -214,11 +210,10 @@ export class AttemptCall<T> implements OrderState {
 
   /** Starts the next candidate, if any (`hedge`: beside the one running). */
   startNext(hedge: boolean): Running<T> | undefined {
-    const next = this.order.take();
-    if (next === undefined) return undefined;
+    const index = this.order.take();
+    if (index === undefined) return undefined;
     const { run, attempts, callAbort } = this;
     const { clock, tracker } = run;
-    const { index, standIn, position: pos } = next;
     const c = run.candidates[index]!;
     // A call's only candidate cannot be followed or raced by another: it runs on the call's signal.
     const abort = run.candidates.length > 1 ? new AbortLink() : undefined;
@@ -255,8 +250,6 @@ export class AttemptCall<T> implements OrderState {
       acquired: c.health?.tryAcquire() ?? false,
       ended: false,
       index,
-      standIn,
-      position: pos,
       clockStarted: STARTED,
       timing: !c.startsClock,
       callerTimeout: undefined,
@@ -301,7 +294,7 @@ export class AttemptCall<T> implements OrderState {
       // RouterOptions.WebSocket reaches WebSocket adapters (e.g. so msw's ws API can intercept).
       if (run.webSocket) context.webSocket = run.webSocket;
       r.context = context;
-      r.iterator = c.start(context, r.standIn, ready)[Symbol.asyncIterator]();
+      r.iterator = c.start(context, ready)[Symbol.asyncIterator]();
       const firstItem = r.iterator.next();
       if (c.startsClock) {
         // The provider can answer only once it has had enough input: the clock starts there.

@@ -282,8 +282,6 @@ export async function* drive<T>(
         call.end(winner);
         running.length = 0;
         c.health?.recordSuccess();
-        // A stand-in took over where a provider failed; past that point the route's order applies again.
-        if (winner.standIn && run.unfinished?.() && call.position() !== winner.position) continue;
         call.finish(c.provider, callTtfc);
         return;
       } catch (raw) {

@@ -11,9 +11,8 @@ import type { Logger } from './router-types.js';
  * capability. The planner asks it, for each provider of the route, how that provider would serve
  * the call (`candidate`); the attempt loop then drives the hooks: `isEmpty` before any provider,
  * `onDelivered` for each item the caller gets, `textOf` for MidStreamError's partial text,
- * `markResumed` on the first item after a mid-stream switch of provider, `position` and
- * `unfinished` to hand a call back to the route's order after a stand-in, `release` once the
- * call ended.
+ * `markResumed` on the first item after a mid-stream switch of provider, `position` to rule a
+ * provider out only where it failed, `release` once the call ended.
  */
 export interface CapabilityCall<T, C extends Capability = Capability>
   extends Pick<
@@ -26,7 +25,6 @@ export interface CapabilityCall<T, C extends Capability = Capability>
     | 'release'
     | 'joinText'
     | 'position'
-    | 'unfinished'
     | 'canResume'
     | 'toolCalls'
     | 'complete'

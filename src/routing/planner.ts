@@ -328,7 +328,6 @@ export class RoutePlanner {
       release: call.release,
       joinText: call.joinText,
       position: call.position,
-      unfinished: call.unfinished,
     };
   }
 

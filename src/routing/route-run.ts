@@ -34,12 +34,11 @@ export interface RouteCandidate<T> {
   /** Deadlines handed to the adapter's transport. */
   deadlines: Deadlines;
   /**
-   * Starts the attempt: an iterable of output items, already in the caller's shape. `standIn`:
-   * the attempt stands in for a provider earlier in the order that failed at the call's
-   * current {@link RouteRun.position}; it ends once the position has moved on (TTS: after the
-   * sentence it took over), and the call goes back to the route's order.
+   * Starts the attempt: an iterable of output items, already in the caller's shape, from the
+   * call's current {@link RouteRun.position} to the end of the call. `ready`: see
+   * {@link startsClock}.
    */
-  start(attempt: AttemptContext, standIn?: boolean, ready?: () => void): AsyncIterable<T>;
+  start(attempt: AttemptContext, ready?: () => void): AsyncIterable<T>;
   /**
    * True when the attempt itself says when its provider has had enough input to answer (TTS of
    * streamed text: the first clause end handed to the adapter): it calls `start`'s `ready`
@@ -176,15 +175,14 @@ export interface RouteRun<T> {
   /**
    * Where the call's output stands, a number that only grows (TTS: sentences fully delivered).
    * With it, a failure after output rules a provider out only at that position: the call
-   * continues on the first provider of the route's order whose circuit breaker lets calls
-   * through and that has not failed at this position, and a stand-in (see
-   * {@link RouteCandidate.start}) hands back to the route's order once the position moved on.
-   * A provider is then ruled out for the rest of the call only by its breaker. Without it, a
-   * provider that failed after output is not tried again in the call.
+   * continues on the first provider of the call's order (see CandidateOrder: the route's
+   * order, each provider that failed in this call moved to the back) whose circuit breaker
+   * lets calls through and that has not failed at this position; that provider keeps the rest
+   * of the call until it fails in turn. A provider is ruled out for the rest of the call only
+   * by its breaker. Without it, a provider that failed after output is not tried again in the
+   * call.
    */
   position?: () => number;
-  /** True while the call has output still to produce (checked when a stand-in attempt ends). */
-  unfinished?: () => boolean;
   /** Called once when the call ends, however it ends (the capability's glue releases its input: tts stops reading the caller's text, stt returns the caller's audio iterator). */
   release?: () => void;
 }

@@ -17,8 +17,8 @@ export interface SentenceJob {
 
 /**
  * An attempt's audio, sentence after sentence from `first`: each sentence's queue is read to
- * its end, then the next. Unless `standIn`, sentence i+1 is requested (`requests.jobFor`) when
- * sentence i's first chunk arrives (look-ahead of one). A stand-in speaks one sentence, then ends.
+ * its end, then the next. Sentence i+1 is requested (`requests.jobFor`) when sentence i's first
+ * chunk arrives (look-ahead of one).
  *
  * A hand-written iterator rather than an async generator, and a {@link Takeable}: within a
  * sentence a chunk passes by plain calls (`take()` reads the sentence's queue), with no promise
@@ -51,7 +51,6 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
     first: number,
     private readonly requests: SentenceRequests,
     private readonly signal: AbortSource,
-    private readonly standIn: boolean,
   ) {
     this.#i = first;
   }
@@ -97,7 +96,7 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
         return r;
       }
       this.#queue = undefined;
-      if (this.#endSentence()) return DONE;
+      this.#endSentence();
     }
     // Set before the call: the step may end before its first await (then its finally clears it).
     this.#opening = true;
@@ -155,9 +154,8 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
         if (queue) {
           // Look-ahead of one sentence: the next one is requested when this one's first
           // byte arrives, and buffered until this one has been delivered (no gap).
-          // A stand-in speaks one sentence only: no look-ahead; nor is there any after the
-          // last sentence of a text given whole.
-          if (!this.standIn && !this.progress.endsBefore(i + 1))
+          // There is none after the last sentence of a text given whole.
+          if (!this.progress.endsBefore(i + 1))
             void queue.firstChunk.then(() => {
               if (!this.signal.aborted) this.requests.jobFor(i + 1);
             });
@@ -174,10 +172,7 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
         // Only a sentence with nothing to speak (no queue) gets here: a request that ends
         // without a whole sample fails in its CallerAudio step (an empty answer), so it is never
         // counted as delivered.
-        if (this.#endSentence()) {
-          this.#found = DONE;
-          return;
-        }
+        this.#endSentence();
       }
     } catch (error) {
       if (this.#ended) return;
@@ -191,21 +186,14 @@ export class SentenceAttempt implements AsyncIterableIterator<AudioChunk>, Takea
     }
   }
 
-  /** Sentence `#i` was delivered; true when the attempt ends here (a stand-in). */
-  #endSentence(): boolean {
+  /** Sentence `#i` was delivered: the attempt goes on to the next one. */
+  #endSentence(): void {
     const i = this.#i;
     this.progress.delivered = i + 1;
     this.progress.cut = undefined;
     this.requests.jobs.delete(i);
     this.#job = undefined;
-    // Standing in for a provider that failed at this sentence: the route's order takes the
-    // call back from the next one.
-    if (this.standIn) {
-      this.#end();
-      return true;
-    }
     this.#i = i + 1;
-    return false;
   }
 
   /** The attempt ended: look-ahead requests still running are no longer wanted. */

@@ -38,9 +38,11 @@ export const DEFAULT_TTS_FORMAT: Readonly<AudioFormat> = Object.freeze({
  * of the same provider and voice before the route's midStream rule applies. A provider that
  * fails mid-utterance (midStream 'resume') is replaced from the first sentence not fully
  * delivered, and a sentence cut mid-way resumes after its last word fully heard, where the
- * provider sent word timestamps. The replacement stands in for that sentence only when it
- * speaks sentence by sentence: the next sentence goes to the route's order again, minus the
- * providers whose circuit breaker is open (a provider is ruled out only by its breaker). Audio reaches the caller in whole samples in
+ * provider sent word timestamps. The replacement keeps the rest of the call: the provider that
+ * failed goes to the back of the call's order, and is asked again in this call only once the
+ * providers before it failed too (or their circuit breakers are open). Its look-ahead request,
+ * in flight or answered, is cancelled, and that sentence is asked of the replacement once.
+ * Audio reaches the caller in whole samples in
  * `request.format` (each chunk's `format`: a frozen copy of it, the same object for the whole
  * call, or DEFAULT_TTS_FORMAT itself); the first chunk after a switch of provider is marked
  * `discontinuity: true`. Text with nothing to speak (no letter or digit: only white space,
@@ -72,7 +74,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
         // Streamed text: the attempt starts at the first word; its clocks when the provider has
         // been given enough text to speak (RouteCandidate.startsClock).
         startsClock: streamed,
-        start: (attempt, standIn, ready = noop) => {
+        start: (attempt, ready = noop) => {
           const ask: SpeechAsk = {
             tts,
             attempt,
@@ -111,7 +113,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
           }
           const first = progress.delivered;
           const requests = new SentenceRequests(progress, first, ready, ask);
-          return new SentenceAttempt(progress, first, requests, attempt.signal, standIn === true);
+          return new SentenceAttempt(progress, first, requests, attempt.signal);
         },
       };
     },
@@ -120,7 +122,6 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
       return speech === undefined ? progress.hasSpeech().then((has) => !has) : !speech;
     },
     position: () => progress.delivered,
-    unfinished: () => !progress.finished,
     callerError: () => progress.failure,
     markResumed,
     // However the call ends (done, failed, aborted, or the caller broke out: barge-in), the

@@ -29,8 +29,8 @@ export interface Attempt {
 /**
  * What a routed call did: the provider that served it (after a switch mid-stream, the one that
  * served the end), every attempt in order (a TTS call resumed mid-stream may list a provider
- * more than once: it goes back to the route's order after a stand-in), the time from the call
- * to its first chunk (ms) and the call's whole duration (ms).
+ * more than once: a provider that failed is asked again once the one that took over failed too),
+ * the time from the call to its first chunk (ms) and the call's whole duration (ms).
  */
 export interface RouteResult {
   /** Name of the provider that served the call (after a switch mid-stream, the one that served the end). */

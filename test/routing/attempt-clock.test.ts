@@ -31,7 +31,7 @@ function clocked(provider: string, firstChunkMs: number) {
     deadlines: {},
     starts: 0,
     startsClock: true,
-    start(attempt, _standIn, ready) {
+    start(attempt, ready) {
       c.starts++;
       c.signal = attempt.signal;
       return (async function* () {

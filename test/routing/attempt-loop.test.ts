@@ -9,7 +9,6 @@ import {
   TimeoutError,
 } from '../../src/errors/index.js';
 import type { AbortSource } from '../../src/internal/abort-link.js';
-import type { AttemptContext } from '../../src/providers/types.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
 import type { CandidateHealth, RouteCandidate } from '../../src/routing/route-run.js';
 import { routedStream } from '../../src/routing/routed-stream.js';
@@ -346,9 +345,9 @@ describe('cold starts', () => {
   });
 });
 
-describe('the attempt loop with positions (TTS sentences): a provider is ruled out only by its breaker', () => {
-  /** Three sentences; `position` counts those delivered. A candidate speaks from `position` on. */
-  function sentences(failAt: Record<string, number>) {
+describe("the attempt loop with positions (TTS sentences): a provider that failed goes to the back of the call's order", () => {
+  /** Four sentences; `position` counts those delivered. A candidate speaks from `position` on. */
+  function sentences(failAt: Record<string, number[]>) {
     let position = 0;
     const started: string[] = [];
     const healthOf = (open: boolean): CandidateHealth => ({
@@ -365,19 +364,19 @@ describe('the attempt loop with positions (TTS sentences): a provider is ruled o
       firstChunkMs: 0,
       deadlines: {},
       health: healthOf(open),
-      start(_attempt: AttemptContext, standIn?: boolean) {
-        started.push(`${provider}${standIn ? ' (stand-in)' : ''} @${position}`);
+      start() {
+        started.push(`${provider} @${position}`);
         return (async function* () {
-          while (position < 3) {
+          while (position < 4) {
             const i = position;
             yield `${provider}:s${i}a`;
-            if (failAt[provider] === i) {
-              delete failAt[provider];
+            const fails = failAt[provider];
+            if (fails?.[0] === i) {
+              fails.shift();
               throw new ProviderError('reset', { provider, retryable: true });
             }
             yield `${provider}:s${i}b`;
             position = i + 1;
-            if (standIn) return;
           }
         })();
       },
@@ -385,33 +384,86 @@ describe('the attempt loop with positions (TTS sentences): a provider is ruled o
     return { make, started, position: () => position };
   }
 
-  it('a failure mid-sentence: the next healthy provider stands in for that sentence, then the first one is back', async () => {
-    const s = sentences({ a: 1 });
+  it('a failure mid-sentence: the next healthy provider keeps the rest of the call; the failed one is not asked again', async () => {
+    const s = sentences({ a: [1] });
     const run = fakeRun([s.make('a'), s.make('c', true), s.make('b')], {
       capability: 'tts',
       resumable: true,
       position: s.position,
-      unfinished: () => s.position() < 3,
     });
     const stream = routedStream(run);
     const { items, error } = await collect(stream);
     expect(error).toBeUndefined();
-    expect(items).toEqual(['a:s0a', 'a:s0b', 'a:s1a', 'b:s1a', 'b:s1b', 'a:s2a', 'a:s2b']);
-    // c's breaker is open: never started. b stands in for sentence 1 only.
-    expect(s.started).toEqual(['a @0', 'b (stand-in) @1', 'a @2']);
+    expect(items).toEqual(['a:s0a', 'a:s0b', 'a:s1a', 'b:s1a', 'b:s1b', 'b:s2a', 'b:s2b', 'b:s3a', 'b:s3b']);
+    // c's breaker is open: never started. b takes sentence 1 over and keeps the call.
+    expect(s.started).toEqual(['a @0', 'b @1']);
     expect((await stream.result).attempts.map((x) => [x.provider, x.outcome])).toEqual([
       ['a', 'failed'],
       ['b', 'success'],
+    ]);
+  });
+
+  it('the replacement fails later: the first one, at the back since its failure, is asked again where the call stands', async () => {
+    const s = sentences({ a: [0], b: [2] });
+    const run = fakeRun([s.make('a'), s.make('b')], {
+      capability: 'tts',
+      resumable: true,
+      position: s.position,
+    });
+    const stream = routedStream(run);
+    const { items, error } = await collect(stream);
+    expect(error).toBeUndefined();
+    expect(items).toEqual([
+      'a:s0a',
+      'b:s0a',
+      'b:s0b',
+      'b:s1a',
+      'b:s1b',
+      'b:s2a',
+      'a:s2a',
+      'a:s2b',
+      'a:s3a',
+      'a:s3b',
+    ]);
+    expect(s.started).toEqual(['a @0', 'b @0', 'a @2']);
+    expect((await stream.result).attempts.map((x) => [x.provider, x.outcome])).toEqual([
+      ['a', 'failed'],
+      ['b', 'failed'],
       ['a', 'success'],
     ]);
   });
 
+  it('three providers: each one that fails goes behind those that have not failed since', async () => {
+    const s = sentences({ a: [0], b: [1] });
+    const run = fakeRun([s.make('a'), s.make('b'), s.make('c')], {
+      capability: 'tts',
+      resumable: true,
+      position: s.position,
+    });
+    const { items, error } = await collect(routedStream(run));
+    expect(error).toBeUndefined();
+    expect(items).toEqual([
+      'a:s0a',
+      'b:s0a',
+      'b:s0b',
+      'b:s1a',
+      'c:s1a',
+      'c:s1b',
+      'c:s2a',
+      'c:s2b',
+      'c:s3a',
+      'c:s3b',
+    ]);
+    // After b's failure the call's order is c, a, b: c takes over, not a (which failed first).
+    expect(s.started).toEqual(['a @0', 'b @0', 'c @1']);
+  });
+
   it('without positions (chat, STT) a provider that failed after output is not tried again', async () => {
-    const s = sentences({ a: 1 });
+    const s = sentences({ a: [1] });
     const run = fakeRun([s.make('a'), s.make('b')], { capability: 'tts', resumable: true });
     const { items, error } = await collect(routedStream(run));
     expect(error).toBeUndefined();
-    expect(items).toEqual(['a:s0a', 'a:s0b', 'a:s1a', 'b:s1a', 'b:s1b', 'b:s2a', 'b:s2b']);
+    expect(items).toEqual(['a:s0a', 'a:s0b', 'a:s1a', 'b:s1a', 'b:s1b', 'b:s2a', 'b:s2b', 'b:s3a', 'b:s3b']);
     expect(s.started).toEqual(['a @0', 'b @1']);
   });
 });
