@@ -107,7 +107,10 @@ interface Entry {
   hedgeAfterMs: number | undefined;
   /** The first call's TTFC while no warm sample exists (an upper bound), in ms. */
   coldBound: number | undefined;
-  /** Outcomes (samples + errors + caller timeouts) recorded when `coldBound` was: none since means re-try soon. */
+  /**
+   * Outcomes (samples + errors + caller timeouts) recorded when `coldBound` was: none since means
+   * re-try soon.
+   */
   coldBoundAt: number | undefined;
   /** Whether the last outcome (success or failure) was a failure. */
   lastFailed: boolean;
@@ -332,10 +335,11 @@ export class LatencyTracker {
 
   /**
    * While `key`'s only sample is its first call's (see {@link recordSuccess}): that sample in ms,
-   * an upper bound of its TTFC; `retry`: true until another outcome (success, failure or caller-deadline cut) is
-   * recorded, i.e. the latency strategy should re-try it soon; `failed`: true when the latest
-   * outcome since was a failure (the bound then says nothing of what the next call costs: the
-   * planner ranks the key as unmeasured, after those that answered). Undefined otherwise.
+   * an upper bound of its TTFC; `retry`: true until another outcome (success, failure or
+   * caller-deadline cut) is recorded, i.e. the latency strategy should re-try it soon; `failed`:
+   * true when the latest outcome since was a failure (the bound then says nothing of what the
+   * next call costs: the planner ranks the key as unmeasured, after those that answered).
+   * Undefined otherwise.
    */
   coldBound(key: string): { ms: number; retry: boolean; failed: boolean } | undefined {
     const e = this.#entries.get(key);
