@@ -173,14 +173,15 @@ export class AttemptCall<T> implements OrderState {
 
   /**
    * Records attempt `r`, which failed with the caller's own first-chunk deadline (see
-   * {@link Running.callerTimeout}), as cancelled: its wait so far is a lower bound of its time
-   * to first chunk (as for a barge-in), no failure is counted and a probe slot it held is freed.
-   * The attempt keeps its error and outcome `failed` (the caller's deadline did pass).
+   * {@link Running.callerTimeout}), as a censored latency: its wait so far is a lower bound of
+   * its time to first chunk that raises its latency estimate and ends its probe wait
+   * (LatencyTracker.recordCallerTimeout), no failure is counted and a probe slot it held is
+   * freed. The attempt keeps its error and outcome `failed` (the caller's deadline did pass).
    */
   recordCallerTimeout(r: Running<T>): void {
     const { clock, tracker } = this.run;
     if (r.timing)
-      tracker.recordCancelled(r.c.key, r.attempt.durationMs ?? clock.now() - r.t0, clock.now(), {
+      tracker.recordCallerTimeout(r.c.key, r.attempt.durationMs ?? clock.now() - r.t0, clock.now(), {
         decayMs: this.run.ewmaDecayMs,
       });
     r.c.health?.recordFailure({ kind: 'cancelled' });

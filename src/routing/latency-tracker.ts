@@ -51,11 +51,24 @@ export interface LatencySnapshot {
   samples: number;
   /** Failed attempts. */
   errors: number;
+  /**
+   * Attempts cut by the caller's own first-chunk deadline (a per-call `firstChunkTimeoutMs`
+   * shorter than the route's, e.g. a voice turn's budget): not failures (not in `errors` or
+   * `errorRate`), censored latencies (docs/routing.md, "A caller's deadline shorter than the
+   * route's").
+   */
+  callerTimeouts: number;
+  /**
+   * The longest wait cut by a caller's first-chunk deadline since the provider last answered,
+   * in ms: its time to first chunk is at least this. Undefined once it answers (or before any
+   * such cut).
+   */
+  lowerBoundMs: number | undefined;
   /** Share of failed attempts among the recent window of outcomes, in [0, 1]. */
   errorRate: number;
   /** Attempts running now. */
   inFlight: number;
-  /** Monotonic time (ms) of the last sample or failure, if any. */
+  /** Monotonic time (ms) of the last sample, failure or caller-deadline cut, if any. */
   lastUpdateMs: number | undefined;
   /**
    * True while the provider is taken to be down: its last attempts failed in a row, 2 to 4 of
@@ -75,6 +88,10 @@ interface Entry {
   attempts: number;
   samples: number;
   errors: number;
+  /** Attempts cut by the caller's own first-chunk deadline. */
+  callerTimeouts: number;
+  /** The longest such cut since the last answer, in ms (a lower bound of the TTFC). */
+  lowerBound: number | undefined;
   inFlight: number;
   recent: number[];
   recentNext: number;
@@ -90,7 +107,10 @@ interface Entry {
   hedgeAfterMs: number | undefined;
   /** The first call's TTFC while no warm sample exists (an upper bound), in ms. */
   coldBound: number | undefined;
-  /** Outcomes (samples + errors) recorded when `coldBound` was: none since means re-try soon. */
+  /**
+   * Outcomes (samples + errors + caller timeouts) recorded when `coldBound` was: none since means
+   * re-try soon.
+   */
   coldBoundAt: number | undefined;
   /** Whether the last outcome (success or failure) was a failure. */
   lastFailed: boolean;
@@ -137,6 +157,8 @@ export class LatencyTracker {
         attempts: 0,
         samples: 0,
         errors: 0,
+        callerTimeouts: 0,
+        lowerBound: undefined,
         inFlight: 0,
         recent: [],
         recentNext: 0,
@@ -188,9 +210,11 @@ export class LatencyTracker {
     this.#fold(e, ms, now, cold, options.decayMs);
     e.lastUpdate = now;
     e.samples++;
+    // It answered: the waits cut by callers' deadlines before say nothing more.
+    e.lowerBound = undefined;
     if (first) {
       e.coldBound = ms;
-      e.coldBoundAt = e.samples + e.errors;
+      e.coldBoundAt = e.samples + e.errors + e.callerTimeouts;
     }
     // A cold start is not part of the provider's distribution (see the class), but it is an
     // answer: it ends a run of failures.
@@ -209,10 +233,44 @@ export class LatencyTracker {
   recordCancelled(key: string, elapsedMs: number, now: number, options: { decayMs?: number } = {}): void {
     const e = this.#entry(key);
     e.model.recordCensored(elapsedMs, now);
+    this.#foldBound(e, elapsedMs, now, options.decayMs);
+  }
+
+  /**
+   * Records an attempt cut after `waitedMs` by the caller's own first-chunk deadline, shorter
+   * than the route's (docs/routing.md, "A caller's deadline shorter than the route's"). Not a
+   * failure: no outcome in the error rate, no failure run. A censored sample: the provider took
+   * at least `waitedMs`. Beyond the score it is folded into the EWMA as {@link recordCancelled}
+   * does; beyond the knee of the learned distribution it counts as a slow answer of `waitedMs`
+   * among the latest calls, so a run of such cuts moves the distribution the `latency` strategy
+   * ranks by (TailModel.recordCallerTimeout), fading as a run of slow answers does. It is also
+   * the key's latest outcome ({@link lastTriedAt}): a provider cut this way is not probed again
+   * until `probeAfterMs`, and one never measured ranks after the providers that answered. The
+   * longest such wait since the last answer is kept as {@link lowerBound}.
+   */
+  recordCallerTimeout(key: string, waitedMs: number, now: number, options: { decayMs?: number } = {}): void {
+    const e = this.#entry(key);
+    e.model.recordCallerTimeout(waitedMs, now);
+    this.#foldBound(e, waitedMs, now, options.decayMs);
+    e.callerTimeouts++;
+    e.lowerBound = Math.max(e.lowerBound ?? 0, waitedMs);
+    e.lastUpdate = now;
+  }
+
+  /**
+   * The longest wait (ms) of `key` cut by a caller's first-chunk deadline since it last
+   * answered: a lower bound of its TTFC; undefined when none.
+   */
+  lowerBound(key: string): number | undefined {
+    return this.#entries.get(key)?.lowerBound;
+  }
+
+  /** Folds a lower bound `ms` of the TTFC into the EWMA, when it exceeds the score. */
+  #foldBound(e: Entry, ms: number, now: number, decayMs: number | undefined): void {
     const current = scoreOf(e);
     // With no score yet, a lower bound (a barge-in after 5 ms) would become the EWMA's start.
-    if (current === undefined || elapsedMs <= current) return;
-    this.#fold(e, elapsedMs, now, false, options.decayMs);
+    if (current === undefined || ms <= current) return;
+    this.#fold(e, ms, now, false, decayMs);
   }
 
   #fold(e: Entry, ms: number, now: number, coldStart: boolean, decayMs = this.#decayMs): void {
@@ -277,18 +335,26 @@ export class LatencyTracker {
 
   /**
    * While `key`'s only sample is its first call's (see {@link recordSuccess}): that sample in ms,
-   * an upper bound of its TTFC; `retry`: true until another outcome (success or failure) is
-   * recorded, i.e. the latency strategy should re-try it soon; `failed`: true when the latest
-   * outcome since was a failure (the bound then says nothing of what the next call costs: the
-   * planner ranks the key as unmeasured, after those that answered). Undefined otherwise.
+   * an upper bound of its TTFC; `retry`: true until another outcome (success, failure or
+   * caller-deadline cut) is recorded, i.e. the latency strategy should re-try it soon; `failed`:
+   * true when the latest outcome since was a failure (the bound then says nothing of what the
+   * next call costs: the planner ranks the key as unmeasured, after those that answered).
+   * Undefined otherwise.
    */
   coldBound(key: string): { ms: number; retry: boolean; failed: boolean } | undefined {
     const e = this.#entries.get(key);
     if (!e || e.coldBound === undefined) return undefined;
-    return { ms: e.coldBound, retry: e.samples + e.errors === e.coldBoundAt, failed: e.lastFailed };
+    return {
+      ms: e.coldBound,
+      retry: e.samples + e.errors + e.callerTimeouts === e.coldBoundAt,
+      failed: e.lastFailed,
+    };
   }
 
-  /** Monotonic time of the last outcome (success or failure) of `key`, or undefined if never tried. */
+  /**
+   * Monotonic time of the last outcome (success, failure or caller-deadline cut) of `key`, or
+   * undefined if never tried.
+   */
   lastTriedAt(key: string): number | undefined {
     return this.#entries.get(key)?.lastUpdate;
   }
@@ -315,6 +381,8 @@ export class LatencyTracker {
       attempts: e.attempts,
       samples: e.samples,
       errors: e.errors,
+      callerTimeouts: e.callerTimeouts,
+      lowerBoundMs: e.lowerBound,
       errorRate: e.outcomes.length ? failed / e.outcomes.length : 0,
       inFlight: e.inFlight,
       lastUpdateMs: e.lastUpdate,

@@ -160,10 +160,13 @@ export class RoutePlanner {
               const cold = planned[index]!.objectiveMs === undefined ? tracker.coldBound(c.key) : undefined;
               return {
                 index,
-                // A key measured only by its cold first call ranks by that upper bound meanwhile,
+                // A key measured only by its cold first call ranks by that upper bound meanwhile
+                // (or by a longer wait a caller's deadline cut since: it took at least that),
                 // unless its latest outcome is a failure: a failure does not move a latency bound,
                 // so it ranks as unmeasured then (after every provider that answered).
-                scoreMs: planned[index]!.objectiveMs ?? (cold && !cold.failed ? cold.ms : undefined),
+                scoreMs:
+                  planned[index]!.objectiveMs ??
+                  (cold && !cold.failed ? Math.max(cold.ms, tracker.lowerBound(c.key) ?? 0) : undefined),
                 retrySoon: cold?.retry ?? false,
                 lastTriedAt: tracker.lastTriedAt(c.key),
                 inFlight: tracker.inFlightOf(c.key),

@@ -143,7 +143,7 @@ const S_FAIL_AFTER_FAIL = 7;
 /** When the last outcome came in; when the tail counters were last decayed (NaN: never). */
 const S_LAST_OUTCOME_AT = 8;
 const S_COUNTERS_AT = 9;
-/** When the last successful sample came in. */
+/** When the last successful sample (or caller-deadline cut beyond the knee) came in. */
 const S_LAST_AT = 10;
 /** Failures in a row since the last success, and the failure share just before the first of them. */
 const S_FAIL_RUN = 11;
@@ -363,6 +363,23 @@ export class TailModel {
     else hist[bucketOf(Math.max(ms, PRIOR_TAIL_RATIO * knee))]! += 1;
     this.#cached = undefined;
     this.#shapeCached = undefined;
+  }
+
+  /**
+   * Folds in an attempt cut after `ms` by the caller's own first-chunk deadline (shorter than
+   * the route's): a censored sample, as {@link recordCensored}, which beyond the knee also
+   * counts among the calls that started last as a slow answer of `ms` would. A run of such cuts
+   * then moves the distribution to at least `ms`, fading as a run of slow answers does (see
+   * {@link at}), so a provider that keeps running past its callers' deadlines loses its place
+   * and is tried again within seconds. Within the knee the cut says nothing (a caller deadline
+   * tighter than the provider's normal latency) and is ignored.
+   */
+  recordCallerTimeout(ms: number, now: number): void {
+    const knee = this.#shape()?.kneeMs;
+    if (knee === undefined || ms <= knee) return;
+    this.recordCensored(ms, now);
+    this.#pushRecent(ms, now - ms);
+    this.#s[S_LAST_AT] = now;
   }
 
   /** Folds in a failed attempt that took `ms`. */

@@ -99,6 +99,29 @@ describe('tail model', () => {
     expect(steady.at(t + 260)!.p50Ms).toBeCloseTo(200, 6);
   });
 
+  it('caller-deadline cuts beyond the knee count in a run of slow calls (a move to the bound); hedge losers and cuts within the knee do not', () => {
+    const t = 401 * 40;
+    // One stall in five: four cuts in a row at 300 ms (a caller's deadline) are taken for a move
+    // to at least 300 ms; one is not.
+    const cut = model(400, 50, 5);
+    const base = cut.summary()!.p50Ms;
+    cut.recordCallerTimeout(300, t + 300);
+    expect(cut.at(t + 300)!.p50Ms).toBe(base);
+    for (let i = 1; i < 4; i++) cut.recordCallerTimeout(300, t + 300 + i * 340);
+    expect(cut.at(t + 300 + 3 * 340)!.p50Ms).toBeCloseTo(300, 6);
+    // Faded 5 s later to within 1/e of the move.
+    expect(cut.at(t + 300 + 3 * 340 + 5_000)!.p50Ms).toBeCloseTo(base + (300 - base) / Math.E, 6);
+    // The same waits as hedge losers (recordCensored) make no move.
+    const lost = model(400, 50, 5);
+    for (let i = 0; i < 4; i++) lost.recordCensored(300, t + 300 + i * 340);
+    expect(lost.at(t + 300 + 3 * 340)!.p50Ms).toBe(base);
+    // Cuts within the knee (a caller deadline tighter than the provider's normal latency) say nothing.
+    const tight = model(400, 50, 5);
+    const before = tight.summary();
+    for (let i = 0; i < 4; i++) tight.recordCallerTimeout(20, t + 20 + i * 40);
+    expect(tight.at(t + 140)).toEqual(before);
+  });
+
   it('parallel-calls-slow-answers-last: a move is read from the calls that started last, not from the answers that came last', () => {
     const t = 401 * 40;
     // Two calls stall (started at t and t + 50) while one started after them answers fast: the
