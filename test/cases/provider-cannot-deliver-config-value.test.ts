@@ -4,7 +4,8 @@
  * path alike: kind `openai` answers `pcm` speech at 24 kHz whatever is asked (the request has no
  * rate field), so a `tts.sampleRate` other than 24000 would label 24 kHz bytes with another rate
  * and play them slowed down with no error; and its tts-1/tts-1-hd models do not stream SSE. Kind
- * `openai-compatible` keeps both settings (self-hosted servers differ). The speech server speaks
+ * `openai-compatible` keeps both settings (self-hosted servers differ). A SageMaker endpoint
+ * spoken to with Cartesia's wire (payload "cartesia") takes only Cartesia's sample rates. The speech server speaks
  * OpenAI's wire on its own and counts every request.
  */
 import { describe, expect, it } from 'vitest';
@@ -112,5 +113,52 @@ describe('provider cannot deliver a config value', () => {
       expect(parseConfig(input).providers.oa).toEqual(fastParseConfig(input)?.providers.oa);
       expect(fastParseConfig(input)).toBeDefined();
     }
+  });
+
+  it.each([11_025, 32_000, 12_000])(
+    'kind sagemaker, payload "cartesia", tts.sampleRate %i (not a rate Cartesia serves): ConfigError at providers.sm.tts.sampleRate',
+    (sampleRate) => {
+      const input = {
+        providers: {
+          sm: {
+            kind: 'sagemaker',
+            region: 'us-east-1',
+            endpointName: 'sonic',
+            tts: { payload: 'cartesia', voices: { agent: 'v' }, sampleRate },
+          },
+        },
+        routes: { tts: { providers: ['sm'] } },
+      } as RouterConfig;
+      expect(configErrorOf(() => createRouter(input)).issues).toEqual([
+        {
+          path: ['providers', 'sm', 'tts', 'sampleRate'],
+          message:
+            'must be one of Cartesia\'s rates with payload "cartesia": 8000, 16000, 22050, 24000, 44100, 48000 Hz',
+        },
+      ]);
+    },
+  );
+
+  it('kind sagemaker: Cartesia\'s rates pass with payload "cartesia", and any rate with "raw-pcm"', () => {
+    const input = (payload: string, sampleRate: number) =>
+      ({
+        providers: {
+          sm: {
+            kind: 'sagemaker',
+            region: 'us-east-1',
+            endpointName: 'e',
+            tts: { payload, voices: { agent: 'v' }, sampleRate },
+          },
+        },
+        routes: {},
+      }) as RouterConfig;
+    for (const rate of [8000, 16_000, 22_050, 24_000, 44_100, 48_000]) {
+      expect(
+        (parseConfig(input('cartesia', rate)).providers.sm as { tts: { sampleRate: number } }).tts.sampleRate,
+      ).toBe(rate);
+    }
+    expect(
+      (parseConfig(input('raw-pcm', 32_000)).providers.sm as { tts: { sampleRate: number } }).tts.sampleRate,
+    ).toBe(32_000);
   });
 });
