@@ -145,7 +145,7 @@ export function nonEmptyStringSchema(description: string) {
 }
 
 /**
- * A language a provider section sends when a request gives none: a BCP 47 tag (`en`, `en-US`,
+ * A language a provider section sends when a request gives none: a BCP 47 tag of a registered language (`en`, `en-US`,
  * `multi`), checked by the same rule as a request's `language` ({@link isLanguageTag}).
  */
 export function languageSchema(description: string) {

@@ -227,7 +227,7 @@ export type OpenAIProviderConfig = {
          */
         streamFormat?: 'audio' | 'sse' | undefined;
         /**
-         * Sample rate in Hz of the server's "pcm" output (a WAV header states its own). Default 24000, OpenAI's rate.
+         * Sample rate in Hz of the server's "pcm" output (a WAV header states its own). Default 24000, OpenAI's rate; kind "openai" takes only 24000 (OpenAI's pcm is always 24 kHz).
          */
         sampleRate?: number | undefined;
       }
@@ -296,7 +296,7 @@ export type OpenAICompatibleProviderConfig = {
          */
         streamFormat?: 'audio' | 'sse' | undefined;
         /**
-         * Sample rate in Hz of the server's "pcm" output (a WAV header states its own). Default 24000, OpenAI's rate.
+         * Sample rate in Hz of the server's "pcm" output (a WAV header states its own). Default 24000, OpenAI's rate; kind "openai" takes only 24000 (OpenAI's pcm is always 24 kHz).
          */
         sampleRate?: number | undefined;
       }

@@ -8,6 +8,7 @@ import {
   ANTHROPIC_VERSION,
 } from '../providers/anthropic/options.js';
 import { OPENAI_BASE_URL, OPENAI_PCM_SAMPLE_RATE } from '../providers/openai/config.js';
+import { openaiTtsWireIssues } from '../providers/openai/wire-fixed.js';
 import { CAPABILITIES } from './capability.js';
 import { checkConfigReferences } from './cross-checks.js';
 import { DEFAULT_HEALTH_KEY_PREFIX } from './health.js';
@@ -214,6 +215,8 @@ function provider(value: unknown): Plain {
     for (const name of ['chat', 'tts', 'stt'] as const) {
       if (name in source) out[name] = openaiSection(name, source[name], kind === 'openai-compatible');
     }
+    // What OpenAI cannot deliver (a tts.sampleRate other than 24000...): the schema reports it.
+    need(kind === 'openai-compatible' || openaiTtsWireIssues(out.tts).length === 0);
     if (out.apiKey !== undefined) noReserved(out, ['authorization']);
     return out;
   }

@@ -31,7 +31,7 @@ export interface VoiceTurnRequest {
     /** Route of the text-to-speech stage. Default: `'tts'`. */
     tts?: string;
   };
-  /** BCP 47 language of the turn, given to stt and tts. */
+  /** BCP 47 tag of a registered language for the turn, given to stt and tts (else RequestError on `language`). */
   language?: string;
   /**
    * Partial transcripts from the STT stage as `transcript` events before the finals (live

@@ -156,8 +156,9 @@ export interface RouteRun<T> {
   toolCalls?: (attempt: AttemptContext | undefined) => PartialToolCall[];
   /**
    * With `resumable`: true when a failure after output leaves nothing for another provider to
-   * produce (stt: the caller's audio has ended and every byte of it that is not digital silence
-   * is covered by a final delivered). The call then ends with what was delivered: the failing
+   * produce (stt: the caller's audio has ended, a final with text was delivered, no partial with
+   * text came since the last final, and every byte of the audio that is not digital silence is
+   * covered by a final delivered). The call then ends with what was delivered: the failing
    * provider is charged, no other is started. Absent: false.
    */
   complete?: () => boolean;

@@ -50,10 +50,22 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
       sampleRate: request.format.sampleRate,
     });
   };
-  /** Audio read beyond the last final, other than digital silence: what a transcript may still come for. */
+  /** True once a final with text was delivered: the provider transcribed something. */
+  let transcribed = false;
+  /**
+   * True while a partial with text was delivered after the last final: the provider was hearing
+   * an utterance it never finished, whatever the audio's bytes (it may be hearing words in what
+   * looks like silence), so its failure would lose that utterance.
+   */
+  let partialPending = false;
+  /**
+   * What a transcript may still come for: a partial since the last final, or audio read beyond
+   * the last final other than digital silence.
+   */
   const untranscribed = () =>
-    audio.totalBytes > replayFrom &&
-    !audio.everyFrom(replayFrom, (bytes) => isDigitalSilence(request.format, bytes));
+    partialPending ||
+    (audio.totalBytes > replayFrom &&
+      !audio.everyFrom(replayFrom, (bytes) => isDigitalSilence(request.format, bytes)));
   return {
     capability: 'stt',
     // Audio with no whole sample (nothing, or one stray byte of PCM s16le) has nothing to hear:
@@ -120,11 +132,17 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
     release: () => void audio.close().catch(() => {}),
     // A mid-stream failure continues on the next provider only from a known end of the last final.
     canResume: () => replayKnown,
-    // The caller's audio ended and all of it was transcribed: a failure now loses nothing.
-    complete: () => replayKnown && audio.ended && !untranscribed(),
+    // The caller's audio ended and all of it was transcribed: a failure now loses nothing. Not
+    // before a final with text: a provider that fails having delivered only partials or markers
+    // has transcribed nothing, silent audio or not (the next provider hears it all; decisions.md
+    // "STT: a failure before any final is a failure, silent audio too").
+    complete: () => transcribed && replayKnown && audio.ended && !untranscribed(),
     onDelivered: (e) => {
+      if (e.type === 'partial' && e.text !== '') partialPending = true;
       // An end-of-speech marker (empty text, no times) says nothing about where words ended.
       if (e.type !== 'final' || e.text === '') return;
+      transcribed = true;
+      partialPending = false;
       if (e.endMs === undefined || !Number.isFinite(e.endMs)) {
         replayKnown = false;
         return;

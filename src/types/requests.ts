@@ -50,7 +50,11 @@ export interface TtsRequest extends CallOptions {
    * it, so changing this object later does not change the call.
    */
   format?: AudioFormat;
-  /** BCP 47 language tag, e.g. `'en'`. */
+  /**
+   * BCP 47 language tag of a registered language, e.g. `'en'`, `'en-US'` (or Deepgram's `'multi'`).
+   * A malformed tag (`'en_US'`) or an unknown language (`'english'`, `'zz'`): RequestError on
+   * `language`, before any provider is contacted.
+   */
   language?: string;
   /**
    * Speaking rate multiplier, 0.25 to 4 (outside: RequestError); 1 is normal. Sent as given to
@@ -75,7 +79,11 @@ export interface SttRequest extends CallOptions {
   audio: AsyncIterable<Uint8Array | AudioChunk>;
   /** Encoding and sample rate (Hz) of `audio`. */
   format: AudioFormat;
-  /** BCP 47 language tag, e.g. `'en'`. */
+  /**
+   * BCP 47 language tag of a registered language, e.g. `'en'`, `'en-US'` (or Deepgram's `'multi'`).
+   * A malformed tag (`'en_US'`) or an unknown language (`'english'`, `'zz'`): RequestError on
+   * `language`, before any provider is contacted.
+   */
   language?: string;
   /** Emit partial transcripts as well as finals. Default: false. */
   interim?: boolean;

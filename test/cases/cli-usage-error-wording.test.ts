@@ -75,7 +75,7 @@ describe('CLI usage errors name their command', () => {
     expect(await runIn(dir, 'stt', 'short.wav', '--language', 'english!!')).toEqual({
       code: EXIT_USAGE,
       stdout: '',
-      stderr: `voxroute: stt: Invalid request field 'language': expected a BCP 47 language tag such as 'en' or 'en-US', got "english!!"\n`,
+      stderr: `voxroute: stt: Invalid request field 'language': expected a BCP 47 language tag of a known language, such as 'en' or 'en-US', got "english!!"\n`,
     });
   });
 

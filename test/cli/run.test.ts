@@ -200,7 +200,7 @@ describe('runCli', () => {
       expect(await runIn(dir, 'stt', 'short.wav', '--language', 'english!!')).toEqual({
         code: 2,
         stdout: '',
-        stderr: `voxroute: stt: Invalid request field 'language': expected a BCP 47 language tag such as 'en' or 'en-US', got "english!!"\n`,
+        stderr: `voxroute: stt: Invalid request field 'language': expected a BCP 47 language tag of a known language, such as 'en' or 'en-US', got "english!!"\n`,
       });
     });
   });

@@ -295,11 +295,21 @@ describe('fastParseConfig (the zod-free path of parseConfig)', () => {
         tts: section(
           fc.record(
             {
-              model: maybe(fc.constant('kokoro')),
+              // tts-1 with stream format "sse" on kind openai: an issue (tts-1 streams no SSE).
+              model: maybe(fc.oneof({ weight: 9, arbitrary: fc.constant('kokoro') }, fc.constant('tts-1'))),
               voices: idMap,
               responseFormat: mostly(fc.constantFrom('pcm', 'wav'), 'mp3'),
               streamFormat: maybe(fc.constantFrom('audio', 'sse')),
-              sampleRate: mostly(fc.integer({ min: 8000, max: 192_000 }), 7999, 192_001, 16_000.5),
+              // Kind openai takes only 24000 (OpenAI's pcm rate); kind openai-compatible any rate.
+              sampleRate: mostly(
+                fc.oneof(
+                  { weight: 3, arbitrary: fc.constant(24_000) },
+                  fc.integer({ min: 8000, max: 192_000 }),
+                ),
+                7999,
+                192_001,
+                16_000.5,
+              ),
             },
             { requiredKeys: ['voices'] },
           ),

@@ -33,7 +33,7 @@ describe('provider config language', () => {
     '%j is a ConfigError at every section language, never quoted',
     (bad) => {
       const error = configErrorOf(() => parseConfig({ providers: providers(bad), routes: {} }));
-      const message = "must be a BCP 47 language tag such as 'en' or 'en-US'";
+      const message = "must be a BCP 47 language tag of a known language, such as 'en' or 'en-US'";
       const expected = typeof bad === 'string' ? message : 'expected a string, got a number';
       expect(error.issues).toEqual(PATHS.map((path) => ({ path, message: expected })));
       if (typeof bad === 'string' && bad.length > 2) expect(error.message).not.toContain(bad);

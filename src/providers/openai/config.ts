@@ -12,15 +12,12 @@ import {
 import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
 import { secretSchema } from '../../config-fields/secret.js';
 import { lazySchema } from '../../internal/zod.js';
+import { OPENAI_PCM_SAMPLE_RATE, openaiTtsWireIssues } from './wire-fixed.js';
 
 /** Base URL of OpenAI's API, the default `baseUrl` of a provider of kind `openai`. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
-/**
- * Sample rate of OpenAI's `pcm` speech: "raw samples in 24kHz (16-bit signed, low-endian)"
- * (OpenAI text-to-speech guide; PROTOCOLS.md 2.3).
- */
-export const OPENAI_PCM_SAMPLE_RATE = 24_000;
+export { OPENAI_PCM_SAMPLE_RATE } from './wire-fixed.js';
 
 const chatSection = () =>
   sectionSchema('Chat completions through POST {baseUrl}/chat/completions with stream: true.', () => ({
@@ -93,12 +90,12 @@ const ttsSection = () =>
       ),
     /**
      * Sample rate in Hz of the server's "pcm" output (a WAV header states its own). Default 24000, OpenAI's
-     * rate.
+     * rate; kind "openai" takes only 24000 (OpenAI's pcm is always 24 kHz).
      */
     sampleRate: sampleRateSchema(192_000)
       .default(OPENAI_PCM_SAMPLE_RATE)
       .describe(
-        'Sample rate in Hz of the server\'s "pcm" output (a WAV header states its own). Default 24000, OpenAI\'s rate.',
+        'Sample rate in Hz of the server\'s "pcm" output (a WAV header states its own). Default 24000, OpenAI\'s rate; kind "openai" takes only 24000 (OpenAI\'s pcm is always 24 kHz).',
       ),
   }));
 
@@ -166,7 +163,16 @@ function noDuplicateAuthorization(
   );
 }
 
-/** Schema of a provider of kind `openai`: OpenAI's own API. `apiKey` is required. Built on first call. */
+/** Adds {@link openaiTtsWireIssues}: what kind `openai`'s `tts` asks for and OpenAI cannot deliver. */
+function openaiWireDelivers(provider: { tts?: unknown }, ctx: z.RefinementCtx): void {
+  for (const issue of openaiTtsWireIssues(provider.tts)) ctx.addIssue({ code: 'custom', ...issue });
+}
+
+/**
+ * Schema of a provider of kind `openai`: OpenAI's own API. `apiKey` is required; `tts.sampleRate`
+ * is 24000 only, and `tts.streamFormat` "sse" not with tts-1/tts-1-hd (openaiTtsWireIssues).
+ * Built on first call.
+ */
 export const openaiProviderSchema = lazySchema((z) =>
   z
     .strictObject({
@@ -186,6 +192,7 @@ export const openaiProviderSchema = lazySchema((z) =>
       ...openaiShape(chatSection()),
     })
     .superRefine(noDuplicateAuthorization, { when: () => true })
+    .superRefine(openaiWireDelivers, { when: () => true })
     .describe('OpenAI (api.openai.com).'),
 );
 

@@ -1,5 +1,5 @@
 import type { SageMakerCodec, SageMakerCodecOf } from './codec.js';
-import { cartesiaTtsCodec } from './codecs/cartesia-tts.js';
+import { CARTESIA_SAMPLE_RATES, cartesiaTtsCodec } from './codecs/cartesia-tts.js';
 import { jsonLinesChatCodec } from './codecs/jsonlines-chat.js';
 import { openAiChatCodec } from './codecs/openai-chat.js';
 import { rawPcmTtsCodec } from './codecs/raw-pcm-tts.js';
@@ -76,7 +76,9 @@ export function sageMakerCodecNames(capability: Capability): string[] {
  * (`base`, the provider's own path, then e.g. `chat.payload`):
  * a `payload` no codec is registered for (`no chat codec named "nope"; known: "openai-chat",
  * "tgi", "jsonlines" (register one with registerSageMakerCodec)`), and `stt.stream:
- * "bidirectional"` with an stt codec that cannot stream audio in (no `input()`). `provider` is
+ * "bidirectional"` with an stt codec that cannot stream audio in (no `input()`), and a
+ * `tts.sampleRate` the built-in "cartesia" codec's wire cannot ask for (not one of
+ * CARTESIA_SAMPLE_RATES). `provider` is
  * read defensively (it may have failed its own schema); empty when all is well.
  */
 export function sageMakerCodecIssues(
@@ -87,7 +89,11 @@ export function sageMakerCodecIssues(
   for (const capability of ['chat', 'tts', 'stt'] as const) {
     const section = provider[capability];
     if (typeof section !== 'object' || section === null) continue;
-    const { payload, stream } = section as { payload?: unknown; stream?: unknown };
+    const { payload, stream, sampleRate } = section as {
+      payload?: unknown;
+      stream?: unknown;
+      sampleRate?: unknown;
+    };
     if (typeof payload !== 'string' || payload === '') continue;
     const codec = sageMakerCodec(capability, payload);
     if (!codec) {
@@ -102,6 +108,16 @@ export function sageMakerCodecIssues(
       issues.push({
         path: [...base, 'stt', 'stream'],
         message: `the stt codec "${payload}" cannot stream audio in (no input()); use "raw-pcm" or stream: "response"`,
+      });
+    } else if (
+      codec === cartesiaTtsCodec &&
+      typeof sampleRate === 'number' &&
+      Number.isInteger(sampleRate) &&
+      !CARTESIA_SAMPLE_RATES.includes(sampleRate)
+    ) {
+      issues.push({
+        path: [...base, 'tts', 'sampleRate'],
+        message: `must be one of Cartesia's rates with payload "cartesia": ${CARTESIA_SAMPLE_RATES.join(', ')} Hz`,
       });
     }
   }

@@ -15,6 +15,12 @@ const CARTESIA_ENCODING: Record<AudioFormat['encoding'], string> = {
 };
 
 /**
+ * The `output_format.sample_rate` values Cartesia's TTS takes: 8000, 16000, 22050, 24000, 44100,
+ * 48000 Hz (PROTOCOLS.md 1.2). A `tts.sampleRate` outside them is a ConfigError (registry.ts).
+ */
+export const CARTESIA_SAMPLE_RATES: readonly number[] = [8000, 16_000, 22_050, 24_000, 44_100, 48_000];
+
+/**
  * A Cartesia TTS message (PROTOCOLS.md 1.4, 1.5; CJS `TTSSSEEvent`, `WebsocketResponse`):
  * `{"type":"chunk","data":"<base64>","done":false}`, `{"type":"timestamps",...}`,
  * `{"type":"done","done":true}`; `{"type":"error",...}` is caught before this schema.
