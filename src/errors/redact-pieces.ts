@@ -1,3 +1,5 @@
+import { type WordSpans, withinWordSpans } from './leading-word.js';
+
 /** Characters of a secret that a piece must show to be redacted: the same as a shown start. */
 const MIN_PIECE = 8;
 /** A piece this long is redacted even inside a longer word (a key glued to other characters). */
@@ -11,8 +13,10 @@ const MIN_GLUED_PIECE = 16;
  * server that strips a vendor prefix (`dg_`, `sk-`) before echoing a key, or shows its last
  * characters, would otherwise leave most of the key readable. A word that is exactly one of
  * `names` (provider names and other names of the config) stays. Shorter runs (the last 4
- * characters a dashboard shows) say nothing about a key and stay. Starts of a secret are left to
- * the caller's start rule (they may be followed by a mask).
+ * characters a dashboard shows) say nothing about a key and stay, and so does a run within the
+ * secret's leading word (`voxroute` of `voxroute-mock-key` in a path `node_modules/voxroute/`,
+ * `internal` of `internal-gw-7f3a...`: see leadingWord) shorter than 16 characters. Starts of a
+ * secret are left to the caller's start rule (they may be followed by a mask).
  * Matched in any letter case: `folded` is `text` case-folded (see foldCase), with the same
  * indices, and `index` the secrets' pieces ({@link pieceIndex}), built once by the caller.
  * Cost: one pass over `text`, whatever the number of secrets: one lookup per word start and
@@ -37,9 +41,10 @@ export function redactPieces(
     if (keys !== undefined) {
       // The longest run to redact of the secrets holding this piece.
       let best: [number, number] | undefined;
-      for (const key of keys) {
-        const [runStart, end] = run(folded, i, key);
+      for (const { key, words } of keys) {
+        const [runStart, end, keyStart] = run(folded, i, key);
         const start = Math.max(runStart, from);
+        if (withinWordSpans(keyStart + start - runStart, keyStart + end - runStart, words)) continue;
         if ((best === undefined || end - start > best[1] - best[0]) && redactable(text, start, end, names))
           best = [start, end];
       }
@@ -55,22 +60,30 @@ export function redactPieces(
   return from === 0 ? text : out + text.slice(from);
 }
 
-/** Secrets' pieces: each run of 8 characters of a secret -> the secrets (case-folded) holding it. */
-export type PieceIndex = ReadonlyMap<string, readonly string[]>;
+/** A secret (case-folded) holding a piece, and where its leading words stand (see wordSpans). */
+interface Holder {
+  readonly key: string;
+  readonly words: WordSpans;
+}
+
+/** Secrets' pieces: each run of 8 characters of a secret -> the secrets holding it. */
+export type PieceIndex = ReadonlyMap<string, readonly Holder[]>;
 
 /**
- * The {@link PieceIndex} of `keys` (secrets or their forms, case-folded: see foldCase): the
- * runs of 8 characters of each key longer than 8. Built once per list of secrets, not per text.
+ * The {@link PieceIndex} of `keys` (secrets or their forms, case-folded: see foldCase; `words[i]`
+ * the leading words of `keys[i]`, read before folding: see wordSpans): the runs of 8 characters
+ * of each key longer than 8. Built once per list of secrets, not per text.
  */
-export function pieceIndex(keys: readonly string[]): PieceIndex {
-  const index = new Map<string, string[]>();
-  for (const key of keys) {
+export function pieceIndex(keys: readonly string[], words: readonly WordSpans[]): PieceIndex {
+  const index = new Map<string, Holder[]>();
+  for (const [k, key] of keys.entries()) {
     if (key.length <= MIN_PIECE) continue;
+    const holder = { key, words: words[k] ?? [] };
     for (let i = 0; i + MIN_PIECE <= key.length; i++) {
       const piece = key.slice(i, i + MIN_PIECE);
       const holders = index.get(piece);
-      if (holders === undefined) index.set(piece, [key]);
-      else if (holders.at(-1) !== key) holders.push(key);
+      if (holders === undefined) index.set(piece, [holder]);
+      else if (holders.at(-1) !== holder) holders.push(holder);
     }
   }
   return index;
@@ -88,16 +101,19 @@ function isKeyChar(text: string, i: number): boolean {
   );
 }
 
-/** The longest run of `text` around the 8 characters at `at` that is consecutive characters of `secret`. */
-function run(text: string, at: number, secret: string): [number, number] {
+/**
+ * The longest run of `text` around the 8 characters at `at` that is consecutive characters of
+ * `secret`: its start and end in `text`, and where it starts in `secret`.
+ */
+function run(text: string, at: number, secret: string): [number, number, number] {
   const piece = text.slice(at, at + MIN_PIECE);
-  let best: [number, number] = [at, at + MIN_PIECE];
-  for (let j = secret.indexOf(piece); j !== -1; j = secret.indexOf(piece, j + 1)) {
+  let best: [number, number, number] = [at, at + MIN_PIECE, secret.indexOf(piece)];
+  for (let j = best[2]; j !== -1; j = secret.indexOf(piece, j + 1)) {
     let left = 0;
     while (left < j && at - left > 0 && text[at - left - 1] === secret[j - left - 1]) left++;
     let right = MIN_PIECE;
     while (j + right < secret.length && text[at + right] === secret[j + right]) right++;
-    if (left + right > best[1] - best[0]) best = [at - left, at + right];
+    if (left + right > best[1] - best[0]) best = [at - left, at + right, j - left];
   }
   return best;
 }

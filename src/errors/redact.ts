@@ -1,6 +1,7 @@
 import { redactByteLists } from './byte-lists.js';
 import { foldCase } from './fold-case.js';
 import { REDACTED_TEXT, redactKeyShapes } from './key-shapes.js';
+import { leadingWord, withinLeadingWord, wordSpans } from './leading-word.js';
 import { type PieceIndex, pieceIndex, redactPieces } from './redact-pieces.js';
 import { secretForms } from './secret-forms.js';
 import { redactDecoded } from './unicode-escapes.js';
@@ -70,10 +71,17 @@ export const MIN_SECRET_PREFIX = 8;
  *   start of 4+ characters, a mask run of 3+ characters or a cut marker, and an end of the
  *   secret, that together show {@link MIN_SECRET_PREFIX}+ characters of the secret: the whole
  *   token is redacted;
+ * - a start of 4 to 7 characters masked to its end (`sk-abc***`): a mask run of 3+ characters
+ *   with no key character after it, the start standing as a token of its own;
  * - a piece of a secret's middle or end of 8+ characters standing as a word of its own, or of
  *   16+ characters anywhere (a server that strips a vendor prefix before echoing a key; see
  *   redactPieces).
- * A start of fewer than 16 characters followed by more key characters is another word
+ * Text that shows only a secret's leading word (its first segment when that is letters in one
+ * case: `internal` of `internal-gw-7f3a...`, `voxroute` of `voxroute-mock-key`; see leadingWord)
+ * and is under 16 characters is an ordinary word and stays (`internal error`,
+ * `node_modules/voxroute/`), unless a mask or cut marker and 4+ characters of the secret's end
+ * follow it (`internal****2e4b`); a start that runs past the word (`internal-gw`, `sk-proj-`) is
+ * redacted. A start of fewer than 16 characters followed by more key characters is another word
  * (`acme-voice-gw-east` beside a key `acme-voice-gw-7f3...`) and stays, and so does a start that is exactly one of `names`
  * (provider names and other names of the config, shown in our own messages). Shorter starts
  * (`sk-proj`) say nothing about a key and stay. For text that a server may have cut or masked:
@@ -101,14 +109,14 @@ function redactEncoded(text: string, secrets: readonly string[], names: Readonly
   text = redactPrepared(text, forms);
   // Folded once, and again only after a change: `folded` has the same indices as `text`.
   let folded = foldCase(text);
-  for (const key of forms.folded) {
-    const next = redactStarts(text, folded, key, names);
+  for (const [i, key] of forms.folded.entries()) {
+    const next = redactStarts(text, folded, key, forms.words[i]!, names);
     if (next !== text) {
       text = next;
       folded = foldCase(text);
     }
   }
-  forms.pieces ??= pieceIndex(forms.folded);
+  forms.pieces ??= pieceIndex(forms.folded, secrets.map(wordSpans));
   return redactPieces(text, folded, forms.pieces, REDACTED_TEXT, names);
 }
 
@@ -116,6 +124,8 @@ function redactEncoded(text: string, secrets: readonly string[], names: Readonly
 interface PreparedForms {
   /** Every form, case-folded (see foldCase), in the list's order. */
   readonly folded: readonly string[];
+  /** The length of each form's leading word (see leadingWord), read before case-folding. */
+  readonly words: readonly number[];
   /** Their pieces for redactPieces, built on first use. */
   pieces?: PieceIndex;
 }
@@ -130,7 +140,7 @@ const prepared = new WeakMap<readonly string[], PreparedForms>();
 function prepare(secrets: readonly string[]): PreparedForms {
   let forms = prepared.get(secrets);
   if (forms === undefined) {
-    forms = { folded: secrets.map(foldCase) };
+    forms = { folded: secrets.map(foldCase), words: secrets.map(leadingWord) };
     if (Object.isFrozen(secrets)) prepared.set(secrets, forms);
   }
   return forms;
@@ -148,11 +158,17 @@ const END_CHAR = /[A-Za-z0-9_\-+/=.~]/;
 const MASK_RUN = /[*\u2022]+[*\u2022xX]*|[xX]{3,}[*\u2022xX]*/y;
 
 /**
- * `text` with every start of a secret (`key`, case-folded) that a server echoed cut or masked
- * redacted (see {@link redactText}). Matched in any letter case: `folded` is `text` case-folded
- * (see foldCase), with the same indices.
+ * `text` with every start of a secret (`key`, case-folded; its leading word `word` characters
+ * long, see leadingWord) that a server echoed cut or masked redacted (see {@link redactText}).
+ * Matched in any letter case: `folded` is `text` case-folded (see foldCase), with the same indices.
  */
-function redactStarts(text: string, folded: string, key: string, names: ReadonlySet<string>): string {
+function redactStarts(
+  text: string,
+  folded: string,
+  key: string,
+  word: number,
+  names: ReadonlySet<string>,
+): string {
   if (key.length <= MIN_SECRET_PREFIX) return text;
   const head = key.slice(0, MIN_MASKED_START);
   let out = '';
@@ -161,7 +177,7 @@ function redactStarts(text: string, folded: string, key: string, names: Readonly
   while (at !== -1) {
     let n = head.length;
     while (n < key.length && folded[at + n] === key[n]) n++;
-    const end = startEnd(text, folded, at, n, key, names);
+    const end = startEnd(text, folded, at, n, key, word, names);
     if (end === -1) {
       at = folded.indexOf(head, at + 1);
       continue;
@@ -174,9 +190,9 @@ function redactStarts(text: string, folded: string, key: string, names: Readonly
 }
 
 /**
- * Where the echoed start of `secret` (case-folded) at `at`, matching `folded` (`text` case-folded)
- * for `n` characters, ends (with its mask run and a shown end of the secret), or -1 when it is
- * no echo of the secret.
+ * Where the echoed start of `secret` (case-folded; its leading word `word` characters long) at
+ * `at`, matching `folded` (`text` case-folded) for `n` characters, ends (with its mask run and a
+ * shown end of the secret), or -1 when it is no echo of the secret.
  */
 function startEnd(
   text: string,
@@ -184,6 +200,7 @@ function startEnd(
   at: number,
   n: number,
   secret: string,
+  word: number,
   names: ReadonlySet<string>,
 ): number {
   const after = at + n;
@@ -197,16 +214,29 @@ function startEnd(
   // The shown end is the longest run there that ends the secret (`789=` of a base64 key, not the
   // sentence's full stop after it).
   while (tail > after + gap && !secret.endsWith(folded.slice(after + gap, tail))) tail--;
-  const shownEnd = gap > 0 && tail > after + gap;
+  const endShown = tail - after - gap;
+  const shownEnd = gap > 0 && endShown > 0;
+  // Only the secret's leading word (`internal` of `internal-gw-7f3a...`): an ordinary word,
+  // unless a mask or cut marker and 4+ characters of the secret's end follow it.
+  if (withinLeadingWord(0, n, word)) {
+    const masked = shownEnd && (mask >= 3 || cut > 0) && endShown >= MIN_MASKED_START;
+    return masked && n + endShown >= MIN_SECRET_PREFIX ? tail : -1;
+  }
   if (n >= MIN_SECRET_PREFIX) {
     if (mask > 0) return shownEnd ? tail : after + mask;
     if (cut > 0 && shownEnd) return tail;
     if (after < text.length && KEY_CHAR.test(text[after]!)) return -1;
     return names.has(text.slice(at, after)) ? -1 : after;
   }
-  // A masked key: a short start, a mask, an end of the secret, standing as a token of its own.
-  if (!shownEnd || (mask < 3 && cut === 0) || n + (tail - after - gap) < MIN_SECRET_PREFIX) return -1;
-  return at > 0 && KEY_CHAR.test(text[at - 1]!) ? -1 : tail;
+  // A short start (4+ characters: the search's head) standing as a token of its own
+  // (`sk-abc` of `sk-abc***`, `sk-abc...xyz`).
+  if (at > 0 && KEY_CHAR.test(text[at - 1]!)) return -1;
+  // A masked key: a mask (3+ characters) or cut marker, then an end of the secret.
+  if (shownEnd && (mask >= 3 || cut > 0) && n + endShown >= MIN_SECRET_PREFIX) return tail;
+  // A start masked to its end (`sk-abc***`): a mask run of 3+ characters that ends the token.
+  const masked = after + mask;
+  if (mask >= 3 && !(masked < text.length && KEY_CHAR.test(text[masked]!))) return masked;
+  return -1;
 }
 
 /**

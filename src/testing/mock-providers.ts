@@ -12,6 +12,7 @@ import { type AnthropicMock, type AnthropicMockOptions, createAnthropicMock } fr
 import { type CartesiaMock, type CartesiaMockOptions, createCartesiaMock } from './cartesia/mock.js';
 import { createDeepgramMock, type DeepgramMock, type DeepgramMockOptions } from './deepgram/mock.js';
 import { createElevenLabsMock, type ElevenLabsMock, type ElevenLabsMockOptions } from './elevenlabs/mock.js';
+import { MOCK_API_KEY, mockCredentials } from './mock-keys.js';
 import { type CheckedMockKind, checkMockOptions } from './mock-options.js';
 import type { MockProvider } from './mock-provider.js';
 import { serveMock } from './mock-server.js';
@@ -35,8 +36,7 @@ import { type SageMakerEmulatorOptions, startSageMakerEmulator } from './sagemak
 import type { SageMakerEndpoint } from './sagemaker/types.js';
 import { type LoopbackCertificate, makeLoopbackCertificate } from './tls-certificate.js';
 
-/** The API key every mock of {@link startMockProviders} requires, and its returned config sends. */
-export const MOCK_API_KEY = 'voxroute-mock-key';
+export { MOCK_API_KEY };
 
 /** Static AWS credentials put in the returned config of SageMaker providers (never checked; frozen, each config gets a copy). */
 export const MOCK_AWS_CREDENTIALS = Object.freeze({
@@ -115,7 +115,8 @@ export interface StartMockProvidersOptions {
    * Per provider name (as in `config.providers`): options given to that provider's mock
    * factory (`createOpenAiCompatibleMock`, `createAnthropicMock`, `createCartesiaMock`,
    * `createDeepgramMock`, `createElevenLabsMock`, `startSageMakerEmulator`), e.g. replies,
-   * transcripts, scripts of latency and faults. `apiKey` defaults to {@link MOCK_API_KEY}.
+   * transcripts, scripts of latency and faults. `apiKey` (the key the mock requires) defaults
+   * to {@link MOCK_API_KEY}, or to none for an `openai-compatible` provider without `apiKey`.
    * For SageMaker, `endpoints` replaces the endpoint made from the config. Default: none.
    */
   providers?: { [name: string]: MockOptionsOfKind[MockedProviderKind] };
@@ -150,7 +151,10 @@ export interface MockProviders<C extends RouterConfig | ResolvedConfig = RouterC
   /**
    * A copy of the input config with every provider pointed at its mock: `baseUrl` (or
    * `endpointUrl` for SageMaker) set to the loopback server, `apiKey` set to
-   * {@link MOCK_API_KEY} (SageMaker: `credentials` set to {@link MOCK_AWS_CREDENTIALS}).
+   * {@link MOCK_API_KEY} (none added to an `openai-compatible` provider that has none), every
+   * credential header (`X-Api-Key`, `Authorization`...) whose variable was not set
+   * (`MOCK_ENV_FALLBACK` from `mockEnv()`, or `{ env: 'NAME' }` in a config as written)
+   * set to {@link MOCK_API_KEY} (SageMaker: `credentials` set to {@link MOCK_AWS_CREDENTIALS}).
    * Routes, voices, models and every other field are unchanged. It is of the form given: a
    * config as written (`defineConfig`) gives one as written, and a resolved config (from
    * `loadConfig` or `parseConfig`) gives a resolved config, which `createRouter` takes as is.
@@ -357,12 +361,15 @@ async function startOne(
   const models = openAi ? { models: configModels(provider) } : {};
   // A server declared to continue a trailing assistant message is mocked as vLLM, which does.
   const dialect = continuesFinalMessage(provider) ? { dialect: 'vllm' } : {};
-  const mock = createMock(provider.kind, { apiKey: MOCK_API_KEY, ...models, ...dialect, ...extra });
+  // The key the config sends, also in credential headers whose variable was not set (mockCredentials).
+  const { keyed, fields } = mockCredentials(provider);
+  const key = keyed ? { apiKey: MOCK_API_KEY } : {};
+  const mock = createMock(provider.kind, { ...key, ...models, ...dialect, ...extra });
   const server = await serveMock({ provider: mock, ...(host === undefined ? {} : { host }) }, certificate);
   const baseUrl = openAi ? `${server.url}/v1` : server.url;
   return {
     running: { kind: provider.kind, url: server.url, mock, requests: mock.requests } as RunningMock,
-    config: { ...provider, baseUrl, apiKey: MOCK_API_KEY } as ProviderConfig,
+    config: { ...provider, baseUrl, ...fields } as ProviderConfig,
     close: server.close,
   };
 }

@@ -64,14 +64,41 @@ export interface CartesiaMockScript extends MockScript {
 }
 
 /**
- * One script per endpoint; an endpoint left out runs unscripted.
+ * One script per endpoint, each a {@link CartesiaMockScript} for every call, an array one per
+ * call, or a function of the call ({@link PerCall}); call numbers count per endpoint, from 1
+ * (on a WebSocket, one call is one connection). An endpoint left out runs unscripted (answers at
+ * once, correctly). Times are in ms.
  *
  * @example
  * ```ts
  * const scripts: CartesiaEndpointScripts = { bytes: [{ failTimes: 1, failStatus: 503 }], 'tts-websocket': { chunkGapMs: 5 } };
  * ```
  */
-export type CartesiaEndpointScripts = Partial<Record<CartesiaEndpointName, PerCall<CartesiaMockScript>>>;
+export interface CartesiaEndpointScripts {
+  /**
+   * `POST /tts/bytes`: a chunk is one write of raw (or WAV) audio of `chunkBytes` bytes (default
+   * 4800; the last may be shorter). Default: none.
+   */
+  bytes?: PerCall<CartesiaMockScript>;
+  /**
+   * `POST /tts/sse`: a chunk is one SSE frame (`chunk`, `timestamps` or `done`); `chunkBytes` is
+   * the raw audio bytes in each `chunk` frame's base64 data (default 4800). Default: none.
+   */
+  sse?: PerCall<CartesiaMockScript>;
+  /** Batch `POST /stt` (multipart): one JSON transcript body (a single chunk). Default: none. */
+  stt?: PerCall<CartesiaMockScript>;
+  /**
+   * `/tts/websocket`: a call is one connection; a chunk is one `chunk` audio message of
+   * `chunkBytes` raw audio bytes (default 4800), counted over the whole connection. The
+   * WebSocket faults (`closeAfterChunks`, `lateChunks`...) apply here. Default: none.
+   */
+  'tts-websocket'?: PerCall<CartesiaMockScript>;
+  /**
+   * `/stt/websocket`: a call is one connection; a chunk is any server message (a partial or
+   * final transcript, `flush_done`, `done`), counted over the whole connection. Default: none.
+   */
+  'stt-websocket'?: PerCall<CartesiaMockScript>;
+}
 
 /** Default {@link CartesiaMockScript.closeCode}: 1011 (internal error). */
 export const DEFAULT_CLOSE_CODE = 1011;

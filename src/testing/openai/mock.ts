@@ -51,14 +51,39 @@ export interface TranscriptContext extends CallContext {
 }
 
 /**
- * One script per endpoint; an endpoint left out runs unscripted.
+ * One script per endpoint, each a {@link MockScript} for every call, an array one per call, or a
+ * function of the call ({@link PerCall}); call numbers count per endpoint, from 1. An endpoint
+ * left out runs unscripted (answers at once, correctly). Times are in ms.
  *
  * @example
  * ```ts
  * const script: EndpointScripts = { chat: { firstChunkDelayMs: 80 }, speech: [{ resetAfterChunks: 2 }] };
  * ```
  */
-export type EndpointScripts = Partial<Record<OpenAiEndpoint, PerCall<MockScript>>>;
+export interface EndpointScripts {
+  /**
+   * `POST /chat/completions`. A chunk is one SSE frame (the first role-only chunk and the
+   * closing frames included), or the whole body of a non-streamed JSON completion. Default: none.
+   */
+  chat?: PerCall<MockScript>;
+  /**
+   * `POST /audio/speech`. A chunk is one write of raw audio of `chunkBytes` bytes (default 4800,
+   * 100 ms of 24 kHz PCM s16le; the last may be shorter), or one SSE frame of base64 audio
+   * when the request asks for `stream_format: 'sse'`. Default: none.
+   */
+  speech?: PerCall<MockScript>;
+  /**
+   * `POST /audio/transcriptions` (multipart upload). A chunk is one SSE frame of a streamed
+   * transcript (`stream: true`), or the whole JSON body of one that is not. Default: none.
+   */
+  transcription?: PerCall<MockScript>;
+  /**
+   * `GET /models` and `GET /models/{id}`: one JSON body (a single chunk), so `headersDelayMs`,
+   * `failTimes` / `failStatus` / `failBody` / `retryAfter` and `resetAfterChunks: 0` are the
+   * fields that apply. Default: none.
+   */
+  models?: PerCall<MockScript>;
+}
 
 /**
  * Options of {@link createOpenAiCompatibleMock}. Everything is optional.

@@ -88,7 +88,12 @@ export interface SageMakerMock extends MockProvider {
   readonly coldStarts: ReadonlyArray<{ endpointName: string; call: number }>;
   /** Forgets the recorded requests, call numbers and cold-start state. */
   reset(): void;
-  /** @internal Shared with the HTTP/2 side of the emulator. */
+  /**
+   * The emulator's shared state (recorded requests, call numbers per endpoint, cold starts,
+   * the options it was made with), which its HTTP/2 side (bidirectional streams) also uses.
+   * Not for tests: read `requests`, `calls(name)` and `coldStarts`, and call `reset()`, instead.
+   * @internal
+   */
   readonly core: SageMakerMockCore;
 }
 

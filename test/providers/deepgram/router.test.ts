@@ -101,7 +101,7 @@ describe('Deepgram through createRouter', () => {
     }
   });
 
-  it("the mock's own words in a close reason are not taken for pieces of MOCK_API_KEY ('voxroute-mock-key')", async () => {
+  it("the mock's own words in a close reason are not taken for pieces of MOCK_API_KEY", async () => {
     const { router } = await sttWithBackup({ closeAfterChunks: 0 }, MOCK_API_KEY);
     try {
       const { stream } = twoSeconds(router, 3200);
