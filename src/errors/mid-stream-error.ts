@@ -5,8 +5,9 @@ import { hasCode, VoxrouteError, type VoxrouteErrorOptions } from './voxroute-er
 /**
  * A stream failed after it had yielded output, and the route could not continue it elsewhere.
  * Code `MID_STREAM`. `partialOutput` is always true; `partialText` holds the text delivered so
- * far: for chat, the text deltas joined; for stt, the final transcripts, one space apart
- * (partial transcripts are not in it: a final replaces them); undefined for tts. `toolCalls`
+ * far: for chat, the text deltas joined; for stt, the final transcripts, one space apart (none
+ * added where a final already has white space at the seam; partial transcripts are not in it:
+ * a final replaces them); undefined for tts. `toolCalls`
  * (chat only) holds the tool calls the failed provider had started in its reply. `cause` is the
  * provider's error.
  *
@@ -31,7 +32,10 @@ export class MidStreamError extends VoxrouteError {
   }
 
   override readonly code = 'MID_STREAM';
-  /** Text the caller already received: chat deltas joined, or stt finals one space apart (no partials). */
+  /**
+   * Text the caller already received: chat deltas joined, or stt finals one space apart, none
+   * added where a final already has white space at the seam (no partials).
+   */
   readonly partialText: string | undefined;
   /**
    * chat: the tool calls the failed provider had started in its reply, in the reply's order,

@@ -51,7 +51,7 @@ export type AdapterConfig =
  * adapter (the router puts it in the stand-in's place). Only wire settings reach the adapter:
  * logical voice and model maps stay with the router. `options.clock` (the router's) runs the
  * deadlines adapters keep themselves (Cartesia's and ElevenLabs' WebSocket TTS, SageMaker's
- * streams). The config was checked before (baseUrl, keys, SageMaker payload codecs), so building
+ * streams, Deepgram's listen socket). The config was checked before (baseUrl, keys, SageMaker payload codecs), so building
  * the adapter does not fail on it.
  */
 export function createAdapter(
@@ -85,7 +85,7 @@ export function createAdapter(
       return lazyAdapter({
         ...parts,
         stt: config.stt ? deepgramSttCapabilities() : undefined,
-        load: async () => (await loadAdapters()).deepgramAdapterFromConfig(name, config),
+        load: async () => (await loadAdapters()).deepgramAdapterFromConfig(name, config, clock),
       });
     case 'elevenlabs':
       return lazyAdapter({

@@ -125,8 +125,8 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
       };
     },
     textOf: finalText,
-    // Finals are separate utterances: MidStreamError.partialText has them one space apart.
-    joinText: (sofar, next) => (sofar === '' ? next : `${sofar} ${next}`),
+    // Finals are separate segments: MidStreamError.partialText has them one space apart.
+    joinText: joinFinals,
     callerError: () => audio.failure,
     // However the call ends, the caller's audio iterator is returned (its finally runs) and never pulled again.
     release: () => void audio.close().catch(() => {}),
@@ -218,6 +218,16 @@ async function* reconnectOnIdleClose(
 function isIdleClose(error: unknown, pending: () => boolean): boolean {
   if (!ProviderError.isInstance(error) || !error.retryable) return false;
   return error.idleTimeout || (error.connectionLost && !pending());
+}
+
+/**
+ * The finals so far and the `next` final as one text: one space apart, none added when white
+ * space is already at the seam (a provider's final may carry its own, as Cartesia's after the
+ * first do: their texts are deltas of one transcript).
+ */
+export function joinFinals(sofar: string, next: string): string {
+  if (sofar === '' || next === '') return sofar + next;
+  return /\s$/.test(sofar) || /^\s/.test(next) ? sofar + next : `${sofar} ${next}`;
 }
 
 /** The text a transcript event adds to the transcript: finals only. */

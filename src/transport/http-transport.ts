@@ -41,9 +41,10 @@ import type { Wire, WireRequest } from './wire.js';
  *   closing the connection), or for a network failure (retryable, no `status`);
  * - TimeoutError (`connect`, `headers`, `first-chunk`, `total`) when a deadline passes;
  * - AbortError when `req.signal` aborts or the transport is closed.
- * On the undici path, a reset of a reused keep-alive socket before any response byte is retried
- * once, transparently, when the body is absent, a string or a Uint8Array; when it cannot be
- * retried, the ProviderError has `reusedSocketReset: true` (docs/transport.md).
+ * On the undici path, a reset of a reused keep-alive socket before any response byte is retried,
+ * transparently, when the body is absent, a string or a Uint8Array: on the transport's own Agent,
+ * on a connection opened for the retry (never another pooled socket, which may be as dead); when
+ * it cannot be retried, the ProviderError has `reusedSocketReset: true` (docs/transport.md).
  * The body iterator throws TimeoutError (`first-chunk`, `idle`, `total`), ProtocolError when the
  * body is cut (shorter than its `content-length`, or the connection closed mid-body: truncated,
  * retryable), and AbortError when the signal aborts or after `cancel()`. Every failure closes the
@@ -114,7 +115,15 @@ class DefaultHttpTransport implements HttpTransport {
           }
           if (this.closed) void agent.destroy().catch(noop);
           this.agent = agent;
-          this.wire = undiciWire(agent, this.connects);
+          // The retry of a reused-socket reset goes out on a connection of its own, on the
+          // Agent's connector (same TLS settings, handshakes cut by close() too).
+          const clientOptions = {
+            connect,
+            headersTimeout: 0,
+            bodyTimeout: 0,
+            pipelining: 1,
+          } as ConstructorParameters<typeof undici.Client>[1];
+          this.wire = undiciWire(agent, this.connects, (origin) => new undici.Client(origin, clientOptions));
           return this.wire;
         },
         (error: unknown) => {

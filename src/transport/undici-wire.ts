@@ -19,7 +19,7 @@ import type { Wire, WireControl, WireRequest, WireSink } from './wire.js';
  * `pause()`/`resume()`, and `onRequestStart` tells when a connection was ready, which gives the
  * connect deadline its meaning. Each request sets `headersTimeout: 0` and `bodyTimeout: 0`, so
  * no dispatcher default (undici's is 300 s) can cut a call before the SDK's deadlines.
- * A reset of a reused keep-alive socket before any response byte is retried once, transparently,
+ * A reset of a reused keep-alive socket before any response byte is retried, transparently,
  * when the body can be sent again (see `UndiciHandler` below and docs/transport.md); creating the
  * wire starts the process-wide socket tracking of {@link trackSocketReuse}.
  *
@@ -31,17 +31,40 @@ import type { Wire, WireControl, WireRequest, WireSink } from './wire.js';
  * @param dispatcher An undici v7 Dispatcher (Agent, Pool, Client).
  * @param connects The pending connects of `dispatcher`'s connector, when the transport built it
  *   (see {@link PendingConnects}). Default: none (a caller's dispatcher: its connects are its own).
+ * @param freshConnection Opens a one-off dispatcher (an undici Client of one connection) to an
+ *   origin, on the same connector as `dispatcher`: the retry of a reused-socket reset goes out on
+ *   it, never on another pooled socket. Default: none (a caller's dispatcher, whose connector the
+ *   transport does not know: the retry then goes through `dispatcher`; see `UndiciHandler`).
  */
-export function undiciWire(dispatcher: Dispatcher, connects?: PendingConnects): UndiciWire {
+export function undiciWire(
+  dispatcher: Dispatcher,
+  connects?: PendingConnects,
+  freshConnection?: FreshConnection,
+): UndiciWire {
   trackSocketReuse();
   const parsedUrls = new Map<string, ParsedUrl>();
+  const target: DispatchTarget = { dispatcher, connects, freshConnection };
   return {
     observesConnect: true,
     isFetch: false,
     parsedUrls,
-    start: (request, sink) => start(dispatcher, connects, parsedUrls, request, sink),
+    start: (request, sink) => start(target, parsedUrls, request, sink),
     close: () => parsedUrls.clear(),
   };
+}
+
+/**
+ * Opens a one-off dispatcher to `origin` (a URL's `origin`): one new connection, for one request.
+ * The wire calls its `close()` right after dispatching that request, so the connection closes
+ * once the request has ended (undici's `close()` waits for dispatched requests).
+ */
+export type FreshConnection = (origin: string) => Pick<Dispatcher, 'dispatch' | 'close'>;
+
+/** Where a wire's requests go: shared by all its exchanges (see {@link undiciWire}). */
+interface DispatchTarget {
+  readonly dispatcher: Dispatcher;
+  readonly connects: PendingConnects | undefined;
+  readonly freshConnection: FreshConnection | undefined;
 }
 
 /** The undici wire, with its parsed URLs to be seen by tests. */
@@ -62,8 +85,7 @@ interface ParsedUrl {
 }
 
 function start(
-  dispatcher: Dispatcher,
-  connects: PendingConnects | undefined,
+  target: DispatchTarget,
   parsedUrls: Map<string, ParsedUrl>,
   request: WireRequest,
   sink: WireSink,
@@ -85,34 +107,41 @@ function start(
     sink.onError(error);
     return NO_CONTROL;
   }
-  const handler = new UndiciHandler(dispatcher, connects, options, sink);
-  handler.dispatch();
+  const handler = new UndiciHandler(target, options, sink);
+  handler.dispatch(target.dispatcher);
   return handler;
 }
 
 /**
- * The handler of one exchange, for its first dispatch and for at most one retry.
+ * The handler of one exchange, for its first dispatch and its retries.
  *
  * Reused-socket reset retry: a pooled keep-alive connection can be closed by the server (its
- * idle timeout) just as a request is written on it; the request then fails with a reset before
- * any response byte although the provider is fine. When that happens on a socket that had served
- * an earlier request ({@link trackSocketReuse}), no byte of the response was read from it, the
- * exchange was not aborted, and the body can be sent again (none, a string or a Uint8Array; not
- * an AsyncIterable, which was consumed), the request is dispatched once more, transparently: the
- * exchange sees neither the failure nor the retry (its deadlines keep running). The socket is
- * gone by then, so undici sends the retry on a new connection unless another idle pooled
- * connection to the origin is free (undici checks an idle socket for a pending close before
- * reusing it). Any other failure reaches the exchange as usual: a reset of a fresh connection
- * (the provider's failure), and the retry's own failure. A reset of a reused socket that is not
- * retried (a streamed body, or a retry that met a reused socket again) reaches it with
- * `reusedSocketReset`, so that the router does not count it against the provider.
+ * idle timeout, a load balancer's idle reset, a restart) just as a request is written on it; the
+ * request then fails with a reset before any response byte although the provider is fine. When
+ * that happens on a socket that had served an earlier request ({@link trackSocketReuse}), no byte
+ * of the response was read from it, the exchange was not aborted, and the body can be sent again
+ * (none, a string or a Uint8Array; not an AsyncIterable, which was consumed), the request is
+ * dispatched again, transparently: the exchange sees neither the failure nor the retry (its
+ * deadlines keep running).
+ * - With `freshConnection` (the transport's own Agent), the retry goes out on a connection opened
+ *   for it (a one-off Client, closed once the retry ended), never on another pooled socket:
+ *   whatever dropped one idle socket (a load balancer, a restarted server) has usually dropped
+ *   every idle socket of the origin at once. Its failure is the provider's failure.
+ * - Without it (a caller's dispatcher), the retry goes through the dispatcher, which may pick
+ *   another idle pooled socket; each one found dead this way is retried again, at most
+ *   {@link MAX_REUSED_RETRIES} times.
+ * Any other failure reaches the exchange as usual: a reset of a fresh connection (the provider's
+ * failure), and a retry's own failure. A reset of a reused socket that is not retried (a
+ * streamed body, or the last retry through a caller's dispatcher met a dead reused socket too)
+ * reaches it with `reusedSocketReset`, so that the router does not count it against the provider.
  *
- * Hot path: nothing per body chunk; per request one `onSocket` call.
+ * Hot path: nothing per body chunk; per request one `onSocket` call. A one-off Client is created
+ * only for a retry.
  */
 class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWatch {
   readonly path: string;
   readonly method: string;
-  private readonly dispatcher: Dispatcher;
+  private readonly target: DispatchTarget;
   private readonly options: Dispatcher.DispatchOptions;
   private readonly sink: WireSink;
   private controller: Dispatcher.DispatchController | undefined;
@@ -120,34 +149,28 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
   private socket: SocketLike | undefined;
   private reused = false;
   private bytesReadAtSend = 0;
-  private retried = false;
-  private readonly connects: PendingConnects | undefined;
+  private retries = 0;
   /** This dispatch's wait for a connection, while it has none (with `connects` only). */
   private claim: ConnectClaim | undefined;
 
-  constructor(
-    dispatcher: Dispatcher,
-    connects: PendingConnects | undefined,
-    options: Dispatcher.DispatchOptions,
-    sink: WireSink,
-  ) {
-    this.dispatcher = dispatcher;
-    this.connects = connects;
+  constructor(target: DispatchTarget, options: Dispatcher.DispatchOptions, sink: WireSink) {
+    this.target = target;
     this.options = options;
     this.sink = sink;
     this.path = options.path;
     this.method = options.method;
   }
 
-  dispatch(): void {
+  /** Dispatches the request on `dispatcher`; a synchronous throw reaches the sink. */
+  dispatch(dispatcher: Pick<Dispatcher, 'dispatch'>): void {
     try {
-      const connects = this.connects;
+      const connects = this.target.connects;
       if (connects) {
         const claim = connects.claim(String(this.options.origin));
         this.claim = claim;
-        connects.dispatching(claim, () => this.dispatcher.dispatch(this.options, this));
+        connects.dispatching(claim, () => dispatcher.dispatch(this.options, this));
       } else {
-        this.dispatcher.dispatch(this.options, this);
+        dispatcher.dispatch(this.options, this);
       }
     } catch (error) {
       this.releaseClaim();
@@ -160,7 +183,7 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
     const claim = this.claim;
     if (claim) {
       this.claim = undefined;
-      this.connects?.release(claim);
+      this.target.connects?.release(claim);
     }
   }
 
@@ -204,8 +227,8 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
     unwatch(this);
     this.releaseClaim();
     const reusedSocketReset = this.isReusedSocketReset(error);
-    if (reusedSocketReset && !this.retried && isReplayable(this.options.body)) {
-      this.retried = true;
+    if (reusedSocketReset && this.retries < MAX_REUSED_RETRIES && isReplayable(this.options.body)) {
+      this.retries++;
       this.controller = undefined;
       this.socket = undefined;
       this.reused = false;
@@ -237,9 +260,9 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
     // Its connection is still being opened (TCP or TLS handshake): destroy that socket now, or
     // it stays open until undici's connect timeout. undici then fails the queued request.
     const claim = this.claim;
-    if (claim && this.connects) {
+    const connects = this.target.connects;
+    if (claim && connects) {
       this.claim = undefined;
-      const connects = this.connects;
       withoutStackFrames(() => connects.cancel(claim, reason));
     }
   }
@@ -247,7 +270,22 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
   private readonly retry = (): void => {
     // Aborted in between: the exchange has settled already and wants nothing more.
     if (this.abortReason) return;
-    this.dispatch();
+    const fresh = this.target.freshConnection;
+    if (fresh === undefined) {
+      this.dispatch(this.target.dispatcher);
+      return;
+    }
+    let connection: ReturnType<FreshConnection>;
+    try {
+      connection = fresh(String(this.options.origin));
+    } catch (error) {
+      this.sink.onError(error);
+      return;
+    }
+    // Only the retry goes out on it: once the retry ended (or failed), its connection closes.
+    this.retries = MAX_REUSED_RETRIES;
+    this.dispatch(connection);
+    connection.close().catch(noop);
   };
 
   /**
@@ -266,6 +304,15 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
     );
   }
 }
+
+/**
+ * Most retries of one request after reused-socket resets. With a one-off connection the first
+ * retry is the last (its socket is fresh); through a caller's dispatcher each retry may meet
+ * another dead pooled socket, each then destroyed, so a few retries clear a pool dropped at once.
+ */
+const MAX_REUSED_RETRIES = 8;
+
+function noop(): void {}
 
 /** A body undici can send again: none, text or bytes (an AsyncIterable was consumed by the first send). */
 function isReplayable(body: Dispatcher.DispatchOptions['body']): boolean {

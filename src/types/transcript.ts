@@ -28,7 +28,13 @@ export interface TranscriptWord {
 export interface TranscriptEvent {
   /** `'partial'`: may still be revised (only with `interim: true`); `'final'`: settled. */
   type: 'partial' | 'final';
-  /** The transcript of this segment of speech. */
+  /**
+   * The transcript of this segment of speech, as the provider sent it, white space included:
+   * Cartesia's finals are pieces of one transcript, and a final after the first usually starts
+   * with a space (`"Hello"`, `" world"`); Deepgram's and OpenAI's come without surrounding white
+   * space. To join finals into one text, put a space between two only when neither has white
+   * space at the seam, as `MidStreamError.partialText` does (`"Hello world"` either way).
+   */
   text: string;
   /**
    * Start of the segment, in ms from the start of the caller's audio; undefined when the provider gives no

@@ -4,7 +4,8 @@
  * adapter raises a retryable ProviderError with `idleTimeout`, and stt() reconnects to the same
  * provider for the caller's next audio, replaying the audio since the last final: the call
  * goes on and no word is lost. The server speaks the listen wire on its own (loopback `ws`);
- * it closes for inactivity on the test's command (the "10 s without a frame"), so no clock runs.
+ * it closes for inactivity on the test's command, after the router's clock skipped the "10 s
+ * without a frame" (the adapter reads an inactivity close only after a quiet spell).
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,20 +17,27 @@ import {
   summary,
 } from './wire/listen-server.js';
 import { drain, router } from './wire/servers.js';
+import { SkippingClock } from './wire/skipping-clock.js';
+
+/** The routers' clock: each idle close below comes after it skipped Deepgram's 10 s window. */
+const clock = new SkippingClock();
 
 function setup(url: string) {
-  return router({
-    providers: {
-      dg: {
-        kind: 'deepgram',
-        baseUrl: url,
-        apiKey: 'dg-test-key-0123456789',
-        // Keep-alive off: the server's inactivity close is what this case is about.
-        stt: { model: 'nova-3', keepAliveIntervalMs: 0 },
+  return router(
+    {
+      providers: {
+        dg: {
+          kind: 'deepgram',
+          baseUrl: url,
+          apiKey: 'dg-test-key-0123456789',
+          // Keep-alive off: the server's inactivity close is what this case is about.
+          stt: { model: 'nova-3', keepAliveIntervalMs: 0 },
+        },
       },
+      routes: { stt: { providers: ['dg'], strategy: 'priority', midStream: 'replay' } },
     },
-    routes: { stt: { providers: ['dg'], strategy: 'priority', midStream: 'replay' } },
-  });
+    { clock },
+  );
 }
 
 /**
@@ -46,8 +54,9 @@ async function oneSecondHeard() {
   return { server, feed, stream, result };
 }
 
-/** Closes session `n` for inactivity and waits until its socket is closed. */
+/** Lets 10 s of silence pass, closes session `n` for inactivity and waits until its socket is closed. */
 async function idleClosed(server: Awaited<ReturnType<typeof listenServer>>, n: number): Promise<void> {
+  clock.skip(10_000);
   server.idleClose(n);
   await server.until(() => server.sessions[n]!.ws.readyState === 3);
 }

@@ -60,4 +60,68 @@ describe('keep-alive drop (router): a server that drops every pooled socket on i
     const a = router.stats().providers.find((p) => p.provider === 'a');
     expect([a?.errors, a?.breaker]).toEqual([0, 'closed']);
   });
+
+  it('serves every call from a lone provider after all its pooled sockets are dropped at once, no error counted', async () => {
+    const seen = new WeakSet<Socket>();
+    const log: string[] = [];
+    let dropReused = false;
+    let holdUntil = 3;
+    const held: (() => void)[] = [];
+    let served = 0;
+    server = http.createServer((req, res) => {
+      const reused = seen.has(req.socket);
+      seen.add(req.socket);
+      log.push(reused ? 'reuse' : 'fresh');
+      if (reused && dropReused) {
+        req.socket.destroy();
+        return;
+      }
+      req.resume();
+      req.on('end', () => {
+        const n = ++served;
+        const answer = () => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(
+            `data: {"choices":[{"index":0,"delta":{"content":"A${n}"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`,
+          );
+        };
+        if (holdUntil === 0) {
+          answer();
+          return;
+        }
+        held.push(answer);
+        if (held.length >= holdUntil) {
+          holdUntil = 0;
+          for (const release of held.splice(0)) release();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    router = createRouter({
+      providers: { a: { kind: 'openai-compatible', baseUrl: `${origin}/v1`, chat: { models: { m: 'm' } } } },
+      routes: { chat: { providers: ['a'], strategy: 'priority' } },
+    });
+    const chat = async () => {
+      const stream = router!.chat({ messages: [{ role: 'user', content: 'hi' }], model: 'm' });
+      let text = '';
+      for await (const e of stream) if (e.type === 'text-delta') text += e.text;
+      const result = await stream.result;
+      return `${result.provider}:${result.attempts.length}:${text}`;
+    };
+    // Three concurrent calls leave three idle pooled sockets; then every one of them is dropped
+    // on its reuse (a load balancer's idle reset, a restarted server).
+    expect(await Promise.all([chat(), chat(), chat()])).toEqual(['a:1:A1', 'a:1:A2', 'a:1:A3']);
+    await new Promise((resolve) => setImmediate(resolve));
+    dropReused = true;
+    log.length = 0;
+    const calls: string[] = [];
+    for (let i = 0; i < 5; i++) calls.push(await chat());
+    expect(calls).toEqual(['a:1:A4', 'a:1:A5', 'a:1:A6', 'a:1:A7', 'a:1:A8']);
+    // Each request that met a dropped socket (reuse) was retried at once on a new connection
+    // (fresh), never on another of the dropped sockets.
+    expect(log).toEqual(['reuse', 'fresh', 'fresh', 'reuse', 'fresh', 'reuse', 'fresh', 'fresh']);
+    const a = router.stats().providers.find((p) => p.provider === 'a');
+    expect([a?.errors, a?.breaker]).toEqual([0, 'closed']);
+  });
 });

@@ -36,8 +36,10 @@ export function transcriptWords(words: SttMessage['words']): TranscriptWord[] {
 /**
  * The TranscriptEvent of one `transcript` message (PROTOCOLS.md 1.6), or undefined when it
  * says nothing (empty text, or a partial when `interim` is off):
- * - `is_final: true` -> `final`, else `partial`; `text` is the message's text trimmed (it is the
- *   delta since the last final, so each final is one settled segment);
+ * - `is_final: true` -> `final`, else `partial`; `text` is the message's text as sent, white
+ *   space included: it is the delta since the last final, and Cartesia's transcript is the
+ *   finals' texts concatenated without trimming (PROTOCOLS.md 1.6), so a final after the first
+ *   usually starts with a space (`"Hello"`, `" world"`); a text of white space only says nothing;
  * - `words` in ms from the start of the audio sent on this socket, with `startMs` / `endMs` of
  *   the event taken from the first and last word;
  * - without words, `endMs` is the message's `duration` (seconds of the socket's audio the
@@ -46,9 +48,9 @@ export function transcriptWords(words: SttMessage['words']): TranscriptWord[] {
  * The times are not checked here (see `checkedTranscriptTimes`).
  */
 export function transcriptEvent(message: SttMessage, interim: boolean): TranscriptEvent | undefined {
-  const text = (message.text ?? '').trim();
+  const text = message.text ?? '';
   const final = message.is_final === true;
-  if (text === '' || (!final && !interim)) return undefined;
+  if ((!final && !interim) || !/\S/.test(text)) return undefined;
   const event: TranscriptEvent = { type: final ? 'final' : 'partial', text };
   const words = transcriptWords(message.words);
   if (words.length > 0) {

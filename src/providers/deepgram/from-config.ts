@@ -1,12 +1,18 @@
+import type { Clock } from '../../internal/clock.js';
 import type { ProviderAdapter } from '../types.js';
 import { createDeepgramAdapter } from './adapter.js';
 import type { ResolvedDeepgramConfig } from './config.js';
 
 /**
  * The adapter of a configured `deepgram` provider: only wire settings are passed on (the
- * logical voice map stays with the router). See `createDeepgramAdapter`.
+ * logical voice map stays with the router); `clock` (the router's) runs its keep-alive and
+ * close-wait timers and times the audio it sends. See `createDeepgramAdapter`.
  */
-export function deepgramAdapterFromConfig(name: string, config: ResolvedDeepgramConfig): ProviderAdapter {
+export function deepgramAdapterFromConfig(
+  name: string,
+  config: ResolvedDeepgramConfig,
+  clock?: Clock,
+): ProviderAdapter {
   const { stt } = config;
   return createDeepgramAdapter({
     name,
@@ -26,5 +32,6 @@ export function deepgramAdapterFromConfig(name: string, config: ResolvedDeepgram
         }
       : {}),
     ...(config.tts ? { tts: {} } : {}),
+    ...(clock ? { clock } : {}),
   });
 }

@@ -14,6 +14,30 @@ export function deepgramCloseCode(reason: string): string | undefined {
 }
 
 /**
+ * Deepgram's inactivity window: it closes a listen socket with `NET-0001` when it received no
+ * audio and no text message for 10 s (PROTOCOLS.md 3.2, DGDOC-audio-keep-alive).
+ */
+export const DEEPGRAM_IDLE_WINDOW_MS = 10_000;
+
+/**
+ * Least time without audio sent, in ms, for a `NET-0001` close to count as an inactivity close:
+ * half of {@link DEEPGRAM_IDLE_WINDOW_MS}. A genuine one comes at least the whole window after
+ * the last audio this client sent (Deepgram's timer starts when the audio arrives, later still);
+ * the margin keeps a close of a server whose window is somewhat shorter an inactivity close. A
+ * `NET-0001` while audio was flowing (sent within this time) is not about inactivity: an
+ * ordinary retryable failure.
+ */
+export const NET_0001_MIN_QUIET_MS = DEEPGRAM_IDLE_WINDOW_MS / 2;
+
+/**
+ * True when a close with `deepgramCode` is Deepgram's inactivity close: `NET-0001`, with no
+ * audio sent for `msSinceAudio` >= {@link NET_0001_MIN_QUIET_MS}.
+ */
+export function isInactivityClose(deepgramCode: string | undefined, msSinceAudio: number): boolean {
+  return deepgramCode === 'NET-0001' && msSinceAudio >= NET_0001_MIN_QUIET_MS;
+}
+
+/**
  * Whether another attempt may succeed after Deepgram closed a socket whose reason held
  * `deepgramCode` ({@link deepgramCloseCode}), given `fallback`, the verdict for the close itself:
  * - `DATA-*` reasons (the audio itself is wrong, e.g. it cannot be decoded) are not retryable,
@@ -33,18 +57,23 @@ export function isRetryableListenClose(deepgramCode: string | undefined, fallbac
  * The error the listen adapter throws for `error`, a failure of its socket:
  * - a ProviderError whose `status` is a WebSocket close code (1000-4999) becomes a ProviderError
  *   with the same status and message, `providerCode` = Deepgram's code from the close reason
- *   (e.g. `'NET-0001'` for the inactivity close 1011: retryable, with `idleTimeout: true`, the
- *   typed idle timeout for no audio), `connectionLost: true` for 1006 / 1001 (the connection
+ *   (e.g. `'NET-0001'` for the inactivity close 1011: retryable), `idleTimeout: true` (the typed
+ *   idle timeout for no audio) for a `NET-0001` when no audio was sent for `msSinceAudio` >=
+ *   {@link NET_0001_MIN_QUIET_MS} ({@link isInactivityClose}; while audio flowed it is an
+ *   ordinary retryable failure), `connectionLost: true` for 1006 / 1001 (the connection
  *   dropped or went away), `retryable` from {@link isRetryableListenClose}, `isAuthError` for a
  *   1008 only when its reason names an auth failure (`policyCloseVerdict`), and `partialOutput`;
  * - any other ProviderError, a ProtocolError or a TimeoutError gets `partialOutput` set;
  * - anything else (AbortError, ...) is returned as it is.
  * `close` is how the socket closed, when known (its reason is read for the Deepgram code).
+ * `msSinceAudio`: ms since the adapter last sent audio on the socket (since it opened, when it
+ * sent none).
  */
 export function listenError(
   error: unknown,
   close: WebSocketClose | undefined,
   partialOutput: boolean,
+  msSinceAudio: number,
 ): unknown {
   if (ProviderError.isInstance(error)) {
     const status = error.status;
@@ -59,8 +88,8 @@ export function listenError(
     // A 1008 is an auth failure only when its reason says so (never for a DATA-* or a quota).
     const authError =
       deepgramCode === undefined ? (verdict?.authError ?? error.isAuthError) : error.isAuthError;
-    const idleTimeout = deepgramCode === 'NET-0001';
-    const connectionLost = isClose && isLostConnection(status) && !idleTimeout;
+    const idleTimeout = isInactivityClose(deepgramCode, msSinceAudio);
+    const connectionLost = isClose && isLostConnection(status) && deepgramCode !== 'NET-0001';
     if (
       error.idleTimeout === idleTimeout &&
       error.connectionLost === connectionLost &&

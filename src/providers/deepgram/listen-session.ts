@@ -42,6 +42,8 @@ export class ListenSession {
   audioBytesSent = 0;
   private stopped = false;
   private lastSentAt: number;
+  /** When the last audio frame was sent (the socket's opening before any), on the clock. */
+  private lastAudioAt: number;
   private keepAliveTimer: unknown;
   /** Cancels the wait after CloseStream, while it runs. */
   private cancelCloseWait: (() => void) | undefined;
@@ -59,6 +61,7 @@ export class ListenSession {
     private readonly options: ListenSessionOptions,
   ) {
     this.lastSentAt = options.clock.now();
+    this.lastAudioAt = this.lastSentAt;
     if (options.signal.aborted) this.onAbort();
     else options.signal.addEventListener('abort', this.onAbort, { once: true });
     if (options.keepAliveIntervalMs > 0) this.armKeepAlive(options.keepAliveIntervalMs);
@@ -99,6 +102,15 @@ export class ListenSession {
     }
   }
 
+  /**
+   * Ms since the last audio frame was sent on this socket, or since the socket opened when none
+   * was (on the session's clock): how long Deepgram has been without audio, as far as this
+   * client can tell.
+   */
+  msSinceAudio(): number {
+    return this.options.clock.now() - this.lastAudioAt;
+  }
+
   /** Ends the session: timers cleared, the audio source's iterator returned. Idempotent. */
   stop(): void {
     if (this.stopped) return;
@@ -128,6 +140,7 @@ export class ListenSession {
         if (step.value.byteLength === 0) continue;
         if (!this.send(step.value)) return;
         this.audioBytesSent += step.value.byteLength;
+        this.lastAudioAt = this.lastSentAt;
       }
     } catch (error) {
       this.fail(error);

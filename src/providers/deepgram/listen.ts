@@ -191,7 +191,7 @@ export function createDeepgramListen(
       } catch (error) {
         // Metadata came and the socket stayed open past the wait: the stream had its end marker.
         if (metadataSeen && TimeoutError.isInstance(error) && error.phase === 'idle') return;
-        throw listenError(error, closeInfo, hadOutput);
+        throw listenError(error, closeInfo, hadOutput, session.msSinceAudio());
       } finally {
         session.stop();
         conn.close(1000);

@@ -50,7 +50,9 @@ export type DeepgramTtsOptions = Record<string, never>;
  * - `stt`, `tts`: only the capabilities whose option is present are created.
  * - `webSocket`: the WebSocket transport to use when the attempt brings none
  *   (`AttemptContext.webSocket`). Default: voxroute's undici transport, created on first use.
- * - `clock`: timers of keep-alive and of the wait for the last results. Default: the system clock.
+ * - `clock`: timers of keep-alive and of the wait for the last results, and the time since the
+ *   last audio sent (it tells a `NET-0001` inactivity close from a failure while audio flowed,
+ *   see `listenError`). Default: the system clock.
  */
 export interface DeepgramAdapterOptions {
   name: string;

@@ -252,7 +252,7 @@ describe('Cartesia STT transcripts (PROTOCOLS.md 1.6)', () => {
       ),
     ).toEqual({
       type: 'final',
-      text: 'How are you',
+      text: ' How are you',
       startMs: 0,
       endMs: 500,
       words: [

@@ -294,7 +294,7 @@ describe('Deepgram listen adapter', () => {
 
   it('C13: without keep-alive the server closes 1011 NET-0001 and the adapter raises a typed retryable error, never hangs or throws on a later send', async () => {
     const { mock, clock, transcribe } = await setup(
-      { transcript: 'alpha bravo charlie delta echo', wordMs: 250, inactivityTimeoutMs: 3000 },
+      { transcript: 'alpha bravo charlie delta echo', wordMs: 250, inactivityTimeoutMs: 10_000 },
       { keepAliveIntervalMs: 0 },
     );
     const feed = new AudioFeed();
@@ -302,7 +302,7 @@ describe('Deepgram listen adapter', () => {
     feed.push(...audio(1000));
     const session = await mock.session(0);
     await session.waitFor((s) => s.audioBytes === 32000);
-    clock.advance(3000);
+    clock.advance(10_000);
     const { items, error } = await failing;
     expect(items).toEqual([]);
     expect(ProviderError.isInstance(error)).toBe(true);

@@ -3,7 +3,12 @@ import { parseConfig } from '../../../src/config/index.js';
 import { ConfigError, ProviderError } from '../../../src/errors/index.js';
 import { listenResultsSchema } from '../../../src/providers/deepgram/api-types.js';
 import { createDeepgramAdapter, deepgramCloseCode } from '../../../src/providers/deepgram/index.js';
-import { listenError } from '../../../src/providers/deepgram/listen-errors.js';
+import {
+  DEEPGRAM_IDLE_WINDOW_MS,
+  isInactivityClose,
+  listenError,
+  NET_0001_MIN_QUIET_MS,
+} from '../../../src/providers/deepgram/listen-errors.js';
 import { listenQuery } from '../../../src/providers/deepgram/listen-query.js';
 import { EndpointTracker, transcriptEventOf } from '../../../src/providers/deepgram/listen-results.js';
 import type { ProviderSttRequest } from '../../../src/providers/types.js';
@@ -170,9 +175,10 @@ describe('close codes', () => {
       close(1011, 'NET-0001 idle'),
       { code: 1011, reason: 'NET-0001 idle', wasClean: true },
       true,
+      10_000,
     );
-    const data = listenError(close(1011, 'DATA-0000 bad audio'), undefined, false);
-    const auth = listenError(close(1008, 'invalid api key'), undefined, false);
+    const data = listenError(close(1011, 'DATA-0000 bad audio'), undefined, false, 10_000);
+    const auth = listenError(close(1008, 'invalid api key'), undefined, false, 10_000);
     expect(
       [net, data, auth].map((e) => {
         const p = e as ProviderError;
@@ -224,5 +230,38 @@ describe('config kind deepgram', () => {
     expect(() =>
       createDeepgramAdapter({ name: 'dg', baseUrl: 'https://api.deepgram.com', apiKey: '' }),
     ).toThrow(ConfigError);
+  });
+});
+
+describe('NET-0001 while audio flows: an inactivity close only after a quiet spell', () => {
+  const net0001 = () =>
+    new ProviderError("Provider 'dg' closed the WebSocket with code 1011: NET-0001", {
+      provider: 'dg',
+      status: 1011,
+      retryable: true,
+    });
+  const closeFrame = { code: 1011, reason: 'NET-0001', wasClean: true };
+
+  it.each([
+    [0, false],
+    [60, false],
+    [NET_0001_MIN_QUIET_MS - 1, false],
+    [NET_0001_MIN_QUIET_MS, true],
+    [DEEPGRAM_IDLE_WINDOW_MS, true],
+  ])('%j ms after the last audio: idleTimeout %j, retryable, never a lost connection', (quietMs, idle) => {
+    const e = listenError(net0001(), closeFrame, false, quietMs) as ProviderError;
+    expect([e.status, e.providerCode, e.retryable, e.idleTimeout, e.connectionLost]).toEqual([
+      1011,
+      'NET-0001',
+      true,
+      idle,
+      false,
+    ]);
+  });
+
+  it('the window is the documented 10 s, the least quiet spell half of it', () => {
+    expect([DEEPGRAM_IDLE_WINDOW_MS, NET_0001_MIN_QUIET_MS]).toEqual([10_000, 5_000]);
+    expect(isInactivityClose('NET-0002', 60_000)).toBe(false);
+    expect(isInactivityClose(undefined, 60_000)).toBe(false);
   });
 });
