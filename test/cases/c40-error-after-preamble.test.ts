@@ -5,11 +5,12 @@
  * answer with one finish. Servers speak the wire on their own (loopback).
  */
 import { describe, expect, it } from 'vitest';
-import type { ChatEvent, RouterConfig, VoxrouteError } from '../../src/index.js';
+import type { ChatEvent, VoxrouteError } from '../../src/index.js';
 import {
   answerChat,
   anthropicFrames,
   chatChunk,
+  chatPair,
   drain,
   httpServer,
   messageStart,
@@ -98,22 +99,7 @@ describe('C40: an in-band error after preamble events is a pre-output failure an
         await readBody(req);
         answerChat(res, 'Table booked.');
       });
-      const aProvider =
-        variant.kind === 'anthropic'
-          ? {
-              kind: 'anthropic' as const,
-              baseUrl: a.url,
-              apiKey: 'sk-ant-case-40',
-              chat: { models: { fast: 'claude-x' } },
-            }
-          : { kind: 'openai-compatible' as const, baseUrl: a.url, chat: { models: { fast: 'm' } } };
-      const config: RouterConfig = {
-        providers: {
-          a: aProvider,
-          b: { kind: 'openai-compatible', baseUrl: b.url, chat: { models: { fast: 'm' } } },
-        },
-        routes: { chat: { providers: ['a', 'b'], strategy: 'priority', firstChunkTimeoutMs: false } },
-      };
+      const config = chatPair(variant.kind, a.url, b.url, 'sk-ant-case-40');
       const r = router(config);
       const fallbacks: string[] = [];
       r.on('fallback', (e) => fallbacks.push(`${e.provider}->${e.next}`));

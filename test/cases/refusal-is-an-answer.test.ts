@@ -6,11 +6,11 @@
  * blank-chat-reply.test.ts). The servers speak each wire on their own (node:http on loopback).
  */
 import { describe, expect, it } from 'vitest';
-import type { RouterConfig } from '../../src/index.js';
 import {
   answerChat,
   anthropicFrames,
   chatChunk,
+  chatPair,
   drain,
   httpServer,
   messageStart,
@@ -68,22 +68,7 @@ describe('refusal-is-an-answer: a refusal with no text is delivered, not a fallb
         asked.push('b');
         answerChat(res, 'Table booked.');
       });
-      const aProvider =
-        refusal.kind === 'anthropic'
-          ? {
-              kind: 'anthropic' as const,
-              baseUrl: a.url,
-              apiKey: 'sk-ant-refusal',
-              chat: { models: { fast: 'claude-x' } },
-            }
-          : { kind: 'openai-compatible' as const, baseUrl: a.url, chat: { models: { fast: 'm' } } };
-      const config: RouterConfig = {
-        providers: {
-          a: aProvider,
-          b: { kind: 'openai-compatible', baseUrl: b.url, chat: { models: { fast: 'm' } } },
-        },
-        routes: { chat: { providers: ['a', 'b'], strategy: 'priority', firstChunkTimeoutMs: false } },
-      };
+      const config = chatPair(refusal.kind, a.url, b.url, 'sk-ant-refusal');
       const stream = router(config).chat({ model: 'fast', messages: [{ role: 'user', content: 'Hi.' }] });
       const { items, error } = await drain(stream);
       expect(error).toBeUndefined();

@@ -313,3 +313,24 @@ export async function batchStt(text: string): Promise<{ url: string; uploads: Bu
   });
   return { url: server.url, uploads };
 }
+
+/**
+ * A chat config of two providers in priority order, no first-chunk deadline: `a` of `kind` at
+ * `aUrl` (model `fast` = `claude-x` for Anthropic, with `apiKey`; `m` otherwise), then an
+ * OpenAI-compatible `b` at `bUrl`.
+ */
+export function chatPair(
+  kind: 'anthropic' | 'openai-compatible',
+  aUrl: string,
+  bUrl: string,
+  apiKey: string,
+): RouterConfig {
+  const a =
+    kind === 'anthropic'
+      ? { kind: 'anthropic' as const, baseUrl: aUrl, apiKey, chat: { models: { fast: 'claude-x' } } }
+      : { kind: 'openai-compatible' as const, baseUrl: aUrl, chat: { models: { fast: 'm' } } };
+  return {
+    providers: { a, b: { kind: 'openai-compatible', baseUrl: bUrl, chat: { models: { fast: 'm' } } } },
+    routes: { chat: { providers: ['a', 'b'], strategy: 'priority', firstChunkTimeoutMs: false } },
+  };
+}
