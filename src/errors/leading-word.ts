@@ -4,6 +4,12 @@
  */
 export const MIN_WORD_RUN = 16;
 
+/**
+ * The longest leading word spared: 8 letters (`internal`, `voxroute`, `Bearer`, `sk`). A longer
+ * first segment (`correcthorse-battery-staple`) may be the secret's own words: it is redacted.
+ */
+export const MAX_LEADING_WORD = 8;
+
 /** The leading letters of a secret, and what stands after them. */
 const LEADING = /^[A-Za-z]+/;
 /** A separator that ends a secret's first segment (`internal-gw-...`, `sk_car_...`, `Bearer ...`). */
@@ -13,8 +19,8 @@ const WORD_CASE = /^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)$/;
 
 /**
  * How many characters of `secret` (as configured, before any case-folding) are its leading word:
- * its first segment (up to the first `-`, `_`, `.`, `:`, `/` or space, or the whole secret) when
- * that segment is letters in one case (`internal` of `internal-gw-7f3a...`, `voxroute` of
+ * its first segment (up to the first `-`, `_`, `.`, `:`, `/` or space; a secret with no separator
+ * has none) when that segment is at most {@link MAX_LEADING_WORD} letters in one case (`internal` of `internal-gw-7f3a...`, `voxroute` of
  * `voxroute-mock-key`, `sk` of `sk-proj-...`, `Bearer` of `Bearer <token>`); else 0 (a random
  * body from the first character: `3a9c1e5b...` of a Deepgram key, `AbCdEfGh12...`, or letters
  * that go on with digits, `qwxzkfpa7...`).
@@ -27,8 +33,10 @@ const WORD_CASE = /^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)$/;
 export function leadingWord(secret: string): number {
   const letters = LEADING.exec(secret)?.[0];
   if (letters === undefined || !WORD_CASE.test(letters)) return 0;
+  if (letters.length > MAX_LEADING_WORD) return 0;
+  // A secret of letters only (`correcthorsebatterystaple`) has no body after a word: all secret.
   const after = secret[letters.length];
-  return after === undefined || SEPARATOR.test(after) ? letters.length : 0;
+  return after !== undefined && SEPARATOR.test(after) ? letters.length : 0;
 }
 
 /** Whether characters `[from, to)` of a secret whose leading word is `word` long show that word only. */

@@ -57,10 +57,19 @@ describe('redaction-spares-words-that-start-a-key', () => {
     for (const [text, key, redacted] of cases) expect(redactText(text, [key])).toBe(redacted);
   });
 
-  it('a leading word stays only under 16 characters, and only when it is a word', () => {
+  it('a leading word stays only up to 8 letters, before a separator, and only when it is a word', () => {
     const long = `${'verylongleadingword'}-7f3a9c1d`;
     expect(redactText('key verylongleadingwo rejected', [long])).toBe('key [redacted] rejected');
-    expect(redactText('key verylongleadin rejected', [long])).toBe('key verylongleadin rejected');
+    expect(redactText('key verylongleadin rejected', [long])).toBe('key [redacted] rejected');
+    // A key of letters only, or whose first segment is longer than 8 letters: its cut echoes.
+    const letters = `${'correcthorse'}batterystaple`;
+    expect(redactText('key correcthorse... rejected', [letters])).toBe('key [redacted]... rejected');
+    expect(redactText('bad key "correcthorsebat"', [letters])).toBe('bad key "[redacted]"');
+    expect(redactText('auth=correcthorseba&x=1', [letters])).toBe('auth=[redacted]&x=1');
+    const caps = `${'QWERTYUIOP'}ASDFGHJKLZ`;
+    expect(redactText('bad key QWERTYUIOPAS...', [caps])).toBe('bad key [redacted]...');
+    const words = `${'correcthorse'}-battery-staple`;
+    expect(redactText('key correcthorse... rejected', [words])).toBe('key [redacted]... rejected');
     // Mixed case, or letters that go on with digits: a random body from the first character.
     const mixed = `${'AbCdEfGhIj'}1234567890KlMn`;
     expect(redactText('key AbCdEfGh… rejected', [mixed])).toBe('key [redacted]… rejected');
