@@ -11,7 +11,7 @@
  * - one full stop after a word that is no abbreviation: not one letter (an initial, "J."),
  *   not a word with a dot inside ("e.g.", "U.S."), not one of {@link ABBREVIATIONS} ("Dr.",
  *   "etc."). After a number, only once white space follows ("in 2023. "): "3." may still
- *   become "3.5".
+ *   become "3.5"; the same after a symbol, an emoji or a closing bracket ("my friend 🙂. ").
  * Closing quotes and brackets may follow the punctuation ('"Go."', 'there.)').
  */
 export function endsSentence(text: string): boolean {
@@ -28,7 +28,9 @@ export function endsSentence(text: string): boolean {
   if (!m) return false;
   if (m[2] !== '.') return true; // '!' or '?' in the run, or an ellipsis ("Wait...")
   const word = m[1] ?? '';
-  if (!LETTER.test(word)) return word !== '' && m[3] !== ''; // a number: once white space follows
+  // A number ("3." may become "3.5"), or a symbol before the stop (an emoji, a closing bracket:
+  // "my friend 🙂. "): once white space follows. A stop with nothing before it is no sentence.
+  if (!LETTER.test(word)) return m[3] !== '' && (word !== '' || m.index > 0);
   return !isAbbreviation(word);
 }
 

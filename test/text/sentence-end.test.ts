@@ -24,6 +24,9 @@ describe('endsSentence: a sentence complete with what has arrived', () => {
       'Really?',
       'He said "Go."',
       'Wait...',
+      'Hello there, my friend 🙂. ',
+      'See the list (above). ',
+      'Price: 5 €. ',
     ])
       expect([t, endsSentence(t)]).toEqual([t, true]);
   });
@@ -43,6 +46,8 @@ describe('endsSentence: a sentence complete with what has arrived', () => {
       'Wait… ',
       'Hi ',
       '',
+      'Hello there, my friend 🙂.',
+      '. ',
     ])
       expect([t, endsSentence(t)]).toEqual([t, false]);
   });
