@@ -56,7 +56,7 @@ export async function demoCommand(argv: readonly string[], ctx: CliContext): Pro
       format,
     });
     let transcript = '';
-    for await (const e of stt) if (e.type === 'final') transcript += (transcript ? ' ' : '') + e.text;
+    for await (const e of stt) if (e.type === 'final') transcript += (transcript ? ' ' : '') + e.text.trim();
     ctx.stdout(`stt:  "${transcript}" ${describeResult(await stt.result)}\n`);
     progress.update('waiting for the reply (chat)');
     const chat = router.chat({ model: 'fast', messages: [{ role: 'user', content: transcript }] });

@@ -66,10 +66,12 @@ export async function sttCommand(argv: readonly string[], ctx: CliContext): Prom
       for await (const event of stream) {
         if (event.type === 'final') {
           finals++;
-          ctx.stdout(`${event.text}\n`);
+          // One final a line: the white space a provider keeps at a final's seam (Cartesia's
+          // " world") has no place at a line's start.
+          ctx.stdout(`${event.text.trim()}\n`);
           progress.update(`${finals} final transcript(s) so far`);
         } else if (values.interim) {
-          ctx.stdout(`~ ${event.text}\n`);
+          ctx.stdout(`~ ${event.text.trim()}\n`);
         }
       }
       const result = await stream.result;
