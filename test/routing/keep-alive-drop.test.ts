@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRouter, type Router } from '../../src/index.js';
+import { stalePoolHandler } from '../helpers/stale-pool-server.js';
 
 const PCM_24K = { encoding: 'pcm_s16le', sampleRate: 24_000, channels: 1 } as const;
 
@@ -62,40 +63,17 @@ describe('keep-alive drop (router): a server that drops every pooled socket on i
   });
 
   it('serves every call from a lone provider after all its pooled sockets are dropped at once, no error counted', async () => {
-    const seen = new WeakSet<Socket>();
-    const log: string[] = [];
-    let dropReused = false;
-    let holdUntil = 3;
-    const held: (() => void)[] = [];
     let served = 0;
-    server = http.createServer((req, res) => {
-      const reused = seen.has(req.socket);
-      seen.add(req.socket);
-      log.push(reused ? 'reuse' : 'fresh');
-      if (reused && dropReused) {
-        req.socket.destroy();
-        return;
-      }
-      req.resume();
-      req.on('end', () => {
-        const n = ++served;
-        const answer = () => {
-          res.writeHead(200, { 'content-type': 'text/event-stream' });
-          res.end(
-            `data: {"choices":[{"index":0,"delta":{"content":"A${n}"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`,
-          );
-        };
-        if (holdUntil === 0) {
-          answer();
-          return;
-        }
-        held.push(answer);
-        if (held.length >= holdUntil) {
-          holdUntil = 0;
-          for (const release of held.splice(0)) release();
-        }
-      });
+    const { state, handle } = stalePoolHandler((_req, res) => {
+      const n = ++served;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(
+        `data: {"choices":[{"index":0,"delta":{"content":"A${n}"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`,
+      );
     });
+    state.holdUntil = 3;
+    const log = state.log;
+    server = http.createServer(handle);
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     router = createRouter({
@@ -113,7 +91,7 @@ describe('keep-alive drop (router): a server that drops every pooled socket on i
     // on its reuse (a load balancer's idle reset, a restarted server).
     expect(await Promise.all([chat(), chat(), chat()])).toEqual(['a:1:A1', 'a:1:A2', 'a:1:A3']);
     await new Promise((resolve) => setImmediate(resolve));
-    dropReused = true;
+    state.dropReused = true;
     log.length = 0;
     const calls: string[] = [];
     for (let i = 0; i < 5; i++) calls.push(await chat());

@@ -1,9 +1,8 @@
-import type http from 'node:http';
-import type { Socket } from 'node:net';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpTransport } from '../../src/transport/http-transport.js';
 import type { HttpTransport, HttpTransportOptions } from '../../src/transport/types.js';
+import { stalePoolHandler } from '../helpers/stale-pool-server.js';
 import { type Loopback, readAll, startLoopback } from './loopback.js';
 
 /** undici marks a socket free for its pool one event-loop turn after the response ended. */
@@ -17,45 +16,21 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
  * a restarted server, which drop every idle connection at once.
  */
 async function stalePoolServer() {
-  const log: string[] = [];
-  const seen = new WeakSet<Socket>();
-  let dropReused = false;
-  let holdUntil = 0;
-  const held: (() => void)[] = [];
-  const loop = await startLoopback((req: http.IncomingMessage, res: http.ServerResponse) => {
-    const reused = seen.has(req.socket);
-    seen.add(req.socket);
-    log.push(reused ? 'reuse' : 'fresh');
-    if (reused && dropReused) {
-      req.socket.destroy();
-      return;
-    }
-    req.resume();
-    req.on('end', () => {
-      const answer = () => res.end(`ok:${req.url}`);
-      if (holdUntil === 0) {
-        answer();
-        return;
-      }
-      held.push(answer);
-      if (held.length >= holdUntil) {
-        holdUntil = 0;
-        for (const release of held.splice(0)) release();
-      }
-    });
-  });
+  const { state, handle } = stalePoolHandler((req, res) => res.end(`ok:${req.url}`));
+  const loop = await startLoopback(handle);
+  const log = state.log;
   return {
     loop,
     log,
     /** Opens `n` pooled connections with `n` concurrent requests, then makes every reuse fatal. */
     async warm(transport: HttpTransport, n: number): Promise<void> {
-      holdUntil = n;
+      state.holdUntil = n;
       const bodies = await Promise.all(
         Array.from({ length: n }, (_, i) => call(transport, loop, `/warm${i}`)),
       );
       expect(bodies).toEqual(Array.from({ length: n }, (_, i) => `200 ok:/warm${i}`));
       await nextTurn();
-      dropReused = true;
+      state.dropReused = true;
     },
   };
 }
