@@ -22,7 +22,16 @@ import {
   voiceTurn,
 } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
-import { chatChunk, drain, httpServer, readBody, router, sseFrames, wsServer } from './wire/servers.js';
+import {
+  chatChunk,
+  drain,
+  elevenLabsWebSocketRouter,
+  httpServer,
+  readBody,
+  router,
+  sseFrames,
+  wsServer,
+} from './wire/servers.js';
 
 /** Audio chunks the servers send per clause they speak. */
 const CHUNKS = 6;
@@ -286,17 +295,7 @@ async function elevenLabsServer(hold: Promise<void>, tail: boolean, aligned = tr
     });
     ws.on('close', () => closed.resolve());
   });
-  const r = router({
-    providers: {
-      e: {
-        kind: 'elevenlabs',
-        baseUrl: wire.url,
-        apiKey: `${'xi'}-test-key-0123`,
-        tts: { voices: { v: 'voice-id' }, transport: 'websocket' },
-      },
-    },
-    routes: { tts: { providers: ['e'] } },
-  });
+  const r = elevenLabsWebSocketRouter(wire.url);
   return {
     r,
     texts,

@@ -14,7 +14,7 @@ import type { WebSocket } from 'ws';
 import { RequestError } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
 import { sendCartesiaContext } from './wire/cartesia-context.js';
-import { drain, pcmSignal, router, wsServer } from './wire/servers.js';
+import { drain, elevenLabsWebSocketRouter, pcmSignal, router, wsServer } from './wire/servers.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 3);
 
@@ -87,17 +87,7 @@ async function elevenLabsServer() {
     });
     ws.on('close', () => closed.resolve());
   });
-  const r = router({
-    providers: {
-      e: {
-        kind: 'elevenlabs',
-        baseUrl: wire.url,
-        apiKey: `${'xi'}-test-key-0123`,
-        tts: { voices: { v: 'voice-id' }, transport: 'websocket' },
-      },
-    },
-    routes: { tts: { providers: ['e'] } },
-  });
+  const r = elevenLabsWebSocketRouter(wire.url);
   return { r, texts, heard: heard.promise, closed: closed.promise };
 }
 

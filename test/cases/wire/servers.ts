@@ -334,3 +334,18 @@ export function chatPair(
     routes: { chat: { providers: ['a', 'b'], strategy: 'priority', firstChunkTimeoutMs: false } },
   };
 }
+
+/** A router with one ElevenLabs provider `e` on its WebSocket transport at `url` (voice `v`). */
+export function elevenLabsWebSocketRouter(url: string): Router {
+  return router({
+    providers: {
+      e: {
+        kind: 'elevenlabs',
+        baseUrl: url,
+        apiKey: `${'xi'}-test-key-0123`,
+        tts: { voices: { v: 'voice-id' }, transport: 'websocket' },
+      },
+    },
+    routes: { tts: { providers: ['e'] } },
+  });
+}
