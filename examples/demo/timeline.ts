@@ -6,8 +6,8 @@ const f = (v: number | undefined) => (v === undefined ? '-' : v.toFixed(0));
 /** Who served a stage, with the providers that failed before it (`a!>b`). */
 export function served(result: RouteResult | undefined): string {
   if (!result) return '-';
-  // In order: each failed attempt marked `!`, then whoever spoke (a stand-in may speak one
-  // sentence before the route's first choice takes the reply back). Hedge losers are left out.
+  // In order: each failed attempt marked `!`, then whoever spoke (the provider that took over
+  // keeps the rest of the reply, unless it fails too). Hedge losers are left out.
   const spoke = result.attempts
     .filter((x) => x.outcome === 'failed' || x.outcome === 'success')
     .map((x) => (x.outcome === 'failed' ? `${x.provider}!` : x.provider));
@@ -39,7 +39,7 @@ export function timelineTable(turns: TurnResult[], numbers: number[] = turns.map
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   const line = (cells: string[]) => cells.map((x, c) => x.padEnd(widths[c]!)).join('  ');
   return [
-    "ms from end of speech; own = voxroute's share of it; a! = a failed, then the next served; a!>b>a = b served the rest of that sentence, a the next ones",
+    "ms from end of speech; own = voxroute's share of it; a! = a failed, then the next served; a!>b = b took over and served the rest",
     line(header),
     ...rows.map(line),
   ].join('\n');
