@@ -19,15 +19,21 @@
  *
  * A loopback server in a child process (bench/paced-server.ts) sends each stream 3 s of PCM
  * s16le at 24 kHz as 150 chunks of 20 ms, one per tick of a shared 20 ms timer; each chunk
- * carries its number. In this process, one after the other, N streams each:
- *  1. direct: undici `request()` on an Agent of its own (the reference);
- *  2. routed: `router.tts()` in the caller's format (24 kHz, pass-through);
- *  3. converted: `router.tts()` asking for 16 kHz (24k -> 16k through the resampler);
- *  4. idle: `router.tts()` streams that got their first chunk and then receive nothing;
- *  5. anchors (printed, not targets): direct again, and direct read through one pass-through
- *     async generator (what the smallest wrapper adds at this load); with `--spin-us U`, also
- *     the caller format with U µs of busy CPU per chunk in the reader (what U µs more of
- *     event-loop work per chunk does to the gaps, e.g. the resampler's cost per 20 ms chunk).
+ * carries its number. In this process, one after the other, N streams each, in phases of three
+ * kinds:
+ *  - direct (D): undici `request()` on an Agent of its own (the reference);
+ *  - routed (R): `router.tts()` in the caller's format (24 kHz, pass-through);
+ *  - converted (C): `router.tts()` asking for 16 kHz (24k -> 16k through the resampler);
+ * first one warm-up phase of each (printed, not counted: the first phase of a kind opens its N
+ * connections and warms the JIT, and its gaps were 13 to 14 ms higher than a later identical
+ * phase's), then D R C C R D: a palindrome, so a drift of the machine over the run falls alike on
+ * the reference and on each routed kind. Each kind's gaps are pooled over its two phases; memory
+ * is the larger of the two. Then:
+ *  - idle: `router.tts()` streams that got their first chunk and then receive nothing;
+ *  - anchors (printed, not targets): direct read through one pass-through async generator (what
+ *    the smallest wrapper adds at this load); with `--spin-us U`, also the caller format with U µs
+ *    of busy CPU per chunk in the reader (what U µs more of event-loop work per chunk does to the
+ *    gaps, e.g. the resampler's cost per 20 ms chunk).
  * Counted: failed streams; lost or duplicated chunks (chunk numbers in order when the format
  * is the caller's; total bytes against the expected length when converted); the gap between
  * the arrival of consecutive 20 ms chunks (p99 over all gaps of all streams), routed minus
@@ -162,12 +168,8 @@ async function memory(): Promise<number> {
   return m.heapUsed + m.external;
 }
 
-/** Runs `n` streams with `one`, measuring memory when all have their first chunk. */
-async function phase(
-  n: number,
-  one: (log: StreamLog, started: () => void, hold: Promise<void>, signal: AbortSignal) => Promise<void>,
-  holdOpen = false,
-): Promise<{
+/** What one phase measured. */
+interface Phase {
   logs: StreamLog[];
   bytesPerStream: number;
   ms: number;
@@ -179,7 +181,14 @@ async function phase(
   mainPerChunkUs: number;
   gcWindow: [number, number];
   error?: string;
-}> {
+}
+
+/** Runs `n` streams with `one`, measuring memory when all have their first chunk. */
+async function phase(
+  n: number,
+  one: (log: StreamLog, started: () => void, hold: Promise<void>, signal: AbortSignal) => Promise<void>,
+  holdOpen = false,
+): Promise<Phase> {
   const stop = new AbortController();
   // Every stream of the phase listens on it.
   setMaxListeners(0, stop.signal);
@@ -255,6 +264,26 @@ function gaps(p: { logs: StreamLog[]; gcWindow: [number, number] }): number[] {
     }
   }
   return out;
+}
+
+/**
+ * Phases of one kind taken together: their streams and gaps pooled, memory the larger, CPU and
+ * the loop's busy share averaged, time summed, the first error.
+ */
+function pooled(phases: Phase[]): Phase & { gaps: number[] } {
+  const mean = (pick: (p: Phase) => number) => phases.reduce((sum, p) => sum + pick(p), 0) / phases.length;
+  const error = phases.find((p) => p.error)?.error;
+  return {
+    logs: phases.flatMap((p) => p.logs),
+    gaps: phases.flatMap((p) => gaps(p)),
+    bytesPerStream: Math.max(...phases.map((p) => p.bytesPerStream)),
+    ms: phases.reduce((sum, p) => sum + p.ms, 0),
+    cpuPerChunkUs: mean((p) => p.cpuPerChunkUs),
+    loopBusy: mean((p) => p.loopBusy),
+    mainPerChunkUs: mean((p) => p.mainPerChunkUs),
+    gcWindow: [Number.NaN, Number.NaN],
+    ...(error ? { error } : {}),
+  };
 }
 
 /** Lost and duplicated chunks, from the chunk numbers in order. */
@@ -341,8 +370,6 @@ async function main(): Promise<void> {
         first = false;
       }
     };
-  const direct = await phase(N, directRun());
-
   const routedRun =
     (format: AudioFormat, voice: string, on: Router = router, spinUs = 0) =>
     async (log: StreamLog, started: () => void, hold: Promise<void>, signal: AbortSignal) => {
@@ -364,13 +391,20 @@ async function main(): Promise<void> {
         }
       }
     };
-  const routed = await phase(N, routedRun(PCM_24K, 'agent'));
-  const converted = await phase(N, routedRun(PCM_16K, 'agent'));
+  const kinds = {
+    D: directRun(),
+    R: routedRun(PCM_24K, 'agent'),
+    C: routedRun(PCM_16K, 'agent'),
+  } as const;
+  const warm = { D: await phase(N, kinds.D), R: await phase(N, kinds.R), C: await phase(N, kinds.C) };
+  const runs: { D: Phase[]; R: Phase[]; C: Phase[] } = { D: [], R: [], C: [] };
+  for (const kind of ['D', 'R', 'C', 'C', 'R', 'D'] as const) runs[kind].push(await phase(N, kinds[kind]));
+  const direct = pooled(runs.D);
+  const routed = pooled(runs.R);
+  const converted = pooled(runs.C);
   const idle = await phase(N, routedRun(PCM_24K, 'hold'), true);
-  // Anchors, not targets: the direct reference once more (how much the p99 gap moves between
-  // two phases of the same code), and direct read through one pass-through async generator
-  // (what the smallest possible wrapper around the body adds at this load).
-  const directAgain = await phase(N, directRun());
+  // Anchor, not a target: direct read through one pass-through async generator (what the
+  // smallest possible wrapper around the body adds at this load).
   const oneLayer = await phase(
     N,
     directRun(async function* (b) {
@@ -384,7 +418,7 @@ async function main(): Promise<void> {
     SPIN_US === undefined ? undefined : await phase(N, routedRun(PCM_24K, 'agent', router, SPIN_US));
 
   // Side by side (--lib, two or more builds): the converted phase per build, ABBA.
-  const sideBySide: { lib: number; phase: typeof direct }[] = [];
+  const sideBySide: { lib: number; phase: Phase }[] = [];
   if (builds.length > 1) {
     const routers = builds.map((b) => routerFor(origin, b));
     for (const r of routers) await r.warmup();
@@ -395,7 +429,7 @@ async function main(): Promise<void> {
   }
 
   // Side by side (--offload): the converted phase inline and on the worker thread, ABBA.
-  const offloaded: { label: string; phase: typeof direct }[] = [];
+  const offloaded: { label: string; phase: Phase }[] = [];
   if (args.offload) {
     const inline = routerFor(origin, voxroute, false);
     const worker = routerFor(origin, voxroute, 0);
@@ -414,9 +448,9 @@ async function main(): Promise<void> {
   await agent.close();
   child.stdin?.end();
 
-  const d = summarize(gaps(direct));
-  const r = summarize(gaps(routed));
-  const c = summarize(gaps(converted));
+  const d = summarize(direct.gaps);
+  const r = summarize(routed.gaps);
+  const c = summarize(converted.gaps);
   const failed = (logs: StreamLog[]) => logs.filter((l) => l.failed).length;
   const routedCount = countNumbers(routed.logs);
   const convertedCount = countBytes(converted.logs);
@@ -429,19 +463,28 @@ async function main(): Promise<void> {
   console.log(
     `${''.padEnd(34)} failed  lost  dup   gap median     p99     max   KB/stream  phase ms  CPU µs/chunk  loop busy  main µs/chunk`,
   );
-  const row = (label: string, p: typeof direct, s: typeof d, count: { lost: number; duplicated: number }) =>
+  const row = (label: string, p: Phase, s: typeof d, count: { lost: number; duplicated: number }) =>
     console.log(
       `  ${label.padEnd(32)}${String(failed(p.logs)).padStart(6)}${String(count.lost).padStart(6)}${String(count.duplicated).padStart(5)}${fmt(s.median, 2, 12)}${fmt(s.p99, 2, 9)}${fmt(s.max, 1, 8)}${fmt(p.bytesPerStream / 1024, 1, 12)}${fmt(p.ms, 0, 10)}${fmt(p.cpuPerChunkUs, 2, 14)}${fmt(p.loopBusy * 100, 1, 10)}%${fmt(p.mainPerChunkUs, 2, 15)}`,
     );
-  row('direct undici request()', direct, d, directCount);
-  row('router.tts(), caller format', routed, r, routedCount);
-  row('router.tts(), 24k -> 16k', converted, c, convertedCount);
-  row(
-    'anchor: direct undici again',
-    directAgain,
-    summarize(gaps(directAgain)),
-    countNumbers(directAgain.logs),
-  );
+  row('warm-up (not counted): direct', warm.D, summarize(gaps(warm.D)), countNumbers(warm.D.logs));
+  row('warm-up (not counted): caller', warm.R, summarize(gaps(warm.R)), countNumbers(warm.R.logs));
+  row('warm-up (not counted): 24k->16k', warm.C, summarize(gaps(warm.C)), countBytes(warm.C.logs));
+  const [d1, d2] = runs.D as [Phase, Phase];
+  const [r1, r2] = runs.R as [Phase, Phase];
+  const [c1, c2] = runs.C as [Phase, Phase];
+  for (const [label, p, count] of [
+    ['1st D: direct undici request()', d1, countNumbers],
+    ['2nd R: router.tts(), caller', r1, countNumbers],
+    ['3rd C: router.tts(), 24k -> 16k', c1, countBytes],
+    ['4th C: router.tts(), 24k -> 16k', c2, countBytes],
+    ['5th R: router.tts(), caller', r2, countNumbers],
+    ['6th D: direct undici request()', d2, countNumbers],
+  ] as const)
+    row(label, p, summarize(gaps(p)), count(p.logs));
+  row('direct, both phases (reference)', direct, d, directCount);
+  row('caller format, both phases', routed, r, routedCount);
+  row('24k -> 16k, both phases', converted, c, convertedCount);
   row('anchor: direct + 1 async gen', oneLayer, summarize(gaps(oneLayer)), countNumbers(oneLayer.logs));
   if (spun) row(`anchor: caller + ${SPIN_US} µs/chunk`, spun, summarize(gaps(spun)), countNumbers(spun.logs));
   for (const { lib, phase: p } of sideBySide) {
