@@ -4,6 +4,7 @@ import { markRouterStall } from '../../internal/stall.js';
 import { PhaseDeadlines } from '../../transport/phase-deadlines.js';
 import { AwaitedText } from '../shared/awaited-text.js';
 import { parseWire } from '../shared/parse-wire.js';
+import { ReplayableInput } from '../shared/replayable-input.js';
 import { type StreamedText, textPiece } from '../shared/text-piece.js';
 import { withPartialOutput } from '../shared/with-partial-output.js';
 import type { AttemptContext } from '../types.js';
@@ -75,8 +76,12 @@ type Outcome = 'done' | 'error-event' | 'cancelled' | 'broken';
  *   code; a 1008 is retryable and not auth for a quota, concurrency, rate-limit or timeout
  *   reason, auth for a bad-key reason: `policyCloseVerdict`), a normal close before `done` a ProtocolError (truncated).
  *   A warm socket that closes after the request was sent but before any message of the
- *   context came back (the connection was dead) is not an answer: a string text is sent
- *   once more on a fresh socket before anything is thrown.
+ *   context came back (the connection was dead) is not an answer: the text is sent once more
+ *   on a fresh socket before anything is thrown. A string as it is; streamed text as the
+ *   pieces already read from the iterable (kept by reference until the context's first
+ *   message, see ReplayableInput), then the rest of the iterable as it arrives: the fresh
+ *   context gets every piece once, in order. Once a message of the context came, nothing is
+ *   sent again (the failure is the router's mid-stream one).
  * Throws also what `pool.acquire` throws, ProviderError for an `error` event, ProtocolError for
  * a malformed message, and whatever the text iterable throws.
  */
@@ -89,29 +94,45 @@ export async function* synthesizeWebSocket(
   attempt: AttemptContext,
 ): AsyncGenerator<CartesiaAudio> {
   if (attempt.signal.aborted) throw aborted(attempt);
-  const call: WebSocketCall = { endpoint, options, pool, clock, request, attempt };
   let { socket, reused } = await pool.acquire(attempt);
-  for (;;) {
-    const fate: ContextFate = { lost: false, heard: false };
-    try {
-      yield* onSocket(call, socket, fate);
-      return;
-    } catch (error) {
-      // C37: a warm socket that died after the request was sent and before any message of the
-      // context came back: the text never reached a live server. Send it once more on a fresh
-      // socket (a string text only: streamed text was consumed).
-      const replay = reused && fate.lost && !fate.heard && typeof request.text === 'string';
-      if (!replay || attempt.signal.aborted) throw error;
+  // Streamed text sent on a warm socket is kept until the context's first message, to be sent
+  // again should that socket turn out dead; a fresh socket is never replayed: no keeping.
+  const kept = reused && typeof request.text !== 'string' ? new ReplayableInput(request.text) : undefined;
+  const call: WebSocketCall = { endpoint, options, pool, clock, request, attempt };
+  let text = kept?.pass() ?? request.text;
+  try {
+    for (;;) {
+      const fate: ContextFate = { lost: false, heard: false, onHeard: () => kept?.settle() };
+      try {
+        yield* onSocket(call, socket, text, fate);
+        return;
+      } catch (error) {
+        // C37: a warm socket that died after the request was sent and before any message of the
+        // context came back: the text never reached a live server. Send it once more on a fresh
+        // socket: a string as it is, streamed text from its first piece (kept until now).
+        const replayable = typeof request.text === 'string' || kept?.replayable === true;
+        const replay = reused && fate.lost && !fate.heard && replayable;
+        if (!replay || attempt.signal.aborted) throw error;
+      }
+      reused = false;
+      ({ socket } = await pool.acquire(attempt));
+      text = kept?.pass() ?? request.text;
+      // The fresh socket is not replayed: each piece is released once it was read.
+      kept?.settle();
     }
-    reused = false;
-    ({ socket } = await pool.acquire(attempt));
+  } finally {
+    kept?.close();
   }
 }
 
-/** What became of a context's socket: `lost` when it closed under the context, `heard` once a message of it came. */
+/**
+ * What became of a context's socket: `lost` when it closed under the context, `heard` once a
+ * message of it came (`onHeard` is called then, once).
+ */
 interface ContextFate {
   lost: boolean;
   heard: boolean;
+  onHeard: () => void;
 }
 
 /** The arguments of one {@link synthesizeWebSocket} call, as each socket it tries sees them. */
@@ -129,10 +150,14 @@ function aborted(attempt: AttemptContext): AbortError {
   return new AbortError('Cartesia TTS aborted', { cause: attempt.signal.reason });
 }
 
-/** One context on `socket` (see {@link synthesizeWebSocket}); records in `fate` how the socket fared. */
+/**
+ * One context on `socket` speaking `text` (the request's, or a replay of it; see
+ * {@link synthesizeWebSocket}); records in `fate` how the socket fared.
+ */
 async function* onSocket(
   call: WebSocketCall,
   socket: TtsSocket,
+  text: string | StreamedText,
   fate: ContextFate,
 ): AsyncGenerator<CartesiaAudio> {
   const { endpoint, options, pool, clock, request, attempt } = call;
@@ -151,7 +176,10 @@ async function* onSocket(
   const listener: ContextListener = {
     contextId,
     message: (json) => {
-      fate.heard = true;
+      if (!fate.heard) {
+        fate.heard = true;
+        fate.onHeard();
+      }
       // Judged on arrival: the text sender may send the end while this message waits in the inbox.
       if (json.type === 'done' && !input.sentAll()) input.doneEarly = true;
       inbox.push(json);
@@ -226,8 +254,8 @@ async function* onSocket(
   };
   // Our own text pieces are not the provider's activity: while a flush is owed, a caller
   // streaming tokens must not hide Cartesia's silence.
-  const text = sendText(request.text, send, flush, { fail: failText });
-  input.sentAll = () => text.sentAll();
+  const sender = sendText(text, send, flush, { fail: failText });
+  input.sentAll = () => sender.sentAll();
   // The socket is open: what remains is the answer (first audio, then idle; see AwaitedText).
   deadlines.markHeaders();
   try {
@@ -285,10 +313,10 @@ async function* onSocket(
     deadlines.stop();
     attempt.signal.removeEventListener('abort', onAbort);
     socket.detach(listener);
-    text.stop();
+    sender.stop();
     const { outcome } = state;
     if (outcome === 'broken' || outcome === 'cancelled') socket.send({ context_id: contextId, cancel: true });
-    pool.release(socket, outcome === 'cancelled' || (outcome !== 'broken' && text.sentAll()));
+    pool.release(socket, outcome === 'cancelled' || (outcome !== 'broken' && sender.sentAll()));
   }
 }
 
