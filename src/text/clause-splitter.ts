@@ -102,14 +102,15 @@ export class ClauseSplitter {
    * How much of the held text (not yet released) may be spoken as it is if the text pauses now
    * ({@link releaseHeld}), in characters from its start: all of it when it ends with sentence
    * punctuation (`. ! ? …` or a full-width `。！？`, then closing quotes or brackets and white
-   * space: "I'll meet you at 5 p.m.", a short "Yes."), else up to its last white space (whole
-   * words: "Let me look that up " of "Let me look that up fo", whose last word may go on). 0
-   * when nothing may be: no white space in it (one word, perhaps half of one) or nothing to
-   * speak before the cut ({@link speakable}). One scan back from the end to the last white space.
+   * space: "I'll meet you at 5 p.m.", a short "Yes.") or with a comma, semicolon or dash right
+   * after a letter ("Sure,": the clause end of {@link ClauseSplitter}), else up to its last white
+   * space (whole words: "Let me look that up " of "Let me look that up fo", whose last word may
+   * go on). 0 when nothing may be: no white space in it (one word, perhaps half of one) or
+   * nothing to speak before the cut ({@link speakable}). One scan back to the last white space.
    */
   heldCut(): number {
     const all = this.#pending;
-    let cut = HELD_SENTENCE_END.test(all) ? all.length : 0;
+    let cut = HELD_SENTENCE_END.test(all) || CLAUSE_END_NOW.test(all) ? all.length : 0;
     if (cut === 0) {
       for (let i = all.length - 1; i >= 0; i--) {
         if (isWhiteSpace(all.charCodeAt(i))) {

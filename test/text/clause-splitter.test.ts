@@ -134,8 +134,18 @@ describe('ClauseSplitter', () => {
       });
     });
 
-    it('nothing: one word (maybe half of one), a comma after it, white space or nothing to speak before the cut', () => {
-      for (const tokens of [['Hel'], ['Sure', ','], ['   '], ['*** ', 'x'], []]) {
+    it('a comma, semicolon or dash right after a word: all of it (the clause is complete)', () => {
+      expect(paused(['Sure', ','])).toEqual({ pushed: [], cut: 5, released: ['Sure,'], end: [] });
+      expect(paused(['Sure thing. ', 'Yes, and', ' then;'])).toEqual({
+        pushed: ['Sure thing. '],
+        cut: 14,
+        released: ['Yes, and then;'],
+        end: [],
+      });
+    });
+
+    it('nothing: one word (maybe half of one), a comma after a number, white space or nothing to speak before the cut', () => {
+      for (const tokens of [['Hel'], ['1', ','], ['   '], ['*** ', 'x'], []]) {
         const r = paused(tokens);
         expect([r.cut, r.released]).toEqual([0, []]);
       }
