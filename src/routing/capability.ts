@@ -1,6 +1,7 @@
 import type { ResampleOffload } from '../audio/resample-offload.js';
 import type { ResolvedProviderConfig } from '../config/index.js';
 import type { ErrorRedactor } from '../errors/redact.js';
+import type { Clock } from '../internal/clock.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import type { Capability } from '../types/route-result.js';
 import type { RouteCandidate, RouteRun } from './route-run.js';
@@ -95,6 +96,8 @@ export interface CallContext {
    * or audio stream quoted in a RequestError; undefined: none.
    */
   redact?: ErrorRedactor;
+  /** The router's clock (RouterOptions.clock, made monotonic); undefined: the system clock. */
+  clock?: Clock;
 }
 
 /**

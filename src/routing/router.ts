@@ -158,7 +158,7 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
     options.resampleOffload,
     (message, attributes) => logger?.warn(message, attributes),
   );
-  const context: CallContext = { closeSignal: closing.signal, logger, resampling, redact };
+  const context: CallContext = { closeSignal: closing.signal, logger, resampling, redact, clock };
   /** voiceTurn()'s check of each stage before the first one starts (routing/preflight.ts). */
   const preflight: Preflight = (c) =>
     c.capability === 'tts'

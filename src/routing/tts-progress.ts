@@ -2,11 +2,24 @@ import { AbortError } from '../errors/abort-error.js';
 import type { ErrorRedactor } from '../errors/redact.js';
 import { redactedCopy } from '../errors/redacted-copy.js';
 import { RequestError } from '../errors/request-error.js';
+import { type Clock, systemClock } from '../internal/clock.js';
 import type { TtsTextPiece, WordTiming } from '../providers/types.js';
 import { ClauseSplitter } from '../text/clause-splitter.js';
 import { MAX_SENTENCE_LENGTH } from '../text/length-cut.js';
 import { SentenceSplitter } from '../text/sentence-splitter.js';
 import { speakable } from '../text/speakable.js';
+
+/**
+ * How long streamed text may wait for the next token with speakable text held (ms): a
+ * sentence ending in an abbreviation-like form ("at 5 p.m."), a complete sentence shorter than
+ * the clause minimum ("Yes."), words with no punctuation after them. When the caller's text
+ * (an LLM) sends nothing for this long, the held text is released as it stands (whole words, see
+ * ClauseSplitter.heldCut) so the listener is not left in silence while a tool call runs. An LLM
+ * that is streaming sends its tokens tens of ms apart (bursts on the network stretch a gap to
+ * 200 ms or so): twice that is a pause, not the next token on its way; and it is short enough
+ * that the silence before the held words is heard as a breath, not as the end of the turn.
+ */
+export const HELD_TEXT_FLUSH_MS = 400;
 
 /** What {@link TtsProgress.sentenceNow} answers for streamed text: its sentences are waited for. */
 export const NOT_YET: unique symbol = Symbol('not yet');
@@ -30,6 +43,12 @@ export interface SentenceCut {
  * Barge-in: {@link TtsProgress.stop} (the call's signal, router.close(), or the call ending)
  * wakes every waiter at once with an AbortError and return()s the caller's text iterator,
  * whatever the text source is doing: a source that never yields again cannot hold the call.
+ *
+ * Streamed text held by the clause splitter ({@link HELD_TEXT_FLUSH_MS}): while text that may
+ * be spoken is held, one timer on the call's clock runs; each token moves its deadline (no new
+ * timer: when it fires early it is set again for the rest). Once the text has sent nothing for
+ * that long, the held text is released as a clause. The timer is cleared when nothing is held,
+ * when the text ends, fails or is stopped.
  */
 export class TtsProgress {
   readonly #sentences: string[] = [];
@@ -53,7 +72,17 @@ export class TtsProgress {
   readonly #locale: string | undefined;
   readonly #signals: readonly AbortSignal[];
   readonly #redact: ErrorRedactor | undefined;
+  readonly #clock: Clock;
   readonly #onAbort = () => this.stop();
+  /** Streamed text: the clause splitter, while the text is read. */
+  #splitter: ClauseSplitter | undefined;
+  /** The timer of held text (a handle of #clock), and when the last token came (#clock ms). */
+  #holdTimer: unknown;
+  #holding = false;
+  #lastTokenAt = 0;
+  /** Clauses released by the timer (indexes in #sentences); undefined until there is one. */
+  #timed: Set<number> | undefined;
+  readonly #onHoldTimer = () => this.#holdExpired();
   /** Sentences whose audio has been handed to the caller in full. */
   delivered = 0;
   /** The sentence being spoken, when part of its audio has reached the caller. */
@@ -62,17 +91,25 @@ export class TtsProgress {
   /**
    * `signals`: each one, aborted, stops the call's text (the call's signal, the router's close).
    * `redact`: the router's redactor, applied to an error of the caller's text (see callerFailure).
+   * `clock`: the router's, for the wait of held text (default: the system clock).
    */
   constructor(
     text: string | AsyncIterable<string>,
     locale?: string,
     signals: readonly AbortSignal[] = [],
     redact?: ErrorRedactor,
+    clock: Clock = systemClock,
   ) {
     this.#source = text;
     this.#locale = locale;
     this.#signals = signals;
     this.#redact = redact;
+    this.#clock = clock;
+  }
+
+  /** True while the timer of held streamed text is set ({@link HELD_TEXT_FLUSH_MS}). */
+  get holdTimerSet(): boolean {
+    return this.#holding;
   }
 
   /** True once the text ended (not stopped, not failed) and every sentence of it was delivered. */
@@ -132,11 +169,15 @@ export class TtsProgress {
    * provider finish the clauses it was asked to speak and cancels the rest). A complete clause
    * whose end lies inside text already handed out with the unfinished one (a short sentence held
    * to be joined to the next clause) is not marked: marking it would speak that text too; it is
-   * left to a new request ({@link failedBefore}). Throws AbortError once stopped.
+   * left to a new request ({@link failedBefore}). A clause released by the timer of held text
+   * at its last white space, when the word after it was already handed out, is not marked
+   * either: marking it would speak that word (perhaps half of one) too; the provider speaks it
+   * with the next clause end (`onClause` gets `marked: false` for it). Throws AbortError once
+   * stopped.
    */
   async *pieces(
     first: number,
-    onClause: (clause: string) => void,
+    onClause: (clause: string, marked: boolean) => void,
   ): AsyncGenerator<TtsTextPiece, void, undefined> {
     this.#read();
     let clause = first;
@@ -149,11 +190,12 @@ export class TtsProgress {
         // unfinished text forwarded after its end, a clause end there would speak that text.
         if (this.#failure && this.#text.slice(end, at).trim() !== '') throw this.#failure.error;
         const text = end > at ? this.#text.slice(at, end) : '';
+        const unmarked = end < at && this.#timed?.has(clause) === true;
         at = Math.max(at, end);
         const last = this.#ended && clause === this.#sentences.length - 1;
-        onClause(this.#sentences[clause]!);
+        onClause(this.#sentences[clause]!, !unmarked);
         clause++;
-        yield { text, clauseEnd: !last };
+        if (!unmarked) yield { text, clauseEnd: !last };
         continue;
       }
       // Once the text failed, what follows its last complete clause is unfinished: never sent.
@@ -223,6 +265,7 @@ export class TtsProgress {
    */
   stop(): void {
     this.#unlisten();
+    this.#clearHold();
     // A text given whole has nothing to release (and its sentences stay readable).
     if (this.#ended || typeof this.#source === 'string') return;
     this.#stopped = new AbortError('The text-to-speech call was stopped');
@@ -299,6 +342,7 @@ export class TtsProgress {
 
   async #pump(source: AsyncIterable<string>): Promise<void> {
     const splitter = new ClauseSplitter(this.#locale ? { locale: this.#locale } : {});
+    this.#splitter = splitter;
     try {
       const it = source[Symbol.asyncIterator]();
       this.#iterator = it;
@@ -310,11 +354,14 @@ export class TtsProgress {
           throw new RequestError('text', 'an item of the text stream is not a string');
         this.#text += next.value;
         this.#add(splitter.push(next.value));
+        this.#hold(splitter);
         // The text read is forwarded as it comes (TtsProgress.pieces).
         this.#wake();
       }
+      this.#clearHold();
       this.#add(splitter.end());
     } catch (error) {
+      this.#clearHold();
       if (this.#ended) return;
       // Complete sentences held to be joined to the next clause are still spoken (the caller
       // may have shown them); an unfinished sentence is not.
@@ -322,9 +369,52 @@ export class TtsProgress {
       this.#failure = { error: callerFailure('text', error, this.#redact) };
     }
     this.#iterator = undefined;
+    this.#splitter = undefined;
     this.#ended = true;
     this.#unlisten();
     this.#wake();
+  }
+
+  /**
+   * After a token: sets the timer of held text when the splitter holds text that may be spoken
+   * ({@link ClauseSplitter.heldCut}) and none is set, or moves its deadline; clears it when
+   * nothing is held.
+   */
+  #hold(splitter: ClauseSplitter): void {
+    if (splitter.heldCut() === 0) {
+      this.#clearHold();
+      return;
+    }
+    this.#lastTokenAt = this.#clock.now();
+    if (this.#holding) return;
+    this.#holding = true;
+    this.#holdTimer = this.#clock.setTimeout(this.#onHoldTimer, HELD_TEXT_FLUSH_MS);
+  }
+
+  /** The timer of held text fired: set again for the rest of the wait, or the held text is released. */
+  #holdExpired(): void {
+    this.#holding = false;
+    this.#holdTimer = undefined;
+    const splitter = this.#splitter;
+    if (this.#ended || !splitter) return;
+    const wait = this.#lastTokenAt + HELD_TEXT_FLUSH_MS - this.#clock.now();
+    if (wait > 0) {
+      this.#holding = true;
+      this.#holdTimer = this.#clock.setTimeout(this.#onHoldTimer, wait);
+      return;
+    }
+    const released = splitter.releaseHeld();
+    if (released.length === 0) return;
+    this.#timed ??= new Set();
+    this.#timed.add(this.#sentences.length);
+    this.#add(released);
+  }
+
+  #clearHold(): void {
+    if (!this.#holding) return;
+    this.#holding = false;
+    this.#clock.clearTimeout(this.#holdTimer);
+    this.#holdTimer = undefined;
   }
 
   #unlisten(): void {

@@ -88,12 +88,15 @@ async function* oneRequest(
   async function* text(): AsyncGenerator<TtsTextPiece, void, undefined> {
     /** True until the context has been given a word: white space in front of it is dropped. */
     let leading = true;
-    for await (const piece of progress.pieces(first, (clause) => {
+    /** True once a clause end was marked (or the last clause handed out): the provider speaks. */
+    let asked = false;
+    for await (const piece of progress.pieces(first, (clause, marked) => {
       ends.push(said.length + clause.trimEnd().length);
       said += clause;
       sent.clauses = ends.length;
+      if (marked) asked = true;
     })) {
-      if (ends.length > 0) ready();
+      if (asked) ready();
       if (leading) {
         // A clause released at its punctuation leaves the white space after it to the next
         // clause (" See you"): within a context it joins the two, at a new context's start it

@@ -61,7 +61,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
     : request.signal
       ? [request.signal, context.closeSignal]
       : [context.closeSignal];
-  const progress = new TtsProgress(request.text, request.language, signals, context.redact);
+  const progress = new TtsProgress(request.text, request.language, signals, context.redact, context.clock);
   return {
     capability: 'tts',
     mapped: { field: 'voice', name: request.voice, known: voicesOf },

@@ -98,6 +98,49 @@ export class ClauseSplitter {
     return held.trim() === '' ? [] : [held];
   }
 
+  /**
+   * How much of the held text (not yet released) may be spoken as it is if the text pauses now
+   * ({@link releaseHeld}), in characters from its start: all of it when it ends with sentence
+   * punctuation (`. ! ? …` or a full-width `。！？`, then closing quotes or brackets and white
+   * space: "I'll meet you at 5 p.m.", a short "Yes.") or with a comma, semicolon or dash right
+   * after a letter ("Sure,": the clause end of {@link ClauseSplitter}), else up to its last white
+   * space (whole words: "Let me look that up " of "Let me look that up fo", whose last word may
+   * go on). 0 when nothing may be: no white space in it (one word, perhaps half of one) or
+   * nothing to speak before the cut ({@link speakable}). One scan back to the last white space.
+   */
+  heldCut(): number {
+    const all = this.#pending;
+    let cut = HELD_SENTENCE_END.test(all) || CLAUSE_END_NOW.test(all) ? all.length : 0;
+    if (cut === 0) {
+      for (let i = all.length - 1; i >= 0; i--) {
+        if (isWhiteSpace(all.charCodeAt(i))) {
+          cut = i + 1;
+          break;
+        }
+      }
+    }
+    if (cut === 0) return 0;
+    const first = all.search(SPEAKABLE_CHAR);
+    return first >= 0 && first < cut ? cut : 0;
+  }
+
+  /**
+   * The text paused with text held (the LLM runs a tool call, a token is slow): returns the
+   * part of it {@link heldCut} allows as one chunk, so it is spoken now rather than when the
+   * next token comes; what follows the cut (a last word that may go on) stays held. None when
+   * nothing may be spoken yet. Pushing more text afterwards goes on as before.
+   */
+  releaseHeld(): string[] {
+    const at = this.heldCut();
+    if (at === 0) return [];
+    const chunk = this.#pending.slice(0, at);
+    this.#emitted++;
+    this.#pending = this.#pending.slice(at);
+    this.#consumed += at;
+    this.#sentenceEnds = this.#sentenceEnds.map((e) => e - at).filter((e) => e > 0);
+    return [chunk];
+  }
+
   /** Releases every chunk that has a boundary past the minimum length. */
   #cut(): string[] {
     const out: string[] = [];
@@ -151,6 +194,27 @@ export class ClauseSplitter {
 
 /** A letter, in any script. */
 const LETTER = /\p{L}/u;
+/** A letter or a digit ({@link speakable}). */
+const SPEAKABLE_CHAR = /[\p{L}\p{N}]/u;
+/** Held text that ends with sentence punctuation, closing quotes or brackets, then white space. */
+const HELD_SENTENCE_END = /[.!?\u2026\u3002\uff01\uff1f]["'\u201d\u2019\u00bb)\]]*\s*$/u;
+
+/** White space as `\s` counts it, without a regular expression (ASCII first: most of any text). */
+function isWhiteSpace(c: number): boolean {
+  if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) return true;
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
 
 /** True when `text` has a word (a letter): a first sentence of one is spoken as it is. */
 function hasWord(text: string): boolean {

@@ -89,4 +89,82 @@ describe('ClauseSplitter', () => {
   it('returns nothing at the end for white space only', () => {
     expect(run(['  ', ' ']).end).toEqual([]);
   });
+
+  describe('releaseHeld (the caller paused with text held)', () => {
+    /** After pushing `tokens`: heldCut(), what releaseHeld() gives, what is left at the end. */
+    function paused(tokens: string[]) {
+      const s = new ClauseSplitter();
+      const pushed = tokens.flatMap((t) => s.push(t));
+      const cut = s.heldCut();
+      return { pushed, cut, released: s.releaseHeld(), end: s.end() };
+    }
+
+    it('a sentence ending in an abbreviation-like form: all of it', () => {
+      expect(paused(["I'll meet you at 5 p.m."])).toEqual({
+        pushed: [],
+        cut: 23,
+        released: ["I'll meet you at 5 p.m."],
+        end: [],
+      });
+      expect(paused(['Please ask Dr. ']).released).toEqual(['Please ask Dr. ']);
+      expect(paused(['Sure thing. ', '"Yes."']).released).toEqual(['"Yes."']);
+    });
+
+    it('a complete sentence under the minimum: all of it', () => {
+      expect(paused(['Sure thing. ', 'Yes.'])).toEqual({
+        pushed: ['Sure thing. '],
+        cut: 4,
+        released: ['Yes.'],
+        end: [],
+      });
+    });
+
+    it('words without punctuation: up to the last white space; the last word stays held', () => {
+      expect(paused(['Let me look that up fo'])).toEqual({
+        pushed: [],
+        cut: 20,
+        released: ['Let me look that up '],
+        end: ['fo'],
+      });
+      expect(paused(['Let me look, ', 'that up '])).toEqual({
+        pushed: ['Let me look, '],
+        cut: 8,
+        released: ['that up '],
+        end: [],
+      });
+    });
+
+    it('a comma, semicolon or dash right after a word: all of it (the clause is complete)', () => {
+      expect(paused(['Sure', ','])).toEqual({ pushed: [], cut: 5, released: ['Sure,'], end: [] });
+      expect(paused(['Sure thing. ', 'Yes, and', ' then;'])).toEqual({
+        pushed: ['Sure thing. '],
+        cut: 14,
+        released: ['Yes, and then;'],
+        end: [],
+      });
+    });
+
+    it('nothing: one word (maybe half of one), a comma after a number, white space or nothing to speak before the cut', () => {
+      for (const tokens of [['Hel'], ['1', ','], ['   '], ['*** ', 'x'], []]) {
+        const r = paused(tokens);
+        expect([r.cut, r.released]).toEqual([0, []]);
+      }
+    });
+
+    it('the text goes on as before after a release: later clauses are cut from what follows it', () => {
+      const s = new ClauseSplitter();
+      expect(s.push('Sure thing. Yes.')).toEqual(['Sure thing. ']);
+      expect(s.releaseHeld()).toEqual(['Yes.']);
+      expect(s.push(' It is booked for eight.')).toEqual([' It is booked for eight.']);
+      expect(s.push(' See')).toEqual([]);
+      expect(s.releaseHeld()).toEqual([]);
+      expect(s.push(' you at the old place')).toEqual([]);
+      expect(s.releaseHeld()).toEqual([' See you at the old ']);
+      expect(s.push(' by the river, tomorrow, at eight sharp. Bye.')).toEqual([
+        'place by the river, tomorrow, ',
+        'at eight sharp. Bye.',
+      ]);
+      expect(s.end()).toEqual([]);
+    });
+  });
 });
