@@ -68,7 +68,7 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  *   no provider of its route maps the model (`model`) or the voice (`voice`); ConfigError when
  *   a stage's default route is missing from the config;
  *   then the first stage error (AllProvidersFailedError, MidStreamError, TimeoutError...),
- *   AbortError after a barge-in.
+ *   AbortError after a barge-in (`partialOutput: true` once the turn had yielded an event).
  */
 export function voiceTurn(router: Router, request: VoiceTurnRequest): VoiceTurn {
   // A malformed request fails at the first next() (and `result` rejects), as tts(), stt() and
@@ -266,6 +266,8 @@ async function* runTurn(
   };
 
   let done = false;
+  /** An event reached the caller: an AbortError after it has `partialOutput: true`. */
+  let yielded = false;
   work().then(
     () => queue.end(),
     (error: unknown) => {
@@ -276,10 +278,14 @@ async function* runTurn(
   try {
     for await (const event of queue.drain()) {
       if (turn.signal.aborted) break;
+      yielded = true;
       yield event;
     }
     if (request.signal?.aborted)
-      throw new AbortError('The voice turn was aborted', { cause: request.signal.reason });
+      throw new AbortError('The voice turn was aborted', {
+        cause: request.signal.reason,
+        partialOutput: yielded,
+      });
     if (turn.signal.aborted) throw turn.signal.reason;
     timeline.ownMs = ownShare(timeline, stages);
     done = true;
@@ -287,7 +293,7 @@ async function* runTurn(
   } catch (error) {
     done = true;
     const thrown = request.signal?.aborted
-      ? new AbortError('The voice turn was aborted', { cause: request.signal.reason })
+      ? new AbortError('The voice turn was aborted', { cause: request.signal.reason, partialOutput: yielded })
       : error;
     settle.reject(thrown);
     throw thrown;
@@ -296,7 +302,7 @@ async function* runTurn(
     request.signal?.removeEventListener('abort', onAbort);
     if (!done) {
       // The caller broke out of the loop: barge-in.
-      const error = new AbortError('The voice turn was abandoned');
+      const error = new AbortError('The voice turn was abandoned', { partialOutput: yielded });
       turn.abort(error);
       settle.reject(error);
     }

@@ -191,7 +191,9 @@ describe('voiceTurn', () => {
     }
     expect(after).toEqual([]);
     expect(AbortError.isInstance(error)).toBe(true);
-    await expect(turn.result).rejects.toSatisfy((e: unknown) => AbortError.isInstance(e));
+    // Transcript, reply and audio had reached the caller: the abort came after output.
+    expect((error as AbortError).partialOutput).toBe(true);
+    await expect(turn.result).rejects.toBe(error);
     // The second clause was never asked for or its request was cut: never completed.
     expect(speechInputs(a).length).toBeLessThanOrEqual(2);
   });
@@ -201,6 +203,28 @@ describe('voiceTurn', () => {
     const turn = voiceTurn(router, request());
     for await (const e of turn) if (e.type === 'reply-delta') break;
     await expect(turn.result).rejects.toSatisfy((e: unknown) => AbortError.isInstance(e));
+    await expect(turn.result).rejects.toMatchObject({
+      message: 'The voice turn was abandoned',
+      partialOutput: true,
+    });
+  });
+
+  it('a signal aborted before the turn yielded anything: AbortError without partialOutput', async () => {
+    const { router } = await setup();
+    const abort = new AbortController();
+    abort.abort();
+    const turn = voiceTurn(router, request({ signal: abort.signal }));
+    const events: TurnEvent[] = [];
+    let error: unknown;
+    try {
+      for await (const e of turn) events.push(e);
+    } catch (e) {
+      error = e;
+    }
+    expect(events).toEqual([]);
+    expect(AbortError.isInstance(error)).toBe(true);
+    expect((error as AbortError).message).toBe('The voice turn was aborted');
+    expect((error as AbortError).partialOutput).toBe(false);
   });
 
   it('budgetMs tightens the chat stage: a provider slower than the budget falls back in time', async () => {
