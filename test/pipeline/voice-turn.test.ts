@@ -298,4 +298,20 @@ describe('voiceTurn', () => {
     ).rejects.toThrow(new RequestError('budgetMs', 'expected a number of ms above 0, got -1'));
     expect(a.requests).toHaveLength(0);
   });
+
+  it('a missing request or router fails at the first step, not with a read of undefined in voiceTurn()', async () => {
+    const { router, a } = await setup();
+    // voiceTurn(router) threw "Cannot read properties of undefined (reading 'audio')" at the call.
+    const noRequest = voiceTurn(router, undefined as never);
+    await expect(noRequest[Symbol.asyncIterator]().next()).rejects.toThrow(
+      new RequestError('(request)', 'expected a voice turn request object, got undefined'),
+    );
+    await expect(noRequest.result).rejects.toSatisfy((e: unknown) => RequestError.isInstance(e));
+    const noRouter = voiceTurn(undefined as never, request());
+    await expect(noRouter[Symbol.asyncIterator]().next()).rejects.toThrow(
+      new TypeError('voiceTurn(router, request): router must be a router from createRouter(), got undefined'),
+    );
+    await expect(noRouter.result).rejects.toThrow(TypeError);
+    expect(a.requests).toHaveLength(0);
+  });
 });
