@@ -1,7 +1,7 @@
 import type { AudioFormat } from '../types/audio.js';
 import { AUDIO_ENCODINGS, formatLabel, sameFormat } from './format.js';
 import { encodeFromFloat32, transcode } from './pcm-codec.js';
-import { Resampler, type ResamplerQuality } from './resampler.js';
+import { Resampler, type ResamplerQuality, SPEEX_QUALITY } from './resampler.js';
 
 /**
  * A streaming converter from one {@link AudioFormat} to another (encoding and sample rate).
@@ -52,8 +52,9 @@ const EMPTY = new Uint8Array(0);
  * const out = [conv.push(pcm4800bytes), conv.flush()]; // 800 bytes in total
  * conv.close();
  * @throws RangeError for an unknown encoding, a rate that is not an integer from 1 to
- * 192000 Hz, rates more than 256 times apart, or a channel count other than 1 (voxroute
- * converts mono audio only).
+ * 192000 Hz, rates more than 256 times apart, a channel count other than 1 (voxroute
+ * converts mono audio only), or an unknown `quality` (checked whether or not the rates differ);
+ * TypeError when `options` is not an object or has an unknown key (e.g. `qualty`).
  */
 export async function createAudioConverter(
   from: AudioFormat,
@@ -62,6 +63,7 @@ export async function createAudioConverter(
 ): Promise<AudioConverter> {
   checkFormat(from, 'from');
   checkFormat(to, 'to');
+  checkOptions(options);
   if (sameFormat(from, to)) return new PassThrough(from, to);
   if (from.sampleRate === to.sampleRate) return new Transcoder(from, to);
   const resampler = await Resampler.create(from.sampleRate, to.sampleRate, {
@@ -120,6 +122,22 @@ class ResamplingConverter implements AudioConverter {
   close(): void {
     this.#resampler.close();
   }
+}
+
+/** The options are checked even when no resampler is needed, so a typo fails at once, not on another rate. */
+function checkOptions(options: AudioConverterOptions): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError(
+      `createAudioConverter: options must be an object ({ quality? }), got ${options === null ? 'null' : typeof options}`,
+    );
+  for (const key of Object.keys(options))
+    if (key !== 'quality')
+      throw new TypeError(`createAudioConverter: unknown option '${key}'; the only option is quality`);
+  const { quality } = options;
+  if (quality !== undefined && !Object.hasOwn(SPEEX_QUALITY, quality))
+    throw new RangeError(
+      `createAudioConverter: unknown quality '${String(quality)}' (expected ${Object.keys(SPEEX_QUALITY).join(', ')})`,
+    );
 }
 
 function checkFormat(format: AudioFormat, name: 'from' | 'to'): void {

@@ -28,8 +28,19 @@ export function bytesPerFrame(format: AudioFormat): number {
   return bytesPerSample(format.encoding) * (format.channels ?? 1);
 }
 
-/** Duration in ms of `byteLength` bytes of `format`. */
+/**
+ * Duration in ms of `byteLength` bytes of `format` (not rounded).
+ * @throws RangeError naming the value: a `byteLength` that is negative or not finite, a
+ *   `format.sampleRate` that is not a finite number above 0 (it gave `Infinity` for 0 Hz), an
+ *   unknown `format.encoding`.
+ */
 export function durationMs(format: AudioFormat, byteLength: number): number {
+  if (!Number.isFinite(byteLength) || byteLength < 0)
+    throw new RangeError(`durationMs: byteLength must be a number of bytes >= 0, got ${byteLength}`);
+  if (!Number.isFinite(format.sampleRate) || format.sampleRate <= 0)
+    throw new RangeError(
+      `durationMs: format.sampleRate must be a number of Hz above 0, got ${format.sampleRate}`,
+    );
   return (byteLength / bytesPerFrame(format) / format.sampleRate) * 1000;
 }
 

@@ -11,7 +11,7 @@ import { ALAW_SILENCE, MULAW_SILENCE } from './g711.js';
  * @throws TypeError when `format` is not an object or `ms` not a number (the arguments are
  *   `(format, ms)`, in that order). RangeError when `ms` is negative or not finite,
  *   `format.encoding` is not one of pcm_s16le, pcm_f32le, mulaw, alaw, or `format.sampleRate`
- *   is not a positive integer.
+ *   or `format.channels` is not a positive integer.
  */
 export function silence(format: AudioFormat, ms: number): Uint8Array {
   if (typeof format !== 'object' || format === null || typeof ms !== 'number')
@@ -27,6 +27,9 @@ export function silence(format: AudioFormat, ms: number): Uint8Array {
     throw new RangeError(
       `silence: format.sampleRate must be a whole number of Hz above 0, got ${format.sampleRate}`,
     );
+  const channels: unknown = format.channels ?? 1;
+  if (typeof channels !== 'number' || !Number.isInteger(channels) || channels < 1)
+    throw new RangeError(`silence: format.channels must be a whole number above 0, got ${String(channels)}`);
   const frames = Math.round((ms * format.sampleRate) / 1000);
   const out = new Uint8Array(frames * bytesPerFrame(format));
   if (format.encoding === 'mulaw') out.fill(MULAW_SILENCE);

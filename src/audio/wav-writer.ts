@@ -7,10 +7,17 @@ export const WAV_FORMAT_TAG = { pcm_s16le: 1, pcm_f32le: 3, alaw: 6, mulaw: 7 } 
 /** Size in bytes of the header {@link wavHeader} writes. */
 export const WAV_HEADER_BYTES = 44;
 
+/** The largest `data` size a header can state: the RIFF size (36 + data) is a 32-bit field. */
+const MAX_DATA_BYTES = 0xffffffff - 36;
+
 /**
  * A 44-byte canonical WAV header (RIFF, `fmt ` of 16 bytes, `data`) for `format`.
  * `dataBytes` is the length of the audio that follows; omit it for a stream of unknown length,
  * which writes the placeholder size 0xFFFFFFFF ("until the end", as streaming servers do).
+ * @throws RangeError naming the field, for an encoding other than pcm_s16le, pcm_f32le, mulaw,
+ *   alaw, a `sampleRate` or `channels` that is not a whole number above 0 (or too large for the
+ *   header's fields), or a `dataBytes` that is not a whole number from 0 to 4294967259 (a
+ *   negative, fractional or larger size would be written as another, wrong one).
  */
 export function wavHeader(format: AudioFormat, dataBytes?: number): Uint8Array {
   const header = new Uint8Array(WAV_HEADER_BYTES);
@@ -18,6 +25,21 @@ export function wavHeader(format: AudioFormat, dataBytes?: number): Uint8Array {
   const channels = format.channels ?? 1;
   const width = bytesPerSample(format.encoding);
   const unknown = dataBytes === undefined;
+  // The block align (bytes of a frame) is a 16-bit field, the byte rate a 32-bit one.
+  const maxChannels = Math.floor(0xffff / width);
+  if (!Number.isInteger(channels) || channels < 1 || channels > maxChannels)
+    throw new RangeError(
+      `wavHeader: format.channels must be a whole number from 1 to ${maxChannels}, got ${channels}`,
+    );
+  const maxRate = Math.floor(0xffffffff / (channels * width));
+  if (!Number.isInteger(format.sampleRate) || format.sampleRate < 1 || format.sampleRate > maxRate)
+    throw new RangeError(
+      `wavHeader: format.sampleRate must be a whole number of Hz from 1 to ${maxRate}, got ${format.sampleRate}`,
+    );
+  if (!unknown && (!Number.isInteger(dataBytes) || dataBytes < 0 || dataBytes > MAX_DATA_BYTES))
+    throw new RangeError(
+      `wavHeader: dataBytes must be a whole number from 0 to ${MAX_DATA_BYTES}, got ${dataBytes}`,
+    );
   const ascii = (offset: number, text: string) => {
     for (let i = 0; i < text.length; i++) header[offset + i] = text.charCodeAt(i);
   };
@@ -37,7 +59,7 @@ export function wavHeader(format: AudioFormat, dataBytes?: number): Uint8Array {
   return header;
 }
 
-/** A whole WAV file: header plus `data`. */
+/** A whole WAV file: header plus `data`. @throws RangeError as {@link wavHeader} does. */
 export function encodeWav(format: AudioFormat, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(WAV_HEADER_BYTES + data.byteLength);
   out.set(wavHeader(format, data.byteLength), 0);

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { AbortError } from '../errors/abort-error.js';
 import { onceStream, type Settle, VOICE_TURN } from '../internal/once-stream.js';
 import { rejectOnAbort } from '../internal/unstarted-abort.js';
+import { valueShape } from '../internal/value-shape.js';
 import { closeSignalOf, routerClosed } from '../routing/close-signal.js';
 import { preflightOf } from '../routing/preflight.js';
 import { rejectedStream } from '../routing/rejected-stream.js';
@@ -66,18 +67,25 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  *   call itself never throws); RequestError when a
  *   route of `routes` does not exist or serves another capability (field `routes.<stage>`) or
  *   no provider of its route maps the model (`model`) or the voice (`voice`); ConfigError when
- *   a stage's default route is missing from the config;
+ *   a stage's default route is missing from the config; TypeError when `router` is not a router
+ *   (a request that is not an object is a RequestError with field `(request)`);
  *   then the first stage error (AllProvidersFailedError, MidStreamError, TimeoutError...),
- *   AbortError after a barge-in.
+ *   AbortError after a barge-in (`partialOutput: true` once the turn had yielded an event).
  */
 export function voiceTurn(router: Router, request: VoiceTurnRequest): VoiceTurn {
   // A malformed request fails at the first next() (and `result` rejects), as tts(), stt() and
   // chat() do: the caller's `for await` catches it.
   // After router.close(), AbortError first, as the router's own calls do.
-  const bad = closeSignalOf(router)?.aborted ? routerClosed() : turnRequestProblem(request);
-  const audio = new TurnAudio<Uint8Array | AudioChunk>(
-    isAsyncIterable(request.audio) ? request.audio : emptyAudio(),
-  );
+  // A missing router or request fails at the first step too (never a read of undefined here).
+  const bad = !isRouter(router)
+    ? new TypeError(
+        `voiceTurn(router, request): router must be a router from createRouter(), got ${valueShape(router)}`,
+      )
+    : closeSignalOf(router)?.aborted
+      ? routerClosed()
+      : turnRequestProblem(request);
+  const given = (request as Partial<VoiceTurnRequest> | null | undefined)?.audio;
+  const audio = new TurnAudio<Uint8Array | AudioChunk>(isAsyncIterable(given) ? given : emptyAudio());
   if (bad) {
     audio.finish();
     return withRemaining(rejectedStream<TurnEvent>(bad, VOICE_TURN), audio);
@@ -100,6 +108,10 @@ export function voiceTurn(router: Router, request: VoiceTurnRequest): VoiceTurn 
 function withRemaining(stream: object, audio: TurnAudio<Uint8Array | AudioChunk>): VoiceTurn {
   Object.defineProperty(stream, 'remainingAudio', { value: audio.remaining(), enumerable: true });
   return stream as VoiceTurn;
+}
+
+function isRouter(value: unknown): value is Router {
+  return typeof (value as Partial<Router> | null)?.stt === 'function';
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | AudioChunk> {
@@ -266,6 +278,8 @@ async function* runTurn(
   };
 
   let done = false;
+  /** An event reached the caller: an AbortError after it has `partialOutput: true`. */
+  let yielded = false;
   work().then(
     () => queue.end(),
     (error: unknown) => {
@@ -276,10 +290,14 @@ async function* runTurn(
   try {
     for await (const event of queue.drain()) {
       if (turn.signal.aborted) break;
+      yielded = true;
       yield event;
     }
     if (request.signal?.aborted)
-      throw new AbortError('The voice turn was aborted', { cause: request.signal.reason });
+      throw new AbortError('The voice turn was aborted', {
+        cause: request.signal.reason,
+        partialOutput: yielded,
+      });
     if (turn.signal.aborted) throw turn.signal.reason;
     timeline.ownMs = ownShare(timeline, stages);
     done = true;
@@ -287,7 +305,7 @@ async function* runTurn(
   } catch (error) {
     done = true;
     const thrown = request.signal?.aborted
-      ? new AbortError('The voice turn was aborted', { cause: request.signal.reason })
+      ? new AbortError('The voice turn was aborted', { cause: request.signal.reason, partialOutput: yielded })
       : error;
     settle.reject(thrown);
     throw thrown;
@@ -296,7 +314,7 @@ async function* runTurn(
     request.signal?.removeEventListener('abort', onAbort);
     if (!done) {
       // The caller broke out of the loop: barge-in.
-      const error = new AbortError('The voice turn was abandoned');
+      const error = new AbortError('The voice turn was abandoned', { partialOutput: yielded });
       turn.abort(error);
       settle.reject(error);
     }

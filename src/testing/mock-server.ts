@@ -3,6 +3,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { MockProvider } from './mock-provider.js';
 import { closeServer, listenOn, webRequestListener } from './node-adapter.js';
 import type { RecordedRequest } from './recorded-request.js';
+import { checkServerOptions } from './server-options.js';
 import { type LoopbackCertificate, makeLoopbackCertificate } from './tls-certificate.js';
 import { createUpgradeHandler, loadWs } from './ws-upgrade.js';
 
@@ -70,7 +71,10 @@ export interface MockServer {
  * comes: headers at once, each body chunk as its own write; `Response.error()` or a body
  * stream error resets the TCP connection (RST); a client that disconnects aborts the
  * provider's `request.signal` and cancels the body, so its record shows `aborted: true`.
- * Rejects if the port cannot be bound, or when `ws` is missing for a WebSocket mock (below).
+ * Rejects if the port cannot be bound, or when `ws` is missing for a WebSocket mock (below);
+ * rejects with a TypeError naming the option (`startMockServer: options.port: ...`) for an
+ * unknown option, a `provider` that is not a mock (or the mock passed as the options
+ * themselves: `startMockServer(mock)`), or a `port`, `host` or `tls` of the wrong type or range.
  *
  * TLS: with `tls: true` the same is served over HTTPS/WSS (node:https) with a self-signed
  * certificate made at start, exposed as `ca` for the client to trust; for SDKs that always
@@ -92,6 +96,7 @@ export interface MockServer {
  * ```
  */
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
+  checkServerOptions(options);
   const host = options.host ?? '127.0.0.1';
   const certificate = options.tls === true ? await makeLoopbackCertificate(host) : undefined;
   return serveMock(options, certificate);

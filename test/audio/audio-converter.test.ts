@@ -61,6 +61,26 @@ function snrDb(signal: Float32Array, test: Float32Array, from: number, to: numbe
 }
 
 describe('createAudioConverter', () => {
+  it('an unknown option or quality is an error at once, whether or not the rates differ', async () => {
+    // `qualty` was ignored silently, and a bad quality passed whenever the rates were equal.
+    await expect(createAudioConverter(pcm24k, pcm16k, { qualty: 'sinc-best' } as never)).rejects.toThrow(
+      new TypeError("createAudioConverter: unknown option 'qualty'; the only option is quality"),
+    );
+    const unknownQuality = new RangeError(
+      "createAudioConverter: unknown quality 'best' (expected sinc-best, sinc-medium, sinc-fastest, linear, zero-order-hold)",
+    );
+    await expect(createAudioConverter(pcm24k, pcm24k, { quality: 'best' } as never)).rejects.toThrow(
+      unknownQuality,
+    );
+    await expect(createAudioConverter(pcm24k, pcm16k, { quality: 'best' } as never)).rejects.toThrow(
+      unknownQuality,
+    );
+    await expect(createAudioConverter(pcm24k, pcm16k, null as never)).rejects.toThrow(TypeError);
+    const fine = await createAudioConverter(pcm24k, pcm16k, { quality: 'sinc-best' });
+    expect(fine.flush().byteLength).toBe(0);
+    fine.close();
+  });
+
   it('C11: 4800 bytes of PCM16 LE 24 kHz (100 ms) from a provider become exactly 800 bytes of 8 kHz mu-law', async () => {
     const tone = encodeFromFloat32(sine(440, 24000, 2400, 0.5), 'pcm_s16le');
     expect(tone.byteLength).toBe(4800);

@@ -24,6 +24,20 @@ describe('format helpers', () => {
     expect(durationMs({ encoding: 'mulaw', sampleRate: 8000 }, 800)).toBe(100);
   });
 
+  it('durationMs: a negative or non-finite byteLength, or a sample rate not above 0, is a RangeError naming it', () => {
+    const s16 = { encoding: 'pcm_s16le' as const, sampleRate: 24000 };
+    // It returned -2.083 ms for -100 bytes and Infinity ms at 0 Hz.
+    expect(() => durationMs(s16, -100)).toThrow(
+      new RangeError('durationMs: byteLength must be a number of bytes >= 0, got -100'),
+    );
+    expect(() => durationMs(s16, Number.NaN)).toThrow(RangeError);
+    expect(() => durationMs({ ...s16, sampleRate: 0 }, 100)).toThrow(
+      new RangeError('durationMs: format.sampleRate must be a number of Hz above 0, got 0'),
+    );
+    expect(() => durationMs({ ...s16, sampleRate: -8000 }, 100)).toThrow(RangeError);
+    expect(durationMs(s16, 0)).toBe(0);
+  });
+
   it('sameFormat treats a missing channel count as 1; formatLabel names encoding and rate', () => {
     expect(
       sameFormat(

@@ -9,6 +9,7 @@ import {
 } from '../../src/audio/g711.js';
 import { decodeToFloat32, encodeFromFloat32 } from '../../src/audio/pcm-codec.js';
 import { silence } from '../../src/audio/silence.js';
+import type { AudioFormat } from '../../src/types/audio.js';
 
 /**
  * Reconstruction values of ITU-T G.711, written from the standard's tables (Table 2a mu-law in
@@ -100,5 +101,19 @@ describe('silence', () => {
   it('rounds to whole frames (10 ms of 22050 Hz is 221 samples) and rejects negative durations', () => {
     expect(silence({ encoding: 'pcm_s16le', sampleRate: 22050 }, 10).byteLength).toBe(442);
     expect(() => silence({ encoding: 'mulaw', sampleRate: 8000 }, -1)).toThrow(RangeError);
+  });
+
+  it('a channel count that is not a whole number above 0 is a RangeError naming it', () => {
+    // channels 0 gave an empty array, 1.5 720 bytes (not whole frames), -1 "Invalid typed array length".
+    const withChannels = (channels: number) =>
+      ({ encoding: 'pcm_s16le', sampleRate: 24000, channels }) as unknown as AudioFormat;
+    expect(() => silence(withChannels(0), 10)).toThrow(
+      new RangeError('silence: format.channels must be a whole number above 0, got 0'),
+    );
+    expect(() => silence(withChannels(1.5), 10)).toThrow(
+      new RangeError('silence: format.channels must be a whole number above 0, got 1.5'),
+    );
+    expect(() => silence(withChannels(-1), 10)).toThrow(RangeError);
+    expect(silence(withChannels(2), 10).byteLength).toBe(960);
   });
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WavReader } from '../../src/audio/wav-reader.js';
 import { encodeWav, WAV_HEADER_BYTES, wavHeader } from '../../src/audio/wav-writer.js';
-import type { AudioEncoding } from '../../src/types/audio.js';
+import type { AudioEncoding, AudioFormat } from '../../src/types/audio.js';
 import { firstDifference, fixture } from './helpers.js';
 import { join, ramp } from './wav-build.js';
 
@@ -46,5 +46,47 @@ describe('WAV writer -> reader round trip', () => {
     expect(first.format).toEqual({ encoding: 'mulaw', sampleRate: 8000, channels: 1 });
     expect([...first.data, ...second.data]).toEqual(Array.from(ramp(15)));
     expect(reader.end()).toEqual({ truncatedBytes: 0 });
+  });
+});
+
+describe('wavHeader and encodeWav refuse sizes and formats the header cannot state', () => {
+  const s16 = { encoding: 'pcm_s16le' as const, sampleRate: 24000 };
+  /** A format with `channels` as untyped code may pass it (the type says mono). */
+  const withChannels = (channels: number) => ({ ...s16, channels }) as unknown as AudioFormat;
+  it('a dataBytes that is negative, fractional or past the 32-bit RIFF size is a RangeError naming it', () => {
+    // Written as is, -4 became the size 0xFFFFFFFC (read as "until the end") and 2^33 wrapped to 0.
+    expect(() => wavHeader(s16, -4)).toThrow(
+      new RangeError('wavHeader: dataBytes must be a whole number from 0 to 4294967259, got -4'),
+    );
+    expect(() => wavHeader(s16, 2 ** 33)).toThrow(
+      new RangeError('wavHeader: dataBytes must be a whole number from 0 to 4294967259, got 8589934592'),
+    );
+    expect(() => wavHeader(s16, 1.5)).toThrow(RangeError);
+    expect(() => wavHeader(s16, Number.NaN)).toThrow(RangeError);
+    expect(() => wavHeader(s16, 4294967260)).toThrow(RangeError);
+    const largest = new DataView(wavHeader(s16, 4294967259).buffer);
+    expect([largest.getUint32(4, true), largest.getUint32(40, true)]).toEqual([0xffffffff, 4294967259]);
+    expect(new DataView(wavHeader(s16, 0).buffer).getUint32(40, true)).toBe(0);
+  });
+
+  it('a sampleRate or channels that is not a whole number above 0 is a RangeError naming it', () => {
+    // 22050.5 Hz wrote the rate 22050 beside the byte rate 44101: a header at odds with itself.
+    expect(() => wavHeader({ ...s16, sampleRate: 22050.5 })).toThrow(
+      new RangeError(
+        'wavHeader: format.sampleRate must be a whole number of Hz from 1 to 2147483647, got 22050.5',
+      ),
+    );
+    expect(() => wavHeader({ ...s16, sampleRate: 0 }, 4)).toThrow(RangeError);
+    expect(() => wavHeader({ ...s16, sampleRate: Number.NaN }, 4)).toThrow(RangeError);
+    expect(() => wavHeader(withChannels(0), 4)).toThrow(
+      new RangeError('wavHeader: format.channels must be a whole number from 1 to 32767, got 0'),
+    );
+    expect(() => wavHeader(withChannels(1.5), 4)).toThrow(RangeError);
+    expect(() => encodeWav({ ...s16, sampleRate: -8000 }, new Uint8Array(4))).toThrow(RangeError);
+    // Stereo stays writable (readWav reads mono only, but the header is a valid one).
+    const stereo = new DataView(wavHeader(withChannels(2), 8).buffer);
+    expect([stereo.getUint16(22, true), stereo.getUint32(28, true), stereo.getUint16(32, true)]).toEqual([
+      2, 96000, 4,
+    ]);
   });
 });

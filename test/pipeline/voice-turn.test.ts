@@ -191,7 +191,9 @@ describe('voiceTurn', () => {
     }
     expect(after).toEqual([]);
     expect(AbortError.isInstance(error)).toBe(true);
-    await expect(turn.result).rejects.toSatisfy((e: unknown) => AbortError.isInstance(e));
+    // Transcript, reply and audio had reached the caller: the abort came after output.
+    expect((error as AbortError).partialOutput).toBe(true);
+    await expect(turn.result).rejects.toBe(error);
     // The second clause was never asked for or its request was cut: never completed.
     expect(speechInputs(a).length).toBeLessThanOrEqual(2);
   });
@@ -201,6 +203,28 @@ describe('voiceTurn', () => {
     const turn = voiceTurn(router, request());
     for await (const e of turn) if (e.type === 'reply-delta') break;
     await expect(turn.result).rejects.toSatisfy((e: unknown) => AbortError.isInstance(e));
+    await expect(turn.result).rejects.toMatchObject({
+      message: 'The voice turn was abandoned',
+      partialOutput: true,
+    });
+  });
+
+  it('a signal aborted before the turn yielded anything: AbortError without partialOutput', async () => {
+    const { router } = await setup();
+    const abort = new AbortController();
+    abort.abort();
+    const turn = voiceTurn(router, request({ signal: abort.signal }));
+    const events: TurnEvent[] = [];
+    let error: unknown;
+    try {
+      for await (const e of turn) events.push(e);
+    } catch (e) {
+      error = e;
+    }
+    expect(events).toEqual([]);
+    expect(AbortError.isInstance(error)).toBe(true);
+    expect((error as AbortError).message).toBe('The voice turn was aborted');
+    expect((error as AbortError).partialOutput).toBe(false);
   });
 
   it('budgetMs tightens the chat stage: a provider slower than the budget falls back in time', async () => {
@@ -272,6 +296,22 @@ describe('voiceTurn', () => {
         [Symbol.asyncIterator]()
         .next(),
     ).rejects.toThrow(new RequestError('budgetMs', 'expected a number of ms above 0, got -1'));
+    expect(a.requests).toHaveLength(0);
+  });
+
+  it('a missing request or router fails at the first step, not with a read of undefined in voiceTurn()', async () => {
+    const { router, a } = await setup();
+    // voiceTurn(router) threw "Cannot read properties of undefined (reading 'audio')" at the call.
+    const noRequest = voiceTurn(router, undefined as never);
+    await expect(noRequest[Symbol.asyncIterator]().next()).rejects.toThrow(
+      new RequestError('(request)', 'expected a voice turn request object, got undefined'),
+    );
+    await expect(noRequest.result).rejects.toSatisfy((e: unknown) => RequestError.isInstance(e));
+    const noRouter = voiceTurn(undefined as never, request());
+    await expect(noRouter[Symbol.asyncIterator]().next()).rejects.toThrow(
+      new TypeError('voiceTurn(router, request): router must be a router from createRouter(), got undefined'),
+    );
+    await expect(noRouter.result).rejects.toThrow(TypeError);
     expect(a.requests).toHaveLength(0);
   });
 });

@@ -209,3 +209,38 @@ describe('startMockServer: script faults over a real socket', () => {
     expect(await reading).toBeInstanceOf(TypeError);
   });
 });
+
+describe('startMockServer checks its options before anything starts', () => {
+  const mock = createOpenAiCompatibleMock();
+  const rejects = (options: unknown) => startMockServer(options as MockServerOptions);
+
+  it('the mock passed as the options themselves is named, not a read of undefined', async () => {
+    // It rejected with "Cannot read properties of undefined (reading 'upgrade')".
+    await expect(rejects(mock)).rejects.toThrow(
+      new TypeError(
+        'startMockServer: options: got a mock provider itself: pass it as the provider option, startMockServer({ provider: mock })',
+      ),
+    );
+  });
+
+  it('a missing provider, an unknown option, a bad port, host or tls: a TypeError naming it', async () => {
+    await expect(rejects({})).rejects.toThrow(
+      new TypeError(
+        'startMockServer: options.provider: expected a mock provider (e.g. createOpenAiCompatibleMock()), got undefined',
+      ),
+    );
+    await expect(rejects({ providers: mock })).rejects.toThrow(
+      new TypeError(
+        "startMockServer: options.providers: unknown option (did you mean 'provider'?); the options are provider, port, host, tls",
+      ),
+    );
+    await expect(rejects({ provider: mock, port: 70000 })).rejects.toThrow(
+      new TypeError('startMockServer: options.port: expected a whole number from 0 to 65535, got 70000'),
+    );
+    await expect(rejects({ provider: mock, port: '0' })).rejects.toThrow(TypeError);
+    await expect(rejects({ provider: mock, host: 1 })).rejects.toThrow(TypeError);
+    await expect(rejects({ provider: mock, tls: 'yes' })).rejects.toThrow(TypeError);
+    await expect(rejects(undefined)).rejects.toThrow(TypeError);
+    expect(mock.requests).toEqual([]);
+  });
+});

@@ -4,7 +4,10 @@ import { ProtocolError } from '../../errors/index.js';
 export interface SplitLinesOptions {
   /** Provider name for errors. */
   provider?: string;
-  /** Longest line buffered, in UTF-16 characters. Default: 8,388,608. */
+  /**
+   * Longest line, in UTF-16 characters without its line end: a longer one throws, whether it
+   * came in one chunk or many. A whole number >= 1. Default: 8,388,608.
+   */
   maxLineChars?: number;
 }
 
@@ -19,8 +22,10 @@ const STREAM = { stream: true };
  * - Several lines in one chunk and a line split across many chunks give the same lines.
  * - At the end of the stream the last line is yielded even without a line end, and the
  *   iteration ends: it never waits for a newline that cannot come.
- * - A line longer than `maxLineChars` throws ProtocolError (retryable, `offset` = bytes read).
+ * - A line longer than `maxLineChars` throws ProtocolError (retryable, `offset` = bytes read),
+ *   however the stream is cut: a whole line within one chunk as well as one still buffered.
  * Errors of the source pass through unchanged; breaking out of the iteration closes it.
+ * @throws RangeError at the first step when `maxLineChars` is not a whole number >= 1.
  *
  * @param source Bytes, e.g. the PayloadPart bytes of a SageMaker response stream.
  */
@@ -30,8 +35,15 @@ export async function* splitLines(
 ): AsyncGenerator<string, void, undefined> {
   const decoder = new TextDecoder();
   const max = options.maxLineChars ?? 8_388_608;
+  if (!Number.isInteger(max) || max < 1)
+    throw new RangeError(`splitLines: maxLineChars must be a whole number >= 1, got ${String(max)}`);
   let pending = '';
   let bytes = 0;
+  const tooLong = () =>
+    new ProtocolError(`Line longer than ${max} characters at byte ${bytes}`, {
+      provider: options.provider,
+      offset: bytes,
+    });
   for await (const chunk of source) {
     bytes += chunk.byteLength;
     pending += decoder.decode(chunk, STREAM);
@@ -39,18 +51,16 @@ export async function* splitLines(
     for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n', start)) {
       const line = lineAt(pending, start, end);
       start = end + 1;
+      if (line !== undefined && line.length > max) throw tooLong();
       if (line !== undefined) yield line;
     }
     pending = start === 0 ? pending : pending.slice(start);
-    if (pending.length > max) {
-      throw new ProtocolError(`Line longer than ${max} characters at byte ${bytes}`, {
-        provider: options.provider,
-        offset: bytes,
-      });
-    }
+    // A line still open longer than the limit: its end would not make it shorter.
+    if (pending.length > max + 1) throw tooLong();
   }
   pending += decoder.decode();
   const last = lineAt(pending, 0, pending.length);
+  if (last !== undefined && last.length > max) throw tooLong();
   if (last !== undefined) yield last;
 }
 

@@ -58,4 +58,32 @@ describe('splitLines', () => {
     expect(ProtocolError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ provider: 'sm', offset: 23, retryable: true });
   });
+
+  it('a line longer than maxLineChars throws however the stream is cut: whole in one part, or the last line', async () => {
+    // A whole line inside one part (and the last line of the stream) went through unchecked,
+    // while the same line split over two parts threw.
+    const whole = await collectUntilError(
+      splitLines(partsOf(['ok\nabcdefghijklmnop\nnext\n']), { maxLineChars: 10 }),
+    );
+    expect(whole.items).toEqual(['ok']);
+    expect(ProtocolError.isInstance(whole.error)).toBe(true);
+    expect(whole.error).toMatchObject({ message: 'Line longer than 10 characters at byte 25', offset: 25 });
+    const last = await collectUntilError(splitLines(partsOf(['ok\n', 'abcdefghijk']), { maxLineChars: 10 }));
+    expect(last.items).toEqual(['ok']);
+    expect(last.error).toMatchObject({ message: 'Line longer than 10 characters at byte 14', offset: 14 });
+    // Exactly maxLineChars is fine, with or without CRLF, in one part or split.
+    expect(
+      await collect(splitLines(partsOf(['abcdefghij\r\n', 'abcde', 'fghij']), { maxLineChars: 10 })),
+    ).toEqual(['abcdefghij', 'abcdefghij']);
+  });
+
+  it('a maxLineChars that is not a whole number >= 1 is a RangeError at the first step', async () => {
+    for (const maxLineChars of [0, -1, 2.5, Number.NaN]) {
+      const { items, error } = await collectUntilError(splitLines(partsOf(['a\n']), { maxLineChars }));
+      expect(items).toEqual([]);
+      expect(error).toEqual(
+        new RangeError(`splitLines: maxLineChars must be a whole number >= 1, got ${maxLineChars}`),
+      );
+    }
+  });
 });
