@@ -212,14 +212,14 @@ export type OpenAIProviderConfig = {
   /** Text-to-speech through POST {baseUrl}/audio/speech. */
   tts?:
     | {
-        /** Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent. */
+        /** Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "tts-1". Default "gpt-4o-mini-tts". */
         model?: string | undefined;
         /**
          * Logical voice name (what TtsRequest.voice says) -> the voice id this server expects, e.g. { agent: "alloy" }.
          */
         voices: Record<string, string>;
         /**
-         * response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader). Default "pcm".
+         * response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader; not with streamFormat "sse", which always asks for "pcm"). Default "pcm".
          */
         responseFormat?: 'pcm' | 'wav' | undefined;
         /**
@@ -288,7 +288,7 @@ export type OpenAICompatibleProviderConfig = {
          */
         voices: Record<string, string>;
         /**
-         * response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader). Default "pcm".
+         * response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader; not with streamFormat "sse", which always asks for "pcm"). Default "pcm".
          */
         responseFormat?: 'pcm' | 'wav' | undefined;
         /**
