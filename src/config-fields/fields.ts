@@ -157,7 +157,9 @@ export function nonEmptyStringSchema(description: string) {
  * which kinds take it (MULTILINGUAL_ELSEWHERE).
  */
 export function languageSchema(description: string, options: { multilingual?: boolean } = {}) {
-  const tag = zod().string().refine(isLanguageTag, { message: `must be ${LANGUAGE_TAG_EXPECTED}` });
+  const tag = zod()
+    .string()
+    .refine(isLanguageTag, { message: `must be ${LANGUAGE_TAG_EXPECTED}` });
   if (options.multilingual === true) return tag.describe(description);
   return tag
     .refine((value) => !isMultilingualTag(value), { message: MULTILINGUAL_ELSEWHERE })

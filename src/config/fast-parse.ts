@@ -7,7 +7,11 @@ import {
   ANTHROPIC_DEFAULT_MAX_TOKENS,
   ANTHROPIC_VERSION,
 } from '../providers/anthropic/options.js';
-import { OPENAI_BASE_URL, OPENAI_DEFAULT_TTS_MODEL, OPENAI_PCM_SAMPLE_RATE } from '../providers/openai/config.js';
+import {
+  OPENAI_BASE_URL,
+  OPENAI_DEFAULT_TTS_MODEL,
+  OPENAI_PCM_SAMPLE_RATE,
+} from '../providers/openai/config.js';
 import { sseResponseFormatIssues } from '../providers/openai/sse-response-format.js';
 import { openaiTtsWireIssues } from '../providers/openai/wire-fixed.js';
 import { CAPABILITIES } from './capability.js';

@@ -71,7 +71,9 @@ const openaiTtsModel = () =>
 /** The tts section's `model` of kind `openai-compatible`: optional, a server may need none (Kokoro). */
 const compatibleTtsModel = () =>
   /** Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent. */
-  nonEmptyStringSchema('Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent.').optional();
+  nonEmptyStringSchema(
+    'Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent.',
+  ).optional();
 
 const ttsSection = <Model extends z.ZodType>(model: Model) =>
   sectionSchema('Text-to-speech through POST {baseUrl}/audio/speech.', (z) => ({
