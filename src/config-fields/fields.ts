@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import { isLanguageTag, LANGUAGE_TAG_EXPECTED } from '../internal/language-tag.js';
+import {
+  isLanguageTag,
+  isMultilingualTag,
+  LANGUAGE_TAG_EXPECTED,
+  MULTILINGUAL_ELSEWHERE,
+} from '../internal/language-tag.js';
 import { zod } from '../internal/zod.js';
 import {
   caseDuplicateHeaderMessage,
@@ -145,13 +150,19 @@ export function nonEmptyStringSchema(description: string) {
 }
 
 /**
- * A language a provider section sends when a request gives none: a BCP 47 tag of a registered language (`en`, `en-US`,
- * `multi`), checked by the same rule as a request's `language` ({@link isLanguageTag}).
+ * A language a provider section sends when a request gives none: a BCP 47 tag of a registered
+ * language (`en`, `en-US`), checked by the same rule as a request's `language`
+ * ({@link isLanguageTag}). Deepgram's `multi` only when `multilingual` is true (kinds
+ * `deepgram` and `sagemaker`, MULTILINGUAL_KINDS); elsewhere it is an issue at the field saying
+ * which kinds take it (MULTILINGUAL_ELSEWHERE).
  */
-export function languageSchema(description: string) {
-  return zod()
+export function languageSchema(description: string, options: { multilingual?: boolean } = {}) {
+  const tag = zod()
     .string()
-    .refine(isLanguageTag, { message: `must be ${LANGUAGE_TAG_EXPECTED}` })
+    .refine(isLanguageTag, { message: `must be ${LANGUAGE_TAG_EXPECTED}` });
+  if (options.multilingual === true) return tag.describe(description);
+  return tag
+    .refine((value) => !isMultilingualTag(value), { message: MULTILINGUAL_ELSEWHERE })
     .describe(description);
 }
 

@@ -212,14 +212,14 @@ export type OpenAIProviderConfig = {
   /** Text-to-speech through POST {baseUrl}/audio/speech. */
   tts?:
     | {
-        /** Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent. */
+        /** Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "tts-1". Default "gpt-4o-mini-tts". */
         model?: string | undefined;
         /**
          * Logical voice name (what TtsRequest.voice says) -> the voice id this server expects, e.g. { agent: "alloy" }.
          */
         voices: Record<string, string>;
         /**
-         * response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader). Default "pcm".
+         * response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader; not with streamFormat "sse", which always asks for "pcm"). Default "pcm".
          */
         responseFormat?: 'pcm' | 'wav' | undefined;
         /**
@@ -288,7 +288,7 @@ export type OpenAICompatibleProviderConfig = {
          */
         voices: Record<string, string>;
         /**
-         * response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader). Default "pcm".
+         * response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader; not with streamFormat "sse", which always asks for "pcm"). Default "pcm".
          */
         responseFormat?: 'pcm' | 'wav' | undefined;
         /**
@@ -631,4 +631,462 @@ export type SageMakerProviderConfig = {
 export type EnvSecretInput = {
   /** Name of the environment variable that holds the secret, read when the config is loaded. */
   env: string;
+};
+
+/**
+ * One provider after parsing (what parseConfig and loadConfig give): a union discriminated by
+ * `kind`, defaults applied and every secret a string.
+ */
+export type ResolvedProviderConfigOfKind =
+  | OpenAIResolvedConfig
+  | OpenAICompatibleResolvedConfig
+  | AnthropicResolvedConfig
+  | CartesiaResolvedConfig
+  | DeepgramResolvedConfig
+  | ElevenLabsResolvedConfig
+  | SageMakerResolvedConfig;
+
+/**
+ * A provider of kind `openai` after parsing: defaults applied, every secret a string. OpenAI (api.openai.com).
+ */
+export type OpenAIResolvedConfig = {
+  /** OpenAI's own API. */
+  kind: 'openai';
+  /** Base URL of the API, up to and including /v1. Default https://api.openai.com/v1. */
+  baseUrl: string;
+  /**
+   * API key sent as "Authorization: Bearer <key>": a string, or { env: "OPENAI_API_KEY" } to read it from the environment. Required.
+   */
+  apiKey: string;
+  /**
+   * Extra HTTP headers sent with every request to this provider (values may be { env: "NAME" }). Default none.
+   */
+  headers: Record<string, string>;
+  /** Chat completions through POST {baseUrl}/chat/completions with stream: true. */
+  chat?:
+    | {
+        /**
+         * Logical model name (what ChatRequest.model says) -> the model id this server expects, e.g. { fast: "gpt-4o-mini" }.
+         */
+        models: Record<string, string>;
+      }
+    | undefined;
+  /** Text-to-speech through POST {baseUrl}/audio/speech. */
+  tts?:
+    | {
+        /** Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "tts-1". Default "gpt-4o-mini-tts". */
+        model: string;
+        /**
+         * Logical voice name (what TtsRequest.voice says) -> the voice id this server expects, e.g. { agent: "alloy" }.
+         */
+        voices: Record<string, string>;
+        /**
+         * response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader; not with streamFormat "sse", which always asks for "pcm"). Default "pcm".
+         */
+        responseFormat: 'pcm' | 'wav';
+        /**
+         * stream_format to ask for: "audio" (raw bytes, chunked) or "sse" (base64 audio deltas; not on tts-1/tts-1-hd). Default "audio".
+         */
+        streamFormat: 'audio' | 'sse';
+        /**
+         * Sample rate in Hz of the server's "pcm" output (a WAV header states its own). Default 24000, OpenAI's rate; kind "openai" takes only 24000 (OpenAI's pcm is always 24 kHz).
+         */
+        sampleRate: number;
+      }
+    | undefined;
+  /** Speech-to-text through POST {baseUrl}/audio/transcriptions. */
+  stt?:
+    | {
+        /** Model id sent as `model`, e.g. "gpt-4o-mini-transcribe" or "whisper-large-v3". */
+        model: string;
+        /**
+         * True when the server accepts stream=true and streams transcript events; false to get one final transcript. Default true.
+         */
+        streaming: boolean;
+        /** Default language of the audio (ISO-639-1, e.g. "en") when a request gives none. Omitted: auto. */
+        language?: string | undefined;
+      }
+    | undefined;
+};
+
+/**
+ * A provider of kind `openai-compatible` after parsing: defaults applied, every secret a string. A self-hosted or third-party server with an OpenAI-compatible API.
+ */
+export type OpenAICompatibleResolvedConfig = {
+  /** A server that speaks OpenAI's API: vLLM, Kokoro-FastAPI, speaches, aggregators. */
+  kind: 'openai-compatible';
+  /**
+   * Base URL of the server's OpenAI-style API, usually ending in /v1, e.g. http://10.0.0.5:8000/v1. Required.
+   */
+  baseUrl: string;
+  /**
+   * API key sent as "Authorization: Bearer <key>": a string, or { env: "NAME" }. Omitted: no Authorization header.
+   */
+  apiKey?: string | undefined;
+  /**
+   * Extra HTTP headers sent with every request to this provider (values may be { env: "NAME" }). Default none.
+   */
+  headers: Record<string, string>;
+  /** Chat completions through POST {baseUrl}/chat/completions with stream: true. */
+  chat?:
+    | {
+        /**
+         * Logical model name (what ChatRequest.model says) -> the model id this server expects, e.g. { fast: "meta-llama/Llama-3.1-8B-Instruct" }.
+         */
+        models: Record<string, string>;
+        /**
+         * True when the server continues a trailing assistant message sent with vLLM's continue_final_message: true (vLLM, SGLang): a reply cut on another provider may then be continued here (route midStream "continue"). Omitted: false, and such a reply is never handed to this provider.
+         */
+        continueFinalMessage?: boolean | undefined;
+      }
+    | undefined;
+  /** Text-to-speech through POST {baseUrl}/audio/speech. */
+  tts?:
+    | {
+        /** Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent. */
+        model?: string | undefined;
+        /**
+         * Logical voice name (what TtsRequest.voice says) -> the voice id this server expects, e.g. { agent: "alloy" }.
+         */
+        voices: Record<string, string>;
+        /**
+         * response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader; not with streamFormat "sse", which always asks for "pcm"). Default "pcm".
+         */
+        responseFormat: 'pcm' | 'wav';
+        /**
+         * stream_format to ask for: "audio" (raw bytes, chunked) or "sse" (base64 audio deltas; not on tts-1/tts-1-hd). Default "audio".
+         */
+        streamFormat: 'audio' | 'sse';
+        /**
+         * Sample rate in Hz of the server's "pcm" output (a WAV header states its own). Default 24000, OpenAI's rate; kind "openai" takes only 24000 (OpenAI's pcm is always 24 kHz).
+         */
+        sampleRate: number;
+      }
+    | undefined;
+  /** Speech-to-text through POST {baseUrl}/audio/transcriptions. */
+  stt?:
+    | {
+        /** Model id sent as `model`, e.g. "gpt-4o-mini-transcribe" or "whisper-large-v3". */
+        model: string;
+        /**
+         * True when the server accepts stream=true and streams transcript events; false to get one final transcript. Default true.
+         */
+        streaming: boolean;
+        /** Default language of the audio (ISO-639-1, e.g. "en") when a request gives none. Omitted: auto. */
+        language?: string | undefined;
+      }
+    | undefined;
+};
+
+/**
+ * A provider of kind `anthropic` after parsing: defaults applied, every secret a string. Anthropic (api.anthropic.com) or an Anthropic-compatible gateway: chat only.
+ */
+export type AnthropicResolvedConfig = {
+  /** Anthropic's Messages API, or a gateway that mirrors it. */
+  kind: 'anthropic';
+  /**
+   * Base URL of the API WITHOUT /v1 (as the official client's baseURL); voxroute appends /v1/messages. Default https://api.anthropic.com.
+   */
+  baseUrl: string;
+  /**
+   * API key: a string, or { env: "ANTHROPIC_API_KEY" } to read it from the environment. Sent as x-api-key (or Bearer, see authHeader). Required.
+   */
+  apiKey: string;
+  /**
+   * How the key is sent: "x-api-key" (Anthropic) or "bearer" ("Authorization: Bearer <key>", for gateways that take it). Default "x-api-key".
+   */
+  authHeader: 'x-api-key' | 'bearer';
+  /** anthropic-version header. Default "2023-06-01". */
+  anthropicVersion: string;
+  /**
+   * Extra HTTP headers sent with every request (e.g. anthropic-beta; values may be { env: "NAME" }); not x-api-key, authorization or anthropic-version. Default none.
+   */
+  headers: Record<string, string>;
+  /** Chat through POST {baseUrl}/v1/messages with stream: true. */
+  chat?:
+    | {
+        /**
+         * Logical model name (what ChatRequest.model says) -> the model id this API expects, e.g. { fast: "claude-haiku-4-5" }.
+         */
+        models: Record<string, string>;
+        /**
+         * max_tokens sent when a request sets no maxTokens (the Messages API requires it), in tokens. Default 1024.
+         */
+        maxTokens: number;
+      }
+    | undefined;
+};
+
+/** A provider of kind `cartesia` after parsing: defaults applied, every secret a string. Cartesia. */
+export type CartesiaResolvedConfig = {
+  /** Cartesia (api.cartesia.ai): Sonic TTS and Ink STT. */
+  kind: 'cartesia';
+  /**
+   * Base URL of the API, e.g. https://api.cartesia.ai; WebSocket URLs are derived from it (https -> wss, http -> ws). Default https://api.cartesia.ai.
+   */
+  baseUrl: string;
+  /**
+   * API key, sent as "Authorization: Bearer <key>" and "X-API-Key: <key>": a string, or { env: "CARTESIA_API_KEY" }. Required.
+   */
+  apiKey: string;
+  /** Value of the Cartesia-Version header. Default "2025-11-04". */
+  version: string;
+  /**
+   * Extra HTTP headers sent with every request and WebSocket handshake to this provider (values may be { env: "NAME" }); they never replace Authorization, X-API-Key or Cartesia-Version. Default none.
+   */
+  headers: Record<string, string>;
+  /** Text-to-speech through Cartesia /tts/bytes, /tts/sse or /tts/websocket. */
+  tts?:
+    | {
+        /** Model id sent as model_id, e.g. "sonic-3" or "sonic-3.5". Default "sonic-3". */
+        model: string;
+        /**
+         * Logical voice name (what TtsRequest.voice says) -> Cartesia voice id (sent as voice: {mode: "id", id}).
+         */
+        voices: Record<string, string>;
+        /**
+         * Endpoint to synthesize with: "bytes" (POST /tts/bytes, raw PCM body), "sse" (POST /tts/sse, base64 chunks and word timestamps), "websocket" (/tts/websocket on a warm socket, streaming text, word timestamps), or "auto": websocket when the text arrives as a stream, bytes otherwise. Default "auto".
+         */
+        transport: 'bytes' | 'sse' | 'websocket' | 'auto';
+        /**
+         * Language sent as `language` when a request gives none, e.g. "en". Omitted: not sent (Cartesia: the voice's).
+         */
+        language?: string | undefined;
+        /** Ask for word timestamps (add_timestamps) on the sse and websocket endpoints. Default true. */
+        addTimestamps: boolean;
+        /**
+         * WebSocket only: max_buffer_delay_ms, how long Cartesia may buffer streamed text before it starts speaking (0..5000 ms). Omitted: not sent (Cartesia: 3000).
+         */
+        maxBufferDelayMs?: number | undefined;
+        /**
+         * WebSocket only: how long an idle TTS socket stays open for the next call, in ms; 0 closes it after each call. Default 30000.
+         */
+        keepWarmMs: number;
+      }
+    | undefined;
+  /** Speech-to-text through the Cartesia /stt/websocket (manual finalize). */
+  stt?:
+    | {
+        /** Model id sent as the model query parameter, e.g. "ink-whisper" or "ink-2". Default "ink-whisper". */
+        model: string;
+        /**
+         * Language of the audio (ISO-639-1, e.g. "en") when a request gives none. Omitted: not sent (Cartesia: "en").
+         */
+        language?: string | undefined;
+      }
+    | undefined;
+};
+
+/**
+ * A provider of kind `deepgram` after parsing: defaults applied, every secret a string. Deepgram (api.deepgram.com).
+ */
+export type DeepgramResolvedConfig = {
+  /** Deepgram: live STT over WebSocket, TTS over REST. */
+  kind: 'deepgram';
+  /**
+   * Base URL of the API, without /v1. Default https://api.deepgram.com; the WebSocket URL uses the same host (https -> wss, http -> ws).
+   */
+  baseUrl: string;
+  /** API key sent as "Authorization: Token <key>": a string, or { env: "DEEPGRAM_API_KEY" }. Required. */
+  apiKey: string;
+  /** Live speech-to-text over the /v1/listen WebSocket. */
+  stt?:
+    | {
+        /** Model sent as the `model` query parameter, e.g. "nova-3". Default "nova-3". */
+        model: string;
+        /**
+         * Default language sent as `language` (BCP-47, e.g. "en-US", or "multi") when a request gives none. Omitted: Deepgram's default.
+         */
+        language?: string | undefined;
+        /**
+         * Silence in ms that ends an utterance (`endpointing`; sets speech_final), or false to turn endpointing off. Omitted: Deepgram's default (10 ms).
+         */
+        endpointingMs?: number | false | undefined;
+        /**
+         * Gap in ms after the last final word before Deepgram sends UtteranceEnd (`utterance_end_ms`; turns interim results on). Omitted: not sent.
+         */
+        utteranceEndMs?: number | undefined;
+        /**
+         * How long the caller's audio may pause, in ms, before a {"type":"KeepAlive"} text message is sent (and again every interval while the pause lasts); 0 turns keep-alive off. Default 2000 (Deepgram closes after 10 s without audio or text: NET-0001).
+         */
+        keepAliveIntervalMs: number;
+        /** Sends `smart_format=true|false` (punctuation, numerals, casing). Omitted: not sent. */
+        smartFormat?: boolean | undefined;
+        /**
+         * Where the key goes on the /v1/listen handshake: "header" (Authorization: Token <key>), "subprotocol" (Sec-WebSocket-Protocol: token, <key>, the form browsers use), or "auto": the header when the WebSocket transport can send handshake headers (voxroute's default undici transport), else the subprotocol (a standard WebSocket, e.g. the global one msw intercepts). Default "auto".
+         */
+        auth: 'auto' | 'header' | 'subprotocol';
+      }
+    | undefined;
+  /** Text-to-speech through POST {baseUrl}/v1/speak (raw audio, container=none). */
+  tts?:
+    | {
+        /**
+         * Not sent: on Deepgram the voice id is the model (see voices). Accepted so every kind has the same tts fields.
+         */
+        model?: string | undefined;
+        /**
+         * Logical voice name (what TtsRequest.voice says) -> Deepgram voice model, sent as `model`, e.g. { agent: "aura-2-thalia-en" }.
+         */
+        voices: Record<string, string>;
+      }
+    | undefined;
+};
+
+/**
+ * A provider of kind `elevenlabs` after parsing: defaults applied, every secret a string. ElevenLabs text-to-speech.
+ */
+export type ElevenLabsResolvedConfig = {
+  /** ElevenLabs (api.elevenlabs.io). */
+  kind: 'elevenlabs';
+  /**
+   * Origin of the API (no /v1), e.g. https://api.elevenlabs.io or a data-residency host; the WebSocket URL is derived from it. Default https://api.elevenlabs.io.
+   */
+  baseUrl: string;
+  /**
+   * API key sent as the xi-api-key header (and in the first WebSocket message): a string, or { env: "ELEVENLABS_API_KEY" }. Required.
+   */
+  apiKey: string;
+  /** Text-to-speech through the HTTP stream endpoint or the stream-input WebSocket. */
+  tts?:
+    | {
+        /** Model id sent as model_id, e.g. "eleven_flash_v2_5". Default "eleven_flash_v2_5". */
+        model: string;
+        /**
+         * Logical voice name (what TtsRequest.voice says) -> ElevenLabs voice id, e.g. { agent: "21m00Tcm4TlvDq8ikWAM" }.
+         */
+        voices: Record<string, string>;
+        /**
+         * "http": POST /v1/text-to-speech/{voice}/stream; "websocket": the stream-input WebSocket; "auto": the WebSocket when the text arrives as a stream, else HTTP. Default "auto".
+         */
+        transport: 'http' | 'websocket' | 'auto';
+        /**
+         * optimize_streaming_latency query parameter of the HTTP stream, 0 (none) .. 4 (most; deprecated by ElevenLabs). Omitted: not sent.
+         */
+        optimizeStreamingLatency?: number | undefined;
+        /**
+         * Voice settings sent as voice_settings (snake_case on the wire). Omitted fields: the voice’s stored settings.
+         */
+        voiceSettings?:
+          | {
+              /** Voice stability (voice_settings.stability), 0..1. */
+              stability?: number | undefined;
+              /** Similarity to the original voice (voice_settings.similarity_boost), 0..1. */
+              similarityBoost?: number | undefined;
+              /** Style exaggeration, V2+ models (voice_settings.style), 0..1. */
+              style?: number | undefined;
+              /** Speaker boost, V2+ models (voice_settings.use_speaker_boost). */
+              useSpeakerBoost?: boolean | undefined;
+              /**
+               * Speaking rate, 0.7..1.2 (voice_settings.speed); a request's own speed replaces it. Omitted: the voice's.
+               */
+              speed?: number | undefined;
+            }
+          | undefined;
+        /**
+         * WebSocket generation_config.chunk_length_schedule: characters buffered before each generation, each 50..500. Omitted: the server default [120, 160, 250, 290].
+         */
+        chunkLengthSchedule?: number[] | undefined;
+        /**
+         * WebSocket: send a keep-alive " " after this many ms without sending text, so the server's inactivity timeout (20 s) does not close the socket while the text stream pauses. Default 10000.
+         */
+        keepAliveIntervalMs: number;
+      }
+    | undefined;
+};
+
+/**
+ * A provider of kind `sagemaker` after parsing: defaults applied, every secret a string. An Amazon SageMaker AI endpoint (response streaming, or bidirectional streaming over HTTP/2).
+ */
+export type SageMakerResolvedConfig = {
+  /** An Amazon SageMaker AI real-time endpoint. */
+  kind: 'sagemaker';
+  /** AWS region of the endpoint, e.g. "us-east-1". Required (also for SigV4 with endpointUrl). */
+  region: string;
+  /** Name of the SageMaker endpoint, as given to CreateEndpoint. Required. */
+  endpointName: string;
+  /** Production variant to invoke (X-Amzn-SageMaker-Target-Variant). Omitted: by variant weights. */
+  targetVariant?: string | undefined;
+  /** Inference component to invoke (X-Amzn-SageMaker-Inference-Component). Omitted: none. */
+  inferenceComponent?: string | undefined;
+  /**
+   * Custom SageMaker Runtime endpoint used verbatim, e.g. a VPC endpoint or the loopback emulator of voxroute/testing. Omitted: https://runtime.sagemaker.<region>.amazonaws.com (port 8443 for bidirectional streams).
+   */
+  endpointUrl?: string | undefined;
+  /**
+   * Static AWS credentials used to sign requests (SigV4). Omitted: the AWS SDK's default provider chain (environment, shared config files, SSO, container and instance roles).
+   */
+  credentials?:
+    | {
+        /** AWS access key id: a string, or { env: "AWS_ACCESS_KEY_ID" }. */
+        accessKeyId: string;
+        /** AWS secret access key: a string, or { env: "AWS_SECRET_ACCESS_KEY" }. */
+        secretAccessKey: string;
+        /**
+         * AWS session token of temporary credentials: a string, or { env: "AWS_SESSION_TOKEN" }. Omitted: none.
+         */
+        sessionToken?: string | undefined;
+      }
+    | undefined;
+  /**
+   * ID of a stateful session (X-Amzn-SageMaker-Session-Id), opened beforehand with InvokeEndpoint and SessionId "NEW_SESSION". Omitted: stateless.
+   */
+  sessionId?: string | undefined;
+  /** Opaque value forwarded to the container (X-Amzn-SageMaker-Custom-Attributes). Omitted: none. */
+  customAttributes?: string | undefined;
+  /** Chat through InvokeEndpointWithResponseStream; the codec builds the body and reads the reply. */
+  chat?:
+    | {
+        /**
+         * Logical model name (what ChatRequest.model says) -> the model id sent in the body, or "default" to send none (the endpoint serves one model).
+         */
+        models: Record<string, string>;
+        /**
+         * Payload codec: how the request body is built and the PayloadPart bytes are read. Built in: "openai-chat" (vLLM/LMI/TGI Messages API, SSE), "tgi", "jsonlines"; or a name registered with registerSageMakerCodec() before the config is parsed. Default "openai-chat".
+         */
+        payload: string;
+      }
+    | undefined;
+  /** Text-to-speech from a SageMaker endpoint (e.g. Cartesia Sonic). */
+  tts?:
+    | {
+        /** Model id the codec sends (e.g. "sonic-3" as Cartesia's model_id). Omitted: not sent. */
+        model?: string | undefined;
+        /** Logical voice name (what TtsRequest.voice says) -> the voice id this endpoint expects. */
+        voices: Record<string, string>;
+        /**
+         * Payload codec: how the request body is built and the PayloadPart bytes are read. Built in: "cartesia" (JSON messages with base64 audio), "raw-pcm"; or a name registered with registerSageMakerCodec() before the config is parsed. Required.
+         */
+        payload: string;
+        /**
+         * Sample rate in Hz of the PCM s16le mono audio the endpoint produces (asked for in the request). Default 24000.
+         */
+        sampleRate: number;
+        /**
+         * "response": one InvokeEndpointWithResponseStream call per request (HTTP/1.1); "bidirectional": InvokeEndpointWithBidirectionalStream over HTTP/2 (input streamed while output flows). Default "response".
+         */
+        stream: 'response' | 'bidirectional';
+      }
+    | undefined;
+  /** Speech-to-text from a SageMaker endpoint: audio in, transcript events streamed back. */
+  stt?:
+    | {
+        /** Model id the codec sends. Omitted: not sent. */
+        model?: string | undefined;
+        /** Default language of the audio (BCP 47, e.g. "en") when a request gives none. Omitted: auto. */
+        language?: string | undefined;
+        /**
+         * Payload codec: how the request body is built and the PayloadPart bytes are read. Built in: "wav" (one utterance as a WAV file), "raw-pcm" (raw PCM s16le); or a name registered with registerSageMakerCodec() before the config is parsed. Required.
+         */
+        payload: string;
+        /**
+         * Sample rate in Hz of the PCM s16le mono audio sent to the endpoint (the router converts to it). Default 16000.
+         */
+        sampleRate: number;
+        /**
+         * "response": one InvokeEndpointWithResponseStream call per request (HTTP/1.1); "bidirectional": InvokeEndpointWithBidirectionalStream over HTTP/2 (input streamed while output flows). Default "response".
+         */
+        stream: 'response' | 'bidirectional';
+      }
+    | undefined;
 };

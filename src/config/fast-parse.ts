@@ -1,13 +1,18 @@
 import { checkHttpUrl, MAX_TIMER_MS } from '../config-fields/fields.js';
 import { caseDuplicateHeaders, headerNameProblem } from '../config-fields/header-names.js';
 import { checkSecretText, EnvSecretRef, secretTextProblem } from '../config-fields/secret.js';
-import { isLanguageTag } from '../internal/language-tag.js';
+import { isLanguageTag, isMultilingualTag } from '../internal/language-tag.js';
 import {
   ANTHROPIC_DEFAULT_BASE_URL,
   ANTHROPIC_DEFAULT_MAX_TOKENS,
   ANTHROPIC_VERSION,
 } from '../providers/anthropic/options.js';
-import { OPENAI_BASE_URL, OPENAI_PCM_SAMPLE_RATE } from '../providers/openai/config.js';
+import {
+  OPENAI_BASE_URL,
+  OPENAI_DEFAULT_TTS_MODEL,
+  OPENAI_PCM_SAMPLE_RATE,
+} from '../providers/openai/config.js';
+import { sseResponseFormatIssues } from '../providers/openai/sse-response-format.js';
 import { openaiTtsWireIssues } from '../providers/openai/wire-fixed.js';
 import { CAPABILITIES } from './capability.js';
 import { checkConfigReferences } from './cross-checks.js';
@@ -84,9 +89,9 @@ function str(value: unknown, min = 1): string {
   return value;
 }
 
-/** languageSchema: a BCP 47 tag. */
+/** languageSchema of the kinds it parses (none takes Deepgram's `multi`): a BCP 47 tag, not `multi`. */
 function language(value: unknown): string {
-  need(isLanguageTag(value));
+  need(isLanguageTag(value) && !isMultilingualTag(value));
   return value;
 }
 
@@ -183,7 +188,7 @@ function openaiSection(name: 'chat' | 'tts' | 'stt', value: unknown, compatible:
     field(out, source, 'continueFinalMessage', (v) => oneOf(v, [true, false]));
   } else if (name === 'tts') {
     const source = plain(value, TTS_KEYS);
-    field(out, source, 'model', str);
+    field(out, source, 'model', str, compatible ? undefined : OPENAI_DEFAULT_TTS_MODEL);
     field(out, source, 'voices', idMap);
     need('voices' in out);
     field(out, source, 'responseFormat', (v) => oneOf(v, ['pcm', 'wav']), 'pcm');
@@ -217,6 +222,7 @@ function provider(value: unknown): Plain {
     }
     // What OpenAI cannot deliver (a tts.sampleRate other than 24000...): the schema reports it.
     need(kind === 'openai-compatible' || openaiTtsWireIssues(out.tts).length === 0);
+    need(sseResponseFormatIssues(out.tts).length === 0);
     if (out.apiKey !== undefined) noReserved(out, ['authorization']);
     return out;
   }

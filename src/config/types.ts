@@ -1,12 +1,12 @@
-import type { z } from 'zod';
-import type { ResolveSecrets } from '../config-fields/resolve-secrets.js';
 import type { Capability } from '../types/route-result.js';
+import type { ResolvedProviderConfigOfKind } from './config-types.js';
 import type { ResolvedHealthConfig } from './health.js';
-import type { providerSchema } from './provider-schema.js';
 import type { FirstChunkTimeout, HedgeSetting, MidStreamPolicy, RouteStrategy } from './route.js';
 
 // The config types users write (RouterConfig, RouteConfig, ProviderConfig), generated from the
 // schemas by scripts/config-types.mjs so that every field carries its description as a doc comment.
+// ResolvedProviderConfigOfKind is the output side, written out the same way (test/config/config-types.test.ts
+// keeps it equal to ResolveSecrets<z.output<providerSchema>>).
 export type { ProviderConfig, RouteConfig, RouterConfig } from './config-types.js';
 
 /**
@@ -15,7 +15,7 @@ export type { ProviderConfig, RouteConfig, RouterConfig } from './config-types.j
  * `{}`), `baseUrl` without a trailing slash, and every secret a plain string (`apiKey` is a
  * string, or undefined when the config has none).
  */
-export type ResolvedProviderConfig = ResolveSecrets<z.output<ReturnType<typeof providerSchema>>>;
+export type ResolvedProviderConfig = ResolvedProviderConfigOfKind;
 
 /**
  * One route after parsing: its capability made explicit and every setting filled from the

@@ -5,10 +5,33 @@
 export const LANGUAGE_TAG_EXPECTED = "a BCP 47 language tag of a known language, such as 'en' or 'en-US'";
 
 /**
- * Primary subtags a provider documents that are not languages of the registry: Deepgram's
- * `multi` (multilingual code-switching, PROTOCOLS.md 3; docs/config.md, kind `deepgram`).
+ * The one primary subtag a provider takes that is not a language of the registry: Deepgram's
+ * `multi` (multilingual code-switching, docs/config.md kind `deepgram`). PROTOCOLS.md 3.2 lists
+ * Deepgram's `language` query parameter (deepgram-js-sdk @ 1913abc `ConnectArgs`) but not its
+ * values, and no other provider there documents `multi` or an equivalent value (Cartesia's STT
+ * `language` enum lists only `en`, PROTOCOLS.md 1.6; OpenAI's transcription `language` is
+ * optional, its absence meaning auto-detection, 2.4): a config takes it only on the kinds of
+ * {@link MULTILINGUAL_KINDS}.
  */
-const PROVIDER_LANGUAGES: ReadonlySet<string> = new Set(['multi']);
+const MULTILINGUAL = 'multi';
+
+/**
+ * The provider kinds whose `language` fields take {@link MULTILINGUAL}: `deepgram` (its
+ * `stt.language`) and `sagemaker` (the endpoint and its codec are the user's own, so what it
+ * takes is theirs to say).
+ */
+export const MULTILINGUAL_KINDS: readonly string[] = ['deepgram', 'sagemaker'];
+
+/**
+ * Why a config `language` of a kind outside {@link MULTILINGUAL_KINDS} may not be `multi` (any
+ * case, with or without subtags after it): the message of its ConfigError.
+ */
+export const MULTILINGUAL_ELSEWHERE = `"${MULTILINGUAL}" (multilingual code-switching) is Deepgram's value, taken only by kinds ${MULTILINGUAL_KINDS.map((k) => `"${k}"`).join(' and ')}: set one language, or leave language out`;
+
+/** True when the primary subtag of `value` (a string) is `multi`, in any case. */
+export function isMultilingualTag(value: string): boolean {
+  return (value.split('-', 1)[0] as string).toLowerCase() === MULTILINGUAL;
+}
 
 /** Made on first use and kept: building one costs about 5 us, a lookup about 1.5 us. */
 let languageNames: Intl.DisplayNames | undefined;
@@ -45,7 +68,8 @@ function isRegisteredLanguage(primary: string): boolean {
  * JSON field), and a provider answers an unknown language with a 400 at run time, or not at all.
  * Only the primary subtag is checked against the registry (a region or script is passed on as
  * written). One rule for requests (`RequestError` field `language`) and configs (`ConfigError`
- * at `providers.<name>.<section>.language`).
+ * at `providers.<name>.<section>.language`); a config's `language` of a kind outside
+ * {@link MULTILINGUAL_KINDS} is also not `multi` ({@link isMultilingualTag}).
  */
 export function isLanguageTag(value: unknown): value is string {
   if (typeof value !== 'string' || value === '') return false;
@@ -57,5 +81,5 @@ export function isLanguageTag(value: unknown): value is string {
   }
   if (canonical === undefined) return false;
   const primary = canonical.split('-', 1)[0] as string;
-  return PROVIDER_LANGUAGES.has(primary) || isRegisteredLanguage(primary);
+  return primary === MULTILINGUAL || isRegisteredLanguage(primary);
 }

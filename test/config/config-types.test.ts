@@ -11,19 +11,27 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import type {
   AnthropicProviderConfig,
+  AnthropicResolvedConfig,
   CartesiaProviderConfig,
+  CartesiaResolvedConfig,
   DeepgramProviderConfig,
+  DeepgramResolvedConfig,
   ElevenLabsProviderConfig,
+  ElevenLabsResolvedConfig,
   EnvSecretInput,
   OpenAICompatibleProviderConfig,
+  OpenAICompatibleResolvedConfig,
   OpenAIProviderConfig,
+  OpenAIResolvedConfig,
   SageMakerProviderConfig,
+  SageMakerResolvedConfig,
 } from '../../src/config/config-types.js';
 import {
   type ConfigFactory,
   defineConfig,
   type ProviderConfig,
   parseConfig,
+  type ResolvedProviderConfig,
   type RouteConfig,
   type RouterConfig,
   type SecretInput,
@@ -31,6 +39,7 @@ import {
 import type { providerSchema } from '../../src/config/provider-schema.js';
 import type { routeSchema } from '../../src/config/route.js';
 import type { routerConfigSchema } from '../../src/config/schema.js';
+import type { ResolveSecrets } from '../../src/config-fields/resolve-secrets.js';
 import type { anthropicProviderSchema } from '../../src/providers/anthropic/config.js';
 import type { cartesiaProviderSchema } from '../../src/providers/cartesia/config.js';
 import type { deepgramProviderSchema } from '../../src/providers/deepgram/config.js';
@@ -47,6 +56,9 @@ type ReadonlyArrays<T> = T extends readonly (infer U)[]
   : T extends object
     ? { [K in keyof T]: ReadonlyArrays<T[K]> }
     : T;
+
+/** The output type of a lazily built schema with every secret resolved: what parseConfig gives. */
+type Output<S extends () => z.ZodType> = ResolveSecrets<z.output<ReturnType<S>>>;
 
 /** The input type of a lazily built schema, arrays readonly: what the config types were before generation. */
 type Input<S extends () => z.ZodType> = ReadonlyArrays<z.input<ReturnType<S>>>;
@@ -80,6 +92,26 @@ describe('generated config types', () => {
     expectTypeOf<ElevenLabsProviderConfig>().toEqualTypeOf<Input<typeof elevenlabsProviderSchema>>();
     expectTypeOf<SageMakerProviderConfig>().toEqualTypeOf<Input<typeof sagemakerProviderSchema>>();
     expectTypeOf<string | EnvSecretInput>().toEqualTypeOf<SecretInput>();
+  });
+
+  it('each resolved type equals the output type of its schema with secrets resolved', () => {
+    expectTypeOf<ResolvedProviderConfig>().toEqualTypeOf<Output<typeof providerSchema>>();
+    expectTypeOf<OpenAIResolvedConfig>().toEqualTypeOf<Output<typeof openaiProviderSchema>>();
+    expectTypeOf<OpenAICompatibleResolvedConfig>().toEqualTypeOf<
+      Output<typeof openaiCompatibleProviderSchema>
+    >();
+    expectTypeOf<AnthropicResolvedConfig>().toEqualTypeOf<Output<typeof anthropicProviderSchema>>();
+    expectTypeOf<CartesiaResolvedConfig>().toEqualTypeOf<Output<typeof cartesiaProviderSchema>>();
+    expectTypeOf<DeepgramResolvedConfig>().toEqualTypeOf<Output<typeof deepgramProviderSchema>>();
+    expectTypeOf<ElevenLabsResolvedConfig>().toEqualTypeOf<Output<typeof elevenlabsProviderSchema>>();
+    expectTypeOf<SageMakerResolvedConfig>().toEqualTypeOf<Output<typeof sagemakerProviderSchema>>();
+    // What parseConfig gives: a kind's own type once narrowed.
+    const provider = parseConfig({
+      providers: { oa: { kind: 'openai', apiKey: 'k', tts: { voices: { agent: 'alloy' } } } },
+      routes: {},
+    }).providers.oa;
+    if (provider?.kind === 'openai') expectTypeOf(provider.tts!.model).toEqualTypeOf<string>();
+    expect(provider).toMatchObject({ tts: { model: 'gpt-4o-mini-tts' } });
   });
 
   it('types real configs from docs/ and examples/ as before, and still refuses wrong ones', () => {

@@ -39,7 +39,7 @@ function richConfig(): Record<string, Loose> {
           model: 'kokoro',
           voices: { agent: 'af_heart' },
           responseFormat: 'wav',
-          streamFormat: 'sse',
+          streamFormat: 'audio',
           sampleRate: 16000,
         },
         stt: { model: 'whisper', streaming: false, language: 'en' },
@@ -48,7 +48,7 @@ function richConfig(): Record<string, Loose> {
         kind: 'openai',
         baseUrl: { env: 'OPENAI_BASE_URL' },
         apiKey: { env: 'OPENAI_API_KEY' },
-        tts: { voices: { agent: 'alloy' } },
+        tts: { voices: { agent: 'alloy' }, streamFormat: 'sse' },
         stt: { model: 'gpt-4o-mini-transcribe' },
       },
       claude: {

@@ -40,13 +40,38 @@ describe('provider config language', () => {
     },
   );
 
-  it.each(['en', 'en-US', 'multi', 'zh-Hant-TW', 'pt-BR'])('%j is accepted as written', (good) => {
+  it.each(['en', 'en-US', 'zh-Hant-TW', 'pt-BR'])('%j is accepted as written', (good) => {
     const config = parseConfig({ providers: providers(good), routes: {} });
     expect((config.providers.oa as Loose).stt.language).toBe(good);
     expect((config.providers.dg as Loose).stt.language).toBe(good);
     expect((config.providers.ct as Loose).tts.language).toBe(good);
     expect((config.providers.sm as Loose).stt.language).toBe(good);
   });
+
+  it.each(['multi', 'MULTI', 'multi-US'])(
+    "Deepgram's %j: accepted by kinds deepgram and sagemaker as written, a ConfigError naming them at the other kinds' language",
+    (multi) => {
+      const message =
+        '"multi" (multilingual code-switching) is Deepgram\'s value, taken only by kinds "deepgram" and "sagemaker": set one language, or leave language out';
+      const error = configErrorOf(() => parseConfig({ providers: providers(multi), routes: {} }));
+      expect(error.issues).toEqual([
+        { path: ['providers', 'oa', 'stt', 'language'], message },
+        { path: ['providers', 'ct', 'tts', 'language'], message },
+        { path: ['providers', 'ct', 'stt', 'language'], message },
+      ]);
+      const { dg, sm } = providers(multi);
+      const config = parseConfig({ providers: { dg, sm }, routes: {} });
+      expect((config.providers.dg as Loose).stt.language).toBe(multi);
+      expect((config.providers.sm as Loose).stt.language).toBe(multi);
+      const openai = { kind: 'openai', apiKey: 'k', stt: { model: 'whisper-1', language: multi } };
+      const input = { providers: { oa: providers(multi).oa, op: openai }, routes: {} };
+      expect(fastParseConfig(input)).toBeUndefined();
+      expect(configErrorOf(() => parseConfig(input)).issues).toEqual([
+        { path: ['providers', 'oa', 'stt', 'language'], message },
+        { path: ['providers', 'op', 'stt', 'language'], message },
+      ]);
+    },
+  );
 
   it('the zod-free fast path leaves a bad language to the schema and vouches for a good one', () => {
     const config = (language: string) => ({

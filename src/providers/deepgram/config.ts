@@ -42,6 +42,7 @@ const sttSection = () =>
      */
     language: languageSchema(
       'Default language sent as `language` (BCP-47, e.g. "en-US", or "multi") when a request gives none. Omitted: Deepgram\'s default.',
+      { multilingual: true },
     ).optional(),
     /**
      * Silence in ms that ends an utterance (`endpointing`; sets speech_final), or false to turn endpointing

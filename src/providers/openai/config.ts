@@ -12,11 +12,14 @@ import {
 import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
 import { secretSchema } from '../../config-fields/secret.js';
 import { lazySchema } from '../../internal/zod.js';
+import { OPENAI_DEFAULT_TTS_MODEL } from './options.js';
+import { sseResponseFormatIssues } from './sse-response-format.js';
 import { OPENAI_PCM_SAMPLE_RATE, openaiTtsWireIssues } from './wire-fixed.js';
 
 /** Base URL of OpenAI's API, the default `baseUrl` of a provider of kind `openai`. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
+export { OPENAI_DEFAULT_TTS_MODEL } from './options.js';
 export { OPENAI_PCM_SAMPLE_RATE } from './wire-fixed.js';
 
 const chatSection = () =>
@@ -55,12 +58,26 @@ const compatibleChatSection = () =>
       ),
   }));
 
-const ttsSection = () =>
+/**
+ * The tts section's `model` of kind `openai`: OpenAI requires `model` (PROTOCOLS.md 2.3), so it
+ * defaults to {@link OPENAI_DEFAULT_TTS_MODEL}, as Cartesia's and ElevenLabs' `tts.model` default.
+ */
+const openaiTtsModel = () =>
+  /** Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "tts-1". Default "gpt-4o-mini-tts". */
+  nonEmptyStringSchema(
+    `Model id sent as \`model\`, e.g. "gpt-4o-mini-tts" or "tts-1". Default "${OPENAI_DEFAULT_TTS_MODEL}".`,
+  ).default(OPENAI_DEFAULT_TTS_MODEL);
+
+/** The tts section's `model` of kind `openai-compatible`: optional, a server may need none (Kokoro). */
+const compatibleTtsModel = () =>
+  /** Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent. */
+  nonEmptyStringSchema(
+    'Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent.',
+  ).optional();
+
+const ttsSection = <Model extends z.ZodType>(model: Model) =>
   sectionSchema('Text-to-speech through POST {baseUrl}/audio/speech.', (z) => ({
-    /** Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent. */
-    model: nonEmptyStringSchema(
-      'Model id sent as `model`, e.g. "gpt-4o-mini-tts" or "kokoro". Omitted: not sent.',
-    ).optional(),
+    model,
     /**
      * Logical voice name (what TtsRequest.voice says) -> the voice id this server expects, e.g.
      * { agent: "alloy" }.
@@ -70,13 +87,13 @@ const ttsSection = () =>
     ),
     /**
      * response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV
-     * reader). Default "pcm".
+     * reader; not with streamFormat "sse", which always asks for "pcm"). Default "pcm".
      */
     responseFormat: z
       .enum(['pcm', 'wav'])
       .default('pcm')
       .describe(
-        'response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader). Default "pcm".',
+        'response_format to ask for: "pcm" (raw s16le mono at sampleRate) or "wav" (read with a streaming WAV reader; not with streamFormat "sse", which always asks for "pcm"). Default "pcm".',
       ),
     /**
      * stream_format to ask for: "audio" (raw bytes, chunked) or "sse" (base64 audio deltas; not on
@@ -125,7 +142,7 @@ const sttSection = () =>
  * Fields shared by both kinds that speak OpenAI's wire protocol (PROTOCOLS.md sections 2 and 6);
  * `chat` is the kind's own chat section.
  */
-const openaiShape = <Chat extends z.ZodType>(chat: Chat) => ({
+const openaiShape = <Chat extends z.ZodType, Tts extends z.ZodType>(chat: Chat, tts: Tts) => ({
   /**
    * Extra HTTP headers sent with every request to this provider (values may be { env: "NAME" }). Default
    * none.
@@ -142,7 +159,7 @@ const openaiShape = <Chat extends z.ZodType>(chat: Chat) => ({
    * Text-to-speech through POST {baseUrl}/audio/speech. Omitted: this provider serves no text-to-speech, and
    * no tts route may name it.
    */
-  tts: ttsSection().optional(),
+  tts: tts.optional(),
   /**
    * Speech-to-text through POST {baseUrl}/audio/transcriptions. Omitted: this provider serves no
    * speech-to-text, and no stt route may name it.
@@ -168,9 +185,16 @@ function openaiWireDelivers(provider: { tts?: unknown }, ctx: z.RefinementCtx): 
   for (const issue of openaiTtsWireIssues(provider.tts)) ctx.addIssue({ code: 'custom', ...issue });
 }
 
+/** Adds {@link sseResponseFormatIssues}: `tts.responseFormat` "wav" with `streamFormat` "sse" (both kinds). */
+function sseTakesPcm(provider: { tts?: unknown }, ctx: z.RefinementCtx): void {
+  for (const issue of sseResponseFormatIssues(provider.tts)) ctx.addIssue({ code: 'custom', ...issue });
+}
+
 /**
- * Schema of a provider of kind `openai`: OpenAI's own API. `apiKey` is required; `tts.sampleRate`
- * is 24000 only, and `tts.streamFormat` "sse" not with tts-1/tts-1-hd (openaiTtsWireIssues).
+ * Schema of a provider of kind `openai`: OpenAI's own API. `apiKey` is required; `tts.model`
+ * defaults to "gpt-4o-mini-tts" (OPENAI_DEFAULT_TTS_MODEL); `tts.sampleRate`
+ * is 24000 only, and `tts.streamFormat` "sse" not with tts-1/tts-1-hd (openaiTtsWireIssues) nor
+ * with `tts.responseFormat` "wav" (sseResponseFormatIssues).
  * Built on first call.
  */
 export const openaiProviderSchema = lazySchema((z) =>
@@ -189,17 +213,19 @@ export const openaiProviderSchema = lazySchema((z) =>
       apiKey: secretSchema(
         'API key sent as "Authorization: Bearer <key>": a string, or { env: "OPENAI_API_KEY" } to read it from the environment. Required.',
       ),
-      ...openaiShape(chatSection()),
+      ...openaiShape(chatSection(), ttsSection(openaiTtsModel())),
     })
     .superRefine(noDuplicateAuthorization, { when: () => true })
     .superRefine(openaiWireDelivers, { when: () => true })
+    .superRefine(sseTakesPcm, { when: () => true })
     .describe('OpenAI (api.openai.com).'),
 );
 
 /**
  * Schema of a provider of kind `openai-compatible` (built on first call): any server that copies OpenAI's API (vLLM and
  * speech servers such as Kokoro-FastAPI or speaches on EC2, aggregators). `baseUrl` is
- * required; `apiKey` is optional (self-hosted servers often have none).
+ * required; `apiKey` is optional (self-hosted servers often have none); `tts.streamFormat` "sse"
+ * not with `tts.responseFormat` "wav" (sseResponseFormatIssues).
  */
 export const openaiCompatibleProviderSchema = lazySchema((z) =>
   z
@@ -222,15 +248,16 @@ export const openaiCompatibleProviderSchema = lazySchema((z) =>
       apiKey: secretSchema(
         'API key sent as "Authorization: Bearer <key>": a string, or { env: "NAME" }. Omitted: no Authorization header.',
       ).optional(),
-      ...openaiShape(compatibleChatSection()),
+      ...openaiShape(compatibleChatSection(), ttsSection(compatibleTtsModel())),
     })
     .superRefine(noDuplicateAuthorization, { when: () => true })
+    .superRefine(sseTakesPcm, { when: () => true })
     .describe('A self-hosted or third-party server with an OpenAI-compatible API.'),
 );
 
 /**
  * A resolved provider that speaks OpenAI's wire protocol (kinds `openai`, `openai-compatible`):
- * defaults applied (`baseUrl` of kind `openai`, `tts.responseFormat` `'pcm'`, `tts.sampleRate`
+ * defaults applied (`baseUrl` and `tts.model` of kind `openai`, `tts.responseFormat` `'pcm'`, `tts.sampleRate`
  * 24000 Hz, `stt.streaming` true, `headers` `{}`) and every secret a plain string.
  */
 export type ResolvedOpenAIProviderConfig = ResolveSecrets<

@@ -1,7 +1,9 @@
 /**
  * Options of the TTS capability of an OpenAI-compatible provider (`POST {baseUrl}/audio/speech`).
- * - `model`: the provider's model id sent when the request names none (e.g. `'tts-1'`, `'kokoro'`);
- *   omitted from the body when neither gives one (Kokoro-FastAPI then uses `kokoro`).
+ * - `model`: the provider's model id sent when the request names none (e.g. `'tts-1'`, `'kokoro'`).
+ *   When neither gives one: kind `'openai'` sends {@link OPENAI_DEFAULT_TTS_MODEL} (OpenAI requires
+ *   `model`); kind `'openai-compatible'` leaves it out of the body (Kokoro-FastAPI then uses
+ *   `kokoro`).
  * - `responseFormat`: `'pcm'` (raw PCM s16le, no header; OpenAI's is 24 kHz mono, PROTOCOLS.md
  *   §2.3) or `'wav'` (the format is then read from the WAV header of the response).
  * - `streamFormat`: `'audio'` (the response body is the audio itself) or `'sse'` (server-sent
@@ -62,6 +64,15 @@ export interface OpenAiAdapterOptions {
   tts?: OpenAiTtsOptions;
   stt?: OpenAiSttOptions;
 }
+
+/**
+ * The `model` kind `'openai'` sends to `/audio/speech` when neither the request nor the config
+ * names one: `gpt-4o-mini-tts`. `model` is a required field of OpenAI's speech request, and of the
+ * models it lists (`tts-1`, `tts-1-hd`, `gpt-4o-mini-tts` and dated snapshots) this is the one
+ * that serves both `stream_format`s: "sse is not supported on tts-1/tts-1-hd" (OpenAI's
+ * `CreateSpeechRequest`, openai-openapi @ f85dbe2; PROTOCOLS.md 2.3).
+ */
+export const OPENAI_DEFAULT_TTS_MODEL = 'gpt-4o-mini-tts';
 
 /** Default sample rate in Hz of raw PCM from `/audio/speech` (OpenAI and Kokoro: 24 kHz). */
 export const DEFAULT_TTS_SAMPLE_RATE = 24_000;

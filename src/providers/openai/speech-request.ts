@@ -4,7 +4,8 @@ import type { OpenAiTtsOptions } from './options.js';
 
 /**
  * The `/audio/speech` JSON body (PROTOCOLS.md §2.3): `model` (the request's, else the
- * configured one, else left out), `input`, `voice`, `response_format`, `speed` when set, and
+ * configured one, else left out: kind `openai` always has one, the adapter filling in
+ * OPENAI_DEFAULT_TTS_MODEL), `input`, `voice`, `response_format`, `speed` when set, and
  * `stream_format: 'sse'` only in SSE mode, where `response_format` is always `'pcm'` (raw
  * samples are the only format whose base64 deltas can be joined; speaches sends PCM in SSE
  * mode whatever is asked, §6.3). `language` is not sent: OpenAI has no such field.

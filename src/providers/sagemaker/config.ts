@@ -129,6 +129,7 @@ const sttSection = () =>
       /** Default language of the audio (BCP 47, e.g. "en") when a request gives none. Omitted: auto. */
       language: languageSchema(
         'Default language of the audio (BCP 47, e.g. "en") when a request gives none. Omitted: auto.',
+        { multilingual: true },
       ).optional(),
       /**
        * Payload codec: how the request body is built and the PayloadPart bytes are read. Built in:

@@ -103,6 +103,26 @@ describe('OpenAI speech: raw PCM', () => {
     });
   });
 
+  it('no model in the request or the options: kind openai sends gpt-4o-mini-tts (OpenAI requires model), openai-compatible none', async () => {
+    const server = await loop.serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(ramp(100));
+    });
+    for (const kind of ['openai', 'openai-compatible'] as const) {
+      const adapter = createOpenAiAdapter({
+        name: 'oa',
+        kind,
+        baseUrl: `${server.origin}/v1`,
+        apiKey: 'k-1',
+        tts: { responseFormat: 'pcm', streamFormat: 'audio' },
+      });
+      await collect(adapter.tts!.synthesize(request, attemptOf(loop.transport)));
+    }
+    const bodies = server.requests.map((r) => JSON.parse(r.body.toString()));
+    const body = { input: 'Your table is booked.', voice: 'af_heart', response_format: 'pcm' };
+    expect(bodies).toEqual([{ model: 'gpt-4o-mini-tts', ...body }, body]);
+  });
+
   it('C29: a body shorter than its Content-Length (48000 declared, 30000 sent) is a ProtocolError', async () => {
     const { items, error } = await collectUntilError(
       await speak({ responseFormat: 'pcm', streamFormat: 'audio' }, (_req, res) => {
