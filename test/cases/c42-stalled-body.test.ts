@@ -64,8 +64,12 @@ async function timedDrain<T>(call: () => RoutedStream<T>) {
   return { stream, items, error, elapsed: performance.now() - started };
 }
 
-/** The call ended at a stall deadline: no sooner than the idle deadline, and before `below` ms. */
-function expectStallDeadline(elapsed: number, below = FIRST_CHUNK_MS + 3000): void {
+/**
+ * The call ended at a stall deadline: no sooner than the idle deadline, and before `below` ms
+ * (a hang runs to the test's timeout; which deadline fired is asserted from the error's phase,
+ * so the bound leaves room for a loaded machine: 5.2 to 5.9 s were seen at load average 11).
+ */
+function expectStallDeadline(elapsed: number, below = FIRST_CHUNK_MS + 6000): void {
   expect(elapsed).toBeGreaterThanOrEqual(IDLE_MS - 50);
   expect(elapsed).toBeLessThan(below);
 }
@@ -192,7 +196,7 @@ describe('C42: the timeout covers the body; a stalled body never hangs', () => {
     const mid = error as MidStreamError;
     expect([mid.partialOutput, mid.partialText, mid.retryable]).toEqual([true, 'Table for', true]);
     expect(TimeoutError.isInstance(mid.cause) && mid.cause.phase).toBe('idle');
-    expectStallDeadline(elapsed, IDLE_MS + 4000);
+    expectStallDeadline(elapsed, IDLE_MS + 7000);
     expect(b.hits).toBe(0);
     await closed(a.sockets[0]!);
   });
