@@ -17,6 +17,7 @@ import { LatencyTracker } from './latency-tracker.js';
 import type { RouteCandidate, RouteRun } from './route-run.js';
 import type { ProviderStats } from './router-types.js';
 import { orderCandidates } from './select.js';
+import { warmUpHedgeMs } from './warm-up-hedge.js';
 
 /** The order of a route with one candidate. */
 const ONE: readonly number[] = [0];
@@ -147,8 +148,16 @@ export class RoutePlanner {
       budget && route.hedge ? { tokens: budget.tokens(), maxShare: route.hedge.maxShare } : undefined,
     );
     // A per-call hedgeAfterMs (e.g. from a voice turn's budget) overrides the planned delay.
+    // A provider measured only by its first call hedges at twice that upper bound while a
+    // token is in hand (warm-up-hedge.ts): its warm call is then a stall.
+    const warmUp = route.hedge && route.hedge.after === 'auto' && budget?.available() === true;
     for (let i = 0; i < built.length; i++) {
-      built[i]!.hedgeAfterMs = route.hedge ? (request.hedgeAfterMs ?? planned[i]!.hedgeAfterMs) : undefined;
+      const c = built[i]!;
+      c.hedgeAfterMs = route.hedge ? (request.hedgeAfterMs ?? planned[i]!.hedgeAfterMs) : undefined;
+      if (warmUp && c.hedgeAfterMs === undefined) {
+        c.hedgeAfterMs = warmUpHedgeMs(tracker.coldBound(c.key));
+        if (c.hedgeAfterMs !== undefined) tracker.noteHedgeDelay(c.key, c.hedgeAfterMs);
+      }
     }
     // One candidate has one order (weighted draws its random number even so: the same
     // sequence of draws as before for a seeded random).
