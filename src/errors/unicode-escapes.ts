@@ -18,12 +18,22 @@ export function decodeUnicodeEscapes(text: string): string {
 }
 
 /**
+ * The longest text the redactor reads, in characters: a longer one (a provider's error of
+ * megabytes) is cut to this length, ending in `…`, before it is read. No error needs more, and
+ * reading more took seconds and, past about 10 million characters, overflowed the stack of the
+ * regular expressions. A secret's start left at the cut is redacted like any cut echo.
+ */
+export const MAX_REDACTED_CHARS = 65_536;
+
+/**
  * `redact(text)` run on `text` with its `\uXXXX` escapes decoded ({@link decodeUnicodeEscapes}):
  * when that removed something, the decoded text with it removed; otherwise `text` as it was
- * (a text without secrets keeps its escapes).
+ * (a text without secrets keeps its escapes). A text longer than {@link MAX_REDACTED_CHARS} is
+ * cut to that length first (and then returned cut, redacted).
  */
 export function redactDecoded(text: string, redact: (text: string) => string): string {
-  const decoded = decodeUnicodeEscapes(text);
+  const bounded = text.length > MAX_REDACTED_CHARS ? `${text.slice(0, MAX_REDACTED_CHARS - 1)}…` : text;
+  const decoded = decodeUnicodeEscapes(bounded);
   const out = redact(decoded);
-  return out === decoded ? text : out;
+  return out === decoded ? bounded : out;
 }
