@@ -1,3 +1,5 @@
+import { cutBetweenTokens } from './cut-text.js';
+
 /** A JSON `\uXXXX` escape, in either letter case of its hex digits. */
 const ESCAPE = /\\u([0-9a-fA-F]{4})/g;
 
@@ -21,7 +23,8 @@ export function decodeUnicodeEscapes(text: string): string {
  * The longest text the redactor reads, in characters: a longer one (a provider's error of
  * megabytes) is cut to this length, ending in `…`, before it is read. No error needs more, and
  * reading more took seconds and, past about 10 million characters, overflowed the stack of the
- * regular expressions. A secret's start left at the cut is redacted like any cut echo.
+ * regular expressions. The cut never splits a token (see cutBetweenTokens): no start of a key
+ * is left at it.
  */
 export const MAX_REDACTED_CHARS = 65_536;
 
@@ -32,7 +35,7 @@ export const MAX_REDACTED_CHARS = 65_536;
  * cut to that length first (and then returned cut, redacted).
  */
 export function redactDecoded(text: string, redact: (text: string) => string): string {
-  const bounded = text.length > MAX_REDACTED_CHARS ? `${text.slice(0, MAX_REDACTED_CHARS - 1)}…` : text;
+  const bounded = cutBetweenTokens(text, MAX_REDACTED_CHARS);
   const decoded = decodeUnicodeEscapes(bounded);
   const out = redact(decoded);
   return out === decoded ? bounded : out;

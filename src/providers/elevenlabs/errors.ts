@@ -70,11 +70,12 @@ export function streamInputError(
   } else {
     const code = closeCode !== undefined ? ` (close ${closeCode})` : '';
     const kind = errorCode !== undefined ? ` [${errorCode}]` : '';
-    const said = typeof server?.message === 'string' ? clipMessage(server.message) : 'no message';
-    message = redactSecrets(
-      `Provider '${provider}' ended the stream-input WebSocket${code}${kind}: ${said}`,
-      secrets,
-      provider,
+    message = clipMessage(
+      redactSecrets(
+        `Provider '${provider}' ended the stream-input WebSocket${code}${kind}: ${server?.message ?? 'no message'}`,
+        secrets,
+        provider,
+      ),
     );
   }
   const error = new ProviderError(message, {
