@@ -61,7 +61,9 @@ describe('a huge error message from a provider: fallback, and a bounded message'
       { firstChunkTimeoutMs: false },
     );
     const error = await servedByBackup(r, 'chat');
-    expect(error.message).toBe(`Provider 'a' sent an error mid-stream (server_error): ${'word '.repeat(98)}word …`);
+    expect(error.message).toBe(
+      `Provider 'a' sent an error mid-stream (server_error): ${'word '.repeat(98)}word …`,
+    );
     expect(error.message).not.toContain('sk-');
   });
 
