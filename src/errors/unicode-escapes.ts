@@ -1,3 +1,5 @@
+import { cutBetweenTokens } from './cut-text.js';
+
 /** A JSON `\uXXXX` escape, in either letter case of its hex digits. */
 const ESCAPE = /\\u([0-9a-fA-F]{4})/g;
 
@@ -18,12 +20,23 @@ export function decodeUnicodeEscapes(text: string): string {
 }
 
 /**
+ * The longest text the redactor reads, in characters: a longer one (a provider's error of
+ * megabytes) is cut to this length, ending in `…`, before it is read. No error needs more, and
+ * reading more took seconds and, past about 10 million characters, overflowed the stack of the
+ * regular expressions. The cut never splits a token (see cutBetweenTokens): no start of a key
+ * is left at it.
+ */
+export const MAX_REDACTED_CHARS = 65_536;
+
+/**
  * `redact(text)` run on `text` with its `\uXXXX` escapes decoded ({@link decodeUnicodeEscapes}):
  * when that removed something, the decoded text with it removed; otherwise `text` as it was
- * (a text without secrets keeps its escapes).
+ * (a text without secrets keeps its escapes). A text longer than {@link MAX_REDACTED_CHARS} is
+ * cut to that length first (and then returned cut, redacted).
  */
 export function redactDecoded(text: string, redact: (text: string) => string): string {
-  const decoded = decodeUnicodeEscapes(text);
+  const bounded = cutBetweenTokens(text, MAX_REDACTED_CHARS);
+  const decoded = decodeUnicodeEscapes(bounded);
   const out = redact(decoded);
-  return out === decoded ? text : out;
+  return out === decoded ? bounded : out;
 }

@@ -1,4 +1,4 @@
-import { clip, excerpt } from './excerpt.js';
+import { clipMessage, excerpt } from './excerpt.js';
 
 /** What {@link parseErrorBody} found in an error body. */
 export interface ParsedErrorBody {
@@ -12,7 +12,6 @@ export interface ParsedErrorBody {
   param?: string;
 }
 
-const MAX_MESSAGE = 500;
 const MAX_EXCERPT = 200;
 
 /**
@@ -101,7 +100,7 @@ function result(
   providerCode?: string | number,
   param?: string,
 ): ParsedErrorBody {
-  const out: ParsedErrorBody = { message: clip(message.trim(), MAX_MESSAGE) };
+  const out: ParsedErrorBody = { message: clipMessage(message) };
   if (providerType !== undefined) out.providerType = providerType;
   if (providerCode !== undefined) out.providerCode = providerCode;
   if (param !== undefined) out.param = param;

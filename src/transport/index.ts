@@ -1,6 +1,7 @@
 export { type TunedAgentSettings, tunedAgentOptions } from './agent.js';
 export { isRetryableProviderKind, isRetryableStatus } from './classify.js';
 export { type ParsedErrorBody, parseErrorBody } from './error-body.js';
+export { clipMessage } from './excerpt.js';
 export { createHttpTransport } from './http-transport.js';
 export {
   isDoneSentinel,

@@ -1,6 +1,6 @@
 import { ProviderError } from '../errors/index.js';
 import { isAuthProviderKind, isRetryableProviderKind } from './classify.js';
-import { excerpt } from './excerpt.js';
+import { clipMessage, excerpt } from './excerpt.js';
 
 /**
  * True when an event inside a 200 stream reports an error: its SSE event name is `error`
@@ -75,7 +75,7 @@ export function errorFromStreamPayload(
     message = excerpt(json, 200);
   }
   const kind = [type, code].filter((part) => part !== undefined).join('/');
-  const text = `Provider '${provider}' sent an error${eventName === 'error' ? ' event' : ''} mid-stream${kind ? ` (${kind})` : ''}: ${message ?? 'no message'}`;
+  const text = `Provider '${provider}' sent an error${eventName === 'error' ? ' event' : ''} mid-stream${kind ? ` (${kind})` : ''}: ${message === undefined ? 'no message' : clipMessage(message)}`;
   return new ProviderError(text, {
     provider,
     retryable: isRetryableProviderKind(type, status ?? code),

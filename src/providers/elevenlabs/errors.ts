@@ -1,5 +1,10 @@
 import { ProviderError } from '../../errors/index.js';
-import { isRetryableProviderKind, policyCloseVerdict, redactSecrets } from '../../transport/index.js';
+import {
+  clipMessage,
+  isRetryableProviderKind,
+  policyCloseVerdict,
+  redactSecrets,
+} from '../../transport/index.js';
 import { markUnknownModel } from '../shared/unknown-model.js';
 import type { ServerMessage } from './api-types.js';
 
@@ -65,10 +70,12 @@ export function streamInputError(
   } else {
     const code = closeCode !== undefined ? ` (close ${closeCode})` : '';
     const kind = errorCode !== undefined ? ` [${errorCode}]` : '';
-    message = redactSecrets(
-      `Provider '${provider}' ended the stream-input WebSocket${code}${kind}: ${server?.message ?? 'no message'}`,
-      secrets,
-      provider,
+    message = clipMessage(
+      redactSecrets(
+        `Provider '${provider}' ended the stream-input WebSocket${code}${kind}: ${server?.message ?? 'no message'}`,
+        secrets,
+        provider,
+      ),
     );
   }
   const error = new ProviderError(message, {

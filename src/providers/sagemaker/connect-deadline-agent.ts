@@ -1,4 +1,4 @@
-import { Agent as HttpAgent } from 'node:http';
+import { type ClientRequest, Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Duplex } from 'node:stream';
 
@@ -6,8 +6,16 @@ import type { Duplex } from 'node:stream';
 export const CONNECT_DEADLINE_CODE = 'VOXROUTE_CONNECT_TIMEOUT';
 
 /**
+ * Set (true) on the error of a request that was sent on a reused keep-alive socket (Node's
+ * `request.reusedSocket`), by the agents of {@link connectDeadlineAgents}: a reset there before
+ * any answer is a connection the server dropped while idle, not the provider failing.
+ */
+export const ON_REUSED_SOCKET = Symbol('voxroute.onReusedSocket');
+
+/**
  * The HTTP and HTTPS agents of the AWS SDK's request handler (keep-alive, at most 50 sockets
- * per origin, as the handler's own defaults), with the connect deadline enforced here: a socket
+ * per origin, as the handler's own defaults; an error of a request sent on a reused socket is
+ * marked {@link ON_REUSED_SOCKET}), with the connect deadline enforced here: a socket
  * not connected (TCP) within `connectMs` ms is destroyed with an error whose `code` is
  * {@link CONNECT_DEADLINE_CODE}; 0: no deadline. The timer is cleared as soon as the socket
  * connects or closes, so a refused connection leaves none behind (the handler's own
@@ -16,9 +24,25 @@ export const CONNECT_DEADLINE_CODE = 'VOXROUTE_CONNECT_TIMEOUT';
 export function connectDeadlineAgents(connectMs: number): { httpAgent: HttpAgent; httpsAgent: HttpsAgent } {
   const options = { keepAlive: true, maxSockets: 50 };
   return {
-    httpAgent: withConnectDeadline(new HttpAgent(options), connectMs),
-    httpsAgent: withConnectDeadline(new HttpsAgent(options), connectMs),
+    httpAgent: markingReuse(withConnectDeadline(new HttpAgent(options), connectMs)),
+    httpsAgent: markingReuse(withConnectDeadline(new HttpsAgent(options), connectMs)),
   };
+}
+
+type AddRequest = (request: ClientRequest, options: unknown) => void;
+
+/** Marks the error of each request sent on a reused socket (the listener runs before the handler's). */
+function markingReuse<A extends HttpAgent>(agent: A): A {
+  const target = agent as unknown as { addRequest: AddRequest };
+  const add = target.addRequest.bind(agent);
+  target.addRequest = (request, options) => {
+    request.once('error', (error: unknown) => {
+      if (request.reusedSocket && typeof error === 'object' && error !== null)
+        (error as Record<symbol, unknown>)[ON_REUSED_SOCKET] = true;
+    });
+    add(request, options);
+  };
+  return agent;
 }
 
 type CreateConnection = (options: unknown, callback?: unknown) => Duplex | undefined;

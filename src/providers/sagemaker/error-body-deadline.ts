@@ -1,17 +1,26 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { ERROR_BODY_MAX_WAIT_MS } from '../../transport/error-body-deadline.js';
 
+/** The most of an error body kept, in bytes: the transport's limit (`maxErrorBodyBytes`). */
+const MAX_ERROR_BODY_BYTES = 65_536;
+
 /**
  * The body of an error status (not 2xx) as the AWS SDK's error deserializer will read it,
- * bounded in time: what arrives within `ms` (default 1000, the transport's error-body deadline)
- * of the status is passed on, then the body ends there and the response is destroyed (its
- * socket closed, never reused). A part that is not whole JSON is dropped (the SDK would fail
- * to parse it and lose the status): the SDK then builds its error from the status and the
- * `x-amzn-errortype` header alone. A body that ends in time is passed on unchanged.
+ * bounded in time and size: what arrives within `ms` (default 1000, the transport's error-body
+ * deadline) of the status, up to `maxBytes` (default 64 KiB), is passed on, then the body ends
+ * there and the response is destroyed (its socket closed, never reused). A part that is not
+ * whole JSON (a body cut at `maxBytes` included) is dropped (the SDK would fail to parse it and
+ * lose the status): the SDK then builds its error from the status and the `x-amzn-errortype`
+ * header alone. A body that ends in time is passed on unchanged.
  */
-export function boundedErrorBody(body: Readable, ms: number = ERROR_BODY_MAX_WAIT_MS): Readable {
+export function boundedErrorBody(
+  body: Readable,
+  ms: number = ERROR_BODY_MAX_WAIT_MS,
+  maxBytes: number = MAX_ERROR_BODY_BYTES,
+): Readable {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
+  let bytes = 0;
   let done = false;
   const finish = (text: Buffer | undefined) => {
     if (done) return;
@@ -23,7 +32,12 @@ export function boundedErrorBody(body: Readable, ms: number = ERROR_BODY_MAX_WAI
     out.end(text);
   };
   const onData = (chunk: Buffer | string) => {
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    const part = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    chunks.push(part);
+    bytes += part.byteLength;
+    if (bytes <= maxBytes) return;
+    finish(wholeJsonOrNothing(Buffer.concat(chunks).subarray(0, maxBytes)));
+    body.destroy();
   };
   const onEnd = () => finish(Buffer.concat(chunks));
   const onError = () => finish(wholeJsonOrNothing(Buffer.concat(chunks)));

@@ -1,5 +1,6 @@
 import { ProtocolError, ProviderError, TimeoutError, VoxrouteError } from '../../errors/index.js';
 import {
+  clipMessage,
   errorCode,
   isNetworkError,
   isRetryableStatus,
@@ -155,7 +156,7 @@ export function invokeError(
     const original =
       typeof e.OriginalStatusCode === 'number' ? ` (the container answered ${e.OriginalStatusCode})` : '';
     return new ProviderError(
-      `Provider '${provider}' answered HTTP ${status} ${name}${original}: ${message}`,
+      `Provider '${provider}' answered HTTP ${status} ${name}${original}: ${clipMessage(message)}`,
       {
         provider,
         status: throttled && status === 400 ? 429 : status,
@@ -204,7 +205,7 @@ function firstEventError(
   error: unknown,
   secrets: Record<string, string> | undefined,
 ): VoxrouteError {
-  const first = message.split(DESERIALIZATION_HINT)[0]!.split('\n')[0]!.trim();
+  const first = clipMessage(message.split(DESERIALIZATION_HINT)[0]!.split('\n')[0]!);
   if (!UNNAMED.has(name)) return streamError(provider, name, { message: first }, false, secrets, error);
   return new ProtocolError(`Provider '${provider}' sent a malformed event-stream message: ${first}`, {
     provider,
@@ -237,7 +238,9 @@ export function streamError(
   cause?: unknown,
 ): ProviderError {
   const code = text(body.ErrorCode) ?? type;
-  const message = redactSecrets(text(body.Message) ?? text(body.message) ?? 'no message', secrets);
+  const message = clipMessage(
+    redactSecrets(text(body.Message) ?? text(body.message) ?? 'no message', secrets),
+  );
   const where = partialOutput ? 'mid-stream' : 'before any output';
   return new ProviderError(`Provider '${provider}' stream failed ${where} (${type}/${code}): ${message}`, {
     provider,
@@ -297,7 +300,7 @@ function malformedFrame(
   secrets: Record<string, string> | undefined,
 ): ProtocolError | undefined {
   const message = text(shape(error).message) ?? '';
-  const first = message.split('\n')[0]!.trim();
+  const first = clipMessage(message.split('\n')[0]!);
   const code = errorCode(error);
   const guarded = code === EVENT_STREAM_LENGTH_CODE || code === EVENT_STREAM_CUT_CODE;
   const found = guarded ? (error as { offset?: unknown }).offset : undefined;

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { lazyImport } from '../../internal/lazy.js';
 import { withAcceptIdentity } from '../../transport/content-coding.js';
-import { connectDeadlineAgents } from './connect-deadline-agent.js';
+import { connectDeadlineAgents, ON_REUSED_SOCKET } from './connect-deadline-agent.js';
 import { boundedErrorBody } from './error-body-deadline.js';
 import { guardEventStream } from './event-stream-guard.js';
 import type { SageMakerCredentials } from './options.js';
@@ -41,7 +41,10 @@ export interface SdkStreamClientSettings {
  * being buffered, and a body that ends inside a message fails it too (errors errors.ts maps to
  * ProtocolErrors). An error status's body is read for at most the error-body deadline
  * (`boundedErrorBody`): one that stalls does not hold the call, and its status still decides.
- * Every request asks for an uncompressed body (`accept-encoding: identity`, as every HTTP
+ * A request reset on a reused keep-alive socket before any answer (a connection the endpoint or
+ * its load balancer dropped while idle: nothing reached the model) is sent again, past each such
+ * dead pooled socket (at most {@link MAX_DROPPED_SOCKETS}), as the HTTP transport does; a reset
+ * on a new connection is the provider's failure. Every request asks for an uncompressed body (`accept-encoding: identity`, as every HTTP
  * request of voxroute does: the SDK decodes no content coding), added before signing.
  */
 export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStreamClient {
@@ -75,7 +78,7 @@ export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStr
         // (A stand-in client without a middleware stack, as tests inject, is left as it is.)
         made.middlewareStack?.add(
           (next) => async (args) => {
-            const result = await next(args);
+            const result = await sentPastDroppedSockets(() => next(args), args.request);
             const response = result.response as { statusCode?: unknown; body?: unknown } | undefined;
             const status = response?.statusCode;
             if (typeof status !== 'number' || response === undefined) return result;
@@ -132,4 +135,26 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
     value !== null &&
     typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
   );
+}
+
+/** Dead pooled sockets a request is sent past, at most (then the reset is reported). */
+const MAX_DROPPED_SOCKETS = 8;
+
+/**
+ * `send()`, sent again when it fails with a reset of a reused keep-alive socket (marked by our
+ * agents, see ON_REUSED_SOCKET) before any answer, up to {@link MAX_DROPPED_SOCKETS} times; only
+ * a body that can be sent again (bytes or text, not a stream of the caller's audio).
+ */
+async function sentPastDroppedSockets<T>(send: () => Promise<T>, request: unknown): Promise<T> {
+  const body = (request as { body?: unknown } | undefined)?.body;
+  const replayable = body === undefined || typeof body === 'string' || body instanceof Uint8Array;
+  for (let dropped = 0; ; dropped++) {
+    try {
+      return await send();
+    } catch (error) {
+      const e = error as Record<PropertyKey, unknown> | null;
+      const reset = e?.[ON_REUSED_SOCKET] === true && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
+      if (!reset || !replayable || dropped >= MAX_DROPPED_SOCKETS) throw error;
+    }
+  }
 }

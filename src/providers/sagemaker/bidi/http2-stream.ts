@@ -1,6 +1,7 @@
 import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders } from 'node:http2';
 import { AbortError, ProtocolError, TimeoutError, type VoxrouteError } from '../../../errors/index.js';
 import type { Clock } from '../../../internal/clock.js';
+import { errorBodyDeadlineMs } from '../../../transport/error-body-deadline.js';
 import { mapWireError, redactSecrets } from '../../../transport/index.js';
 import { withPartialOutput } from '../../shared/with-partial-output.js';
 import type { AttemptContext } from '../../types.js';
@@ -225,8 +226,15 @@ export async function* runBidiStream<T>(
       );
     });
     const status = Number(responseHeaders[':status'] ?? 0);
-    if (status !== 200)
-      throw await httpError(provider, status, responseHeaders, live, deadlines.connectMs ?? 0, secrets);
+    if (status !== 200) {
+      // The status decides: the first-chunk deadline stands down, the body is read for at most
+      // the error-body deadline (one that stalls must not hold the call).
+      attempt.onErrorStatus?.(status);
+      throw await httpError(provider, status, responseHeaders, live, deadlines.connectMs ?? 0, secrets, {
+        clock,
+        ms: errorBodyDeadlineMs(idleMs),
+      });
+    }
 
     const parts = outputParts(live, decoder, {
       provider,
@@ -332,7 +340,11 @@ async function writeInput(
   }
 }
 
-/** The ProviderError of a non-200 answer, read like the SDK reads restJson1 errors (PROTOCOLS.md 5.4). */
+/**
+ * The ProviderError of a non-200 answer, read like the SDK reads restJson1 errors (PROTOCOLS.md
+ * 5.4): the body up to MAX_ERROR_BODY bytes and for at most `wait.ms` (then the stream is
+ * closed, and the error built from the status, the headers and what arrived).
+ */
 async function httpError(
   provider: string,
   status: number,
@@ -340,17 +352,22 @@ async function httpError(
   stream: ClientHttp2Stream,
   connectMs: number,
   secrets: Record<string, string> | undefined,
+  wait: { clock: Clock; ms: number },
 ): Promise<VoxrouteError> {
   const chunks: Buffer[] = [];
   let size = 0;
-  try {
+  const read = (async () => {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       chunks.push(chunk);
       size += chunk.byteLength;
       if (size >= MAX_ERROR_BODY) break;
     }
+  })();
+  try {
+    await withDeadline(read, wait.ms, wait.clock, () => new Error('error body stalled'));
   } catch {
-    // a cut error body still has its status and type
+    // a cut or stalled error body still has its status and type
+    stream.destroy();
   }
   const text = Buffer.concat(chunks).toString('utf8');
   let body: Record<string, unknown> = {};
