@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
-import type { ProviderAdapter } from '../../src/providers/types.js';
-import type { CapabilityCall } from '../../src/routing/capability.js';
-import { HealthRegistry } from '../../src/routing/health/index.js';
-import type { HedgeLedger } from '../../src/routing/hedge-ledger.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
-import { RoutePlanner, type SharedRunParts } from '../../src/routing/planner.js';
-import type { CallOptions } from '../../src/types/requests.js';
+import { chatPlanner } from './planner-harness.js';
 
 /** Deterministic jitter in [0.9, 1.1]. */
 const jitter = (i: number) => 1 + 0.1 * Math.sin(i * 12.9898);
@@ -25,7 +20,6 @@ function setup() {
     routes: { chat: { providers: ['fast', 'steady'], hedge: { after: 'auto', maxShare: 0.1 } } },
   });
   const now = 400 * 40;
-  const clock = { now: () => now, setTimeout: () => 0, clearTimeout: () => {} };
   const tracker = new LatencyTracker();
   const fast = LatencyTracker.key('fast', 'chat', 'x');
   const steady = LatencyTracker.key('steady', 'chat', 'x');
@@ -33,21 +27,7 @@ function setup() {
     tracker.recordSuccess(fast, i % 5 === 0 ? 600 * jitter(i) : 50 * jitter(i), i * 40);
     tracker.recordSuccess(steady, 120 * jitter(i), i * 40);
   }
-  const adapters = new Map<string, ProviderAdapter>([
-    ['fast', { chat: {} } as unknown as ProviderAdapter],
-    ['steady', { chat: {} } as unknown as ProviderAdapter],
-  ]);
-  const shared = { clock, tracker } as unknown as SharedRunParts;
-  const planner = new RoutePlanner(config, adapters, shared, new HealthRegistry({ clock }), undefined);
-  const call = {
-    capability: 'chat',
-    candidate: () => ({ model: 'x', start: () => Promise.reject(new Error('not started in this test')) }),
-  } as unknown as CapabilityCall<unknown, 'chat'>;
-  /** Plans one call: its providers in order, and the route's ledger after the call earned its share. */
-  const plan = () => {
-    const run = planner.plan(call, {} as CallOptions);
-    return { order: run.candidates.map((c) => c.provider), ledger: run.hedgeBudget as HedgeLedger };
-  };
+  const plan = chatPlanner(config, tracker, () => now, ['fast', 'steady']);
   return { plan };
 }
 

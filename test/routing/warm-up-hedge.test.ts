@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
-import type { ProviderAdapter } from '../../src/providers/types.js';
-import type { CapabilityCall } from '../../src/routing/capability.js';
-import { HealthRegistry } from '../../src/routing/health/index.js';
-import type { HedgeLedger } from '../../src/routing/hedge-ledger.js';
 import { LatencyTracker } from '../../src/routing/latency-tracker.js';
-import { RoutePlanner, type SharedRunParts } from '../../src/routing/planner.js';
 import { WARM_UP_HEDGE_RATIO, warmUpHedgeMs } from '../../src/routing/warm-up-hedge.js';
-import type { CallOptions } from '../../src/types/requests.js';
+import { chatPlanner } from './planner-harness.js';
 
 const first = { coldStart: true, firstCall: true } as const;
 
@@ -25,32 +20,13 @@ function setup(hedge: { after: 'auto' | 'p95' | number; maxShare: number }) {
     routes: { chat: { providers: ['steady', 'fast'], hedge } },
   });
   let now = 1_000;
-  const clock = { now: () => now, setTimeout: () => 0, clearTimeout: () => {} };
   const tracker = new LatencyTracker();
   const steady = LatencyTracker.key('steady', 'chat', 'x');
   const fast = LatencyTracker.key('fast', 'chat', 'x');
   tracker.recordSuccess(steady, 130, 0, first);
   for (let i = 1; i <= 20; i++) tracker.recordSuccess(steady, 115 + (i % 3) * 5, i * 40);
   tracker.recordSuccess(fast, 55, 900, first);
-  const adapters = new Map<string, ProviderAdapter>([
-    ['steady', { chat: {} } as unknown as ProviderAdapter],
-    ['fast', { chat: {} } as unknown as ProviderAdapter],
-  ]);
-  const shared = { clock, tracker } as unknown as SharedRunParts;
-  const planner = new RoutePlanner(config, adapters, shared, new HealthRegistry({ clock }), undefined);
-  const call = {
-    capability: 'chat',
-    candidate: () => ({ model: 'x', start: () => Promise.reject(new Error('not started in this test')) }),
-  } as unknown as CapabilityCall<unknown, 'chat'>;
-  /** Plans one call: its providers in order with their hedge delays, and the route's ledger. */
-  const plan = (options: CallOptions = {}) => {
-    const run = planner.plan(call, options);
-    return {
-      order: run.candidates.map((c) => c.provider),
-      hedgeAfterMs: run.candidates.map((c) => c.hedgeAfterMs),
-      ledger: run.hedgeBudget as HedgeLedger | undefined,
-    };
-  };
+  const plan = chatPlanner(config, tracker, () => now, ['steady', 'fast']);
   return { plan, tracker, fast, advance: (ms: number) => (now += ms) };
 }
 
@@ -91,7 +67,7 @@ describe('the planner hedges a warm-up call at twice the first call', () => {
 
   it('auto: no warm-up hedge while the ledger holds less than a token', () => {
     const { plan } = setup({ after: 'auto', maxShare: 0.1 });
-    const ledger = plan().ledger!;
+    const ledger = plan().ledger;
     while (ledger.tokens() >= 1) ledger.charge();
     const p = plan();
     expect(p.order).toEqual(['fast', 'steady']);
