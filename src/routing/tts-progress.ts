@@ -272,13 +272,7 @@ export class TtsProgress {
     this.#ended = true;
     const it = this.#iterator;
     this.#iterator = undefined;
-    if (it?.return) {
-      try {
-        Promise.resolve(it.return()).catch(() => {});
-      } catch {
-        // A text source whose return() throws has nothing more to release.
-      }
-    }
+    if (it) returnQuietly(it);
     this.#wake();
   }
 
@@ -350,8 +344,12 @@ export class TtsProgress {
         const next = await it.next();
         if (this.#ended) return; // stopped while the source was waiting
         if (next.done) break;
-        if (typeof next.value !== 'string')
+        if (typeof next.value !== 'string') {
+          // The caller's stream has not ended: it is closed (its own clean-up runs), once.
+          this.#iterator = undefined;
+          returnQuietly(it);
           throw new RequestError('text', 'an item of the text stream is not a string');
+        }
         this.#text += next.value;
         this.#add(splitter.push(next.value));
         this.#hold(splitter);
@@ -435,6 +433,16 @@ export class TtsProgress {
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const w of waiters) w();
+  }
+}
+
+/** `return()`s `it` without waiting for it; a return() that throws or rejects is ignored. */
+function returnQuietly(it: AsyncIterator<string>): void {
+  if (!it.return) return;
+  try {
+    Promise.resolve(it.return()).catch(() => {});
+  } catch {
+    // A text source whose return() throws has nothing more to release.
   }
 }
 
