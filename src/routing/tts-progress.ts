@@ -46,8 +46,8 @@ export interface SentenceCut {
  *
  * Streamed text held by the clause splitter ({@link HELD_TEXT_FLUSH_MS}): while text that may
  * be spoken is held, one timer on the call's clock runs; each token moves its deadline (no new
- * timer: when it fires early it is set again for the rest). Once the text has sent nothing for
- * that long, the held text is released as a clause. The timer is cleared when nothing is held,
+ * timer: when it fires early it is set again for the rest; an empty token is no token). Once
+ * the text has sent nothing for that long, the held text is released as a clause. The timer is cleared when nothing is held,
  * when the text ends, fails or is stopped.
  */
 export class TtsProgress {
@@ -352,7 +352,9 @@ export class TtsProgress {
         }
         this.#text += next.value;
         this.#add(splitter.push(next.value));
-        this.#hold(splitter);
+        // An empty token is not text (an LLM stream mapped with `content ?? ''` gives one per
+        // tool-call delta): the wait of held text goes on.
+        if (next.value !== '') this.#hold(splitter);
         // The text read is forwarded as it comes (TtsProgress.pieces).
         this.#wake();
       }
