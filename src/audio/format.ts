@@ -1,3 +1,4 @@
+import { valueShape } from '../internal/value-shape.js';
 import type { AudioEncoding, AudioFormat } from '../types/audio.js';
 
 /** The encodings voxroute reads and writes. */
@@ -31,10 +32,20 @@ export function bytesPerFrame(format: AudioFormat): number {
 /**
  * Duration in ms of `byteLength` bytes of `format` (not rounded).
  * @throws RangeError naming the value: a `byteLength` that is negative or not finite, a
- *   `format.sampleRate` that is not a finite number above 0 (it gave `Infinity` for 0 Hz), an
- *   unknown `format.encoding`.
+ *   `format.sampleRate` that is not a finite number above 0 (it gave `Infinity` for 0 Hz), a
+ *   `format.channels` that is not a whole number above 0, an unknown `format.encoding`;
+ *   TypeError when `format` is not an object.
  */
 export function durationMs(format: AudioFormat, byteLength: number): number {
+  if (typeof format !== 'object' || format === null)
+    throw new TypeError(
+      `durationMs(format, byteLength): format must be an AudioFormat ({ encoding, sampleRate }), got ${valueShape(format)}`,
+    );
+  const channels: unknown = format.channels ?? 1;
+  if (typeof channels !== 'number' || !Number.isInteger(channels) || channels < 1)
+    throw new RangeError(
+      `durationMs: format.channels must be a whole number above 0, got ${String(channels)}`,
+    );
   if (!Number.isFinite(byteLength) || byteLength < 0)
     throw new RangeError(`durationMs: byteLength must be a number of bytes >= 0, got ${byteLength}`);
   if (!Number.isFinite(format.sampleRate) || format.sampleRate <= 0)

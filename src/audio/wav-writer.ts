@@ -1,3 +1,4 @@
+import { valueShape } from '../internal/value-shape.js';
 import type { AudioFormat } from '../types/audio.js';
 import { bytesPerSample } from './format.js';
 
@@ -17,9 +18,14 @@ const MAX_DATA_BYTES = 0xffffffff - 36;
  * @throws RangeError naming the field, for an encoding other than pcm_s16le, pcm_f32le, mulaw,
  *   alaw, a `sampleRate` or `channels` that is not a whole number above 0 (or too large for the
  *   header's fields), or a `dataBytes` that is not a whole number from 0 to 4294967259 (a
- *   negative, fractional or larger size would be written as another, wrong one).
+ *   negative, fractional or larger size would be written as another, wrong one); TypeError
+ *   when `format` is not an object.
  */
 export function wavHeader(format: AudioFormat, dataBytes?: number): Uint8Array {
+  if (typeof format !== 'object' || format === null)
+    throw new TypeError(
+      `wavHeader(format, dataBytes?): format must be an AudioFormat ({ encoding, sampleRate }), got ${valueShape(format)}`,
+    );
   const header = new Uint8Array(WAV_HEADER_BYTES);
   const view = new DataView(header.buffer);
   const channels = format.channels ?? 1;

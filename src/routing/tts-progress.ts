@@ -46,8 +46,8 @@ export interface SentenceCut {
  *
  * Streamed text held by the clause splitter ({@link HELD_TEXT_FLUSH_MS}): while text that may
  * be spoken is held, one timer on the call's clock runs; each token moves its deadline (no new
- * timer: when it fires early it is set again for the rest). Once the text has sent nothing for
- * that long, the held text is released as a clause. The timer is cleared when nothing is held,
+ * timer: when it fires early it is set again for the rest; an empty token is no token). Once
+ * the text has sent nothing for that long, the held text is released as a clause. The timer is cleared when nothing is held,
  * when the text ends, fails or is stopped.
  */
 export class TtsProgress {
@@ -272,13 +272,7 @@ export class TtsProgress {
     this.#ended = true;
     const it = this.#iterator;
     this.#iterator = undefined;
-    if (it?.return) {
-      try {
-        Promise.resolve(it.return()).catch(() => {});
-      } catch {
-        // A text source whose return() throws has nothing more to release.
-      }
-    }
+    if (it) returnQuietly(it);
     this.#wake();
   }
 
@@ -350,11 +344,17 @@ export class TtsProgress {
         const next = await it.next();
         if (this.#ended) return; // stopped while the source was waiting
         if (next.done) break;
-        if (typeof next.value !== 'string')
+        if (typeof next.value !== 'string') {
+          // The caller's stream has not ended: it is closed (its own clean-up runs), once.
+          this.#iterator = undefined;
+          returnQuietly(it);
           throw new RequestError('text', 'an item of the text stream is not a string');
+        }
         this.#text += next.value;
         this.#add(splitter.push(next.value));
-        this.#hold(splitter);
+        // An empty token is not text (an LLM stream mapped with `content ?? ''` gives one per
+        // tool-call delta): the wait of held text goes on.
+        if (next.value !== '') this.#hold(splitter);
         // The text read is forwarded as it comes (TtsProgress.pieces).
         this.#wake();
       }
@@ -435,6 +435,16 @@ export class TtsProgress {
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const w of waiters) w();
+  }
+}
+
+/** `return()`s `it` without waiting for it; a return() that throws or rejects is ignored. */
+function returnQuietly(it: AsyncIterator<string>): void {
+  if (!it.return) return;
+  try {
+    Promise.resolve(it.return()).catch(() => {});
+  } catch {
+    // A text source whose return() throws has nothing more to release.
   }
 }
 

@@ -84,6 +84,12 @@ async function* oneRequest(
 ): AsyncGenerator<AudioChunk, void, undefined> {
   /** The clauses sent, as offsets of their trimmed end in `said`. */
   const ends: number[] = [];
+  /**
+   * For each clause end marked (a piece with `clauseEnd: true`, what a provider's `clausesDone`
+   * counts), how many clauses it completes: a clause released by the timer of held text and left
+   * unmarked ({@link TtsProgress.pieces}) is completed by the next clause end, with that clause.
+   */
+  const marks: number[] = [];
   let said = '';
   async function* text(): AsyncGenerator<TtsTextPiece, void, undefined> {
     /** True until the context has been given a word: white space in front of it is dropped. */
@@ -94,7 +100,10 @@ async function* oneRequest(
       ends.push(said.length + clause.trimEnd().length);
       said += clause;
       sent.clauses = ends.length;
-      if (marked) asked = true;
+      if (marked) {
+        asked = true;
+        marks.push(ends.length);
+      }
     })) {
       if (asked) ready();
       if (leading) {
@@ -115,8 +124,9 @@ async function* oneRequest(
   let deliveredMs = 0;
   /** Clauses heard in full: by word timestamps, or as the provider said (never more than were sent). */
   let heard = 0;
-  const onClausesDone = (clauses: number) => {
-    heard = Math.max(heard, Math.min(clauses, ends.length));
+  const onClausesDone = (clauseEnds: number) => {
+    const n = Math.min(clauseEnds, marks.length);
+    heard = Math.max(heard, n > 0 ? marks[n - 1]! : 0);
     progress.delivered = first + heard;
   };
   for await (const chunk of toCaller(open(text()), words, onClausesDone)) {

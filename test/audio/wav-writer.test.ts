@@ -69,6 +69,19 @@ describe('wavHeader and encodeWav refuse sizes and formats the header cannot sta
     expect(new DataView(wavHeader(s16, 0).buffer).getUint32(40, true)).toBe(0);
   });
 
+  it('a format that is not an object is a TypeError naming it (wavHeader and encodeWav)', () => {
+    // It was "Cannot read properties of null (reading 'channels')".
+    const message =
+      'wavHeader(format, dataBytes?): format must be an AudioFormat ({ encoding, sampleRate }), got null';
+    expect(() => wavHeader(null as never, 10)).toThrow(new TypeError(message));
+    expect(() => encodeWav(null as never, new Uint8Array(2))).toThrow(new TypeError(message));
+    expect(() => wavHeader('pcm_s16le' as never)).toThrow(
+      new TypeError(
+        'wavHeader(format, dataBytes?): format must be an AudioFormat ({ encoding, sampleRate }), got string',
+      ),
+    );
+  });
+
   it('a sampleRate or channels that is not a whole number above 0 is a RangeError naming it', () => {
     // 22050.5 Hz wrote the rate 22050 beside the byte rate 44101: a header at odds with itself.
     expect(() => wavHeader({ ...s16, sampleRate: 22050.5 })).toThrow(

@@ -381,3 +381,45 @@ describe('held streamed text is sent once the caller paused for HELD_TEXT_FLUSH_
     expect(segments(log)).toEqual(["I'll meet you at 5 p.m."]);
   });
 });
+
+describe('empty tokens are not text: they do not move the wait of held text', () => {
+  it("'' every 300 ms while a sentence is held (an LLM stream mapped with `delta.content ?? ''` during a tool call): the held sentence is sent at 400 ms", async () => {
+    const clock = new FakeClock();
+    const { r, inputs } = await openAi(clock);
+    const pending: ((step: IteratorResult<string>) => void)[] = [];
+    const queued: IteratorResult<string>[] = [];
+    let reads = 0;
+    const give = (step: IteratorResult<string>) => {
+      const take = pending.shift();
+      if (take) take(step);
+      else queued.push(step);
+    };
+    const text: AsyncIterable<string> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => {
+          reads++;
+          const step = queued.shift();
+          return step ? Promise.resolve(step) : new Promise((resolve) => pending.push(resolve));
+        },
+      }),
+    };
+    for (const t of AT_5_PM[0]!) give({ value: t, done: false });
+    const call = runCall(r, text);
+    await until(() => reads === AT_5_PM[0]!.length + 1, 'the held sentence read');
+    for (let i = 0; i < 3; i++) {
+      clock.advance(300);
+      const read = reads;
+      give({ value: '', done: false });
+      await until(() => reads === read + 1, 'the empty token read');
+    }
+    await settle();
+    // 900 ms after the last word: the held sentence was asked for at 400 ms.
+    expect(inputs).toEqual(["I'll meet you at 5 p.m."]);
+    for (const t of AT_5_PM[1]!) give({ value: t, done: false });
+    give({ value: undefined, done: true });
+    await call.done;
+    expect(call.failure).toBeUndefined();
+    expect(inputs).toEqual(["I'll meet you at 5 p.m.", 'See you then.']);
+    expect(clock.pending).toBe(0);
+  });
+});
