@@ -8,8 +8,11 @@ export const WAV_FORMAT_TAG = { pcm_s16le: 1, pcm_f32le: 3, alaw: 6, mulaw: 7 } 
 /** Size in bytes of the header {@link wavHeader} writes. */
 export const WAV_HEADER_BYTES = 44;
 
-/** The largest `data` size a header can state: the RIFF size (36 + data) is a 32-bit field. */
-const MAX_DATA_BYTES = 0xffffffff - 36;
+/**
+ * The largest `data` size a header can state: the RIFF size (36 + data + a pad byte when data
+ * is odd) is a 32-bit field below 0xFFFFFFFF (the placeholder of an unknown length).
+ */
+const MAX_DATA_BYTES = 0xffffffff - 37;
 
 /**
  * A 44-byte canonical WAV header (RIFF, `fmt ` of 16 bytes, `data`) for `format`.
@@ -17,8 +20,9 @@ const MAX_DATA_BYTES = 0xffffffff - 36;
  * which writes the placeholder size 0xFFFFFFFF ("until the end", as streaming servers do).
  * @throws RangeError naming the field, for an encoding other than pcm_s16le, pcm_f32le, mulaw,
  *   alaw, a `sampleRate` or `channels` that is not a whole number above 0 (or too large for the
- *   header's fields), or a `dataBytes` that is not a whole number from 0 to 4294967259 (a
- *   negative, fractional or larger size would be written as another, wrong one); TypeError
+ *   header's fields), or a `dataBytes` that is not a whole number from 0 to 4294967258 (a
+ *   negative, fractional or larger size would be written as another, wrong one) or not a whole
+ *   number of frames (channels x bytes per sample); TypeError
  *   when `format` is not an object.
  */
 export function wavHeader(format: AudioFormat, dataBytes?: number): Uint8Array {
@@ -46,11 +50,16 @@ export function wavHeader(format: AudioFormat, dataBytes?: number): Uint8Array {
     throw new RangeError(
       `wavHeader: dataBytes must be a whole number from 0 to ${MAX_DATA_BYTES}, got ${dataBytes}`,
     );
+  if (!unknown && dataBytes % (channels * width) !== 0)
+    throw new RangeError(
+      `wavHeader: dataBytes must be a whole number of ${channels * width}-byte frames (${format.encoding}, ${channels} channel${channels === 1 ? '' : 's'}), got ${dataBytes}`,
+    );
   const ascii = (offset: number, text: string) => {
     for (let i = 0; i < text.length; i++) header[offset + i] = text.charCodeAt(i);
   };
   ascii(0, 'RIFF');
-  view.setUint32(4, unknown ? 0xffffffff : 36 + dataBytes, true);
+  // RIFF pads a chunk of odd size with one byte, counted in the RIFF size (encodeWav writes it).
+  view.setUint32(4, unknown ? 0xffffffff : 36 + dataBytes + (dataBytes % 2), true);
   ascii(8, 'WAVE');
   ascii(12, 'fmt ');
   view.setUint32(16, 16, true);
@@ -65,9 +74,13 @@ export function wavHeader(format: AudioFormat, dataBytes?: number): Uint8Array {
   return header;
 }
 
-/** A whole WAV file: header plus `data`. @throws RangeError as {@link wavHeader} does. */
+/**
+ * A whole WAV file: header plus `data`, plus RIFF's pad byte (0) when `data` has an odd
+ * length (8-bit mu-law or A-law with an odd number of samples).
+ * @throws RangeError as {@link wavHeader} does (a `data` that is not whole frames).
+ */
 export function encodeWav(format: AudioFormat, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(WAV_HEADER_BYTES + data.byteLength);
+  const out = new Uint8Array(WAV_HEADER_BYTES + data.byteLength + (data.byteLength % 2));
   out.set(wavHeader(format, data.byteLength), 0);
   out.set(data, WAV_HEADER_BYTES);
   return out;

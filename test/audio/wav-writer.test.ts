@@ -56,17 +56,39 @@ describe('wavHeader and encodeWav refuse sizes and formats the header cannot sta
   it('a dataBytes that is negative, fractional or past the 32-bit RIFF size is a RangeError naming it', () => {
     // Written as is, -4 became the size 0xFFFFFFFC (read as "until the end") and 2^33 wrapped to 0.
     expect(() => wavHeader(s16, -4)).toThrow(
-      new RangeError('wavHeader: dataBytes must be a whole number from 0 to 4294967259, got -4'),
+      new RangeError('wavHeader: dataBytes must be a whole number from 0 to 4294967258, got -4'),
     );
     expect(() => wavHeader(s16, 2 ** 33)).toThrow(
-      new RangeError('wavHeader: dataBytes must be a whole number from 0 to 4294967259, got 8589934592'),
+      new RangeError('wavHeader: dataBytes must be a whole number from 0 to 4294967258, got 8589934592'),
     );
     expect(() => wavHeader(s16, 1.5)).toThrow(RangeError);
     expect(() => wavHeader(s16, Number.NaN)).toThrow(RangeError);
     expect(() => wavHeader(s16, 4294967260)).toThrow(RangeError);
-    const largest = new DataView(wavHeader(s16, 4294967259).buffer);
-    expect([largest.getUint32(4, true), largest.getUint32(40, true)]).toEqual([0xffffffff, 4294967259]);
+    const largest = new DataView(wavHeader(s16, 4294967258).buffer);
+    expect([largest.getUint32(4, true), largest.getUint32(40, true)]).toEqual([0xfffffffe, 4294967258]);
     expect(new DataView(wavHeader(s16, 0).buffer).getUint32(40, true)).toBe(0);
+  });
+
+  it("a dataBytes that is not whole frames is a RangeError; odd 8-bit data gets RIFF's pad byte, counted in the RIFF size", () => {
+    // Three bytes of s16le gave a header of data size 3: half a sample.
+    expect(() => encodeWav(s16, new Uint8Array(3))).toThrow(
+      new RangeError(
+        'wavHeader: dataBytes must be a whole number of 2-byte frames (pcm_s16le, 1 channel), got 3',
+      ),
+    );
+    expect(() => wavHeader({ encoding: 'pcm_f32le', sampleRate: 24000 }, 6)).toThrow(
+      new RangeError(
+        'wavHeader: dataBytes must be a whole number of 4-byte frames (pcm_f32le, 1 channel), got 6',
+      ),
+    );
+    const mulaw = { encoding: 'mulaw' as const, sampleRate: 8000 };
+    const file = encodeWav(mulaw, Uint8Array.of(1, 2, 3));
+    const view = new DataView(file.buffer);
+    expect(file.byteLength).toBe(48);
+    expect([view.getUint32(4, true), view.getUint32(40, true)]).toEqual([40, 3]);
+    expect([...file.subarray(44)]).toEqual([1, 2, 3, 0]);
+    const even = encodeWav(mulaw, Uint8Array.of(1, 2));
+    expect([even.byteLength, new DataView(even.buffer).getUint32(4, true)]).toEqual([46, 38]);
   });
 
   it('a format that is not an object is a TypeError naming it (wavHeader and encodeWav)', () => {
