@@ -156,3 +156,30 @@ export async function until(predicate: () => boolean, what: string, limitMs = 50
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
+
+/**
+ * A Cartesia adapter speaking TTS over the WebSocket at `url` (key `sk_car_replay_test`, model
+ * sonic-3, `tts` settings added), kept in `made` so the caller's afterEach closes it, and
+ * `attempt(signal?)`: a fresh attempt on undici and ws transports with 5 s connect and idle
+ * deadlines.
+ */
+export function webSocketTtsAt(
+  url: string,
+  made: CartesiaAdapter[],
+  tts: Partial<NonNullable<CartesiaAdapterOptions['tts']>> = {},
+) {
+  const adapter = createCartesiaAdapter({
+    name: 'cartesia',
+    baseUrl: url,
+    apiKey: 'sk_car_replay_test',
+    tts: { model: 'sonic-3', transport: 'websocket', ...tts },
+  });
+  made.push(adapter);
+  const attempt = (signal = new AbortController().signal): AttemptContext => ({
+    signal,
+    deadlines: { connectMs: 5000, idleMs: 5000 },
+    transport: createHttpTransport(),
+    webSocket: createWebSocketTransport(),
+  });
+  return { tts: adapter.tts!, attempt };
+}

@@ -7,13 +7,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { AbortError } from '../../../src/errors/index.js';
-import { type CartesiaAdapter, createCartesiaAdapter } from '../../../src/providers/cartesia/index.js';
-import type { AttemptContext } from '../../../src/providers/types.js';
-import { createHttpTransport } from '../../../src/transport/index.js';
-import { createWebSocketTransport } from '../../../src/transport/websocket.js';
+import type { CartesiaAdapter } from '../../../src/providers/cartesia/index.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
 import { pcmSignal, wsServer } from '../../cases/wire/servers.js';
-import { collect, collectUntilError } from './helpers.js';
+import { collect, collectUntilError, webSocketTtsAt } from './helpers.js';
 
 const format: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000 };
 const PIECES = ['See you ', 'at eight, ', 'and bring '];
@@ -96,22 +93,7 @@ afterEach(async () => {
   await Promise.all(adapters.splice(0).map((a) => a.close()));
 });
 
-function adapterAt(url: string) {
-  const adapter = createCartesiaAdapter({
-    name: 'cartesia',
-    baseUrl: url,
-    apiKey: 'sk_car_replay_test',
-    tts: { model: 'sonic-3', transport: 'websocket', addTimestamps: false },
-  });
-  adapters.push(adapter);
-  const attempt = (signal = new AbortController().signal): AttemptContext => ({
-    signal,
-    deadlines: { connectMs: 5000, idleMs: 5000 },
-    transport: createHttpTransport(),
-    webSocket: createWebSocketTransport(),
-  });
-  return { tts: adapter.tts!, attempt };
-}
+const adapterAt = (url: string) => webSocketTtsAt(url, adapters, { addTimestamps: false });
 
 async function until(predicate: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 2000 && !predicate(); i++) await new Promise((r) => setTimeout(r, 1));

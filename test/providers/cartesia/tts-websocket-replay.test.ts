@@ -11,10 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { VoxrouteError } from '../../../src/errors/index.js';
 import type { AudioChunk } from '../../../src/index.js';
-import { type CartesiaAdapter, createCartesiaAdapter } from '../../../src/providers/cartesia/index.js';
-import type { AttemptContext } from '../../../src/providers/types.js';
-import { createHttpTransport } from '../../../src/transport/index.js';
-import { createWebSocketTransport } from '../../../src/transport/websocket.js';
+import type { CartesiaAdapter } from '../../../src/providers/cartesia/index.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
 import {
   answerPcm,
@@ -27,7 +24,7 @@ import {
   wsServer,
 } from '../../cases/wire/servers.js';
 import { ttsRouteWithBackup } from '../../cases/wire/tts-route.js';
-import { collect, collectUntilError } from './helpers.js';
+import { collect, collectUntilError, webSocketTtsAt } from './helpers.js';
 
 const format: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000 };
 const FIRST = 'Your table is booked.';
@@ -158,22 +155,7 @@ afterEach(async () => {
   await Promise.all(adapters.splice(0).map((a) => a.close()));
 });
 
-function adapterAt(url: string) {
-  const adapter = createCartesiaAdapter({
-    name: 'cartesia',
-    baseUrl: url,
-    apiKey: 'sk_car_replay_test',
-    tts: { model: 'sonic-3', transport: 'websocket' },
-  });
-  adapters.push(adapter);
-  const attempt = (): AttemptContext => ({
-    signal: new AbortController().signal,
-    deadlines: { connectMs: 5000, idleMs: 5000 },
-    transport: createHttpTransport(),
-    webSocket: createWebSocketTransport(),
-  });
-  return { tts: adapter.tts!, attempt };
-}
+const adapterAt = (url: string) => webSocketTtsAt(url, adapters);
 
 const transcripts = (requests: readonly Received[]) =>
   requests.filter((r) => r.transcript !== '').map((r) => r.transcript);
