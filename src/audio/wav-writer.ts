@@ -77,9 +77,15 @@ export function wavHeader(format: AudioFormat, dataBytes?: number): Uint8Array {
 /**
  * A whole WAV file: header plus `data`, plus RIFF's pad byte (0) when `data` has an odd
  * length (8-bit mu-law or A-law with an odd number of samples).
- * @throws RangeError as {@link wavHeader} does (a `data` that is not whole frames).
+ * @throws RangeError as {@link wavHeader} does (a `data` that is not whole frames); TypeError
+ *   when `data` is not a Uint8Array (a Buffer is one), or as {@link wavHeader} does.
  */
 export function encodeWav(format: AudioFormat, data: Uint8Array): Uint8Array {
+  // By tag, not instanceof: a Uint8Array of another realm (a vm context, jsdom) is one too.
+  if (Object.prototype.toString.call(data) !== '[object Uint8Array]')
+    throw new TypeError(
+      `encodeWav(format, data): data must be a Uint8Array of audio bytes, got ${valueShape(data)}`,
+    );
   const out = new Uint8Array(WAV_HEADER_BYTES + data.byteLength + (data.byteLength % 2));
   out.set(wavHeader(format, data.byteLength), 0);
   out.set(data, WAV_HEADER_BYTES);

@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WavReader } from '../../src/audio/wav-reader.js';
@@ -102,6 +103,21 @@ describe('wavHeader and encodeWav refuse sizes and formats the header cannot sta
         'wavHeader(format, dataBytes?): format must be an AudioFormat ({ encoding, sampleRate }), got string',
       ),
     );
+  });
+
+  it('encodeWav: data that is not a Uint8Array is a TypeError naming it', () => {
+    // It was "Cannot read properties of null (reading 'byteLength')" for null, and "offset is
+    // out of bounds" (a RangeError of the copy) for an array or a string.
+    const named = (shape: string) =>
+      new TypeError(`encodeWav(format, data): data must be a Uint8Array of audio bytes, got ${shape}`);
+    expect(() => encodeWav(s16, null as never)).toThrow(named('null'));
+    expect(() => encodeWav(s16, [0, 0] as never)).toThrow(named('an array'));
+    expect(() => encodeWav(s16, 'abcd' as never)).toThrow(named('string'));
+    expect(() => encodeWav(s16, new ArrayBuffer(2) as never)).toThrow(named('an object (ArrayBuffer)'));
+    // A Buffer is a Uint8Array: taken as it is.
+    expect(encodeWav(s16, Buffer.alloc(2)).byteLength).toBe(46);
+    // So is one of another realm (a vm context, as jsdom test environments make).
+    expect(encodeWav(s16, runInNewContext('new Uint8Array(2)')).byteLength).toBe(46);
   });
 
   it('a sampleRate or channels that is not a whole number above 0 is a RangeError naming it', () => {
