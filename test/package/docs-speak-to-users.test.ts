@@ -29,6 +29,8 @@ const INTERNAL = [
   /\.\.\/shared\b/,
   /\(case C\d+\)|\bcase C\d+\b|\(C\d+\)/,
   /once the lead/,
+  // No public API makes or calls a provider adapter: users reach adapters only through the router.
+  /\badapter (?:is )?(?:made|called) directly\b/,
 ];
 const SOURCE_PATH = /(?<![\w/.-])src\/[\w./-]+/;
 
