@@ -102,7 +102,8 @@ export class ClauseSplitter {
    * How much of the held text (not yet released) may be spoken as it is if the text pauses now
    * ({@link releaseHeld}), in characters from its start: all of it when it ends with sentence
    * punctuation (`. ! ? …` or a full-width `。！？`, then closing quotes or brackets and white
-   * space: "I'll meet you at 5 p.m.", a short "Yes.") or with a comma, semicolon or dash right
+   * space: "I'll meet you at 5 p.m.", a short "Yes."; not a full stop right after a digit with
+   * nothing after it, which may be a decimal point: "It costs 3." gives "It costs ") or with a comma, semicolon or dash right
    * after a letter ("Sure,": the clause end of {@link ClauseSplitter}), else up to its last white
    * space (whole words: "Let me look that up " of "Let me look that up fo", whose last word may
    * go on). 0 when nothing may be: no white space in it (one word, perhaps half of one) or
@@ -110,7 +111,10 @@ export class ClauseSplitter {
    */
   heldCut(): number {
     const all = this.#pending;
-    let cut = HELD_SENTENCE_END.test(all) || CLAUSE_END_NOW.test(all) ? all.length : 0;
+    // A full stop right after a number with nothing after it may be a decimal point ("3." of
+    // "3.5"): that number waits like a last word.
+    const whole = (HELD_SENTENCE_END.test(all) && !NUMBER_STOP.test(all)) || CLAUSE_END_NOW.test(all);
+    let cut = whole ? all.length : 0;
     if (cut === 0) {
       for (let i = all.length - 1; i >= 0; i--) {
         if (isWhiteSpace(all.charCodeAt(i))) {
@@ -198,6 +202,8 @@ const LETTER = /\p{L}/u;
 const SPEAKABLE_CHAR = /[\p{L}\p{N}]/u;
 /** Held text that ends with sentence punctuation, closing quotes or brackets, then white space. */
 const HELD_SENTENCE_END = /[.!?\u2026\u3002\uff01\uff1f]["'\u201d\u2019\u00bb)\]]*\s*$/u;
+/** Held text ending in a full stop right after a digit, nothing after it ("It costs 3."). */
+const NUMBER_STOP = /\p{N}\.$/u;
 
 /** White space as `\s` counts it, without a regular expression (ASCII first: most of any text). */
 function isWhiteSpace(c: number): boolean {

@@ -110,6 +110,19 @@ describe('ClauseSplitter', () => {
       expect(paused(['Sure thing. ', '"Yes."']).released).toEqual(['"Yes."']);
     });
 
+    it('a full stop right after a number with nothing after it may be a decimal point: the number waits like a last word', () => {
+      // "3." may become "3.5": released, it split the number across two requests.
+      expect(paused(['It costs 3', '.'])).toEqual({
+        pushed: [],
+        cut: 9,
+        released: ['It costs '],
+        end: ['3.'],
+      });
+      expect(paused(['It costs 3', '.', '5 dollars.']).pushed).toEqual(['It costs 3.5 dollars.']);
+      // White space after it: a sentence end, all of it goes.
+      expect(paused(['Sure thing. ', 'In 2023. ']).released).toEqual(['In 2023. ']);
+    });
+
     it('a complete sentence under the minimum: all of it', () => {
       expect(paused(['Sure thing. ', 'Yes.'])).toEqual({
         pushed: ['Sure thing. '],
