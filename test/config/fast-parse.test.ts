@@ -298,7 +298,11 @@ describe('fastParseConfig (the zod-free path of parseConfig)', () => {
               // tts-1 with stream format "sse" on kind openai: an issue (tts-1 streams no SSE).
               model: maybe(fc.oneof({ weight: 9, arbitrary: fc.constant('kokoro') }, fc.constant('tts-1'))),
               voices: idMap,
-              responseFormat: mostly(fc.constantFrom('pcm', 'wav'), 'mp3'),
+              // "wav" with stream format "sse": an issue on both kinds (SSE carries PCM only).
+              responseFormat: mostly(
+                fc.oneof({ weight: 9, arbitrary: fc.constant('pcm') }, fc.constant('wav')),
+                'mp3',
+              ),
               streamFormat: maybe(fc.constantFrom('audio', 'sse')),
               // Kind openai takes only 24000 (OpenAI's pcm rate); kind openai-compatible any rate.
               sampleRate: mostly(
@@ -426,9 +430,10 @@ describe('fastParseConfig (the zod-free path of parseConfig)', () => {
       }),
       { numRuns: 2000 },
     );
-    // The generator is tuned so that a fair share is valid (about 240 of 2000 runs, unseeded: a
-    // floor of 150 leaves room for the draw); the fast path vouches for most of those.
-    expect(valid).toBeGreaterThan(150);
+    // The generator is tuned so that a fair share is valid (190 to 245 of 2000 runs in 4 unseeded
+    // runs after the SSE/wav rule; one CI run drew 141 before "pcm" was weighted): a floor of 100,
+    // 5% of the runs, still makes the agreement check bite and leaves room for the draw.
+    expect(valid).toBeGreaterThan(100);
     expect(vouched).toBeGreaterThan(valid * 0.9);
   });
 });
