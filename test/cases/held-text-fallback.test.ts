@@ -12,6 +12,7 @@ import { HELD_TEXT_FLUSH_MS } from '../../src/routing/tts-progress.js';
 import { deferred } from '../helpers/deferred.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { pcmSignal, recordingSpeechServer, router, wsServer } from './wire/servers.js';
+import { ttsRouteWithBackup } from './wire/tts-route.js';
 
 const AUDIO = pcmSignal(480, 24_000, 3);
 async function until(predicate: () => boolean, what: string): Promise<void> {
@@ -53,25 +54,18 @@ describe('held streamed text across a mid-stream fallback', () => {
       });
       const backup = await recordingSpeechServer(AUDIO);
       const r = router(
-        {
-          providers: {
-            p: {
-              kind: 'cartesia',
-              baseUrl: wire.url,
-              apiKey: 'k',
-              tts: { voices: { v: 'x' }, transport: 'websocket', keepWarmMs: 0, addTimestamps: false },
-            },
-            b: { kind: 'openai-compatible', baseUrl: `${backup.wire.url}/v1`, tts: { voices: { v: 'x' } } },
+        ttsRouteWithBackup(
+          'p',
+          {
+            kind: 'cartesia',
+            baseUrl: wire.url,
+            apiKey: 'k',
+            tts: { voices: { v: 'x' }, transport: 'websocket', keepWarmMs: 0, addTimestamps: false },
           },
-          routes: {
-            tts: {
-              providers: ['p', 'b'],
-              strategy: 'priority',
-              midStream: 'resume',
-              firstChunkTimeoutMs: false,
-            },
-          },
-        },
+          `${backup.wire.url}/v1`,
+          { midStream: 'resume', firstChunkTimeoutMs: false },
+          { v: 'x' },
+        ),
         { clock },
       );
       const gate = deferred();

@@ -16,6 +16,7 @@ import { HELD_TEXT_FLUSH_MS } from '../../src/routing/tts-progress.js';
 import { deferred } from '../helpers/deferred.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { pcmSignal, recordingSpeechServer, router, wsServer } from './wire/servers.js';
+import { ttsRouteWithBackup } from './wire/tts-route.js';
 
 const AUDIO = pcmSignal(480, 24_000, 3);
 
@@ -59,29 +60,18 @@ describe('a clause released by the timer without a flush of its own', () => {
     const primary = await cartesia('Anything');
     const backup = await recordingSpeechServer(AUDIO);
     const r = router(
-      {
-        providers: {
-          primary: {
-            kind: 'cartesia',
-            baseUrl: primary.url,
-            apiKey: 'k',
-            tts: { voices: { v: 'voice' }, transport: 'websocket', addTimestamps: false, keepWarmMs: 0 },
-          },
-          backup: {
-            kind: 'openai-compatible',
-            baseUrl: `${backup.wire.url}/v1`,
-            tts: { voices: { v: 'x' } },
-          },
+      ttsRouteWithBackup(
+        'primary',
+        {
+          kind: 'cartesia',
+          baseUrl: primary.url,
+          apiKey: 'k',
+          tts: { voices: { v: 'voice' }, transport: 'websocket', addTimestamps: false, keepWarmMs: 0 },
         },
-        routes: {
-          tts: {
-            providers: ['primary', 'backup'],
-            strategy: 'priority',
-            midStream: 'resume',
-            firstChunkTimeoutMs: false,
-          },
-        },
-      },
+        `${backup.wire.url}/v1`,
+        { midStream: 'resume', firstChunkTimeoutMs: false },
+        { v: 'x' },
+      ),
       { clock },
     );
     const pause = deferred();

@@ -4,14 +4,15 @@ type ProviderConfig = RouterConfig['providers'][string];
 
 /**
  * A config whose `tts` route is the provider under test (`name`: `primary`) alone, or, with a
- * `backupUrl`, followed by an OpenAI-compatible backup `b` there (voice `agent`: `alloy`);
- * priority order, with the route options `route`.
+ * `backupUrl`, followed by an OpenAI-compatible backup `b` there (voices `backupVoices`, default
+ * `agent`: `alloy`); priority order, with the route options `route`.
  */
 export function ttsRouteWithBackup(
   name: string,
   primary: ProviderConfig,
   backupUrl: string | undefined,
   route: Omit<RouteConfig, 'providers' | 'strategy'> = {},
+  backupVoices: Record<string, string> = { agent: 'alloy' },
 ): RouterConfig {
   return {
     providers: {
@@ -21,7 +22,7 @@ export function ttsRouteWithBackup(
             b: {
               kind: 'openai-compatible' as const,
               baseUrl: backupUrl,
-              tts: { voices: { agent: 'alloy' } },
+              tts: { voices: backupVoices },
             },
           }
         : {}),
