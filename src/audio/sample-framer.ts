@@ -1,3 +1,4 @@
+import { isUint8Array } from '../internal/arg-checks.js';
 import { valueShape } from '../internal/value-shape.js';
 import type { AudioEncoding } from '../types/audio.js';
 import { AUDIO_ENCODINGS, assertMono, bytesPerSample } from './format.js';
@@ -15,11 +16,6 @@ export interface FramingFormat {
 }
 
 const EMPTY = new Uint8Array(0);
-
-/** A Uint8Array (a Buffer too), of this realm or another (a vm context): by tag, not instanceof alone. */
-function isUint8Array(value: unknown): value is Uint8Array {
-  return value instanceof Uint8Array || Object.prototype.toString.call(value) === '[object Uint8Array]';
-}
 
 /**
  * Re-frames a byte stream cut on arbitrary boundaries into whole samples.

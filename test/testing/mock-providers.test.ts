@@ -109,7 +109,9 @@ describe('startMockProviders', () => {
 
   it('rejects an empty providers object and a config that is not an object with a TypeError, before any server starts', async () => {
     // An empty list started nothing and returned a config that no router takes; null read "Cannot read properties of null".
-    await expect(startMockProviders({ providers: {}, routes: {} } as unknown as RouterConfig)).rejects.toThrow(
+    await expect(
+      startMockProviders({ providers: {}, routes: {} } as unknown as RouterConfig),
+    ).rejects.toThrow(
       new TypeError(
         'startMockProviders: config.providers is empty: give at least one provider to mock (a router config needs one)',
       ),

@@ -37,7 +37,9 @@ async function server() {
         return;
       }
       if (m.continue === false) {
-        ws.send(JSON.stringify({ context_id: id, type: 'chunk', data: AUDIO.toString('base64'), done: false }));
+        ws.send(
+          JSON.stringify({ context_id: id, type: 'chunk', data: AUDIO.toString('base64'), done: false }),
+        );
         ws.send(JSON.stringify({ context_id: id, type: 'done', done: true }));
       }
     });
@@ -50,7 +52,7 @@ async function server() {
  * `abort` listener once `armed()` is true: the moment the dead socket's context ends and the
  * adapter decides what to do next.
  */
-function abortWhenListenerRemoved(armed: () => boolean, reason: unknown) {
+function abortWhenListenerRemoved(armed: () => boolean, reason: unknown): AbortSignal {
   const controller = new AbortController();
   const signal = controller.signal;
   const remove = signal.removeEventListener.bind(signal);
@@ -68,26 +70,33 @@ afterEach(async () => {
 
 describe('Cartesia WebSocket replay: an abort when the dead warm socket is found', () => {
   it.each([
-    ['a string', () => 'See you at eight.'],
-    ['streamed text', () => textPieces(['See you ', 'at eight, ', 'and bring ', 'the tickets.'])],
-  ] as const)('%s: AbortError with the reason, not the socket error, and no fresh socket', async (_, text) => {
-    const s = await server();
-    const { tts, attempt } = webSocketTtsAt(s.wire.url, adapters, { addTimestamps: false });
-    await collect(tts.synthesize({ text: 'Hello.', voice: 'v', format }, attempt()));
-    expect(s.wire.connections).toBe(1);
+    ['a string', (): string | AsyncIterable<string> => 'See you at eight.'],
+    [
+      'streamed text',
+      (): string | AsyncIterable<string> =>
+        textPieces(['See you ', 'at eight, ', 'and bring ', 'the tickets.']),
+    ],
+  ] as const)(
+    '%s: AbortError with the reason, not the socket error, and no fresh socket',
+    async (_, text) => {
+      const s = await server();
+      const { tts, attempt } = webSocketTtsAt(s.wire.url, adapters, { addTimestamps: false });
+      await collect(tts.synthesize({ text: 'Hello.', voice: 'v', format }, attempt()));
+      expect(s.wire.connections).toBe(1);
 
-    const reason = new Error('caller hung up');
-    const signal = abortWhenListenerRemoved(() => s.state.destroyed, reason);
-    const { items, error } = await collectUntilError(
-      tts.synthesize({ text: text(), voice: 'v', format }, attempt(signal)),
-    );
-    expect(s.state.destroyed).toBe(true);
-    expect(signal.aborted).toBe(true);
-    expect(items).toEqual([]);
-    expect(error).toBeInstanceOf(AbortError);
-    expect((error as AbortError).message).toBe('Cartesia TTS aborted');
-    expect((error as AbortError).cause).toBe(reason);
-    // The replay never started: the text went to no other socket.
-    expect(s.wire.connections).toBe(1);
-  });
+      const reason = new Error('caller hung up');
+      const signal = abortWhenListenerRemoved(() => s.state.destroyed, reason);
+      const { items, error } = await collectUntilError(
+        tts.synthesize({ text: text(), voice: 'v', format }, attempt(signal)),
+      );
+      expect(s.state.destroyed).toBe(true);
+      expect(signal.aborted).toBe(true);
+      expect(items).toEqual([]);
+      expect(error).toBeInstanceOf(AbortError);
+      expect((error as AbortError).message).toBe('Cartesia TTS aborted');
+      expect((error as AbortError).cause).toBe(reason);
+      // The replay never started: the text went to no other socket.
+      expect(s.wire.connections).toBe(1);
+    },
+  );
 });
