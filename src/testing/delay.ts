@@ -1,3 +1,5 @@
+import { argTypeError } from '../internal/arg-checks.js';
+
 /**
  * Waits `ms` milliseconds, or less if `signal` aborts first (then it may resolve or reject;
  * the kit checks `signal.aborted` after every wait). The mocks take one so tests can drive
@@ -13,7 +15,8 @@ export type Delay = (ms: number, signal: AbortSignal) => Promise<void>;
 
 /**
  * The default {@link Delay}: a real `setTimeout` of `ms` ms, cut short (resolved) when
- * `signal` aborts.
+ * `signal` aborts. Rejects with a TypeError naming the argument when `signal` is not an
+ * AbortSignal, a RangeError when `ms` is not a number of ms >= 0.
  *
  * @example
  * ```ts
@@ -22,6 +25,12 @@ export type Delay = (ms: number, signal: AbortSignal) => Promise<void>;
  */
 export const realDelay: Delay = (ms, signal) =>
   new Promise<void>((resolve) => {
+    if (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function')
+      throw argTypeError('realDelay(ms, signal): signal', 'an AbortSignal', signal);
+    if (typeof ms !== 'number' || !(ms >= 0))
+      throw new RangeError(
+        `realDelay(ms, signal): ms must be a number of ms >= 0, got ${typeof ms === 'number' ? ms : typeof ms}`,
+      );
     if (signal.aborted) return resolve();
     const done = () => {
       clearTimeout(timer);
