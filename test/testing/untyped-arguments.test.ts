@@ -191,12 +191,15 @@ describe('testing kit: a wrong argument is a TypeError naming it', () => {
     expect(fn).toThrow(message);
   });
 
-  it('realDelay without a signal, or with a negative ms, rejects naming the argument', async () => {
+  it('realDelay without a signal, or with an ms that is not a number, rejects naming the argument', async () => {
     await expect(call(realDelay, 5)() as Promise<void>).rejects.toThrow(
       new TypeError('realDelay(ms, signal): signal must be an AbortSignal, got undefined'),
     );
-    await expect(realDelay(-1, new AbortController().signal)).rejects.toThrow(
-      new RangeError('realDelay(ms, signal): ms must be a number of ms >= 0, got -1'),
+    await expect(realDelay(Number.NaN, new AbortController().signal)).rejects.toThrow(
+      new RangeError('realDelay(ms, signal): ms must be a number of ms, got NaN'),
+    );
+    await expect(call(realDelay, '5', new AbortController().signal)() as Promise<void>).rejects.toThrow(
+      new TypeError('realDelay(ms, signal): ms must be a number of ms, got string'),
     );
     await expect(realDelay(0, new AbortController().signal)).resolves.toBeUndefined();
   });
