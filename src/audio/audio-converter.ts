@@ -1,3 +1,4 @@
+import { argTypeError, checkObject, isUint8Array } from '../internal/arg-checks.js';
 import type { AudioFormat } from '../types/audio.js';
 import { AUDIO_ENCODINGS, formatLabel, sameFormat } from './format.js';
 import { encodeFromFloat32, transcode } from './pcm-codec.js';
@@ -16,7 +17,8 @@ export interface AudioConverter {
    * Converts the next whole samples of `from` (frame them with SampleFramer upstream) and
    * returns whole samples of `to`: possibly empty (a resampler holds a few ms back). With
    * equal formats, returns `data` itself.
-   * @throws RangeError when `data` is not a whole number of samples of `from`; Error after close().
+   * @throws RangeError when `data` is not a whole number of samples of `from`; TypeError when it
+   *   is not a Uint8Array (a Buffer is one); Error after close().
    */
   push(data: Uint8Array): Uint8Array;
   /**
@@ -54,7 +56,8 @@ const EMPTY = new Uint8Array(0);
  * @throws RangeError for an unknown encoding, a rate that is not an integer from 1 to
  * 192000 Hz, rates more than 256 times apart, a channel count other than 1 (voxroute
  * converts mono audio only), or an unknown `quality` (checked whether or not the rates differ);
- * TypeError when `options` is not an object or has an unknown key (e.g. `qualty`).
+ * TypeError when `from` or `to` is not an object, `options` is not an object or has an unknown
+ * key (e.g. `qualty`), and from `push` when its `data` is not a Uint8Array.
  */
 export async function createAudioConverter(
   from: AudioFormat,
@@ -78,6 +81,7 @@ class PassThrough implements AudioConverter {
     readonly to: AudioFormat,
   ) {}
   push(data: Uint8Array): Uint8Array {
+    checkData(data);
     return data;
   }
   flush(): Uint8Array {
@@ -94,6 +98,7 @@ class Transcoder implements AudioConverter {
   ) {}
   push(data: Uint8Array): Uint8Array {
     if (this.#closed) throw new Error('AudioConverter is closed');
+    checkData(data);
     return transcode(data, this.from.encoding, this.to.encoding);
   }
   flush(): Uint8Array {
@@ -114,6 +119,7 @@ class ResamplingConverter implements AudioConverter {
     this.#resampler = resampler;
   }
   push(data: Uint8Array): Uint8Array {
+    checkData(data);
     return this.#resampler.processEncoded(data, this.from.encoding, this.to.encoding);
   }
   flush(): Uint8Array {
@@ -122,6 +128,11 @@ class ResamplingConverter implements AudioConverter {
   close(): void {
     this.#resampler.close();
   }
+}
+
+/** Throws a TypeError naming `push`'s argument unless it is a Uint8Array (a Buffer is one). */
+function checkData(data: unknown): void {
+  if (!isUint8Array(data)) throw argTypeError('AudioConverter.push(data): data', 'a Uint8Array', data);
 }
 
 /** The options are checked even when no resampler is needed, so a typo fails at once, not on another rate. */
@@ -141,6 +152,11 @@ function checkOptions(options: AudioConverterOptions): void {
 }
 
 function checkFormat(format: AudioFormat, name: 'from' | 'to'): void {
+  checkObject(
+    `createAudioConverter(from, to, options?): ${name}`,
+    'an AudioFormat ({ encoding, sampleRate })',
+    format,
+  );
   if (!AUDIO_ENCODINGS.includes(format.encoding)) {
     throw new RangeError(
       `createAudioConverter: ${name}.encoding '${String(format.encoding)}' is not one of ${AUDIO_ENCODINGS.join(', ')}`,

@@ -24,16 +24,28 @@ export function bytesPerSample(encoding: AudioEncoding): number {
   }
 }
 
+/**
+ * Checks that `channels` (a format's `channels`, undefined meaning 1) is 1: voxroute's audio is
+ * mono everywhere (the router, the converter, the WAV reader and every audio helper).
+ * @throws RangeError `<where>: format.channels must be 1 (voxroute's audio is mono), got 2`.
+ */
+export function assertMono(where: string, channels: unknown): void {
+  if (channels === undefined || channels === 1) return;
+  throw new RangeError(
+    `${where}: format.channels must be 1 (voxroute's audio is mono), got ${typeof channels === 'number' ? channels : valueShape(channels)}`,
+  );
+}
+
 /** Bytes of one frame (one sample of every channel) of `format`. */
 export function bytesPerFrame(format: AudioFormat): number {
   return bytesPerSample(format.encoding) * (format.channels ?? 1);
 }
 
 /**
- * Duration in ms of `byteLength` bytes of `format` (not rounded).
+ * Duration in ms of `byteLength` bytes of `format` (mono: `channels` omitted or 1; not rounded).
  * @throws RangeError naming the value: a `byteLength` that is negative or not finite, a
  *   `format.sampleRate` that is not a finite number above 0 (it gave `Infinity` for 0 Hz), a
- *   `format.channels` that is not a whole number above 0, an unknown `format.encoding`;
+ *   `format.channels` other than 1 (voxroute's audio is mono), an unknown `format.encoding`;
  *   TypeError when `format` is not an object.
  */
 export function durationMs(format: AudioFormat, byteLength: number): number {
@@ -41,11 +53,7 @@ export function durationMs(format: AudioFormat, byteLength: number): number {
     throw new TypeError(
       `durationMs(format, byteLength): format must be an AudioFormat ({ encoding, sampleRate }), got ${valueShape(format)}`,
     );
-  const channels: unknown = format.channels ?? 1;
-  if (typeof channels !== 'number' || !Number.isInteger(channels) || channels < 1)
-    throw new RangeError(
-      `durationMs: format.channels must be a whole number above 0, got ${String(channels)}`,
-    );
+  assertMono('durationMs', format.channels);
   if (!Number.isFinite(byteLength) || byteLength < 0)
     throw new RangeError(`durationMs: byteLength must be a number of bytes >= 0, got ${byteLength}`);
   if (!Number.isFinite(format.sampleRate) || format.sampleRate <= 0)

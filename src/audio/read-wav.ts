@@ -1,3 +1,4 @@
+import { checkAsyncIterable, checkOptionalFunction, checkOptionalObject } from '../internal/arg-checks.js';
 import type { AudioFormat } from '../types/audio.js';
 import { SampleFramer } from './sample-framer.js';
 import { WavReader } from './wav-reader.js';
@@ -35,8 +36,18 @@ export interface ReadWavOptions {
  * const wav = readWav(response.body);
  * const format = await wav.format;        // { encoding: 'pcm_s16le', sampleRate: 22050, channels: 1 }
  * for await (const samples of wav.data) speaker.write(samples);
+ * @throws TypeError, at the call, when `source` is not an async iterable (`readWav(null)`),
+ *   `options` is not an object, or `onDropped`/`onTruncated` is given but not a function.
  */
 export function readWav(source: AsyncIterable<Uint8Array>, options: ReadWavOptions = {}): WavStream {
+  checkAsyncIterable(
+    'readWav(source, options?): source',
+    'an async iterable of Uint8Array (a file read stream, a fetch body)',
+    source,
+  );
+  checkOptionalObject('readWav: options', 'an object ({ onDropped?, onTruncated? })', options);
+  checkOptionalFunction('readWav: options.onDropped', options?.onDropped);
+  checkOptionalFunction('readWav: options.onTruncated', options?.onTruncated);
   const reader = new WavReader();
   const early: Uint8Array[] = [];
   let iterator: AsyncIterator<Uint8Array> | undefined;

@@ -1,15 +1,16 @@
+import { isUint8Array } from '../internal/arg-checks.js';
+import { valueShape } from '../internal/value-shape.js';
 import type { AudioEncoding } from '../types/audio.js';
-import { bytesPerSample } from './format.js';
+import { AUDIO_ENCODINGS, assertMono, bytesPerSample } from './format.js';
 
 /**
- * What {@link SampleFramer} needs of a format: the encoding and the channel count (default 1).
- * Every {@link AudioFormat} fits; the wider `channels: number` lets the framer serve
- * interleaved multi-channel PCM too (unit = bytes per sample x channels).
+ * What {@link SampleFramer} needs of a format: the encoding (the channel count is 1: voxroute's
+ * audio is mono). Every {@link AudioFormat} fits.
  */
 export interface FramingFormat {
   encoding: AudioEncoding;
-  /** Interleaved channels. Default: 1. */
-  channels?: number;
+  /** Channel count: 1 (mono, as every voxroute format). Default: 1. */
+  channels?: 1;
   /** Sample rate in Hz: not used (a frame's size does not depend on it), accepted so that any `AudioFormat` can be passed. */
   sampleRate?: number;
 }
@@ -19,8 +20,7 @@ const EMPTY = new Uint8Array(0);
 /**
  * Re-frames a byte stream cut on arbitrary boundaries into whole samples.
  *
- * The unit is one frame: bytes per sample x channels (2 for mono pcm_s16le, 4 for stereo
- * pcm_s16le or mono pcm_f32le, 1 for mulaw/alaw). {@link push} returns the largest prefix of
+ * The unit is one sample (mono): 2 bytes for pcm_s16le, 4 for pcm_f32le, 1 for mulaw/alaw. {@link push} returns the largest prefix of
  * carry + input that is a whole number of frames and keeps the rest (fewer than one frame of
  * bytes) as carry for the next call. Bytes are never padded: padding half a sample shifts
  * every later sample by one byte, which plays as full-scale noise.
@@ -41,15 +41,22 @@ export class SampleFramer {
   #carryLength = 0;
 
   /**
-   * @param format encoding and channels of the stream.
-   * @throws RangeError when `channels` is not a positive integer.
+   * @param format encoding (and `channels`, 1 or omitted) of the stream: any AudioFormat.
+   * @throws TypeError when `format` is not an object (`new SampleFramer()`); RangeError when
+   *   `format.encoding` is not one of pcm_s16le, pcm_f32le, mulaw, alaw, or `format.channels`
+   *   is not 1 (voxroute's audio is mono).
    */
   constructor(format: FramingFormat) {
-    const channels = format.channels ?? 1;
-    if (!Number.isInteger(channels) || channels < 1) {
-      throw new RangeError(`SampleFramer: channels must be a positive integer, got ${channels}`);
-    }
-    this.frameBytes = bytesPerSample(format.encoding) * channels;
+    if (typeof format !== 'object' || format === null)
+      throw new TypeError(
+        `new SampleFramer(format): format must be an AudioFormat ({ encoding, sampleRate }), got ${valueShape(format)}`,
+      );
+    if (!AUDIO_ENCODINGS.includes(format.encoding))
+      throw new RangeError(
+        `SampleFramer: format.encoding must be one of ${AUDIO_ENCODINGS.join(', ')}, got ${typeof format.encoding === 'string' ? `'${format.encoding.slice(0, 40)}'` : valueShape(format.encoding)}`,
+      );
+    assertMono('SampleFramer', format.channels);
+    this.frameBytes = bytesPerSample(format.encoding);
     this.#carry = new Uint8Array(this.frameBytes);
   }
 
@@ -62,8 +69,11 @@ export class SampleFramer {
    * Adds `bytes` and returns every whole frame now available, in order: possibly empty,
    * never padded. The result may be a view of `bytes`; do not mutate `bytes` afterwards if
    * you keep the result.
+   * @throws TypeError when `bytes` is not a Uint8Array (a Buffer is one).
    */
   push(bytes: Uint8Array): Uint8Array {
+    if (!isUint8Array(bytes))
+      throw new TypeError(`SampleFramer.push(bytes): bytes must be a Uint8Array, got ${valueShape(bytes)}`);
     const unit = this.frameBytes;
     if (unit === 1) return bytes;
     const carried = this.#carryLength;
@@ -114,7 +124,7 @@ export class SampleFramer {
  * and reported to `onDropped(bytes)` when given. Breaking out of the loop closes `source`.
  *
  * @param source raw bytes cut anywhere.
- * @param format encoding (and channels) that fix the frame size.
+ * @param format encoding that fixes the sample size (mono).
  * @param onDropped called once, at the end, with the number of stray bytes (> 0) dropped.
  */
 export async function* frameSamples(

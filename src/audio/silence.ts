@@ -1,9 +1,9 @@
 import type { AudioFormat } from '../types/audio.js';
-import { AUDIO_ENCODINGS, bytesPerFrame } from './format.js';
+import { AUDIO_ENCODINGS, assertMono, bytesPerFrame } from './format.js';
 import { ALAW_SILENCE, MULAW_SILENCE } from './g711.js';
 
 /**
- * `ms` milliseconds of digital silence in `format`: round(ms x sampleRate / 1000) frames.
+ * `ms` milliseconds of digital silence in `format` (mono): round(ms x sampleRate / 1000) samples.
  * - pcm_s16le, pcm_f32le: zero bytes;
  * - mulaw: 0xFF bytes (0x00 is full-scale negative in mu-law, heard as loud noise);
  * - alaw: 0xD5 bytes (the G.711 idle code, +8 of 32768).
@@ -11,7 +11,7 @@ import { ALAW_SILENCE, MULAW_SILENCE } from './g711.js';
  * @throws TypeError when `format` is not an object or `ms` not a number (the arguments are
  *   `(format, ms)`, in that order). RangeError when `ms` is negative or not finite,
  *   `format.encoding` is not one of pcm_s16le, pcm_f32le, mulaw, alaw, or `format.sampleRate`
- *   or `format.channels` is not a positive integer.
+ *   is not a positive integer, or `format.channels` is not 1 (voxroute's audio is mono).
  */
 export function silence(format: AudioFormat, ms: number): Uint8Array {
   if (typeof format !== 'object' || format === null || typeof ms !== 'number')
@@ -27,9 +27,7 @@ export function silence(format: AudioFormat, ms: number): Uint8Array {
     throw new RangeError(
       `silence: format.sampleRate must be a whole number of Hz above 0, got ${format.sampleRate}`,
     );
-  const channels: unknown = format.channels ?? 1;
-  if (typeof channels !== 'number' || !Number.isInteger(channels) || channels < 1)
-    throw new RangeError(`silence: format.channels must be a whole number above 0, got ${String(channels)}`);
+  assertMono('silence', format.channels);
   const frames = Math.round((ms * format.sampleRate) / 1000);
   const out = new Uint8Array(frames * bytesPerFrame(format));
   if (format.encoding === 'mulaw') out.fill(MULAW_SILENCE);

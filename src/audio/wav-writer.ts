@@ -1,6 +1,6 @@
 import { valueShape } from '../internal/value-shape.js';
 import type { AudioFormat } from '../types/audio.js';
-import { bytesPerSample } from './format.js';
+import { assertMono, bytesPerSample } from './format.js';
 
 /** WAV `fmt ` format tags (Microsoft RIFF spec): 1 PCM, 3 IEEE float, 6 A-law, 7 mu-law. */
 export const WAV_FORMAT_TAG = { pcm_s16le: 1, pcm_f32le: 3, alaw: 6, mulaw: 7 } as const;
@@ -15,14 +15,15 @@ export const WAV_HEADER_BYTES = 44;
 const MAX_DATA_BYTES = 0xffffffff - 37;
 
 /**
- * A 44-byte canonical WAV header (RIFF, `fmt ` of 16 bytes, `data`) for `format`.
+ * A 44-byte canonical WAV header (RIFF, `fmt ` of 16 bytes, `data`) for `format` (mono).
  * `dataBytes` is the length of the audio that follows; omit it for a stream of unknown length,
  * which writes the placeholder size 0xFFFFFFFF ("until the end", as streaming servers do).
  * @throws RangeError naming the field, for an encoding other than pcm_s16le, pcm_f32le, mulaw,
- *   alaw, a `sampleRate` or `channels` that is not a whole number above 0 (or too large for the
- *   header's fields), or a `dataBytes` that is not a whole number from 0 to 4294967258 (a
+ *   alaw, a `channels` other than 1 (voxroute's audio is mono, and its WAV reader reads mono
+ *   only), a `sampleRate` that is not a whole number above 0 (or too large for the header's
+ *   byte-rate field), or a `dataBytes` that is not a whole number from 0 to 4294967258 (a
  *   negative, fractional or larger size would be written as another, wrong one) or not a whole
- *   number of frames (channels x bytes per sample); TypeError
+ *   number of samples; TypeError
  *   when `format` is not an object.
  */
 export function wavHeader(format: AudioFormat, dataBytes?: number): Uint8Array {
@@ -32,16 +33,11 @@ export function wavHeader(format: AudioFormat, dataBytes?: number): Uint8Array {
     );
   const header = new Uint8Array(WAV_HEADER_BYTES);
   const view = new DataView(header.buffer);
-  const channels = format.channels ?? 1;
+  assertMono('wavHeader', format.channels);
   const width = bytesPerSample(format.encoding);
   const unknown = dataBytes === undefined;
-  // The block align (bytes of a frame) is a 16-bit field, the byte rate a 32-bit one.
-  const maxChannels = Math.floor(0xffff / width);
-  if (!Number.isInteger(channels) || channels < 1 || channels > maxChannels)
-    throw new RangeError(
-      `wavHeader: format.channels must be a whole number from 1 to ${maxChannels}, got ${channels}`,
-    );
-  const maxRate = Math.floor(0xffffffff / (channels * width));
+  // The byte rate is a 32-bit field.
+  const maxRate = Math.floor(0xffffffff / width);
   if (!Number.isInteger(format.sampleRate) || format.sampleRate < 1 || format.sampleRate > maxRate)
     throw new RangeError(
       `wavHeader: format.sampleRate must be a whole number of Hz from 1 to ${maxRate}, got ${format.sampleRate}`,
@@ -50,9 +46,9 @@ export function wavHeader(format: AudioFormat, dataBytes?: number): Uint8Array {
     throw new RangeError(
       `wavHeader: dataBytes must be a whole number from 0 to ${MAX_DATA_BYTES}, got ${dataBytes}`,
     );
-  if (!unknown && dataBytes % (channels * width) !== 0)
+  if (!unknown && dataBytes % width !== 0)
     throw new RangeError(
-      `wavHeader: dataBytes must be a whole number of ${channels * width}-byte frames (${format.encoding}, ${channels} channel${channels === 1 ? '' : 's'}), got ${dataBytes}`,
+      `wavHeader: dataBytes must be a whole number of ${width}-byte frames (${format.encoding}, 1 channel), got ${dataBytes}`,
     );
   const ascii = (offset: number, text: string) => {
     for (let i = 0; i < text.length; i++) header[offset + i] = text.charCodeAt(i);
@@ -64,10 +60,10 @@ export function wavHeader(format: AudioFormat, dataBytes?: number): Uint8Array {
   ascii(12, 'fmt ');
   view.setUint32(16, 16, true);
   view.setUint16(20, WAV_FORMAT_TAG[format.encoding], true);
-  view.setUint16(22, channels, true);
+  view.setUint16(22, 1, true); // mono
   view.setUint32(24, format.sampleRate, true);
-  view.setUint32(28, format.sampleRate * channels * width, true);
-  view.setUint16(32, channels * width, true);
+  view.setUint32(28, format.sampleRate * width, true);
+  view.setUint16(32, width, true);
   view.setUint16(34, width * 8, true);
   ascii(36, 'data');
   view.setUint32(40, unknown ? 0xffffffff : dataBytes, true);

@@ -1,5 +1,6 @@
 import type { SecretEnv } from '../config-fields/resolve-secrets.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
+import { checkOptionalObject, checkString } from '../internal/arg-checks.js';
 import { knownKeysAt } from './did-you-mean.js';
 import { fastParseConfig } from './fast-parse.js';
 import { toConfigIssues } from './issues.js';
@@ -35,8 +36,13 @@ export interface ParseConfigOptions {
  *   dropped (see reservedNameIssues). A field that cannot be read (a getter that throws, a
  *   Proxy whose traps throw) is an issue at its path quoting what reading it threw (that error
  *   is the ConfigError's cause).
+ * @throws TypeError when `options` is not an object, `options.env` is given but not an object,
+ *   or `options.source` is given but not a string (a mistake in the call, not in the config).
  */
 export function parseConfig(input: unknown, options: ParseConfigOptions = {}): ResolvedConfig {
+  checkOptionalObject('parseConfig(input, options?): options', 'an object ({ env?, source? })', options);
+  checkOptionalObject('parseConfig: options.env', 'an object of environment variables', options?.env);
+  if (options?.source !== undefined) checkString('parseConfig: options.source', options.source);
   try {
     return parseReadable(input, options);
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
+import { argTypeError } from '../internal/arg-checks.js';
 import type { RouterEventName, RouterListener } from '../routing/events.js';
 import { VERSION } from '../version.js';
 import { GEN_AI_OPERATION } from './gen-ai.js';
@@ -50,8 +51,20 @@ export const TTFC_BUCKETS_MS: readonly number[] = Object.freeze([
  *
  * @param router The router (anything with its `on(event, listener)`).
  * @returns A function that stops recording (removes the listeners).
+ * @throws TypeError (the promise rejects) when `router` has no `on` function, whether or not
+ *   `@opentelemetry/api` is installed.
  */
 export async function instrumentRouter(router: RouterEventSource): Promise<() => void> {
+  if (
+    (typeof router !== 'object' && typeof router !== 'function') ||
+    router === null ||
+    typeof router.on !== 'function'
+  )
+    throw argTypeError(
+      'instrumentRouter(router): router',
+      'a router from createRouter() (anything with on(event, listener))',
+      router,
+    );
   let api: typeof import('@opentelemetry/api');
   try {
     api = await import('@opentelemetry/api');

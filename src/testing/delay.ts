@@ -1,3 +1,5 @@
+import { argTypeError } from '../internal/arg-checks.js';
+
 /**
  * Waits `ms` milliseconds, or less if `signal` aborts first (then it may resolve or reject;
  * the kit checks `signal.aborted` after every wait). The mocks take one so tests can drive
@@ -13,7 +15,9 @@ export type Delay = (ms: number, signal: AbortSignal) => Promise<void>;
 
 /**
  * The default {@link Delay}: a real `setTimeout` of `ms` ms, cut short (resolved) when
- * `signal` aborts.
+ * `signal` aborts (0 ms or less: the next turn of the timers, as `setTimeout`). Rejects with a
+ * TypeError naming the argument when `signal` is not an AbortSignal or `ms` not a number, a
+ * RangeError when `ms` is NaN.
  *
  * @example
  * ```ts
@@ -22,6 +26,10 @@ export type Delay = (ms: number, signal: AbortSignal) => Promise<void>;
  */
 export const realDelay: Delay = (ms, signal) =>
   new Promise<void>((resolve) => {
+    if (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function')
+      throw argTypeError('realDelay(ms, signal): signal', 'an AbortSignal', signal);
+    if (typeof ms !== 'number') throw argTypeError('realDelay(ms, signal): ms', 'a number of ms', ms);
+    if (Number.isNaN(ms)) throw new RangeError('realDelay(ms, signal): ms must be a number of ms, got NaN');
     if (signal.aborted) return resolve();
     const done = () => {
       clearTimeout(timer);

@@ -1,4 +1,5 @@
 import type { SecretEnv } from '../config/index.js';
+import { checkObject } from '../internal/arg-checks.js';
 
 /**
  * What a variable that is not set reads as in {@link mockEnv}: a value that passes both as a
@@ -18,8 +19,10 @@ export const MOCK_ENV_FALLBACK = 'http://127.0.0.1:9/voxroute-mock';
  * ```ts
  * const mocks = await startMockProviders(await loadConfig('voxroute.config.yaml', { env: mockEnv() }));
  * ```
+ * @throws TypeError naming the argument when `env` is given but is not an object.
  */
 export function mockEnv(env: SecretEnv = process.env): SecretEnv {
+  checkObject('mockEnv(env?): env', 'an object of environment variables (default process.env)', env);
   return new Proxy(env, {
     get: (target, key) => (typeof key === 'string' && target[key]) || MOCK_ENV_FALLBACK,
     has: () => true,

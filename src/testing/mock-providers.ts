@@ -191,8 +191,9 @@ export interface MockProviders<C extends RouterConfig | ResolvedConfig = RouterC
  * With `tls: true` every mock but SageMaker's serves `https://` and `wss://` with one
  * self-signed certificate, returned as `ca`: `createRouter(mocks.config, { ca: mocks.ca })`.
  *
- * Throws a `TypeError` naming the provider when `config.providers` is missing or a provider's
- * kind is not one of these, or naming the field (`options.providers.<name>.chat.toolCalls.0.arguments`,
+ * Throws (the promise rejects with) a `TypeError` when `config` is not an object, when
+ * `config.providers` is missing or empty (no provider: nothing to mock, and no router takes such a
+ * config), naming the provider when a provider's kind is not one of these, or naming the field (`options.providers.<name>.chat.toolCalls.0.arguments`,
  * `options.providers.<name>.script.failTimes`) when an option is unknown (a misspelt script key, a
  * name in `options.providers` that is not a provider of the config) or of the wrong type or
  * range; the options are checked before any server starts. Rejects when a port
@@ -213,10 +214,19 @@ export async function startMockProviders<C extends RouterConfig | ResolvedConfig
   config: C,
   options: StartMockProvidersOptions = {},
 ): Promise<MockProviders<C>> {
+  if (typeof config !== 'object' || config === null)
+    throw new TypeError(
+      `startMockProviders(config, options?): config must be a router config ({ providers, routes }), got ${valueShape(config)}`,
+    );
   const providers = config.providers as Record<string, ProviderConfig> | undefined;
   if (providers === null || typeof providers !== 'object') {
     throw new TypeError('startMockProviders: config.providers must be an object of providers');
   }
+  // Nothing to mock, and no router takes a config without providers (see docs/decisions.md).
+  if (Object.keys(providers).length === 0)
+    throw new TypeError(
+      'startMockProviders: config.providers is empty: give at least one provider to mock (a router config needs one)',
+    );
   for (const [name, provider] of Object.entries(providers)) {
     const kind: unknown = (provider as { kind?: unknown } | undefined)?.kind;
     if (!isMockedKind(kind)) {

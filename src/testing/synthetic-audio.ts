@@ -1,4 +1,5 @@
 import { encodeWav, transcode } from '../audio/index.js';
+import { checkObject } from '../internal/arg-checks.js';
 import type { AudioFormat } from '../types/audio.js';
 import { s16leBytes, syntheticVoice, voiceSampler } from './synthetic-voice.js';
 
@@ -26,6 +27,11 @@ export interface SyntheticAudioOptions {
 
 /** The format of `options`: `format`, or PCM s16le at `sampleRate`; TypeError when neither is given. */
 function formatOf(options: SyntheticAudioOptions, name: string): AudioFormat {
+  checkObject(
+    `${name}(options): options`,
+    'an object ({ durationMs, format or sampleRate, seed? })',
+    options,
+  );
   const { format, sampleRate } = options;
   if (format === undefined) {
     if (sampleRate === undefined) {
@@ -56,8 +62,8 @@ function formatOf(options: SyntheticAudioOptions, name: string): AudioFormat {
  * - `mulaw`, `alaw`: ITU-T G.711 codes of the s16 samples (8-bit, one a sample).
  *
  * Deterministic: same options, same bytes. Throws RangeError as {@link syntheticVoice} does,
- * and for more than one channel; TypeError naming `format` when neither `format` nor
- * `sampleRate` is given, or when they disagree.
+ * and for more than one channel; TypeError naming `options` when it is not an object, naming
+ * `format` when neither `format` nor `sampleRate` is given, or when they disagree.
  *
  * @example
  * ```ts

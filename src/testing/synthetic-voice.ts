@@ -1,3 +1,5 @@
+import { checkObject } from '../internal/arg-checks.js';
+
 /**
  * Options of {@link syntheticVoice}.
  *
@@ -43,7 +45,8 @@ function mulberry32(seed: number): () => number {
  *
  * Same options give the same samples on every run and machine (no `Math.random`), and a
  * longer signal starts with exactly the samples of a shorter one, so any prefix of a stream
- * can be predicted. Throws RangeError on a negative duration or a non-positive sample rate.
+ * can be predicted. Throws RangeError on a negative duration or a non-positive sample rate;
+ * TypeError when `options` is not an object.
  *
  * @example
  * ```ts
@@ -51,6 +54,12 @@ function mulberry32(seed: number): () => number {
  * ```
  */
 export function syntheticVoice(options: SyntheticVoiceOptions): Int16Array {
+  return voiceOf(options, 'syntheticVoice');
+}
+
+/** {@link syntheticVoice}, its errors naming `name`'s call. */
+function voiceOf(options: SyntheticVoiceOptions, name: string): Int16Array {
+  checkObject(`${name}(options): options`, 'an object ({ durationMs, sampleRate, seed? })', options);
   const { durationMs, sampleRate } = options;
   if (!(durationMs >= 0)) throw new RangeError(`durationMs must be >= 0, got ${durationMs}`);
   if (!(sampleRate > 0)) throw new RangeError(`sampleRate must be > 0 Hz, got ${sampleRate}`);
@@ -131,7 +140,7 @@ export function voiceSampler(sampleRate: number, seed: number): VoiceSampler {
  * ```
  */
 export function syntheticVoiceBytes(options: SyntheticVoiceOptions): Uint8Array {
-  return s16leBytes(syntheticVoice(options));
+  return s16leBytes(voiceOf(options, 'syntheticVoiceBytes'));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type WebSocketHandler, type WebSocketHandlerConnection, ws } from 'msw';
+import { argTypeError } from '../internal/arg-checks.js';
 import type { MockProvider } from './mock-provider.js';
 import type { MockSocket } from './mock-websocket.js';
 
@@ -32,8 +33,22 @@ type ClientData = string | ArrayBufferLike | ArrayBufferView | Blob;
  * const server = setupServer(mockWebSocketHandler('wss://api.deepgram.com/v1/listen', mock));
  * server.listen();
  * ```
+ * @throws TypeError naming the argument when `url` is not a string or `provider` is not a mock
+ *   (an object with `handle()`).
  */
 export function mockWebSocketHandler(url: string, provider: MockProvider): WebSocketHandler {
+  if (typeof url !== 'string')
+    throw argTypeError(
+      'mockWebSocketHandler(url, provider): url',
+      "a WebSocket URL string (e.g. 'wss://api.deepgram.com/v1/listen')",
+      url,
+    );
+  if (typeof provider !== 'object' || provider === null || typeof provider.handle !== 'function')
+    throw argTypeError(
+      'mockWebSocketHandler(url, provider): provider',
+      'a mock (e.g. createDeepgramMock())',
+      provider,
+    );
   return ws.link(url).addEventListener('connection', (connection) => serveConnection(connection, provider));
 }
 

@@ -38,14 +38,18 @@ describe('format helpers', () => {
     expect(durationMs(s16, 0)).toBe(0);
   });
 
-  it('durationMs: a channel count that is not a whole number above 0, or a format that is not an object, is named', () => {
+  it('durationMs: a channel count other than 1, or a format that is not an object, is named', () => {
     const s16 = { encoding: 'pcm_s16le' as const, sampleRate: 24000 };
-    // channels 0 gave Infinity ms, 0.5 twice the duration; a null format "Cannot read properties of null".
-    for (const channels of [0, 0.5, -1, '2']) {
+    // channels 2 gave half the duration (stereo, which the type and the router refuse), 0
+    // Infinity ms, 0.5 twice the duration; a null format "Cannot read properties of null".
+    for (const channels of [2, 0, 0.5, -1]) {
       expect(() => durationMs({ ...s16, channels } as never, 4800)).toThrow(
-        new RangeError(`durationMs: format.channels must be a whole number above 0, got ${String(channels)}`),
+        new RangeError(`durationMs: format.channels must be 1 (voxroute's audio is mono), got ${channels}`),
       );
     }
+    expect(() => durationMs({ ...s16, channels: '2' } as never, 4800)).toThrow(
+      new RangeError("durationMs: format.channels must be 1 (voxroute's audio is mono), got string"),
+    );
     expect(() => durationMs(null as never, 4800)).toThrow(
       new TypeError(
         'durationMs(format, byteLength): format must be an AudioFormat ({ encoding, sampleRate }), got null',

@@ -42,26 +42,21 @@ async function pipeline(
 describe('PCM framing (property)', () => {
   it('SampleFramer: whole frames only, never padded; the output is the input minus its stray tail, whatever the cuts', () => {
     fc.assert(
-      fc.property(
-        fc.uint8Array({ maxLength: 500 }),
-        encodingArb,
-        fc.integer({ min: 1, max: 3 }),
-        cutsArb,
-        (bytes, encoding, channels, cuts) => {
-          const framer = new SampleFramer({ encoding, channels });
-          const unit = BYTES[encoding] * channels;
-          const out: Uint8Array[] = [];
-          for (const chunk of splitAt(bytes, cuts)) {
-            const whole = framer.push(chunk).slice();
-            expect(whole.byteLength % unit).toBe(0);
-            expect(framer.pendingBytes).toBeLessThan(unit);
-            out.push(whole);
-          }
-          const tail = bytes.byteLength % unit;
-          expect(framer.end()).toEqual({ droppedBytes: tail });
-          expect(Array.from(concat(out))).toEqual(Array.from(bytes.subarray(0, bytes.byteLength - tail)));
-        },
-      ),
+      fc.property(fc.uint8Array({ maxLength: 500 }), encodingArb, cutsArb, (bytes, encoding, cuts) => {
+        // Mono: voxroute's audio has one channel (another count is a RangeError).
+        const framer = new SampleFramer({ encoding, channels: 1 });
+        const unit = BYTES[encoding];
+        const out: Uint8Array[] = [];
+        for (const chunk of splitAt(bytes, cuts)) {
+          const whole = framer.push(chunk).slice();
+          expect(whole.byteLength % unit).toBe(0);
+          expect(framer.pendingBytes).toBeLessThan(unit);
+          out.push(whole);
+        }
+        const tail = bytes.byteLength % unit;
+        expect(framer.end()).toEqual({ droppedBytes: tail });
+        expect(Array.from(concat(out))).toEqual(Array.from(bytes.subarray(0, bytes.byteLength - tail)));
+      }),
       RUNS,
     );
   });

@@ -107,6 +107,22 @@ describe('startMockProviders', () => {
     ).rejects.toThrow(new TypeError('startMockProviders: provider "odd" has kind "nope", which has no mock'));
   });
 
+  it('rejects an empty providers object and a config that is not an object with a TypeError, before any server starts', async () => {
+    // An empty list started nothing and returned a config that no router takes; null read "Cannot read properties of null".
+    await expect(
+      startMockProviders({ providers: {}, routes: {} } as unknown as RouterConfig),
+    ).rejects.toThrow(
+      new TypeError(
+        'startMockProviders: config.providers is empty: give at least one provider to mock (a router config needs one)',
+      ),
+    );
+    await expect(startMockProviders(null as unknown as RouterConfig)).rejects.toThrow(
+      new TypeError(
+        'startMockProviders(config, options?): config must be a router config ({ providers, routes }), got null',
+      ),
+    );
+  });
+
   it('round-trips both config forms: a resolved config (loadConfig/parseConfig) stays resolved, one as written stays as written', async () => {
     const env = {
       OPENAI_API_KEY: 'k1',

@@ -77,7 +77,9 @@ type Outcome = 'done' | 'error-event' | 'cancelled' | 'broken';
  *   reason, auth for a bad-key reason: `policyCloseVerdict`), a normal close before `done` a ProtocolError (truncated).
  *   A warm socket that closes after the request was sent but before any message of the
  *   context came back (the connection was dead) is not an answer: the text is sent once more
- *   on a fresh socket before anything is thrown. A string as it is; streamed text as the
+ *   on a fresh socket before anything is thrown, unless the caller aborted by then (even at the
+ *   same moment the socket died): then AbortError (the signal's reason as its cause), not the
+ *   dead socket's error, and nothing is sent again. A string as it is; streamed text as the
  *   pieces already read from the iterable (kept by reference until the context's first
  *   message, see ReplayableInput), then the rest of the iterable as it arrives: the fresh
  *   context gets every piece once, in order. Once a message of the context came, nothing is
@@ -112,7 +114,10 @@ export async function* synthesizeWebSocket(
         // socket: a string as it is, streamed text from its first piece (kept until now).
         const replayable = typeof request.text === 'string' || kept?.replayable === true;
         const replay = reused && fate.lost && !fate.heard && replayable;
-        if (!replay || attempt.signal.aborted) throw error;
+        if (!replay) throw error;
+        // The caller aborted as the dead socket was found (its error came first): the abort
+        // wins, with its reason; nothing is sent again.
+        if (attempt.signal.aborted) throw AbortError.isInstance(error) ? error : aborted(attempt);
       }
       reused = false;
       ({ socket } = await pool.acquire(attempt));

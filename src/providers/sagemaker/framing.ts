@@ -1,4 +1,5 @@
 import { ProtocolError } from '../../errors/index.js';
+import { argTypeError, checkAsyncIterable, checkObject, checkString } from '../../internal/arg-checks.js';
 // The modules themselves, not transport/index.js: the payload codecs load with the package entry
 // (registerSageMakerCodec), and the barrel would bring every transport's code into it.
 import { isDoneSentinel, parseJsonEvents } from '../../transport/json-events.js';
@@ -13,6 +14,8 @@ import { splitLines } from './lines.js';
  * - `'auto'`: `'jsonlines'` when the first non-blank byte is `{` or `[`, else `'sse'`.
  */
 export type MessageFraming = 'sse' | 'jsonlines' | 'auto';
+
+const FRAMINGS: readonly unknown[] = ['sse', 'jsonlines', 'auto'];
 
 /** One message of {@link jsonMessages}: a parsed JSON value, or the `[DONE]` sentinel. */
 export type JsonMessage = { kind: 'json'; event: string | undefined; value: unknown } | { kind: 'done' };
@@ -43,6 +46,9 @@ export interface JsonMessagesOptions {
  * Throws ProtocolError (retryable) for a message that is not JSON (its length is given, never
  * its text) and ProviderError for an error message (see `detectErrors`). `partialOutput` on
  * these is false: the adapter sets it from what it yielded. Breaking out closes the source.
+ * Throws TypeError at the first step, before reading anything, when `source` is not an async
+ * iterable, `options` is not an object with a string `provider`, or `framing` is not `'sse'`,
+ * `'jsonlines'` or `'auto'`.
  *
  * @param source The PayloadPart bytes.
  */
@@ -50,6 +56,19 @@ export async function* jsonMessages(
   source: AsyncIterable<Uint8Array>,
   options: JsonMessagesOptions,
 ): AsyncGenerator<JsonMessage, void, undefined> {
+  checkAsyncIterable(
+    'jsonMessages(source, options): source',
+    'an async iterable of Uint8Array (the PayloadPart bytes)',
+    source,
+  );
+  checkObject(
+    'jsonMessages(source, options): options',
+    'an object ({ provider, framing?, detectErrors? })',
+    options,
+  );
+  checkString('jsonMessages: options.provider', options.provider);
+  if (options.framing !== undefined && !FRAMINGS.includes(options.framing))
+    throw argTypeError('jsonMessages: options.framing', "'sse', 'jsonlines' or 'auto'", options.framing);
   const { provider } = options;
   const detectErrors = options.detectErrors ?? true;
   let framing = options.framing ?? 'auto';

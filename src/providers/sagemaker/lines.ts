@@ -1,4 +1,5 @@
 import { ProtocolError } from '../../errors/index.js';
+import { checkAsyncIterable, checkOptionalObject, checkString } from '../../internal/arg-checks.js';
 
 /** Options of {@link splitLines}. */
 export interface SplitLinesOptions {
@@ -25,7 +26,9 @@ const STREAM = { stream: true };
  * - A line longer than `maxLineChars` throws ProtocolError (retryable, `offset` = bytes read),
  *   however the stream is cut: a whole line within one chunk as well as one still buffered.
  * Errors of the source pass through unchanged; breaking out of the iteration closes it.
- * @throws RangeError at the first step when `maxLineChars` is not a whole number >= 1.
+ * @throws RangeError at the first step when `maxLineChars` is not a whole number >= 1; TypeError
+ *   at the first step when `source` is not an async iterable, `options` not an object, or
+ *   `provider` given but not a string.
  *
  * @param source Bytes, e.g. the PayloadPart bytes of a SageMaker response stream.
  */
@@ -33,6 +36,9 @@ export async function* splitLines(
   source: AsyncIterable<Uint8Array>,
   options: SplitLinesOptions = {},
 ): AsyncGenerator<string, void, undefined> {
+  checkAsyncIterable('splitLines(source, options?): source', 'an async iterable of Uint8Array', source);
+  checkOptionalObject('splitLines: options', 'an object ({ provider?, maxLineChars? })', options);
+  if (options.provider !== undefined) checkString('splitLines: options.provider', options.provider);
   const decoder = new TextDecoder();
   const max = options.maxLineChars ?? 8_388_608;
   if (!Number.isInteger(max) || max < 1)

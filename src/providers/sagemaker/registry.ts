@@ -1,3 +1,4 @@
+import { valueShape } from '../../internal/value-shape.js';
 import type { SageMakerCodec, SageMakerCodecOf } from './codec.js';
 import { CARTESIA_SAMPLE_RATES, cartesiaTtsCodec } from './codecs/cartesia-tts.js';
 import { jsonLinesChatCodec } from './codecs/jsonlines-chat.js';
@@ -38,12 +39,44 @@ const codecs: { [C in Capability]: Map<string, SageMakerCodecOf<C>> } = {
  * stt `'wav'`, `'raw-pcm'`. See `SageMakerChatCodec`, `SageMakerTtsCodec`, `SageMakerSttCodec`
  * for the contract and docs/providers.md for an example.
  *
- * @throws TypeError when `name` is empty or `codec.capability` is not `'chat'`, `'tts'` or `'stt'`.
+ * @throws TypeError, before anything is registered (a codec that would crash at its first call
+ *   is refused here, naming what is missing): `name` not a non-empty string, `codec` not an
+ *   object, `codec.capability` not `'chat'`, `'tts'` or `'stt'`, `encode` or `decode` not a
+ *   function, `outputFormats` (tts) or `inputFormats` (stt) not a function, or `input` given
+ *   but not a function.
  */
 export function registerSageMakerCodec(name: string, codec: SageMakerCodec): void {
   if (typeof name !== 'string' || name === '')
-    throw new TypeError('A SageMaker codec needs a non-empty name');
-  switch (codec?.capability) {
+    throw new TypeError(
+      `registerSageMakerCodec(name, codec): name must be a non-empty string, got ${name === '' ? 'an empty string' : valueShape(name)}`,
+    );
+  if (typeof codec !== 'object' || codec === null)
+    throw new TypeError(
+      `registerSageMakerCodec: SageMaker codec '${name}' must be an object ({ capability, encode, decode, ... }), got ${valueShape(codec)}`,
+    );
+  const capability: unknown = codec.capability;
+  if (capability !== 'chat' && capability !== 'tts' && capability !== 'stt')
+    throw new TypeError(
+      `registerSageMakerCodec: SageMaker codec '${name}' must have capability 'chat', 'tts' or 'stt', got ${typeof capability === 'string' ? `'${capability.slice(0, 40)}'` : valueShape(capability)}`,
+    );
+  const members = { chat: [], tts: ['outputFormats'], stt: ['inputFormats'] }[capability];
+  for (const member of ['encode', 'decode', ...members]) {
+    const value: unknown = (codec as unknown as Record<string, unknown>)[member];
+    if (typeof value !== 'function')
+      throw new TypeError(
+        `registerSageMakerCodec: SageMaker ${capability} codec '${name}' must have a function ${member}(), got ${valueShape(value)}`,
+      );
+  }
+  if (
+    capability !== 'chat' &&
+    'input' in codec &&
+    codec.input !== undefined &&
+    typeof codec.input !== 'function'
+  )
+    throw new TypeError(
+      `registerSageMakerCodec: SageMaker ${capability} codec '${name}' has input, which must be a function when given, got ${valueShape(codec.input)}`,
+    );
+  switch (codec.capability) {
     case 'chat':
       codecs.chat.set(name, codec);
       return;
@@ -53,8 +86,6 @@ export function registerSageMakerCodec(name: string, codec: SageMakerCodec): voi
     case 'stt':
       codecs.stt.set(name, codec);
       return;
-    default:
-      throw new TypeError(`SageMaker codec '${name}' must have capability 'chat', 'tts' or 'stt'`);
   }
 }
 

@@ -34,7 +34,11 @@ export type AnthropicHandlersOptions = {
  * const server = setupServer(...anthropicHandlers({ baseUrl: 'https://api.anthropic.com', provider: mock }));
  * server.listen();
  * ```
+ * @throws TypeError naming the argument when `options` is not an object, `baseUrl` is not a
+ *   string, or `provider` is given but is not a mock (and the mock factory's own for wrong mock
+ *   options).
  */
 export function anthropicHandlers(options: AnthropicHandlersOptions): HttpHandler[] {
-  return postRoutes(mockOf(options, createAnthropicMock), trimBase(options.baseUrl), ['/v1/messages']);
+  const mock = mockOf(options, createAnthropicMock, 'anthropicHandlers');
+  return postRoutes(mock, trimBase(options.baseUrl, 'anthropicHandlers: options.baseUrl'), ['/v1/messages']);
 }

@@ -1,3 +1,4 @@
+import { checkObject, checkOptionalObject, checkString } from '../../internal/arg-checks.js';
 import type { AudioEncoding, AudioFormat } from '../../types/audio.js';
 import { syntheticAudio } from '../synthetic-audio.js';
 import { voiceSampleCount } from '../synthetic-voice.js';
@@ -41,12 +42,21 @@ export const MOCK_SAMPLE_RATES: readonly number[] = [8000, 16000, 22050, 24000, 
  * ```ts
  * const expected = mockCartesiaAudio('Hi there.', { encoding: 'mulaw', sampleRate: 8000 }); // 540 ms: 4320 bytes
  * ```
+ * @throws TypeError naming the argument when `text` is not a string, `format` or `speech` not an
+ *   object; RangeError as `syntheticAudio` does.
  */
 export function mockCartesiaAudio(
   text: string,
   format: AudioFormat,
   speech: CartesiaMockSpeech = {},
 ): Uint8Array {
+  checkString('mockCartesiaAudio(text, format, speech?): text', text);
+  checkObject(
+    'mockCartesiaAudio(text, format, speech?): format',
+    'an AudioFormat ({ encoding, sampleRate })',
+    format,
+  );
+  checkOptionalObject('mockCartesiaAudio: speech', 'an object ({ msPerCharacter?, seed? })', speech);
   return syntheticAudio({
     durationMs: text.length * (speech.msPerCharacter ?? CARTESIA_MOCK_MS_PER_CHARACTER),
     format,
@@ -83,6 +93,7 @@ export interface CartesiaWordTimestamps {
  * ```ts
  * mockWordTimestamps('Hi there.', 0, 9); // { words: ['Hi', 'there.'], start: [0, 0.18], end: [0.12, 0.54] }
  * ```
+ * @throws TypeError naming the argument when `text` is not a string or `speech` not an object.
  */
 export function mockWordTimestamps(
   text: string,
@@ -90,6 +101,8 @@ export function mockWordTimestamps(
   until: number,
   speech: CartesiaMockSpeech = {},
 ): CartesiaWordTimestamps {
+  checkString('mockWordTimestamps(text, from, until, speech?): text', text);
+  checkOptionalObject('mockWordTimestamps: speech', 'an object ({ msPerCharacter?, seed? })', speech);
   const perChar = speech.msPerCharacter ?? CARTESIA_MOCK_MS_PER_CHARACTER;
   const out: CartesiaWordTimestamps = { words: [], start: [], end: [] };
   for (const match of text.matchAll(/\S+/g)) {

@@ -34,12 +34,15 @@ export type CartesiaHandlersOptions = {
  * const server = setupServer(...cartesiaHandlers({ provider: mock }));
  * server.listen();
  * ```
+ * @throws TypeError naming the argument when `options` is not an object, `baseUrl` is not a
+ *   string, or `provider` is given but is not a mock (and the mock factory's own for wrong mock
+ *   options).
  */
 export function cartesiaHandlers(
   options: CartesiaHandlersOptions = {},
 ): Array<HttpHandler | WebSocketHandler> {
-  const mock = mockOf(options, createCartesiaMock);
-  const base = trimBase(options.baseUrl ?? 'https://api.cartesia.ai');
+  const mock = mockOf(options, createCartesiaMock, 'cartesiaHandlers');
+  const base = trimBase(options.baseUrl ?? 'https://api.cartesia.ai', 'cartesiaHandlers: options.baseUrl');
   return [
     ...postRoutes(mock, base, ['/tts/bytes', '/tts/sse', '/stt']),
     ...wsRoutes(mock, base, ['/tts/websocket', '/stt/websocket']),

@@ -31,11 +31,14 @@ export type DeepgramHandlersOptions = {
  * const server = setupServer(...deepgramHandlers({ provider: mock }));
  * server.listen();
  * ```
+ * @throws TypeError naming the argument when `options` is not an object, `baseUrl` is not a
+ *   string, or `provider` is given but is not a mock (and the mock factory's own for wrong mock
+ *   options).
  */
 export function deepgramHandlers(
   options: DeepgramHandlersOptions = {},
 ): Array<HttpHandler | WebSocketHandler> {
-  const mock = mockOf(options, createDeepgramMock);
-  const base = trimBase(options.baseUrl ?? 'https://api.deepgram.com');
+  const mock = mockOf(options, createDeepgramMock, 'deepgramHandlers');
+  const base = trimBase(options.baseUrl ?? 'https://api.deepgram.com', 'deepgramHandlers: options.baseUrl');
   return [...postRoutes(mock, base, ['/v1/speak']), ...wsRoutes(mock, base, ['/v1/listen'])];
 }

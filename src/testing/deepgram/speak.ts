@@ -1,4 +1,5 @@
 import { wavHeader } from '../../audio/wav-writer.js';
+import { checkObject, checkOptionalObject, checkString } from '../../internal/arg-checks.js';
 import type { AudioFormat } from '../../types/audio.js';
 import type { BodyPlan } from '../scripted-body.js';
 import { syntheticAudio } from '../synthetic-audio.js';
@@ -40,12 +41,25 @@ const ENCODINGS: Record<string, AudioFormat['encoding']> = {
  * ```ts
  * const ulaw = mockDeepgramSpeech('Hello', { encoding: 'mulaw', sampleRate: 8000 }); // 300 ms: 2400 bytes
  * ```
+ * @throws TypeError naming the argument when `text` is not a string, `format` or `options` not
+ *   an object; RangeError as `syntheticAudio` does.
  */
 export function mockDeepgramSpeech(
   text: string,
   format: AudioFormat,
   options: DeepgramMockSpeechOptions & { speed?: number } = {},
 ): Uint8Array {
+  checkString('mockDeepgramSpeech(text, format, options?): text', text);
+  checkObject(
+    'mockDeepgramSpeech(text, format, options?): format',
+    'an AudioFormat ({ encoding, sampleRate })',
+    format,
+  );
+  checkOptionalObject(
+    'mockDeepgramSpeech: options',
+    'an object ({ msPerCharacter?, seed?, speed? })',
+    options,
+  );
   const characters = Array.from(text).length;
   const durationMs = Math.round((characters * (options.msPerCharacter ?? 60)) / (options.speed ?? 1));
   return syntheticAudio({ durationMs, format, seed: options.seed ?? 0 });

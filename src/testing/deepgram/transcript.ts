@@ -1,3 +1,5 @@
+import { checkString } from '../../internal/arg-checks.js';
+
 /**
  * The transcript the Deepgram mock's `/v1/listen` hears when none is configured.
  *
@@ -40,8 +42,10 @@ export interface DeepgramMockWord {
  * ```ts
  * deepgramMockWords('Hi. Bye', 300).map((w) => [w.word, w.startMs, w.endMs]); // [['hi', 0, 300], ['bye', 300, 600]]
  * ```
+ * @throws TypeError naming the argument when `transcript` is not a string.
  */
 export function deepgramMockWords(transcript: string, wordMs: number): DeepgramMockWord[] {
+  checkString('deepgramMockWords(transcript, wordMs): transcript', transcript);
   return transcript
     .split(/\s+/)
     .filter((token) => token !== '')

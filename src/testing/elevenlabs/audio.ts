@@ -1,3 +1,4 @@
+import { checkObject, checkOptionalObject, checkString } from '../../internal/arg-checks.js';
 import type { AudioFormat } from '../../types/audio.js';
 import { syntheticAudio } from '../synthetic-audio.js';
 
@@ -27,8 +28,16 @@ export const ELEVENLABS_MOCK_MS_PER_CHARACTER = 60;
  * ```ts
  * mockElevenLabsDurationMs('Hello ', {}); // 360
  * ```
+ * @throws TypeError naming the argument when `text` is not a string or `speech` not an object.
  */
 export function mockElevenLabsDurationMs(text: string, speech: MockElevenLabsSpeech = {}, speed = 1): number {
+  return durationOf(text, speech, speed, 'mockElevenLabsDurationMs(text, speech?, speed?)');
+}
+
+/** {@link mockElevenLabsDurationMs}, its errors naming `call`. */
+function durationOf(text: string, speech: MockElevenLabsSpeech, speed: number, call: string): number {
+  checkString(`${call}: text`, text);
+  checkOptionalObject(`${call}: speech`, 'an object ({ msPerCharacter?, seed? })', speech);
   return Math.round(
     (Array.from(text).length * (speech.msPerCharacter ?? ELEVENLABS_MOCK_MS_PER_CHARACTER)) / speed,
   );
@@ -43,6 +52,8 @@ export function mockElevenLabsDurationMs(text: string, speech: MockElevenLabsSpe
  * ```ts
  * const ulaw = mockElevenLabsAudio('Hi there.', { encoding: 'mulaw', sampleRate: 8000 }); // 540 ms: 4320 bytes
  * ```
+ * @throws TypeError naming the argument when `text` is not a string, `format` or `speech` not an
+ *   object; RangeError as `syntheticAudio` does.
  */
 export function mockElevenLabsAudio(
   text: string,
@@ -50,8 +61,10 @@ export function mockElevenLabsAudio(
   speech: MockElevenLabsSpeech = {},
   speed = 1,
 ): Uint8Array {
+  const call = 'mockElevenLabsAudio(text, format, speech?, speed?)';
+  checkObject(`${call}: format`, 'an AudioFormat ({ encoding, sampleRate })', format);
   return syntheticAudio({
-    durationMs: mockElevenLabsDurationMs(text, speech, speed),
+    durationMs: durationOf(text, speech, speed, call),
     format,
     seed: speech.seed ?? 0,
   });

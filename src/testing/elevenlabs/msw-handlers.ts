@@ -1,4 +1,5 @@
 import type { HttpHandler, WebSocketHandler } from 'msw';
+import { argTypeError } from '../../internal/arg-checks.js';
 import { mockOf, type ProviderOrOptions, postRoutes, trimBase, wsRoutes } from '../msw-routes.js';
 import type { ElevenLabsMock, ElevenLabsMockOptions } from './mock.js';
 import { createElevenLabsMock } from './mock.js';
@@ -32,10 +33,17 @@ export type ElevenLabsHandlersOptions = {
  * const server = setupServer(...elevenLabsHandlers({ provider: mock }));
  * server.listen();
  * ```
+ * @throws TypeError naming the argument when `options` is not an object, `baseUrl` is not a
+ *   string, or `provider` is given but is not a mock (and the mock factory's own for wrong mock
+ *   options).
  */
 export function elevenLabsHandlers(options: ElevenLabsHandlersOptions = {}): HttpHandler[] {
-  const base = trimBase(options.baseUrl ?? 'https://api.elevenlabs.io');
-  return postRoutes(mockOf(options, createElevenLabsMock), base, [
+  const mock = mockOf(options, createElevenLabsMock, 'elevenLabsHandlers');
+  const base = trimBase(
+    options.baseUrl ?? 'https://api.elevenlabs.io',
+    'elevenLabsHandlers: options.baseUrl',
+  );
+  return postRoutes(mock, base, [
     '/v1/text-to-speech/:voiceId',
     '/v1/text-to-speech/:voiceId/stream',
     '/v1/text-to-speech/:voiceId/stream/with-timestamps',
@@ -54,10 +62,19 @@ export function elevenLabsHandlers(options: ElevenLabsHandlersOptions = {}): Htt
  * ```ts
  * const server = setupServer(...elevenLabsHandlers({ provider: mock }), elevenLabsWebSocketHandler(mock));
  * ```
+ * @throws TypeError naming the argument when `provider` is not an ElevenLabs mock or `baseUrl`
+ *   is not a string.
  */
 export function elevenLabsWebSocketHandler(
   provider: ElevenLabsMock,
   baseUrl = 'https://api.elevenlabs.io',
 ): WebSocketHandler {
-  return wsRoutes(provider, trimBase(baseUrl), ['/v1/text-to-speech/*/stream-input'])[0]!;
+  if (typeof provider !== 'object' || provider === null || typeof provider.upgrade !== 'function')
+    throw argTypeError(
+      'elevenLabsWebSocketHandler(provider, baseUrl?): provider',
+      'an ElevenLabs mock (createElevenLabsMock())',
+      provider,
+    );
+  const base = trimBase(baseUrl, 'elevenLabsWebSocketHandler(provider, baseUrl?): baseUrl');
+  return wsRoutes(provider, base, ['/v1/text-to-speech/*/stream-input'])[0]!;
 }

@@ -1,3 +1,4 @@
+import { checkString } from '../../internal/arg-checks.js';
 import type { AudioFormat } from '../../types/audio.js';
 import type { Delay } from '../delay.js';
 import { DEFAULT_CHUNK_BYTES, type MockErrorEvent } from '../mock-script.js';
@@ -40,12 +41,21 @@ export interface StreamInputSession {
   delay: Delay;
 }
 
-/** Character alignment of `text` spread evenly over `durationMs` (whole ms), as elevenlabs-js `Alignment`. */
+/**
+ * Character alignment of `text` spread evenly over `durationMs` (whole ms), as elevenlabs-js `Alignment`.
+ * @throws TypeError naming the argument when `text` is not a string; RangeError when
+ *   `durationMs` is not a finite number >= 0.
+ */
 export function mockElevenLabsAlignment(
   text: string,
   durationMs: number,
   durationsKey: ElevenLabsAlignmentDurationsKey = 'charDurationsMs',
 ): Record<string, unknown> {
+  checkString('mockElevenLabsAlignment(text, durationMs, durationsKey?): text', text);
+  if (typeof durationMs !== 'number' || !Number.isFinite(durationMs) || durationMs < 0)
+    throw new RangeError(
+      `mockElevenLabsAlignment: durationMs must be a number of ms >= 0, got ${typeof durationMs === 'number' ? durationMs : typeof durationMs}`,
+    );
   const chars = Array.from(text);
   const step = chars.length > 0 ? durationMs / chars.length : 0;
   const starts = chars.map((_, i) => Math.round(i * step));

@@ -38,10 +38,13 @@ export type OpenAiCompatibleHandlersOptions = {
  * const server = setupServer(...openAiCompatibleHandlers({ baseUrl: 'https://llm.test/v1', provider: mock }));
  * server.listen();
  * ```
+ * @throws TypeError naming the argument when `options` is not an object, `baseUrl` is not a
+ *   string, or `provider` is given but is not a mock (and the mock factory's own for wrong mock
+ *   options).
  */
 export function openAiCompatibleHandlers(options: OpenAiCompatibleHandlersOptions): HttpHandler[] {
-  const mock = mockOf(options, createOpenAiCompatibleMock);
-  const base = trimBase(options.baseUrl);
+  const mock = mockOf(options, createOpenAiCompatibleMock, 'openAiCompatibleHandlers');
+  const base = trimBase(options.baseUrl, 'openAiCompatibleHandlers: options.baseUrl');
   return [
     ...postRoutes(mock, base, ['/chat/completions', '/audio/speech', '/audio/transcriptions']),
     ...getRoutes(mock, base, ['/models', '/models/*']),

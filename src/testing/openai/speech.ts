@@ -1,4 +1,5 @@
 import { wavHeader } from '../../audio/wav-writer.js';
+import { checkOptionalObject, checkString } from '../../internal/arg-checks.js';
 import type { MockErrorEvent } from '../mock-script.js';
 import type { BodyPlan } from '../scripted-body.js';
 import { base64, sseFrame } from '../sse.js';
@@ -33,11 +34,18 @@ export interface MockSpeechOptions {
  * ```ts
  * const expected = mockSpeechPcm('Hello'); // 300 ms at 24 kHz: 14400 bytes
  * ```
+ * @throws TypeError naming the argument when `text` is not a string or `options` not an object.
  */
 export function mockSpeechPcm(
   text: string,
   options: MockSpeechOptions & { speed?: number } = {},
 ): Uint8Array {
+  checkString('mockSpeechPcm(text, options?): text', text);
+  checkOptionalObject(
+    'mockSpeechPcm: options',
+    'an object ({ msPerCharacter?, sampleRate?, seed?, speed? })',
+    options,
+  );
   const characters = Array.from(text).length;
   const durationMs = Math.round((characters * (options.msPerCharacter ?? 60)) / (options.speed ?? 1));
   return syntheticVoiceBytes({

@@ -1,3 +1,4 @@
+import { checkObject, checkOptionalObject, checkString } from '../../internal/arg-checks.js';
 import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
 import { DEFAULT_CHAT_REPLY } from '../openai/chat.js';
 import { type MockSpeechOptions, mockSpeechPcm } from '../openai/speech.js';
@@ -28,8 +29,10 @@ export type SageMakerChatPayload = 'openai-chat' | 'tgi' | 'jsonlines';
  * ```ts
  * sageMakerChatReply('jsonlines', 'Hi there').parts; // ['{"token":{"text":"Hi "}}\n', '{"token":{"text":"there"}}\n']
  * ```
+ * @throws TypeError naming the argument when `text` is not a string.
  */
 export function sageMakerChatReply(payload: SageMakerChatPayload, text: string): SageMakerReply {
+  checkString('sageMakerChatReply(payload, text): text', text);
   const words = wordPieces(text);
   switch (payload) {
     case 'openai-chat': {
@@ -104,8 +107,14 @@ export interface SageMakerChatEndpointOptions {
  * ```ts
  * const emulator = await startSageMakerEmulator({ endpoints: { llm: sageMakerChatEndpoint({ reply: 'Booked.' }) } });
  * ```
+ * @throws TypeError naming the argument when `options` is not an object.
  */
 export function sageMakerChatEndpoint(options: SageMakerChatEndpointOptions = {}): SageMakerEndpoint {
+  checkOptionalObject(
+    'sageMakerChatEndpoint(options?): options',
+    'an object ({ payload?, reply?, script? })',
+    options,
+  );
   const payload = options.payload ?? 'openai-chat';
   return {
     reply: (context) =>
@@ -166,8 +175,10 @@ function ttsRequest(json: unknown): {
  * ```ts
  * const sonic = sageMakerTtsEndpoint({ payload: 'cartesia' });
  * ```
+ * @throws TypeError naming the argument when `options` is not an object.
  */
 export function sageMakerTtsEndpoint(options: SageMakerTtsEndpointOptions): SageMakerEndpoint {
+  checkObject('sageMakerTtsEndpoint(options): options', 'an object ({ payload, speech?, script? })', options);
   const scripts = options.script;
   return {
     reply: (context) => {
@@ -219,8 +230,14 @@ export interface SageMakerSttEndpointOptions {
  * ```ts
  * const whisper = sageMakerSttEndpoint({ transcript: 'Table for two.', partials: true });
  * ```
+ * @throws TypeError naming the argument when `options` is not an object.
  */
 export function sageMakerSttEndpoint(options: SageMakerSttEndpointOptions = {}): SageMakerEndpoint {
+  checkOptionalObject(
+    'sageMakerSttEndpoint(options?): options',
+    'an object ({ transcript?, partials?, script? })',
+    options,
+  );
   return {
     reply: (context) => {
       const text = resolvePerCall(options.transcript, context) ?? DEFAULT_TRANSCRIPT;

@@ -1,3 +1,5 @@
+import { checkObject, checkString } from '../../internal/arg-checks.js';
+
 /**
  * The SageMaker Runtime error type the emulator names in `x-amzn-errortype` for an HTTP
  * status (SageMaker Runtime API reference; aws-sdk-js-v3): 400 `ValidationError`, 401
@@ -30,6 +32,8 @@ export function sageMakerErrorType(status: number): string {
  * `x-amzn-errortype: <type>` (the SDK reads the type from this header first), a request id,
  * and a JSON body `{"message": ...}`; a `ModelError` also carries `OriginalStatusCode` and
  * `OriginalMessage`. `body` replaces the JSON body when given (a string is sent as it is).
+ * @throws TypeError naming the argument when `type` or `message` is not a string, `options` is
+ *   not an object or its `requestId` not a string.
  */
 export function sageMakerErrorResponse(
   status: number,
@@ -37,6 +41,11 @@ export function sageMakerErrorResponse(
   message: string,
   options: { body?: unknown; retryAfter?: string; requestId: string },
 ): Response {
+  const call = 'sageMakerErrorResponse(status, type, message, options)';
+  checkString(`${call}: type`, type);
+  checkString(`${call}: message`, message);
+  checkObject(`${call}: options`, 'an object ({ requestId, body?, retryAfter? })', options);
+  checkString(`${call}: options.requestId`, options.requestId);
   let text: string;
   if (options.body !== undefined) {
     text = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);

@@ -35,9 +35,13 @@ export type SageMakerHandlersOptions = {
  *   endpoints: { llm: sageMakerChatEndpoint() },
  * }));
  * ```
+ * @throws TypeError naming the argument when `options` is not an object, `endpointUrl` is not a
+ *   string, or `provider` is given but is not a mock (and the mock factory's own for wrong mock
+ *   options).
  */
 export function sageMakerHandlers(options: SageMakerHandlersOptions): HttpHandler[] {
-  return postRoutes(mockOf(options, createSageMakerMock), trimBase(options.endpointUrl), [
+  const mock = mockOf(options, createSageMakerMock, 'sageMakerHandlers', 'endpointUrl');
+  return postRoutes(mock, trimBase(options.endpointUrl, 'sageMakerHandlers: options.endpointUrl'), [
     '/endpoints/:name/invocations-response-stream',
     '/endpoints/:name/invocations',
   ]);

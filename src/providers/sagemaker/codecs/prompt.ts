@@ -1,3 +1,5 @@
+import { argTypeError, checkObject, checkString } from '../../../internal/arg-checks.js';
+import { valueShape } from '../../../internal/value-shape.js';
 import type { ChatMessage } from '../../../types/chat.js';
 
 /**
@@ -12,9 +14,25 @@ import type { ChatMessage } from '../../../types/chat.js';
  * ```ts
  * renderPrompt([{ role: 'user', content: 'Hi' }]); // 'User: Hi\n\nAssistant:'
  * ```
+ * @throws TypeError naming the argument when `messages` is not an array, or naming the
+ *   message (`messages[2]`) when one is not an object with a `role` of `system`, `user`,
+ *   `assistant` or `tool` and a string `content`.
  */
 export function renderPrompt(messages: readonly ChatMessage[]): string {
-  const lines = messages.map((message) => `${ROLE[message.role]}: ${message.content}`);
+  if (!Array.isArray(messages))
+    throw argTypeError('renderPrompt(messages): messages', 'an array of ChatMessage', messages);
+  messages.forEach((message: unknown, i) => {
+    checkObject(`renderPrompt: messages[${i}]`, 'a ChatMessage ({ role, content })', message);
+    const { role, content } = message as { role?: unknown; content?: unknown };
+    if (typeof role !== 'string' || !Object.hasOwn(ROLE, role))
+      throw new TypeError(
+        `renderPrompt: messages[${i}].role must be 'system', 'user', 'assistant' or 'tool', got ${typeof role === 'string' ? `'${role.slice(0, 40)}'` : valueShape(role)}`,
+      );
+    checkString(`renderPrompt: messages[${i}].content`, content);
+  });
+  const lines = (messages as readonly ChatMessage[]).map(
+    (message) => `${ROLE[message.role]}: ${message.content}`,
+  );
   lines.push('Assistant:');
   return lines.join('\n\n');
 }
