@@ -39,7 +39,7 @@ export function timelineTable(turns: TurnResult[], numbers: number[] = turns.map
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   const line = (cells: string[]) => cells.map((x, c) => x.padEnd(widths[c]!)).join('  ');
   return [
-    "ms from end of speech; own = voxroute's share of it; a! = a failed, then the next served; a!>b = b took over and served the rest",
+    "ms from end of speech; own = voxroute's share of it; a!>b = a failed, then b served; a!>b>a = b stood in for what a failed, then a served the rest",
     line(header),
     ...rows.map(line),
   ].join('\n');

@@ -107,17 +107,35 @@ export function redactText(
 function redactEncoded(text: string, secrets: readonly string[], names: ReadonlySet<string>): string {
   const forms = prepare(secrets);
   text = redactPrepared(text, forms);
-  // Folded once, and again only after a change: `folded` has the same indices as `text`.
+  // The echoed starts of every form are found on the same text and redacted together, so that
+  // where two forms match one echo (a key with `/` and its URL-encoded form, whose start matches
+  // only up to the `/`), the longer match wins: redacting the shorter first would leave the
+  // rest of the echo (`/K7MDEN`) in the text, out of reach of the longer form.
   let folded = foldCase(text);
-  for (const [i, key] of forms.folded.entries()) {
-    const next = redactStarts(text, folded, key, forms.words[i]!, names);
-    if (next !== text) {
-      text = next;
-      folded = foldCase(text);
-    }
+  const spans: Array<[number, number]> = [];
+  for (const [i, key] of forms.folded.entries()) startSpans(text, folded, key, forms.words[i]!, names, spans);
+  if (spans.length > 0) {
+    text = redactSpans(text, spans);
+    folded = foldCase(text);
   }
   forms.pieces ??= pieceIndex(forms.folded, secrets.map(wordSpans));
   return redactPieces(text, folded, forms.pieces, REDACTED_TEXT, names);
+}
+
+/** `text` with the union of `spans` (`[start, end)` pairs, any order, may overlap) each replaced by `[redacted]`. */
+function redactSpans(text: string, spans: Array<[number, number]>): string {
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let out = '';
+  let from = 0;
+  let i = 0;
+  while (i < spans.length) {
+    const start = spans[i]![0];
+    let end = spans[i]![1];
+    for (i++; i < spans.length && spans[i]![0] <= end; i++) end = Math.max(end, spans[i]![1]);
+    out += `${text.slice(from, start)}${REDACTED_TEXT}`;
+    from = end;
+  }
+  return out + text.slice(from);
 }
 
 /** A list of forms (from secretForms) prepared for matching, once per list. */
@@ -158,21 +176,21 @@ const END_CHAR = /[A-Za-z0-9_\-+/=.~]/;
 const MASK_RUN = /[*\u2022]+[*\u2022xX]*|[xX]{3,}[*\u2022xX]*/y;
 
 /**
- * `text` with every start of a secret (`key`, case-folded; its leading word `word` characters
- * long, see leadingWord) that a server echoed cut or masked redacted (see {@link redactText}).
- * Matched in any letter case: `folded` is `text` case-folded (see foldCase), with the same indices.
+ * Adds to `spans` where each start of a secret (`key`, case-folded; its leading word `word`
+ * characters long, see leadingWord) that a server echoed cut or masked stands in `text`
+ * (`[start, end)`, to be redacted: see {@link redactText}). Matched in any letter case: `folded`
+ * is `text` case-folded (see foldCase), with the same indices.
  */
-function redactStarts(
+function startSpans(
   text: string,
   folded: string,
   key: string,
   word: number,
   names: ReadonlySet<string>,
-): string {
-  if (key.length <= MIN_SECRET_PREFIX) return text;
+  spans: Array<[number, number]>,
+): void {
+  if (key.length <= MIN_SECRET_PREFIX) return;
   const head = key.slice(0, MIN_MASKED_START);
-  let out = '';
-  let from = 0;
   let at = folded.indexOf(head);
   while (at !== -1) {
     let n = head.length;
@@ -182,11 +200,9 @@ function redactStarts(
       at = folded.indexOf(head, at + 1);
       continue;
     }
-    out += `${text.slice(from, at)}${REDACTED_TEXT}`;
-    from = end;
+    spans.push([at, end]);
     at = folded.indexOf(head, end);
   }
-  return from === 0 ? text : out + text.slice(from);
 }
 
 /**

@@ -40,7 +40,7 @@ export function ttsRequestProblem(request: TtsRequest): RequestError | undefined
     (typeof request.text !== 'string' && !isAsyncIterable(request.text)
       ? new RequestError(
           'text',
-          `expected a string or an AsyncIterable<string>, got ${describe(request.text)}`,
+          `expected a string or an AsyncIterable<string>, got ${describeStream(request.text, 'text')}`,
         )
       : undefined) ??
     (typeof request.text === 'string' && request.text.length > MAX_TTS_TEXT_LENGTH
@@ -67,7 +67,7 @@ export function sttRequestProblem(request: SttRequest): RequestError | undefined
     (!isAsyncIterable(request.audio)
       ? new RequestError(
           'audio',
-          `expected an AsyncIterable of Uint8Array or AudioChunk, got ${describe(request.audio)}`,
+          `expected an AsyncIterable of Uint8Array or AudioChunk, got ${describeStream(request.audio, 'audio')}`,
         )
       : undefined) ??
     (request.format === undefined
@@ -370,6 +370,28 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
 }
 
 /** A short description of a value for a message: its type and, for short primitives, the value. */
+/**
+ * {@link describe} for a field that takes an async iterable (`audio` or `text`), with how to pass
+ * what was given when it is a whole buffer (named by its class: `a Buffer`) or a sync iterable (an
+ * array of chunks); never its content.
+ */
+function describeStream(value: unknown, field: 'audio' | 'text'): string {
+  if (ArrayBuffer.isView(value)) {
+    const name = value.constructor?.name || 'typed array';
+    const shape = `${/^[AEIO]/.test(name) ? 'an' : 'a'} ${name}`;
+    return field === 'audio'
+      ? `${shape} (the whole audio at once: pass an async iterable of its chunks, such as (async function* () { yield audio; })())`
+      : `${shape} (bytes, not text: decode them to a string)`;
+  }
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function'
+  )
+    return `${describe(value)} (a sync iterable: pass an async iterable, such as (async function* () { yield* chunks; })())`;
+  return describe(value);
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return value.length === 0 ? 'an empty array' : 'an array';

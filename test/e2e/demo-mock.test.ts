@@ -46,6 +46,10 @@ describe('the demo conversation (npm run demo) on the testing kit mocks', () => 
     }
     const table = timelineTable(demo.turns.map((t) => t.result)).split('\n');
     expect(table).toHaveLength(2 + SCRIPT.length);
+    // The legend names the cells the stage columns hold (above), and no other.
+    expect(table[0]).toBe(
+      "ms from end of speech; own = voxroute's share of it; a!>b = a failed, then b served; a!>b>a = b stood in for what a failed, then a served the rest",
+    );
     expect(table[1]!.trim().split(/\s+/)).toEqual([
       'turn',
       'final',

@@ -55,7 +55,8 @@ interface CutTool {
  * - `message_start`: input token count (`message.usage.input_tokens`);
  * - `content_block_start`: opens block `index` (`text`, `tool_use`; other types such as
  *   `thinking` are read and ignored); a text block's non-empty initial `text` is a text-delta;
- * - `content_block_delta`: `text_delta` -> a `text-delta` (empty ones dropped); `input_json_delta`
+ * - `content_block_delta`: `text_delta` -> a `text-delta` (empty ones dropped; one for a block
+ *   that is not an open text block is a ProtocolError); `input_json_delta`
  *   -> `partial_json` appended to its tool block; other delta types (`thinking_delta`,
  *   `signature_delta`, `citations_delta`) ignored;
  * - `content_block_stop`: a tool block becomes one `tool-call` (`arguments` = the joined
@@ -90,7 +91,8 @@ export class MessageStreamAssembler {
   /**
    * Events for one stream event (its JSON data), in order. Throws ProtocolError (retryable,
    * `partialOutput` = `hadOutput`) for an event that does not fit its schema, a `tool_use`
-   * block without id or name, an `input_json_delta` for a block that is not a tool block, or
+   * block without id or name, a `text_delta` for a block that is not an open text block, an
+   * `input_json_delta` for a block that is not a tool block, or
    * a tool block whose input is not one JSON object when the reply was not cut by the token limit.
    */
   push(data: { type: string; [field: string]: unknown }): ChatEvent[] {
@@ -174,7 +176,13 @@ export class MessageStreamAssembler {
 
   private delta(event: ContentBlockDelta): ChatEvent[] {
     const { delta } = event;
-    if (delta.type === 'text_delta') return this.text(delta.text);
+    if (delta.type === 'text_delta') {
+      // Text belongs to an open text block: a delta for a block never started, or for a tool
+      // block, is not part of the reply (a gateway that merged or dropped events).
+      if (this.blocks.get(event.index)?.kind !== 'text')
+        throw this.error(`text_delta for block ${event.index}, not an open text block`);
+      return this.text(delta.text);
+    }
     if (delta.type === 'input_json_delta') {
       const block = this.blocks.get(event.index);
       if (block?.kind !== 'tool')
