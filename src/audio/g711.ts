@@ -11,6 +11,11 @@ import { requirePackage } from '../internal/require-package.js';
  * - mu-law decodes to +-32124 at most; 0xFF and 0x7F both decode to 0; 0x00 is -32124.
  * - A-law decodes to +-32256 at most; it has no zero: 0xD5 is +8 and 0x55 is -8.
  * - Encoding saturates: 32767 -> 0x80 (mu-law), -32768 -> 0x00 (mu-law).
+ * - Encoding is bit-exact with ITU-T G.191's reference encoders (`ulaw_compress`,
+ *   `alaw_compress` in its g711.c) on all 65,536 inputs: G.191 takes a negative sample's
+ *   magnitude as its one's complement (`~x`, i.e. -x - 1) while the package takes -x, which puts
+ *   127 negative inputs per law that sit exactly on a decision level one code off
+ *   (A-law -31744: G.191 0x2B). {@link toG191Magnitude} moves such a sample by one first.
  */
 
 /** The mu-law code of silence (0, positive zero): 0xFF. A 0x00 byte is full-scale negative. */
@@ -39,9 +44,18 @@ function pickCodecs(mod: unknown): Codecs {
  */
 const codecs = lazy(() => pickCodecs(requirePackage<unknown>('alawmulaw')));
 
-/** mu-law code (0..255) of a signed 16-bit sample (-32768..32767). */
+/**
+ * The sample whose magnitude, as the package takes it (-x), is G.191's magnitude of `sample`
+ * (~x = -x - 1): a negative sample moves one step towards zero; -1 stays (G.191 codes it as the
+ * smallest negative level, as the package does).
+ */
+function toG191Magnitude(sample: number): number {
+  return sample < -1 ? sample + 1 : sample;
+}
+
+/** mu-law code (0..255) of a signed 16-bit sample (-32768..32767), as ITU-T G.191 encodes it. */
 export function mulawEncodeSample(sample: number): number {
-  return codecs().mulaw.encodeSample(sample) & 0xff;
+  return codecs().mulaw.encodeSample(toG191Magnitude(sample)) & 0xff;
 }
 
 /** Signed 16-bit value of a mu-law code (0..255): -32124..32124. */
@@ -49,9 +63,9 @@ export function mulawDecodeSample(code: number): number {
   return codecs().mulaw.decodeSample(code & 0xff) | 0;
 }
 
-/** A-law code (0..255) of a signed 16-bit sample (-32768..32767). */
+/** A-law code (0..255) of a signed 16-bit sample (-32768..32767), as ITU-T G.191 encodes it. */
 export function alawEncodeSample(sample: number): number {
-  return codecs().alaw.encodeSample(sample) & 0xff;
+  return codecs().alaw.encodeSample(toG191Magnitude(sample)) & 0xff;
 }
 
 /** Signed 16-bit value of an A-law code (0..255): -32256..32256, never 0. */

@@ -118,3 +118,51 @@ describe('silence', () => {
     expect(silence(withChannels(1), 10).byteLength).toBe(480);
   });
 });
+
+/**
+ * ITU-T G.191's reference encoders (`ulaw_compress`, `alaw_compress` in its g711.c), written
+ * from the algorithm: a negative sample's magnitude is its one's complement (~x = -x - 1).
+ */
+function g191MulawEncode(x: number): number {
+  const absno = Math.min((x < 0 ? ~x >> 2 : x >> 2) + 33, 0x1fff);
+  let segment = 1;
+  for (let i = absno >> 6; i !== 0; i >>= 1) segment++;
+  const code = ((8 - segment) << 4) | (15 - ((absno >> segment) & 0x0f));
+  return x >= 0 ? code | 0x80 : code;
+}
+
+function g191AlawEncode(x: number): number {
+  let ix = x < 0 ? ~x >> 4 : x >> 4;
+  if (ix > 15) {
+    let exponent = 1;
+    while (ix > 31) {
+      ix >>= 1;
+      exponent++;
+    }
+    ix = ix - 16 + (exponent << 4);
+  }
+  return (x >= 0 ? ix | 0x80 : ix) ^ 0x55;
+}
+
+describe('G.711 encoding, bit-exact with ITU-T G.191', () => {
+  const inputs = Array.from({ length: 65536 }, (_, i) => i - 32768);
+
+  it('g711-decision-level: mu-law codes all 65,536 inputs as G.191 does (a negative sample on a decision level included)', () => {
+    expect(inputs.filter((x) => mulawEncodeSample(x) !== g191MulawEncode(x))).toEqual([]);
+    expect([-31612, -1, 0, -32768, 32767].map(mulawEncodeSample)).toEqual([0x01, 0x7f, 0xff, 0x00, 0x80]);
+  });
+
+  it('g711-decision-level: A-law codes all 65,536 inputs as G.191 does (a negative sample on a decision level included)', () => {
+    expect(inputs.filter((x) => alawEncodeSample(x) !== g191AlawEncode(x))).toEqual([]);
+    expect([-31744, -1, 0, -32768, 32767].map(alawEncodeSample)).toEqual([0x2b, 0x55, 0xd5, 0x2a, 0xaa]);
+  });
+
+  it('g711-decision-level: the byte codec (its 64 KiB table) gives the same codes as G.191', () => {
+    const pcm = new Uint8Array(65536 * 2);
+    const view = new DataView(pcm.buffer);
+    inputs.forEach((x, i) => view.setInt16(i * 2, x, true));
+    const s16: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 8000 };
+    const mu = encodeFromFloat32(decodeToFloat32(pcm, s16.encoding), 'mulaw');
+    expect(Array.from(mu)).toEqual(inputs.map(g191MulawEncode));
+  });
+});

@@ -139,7 +139,7 @@ describe('Cartesia mock TTS WebSocket: exact frames for a token stream', () => {
       2,
     );
     expect(frames.length).toBe(106);
-    expect(sha256(frames)).toBe('96778df50df007dc1d517e50828f614b853d163bc157f88ff8a81d831c3dda35');
+    expect(sha256(frames)).toBe('d57c6a87203fdeb03bf2f2d97a0dce32ff5555b64619807dec96a4f3511c7141');
     const mulaw = mockCartesiaAudio(TEXT, { encoding: 'mulaw', sampleRate: 8000 }, speech);
     const late = mockCartesiaAudio('late audio', { encoding: 'mulaw', sampleRate: 8000 }, speech);
     expect(audioOf(frames, 'a').equals(Buffer.concat([mulaw, late]))).toBe(true);
