@@ -43,9 +43,12 @@ export function synthesizeBytes(
     try {
       const contentType = response.headers['content-type'] ?? '';
       if (rawAudioKind(contentType) === 'other') {
-        throw new ProtocolError(`/tts/bytes answered with Content-Type '${contentType}', not audio`, {
-          provider,
-        });
+        throw new ProtocolError(
+          `/tts/bytes answered with Content-Type '${contentType}', not the raw audio or WAV asked for`,
+          {
+            provider,
+          },
+        );
       }
       return await sniffedBodyAudio(provider, response, request.format);
     } catch (error) {

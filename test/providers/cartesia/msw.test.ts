@@ -81,7 +81,7 @@ describe('Cartesia adapter through msw (HTTP, fetch transport)', () => {
     expect(items).toEqual([]);
     expect(ProtocolError.isInstance(error)).toBe(true);
     expect((error as ProtocolError).message).toBe(
-      "/tts/bytes answered with Content-Type 'audio/mpeg', not audio",
+      "/tts/bytes answered with Content-Type 'audio/mpeg', not the raw audio or WAV asked for",
     );
   });
 
