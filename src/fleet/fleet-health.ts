@@ -31,9 +31,10 @@ export interface FleetEvent {
 /** `router.stats().fleet`, when the config has a `health` section. */
 export interface FleetStats {
   /**
-   * `'connecting'` until the store answers, then `'ready'`; `'down'` after a ready store was
-   * lost; `'unavailable'` when it could not be reached or ioredis is missing (shared health is
-   * then off); `'closed'` after `router.close()`.
+   * `'connecting'` until the store first answers (for as long as it cannot be reached or
+   * refuses the password: the client keeps reconnecting, and `lastError` says why), then
+   * `'ready'`; `'down'` after a ready store was lost; `'unavailable'` when ioredis is missing
+   * (shared health is then off for the router's life); `'closed'` after `router.close()`.
    */
   state: FleetState;
   /** Breaker messages published. */
