@@ -72,6 +72,13 @@ export interface FleetHealthDeps {
    * logger, a process warning (code `VOXROUTE_FLEET_HEALTH_OFF`) says it, once per process.
    */
   logger?: Logger | undefined;
+  /**
+   * Whether this router's config has `provider` with `capability`. The fleet's messages name
+   * providers by their config names, and a peer may serve more: a peer's breaker opening or
+   * latency summary for a pair this router lacks is ignored (no breaker, no event, no tracker
+   * entry for it). Default: every pair is taken.
+   */
+  serves?: (provider: string, capability: Capability) => boolean;
   /** Unix epoch ms. Default `Date.now`. */
   wallNow?: () => number;
   connect?: (url: string) => Promise<FleetConnections>;
@@ -328,6 +335,7 @@ export class FleetHealth {
   }
 
   #applyOpen(m: Extract<BreakerMessage, { t: 'open' }>): void {
+    if (this.#d.serves && !this.#d.serves(m.p, m.c)) return;
     const now = this.#d.clock.now();
     const until = now + (m.u - this.#wallNow());
     if (until <= now) return;
@@ -422,7 +430,9 @@ export class FleetHealth {
       const wall = this.#wallNow();
       for (const [k, text] of Object.entries(all)) {
         const s = decodeLatencySummary(text);
-        if (!s || wall - s.at > SUMMARY_MAX_AGE_MS || k.split('\u0000').length !== 3) continue;
+        const [provider, capability, ...model] = k.split('\u0000');
+        if (!s || wall - s.at > SUMMARY_MAX_AGE_MS || model.length !== 1) continue;
+        if (this.#d.serves && !this.#d.serves(provider!, capability as Capability)) continue;
         // Local measurements stay authoritative: only a key never tried here is seeded.
         if (this.#d.tracker.lastTriedAt(k) !== undefined) continue;
         this.#d.tracker.recordSuccess(k, s.ewma, now, { coldStart: true });
