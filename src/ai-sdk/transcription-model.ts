@@ -4,7 +4,7 @@ import type {
   TranscriptionModelV4Result,
 } from '@ai-sdk/provider';
 import type { AudioFormat, TranscriptEvent } from 'voxroute';
-import { durationMs, RequestError, readWav } from 'voxroute';
+import { durationMs, ProtocolError, RequestError, readWav } from 'voxroute';
 import { isWavHeader } from '../audio/wav-sniff.js';
 import { formatOption, stringOption, voxrouteOptions } from './provider-options.js';
 import { RouteModel } from './route-model.js';
@@ -24,7 +24,8 @@ export interface VoxrouteTranscriptionOptions {
  * `providerOptions.voxroute.language` (BCP 47) passes through. The result's `text` joins the
  * final transcripts with spaces; each final is a segment (seconds from the audio's start).
  *
- * @throws RequestError for audio that is neither WAV nor described by provider options,
+ * @throws RequestError (field `audio`) for audio that is neither WAV nor described by provider
+ *   options, or a WAV file voxroute cannot read (stereo, 8-bit, a cut header: not ProtocolError),
  *   before any provider is contacted; the router's errors after it fell back across the route.
  */
 export class VoxrouteTranscriptionModel
@@ -103,20 +104,29 @@ async function decodeAudio(
   mediaType: string,
 ): Promise<{ format: AudioFormat; data: Uint8Array }> {
   if (isWavHeader(bytes)) {
-    const wav = readWav(
-      (async function* () {
-        yield bytes;
-      })(),
-    );
-    const format = await wav.format;
-    const parts: Uint8Array[] = [];
-    for await (const part of wav.data) parts.push(part);
-    return { format, data: parts.length === 1 ? parts[0]! : Buffer.concat(parts) };
+    try {
+      const wav = readWav(
+        (async function* () {
+          yield bytes;
+        })(),
+      );
+      const format = await wav.format;
+      const parts: Uint8Array[] = [];
+      for await (const part of wav.data) parts.push(part);
+      return { format, data: parts.length === 1 ? parts[0]! : Buffer.concat(parts) };
+    } catch (error) {
+      // The caller's file, not a provider's frame: a RequestError, not readWav's ProtocolError.
+      if (!ProtocolError.isInstance(error)) throw error;
+      throw new RequestError('audio', `a WAV file voxroute cannot read: ${error.message}`, { cause: error });
+    }
   }
   if (vox.sampleRate === undefined) {
+    // The AI SDK labels bytes it cannot identify 'audio/wav': name the media type only when it says more.
+    const given =
+      mediaType && mediaType !== 'audio/wav' ? ` (media type ${mediaType})` : ' (no RIFF/WAVE header)';
     throw new RequestError(
       'audio',
-      `not a WAV file (media type ${mediaType}): send WAV, or raw samples with providerOptions.voxroute.sampleRate (and encoding)`,
+      `not a WAV file${given}: send WAV, or raw samples with providerOptions.voxroute.sampleRate (and encoding)`,
     );
   }
   return { format: formatOption(vox, { encoding: 'pcm_s16le' }), data: bytes };

@@ -80,8 +80,10 @@ export async function openRouter(
   return router;
 }
 
-/** A one-line summary of a finished call for stderr: provider, TTFC, attempts. */
+/** A one-line summary of a finished call for stderr: provider, TTFC, attempts (or that no provider was called). */
 export function describeResult(result: RouteResult): string {
+  // A call with nothing to send (a WAV file whose data chunk holds no whole sample) asks no provider.
+  if (result.attempts.length === 0) return 'no provider called: there was nothing to send';
   const failed = result.attempts.filter((a) => a.outcome !== 'success').map((a) => a.provider);
   const fallback = failed.length ? ` after ${failed.join(', ')} failed` : '';
   return `via ${result.provider}${fallback}, first chunk in ${Math.round(result.timeToFirstChunkMs)} ms`;

@@ -1,6 +1,7 @@
 import { checkHttpUrl, MAX_TIMER_MS } from '../config-fields/fields.js';
 import { caseDuplicateHeaders, headerNameProblem } from '../config-fields/header-names.js';
 import { checkSecretText, EnvSecretRef, secretTextProblem } from '../config-fields/secret.js';
+import type { ConfigIssue } from '../errors/config-error.js';
 import { isLanguageTag, isMultilingualTag } from '../internal/language-tag.js';
 import {
   ANTHROPIC_DEFAULT_BASE_URL,
@@ -16,7 +17,7 @@ import { sseResponseFormatIssues } from '../providers/openai/sse-response-format
 import { openaiTtsWireIssues } from '../providers/openai/wire-fixed.js';
 import { CAPABILITIES } from './capability.js';
 import { checkConfigReferences } from './cross-checks.js';
-import { DEFAULT_HEALTH_KEY_PREFIX } from './health.js';
+import { checkHealthUrl, DEFAULT_HEALTH_KEY_PREFIX } from './health.js';
 import type { ParsedConfig } from './resolve.js';
 
 /**
@@ -329,7 +330,13 @@ function parseTop(input: unknown): ParsedConfig {
     need(health.store === 'redis' && 'url' in health);
     const keyPrefix = 'keyPrefix' in health ? str(health.keyPrefix) : DEFAULT_HEALTH_KEY_PREFIX;
     need(keyPrefix.length <= 64);
-    return { store: 'redis', url: secret(health.url), keyPrefix };
+    const url = secret(health.url);
+    if (typeof url === 'string') {
+      const issues: ConfigIssue[] = [];
+      checkHealthUrl(url, issues);
+      need(issues.length === 0);
+    }
+    return { store: 'redis', url, keyPrefix };
   });
   let referencesOk = true;
   checkConfigReferences(out, {

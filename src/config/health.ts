@@ -25,7 +25,14 @@ export const healthSchema = lazySchema((z) =>
        */
       url: secretSchema(
         'URL of the Redis server, redis://[:password@]host[:port][/db] or rediss:// for TLS; a string or { env: "NAME" }.',
-      ),
+      ).superRefine((url, ctx) => {
+        // A literal URL is checked with the rest of the config, so its issue is listed with the
+        // others; one read from { env } is checked once read (resolveConfig).
+        if (typeof url !== 'string') return;
+        const issues: ConfigIssue[] = [];
+        checkHealthUrl(url, issues);
+        for (const issue of issues) ctx.addIssue({ code: 'custom', message: issue.message });
+      }),
       /** Prefix of every key and pub/sub channel voxroute writes. Default "voxroute:". */
       keyPrefix: z
         .string()

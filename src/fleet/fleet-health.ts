@@ -31,9 +31,10 @@ export interface FleetEvent {
 /** `router.stats().fleet`, when the config has a `health` section. */
 export interface FleetStats {
   /**
-   * `'connecting'` until the store answers, then `'ready'`; `'down'` after a ready store was
-   * lost; `'unavailable'` when it could not be reached or ioredis is missing (shared health is
-   * then off); `'closed'` after `router.close()`.
+   * `'connecting'` until the store first answers (for as long as it cannot be reached or
+   * refuses the password: the client keeps reconnecting, and `lastError` says why), then
+   * `'ready'`; `'down'` after a ready store was lost; `'unavailable'` when ioredis is missing
+   * (shared health is then off for the router's life); `'closed'` after `router.close()`.
    */
   state: FleetState;
   /** Breaker messages published. */
@@ -71,6 +72,13 @@ export interface FleetHealthDeps {
    * logger, a process warning (code `VOXROUTE_FLEET_HEALTH_OFF`) says it, once per process.
    */
   logger?: Logger | undefined;
+  /**
+   * Whether this router's config has `provider` with `capability`. The fleet's messages name
+   * providers by their config names, and a peer may serve more: a peer's breaker opening or
+   * latency summary for a pair this router lacks is ignored (no breaker, no event, no tracker
+   * entry for it). Default: every pair is taken.
+   */
+  serves?: (provider: string, capability: Capability) => boolean;
   /** Unix epoch ms. Default `Date.now`. */
   wallNow?: () => number;
   connect?: (url: string) => Promise<FleetConnections>;
@@ -327,6 +335,7 @@ export class FleetHealth {
   }
 
   #applyOpen(m: Extract<BreakerMessage, { t: 'open' }>): void {
+    if (this.#d.serves && !this.#d.serves(m.p, m.c)) return;
     const now = this.#d.clock.now();
     const until = now + (m.u - this.#wallNow());
     if (until <= now) return;
@@ -421,7 +430,9 @@ export class FleetHealth {
       const wall = this.#wallNow();
       for (const [k, text] of Object.entries(all)) {
         const s = decodeLatencySummary(text);
-        if (!s || wall - s.at > SUMMARY_MAX_AGE_MS || k.split('\u0000').length !== 3) continue;
+        const [provider, capability, ...model] = k.split('\u0000');
+        if (!s || wall - s.at > SUMMARY_MAX_AGE_MS || model.length !== 1) continue;
+        if (this.#d.serves && !this.#d.serves(provider!, capability as Capability)) continue;
         // Local measurements stay authoritative: only a key never tried here is seeded.
         if (this.#d.tracker.lastTriedAt(k) !== undefined) continue;
         this.#d.tracker.recordSuccess(k, s.ewma, now, { coldStart: true });

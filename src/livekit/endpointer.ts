@@ -4,7 +4,7 @@
  * per utterance) transcribes only once its audio ends.
  */
 export interface EndpointingOptions {
-  /** A frame is speech when its RMS level is above this, in dBFS. Default: -45. */
+  /** A frame is speech when its RMS level is above this, in dBFS, below 0 (full scale). Default: -45. */
   thresholdDb?: number;
   /** Silence (frames at or below the threshold) that ends an utterance, in ms of audio. Default: 500. */
   silenceMs?: number;
@@ -44,7 +44,7 @@ export class Endpointer {
   #silentSamples = 0;
   #utteranceSamples = 0;
 
-  /** @throws RangeError for a non-finite threshold or a negative or non-finite duration. */
+  /** @throws RangeError for a threshold that is not a finite level below 0 dBFS, or a negative or non-finite duration. */
   constructor(sampleRate: number, options: EndpointingOptions = {}) {
     this.#options = { ...DEFAULT_ENDPOINTING, ...definedOnly(options) };
     for (const key of ['silenceMs', 'prerollMs', 'maxUtteranceMs'] as const) {
@@ -52,9 +52,12 @@ export class Endpointer {
       if (!Number.isFinite(v) || v < 0)
         throw new RangeError(`endpointing.${key} must be a finite number of ms >= 0, got ${v}`);
     }
-    if (!Number.isFinite(this.#options.thresholdDb)) {
+    // 0 dBFS is full scale: no frame is louder than a threshold at or above it, so no utterance
+    // would ever start and the STT would never transcribe anything.
+    const threshold = this.#options.thresholdDb;
+    if (!Number.isFinite(threshold) || threshold >= 0) {
       throw new RangeError(
-        `endpointing.thresholdDb must be a finite dBFS level, got ${this.#options.thresholdDb}`,
+        `endpointing.thresholdDb must be a finite dBFS level below 0 (full scale; default -45), got ${threshold}`,
       );
     }
     this.#sampleRate = sampleRate;

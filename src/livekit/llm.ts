@@ -2,6 +2,7 @@ import { type APIConnectOptions, DEFAULT_API_CONNECT_OPTIONS, llm, shortuuid } f
 import type { ChatMessage, ChatTool, Router } from 'voxroute';
 import { toChatMessages, toChatTools } from './chat-context.js';
 import { toAPIError } from './errors.js';
+import { checkPluginArgs } from './plugin-args.js';
 
 /** Options of {@link LLM}. */
 export interface LLMOptions {
@@ -23,7 +24,7 @@ export interface LLMOptions {
  * A failure surfaces as a non-retryable `APIError`: voxroute has already fallen back across
  * the route. Closing the stream closes the provider call at once.
  *
- * @throws TypeError when `model` is missing.
+ * @throws TypeError when `router` is not a router or `model` is missing.
  */
 export class LLM extends llm.LLM {
   readonly #router: Router;
@@ -32,9 +33,10 @@ export class LLM extends llm.LLM {
   /**
    * `router`: the voxroute router to call (it stays yours: close it yourself); `options.model`:
    * the logical model of the router config, required.
-   * @throws TypeError when `options.model` is missing or empty.
+   * @throws TypeError when `router` is not a voxroute router or `options.model` is missing or empty.
    */
   constructor(router: Router, options: LLMOptions) {
+    checkPluginArgs('voxroute.LLM', router, options);
     if (!options?.model)
       throw new TypeError('voxroute.LLM: options.model (a logical model of the router config) is required');
     super();

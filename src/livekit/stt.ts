@@ -4,6 +4,7 @@ import type { AudioFormat, Router, TranscriptEvent } from 'voxroute';
 import { Endpointer, type EndpointingOptions } from './endpointer.js';
 import { toAPIError } from './errors.js';
 import { bytesOf } from './frames.js';
+import { checkPluginArgs, pluginSampleRate } from './plugin-args.js';
 
 type AudioBuffer = AudioFrame | AudioFrame[];
 
@@ -35,7 +36,8 @@ export interface STTOptions {
  * A failure surfaces as a non-retryable `APIError`: voxroute has already fallen back across
  * the route (and replayed the utterance's audio where the route says `midStream: 'replay'`).
  *
- * @throws TypeError for a `sampleRate` that is not a positive integer; RangeError for bad `endpointing`.
+ * @throws TypeError when `router` is not a router or `sampleRate` is not a whole number of Hz from
+ *   8000 to 192000; RangeError for bad `endpointing`.
  */
 export class STT extends stt.STT {
   /** Name of this STT in LiveKit's logs and metrics: `'voxroute.STT'`. */
@@ -46,16 +48,12 @@ export class STT extends stt.STT {
   /**
    * `router`: the voxroute router to call (it stays yours: close it yourself); `options`: the
    * route, `sampleRate` (Hz, default 16000), interim results (default on) and endpointing.
-   * @throws TypeError when `options.sampleRate` is not a positive integer; RangeError for
-   *   invalid `options.endpointing`.
+   * @throws TypeError when `router` is not a voxroute router or `options.sampleRate` is not a
+   *   whole number of Hz from 8000 to 192000; RangeError for invalid `options.endpointing`.
    */
   constructor(router: Router, options: STTOptions = {}) {
-    const sampleRate = options.sampleRate ?? 16_000;
-    if (!Number.isInteger(sampleRate) || sampleRate <= 0) {
-      throw new TypeError(
-        `voxroute.STT: options.sampleRate must be a positive integer (Hz), got ${sampleRate}`,
-      );
-    }
+    checkPluginArgs('voxroute.STT', router, options);
+    const sampleRate = pluginSampleRate('voxroute.STT', options.sampleRate, 16_000);
     if (options.endpointing) new Endpointer(sampleRate, options.endpointing); // validates now, not mid-call
     super({ streaming: true, interimResults: options.interim ?? true });
     this.#router = router;

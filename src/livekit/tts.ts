@@ -3,6 +3,7 @@ import type { AudioFrame } from '@livekit/rtc-node';
 import type { AudioFormat, Router } from 'voxroute';
 import { toAPIError } from './errors.js';
 import { frameOf } from './frames.js';
+import { checkPluginArgs, pluginSampleRate } from './plugin-args.js';
 
 /** Options of {@link TTS}. */
 export interface TTSOptions {
@@ -27,7 +28,8 @@ export interface TTSOptions {
  * A failure surfaces as a non-retryable `APIError` (see `toAPIError`): voxroute has already
  * fallen back across the route. Closing a stream (barge-in) closes the provider call at once.
  *
- * @throws TypeError when `voice` is missing or `sampleRate` is not a positive integer.
+ * @throws TypeError when `router` is not a router, `voice` is missing or `sampleRate` is not a
+ *   whole number of Hz from 8000 to 192000.
  */
 export class TTS extends tts.TTS {
   /** Name of this TTS in LiveKit's logs and metrics: `'voxroute.TTS'`. */
@@ -39,18 +41,14 @@ export class TTS extends tts.TTS {
    * `router`: the voxroute router to call (it stays yours: close it yourself); `options.voice`:
    * the logical voice of the router config, required; `options.sampleRate`: Hz of the frames
    * produced (PCM s16le mono), default 24000.
-   * @throws TypeError when `options.voice` is missing or `options.sampleRate` is not a positive
-   *   integer.
+   * @throws TypeError when `router` is not a voxroute router, `options.voice` is missing or
+   *   `options.sampleRate` is not a whole number of Hz from 8000 to 192000.
    */
   constructor(router: Router, options: TTSOptions) {
-    const sampleRate = options.sampleRate ?? 24_000;
-    if (!options.voice)
+    checkPluginArgs('voxroute.TTS', router, options);
+    if (!options?.voice)
       throw new TypeError('voxroute.TTS: options.voice (a logical voice of the router config) is required');
-    if (!Number.isInteger(sampleRate) || sampleRate <= 0) {
-      throw new TypeError(
-        `voxroute.TTS: options.sampleRate must be a positive integer (Hz), got ${sampleRate}`,
-      );
-    }
+    const sampleRate = pluginSampleRate('voxroute.TTS', options.sampleRate, 24_000);
     super(sampleRate, 1, { streaming: true });
     this.#router = router;
     this.#options = { ...options, sampleRate };

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { preloadResampler } from '../audio/index.js';
 import { ResampleOffload } from '../audio/resample-offload.js';
+import { isCapability } from '../config/capability.js';
 import type { ResolvedConfig, RouterConfig } from '../config/index.js';
 import { parseConfig } from '../config/index.js';
 import { collectConfigIds, collectSecretLiterals } from '../config/redact.js';
@@ -127,6 +128,18 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
         clock,
         onEvent: (e) => emitter.emit('fleet', e),
         logger,
+        // Names come from the store: own keys only (a '__proto__' or 'constructor' is no provider).
+        serves: (provider, capability) => {
+          const section = Object.hasOwn(resolved.providers, provider)
+            ? (resolved.providers[provider] as Record<string, unknown>)
+            : undefined;
+          return (
+            isCapability(capability) &&
+            section !== undefined &&
+            Object.hasOwn(section, capability) &&
+            section[capability] !== undefined
+          );
+        },
       })
     : undefined;
   // Every configured secret (API keys, headers, AWS credentials) leaves every provider error,

@@ -160,7 +160,9 @@ describe('G.711 encoding, bit-exact with ITU-T G.191', () => {
   it('g711-decision-level: the byte codec (its 64 KiB table) gives the same codes as G.191', () => {
     const pcm = new Uint8Array(65536 * 2);
     const view = new DataView(pcm.buffer);
-    inputs.forEach((x, i) => view.setInt16(i * 2, x, true));
+    inputs.forEach((x, i) => {
+      view.setInt16(i * 2, x, true);
+    });
     const s16: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 8000 };
     const mu = encodeFromFloat32(decodeToFloat32(pcm, s16.encoding), 'mulaw');
     expect(Array.from(mu)).toEqual(inputs.map(g191MulawEncode));

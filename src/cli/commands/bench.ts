@@ -12,7 +12,9 @@ export const BENCHMARKS = { routing: 'bench/routing/run.ts', overhead: 'bench/ov
  * `voxroute bench routing|overhead [ARGS...]`: runs a benchmark of the voxroute repository
  * (`bench/routing/run.ts`: routing quality against an oracle, writing an SVG plot with
  * `--svg FILE`; `bench/overhead.ts`: the router's overhead on time to first chunk and CPU),
- * passing ARGS on, its output streamed through. The benchmarks are TypeScript sources that
+ * passing ARGS on, its output streamed through. It runs in the caller's working folder, so a
+ * relative `--svg FILE` or `--json FILE` is written there; without `--svg`, `routing` writes no
+ * plot (run directly in a checkout, its default rewrites docs/routing-benchmark.svg). The benchmarks are TypeScript sources that
  * the npm package does not ship, so outside a checkout (with `npm ci` done) the command says
  * so and exits 5.
  *
@@ -38,10 +40,17 @@ export async function benchCommand(
       EXIT_UNAVAILABLE,
     );
   }
+  // The routing benchmark's own default writes the repository's docs/routing-benchmark.svg;
+  // through the CLI the plot is written only where --svg says (docs/cli.md).
+  const args =
+    name === 'routing' && !rest.some((a) => a === '--svg' || a.startsWith('--svg='))
+      ? [...rest, '--svg', '']
+      : rest;
   ctx.stderr(`voxroute: running ${BENCHMARKS[name]} ${rest.join(' ')}\n`);
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [runner, script, ...rest], {
-      cwd: root,
+    const child = spawn(process.execPath, [runner, script, ...args], {
+      // The caller's folder, so that relative paths in ARGS (--svg FILE, --json FILE) are theirs.
+      cwd: ctx.cwd ?? process.cwd(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.on('data', (d: Buffer) => ctx.stdout(d.toString('utf8')));

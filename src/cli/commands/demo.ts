@@ -5,6 +5,7 @@ import { parseCommandArgs } from '../args.js';
 import { CliError } from '../cli-error.js';
 import type { CliContext } from '../context.js';
 import { EXIT_IO, EXIT_OK } from '../exit-codes.js';
+import { whyUnwritable } from '../output-file.js';
 import { startProgress } from '../progress.js';
 import { describeResult } from '../router-call.js';
 import { loadTestingKit } from '../testing-kit.js';
@@ -13,11 +14,16 @@ import { loadTestingKit } from '../testing-kit.js';
  * `voxroute demo [-o FILE.wav]`: a voice turn (stt -> chat -> tts) routed across two
  * OpenAI-compatible mock providers of voxroute/testing on loopback, the first of which
  * answers 503 to everything, so each step falls back to the second. Needs no config, no key
- * and no network. Prints one line per step on stdout; `-o` writes the spoken reply as WAV.
+ * and no network. Prints one line per step on stdout; `-o` writes the spoken reply as WAV (a
+ * FILE that cannot be written exits 4 before the mocks start).
  * (The repository's fuller demo with real speech engines is `npm run demo`.)
  */
 export async function demoCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
   const { values } = parseCommandArgs('demo', argv, { out: { type: 'string', short: 'o' } }, 0);
+  const file = values.out === undefined ? undefined : resolve(ctx.cwd ?? process.cwd(), values.out);
+  // Checked before the mocks start, as `tts -o` does: a bad path fails at once, not after the turn.
+  const unwritable = file === undefined ? undefined : await whyUnwritable(file);
+  if (unwritable !== undefined) throw new CliError(`demo: cannot write ${file}: ${unwritable}`, EXIT_IO);
   const testing = await loadTestingKit('demo');
   const { createRouter, encodeWav } = await import('voxroute');
   const failing = testing.createOpenAiCompatibleMock({
@@ -72,8 +78,7 @@ export async function demoCommand(argv: readonly string[], ctx: CliContext): Pro
     ctx.stdout(
       `tts:  ${Math.round((pcm.byteLength / 2 / 24_000) * 1000)} ms of audio ${describeResult(await tts.result)}\n`,
     );
-    if (values.out !== undefined) {
-      const file = resolve(ctx.cwd ?? process.cwd(), values.out);
+    if (file !== undefined) {
       try {
         await writeFile(file, encodeWav(out, pcm));
       } catch (error) {

@@ -6,6 +6,7 @@ import { CliError } from '../cli-error.js';
 import { loadCliConfig } from '../config-file.js';
 import type { CliContext } from '../context.js';
 import { EXIT_IO, EXIT_OK } from '../exit-codes.js';
+import { whyUnwritable } from '../output-file.js';
 import { loadTestingKit } from '../testing-kit.js';
 
 /** One served mock, as `voxroute mock --json` prints it. */
@@ -38,6 +39,11 @@ export async function mockCommand(argv: readonly string[], ctx: CliContext): Pro
   const tls = values.tls === true;
   if (values['ca-out'] !== undefined && !tls)
     throw new CliError("mock: --ca-out needs --tls. Run 'voxroute mock --help'.");
+  const caFile =
+    values['ca-out'] === undefined ? undefined : resolve(ctx.cwd ?? process.cwd(), values['ca-out']);
+  // Checked before the config is read and the mocks start, as `tts -o` and `demo -o` are.
+  const unwritable = caFile === undefined ? undefined : await whyUnwritable(caFile);
+  if (unwritable !== undefined) throw new CliError(`mock: cannot write ${caFile}: ${unwritable}`, EXIT_IO);
   // Unset variables of the config are not needed: the mocks take any key and serve their own URLs.
   const { config } = await loadCliConfig(ctx, values.config, mockEnv(ctx.env ?? process.env));
   const testing = await loadTestingKit('mock');
@@ -70,8 +76,6 @@ export async function mockCommand(argv: readonly string[], ctx: CliContext): Pro
     }
     // Every server's certificate, one PEM block each: the bundle a client trusts.
     const ca = tls ? `${servers.map((s) => s.ca!.trimEnd()).join('\n')}\n` : undefined;
-    const caFile =
-      values['ca-out'] === undefined ? undefined : resolve(ctx.cwd ?? process.cwd(), values['ca-out']);
     if (ca !== undefined && caFile !== undefined) {
       try {
         await writeFile(caFile, ca);

@@ -1,12 +1,12 @@
-import { constants } from 'node:fs';
-import { access, stat, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { speakable } from '../../text/speakable.js';
 import { CONFIG_OPTION, intOption, parseCommandArgs } from '../args.js';
 import { CliError } from '../cli-error.js';
 import { loadCliConfig } from '../config-file.js';
 import type { CliContext } from '../context.js';
 import { EXIT_IO, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
+import { whyUnwritable } from '../output-file.js';
 import { startProgress } from '../progress.js';
 import { describeResult, openRouter, pickName, pickRoute } from '../router-call.js';
 
@@ -97,18 +97,4 @@ export async function ttsCommand(argv: readonly string[], ctx: CliContext): Prom
     progress.done();
     await router.close();
   }
-}
-
-/**
- * Why `file` cannot be written, as an error code (`ENOENT`, `EACCES`, `ENOTDIR`, `EISDIR`), or
- * undefined when its folder exists and is writable and it is not a folder itself.
- */
-async function whyUnwritable(file: string): Promise<string | undefined> {
-  try {
-    await access(dirname(file), constants.W_OK);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code ?? String(error);
-  }
-  const existing = await stat(file).catch(() => undefined);
-  return existing?.isDirectory() ? 'EISDIR' : undefined;
 }
