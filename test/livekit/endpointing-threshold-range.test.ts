@@ -9,10 +9,16 @@ import { Endpointer, levelDb } from '../../src/livekit/endpointer.js';
 import * as voxroute from '../../src/livekit/index.js';
 import { twoProviders } from '../helpers/mock-router.js';
 
+/** 10 ms at 16 kHz of -32768 (little-endian): the loudest possible frame. */
+function fullScaleFrame(): Uint8Array {
+  const frame = new Uint8Array(320);
+  for (let i = 1; i < 320; i += 2) frame[i] = 0x80;
+  return frame;
+}
+
 describe('endpointing.thresholdDb must be below full scale', () => {
   it('the loudest possible frame is 0 dBFS', () => {
-    const fullScale = new Uint8Array(320);
-    for (let i = 1; i < 320; i += 2) fullScale[i] = 0x80; // -32768, little-endian
+    const fullScale = fullScaleFrame();
     expect(levelDb(fullScale)).toBe(0);
   });
 
@@ -23,6 +29,9 @@ describe('endpointing.thresholdDb must be below full scale', () => {
       expect(() => new Endpointer(16_000, { thresholdDb })).toThrow(new RangeError(message));
       expect(() => new voxroute.STT(router, { endpointing: { thresholdDb } })).toThrow(message);
     }
-    expect(() => new Endpointer(16_000, { thresholdDb: -0.5 })).not.toThrow();
+    // Just below full scale is taken, and a full-scale frame starts an utterance there.
+    const fullScale = fullScaleFrame();
+    const near = new Endpointer(16_000, { thresholdDb: -0.5 });
+    expect(near.push(fullScale)).toEqual({ kind: 'start', audio: [fullScale], startSample: 0 });
   });
 });
