@@ -1,5 +1,5 @@
 import { isUint8Array } from '../internal/arg-checks.js';
-import { valueShape } from '../internal/value-shape.js';
+import { nameOrShape, valueShape } from '../internal/value-shape.js';
 import type { AudioEncoding } from '../types/audio.js';
 import { AUDIO_ENCODINGS, assertMono, bytesPerSample } from './format.js';
 
@@ -53,7 +53,7 @@ export class SampleFramer {
       );
     if (!AUDIO_ENCODINGS.includes(format.encoding))
       throw new RangeError(
-        `SampleFramer: format.encoding must be one of ${AUDIO_ENCODINGS.join(', ')}, got ${typeof format.encoding === 'string' ? `'${format.encoding.slice(0, 40)}'` : valueShape(format.encoding)}`,
+        `SampleFramer: format.encoding must be one of ${AUDIO_ENCODINGS.join(', ')}, got ${nameOrShape(format.encoding)}`,
       );
     assertMono('SampleFramer', format.channels);
     this.frameBytes = bytesPerSample(format.encoding);

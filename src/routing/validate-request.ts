@@ -369,7 +369,6 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   );
 }
 
-/** A short description of a value for a message: its type and, for short primitives, the value. */
 /**
  * {@link describe} for a field that takes an async iterable (`audio` or `text`), with how to pass
  * what was given when it is a whole buffer (named by its class: `a Buffer`) or a sync iterable (an
@@ -392,6 +391,7 @@ function describeStream(value: unknown, field: 'audio' | 'text'): string {
   return describe(value);
 }
 
+/** A short description of a value for a message: its type and, for short primitives, the value. */
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return value.length === 0 ? 'an empty array' : 'an array';

@@ -1,4 +1,4 @@
-import { valueShape } from '../../internal/value-shape.js';
+import { nameOrShape, valueShape } from '../../internal/value-shape.js';
 import type { SageMakerCodec, SageMakerCodecOf } from './codec.js';
 import { CARTESIA_SAMPLE_RATES, cartesiaTtsCodec } from './codecs/cartesia-tts.js';
 import { jsonLinesChatCodec } from './codecs/jsonlines-chat.js';
@@ -57,7 +57,7 @@ export function registerSageMakerCodec(name: string, codec: SageMakerCodec): voi
   const capability: unknown = codec.capability;
   if (capability !== 'chat' && capability !== 'tts' && capability !== 'stt')
     throw new TypeError(
-      `registerSageMakerCodec: SageMaker codec '${name}' must have capability 'chat', 'tts' or 'stt', got ${typeof capability === 'string' ? `'${capability.slice(0, 40)}'` : valueShape(capability)}`,
+      `registerSageMakerCodec: SageMaker codec '${name}' must have capability 'chat', 'tts' or 'stt', got ${nameOrShape(capability)}`,
     );
   const members = { chat: [], tts: ['outputFormats'], stt: ['inputFormats'] }[capability];
   for (const member of ['encode', 'decode', ...members]) {

@@ -1,5 +1,5 @@
 import { argTypeError, checkObject, checkString } from '../../../internal/arg-checks.js';
-import { valueShape } from '../../../internal/value-shape.js';
+import { nameOrShape } from '../../../internal/value-shape.js';
 import type { ChatMessage } from '../../../types/chat.js';
 
 /**
@@ -26,7 +26,7 @@ export function renderPrompt(messages: readonly ChatMessage[]): string {
     const { role, content } = message as { role?: unknown; content?: unknown };
     if (typeof role !== 'string' || !Object.hasOwn(ROLE, role))
       throw new TypeError(
-        `renderPrompt: messages[${i}].role must be 'system', 'user', 'assistant' or 'tool', got ${typeof role === 'string' ? `'${role.slice(0, 40)}'` : valueShape(role)}`,
+        `renderPrompt: messages[${i}].role must be 'system', 'user', 'assistant' or 'tool', got ${nameOrShape(role)}`,
       );
     checkString(`renderPrompt: messages[${i}].content`, content);
   });
