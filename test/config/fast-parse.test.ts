@@ -422,17 +422,14 @@ describe('fastParseConfig (the zod-free path of parseConfig)', () => {
     );
     let vouched = 0;
     let valid = 0;
-    fc.assert(
-      fc.property(config, (input) => {
-        if (agree(input)) vouched++;
-        const r = routerConfigSchema().safeParse(input);
-        if (r.success) valid++;
-      }),
-      { numRuns: 2000 },
-    );
-    // The generator is tuned so that a fair share is valid (190 to 245 of 2000 runs in 4 unseeded
-    // runs after the SSE/wav rule; one CI run drew 141 before "pcm" was weighted): a floor of 100,
-    // 5% of the runs, still makes the agreement check bite and leaves room for the draw.
+    const count = (input: unknown) => {
+      if (agree(input)) vouched++;
+      if (routerConfigSchema().safeParse(input).success) valid++;
+    };
+    // Seeded, like the property tests (test/properties/chunks.ts), so CI draws the same configs
+    // every time: the floors below are a property of the generator (enough valid configs for the
+    // agreement check to bite), and an unseeded CI run once drew 97 valid of 2000.
+    fc.assert(fc.property(config, count), { numRuns: 2000, seed: 20261201 });
     expect(valid).toBeGreaterThan(100);
     expect(vouched).toBeGreaterThan(valid * 0.9);
   });
