@@ -196,6 +196,17 @@ describe('runCli', () => {
       });
     });
 
+    it('exits 4 naming the file for a WAV file whose sample rate voxroute cannot send (4 kHz)', async () => {
+      const low = Buffer.concat([wavHeaderByHand(4000, 64), Buffer.alloc(64)]);
+      writeFileSync(join(dir, 'low.wav'), low);
+      const file = join(dir, 'low.wav');
+      expect(await runIn(dir, 'stt', 'low.wav')).toEqual({
+        code: 4,
+        stdout: '',
+        stderr: `voxroute: stt: ${file} is a WAV file voxroute cannot transcribe: Invalid request field 'format.sampleRate': expected a whole number of Hz from 8000 to 192000, got 4000\n`,
+      });
+    });
+
     it('exits 2 for a --language that is not a BCP 47 tag', async () => {
       expect(await runIn(dir, 'stt', 'short.wav', '--language', 'english!!')).toEqual({
         code: 2,

@@ -10,8 +10,9 @@ import { describeResult, openRouter, pickRoute } from '../router-call.js';
 
 /**
  * `voxroute stt FILE.wav [--interim] [--language CODE] [--route NAME] [-c FILE]`: transcribes a
- * WAV file (PCM s16le, mu-law or A-law) through the router and prints each final transcript
- * as a line on stdout; with `--interim`, partial transcripts too, each prefixed `~ `.
+ * mono WAV file (PCM s16le, 32-bit float, mu-law or A-law, 8000 to 192000 Hz) through the
+ * router and prints each final transcript as a line on stdout; with `--interim`, partial
+ * transcripts too, each prefixed `~ `. A file voxroute cannot read or send exits EXIT_IO (4).
  */
 export async function sttCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseCommandArgs(
@@ -81,6 +82,11 @@ export async function sttCommand(argv: readonly string[], ctx: CliContext): Prom
     } catch (error) {
       // A file that breaks off after its format (before or inside its data chunk's header)
       // reaches the router as the caller's audio stream failing: the file's fault, as above.
+      // A format the file declares but voxroute cannot send (a sample rate out of range):
+      // the file is at fault, not the command line, so it exits as an unreadable input does.
+      if (RequestError.isInstance(error) && error.field.startsWith('format')) {
+        throw new CliError(`stt: ${file} is a WAV file voxroute cannot transcribe: ${error.message}`, EXIT_IO);
+      }
       if (RequestError.isInstance(error) && error.field === 'audio') {
         const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
         if (ProtocolError.isInstance(cause)) throw notWav(cause);
