@@ -85,7 +85,10 @@ export async function sttCommand(argv: readonly string[], ctx: CliContext): Prom
       // A format the file declares but voxroute cannot send (a sample rate out of range):
       // the file is at fault, not the command line, so it exits as an unreadable input does.
       if (RequestError.isInstance(error) && error.field.startsWith('format')) {
-        throw new CliError(`stt: ${file} is a WAV file voxroute cannot transcribe: ${error.message}`, EXIT_IO);
+        throw new CliError(
+          `stt: ${file} is a WAV file voxroute cannot transcribe: ${error.message}`,
+          EXIT_IO,
+        );
       }
       if (RequestError.isInstance(error) && error.field === 'audio') {
         const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
