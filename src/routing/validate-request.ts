@@ -120,7 +120,7 @@ export function chatRequestProblem(request: ChatRequest): RequestError | undefin
     if (!Array.isArray(request.tools))
       return new RequestError('tools', `expected an array of tools, got ${describe(request.tools)}`);
     for (let i = 0; i < request.tools.length; i++) {
-      const bad = toolProblem(request.tools[i], `tools.${i}`);
+      const bad = toolProblem(request.tools[i], `tools.${i}`) ?? duplicateToolNameProblem(request.tools, i);
       if (bad) return bad;
     }
   }
@@ -181,6 +181,27 @@ function duplicateIdProblem(calls: readonly ToolCall[], j: number, field: string
       return new RequestError(
         field,
         `${quoted(id)} is also the id of toolCalls.${k} of this message (each call needs its own id)`,
+      );
+  }
+  return undefined;
+}
+
+/**
+ * The RequestError when tool `i` of `tools` (each checked by toolProblem) has the name of an
+ * earlier tool: providers refuse the request (Anthropic and DeepSeek answer 400 "Tool names must
+ * be unique", Gemini "Duplicate function declaration"), and a model's call of that name could not
+ * be told apart where they do not.
+ */
+function duplicateToolNameProblem(
+  tools: ReadonlyArray<{ name: string }>,
+  i: number,
+): RequestError | undefined {
+  const name = tools[i]!.name;
+  for (let k = 0; k < i; k++) {
+    if (tools[k]!.name === name)
+      return new RequestError(
+        `tools.${i}.name`,
+        `${quoted(name)} is also the name of tools.${k} (each tool needs its own name)`,
       );
   }
   return undefined;
