@@ -4,6 +4,7 @@ import { jsonTextKind } from '../internal/json-object-text.js';
 import { isLanguageTag, LANGUAGE_TAG_EXPECTED } from '../internal/language-tag.js';
 import type { ToolCall } from '../types/chat.js';
 import type { ChatRequest, SttRequest, TtsRequest } from '../types/requests.js';
+import { loneSurrogateAt } from './lone-surrogate.js';
 import {
   CHAT_REQUEST_KEYS,
   FORMAT_KEYS,
@@ -49,6 +50,7 @@ export function ttsRequestProblem(request: TtsRequest): RequestError | undefined
           `${request.text.length} characters, more than the ${MAX_TTS_TEXT_LENGTH} one call accepts (split the text into several calls)`,
         )
       : undefined) ??
+    (typeof request.text === 'string' ? loneSurrogateProblem(request.text, 'text') : undefined) ??
     (typeof request.voice !== 'string' || request.voice === ''
       ? new RequestError('voice', `expected a voice name, got ${describe(request.voice)}`)
       : undefined) ??
@@ -103,6 +105,8 @@ export function chatRequestProblem(request: ChatRequest): RequestError | undefin
       );
     if (typeof m.content !== 'string')
       return new RequestError(`messages.${i}.content`, `expected a string, got ${describe(m.content)}`);
+    const halfCharacter = loneSurrogateProblem(m.content, `messages.${i}.content`);
+    if (halfCharacter) return halfCharacter;
     const tools = messageToolProblem(m, `messages.${i}`, callIds);
     if (tools) return tools;
     if (m.role === 'assistant' && m.toolCalls !== undefined && m.toolCalls.length > 0) {
@@ -205,6 +209,19 @@ function duplicateToolNameProblem(
       );
   }
   return undefined;
+}
+
+/**
+ * The RequestError at `field` when `text` holds a lone UTF-16 surrogate (half a character, see
+ * loneSurrogateAt): providers refuse such text. Its index is told, never the text.
+ */
+function loneSurrogateProblem(text: string, field: string): RequestError | undefined {
+  const at = loneSurrogateAt(text);
+  if (at < 0) return undefined;
+  return new RequestError(
+    field,
+    `holds half a character at index ${at} (a lone UTF-16 surrogate, U+${text.charCodeAt(at).toString(16).toUpperCase()}: the text was cut inside an emoji or another character written as a surrogate pair), which providers refuse`,
+  );
 }
 
 /** The RequestError when a tool call's `arguments` is not the JSON text of one object. */
