@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { AbortError } from '../errors/abort-error.js';
 import { onceStream, type Settle, VOICE_TURN } from '../internal/once-stream.js';
+import { stoppedBeforeStart } from '../internal/stopped-before-start.js';
 import { rejectOnAbort } from '../internal/unstarted-abort.js';
 import { valueShape } from '../internal/value-shape.js';
 import { closeSignalOf, routerClosed } from '../routing/close-signal.js';
@@ -92,7 +93,13 @@ export function voiceTurn(router: Router, request: VoiceTurnRequest): VoiceTurn 
   }
   const turn = onceStream(
     VOICE_TURN,
-    (settle: Settle<TurnResult>) => runTurn(router, request, audio, settle)[Symbol.asyncIterator](),
+    // A turn ended by return() before its first step is abandoned as a `break` is; it read none
+    // of the caller's audio, so remainingAudio yields all of it.
+    (settle: Settle<TurnResult>) =>
+      stoppedBeforeStart(runTurn(router, request, audio, settle), () => {
+        audio.finish();
+        settle.reject(new AbortError('The voice turn was abandoned', { partialOutput: false }));
+      }),
     // `result` awaited before the turn is iterated: only a barge-in or router.close() ends it.
     (settle) =>
       rejectOnAbort(

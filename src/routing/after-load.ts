@@ -24,7 +24,7 @@ export function startAfterLoad<T>(loading: Promise<void>, made: CandidateStart<T
           if (startsClock) return start(attempt, ready);
           const startClock = () => ready?.();
           // A provider that answers only after the whole input: its clock starts when the input ends.
-          if (inputEnded) inputEnded.then(startClock, startClock);
+          if (inputEnded) inputEnded().then(startClock, startClock);
           else startClock();
           return start(attempt);
         }),

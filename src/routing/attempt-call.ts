@@ -306,7 +306,7 @@ export class AttemptCall<T> implements OrderState {
       } else if (c.inputEnded) {
         // The provider answers only after the whole input: start its clock when the input ends.
         firstItem.catch(ignore);
-        await Promise.race([c.inputEnded, firstItem]);
+        await Promise.race([c.inputEnded(), firstItem]);
         r.t0 = clock.now();
       }
       const first = await withDeadline(

@@ -66,8 +66,12 @@ export interface CandidateStart<T> {
   model: string | undefined;
   /** Starts an attempt on this provider, from where the call stands (see the capability module). */
   start: RouteCandidate<T>['start'];
-  /** The provider answers only once all input is in: resolves when the input has ended. */
-  inputEnded?: Promise<void>;
+  /**
+   * The provider answers only once all input is in: the promise that resolves when the input
+   * has ended. A function, called when an attempt starts: reading the caller's input to find
+   * its end starts then, never when the call is made (a stream starts when it is iterated).
+   */
+  inputEnded?: () => Promise<void>;
   /** The attempt calls `start`'s `ready` when its provider has had enough input (see RouteCandidate.startsClock). */
   startsClock?: boolean;
   /**

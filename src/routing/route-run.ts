@@ -49,11 +49,13 @@ export interface RouteCandidate<T> {
    */
   startsClock?: boolean;
   /**
-   * For providers that answer only once all input is in (non-streaming STT): resolves when the
-   * input has ended. Time to first chunk and the first-chunk deadline then count from there,
-   * so a long utterance is not held against the provider.
+   * For providers that answer only once all input is in (non-streaming STT): the promise that
+   * resolves when the input has ended, made when an attempt first asks (reading the caller's
+   * input to its end starts then, not when the call is made). Time to first chunk and the
+   * first-chunk deadline then count from there, so a long utterance is not held against the
+   * provider.
    */
-  inputEnded?: Promise<void>;
+  inputEnded?: () => Promise<void>;
   /** The candidate's circuit breaker, when the router keeps one. */
   health?: CandidateHealth;
   /** Delay after which a second choice is started beside this one (hedging), in ms; undefined: none. */

@@ -39,7 +39,8 @@ export function routedStream<T>(run: RouteRun<T>): RoutedStream<T> {
  * `return()` stops the call at once, even while a `next()` is pending (how frameworks race an
  * iterator against barge-in): every attempt is aborted (its socket closed), the pending
  * `next()` resolves done, and no item is delivered after `return()`. A `next()` made while
- * another is pending waits for it.
+ * another is pending waits for it. Before any `next()`, `return()` (or `throw()`) ends the call
+ * without contacting a provider, and `result` resolves with no attempt.
  *
  * Per call it builds few functions (issue 15, P1: allocation drives the tail): the steps of
  * drive and the wake-up of a wait are bound once per call, the rarer paths build theirs when
@@ -49,6 +50,10 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined>, AbortListene
   // The call's one abort scope, shared with drive(): return() and throw() abort it directly.
   readonly #scope = new CallScope();
   readonly #generator: AsyncGenerator<ItemHandoff<T>, void, undefined>;
+  readonly #run: RouteRun<T>;
+  readonly #result: Settle;
+  /** Set by the first next(): drive runs from then on, and settles `result` however it ends. */
+  #started = false;
   #stopped = false;
   /** The winner's items, once drive handed them over. */
   #items: ItemHandoff<T> | undefined;
@@ -61,12 +66,15 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined>, AbortListene
   #pullFailed: ((error: unknown) => void) | undefined;
 
   constructor(run: RouteRun<T>, settle: Settle) {
+    this.#run = run;
+    this.#result = settle;
     this.#generator = drive(run, settle, this.#scope, () => this.#stopped);
     this.#scope.onAbort(this);
   }
 
   next(): Promise<Result<T>> {
     if (this.#stopped) return Promise.resolve(DONE);
+    this.#started = true;
     const busy = this.#busy;
     if (busy) {
       const again = () => this.next();
@@ -122,6 +130,18 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined>, AbortListene
     if (this.#stopped) return;
     this.#stopped = true;
     this.#scope.abort();
+    if (!this.#started) this.#stoppedBeforeStart();
+  }
+
+  /**
+   * `return()` or `throw()` before any `next()`: drive never runs (a generator that never
+   * started skips its `finally`), so the call ends here as a `break` before any attempt does in
+   * drive: no provider contacted, the caller's input released, `result` resolved with no attempt
+   * (`provider: ''`, as for empty input).
+   */
+  #stoppedBeforeStart(): void {
+    this.#run.release?.();
+    this.#result.resolve({ provider: '', attempts: [], timeToFirstChunkMs: 0, durationMs: 0 });
   }
 
   /** The winner woke the wait: its next item, end or failure. */

@@ -121,7 +121,7 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
             signal: attempt.signal,
           });
         },
-        ...(stt.capabilities.streamingInput ? { answersOnPause: true } : { inputEnded: inputEnded() }),
+        ...(stt.capabilities.streamingInput ? { answersOnPause: true } : { inputEnded }),
       };
     },
     textOf: finalText,

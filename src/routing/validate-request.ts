@@ -4,6 +4,7 @@ import { jsonTextKind } from '../internal/json-object-text.js';
 import { isLanguageTag, LANGUAGE_TAG_EXPECTED } from '../internal/language-tag.js';
 import type { ToolCall } from '../types/chat.js';
 import type { ChatRequest, SttRequest, TtsRequest } from '../types/requests.js';
+import { loneSurrogateAt } from './lone-surrogate.js';
 import {
   CHAT_REQUEST_KEYS,
   FORMAT_KEYS,
@@ -49,6 +50,7 @@ export function ttsRequestProblem(request: TtsRequest): RequestError | undefined
           `${request.text.length} characters, more than the ${MAX_TTS_TEXT_LENGTH} one call accepts (split the text into several calls)`,
         )
       : undefined) ??
+    (typeof request.text === 'string' ? loneSurrogateProblem(request.text, 'text') : undefined) ??
     (typeof request.voice !== 'string' || request.voice === ''
       ? new RequestError('voice', `expected a voice name, got ${describe(request.voice)}`)
       : undefined) ??
@@ -103,6 +105,8 @@ export function chatRequestProblem(request: ChatRequest): RequestError | undefin
       );
     if (typeof m.content !== 'string')
       return new RequestError(`messages.${i}.content`, `expected a string, got ${describe(m.content)}`);
+    const halfCharacter = loneSurrogateProblem(m.content, `messages.${i}.content`);
+    if (halfCharacter) return halfCharacter;
     const tools = messageToolProblem(m, `messages.${i}`, callIds);
     if (tools) return tools;
     if (m.role === 'assistant' && m.toolCalls !== undefined && m.toolCalls.length > 0) {
@@ -120,7 +124,7 @@ export function chatRequestProblem(request: ChatRequest): RequestError | undefin
     if (!Array.isArray(request.tools))
       return new RequestError('tools', `expected an array of tools, got ${describe(request.tools)}`);
     for (let i = 0; i < request.tools.length; i++) {
-      const bad = toolProblem(request.tools[i], `tools.${i}`);
+      const bad = toolProblem(request.tools[i], `tools.${i}`) ?? duplicateToolNameProblem(request.tools, i);
       if (bad) return bad;
     }
   }
@@ -184,6 +188,40 @@ function duplicateIdProblem(calls: readonly ToolCall[], j: number, field: string
       );
   }
   return undefined;
+}
+
+/**
+ * The RequestError when tool `i` of `tools` (each checked by toolProblem) has the name of an
+ * earlier tool: providers refuse the request (Anthropic and DeepSeek answer 400 "Tool names must
+ * be unique", Gemini "Duplicate function declaration"), and a model's call of that name could not
+ * be told apart where they do not.
+ */
+function duplicateToolNameProblem(
+  tools: ReadonlyArray<{ name: string }>,
+  i: number,
+): RequestError | undefined {
+  const name = tools[i]!.name;
+  for (let k = 0; k < i; k++) {
+    if (tools[k]!.name === name)
+      return new RequestError(
+        `tools.${i}.name`,
+        `${quoted(name)} is also the name of tools.${k} (each tool needs its own name)`,
+      );
+  }
+  return undefined;
+}
+
+/**
+ * The RequestError at `field` when `text` holds a lone UTF-16 surrogate (half a character, see
+ * loneSurrogateAt): providers refuse such text. Its index is told, never the text.
+ */
+function loneSurrogateProblem(text: string, field: string): RequestError | undefined {
+  const at = loneSurrogateAt(text);
+  if (at < 0) return undefined;
+  return new RequestError(
+    field,
+    `holds half a character at index ${at} (a lone UTF-16 surrogate, U+${text.charCodeAt(at).toString(16).toUpperCase()}: the text was cut inside an emoji or another character written as a surrogate pair), which providers refuse`,
+  );
 }
 
 /** The RequestError when a tool call's `arguments` is not the JSON text of one object. */

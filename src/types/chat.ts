@@ -59,7 +59,10 @@ export type ChatMessage =
 
 /** A tool the model may call: `parameters` is a JSON Schema object. */
 export interface ChatTool {
-  /** The tool's name, non-empty, as the model will call it. */
+  /**
+   * The tool's name, non-empty, as the model will call it; distinct among the tools of one
+   * request (a repeated name is a RequestError at `tools.N.name`).
+   */
   name: string;
   /** What the tool does, for the model to decide when to call it. Default: none sent. */
   description?: string;

@@ -1,5 +1,6 @@
 import { ProtocolError } from '../../errors/index.js';
 import type { ChatEvent, ChatUsage, FinishReason } from '../../types/chat.js';
+import { failedFinishError } from '../shared/failed-finish-reason.js';
 import { badToolArguments, toolArgumentsText } from '../shared/tool-arguments.js';
 import type { ChatStreamReport } from '../types.js';
 import type { ChatChunk } from './api-types.js';
@@ -68,7 +69,8 @@ export class ChatStreamAssembler {
   /**
    * Events for one chunk, in order (an array the caller only reads). Throws ProtocolError for a
    * tool call without a name, or whose arguments are not one JSON object (unless cut by the
-   * token limit).
+   * token limit), and ProviderError (retryable) for a finish reason that says the server stopped
+   * the generation (vLLM's `abort`, a gateway's `error`: see `failedFinishError`).
    */
   push(chunk: ChatChunk): ChatEvent[] {
     let events = NO_EVENTS;
@@ -104,6 +106,8 @@ export class ChatStreamAssembler {
         }
       }
       if (choice.finish_reason && this.finishReason === undefined) {
+        const failed = failedFinishError(this.provider, choice.finish_reason, this.hadOutput);
+        if (failed) throw failed;
         this.finishReason = mapFinishReason(choice.finish_reason);
         const calls = this.flushToolCalls();
         if (calls.length > 0) events = events === NO_EVENTS ? calls : [...events, ...calls];

@@ -1,5 +1,6 @@
 import { ProtocolError } from '../../errors/index.js';
 import type { TranscriptEvent } from '../../types/transcript.js';
+import { failedFinishError } from '../shared/failed-finish-reason.js';
 import type { TranscriptionEvent } from './api-types.js';
 
 /** What {@link TranscriptAssembler.push} made of one event. */
@@ -35,7 +36,10 @@ export class TranscriptAssembler {
     private readonly audioMs: number,
   ) {}
 
-  /** Events for one parsed event. */
+  /**
+   * Events for one parsed event. Throws ProviderError (retryable) for a vLLM chunk whose finish
+   * reason says the server stopped the transcription (`abort`, `error`: see `failedFinishError`).
+   */
   push(event: TranscriptionEvent): TranscriptStep {
     if (event.type === 'transcript.text.done') {
       return { events: [this.final(event.text ?? this.text)], done: true };
@@ -46,7 +50,11 @@ export class TranscriptAssembler {
     if (event.choices) {
       const choice = event.choices[0];
       const events = this.addDelta(choice?.delta?.content);
-      if (choice?.finish_reason) this.sawFinishReason = true;
+      if (choice?.finish_reason) {
+        const failed = failedFinishError(this.provider, choice.finish_reason, this.hadOutput);
+        if (failed) throw failed;
+        this.sawFinishReason = true;
+      }
       return { events, done: false };
     }
     return { events: [], done: false };
