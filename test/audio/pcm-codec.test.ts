@@ -9,6 +9,7 @@ import {
   s16ToFloat,
   transcode,
 } from '../../src/audio/pcm-codec.js';
+import { SEEDED } from '../helpers/property-seed.js';
 import { firstDifference } from './helpers.js';
 
 function s16Bytes(values: readonly number[]): Uint8Array {
@@ -86,6 +87,7 @@ describe('PCM s16le <-> Float32', () => {
         expect(transcode(s16Bytes([s]), 'pcm_s16le', 'mulaw')[0]).toBe(mulawEncodeSample(s));
         expect(transcode(f32, 'pcm_f32le', 'alaw')[0]).toBe(alawEncodeSample(s));
       }),
+      SEEDED,
     );
   });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { frameSamples, SampleFramer } from '../../src/audio/sample-framer.js';
 import { concatBytes as concat } from '../helpers/index.js';
+import { SEEDED } from '../helpers/property-seed.js';
 
 const s16 = { encoding: 'pcm_s16le', sampleRate: 24000 } as const;
 
@@ -151,6 +152,7 @@ describe('SampleFramer', () => {
           expect(Array.from(concat(out))).toEqual(Array.from(data.subarray(0, data.byteLength - tail)));
         },
       ),
+      SEEDED,
     );
   });
 });

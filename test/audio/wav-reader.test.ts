@@ -4,6 +4,7 @@ import { durationMs } from '../../src/audio/format.js';
 import { WavReader } from '../../src/audio/wav-reader.js';
 import { ProtocolError } from '../../src/errors/protocol-error.js';
 import type { AudioFormat } from '../../src/types/audio.js';
+import { SEEDED } from '../helpers/property-seed.js';
 import { concatBytes, firstDifference, fixture } from './helpers.js';
 import { ascii, type ChunkSpec, fmtBody, join, ramp, riffWave } from './wav-build.js';
 
@@ -78,6 +79,7 @@ describe('WavReader on the real fixtures', () => {
           expect(firstDifference(got.data, whole.data)).toBe(-1);
         },
       ),
+      SEEDED,
     );
   });
 });
@@ -228,6 +230,7 @@ describe('WavReader chunk walking', () => {
         expect(format).toEqual({ encoding: 'pcm_s16le', sampleRate: 24000, channels: 1 });
         expect(firstDifference(data, ramp(300, 7))).toBe(-1);
       }),
+      SEEDED,
     );
   });
 });

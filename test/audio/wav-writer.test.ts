@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { WavReader } from '../../src/audio/wav-reader.js';
 import { encodeWav, WAV_HEADER_BYTES, wavHeader } from '../../src/audio/wav-writer.js';
 import type { AudioEncoding, AudioFormat } from '../../src/types/audio.js';
+import { SEEDED } from '../helpers/property-seed.js';
 import { firstDifference, fixture } from './helpers.js';
 import { join, ramp } from './wav-build.js';
 
@@ -27,6 +28,7 @@ describe('WAV writer -> reader round trip', () => {
           expect(reader.done || data.byteLength === 0).toBe(true);
         },
       ),
+      SEEDED,
     );
   });
 

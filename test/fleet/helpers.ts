@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from '../../src/index.js';
@@ -16,9 +17,25 @@ export class RedisServer {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  /** Starts it (on the same port as before when restarted) and resolves once it accepts connections. */
+  /**
+   * Starts it (on the same port as before when restarted) and resolves once it accepts
+   * connections. The first start takes a free port below the ephemeral range (see
+   * {@link redisPort}) and, should another test's Redis have taken that port meanwhile, tries
+   * another.
+   */
   async start(): Promise<void> {
-    if (this.port === 0) this.port = await freePort();
+    if (this.port !== 0) return this.#spawn();
+    for (let attempt = 1; ; attempt++) {
+      this.port = await redisPort();
+      try {
+        return await this.#spawn();
+      } catch (error) {
+        if (attempt === 5 || !/Address already in use/i.test(String(error))) throw error;
+      }
+    }
+  }
+
+  #spawn(): Promise<void> {
     const child = spawn(
       'redis-server',
       ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
@@ -27,7 +44,7 @@ export class RedisServer {
       },
     );
     this.#child = child;
-    await new Promise<void>((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       let out = '';
       child.stdout?.on('data', (data: Buffer) => {
         out += data.toString();
@@ -48,13 +65,39 @@ export class RedisServer {
   }
 }
 
-/** A free loopback TCP port. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+/** The first port of the kernel's ephemeral range (Linux default 32768). */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 20_000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/**
+ * A free loopback port for Redis, drawn below the ephemeral range. Redis cannot listen on port
+ * 0, so the port is chosen first and bound by redis-server later, and again after a kill when
+ * a test restarts it: a port of the ephemeral range (what listen(0) gives) could meanwhile be
+ * taken by any test's listen(0) or outgoing connection in the parallel workers, and Redis
+ * would then fail to start. Below that range only a fixed-port listener can collide, which the
+ * check here sees.
+ */
+export async function redisPort(): Promise<number> {
+  const low = 10_000;
+  const high = ephemeralLow();
+  for (;;) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    const server = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (free) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+  }
 }
 
 /** One request the provider server saw: the API key it carried and when it arrived (Unix ms). */

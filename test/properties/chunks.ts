@@ -1,5 +1,6 @@
 /** Shared arbitraries of the property tests: a byte body cut into chunks at arbitrary points. */
 import fc from 'fast-check';
+import { SEEDED } from '../helpers/property-seed.js';
 
 /** Cut points (any naturals; taken modulo the body length + 1). */
 export const cutsArb = fc.array(fc.nat({ max: 1_000_000 }), { maxLength: 24 });
@@ -44,13 +45,12 @@ export async function outcome<T>(iterable: AsyncIterable<T>): Promise<Outcome<T>
 /**
  * Run settings: modest counts, so the whole folder stays well under 20 s on a loaded 2-core
  * machine (`PROPERTY_RUNS=5000 npx vitest run test/properties` searches deeper), and a per-run
- * timeout, so a hang fails the property instead of the suite. The seed is fixed, so CI runs
- * the same cases every time; `PROPERTY_SEED=random` (or a number) explores others, and a
- * counterexample found that way becomes a named regression test.
+ * timeout, so a hang fails the property instead of the suite. The seed is fixed (SEEDED), so
+ * CI runs the same cases every time; `PROPERTY_SEED=random` (or a number) explores others, and
+ * a counterexample found that way becomes a named regression test.
  */
-const seed = process.env.PROPERTY_SEED;
 export const RUNS = {
   numRuns: Number(process.env.PROPERTY_RUNS ?? 150),
   timeout: 2000,
-  ...(seed === 'random' ? {} : { seed: seed === undefined ? 20261201 : Number(seed) }),
+  ...SEEDED,
 } as const;

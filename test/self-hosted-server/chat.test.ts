@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COUNTRY_REPLY } from '../../examples/self-hosted-server/responder.js';
 import { type SelfHostedServer, startSelfHostedServer } from '../../examples/self-hosted-server/server.js';
 
@@ -8,10 +8,12 @@ const CREATED = 1_700_000_000;
 
 let server: SelfHostedServer;
 
-beforeAll(async () => {
+// A server per test: it numbers its completions (chatcmpl-voxroute-N) from 1, so each test's
+// ids are its own, whatever ran before it.
+beforeEach(async () => {
   server = await startSelfHostedServer({ port: 0, chatWordGapMs: 0, now: () => NOW });
 });
-afterAll(() => server.close());
+afterEach(() => server.close());
 
 function post(path: string, body: unknown): Promise<Response> {
   return fetch(`${server.baseUrl}${path}`, {
@@ -84,7 +86,7 @@ describe('POST /v1/chat/completions (voxroute-echo)', () => {
       'I heard: Book a table for two. How can I help?',
     );
     expect(chunks.map((c) => c.choices[0].finish_reason)).toEqual([...Array(12).fill(null), 'stop']);
-    expect(chunks[0].id).toBe('chatcmpl-voxroute-2');
+    expect(chunks[0].id).toBe('chatcmpl-voxroute-1');
   });
 
   it('stops at max_tokens words with finish_reason length', async () => {

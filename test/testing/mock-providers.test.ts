@@ -5,6 +5,7 @@ import {
   DEFAULT_TRANSCRIPT,
   MOCK_API_KEY,
   MOCK_AWS_CREDENTIALS,
+  type MockProviders,
   mockSpeechPcm,
   startMockProviders,
   syntheticAudio,
@@ -14,6 +15,15 @@ import { PCM16K, PCM24K, readmeConfig, TEXT, textOf, useMockProviders } from '..
 
 const config = readmeConfig();
 const kit = useMockProviders(config, { providers: { claude: { reply: 'Claude booked it.' } } });
+
+/**
+ * The requests each mock receives from here on: the kit serves every test of the file, so a
+ * test checks only its own requests, whatever ran before it.
+ */
+function requestsFromNow(): (name: string) => MockProviders['mocks'][string]['requests'] {
+  const start = new Map(Object.entries(kit.started.mocks).map(([name, m]) => [name, m.requests.length]));
+  return (name) => kit.started.mocks[name]!.requests.slice(start.get(name));
+}
 
 async function text(stream: AsyncIterable<{ type: string; text?: string }>) {
   return textOf(await drain(stream), 'text-delta', '');
@@ -47,6 +57,7 @@ describe('startMockProviders', () => {
   });
 
   it('chat: OpenAI, Anthropic (with per-provider options) and SageMaker answer from their mocks', async () => {
+    const requests = requestsFromNow();
     expect(await text(kit.router.chat({ messages: [{ role: 'user', content: 'Hi' }], model: 'fast' }))).toBe(
       DEFAULT_CHAT_REPLY,
     );
@@ -60,18 +71,17 @@ describe('startMockProviders', () => {
         kit.router.chat({ messages: [{ role: 'user', content: 'Hi' }], model: 'fast', route: 'sm' }),
       ),
     ).toBe(DEFAULT_CHAT_REPLY);
-    const oa = kit.started.mocks.oa!;
-    expect(oa.requests.map((r) => [r.endpoint, r.headers.authorization])).toEqual([
+    const oa = requests('oa');
+    expect(oa.map((r) => [r.endpoint, r.headers.authorization])).toEqual([
       ['chat', `Bearer ${MOCK_API_KEY}`],
     ]);
-    expect((oa.requests[0]!.body as { model: string }).model).toBe('gpt-4o-mini');
-    expect(kit.started.mocks.claude!.requests.map((r) => r.headers['x-api-key'])).toEqual([MOCK_API_KEY]);
-    expect(kit.started.mocks.sm!.requests.map((r) => r.path)).toEqual([
-      '/endpoints/llm/invocations-response-stream',
-    ]);
+    expect((oa[0]!.body as { model: string }).model).toBe('gpt-4o-mini');
+    expect(requests('claude').map((r) => r.headers['x-api-key'])).toEqual([MOCK_API_KEY]);
+    expect(requests('sm').map((r) => r.path)).toEqual(['/endpoints/llm/invocations-response-stream']);
   });
 
   it('tts: OpenAI gives the mock voice byte for byte; Cartesia and ElevenLabs serve audio over their wires', async () => {
+    const requests = requestsFromNow();
     const oaAudio = concatData(await drain(kit.router.tts({ text: TEXT, voice: 'agent', format: PCM24K })));
     expect(Buffer.from(oaAudio).equals(Buffer.from(mockSpeechPcm(TEXT)))).toBe(true);
     for (const route of ['sonic', 'eleven']) {
@@ -83,11 +93,12 @@ describe('startMockProviders', () => {
       );
       expect((await stream.result).provider).toBe(route);
     }
-    expect(kit.started.mocks.sonic!.requests.length).toBe(1);
-    expect(kit.started.mocks.eleven!.requests.map((r) => r.headers['xi-api-key'])).toEqual([MOCK_API_KEY]);
+    expect(requests('sonic').length).toBe(1);
+    expect(requests('eleven').map((r) => r.headers['xi-api-key'])).toEqual([MOCK_API_KEY]);
   });
 
   it('stt: OpenAI and Deepgram transcribe from their mocks', async () => {
+    const requests = requestsFromNow();
     const pcm = syntheticAudio({ durationMs: 2000, format: PCM16K });
     async function* audio() {
       yield pcm;
@@ -96,9 +107,7 @@ describe('startMockProviders', () => {
       textOf(await drain(kit.router.stt({ audio: audio(), format: PCM16K, route })), 'final', ' ');
     expect(await finals('stt')).toBe(DEFAULT_TRANSCRIPT);
     expect(await finals('dg')).toBe('hello from the mock your');
-    expect(kit.started.mocks.dg!.requests.map((r) => r.headers.authorization)).toEqual([
-      `Token ${MOCK_API_KEY}`,
-    ]);
+    expect(requests('dg').map((r) => r.headers.authorization)).toEqual([`Token ${MOCK_API_KEY}`]);
   });
 
   it('rejects a provider kind that has no mock with a TypeError naming the provider', async () => {

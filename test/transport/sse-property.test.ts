@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseSse, type SseEvent } from '../../src/transport/sse.js';
+import { SEEDED } from '../helpers/property-seed.js';
 import { chunks, collect } from './sse-helpers.js';
 
 const lineEnd = fc.constantFrom('\n', '\r\n', '\r');
@@ -46,7 +47,7 @@ describe('parseSse property', () => {
         }
         expect(await parse(Array.from(bytes, (b) => Uint8Array.of(b)))).toEqual(whole);
       }),
-      { numRuns: 150 },
+      { ...SEEDED, numRuns: 150 },
     );
   });
 
@@ -55,7 +56,7 @@ describe('parseSse property', () => {
       fc.asyncProperty(body, async (text) => {
         expect(await parse([new TextEncoder().encode(text)])).toEqual(reference(text));
       }),
-      { numRuns: 300 },
+      { ...SEEDED, numRuns: 300 },
     );
   });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../src/errors/index.js';
 import { splitLines } from '../../../src/providers/sagemaker/lines.js';
+import { SEEDED } from '../../helpers/property-seed.js';
 import { collect, collectUntilError, encoder, partsOf } from './helpers.js';
 
 describe('splitLines', () => {
@@ -46,7 +47,7 @@ describe('splitLines', () => {
           expect(await collect(splitLines(partsOf(parts)))).toEqual(lines);
         },
       ),
-      { numRuns: 200 },
+      { ...SEEDED, numRuns: 200 },
     );
   });
 

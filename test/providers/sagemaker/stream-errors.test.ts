@@ -115,6 +115,8 @@ beforeAll(async () => {
     endpoints: {
       validation: sageMakerChatEndpoint({ script: { failTimes: 99, failStatus: 400 } }),
       model: sageMakerChatEndpoint({ script: { failTimes: 99, failStatus: 424 } }),
+      // Its own endpoint, called by one test only: the message counts the endpoint's calls.
+      'model-message': sageMakerChatEndpoint({ script: { failTimes: 99, failStatus: 424 } }),
       throttled: sageMakerChatEndpoint({
         script: { failTimes: 99, failStatus: 400, errorType: 'ThrottlingException' },
       }),
@@ -191,9 +193,9 @@ describe('SageMaker HTTP errors (x-amzn-errortype, PROTOCOLS 5.4)', () => {
   });
 
   it('a ModelError message names the container status', async () => {
-    const { error } = await failure('model');
+    const { error } = await failure('model-message');
     expect((error as Error).message).toBe(
-      "Provider 'sm' answered HTTP 424 ModelError (the container answered 500): mock failure 2 of 99",
+      "Provider 'sm' answered HTTP 424 ModelError (the container answered 500): mock failure 1 of 99",
     );
   });
 
