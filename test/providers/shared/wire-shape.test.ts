@@ -14,7 +14,7 @@ import {
   speechEventShape,
   transcriptionEventShape,
   transcriptionJsonShape,
-} from '../../../src/providers/openai/api-types.js';
+} from '../../../src/providers/shared/openai-wire/api-types.js';
 import { parseWire } from '../../../src/providers/shared/parse-wire.js';
 import type { WireShape } from '../../../src/providers/shared/wire-shape.js';
 

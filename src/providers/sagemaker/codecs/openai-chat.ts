@@ -1,6 +1,6 @@
-import { chatChunkShape } from '../../openai/api-types.js';
-import { chatRequestBody } from '../../openai/chat-request.js';
-import { ChatStreamAssembler } from '../../openai/chat-stream.js';
+import { chatChunkShape } from '../../shared/openai-wire/api-types.js';
+import { chatRequestBody } from '../../shared/openai-wire/chat-request.js';
+import { ChatStreamAssembler } from '../../shared/openai-wire/chat-stream.js';
 import { parseWire } from '../../shared/parse-wire.js';
 import type { SageMakerChatCodec } from '../codec.js';
 import { jsonMessages } from '../framing.js';

@@ -1,4 +1,4 @@
-import { lazySchema } from '../../internal/zod.js';
+import { lazySchema } from '../../../internal/zod.js';
 import {
   type ShapeOf,
   wireArray,
@@ -8,7 +8,7 @@ import {
   wireObject,
   wireRecord,
   wireString,
-} from '../shared/wire-shape.js';
+} from '../wire-shape.js';
 
 /*
  * Wire shapes of the OpenAI API and of the servers that copy it, as zod schemas. Every object
