@@ -1,5 +1,5 @@
-import type { WireSpeechRequest } from '../shared/openai-wire/api-types.js';
 import type { ProviderTtsRequest } from '../types.js';
+import type { WireSpeechRequest } from './api-types.js';
 import type { OpenAiTtsOptions } from './options.js';
 
 /**

@@ -4,7 +4,6 @@ import type { AudioFormat } from '../../types/audio.js';
 import { assembledSse } from '../shared/assembled-sse.js';
 import { decodeBase64Audio } from '../shared/base64-audio.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
-import { speechEventShape } from '../shared/openai-wire/api-types.js';
 import { cancelUnlessEnded } from '../shared/opened-audio.js';
 import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
@@ -18,6 +17,7 @@ import type {
   TtsCapabilities,
   TtsProvider,
 } from '../types.js';
+import { speechEventShape } from './api-types.js';
 import { readOpenAiHttpError } from './http-errors.js';
 import { DEFAULT_TTS_SAMPLE_RATE, type OpenAiTtsOptions } from './options.js';
 import { speechRequestBody } from './speech-request.js';

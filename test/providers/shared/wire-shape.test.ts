@@ -9,11 +9,10 @@ import {
   messageStartShape,
   streamEventShape,
 } from '../../../src/providers/anthropic/api-types.js';
+import { speechEventShape, transcriptionJsonShape } from '../../../src/providers/openai/api-types.js';
 import {
   chatChunkShape,
-  speechEventShape,
   transcriptionEventShape,
-  transcriptionJsonShape,
 } from '../../../src/providers/shared/openai-wire/api-types.js';
 import { parseWire } from '../../../src/providers/shared/parse-wire.js';
 import type { WireShape } from '../../../src/providers/shared/wire-shape.js';

@@ -45,7 +45,7 @@ type TranscriptMessage = z.infer<ReturnType<typeof transcriptMessageSchema>>;
 /**
  * Transcript events from the PayloadPart bytes of an STT container (SSE or JSON lines,
  * detected), for the shapes of `transcriptMessageSchema` and OpenAI's streamed transcription
- * events (read with the OpenAI adapter's assembler).
+ * events (read with the assembler the OpenAI adapter uses, providers/shared/openai-wire).
  * - A partial is yielded only when `call.request.interim` is set and its text is not empty.
  * - A final carries its text trimmed, `startMs`/`endMs` from its times (else 0 and the
  *   audio's length, `call.audioMs`, when known), and its words in ms. A negative, inverted or

@@ -1,4 +1,3 @@
-import { lazySchema } from '../../../internal/zod.js';
 import {
   type ShapeOf,
   wireArray,
@@ -11,24 +10,18 @@ import {
 } from '../wire-shape.js';
 
 /*
- * Wire shapes of the OpenAI API and of the servers that copy it, as zod schemas. Every object
- * is loose: unknown fields (vLLM's `reasoning_content`, `obfuscation`, `logprobs`, ...) are
- * kept and ignored, and fields we do not read are not declared. Sources: PROTOCOLS.md §2
- * (OpenAI: ONODE, OAS) and §6 (vLLM, Kokoro-FastAPI, speaches).
+ * Wire shapes of the OpenAI API and of the servers that copy it, as more than one provider
+ * reads them: the OpenAI adapters (kinds `openai`, `openai-compatible`) and the SageMaker
+ * codecs that carry the same payloads (`openai-chat`, OpenAI-style transcription events).
+ * Every object is loose: unknown fields (vLLM's `reasoning_content`, `obfuscation`,
+ * `logprobs`, ...) are kept and ignored, and fields we do not read are not declared. Sources:
+ * PROTOCOLS.md §2 (OpenAI: ONODE, OAS) and §6 (vLLM, speaches). The shapes only the OpenAI
+ * adapters read (speech, the JSON transcription, the error body) are in
+ * src/providers/openai/api-types.ts.
  *
  * The frames of a call (`xShape`) are wire shapes (src/providers/shared/wire-shape.ts): checked
  * without zod when they fit, so the first call does not load zod; `parseWire(xShape, ...)`.
- * The error body is a zod schema built on its first call (`lazySchema`).
  */
-
-/** Body of an OpenAI-style error: `{"error":{message,type,param,code}}`; vLLM's `code` is an integer. */
-export const errorObjectSchema = lazySchema((z) =>
-  z.looseObject({
-    message: z.string().nullish(),
-    type: z.string().nullish(),
-    code: z.union([z.string(), z.number()]).nullish(),
-  }),
-);
 
 const str = wireNullish(wireString);
 const count = wireNullish(wireCount);
@@ -108,22 +101,6 @@ export interface WireChatRequest {
   add_generation_prompt?: false;
 }
 
-/** The `/audio/speech` request body voxroute sends (OAS `CreateSpeechRequest`). */
-export interface WireSpeechRequest {
-  model?: string;
-  input: string;
-  voice: string;
-  response_format: 'pcm' | 'wav';
-  speed?: number;
-  stream_format?: 'sse';
-}
-
-/**
- * Events of `/audio/speech` with `stream_format: 'sse'`: `speech.audio.delta` carries base64
- * audio; `speech.audio.done` ends the stream with `usage` (OpenAI) or `token_usage` (speaches).
- */
-export const speechEventShape = wireObject({ type: wireString, audio: str });
-
 /**
  * Streamed transcription events, in the three dialects (PROTOCOLS.md §2.4, §6.1, §6.3):
  * OpenAI and speaches send `{type:'transcript.text.delta', delta}` and `{type:'transcript.text.done', text}`;
@@ -141,6 +118,3 @@ export const transcriptionEventShape = wireObject({
 
 /** A parsed streamed transcription event. */
 export type TranscriptionEvent = ShapeOf<typeof transcriptionEventShape>;
-
-/** The non-streamed transcription answer with `response_format: 'json'`: `{text}`. */
-export const transcriptionJsonShape = wireObject({ text: wireString });
