@@ -1,13 +1,13 @@
 import type { ChatEvent } from '../../types/chat.js';
 import { assembledSse } from '../shared/assembled-sse.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
+import { chatChunkShape } from '../shared/openai-wire/api-types.js';
+import { chatRequestBody } from '../shared/openai-wire/chat-request.js';
+import { ChatStreamAssembler } from '../shared/openai-wire/chat-stream.js';
 import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
 import type { AttemptContext, ChatProvider, ChatStreamReport, ProviderChatRequest } from '../types.js';
-import { chatChunkShape } from './api-types.js';
 import { openAiContinuesAssistantMessage } from './chat-continues.js';
-import { chatRequestBody } from './chat-request.js';
-import { ChatStreamAssembler } from './chat-stream.js';
 import { readOpenAiHttpError } from './http-errors.js';
 import type { OpenAiChatOptions } from './options.js';
 

@@ -5,15 +5,16 @@ import type { TranscriptEvent } from '../../types/transcript.js';
 import { assembledSse } from '../shared/assembled-sse.js';
 import { collectAudio } from '../shared/collect-audio.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
+import { transcriptionEventShape } from '../shared/openai-wire/api-types.js';
+import { TranscriptAssembler } from '../shared/openai-wire/transcription-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
 import type { AttemptContext, ProviderSttRequest, SttProvider } from '../types.js';
-import { transcriptionEventShape, transcriptionJsonShape } from './api-types.js';
+import { transcriptionJsonShape } from './api-types.js';
 import { readOpenAiHttpError } from './http-errors.js';
 import { encodeMultipart, type MultipartPart } from './multipart.js';
 import type { OpenAiSttOptions } from './options.js';
 import { readJsonBody } from './read-body.js';
 import { openAiSttCapabilities } from './transcription-formats.js';
-import { TranscriptAssembler } from './transcription-stream.js';
 
 /**
  * Speech-to-text over `POST {baseUrl}/audio/transcriptions` (PROTOCOLS.md §2.4, §6.1, §6.3).

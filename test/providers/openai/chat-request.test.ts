@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatRequestBody } from '../../../src/providers/openai/chat-request.js';
+import { chatRequestBody } from '../../../src/providers/shared/openai-wire/chat-request.js';
 import type { ProviderChatRequest } from '../../../src/providers/types.js';
 
 const request: ProviderChatRequest = {

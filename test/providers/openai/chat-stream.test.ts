@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../src/errors/index.js';
-import { ChatStreamAssembler, mapFinishReason } from '../../../src/providers/openai/chat-stream.js';
+import {
+  ChatStreamAssembler,
+  mapFinishReason,
+} from '../../../src/providers/shared/openai-wire/chat-stream.js';
 
 describe('ChatStreamAssembler', () => {
   it('assembles tool calls from fragments by index and emits them at the finish reason, in index order', () => {

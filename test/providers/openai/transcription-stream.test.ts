@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../src/errors/index.js';
-import { TranscriptAssembler } from '../../../src/providers/openai/transcription-stream.js';
+import { TranscriptAssembler } from '../../../src/providers/shared/openai-wire/transcription-stream.js';
 
 describe('TranscriptAssembler', () => {
   it('OpenAI dialect: partials carry the text so far, done gives the final', () => {

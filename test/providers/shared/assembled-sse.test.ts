@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError, ProtocolError } from '../../../src/errors/index.js';
 import { isTakeable, type Takeable } from '../../../src/internal/takeable.js';
-import { chatChunkShape } from '../../../src/providers/openai/api-types.js';
-import { ChatStreamAssembler } from '../../../src/providers/openai/chat-stream.js';
 import { assembledSse } from '../../../src/providers/shared/assembled-sse.js';
+import { chatChunkShape } from '../../../src/providers/shared/openai-wire/api-types.js';
+import { ChatStreamAssembler } from '../../../src/providers/shared/openai-wire/chat-stream.js';
 import { parseWire } from '../../../src/providers/shared/parse-wire.js';
 import type { HttpResponse } from '../../../src/transport/types.js';
 import type { ChatEvent } from '../../../src/types/chat.js';

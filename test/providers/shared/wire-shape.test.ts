@@ -9,12 +9,11 @@ import {
   messageStartShape,
   streamEventShape,
 } from '../../../src/providers/anthropic/api-types.js';
+import { speechEventShape, transcriptionJsonShape } from '../../../src/providers/openai/api-types.js';
 import {
   chatChunkShape,
-  speechEventShape,
   transcriptionEventShape,
-  transcriptionJsonShape,
-} from '../../../src/providers/openai/api-types.js';
+} from '../../../src/providers/shared/openai-wire/api-types.js';
 import { parseWire } from '../../../src/providers/shared/parse-wire.js';
 import type { WireShape } from '../../../src/providers/shared/wire-shape.js';
 import { SEEDED } from '../../helpers/property-seed.js';

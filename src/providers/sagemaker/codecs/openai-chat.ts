@@ -1,6 +1,6 @@
-import { chatChunkShape } from '../../openai/api-types.js';
-import { chatRequestBody } from '../../openai/chat-request.js';
-import { ChatStreamAssembler } from '../../openai/chat-stream.js';
+import { chatChunkShape } from '../../shared/openai-wire/api-types.js';
+import { chatRequestBody } from '../../shared/openai-wire/chat-request.js';
+import { ChatStreamAssembler } from '../../shared/openai-wire/chat-stream.js';
 import { parseWire } from '../../shared/parse-wire.js';
 import type { SageMakerChatCodec } from '../codec.js';
 import { jsonMessages } from '../framing.js';
@@ -16,9 +16,9 @@ export const DEFAULT_MODEL_ID = 'default';
  *   out when the configured id is `'default'`. Content type `application/json`, accept
  *   `text/event-stream`.
  * - Reply: `chat.completion.chunk` objects framed as SSE (`data: ...\n\n`) or JSON lines
- *   (detected from the first byte), read with the OpenAI adapter's chunk schema and assembler:
- *   text deltas, whole tool calls (each fragment told to the call's `report`), one `finish` at
- *   `[DONE]` or at the end after a finish reason.
+ *   (detected from the first byte), read with the chunk shape and assembler the OpenAI
+ *   adapter uses (providers/shared/openai-wire): text deltas, whole tool calls (each fragment
+ *   told to the call's `report`), one `finish` at `[DONE]` or at the end after a finish reason.
  *   A stream that ends with neither is a truncated ProtocolError; `{"error":...}` inside the
  *   stream is a ProviderError. Source: PROTOCOLS.md 2.2 and 6.1 (the vLLM wire format).
  */

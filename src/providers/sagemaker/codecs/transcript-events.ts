@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import { ProtocolError } from '../../../errors/index.js';
 import { lazySchema } from '../../../internal/zod.js';
 import type { TranscriptEvent, TranscriptWord } from '../../../types/transcript.js';
-import { transcriptionEventShape } from '../../openai/api-types.js';
-import { TranscriptAssembler } from '../../openai/transcription-stream.js';
+import { transcriptionEventShape } from '../../shared/openai-wire/api-types.js';
+import { TranscriptAssembler } from '../../shared/openai-wire/transcription-stream.js';
 import { parseWire } from '../../shared/parse-wire.js';
 import { checkedTranscriptTimes } from '../../shared/transcript-times.js';
 import type { SttCodecCall } from '../codec.js';
@@ -45,7 +45,7 @@ type TranscriptMessage = z.infer<ReturnType<typeof transcriptMessageSchema>>;
 /**
  * Transcript events from the PayloadPart bytes of an STT container (SSE or JSON lines,
  * detected), for the shapes of `transcriptMessageSchema` and OpenAI's streamed transcription
- * events (read with the OpenAI adapter's assembler).
+ * events (read with the assembler the OpenAI adapter uses, providers/shared/openai-wire).
  * - A partial is yielded only when `call.request.interim` is set and its text is not empty.
  * - A final carries its text trimmed, `startMs`/`endMs` from its times (else 0 and the
  *   audio's length, `call.audioMs`, when known), and its words in ms. A negative, inverted or

@@ -1,8 +1,8 @@
-import { ProtocolError } from '../../errors/index.js';
-import type { ChatEvent, ChatUsage, FinishReason } from '../../types/chat.js';
-import { failedFinishError } from '../shared/failed-finish-reason.js';
-import { badToolArguments, toolArgumentsText } from '../shared/tool-arguments.js';
-import type { ChatStreamReport } from '../types.js';
+import { ProtocolError } from '../../../errors/index.js';
+import type { ChatEvent, ChatUsage, FinishReason } from '../../../types/chat.js';
+import type { ChatStreamReport } from '../../types.js';
+import { failedFinishError } from '../failed-finish-reason.js';
+import { badToolArguments, toolArgumentsText } from '../tool-arguments.js';
 import type { ChatChunk } from './api-types.js';
 
 /** OpenAI `finish_reason` to voxroute's FinishReason; anything unknown is `'other'`. */

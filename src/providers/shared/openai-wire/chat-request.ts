@@ -1,5 +1,5 @@
-import type { ChatMessage, ChatTool } from '../../types/chat.js';
-import type { ProviderChatRequest } from '../types.js';
+import type { ChatMessage, ChatTool } from '../../../types/chat.js';
+import type { ProviderChatRequest } from '../../types.js';
 import type { WireChatMessage, WireChatRequest, WireChatTool } from './api-types.js';
 
 /**

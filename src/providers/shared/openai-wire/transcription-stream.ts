@@ -1,6 +1,6 @@
-import { ProtocolError } from '../../errors/index.js';
-import type { TranscriptEvent } from '../../types/transcript.js';
-import { failedFinishError } from '../shared/failed-finish-reason.js';
+import { ProtocolError } from '../../../errors/index.js';
+import type { TranscriptEvent } from '../../../types/transcript.js';
+import { failedFinishError } from '../failed-finish-reason.js';
 import type { TranscriptionEvent } from './api-types.js';
 
 /** What {@link TranscriptAssembler.push} made of one event. */
