@@ -1,4 +1,6 @@
 const STOP = Symbol('stop');
+/** The reader of {@link TurnAudio.read} was returned (or thrown into) while its read was in flight. */
+const RETURNED = Symbol('returned');
 
 /**
  * The key of a {@link TurnAudio.remaining} iterable's hand-off: the next turn's TurnAudio takes
@@ -23,6 +25,9 @@ function handoffOf<T>(source: AsyncIterable<T>): Handoff<T> | undefined {
 
 const EMPTY: AsyncIterator<never> = { next: async () => ({ done: true, value: undefined }) };
 
+/** What {@link TurnAudio.read} returns: an iterator whose `return()` and `throw()` end a read in flight. */
+export type AudioReader<T> = AsyncIterableIterator<T> & Required<Pick<AsyncIterator<T>, 'return' | 'throw'>>;
+
 /** How a turn's reading of the caller's audio ended. */
 type Outcome = 'stopped' | 'ended' | 'returned' | 'unread';
 
@@ -40,8 +45,11 @@ export class TurnAudio<T> {
   /** A read of the caller's iterator the turn started and did not use (in flight when it stopped). */
   #held: Promise<IteratorResult<T>> | undefined;
   #stopped = false;
-  /** Ends the wait for the read in flight, when {@link TurnAudio.stop} comes during it. */
-  #wakeStop: ((value: typeof STOP) => void) | undefined;
+  /**
+   * Ends the wait for the read in flight, when {@link TurnAudio.stop} comes during it, or the
+   * reader's `return()` (the STT stage stopped reading: barge-in, a failure).
+   */
+  #wake: ((value: typeof STOP | typeof RETURNED) => void) | undefined;
   #outcome: Outcome | undefined;
   /** The rest of the audio was taken, by {@link TurnAudio.remaining} or by the next turn. */
   #restTaken = false;
@@ -62,8 +70,32 @@ export class TurnAudio<T> {
   /**
    * The caller's chunks, until the caller's audio ends (then `ended()` is called) or
    * {@link TurnAudio.stop} is called. Read once.
+   *
+   * Its `return()` (and `throw()`) ends a read in flight at once, as `return()` of a routed
+   * call does: an async generator would queue it behind the caller's pending `next()`, so a
+   * barge-in while a muted microphone yields nothing would neither return the caller's iterator
+   * nor end `remaining()` until the microphone's next chunk.
    */
-  async *read(ended: () => void): AsyncGenerator<T, void, undefined> {
+  read(ended: () => void): AudioReader<T> {
+    const reading = this.#read(ended);
+    const interrupt = () => this.#wake?.(RETURNED);
+    return {
+      next: () => reading.next(),
+      return: (value?: unknown) => {
+        interrupt();
+        return reading.return(value as undefined);
+      },
+      throw: (error?: unknown) => {
+        interrupt();
+        return reading.throw(error);
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  async *#read(ended: () => void): AsyncGenerator<T, void, undefined> {
     if (this.#outcome !== undefined) return;
     let pending: Promise<IteratorResult<T>> | undefined;
     let iterator: AsyncIterator<T> | undefined;
@@ -91,11 +123,16 @@ export class TurnAudio<T> {
         const read: Promise<IteratorResult<T>> = pending;
         // One promise per chunk, not a race against one long-lived stop promise (each race would
         // leave a reaction on it until the turn ends: a long turn would hold thousands).
-        const next = await new Promise<IteratorResult<T> | typeof STOP>((resolve, reject) => {
-          this.#wakeStop = resolve;
-          read.then(resolve, reject);
-        });
-        this.#wakeStop = undefined;
+        const next = await new Promise<IteratorResult<T> | typeof STOP | typeof RETURNED>(
+          (resolve, reject) => {
+            this.#wake = resolve;
+            read.then(resolve, reject);
+          },
+        );
+        this.#wake = undefined;
+        // Returned while the caller's next() was pending: that read is the caller's (its
+        // iterator is returned below, as a `for await` loop left early would).
+        if (next === RETURNED) return;
         if (next === STOP) {
           // Kept for `remaining()`: the `then` above handles a rejection of it meanwhile.
           this.#held = pending;
@@ -130,7 +167,7 @@ export class TurnAudio<T> {
     if (this.#stopped) return true;
     if (this.#outcome !== undefined || this.#iterator === undefined) return false;
     this.#stopped = true;
-    this.#wakeStop?.(STOP);
+    this.#wake?.(STOP);
     return true;
   }
 

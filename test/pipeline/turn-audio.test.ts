@@ -82,6 +82,33 @@ describe('TurnAudio', () => {
     expect(await take(audio.remaining(), 5)).toEqual([]);
   });
 
+  it("a read returned while the caller's next() is pending ends at once: the source is returned, remaining() is empty", async () => {
+    // A muted microphone: its pending next() never settles, its return() answers at once.
+    let returns = 0;
+    const pulled = deferred();
+    const pending: AsyncIterable<number> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => {
+          pulled.resolve();
+          return new Promise<IteratorResult<number>>(() => {});
+        },
+        return: () => {
+          returns++;
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      }),
+    };
+    const audio = new TurnAudio(pending);
+    const read = audio.read(() => {});
+    const inFlight = read.next();
+    await pulled.promise;
+    expect(await read.return(undefined)).toEqual({ done: true, value: undefined });
+    expect(await inFlight).toEqual({ done: true, value: undefined });
+    expect(returns).toBe(1);
+    expect(audio.stop()).toBe(false);
+    expect(await take(audio.remaining(), 5)).toEqual([]);
+  });
+
   it('audio that ended: ended() is called, stop() does nothing, remaining() is empty', async () => {
     const src = source();
     const audio = new TurnAudio(src.iterable);
