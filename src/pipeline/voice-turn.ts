@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { AbortError } from '../errors/abort-error.js';
 import { onceStream, type Settle, VOICE_TURN } from '../internal/once-stream.js';
-import { stoppedBeforeStart } from '../internal/stopped-before-start.js';
 import { rejectOnAbort } from '../internal/unstarted-abort.js';
 import { valueShape } from '../internal/value-shape.js';
 import { closeSignalOf, routerClosed } from '../routing/close-signal.js';
@@ -15,6 +14,7 @@ import type { RouteResult } from '../types/route-result.js';
 import { expectedTtfcMs, stageDeadlines } from './budget.js';
 import { EventQueue } from './event-queue.js';
 import { TurnAudio } from './turn-audio.js';
+import { TurnIterator } from './turn-iterator.js';
 import type { TurnEvent, TurnResult, TurnTimeline, VoiceTurn, VoiceTurnRequest } from './types.js';
 import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
 
@@ -58,9 +58,10 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  * yielded so far is spoken up to its last complete sentence before the iterator throws the
  * error: the caller hears every complete sentence it was shown, and no unfinished one.
  *
- * Barge-in: aborting `request.signal`, or breaking out of the loop, cancels all three stages at
+ * Barge-in: aborting `request.signal`, breaking out of the loop, or the iterator's `return()`
+ * (even while a `next()` is pending: that `next()` resolves done) cancels all three stages at
  * once (their provider connections are closed); nothing is yielded after it, the iterator
- * throws AbortError and `result` rejects with it.
+ * throws AbortError (after a signal's abort) and `result` rejects with AbortError.
  *
  * @throws from the iterator (and `result` rejects with it), at its first step, before any
  *   provider is contacted: RequestError when a field of the request is malformed, naming the
@@ -93,13 +94,17 @@ export function voiceTurn(router: Router, request: VoiceTurnRequest): VoiceTurn 
   }
   const turn = onceStream(
     VOICE_TURN,
-    // A turn ended by return() before its first step is abandoned as a `break` is; it read none
-    // of the caller's audio, so remainingAudio yields all of it.
-    (settle: Settle<TurnResult>) =>
-      stoppedBeforeStart(runTurn(router, request, audio, settle), () => {
-        audio.finish();
-        settle.reject(new AbortError('The voice turn was abandoned', { partialOutput: false }));
-      }),
+    (settle: Settle<TurnResult>) => {
+      const control: TurnControl = {};
+      return new TurnIterator(runTurn(router, request, audio, settle, control), () => {
+        if (control.abandon) control.abandon();
+        else {
+          // return() before the first next(): the turn never ran.
+          audio.finish();
+          settle.reject(new AbortError('The voice turn was abandoned', { partialOutput: false }));
+        }
+      });
+    },
     // `result` awaited before the turn is iterated: only a barge-in or router.close() ends it.
     (settle) =>
       rejectOnAbort(
@@ -127,11 +132,18 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | Au
 
 async function* emptyAudio(): AsyncGenerator<Uint8Array, void, undefined> {}
 
+/** How the turn's iterator ends a running turn from outside its generator (see TurnIterator). */
+interface TurnControl {
+  /** Ends the turn now, as a break does: its stages are aborted, `result` rejects with AbortError. */
+  abandon?: () => void;
+}
+
 async function* runTurn(
   router: Router,
   request: VoiceTurnRequest,
   input: TurnAudio<Uint8Array | AudioChunk>,
   settle: Settle<TurnResult>,
+  control: TurnControl,
 ): AsyncGenerator<TurnEvent, void, undefined> {
   const t0 = performance.now();
   const at = () => performance.now() - t0;
@@ -151,6 +163,14 @@ async function* runTurn(
   const routes = request.routes ?? {};
   const language = request.language !== undefined ? { language: request.language } : {};
   const queue = new EventQueue<TurnEvent>();
+  /** An event reached the caller: an AbortError after it has `partialOutput: true`. */
+  let yielded = false;
+  // The iterator's return() while a next() is pending: the wait for the next event ends now.
+  control.abandon = () => {
+    const error = new AbortError('The voice turn was abandoned', { partialOutput: yielded });
+    turn.abort(error);
+    queue.fail(error);
+  };
   const timeline: TurnTimeline = { endOfSpeechMs: Number.NaN, finalTranscriptMs: Number.NaN, ownMs: 0 };
   const stages: Partial<TurnResult['stages']> = {};
   let transcript = '';
@@ -285,8 +305,6 @@ async function* runTurn(
   };
 
   let done = false;
-  /** An event reached the caller: an AbortError after it has `partialOutput: true`. */
-  let yielded = false;
   work().then(
     () => queue.end(),
     (error: unknown) => {

@@ -106,7 +106,7 @@ describe('voiceTurn: barge-in while the microphone is muted', () => {
     await dg.closed;
     expect(mic.state).toEqual({ pulls: 2, returns: 1 });
     expect(dg.session.bytes).toBe(CHUNK);
-    const rest: Uint8Array[] = [];
+    const rest: unknown[] = [];
     for await (const chunk of turn.remainingAudio) rest.push(chunk);
     expect(rest).toEqual([]);
     expect(getEventListeners(bargeIn.signal, 'abort')).toEqual([]);
