@@ -290,6 +290,9 @@ export async function* drive<T>(
         running.length = 0;
         if (callAbort.aborted) {
           winner.attempt.outcome = 'aborted';
+          // Not the provider's outcome: a half-open breaker's probe slot is freed, as a break's
+          // cancel frees it (else the next caller could not probe until the slot times out).
+          if (winner.acquired) c.health?.release();
           if (stopped()) return;
           throw call.fail(call.callAbortError());
         }
