@@ -195,7 +195,9 @@ export class AttemptCall<T> implements OrderState {
     const elapsed = clock.now() - r.t0;
     this.closeAttempt(r);
     this.end(r);
-    if (r.attempt.timeToFirstChunkMs === undefined && r.timing)
+    // A streaming STT provider cancelled before its first transcript waited on the speaker, not
+    // only on itself: that wait says nothing of its latency (see RouteCandidate.answersOnPause).
+    if (r.attempt.timeToFirstChunkMs === undefined && r.timing && !r.c.answersOnPause)
       // The route's EWMA decay time for the tracker (absent: the tracker's own).
       tracker.recordCancelled(r.c.key, elapsed, clock.now(), { decayMs: this.run.ewmaDecayMs });
     if (r.acquired) r.c.health?.release();

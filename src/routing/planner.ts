@@ -117,6 +117,7 @@ export class RoutePlanner {
         start: made.start,
         inputEnded: made.inputEnded,
         startsClock: made.startsClock === true,
+        answersOnPause: made.answersOnPause === true,
         health: this.#health.get(name, capability),
         hedgeAfterMs: undefined,
         takesOver: made.takesOver !== false,

@@ -49,6 +49,12 @@ export interface RouteCandidate<T> {
    */
   startsClock?: boolean;
   /**
+   * The provider answers when the speaker pauses (streaming STT): its wait for a first chunk is
+   * the speaker's as much as its own, so an attempt cancelled before one (a barge-in, a lost
+   * hedge) records no censored latency (see AttemptCall.cancel).
+   */
+  answersOnPause?: boolean;
+  /**
    * For providers that answer only once all input is in (non-streaming STT): the promise that
    * resolves when the input has ended, made when an attempt first asks (reading the caller's
    * input to its end starts then, not when the call is made). Time to first chunk and the
