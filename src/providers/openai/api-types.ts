@@ -1,26 +1,15 @@
-import { lazySchema } from '../../internal/zod.js';
 import { wireNullish, wireObject, wireString } from '../shared/wire-shape.js';
 
 /*
  * Wire shapes of the OpenAI API that only the OpenAI adapters read (speech, the JSON
- * transcription, the error body). Every object is loose: unknown fields are kept and ignored,
+ * transcription). Every object is loose: unknown fields are kept and ignored,
  * and fields we do not read are not declared. Sources: PROTOCOLS.md §2 (OpenAI: ONODE, OAS) and
  * §6 (vLLM, Kokoro-FastAPI, speaches). The shapes SageMaker's codecs read too (chat chunks and
  * requests, streamed transcription events) are in src/providers/shared/openai-wire/api-types.ts.
  *
  * The frames of a call (`xShape`) are wire shapes (src/providers/shared/wire-shape.ts): checked
  * without zod when they fit, so the first call does not load zod; `parseWire(xShape, ...)`.
- * The error body is a zod schema built on its first call (`lazySchema`).
  */
-
-/** Body of an OpenAI-style error: `{"error":{message,type,param,code}}`; vLLM's `code` is an integer. */
-export const errorObjectSchema = lazySchema((z) =>
-  z.looseObject({
-    message: z.string().nullish(),
-    type: z.string().nullish(),
-    code: z.union([z.string(), z.number()]).nullish(),
-  }),
-);
 
 const str = wireNullish(wireString);
 
