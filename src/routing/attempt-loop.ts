@@ -258,7 +258,10 @@ export async function* drive<T>(
           const ttfc = now - winner.t0;
           winner.attempt.timeToFirstChunkMs = ttfc;
           callTtfc ??= now - callStart;
-          tracker.recordSuccess(c.key, ttfc, now, {
+          // A streaming STT provider's first transcript waited on the speaker too: its sample is
+          // the transcription lag where the capability can tell it (RouteRun.latencyOf).
+          const lag = c.answersOnPause ? run.latencyOf?.(first.value, winner.t0, now) : undefined;
+          tracker.recordSuccess(c.key, lag ?? ttfc, now, {
             decayMs: run.ewmaDecayMs,
             coldStart: winner.cold !== false,
             firstCall: winner.cold === 'first',

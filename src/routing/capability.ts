@@ -29,6 +29,7 @@ export interface CapabilityCall<T, C extends Capability = Capability>
     | 'canResume'
     | 'toolCalls'
     | 'complete'
+    | 'latencyOf'
   > {
   capability: C;
   /**

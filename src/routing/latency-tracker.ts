@@ -22,7 +22,11 @@ export interface LatencySnapshot {
   scoreMs: number | undefined;
   /** EWMA of time to first chunk (time-decayed weights), in ms; undefined before the first sample. */
   ewmaMs: number | undefined;
-  /** Quantiles of the recent window of TTFC samples, in ms. */
+  /**
+   * Median of the recent window of TTFC samples, in ms; undefined before the first sample. The
+   * samples of a streaming STT provider are its transcription lag (from when the audio up to a
+   * transcript's end had been read to the transcript), not its TTFC: docs/routing.md, "Scores".
+   */
   p50Ms: number | undefined;
   /** 90th percentile of the recent window of TTFC samples, in ms; undefined before the first sample. */
   p90Ms: number | undefined;

@@ -136,10 +136,17 @@ export class RoutePlanner {
       return this.#run(call, request, route, routeName, built, missing, ONE);
     }
     const budget = route.hedge ? this.#hedgeBudgets.of(routeName, route.hedge.maxShare) : undefined;
+    // A hedge delay learned from a provider's samples means nothing for one that answers when the
+    // speaker pauses (streaming STT): its first transcript comes after the user's speech, however
+    // long, so such a delay would hedge every long utterance. Only a fixed delay applies to it
+    // (the route's number or the call's hedgeAfterMs), as for the 'auto' first-chunk deadline.
+    const learnedHedge =
+      route.hedge !== false && route.hedge !== undefined && typeof route.hedge.after !== 'number';
+    const pauses = learnedHedge && built.every((c) => c.answersOnPause);
     const planned = planRoute(
       tracker,
       built.map((c) => ({ key: c.key, healthy: c.health?.allows() ?? true })),
-      route.hedge && budget?.available() ? route.hedge : undefined,
+      route.hedge && budget?.available() && !pauses ? route.hedge : undefined,
       clock.now(),
       route.hedge && budget ? budgetShareCap(route.hedge.maxShare, budget.tokens()) : 0,
       // A token in hand: the first choice hedges its tail at the knee, whatever its share.
@@ -154,6 +161,11 @@ export class RoutePlanner {
     const warmUp = route.hedge && route.hedge.after === 'auto' && budget?.available() === true;
     for (let i = 0; i < built.length; i++) {
       const c = built[i]!;
+      if (learnedHedge && c.answersOnPause) {
+        c.hedgeAfterMs = request.hedgeAfterMs;
+        tracker.noteHedgeDelay(c.key, c.hedgeAfterMs);
+        continue;
+      }
       c.hedgeAfterMs = route.hedge ? (request.hedgeAfterMs ?? planned[i]!.hedgeAfterMs) : undefined;
       if (warmUp && c.hedgeAfterMs === undefined) {
         c.hedgeAfterMs = warmUpHedgeMs(tracker.coldBound(c.key));
@@ -341,6 +353,7 @@ export class RoutePlanner {
       release: call.release,
       joinText: call.joinText,
       position: call.position,
+      latencyOf: call.latencyOf,
     };
   }
 

@@ -25,10 +25,11 @@ export class ReplayableAudio {
   readonly #source: AsyncIterator<Uint8Array | AudioChunk>;
   readonly #format: AudioFormat;
   /**
-   * Kept chunks, each with the byte offset of its first byte in the caller's stream, from
-   * index `#head` on (the entries before it are trimmed and wait for compaction).
+   * Kept chunks, each with the byte offset of its first byte in the caller's stream and the
+   * time it was read (`at`, ms of `#now`), from index `#head` on (the entries before it are
+   * trimmed and wait for compaction).
    */
-  #kept: { offset: number; data: Uint8Array }[] = [];
+  #kept: { offset: number; data: Uint8Array; at: number }[] = [];
   #head = 0;
   /** Chunks compacted away from the front of `#kept` so far: chunk `i` of the stream is `#kept[i - #base]`. */
   #base = 0;
@@ -42,12 +43,35 @@ export class ReplayableAudio {
   #failure: { error: RequestError } | undefined;
   #pull: Promise<void> | undefined;
   readonly #redact: ErrorRedactor | undefined;
+  readonly #now: () => number;
 
-  /** `redact`: the router's redactor, applied to an error of the caller's audio (see callerFailure). */
-  constructor(source: AsyncIterable<Uint8Array | AudioChunk>, format: AudioFormat, redact?: ErrorRedactor) {
+  /**
+   * `redact`: the router's redactor, applied to an error of the caller's audio (see
+   * callerFailure). `now`: the clock that stamps each chunk as it is read (see
+   * {@link readAt}), in ms; default performance.now().
+   */
+  constructor(
+    source: AsyncIterable<Uint8Array | AudioChunk>,
+    format: AudioFormat,
+    redact?: ErrorRedactor,
+    now: () => number = () => performance.now(),
+  ) {
     this.#source = source[Symbol.asyncIterator]();
     this.#format = format;
     this.#redact = redact;
+    this.#now = now;
+  }
+
+  /**
+   * When the audio up to byte `offset` of the caller's stream had all been read: the read time
+   * of the chunk that holds byte `offset - 1`, or of the last chunk read when `offset` lies
+   * beyond what was read; undefined when `offset` is 0 or less, or that byte was trimmed.
+   */
+  readAt(offset: number): number | undefined {
+    const kept = this.#kept;
+    if (offset <= 0 || offset <= this.#keptFrom || this.#head >= kept.length) return undefined;
+    if (offset >= this.#total) return kept[kept.length - 1]!.at;
+    return kept[this.#firstEndingAfter(offset - 1)]!.at;
   }
 
   /** Bytes kept now (after trimming). */
@@ -217,7 +241,7 @@ export class ReplayableAudio {
         );
       if (this.#total < WAV_SNIFF_BYTES && data.byteLength > 0) this.#sniffWav(data);
       if (data.byteLength > 0) {
-        this.#kept.push({ offset: this.#total, data });
+        this.#kept.push({ offset: this.#total, data, at: this.#now() });
         this.#total += data.byteLength;
       }
     } catch (error) {

@@ -172,6 +172,14 @@ export interface RouteRun<T> {
   complete?: () => boolean;
   /** Marks the first item after a mid-stream switch of provider (TTS: `discontinuity: true`). */
   markResumed?: (item: T) => T;
+  /**
+   * The latency sample of an attempt of an {@link RouteCandidate.answersOnPause} candidate whose
+   * first item is `item`, started at `startedAtMs` and answered at `nowMs` (the router's clock,
+   * ms): how long after the audio the item speaks of had reached the router the item came
+   * (streaming STT: the transcription lag), so how long the user spoke is not held against the
+   * provider. Undefined (or absent): the time to first chunk is the sample.
+   */
+  latencyOf?: (item: T, startedAtMs: number, nowMs: number) => number | undefined;
   /** Called with each item just before the caller gets it (the capability's glue tracks progress). */
   onDelivered?: (item: T) => void;
   /**

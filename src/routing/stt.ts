@@ -18,7 +18,13 @@ import { ReplayableAudio } from './replayable-audio.js';
  * is in (non-streaming) has its first-chunk clock started when the caller's audio ends.
  */
 export function sttCall(request: SttRequest, context: CallContext): CapabilityCall<TranscriptEvent, 'stt'> {
-  const audio = new ReplayableAudio(request.audio, request.format, context.redact);
+  const clock = context.clock;
+  const audio = new ReplayableAudio(
+    request.audio,
+    request.format,
+    context.redact,
+    clock ? () => clock.now() : undefined,
+  );
   /** Byte offset in the caller's audio where the next provider starts after a mid-stream failure. */
   let replayFrom = 0;
   /**
@@ -123,6 +129,14 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
         },
         ...(stt.capabilities.streamingInput ? { answersOnPause: true } : { inputEnded }),
       };
+    },
+    latencyOf: (event, startedAtMs, nowMs) => {
+      // The transcription lag: from when the audio up to the event's end had been read (or the
+      // attempt's start, for audio a provider taking over was given at once) to the event.
+      const endMs = event.endMs;
+      if (endMs === undefined || !Number.isFinite(endMs)) return undefined;
+      const readAt = audio.readAt(Math.round((endMs / 1000) * request.format.sampleRate) * frame);
+      return readAt === undefined ? undefined : Math.max(0, nowMs - Math.max(startedAtMs, readAt));
     },
     textOf: finalText,
     // Finals are separate segments: MidStreamError.partialText has them one space apart.
