@@ -33,13 +33,20 @@ export interface VoxrouteSpeechOptions {
  * `language` pass through; `instructions` is not supported (a warning).
  *
  * @throws RequestError for another `outputFormat` (voxroute does not encode MP3 or Opus),
- *   a bad provider option or no voice at all, before any provider is contacted; the router's
- *   errors (AllProvidersFailedError...) after it fell back across the route.
+ *   a bad provider option, no voice at all, or a `text` that is empty, only white space or
+ *   without a letter or digit (nothing to speak: it would have given a WAV file of no samples,
+ *   which the AI SDK's NoSpeechGeneratedError check passes), before any provider is contacted;
+ *   the router's errors (AllProvidersFailedError...) after it fell back across the route.
  */
 export class VoxrouteSpeechModel extends RouteModel<VoxrouteSpeechOptions> implements SpeechModelV4 {
   readonly provider = 'voxroute.speech';
 
   async doGenerate(options: SpeechModelV4CallOptions): Promise<SpeechModelV4Result> {
+    if (typeof options.text !== 'string' || options.text.trim() === '')
+      throw new RequestError(
+        'text',
+        `${typeof options.text === 'string' ? 'is empty or only white space' : `must be a string, got ${options.text === null ? 'null' : typeof options.text}`}: nothing to speak`,
+      );
     const voice = options.voice ?? this.modelId;
     if (!voice) throw new RequestError('voice', 'no voice: give speechModel(voice) or a per-call voice');
     const container = options.outputFormat ?? 'wav';
@@ -77,6 +84,11 @@ export class VoxrouteSpeechModel extends RouteModel<VoxrouteSpeechOptions> imple
       offset += part.byteLength;
     }
     const result = await stream.result;
+    // The router yields no audio, contacting no provider, only for text without a letter or
+    // digit (an empty answer to text with words fails the attempt): a WAV of no samples would
+    // pass for speech.
+    if (bytes === 0)
+      throw new RequestError('text', 'has nothing to speak (no letter or digit in any script): no audio');
     const mediaType =
       container === 'wav' ? 'audio/wav' : `audio/pcm;encoding=${format.encoding};rate=${format.sampleRate}`;
     return {

@@ -29,14 +29,36 @@ export function decodeUnicodeEscapes(text: string): string {
 export const MAX_REDACTED_CHARS = 65_536;
 
 /**
- * `redact(text)` run on `text` with its `\uXXXX` escapes decoded ({@link decodeUnicodeEscapes}):
- * when that removed something, the decoded text with it removed; otherwise `text` as it was
- * (a text without secrets keeps its escapes). A text longer than {@link MAX_REDACTED_CHARS} is
- * cut to that length first (and then returned cut, redacted).
+ * Characters that show nothing (soft hyphen, zero-width space and joiners, word joiner,
+ * invisible operators, direction marks and controls, BOM), written or as a `\uXXXX` escape,
+ * and HTML's line-break hints that render as nothing (`&shy;`, `&#173;`, `&#8203;`, their hex
+ * forms, `<wbr>`).
+ */
+const INVISIBLE =
+  /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]|\\u(?:00[aA][dD]|180[eE]|200[b-fB-F]|202[a-eA-E]|206[0-46-9]|[fF][eE][fF][fF])|&(?:shy|#173|#8203|#[xX](?:00)?[aA][dD]|#[xX]200[bB]);|<wbr\s*\/?>/g;
+
+/**
+ * `text` without the characters that show nothing ({@link INVISIBLE}), or `text` itself when it
+ * holds none. A key echoed with them between its characters (an HTML page that lets a long
+ * token wrap with soft hyphens, zero-width spaces or `<wbr>`, a server that marks what it
+ * quotes) reads as the key, and copying it gives the key: the redactor matches secrets on this
+ * text.
+ */
+export function withoutInvisible(text: string): string {
+  INVISIBLE.lastIndex = 0;
+  return INVISIBLE.test(text) ? text.replace(INVISIBLE, '') : text;
+}
+
+/**
+ * `redact(text)` run on `text` with its `\uXXXX` escapes decoded ({@link decodeUnicodeEscapes})
+ * and its invisible characters removed ({@link withoutInvisible}): when that removed something,
+ * the decoded text with it removed; otherwise `text` as it was (a text without secrets keeps
+ * its escapes and invisible characters). A text longer than {@link MAX_REDACTED_CHARS} is cut
+ * to that length first (and then returned cut, redacted).
  */
 export function redactDecoded(text: string, redact: (text: string) => string): string {
   const bounded = cutBetweenTokens(text, MAX_REDACTED_CHARS);
-  const decoded = decodeUnicodeEscapes(bounded);
+  const decoded = withoutInvisible(decodeUnicodeEscapes(bounded));
   const out = redact(decoded);
   return out === decoded ? bounded : out;
 }

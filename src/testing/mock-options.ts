@@ -3,7 +3,7 @@ import { didYouMean, firstUnknownKey } from '../config/did-you-mean.js';
 import { toConfigIssues } from '../config/issues.js';
 import { valueShape } from '../internal/value-shape.js';
 import { lazySchema } from '../internal/zod.js';
-import { fixedValues, mockOptionError } from './reply-checks.js';
+import { checkingFactoryOptions, fixedValues, mockOptionError } from './reply-checks.js';
 
 /**
  * The option check of every mock factory of the kit: the options object, each script (one
@@ -248,6 +248,26 @@ export function checkMockOptions(kind: CheckedMockKind, options: unknown, path =
   if (kind !== 'sagemaker' && kind !== 'elevenlabs' && kind !== 'anthropic') {
     checkPerCall(options.transcript, lazyString(), join(path, 'transcript'));
   }
+}
+
+/**
+ * {@link checkMockOptions} for the options of a mock factory, then `more` (its own checks, e.g.
+ * of chat replies), the factory named in each message as `startMockProviders` and
+ * `startMockServer` name themselves (see checkingFactoryOptions):
+ * `createCartesiaMock: options.script.tts-websocket.closeCode: expected a number, got a string`.
+ * @throws TypeError `<factory>: options.<field>: <what is wrong>` (`<factory>: options: ...`
+ *   when `options` is not an object).
+ */
+export function checkFactoryOptions(
+  factory: string,
+  kind: CheckedMockKind,
+  options: unknown,
+  more?: () => void,
+): void {
+  checkingFactoryOptions(factory, () => {
+    checkMockOptions(kind, options);
+    more?.();
+  });
 }
 
 const lazyString = lazySchema((z) => z.string('expected a string'));

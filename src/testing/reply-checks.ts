@@ -30,6 +30,27 @@ export function mockOptionError(path: string, problem: string): TypeError {
   return error;
 }
 
+/**
+ * Runs the option checks of a mock factory, naming the factory in the message of a bad
+ * option's TypeError (`createCartesiaMock: options.script.closeCode: expected a number`), as
+ * `startMockProviders` and `startMockServer` name themselves. The error keeps the field's path
+ * relative to the factory's options for {@link optionErrorOf}, so `startMockProviders` can name
+ * the provider's options instead when it made the mock.
+ */
+export function checkingFactoryOptions(factory: string, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    const option = optionErrorOf(error);
+    if (!option) throw error;
+    const named = new TypeError(
+      `${factory}: options${option.path ? `.${option.path}` : ''}: ${option.problem}`,
+    );
+    optionErrors.set(named, option);
+    throw named;
+  }
+}
+
 /** The path and problem of `error` when {@link mockOptionError} made it. */
 export function optionErrorOf(error: unknown): { path: string; problem: string } | undefined {
   return error instanceof TypeError ? optionErrors.get(error) : undefined;

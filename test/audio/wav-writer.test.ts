@@ -76,7 +76,7 @@ describe('wavHeader and encodeWav refuse sizes and formats the header cannot sta
     // Three bytes of s16le gave a header of data size 3: half a sample.
     expect(() => encodeWav(s16, new Uint8Array(3))).toThrow(
       new RangeError(
-        'wavHeader: dataBytes must be a whole number of 2-byte frames (pcm_s16le, 1 channel), got 3',
+        'encodeWav: data.byteLength must be a whole number of 2-byte frames (pcm_s16le, 1 channel), got 3',
       ),
     );
     expect(() => wavHeader({ encoding: 'pcm_f32le', sampleRate: 24000 }, 6)).toThrow(
@@ -99,10 +99,45 @@ describe('wavHeader and encodeWav refuse sizes and formats the header cannot sta
     const message =
       'wavHeader(format, dataBytes?): format must be an AudioFormat ({ encoding, sampleRate }), got null';
     expect(() => wavHeader(null as never, 10)).toThrow(new TypeError(message));
-    expect(() => encodeWav(null as never, new Uint8Array(2))).toThrow(new TypeError(message));
+    expect(() => encodeWav(null as never, new Uint8Array(2))).toThrow(
+      new TypeError(
+        'encodeWav(format, data): format must be an AudioFormat ({ encoding, sampleRate }), got null',
+      ),
+    );
     expect(() => wavHeader('pcm_s16le' as never)).toThrow(
       new TypeError(
         'wavHeader(format, dataBytes?): format must be an AudioFormat ({ encoding, sampleRate }), got string',
+      ),
+    );
+  });
+
+  it('argument order: encodeWav checks format (its channels, encoding, sampleRate) before data, as the signature reads, and names itself', () => {
+    // encodeWav({}) named `data` (the second argument) while `format` (the first) had no
+    // encoding; a format's errors said `wavHeader` and an unknown encoding named no field.
+    expect(() => (encodeWav as (f: unknown) => Uint8Array)({})).toThrow(
+      new RangeError(
+        'encodeWav: format.encoding must be one of pcm_s16le, pcm_f32le, mulaw, alaw, got undefined',
+      ),
+    );
+    expect(() => encodeWav({ encoding: 'pcm_s16le' } as never, undefined as never)).toThrow(
+      new RangeError(
+        'encodeWav: format.sampleRate must be a whole number of Hz from 1 to 2147483647, got undefined',
+      ),
+    );
+    expect(() =>
+      encodeWav({ encoding: 'opus', sampleRate: 8000, channels: 2 } as never, null as never),
+    ).toThrow(new RangeError("encodeWav: format.channels must be 1 (voxroute's audio is mono), got 2"));
+    expect(() => encodeWav({ encoding: 'opus', sampleRate: 8000 } as never, null as never)).toThrow(
+      new RangeError(
+        "encodeWav: format.encoding must be one of pcm_s16le, pcm_f32le, mulaw, alaw, got 'opus'",
+      ),
+    );
+    expect(() => encodeWav(s16, undefined as never)).toThrow(
+      new TypeError('encodeWav(format, data): data must be a Uint8Array of audio bytes, got undefined'),
+    );
+    expect(() => wavHeader({ encoding: 7 } as never, -1)).toThrow(
+      new RangeError(
+        'wavHeader: format.encoding must be one of pcm_s16le, pcm_f32le, mulaw, alaw, got number',
       ),
     );
   });
@@ -141,7 +176,7 @@ describe('wavHeader and encodeWav refuse sizes and formats the header cannot sta
         new RangeError(`wavHeader: format.channels must be 1 (voxroute's audio is mono), got ${channels}`),
       );
       expect(() => encodeWav(withChannels(channels), new Uint8Array(8))).toThrow(
-        new RangeError(`wavHeader: format.channels must be 1 (voxroute's audio is mono), got ${channels}`),
+        new RangeError(`encodeWav: format.channels must be 1 (voxroute's audio is mono), got ${channels}`),
       );
     }
     const mono = new DataView(wavHeader(withChannels(1), 8).buffer);

@@ -2,15 +2,18 @@
  * The testing kit's options are checked as strictly as the router config: a provider name that
  * is not in the config, an unknown option or script key (a misspelt `failTime` would script no
  * fault), and a script field of the wrong type or range are a TypeError naming the path, before
- * any server starts; the mock factories check their own options the same way.
+ * any server starts; the mock factories check their own options the same way, and name
+ * themselves in the message (`createCartesiaMock: options.script...`) as startMockProviders does.
  */
 import { describe, expect, it } from 'vitest';
 import type { RouterConfig } from '../../src/index.js';
 import {
+  createAnthropicMock,
   createCartesiaMock,
   createDeepgramMock,
   createElevenLabsMock,
   createOpenAiCompatibleMock,
+  createSageMakerMock,
   type StartMockProvidersOptions,
   startMockProviders,
 } from '../../src/testing/index.js';
@@ -102,27 +105,47 @@ describe('startMockProviders rejects bad options with a TypeError naming the pat
   });
 });
 
-describe('the mock factories check their options the same way', () => {
+describe('the mock factories check their options the same way, naming themselves', () => {
   const factories: Array<[string, () => unknown, string]> = [
     [
       'OpenAI-compatible: transcript of the wrong type',
       () => createOpenAiCompatibleMock({ transcript: 5 as never }),
-      'transcript: expected a string',
+      'createOpenAiCompatibleMock: options.transcript: expected a string',
     ],
     [
       'Cartesia: closeCode as a string in a per-endpoint script',
       () => createCartesiaMock({ script: { 'tts-websocket': { closeCode: '1011' as never } } }),
-      'script.tts-websocket.closeCode: expected a number, got a string',
+      'createCartesiaMock: options.script.tts-websocket.closeCode: expected a number, got a string',
     ],
     [
       'Deepgram: a script not by endpoint',
       () => createDeepgramMock({ script: { failTimes: 1 } as never }),
-      'script.failTimes: unknown endpoint; the endpoints are speak, listen',
+      'createDeepgramMock: options.script.failTimes: unknown endpoint; the endpoints are speak, listen',
     ],
     [
       'ElevenLabs: a fractional chunkBytes',
       () => createElevenLabsMock({ script: { stream: { chunkBytes: 2.5 } } }),
-      'script.stream.chunkBytes: expected a whole number',
+      'createElevenLabsMock: options.script.stream.chunkBytes: expected a whole number',
+    ],
+    [
+      'Anthropic: a reply tool input of the wrong type',
+      () => createAnthropicMock({ reply: { toolUses: [{ name: 'book', input: 4 as never }] } }),
+      'createAnthropicMock: options.reply.toolUses.0.input: expected a string (JSON text), an array of strings or an object',
+    ],
+    [
+      'OpenAI-compatible: a chat tool call arguments of the wrong type',
+      () => createOpenAiCompatibleMock({ chat: { toolCalls: [{ name: 'book', arguments: 4 as never }] } }),
+      'createOpenAiCompatibleMock: options.chat.toolCalls.0.arguments: expected a string (JSON text), an array of strings or an object',
+    ],
+    [
+      'SageMaker: an unknown option',
+      () => createSageMakerMock({ bogus: 1 } as never),
+      'createSageMakerMock: options.bogus: unknown key',
+    ],
+    [
+      'SageMaker: options not an object',
+      () => createSageMakerMock(5 as never),
+      'createSageMakerMock: options: expected an object of mock options, got number',
     ],
   ];
   it.each(factories)('%s', (_label, make, message) => {

@@ -169,24 +169,30 @@ describe('a bad reply option is a TypeError naming the field at creation', () =>
     const bad = { toolCalls: [{ name: 'book', arguments: 4 }] } as unknown as ChatReply;
     expect(() => createOpenAiCompatibleMock({ chat: bad })).toThrow(
       new TypeError(
-        'chat.toolCalls.0.arguments: expected a string (JSON text), an array of strings or an object',
+        'createOpenAiCompatibleMock: options.chat.toolCalls.0.arguments: expected a string (JSON text), an array of strings or an object',
       ),
     );
     expect(() => createOpenAiCompatibleMock({ chat: ['ok', bad] })).toThrow(
       new TypeError(
-        'chat.1.toolCalls.0.arguments: expected a string (JSON text), an array of strings or an object',
+        'createOpenAiCompatibleMock: options.chat.1.toolCalls.0.arguments: expected a string (JSON text), an array of strings or an object',
       ),
     );
     expect(() =>
       createOpenAiCompatibleMock({ chat: { toolCalls: [{ arguments: '{}' }] } as unknown as ChatReply }),
-    ).toThrow(new TypeError('chat.toolCalls.0.name: expected a non-empty string'));
+    ).toThrow(
+      new TypeError('createOpenAiCompatibleMock: options.chat.toolCalls.0.name: expected a non-empty string'),
+    );
   });
 
   it("a finish reason the wire does not have is a TypeError listing the wire's values (OpenAI and Anthropic)", async () => {
     for (const finishReason of ['tool-calls', 'bogus', 42]) {
       expect(() =>
         createOpenAiCompatibleMock({ chat: { text: 'hi', finishReason } as unknown as ChatReply }),
-      ).toThrow(new TypeError('chat.finishReason: expected one of stop, length, tool_calls, content_filter'));
+      ).toThrow(
+        new TypeError(
+          'createOpenAiCompatibleMock: options.chat.finishReason: expected one of stop, length, tool_calls, content_filter',
+        ),
+      );
     }
     const allowed = createOpenAiCompatibleMock({ chat: { text: 'hi', finishReason: 'length' } });
     const answer = await allowed.handle(json('/v1/chat/completions', chat)());
@@ -196,7 +202,7 @@ describe('a bad reply option is a TypeError naming the field at creation', () =>
       createAnthropicMock({ reply: { text: 'hi', stopReason: 'stop' } as unknown as AnthropicReply }),
     ).toThrow(
       new TypeError(
-        'reply.stopReason: expected one of end_turn, max_tokens, stop_sequence, tool_use, refusal, pause_turn',
+        'createAnthropicMock: options.reply.stopReason: expected one of end_turn, max_tokens, stop_sequence, tool_use, refusal, pause_turn',
       ),
     );
   });
@@ -205,7 +211,7 @@ describe('a bad reply option is a TypeError naming the field at creation', () =>
     const bad = { toolUses: [{ name: 'book', input: 4 }] } as unknown as AnthropicReply;
     expect(() => createAnthropicMock({ reply: bad })).toThrow(
       new TypeError(
-        'reply.toolUses.0.input: expected a string (JSON text), an array of strings or an object',
+        'createAnthropicMock: options.reply.toolUses.0.input: expected a string (JSON text), an array of strings or an object',
       ),
     );
   });

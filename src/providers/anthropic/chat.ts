@@ -1,5 +1,6 @@
 import type { ChatEvent } from '../../types/chat.js';
 import { assembledSse } from '../shared/assembled-sse.js';
+import { eventStreamAnswer } from '../shared/event-stream-answer.js';
 import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
 import type { AttemptContext, ChatProvider, ChatStreamReport, ProviderChatRequest } from '../types.js';
@@ -35,8 +36,11 @@ export function isMessageStop(data: string): boolean {
  * - ProviderError for an `event: error` inside the 200 stream, with `providerType` (e.g.
  *   `overloaded_error`, retryable; `invalid_request_error`, not) and `partialOutput` true when
  *   text or a tool call had been yielded;
- * - ProtocolError for data that is not JSON, an event that does not fit its schema, or a body
- *   that ends before `message_stop` (truncated);
+ * - ProviderError for Anthropic's error sent whole as a 200 JSON document instead of the
+ *   stream, as for `event: error` (see `eventStreamAnswer`);
+ * - ProtocolError for data that is not JSON, an event that does not fit its schema, a body
+ *   that ends before `message_stop` (truncated), or a 200 answer that is not an event stream
+ *   (an HTML page, a JSON document that is no error);
  * - VoxrouteError (usage error) when a tool call in the history has arguments that are not a JSON object.
  * A delta whose bytes are already read reaches the caller by plain calls (see `assembledSse`).
  * Each tool_use block is told to `report` as it streams (see `MessageStreamAssembler`). A
@@ -55,7 +59,7 @@ export function createAnthropicChat(endpoint: AnthropicEndpoint, defaultMaxToken
         const provider = endpoint.provider;
         const { body: wire, trimmed } = messagesRequest(request, defaultMaxTokens);
         const body = JSON.stringify(wire);
-        const response = await postMessages(endpoint, attempt, body);
+        const response = await eventStreamAnswer(provider, await postMessages(endpoint, attempt, body));
         const assembler = new MessageStreamAssembler(provider, report);
         const messages = {
           get hadOutput() {

@@ -1,5 +1,6 @@
 import { ProtocolError } from '../../errors/index.js';
 import { drainRest } from '../../transport/drain-rest.js';
+import { eventStreamAnswer } from '../shared/event-stream-answer.js';
 import { postToEndpoint } from '../shared/http-endpoint.js';
 import { parseWire } from '../shared/parse-wire.js';
 import { sseJsonEvents } from '../shared/sse-json-events.js';
@@ -19,8 +20,9 @@ import { type CartesiaTtsRequest, ttsBody } from './tts-request.js';
  * `words`, in ms), `done` (the end; there is no `[DONE]` sentinel) and `error`.
  * After `done` the rest of the body is read in the background (at most 1 s), so the connection
  * goes back to the pool. Throws what the transport throws, ProviderError for an `error` event (`status_code` decides
- * `retryable`; `partialOutput` when audio was yielded), ProtocolError for a malformed event or
- * a stream that ends without `done` (truncated, retryable).
+ * `retryable`; `partialOutput` when audio was yielded) or an error sent whole as a 200 JSON
+ * document, ProtocolError for a malformed event, a stream that ends without `done` (truncated,
+ * retryable) or a 200 answer that is not an event stream (see `eventStreamAnswer`).
  */
 export async function* synthesizeSse(
   endpoint: CartesiaEndpoint,
@@ -30,12 +32,15 @@ export async function* synthesizeSse(
 ): AsyncGenerator<CartesiaAudio> {
   const provider = endpoint.provider;
   const body = ttsBody(provider, request, options, request.text, options.addTimestamps ?? true);
-  const response = await postToEndpoint(endpoint.http, attempt, cartesiaUrl(endpoint, '/tts/sse'), {
-    contentType: 'application/json',
-    accept: 'text/event-stream',
-    body: JSON.stringify(body),
-    errors: readUnknownModelHttpError,
-  });
+  const response = await eventStreamAnswer(
+    provider,
+    await postToEndpoint(endpoint.http, attempt, cartesiaUrl(endpoint, '/tts/sse'), {
+      contentType: 'application/json',
+      accept: 'text/event-stream',
+      body: JSON.stringify(body),
+      errors: readUnknownModelHttpError,
+    }),
+  );
   const reader = new TtsEventReader(provider, request.format);
   const items = sseJsonEvents(provider, response, () => reader.hadOutput);
   let ended = false;

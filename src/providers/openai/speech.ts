@@ -3,6 +3,7 @@ import type { HttpResponse } from '../../transport/types.js';
 import type { AudioFormat } from '../../types/audio.js';
 import { assembledSse } from '../shared/assembled-sse.js';
 import { decodeBase64Audio } from '../shared/base64-audio.js';
+import { eventStreamAnswer } from '../shared/event-stream-answer.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
 import { cancelUnlessEnded } from '../shared/opened-audio.js';
 import { OpenedStream } from '../shared/opened-stream.js';
@@ -40,8 +41,10 @@ import { speechRequestBody } from './speech-request.js';
  * unknown model or voice: `readOpenAiHttpError`; TimeoutError; AbortError;
  * ProtocolError for a body shorter than its Content-Length); ProtocolError when a
  * raw-audio answer is a compressed type (e.g. `audio/mpeg`) rather than PCM, when an SSE
- * stream ends before `speech.audio.done`, or for malformed events; ProviderError for an
- * error event inside an SSE stream.
+ * stream ends before `speech.audio.done`, for malformed events, or when `sse` is asked for and
+ * the answer is not an event stream (an HTML page, a JSON document that is no error: see
+ * `eventStreamAnswer`); ProviderError for an error event inside an SSE stream, or an error
+ * sent whole as a 200 JSON document instead of it.
  */
 export function createOpenAiSpeech(endpoint: HttpEndpoint, options: OpenAiTtsOptions): TtsProvider {
   const url = endpointUrl(endpoint, '/audio/speech');
@@ -71,8 +74,9 @@ export function createOpenAiSpeech(endpoint: HttpEndpoint, options: OpenAiTtsOpt
         // Kept as sent: it may go into a message, where a lower-cased echo of a key would
         // escape redaction. Compared in lower case.
         const contentType = response.headers['content-type'] ?? '';
-        if (sse || contentType.toLowerCase().includes('text/event-stream'))
+        if (contentType.toLowerCase().includes('text/event-stream'))
           return sseAudio(provider, response, pcmFormat);
+        if (sse) return sseAudio(provider, await eventStreamAnswer(provider, response), pcmFormat);
         const kind = rawAudioKind(contentType);
         if (kind === 'other') {
           await response.cancel();

@@ -5,6 +5,7 @@ import type { TranscriptEvent } from '../../types/transcript.js';
 import { assembledSse } from '../shared/assembled-sse.js';
 import { collectAudio } from '../shared/collect-audio.js';
 import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-endpoint.js';
+import { readJsonBody } from '../shared/json-body.js';
 import { transcriptionEventShape } from '../shared/openai-wire/api-types.js';
 import { TranscriptAssembler } from '../shared/openai-wire/transcription-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
@@ -13,7 +14,6 @@ import { transcriptionJsonShape } from './api-types.js';
 import { readOpenAiHttpError } from './http-errors.js';
 import { encodeMultipart, type MultipartPart } from './multipart.js';
 import type { OpenAiSttOptions } from './options.js';
-import { readJsonBody } from './read-body.js';
 import { openAiSttCapabilities } from './transcription-formats.js';
 
 /**

@@ -16,8 +16,10 @@ const STREAM = { stream: true };
 
 /**
  * The lines of a byte stream (JSON lines, NDJSON), in order, without their line ends.
- * - A line ends at LF; a CR before it is dropped (CRLF). Lines that are empty or only
- *   whitespace are skipped.
+ * - A line ends at LF; a CR before it is dropped (CRLF). A bare CR is no line end: NDJSON and
+ *   JSON Lines end lines with LF only (server-sent events, which also end lines with a bare CR,
+ *   are read by the transport's SSE parser instead). Lines that are empty or only whitespace
+ *   are skipped.
  * - Bytes are decoded with one streaming TextDecoder, so a character split across chunks
  *   (PayloadParts, TCP reads) is decoded correctly; a BOM is dropped.
  * - Several lines in one chunk and a line split across many chunks give the same lines.

@@ -1,5 +1,5 @@
 import type { Delay } from '../delay.js';
-import { checkMockOptions } from '../mock-options.js';
+import { checkFactoryOptions } from '../mock-options.js';
 import type { MockProvider } from '../mock-provider.js';
 import type { MockScript } from '../mock-script.js';
 import type { PerCall } from '../per-call.js';
@@ -89,8 +89,9 @@ function authProblem(
  * 404 `not_found_error`, another method a 405. Every request is recorded in `requests` with
  * endpoint `'messages'`.
  *
- * Throws a TypeError naming the field (e.g. `reply.toolUses.0.input: expected ...`) when a
- * `reply` value given as such (not a function) has the wrong shape.
+ * Throws a TypeError naming this function and the field (e.g. `createAnthropicMock:
+ * options.reply.toolUses.0.input: expected ...`) when an option is unknown or of the wrong
+ * type, or a `reply` value given as such (not a function) has the wrong shape.
  *
  * @example
  * ```ts
@@ -102,12 +103,13 @@ function authProblem(
  * ```
  */
 export function createAnthropicMock(options: AnthropicMockOptions = {}): AnthropicMock {
-  checkMockOptions('anthropic', options);
-  checkChatReplies(options.reply, 'reply', {
-    tools: 'toolUses',
-    args: 'input',
-    end: { field: 'stopReason', values: ANTHROPIC_STOP_REASONS },
-  });
+  checkFactoryOptions('createAnthropicMock', 'anthropic', options, () =>
+    checkChatReplies(options.reply, 'reply', {
+      tools: 'toolUses',
+      args: 'input',
+      end: { field: 'stopReason', values: ANTHROPIC_STOP_REASONS },
+    }),
+  );
   const endpoints = scriptedEndpoint<'messages'>({
     endpoints: ['messages'],
     delay: options.delay,

@@ -1,5 +1,5 @@
 import type { Delay } from '../delay.js';
-import { checkMockOptions } from '../mock-options.js';
+import { checkFactoryOptions } from '../mock-options.js';
 import type { MockProvider } from '../mock-provider.js';
 import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
 import type { MockSocket, MockUpgrade } from '../mock-websocket.js';
@@ -122,6 +122,10 @@ export interface CartesiaMock extends MockProvider {
  * Any `Cartesia-Version` is accepted; HTTP error bodies follow it (JSON from `2026-03-01`, plain
  * `Title: Message` before). Anything else is a 404. Every request and connection is recorded.
  *
+ * Throws a TypeError naming this function and the field (e.g.
+ * `createCartesiaMock: options.script.failTimes: expected a number, got a string`) when an option is
+ * unknown or of the wrong type.
+ *
  * @example
  * ```ts
  * const mock = createCartesiaMock({
@@ -132,7 +136,7 @@ export interface CartesiaMock extends MockProvider {
  * ```
  */
 export function createCartesiaMock(options: CartesiaMockOptions = {}): CartesiaMock {
-  checkMockOptions('cartesia', options);
+  checkFactoryOptions('createCartesiaMock', 'cartesia', options);
   const speech = options.speech ?? {};
   const endpoints = scriptedEndpoint<CartesiaEndpointName>({
     endpoints: ENDPOINTS,

@@ -1,6 +1,6 @@
 import type { AudioFormat } from '../../types/audio.js';
 import type { Delay } from '../delay.js';
-import { checkMockOptions } from '../mock-options.js';
+import { checkFactoryOptions } from '../mock-options.js';
 import type { MockProvider } from '../mock-provider.js';
 import { DEFAULT_CHUNK_BYTES, type MockScript } from '../mock-script.js';
 import type { MockUpgrade } from '../mock-websocket.js';
@@ -128,6 +128,10 @@ function authorized(headers: Record<string, string>, key: string): boolean {
  *   `sample_rate`.
  * Every request, upgrades included, is recorded in `requests`; listen sessions in `sessions`.
  *
+ * Throws a TypeError naming this function and the field (e.g.
+ * `createDeepgramMock: options.script.failTimes: expected a number, got a string`) when an option is
+ * unknown or of the wrong type.
+ *
  * @example
  * ```ts
  * const mock = createDeepgramMock({ apiKey: 'dg-test', transcript: 'Your table is booked.' });
@@ -136,7 +140,7 @@ function authorized(headers: Record<string, string>, key: string): boolean {
  * ```
  */
 export function createDeepgramMock(options: DeepgramMockOptions = {}): DeepgramMock {
-  checkMockOptions('deepgram', options);
+  checkFactoryOptions('createDeepgramMock', 'deepgram', options);
   const endpoints = scriptedEndpoint<DeepgramEndpointName>({
     endpoints: ['speak', 'listen'],
     delay: options.delay,

@@ -1,5 +1,5 @@
 import type { Delay } from '../delay.js';
-import { checkMockOptions } from '../mock-options.js';
+import { checkFactoryOptions } from '../mock-options.js';
 import type { MockProvider } from '../mock-provider.js';
 import type { MockScript } from '../mock-script.js';
 import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
@@ -124,6 +124,10 @@ const STREAM_INPUT = /\/v1\/text-to-speech\/([^/]+)\/stream-input$/;
  * `'completed'` when the mock closed it, `'reset'` when the script dropped it, `'aborted'`
  * when the client closed first), every session in `sockets`.
  *
+ * Throws a TypeError naming this function and the field (e.g.
+ * `createElevenLabsMock: options.script.failTimes: expected a number, got a string`) when an option is
+ * unknown or of the wrong type.
+ *
  * @example
  * ```ts
  * const mock = createElevenLabsMock({ apiKey: 'xi-test', script: { stream: [{ failTimes: 1, failStatus: 429, retryAfter: '2' }] } });
@@ -131,7 +135,7 @@ const STREAM_INPUT = /\/v1\/text-to-speech\/([^/]+)\/stream-input$/;
  * ```
  */
 export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): ElevenLabsMock {
-  checkMockOptions('elevenlabs', options);
+  checkFactoryOptions('createElevenLabsMock', 'elevenlabs', options);
   const speech = options.speech ?? {};
   const endpoints = scriptedEndpoint<ElevenLabsEndpointName>({
     endpoints: ['convert', 'stream', 'stream-with-timestamps', 'stream-input'],

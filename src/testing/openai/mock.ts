@@ -1,5 +1,5 @@
 import type { Delay } from '../delay.js';
-import { checkMockOptions } from '../mock-options.js';
+import { checkFactoryOptions } from '../mock-options.js';
 import type { MockProvider } from '../mock-provider.js';
 import type { MockScript } from '../mock-script.js';
 import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
@@ -158,8 +158,9 @@ function isProblem(plan: BodyPlan | RequestProblem): plan is RequestProblem {
  *   (`model_not_found` for the `openai` dialect), as the official client's `models.list()` and
  *   `models.retrieve()` read them.
  * A method other than the endpoint's is a 405. Anything else is a 404 in the dialect's error shape; a bad body is a 400 (422 for speaches).
- * Every request is recorded in `requests`. Throws a TypeError naming the field (e.g.
- * `chat.toolCalls.0.arguments: expected ...`) when a `chat` value given as such (not a
+ * Every request is recorded in `requests`. Throws a TypeError naming this function and the
+ * field (e.g. `createOpenAiCompatibleMock: options.chat.toolCalls.0.arguments: expected ...`)
+ * when an option is unknown or of the wrong type, or a `chat` value given as such (not a
  * function) has the wrong shape.
  *
  * @example
@@ -173,17 +174,18 @@ function isProblem(plan: BodyPlan | RequestProblem): plan is RequestProblem {
  * ```
  */
 export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions = {}): OpenAiCompatibleMock {
-  checkMockOptions('openai', options);
+  checkFactoryOptions('createOpenAiCompatibleMock', 'openai', options, () =>
+    checkChatReplies(options.chat, 'chat', {
+      tools: 'toolCalls',
+      args: 'arguments',
+      end: { field: 'finishReason', values: OPENAI_FINISH_REASONS },
+    }),
+  );
   const dialect = options.dialect ?? 'openai';
   const endpoints = scriptedEndpoint<OpenAiEndpoint>({
     endpoints: ENDPOINTS,
     delay: options.delay,
     now: options.now,
-  });
-  checkChatReplies(options.chat, 'chat', {
-    tools: 'toolCalls',
-    args: 'arguments',
-    end: { field: 'finishReason', values: OPENAI_FINISH_REASONS },
   });
   const validationStatus = dialect === 'speaches' ? 422 : 400;
   const models = listedModels(options.models ?? []);

@@ -1,6 +1,6 @@
 import type { Delay } from '../delay.js';
 import { realDelay } from '../delay.js';
-import { checkMockOptions } from '../mock-options.js';
+import { checkFactoryOptions } from '../mock-options.js';
 import type { MockProvider } from '../mock-provider.js';
 import type { CallContext, PerCall } from '../per-call.js';
 import { resolvePerCall, resolveScript } from '../per-call.js';
@@ -281,6 +281,10 @@ function recordedBody(body: Uint8Array, contentType: string | undefined): unknow
  *   (`X-Amzn-SageMaker-New-Session-Id: sess-<n>; Expires=<ISO time>`).
  * HTTP errors carry `x-amzn-errortype` (5.4). Every request is recorded.
  *
+ * Throws a TypeError naming this function and the field (e.g.
+ * `createSageMakerMock: options.script.failTimes: expected a number, got a string`) when an option is
+ * unknown or of the wrong type.
+ *
  * @example
  * ```ts
  * const mock = createSageMakerMock({ endpoints: { llm: sageMakerChatEndpoint({ payload: 'tgi' }) } });
@@ -289,7 +293,7 @@ function recordedBody(body: Uint8Array, contentType: string | undefined): unknow
  */
 export function createSageMakerMock(options: SageMakerMockOptions = {}): SageMakerMock {
   // The emulator's `port` and `host` pass through here too, so the check allows them.
-  checkMockOptions('sagemaker', options);
+  checkFactoryOptions('createSageMakerMock', 'sagemaker', options);
   const core = new SageMakerMockCore(options);
 
   async function handle(request: Request): Promise<Response> {
