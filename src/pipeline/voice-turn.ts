@@ -56,7 +56,9 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  *
  * When chat fails after part of the reply was streamed (MidStreamError), the reply text
  * yielded so far is spoken up to its last complete sentence before the iterator throws the
- * error: the caller hears every complete sentence it was shown, and no unfinished one.
+ * error: the caller hears every complete sentence it was shown, and no unfinished one. Any
+ * stage failure is thrown after the events that came before it (however far behind the caller's
+ * loop is); only a barge-in drops events that were waiting.
  *
  * Barge-in: aborting `request.signal`, breaking out of the loop, or the iterator's `return()`
  * (even while a `next()` is pending: that `next()` resolves done) cancels all three stages at
@@ -165,11 +167,26 @@ async function* runTurn(
   const queue = new EventQueue<TurnEvent>();
   /** An event reached the caller: an AbortError after it has `partialOutput: true`. */
   let yielded = false;
+  /** The iterator's return() came while a next() was pending. */
+  let abandoned = false;
+  /** A barge-in (the caller's signal, return()): nothing more reaches the caller, queued events included. */
+  const bargedIn = () => abandoned || request.signal?.aborted === true;
   // The iterator's return() while a next() is pending: the wait for the next event ends now.
   control.abandon = () => {
+    abandoned = true;
     const error = new AbortError('The voice turn was abandoned', { partialOutput: yielded });
     turn.abort(error);
     queue.fail(error);
+  };
+  /**
+   * A stage failed: the other stages stop, and the caller still gets every event that came
+   * before the failure (the audio already synthesized, the deltas already streamed), then the
+   * error, however far behind its loop is (a player paced at real time). An abort (router.close(),
+   * a barge-in) drops them: nothing is yielded after it.
+   */
+  const fail = (error: unknown) => {
+    queue.fail(error, !AbortError.isInstance(error));
+    turn.abort(error);
   };
   const timeline: TurnTimeline = { endOfSpeechMs: Number.NaN, finalTranscriptMs: Number.NaN, ownMs: 0 };
   const stages: Partial<TurnResult['stages']> = {};
@@ -218,10 +235,7 @@ async function* runTurn(
     await Promise.race([endpoint, listening]);
     if (input.stopped) {
       // The STT stage flushes and closes while the reply is made: its failure is the turn's.
-      listening.catch((error: unknown) => {
-        queue.fail(error);
-        turn.abort(error);
-      });
+      listening.catch(fail);
     }
     if (Number.isNaN(timeline.endOfSpeechMs)) timeline.endOfSpeechMs = at();
     if (Number.isNaN(timeline.finalTranscriptMs)) timeline.finalTranscriptMs = at();
@@ -263,9 +277,7 @@ async function* runTurn(
       })();
       // Awaited below; a failure while chat still streams is seen there, or cancels the turn now.
       speaking.catch((error: unknown) => {
-        if (chatFailed) return;
-        queue.fail(error);
-        turn.abort(error);
+        if (!chatFailed) fail(error);
       });
     };
     try {
@@ -305,16 +317,10 @@ async function* runTurn(
   };
 
   let done = false;
-  work().then(
-    () => queue.end(),
-    (error: unknown) => {
-      queue.fail(error);
-      turn.abort(error);
-    },
-  );
+  work().then(() => queue.end(), fail);
   try {
     for await (const event of queue.drain()) {
-      if (turn.signal.aborted) break;
+      if (bargedIn()) break;
       yielded = true;
       yield event;
     }
