@@ -63,7 +63,9 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  * Barge-in: aborting `request.signal`, breaking out of the loop, or the iterator's `return()`
  * (even while a `next()` is pending: that `next()` resolves done) cancels all three stages at
  * once (their provider connections are closed); nothing is yielded after it, the iterator
- * throws AbortError (after a signal's abort) and `result` rejects with AbortError.
+ * throws AbortError (after a signal's abort) and `result` rejects with AbortError (after a
+ * signal's abort: at the abort, the same error, even while the caller's loop is busy with an
+ * event or has stopped asking for more).
  *
  * @throws from the iterator (and `result` rejects with it), at its first step, before any
  *   provider is contacted: RequestError when a field of the request is malformed, naming the
@@ -159,14 +161,29 @@ async function* runTurn(
     throw config;
   }
   const turn = new AbortController();
-  const onAbort = () => turn.abort(request.signal?.reason);
-  if (request.signal?.aborted) turn.abort(request.signal.reason);
-  else request.signal?.addEventListener('abort', onAbort, { once: true });
   const routes = request.routes ?? {};
   const language = request.language !== undefined ? { language: request.language } : {};
   const queue = new EventQueue<TurnEvent>();
   /** An event reached the caller: an AbortError after it has `partialOutput: true`. */
   let yielded = false;
+  /** The AbortError of a barge-in by `request.signal`: `result` rejects with it, the iterator throws it. */
+  let aborted: AbortError | undefined;
+  const abortError = () =>
+    (aborted ??= new AbortError('The voice turn was aborted', {
+      cause: request.signal?.reason,
+      partialOutput: yielded,
+    }));
+  // A barge-in ends the turn at the abort, not at the caller's next next(): the stages stop,
+  // a pending next() throws, and `result` rejects at once, even while the caller's loop is busy
+  // with an event (playing it) or has stopped asking for more.
+  const onAbort = () => {
+    const error = abortError();
+    turn.abort(request.signal?.reason);
+    queue.fail(error);
+    settle.reject(error);
+  };
+  if (request.signal?.aborted) onAbort();
+  else request.signal?.addEventListener('abort', onAbort, { once: true });
   /** The iterator's return() came while a next() was pending. */
   let abandoned = false;
   /** A barge-in (the caller's signal, return()): nothing more reaches the caller, queued events included. */
@@ -324,20 +341,14 @@ async function* runTurn(
       yielded = true;
       yield event;
     }
-    if (request.signal?.aborted)
-      throw new AbortError('The voice turn was aborted', {
-        cause: request.signal.reason,
-        partialOutput: yielded,
-      });
+    if (request.signal?.aborted) throw abortError();
     if (turn.signal.aborted) throw turn.signal.reason;
     timeline.ownMs = ownShare(timeline, stages);
     done = true;
     settle.resolve({ transcript, reply, toolCalls, stages: stages as TurnResult['stages'], timeline });
   } catch (error) {
     done = true;
-    const thrown = request.signal?.aborted
-      ? new AbortError('The voice turn was aborted', { cause: request.signal.reason, partialOutput: yielded })
-      : error;
+    const thrown = request.signal?.aborted ? abortError() : error;
     settle.reject(thrown);
     throw thrown;
   } finally {
