@@ -137,7 +137,8 @@ export interface TurnResult {
 export interface VoiceTurn extends AsyncIterable<TurnEvent> {
   /**
    * What the turn did; resolves when the iteration ends normally, rejects with the iterator's error
-   * otherwise.
+   * otherwise (after an abort of the request's signal: at the abort, even while the caller's loop
+   * is busy with an event, with the AbortError the iterator then throws).
    */
   readonly result: Promise<TurnResult>;
   /**

@@ -56,12 +56,16 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  *
  * When chat fails after part of the reply was streamed (MidStreamError), the reply text
  * yielded so far is spoken up to its last complete sentence before the iterator throws the
- * error: the caller hears every complete sentence it was shown, and no unfinished one.
+ * error: the caller hears every complete sentence it was shown, and no unfinished one. Any
+ * stage failure is thrown after the events that came before it (however far behind the caller's
+ * loop is); only a barge-in drops events that were waiting.
  *
  * Barge-in: aborting `request.signal`, breaking out of the loop, or the iterator's `return()`
  * (even while a `next()` is pending: that `next()` resolves done) cancels all three stages at
  * once (their provider connections are closed); nothing is yielded after it, the iterator
- * throws AbortError (after a signal's abort) and `result` rejects with AbortError.
+ * throws AbortError (after a signal's abort) and `result` rejects with AbortError (after a
+ * signal's abort: at the abort, the same error, even while the caller's loop is busy with an
+ * event or has stopped asking for more).
  *
  * @throws from the iterator (and `result` rejects with it), at its first step, before any
  *   provider is contacted: RequestError when a field of the request is malformed, naming the
@@ -157,19 +161,49 @@ async function* runTurn(
     throw config;
   }
   const turn = new AbortController();
-  const onAbort = () => turn.abort(request.signal?.reason);
-  if (request.signal?.aborted) turn.abort(request.signal.reason);
-  else request.signal?.addEventListener('abort', onAbort, { once: true });
   const routes = request.routes ?? {};
   const language = request.language !== undefined ? { language: request.language } : {};
   const queue = new EventQueue<TurnEvent>();
   /** An event reached the caller: an AbortError after it has `partialOutput: true`. */
   let yielded = false;
+  /** The AbortError of a barge-in by `request.signal`: `result` rejects with it, the iterator throws it. */
+  let aborted: AbortError | undefined;
+  const abortError = () =>
+    (aborted ??= new AbortError('The voice turn was aborted', {
+      cause: request.signal?.reason,
+      partialOutput: yielded,
+    }));
+  // A barge-in ends the turn at the abort, not at the caller's next next(): the stages stop,
+  // a pending next() throws, and `result` rejects at once, even while the caller's loop is busy
+  // with an event (playing it) or has stopped asking for more.
+  const onAbort = () => {
+    const error = abortError();
+    turn.abort(request.signal?.reason);
+    queue.fail(error);
+    settle.reject(error);
+  };
+  if (request.signal?.aborted) onAbort();
+  else request.signal?.addEventListener('abort', onAbort, { once: true });
+  /** The iterator's return() came while a next() was pending. */
+  let abandoned = false;
+  /** A barge-in (the caller's signal, return()): nothing more reaches the caller, queued events included. */
+  const bargedIn = () => abandoned || request.signal?.aborted === true;
   // The iterator's return() while a next() is pending: the wait for the next event ends now.
   control.abandon = () => {
+    abandoned = true;
     const error = new AbortError('The voice turn was abandoned', { partialOutput: yielded });
     turn.abort(error);
     queue.fail(error);
+  };
+  /**
+   * A stage failed: the other stages stop, and the caller still gets every event that came
+   * before the failure (the audio already synthesized, the deltas already streamed), then the
+   * error, however far behind its loop is (a player paced at real time). An abort (router.close(),
+   * a barge-in) drops them: nothing is yielded after it.
+   */
+  const fail = (error: unknown) => {
+    queue.fail(error, !AbortError.isInstance(error));
+    turn.abort(error);
   };
   const timeline: TurnTimeline = { endOfSpeechMs: Number.NaN, finalTranscriptMs: Number.NaN, ownMs: 0 };
   const stages: Partial<TurnResult['stages']> = {};
@@ -218,10 +252,7 @@ async function* runTurn(
     await Promise.race([endpoint, listening]);
     if (input.stopped) {
       // The STT stage flushes and closes while the reply is made: its failure is the turn's.
-      listening.catch((error: unknown) => {
-        queue.fail(error);
-        turn.abort(error);
-      });
+      listening.catch(fail);
     }
     if (Number.isNaN(timeline.endOfSpeechMs)) timeline.endOfSpeechMs = at();
     if (Number.isNaN(timeline.finalTranscriptMs)) timeline.finalTranscriptMs = at();
@@ -263,9 +294,7 @@ async function* runTurn(
       })();
       // Awaited below; a failure while chat still streams is seen there, or cancels the turn now.
       speaking.catch((error: unknown) => {
-        if (chatFailed) return;
-        queue.fail(error);
-        turn.abort(error);
+        if (!chatFailed) fail(error);
       });
     };
     try {
@@ -305,33 +334,21 @@ async function* runTurn(
   };
 
   let done = false;
-  work().then(
-    () => queue.end(),
-    (error: unknown) => {
-      queue.fail(error);
-      turn.abort(error);
-    },
-  );
+  work().then(() => queue.end(), fail);
   try {
     for await (const event of queue.drain()) {
-      if (turn.signal.aborted) break;
+      if (bargedIn()) break;
       yielded = true;
       yield event;
     }
-    if (request.signal?.aborted)
-      throw new AbortError('The voice turn was aborted', {
-        cause: request.signal.reason,
-        partialOutput: yielded,
-      });
+    if (request.signal?.aborted) throw abortError();
     if (turn.signal.aborted) throw turn.signal.reason;
     timeline.ownMs = ownShare(timeline, stages);
     done = true;
     settle.resolve({ transcript, reply, toolCalls, stages: stages as TurnResult['stages'], timeline });
   } catch (error) {
     done = true;
-    const thrown = request.signal?.aborted
-      ? new AbortError('The voice turn was aborted', { cause: request.signal.reason, partialOutput: yielded })
-      : error;
+    const thrown = request.signal?.aborted ? abortError() : error;
     settle.reject(thrown);
     throw thrown;
   } finally {

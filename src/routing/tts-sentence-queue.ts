@@ -22,9 +22,12 @@ export interface PumpStep<S, T> {
  * can be requested (and buffered) while this one is still playing. Chunks come out in arrival
  * order, exactly as produced; never reordered, never dropped.
  *
- * A request that fails before its first chunk is started once more (`retries`, default 1) when
- * the failure allows it (a reset, a 5xx: {@link canFallBack}) and the request was not aborted:
- * the transport discarded the failed connection, so the retry goes out on another one.
+ * A request that fails before the reader took any of its chunks (before its first chunk, or
+ * while it was buffered ahead of the sentence that plays) is started once more (`retries`,
+ * default 1) when the failure allows it (a reset, a 5xx: {@link canFallBack}) and the request
+ * was not aborted: the chunks it buffered are dropped unheard, so the retry's audio is the
+ * whole sentence once, with no part of it heard twice. The transport discarded the failed
+ * connection, so the retry goes out on another one.
  */
 export class SentenceQueue<S, T = S> {
   readonly #items: T[] = [];
@@ -34,6 +37,8 @@ export class SentenceQueue<S, T = S> {
   #wake: (() => void) | undefined;
   /** The reader had the end or the error: every later next() is done. */
   #drained = false;
+  /** The reader took a chunk: from then on a failure is not retried (the caller heard part of it). */
+  #taken = false;
   #firstChunk!: () => void;
   /** Resolves on the first chunk, or when the request ended or failed without one. */
   readonly firstChunk = new Promise<void>((resolve) => {
@@ -99,8 +104,10 @@ export class SentenceQueue<S, T = S> {
         this.#done = true;
         break;
       } catch (error) {
-        if (!got && this.retried < retries && !this.#signal.aborted && canFallBack(error)) {
+        if (!this.#taken && this.retried < retries && !this.#signal.aborted && canFallBack(error)) {
           this.retried++;
+          // Buffered ahead and never played: dropped, the retry speaks the whole sentence.
+          this.#items.length = 0;
           continue;
         }
         this.#error = { error };
@@ -121,7 +128,10 @@ export class SentenceQueue<S, T = S> {
    */
   take(): IteratorResult<T> | undefined {
     if (this.#drained) return DONE;
-    if (this.#items.length > 0) return { value: this.#items.shift() as T, done: false };
+    if (this.#items.length > 0) {
+      this.#taken = true;
+      return { value: this.#items.shift() as T, done: false };
+    }
     if (this.#error) {
       this.#drained = true;
       throw this.#error.error;

@@ -34,8 +34,9 @@ export const DEFAULT_TTS_FORMAT: Readonly<AudioFormat> = Object.freeze({
  * with the first sentence of streamed text. Requests are pipelined with a look-ahead of one
  * sentence: sentence i+1 is requested when sentence i's first byte arrives and buffered until
  * sentence i has been delivered (no gap at sentence boundaries; bytes never reordered).
- * A later sentence whose request fails before its first byte (reset, 5xx) is asked once more
- * of the same provider and voice before the route's midStream rule applies. A provider that
+ * A later sentence whose request fails before its first byte (reset, 5xx), or part-way while
+ * it was buffered ahead and none of its audio was delivered (that audio is dropped), is asked
+ * once more of the same provider and voice before the route's midStream rule applies. A provider that
  * fails mid-utterance (midStream 'resume') is replaced from the first sentence not fully
  * delivered, and a sentence cut mid-way resumes after its last word fully heard, where the
  * provider sent word timestamps. The replacement keeps the rest of the call: the provider that
