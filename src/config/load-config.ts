@@ -14,14 +14,14 @@ export interface LoadConfigOptions {
    * Where `{ env: 'NAME' }` secrets and URLs are read from, and what a config module whose
    * default export is a function (see ConfigFactory) is called with. Default `process.env`.
    */
-  env?: SecretEnv;
+  env?: SecretEnv | undefined;
   /** Folder a relative `path` is resolved from. Default `process.cwd()`. */
-  cwd?: string;
+  cwd?: string | undefined;
   /**
    * For TypeScript configs: bare import specifiers mapped to paths (jiti's `alias`), e.g.
    * `{ '@shared': '/app/shared/index.ts' }`. Default none: imports resolve from the config file's folder as Node would.
    */
-  alias?: Record<string, string>;
+  alias?: Record<string, string> | undefined;
 }
 
 /** The file extensions loadConfig reads. */

@@ -16,9 +16,9 @@ import { unreadableField } from './unreadable-field.js';
 /** Options of {@link parseConfig}. */
 export interface ParseConfigOptions {
   /** Where `{ env: 'NAME' }` secrets are read from. Default `process.env`. */
-  env?: SecretEnv;
+  env?: SecretEnv | undefined;
   /** Where the config came from (a file path), named in error messages. */
-  source?: string;
+  source?: string | undefined;
 }
 
 /**

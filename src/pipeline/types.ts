@@ -21,25 +21,27 @@ export interface VoiceTurnRequest {
   /** Logical voice (mapped per provider in the config). */
   voice: string;
   /** Format of the reply's audio. Default: PCM s16le, 24 000 Hz, mono. */
-  output?: AudioFormat;
+  output?: AudioFormat | undefined;
   /** Route names per stage. Default: `'stt'`, `'chat'`, `'tts'`. */
-  routes?: {
-    /** Route of the speech-to-text stage. Default: `'stt'`. */
-    stt?: string;
-    /** Route of the chat stage. Default: `'chat'`. */
-    chat?: string;
-    /** Route of the text-to-speech stage. Default: `'tts'`. */
-    tts?: string;
-  };
+  routes?:
+    | {
+        /** Route of the speech-to-text stage. Default: `'stt'`. */
+        stt?: string | undefined;
+        /** Route of the chat stage. Default: `'chat'`. */
+        chat?: string | undefined;
+        /** Route of the text-to-speech stage. Default: `'tts'`. */
+        tts?: string | undefined;
+      }
+    | undefined;
   /** BCP 47 tag of a registered language for the turn, given to stt and tts (else RequestError on `language`). */
-  language?: string;
+  language?: string | undefined;
   /**
    * Partial transcripts from the STT stage as `transcript` events before the finals (live
    * captions; a sign the user is talking), as `stt({ interim })` gives them: providers send them
    * only when asked. The reply still starts from the finals. A non-boolean is a RequestError
    * naming `interim`. Default: false (finals only).
    */
-  interim?: boolean;
+  interim?: boolean | undefined;
   /**
    * Time budget from end of speech to first audio, in ms. The chat and TTS stages' first-chunk
    * deadlines (and hedge delays, on hedged routes) are tightened to what the budget leaves
@@ -48,9 +50,9 @@ export interface VoiceTurnRequest {
    * candidate keeps at least its route's own deadline, so a late answer still comes.
    * Default: none (the routes' own).
    */
-  budgetMs?: number;
+  budgetMs?: number | undefined;
   /** Barge-in: aborting it cancels all three stages; the turn then throws AbortError. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** An event of a voice turn, in the order it happened. */

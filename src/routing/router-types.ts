@@ -28,14 +28,14 @@ export interface RouterOptions {
    * (e.g. `globalThis.fetch`, so msw can intercept it). Anything but a function is a TypeError
    * naming `fetch` from createRouter. Default: undici `request`.
    */
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof globalThis.fetch | undefined;
   /**
    * A WebSocket constructor for WebSocket providers instead of undici's (e.g. `globalThis.WebSocket`,
    * so msw's `ws` API can intercept it). A standard constructor cannot send handshake headers,
    * so adapters then authenticate the way the provider allows without them. Anything but a
    * function is a TypeError naming `WebSocket` from createRouter. Default: undici's.
    */
-  WebSocket?: typeof globalThis.WebSocket;
+  WebSocket?: typeof globalThis.WebSocket | undefined;
   /**
    * Extra CA certificates (PEM) to trust for `https://` and `wss://` providers, in addition to
    * Node's bundled root CAs, as `node:tls` takes them: a string (which may hold several), the
@@ -47,7 +47,7 @@ export interface RouterOptions {
    * not to a caller's `fetch` or `WebSocket`, to Bun's default fetch, nor to SageMaker (the AWS
    * SDK). Default: none.
    */
-  ca?: CaCertificates;
+  ca?: CaCertificates | undefined;
   /**
    * Monotonic clock and timers for every deadline and measurement: an object with the functions
    * `now()` (ms), `setTimeout(fn, ms)` and `clearTimeout(handle)`; anything else is a TypeError
@@ -58,7 +58,7 @@ export interface RouterOptions {
    * latency, hedge delay or score is ever negative or NaN. Timer delays it passes are finite
    * numbers from 0.
    */
-  clock?: Clock;
+  clock?: Clock | undefined;
   /**
    * Receives warnings (e.g. a stray half sample dropped at the end of a stream): an object with
    * a `warn(message, attributes?)` method and optionally `debug` (e.g. `console`, pino). Its
@@ -67,17 +67,17 @@ export interface RouterOptions {
    * (`{}`, a number, a `debug` that is not a function) is a TypeError naming `logger` from
    * createRouter. Default: none.
    */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /**
    * Uniform random numbers in [0, 1) for power of two choices and weighted draws. Anything but a
    * function is a TypeError naming `random` from createRouter. Default: Math.random.
    */
-  random?: () => number;
+  random?: (() => number) | undefined;
   /**
    * Environment for `{ env: NAME }` secrets when the config is not resolved yet; anything but an
    * object is a TypeError naming `env` from createRouter. Default: process.env.
    */
-  env?: Record<string, string | undefined>;
+  env?: Record<string, string | undefined> | undefined;
   /**
    * When a TTS stream resamples (the provider's sample rate is not the caller's) on a worker
    * thread instead of the event loop: the number of this router's streams already resampling
@@ -92,7 +92,7 @@ export interface RouterOptions {
    * Anything else than false or an integer from 0 is a TypeError naming `resampleOffload`.
    * Default: 32 (docs/decisions.md, "Resampling on a worker thread").
    */
-  resampleOffload?: number | false;
+  resampleOffload?: number | false | undefined;
 }
 
 /** Measurements of one (provider, capability, model), as {@link Router.stats} reports them. */

@@ -119,9 +119,9 @@ export interface StartMockProvidersOptions {
    * to {@link MOCK_API_KEY}, or to none for an `openai-compatible` provider without `apiKey`.
    * For SageMaker, `endpoints` replaces the endpoint made from the config. Default: none.
    */
-  providers?: { [name: string]: MockOptionsOfKind[MockedProviderKind] };
+  providers?: { [name: string]: MockOptionsOfKind[MockedProviderKind] } | undefined;
   /** Interface the loopback servers listen on. Default `'127.0.0.1'`. */
-  host?: string;
+  host?: string | undefined;
   /**
    * Serve HTTPS and WSS instead of HTTP and WS, for clients that always dial `https://` or
    * `wss://`. Default: false. One self-signed certificate (ECDSA P-256, valid for one day, for
@@ -131,7 +131,7 @@ export interface StartMockProvidersOptions {
    * without it `startMockProviders` rejects with an Error saying so. The SageMaker emulator
    * stays plain HTTP (h2c): its `endpointUrl` keeps `http://`.
    */
-  tls?: boolean;
+  tls?: boolean | undefined;
 }
 
 /**

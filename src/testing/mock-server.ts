@@ -19,9 +19,9 @@ export interface MockServerOptions {
   /** The mock to serve, e.g. from `createOpenAiCompatibleMock()`. */
   provider: MockProvider;
   /** TCP port. Default: 0 (a free port chosen by the OS). */
-  port?: number;
+  port?: number | undefined;
   /** Interface to listen on. Default: `'127.0.0.1'` (loopback only). */
-  host?: string;
+  host?: string | undefined;
   /**
    * Serve HTTPS and WSS instead of HTTP and WS. Default: false. A fresh self-signed
    * certificate (ECDSA P-256, valid for one day) is made at start for `localhost`,
@@ -29,7 +29,7 @@ export interface MockServerOptions {
    * trust. Needs the `selfsigned` package (optional peer dependency, loaded only then);
    * without it `startMockServer` rejects with an Error saying so.
    */
-  tls?: boolean;
+  tls?: boolean | undefined;
 }
 
 /**

@@ -13,7 +13,7 @@ export interface AudioFormat {
   /** Samples a second per channel, in Hz (e.g. 8000, 16000, 22050, 24000, 44100, 48000). */
   sampleRate: number;
   /** Channel count. Default: 1. */
-  channels?: 1;
+  channels?: 1 | undefined;
 }
 
 /**

@@ -43,7 +43,7 @@ export type ChatMessage =
       /** The reply's text (`''` when the reply was only tool calls). */
       content: string;
       /** The tool calls the model made in this reply, ids distinct; undefined or empty: none. */
-      toolCalls?: ToolCall[];
+      toolCalls?: ToolCall[] | undefined;
     }
   | {
       /** The result of a tool call, sent back to the model. */
@@ -65,7 +65,7 @@ export interface ChatTool {
    */
   name: string;
   /** What the tool does, for the model to decide when to call it. Default: none sent. */
-  description?: string;
+  description?: string | undefined;
   /** JSON Schema of the tool's arguments: an object schema, e.g. `{ type: 'object', properties: {...} }`. */
   parameters: Record<string, unknown>;
 }

@@ -4,14 +4,14 @@ import type { ChatMessage, ChatTool } from './chat.js';
 /** Options every routed call takes. */
 export interface CallOptions {
   /** Cancels the call: the provider connection is closed at once and the iterator throws AbortError. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Name of the route in the config to use. Default: the capability's name (`'tts'`, `'stt'`, `'chat'`). */
-  route?: string;
+  route?: string | undefined;
   /**
    * Budget of the whole call in ms, all attempts included (overrides the route's
    * `totalTimeoutMs`): when it passes the call ends with TimeoutError phase `total`. Default: the route's.
    */
-  deadlineMs?: number;
+  deadlineMs?: number | undefined;
   /**
    * First-chunk deadline of the attempts of this call that have a fallback behind them, in
    * ms, overriding the route's `firstChunkTimeoutMs`: when it passes before an attempt's first
@@ -19,13 +19,13 @@ export interface CallOptions {
    * least the route's own deadline (a shorter one here never turns a late answer into no
    * answer); to end the whole call at a time, use `deadlineMs`. Default: the route's.
    */
-  firstChunkTimeoutMs?: number;
+  firstChunkTimeoutMs?: number | undefined;
   /**
    * Hedge delay of this call in ms, overriding the route's computed one: with no first chunk
    * after this long, the next provider starts beside the first. Applies only on a route with
    * `hedge` configured (its hedge budget still applies). Default: the route's.
    */
-  hedgeAfterMs?: number;
+  hedgeAfterMs?: number | undefined;
 }
 
 /**
@@ -49,19 +49,19 @@ export interface TtsRequest extends CallOptions {
    * sampleRate: 24000, channels: 1 }`. Read when the call starts: chunks state a frozen copy of
    * it, so changing this object later does not change the call.
    */
-  format?: AudioFormat;
+  format?: AudioFormat | undefined;
   /**
    * BCP 47 language tag of a registered language, e.g. `'en'`, `'en-US'` (or Deepgram's `'multi'`).
    * A malformed tag (`'en_US'`) or an unknown language (`'english'`, `'zz'`): RequestError on
    * `language`, before any provider is contacted.
    */
-  language?: string;
+  language?: string | undefined;
   /**
    * Speaking rate multiplier, 0.25 to 4 (outside: RequestError); 1 is normal. Sent as given to
    * OpenAI and OpenAI-compatible servers (OpenAI's own range); clamped where a provider takes
    * less: Cartesia 0.6 to 1.5, ElevenLabs 0.7 to 1.2. Default: the provider's.
    */
-  speed?: number;
+  speed?: number | undefined;
 }
 
 /**
@@ -84,9 +84,9 @@ export interface SttRequest extends CallOptions {
    * A malformed tag (`'en_US'`) or an unknown language (`'english'`, `'zz'`): RequestError on
    * `language`, before any provider is contacted.
    */
-  language?: string;
+  language?: string | undefined;
   /** Emit partial transcripts as well as finals. Default: false. */
-  interim?: boolean;
+  interim?: boolean | undefined;
 }
 
 /** A chat request. `model` is a logical model name mapped per provider in the config. */
@@ -102,9 +102,9 @@ export interface ChatRequest extends CallOptions {
    * sent this less an estimate of the tokens already delivered (one per 4 ASCII characters,
    * rounded up, plus one per other character), at least 1.
    */
-  maxTokens?: number;
+  maxTokens?: number | undefined;
   /** Sampling temperature, 0 to 2 (otherwise RequestError). Default: the provider's. */
-  temperature?: number;
+  temperature?: number | undefined;
   /** Tools the model may call; their calls come back as `tool-call` events. Default: none. */
-  tools?: ChatTool[];
+  tools?: ChatTool[] | undefined;
 }
