@@ -1,4 +1,4 @@
-import { valueShape } from '../internal/value-shape.js';
+import { nameOrShape, valueShape } from '../internal/value-shape.js';
 import type { AudioEncoding, AudioFormat } from '../types/audio.js';
 
 /** The encodings voxroute reads and writes. */
@@ -36,6 +36,18 @@ export function assertMono(where: string, channels: unknown): void {
   );
 }
 
+/**
+ * Throws the RangeError `${where}: format.encoding must be one of pcm_s16le, pcm_f32le, mulaw,
+ * alaw, got '<value>'` unless `encoding` is one of them, naming the function the caller called
+ * (the wording of wavHeader's, encodeWav's and SampleFramer's).
+ */
+export function assertEncoding(where: string, encoding: unknown): asserts encoding is AudioEncoding {
+  if (typeof encoding === 'string' && (AUDIO_ENCODINGS as readonly string[]).includes(encoding)) return;
+  throw new RangeError(
+    `${where}: format.encoding must be one of ${AUDIO_ENCODINGS.join(', ')}, got ${nameOrShape(encoding)}`,
+  );
+}
+
 /** Bytes of one frame (one sample of every channel) of `format`. */
 export function bytesPerFrame(format: AudioFormat): number {
   return bytesPerSample(format.encoding) * (format.channels ?? 1);
@@ -54,6 +66,7 @@ export function durationMs(format: AudioFormat, byteLength: number): number {
       `durationMs(format, byteLength): format must be an AudioFormat ({ encoding, sampleRate }), got ${valueShape(format)}`,
     );
   assertMono('durationMs', format.channels);
+  assertEncoding('durationMs', format.encoding);
   if (!Number.isFinite(byteLength) || byteLength < 0)
     throw new RangeError(`durationMs: byteLength must be a number of bytes >= 0, got ${byteLength}`);
   if (!Number.isFinite(format.sampleRate) || format.sampleRate <= 0)

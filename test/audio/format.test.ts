@@ -19,6 +19,20 @@ describe('format helpers', () => {
     );
   });
 
+  it('durationMs: an unknown encoding is a RangeError naming durationMs and format.encoding', () => {
+    // It was "audio encoding 'mp3' is not one of ...": neither the function nor the field named.
+    expect(() => durationMs({ encoding: 'mp3', sampleRate: 8000 } as never, 100)).toThrow(
+      new RangeError(
+        "durationMs: format.encoding must be one of pcm_s16le, pcm_f32le, mulaw, alaw, got 'mp3'",
+      ),
+    );
+    expect(() => durationMs({ sampleRate: 8000 } as never, 100)).toThrow(
+      new RangeError(
+        'durationMs: format.encoding must be one of pcm_s16le, pcm_f32le, mulaw, alaw, got undefined',
+      ),
+    );
+  });
+
   it('durationMs: 4800 bytes of s16 at 24 kHz is 100 ms; 800 bytes of mu-law at 8 kHz is 100 ms', () => {
     expect(durationMs({ encoding: 'pcm_s16le', sampleRate: 24000 }, 4800)).toBe(100);
     expect(durationMs({ encoding: 'mulaw', sampleRate: 8000 }, 800)).toBe(100);
