@@ -13,12 +13,15 @@ const SUBFORMAT_GUID_TAIL = [
 ];
 
 /** Format tag -> encoding and the only bits per sample voxroute reads for it. */
-const TAGS: Record<number, { encoding: AudioEncoding; bits: number }> = {
-  1: { encoding: 'pcm_s16le', bits: 16 }, // WAVE_FORMAT_PCM
-  3: { encoding: 'pcm_f32le', bits: 32 }, // WAVE_FORMAT_IEEE_FLOAT
-  6: { encoding: 'alaw', bits: 8 }, // WAVE_FORMAT_ALAW
-  7: { encoding: 'mulaw', bits: 8 }, // WAVE_FORMAT_MULAW
+const TAGS: Record<number, { encoding: AudioEncoding; bits: number; name: string }> = {
+  1: { encoding: 'pcm_s16le', bits: 16, name: 'PCM' }, // WAVE_FORMAT_PCM
+  3: { encoding: 'pcm_f32le', bits: 32, name: 'float' }, // WAVE_FORMAT_IEEE_FLOAT
+  6: { encoding: 'alaw', bits: 8, name: 'A-law' }, // WAVE_FORMAT_ALAW
+  7: { encoding: 'mulaw', bits: 8, name: 'mu-law' }, // WAVE_FORMAT_MULAW
 };
+
+/** The WAV sample formats voxroute reads, as error messages list them. */
+const READ_FORMATS = '16-bit PCM, 32-bit float, 8-bit mu-law and 8-bit A-law';
 
 /**
  * Reads a WAV `fmt ` chunk body (16, 18 or 40+ bytes; Microsoft RIFF/WAVE and
@@ -69,12 +72,9 @@ export function parseWavFmt(body: Uint8Array, offset: number): AudioFormat {
     );
   }
   if (bits !== spec.bits) {
-    throw new ProtocolError(
-      `WAV ${bits} bits per sample do not fit ${spec.encoding} (${spec.bits} expected)`,
-      {
-        offset: offset + 14,
-      },
-    );
+    throw new ProtocolError(`WAV ${bits}-bit ${spec.name} is not supported: voxroute reads ${READ_FORMATS}`, {
+      offset: offset + 14,
+    });
   }
   if (channels !== 1) {
     throw new ProtocolError(`WAV has ${channels} channels; voxroute reads mono audio only`, {

@@ -31,7 +31,11 @@ function wav(tag: number, channels: number, bits: number, rate: number, dataByte
 
 const CASES: [string, Uint8Array, string][] = [
   ['stereo', wav(1, 2, 16, 16_000, 6400), 'a WAV file voxroute cannot read: WAV has 2 channels'],
-  ['8-bit PCM', wav(1, 1, 8, 16_000, 3200), 'a WAV file voxroute cannot read: WAV 8 bits per sample'],
+  [
+    '8-bit PCM',
+    wav(1, 1, 8, 16_000, 3200),
+    'a WAV file voxroute cannot read: WAV 8-bit PCM is not supported',
+  ],
   [
     'MP3 in WAV (tag 0x0055)',
     wav(0x55, 1, 16, 16_000, 3200),

@@ -270,14 +270,25 @@ describe('WavReader errors: ProtocolError with the byte offset', () => {
     const pcm24 = protocolError(() =>
       read(riffWave([{ id: 'fmt ', body: fmtBody({ tag: 1, rate: 16000, bits: 24 }) }, data])),
     );
+    // It said "WAV 24 bits per sample do not fit pcm_s16le (16 expected)": voxroute's own name
+    // of an encoding, not what the file is or what voxroute reads.
     expect([pcm24.offset, pcm24.message]).toEqual([
       34,
-      'WAV 24 bits per sample do not fit pcm_s16le (16 expected)',
+      'WAV 24-bit PCM is not supported: voxroute reads 16-bit PCM, 32-bit float, 8-bit mu-law and 8-bit A-law',
     ]);
     const mulaw16 = protocolError(() =>
       read(riffWave([{ id: 'fmt ', body: fmtBody({ tag: 7, rate: 8000, bits: 16 }) }, data])),
     );
-    expect(mulaw16.offset).toBe(34);
+    expect([mulaw16.offset, mulaw16.message]).toEqual([
+      34,
+      'WAV 16-bit mu-law is not supported: voxroute reads 16-bit PCM, 32-bit float, 8-bit mu-law and 8-bit A-law',
+    ]);
+    const float64 = protocolError(() =>
+      read(riffWave([{ id: 'fmt ', body: fmtBody({ tag: 3, rate: 8000, bits: 64 }) }, data])),
+    );
+    expect(float64.message).toBe(
+      'WAV 64-bit float is not supported: voxroute reads 16-bit PCM, 32-bit float, 8-bit mu-law and 8-bit A-law',
+    );
   });
 
   it('an EXTENSIBLE fmt with an unknown SubFormat GUID, or shorter than 40 bytes', () => {

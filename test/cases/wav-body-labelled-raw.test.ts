@@ -128,6 +128,8 @@ describe('a WAV body labelled as raw samples is read as WAV', () => {
     expect(result?.provider).toBe('good');
     const first = result!.attempts[0]!.error as Error;
     expect(first).toBeInstanceOf(ProtocolError);
-    expect(first.message).toBe('WAV 8 bits per sample do not fit pcm_s16le (16 expected)');
+    expect(first.message).toBe(
+      'WAV 8-bit PCM is not supported: voxroute reads 16-bit PCM, 32-bit float, 8-bit mu-law and 8-bit A-law',
+    );
   });
 });
