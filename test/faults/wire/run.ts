@@ -24,6 +24,7 @@ import {
   type TranscriptEvent,
   VoxrouteError,
 } from '../../../src/index.js';
+import type { Clock } from '../../../src/internal/clock.js';
 import { FakeClock } from '../../transport/fake-clock.js';
 import { STT_AUDIO, TTS_BACKUP, TTS_FIRST, TTS_PRIMARY, TTS_TEXT } from '../fixtures.js';
 import { type Cap, DEADLINES, type Fault, SLOW_CONSUMER_PAUSE_MS } from '../matrix.js';
@@ -193,36 +194,64 @@ export async function runCell(
     const b = backup ? await startBackup(cap, scope) : undefined;
     if (b) providers.b = b.config;
     const clock = new FakeClock();
+    let fired = 0;
+    const counted: Clock = {
+      now: () => clock.now(),
+      setTimeout: (fn, ms) =>
+        clock.setTimeout(() => {
+          fired++;
+          fn();
+        }, ms),
+      clearTimeout: (handle) => clock.clearTimeout(handle),
+    };
     const router = createRouter(
       {
         providers,
         routes: { [cap]: { providers: Object.keys(providers), strategy: 'priority', ...DEADLINES } },
       } as RouterConfig,
-      { clock },
+      { clock: counted },
     );
-    /** Moves the router's clock by `ms` once the server has written all it will and the network is quiet. */
-    const letTimePass = async (ms: number) => {
-      await quiet(written.promise, clientSockets.sockets, serverSockets.sockets);
-      clock.advance(ms);
-    };
-    // The stalls: the provider is silent for as long as the deadline that must end the wait.
-    // Not awaited: a call that ends otherwise never lets it pass, and its outcome says so.
-    let timeError: unknown;
-    const stallMs =
-      fault === 'stall before first chunk'
-        ? DEADLINES.firstChunkTimeoutMs
-        : fault === 'stall mid-stream'
-          ? DEADLINES.idleTimeoutMs
-          : undefined;
-    if (stallMs !== undefined)
-      letTimePass(stallMs).catch((e: unknown) => {
-        timeError = e;
-      });
+    /** Resolves once the server has written all it will and the network is quiet. */
+    const quietNetwork = () => quiet(written.promise, clientSockets.sockets, serverSockets.sockets);
+    let seen = false;
+    void first.promise.then(() => {
+      seen = true;
+    });
+    // The stalls: the provider is silent for as long as the deadline that must end the wait
+    // (idle once the caller has the first output, first-chunk before): no timer of the router
+    // fires 1 ms before it, one fires at it. Not awaited: a call that ends otherwise never lets
+    // it pass, and its outcome says so.
+    const stalls = fault === 'stall before first chunk' || fault === 'stall mid-stream';
+    let stall: { firedEarly: number; firedAtDeadline: boolean } | { error: unknown } | undefined;
+    if (stalls)
+      quietNetwork()
+        .then(() => {
+          clock.advance((seen ? DEADLINES.idleTimeoutMs : DEADLINES.firstChunkTimeoutMs) - 1);
+          const early = fired;
+          clock.advance(1);
+          stall = { firedEarly: early, firedAtDeadline: fired > early };
+          // Nothing ended the stall: let a minute pass so that the call ends and the cell fails
+          // on this line rather than on the test's timeout.
+          if (fired === early) clock.advance(60_000);
+        })
+        .catch((error: unknown) => {
+          stall = { error };
+        });
     // The fault itself: a caller that holds the stream longer than the route's idle deadline
     // between two reads, while the provider has sent the rest of its answer.
-    const hold = fault === 'slow consumer' ? () => letTimePass(SLOW_CONSUMER_PAUSE_MS) : undefined;
+    const hold =
+      fault === 'slow consumer'
+        ? async () => {
+            await quietNetwork();
+            clock.advance(SLOW_CONSUMER_PAUSE_MS);
+          }
+        : undefined;
     const { items, error } = await consume(call(router, cap), first.resolve, hold);
-    expect(timeError, 'a timer of the router clock threw').toBeUndefined();
+    if (stalls)
+      expect(stall, 'router clock timers around the stall deadline').toEqual({
+        firedEarly: 0,
+        firedAtDeadline: true,
+      });
     await router.close();
     // Two turns of the event loop: Node destroys an HTTP/2 session's socket on the next one.
     await nextTurn();
