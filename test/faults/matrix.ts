@@ -45,14 +45,14 @@ export function cellName(fault: Fault, cap: Cap, transport: TransportName, backu
 }
 
 /**
- * Route deadlines of every cell (ms): short, but far above a loopback round trip. The idle
- * deadline is 100 ms longer than the first-chunk one: a stall before the first output (its first
- * body bytes may already have started the idle deadline) then ends on the first-chunk deadline
- * even when a loaded machine runs that timer late and the router gives waiting I/O one more turn.
+ * Route deadlines of every cell (ms), on the router's fake clock (wire/run.ts): time moves only
+ * when a stall or the slow consumer moves it. The idle deadline is 100 ms longer than the
+ * first-chunk one: a stall before the first output (its first body bytes may already have
+ * started the idle deadline) then ends on the first-chunk deadline.
  */
 export const DEADLINES = { firstChunkTimeoutMs: 300, idleTimeoutMs: 400, connectTimeoutMs: 1_000 } as const;
 
-/** How long the slow consumer holds the stream after its first item: longer than idleTimeoutMs. */
+/** How long (router clock) the slow consumer holds the stream after its first item: longer than idleTimeoutMs. */
 export const SLOW_CONSUMER_PAUSE_MS = 450;
 
 /** The Retry-After the 429 cells send, in seconds. */

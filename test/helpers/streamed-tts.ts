@@ -4,7 +4,13 @@
  * importing it loads the testing kit. What a setup starts is closed when the test finishes.
  */
 import { onTestFinished } from 'vitest';
-import { createRouter, type ProviderConfig, type RouteConfig, type Router } from '../../src/index.js';
+import {
+  createRouter,
+  type ProviderConfig,
+  type RouteConfig,
+  type Router,
+  type RouterOptions,
+} from '../../src/index.js';
 import {
   createOpenAiCompatibleMock,
   type MockProvider,
@@ -40,21 +46,25 @@ export interface Primary<M extends MockProvider> {
 export async function startWithBackup<M extends MockProvider>(
   primary: Primary<M>,
   route: Partial<RouteConfig> = {},
+  options: RouterOptions = {},
 ): Promise<{ router: Router; primary: M; ec2: OpenAiCompatibleMock }> {
   const ec2 = createOpenAiCompatibleMock();
   const [a, b] = await Promise.all([
     startMockServer({ provider: primary.mock }),
     startMockServer({ provider: ec2 }),
   ]);
-  const router = createRouter({
-    providers: {
-      [primary.name]: primary.config(a.url),
-      ec2: { kind: 'openai-compatible', baseUrl: `${b.url}/v1`, tts: { voices: { agent: 'af_heart' } } },
+  const router = createRouter(
+    {
+      providers: {
+        [primary.name]: primary.config(a.url),
+        ec2: { kind: 'openai-compatible', baseUrl: `${b.url}/v1`, tts: { voices: { agent: 'af_heart' } } },
+      },
+      routes: {
+        tts: { providers: [primary.name, 'ec2'], strategy: 'priority', midStream: 'resume', ...route },
+      },
     },
-    routes: {
-      tts: { providers: [primary.name, 'ec2'], strategy: 'priority', midStream: 'resume', ...route },
-    },
-  });
+    options,
+  );
   onTestFinished(async () => {
     await router.close();
     await Promise.all([a.close(), b.close()]);

@@ -3,14 +3,18 @@
  * both at once with the provider's socket closed and no item after it; leaving an stt() stream
  * (abort, error, return) returns the caller's audio iterator (its finally runs) and never pulls
  * it again; close() leaves no socket open of voxroute's open. Servers speak the wire on
- * their own (loopback). The target is 100 ms (measured: a few ms); the bounds allow 250 ms for
- * a shared CI machine, while a release that waits on the provider never settles at all.
+ * their own (loopback). "At once" is without the provider and without time, within
+ * {@link AT_ONCE_TURNS} turns of the event loop (measured: before the first; no I/O is waited
+ * for): the routers run on a fake clock that never moves, so a release that waits on the
+ * provider, on a deadline or on any timer fails the same way on a fast and on a loaded machine.
  */
-import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createRouter, type RouterConfig } from '../../src/index.js';
 import { sageMakerTts } from '../cases/wire/sagemaker-response.js';
 import { closed, concat, drain, httpServer, pcmSignal, router } from '../cases/wire/servers.js';
+import { deferred } from '../helpers/deferred.js';
+import { FakeClock } from '../transport/fake-clock.js';
 import { payloadPart } from './wire/event-stream.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 1);
@@ -34,26 +38,47 @@ function sttConfig(url: string): RouterConfig {
   } as RouterConfig;
 }
 
-/** A caller's microphone: 20 ms chunks, one per turn of the event loop; records each next() call and its return(). */
+/**
+ * A caller's microphone: 20 ms chunks, one per turn of the event loop; counts next() calls
+ * (those after `state.stopped` was set apart) and resolves `returned` at its return().
+ */
 function microphone() {
-  const state = { pulls: 0, finallyAt: undefined as number | undefined, pullsAfter: 0, stopAt: Infinity };
+  const state = { pulls: 0, pullsAfter: 0, stopped: false };
+  const returned = deferred();
   const audio: AsyncIterableIterator<Uint8Array> = {
     [Symbol.asyncIterator]() {
       return this;
     },
     async next() {
       state.pulls++;
-      if (performance.now() >= state.stopAt) state.pullsAfter++;
+      if (state.stopped) state.pullsAfter++;
       await new Promise((resolve) => setImmediate(resolve));
       return { done: false, value: new Uint8Array(640) };
     },
     async return() {
-      state.finallyAt ??= performance.now();
+      returned.resolve();
       return { done: true, value: undefined };
     },
   };
-  return { state, audio };
+  return { state, audio, returned: returned.promise };
 }
+
+/** How many turns of the event loop a release may take (see the header). */
+const AT_ONCE_TURNS = 3;
+
+/** `promise`, checked to have settled within {@link AT_ONCE_TURNS} turns of the event loop. */
+async function atOnce<T>(promise: Promise<T>, what: string): Promise<T> {
+  let settled = false;
+  const watched = promise.finally(() => {
+    settled = true;
+  });
+  for (let turn = 0; turn < AT_ONCE_TURNS && !settled; turn++) await nextTurn();
+  expect(settled, `${what} within ${AT_ONCE_TURNS} turns of the event loop`).toBe(true);
+  return watched;
+}
+
+/** A router of `config` on a clock that never moves (see the header). */
+const stoppedClockRouter = (config: RouterConfig) => router(config, { clock: new FakeClock() });
 
 describe('kind 3: cancellation releases at once', () => {
   it('return() while next() is pending before the first chunk: both settle, socket closed', async () => {
@@ -63,13 +88,11 @@ describe('kind 3: cancellation releases at once', () => {
       res.flushHeaders();
       // then never a byte
     });
-    const r = router(ttsConfig(server.url));
+    const r = stoppedClockRouter(ttsConfig(server.url));
     const it = r.tts({ text: 'Hello there.', voice: 'agent' })[Symbol.asyncIterator]();
     const pending = it.next();
     await server.request(1);
-    const t0 = performance.now();
-    const [first, ret] = await Promise.all([pending, it.return!()]);
-    expect(performance.now() - t0).toBeLessThan(250);
+    const [first, ret] = await atOnce(Promise.all([pending, it.return!()]), 'next() and return() settled');
     expect(first).toEqual({ done: true, value: undefined });
     expect(ret).toEqual({ done: true, value: undefined });
     await closed(server.sockets[0]!);
@@ -83,15 +106,13 @@ describe('kind 3: cancellation releases at once', () => {
       res.write(AUDIO.subarray(0, 960));
       // then stalls mid-stream
     });
-    const r = router(ttsConfig(server.url));
+    const r = stoppedClockRouter(ttsConfig(server.url));
     const stream = r.tts({ text: 'Hello there.', voice: 'agent' });
     const it = stream[Symbol.asyncIterator]();
     const first = await it.next();
     expect(first.done).toBe(false);
     const pending = it.next();
-    const t0 = performance.now();
-    const [second, ret] = await Promise.all([pending, it.return!()]);
-    expect(performance.now() - t0).toBeLessThan(250);
+    const [second, ret] = await atOnce(Promise.all([pending, it.return!()]), 'next() and return() settled');
     expect(second).toEqual({ done: true, value: undefined });
     expect(ret).toEqual({ done: true, value: undefined });
     await closed(server.sockets[0]!);
@@ -103,19 +124,17 @@ describe('kind 3: cancellation releases at once', () => {
     const server = await httpServer(() => {
       // never reads, never answers
     });
-    const r = router(sttConfig(server.url));
+    const r = stoppedClockRouter(sttConfig(server.url));
     const mic = microphone();
     const abort = new AbortController();
     const stream = r.stt({ audio: mic.audio, format: FORMAT, signal: abort.signal });
     const done = drain(stream);
     while (mic.state.pulls < 5) await new Promise((resolve) => setImmediate(resolve));
-    mic.state.stopAt = performance.now();
+    mic.state.stopped = true;
     abort.abort();
+    await atOnce(mic.returned, "the caller's audio iterator returned");
     const { error } = await done;
     expect((error as Error).name).toBe('AbortError');
-    while (mic.state.finallyAt === undefined && performance.now() - mic.state.stopAt < 500)
-      await new Promise((resolve) => setImmediate(resolve));
-    expect(mic.state.finallyAt! - mic.state.stopAt).toBeLessThan(250);
     expect(mic.state.pullsAfter).toBe(0);
   });
 
@@ -124,18 +143,17 @@ describe('kind 3: cancellation releases at once', () => {
       req.resume();
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"message":"down"}}');
     });
-    const r = router(sttConfig(server.url));
+    const r = stoppedClockRouter(sttConfig(server.url));
     const mic = microphone();
     const stream = r.stt({ audio: mic.audio, format: FORMAT });
     const it = stream[Symbol.asyncIterator]();
     const pending = it.next();
     while (mic.state.pulls < 3) await new Promise((resolve) => setImmediate(resolve));
-    mic.state.stopAt = performance.now();
-    await it.return!();
+    mic.state.stopped = true;
+    const returning = it.return!();
+    await atOnce(mic.returned, "the caller's audio iterator returned");
+    await returning;
     expect(await pending).toEqual({ done: true, value: undefined });
-    while (mic.state.finallyAt === undefined && performance.now() - mic.state.stopAt < 500)
-      await new Promise((resolve) => setImmediate(resolve));
-    expect(mic.state.finallyAt! - mic.state.stopAt).toBeLessThan(250);
     expect(mic.state.pullsAfter).toBe(0);
   });
 });

@@ -354,10 +354,20 @@ describe.each<Mode>(['loopback', 'msw'])('createRouter over %s', (mode) => {
 
 describe('latency routing', () => {
   it('probes each provider, re-tries each once after its cold first call, then prefers the lower time to first chunk', async () => {
-    const slow = createOpenAiCompatibleMock({ script: { chat: { headersDelayMs: 80 } } });
+    // The slow provider's 80 ms pass on the router's clock while its mock waits, and only then:
+    // the machine's speed adds nothing to either provider's time.
+    const clock = new ManualClock();
+    const time = createManualDelay();
+    const slow = createOpenAiCompatibleMock({ delay: time.delay, script: { chat: { headersDelayMs: 80 } } });
     const fast = createOpenAiCompatibleMock();
     const p = await serve('loopback', slow, fast, 'latency');
-    const router = createRouter(p.config);
+    const router = createRouter(p.config, { clock });
+    void (async () => {
+      for (;;) {
+        clock.advance(await time.whenWaiting());
+        await time.release();
+      }
+    })();
     try {
       const served: string[] = [];
       for (let i = 0; i < 5; i++) {
@@ -372,7 +382,10 @@ describe('latency routing', () => {
         ['a', 2],
         ['b', 3],
       ]);
-      expect(stats[0]!.ewmaMs!).toBeGreaterThan(stats[1]!.ewmaMs!);
+      expect(stats.map((x) => [x.provider, x.ewmaMs])).toEqual([
+        ['a', 80],
+        ['b', 0],
+      ]);
     } finally {
       await router.close();
       await p.close();

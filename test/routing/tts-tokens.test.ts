@@ -1,8 +1,9 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { type AudioChunk, createRouter, type RouteConfig } from '../../src/index.js';
+import { type AudioChunk, createRouter, type RouteConfig, type RouterOptions } from '../../src/index.js';
 import { createElevenLabsMock, startMockServer } from '../../src/testing/index.js';
 import { LLM_TOKENS, PCM24, startWithBackup } from '../helpers/streamed-tts.js';
 import { sonicPrimary, until } from '../providers/cartesia/helpers.js';
+import { FakeClock } from '../transport/fake-clock.js';
 
 /** Yields token i only once `arrived(prefix)` holds for the tokens before it: one token per read, whatever the scheduling. */
 async function* paced(arrived: (prefix: string) => boolean): AsyncGenerator<string> {
@@ -15,8 +16,8 @@ async function* paced(arrived: (prefix: string) => boolean): AsyncGenerator<stri
 
 type CartesiaWire = { context_id?: string; transcript?: string; continue?: boolean; flush?: boolean };
 
-async function cartesiaSetup(route: Partial<RouteConfig> = {}) {
-  const { router, primary: sonic, ec2 } = await startWithBackup(sonicPrimary(), route);
+async function cartesiaSetup(route: Partial<RouteConfig> = {}, options: RouterOptions = {}) {
+  const { router, primary: sonic, ec2 } = await startWithBackup(sonicPrimary(), route, options);
   return { router, sonic, ec2 };
 }
 
@@ -57,12 +58,14 @@ describe('LLM tokens forwarded into a Cartesia context', () => {
   });
 
   it('a slow token source trips no first-chunk deadline and stays out of the TTFC sample: the clocks start at the first clause end', async () => {
-    const { router, sonic, ec2 } = await cartesiaSetup({ firstChunkTimeoutMs: 150 });
+    // The router's clock moves only when the test says: the 400 ms the LLM thinks, nothing else.
+    const clock = new FakeClock();
+    const { router, sonic, ec2 } = await cartesiaSetup({ firstChunkTimeoutMs: 150 }, { clock });
     let release!: () => void;
     const thinking = new Promise<void>((resolve) => {
       release = resolve;
     });
-    // The LLM gives a few words, then thinks (the test releases it 400 ms later), then ends the clause.
+    // The LLM gives a few words, then thinks (400 ms on the router's clock), then ends the clause.
     async function* slow(): AsyncGenerator<string> {
       yield 'Sure';
       yield ', your table';
@@ -72,14 +75,19 @@ describe('LLM tokens forwarded into a Cartesia context', () => {
     }
     const firstChunkAt: number[] = [];
     router.on('first-chunk', (e) => firstChunkAt.push(e.timeToFirstChunkMs));
-    const t0 = performance.now();
     const stream = router.tts({ text: slow(), voice: 'agent', format: PCM24 });
-    const timer = setTimeout(release, 400);
     const chunks: AudioChunk[] = [];
-    for await (const c of stream) chunks.push(c);
-    clearTimeout(timer);
+    const reading = (async () => {
+      for await (const c of stream) chunks.push(c);
+    })();
+    await until(
+      () => (sonic.sockets[0]?.messages.length ?? 0) > 0,
+      'the words before the pause reached Cartesia',
+    );
+    clock.advance(400);
+    release();
+    await reading;
     const result = await stream.result;
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(390);
     expect(result.attempts.map((a) => [a.provider, a.outcome])).toEqual([['sonic', 'success']]);
     expect(ec2.requests).toHaveLength(0);
     // The words before the pause reached Cartesia before it (read while the socket opened, they go together).

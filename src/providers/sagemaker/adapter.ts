@@ -52,6 +52,7 @@ export function createSageMakerAdapter(options: SageMakerAdapterOptions): Provid
       region: options.region,
       ...(options.endpointUrl !== undefined ? { endpointUrl: options.endpointUrl } : {}),
       ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
+      clock: target.clock,
     });
 
   let bidi: BidiTarget | undefined;

@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { type Clock, systemClock } from '../../internal/clock.js';
 import { ERROR_BODY_MAX_WAIT_MS } from '../../transport/error-body-deadline.js';
 
 /** The most of an error body kept, in bytes: the transport's limit (`maxErrorBodyBytes`). */
@@ -7,7 +8,8 @@ const MAX_ERROR_BODY_BYTES = 65_536;
 /**
  * The body of an error status (not 2xx) as the AWS SDK's error deserializer will read it,
  * bounded in time and size: what arrives within `ms` (default 1000, the transport's error-body
- * deadline) of the status, up to `maxBytes` (default 64 KiB), is passed on, then the body ends
+ * deadline; on `clock`, default the system clock) of the status, up to `maxBytes` (default
+ * 64 KiB), is passed on, then the body ends
  * there and the response is destroyed (its socket closed, never reused). A part that is not
  * whole JSON (a body cut at `maxBytes` included) is dropped (the SDK would fail to parse it and
  * lose the status): the SDK then builds its error from the status and the `x-amzn-errortype`
@@ -17,6 +19,7 @@ export function boundedErrorBody(
   body: Readable,
   ms: number = ERROR_BODY_MAX_WAIT_MS,
   maxBytes: number = MAX_ERROR_BODY_BYTES,
+  clock: Clock = systemClock,
 ): Readable {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
@@ -25,7 +28,7 @@ export function boundedErrorBody(
   const finish = (text: Buffer | undefined) => {
     if (done) return;
     done = true;
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
     body.off('data', onData);
     body.off('end', onEnd);
     body.off('error', onError);
@@ -41,7 +44,7 @@ export function boundedErrorBody(
   };
   const onEnd = () => finish(Buffer.concat(chunks));
   const onError = () => finish(wholeJsonOrNothing(Buffer.concat(chunks)));
-  const timer = setTimeout(() => {
+  const timer = clock.setTimeout(() => {
     finish(wholeJsonOrNothing(Buffer.concat(chunks)));
     body.destroy();
   }, ms);

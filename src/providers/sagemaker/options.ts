@@ -54,7 +54,8 @@ export interface SageMakerSttOptions {
  * - `chat`, `tts`, `stt`: only the capabilities whose option is present are created.
  * - `streamClient`: replaces the AWS SDK client for response streams (tests, custom stacks).
  *   Default: `@aws-sdk/client-sagemaker-runtime`, whose loading starts when the adapter is made.
- * - `clock`: timers of the idle, headers and total deadlines. Default: the system clock.
+ * - `clock`: timers of the connect, idle, headers and total deadlines and of the error-body
+ *   bound. Default: the system clock.
  */
 export interface SageMakerAdapterOptions {
   name: string;

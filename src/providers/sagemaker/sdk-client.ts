@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { Clock } from '../../internal/clock.js';
 import { lazyImport } from '../../internal/lazy.js';
 import { withAcceptIdentity } from '../../transport/content-coding.js';
 import { connectDeadlineAgents, ON_REUSED_SOCKET } from './connect-deadline-agent.js';
@@ -27,6 +28,8 @@ export interface SdkStreamClientSettings {
   endpointUrl?: string;
   /** Static credentials; omitted: the SDK's default provider chain. */
   credentials?: SageMakerCredentials;
+  /** Timers of the connect deadline and the error-body bound. Omitted: the system clock. */
+  clock?: Clock;
 }
 
 /**
@@ -60,7 +63,7 @@ export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStr
           ...(settings.credentials !== undefined ? { credentials: { ...settings.credentials } } : {}),
           // The connect deadline through our own agents, not the handler's connectionTimeout
           // (which leaves a timer behind after a refused connection when below 2000 ms).
-          requestHandler: connectDeadlineAgents(connectMs),
+          requestHandler: connectDeadlineAgents(connectMs, settings.clock),
         });
         // Before signing (step `build`): no compressed body, which neither the SDK's event-stream
         // decoder nor its error parser would decode (the SDK sends no Accept-Encoding).
@@ -86,7 +89,7 @@ export function sdkStreamClient(settings: SdkStreamClientSettings): SageMakerStr
               if (isAsyncIterable(response.body)) response.body = guardEventStream(response.body);
             } else if (response.body instanceof Readable) {
               // An error body that stalls must not hold the call: bounded in time.
-              response.body = boundedErrorBody(response.body);
+              response.body = boundedErrorBody(response.body, undefined, undefined, settings.clock);
             }
             return result;
           },

@@ -7,6 +7,12 @@ export interface CellContext {
   cap: Cap;
   /** Resolves once the caller received the provider's first output. */
   firstSeen: Promise<void>;
+  /**
+   * Called by the server, in the stall and slow-consumer faults, once it has written all it
+   * will write (a streamed output's first piece: once the caller has seen it): from then on the
+   * cell may let time pass (see quiet.ts).
+   */
+  doneWriting: () => void;
   /** Where the server registers what must be closed at the end of the cell. */
   scope: Scope;
 }

@@ -36,10 +36,12 @@ function answer(script: Http1Script, ctx: CellContext, stream: ServerHttp2Stream
     }
     case 'stall before first chunk':
       ok();
+      ctx.doneWriting();
       return;
     case 'stall mid-stream':
       ok();
       stream.write(script.first);
+      void ctx.firstSeen.then(ctx.doneWriting);
       return;
     case 'reset mid-stream':
       ok();
@@ -54,7 +56,7 @@ function answer(script: Http1Script, ctx: CellContext, stream: ServerHttp2Stream
       ok();
       stream.write(script.first);
       // The rest once the caller's input ended (all of the audio heard, for STT).
-      void inputEnd.then(() => stream.end(script.rest));
+      void inputEnd.then(() => stream.end(script.rest, () => ctx.doneWriting()));
       return;
     default:
       throw new Error(`fault ${ctx.fault} does not exist on a SageMaker bidirectional stream`);

@@ -64,10 +64,13 @@ async function answer(script: Http1Script, ctx: CellContext, req: IncomingMessag
     }
     case 'stall before first chunk':
       head();
+      ctx.doneWriting();
       return; // never a byte of body
     case 'stall mid-stream':
       head();
       await write(res, script.first);
+      await afterFirst();
+      ctx.doneWriting();
       return;
     case 'reset mid-stream':
       head();
@@ -82,7 +85,7 @@ async function answer(script: Http1Script, ctx: CellContext, req: IncomingMessag
     case 'slow consumer':
       head();
       await write(res, script.first);
-      res.end(script.rest);
+      res.end(script.rest, () => ctx.doneWriting());
       return;
     default:
       throw new Error(`fault ${ctx.fault} does not exist on HTTP`);

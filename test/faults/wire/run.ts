@@ -1,10 +1,16 @@
 /**
  * Runs one cell of the fault matrix: the faulty primary (and the healthy backup), a router
- * with short deadlines, one call consumed to its end or error, then router.close(). Returns the
- * outcome as one line (what the caller received, and how the call ended) for expected.ts to
- * compare, and checks that close() left no client socket, timer or other handle open.
+ * with short deadlines on a fake clock, one call consumed to its end or error, then
+ * router.close(). Returns the outcome as one line (what the caller received, and how the call
+ * ended) for expected.ts to compare, and checks that close() left no client socket, timer or
+ * other handle open.
+ *
+ * Time on the router's clock moves only where the fault says it does: the stall faults move it
+ * by the deadline that must end the wait, the slow consumer by its pause, each once the network
+ * is quiet (quiet.ts). No deadline can fire because the machine is slow, and none that should
+ * fire depends on how late a real timer runs.
  */
-import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { expect } from 'vitest';
 import {
   AllProvidersFailedError,
@@ -18,10 +24,13 @@ import {
   type TranscriptEvent,
   VoxrouteError,
 } from '../../../src/index.js';
+import type { Clock } from '../../../src/internal/clock.js';
+import { FakeClock } from '../../transport/fake-clock.js';
 import { STT_AUDIO, TTS_BACKUP, TTS_FIRST, TTS_PRIMARY, TTS_TEXT } from '../fixtures.js';
 import { type Cap, DEADLINES, type Fault, SLOW_CONSUMER_PAUSE_MS } from '../matrix.js';
 import { startBackup } from './backup.js';
 import type { Transport } from './cell.js';
+import { quiet, trackServerSockets } from './quiet.js';
 import { deferred, Scope, trackClientSockets } from './scope.js';
 import { trackTimers } from './timers.js';
 
@@ -85,11 +94,11 @@ async function* audioPieces(): AsyncGenerator<Uint8Array> {
   yield STT_AUDIO.subarray(half);
 }
 
-/** Consumes the call; on its first item resolves `onFirst`; the slow consumer then holds. */
+/** Consumes the call; on its first item resolves `onFirst`, then awaits `hold` (if any). */
 async function consume(
   items: AsyncIterable<unknown>,
-  fault: Fault,
   onFirst: () => void,
+  hold?: () => Promise<void>,
 ): Promise<{ items: unknown[]; error: unknown }> {
   const got: unknown[] = [];
   try {
@@ -97,9 +106,7 @@ async function consume(
       got.push(item);
       if (got.length === 1) {
         onFirst();
-        // The fault itself, not a timing fix: a caller that holds the stream longer than the
-        // route's idle deadline between two reads.
-        if (fault === 'slow consumer') await sleep(SLOW_CONSUMER_PAUSE_MS);
+        await hold?.();
       }
     }
   } catch (error) {
@@ -124,10 +131,9 @@ function describeOutput(cap: Cap, items: unknown[]): string {
 }
 
 /**
- * One call per capability to a provider of `transport` at a dead port, with deadlines of
- * seconds, before the cells: the first call of a process loads what voxroute loads lazily
- * (undici, the AWS SDK, the event-stream codec), which on a cold, busy machine can take longer
- * than a cell's 300 ms first-chunk deadline and is not what the cells measure.
+ * One call per capability to a provider of `transport` at a dead port, before the cells: the
+ * first call of a process loads what voxroute loads lazily (undici, the AWS SDK, the
+ * event-stream codec), whose handles are not the cells' to answer for.
  */
 export async function warmUp(transport: Transport): Promise<void> {
   const scope = new Scope();
@@ -135,12 +141,18 @@ export async function warmUp(transport: Transport): Promise<void> {
     for (const [cap, start] of Object.entries(transport.caps) as Array<
       [Cap, NonNullable<Transport['caps'][Cap]>]
     >) {
-      const provider = await start({ fault: 'refused', cap, firstSeen: new Promise(() => {}), scope });
+      const provider = await start({
+        fault: 'refused',
+        cap,
+        firstSeen: new Promise(() => {}),
+        doneWriting: () => {},
+        scope,
+      });
       const router = createRouter({
         providers: { p: provider },
         routes: { [cap]: { providers: ['p'], firstChunkTimeoutMs: 20_000 } },
       } as unknown as RouterConfig);
-      await consume(call(router, cap), 'refused', () => {});
+      await consume(call(router, cap), () => {});
       await router.close();
     }
   } finally {
@@ -168,22 +180,78 @@ export async function runCell(
 ): Promise<string> {
   const before = await resources();
   const clientSockets = trackClientSockets();
+  const serverSockets = trackServerSockets();
   const timers = trackTimers();
   const scope = new Scope();
   try {
     const first = deferred();
+    const written = deferred();
     const start = transport.caps[cap];
     if (!start) throw new Error(`${transport.name} does not carry ${cap}`);
     const providers: Record<string, unknown> = {
-      p: await start({ fault, cap, firstSeen: first.promise, scope }),
+      p: await start({ fault, cap, firstSeen: first.promise, doneWriting: written.resolve, scope }),
     };
     const b = backup ? await startBackup(cap, scope) : undefined;
     if (b) providers.b = b.config;
-    const router = createRouter({
-      providers,
-      routes: { [cap]: { providers: Object.keys(providers), strategy: 'priority', ...DEADLINES } },
-    } as RouterConfig);
-    const { items, error } = await consume(call(router, cap), fault, first.resolve);
+    const clock = new FakeClock();
+    let fired = 0;
+    const counted: Clock = {
+      now: () => clock.now(),
+      setTimeout: (fn, ms) =>
+        clock.setTimeout(() => {
+          fired++;
+          fn();
+        }, ms),
+      clearTimeout: (handle) => clock.clearTimeout(handle),
+    };
+    const router = createRouter(
+      {
+        providers,
+        routes: { [cap]: { providers: Object.keys(providers), strategy: 'priority', ...DEADLINES } },
+      } as RouterConfig,
+      { clock: counted },
+    );
+    /** Resolves once the server has written all it will and the network is quiet. */
+    const quietNetwork = () => quiet(written.promise, clientSockets.sockets, serverSockets.sockets);
+    let seen = false;
+    void first.promise.then(() => {
+      seen = true;
+    });
+    // The stalls: the provider is silent for as long as the deadline that must end the wait
+    // (idle once the caller has the first output, first-chunk before): no timer of the router
+    // fires 1 ms before it, one fires at it. Not awaited: a call that ends otherwise never lets
+    // it pass, and its outcome says so.
+    const stalls = fault === 'stall before first chunk' || fault === 'stall mid-stream';
+    let stall: { firedEarly: number; firedAtDeadline: boolean } | { error: unknown } | undefined;
+    if (stalls)
+      quietNetwork()
+        .then(() => {
+          clock.advance((seen ? DEADLINES.idleTimeoutMs : DEADLINES.firstChunkTimeoutMs) - 1);
+          const early = fired;
+          clock.advance(1);
+          stall = { firedEarly: early, firedAtDeadline: fired > early };
+          // Nothing ended the stall: let a minute pass so that the call ends and the cell fails
+          // on this line rather than on the test's timeout.
+          if (fired === early) clock.advance(60_000);
+        })
+        .catch((error: unknown) => {
+          stall = { error };
+        });
+    // The fault itself: a caller that holds the stream longer than the route's idle deadline
+    // between two reads, while the provider has sent the rest of its answer.
+    const hold =
+      fault === 'slow consumer'
+        ? async () => {
+            await quietNetwork();
+            clock.advance(SLOW_CONSUMER_PAUSE_MS);
+          }
+        : undefined;
+    const { items, error } = await consume(call(router, cap), first.resolve, hold);
+    if (stalls)
+      expect(stall, 'router clock timers around the stall deadline').toEqual({
+        firedEarly: 0,
+        firedAtDeadline: true,
+      });
     await router.close();
     // Two turns of the event loop: Node destroys an HTTP/2 session's socket on the next one.
     await nextTurn();
@@ -193,6 +261,7 @@ export async function runCell(
     await scope.close();
     // After the servers closed: their own timers (e.g. ws's close handshake) are gone by then.
     expect(timers.stop().join('\n'), 'timers still pending after router.close()').toBe('');
+    expect(clock.pending, 'timers of the router clock still pending after router.close()').toBe(0);
     expect(
       added(before, await resources()),
       'handles left after router.close() and the servers closed',
@@ -202,6 +271,7 @@ export async function runCell(
     return `${describeOutput(cap, items)}; ${end}${backupHits}`;
   } finally {
     clientSockets.stop();
+    serverSockets.stop();
     timers.stop();
     await scope.close();
   }

@@ -24,14 +24,15 @@ export class Scope {
 }
 
 /**
- * Every client TCP socket created (net.connect, through any library) until `stop()`: Node
- * publishes each on the `net.client.socket` diagnostics channel.
+ * Every client TCP socket created (net.connect, through any library) until `stop()`, in
+ * `sockets` as they come: Node publishes each on the `net.client.socket` diagnostics channel.
  */
-export function trackClientSockets(): { stop(): Socket[] } {
+export function trackClientSockets(): { sockets: readonly Socket[]; stop(): Socket[] } {
   const sockets: Socket[] = [];
   const onSocket = (message: unknown) => sockets.push((message as { socket: Socket }).socket);
   subscribe('net.client.socket', onSocket);
   return {
+    sockets,
     stop() {
       unsubscribe('net.client.socket', onSocket);
       return sockets;

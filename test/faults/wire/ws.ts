@@ -56,9 +56,11 @@ function serve(script: WsScript, ctx: CellContext, ws: WebSocket, req: IncomingM
     if (request === undefined) return;
     switch (ctx.fault) {
       case 'stall before first chunk':
+        ctx.doneWriting();
         return;
       case 'stall mid-stream':
         script.first(ws, request);
+        void ctx.firstSeen.then(ctx.doneWriting);
         return;
       case 'reset mid-stream':
         script.first(ws, request);
@@ -78,7 +80,10 @@ function serve(script: WsScript, ctx: CellContext, ws: WebSocket, req: IncomingM
       }
       case 'slow consumer':
         script.first(ws, request);
-        afterFirst(() => script.rest(ws, request));
+        afterFirst(() => {
+          script.rest(ws, request);
+          ctx.doneWriting();
+        });
         return;
       default:
         throw new Error(`fault ${ctx.fault} does not exist after a WebSocket upgrade`);
