@@ -60,10 +60,14 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
     if (!res.writableFinished) reader.cancel().catch(() => {});
   };
   res.once('close', onClose);
+  let complete = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) break;
+      if (done) {
+        complete = true;
+        break;
+      }
       if (res.destroyed) return;
       await write(res, value);
     }
@@ -72,6 +76,11 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
     resetSocket(res.socket);
   } finally {
     res.off('close', onClose);
+    // Stopped before the body's end (the client went away, a write failed): the body is
+    // cancelled here, so its producer learns it (a mock records the request as aborted) even
+    // when 'close' came after this listener was removed, and whatever became of the request's
+    // signal (a web Request follows its init signal only while the Request is reachable).
+    if (!complete) reader.cancel().catch(() => {});
   }
 }
 
