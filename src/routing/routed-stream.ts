@@ -64,6 +64,11 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined>, AbortListene
   /** {@link #onPulled} and {@link #onPullFailed} bound, for a winner without `sync` (see next()). */
   #pulled: ((r: Result<T>) => void) | undefined;
   #pullFailed: ((error: unknown) => void) | undefined;
+  /**
+   * The step of drive that ended the call when it was aborted while the caller held an item (no
+   * `next()` pending): what the caller's next `next()` gets (AbortError). See {@link callAborted}.
+   */
+  #abortStep: Promise<Result<T>> | undefined;
 
   constructor(run: RouteRun<T>, settle: Settle) {
     this.#run = run;
@@ -74,6 +79,11 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined>, AbortListene
 
   next(): Promise<Result<T>> {
     if (this.#stopped) return Promise.resolve(DONE);
+    const aborted = this.#abortStep;
+    if (aborted !== undefined) {
+      this.#abortStep = undefined;
+      return aborted;
+    }
     this.#started = true;
     const busy = this.#busy;
     if (busy) {
@@ -181,10 +191,23 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined>, AbortListene
     this.#settle(() => this.#failItems(error));
   }
 
-  /** The call was aborted: a wait for the winner's items ends now (drive learns it next). */
+  /**
+   * The call was aborted: a wait for the winner's items ends now (drive learns it next). When
+   * the caller holds an item instead (no `next()` pending), drive learns it now too, so the call
+   * ends at the abort (its sockets closed, `result` settled), not at the caller's next step,
+   * which may never come (a loop that stopped asking); that step then gets the AbortError.
+   */
   callAborted(): void {
     const resolve = this.#resolve;
-    if (resolve === undefined) return;
+    if (resolve === undefined) {
+      if (this.#items !== undefined && this.#busy === undefined && !this.#stopped) {
+        // Out of the abort's own call stack, as below.
+        const aborted = Promise.resolve().then(() => this.#abortItems());
+        aborted.catch(() => {});
+        this.#abortStep = aborted;
+      }
+      return;
+    }
     this.#resolve = undefined;
     // Out of the abort's own call stack (a signal's listener, a timer, return()).
     const aborted = Promise.resolve().then(() => this.#abortItems());
