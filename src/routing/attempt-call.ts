@@ -181,9 +181,14 @@ export class AttemptCall<T> implements OrderState {
   recordCallerTimeout(r: Running<T>): void {
     const { clock, tracker } = this.run;
     if (r.timing)
-      tracker.recordCallerTimeout(r.c.key, r.attempt.durationMs ?? clock.now() - r.t0, clock.now(), {
-        decayMs: this.run.ewmaDecayMs,
-      });
+      tracker.recordCallerTimeout(
+        r.c.key,
+        waitedOf(this.run, r, r.attempt.durationMs ?? clock.now() - r.t0),
+        clock.now(),
+        {
+          decayMs: this.run.ewmaDecayMs,
+        },
+      );
     r.c.health?.recordFailure({ kind: 'cancelled' });
   }
 
@@ -339,3 +344,25 @@ export class AttemptCall<T> implements OrderState {
 }
 
 function ignore(): void {}
+
+/**
+ * How long attempt `r`, ended `elapsedMs` after its start before its first item (a failure, or
+ * the caller's own first-chunk deadline), waited on its provider, in ms: `elapsedMs`, or, for a
+ * candidate that answers when the speaker pauses (streaming STT), its wait after the caller's
+ * input the capability can tell ({@link RouteRun.waitedOf}): how long the user spoke before it
+ * is neither the time a failure costs nor a bound of the provider's latency.
+ */
+export function waitedOf<T>(run: RouteRun<T>, r: Running<T>, elapsedMs: number): number;
+export function waitedOf<T>(
+  run: RouteRun<T>,
+  r: Running<T>,
+  elapsedMs: number | undefined,
+): number | undefined;
+export function waitedOf<T>(
+  run: RouteRun<T>,
+  r: Running<T>,
+  elapsedMs: number | undefined,
+): number | undefined {
+  if (elapsedMs === undefined || !r.c.answersOnPause) return elapsedMs;
+  return run.waitedOf?.(r.t0, r.t0 + elapsedMs) ?? elapsedMs;
+}

@@ -354,6 +354,7 @@ export class RoutePlanner {
       joinText: call.joinText,
       position: call.position,
       latencyOf: call.latencyOf,
+      waitedOf: call.waitedOf,
     };
   }
 
