@@ -45,7 +45,10 @@ export interface Running<T> {
   cold: false | 'first' | 'idle';
   /** Index of the candidate in `run.candidates`. */
   index: number;
-  /** Resolves when the attempt's clock starts (`t0` set): at once, or at its `ready` (see {@link RouteCandidate.startsClock}). */
+  /**
+   * Resolves when the attempt's clock starts (`t0` set): at once, at its `ready` (see
+   * {@link RouteCandidate.startsClock}), or when its input ended (see {@link RouteCandidate.inputEnded}).
+   */
   clockStarted: Promise<void>;
   /** False until the clock started. */
   timing: boolean;
@@ -277,6 +280,13 @@ export class AttemptCall<T> implements OrderState {
     const clock = run.clock;
     try {
       let ready: (() => void) | undefined;
+      /** Resolves `clockStarted` of a provider that answers only after the whole input. */
+      let inputDone: (() => void) | undefined;
+      if (!c.startsClock && c.inputEnded)
+        // Its clock, and so its hedge delay, starts when the input ends, as its first-chunk deadline does.
+        r.clockStarted = new Promise<void>((resolve) => {
+          inputDone = resolve;
+        });
       if (c.startsClock)
         r.clockStarted = new Promise<void>((resolve) => {
           ready = () => {
@@ -315,6 +325,7 @@ export class AttemptCall<T> implements OrderState {
         firstItem.catch(ignore);
         await Promise.race([c.inputEnded(), firstItem]);
         r.t0 = clock.now();
+        inputDone?.();
       }
       const first = await withDeadline(
         firstItem,
