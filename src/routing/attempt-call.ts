@@ -45,7 +45,10 @@ export interface Running<T> {
   cold: false | 'first' | 'idle';
   /** Index of the candidate in `run.candidates`. */
   index: number;
-  /** Resolves when the attempt's clock starts (`t0` set): at once, or at its `ready` (see {@link RouteCandidate.startsClock}). */
+  /**
+   * Resolves when the attempt's clock starts (`t0` set): at once, at its `ready` (see
+   * {@link RouteCandidate.startsClock}), or when its input ended (see {@link RouteCandidate.inputEnded}).
+   */
   clockStarted: Promise<void>;
   /** False until the clock started. */
   timing: boolean;
@@ -181,9 +184,14 @@ export class AttemptCall<T> implements OrderState {
   recordCallerTimeout(r: Running<T>): void {
     const { clock, tracker } = this.run;
     if (r.timing)
-      tracker.recordCallerTimeout(r.c.key, r.attempt.durationMs ?? clock.now() - r.t0, clock.now(), {
-        decayMs: this.run.ewmaDecayMs,
-      });
+      tracker.recordCallerTimeout(
+        r.c.key,
+        waitedOf(this.run, r, r.attempt.durationMs ?? clock.now() - r.t0),
+        clock.now(),
+        {
+          decayMs: this.run.ewmaDecayMs,
+        },
+      );
     r.c.health?.recordFailure({ kind: 'cancelled' });
   }
 
@@ -272,6 +280,13 @@ export class AttemptCall<T> implements OrderState {
     const clock = run.clock;
     try {
       let ready: (() => void) | undefined;
+      /** Resolves `clockStarted` of a provider that answers only after the whole input. */
+      let inputDone: (() => void) | undefined;
+      if (!c.startsClock && c.inputEnded)
+        // Its clock, and so its hedge delay, starts when the input ends, as its first-chunk deadline does.
+        r.clockStarted = new Promise<void>((resolve) => {
+          inputDone = resolve;
+        });
       if (c.startsClock)
         r.clockStarted = new Promise<void>((resolve) => {
           ready = () => {
@@ -310,6 +325,7 @@ export class AttemptCall<T> implements OrderState {
         firstItem.catch(ignore);
         await Promise.race([c.inputEnded(), firstItem]);
         r.t0 = clock.now();
+        inputDone?.();
       }
       const first = await withDeadline(
         firstItem,
@@ -339,3 +355,25 @@ export class AttemptCall<T> implements OrderState {
 }
 
 function ignore(): void {}
+
+/**
+ * How long attempt `r`, ended `elapsedMs` after its start before its first item (a failure, or
+ * the caller's own first-chunk deadline), waited on its provider, in ms: `elapsedMs`, or, for a
+ * candidate that answers when the speaker pauses (streaming STT), its wait after the caller's
+ * input the capability can tell ({@link RouteRun.waitedOf}): how long the user spoke before it
+ * is neither the time a failure costs nor a bound of the provider's latency.
+ */
+export function waitedOf<T>(run: RouteRun<T>, r: Running<T>, elapsedMs: number): number;
+export function waitedOf<T>(
+  run: RouteRun<T>,
+  r: Running<T>,
+  elapsedMs: number | undefined,
+): number | undefined;
+export function waitedOf<T>(
+  run: RouteRun<T>,
+  r: Running<T>,
+  elapsedMs: number | undefined,
+): number | undefined {
+  if (elapsedMs === undefined || !r.c.answersOnPause) return elapsedMs;
+  return run.waitedOf?.(r.t0, r.t0 + elapsedMs) ?? elapsedMs;
+}

@@ -5,7 +5,7 @@ import type { Settle as SettleOf } from '../internal/once-stream.js';
 import { isRouterStall } from '../internal/stall.js';
 import type { AttemptContext } from '../providers/types.js';
 import type { Attempt, RouteResult } from '../types/route-result.js';
-import { AttemptCall, type FirstOutcome, type Running } from './attempt-call.js';
+import { AttemptCall, type FirstOutcome, type Running, waitedOf } from './attempt-call.js';
 import { isReusedSocketReset, midStreamError, normalize } from './attempt-errors.js';
 import type { CallScope } from './call-scope.js';
 import type { CandidateOrder } from './candidate-order.js';
@@ -197,7 +197,8 @@ export async function* drive<T>(
           // Only a failure that is the provider's is recorded against it: not the caller's or the
           // config's error (e.g. a header the HTTP client refused to send), nor a request the
           // provider called bad (400, 413, 422; the breaker counts it as cancelled too).
-          if (!stall && canFallBack(error)) tracker.recordFailure(r.c.key, clock.now(), r.attempt.durationMs);
+          if (!stall && canFallBack(error))
+            tracker.recordFailure(r.c.key, clock.now(), waitedOf(run, r, r.attempt.durationMs));
           r.c.health?.recordFailure(
             breakerFailureOf(error, { reusedSocketReset: isReusedSocketReset(error), routerStall: stall }),
           );

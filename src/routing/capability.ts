@@ -30,6 +30,7 @@ export interface CapabilityCall<T, C extends Capability = Capability>
     | 'toolCalls'
     | 'complete'
     | 'latencyOf'
+    | 'waitedOf'
   > {
   capability: C;
   /**

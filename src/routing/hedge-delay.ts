@@ -196,6 +196,12 @@ export interface PlanInput {
   quantiles: { samples: number; p95Ms: number | undefined; p99Ms: number | undefined };
   /** False when its breaker refuses calls. */
   healthy: boolean;
+  /**
+   * True when the route's hedge delay does not apply to it as a first choice (a streaming STT
+   * provider under a learned delay: planner.ts): its J counts its tail unhedged, as it runs, and
+   * it gets no hedge delay. It may still be another's backup. Absent: false.
+   */
+  unhedged?: boolean;
 }
 
 /**
@@ -242,9 +248,10 @@ export function planCandidates(
   const planned = inputs.map((c, i): PlannedCandidate & PricedLine => {
     const backupIndex = backupOf(i);
     const backup = backupIndex === undefined ? undefined : inputs[backupIndex]!.model;
-    const priced = hedge ? hedgeDelayMs(hedge, c.model, backup, c.quantiles, shareCap) : undefined;
+    const hedged = hedge !== undefined && c.unhedged !== true ? hedge : undefined;
+    const priced = hedged ? hedgeDelayMs(hedged, c.model, backup, c.quantiles, shareCap) : undefined;
     const hedgeAfterMs =
-      hedge && delayCap !== shareCap ? hedgeDelayMs(hedge, c.model, backup, c.quantiles, delayCap) : priced;
+      hedged && delayCap !== shareCap ? hedgeDelayMs(hedged, c.model, backup, c.quantiles, delayCap) : priced;
     const counted = inputs.length > 1 ? priced : undefined;
     return {
       objectiveMs: c.model ? objectiveMs(c.model, backup, counted, 0, tailPenalty) : undefined,
@@ -327,7 +334,7 @@ interface TrackerView {
  */
 export function planRoute(
   tracker: TrackerView,
-  candidates: ReadonlyArray<{ key: string; healthy: boolean }>,
+  candidates: ReadonlyArray<{ key: string; healthy: boolean; unhedged?: boolean }>,
   hedge: HedgeSetting | undefined,
   now: number,
   shareCap = hedge?.maxShare ?? 0,
@@ -340,6 +347,7 @@ export function planRoute(
       model: tracker.model(c.key, now),
       quantiles: tracker.tail(c.key),
       healthy: c.healthy,
+      ...(c.unhedged ? { unhedged: true } : {}),
     })),
     hedge,
     shareCap,

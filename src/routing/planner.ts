@@ -139,14 +139,18 @@ export class RoutePlanner {
     // A hedge delay learned from a provider's samples means nothing for one that answers when the
     // speaker pauses (streaming STT): its first transcript comes after the user's speech, however
     // long, so such a delay would hedge every long utterance. Only a fixed delay applies to it
-    // (the route's number or the call's hedgeAfterMs), as for the 'auto' first-chunk deadline.
+    // (the route's number or the call's hedgeAfterMs), as for the 'auto' first-chunk deadline;
+    // its objective counts its tail unhedged (`unhedged`), as it runs.
     const learnedHedge =
       route.hedge !== false && route.hedge !== undefined && typeof route.hedge.after !== 'number';
-    const pauses = learnedHedge && built.every((c) => c.answersOnPause);
     const planned = planRoute(
       tracker,
-      built.map((c) => ({ key: c.key, healthy: c.health?.allows() ?? true })),
-      route.hedge && budget?.available() && !pauses ? route.hedge : undefined,
+      built.map((c) => ({
+        key: c.key,
+        healthy: c.health?.allows() ?? true,
+        unhedged: learnedHedge && c.answersOnPause === true,
+      })),
+      route.hedge && budget?.available() ? route.hedge : undefined,
       clock.now(),
       route.hedge && budget ? budgetShareCap(route.hedge.maxShare, budget.tokens()) : 0,
       // A token in hand: the first choice hedges its tail at the knee, whatever its share.
@@ -354,6 +358,7 @@ export class RoutePlanner {
       joinText: call.joinText,
       position: call.position,
       latencyOf: call.latencyOf,
+      waitedOf: call.waitedOf,
     };
   }
 

@@ -44,6 +44,7 @@ export class ReplayableAudio {
   #pull: Promise<void> | undefined;
   readonly #redact: ErrorRedactor | undefined;
   readonly #now: () => number;
+  #lastReadAt: number | undefined;
 
   /**
    * `redact`: the router's redactor, applied to an error of the caller's audio (see
@@ -72,6 +73,11 @@ export class ReplayableAudio {
     if (offset <= 0 || offset <= this.#keptFrom || this.#head >= kept.length) return undefined;
     if (offset >= this.#total) return kept[kept.length - 1]!.at;
     return kept[this.#firstEndingAfter(offset - 1)]!.at;
+  }
+
+  /** When the last chunk was read (ms of the clock given), trimmed or not; undefined before any. */
+  get lastReadAt(): number | undefined {
+    return this.#lastReadAt;
   }
 
   /** Bytes kept now (after trimming). */
@@ -241,7 +247,9 @@ export class ReplayableAudio {
         );
       if (this.#total < WAV_SNIFF_BYTES && data.byteLength > 0) this.#sniffWav(data);
       if (data.byteLength > 0) {
-        this.#kept.push({ offset: this.#total, data, at: this.#now() });
+        const at = this.#now();
+        this.#lastReadAt = at;
+        this.#kept.push({ offset: this.#total, data, at });
         this.#total += data.byteLength;
       }
     } catch (error) {

@@ -180,6 +180,16 @@ export interface RouteRun<T> {
    * provider. Undefined (or absent): the time to first chunk is the sample.
    */
   latencyOf?: (item: T, startedAtMs: number, nowMs: number) => number | undefined;
+  /**
+   * How long an attempt of an {@link RouteCandidate.answersOnPause} candidate, started at
+   * `startedAtMs` and ended at `endedAtMs` before its first item (a failure, or the caller's own
+   * first-chunk deadline), waited on its provider rather than on the caller (the router's clock,
+   * ms): from when the caller's input had last been read, or the attempt's start if later
+   * (streaming STT: the failure's lag after the audio, as {@link latencyOf} is an answer's), so
+   * how long the user spoke before it is not held against the provider as the time a failure
+   * costs (`failMs`) or as a censored latency. Undefined (or absent): the attempt's duration.
+   */
+  waitedOf?: (startedAtMs: number, endedAtMs: number) => number | undefined;
   /** Called with each item just before the caller gets it (the capability's glue tracks progress). */
   onDelivered?: (item: T) => void;
   /**

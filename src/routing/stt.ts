@@ -138,6 +138,13 @@ export function sttCall(request: SttRequest, context: CallContext): CapabilityCa
       const readAt = audio.readAt(Math.round((endMs / 1000) * request.format.sampleRate) * frame);
       return readAt === undefined ? undefined : Math.max(0, nowMs - Math.max(startedAtMs, readAt));
     },
+    waitedOf: (startedAtMs, endedAtMs) => {
+      // The audio read last had reached the router then: a failure mid-utterance loses nothing
+      // but the handover (the next provider is given the kept audio at once); one after the
+      // audio waited this long past it.
+      const readAt = audio.lastReadAt;
+      return readAt === undefined ? undefined : Math.max(0, endedAtMs - Math.max(startedAtMs, readAt));
+    },
     textOf: finalText,
     // Finals are separate segments: MidStreamError.partialText has them one space apart.
     joinText: joinFinals,

@@ -105,11 +105,16 @@ export class SentenceRequests {
         (on) => synthesize(ask, text, on),
         signal,
         retries,
-        () =>
-          new CallerAudio(ask.want, ask.provider, ask.dropped, words, {
+        () => {
+          // Each request (a retry too) starts the sentence's word timings anew: a request that
+          // failed before any of its audio was taken is retried with that audio dropped, and its
+          // words with it (a cut of the retry resumes after the retry's last word heard).
+          words.length = 0;
+          return new CallerAudio(ask.want, ask.provider, ask.dropped, words, {
             offload: ask.offload,
             signal: ask.attempt.signal,
-          }),
+          });
+        },
       ),
     };
   }

@@ -192,35 +192,38 @@ describe('a 200 answer that is not an event stream, to an event-stream request',
       await closed(a.sockets[0]!);
     });
 
-    it(`an error sent whole as a 200 JSON document is the provider's error, with its type and code (${wire.name})`, async () => {
-      const a = await serverA((res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            error: {
-              message: 'You exceeded your current quota',
-              type: 'insufficient_quota',
-              param: null,
-              code: 'insufficient_quota',
-            },
-          }),
-        );
+    for (const bom of ['', '\uFEFF']) {
+      it(`an error sent whole as a 200 JSON document${bom ? ' after a byte order mark' : ''} is the provider's error, with its type and code (${wire.name})`, async () => {
+        const a = await serverA((res) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(
+            bom +
+              JSON.stringify({
+                error: {
+                  message: 'You exceeded your current quota',
+                  type: 'insufficient_quota',
+                  param: null,
+                  code: 'insufficient_quota',
+                },
+              }),
+          );
+        });
+        const r = router(config(wire.cap, { a: wire.provider(a.url) }, ['a']));
+        const { items, error } = await drain(call(r, wire.cap) as AsyncIterable<unknown>);
+        expect(items).toEqual([]);
+        const failure = aloneError(error);
+        expect(ProviderError.isInstance(failure)).toBe(true);
+        const e = failure as ProviderError;
+        expect([e.message, e.providerType, e.providerCode, e.retryable, e.partialOutput, e.status]).toEqual([
+          "Provider 'a' sent an error mid-stream (insufficient_quota/insufficient_quota): You exceeded your current quota",
+          'insufficient_quota',
+          'insufficient_quota',
+          false,
+          false,
+          undefined,
+        ]);
       });
-      const r = router(config(wire.cap, { a: wire.provider(a.url) }, ['a']));
-      const { items, error } = await drain(call(r, wire.cap) as AsyncIterable<unknown>);
-      expect(items).toEqual([]);
-      const failure = aloneError(error);
-      expect(ProviderError.isInstance(failure)).toBe(true);
-      const e = failure as ProviderError;
-      expect([e.message, e.providerType, e.providerCode, e.retryable, e.partialOutput, e.status]).toEqual([
-        "Provider 'a' sent an error mid-stream (insufficient_quota/insufficient_quota): You exceeded your current quota",
-        'insufficient_quota',
-        'insufficient_quota',
-        false,
-        false,
-        undefined,
-      ]);
-    });
+    }
 
     it(`a JSON document that is no error (a server that ignored stream: true) is a ProtocolError (${wire.name})`, async () => {
       const a = await serverA((res) => {
@@ -240,11 +243,15 @@ describe('a 200 answer that is not an event stream, to an event-stream request',
       ]);
     });
 
-    for (const type of ['application/json', 'text/plain']) {
-      it(`an event stream labelled ${type} still streams (${wire.name})`, async () => {
+    for (const [type, bom] of [
+      ['application/json', ''],
+      ['text/plain', ''],
+      ['application/json', '\uFEFF'],
+    ]) {
+      it(`an event stream labelled ${type}${bom ? ' after a byte order mark' : ''} still streams (${wire.name})`, async () => {
         const a = await serverA((res) => {
-          res.writeHead(200, { 'content-type': type });
-          res.end(wire.stream);
+          res.writeHead(200, { 'content-type': type! });
+          res.end(bom + wire.stream);
         });
         const r = router(config(wire.cap, { a: wire.provider(a.url) }, ['a']));
         const { items, error } = await drain(call(r, wire.cap) as AsyncIterable<unknown>);

@@ -12,7 +12,8 @@ const HTML = /^(?:text\/html|application\/xhtml\+xml)$/;
  * - Content-Type `text/event-stream`, or none: `response` as it is (nothing read);
  * - an HTML type (`text/html`, `application/xhtml+xml`: a captive portal's or a proxy's page):
  *   ProtocolError naming the type, the response cancelled;
- * - any other type whose body starts (after white space) with `{` or `[` (a gateway's error
+ * - any other type whose body starts (after white space, and a UTF-8 byte order mark) with `{`
+ *   or `[` (a gateway's error
  *   sent whole with 200, a server that ignored `stream: true`): the body is read as one JSON
  *   document (at most 8 MiB, see `readJsonBody`); an error object (`{"error":{...}}`,
  *   `{"type":"error",...}`) throws its ProviderError (type, code, `retryable` as for an error
@@ -44,7 +45,7 @@ export async function eventStreamAnswer(provider: string, response: HttpResponse
         break;
       }
       head.push(step.value);
-      first = firstNonBlank(step.value);
+      first = firstNonBlank(step.value, head.length === 1);
     }
   } catch (error) {
     await response.cancel();
@@ -74,9 +75,17 @@ function answerOf(response: HttpResponse): HttpResponse {
   return answer;
 }
 
-/** The first byte of `bytes` that is not white space (SP, TAB, CR, LF), or undefined. */
-function firstNonBlank(bytes: Uint8Array): number | undefined {
-  for (const b of bytes) if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) return b;
+/**
+ * The first byte of `bytes` that is not white space (SP, TAB, CR, LF), or undefined; at the
+ * body's start (`atStart`), after a UTF-8 byte order mark (EF BB BF), which a JSON document
+ * may start with (a .NET or IIS gateway's) and which the JSON and event-stream decoders drop.
+ */
+function firstNonBlank(bytes: Uint8Array, atStart: boolean): number | undefined {
+  const from = atStart && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (let i = from; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) return b;
+  }
   return undefined;
 }
 
