@@ -10,10 +10,11 @@
  * turn has about 15 events).
  */
 import { getEventListeners } from 'node:events';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortError, createRouter, type TurnEvent, voiceTurn } from '../../src/index.js';
 import { createOpenAiCompatibleMock, mockSpeechPcm, startMockServer } from '../../src/testing/index.js';
 import { closeAfterTest } from '../helpers/close-after-test.js';
+import { collectUnhandledRejections } from '../helpers/unhandled-rejections.js';
 
 const FORMAT = { encoding: 'pcm_s16le' as const, sampleRate: 16_000, channels: 1 as const };
 const DELTAS = [
@@ -37,15 +38,7 @@ async function* microphone(): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < 5; i++) yield new Uint8Array(640).fill(i);
 }
 
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-beforeEach(() => {
-  unhandled.length = 0;
-  process.on('unhandledRejection', onUnhandled);
-});
-afterEach(() => {
-  process.off('unhandledRejection', onUnhandled);
-});
+const unhandled = collectUnhandledRejections();
 
 async function providers() {
   const mock = createOpenAiCompatibleMock({

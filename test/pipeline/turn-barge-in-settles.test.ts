@@ -8,9 +8,10 @@
  */
 import { getEventListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortError, voiceTurn } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
+import { collectUnhandledRejections } from '../helpers/unhandled-rejections.js';
 import { answerSpeech, answerTranscript, chatFrame, turnRouter, turnWire } from './turn-wire.js';
 
 const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
@@ -19,15 +20,7 @@ async function* microphone(): AsyncGenerator<Uint8Array> {
   yield new Uint8Array(3_200).fill(1);
 }
 
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-beforeEach(() => {
-  unhandled.length = 0;
-  process.on('unhandledRejection', onUnhandled);
-});
-afterEach(() => {
-  process.off('unhandledRejection', onUnhandled);
-});
+const unhandled = collectUnhandledRejections();
 
 /** STT hears "Book a table"; chat streams one sentence and stays open; TTS speaks it. */
 async function providers() {

@@ -7,9 +7,10 @@
  * drops what is queued. The server speaks OpenAI's wire on its own (loopback node:http).
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortError, MidStreamError, type TurnEvent, voiceTurn } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
+import { collectUnhandledRejections } from '../helpers/unhandled-rejections.js';
 import {
   answerError,
   answerSpeech,
@@ -30,15 +31,7 @@ async function* microphone(): AsyncGenerator<Uint8Array> {
   yield new Uint8Array(3_200).fill(1);
 }
 
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-beforeEach(() => {
-  unhandled.length = 0;
-  process.on('unhandledRejection', onUnhandled);
-});
-afterEach(() => {
-  process.off('unhandledRejection', onUnhandled);
-});
+const unhandled = collectUnhandledRejections();
 
 /**
  * STT hears "Book a table"; chat streams two sentences and then stays open (the LLM thinking);

@@ -10,9 +10,10 @@
  * failure always happens while the first sentence plays.
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type TurnEvent, voiceTurn } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
+import { collectUnhandledRejections } from '../helpers/unhandled-rejections.js';
 import {
   answerSpeech,
   answerTranscript,
@@ -34,15 +35,7 @@ async function* microphone(): AsyncGenerator<Uint8Array> {
   yield new Uint8Array(3_200).fill(1);
 }
 
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-beforeEach(() => {
-  unhandled.length = 0;
-  process.on('unhandledRejection', onUnhandled);
-});
-afterEach(() => {
-  process.off('unhandledRejection', onUnhandled);
-});
+const unhandled = collectUnhandledRejections();
 
 /**
  * Speech: the first sentence sends half its audio and the rest only once a third speech request

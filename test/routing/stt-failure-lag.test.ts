@@ -9,63 +9,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRouter, type Router, type RouterConfig } from '../../src/index.js';
-import { type WsWire, wsServer } from '../cases/wire/servers.js';
 import { ManualClock } from './helpers.js';
-
-const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
-/** 100 ms of PCM s16le at 16 kHz. */
-const CHUNK = 3_200;
-
-/**
- * A Deepgram server that answers CloseStream with one final covering all the audio it got, or,
- * while `failing()` says so, closes with 1011 (a retryable failure) instead.
- */
-function deepgram(failing: () => boolean): Promise<WsWire> {
-  return wsServer((ws) => {
-    let bytes = 0;
-    ws.on('message', (data, binary) => {
-      if (binary) {
-        bytes += (data as Buffer).byteLength;
-        return;
-      }
-      if ((JSON.parse(String(data)) as { type: string }).type !== 'CloseStream') return;
-      if (failing()) {
-        ws.close(1011, 'internal error');
-        return;
-      }
-      ws.send(
-        JSON.stringify({
-          type: 'Results',
-          start: 0,
-          duration: bytes / 32_000,
-          is_final: true,
-          speech_final: true,
-          channel: { alternatives: [{ transcript: 'book a table', confidence: 1 }] },
-        }),
-      );
-      ws.send(JSON.stringify({ type: 'Metadata', request_id: 'r' }));
-      ws.close(1000);
-    });
-  });
-}
-
-const dg = (url: string) =>
-  ({ kind: 'deepgram', baseUrl: url, apiKey: ['test', 'key'].join('-'), stt: { model: 'nova-3' } }) as const;
+import { deepgramServer as deepgram, deepgramProvider as dg, FORMAT, speak } from './stt-paced.js';
 
 let router: Router | undefined;
 afterEach(async () => {
   await router?.close();
   router = undefined;
 });
-
-/** `speechMs` of audio paced on `clock` (a chunk every 100 ms), then `lagMs` before it ends. */
-async function* speak(clock: ManualClock, speechMs: number, lagMs: number): AsyncGenerator<Uint8Array> {
-  for (let at = 0; at < speechMs; at += 100) {
-    if (at > 0) clock.advance(100);
-    yield new Uint8Array(CHUNK);
-  }
-  clock.advance(lagMs);
-}
 
 async function run(router: Router, audio: AsyncIterable<Uint8Array>, route: string) {
   const call = router.stt({ audio, format: FORMAT, route });

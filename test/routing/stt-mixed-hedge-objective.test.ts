@@ -12,12 +12,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRouter, type RouteResult, type Router, type RouterConfig } from '../../src/index.js';
-import { httpServer, readBody, wsServer } from '../cases/wire/servers.js';
+import { httpServer, readBody } from '../cases/wire/servers.js';
 import { ManualClock } from './helpers.js';
-
-const FORMAT = { encoding: 'pcm_s16le', sampleRate: 16_000, channels: 1 } as const;
-/** 100 ms of PCM s16le at 16 kHz. */
-const CHUNK = 3_200;
+import { deepgramServer, FORMAT, speak } from './stt-paced.js';
 
 let router: Router | undefined;
 afterEach(async () => {
@@ -25,42 +22,12 @@ afterEach(async () => {
   router = undefined;
 });
 
-/** `speechMs` of audio paced on `clock` (a chunk every 100 ms), then `lagMs` before it ends. */
-async function* speak(clock: ManualClock, speechMs: number, lagMs: number): AsyncGenerator<Uint8Array> {
-  for (let at = 0; at < speechMs; at += 100) {
-    if (at > 0) clock.advance(100);
-    yield new Uint8Array(CHUNK);
-  }
-  clock.advance(lagMs);
-}
-
 /** A route `stt` of Deepgram (streaming) and an OpenAI-compatible transcription server (batch), measured. */
 async function setup(
   clock: ManualClock,
 ): Promise<{ router: Router; run: (route: string, lagMs: number) => Promise<RouteResult> }> {
   // Deepgram: one final covering the audio, at CloseStream.
-  const dg = await wsServer((ws) => {
-    let bytes = 0;
-    ws.on('message', (data, binary) => {
-      if (binary) {
-        bytes += (data as Buffer).byteLength;
-        return;
-      }
-      if ((JSON.parse(String(data)) as { type: string }).type !== 'CloseStream') return;
-      ws.send(
-        JSON.stringify({
-          type: 'Results',
-          start: 0,
-          duration: bytes / 32_000,
-          is_final: true,
-          speech_final: true,
-          channel: { alternatives: [{ transcript: 'book a table', confidence: 1 }] },
-        }),
-      );
-      ws.send(JSON.stringify({ type: 'Metadata', request_id: 'r' }));
-      ws.close(1000);
-    });
-  });
+  const dg = await deepgramServer();
   // OpenAI-compatible transcription: answers 300 ms (of the test's clock) after the whole file.
   const oai = await httpServer(async (req, res) => {
     await readBody(req);
