@@ -5,6 +5,7 @@ import { argTypeError, checkAsyncIterable, checkObject, checkString } from '../.
 import { isDoneSentinel, parseJsonEvents } from '../../transport/json-events.js';
 import { parseSse } from '../../transport/sse.js';
 import { errorFromStreamPayload, isStreamErrorPayload } from '../../transport/stream-error.js';
+import { peekFirstByte } from '../shared/first-byte.js';
 import { splitLines } from './lines.js';
 
 /**
@@ -113,51 +114,15 @@ export async function* jsonMessages(
 }
 
 /**
- * Reads chunks until the first non-blank byte tells the framing, then returns a body that
- * replays the chunks read so far followed by the rest of `source`.
+ * Reads chunks until the first non-blank byte tells the framing (`{` or `[`: JSON lines, else
+ * SSE; JSON lines when the body ends first), then returns a body that replays the chunks read
+ * so far followed by the rest of `source`.
  */
 async function sniff(
   source: AsyncIterable<Uint8Array>,
 ): Promise<{ framing: 'sse' | 'jsonlines'; body: AsyncIterable<Uint8Array> }> {
-  const iterator = source[Symbol.asyncIterator]();
-  const seen: Uint8Array[] = [];
-  let framing: 'sse' | 'jsonlines' | undefined;
-  let ended = false;
-  while (framing === undefined) {
-    const step = await iterator.next();
-    if (step.done) {
-      ended = true;
-      break;
-    }
-    seen.push(step.value);
-    framing = framingOf(step.value, seen.length === 1);
-  }
-  async function* replay(): AsyncGenerator<Uint8Array, void, undefined> {
-    let finished = ended;
-    try {
-      yield* seen;
-      while (!finished) {
-        const step = await iterator.next();
-        if (step.done) {
-          finished = true;
-          return;
-        }
-        yield step.value;
-      }
-    } finally {
-      if (!finished) await iterator.return?.();
-    }
-  }
-  return { framing: framing ?? 'jsonlines', body: replay() };
-}
-
-/** The framing told by the first non-blank byte of `chunk` (a BOM skipped), if any. */
-function framingOf(chunk: Uint8Array, first: boolean): 'sse' | 'jsonlines' | undefined {
-  let i = first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
-  for (; i < chunk.length; i++) {
-    const b = chunk[i]!;
-    if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) continue;
-    return b === 0x7b /* { */ || b === 0x5b /* [ */ ? 'jsonlines' : 'sse';
-  }
-  return undefined;
+  const { first, body } = await peekFirstByte(source);
+  const framing =
+    first === undefined || first === 0x7b /* { */ || first === 0x5b /* [ */ ? 'jsonlines' : 'sse';
+  return { framing, body };
 }

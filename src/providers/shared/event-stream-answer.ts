@@ -1,6 +1,7 @@
 import { ProtocolError } from '../../errors/index.js';
 import { errorFromStreamPayload, isStreamErrorPayload } from '../../transport/stream-error.js';
 import type { HttpResponse } from '../../transport/types.js';
+import { peekFirstByte } from './first-byte.js';
 import { readJsonBody } from './json-body.js';
 
 const HTML = /^(?:text\/html|application\/xhtml\+xml)$/;
@@ -33,25 +34,10 @@ export async function eventStreamAnswer(provider: string, response: HttpResponse
     await response.cancel();
     throw new ProtocolError(`Answer has Content-Type '${type}', not text/event-stream`, { provider });
   }
-  const source = response.body[Symbol.asyncIterator]();
-  const head: Uint8Array[] = [];
-  let first: number | undefined;
-  let ended = false;
-  try {
-    while (first === undefined) {
-      const step = await source.next();
-      if (step.done) {
-        ended = true;
-        break;
-      }
-      head.push(step.value);
-      first = firstNonBlank(step.value, head.length === 1);
-    }
-  } catch (error) {
+  const { first, body } = await peekFirstByte(response.body).catch(async (error: unknown) => {
     await response.cancel();
     throw error;
-  }
-  const body = replay(head, ended ? undefined : source);
+  });
   if (first !== 0x7b /* { */ && first !== 0x5b /* [ */) return { ...answerOf(response), body };
   const json = await readJsonBody(provider, body).catch(async (error: unknown) => {
     await response.cancel();
@@ -73,39 +59,4 @@ function answerOf(response: HttpResponse): HttpResponse {
   };
   if (response.endWithin) answer.endWithin = (ms) => response.endWithin?.(ms);
   return answer;
-}
-
-/**
- * The first byte of `bytes` that is not white space (SP, TAB, CR, LF), or undefined; at the
- * body's start (`atStart`), after a UTF-8 byte order mark (EF BB BF), which a JSON document
- * may start with (a .NET or IIS gateway's) and which the JSON and event-stream decoders drop.
- */
-function firstNonBlank(bytes: Uint8Array, atStart: boolean): number | undefined {
-  const from = atStart && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  for (let i = from; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) return b;
-  }
-  return undefined;
-}
-
-/** `head`, then the rest of `rest` (none when the body already ended); closing it closes `rest`. */
-async function* replay(
-  head: readonly Uint8Array[],
-  rest: AsyncIterator<Uint8Array> | undefined,
-): AsyncGenerator<Uint8Array, void, undefined> {
-  let finished = rest === undefined;
-  try {
-    yield* head;
-    while (!finished) {
-      const step = await (rest as AsyncIterator<Uint8Array>).next();
-      if (step.done) {
-        finished = true;
-        return;
-      }
-      yield step.value;
-    }
-  } finally {
-    if (!finished) await rest?.return?.();
-  }
 }
