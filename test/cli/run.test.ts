@@ -12,6 +12,7 @@ import {
   EXIT_USAGE,
   runCli,
 } from '../../src/cli/run.js';
+import { deferred } from '../helpers/deferred.js';
 import { type CliRun, runCliIn } from '../helpers/run-cli.js';
 import { wavHeaderByHand } from '../helpers/wav-header.js';
 
@@ -224,14 +225,19 @@ describe('runCli', () => {
 describe('voxroute tts progress', () => {
   it('a slow call prints one progress line when the audio starts, not one per chunk', async () => {
     const { createServer } = await import('node:http');
+    // The call is slow: the server answers once the CLI has printed its first progress line
+    // (an event, not a race between the 0 ms progress timer and a loopback answer).
+    const slow = deferred();
     const server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
-        res.writeHead(200, { 'content-type': 'audio/pcm' });
-        // Three chunks, each written once the previous one is on the wire.
-        res.write(Buffer.alloc(4800, 1), () =>
-          res.write(Buffer.alloc(4800, 2), () => res.end(Buffer.alloc(4800, 3))),
-        );
+        void slow.promise.then(() => {
+          res.writeHead(200, { 'content-type': 'audio/pcm' });
+          // Three chunks, each written once the previous one is on the wire.
+          res.write(Buffer.alloc(4800, 1), () =>
+            res.write(Buffer.alloc(4800, 2), () => res.end(Buffer.alloc(4800, 3))),
+          );
+        });
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -259,10 +265,12 @@ describe('voxroute tts progress', () => {
         stdout: () => {},
         stderr: (t) => {
           stderr += t;
+          if (t.startsWith('voxroute: ')) slow.resolve();
         },
       });
       expect(code).toBe(0);
       const progress = stderr.split('\n').filter((line) => line.startsWith('voxroute: '));
+      expect(progress[0]).toBe("voxroute: speaking through route 'tts'");
       expect(progress.filter((line) => line === 'voxroute: receiving audio')).toHaveLength(1);
       expect(progress.some((line) => line.includes('bytes of audio'))).toBe(false);
     } finally {
