@@ -7,6 +7,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createRouter, type Router, type RouterConfig } from '../../src/index.js';
+import { chatChunk, sseFrames } from '../cases/wire/servers.js';
+import { voiceTurnConfig } from '../cases/wire/voice-turn-config.js';
 import { closeAfterTest } from '../helpers/close-after-test.js';
 
 const closeLater = closeAfterTest();
@@ -55,22 +57,10 @@ export async function turnWire(
  * closed when the test ends.
  */
 export function turnRouter(url: string, routes: Partial<RouterConfig['routes']> = {}): Router {
+  const config = voiceTurnConfig(url);
   const router = createRouter({
-    providers: {
-      a: {
-        kind: 'openai-compatible',
-        baseUrl: `${url}/v1`,
-        tts: { voices: { v: 'x' } },
-        chat: { models: { f: 'm' } },
-        stt: { model: 'w', streaming: false },
-      },
-    },
-    routes: {
-      tts: { providers: ['a'] },
-      chat: { providers: ['a'] },
-      stt: { providers: ['a'] },
-      ...routes,
-    } as RouterConfig['routes'],
+    ...config,
+    routes: { ...config.routes, ...routes } as RouterConfig['routes'],
   });
   closeLater(() => router.close());
   return router;
@@ -78,14 +68,7 @@ export function turnRouter(url: string, routes: Partial<RouterConfig['routes']> 
 
 /** One SSE frame of an OpenAI chat.completion.chunk with `delta` (and a finish reason). */
 export function chatFrame(delta: Record<string, unknown>, finish: string | null = null): string {
-  const chunk = {
-    id: 'c',
-    object: 'chat.completion.chunk',
-    created: 1,
-    model: 'm',
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  };
-  return `data: ${JSON.stringify(chunk)}\n\n`;
+  return sseFrames([chatChunk(delta, finish)]);
 }
 
 /** The frames that end an OpenAI chat stream normally. */
@@ -98,10 +81,7 @@ export function answerTranscript(res: ServerResponse, text: string): void {
 }
 
 /** Answers a speech request with raw PCM `audio`. */
-export function answerSpeech(res: ServerResponse, audio: Uint8Array): void {
-  res.writeHead(200, { 'content-type': 'audio/pcm', 'content-length': String(audio.byteLength) });
-  res.end(audio);
-}
+export { answerPcm as answerSpeech } from '../cases/wire/servers.js';
 
 /** Answers with HTTP `status` and an OpenAI error body. */
 export function answerError(res: ServerResponse, status: number): void {

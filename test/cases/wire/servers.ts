@@ -282,7 +282,7 @@ export function answerChat(res: ServerResponse, text: string): void {
 }
 
 /** Answers an OpenAI-style speech request with raw PCM `audio`. */
-export function answerPcm(res: ServerResponse, audio: Buffer): void {
+export function answerPcm(res: ServerResponse, audio: Uint8Array): void {
   res.writeHead(200, { 'content-type': 'audio/pcm', 'content-length': String(audio.byteLength) });
   res.end(audio);
 }
