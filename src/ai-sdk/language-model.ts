@@ -16,7 +16,7 @@ import { RouteModel } from './route-model.js';
 /** Options of {@link createVoxroute}'s `languageModel()`. */
 export interface VoxrouteModelOptions {
   /** Route of the router config to call. Default: the router's default (`'chat'`). */
-  route?: string;
+  route?: string | undefined;
 }
 
 /**

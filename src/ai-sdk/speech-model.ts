@@ -19,7 +19,7 @@ export const DEFAULT_SPEECH_FORMAT: Readonly<AudioFormat> = Object.freeze({
 /** Options of {@link createVoxroute}'s `speechModel()`. */
 export interface VoxrouteSpeechOptions {
   /** Route of the router config to call. Default: the router's default (`'tts'`). */
-  route?: string;
+  route?: string | undefined;
 }
 
 /**

@@ -12,7 +12,7 @@ import { RouteModel } from './route-model.js';
 /** Options of {@link createVoxroute}'s `transcriptionModel()`. */
 export interface VoxrouteTranscriptionOptions {
   /** Route of the router config to call; overrides the model id. Default: the model id, else `'stt'`. */
-  route?: string;
+  route?: string | undefined;
 }
 
 /**

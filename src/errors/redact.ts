@@ -4,6 +4,7 @@ import { REDACTED_TEXT, redactKeyShapes } from './key-shapes.js';
 import { leadingWord, withinLeadingWord, wordSpans } from './leading-word.js';
 import { type PieceIndex, pieceIndex, redactPieces } from './redact-pieces.js';
 import { secretForms } from './secret-forms.js';
+import { redactSpacedRuns } from './spaced-echo.js';
 import { redactDecoded } from './unicode-escapes.js';
 
 export { REDACTED_TEXT, secretForms };
@@ -75,7 +76,11 @@ export const MIN_SECRET_PREFIX = 8;
  *   with no key character after it, the start standing as a token of its own;
  * - a piece of a secret's middle or end of 8+ characters standing as a word of its own, or of
  *   16+ characters anywhere (a server that strips a vendor prefix before echoing a key; see
- *   redactPieces).
+ *   redactPieces);
+ * - any of the above spelled out with one separator between its characters (`s k - t e s t`,
+ *   `s.k.-.t.e.s.t`; spaces, no-break spaces, `.`, `,`, `:`, `|`, `/`, `_`, `-`...), matched on the
+ *   run's characters put together when it spells {@link MIN_SECRET_PREFIX}+ characters (see
+ *   redactSpacedRuns); text outside such a run, and a run that spells no secret, stay.
  * Text that shows only a secret's leading word (its first segment when that is letters in one
  * case: `internal` of `internal-gw-7f3a...`, `voxroute` of `voxroute-mock-key`; see leadingWord)
  * and is under 16 characters is an ordinary word and stays (`internal error`,
@@ -103,8 +108,18 @@ export function redactText(
   return redactDecoded(text, (decoded) => redactEncoded(decoded, secrets, names));
 }
 
-/** {@link redactText} on the text as it is (its `\uXXXX` escapes not decoded). */
+/**
+ * {@link redactText} on the text as it is (its `\uXXXX` escapes not decoded), and on each run of
+ * it that spells something out with one separator between its characters (`s k - t e s t`: see
+ * redactSpacedRuns), put together.
+ */
 function redactEncoded(text: string, secrets: readonly string[], names: ReadonlySet<string>): string {
+  const out = redactForms(text, secrets, names);
+  return redactSpacedRuns(out, (run) => redactForms(run, secrets, names), MIN_SECRET_PREFIX);
+}
+
+/** {@link redactEncoded} without the spelled-out runs. */
+function redactForms(text: string, secrets: readonly string[], names: ReadonlySet<string>): string {
   const forms = prepare(secrets);
   text = redactPrepared(text, forms);
   // The echoed starts of every form are found on the same text and redacted together, so that

@@ -5,13 +5,13 @@
  */
 export interface EndpointingOptions {
   /** A frame is speech when its RMS level is above this, in dBFS, below 0 (full scale). Default: -45. */
-  thresholdDb?: number;
+  thresholdDb?: number | undefined;
   /** Silence (frames at or below the threshold) that ends an utterance, in ms of audio. Default: 500. */
-  silenceMs?: number;
+  silenceMs?: number | undefined;
   /** Audio kept from before the first speech frame and sent with the utterance, in ms. Default: 200. */
-  prerollMs?: number;
+  prerollMs?: number | undefined;
   /** An utterance is ended when it reaches this length, in ms of audio. Default: 30 000. */
-  maxUtteranceMs?: number;
+  maxUtteranceMs?: number | undefined;
 }
 
 /** Default end-of-utterance rule: -45 dBFS, 500 ms of silence, 200 ms pre-roll, 30 s at most (frozen). */

@@ -9,11 +9,11 @@ export interface LLMOptions {
   /** Logical model of the router config (mapped per provider). Required. */
   model: string;
   /** Route of the router config to call. Default: the router's default (`'chat'`). */
-  route?: string;
+  route?: string | undefined;
   /** Sampling temperature passed to the providers. */
-  temperature?: number;
+  temperature?: number | undefined;
   /** Largest number of tokens to generate. */
-  maxTokens?: number;
+  maxTokens?: number | undefined;
 }
 
 /**

@@ -11,20 +11,20 @@ type AudioBuffer = AudioFrame | AudioFrame[];
 /** Options of {@link STT}. */
 export interface STTOptions {
   /** Route of the router config to call. Default: the router's default (`'stt'`). */
-  route?: string;
+  route?: string | undefined;
   /** BCP 47 language tag passed to the providers, e.g. `'en'`. */
-  language?: string;
+  language?: string | undefined;
   /** Rate the audio is resampled to before it goes to the router, in Hz. Default: 16 000. */
-  sampleRate?: number;
+  sampleRate?: number | undefined;
   /** Ask for partial transcripts (from streaming providers). Default: true. */
-  interim?: boolean;
+  interim?: boolean | undefined;
   /**
    * The plugin's end-of-utterance rule: each utterance becomes one `router.stt()` call whose
    * audio ends when the rule says so. Needed for routes with non-streaming providers, since
    * AgentSession never ends the audio. `false`: one call for the whole stream (streaming
    * providers only: they find the utterances themselves). Default: on, {@link DEFAULT_ENDPOINTING}.
    */
-  endpointing?: EndpointingOptions | false;
+  endpointing?: EndpointingOptions | false | undefined;
 }
 
 /**

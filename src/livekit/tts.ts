@@ -10,13 +10,13 @@ export interface TTSOptions {
   /** Logical voice of the router config (mapped per provider). Required. */
   voice: string;
   /** Sample rate of the frames handed to LiveKit, in Hz (PCM s16le, mono). Default: 24 000. */
-  sampleRate?: number;
+  sampleRate?: number | undefined;
   /** Route of the router config to call. Default: the router's default (`'tts'`). */
-  route?: string;
+  route?: string | undefined;
   /** BCP 47 language tag passed to the providers, e.g. `'en'`. */
-  language?: string;
+  language?: string | undefined;
   /** Speaking rate multiplier; 1 is normal. */
-  speed?: number;
+  speed?: number | undefined;
 }
 
 /**

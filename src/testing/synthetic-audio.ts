@@ -18,11 +18,11 @@ export interface SyntheticAudioOptions {
    * Encoding and sample rate (Hz) of the bytes to produce; mono only. Give `format`, or only
    * `sampleRate` (the shape of {@link syntheticVoice}) for PCM s16le at that rate.
    */
-  format?: AudioFormat;
+  format?: AudioFormat | undefined;
   /** Shorthand for `format: { encoding: 'pcm_s16le', sampleRate }`; must match `format.sampleRate` if both are given. */
-  sampleRate?: number;
+  sampleRate?: number | undefined;
   /** Picks the voice, as in {@link syntheticVoice}. Default: 0. */
-  seed?: number;
+  seed?: number | undefined;
 }
 
 /** The format of `options`: `format`, or PCM s16le at `sampleRate`; TypeError when neither is given. */

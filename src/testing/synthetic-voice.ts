@@ -14,7 +14,7 @@ export interface SyntheticVoiceOptions {
   /** Samples a second, in Hz (e.g. 8000, 16000, 24000). */
   sampleRate: number;
   /** Picks the voice (base pitch, intonation and syllable rate). Default: 0. Any integer. */
-  seed?: number;
+  seed?: number | undefined;
 }
 
 /** Harmonic amplitudes (1st to 6th), a falling spectrum like a voiced vowel. */

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { isInformationalStatus } from './informational.js';
+import { sentCloseCode } from './websocket-message-size.js';
 
 /** What the opening handshake's HTTP exchange showed, as far as undici let us see it. */
 export interface HandshakeRecord {
@@ -11,6 +12,12 @@ export interface HandshakeRecord {
   error?: unknown;
   /** The upgraded TCP/TLS socket, so that a close handshake the server never answers can be cut. */
   socket?: { destroy(): void };
+  /**
+   * Code of the first close frame the client wrote on the upgraded socket: undici fails a
+   * connection itself with 1009 when a message passes its `maxPayloadSize`, but reports only a
+   * close 1006 to the WebSocket's listeners.
+   */
+  sentCloseCode?: number;
 }
 
 type ResponseStart = (
@@ -113,6 +120,14 @@ export function recordingDispatcher(base: Dispatcher, record: HandshakeRecord): 
 function keepSocket(record: HandshakeRecord, socket: unknown): void {
   if (typeof (socket as { destroy?: unknown } | null)?.destroy === 'function')
     record.socket = socket as { destroy(): void };
+  const writable = socket as { write?: (chunk: unknown, ...rest: unknown[]) => boolean } | null;
+  const write = writable?.write;
+  if (typeof write !== 'function') return;
+  // undici writes each close frame whole, in one write (its frame sender's createFrame).
+  writable!.write = function (this: unknown, chunk: unknown, ...rest: unknown[]): boolean {
+    if (record.sentCloseCode === undefined) record.sentCloseCode = sentCloseCode(chunk);
+    return write.call(this, chunk, ...rest);
+  };
 }
 
 function rawHeaderRecord(raw: unknown): Record<string, string> {

@@ -9,6 +9,7 @@ import { redactSecrets } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
 import { closeError, isNormalClose } from './websocket-close.js';
 import type { HandshakeRecord } from './websocket-handshake.js';
+import { isOversized, oversizeError } from './websocket-message-size.js';
 import type { WebSocketClose, WebSocketConnection, WebSocketMessage } from './websocket-types.js';
 
 /** The part of a WebSocket object (WHATWG API: undici's, Node's global, msw's) a session uses. */
@@ -39,6 +40,8 @@ export interface SessionInit {
    * close frame before dropping the connection, in ms (0: wait forever).
    */
   closeTimeoutMs: number;
+  /** Largest message accepted from the server, in bytes (0: no bound); see `oversizeError`. */
+  maxMessageBytes?: number;
   /** What the handshake showed (status of a refused upgrade, network error). */
   handshake: HandshakeRecord;
   /** The header explaining a refused upgrade (see WebSocketConnectRequest.errorHeader). */
@@ -305,6 +308,13 @@ export class WebSocketSession implements WebSocketConnection {
     if (this.ending) return;
     const message = toMessage(event.data);
     if (!message) return;
+    // (undici refuses such a message before reading it; a standard constructor hands it over.)
+    const max = this.init.maxMessageBytes ?? 0;
+    if (isOversized(message.data, max)) {
+      this.end({ error: oversizeError(this.init.provider, max) });
+      this.closeSocket(1009, 'Message Too Big');
+      return;
+    }
     this.queue.push(message);
     this.wake();
   };
@@ -344,10 +354,12 @@ export class WebSocketSession implements WebSocketConnection {
       this.end({ error });
       this.settleOpen.reject(error);
     } else {
+      const { provider, secrets, handshake, maxMessageBytes } = this.init;
+      // undici failed the connection itself (close frame 1009) for a message past the bound.
+      const oversized = this.state === 'open' && code === 1006 && handshake.sentCloseCode === 1009;
       this.state = 'closed';
-      this.end(
-        isNormalClose(code) ? {} : { error: closeError(this.init.provider, code, reason, this.init.secrets) },
-      );
+      if (oversized) this.end({ error: oversizeError(provider, maxMessageBytes ?? 0) });
+      else this.end(isNormalClose(code) ? {} : { error: closeError(provider, code, reason, secrets) });
     }
     this.resolveClosed({ code, reason, wasClean: event.wasClean === true });
   };

@@ -145,6 +145,13 @@ export interface WebSocketTransportOptions {
    * 1006. 0: wait forever. Default: 5000.
    */
   closeTimeoutMs?: number;
+  /**
+   * Largest message (text frame in UTF-8, or binary frame; fragments counted together) accepted
+   * from a server, in bytes; a larger one ends `messages()` with a ProtocolError (retryable: the
+   * router falls back) and closes the connection. 0: no bound of voxroute's (the constructor's
+   * own). Default: 16 MiB (`MAX_MESSAGE_BYTES`; see docs/decisions.md).
+   */
+  maxMessageBytes?: number;
   /** Clock of the connect, idle and close deadlines. Default: the system clock. */
   clock?: Clock;
 }

@@ -7,6 +7,7 @@ import { PendingConnects } from './pending-connects.js';
 import { redactSecrets } from './redact.js';
 import { badHeaderError } from './refused-request.js';
 import { type HandshakeRecord, recordingDispatcher } from './websocket-handshake.js';
+import { boundedDispatcher, MAX_MESSAGE_BYTES } from './websocket-message-size.js';
 import { connectionSecrets, redactUrl } from './websocket-redact.js';
 import { type SocketLike, WebSocketSession } from './websocket-session.js';
 import type {
@@ -45,6 +46,11 @@ type UndiciConstructor = new (
  * `close()` closes every connection still open (or connecting, or closing) and resolves once
  * each has closed, so that nothing of the transport stays open after it.
  *
+ * A message from the server larger than `options.maxMessageBytes` (default 16 MiB) ends
+ * `messages()` with a ProtocolError (retryable) and closes the connection: undici fails the
+ * connection (close frame 1009) as soon as the frame header announces more, before reading it;
+ * a standard constructor's message is refused once received.
+ *
  * Every message built here has secrets removed: secret handshake headers, subprotocols, and the values of
  * secret query parameters (`api_key`, `key`, `token`, `xi-api-key`, `authorization`, ...: any
  * name containing key, token, auth, secret, signature, password or credential); URLs in
@@ -64,6 +70,7 @@ type UndiciConstructor = new (
  */
 export function createWebSocketTransport(options: WebSocketTransportOptions = {}): WebSocketTransport {
   const clock: Clock = options.clock ?? systemClock;
+  const maxMessageBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
   const standard = options.WebSocket !== undefined || options.useGlobalWebSocket === true;
   if (!standard) loadUndici().catch(() => {});
   // Without a dispatcher of the caller's: one Agent per connection (trusting `ca` too when given),
@@ -98,10 +105,13 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
     void done.then(() => releasing.delete(done));
   };
   const dispatcherOf = (undici: typeof import('undici')): { dispatcher: Dispatcher; own?: Dispatcher } => {
-    if (options.dispatcher) return { dispatcher: options.dispatcher };
+    if (options.dispatcher) return { dispatcher: boundedDispatcher(options.dispatcher, maxMessageBytes) };
     connector ??= undici.buildConnector(connectOptions);
     const connects = new PendingConnects();
-    const own = new undici.Agent({ connect: connects.wrap(connector) });
+    const own = new undici.Agent({
+      connect: connects.wrap(connector),
+      webSocket: { maxPayloadSize: maxMessageBytes },
+    });
     agents.set(own, connects);
     return { dispatcher: own, own };
   };
@@ -175,6 +185,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
         connectMs: request.deadlines?.connectMs ?? 0,
         idleMs: request.deadlines?.idleMs ?? 0,
         closeTimeoutMs: options.closeTimeoutMs ?? 5000,
+        maxMessageBytes,
         handshake,
         ...(request.errorHeader ? { errorHeader: request.errorHeader } : {}),
       });

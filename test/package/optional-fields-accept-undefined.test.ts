@@ -1,6 +1,8 @@
 /**
  * The types a user passes in (requests, voiceTurn(), createRouter()'s options, loadConfig() and
- * parseConfig()'s options, startMockProviders() and startMockServer()'s options) accept
+ * parseConfig()'s options, startMockProviders() and startMockServer()'s options, the mock
+ * factories' and msw handlers' options and the synthetic audio helpers' of voxroute/testing, the
+ * model options of voxroute/ai-sdk, the plugin options of voxroute/livekit) accept
  * `undefined` for every optional field, as the runtime does ("a field set to `undefined` counts
  * as unset"). Without it, a project compiled with `exactOptionalPropertyTypes` (on in
  * @tsconfig/strictest) cannot pass an optional value through, the usual way to forward a
@@ -28,13 +30,40 @@ const inputTypes = {
     'TtsRequest',
     'VoiceTurnRequest',
   ],
-  'src/testing/index.ts': ['MockServerOptions', 'StartMockProvidersOptions'],
+  'src/testing/index.ts': [
+    'AnthropicHandlersOptions',
+    'AnthropicMockOptions',
+    'CartesiaHandlersOptions',
+    'CartesiaMockOptions',
+    'DeepgramHandlersOptions',
+    'DeepgramMockOptions',
+    'DeepgramMockSpeechOptions',
+    'ElevenLabsHandlersOptions',
+    'ElevenLabsMockOptions',
+    'MockServerOptions',
+    'MockSpeechOptions',
+    'OpenAiCompatibleHandlersOptions',
+    'OpenAiCompatibleMockOptions',
+    'SageMakerChatEndpointOptions',
+    'SageMakerEmulatorOptions',
+    'SageMakerHandlersOptions',
+    'SageMakerMockOptions',
+    'SageMakerSttEndpointOptions',
+    'SageMakerTtsEndpointOptions',
+    'StartMockProvidersOptions',
+    'SyntheticAudioOptions',
+    'SyntheticVoiceOptions',
+  ],
+  'src/ai-sdk/index.ts': ['VoxrouteModelOptions', 'VoxrouteSpeechOptions', 'VoxrouteTranscriptionOptions'],
+  'src/livekit/index.ts': ['EndpointingOptions', 'LLMOptions', 'STTOptions', 'TTSOptions'],
 } as const;
 
 /** What a user with `exactOptionalPropertyTypes` writes: optional values passed straight through. */
 const userCode = `
 import { createRouter, loadConfig, parseConfig, voiceTurn, type AudioFormat, type ChatMessage, type Router } from './src/index.js';
-import { startMockProviders, startMockServer, createOpenAiCompatibleMock } from './src/testing/index.js';
+import { startMockProviders, startMockServer, createOpenAiCompatibleMock, createCartesiaMock, syntheticAudio } from './src/testing/index.js';
+import { createVoxroute } from './src/ai-sdk/index.js';
+import { LLM, STT, TTS } from './src/livekit/index.js';
 
 declare const router: Router;
 declare const maybe: { signal?: AbortSignal; format?: AudioFormat; language?: string; n?: number; flag?: boolean; s?: string };
@@ -75,6 +104,17 @@ export async function setUp(fetchImpl?: typeof fetch, env?: Record<string, strin
   const r = createRouter(mocks.config, { fetch: fetchImpl, WebSocket: undefined, ca: mocks.ca, clock: undefined, logger: undefined, random: undefined, env, resampleOffload: undefined });
   return { r, server };
 }
+export function integrations() {
+  const vox = createVoxroute(router);
+  const models = [vox.languageModel('fast', { route: maybe.s }), vox.speechModel('agent', { route: maybe.s }), vox.transcriptionModel('stt', { route: maybe.s })];
+  const plugins = [
+    new STT(router, { route: maybe.s, language: maybe.language, sampleRate: maybe.n, interim: maybe.flag, endpointing: maybe.flag ? { silenceMs: maybe.n, thresholdDb: undefined } : undefined }),
+    new TTS(router, { voice: 'agent', route: maybe.s, sampleRate: maybe.n, language: maybe.language, speed: maybe.n }),
+    new LLM(router, { model: 'fast', route: maybe.s, temperature: maybe.n, maxTokens: maybe.n }),
+  ];
+  const mocks = [createCartesiaMock({ apiKey: maybe.s, delay: undefined, now: undefined }), createOpenAiCompatibleMock({ apiKey: maybe.s, chat: maybe.s, models: undefined })];
+  return { models, plugins, mocks, audio: syntheticAudio({ durationMs: 100, sampleRate: 16000, seed: maybe.n }) };
+}
 `;
 const userFile = `${root}__exact-optional-user-code__.ts`;
 
@@ -103,6 +143,7 @@ function program(): ts.Program {
 function includesUndefined(node: ts.TypeNode | undefined): boolean {
   if (node === undefined) return true; // no annotation: any
   if (ts.isParenthesizedTypeNode(node)) return includesUndefined(node.type);
+  if (node.kind === ts.SyntaxKind.UndefinedKeyword) return true;
   return ts.isUnionTypeNode(node) && node.types.some((t) => t.kind === ts.SyntaxKind.UndefinedKeyword);
 }
 
@@ -160,9 +201,7 @@ describe('optional fields of the input types accept undefined (exactOptionalProp
         strict.push(...strictOptionals(checker, checker.getDeclaredTypeOfSymbol(symbol), name));
       }
     }
-    expect(found.sort()).toEqual(
-      [...inputTypes['src/index.ts'], ...inputTypes['src/testing/index.ts']].sort(),
-    );
+    expect(found.sort()).toEqual(Object.values(inputTypes).flat().sort());
     expect(strict).toEqual([]);
   });
 });

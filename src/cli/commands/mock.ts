@@ -7,7 +7,7 @@ import { loadCliConfig } from '../config-file.js';
 import type { CliContext } from '../context.js';
 import { EXIT_IO, EXIT_OK } from '../exit-codes.js';
 import { whyUnwritable } from '../output-file.js';
-import { loadTestingKit } from '../testing-kit.js';
+import { loadTestingKit, requireWs } from '../testing-kit.js';
 
 /** One served mock, as `voxroute mock --json` prints it. */
 export interface ServedMock {
@@ -27,7 +27,9 @@ export interface ServedMock {
  * `--tls`: HTTPS and WSS with self-signed certificates (one per server; needs the optional peer
  * `selfsigned`); the CA bundle (PEM, every server's certificate) is written to `--ca-out FILE`,
  * else printed: on stdout after the base URLs, or as the `ca` field with `--json`.
- * @throws CliError (exit 2) for `--ca-out` without `--tls`; (exit 4) when FILE cannot be written.
+ * @throws CliError (exit 2) for `--ca-out` without `--tls`; (exit 4) when FILE cannot be written;
+ *   (exit 5) when voxroute/testing cannot be loaded (msw missing), or `ws` cannot be loaded and the
+ *   config has a Cartesia, Deepgram or ElevenLabs provider.
  */
 export async function mockCommand(argv: readonly string[], ctx: CliContext): Promise<number> {
   const { values } = parseCommandArgs(
@@ -47,6 +49,10 @@ export async function mockCommand(argv: readonly string[], ctx: CliContext): Pro
   // Unset variables of the config are not needed: the mocks take any key and serve their own URLs.
   const { config } = await loadCliConfig(ctx, values.config, mockEnv(ctx.env ?? process.env));
   const testing = await loadTestingKit('mock');
+  await requireWs(
+    'mock',
+    Object.entries(config.providers).map(([name, provider]) => [name, provider.kind]),
+  );
   const servers: { close(): Promise<void>; ca: string | undefined }[] = [];
   const served: Record<string, ServedMock> = {};
   const skipped: string[] = [];

@@ -14,6 +14,7 @@ import type { AttemptContext, ProviderSttRequest, SttProvider } from '../types.j
 import { listenMessageSchema, listenResultsSchema } from './api-types.js';
 import { authorizationOf, type DeepgramEndpoint, deepgramUrl } from './endpoint.js';
 import { deepgramSttCapabilities } from './formats.js';
+import { listenErrorMessage } from './listen-error-message.js';
 import { listenError } from './listen-errors.js';
 import { listenQuery } from './listen-query.js';
 import { EndpointTracker, transcriptEventOf } from './listen-results.js';
@@ -58,6 +59,8 @@ export function resolveListenAuth(
  *   `utteranceEndMs` is set) sets `endOfSpeech: true` on its final, or comes as a marker final
  *   with empty text when the utterance's words were already sent (see `EndpointTracker`);
  *   `SpeechStarted` and types this version does not know (a newer server's) are skipped;
+ * - an `Error` message ends the attempt with its typed error (see `listenErrorMessage`: auth,
+ *   passing or not retryable by its code and description; malformed without either);
  * - the stream ends normally at `Metadata` after CloseStream once a final flushed by Finalize
  *   (`from_finalize`) came, or else when the socket then closes normally (or stays open past the
  *   idle wait after `Metadata`): the last words after Finalize are never lost, even from a server
@@ -164,6 +167,8 @@ export function createDeepgramListen(
               const marker = endpoints.endpoint();
               if (marker) yield marker;
             }
+          } else if (typed.data.type === 'Error') {
+            throw listenErrorMessage(provider, typed.data, endpoint.apiKey, hadOutput);
           } else if (typed.data.type === 'UtteranceEnd') {
             const marker = endpoints.endpoint();
             if (marker) yield marker;

@@ -22,22 +22,22 @@ export interface AnthropicMockOptions {
    * When set, every request needs this key, or gets a 401 `authentication_error`. Where it is
    * looked for depends on `authHeader`.
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
    * Where the key is accepted: `'either'` (the default) takes `x-api-key: <key>` (the API's
    * documented header) or `Authorization: Bearer <key>` (what the official
    * `@anthropic-ai/sdk` v1 sends for an `apiKey`, and what gateways take); `'x-api-key'` and
    * `'bearer'` take only that one.
    */
-  authHeader?: 'either' | 'x-api-key' | 'bearer';
+  authHeader?: 'either' | 'x-api-key' | 'bearer' | undefined;
   /** Latency and faults of `POST /v1/messages` (see MockScript), per call if wanted. */
-  script?: PerCall<MockScript>;
+  script?: PerCall<MockScript> | undefined;
   /** The model's reply. Default: `'This is a mock reply.'` (five text deltas). */
-  reply?: PerCall<AnthropicReply>;
+  reply?: PerCall<AnthropicReply> | undefined;
   /** Waits for the script's delays. Default: real timers ({@link realDelay}). */
-  delay?: Delay;
+  delay?: Delay | undefined;
   /** Clock for `receivedAtMs`, in ms. Default: `performance.now()`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /**

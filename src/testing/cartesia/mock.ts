@@ -64,20 +64,20 @@ export interface CartesiaMockOptions {
    * (Cartesia accepts both), or on a WebSocket the query `api_key` / `access_token`.
    * Else HTTP 401 (an upgrade is refused with 401).
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Latency and faults: one script for every endpoint, or one per endpoint (see CartesiaMockScript). */
-  script?: PerCall<CartesiaMockScript> | CartesiaEndpointScripts;
+  script?: PerCall<CartesiaMockScript> | CartesiaEndpointScripts | undefined;
   /** How TTS audio is made (60 ms a character by default; see `mockCartesiaAudio`). */
-  speech?: CartesiaMockSpeech;
+  speech?: CartesiaMockSpeech | undefined;
   /**
    * The STT transcript of each finalized segment (on `POST /stt`, of the uploaded file, as
    * segment 1). Default: `'This is a mock transcript.'`
    */
-  transcript?: PerCall<string, CartesiaTranscriptContext>;
+  transcript?: PerCall<string, CartesiaTranscriptContext> | undefined;
   /** Waits for the script's delays. Default: real timers ({@link realDelay}). */
-  delay?: Delay;
+  delay?: Delay | undefined;
   /** Clock for `receivedAtMs`, in ms. Default: `performance.now()`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /**

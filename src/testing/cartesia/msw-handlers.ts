@@ -14,7 +14,7 @@ import { createCartesiaMock } from './mock.js';
  */
 export type CartesiaHandlersOptions = {
   /** Base URL the client calls; a trailing slash is ignored. Default: `'https://api.cartesia.ai'`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
 } & ProviderOrOptions<CartesiaMock, CartesiaMockOptions>;
 
 /**

@@ -51,24 +51,24 @@ export interface DeepgramMockOptions {
    * When set, every request needs this key: `Authorization: Token <key>` (or `Bearer <key>`),
    * or on `/v1/listen` the subprotocols `token, <key>`; otherwise HTTP 401 (deepgram-js-sdk).
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Latency and faults per endpoint (see MockScript and DeepgramListenScript). */
-  script?: DeepgramMockScripts;
+  script?: DeepgramMockScripts | undefined;
   /** What `/v1/listen` hears, per connection. Default {@link DEFAULT_DEEPGRAM_TRANSCRIPT}. */
-  transcript?: PerCall<string>;
+  transcript?: PerCall<string> | undefined;
   /** Length of each transcript word on the audio timeline, in ms. Default 400. */
-  wordMs?: number;
+  wordMs?: number | undefined;
   /**
    * Close `/v1/listen` with 1011 and a `NET-0001` reason after this many ms without a frame from
    * the client (waited through `delay`); 0 turns it off. Default 10000, Deepgram's window.
    */
-  inactivityTimeoutMs?: number;
+  inactivityTimeoutMs?: number | undefined;
   /** How `/v1/speak` makes audio (60 ms a character by default). */
-  speech?: DeepgramMockSpeechOptions;
+  speech?: DeepgramMockSpeechOptions | undefined;
   /** Waits for the scripts' delays and the inactivity window. Default: real timers ({@link realDelay}). */
-  delay?: Delay;
+  delay?: Delay | undefined;
   /** Clock for `receivedAtMs`, in ms. Default: `performance.now()`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /**

@@ -13,7 +13,7 @@ import { createDeepgramMock, type DeepgramMock, type DeepgramMockOptions } from 
  */
 export type DeepgramHandlersOptions = {
   /** Base URL the client calls; a trailing slash is ignored. Default: `'https://api.deepgram.com'`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
 } & ProviderOrOptions<DeepgramMock, DeepgramMockOptions>;
 
 /**

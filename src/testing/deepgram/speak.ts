@@ -14,9 +14,9 @@ import { syntheticAudio } from '../synthetic-audio.js';
  */
 export interface DeepgramMockSpeechOptions {
   /** Audio length per character of text (Unicode code points), in ms, at speed 1. Default: 60. */
-  msPerCharacter?: number;
+  msPerCharacter?: number | undefined;
   /** Seed of the synthetic voice. Default: 0. */
-  seed?: number;
+  seed?: number | undefined;
 }
 
 /** Sample rates the mock's `/v1/speak` serves per encoding (DGJS `SpeakV1SampleRate`; G.711 at 8 and 16 kHz). */

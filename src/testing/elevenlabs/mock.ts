@@ -50,29 +50,29 @@ export interface ElevenLabsMockOptions {
    * (`xi-api-key` or `authorization`), else an `invalid_api_key` error message and a close 1008.
    * An `xi-api-key` query parameter is not a documented way and does not count.
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
    * Latency and faults: one script for both endpoints, or one per endpoint (see MockScript and
    * ElevenLabsSocketScript), each fixed or per call.
    */
-  script?: PerCall<ElevenLabsSocketScript> | ElevenLabsScripts;
+  script?: PerCall<ElevenLabsSocketScript> | ElevenLabsScripts | undefined;
   /** How text becomes audio (60 ms a character by default). */
-  speech?: MockElevenLabsSpeech;
+  speech?: MockElevenLabsSpeech | undefined;
   /**
    * Key of the character durations in alignment objects: `'charDurationsMs'` (the SDK's, the
    * default) or `'charsDurationsMs'` (the 2025 AsyncAPI spec of ElevenLabs' docs).
    */
-  alignmentDurationsKey?: ElevenLabsAlignmentDurationsKey;
+  alignmentDurationsKey?: ElevenLabsAlignmentDurationsKey | undefined;
   /**
    * WebSocket inactivity window in ms: no client message for this long gets an
    * `input_timeout_exceeded` error and a close 1008. A session's `inactivity_timeout` query
    * parameter (seconds) replaces it. Default: 20,000 (ElevenLabs' stream-input reference).
    */
-  inactivityTimeoutMs?: number;
+  inactivityTimeoutMs?: number | undefined;
   /** Waits for the script's delays and the inactivity window. Default: real timers. */
-  delay?: Delay;
+  delay?: Delay | undefined;
   /** Clock for `receivedAtMs`, in ms. Default: `performance.now()`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /**

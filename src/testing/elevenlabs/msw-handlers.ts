@@ -15,7 +15,7 @@ import { createElevenLabsMock } from './mock.js';
  */
 export type ElevenLabsHandlersOptions = {
   /** Base URL the client calls; a trailing slash is ignored. Default: `'https://api.elevenlabs.io'`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
 } & ProviderOrOptions<ElevenLabsMock, ElevenLabsMockOptions>;
 
 /**

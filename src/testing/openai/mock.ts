@@ -95,28 +95,28 @@ export interface EndpointScripts {
  */
 export interface OpenAiCompatibleMockOptions {
   /** Server to imitate (error shapes, stream shapes). Default: `'openai'`. */
-  dialect?: OpenAiDialect;
+  dialect?: OpenAiDialect | undefined;
   /** When set, every request needs `Authorization: Bearer <apiKey>`, or gets a 401. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Latency and faults: one script for every endpoint, or one per endpoint (see MockScript). */
-  script?: PerCall<MockScript> | EndpointScripts;
+  script?: PerCall<MockScript> | EndpointScripts | undefined;
   /** The chat model's reply. Default: `'This is a mock reply.'` */
-  chat?: PerCall<ChatReply>;
+  chat?: PerCall<ChatReply> | undefined;
   /** The transcript, fixed or a function of the audio. Default: `'This is a mock transcript.'` */
-  transcript?: PerCall<string, TranscriptContext>;
+  transcript?: PerCall<string, TranscriptContext> | undefined;
   /** How speech audio is made (60 ms a character at 24 kHz by default). */
-  speech?: MockSpeechOptions;
+  speech?: MockSpeechOptions | undefined;
   /** Waits for the script's delays. Default: real timers ({@link realDelay}). */
-  delay?: Delay;
+  delay?: Delay | undefined;
   /** Clock for `receivedAtMs`, in ms. Default: `performance.now()`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /**
    * The model ids `GET /models` lists first (in this order, then DEFAULT_MOCK_MODELS not among
    * them) and `GET /models/{id}` finds; other ids are a 404. Requests to the other endpoints
    * take any model. Default: none (only DEFAULT_MOCK_MODELS are listed); `startMockProviders`
    * gives the provider ids of the config (chat models, tts and stt models).
    */
-  models?: readonly string[];
+  models?: readonly string[] | undefined;
 }
 
 /**

@@ -18,11 +18,11 @@ import { errorEventFrames } from './dialect.js';
  */
 export interface MockSpeechOptions {
   /** Audio length per character of input (Unicode code points), in ms, at speed 1. Default: 60. */
-  msPerCharacter?: number;
+  msPerCharacter?: number | undefined;
   /** Sample rate of the audio, in Hz. Default: 24000 (OpenAI `pcm`, Kokoro). */
-  sampleRate?: number;
+  sampleRate?: number | undefined;
   /** Seed of the synthetic voice. Default: 0. */
-  seed?: number;
+  seed?: number | undefined;
 }
 
 /**

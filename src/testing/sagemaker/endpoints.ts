@@ -90,14 +90,14 @@ export function sageMakerChatReply(payload: SageMakerChatPayload, text: string):
 /** Options of {@link sageMakerChatEndpoint}. */
 export interface SageMakerChatEndpointOptions {
   /** Format of the reply. Default `'openai-chat'`. */
-  payload?: SageMakerChatPayload;
+  payload?: SageMakerChatPayload | undefined;
   /** The model's reply, per call. Default `'This is a mock reply.'` */
-  reply?: PerCall<string, SageMakerCallContext>;
+  reply?: PerCall<string, SageMakerCallContext> | undefined;
   /**
    * Latency and faults of the endpoint, per call (`chunkBytes` also sizes TTS parts). Default: the emulator's
    * script.
    */
-  script?: PerCall<SageMakerScript>;
+  script?: PerCall<SageMakerScript> | undefined;
 }
 
 /**
@@ -134,12 +134,12 @@ export interface SageMakerTtsEndpointOptions {
    */
   payload: SageMakerTtsPayload;
   /** How text becomes audio (60 ms a character by default; `sampleRate` default: the request's, else 24000). */
-  speech?: MockSpeechOptions;
+  speech?: MockSpeechOptions | undefined;
   /**
    * Latency and faults of the endpoint, per call (`chunkBytes` also sizes TTS parts). Default: the emulator's
    * script.
    */
-  script?: PerCall<SageMakerScript>;
+  script?: PerCall<SageMakerScript> | undefined;
 }
 
 /**
@@ -208,14 +208,14 @@ export function sageMakerTtsEndpoint(options: SageMakerTtsEndpointOptions): Sage
 /** Options of {@link sageMakerSttEndpoint}. */
 export interface SageMakerSttEndpointOptions {
   /** The transcript, per call. Default `'This is a mock transcript.'` */
-  transcript?: PerCall<string, SageMakerCallContext>;
+  transcript?: PerCall<string, SageMakerCallContext> | undefined;
   /** Send a partial for each word before the final. Default false. */
-  partials?: boolean;
+  partials?: boolean | undefined;
   /**
    * Latency and faults of the endpoint, per call (`chunkBytes` also sizes TTS parts). Default: the emulator's
    * script.
    */
-  script?: PerCall<SageMakerScript>;
+  script?: PerCall<SageMakerScript> | undefined;
 }
 
 /**

@@ -47,29 +47,31 @@ export interface SageMakerColdStart {
  */
 export interface SageMakerMockOptions {
   /** Endpoints by name; a call to any other name is a 400 `ValidationError` (endpoint not found). */
-  endpoints?: Record<string, SageMakerEndpoint>;
+  endpoints?: Record<string, SageMakerEndpoint> | undefined;
   /** Script of endpoints that have none (per call). */
-  script?: PerCall<SageMakerScript>;
+  script?: PerCall<SageMakerScript> | undefined;
   /** Cold-start mode; omitted: never cold. */
-  coldStart?: SageMakerColdStart;
+  coldStart?: SageMakerColdStart | undefined;
   /**
    * Require a SigV4 `Authorization` header (`AWS4-HMAC-SHA256 ...`), as SageMaker does; it is
    * not verified. Default true: a request without one gets 403 `MissingAuthenticationTokenException`.
    */
-  requireSignature?: boolean;
+  requireSignature?: boolean | undefined;
   /**
    * Verify the `:chunk-signature` chain of bidirectional streams with this secret key (the
    * emulator recomputes each event signature with node:crypto); failures are counted in the
    * stream's record (`badSignatures`). Omitted: signatures are not checked.
    */
-  verifySignatures?: {
-    /** The AWS secret access key the client signs with (the config's `credentials.secretAccessKey`). */
-    secretAccessKey: string;
-  };
+  verifySignatures?:
+    | {
+        /** The AWS secret access key the client signs with (the config's `credentials.secretAccessKey`). */
+        secretAccessKey: string;
+      }
+    | undefined;
   /** Waits for the script's delays. Default: real timers. */
-  delay?: Delay;
+  delay?: Delay | undefined;
   /** Clock in ms, for `receivedAtMs` and cold starts. Default: `performance.now()`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /**

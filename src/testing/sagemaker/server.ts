@@ -17,9 +17,9 @@ import { createSageMakerMock, type SageMakerMock, type SageMakerMockOptions } fr
  */
 export interface SageMakerEmulatorOptions extends SageMakerMockOptions {
   /** TCP port. Default: 0 (a free port). */
-  port?: number;
+  port?: number | undefined;
   /** Interface to listen on. Default `'127.0.0.1'`. */
-  host?: string;
+  host?: string | undefined;
 }
 
 /**
