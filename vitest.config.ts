@@ -11,6 +11,7 @@ import { defineConfig } from 'vitest/config';
  * the run. A file that fails only after another file ran belongs in this list.
  */
 export const isolatedTests = [
+  'test/cases/resampler-not-loadable.test.ts',
   'test/cli/testing-kit.test.ts',
   'test/config/secrets.test.ts',
   'test/fleet/missing-ioredis.test.ts',

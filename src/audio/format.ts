@@ -56,7 +56,7 @@ export function bytesPerFrame(format: AudioFormat): number {
 /**
  * Duration in ms of `byteLength` bytes of `format` (mono: `channels` omitted or 1; not rounded).
  * @throws RangeError naming the value: a `byteLength` that is negative or not finite, a
- *   `format.sampleRate` that is not a finite number above 0 (it gave `Infinity` for 0 Hz), a
+ *   `format.sampleRate` that is not a finite number above 0 (0 Hz would give `Infinity`), a
  *   `format.channels` other than 1 (voxroute's audio is mono), an unknown `format.encoding`;
  *   TypeError when `format` is not an object.
  */

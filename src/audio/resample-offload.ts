@@ -1,8 +1,8 @@
 import type { AbortSource } from '../internal/abort-link.js';
 import type { AudioEncoding, AudioFormat } from '../types/audio.js';
-import { createAudioConverter } from './audio-converter.js';
 import type { ResampleThread } from './resample-thread.js';
 import { checkResampleRates, SPEEX_QUALITY } from './resampler.js';
+import { streamAudioConverter } from './stream-audio-converter.js';
 import { InlineConverter, type StreamConverter, ThreadedConverter } from './stream-converter.js';
 
 /**
@@ -71,7 +71,8 @@ export class ResampleOffload {
   /**
    * The converter of one stream from `from` to `to` (different formats, both checked), whose
    * outputs go to `deliver`; `signal`: the stream's, after whose abort nothing is delivered.
-   * @throws (rejects) what createAudioConverter throws for formats it refuses.
+   * @throws (rejects) what createAudioConverter throws for formats it refuses; AudioConversionError
+   *   when the resampler cannot be started (see streamAudioConverter).
    */
   async converter(
     from: AudioFormat,
@@ -104,7 +105,7 @@ export class ResampleOffload {
             release,
           );
       }
-      return new InlineConverter(await createAudioConverter(from, to), deliver, release);
+      return new InlineConverter(await streamAudioConverter(from, to), deliver, release);
     } catch (error) {
       release();
       throw error;

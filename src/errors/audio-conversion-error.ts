@@ -1,8 +1,10 @@
 import { hasCode, VoxrouteError } from './voxroute-error.js';
 
 /**
- * Converting a provider's audio to the caller's format failed inside voxroute: the resampler's
- * worker thread failed or exited, or Speex refused a stream there. Code
+ * Converting a provider's audio to the caller's format (or, for stt, the caller's audio to the
+ * provider's) failed inside voxroute: the resampler could not be started (its WebAssembly module
+ * not found, e.g. in a bundle without its `.wasm` file), its worker thread failed or exited, or
+ * Speex refused a stream there. Code
  * `AUDIO_CONVERSION_FAILED`. Not the provider's fault: the call ends with it (no fallback) and
  * no provider's health is charged. Not retryable.
  */

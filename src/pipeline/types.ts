@@ -86,19 +86,24 @@ export interface TurnTimeline {
   endOfSpeechMs: number;
   /** The last final transcript of the turn arrived (at the endpoint: the final that closed the utterance). */
   finalTranscriptMs: number;
-  /** The first reply token arrived (absent for an empty transcript). */
+  /** The first reply token arrived (absent for an empty transcript, and for a reply of tool calls only). */
   firstTokenMs?: number;
-  /** The first clause of the reply existed: the TTS provider had enough text to speak (absent for an empty transcript). */
+  /**
+   * The first clause of the reply existed: the TTS provider had enough text to speak (absent for an
+   * empty transcript, and for a reply of tool calls only).
+   */
   firstClauseMs?: number;
-  /** The first audio of the reply arrived (absent for an empty transcript). */
+  /**
+   * The first audio of the reply arrived (absent when nothing was spoken: an empty transcript, a
+   * reply of tool calls only, or one with no letter or digit to speak).
+   */
   firstAudioMs?: number;
   /**
    * Time on the critical path (end of speech -> first audio) spent in voxroute rather than
    * waiting on a provider: the path minus the STT's wait for its final, the chat's time to first
    * token (every attempt of it) and the TTS's time from its start at the first token to first
    * audio (every attempt of it, the LLM's time from first token to first clause included),
-   * each as measured around the provider call. 0 for
-   * an empty transcript.
+   * each as measured around the provider call. 0 when nothing was spoken (no `firstAudioMs`).
    */
   ownMs: number;
 }
@@ -116,13 +121,16 @@ export interface TurnResult {
    * for an empty transcript).
    */
   toolCalls: ToolCall[];
-  /** Each stage's route result; chat and tts are absent for an empty transcript. */
+  /**
+   * Each stage's route result; chat and tts are absent for an empty transcript, tts also for a
+   * reply of tool calls only (TTS starts at the reply's first text).
+   */
   stages: {
     /** What the STT call did. */
     stt: RouteResult;
     /** What the chat call did; undefined for an empty transcript. */
     chat?: RouteResult;
-    /** What the TTS call did; undefined for an empty transcript. */
+    /** What the TTS call did; undefined for an empty transcript and for a reply of tool calls only. */
     tts?: RouteResult;
   };
   /** When each step of the turn happened, in ms from the voiceTurn() call. */

@@ -38,7 +38,8 @@ export async function* drive<T>(
   const call = new AttemptCall(run, settle, scope);
   const { attempts, running, order, events, callAbort, callStart } = call;
   scope.open(run.signal, run.closeSignal, clock, run.deadlineMs, run.deadlineSetting);
-
+  /** The call's time to its first chunk, once the caller has one (also read when it breaks out). */
+  let callTtfc: number | undefined;
   try {
     if (callAbort.aborted) throw call.fail(call.callAbortError());
     // An unknown route, voice or model fails the call before its input is read: a text with
@@ -90,7 +91,6 @@ export async function* drive<T>(
             onDelivered?.(item);
           }
         : undefined;
-    let callTtfc: number | undefined;
     let midStreamCause: VoxrouteError | undefined;
     let midStreamProvider = '';
     /** The attempt that failed after output, while the call resumes elsewhere. */
@@ -373,8 +373,9 @@ export async function* drive<T>(
     // The call's only attempt was stopped: close it now, with the reason it was stopped for.
     scope.closeShared();
     if (!call.settled) {
+      // Stopped by the consumer: a first chunk it already had keeps its time (not the duration).
       const last = attempts[attempts.length - 1];
-      call.finish(last?.provider ?? '', undefined);
+      call.finish(last?.provider ?? '', callTtfc);
     }
   }
 }

@@ -5,6 +5,7 @@ import type { ErrorRedactor } from '../errors/redact.js';
 import { RequestError } from '../errors/request-error.js';
 import type { AbortSource } from '../internal/abort-link.js';
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
+import { describeStreamItem } from './stream-item.js';
 import { callerFailure } from './tts-progress.js';
 
 /**
@@ -237,7 +238,7 @@ export class ReplayableAudio {
       else if (!isAudioChunk(value))
         throw new RequestError(
           'audio',
-          'an item of the audio stream is neither a Uint8Array nor an AudioChunk',
+          `an item of the audio stream is neither a Uint8Array nor an AudioChunk: got ${describeStreamItem(value, 'audio')}`,
         );
       else if (sameFormat(value.format, this.#format)) data = value.data;
       else

@@ -150,7 +150,8 @@ export interface Router {
    * `'first-chunk'` (with `timeToFirstChunkMs`), `'fallback'` (an attempt failed before its first
    * chunk; `error`, `next`), `'error'` (an attempt failed; `error`, `partialOutput`),
    * `'breaker'` (a circuit breaker changed state) and `'fleet'` (the fleet-shared health store,
-   * config `health`). A listener that throws is reported to the logger and the call goes on.
+   * config `health`). A listener that throws is reported to the logger (its error as text, with
+   * no secret in it) and the call goes on.
    * @throws TypeError naming an unknown event (with the known names) or a listener that is not
    *   a function.
    */

@@ -6,6 +6,7 @@ import type { ResolvedConfig, RouterConfig } from '../config/index.js';
 import { parseConfig } from '../config/index.js';
 import { collectConfigIds, collectSecretLiterals } from '../config/redact.js';
 import { createErrorRedactor } from '../errors/redact.js';
+import { redactedCopy } from '../errors/redacted-copy.js';
 import { lazyFleet } from '../fleet/lazy-fleet.js';
 import { systemClock } from '../internal/clock.js';
 import { monotonicClock } from '../internal/monotonic-clock.js';
@@ -103,8 +104,9 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   // One tracker for the router: a provider's latency is a fact about the provider, whichever
   // route measured it. (Per-route decay times come with the scoring work of a later issue.)
   const tracker = new LatencyTracker();
+  // The listener's error is the caller's own: reported with no secret in it, left unchanged.
   const emitter = new RouterEmitter((error) =>
-    logger?.warn('A router event listener threw', { error: String(error) }),
+    logger?.warn('A router event listener threw', { error: redactedCopy(String(error), redact) }),
   );
   const tracing = createTracing(VERSION);
   /** The circuit breakers of (provider, capability). */

@@ -1,5 +1,6 @@
 import { bytesPerFrame, durationMs, sameFormat } from '../audio/format.js';
-import { createAudioConverter, isDigitalSilence, SampleFramer } from '../audio/index.js';
+import { isDigitalSilence, SampleFramer } from '../audio/index.js';
+import { streamAudioConverter } from '../audio/stream-audio-converter.js';
 import { ProviderError } from '../errors/provider-error.js';
 import type { AbortSource } from '../internal/abort-link.js';
 import type { AudioFormat } from '../types/audio.js';
@@ -288,7 +289,7 @@ async function* convertAudio(
   onDropped: (droppedBytes: number) => void,
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const framer = new SampleFramer(from);
-  const converter = await createAudioConverter(from, to);
+  const converter = await streamAudioConverter(from, to);
   try {
     for await (const bytes of source) {
       const whole = framer.push(bytes);

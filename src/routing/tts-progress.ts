@@ -8,6 +8,7 @@ import { ClauseSplitter } from '../text/clause-splitter.js';
 import { MAX_SENTENCE_LENGTH } from '../text/length-cut.js';
 import { SentenceSplitter } from '../text/sentence-splitter.js';
 import { speakable } from '../text/speakable.js';
+import { describeStreamItem } from './stream-item.js';
 
 /**
  * How long streamed text may wait for the next token with speakable text held (ms): a
@@ -348,7 +349,10 @@ export class TtsProgress {
           // The caller's stream has not ended: it is closed (its own clean-up runs), once.
           this.#iterator = undefined;
           returnQuietly(it);
-          throw new RequestError('text', 'an item of the text stream is not a string');
+          throw new RequestError(
+            'text',
+            `an item of the text stream is not a string: got ${describeStreamItem(next.value, 'text')}`,
+          );
         }
         this.#text += next.value;
         this.#add(splitter.push(next.value));

@@ -1,7 +1,8 @@
 import { unconvertibleRate } from '../audio/convertible-rate.js';
 import { sameFormat } from '../audio/format.js';
-import { createAudioConverter, SampleFramer } from '../audio/index.js';
+import { SampleFramer } from '../audio/index.js';
 import type { ResampleOffload } from '../audio/resample-offload.js';
+import { streamAudioConverter } from '../audio/stream-audio-converter.js';
 import { InlineConverter, type StreamConverter } from '../audio/stream-converter.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { AbortSource } from '../internal/abort-link.js';
@@ -127,7 +128,7 @@ export class CallerAudio {
     const conversion = this.conversion;
     const converter = conversion?.offload
       ? await conversion.offload.converter(chunk.format, this.want, this.#deliver, conversion.signal)
-      : new InlineConverter(await createAudioConverter(chunk.format, this.want), this.#deliver);
+      : new InlineConverter(await streamAudioConverter(chunk.format, this.want), this.#deliver);
     if (this.#closed) {
       converter.close();
       return;

@@ -167,8 +167,12 @@ describe('voiceTurn', () => {
       { id: 'call_x', name: 'notify', arguments: '{}' },
     ]);
     expect(result.stages.tts).toBeUndefined();
+    expect(result.stages.chat!.provider).toBe('a');
     expect(speechInputs(a)).toEqual([]);
     expect(events.filter((e) => e.type !== 'transcript')).toEqual([]);
+    // As documented on TurnTimeline: no "first" fields, ownMs 0.
+    const { firstTokenMs, firstClauseMs, firstAudioMs, ownMs } = result.timeline;
+    expect([firstTokenMs, firstClauseMs, firstAudioMs, ownMs]).toEqual([undefined, undefined, undefined, 0]);
   });
 
   it('barge-in (signal) at the first audio chunk: nothing is yielded after it, AbortError, stages closed', async () => {
