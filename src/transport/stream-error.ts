@@ -27,12 +27,14 @@ export function isStreamErrorPayload(json: unknown, eventName?: string): boolean
  * The ProviderError of an error reported inside a 200 stream. Reads the shapes
  * `{"error":{"message","type","code"}}` (OpenAI; vLLM with an integer `code`), vLLM's flat
  * `{"object":"error","message","type","code"}`,
- * `{"type":"error","error":{"type","message"}}` (Anthropic), `{"error":"text"}`, and Cartesia's
+ * `{"type":"error","error":{"type","message"}}` (Anthropic), `{"error":"text"}` (with TGI's
+ * `error_type`: `{"error":"text","error_type":"overloaded"}`), and Cartesia's
  * flat `{"type":"error","status_code","error_code","title","message"}`; any other payload gives
  * a short excerpt as the message.
  *
  * - `providerType` / `providerCode`: the payload's `type` and `code` (e.g. `'overloaded_error'`,
- *   `'overloaded'`), or Cartesia's `error_code`;
+ *   `'overloaded'`), TGI's `error_type` (`'validation'`, `'generation'`, `'overloaded'`,
+ *   `'incomplete_generation'`), or Cartesia's `error_code`;
  * - `retryable`: from {@link isRetryableProviderKind} (overloaded, rate limit, server and API
  *   errors: true; invalid request, authentication, permission, not found: false; an in-band HTTP
  *   status such as vLLM's `code` or Cartesia's `status_code` by its status rule);
@@ -65,6 +67,8 @@ export function errorFromStreamPayload(
     } else if (typeof error === 'string' && error !== '') {
       message = error;
       code = codeOf(json.code);
+      // TGI: `{"error":"Input validation error: ...","error_type":"validation"}`.
+      type = str(json.error_type);
     }
     message ??= str(json.message) ?? str(json.title) ?? str(json.detail);
     if (type === undefined && json.type !== 'error') type = str(json.type);

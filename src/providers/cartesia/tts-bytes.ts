@@ -1,7 +1,7 @@
 import { ProtocolError } from '../../errors/index.js';
+import { declaredAudio, rawAnswerFormat } from '../shared/answer-audio.js';
 import { postToEndpoint } from '../shared/http-endpoint.js';
 import { OpenedStream } from '../shared/opened-stream.js';
-import { rawAudioKind } from '../shared/raw-audio-kind.js';
 import { sniffedBodyAudio } from '../shared/sniffed-body-audio.js';
 import { readUnknownModelHttpError } from '../shared/unknown-model.js';
 import type { AttemptContext } from '../types.js';
@@ -14,14 +14,17 @@ import { type CartesiaTtsRequest, ttsBody } from './tts-request.js';
  * TTS over `POST {baseUrl}/tts/bytes` (PROTOCOLS.md 1.3): the JSON body of `ttsBody` with
  * `output_format: {container:'raw', encoding, sample_rate}` of `request.format`; the answer is
  * the audio itself, streamed as it is generated, each body chunk yielded as it arrives and
- * labelled `request.format` (chunks may split a sample: the router re-frames). No timestamps.
+ * labelled `request.format`, at the rate a raw Content-Type names when it names one
+ * (`audio/pcm; rate=16000`: the router converts). Chunks may split a sample: the router
+ * re-frames. No timestamps.
  *
  * The spec types every answer `audio/wav` and the real Content-Type of raw output is
  * UNCONFIRMED, so the body is sniffed instead: one that starts with a RIFF/WAVE header is read
  * as a streamed WAV and labelled with the header's format (never relabelled). Throws what
  * the transport throws (ProviderError for an error status, TimeoutError, AbortError,
  * ProtocolError for a cut body), and ProtocolError when the Content-Type is compressed audio,
- * JSON or text.
+ * JSON or text, a raw type of one encoding (`audio/L16`, `audio/basic`), or more than one
+ * channel.
  */
 export function synthesizeBytes(
   endpoint: CartesiaEndpoint,
@@ -42,7 +45,14 @@ export function synthesizeBytes(
     });
     try {
       const contentType = response.headers['content-type'] ?? '';
-      if (rawAudioKind(contentType) === 'other') {
+      const declared = declaredAudio(contentType);
+      // Raw types of one encoding (`audio/L16`, `audio/basic`) are refused, as compressed and
+      // non-audio types are.
+      const raw =
+        declared.kind === 'wav' ||
+        declared.kind === 'unlabelled' ||
+        (declared.kind === 'raw' && declared.encoding === undefined);
+      if (!raw) {
         throw new ProtocolError(
           `/tts/bytes answered with Content-Type '${contentType}', not the raw audio or WAV asked for`,
           {
@@ -50,7 +60,13 @@ export function synthesizeBytes(
           },
         );
       }
-      return await sniffedBodyAudio(provider, response, request.format);
+      // A sample rate named by the raw type (`audio/pcm; rate=16000`) labels the bytes, so that
+      // the router converts them; a WAV is sniffed below.
+      const format =
+        declared.kind === 'raw'
+          ? rawAnswerFormat(provider, '/tts/bytes answer', contentType, declared, request.format)
+          : request.format;
+      return await sniffedBodyAudio(provider, response, format);
     } catch (error) {
       await response.cancel();
       throw error;

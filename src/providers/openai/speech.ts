@@ -1,6 +1,7 @@
 import { ProtocolError } from '../../errors/index.js';
 import type { HttpResponse } from '../../transport/types.js';
 import type { AudioFormat } from '../../types/audio.js';
+import { declaredAudio, rawAnswerFormat } from '../shared/answer-audio.js';
 import { assembledSse } from '../shared/assembled-sse.js';
 import { decodeBase64Audio } from '../shared/base64-audio.js';
 import { eventStreamAnswer } from '../shared/event-stream-answer.js';
@@ -8,7 +9,6 @@ import { endpointUrl, type HttpEndpoint, postToEndpoint } from '../shared/http-e
 import { cancelUnlessEnded } from '../shared/opened-audio.js';
 import { OpenedStream } from '../shared/opened-stream.js';
 import { parseWire } from '../shared/parse-wire.js';
-import { rawAudioKind } from '../shared/raw-audio-kind.js';
 import { sniffedBodyAudio } from '../shared/sniffed-body-audio.js';
 import { wavBodyAudio } from '../shared/wav-body-audio.js';
 import type {
@@ -29,8 +29,10 @@ import { speechRequestBody } from './speech-request.js';
  * is only known from the header, and each chunk is labelled with it); no streaming text, no
  * word timestamps. `synthesize()` yields the audio as it arrives:
  * - `pcm`: the body's chunks as they are (they may split a sample: the router re-frames),
- *   unless the body starts with a WAV header `RIFF....WAVE` (a server that ignored
- *   `response_format` and labelled a WAV file `application/octet-stream` or `audio/pcm`): then
+ *   labelled PCM s16le at `sampleRate`, or at the rate a raw Content-Type names
+ *   (`audio/pcm; rate=16000`: the router converts), unless the body starts with a WAV header
+ *   `RIFF....WAVE` (a server that ignored `response_format` and labelled a WAV file
+ *   `application/octet-stream` or `audio/pcm`): then
  *   it is read as the WAV below (see `sniffedBodyAudio`);
  * - `wav`, or any answer whose `Content-Type` is a WAV type: the data of the streamed WAV,
  *   labelled with the header's format (never relabelled);
@@ -77,17 +79,32 @@ export function createOpenAiSpeech(endpoint: HttpEndpoint, options: OpenAiTtsOpt
         if (contentType.toLowerCase().includes('text/event-stream'))
           return sseAudio(provider, response, pcmFormat);
         if (sse) return sseAudio(provider, await eventStreamAnswer(provider, response), pcmFormat);
-        const kind = rawAudioKind(contentType);
-        if (kind === 'other') {
+        const declared = declaredAudio(contentType);
+        // Raw types of one encoding (`audio/L16`: big-endian by RFC 2586, `audio/basic`) are
+        // refused, as compressed and non-audio types are.
+        const pcm =
+          declared.kind === 'wav' ||
+          declared.kind === 'unlabelled' ||
+          (declared.kind === 'raw' && declared.encoding === undefined);
+        if (!pcm) {
           await response.cancel();
           throw new ProtocolError(`Speech answer has Content-Type '${contentType}', not PCM or WAV`, {
             provider,
           });
         }
-        if (kind === 'wav' || options.responseFormat === 'wav')
+        if (declared.kind === 'wav' || options.responseFormat === 'wav')
           return cancelUnlessEnded(response, wavBodyAudio(provider, response.body));
+        let format: AudioFormat;
+        try {
+          // A sample rate named by the raw type (`audio/pcm; rate=16000`) labels the bytes: a
+          // server that ignored the rate asked for is converted, never played at the wrong rate.
+          format = rawAnswerFormat(provider, 'Speech answer', contentType, declared, pcmFormat);
+        } catch (error) {
+          await response.cancel();
+          throw error;
+        }
         // A server that ignores response_format 'pcm' may still answer a WAV file (sniffed).
-        return sniffedBodyAudio(provider, response, pcmFormat);
+        return sniffedBodyAudio(provider, response, format);
       });
     },
   };

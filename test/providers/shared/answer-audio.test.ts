@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../src/errors/index.js';
 import { declaredAudio, mp3Verdict, rawAnswerFormat } from '../../../src/providers/shared/answer-audio.js';
-import { rawAudioKind } from '../../../src/providers/shared/raw-audio-kind.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
 
 const MULAW: AudioFormat = { encoding: 'mulaw', sampleRate: 8000 };
@@ -35,12 +34,6 @@ describe('declaredAudio', () => {
       { kind: 'raw', encoding: 'alaw' },
       { kind: 'raw', sampleRate: 16_000 },
     ]);
-  });
-
-  it('rawAudioKind keeps its answers (audio/L16 and the one-encoding types are other)', () => {
-    expect(
-      ['', 'audio/pcm', 'audio/wav', 'audio/L16; rate=24000', 'audio/basic', 'audio/mpeg'].map(rawAudioKind),
-    ).toEqual(['pcm', 'pcm', 'wav', 'other', 'other', 'other']);
   });
 });
 
