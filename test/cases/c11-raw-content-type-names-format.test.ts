@@ -87,11 +87,10 @@ const ASKED: AudioFormat[] = [
 ];
 
 describe('C11: a raw Content-Type naming another sample rate is converted from, never passed under the rate asked for', () => {
-  // audio/pcm names no encoding: with mu-law asked it is read as mu-law (see rawAnswerFormat).
+  // audio/L16 is refused by the OpenAI-compatible and /tts/bytes adapters (big-endian by
+  // RFC 2586; see kind4-wrong-format-label for the other two), and audio/pcm names no
+  // encoding: with mu-law asked it is read as mu-law there (see rawAnswerFormat).
   for (const wire of WIRES)
-    // audio/L16 is refused by the OpenAI-compatible and /tts/bytes adapters (big-endian by
-    // RFC 2586; see kind4-wrong-format-label for the other two), and audio/pcm names no
-    // encoding: with mu-law asked it is read as mu-law there (see rawAnswerFormat).
     for (const asked of ASKED)
       for (const type of ['audio/pcm; rate=16000', 'audio/L16; rate=16000'])
         if (
@@ -152,4 +151,46 @@ describe('C11: a raw Content-Type that cannot label the bytes is refused, and th
         expect(ProtocolError.isInstance(result.attempts[0]!.error)).toBe(true);
         expect((result.attempts[0]!.error as Error).message).toContain(`'${type}'`);
       });
+});
+
+describe('C11: a raw Content-Type that names no encoding but another rate, for a mu-law request, is refused', () => {
+  // `audio/pcm; rate=16000` answering a request for mu-law at 8 kHz: the bytes may be 16-bit
+  // PCM (what `audio/pcm` means by itself) or mu-law at the wrong rate; read as mu-law they were
+  // noise if PCM. The wires that ask the provider for mu-law itself refuse it; the backup speaks.
+  for (const wire of WIRES.filter((w) => !w.asksPcm))
+    it(`C11: ${wire.name}, asked mulaw 8000 Hz, answered 'audio/pcm; rate=16000': a ProtocolError, the backup speaks`, async () => {
+      const a = await httpServer(async (req, res) => {
+        await readBody(req);
+        res.writeHead(200, {
+          'content-type': 'audio/pcm; rate=16000',
+          'content-length': String(PCM16K.byteLength),
+        });
+        res.end(PCM16K);
+      });
+      const b = await httpServer(async (req, res) => {
+        await readBody(req);
+        res.writeHead(200, { 'content-type': 'audio/pcm' }).end(pcmSignal(2400, 24_000, 3));
+      });
+      const r = router({
+        providers: {
+          a: wire.provider(a.url),
+          b: { kind: 'openai-compatible', baseUrl: `${b.url}/v1`, tts: { ...VOICES, responseFormat: 'pcm' } },
+        },
+        routes: { tts: { providers: ['a', 'b'], strategy: 'priority' } },
+      });
+      const stream = r.tts({ text: 'Your table is booked.', voice: 'agent', format: ASKED[1]! });
+      const { items, error } = await drain(stream);
+      expect(error).toBeUndefined();
+      // b's 0.1 s at 24 kHz, converted to mu-law at 8 kHz: 800 bytes, all of them b's.
+      expect(concat((items as AudioChunk[]).map((c) => c.data)).byteLength).toBe(800);
+      const result = await stream.result;
+      expect(result.attempts.map((x) => [x.provider, x.outcome])).toEqual([
+        ['a', 'failed'],
+        ['b', 'success'],
+      ]);
+      expect(ProtocolError.isInstance(result.attempts[0]!.error)).toBe(true);
+      expect((result.attempts[0]!.error as Error).message).toMatch(
+        / has Content-Type 'audio\/pcm; rate=16000', not mulaw@8000Hz$/,
+      );
+    });
 });

@@ -109,7 +109,9 @@ export function contentTypeMismatch(
  * The format of the bytes of a raw answer (asked for as `requested`) whose Content-Type
  * declared `declared` (`raw` or `unlabelled`): what the type names, the request for what it does
  * not name. A type that names another encoding without a sample rate (so that the bytes could
- * not be converted), or more than one channel, is a ProtocolError ({@link contentTypeMismatch}); a type that names the
+ * not be converted), a type that names no encoding but another sample rate while the request is
+ * not 16-bit PCM (`audio/pcm; rate=16000` for mu-law at 8 kHz: which encoding is unknown), or
+ * more than one channel, is a ProtocolError ({@link contentTypeMismatch}); a type that names the
  * whole format (e.g. `audio/L16; rate=24000`) labels the bytes with it, and the router converts.
  * An unlabelled answer is trusted to be `requested`.
  */
@@ -123,7 +125,14 @@ export function rawAnswerFormat(
   if (declared.kind === 'unlabelled') return { ...requested };
   if (declared.kind !== 'raw') throw contentTypeMismatch(provider, what, contentType, requested);
   const encoding = declared.encoding ?? requested.encoding;
-  const unconvertible = encoding !== requested.encoding && declared.sampleRate === undefined;
+  // A type that names no encoding (`audio/pcm`) is read in the requested one only where it
+  // agrees with the request: with another sample rate it is an answer made in some other format,
+  // and, unless 16-bit PCM was asked for (what `audio/pcm` means by itself), not one whose
+  // encoding can be told.
+  const otherRate = declared.sampleRate !== undefined && declared.sampleRate !== requested.sampleRate;
+  const unknownEncoding = declared.encoding === undefined && otherRate && requested.encoding !== 'pcm_s16le';
+  const unconvertible =
+    unknownEncoding || (encoding !== requested.encoding && declared.sampleRate === undefined);
   // voxroute's audio is mono: more channels cannot be labelled.
   if (unconvertible || (declared.channels ?? 1) !== 1)
     throw contentTypeMismatch(provider, what, contentType, requested);

@@ -4,6 +4,7 @@ import { declaredAudio, mp3Verdict, rawAnswerFormat } from '../../../src/provide
 import type { AudioFormat } from '../../../src/types/audio.js';
 
 const MULAW: AudioFormat = { encoding: 'mulaw', sampleRate: 8000 };
+const PCM24: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000 };
 
 describe('declaredAudio', () => {
   it('reads each kind of Content-Type, with rate and channels of raw types', () => {
@@ -43,12 +44,23 @@ describe('rawAnswerFormat', () => {
   it('labels with what the type names, the request for the rest', () => {
     expect(format('audio/L16; rate=24000')).toEqual({ encoding: 'pcm_s16le', sampleRate: 24_000 });
     expect(format('audio/pcmu')).toEqual(MULAW);
-    expect(format('audio/pcm; rate=16000')).toEqual({ encoding: 'mulaw', sampleRate: 16_000 });
+    expect(format('audio/pcm; rate=8000')).toEqual(MULAW);
+    expect(
+      rawAnswerFormat('p', 'Answer', 'audio/pcm; rate=16000', declaredAudio('audio/pcm; rate=16000'), PCM24),
+    ).toEqual({
+      encoding: 'pcm_s16le',
+      sampleRate: 16_000,
+    });
     expect(format('application/octet-stream')).toEqual(MULAW);
   });
 
   it('another encoding without a rate, two channels, or a compressed type is a ProtocolError naming both', () => {
-    for (const type of ['audio/x-alaw', 'audio/L16; rate=24000; channels=2', 'audio/mpeg']) {
+    for (const type of [
+      'audio/x-alaw',
+      'audio/L16; rate=24000; channels=2',
+      'audio/mpeg',
+      'audio/pcm; rate=16000',
+    ]) {
       let caught: unknown;
       try {
         format(type);
