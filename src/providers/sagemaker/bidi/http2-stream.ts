@@ -236,7 +236,12 @@ export async function* runBidiStream<T>(
       });
     }
 
-    const parts = outputParts(live, decoder, {
+    // Not destroyed at the end of the body: a peer's RST_STREAM that follows must still set
+    // rstCode (the attempt closes the stream itself, see the finally below).
+    const chunks = (
+      live as unknown as { iterator(o: { destroyOnReturn: boolean }): AsyncIterator<Buffer> }
+    ).iterator({ destroyOnReturn: false });
+    const parts = outputParts(live, chunks, decoder, {
       provider,
       clock,
       secrets,
@@ -257,6 +262,10 @@ export async function* runBidiStream<T>(
     const checked = async function* () {
       yield* decode(parts);
       if (!partsSent) throw outputEndedEarly(provider, hadOutput());
+      // A decoder that stopped at its end marker left the rest of the body unread: release the
+      // body's iterator, whose `readable` listener would keep the stream paused (the rest never
+      // read, the stream never closed, resetCode waiting for ever).
+      await chunks.return?.();
       const reset = await resetCode(live, controller.signal);
       if (reset !== http2().constants.NGHTTP2_NO_ERROR) throw streamReset(provider, reset, hadOutput());
     };
@@ -425,23 +434,18 @@ interface OutputContext {
 }
 
 /**
- * The bytes of each output `PayloadPart`, in order, decoded from the HTTP/2 response body with
- * an {@link EventStreamReader} over the codec (messages reassembled across DATA frames, both
- * CRCs checked; a body that ends inside a message is a truncation ProtocolError).
+ * The bytes of each output `PayloadPart`, in order, decoded from `chunks` (the iterator of
+ * `stream`'s response body, which the caller releases) with an {@link EventStreamReader} over
+ * the codec (messages reassembled across DATA frames, both CRCs checked; a body that ends
+ * inside a message is a truncation ProtocolError).
  */
 async function* outputParts(
   stream: ClientHttp2Stream,
+  chunks: AsyncIterator<Buffer>,
   codec: EventStreamMessageCodec,
   context: OutputContext,
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const { provider, clock, secrets, hadOutput } = context;
-  // Not destroyed at the end of the body: a peer's RST_STREAM that follows must still set rstCode
-  // (the attempt closes the stream itself, see runBidiStream's finally).
-  const chunks = (
-    stream as unknown as { iterator(o: { destroyOnReturn: boolean }): AsyncIterator<Buffer> }
-  ).iterator({
-    destroyOnReturn: false,
-  });
   const reader = new EventStreamReader(codec, provider);
   /**
    * The next body chunk, within `idleMs` (phase `idle`) once all input was sent: the provider
