@@ -219,7 +219,7 @@ export function mutate(frames: readonly Frame[], wire: Wire, mutation: Mutation,
         if (offset + e.byteLength - (wire.slack ?? 0) <= at) lastDelivered = i;
         offset += e.byteLength;
       }
-      const endings: readonly Ending[] = wire.messages ? [1000, 1011, 'drop'] : ['end', 'reset', 'end'];
+      const endings: readonly Ending[] = wire.messages ? [1000, 1011, 'drop'] : ['end', 'reset', 'open'];
       const ending = endings[mutation.ending] as Ending;
       const endArrived = [...ends].some((i) => i <= (ending === 'end' ? lastDelivered : lastWhole));
       const insideFrame = kept.length > lastWhole + 1;
@@ -377,7 +377,7 @@ export function mutate(frames: readonly Frame[], wire: Wire, mutation: Mutation,
       let unsure = false;
       if (odd < ODD_VALUES.length && all.length > 0) {
         const path = all[pick(mutation.path, all)] as string[];
-        unsure = ['context_id', ...wire.discriminators].includes(path.join('.'));
+        unsure = ['context_id', 'error', 'type', ...wire.discriminators].includes(path.join('.'));
         json = set(json, path, ODD_VALUES[odd]);
         label += ` with ${path.join('.')} = ${JSON.stringify(ODD_VALUES[odd])?.slice(0, 20)}`;
       }

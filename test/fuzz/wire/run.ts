@@ -42,6 +42,8 @@ import { type Slot, slot } from './servers.js';
 
 /** Past the route's default idle deadline (docs/routing.md: `idleTimeoutMs` 5000). */
 const IDLE_DEADLINE_MS = 5_001;
+/** Past the route's default first-chunk deadline before any sample (`'auto'`: 10000). */
+const FIRST_CHUNK_DEADLINE_MS = 10_001;
 
 /** How long (real time) a call may take to settle once the provider ended its connection. */
 const SETTLE_MS = Number(process.env.WIRE_FUZZ_SETTLE_MS ?? 3_000);
@@ -234,18 +236,21 @@ export async function runCase(
   ]);
   clearTimeout(watchdog);
   if (!settled && mutated.ending === 'open') {
-    // The provider kept its socket open and went silent: only the route's idle deadline (5 s by
-    // default) can end the wait. Once the network is quiet (every byte written was read), let
-    // it pass on the router's clock, then wait again.
+    // The provider kept its connection open and went silent: only a route deadline can end the
+    // wait (idle 5 s; first chunk 10 s before any output). Once the network is quiet (every
+    // byte written was read), let each pass on the router's clock in turn, then wait again.
     await quiet(h.slot.finished, clientSockets.sockets, serverSockets.sockets);
-    if (!settled) fuzz.clock.advance(IDLE_DEADLINE_MS);
-    await Promise.race([
-      consumed,
-      new Promise<void>((resolve) => {
-        watchdog = setTimeout(resolve, SETTLE_MS);
-      }),
-    ]);
-    clearTimeout(watchdog);
+    for (const ms of [IDLE_DEADLINE_MS, FIRST_CHUNK_DEADLINE_MS]) {
+      if (settled) break;
+      fuzz.clock.advance(ms);
+      await Promise.race([
+        consumed,
+        new Promise<void>((resolve) => {
+          watchdog = setTimeout(resolve, SETTLE_MS);
+        }),
+      ]);
+      clearTimeout(watchdog);
+    }
   }
   const hung = !settled;
   clientSockets.stop();

@@ -60,7 +60,7 @@ export async function httpProvider(scope: Scope, s: Slot, contentType: string): 
       for (const piece of m.messages) await written(res, piece);
       if (m.ending === 'reset') {
         req.socket.destroy();
-      } else {
+      } else if (m.ending !== 'open') {
         await new Promise<void>((resolve) => res.end(() => resolve()));
       }
       s.markFinished();
@@ -103,7 +103,7 @@ export async function h2Provider(scope: Scope, s: Slot, contentType: string): Pr
       stream.respond({ ':status': 200, 'content-type': m.contentType ?? contentType });
       for (const piece of m.messages) await written(stream, piece);
       if (m.ending === 'reset') stream.destroy(new Error('reset by the fuzz endpoint'));
-      else await new Promise<void>((resolve) => stream.end(() => resolve()));
+      else if (m.ending !== 'open') await new Promise<void>((resolve) => stream.end(() => resolve()));
       s.markFinished();
     })().catch(() => s.markFinished());
   });
