@@ -1,6 +1,7 @@
 import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders } from 'node:http2';
 import { AbortError, ProtocolError, TimeoutError, type VoxrouteError } from '../../../errors/index.js';
 import type { Clock } from '../../../internal/clock.js';
+import { AFTER_END_MS } from '../../../transport/drain-rest.js';
 import { errorBodyDeadlineMs } from '../../../transport/error-body-deadline.js';
 import { mapWireError, redactSecrets } from '../../../transport/index.js';
 import { withPartialOutput } from '../../shared/with-partial-output.js';
@@ -236,7 +237,12 @@ export async function* runBidiStream<T>(
       });
     }
 
-    const parts = outputParts(live, decoder, {
+    // Not destroyed at the end of the body: a peer's RST_STREAM that follows must still set
+    // rstCode (the attempt closes the stream itself, see the finally below).
+    const chunks = (
+      live as unknown as { iterator(o: { destroyOnReturn: boolean }): AsyncIterator<Buffer> }
+    ).iterator({ destroyOnReturn: false });
+    const parts = outputParts(live, chunks, decoder, {
       provider,
       clock,
       secrets,
@@ -257,7 +263,11 @@ export async function* runBidiStream<T>(
     const checked = async function* () {
       yield* decode(parts);
       if (!partsSent) throw outputEndedEarly(provider, hadOutput());
-      const reset = await resetCode(live, controller.signal);
+      // A decoder that stopped at its end marker left the rest of the body unread: release the
+      // body's iterator, whose `readable` listener would keep the stream paused (the rest never
+      // read, the stream never closed, resetCode waiting for ever).
+      await chunks.return?.();
+      const reset = await resetCode(live, controller.signal, clock);
       if (reset !== http2().constants.NGHTTP2_NO_ERROR) throw streamReset(provider, reset, hadOutput());
     };
     yield* decodeInScope(scope, checked(), isOutput);
@@ -425,23 +435,18 @@ interface OutputContext {
 }
 
 /**
- * The bytes of each output `PayloadPart`, in order, decoded from the HTTP/2 response body with
- * an {@link EventStreamReader} over the codec (messages reassembled across DATA frames, both
- * CRCs checked; a body that ends inside a message is a truncation ProtocolError).
+ * The bytes of each output `PayloadPart`, in order, decoded from `chunks` (the iterator of
+ * `stream`'s response body, which the caller releases) with an {@link EventStreamReader} over
+ * the codec (messages reassembled across DATA frames, both CRCs checked; a body that ends
+ * inside a message is a truncation ProtocolError).
  */
 async function* outputParts(
   stream: ClientHttp2Stream,
+  chunks: AsyncIterator<Buffer>,
   codec: EventStreamMessageCodec,
   context: OutputContext,
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const { provider, clock, secrets, hadOutput } = context;
-  // Not destroyed at the end of the body: a peer's RST_STREAM that follows must still set rstCode
-  // (the attempt closes the stream itself, see runBidiStream's finally).
-  const chunks = (
-    stream as unknown as { iterator(o: { destroyOnReturn: boolean }): AsyncIterator<Buffer> }
-  ).iterator({
-    destroyOnReturn: false,
-  });
   const reader = new EventStreamReader(codec, provider);
   /**
    * The next body chunk, within `idleMs` (phase `idle`) once all input was sent: the provider
@@ -534,9 +539,11 @@ async function* outputParts(
  * The RST_STREAM code the stream closed with (0, NGHTTP2_NO_ERROR, for a clean end), waiting
  * for its `close` event (or the attempt's abort): Node ends the response body's iterator
  * before a peer's RST_STREAM sets `rstCode`, so the end of the body alone proves nothing.
- * Whatever of the body the decoder left unread is read and dropped meanwhile.
+ * Whatever of the body the decoder left unread is read and dropped meanwhile. The wait lasts
+ * {@link AFTER_END_MS} at most (on `clock`): a stream still open then, after the decoder's end
+ * marker, has given its whole answer, and is cancelled with the session by the caller.
  */
-async function resetCode(stream: ClientHttp2Stream, signal: AbortSignal): Promise<number> {
+async function resetCode(stream: ClientHttp2Stream, signal: AbortSignal, clock: Clock): Promise<number> {
   if (!stream.closed && !signal.aborted) {
     // A decoder that stopped at its protocol's end marker left the rest of the body unread; the
     // stream closes only once its body is consumed: read what remains and drop it.
@@ -544,10 +551,13 @@ async function resetCode(stream: ClientHttp2Stream, signal: AbortSignal): Promis
     await new Promise<void>((resolve) => {
       const done = () => {
         signal.removeEventListener('abort', done);
+        stream.off('close', done);
+        clock.clearTimeout(timer);
         resolve();
       };
       stream.once('close', done);
       signal.addEventListener('abort', done, { once: true });
+      const timer = clock.setTimeout(done, AFTER_END_MS);
     });
   }
   return stream.rstCode ?? http2().constants.NGHTTP2_NO_ERROR;
