@@ -18,7 +18,7 @@ const MAX_EXCERPT = 200;
  * Reads a provider's error response body into a message, type and code. Understands:
  * - OpenAI and OpenAI-compatible servers: `{"error":{"message","type","code","param"}}`, where
  *   vLLM's `code` is an integer HTTP status and OpenAI's a string or null (PROTOCOLS.md 2.1, 6.1);
- *   also `{"error":"text"}`;
+ *   also `{"error":"text"}` (with TGI's `error_type` as the type: `{"error","error_type":"validation"}`);
  * - Anthropic: `{"type":"error","error":{"type","message"}}` (6b);
  * - FastAPI servers: `{"detail":"..."}` (speaches), `{"detail":{"error","message","type"}}`
  *   (Kokoro), `{"detail":{"status","message"}}` (ElevenLabs) and validation errors
@@ -56,7 +56,8 @@ function fromObject(body: Record<string, unknown>): ParsedErrorBody | undefined 
       return result(message, str(error.type), code(error.code), str(error.param));
     }
   } else if (typeof error === 'string' && error) {
-    return result(error, str(body.type), code(body.code));
+    // TGI: `{"error":"Input validation error: ...","error_type":"validation"}` (as in its stream).
+    return result(error, str(body.type) ?? str(body.error_type), code(body.code));
   }
   const detail = body.detail;
   if (typeof detail === 'string') return result(detail);

@@ -14,14 +14,21 @@ type WebSocketOptions = { maxFragments?: number; maxPayloadSize?: number };
 
 /**
  * `dispatcher` with undici's `webSocketOptions.maxPayloadSize` at most `max` bytes (its own
- * bound when it is smaller and not 0, i.e. unlimited), every other member its own; `dispatcher`
- * itself when `max` is 0 (no bound).
+ * bound when it is smaller and not 0, i.e. unlimited), every other member its own (methods
+ * called on `dispatcher` itself, but `compose` on the view, so that what it composes keeps the
+ * bound); `dispatcher` itself when `max` is 0 (no bound).
  */
 export function boundedDispatcher(dispatcher: Dispatcher, max: number): Dispatcher {
   if (max <= 0) return dispatcher;
   return new Proxy(dispatcher, {
     get(target, key) {
-      if (key !== 'webSocketOptions') return Reflect.get(target, key);
+      if (key !== 'webSocketOptions') {
+        const value: unknown = Reflect.get(target, key);
+        // Its methods run on the dispatcher itself (a class with private fields, as undici's
+        // ProxyAgent and EnvHttpProxyAgent, refuses a Proxy as its receiver), but `compose`
+        // on this view: the dispatcher it returns reads `webSocketOptions` from its receiver.
+        return typeof value === 'function' && key !== 'compose' ? value.bind(target) : value;
+      }
       const options = (target as { webSocketOptions?: WebSocketOptions }).webSocketOptions ?? {};
       const own = options.maxPayloadSize;
       return { ...options, maxPayloadSize: own !== undefined && own > 0 && own < max ? own : max };

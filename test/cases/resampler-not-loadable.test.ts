@@ -6,15 +6,18 @@
  * and no provider charged (no error, breaker closed). The servers speak the wire on their own
  * (node:http on loopback).
  */
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioConversionError } from '../../src/index.js';
 import { answerPcm, drain, httpServer, pcmSignal, router } from './wire/servers.js';
 
 const LOAD_FAILURE =
   "Aborted(Error: ENOENT: no such file or directory, open '/app/dist/speex-resampler-simd.wasm'). Build with -sASSERTIONS for more info.";
 
+/** What the loader rejects with: set by each test (a CommonJS bundle fails with a TypeError). */
+const loader = vi.hoisted(() => ({ failure: undefined as unknown }));
+
 vi.mock('@echogarden/speex-resampler-wasm/simd', () => ({
-  default: () => Promise.reject(new Error(LOAD_FAILURE)),
+  default: () => Promise.reject(loader.failure),
 }));
 
 async function pair() {
@@ -52,6 +55,10 @@ async function pair() {
 }
 
 describe('the resampler cannot be loaded', () => {
+  beforeEach(() => {
+    loader.failure = new Error(LOAD_FAILURE);
+  });
+
   it('tts at another rate: AudioConversionError, no fallback, no provider charged', async () => {
     const { b, r } = await pair();
     const { items, error } = await drain(
@@ -82,6 +89,23 @@ describe('the resampler cannot be loaded', () => {
     );
     expect([a.hits, b.hits]).toEqual([0, 0]);
     expect(r.stats().providers.filter((s) => s.errors > 0 || s.breaker !== 'closed')).toEqual([]);
+  });
+
+  it('a loader failing with a TypeError (a CommonJS bundle: no import.meta.url) is an AudioConversionError too', async () => {
+    const failure = new TypeError("Cannot read properties of undefined (reading 'startsWith')");
+    loader.failure = failure;
+    const { b, r } = await pair();
+    const { items, error } = await drain(
+      r.tts({ text: 'Hello there.', voice: 'agent', format: { encoding: 'pcm_s16le', sampleRate: 16_000 } }),
+    );
+    expect(items).toEqual([]);
+    expect(AudioConversionError.isInstance(error)).toBe(true);
+    expect((error as AudioConversionError).message).toBe(
+      `The resampler for pcm_s16le@24000Hz -> pcm_s16le@16000Hz could not be started: ${failure.message} (a bundled application must keep @echogarden/speex-resampler-wasm external or ship its wasm/ folder: docs/audio.md)`,
+    );
+    expect((error as AudioConversionError).cause).toBe(failure);
+    expect(b.hits).toBe(0);
+    expect(r.stats().providers.map((s) => [s.provider, s.errors, s.breaker])).toEqual([['a', 0, 'closed']]);
   });
 
   it('a call that needs no resampling is served as usual', async () => {

@@ -5,7 +5,7 @@
  * a message of exactly the bound is still delivered.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Agent } from 'undici';
+import { Agent, EnvHttpProxyAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
 import { type AudioChunk, ProtocolError } from '../../src/index.js';
@@ -75,6 +75,20 @@ describe('a WebSocket message larger than the bound of provider sockets', () => 
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as ProtocolError).message).toBe(TOO_BIG);
     await expect.poll(() => server.seen).toEqual([1009]);
+  });
+
+  it("undici with the caller's EnvHttpProxyAgent (a class with private fields): messages flow, the bound holds", async () => {
+    const small = await sender('hello');
+    const big = await sender(Buffer.alloc(MAX_MESSAGE_BYTES + 1));
+    const dispatcher = new EnvHttpProxyAgent({ noProxy: '*' });
+    const delivered = await firstMessage(small.url, { dispatcher });
+    const refused = await firstMessage(big.url, { dispatcher });
+    await dispatcher.close();
+    expect(delivered).toEqual({ message: { type: 'text', data: 'hello' } });
+    expect(refused.error).toBeInstanceOf(ProtocolError);
+    expect((refused.error as ProtocolError).message).toBe(TOO_BIG);
+    // undici failed the connection at the frame's header (1009), as with its own Agent.
+    await expect.poll(() => big.seen).toEqual([1009]);
   });
 
   it('undici: a binary message of exactly the bound is delivered whole', async () => {

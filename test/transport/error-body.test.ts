@@ -25,6 +25,15 @@ describe('parseErrorBody', () => {
     });
   });
 
+  it("reads TGI's flat error with its error_type (an HTTP error body, as in its stream)", () => {
+    const body =
+      '{"error":"Input validation error: `inputs` must have less than 2048 tokens","error_type":"validation"}';
+    expect(parseErrorBody(body, 'application/json')).toEqual({
+      message: 'Input validation error: `inputs` must have less than 2048 tokens',
+      providerType: 'validation',
+    });
+  });
+
   it('reads the Anthropic shape', () => {
     const body = '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
     expect(parseErrorBody(body, 'application/json')).toEqual({
