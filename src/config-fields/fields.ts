@@ -182,11 +182,22 @@ export function languageSchema(description: string, options: { multilingual?: bo
   const tag = zod()
     .string()
     .refine(isLanguageTag, { message: `must be ${LANGUAGE_TAG_EXPECTED}` });
-  if (options.multilingual === true) return tag.describe(description);
+  if (options.multilingual === true) return tag.describe(description).meta({ pattern: LANGUAGE_TAG_SHAPE });
   return tag
     .refine((value) => !isMultilingualTag(value), { message: MULTILINGUAL_ELSEWHERE })
-    .describe(description);
+    .describe(description)
+    .meta({ pattern: LANGUAGE_TAG_SHAPE, not: { type: 'string', pattern: MULTILINGUAL_PATTERN } });
 }
+
+/**
+ * The shape of a BCP 47 tag as a JSON Schema pattern: subtags of letters and digits joined by
+ * `-`, the first 2 to 8 letters. Every tag {@link isLanguageTag} accepts has it; whether the
+ * language is a registered one only parseConfig can tell.
+ */
+const LANGUAGE_TAG_SHAPE = '^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$';
+
+/** {@link isMultilingualTag} as a JSON Schema pattern: primary subtag `multi` in any case. */
+const MULTILINGUAL_PATTERN = '^[Mm][Uu][Ll][Tt][Ii](?:-|$)';
 
 /**
  * A whole number of milliseconds from `min` to `max`; the messages name the unit

@@ -122,6 +122,12 @@ const invalid: Record<string, Record<string, Loose>> = {
   'sse with responseFormat wav': edited((c) => {
     c.providers['ec2-a'].tts.streamFormat = 'sse';
   }),
+  'a language that is not a language tag': edited((c) => {
+    c.providers['ec2-a'].stt.language = 'en_US';
+  }),
+  "Deepgram's multilingual value on another kind": edited((c) => {
+    c.providers['ec2-a'].stt.language = 'Multi';
+  }),
   'a health URL that is not redis': edited((c) => {
     c.health = { store: 'redis', url: 'http://127.0.0.1:6379' };
   }),
@@ -172,6 +178,11 @@ const valid: Record<string, Record<string, Loose>> = {
   }),
   'a redis health URL, literal or from the environment': edited((c) => {
     c.health = { store: 'redis', url: 'rediss://:pw@cache.internal:6380/0' };
+  }),
+  'language tags with a region, a script or an extension': edited((c) => {
+    c.providers['ec2-a'].stt.language = 'zh-Hant-TW';
+    c.providers.dg = { kind: 'deepgram', apiKey: 'dg-key', stt: { language: 'multi' } };
+    c.routes.stt.providers = ['ec2-a', 'dg'];
   }),
   'a health URL from the environment': edited((c) => {
     c.health = { store: 'redis', url: { env: 'REDIS_URL' } };
