@@ -12,6 +12,7 @@ import { defineConfig } from 'vitest/config';
  */
 export const isolatedTests = [
   'test/cases/resampler-not-loadable.test.ts',
+  'test/cases/resampler-wasm-missing-stderr.test.ts',
   'test/cli/testing-kit.test.ts',
   'test/config/secrets.test.ts',
   'test/fleet/missing-ioredis.test.ts',

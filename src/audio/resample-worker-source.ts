@@ -43,7 +43,8 @@ export const RESAMPLE_WORKER_SOURCE = `'use strict';
   let m, inPtr, outPtr, lens;
   try {
     const { default: instantiate } = await import(workerData.speexUrl);
-    m = await instantiate();
+    // print/printErr to nothing, as speex-wasm.ts QUIET_MODULE_OPTIONS (a missing .wasm is reported as 'failed').
+    m = await instantiate({ print: () => {}, printErr: () => {} });
     inPtr = m._malloc(IO * 4);
     outPtr = m._malloc(IO * 4);
     lens = m._malloc(12);

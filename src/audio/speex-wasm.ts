@@ -74,13 +74,22 @@ export interface Speex {
 let loading: Promise<Speex> | undefined;
 
 /**
+ * Module options of the Emscripten factory that route its `print` and `printErr` (by default
+ * console.log and console.error) to nothing: when the `.wasm` file is missing, the glue
+ * otherwise writes "failed to asynchronously prepare wasm: ..." and "Aborted(...)" to stderr
+ * itself, in the application's output, before rejecting with the same text, which voxroute
+ * reports as AudioConversionError. The module prints nothing else.
+ */
+const QUIET_MODULE_OPTIONS = { print: () => {}, printErr: () => {} };
+
+/**
  * Imports and instantiates the module once (about 20-50 ms, compiled off the main thread by
  * V8); later calls return the same promise. A failed load is retried on the next call.
  */
 export function loadSpeex(): Promise<Speex> {
   loading ??= import('@echogarden/speex-resampler-wasm/simd')
     .then(async ({ default: instantiate }) => {
-      const module = (await instantiate()) as SpeexModule;
+      const module = (await instantiate({ ...QUIET_MODULE_OPTIONS })) as SpeexModule;
       const input = module._malloc(IO_SAMPLES * 4);
       const output = module._malloc(IO_SAMPLES * 4);
       const lengths = module._malloc(12);

@@ -9,6 +9,7 @@ import { zod } from '../internal/zod.js';
 import {
   caseDuplicateHeaderMessage,
   caseDuplicateHeaders,
+  forbiddenHeaderNamePattern,
   HEADER_NAME,
   headerNameProblem,
   INVALID_HEADER_NAME,
@@ -36,6 +37,19 @@ export function msSchema(description: string) {
 const URL_PROTOCOL_ERROR = 'must be an http:// or https:// URL';
 const URL_CREDENTIALS_ERROR =
   'must not contain a user name or password: put credentials in apiKey or headers';
+
+/**
+ * The http(s) rule as a JSON Schema pattern: after leading whitespace (which the check trims),
+ * `http:` or `https:` in any case.
+ */
+const HTTP_URL_PATTERN = '^\\s*[Hh][Tt][Tt][Pp][Ss]?:';
+
+/**
+ * The credentials rule as a JSON Schema pattern, matching the URLs {@link hasCredentials}
+ * refuses: an `@` in the authority (up to the first `/`, `?`, `#` or backslash) after a character
+ * other than `:` (`http://:@host` has an empty user name and password, and passes).
+ */
+const URL_CREDENTIALS_PATTERN = '^\\s*[Hh][Tt][Tt][Pp][Ss]?:[/\\\\]*[^/?#\\\\]*[^:/?#\\\\][^/?#\\\\]*@';
 
 /** True when `url` parses and carries a user name or password. */
 function hasCredentials(url: string): boolean {
@@ -73,7 +87,9 @@ export function httpUrlSchema(description: string) {
     .url({ protocol: /^https?$/, error: URL_PROTOCOL_ERROR })
     // Runs even when the format check failed: only a URL that parses can hold credentials.
     .refine((url) => !hasCredentials(url), { message: URL_CREDENTIALS_ERROR })
-    .overwrite(trimSlashes);
+    .overwrite(trimSlashes)
+    // Both rules, for the JSON Schema (format "uri" alone takes any scheme and credentials).
+    .meta({ pattern: HTTP_URL_PATTERN, not: { type: 'string', pattern: URL_CREDENTIALS_PATTERN } });
   // The transform sits on the env member only: a default on the union stays in the JSON Schema.
   const fromEnv = envRefSchema().transform((value) => new EnvSecretRef(value.env, checkHttpUrl));
   return z
@@ -87,10 +103,14 @@ export function httpUrlSchema(description: string) {
  */
 export function idMapSchema(description: string) {
   const z = zod();
-  return z
-    .record(z.string().min(1, 'must not be empty'), z.string().min(1, 'must not be empty'))
-    .refine((map) => Object.keys(map).length > 0, { message: 'must map at least one name' })
-    .describe(description);
+  return (
+    z
+      .record(z.string().min(1, 'must not be empty'), z.string().min(1, 'must not be empty'))
+      .refine((map) => Object.keys(map).length > 0, { message: 'must map at least one name' })
+      .describe(description)
+      // The refine's rule, for the JSON Schema.
+      .meta({ minProperties: 1 })
+  );
 }
 
 /**
@@ -115,7 +135,9 @@ export function headersSchema(description: string) {
             if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
           })
           // Also the JSON Schema's `propertyNames` pattern.
-          .regex(HEADER_NAME, INVALID_HEADER_NAME),
+          .regex(HEADER_NAME, INVALID_HEADER_NAME)
+          // The superRefine's names, for the JSON Schema (names equal up to case it cannot say).
+          .meta({ not: { type: 'string', pattern: forbiddenHeaderNamePattern() } }),
         secretSchema('Header value: a string, or { env: "NAME" } to read it from the environment.'),
       )
       // Names equal up to case are one header: an issue at the later name (runs whatever else failed).
@@ -160,11 +182,22 @@ export function languageSchema(description: string, options: { multilingual?: bo
   const tag = zod()
     .string()
     .refine(isLanguageTag, { message: `must be ${LANGUAGE_TAG_EXPECTED}` });
-  if (options.multilingual === true) return tag.describe(description);
+  if (options.multilingual === true) return tag.describe(description).meta({ pattern: LANGUAGE_TAG_SHAPE });
   return tag
     .refine((value) => !isMultilingualTag(value), { message: MULTILINGUAL_ELSEWHERE })
-    .describe(description);
+    .describe(description)
+    .meta({ pattern: LANGUAGE_TAG_SHAPE, not: { type: 'string', pattern: MULTILINGUAL_PATTERN } });
 }
+
+/**
+ * The shape of a BCP 47 tag as a JSON Schema pattern: subtags of letters and digits joined by
+ * `-`, the first 2 to 8 letters. Every tag {@link isLanguageTag} accepts has it; whether the
+ * language is a registered one only parseConfig can tell.
+ */
+const LANGUAGE_TAG_SHAPE = '^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$';
+
+/** {@link isMultilingualTag} as a JSON Schema pattern: primary subtag `multi` in any case. */
+const MULTILINGUAL_PATTERN = '^[Mm][Uu][Ll][Tt][Ii](?:-|$)';
 
 /**
  * A whole number of milliseconds from `min` to `max`; the messages name the unit

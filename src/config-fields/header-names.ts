@@ -53,6 +53,33 @@ export function headerNameProblem(name: string): string | undefined {
 }
 
 /**
+ * A JSON Schema pattern (an ECMAScript regex, which has no case-insensitive flag there) matching
+ * exactly the names of `names` in any case, and, given `prefixes`, any name starting with one:
+ * `caselessNamesPattern(['te'])` is `^(?:[Tt][Ee])$`.
+ */
+export function caselessNamesPattern(names: readonly string[], prefixes: readonly string[] = []): string {
+  const caseless = (text: string) =>
+    [...text]
+      .map((c) =>
+        c.toLowerCase() !== c.toUpperCase()
+          ? `[${c.toUpperCase()}${c.toLowerCase()}]`
+          : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('');
+  const whole = names.map(caseless);
+  const starts = prefixes.map((prefix) => `${caseless(prefix)}.*`);
+  return `^(?:${[...whole, ...starts].join('|')})$`;
+}
+
+/**
+ * The names {@link headerNameProblem} refuses among HTTP field names, as a JSON Schema pattern
+ * (for a `headers` map's `propertyNames`).
+ */
+export function forbiddenHeaderNamePattern(): string {
+  return caselessNamesPattern([...FORBIDDEN.keys()], ['sec-websocket-']);
+}
+
+/**
  * The header names of `names` that repeat an earlier one up to case (HTTP field names are
  * case-insensitive, RFC 9110 5.1: `X-Foo` and `x-foo` are one header, which a request would send
  * twice or with one value silently replacing the other), each with the earlier name it repeats,

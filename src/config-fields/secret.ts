@@ -42,6 +42,12 @@ export function secretTextProblem(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The text {@link secretTextProblem} accepts, as a JSON Schema pattern: visible ASCII, space and
+ * the rest of Latin-1 (no control character, nothing past U+00FF).
+ */
+const SENDABLE_TEXT_PATTERN = '^[\\u0020-\\u007e\\u0080-\\u00ff]*$';
+
 /** {@link secretTextProblem} as an {@link EnvSecretRef} check: the value, or `{ error }`. */
 export function checkSecretText(value: string): string | { error: string } {
   const problem = secretTextProblem(value);
@@ -60,7 +66,8 @@ export function headerTextSchema() {
     .superRefine((value, ctx) => {
       const problem = secretTextProblem(value);
       if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-    });
+    })
+    .meta({ pattern: SENDABLE_TEXT_PATTERN });
 }
 
 /** What a user writes for a secret: the value itself, or the name of an environment variable. */

@@ -25,14 +25,21 @@ export const healthSchema = lazySchema((z) =>
        */
       url: secretSchema(
         'URL of the Redis server, redis://[:password@]host[:port][/db] or rediss:// for TLS; a string or { env: "NAME" }.',
-      ).superRefine((url, ctx) => {
-        // A literal URL is checked with the rest of the config, so its issue is listed with the
-        // others; one read from { env } is checked once read (resolveConfig).
-        if (typeof url !== 'string') return;
-        const issues: ConfigIssue[] = [];
-        checkHealthUrl(url, issues);
-        for (const issue of issues) ctx.addIssue({ code: 'custom', message: issue.message });
-      }),
+      )
+        .superRefine((url, ctx) => {
+          // A literal URL is checked with the rest of the config, so its issue is listed with the
+          // others; one read from { env } is checked once read (resolveConfig).
+          if (typeof url !== 'string') return;
+          const issues: ConfigIssue[] = [];
+          checkHealthUrl(url, issues);
+          for (const issue of issues) ctx.addIssue({ code: 'custom', message: issue.message });
+        })
+        // checkHealthUrl's rule for a literal URL, for the JSON Schema (an empty host aside).
+        .meta({
+          if: { type: 'string' },
+          // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword.
+          then: { type: 'string', pattern: '^ *[Rr][Ee][Dd][Ii][Ss][Ss]?://[^/?#]' },
+        }),
       /** Prefix of every key and pub/sub channel voxroute writes. Default "voxroute:". */
       keyPrefix: z
         .string()

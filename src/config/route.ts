@@ -244,6 +244,8 @@ export const routeSchema = lazySchema((z) =>
       providers: z
         .array(z.string().min(1, 'must not be empty'))
         .min(1, 'must name at least one provider')
+        // checkConfigReferences's "names provider twice", for the JSON Schema.
+        .meta({ uniqueItems: true })
         .describe(
           'Names of providers (keys of `providers`) this route may use; each must have the capability.',
         ),

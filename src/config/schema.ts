@@ -25,7 +25,9 @@ export const routerConfigSchema = lazySchema((z) =>
         .refine((providers) => Object.keys(providers).length > 0, {
           message: 'must define at least one provider',
         })
-        .describe('The providers, by a name of your choice (used in routes, errors, events and stats).'),
+        .describe('The providers, by a name of your choice (used in routes, errors, events and stats).')
+        // The refine's rule, for the JSON Schema.
+        .meta({ minProperties: 1 }),
       /**
        * The routes, by name. "tts", "stt" and "chat" serve calls that give no `route`; other names are chosen
        * with a request's `route`.

@@ -137,7 +137,10 @@ export class AttemptCall<T> implements OrderState {
     if (ret) ret.catch(ignore);
   }
 
-  /** The call succeeded on `provider`. */
+  /**
+   * The call succeeded on `provider`; `timeToFirstChunkMs` undefined when it delivered no chunk
+   * (the result's is then its duration: see RouteResult.timeToFirstChunkMs).
+   */
   finish(provider: string, timeToFirstChunkMs: number | undefined): void {
     this.settled = true;
     const durationMs = this.run.clock.now() - this.callStart;

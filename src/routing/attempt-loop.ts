@@ -69,7 +69,8 @@ export async function* drive<T>(
         throw call.fail(callAbort.aborted ? call.callAbortError() : error);
       }
       if (empty) {
-        call.finish('', 0);
+        // No chunk: the call's time to first chunk is its duration (RouteResult.timeToFirstChunkMs).
+        call.finish('', undefined);
         return;
       }
     }

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { isInformationalStatus } from './informational.js';
-import { sentCloseCode } from './websocket-message-size.js';
+import { type SentClose, sentClose } from './websocket-sent-close.js';
 
 /** What the opening handshake's HTTP exchange showed, as far as undici let us see it. */
 export interface HandshakeRecord {
@@ -13,11 +13,11 @@ export interface HandshakeRecord {
   /** The upgraded TCP/TLS socket, so that a close handshake the server never answers can be cut. */
   socket?: { destroy(): void };
   /**
-   * Code of the first close frame the client wrote on the upgraded socket: undici fails a
-   * connection itself with 1009 when a message passes its `maxPayloadSize`, but reports only a
-   * close 1006 to the WebSocket's listeners.
+   * The first close frame the client wrote on the upgraded socket: undici fails a connection
+   * itself (1009 for a message past its `maxPayloadSize`, 1002 for a malformed frame, 1007 for
+   * invalid UTF-8) but reports only a close 1006 to the WebSocket's listeners.
    */
-  sentCloseCode?: number;
+  sentClose?: SentClose;
 }
 
 type ResponseStart = (
@@ -125,7 +125,7 @@ function keepSocket(record: HandshakeRecord, socket: unknown): void {
   if (typeof write !== 'function') return;
   // undici writes each close frame whole, in one write (its frame sender's createFrame).
   writable!.write = function (this: unknown, chunk: unknown, ...rest: unknown[]): boolean {
-    if (record.sentCloseCode === undefined) record.sentCloseCode = sentCloseCode(chunk);
+    if (record.sentClose === undefined) record.sentClose = sentClose(chunk);
     return write.call(this, chunk, ...rest);
   };
 }

@@ -58,15 +58,3 @@ export function oversizeError(provider: string, max: number): ProtocolError {
     { provider },
   );
 }
-
-/**
- * The status code of a close frame a client wrote, `chunk` being one write to its socket: a
- * whole masked close frame with a code (RFC 6455 §5.2, §5.5.1), else undefined.
- */
-export function sentCloseCode(chunk: unknown): number | undefined {
-  if (!(chunk instanceof Uint8Array) || chunk.length < 8) return undefined;
-  const length = chunk[1]! & 0x7f;
-  if (chunk[0] !== 0x88 || (chunk[1]! & 0x80) === 0 || length < 2 || chunk.length !== 6 + length)
-    return undefined;
-  return ((chunk[6]! ^ chunk[2]!) << 8) | (chunk[7]! ^ chunk[3]!);
-}

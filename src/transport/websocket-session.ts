@@ -10,6 +10,7 @@ import { parseRetryAfter } from './retry-after.js';
 import { closeError, isNormalClose } from './websocket-close.js';
 import type { HandshakeRecord } from './websocket-handshake.js';
 import { isOversized, oversizeError } from './websocket-message-size.js';
+import { failedByClientError } from './websocket-sent-close.js';
 import type { WebSocketClose, WebSocketConnection, WebSocketMessage } from './websocket-types.js';
 
 /** The part of a WebSocket object (WHATWG API: undici's, Node's global, msw's) a session uses. */
@@ -355,10 +356,13 @@ export class WebSocketSession implements WebSocketConnection {
       this.settleOpen.reject(error);
     } else {
       const { provider, secrets, handshake, maxMessageBytes } = this.init;
-      // undici failed the connection itself (close frame 1009) for a message past the bound.
-      const oversized = this.state === 'open' && code === 1006 && handshake.sentCloseCode === 1009;
+      // undici failed the connection itself, writing a close frame, for what the provider sent:
+      // 1009 a message past the bound, 1002 a malformed frame, 1007 invalid data.
+      const sent = this.state === 'open' && code === 1006 ? handshake.sentClose : undefined;
+      const failed = sent && failedByClientError(provider, sent);
       this.state = 'closed';
-      if (oversized) this.end({ error: oversizeError(provider, maxMessageBytes ?? 0) });
+      if (sent?.code === 1009) this.end({ error: oversizeError(provider, maxMessageBytes ?? 0) });
+      else if (failed) this.end({ error: failed });
       else this.end(isNormalClose(code) ? {} : { error: closeError(provider, code, reason, secrets) });
     }
     this.resolveClosed({ code, reason, wasClean: event.wasClean === true });

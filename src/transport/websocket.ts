@@ -49,7 +49,9 @@ type UndiciConstructor = new (
  * A message from the server larger than `options.maxMessageBytes` (default 16 MiB) ends
  * `messages()` with a ProtocolError (retryable) and closes the connection: undici fails the
  * connection (close frame 1009) as soon as the frame header announces more, before reading it;
- * a standard constructor's message is refused once received.
+ * a standard constructor's message is refused once received. A frame undici refuses itself (a
+ * malformed one, close frame 1002; a text frame that is not UTF-8, 1007) ends `messages()` with
+ * a retryable ProtocolError naming that, too, not a lost connection (1006).
  *
  * Every message built here has secrets removed: secret handshake headers, subprotocols, and the values of
  * secret query parameters (`api_key`, `key`, `token`, `xi-api-key`, `authorization`, ...: any

@@ -37,7 +37,14 @@ export interface RouteResult {
   provider: string;
   /** Every attempt of the call, in the order they started. */
   attempts: Attempt[];
-  /** Time from the call to its first chunk, in ms. */
+  /**
+   * Time from the call to its first chunk, in ms. A call that delivered no chunk (input with
+   * nothing to speak or hear, a caller that stopped before the first chunk, by `break` or the
+   * iterator's `return()`) has no first chunk: the field is then `durationMs`, the time that
+   * passed without one (0 for a stream stopped before its first `next()`), for tts, chat and stt
+   * alike, and no attempt has a `timeToFirstChunkMs`. An aborted call has no RouteResult:
+   * `result` rejects with AbortError.
+   */
   timeToFirstChunkMs: number;
   /** The call's whole duration, in ms. */
   durationMs: number;

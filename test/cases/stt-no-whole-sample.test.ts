@@ -48,7 +48,11 @@ describe('stt() over audio with no whole sample', () => {
     expect(error).toBeUndefined();
     expect(items).toEqual([]);
     const result = await stream.result;
-    expect([result.provider, result.attempts, result.timeToFirstChunkMs]).toEqual(['', [], 0]);
+    expect([result.provider, result.attempts, result.timeToFirstChunkMs]).toEqual([
+      '',
+      [],
+      result.durationMs,
+    ]);
     expect(server.hits).toBe(0);
     expect(events).toEqual([]);
     expect(warnings).toEqual([

@@ -9,17 +9,18 @@ type Schema = Record<string, Loose>;
 /**
  * A small structural check of `value` against `schema`: every object key must be declared
  * (properties, or additionalProperties as a schema), required keys present, const/enum
- * respected, and oneOf/anyOf must have exactly one / at least one matching member. Enough
+ * respected, and oneOf/anyOf must have exactly one / at least one matching member (besides the
+ * schema's other keywords). Enough
  * to show the exported schema describes the example config without a validator library.
  */
 function mismatches(schema: Schema, value: unknown, path = '$'): string[] {
   if (schema.oneOf) {
     const ok = (schema.oneOf as Schema[]).filter((s) => mismatches(s, value, path).length === 0).length;
-    return ok === 1 ? [] : [`${path}: ${ok} oneOf members match`];
+    if (ok !== 1) return [`${path}: ${ok} oneOf members match`];
   }
   if (schema.anyOf) {
     const ok = (schema.anyOf as Schema[]).some((s) => mismatches(s, value, path).length === 0);
-    return ok ? [] : [`${path}: no anyOf member matches`];
+    if (!ok) return [`${path}: no anyOf member matches`];
   }
   if ('const' in schema && value !== schema.const) return [`${path}: not ${schema.const}`];
   if (schema.enum && !schema.enum.includes(value)) return [`${path}: not in enum`];

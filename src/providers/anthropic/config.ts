@@ -6,6 +6,7 @@ import {
   rejectReservedHeaders,
   sectionSchema,
 } from '../../config-fields/fields.js';
+import { caselessNamesPattern } from '../../config-fields/header-names.js';
 import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
 import { headerTextSchema, secretSchema } from '../../config-fields/secret.js';
 import { lazySchema } from '../../internal/zod.js';
@@ -107,6 +108,20 @@ export const anthropicProviderSchema = lazySchema((z) =>
       chat: chatSection().optional(),
     })
     .superRefine(noReservedHeaders, { when: () => true })
+    // The refinement, for the JSON Schema.
+    .meta({
+      allOf: [
+        {
+          type: 'object',
+          properties: {
+            headers: {
+              type: 'object',
+              propertyNames: { not: { type: 'string', pattern: caselessNamesPattern(RESERVED_HEADERS) } },
+            },
+          },
+        },
+      ],
+    })
     .describe('Anthropic (api.anthropic.com) or an Anthropic-compatible gateway: chat only.'),
 );
 

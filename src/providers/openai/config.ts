@@ -9,12 +9,13 @@ import {
   sampleRateSchema,
   sectionSchema,
 } from '../../config-fields/fields.js';
+import { caselessNamesPattern } from '../../config-fields/header-names.js';
 import type { ResolveSecrets } from '../../config-fields/resolve-secrets.js';
 import { secretSchema } from '../../config-fields/secret.js';
 import { lazySchema } from '../../internal/zod.js';
 import { OPENAI_DEFAULT_TTS_MODEL } from './options.js';
-import { sseResponseFormatIssues } from './sse-response-format.js';
-import { OPENAI_PCM_SAMPLE_RATE, openaiTtsWireIssues } from './wire-fixed.js';
+import { SSE_RESPONSE_FORMAT_JSON_SCHEMA, sseResponseFormatIssues } from './sse-response-format.js';
+import { OPENAI_PCM_SAMPLE_RATE, OPENAI_TTS_WIRE_JSON_SCHEMA, openaiTtsWireIssues } from './wire-fixed.js';
 
 /** Base URL of OpenAI's API, the default `baseUrl` of a provider of kind `openai`. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -180,6 +181,21 @@ function noDuplicateAuthorization(
   );
 }
 
+/** {@link noDuplicateAuthorization} as JSON Schema, for the published config schema. */
+const noDuplicateAuthorizationJson = () => ({
+  if: { type: 'object', required: ['apiKey'] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword.
+  then: {
+    type: 'object',
+    properties: {
+      headers: {
+        type: 'object',
+        propertyNames: { not: { type: 'string', pattern: caselessNamesPattern(['authorization']) } },
+      },
+    },
+  },
+});
+
 /** Adds {@link openaiTtsWireIssues}: what kind `openai`'s `tts` asks for and OpenAI cannot deliver. */
 function openaiWireDelivers(provider: { tts?: unknown }, ctx: z.RefinementCtx): void {
   for (const issue of openaiTtsWireIssues(provider.tts)) ctx.addIssue({ code: 'custom', ...issue });
@@ -218,6 +234,10 @@ export const openaiProviderSchema = lazySchema((z) =>
     .superRefine(noDuplicateAuthorization, { when: () => true })
     .superRefine(openaiWireDelivers, { when: () => true })
     .superRefine(sseTakesPcm, { when: () => true })
+    // The three refinements, for the JSON Schema.
+    .meta({
+      allOf: [noDuplicateAuthorizationJson(), OPENAI_TTS_WIRE_JSON_SCHEMA, SSE_RESPONSE_FORMAT_JSON_SCHEMA],
+    })
     .describe('OpenAI (api.openai.com).'),
 );
 
@@ -252,6 +272,8 @@ export const openaiCompatibleProviderSchema = lazySchema((z) =>
     })
     .superRefine(noDuplicateAuthorization, { when: () => true })
     .superRefine(sseTakesPcm, { when: () => true })
+    // The two refinements, for the JSON Schema.
+    .meta({ allOf: [noDuplicateAuthorizationJson(), SSE_RESPONSE_FORMAT_JSON_SCHEMA] })
     .describe('A self-hosted or third-party server with an OpenAI-compatible API.'),
 );
 

@@ -22,3 +22,21 @@ export function sseResponseFormatIssues(tts: unknown): ConfigIssue[] {
     },
   ];
 }
+
+/**
+ * {@link sseResponseFormatIssues} as JSON Schema, for the published config schema (a member of
+ * both kinds' `allOf`): no `tts` with `streamFormat` "sse" and `responseFormat` "wav".
+ */
+export const SSE_RESPONSE_FORMAT_JSON_SCHEMA = {
+  type: 'object',
+  properties: {
+    tts: {
+      type: 'object',
+      not: {
+        type: 'object',
+        required: ['streamFormat', 'responseFormat'],
+        properties: { streamFormat: { const: 'sse' }, responseFormat: { const: 'wav' } },
+      },
+    },
+  },
+} as const;

@@ -42,3 +42,26 @@ export function openaiTtsWireIssues(tts: unknown): ConfigIssue[] {
   }
   return issues;
 }
+
+/**
+ * {@link openaiTtsWireIssues} as JSON Schema, for the published config schema (a member of kind
+ * `openai`'s `allOf`): `tts.sampleRate` 24000 only, and no `streamFormat` "sse" with a model
+ * that does not serve it.
+ */
+export const OPENAI_TTS_WIRE_JSON_SCHEMA = {
+  type: 'object',
+  properties: {
+    tts: {
+      type: 'object',
+      properties: { sampleRate: { const: OPENAI_PCM_SAMPLE_RATE } },
+      not: {
+        type: 'object',
+        required: ['streamFormat', 'model'],
+        properties: {
+          streamFormat: { const: 'sse' },
+          model: { type: 'string', pattern: NO_SSE_MODEL.source },
+        },
+      },
+    },
+  },
+} as const;
