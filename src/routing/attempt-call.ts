@@ -145,10 +145,12 @@ export class AttemptCall<T> implements OrderState {
     this.settled = true;
     const durationMs = this.run.clock.now() - this.callStart;
     const ttfc = timeToFirstChunkMs ?? durationMs;
+    // The span's TTFC only when a chunk came: a no-chunk call's duration would skew the TTFC
+    // percentiles a tracing backend computes from it.
     this.#span?.end({
       'voxroute.provider': provider,
       'voxroute.attempts': this.attempts.length,
-      'voxroute.ttfc_ms': ttfc,
+      ...(timeToFirstChunkMs === undefined ? {} : { 'voxroute.ttfc_ms': timeToFirstChunkMs }),
       'voxroute.duration_ms': durationMs,
     });
     this.#settle.resolve({ provider, attempts: this.attempts, timeToFirstChunkMs: ttfc, durationMs });

@@ -93,6 +93,42 @@ describe('OpenTelemetry spans, recorded by the real SDK (@opentelemetry/sdk-trac
     }
   });
 
+  it('a call that delivered no chunk (streamed text with nothing to speak) has no voxroute.ttfc_ms', async () => {
+    exporter.reset();
+    const a = await startMockServer({ provider: createOpenAiCompatibleMock({}) });
+    const router = createRouter({
+      providers: {
+        a: {
+          kind: 'openai-compatible',
+          baseUrl: `${a.url}/v1`,
+          apiKey: 'k',
+          tts: { voices: { agent: 'v' } },
+        },
+      },
+      routes: { tts: { providers: ['a'] } },
+    });
+    try {
+      await router.warmup();
+      async function* blank() {
+        yield '  ';
+        yield '\n';
+      }
+      const stream = router.tts({ text: blank(), voice: 'agent' });
+      const chunks: unknown[] = [];
+      for await (const chunk of stream) chunks.push(chunk);
+      expect(chunks).toEqual([]);
+      const result = await stream.result;
+      expect(result.timeToFirstChunkMs).toBe(result.durationMs);
+      const spans = exporter.getFinishedSpans();
+      expect(spans.map((s) => [s.name, s.status.code])).toEqual([['voxroute.tts', SpanStatusCode.UNSET]]);
+      expect(spans[0]!.attributes['voxroute.duration_ms']).toBe(result.durationMs);
+      expect('voxroute.ttfc_ms' in spans[0]!.attributes).toBe(false);
+    } finally {
+      await router.close();
+      await a.close();
+    }
+  });
+
   it('marks the span of a failed call as an error with the class and code, not the message', async () => {
     exporter.reset();
     const a = await startMockServer({
