@@ -113,6 +113,26 @@ const sseWire = (ends: number[], encode = sse, error: Frame = OPENAI_ERROR): Wir
 
 const ttsVoices = { voices: { agent: 'v' } };
 
+/** A SageMaker STT answer in JSON lines (raw-pcm codec), on the response stream or the bidirectional one. */
+const SAGEMAKER_STT_ANSWER = {
+  wire: {
+    encode: inPart(jsonLine),
+    ends: [2],
+    // The end is `{"type":"done"}` or a clean end of the body (docs/providers.md, SageMaker).
+    cleanEnd: true,
+    discriminators: ['type'],
+    messages: false,
+    eventStream: true,
+    error: OPENAI_ERROR,
+  },
+  frames: [
+    { json: { type: 'final', text: 'hello', start: 0, end: 0.02 } },
+    { json: { type: 'final', text: 'wörld', start: 0.02, end: 0.04 } },
+    { json: { type: 'done' } },
+  ],
+  valid: 'transcript ["final hello","final wörld"]',
+} satisfies Pick<FuzzAdapter, 'wire' | 'frames' | 'valid'>;
+
 export const ADAPTERS: readonly FuzzAdapter[] = [
   {
     name: 'openai chat (SSE)',
@@ -565,22 +585,7 @@ export const ADAPTERS: readonly FuzzAdapter[] = [
   {
     name: 'sagemaker stt response stream (raw-pcm, JSON lines)',
     cap: 'stt',
-    wire: {
-      encode: inPart(jsonLine),
-      ends: [2],
-      // The end is `{"type":"done"}` or a clean end of the body (docs/providers.md, SageMaker).
-      cleanEnd: true,
-      discriminators: ['type'],
-      messages: false,
-      eventStream: true,
-      error: OPENAI_ERROR,
-    },
-    frames: [
-      { json: { type: 'final', text: 'hello', start: 0, end: 0.02 } },
-      { json: { type: 'final', text: 'wörld', start: 0.02, end: 0.04 } },
-      { json: { type: 'done' } },
-    ],
-    valid: 'transcript ["final hello","final wörld"]',
+    ...SAGEMAKER_STT_ANSWER,
     secrets: [AWS.secretAccessKey, AWS.accessKeyId],
     async start(scope, s) {
       const url = await httpProvider(scope, s, 'application/vnd.amazon.eventstream');
@@ -604,22 +609,7 @@ export const ADAPTERS: readonly FuzzAdapter[] = [
   {
     name: 'sagemaker stt bidirectional stream (raw-pcm, h2c)',
     cap: 'stt',
-    wire: {
-      encode: inPart(jsonLine),
-      ends: [2],
-      // The end is `{"type":"done"}` or a clean end of the body (docs/providers.md, SageMaker).
-      cleanEnd: true,
-      discriminators: ['type'],
-      messages: false,
-      eventStream: true,
-      error: OPENAI_ERROR,
-    },
-    frames: [
-      { json: { type: 'final', text: 'hello', start: 0, end: 0.02 } },
-      { json: { type: 'final', text: 'wörld', start: 0.02, end: 0.04 } },
-      { json: { type: 'done' } },
-    ],
-    valid: 'transcript ["final hello","final wörld"]',
+    ...SAGEMAKER_STT_ANSWER,
     secrets: [AWS.secretAccessKey, AWS.accessKeyId],
     async start(scope, s) {
       const url = await h2Provider(scope, s, 'application/vnd.amazon.eventstream');
