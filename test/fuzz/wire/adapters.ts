@@ -12,12 +12,12 @@ import { h2Provider, httpProvider, type Slot, wsProvider } from './servers.js';
 
 export type Cap = 'tts' | 'stt' | 'chat';
 
-/** The fake key of every keyed provider (shaped like a key, so any leak is plain to see). */
-export const KEY = 'sk-fuzzKEY7c1d9e2f4a6b8c0d2e4f6a8b';
+/** The fake key of every keyed provider (long and unusual, so any leak is plain to see). */
+export const KEY = 'sk-test-fuzz-not-a-real-key-7c1d9e2f';
 /** SageMaker's fake credentials. */
 export const AWS = {
-  accessKeyId: 'AKIAFUZZ7C1D9E2F4A6B',
-  secretAccessKey: 'fuzzSecret/7c1d9e2f4a6b8c0d2e4f6a8b0c2d4e6f',
+  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  secretAccessKey: 'fuzz-not-a-real-secret/EXAMPLEKEY7c1d9e2f4a6b',
 };
 
 /** The primary's audio (PCM s16le mono 24 kHz) in three pieces of whole samples. */
