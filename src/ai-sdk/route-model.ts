@@ -4,7 +4,7 @@ import type { Router } from 'voxroute';
  * What voxroute's AI SDK models (language, speech, transcription; specification v4) share:
  * the router they call, the model id the AI SDK passes, and the model's options.
  */
-export abstract class RouteModel<Options extends { route?: string }> {
+export abstract class RouteModel<Options extends { route?: string | undefined }> {
   /** The AI SDK provider specification this model implements: `'v4'`. */
   readonly specificationVersion = 'v4';
 
