@@ -1,3 +1,4 @@
+import { assertEncoding } from '../audio/format.js';
 import { encodeWav, transcode } from '../audio/index.js';
 import { checkObject } from '../internal/arg-checks.js';
 import type { AudioFormat } from '../types/audio.js';
@@ -25,7 +26,11 @@ export interface SyntheticAudioOptions {
   seed?: number | undefined;
 }
 
-/** The format of `options`: `format`, or PCM s16le at `sampleRate`; TypeError when neither is given. */
+/**
+ * The format of `options`: `format`, or PCM s16le at `sampleRate`; TypeError when neither is
+ * given, RangeError naming `name` for an encoding voxroute does not make (untyped code: `'mp3'`,
+ * or none at all), which the encoder would otherwise answer with `undefined` for bytes.
+ */
 function formatOf(options: SyntheticAudioOptions, name: string): AudioFormat {
   checkObject(
     `${name}(options): options`,
@@ -49,6 +54,7 @@ function formatOf(options: SyntheticAudioOptions, name: string): AudioFormat {
       `${name}: options.sampleRate (${sampleRate}) differs from options.format.sampleRate (${format.sampleRate}); give one`,
     );
   }
+  assertEncoding(name, format.encoding);
   return format;
 }
 
@@ -62,8 +68,9 @@ function formatOf(options: SyntheticAudioOptions, name: string): AudioFormat {
  * - `mulaw`, `alaw`: ITU-T G.711 codes of the s16 samples (8-bit, one a sample).
  *
  * Deterministic: same options, same bytes. Throws RangeError as {@link syntheticVoice} does,
- * and for more than one channel; TypeError naming `options` when it is not an object, naming
- * `format` when neither `format` nor `sampleRate` is given, or when they disagree.
+ * for more than one channel, and naming `format.encoding` when it is not one of the four;
+ * TypeError naming `options` when it is not an object, naming `format` when neither `format`
+ * nor `sampleRate` is given, or when they disagree.
  *
  * @example
  * ```ts
@@ -72,7 +79,12 @@ function formatOf(options: SyntheticAudioOptions, name: string): AudioFormat {
  * ```
  */
 export function syntheticAudio(options: SyntheticAudioOptions): Uint8Array {
-  return audioIn(formatOf(options, 'syntheticAudio'), options);
+  return syntheticAudioFor('syntheticAudio', options);
+}
+
+/** {@link syntheticAudio}, its errors naming `name` (the kit's helper the caller called). Internal to the kit. */
+export function syntheticAudioFor(name: string, options: SyntheticAudioOptions): Uint8Array {
+  return audioIn(formatOf(options, name), options);
 }
 
 function audioIn(format: AudioFormat, options: SyntheticAudioOptions): Uint8Array {

@@ -1,6 +1,6 @@
 import { checkObject, checkOptionalObject, checkString } from '../../internal/arg-checks.js';
 import type { AudioEncoding, AudioFormat } from '../../types/audio.js';
-import { syntheticAudio } from '../synthetic-audio.js';
+import { syntheticAudioFor } from '../synthetic-audio.js';
 import { voiceSampleCount } from '../synthetic-voice.js';
 
 /**
@@ -57,7 +57,7 @@ export function mockCartesiaAudio(
     format,
   );
   checkOptionalObject('mockCartesiaAudio: speech', 'an object ({ msPerCharacter?, seed? })', speech);
-  return syntheticAudio({
+  return syntheticAudioFor('mockCartesiaAudio', {
     durationMs: text.length * (speech.msPerCharacter ?? CARTESIA_MOCK_MS_PER_CHARACTER),
     format,
     seed: speech.seed ?? 0,

@@ -2,7 +2,7 @@ import { wavHeader } from '../../audio/wav-writer.js';
 import { checkObject, checkOptionalObject, checkString } from '../../internal/arg-checks.js';
 import type { AudioFormat } from '../../types/audio.js';
 import type { BodyPlan } from '../scripted-body.js';
-import { syntheticAudio } from '../synthetic-audio.js';
+import { syntheticAudioFor } from '../synthetic-audio.js';
 
 /**
  * How the Deepgram mock's `/v1/speak` turns text into audio.
@@ -62,7 +62,7 @@ export function mockDeepgramSpeech(
   );
   const characters = Array.from(text).length;
   const durationMs = Math.round((characters * (options.msPerCharacter ?? 60)) / (options.speed ?? 1));
-  return syntheticAudio({ durationMs, format, seed: options.seed ?? 0 });
+  return syntheticAudioFor('mockDeepgramSpeech', { durationMs, format, seed: options.seed ?? 0 });
 }
 
 /** Why a speak request was refused: HTTP status and message. */

@@ -1,6 +1,6 @@
 import { checkObject, checkOptionalObject, checkString } from '../../internal/arg-checks.js';
 import type { AudioFormat } from '../../types/audio.js';
-import { syntheticAudio } from '../synthetic-audio.js';
+import { syntheticAudioFor } from '../synthetic-audio.js';
 
 /**
  * How the ElevenLabs mock turns text into audio.
@@ -63,7 +63,7 @@ export function mockElevenLabsAudio(
 ): Uint8Array {
   const call = 'mockElevenLabsAudio(text, format, speech?, speed?)';
   checkObject(`${call}: format`, 'an AudioFormat ({ encoding, sampleRate })', format);
-  return syntheticAudio({
+  return syntheticAudioFor('mockElevenLabsAudio', {
     durationMs: durationOf(text, speech, speed, call),
     format,
     seed: speech.seed ?? 0,
