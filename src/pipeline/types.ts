@@ -1,5 +1,5 @@
 import type { AudioChunk, AudioFormat } from '../types/audio.js';
-import type { ChatMessage, ToolCall } from '../types/chat.js';
+import type { ChatMessage, ChatTool, ToolCall } from '../types/chat.js';
 import type { RouteResult } from '../types/route-result.js';
 import type { TranscriptEvent } from '../types/transcript.js';
 
@@ -18,6 +18,12 @@ export interface VoiceTurnRequest {
   messages: ChatMessage[];
   /** Logical chat model (mapped per provider in the config). */
   model: string;
+  /**
+   * Tools the model may call, as chat()'s `tools` (checked the same way, `tools.N...` in a
+   * RequestError). Its calls are not spoken or run: they come back in `result.toolCalls`.
+   * Default: none (a model offered no tools makes no tool calls).
+   */
+  tools?: ChatTool[] | undefined;
   /** Logical voice (mapped per provider in the config). */
   voice: string;
   /** Format of the reply's audio. Default: PCM s16le, 24 000 Hz, mono. */
@@ -115,10 +121,12 @@ export interface TurnResult {
   /** The reply text as streamed. */
   reply: string;
   /**
-   * The tool calls the model made, in order (not spoken: a turn does not run tools). An app
-   * whose model answered with a tool call and no text gets an empty `reply` and these: run the
-   * tool, add the call and its result to `messages`, and run the next turn. Empty when none (and
-   * for an empty transcript).
+   * The tool calls the model made, in order, from the request's `tools` (not spoken: a turn does
+   * not run tools). An app whose model answered with a tool call and no text gets an empty
+   * `reply` and these: run the tool, add the user's transcript, the assistant's call and the
+   * tool's result to `messages`, and have the model answer it (router.chat() with those messages,
+   * its text streamed into router.tts()); the next voiceTurn() starts from new speech. Empty when
+   * none (and for an empty transcript).
    */
   toolCalls: ToolCall[];
   /**

@@ -20,6 +20,7 @@ const TURN_REQUEST_KEYS: readonly string[] = Object.keys({
   format: true,
   messages: true,
   model: true,
+  tools: true,
   voice: true,
   output: true,
   routes: true,
@@ -119,6 +120,7 @@ function stageRequests(request: VoiceTurnRequest) {
     chat: {
       messages: [...request.messages, { role: 'user' as const, content: '' }],
       model: request.model,
+      ...(request.tools !== undefined ? { tools: request.tools } : {}),
       ...signal,
     },
     tts: { text: '', voice: request.voice, ...language, ...signal },

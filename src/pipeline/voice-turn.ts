@@ -52,7 +52,8 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  * Events come in the
  * order they happened: transcripts, reply deltas, audio chunks (in `request.output`, default
  * PCM s16le 24 kHz mono). An empty transcript ends the turn without calling chat or TTS.
- * Tool calls of the model are not spoken: `result.toolCalls` has them, in order.
+ * The model is offered `request.tools`; its tool calls are not spoken: `result.toolCalls` has
+ * them, in order.
  *
  * When chat fails after part of the reply was streamed (MidStreamError), the reply text
  * yielded so far is spoken up to its last complete sentence before the iterator throws the
@@ -266,6 +267,7 @@ async function* runTurn(
     const chat = router.chat({
       messages: [...request.messages, { role: 'user', content: transcript }],
       model: request.model,
+      ...(request.tools !== undefined ? { tools: request.tools } : {}),
       signal: turn.signal,
       ...(routes.chat !== undefined ? { route: routes.chat } : {}),
       ...stageDeadlines(left(), expectedTtfcMs(measured, 'tts'), expectedTtfcMs(measured, 'chat')),

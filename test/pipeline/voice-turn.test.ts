@@ -175,6 +175,48 @@ describe('voiceTurn', () => {
     expect([firstTokenMs, firstClauseMs, firstAudioMs, ownMs]).toEqual([undefined, undefined, undefined, 0]);
   });
 
+  it('tools: the chat stage offers the request’s tools to the model, whose calls come back in result.toolCalls', async () => {
+    // A model makes tool calls only when it is offered tools: without `tools` on the turn,
+    // result.toolCalls could never fill on a real provider.
+    const { router, a } = await setup({ chat: { toolCalls: [{ name: 'book', arguments: '{"table":2}' }] } });
+    const book = {
+      name: 'book',
+      description: 'Books a table.',
+      parameters: { type: 'object', properties: { table: { type: 'number' } } },
+    };
+    const turn = voiceTurn(router, request({ tools: [book] }));
+    for await (const _ of turn);
+    const result = await turn.result;
+    expect(result.toolCalls).toEqual([{ id: 'call_0', name: 'book', arguments: '{"table":2}' }]);
+    const bodies = chatRequests(a).map((r) => (r.body as { tools?: unknown }).tools);
+    expect(bodies).toEqual([
+      [
+        {
+          type: 'function',
+          function: {
+            name: 'book',
+            description: 'Books a table.',
+            parameters: { type: 'object', properties: { table: { type: 'number' } } },
+          },
+        },
+      ],
+    ]);
+  });
+
+  it('tools: a malformed tool is a RequestError naming it before any provider is contacted', async () => {
+    const { router, a } = await setup();
+    const turn = voiceTurn(router, request({ tools: [{ name: '', parameters: { type: 'object' } }] }));
+    let error: unknown;
+    try {
+      for await (const _ of turn);
+    } catch (e) {
+      error = e;
+    }
+    expect(RequestError.isInstance(error)).toBe(true);
+    expect((error as RequestError).field).toBe('tools.0.name');
+    expect(a.requests).toEqual([]);
+  });
+
   it('barge-in (signal) at the first audio chunk: nothing is yielded after it, AbortError, stages closed', async () => {
     const { router, a } = await setup();
     const abort = new AbortController();
