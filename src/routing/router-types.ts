@@ -147,8 +147,9 @@ export interface Router {
   /**
    * Listens to a router event; returns an unsubscribe function. Events (shapes in RouterEvents):
    * `'attempt'` (an attempt on a provider starts), `'hedge'` (a hedged attempt starts),
-   * `'first-chunk'` (with `timeToFirstChunkMs`), `'fallback'` (an attempt failed before its first
-   * chunk; `error`, `next`), `'error'` (an attempt failed; `error`, `partialOutput`),
+   * `'first-chunk'` (with `timeToFirstChunkMs`), `'fallback'` (an attempt failed and the call
+   * moves on to `next`: before its first chunk, or mid-stream where the route continues the
+   * stream; `error`, `next`, `partialOutput`), `'error'` (an attempt failed; `error`, `partialOutput`),
    * `'breaker'` (a circuit breaker changed state) and `'fleet'` (the fleet-shared health store,
    * config `health`). A listener that throws is reported to the logger (its error as text, with
    * no secret in it) and the call goes on.
