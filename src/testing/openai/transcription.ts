@@ -80,11 +80,21 @@ export function uploadedFile(
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 /**
+ * True when the server answers a transcription with `stream=true` as if it were not streamed:
+ * OpenAI ignores `stream` for `whisper-1` (PROTOCOLS.md 2.4, OAS `CreateTranscriptionRequest`).
+ * Self-hosted servers (the other dialects) stream whatever the model is called.
+ */
+function ignoresStream(dialect: OpenAiDialect, model: string): boolean {
+  return dialect === 'openai' && model === 'whisper-1';
+}
+
+/**
  * The plan of a `POST /audio/transcriptions` answer for a multipart form (`file`, `model`,
  * `stream`, `language`, `response_format`, vLLM's `stream_include_usage`), saying `input.text`.
  * With `stream=true` (PROTOCOLS 2.4, 6.1, 6.3):
  * - openai (and kokoro): `transcript.text.delta` per word, then `transcript.text.done` with
- *   token usage; no `[DONE]`;
+ *   token usage; no `[DONE]`; except for `whisper-1` in the openai dialect, which ignores
+ *   `stream` as OpenAI does and gets the answer below;
  * - vllm: `transcription.chunk` objects with `choices[0].delta.content` per word, a last chunk
  *   with `finish_reason: 'stop'`, a usage chunk when `stream_include_usage=true`, `[DONE]`;
  * - speaches: one `transcript.text.delta` per sentence (`logprobs: null`), then
@@ -106,7 +116,7 @@ export function transcriptionPlan(
   const { text, dialect } = input;
   const audioTokens = Math.max(1, Math.ceil(file.bytes.byteLength / 3200));
 
-  if (field(form, 'stream') === 'true') {
+  if (field(form, 'stream') === 'true' && !ignoresStream(dialect, model)) {
     const errorFrames = errorEventFrames(dialect, input.errorEvent);
     const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
     if (dialect === 'vllm') {
