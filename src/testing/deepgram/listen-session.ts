@@ -122,7 +122,8 @@ type Outgoing = Record<string, unknown> | typeof CLOSE;
  *   reached are "heard": each frame that makes new words heard sends, when `interim`, an interim
  *   `Results` (`is_final: false`) of the open segment; a heard word that ends a sentence is the
  *   mock's endpoint: it sends a final (`is_final: true`, `speech_final: true`: the last final of
- *   the utterance) and opens a new segment there, then, when the query has `utterance_end_ms`,
+ *   the utterance; `speech_final: false` when the query turns endpointing off with
+ *   `endpointing=false`) and opens a new segment there, then, when the query has `utterance_end_ms`,
  *   an `UtteranceEnd` with that word's end as `last_word_end` (Deepgram sends both when both
  *   detect the same pause; a client takes the first as the end of speech);
  * - with `vad_events=true` in the query, a `SpeechStarted` (timestamp: the word's start) once
@@ -278,6 +279,8 @@ export function runListenSession(input: ListenSessionInput): DeepgramListenSessi
   };
 
   const vadEvents = input.query.vad_events === 'true';
+  // `endpointing=false` turns Deepgram's endpointing off: no final is `speech_final` then.
+  const endpointing = input.query.endpointing !== 'false';
   /** With `vad_events`, SpeechStarted for word `i` when it opens an utterance the audio has reached. */
   const speechStart = (i: number, now: number) => {
     if (!vadEvents || i < started || i >= words.length) return;
@@ -298,7 +301,7 @@ export function runListenSession(input: ListenSessionInput): DeepgramListenSessi
       open.push(word);
       added = true;
       if (word.sentenceEnd) {
-        finalOf(open, word.endMs, true, false);
+        finalOf(open, word.endMs, endpointing, false);
         open = [];
         if (input.query.utterance_end_ms !== undefined) emit(utteranceEndMessage(word.endMs));
       }

@@ -121,7 +121,7 @@ function authorized(headers: Record<string, string>, key: string): boolean {
  *   WAV audio of the synthetic voice in the asked format (see `speakPlan`); errors in Deepgram's
  *   `{"err_code","err_msg","request_id"}` shape;
  * - `.../v1/listen?model&encoding&sample_rate&channels&interim_results&punctuate|smart_format`
- *   (`&utterance_end_ms`, `&vad_events`):
+ *   (`&endpointing`, `&utterance_end_ms`, `&vad_events`):
  *   a WebSocket whose `Results` carry the configured transcript, word by word as the audio
  *   arrives (`UtteranceEnd` and `SpeechStarted` when asked), then `Metadata` and a close after
  *   CloseStream; Finalize, KeepAlive and the inactivity close as Deepgram does them (see
