@@ -229,7 +229,7 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
     plan(arrival, script) {
       const { endpoint, call, record, context } = arrival;
       if (endpoint === 'models') return modelsAnswer(arrival.url.pathname, models, dialect);
-      let plan: BodyPlan | RequestProblem;
+      let plan: BodyPlan | RequestProblem | { status: number; body: unknown };
       if (endpoint === 'chat') {
         plan = chatPlan(record.body, {
           dialect,
@@ -255,6 +255,7 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
           errorEvent: script.errorEvent,
         });
       }
+      if ('body' in plan) return plan;
       if (!isProblem(plan)) return { ...plan, headers: { ...plan.headers, ...requestIdHeader(arrival) } };
       return { status: plan.status === 400 ? validationStatus : plan.status, message: plan.message };
     },
