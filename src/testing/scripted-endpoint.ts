@@ -52,7 +52,7 @@ export interface EndpointHandling<E extends string, S extends MockScript> {
 
 /** What an HTTP endpoint adds: the success plan and the checks before it. */
 export interface HttpHandling<E extends string, S extends MockScript> extends EndpointHandling<E, S> {
-  /** Headers on every error answer, e.g. a request id. */
+  /** Headers on every answer sent whole (errors, and `{ status, body }` plans), e.g. a request id. */
   errorHeaders?(arrival: Arrival<E>): Record<string, string>;
   /** The answer to a multipart body that cannot be parsed. Default: none (the body is ignored). */
   unreadableBody?: Refusal;

@@ -66,6 +66,14 @@ export function utteranceEndMessage(lastWordEndMs: number): Record<string, unkno
 }
 
 /**
+ * A `SpeechStarted` message (PROTOCOLS.md 3.2, DGJS `ListenV1SpeechStarted`), sent when the
+ * client set `vad_events=true`: `timestamp` is where the speech starts, in seconds.
+ */
+export function speechStartedMessage(startMs: number): Record<string, unknown> {
+  return { type: 'SpeechStarted', channel: [0, 1], timestamp: seconds(startMs) };
+}
+
+/**
  * The `Metadata` message sent after CloseStream, before the close (PROTOCOLS.md 3.2,
  * DGDOC-close-stream): `duration` is the audio received, in seconds; `sha256` its hex digest.
  */

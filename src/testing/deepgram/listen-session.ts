@@ -8,6 +8,7 @@ import {
   type ListenMessageContext,
   metadataMessage,
   resultsMessage,
+  speechStartedMessage,
   utteranceEndMessage,
 } from './listen-messages.js';
 import {
@@ -121,9 +122,13 @@ type Outgoing = Record<string, unknown> | typeof CLOSE;
  *   reached are "heard": each frame that makes new words heard sends, when `interim`, an interim
  *   `Results` (`is_final: false`) of the open segment; a heard word that ends a sentence is the
  *   mock's endpoint: it sends a final (`is_final: true`, `speech_final: true`: the last final of
- *   the utterance) and opens a new segment there, then, when the query has `utterance_end_ms`,
+ *   the utterance; `speech_final: false` when the query turns endpointing off with
+ *   `endpointing=false`) and opens a new segment there, then, when the query has `utterance_end_ms`,
  *   an `UtteranceEnd` with that word's end as `last_word_end` (Deepgram sends both when both
  *   detect the same pause; a client takes the first as the end of speech);
+ * - with `vad_events=true` in the query, a `SpeechStarted` (timestamp: the word's start) once
+ *   the received audio passes the start of a word that opens an utterance (the first word, or
+ *   one after a sentence end), before any Results holding it;
  * - `{"type":"Finalize"}` sends a final of the open segment with `from_finalize: true` (an
  *   empty transcript when no word is pending), covering the audio up to now;
  * - `{"type":"CloseStream"}` sends the final of any pending words, then `Metadata`, then closes
@@ -154,6 +159,7 @@ export function runListenSession(input: ListenSessionInput): DeepgramListenSessi
   let closeStreamReceived = false;
   let metadataSent = false;
   let heard = 0; // words heard so far
+  let started = 0; // words whose utterance's SpeechStarted was sent (vad_events): those before `started`
   let segmentStartMs = 0;
   let open: DeepgramMockWord[] = [];
   let sentCount = 0;
@@ -272,21 +278,35 @@ export function runListenSession(input: ListenSessionInput): DeepgramListenSessi
     segmentStartMs = endMs;
   };
 
+  const vadEvents = input.query.vad_events === 'true';
+  // `endpointing=false` turns Deepgram's endpointing off: no final is `speech_final` then.
+  const endpointing = input.query.endpointing !== 'false';
+  /** With `vad_events`, SpeechStarted for word `i` when it opens an utterance the audio has reached. */
+  const speechStart = (i: number, now: number) => {
+    if (!vadEvents || i < started || i >= words.length) return;
+    const word = words[i]!;
+    if (word.startMs >= now || (i > 0 && !words[i - 1]!.sentenceEnd)) return;
+    started = i + 1;
+    emit(speechStartedMessage(word.startMs));
+  };
+
   const onAudio = (bytes: Uint8Array) => {
     audioChunks.push(bytes.slice());
     audioBytes += bytes.byteLength;
     const now = receivedMs();
     let added = false;
     while (heard < words.length && words[heard]!.endMs <= now) {
+      speechStart(heard, now);
       const word = words[heard++]!;
       open.push(word);
       added = true;
       if (word.sentenceEnd) {
-        finalOf(open, word.endMs, true, false);
+        finalOf(open, word.endMs, endpointing, false);
         open = [];
         if (input.query.utterance_end_ms !== undefined) emit(utteranceEndMessage(word.endMs));
       }
     }
+    speechStart(heard, now);
     if (added && interim && open.length > 0) {
       emit(
         resultsMessage(

@@ -120,12 +120,13 @@ function authorized(headers: Record<string, string>, key: string): boolean {
  * - `POST .../v1/speak?model&encoding&sample_rate&container`: body `{"text"}`; streamed raw or
  *   WAV audio of the synthetic voice in the asked format (see `speakPlan`); errors in Deepgram's
  *   `{"err_code","err_msg","request_id"}` shape;
- * - `.../v1/listen?model&encoding&sample_rate&channels&interim_results&punctuate|smart_format`:
+ * - `.../v1/listen?model&encoding&sample_rate&channels&interim_results&punctuate|smart_format`
+ *   (`&endpointing`, `&utterance_end_ms`, `&vad_events`):
  *   a WebSocket whose `Results` carry the configured transcript, word by word as the audio
- *   arrives, then `Metadata` and a close after CloseStream; Finalize, KeepAlive and the
- *   inactivity close as Deepgram does them (see `runListenSession`). The upgrade is
- *   refused with 401 for a bad key and 400 for a missing or non-raw `encoding` or a missing
- *   `sample_rate`.
+ *   arrives (`UtteranceEnd` and `SpeechStarted` when asked), then `Metadata` and a close after
+ *   CloseStream; Finalize, KeepAlive and the inactivity close as Deepgram does them (see
+ *   `runListenSession`). The upgrade is refused with 401 for a bad key and 400 for a missing
+ *   or non-raw `encoding` or a missing `sample_rate`.
  * Every request, upgrades included, is recorded in `requests`; listen sessions in `sessions`.
  *
  * Throws a TypeError naming this function and the field (e.g.

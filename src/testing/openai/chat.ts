@@ -115,6 +115,23 @@ function promptTokens(messages: unknown[]): number {
 }
 
 /**
+ * OpenAI's 400 for `stream_options` on a completion that is not streamed (the official client's
+ * `ChatCompletionStreamOptions`: "Only set this when you set `stream: true`"; the body as quoted
+ * in BerriAI/litellm#5803).
+ */
+const STREAM_OPTIONS_REFUSAL = {
+  status: 400,
+  body: {
+    error: {
+      message: "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+      type: 'invalid_request_error',
+      param: 'stream_options',
+      code: null,
+    },
+  },
+};
+
+/**
  * The pieces of `reply` after the text of `last` when `last` is an assistant message whose text
  * starts the reply (what a model continuing that message would still say), else `reply` whole.
  */
@@ -133,15 +150,22 @@ function afterPrefix(reply: readonly string[], last: unknown): string[] {
  * The plan of a `POST /chat/completions` answer (PROTOCOLS 2.2): with `stream: true`, SSE
  * chunks (role chunk, content deltas, tool-call deltas, a finish chunk with `delta: {}`, a
  * usage chunk with `choices: []` when asked, `data: [DONE]`); otherwise one JSON
- * `chat.completion`. Returns a problem for a body without `messages`. Dialect `'vllm'` honours
+ * `chat.completion`. Returns a problem for a body without `messages`, and in the openai
+ * dialect OpenAI's own 400 body for `stream_options` without `stream: true`. Dialect `'vllm'` honours
  * `continue_final_message: true` (both it and `add_generation_prompt: true` is a 400, as vLLM
  * answers): only the reply after the trailing assistant message's text is sent.
  */
-export function chatPlan(body: unknown, input: ChatInput): BodyPlan | RequestProblem {
+export function chatPlan(
+  body: unknown,
+  input: ChatInput,
+): BodyPlan | RequestProblem | { status: number; body: unknown } {
   const request = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const messages = request.messages;
   if (!Array.isArray(messages) || messages.length === 0) {
     return { status: 400, message: "'messages' must be a non-empty array" };
+  }
+  if (input.dialect === 'openai' && request.stream !== true && request.stream_options != null) {
+    return STREAM_OPTIONS_REFUSAL;
   }
   const model = typeof request.model === 'string' ? request.model : 'mock-model';
   const reply =

@@ -5,9 +5,10 @@ import type { MockScript } from '../mock-script.js';
 import { DEFAULT_CHUNK_BYTES } from '../mock-script.js';
 import type { CallContext, PerCall } from '../per-call.js';
 import { resolvePerCall, resolveScript } from '../per-call.js';
+import type { RecordedRequest } from '../recorded-request.js';
 import { checkChatReplies } from '../reply-checks.js';
 import type { BodyPlan } from '../scripted-body.js';
-import { type HttpHandling, isPerEndpoint, scriptedEndpoint } from '../scripted-endpoint.js';
+import { type Arrival, type HttpHandling, isPerEndpoint, scriptedEndpoint } from '../scripted-endpoint.js';
 import type { ChatReply, RequestProblem } from './chat.js';
 import { chatPlan, OPENAI_FINISH_REASONS } from './chat.js';
 import type { OpenAiDialect } from './dialect.js';
@@ -136,7 +137,7 @@ export interface OpenAiCompatibleMock extends MockProvider {
   readonly dialect: OpenAiDialect;
   /** Requests received so far on `endpoint`. */
   calls(endpoint: OpenAiEndpoint): number;
-  /** Forgets the recorded requests and restarts call numbering at 1. */
+  /** Forgets the recorded requests and restarts call numbering (and `x-request-id` numbering) at 1. */
   reset(): void;
 }
 
@@ -158,8 +159,11 @@ function isProblem(plan: BodyPlan | RequestProblem): plan is RequestProblem {
  *   (`model_not_found` for the `openai` dialect), as the official client's `models.list()` and
  *   `models.retrieve()` read them.
  * A method other than the endpoint's is a 405. Anything else is a 404 in the dialect's error shape; a bad body is a 400 (422 for speaches).
- * Every request is recorded in `requests`. Throws a TypeError naming this function and the
- * field (e.g. `createOpenAiCompatibleMock: options.chat.toolCalls.0.arguments: expected ...`)
+ * With the `openai` dialect every answer (success or error) carries OpenAI's `x-request-id`
+ * header, `req_mock_<n>` with n counting the mock's requests from 1 (restarted by `reset()`),
+ * which the official client reads as `_request_id` and `APIError.requestID`; the self-hosted
+ * dialects send none. Every request is recorded in `requests`. Throws a TypeError naming this
+ * function and the field (e.g. `createOpenAiCompatibleMock: options.chat.toolCalls.0.arguments: expected ...`)
  * when an option is unknown or of the wrong type, or a `chat` value given as such (not a
  * function) has the wrong shape.
  *
@@ -189,9 +193,22 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
   });
   const validationStatus = dialect === 'speaches' ? 422 : 400;
   const models = listedModels(options.models ?? []);
+  // OpenAI's `x-request-id`, one per request (the official client's `_request_id`, `requestID`).
+  let requestCount = 0;
+  const requestIds = new WeakMap<RecordedRequest, string>();
+  const requestIdHeader = ({ record }: Arrival<OpenAiEndpoint>): Record<string, string> => {
+    if (dialect !== 'openai') return {};
+    let id = requestIds.get(record);
+    if (id === undefined) {
+      id = `req_mock_${++requestCount}`;
+      requestIds.set(record, id);
+    }
+    return { 'x-request-id': id };
+  };
 
   const handling: HttpHandling<OpenAiEndpoint, MockScript> = {
     error: (status, message) => errorBody(dialect, status, message),
+    errorHeaders: requestIdHeader,
     unreadableBody: { status: validationStatus, message: 'The multipart form could not be parsed' },
     methods: { models: 'GET' },
     auth({ headers }) {
@@ -212,7 +229,7 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
     plan(arrival, script) {
       const { endpoint, call, record, context } = arrival;
       if (endpoint === 'models') return modelsAnswer(arrival.url.pathname, models, dialect);
-      let plan: BodyPlan | RequestProblem;
+      let plan: BodyPlan | RequestProblem | { status: number; body: unknown };
       if (endpoint === 'chat') {
         plan = chatPlan(record.body, {
           dialect,
@@ -238,7 +255,8 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
           errorEvent: script.errorEvent,
         });
       }
-      if (!isProblem(plan)) return plan;
+      if ('body' in plan) return plan;
+      if (!isProblem(plan)) return { ...plan, headers: { ...plan.headers, ...requestIdHeader(arrival) } };
       return { status: plan.status === 400 ? validationStatus : plan.status, message: plan.message };
     },
   };
@@ -254,6 +272,9 @@ export function createOpenAiCompatibleMock(options: OpenAiCompatibleMockOptions 
       return endpoints.serve(request, endpoint, handling);
     },
     calls: (endpoint) => endpoints.calls(endpoint),
-    reset: () => endpoints.reset(),
+    reset() {
+      endpoints.reset();
+      requestCount = 0;
+    },
   };
 }

@@ -55,6 +55,9 @@ export function mockSpeechPcm(
   });
 }
 
+/** OpenAI's tts-1 models and their dated variants, which take no SSE (PROTOCOLS 2.3). */
+const TTS_1 = /^tts-1(?:-hd)?(?:-\d+)?$/;
+
 interface SpeechInput {
   dialect: OpenAiDialect;
   speech: MockSpeechOptions;
@@ -86,7 +89,9 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
  *   `{"type":"speech.audio.delta","audio":"<base64 of chunkBytes bytes>"}` then
  *   `{"type":"speech.audio.done","usage":{...}}` (speaches: `token_usage`, zeros, and always PCM).
  * `sample_rate` is honoured with the speaches dialect only. Other formats (mp3, the OpenAI
- * default, opus, aac, flac) are a problem: the mock makes no compressed audio.
+ * default, opus, aac, flac) are a problem: the mock makes no compressed audio. With the openai
+ * dialect, SSE for `tts-1` and `tts-1-hd` (and their dated variants) is a problem, as at
+ * OpenAI (OAS `CreateSpeechRequest.stream_format`).
  */
 export function speechPlan(body: unknown, input: SpeechInput): BodyPlan | RequestProblem {
   const request = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
@@ -98,6 +103,9 @@ export function speechPlan(body: unknown, input: SpeechInput): BodyPlan | Reques
     return { status: 400, message: "'speed' must be a number from 0.25 to 4" };
   }
   const sse = request.stream_format === 'sse' && input.dialect !== 'kokoro';
+  if (sse && input.dialect === 'openai' && typeof request.model === 'string' && TTS_1.test(request.model)) {
+    return { status: 400, message: "stream_format 'sse' is not supported for tts-1 or tts-1-hd" };
+  }
   const format = sse && input.dialect === 'speaches' ? 'pcm' : (request.response_format ?? 'mp3');
   if (format !== 'pcm' && format !== 'wav') {
     return {

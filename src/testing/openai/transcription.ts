@@ -80,11 +80,42 @@ export function uploadedFile(
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 /**
+ * True when the server answers a transcription with `stream=true` as if it were not streamed:
+ * OpenAI ignores `stream` for `whisper-1` (PROTOCOLS.md 2.4, OAS `CreateTranscriptionRequest`).
+ * Self-hosted servers (the other dialects) stream whatever the model is called.
+ */
+function ignoresStream(dialect: OpenAiDialect, model: string): boolean {
+  return dialect === 'openai' && model === 'whisper-1';
+}
+
+/** OpenAI's gpt transcription models (gpt-4o(-mini)-transcribe, dated, diarize), which make no `verbose_json`. */
+const GPT_TRANSCRIBE = /^gpt-.*transcribe/;
+
+/**
+ * The 400 OpenAI answers when one of its gpt transcription models is asked for `verbose_json`
+ * (PROTOCOLS.md 2.4; the body as quoted in openai/openai-dotnet#401 and vercel/ai#8214).
+ */
+function verboseJsonRefusal(model: string): { status: number; body: unknown } {
+  return {
+    status: 400,
+    body: {
+      error: {
+        message: `response_format 'verbose_json' is not compatible with model '${model}'. Use 'json' or 'text' instead.`,
+        type: 'invalid_request_error',
+        param: 'response_format',
+        code: 'unsupported_value',
+      },
+    },
+  };
+}
+
+/**
  * The plan of a `POST /audio/transcriptions` answer for a multipart form (`file`, `model`,
  * `stream`, `language`, `response_format`, vLLM's `stream_include_usage`), saying `input.text`.
  * With `stream=true` (PROTOCOLS 2.4, 6.1, 6.3):
  * - openai (and kokoro): `transcript.text.delta` per word, then `transcript.text.done` with
- *   token usage; no `[DONE]`;
+ *   token usage; no `[DONE]`; except for `whisper-1` in the openai dialect, which ignores
+ *   `stream` as OpenAI does and gets the answer below;
  * - vllm: `transcription.chunk` objects with `choices[0].delta.content` per word, a last chunk
  *   with `finish_reason: 'stop'`, a usage chunk when `stream_include_usage=true`, `[DONE]`;
  * - speaches: one `transcript.text.delta` per sentence (`logprobs: null`), then
@@ -94,19 +125,21 @@ const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value))
  * (repeatable: `segment`, the default, and/or `word`), `segments` (one per sentence) and
  * `words` (`[{word, start, end}]`, see `timedWords`).
  * A form without a file, another response_format, a granularity other than `word`/`segment`,
- * or granularities without `verbose_json` (OpenAI's rule) is a problem.
+ * or granularities without `verbose_json` (OpenAI's rule) is a problem. In the openai dialect,
+ * `verbose_json` from a gpt transcription model (`gpt-4o-transcribe`, ...) is OpenAI's own 400
+ * body (`param: 'response_format'`, `code: 'unsupported_value'`): only Whisper makes it.
  */
 export function transcriptionPlan(
   form: Record<string, RecordedFormValue | RecordedFormValue[]>,
   input: TranscriptionInput,
-): BodyPlan | RequestProblem {
+): BodyPlan | RequestProblem | { status: number; body: unknown } {
   const file = uploadedFile(form);
   if (file === undefined) return { status: 400, message: "'file' must be an uploaded file" };
   const model = field(form, 'model') ?? 'mock-transcriber';
   const { text, dialect } = input;
   const audioTokens = Math.max(1, Math.ceil(file.bytes.byteLength / 3200));
 
-  if (field(form, 'stream') === 'true') {
+  if (field(form, 'stream') === 'true' && !ignoresStream(dialect, model)) {
     const errorFrames = errorEventFrames(dialect, input.errorEvent);
     const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
     if (dialect === 'vllm') {
@@ -161,6 +194,9 @@ export function transcriptionPlan(
   }
 
   const format = field(form, 'response_format') ?? 'json';
+  if (format === 'verbose_json' && dialect === 'openai' && GPT_TRANSCRIBE.test(model)) {
+    return verboseJsonRefusal(model);
+  }
   const granularities = fieldValues(form, 'timestamp_granularities[]');
   const unknown = granularities.find((g) => g !== 'word' && g !== 'segment');
   if (unknown !== undefined) {

@@ -12,7 +12,8 @@ import { type ConformanceTarget, describeConformance } from './suite.js';
 const apiKey = 'sk-speech-conformance-0123456789';
 const text = 'Your table is booked.';
 const format: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000 };
-const request = (): ProviderTtsRequest => ({ text, voice: 'alloy', model: 'tts-1', format });
+/** The model of each stream format: OpenAI streams SSE from gpt-4o-mini-tts, never from tts-1. */
+const MODEL = { sse: 'gpt-4o-mini-tts', audio: 'tts-1' } as const;
 const rawOnly = 'raw PCM has no frames; the reset check covers a cut body';
 
 function target(streamFormat: 'audio' | 'sse'): ConformanceTarget {
@@ -40,9 +41,9 @@ function target(streamFormat: 'audio' | 'sse'): ConformanceTarget {
         kind: 'openai-compatible',
         baseUrl,
         apiKey,
-        tts: { model: 'tts-1', responseFormat: 'pcm', streamFormat },
+        tts: { model: MODEL[streamFormat], responseFormat: 'pcm', streamFormat },
       }),
-    request,
+    request: (): ProviderTtsRequest => ({ text, voice: 'alloy', model: MODEL[streamFormat], format }),
     // One audio piece (or one speech.audio.delta frame) makes the first output.
     chunksToFirstOutput: 1,
     // 21 characters at 60 ms each: 1260 ms of 24 kHz PCM s16le, 60480 bytes.
