@@ -63,11 +63,30 @@ export interface ResolvedHealthConfig {
 
 /**
  * Checks the resolved `health.url` (after `{ env }` was read): a `redis://` or `rediss://`
- * URL. Pushes an issue at `['health', 'url']` that never quotes the value.
+ * URL, whose user name and password, if any, decode (ioredis decodes them with
+ * `decodeURIComponent`, which throws a URIError on a `%` not followed by two hex digits, as in
+ * a password holding a literal `%`). Pushes an issue at `['health', 'url']` that never quotes
+ * the value.
  */
 export function checkHealthUrl(url: string | undefined, issues: ConfigIssue[]): void {
   if (url === undefined) return;
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed || (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') || parsed.hostname === '')
     issues.push({ path: ['health', 'url'], message: 'must be a redis:// or rediss:// URL with a host' });
+  else if (!decodes(parsed.username) || !decodes(parsed.password))
+    issues.push({
+      path: ['health', 'url'],
+      message:
+        'the user name or password holds a bad % escape (each % must start a %XX escape of UTF-8 bytes: write a literal % as %25)',
+    });
+}
+
+/** Whether `text` percent-decodes: every `%` starts an escape of two hex digits, of valid UTF-8. */
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

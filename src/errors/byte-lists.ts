@@ -8,15 +8,16 @@ const MIN_LIST = 6;
  * case-folded: see foldCase) replaced by `replacement`. A byte list is 6 or more numbers as a
  * server may write bytes: decimal (`99`, at most 255) or `0x` hex (`0x63`), separated by commas
  * with any white space around them (`[99,111,...]`, a Node Buffer's JSON `data`, `[ 99, 111 ]`,
- * one number a line in pretty-printed JSON), not part of a longer word or of a decimal fraction
- * (`1.5, 2`); a full stop after it may end a sentence. The bytes are read one character each
+ * one number a line in pretty-printed JSON) or by white space alone (Go's `fmt` of a `[]byte`,
+ * `[99 111 ...]`; `0x63 0x6f ...`), one separator kind per list, not part of a longer word or
+ * of a decimal fraction (`1.5, 2`); a full stop after it may end a sentence. The bytes are read one character each
  * (Latin-1, as an HTTP header carries them) and compared in any letter case. The numbers around
  * the secret's bytes stay: `[1, 2, [redacted], 3]`.
  * Cost: one pass over `text` (no regular expression: a long list of numbers in an error body
  * costs no backtracking); a list found is decoded once and searched for each form.
  */
 export function redactByteLists(text: string, folded: readonly string[], replacement: string): string {
-  if (folded.length === 0 || !text.includes(',')) return text;
+  if (folded.length === 0) return text;
   let out = '';
   let from = 0;
   let i = 0;
@@ -52,6 +53,7 @@ interface ByteList {
 /** The list of 6+ numbers starting at `at` (a token's start), or undefined when it is shorter. */
 function readList(text: string, at: number): ByteList | undefined {
   const list: ByteList = { bytes: [], starts: [], ends: [] };
+  let commas: boolean | undefined;
   let i = at;
   for (;;) {
     const end = readToken(text, i);
@@ -60,8 +62,11 @@ function readList(text: string, at: number): ByteList | undefined {
     list.starts.push(i);
     list.ends.push(end);
     let j = skipSpace(text, end);
-    if (text.charCodeAt(j) !== 0x2c) break; // ','
-    j = skipSpace(text, j + 1);
+    // The first gap sets the list's separator: a comma (white space around it or not), or white space alone.
+    const comma = text.charCodeAt(j) === 0x2c; // ','
+    commas ??= comma;
+    if (comma !== commas || (!comma && j === end)) break;
+    if (comma) j = skipSpace(text, j + 1);
     i = j;
   }
   // A fraction's digits after the last number (`..., 3.5`): that number is no byte.

@@ -91,9 +91,10 @@ export const MIN_SECRET_PREFIX = 8;
  * (provider names and other names of the config, shown in our own messages). Shorter starts
  * (`sk-proj`) say nothing about a key and stay. For text that a server may have cut or masked:
  * a whole text of ours (a name, a config path segment) goes through {@link redactWhole}.
- * Every rule matches on the text with its `\uXXXX` escapes of visible characters decoded (a key
- * echoed JSON-escaped character by character; the text is returned decoded only when something
- * was redacted: see redactDecoded), and in any letter case (a server that lower-cases a mixed-case key it echoes
+ * Every rule matches on the text as written and again with its `\uXXXX`, percent, HTML and
+ * `\xHH` escapes of visible characters decoded (a key echoed JSON-escaped character by character,
+ * or with only its `-` escaped; the text is returned decoded only when that found something: see
+ * redactDecoded), and in any letter case (a server that lower-cases a mixed-case key it echoes
  * must not get it past redaction; see foldCase).
  * Cost: one `indexOf` scan per form for the whole form and one for its first 4 characters,
  * then a compare at each hit, and one pass for the pieces whatever the number of forms. What

@@ -73,7 +73,8 @@ function computeForms(secrets: readonly string[]): string[] {
  *   spacing (`[ 99, 111 ]`, one byte a line) is found by `redactByteLists`;
  * - UTF-16 text read as bytes: the characters with NULs between them (little- or big-endian),
  *   as they are and JSON-escaped (`\u0000`);
- * - hex, packed (`636f72...`) and byte by byte (`63 6f 72...`, how Node prints a Buffer).
+ * - hex, packed (`636f72...`) and byte by byte (`63 6f 72...`, how Node prints a Buffer;
+ *   `63:6f:72...`, as fingerprints and hex dumps write bytes).
  */
 export function encodedForms(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
@@ -83,6 +84,7 @@ export function encodedForms(value: string): string[] {
   forms.add(hex.map((h) => `%${h.toUpperCase()}`).join(''));
   forms.add(hex.join(''));
   forms.add(hex.join(' '));
+  forms.add(hex.join(':'));
   forms.add(bytes.join(','));
   const chars = [...value];
   forms.add(chars.map((c) => `&#${c.codePointAt(0)};`).join(''));

@@ -1,4 +1,5 @@
 import { cutBetweenTokens } from './cut-text.js';
+import { decodeOtherEscapes } from './other-escapes.js';
 
 /** A JSON `\uXXXX` escape, in either letter case of its hex digits. */
 const ESCAPE = /\\u([0-9a-fA-F]{4})/g;
@@ -50,15 +51,20 @@ export function withoutInvisible(text: string): string {
 }
 
 /**
- * `redact(text)` run on `text` with its `\uXXXX` escapes decoded ({@link decodeUnicodeEscapes})
- * and its invisible characters removed ({@link withoutInvisible}): when that removed something,
- * the decoded text with it removed; otherwise `text` as it was (a text without secrets keeps
- * its escapes and invisible characters). A text longer than {@link MAX_REDACTED_CHARS} is cut
- * to that length first (and then returned cut, redacted).
+ * `redact(text)`, then `redact` run again on that with its `\uXXXX` escapes decoded
+ * ({@link decodeUnicodeEscapes}), its percent-escapes, HTML character references, `\xHH`
+ * escapes, JSON white-space escapes and typographic hyphens decoded (decodeOtherEscapes) and its
+ * invisible characters removed ({@link withoutInvisible}): when that second pass removed
+ * something, its decoded text; otherwise the first pass's text (a text without secrets keeps its
+ * escapes and invisible characters). A text longer than {@link MAX_REDACTED_CHARS} is cut to
+ * that length first (and then returned cut, redacted).
  */
 export function redactDecoded(text: string, redact: (text: string) => string): string {
   const bounded = cutBetweenTokens(text, MAX_REDACTED_CHARS);
-  const decoded = withoutInvisible(decodeUnicodeEscapes(bounded));
+  // As written first: what is found there is redacted with its escapes, as the server wrote it.
+  const written = redact(bounded);
+  const decoded = withoutInvisible(decodeOtherEscapes(decodeUnicodeEscapes(written)));
+  if (decoded === written) return written;
   const out = redact(decoded);
-  return out === decoded ? bounded : out;
+  return out === decoded ? written : out;
 }

@@ -12,6 +12,7 @@ import {
   encodeMessage,
 } from './messages.js';
 import { connectFleet, type FleetConnections } from './redis-client.js';
+import { storeMessageRedactor } from './store-redaction.js';
 
 /** State of the shared store as a router sees it. */
 export type FleetState = 'connecting' | 'ready' | 'down' | 'unavailable' | 'closed';
@@ -128,6 +129,8 @@ export class FleetHealth {
   readonly #breakersKey: string;
   readonly #latencyKey: string;
   readonly #wallNow: () => number;
+  /** Cleans a store client's message of the URL and its secrets (see storeMessageRedactor). */
+  readonly #redact: (message: string) => string;
   readonly #shared = new Map<string, Shared>();
   readonly #published = new Map<string, number>();
   readonly #seeded = new Set<string>();
@@ -156,6 +159,7 @@ export class FleetHealth {
     this.#breakersKey = `${prefix}breakers`;
     this.#latencyKey = `${prefix}latency`;
     this.#wallNow = deps.wallNow ?? Date.now;
+    this.#redact = storeMessageRedactor(deps.config.url);
     this.#tokensAt = deps.clock.now();
     this.#offHealth = deps.health.onStateChange((change) => this.#onLocalChange(change));
     deps.health.setProbeGate((provider, capability) => this.#gate(provider, capability));
@@ -262,15 +266,6 @@ export class FleetHealth {
     const repeated = message === this.#stats.lastError;
     this.#stats.lastError = message;
     if (!repeated) this.#d.onEvent({ type: 'error', error: message });
-  }
-
-  /** Removes the URL and its password from a client error message. */
-  #redact(message: string): string {
-    const url = this.#d.config.url;
-    let out = message.split(url).join('<redis url>');
-    const password = URL.canParse(url) ? decodeURIComponent(new URL(url).password) : '';
-    if (password) out = out.split(password).join('***');
-    return out;
   }
 
   // ---- breaker sharing ------------------------------------------------------------------

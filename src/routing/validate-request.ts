@@ -8,7 +8,10 @@ import { loneSurrogateAt } from './lone-surrogate.js';
 import {
   CHAT_REQUEST_KEYS,
   FORMAT_KEYS,
+  messageKeyProblem,
   STT_REQUEST_KEYS,
+  TOOL_CALL_KEYS,
+  TOOL_KEYS,
   TTS_REQUEST_KEYS,
   unknownKeyProblem,
 } from './request-keys.js';
@@ -103,6 +106,8 @@ export function chatRequestProblem(request: ChatRequest): RequestError | undefin
         `messages.${i}.role`,
         `expected system, user, assistant or tool, got ${describe(m.role)}`,
       );
+    const unknown = messageKeyProblem(m, m.role, `messages.${i}.`);
+    if (unknown) return unknown;
     if (typeof m.content !== 'string')
       return new RequestError(`messages.${i}.content`, `expected a string, got ${describe(m.content)}`);
     const halfCharacter = loneSurrogateProblem(m.content, `messages.${i}.content`);
@@ -168,6 +173,7 @@ function messageToolProblem(
     if (typeof call !== 'object' || call === null || Array.isArray(call))
       return new RequestError(field, `expected { id, name, arguments }, got ${describe(call)}`);
     const bad =
+      unknownKeyProblem(call, TOOL_CALL_KEYS, `${field}.`) ??
       nameProblem(call.id, `${field}.id`, 'a tool call id') ??
       duplicateIdProblem(m.toolCalls, j, `${field}.id`) ??
       nameProblem(call.name, `${field}.name`, 'a tool name') ??
@@ -260,6 +266,7 @@ function toolProblem(tool: unknown, at: string): RequestError | undefined {
     return new RequestError(at, `expected { name, description?, parameters }, got ${describe(tool)}`);
   const t = tool as Record<string, unknown>;
   return (
+    unknownKeyProblem(t, TOOL_KEYS, `${at}.`) ??
     nameProblem(t.name, `${at}.name`, 'a tool name') ??
     (t.description !== undefined && typeof t.description !== 'string'
       ? new RequestError(`${at}.description`, `expected a string, got ${describe(t.description)}`)

@@ -91,7 +91,11 @@ export interface SttRequest extends CallOptions {
 
 /** A chat request. `model` is a logical model name mapped per provider in the config. */
 export interface ChatRequest extends CallOptions {
-  /** The conversation so far, oldest first; non-empty (otherwise RequestError). */
+  /**
+   * The conversation so far, oldest first; non-empty (otherwise RequestError). Each message has
+   * only the fields of its role (an unknown one, such as OpenAI's `tool_calls`, is a RequestError
+   * at `messages.N.<field>`).
+   */
   messages: ChatMessage[];
   /** Logical model name, a key of the config's models, mapped to each provider's own model id. */
   model: string;

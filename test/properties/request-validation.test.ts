@@ -93,12 +93,13 @@ const chatArb = fc.record(
   {
     messages: fc
       .array(
-        fc.record({
-          role: fc.constantFrom('system', 'user', 'assistant', 'tool'),
-          content: fc.string({ maxLength: 10 }),
-          // Read on tool messages only; on every message, so that a changed role stays valid.
-          toolCallId: fc.constant('call_1'),
-        }),
+        fc
+          .record({
+            role: fc.constantFrom('system', 'user', 'assistant', 'tool'),
+            content: fc.string({ maxLength: 10 }),
+          })
+          // A field of tool messages only: on another message it is a RequestError.
+          .map((m) => (m.role === 'tool' ? { ...m, toolCallId: 'call_1' } : m)),
         { maxLength: 3 },
       )
       .map((rest) => [CALLING, ...rest]),
@@ -242,11 +243,16 @@ describe('request validation (property)', () => {
         expect(RequestError.isInstance(bad)).toBe(true);
         // The field named is the one changed, or a field inside it (format -> format.sampleRate),
         // or, when the change took away the tool call of messages.0, the toolCallId of a later
-        // tool message that answered it (a reference names the field that refers).
+        // tool message that answered it (a reference names the field that refers), or, when a
+        // message's role changed, a field of that message that its new role lacks or does not
+        // have (a tool message's toolCallId, an assistant's toolCalls).
         const answered =
           /^messages\.0(?:\.role|\.toolCalls(?:\.0(?:\.id)?)?)?$/.test(path) &&
           /^messages\.[1-9]\d*\.toolCallId$/.test(bad.field);
-        expect(bad.field === path || bad.field.startsWith(`${path}.`) || answered).toBe(true);
+        const role = /^(messages\.\d+)\.role$/.exec(path)?.[1];
+        const roleField =
+          role !== undefined && new RegExp(`^${role}\\.(?:toolCallId|toolCalls)$`).test(bad.field);
+        expect(bad.field === path || bad.field.startsWith(`${path}.`) || answered || roleField).toBe(true);
       }),
       RUNS,
     );

@@ -1,4 +1,10 @@
-import { parseBaseUrl, requireApiKey, urlUnder, useWebSocketScheme } from '../shared/base-url.js';
+import {
+  appendQuery,
+  parseBaseUrl,
+  requireApiKey,
+  urlUnder,
+  useWebSocketScheme,
+} from '../shared/base-url.js';
 
 /**
  * Where the requests of one Deepgram provider go, and its key. Every URL is built from
@@ -7,7 +13,7 @@ import { parseBaseUrl, requireApiKey, urlUnder, useWebSocketScheme } from '../sh
 export interface DeepgramEndpoint {
   /** Provider name (the key in the config's `providers`). */
   provider: string;
-  /** The parsed base URL, e.g. `https://api.deepgram.com` (no `/v1`). */
+  /** The parsed base URL, e.g. `https://api.deepgram.com` (no `/v1`), with its query if it has one. */
   base: URL;
   apiKey: string;
 }
@@ -19,13 +25,13 @@ export interface DeepgramEndpoint {
 export function createDeepgramEndpoint(provider: string, baseUrl: string, apiKey: string): DeepgramEndpoint {
   const base = parseBaseUrl(provider, baseUrl);
   requireApiKey(provider, apiKey);
-  base.search = '';
   return { provider, base, apiKey };
 }
 
 /**
  * The URL of `path` (e.g. `'/v1/speak'`) under the base URL with `query` appended in order
- * (values URL-encoded). `scheme` `'ws'` gives the WebSocket form of the same host: `https:`
+ * (values URL-encoded) to the base URL's own query, if any (kept as written, but for a parameter
+ * that `query` sets: see appendQuery). `scheme` `'ws'` gives the WebSocket form of the same host: `https:`
  * becomes `wss:` and `http:` becomes `ws:` (PROTOCOLS.md 3.1: REST on https://api.deepgram.com,
  * WebSocket on wss://api.deepgram.com).
  */
@@ -36,7 +42,7 @@ export function deepgramUrl(
   scheme: 'http' | 'ws' = 'http',
 ): string {
   const url = urlUnder(endpoint.base, path);
-  for (const [name, value] of query) url.searchParams.append(name, value);
+  appendQuery(url, query);
   if (scheme === 'ws') useWebSocketScheme(url);
   return url.href;
 }

@@ -1,4 +1,10 @@
-import { parseBaseUrl, requireApiKey, urlUnder, useWebSocketScheme } from '../shared/base-url.js';
+import {
+  appendQuery,
+  parseBaseUrl,
+  requireApiKey,
+  urlUnder,
+  useWebSocketScheme,
+} from '../shared/base-url.js';
 import type { ElevenLabsVoiceSettings } from './options.js';
 import { MAX_SPEED, MIN_SPEED } from './options.js';
 
@@ -6,7 +12,7 @@ import { MAX_SPEED, MIN_SPEED } from './options.js';
 export interface ElevenLabsEndpoint {
   /** Provider name (the key in the config's `providers`). */
   provider: string;
-  /** The parsed base URL (http or https), without query or fragment. */
+  /** The parsed base URL (http or https), with its query if it has one, without fragment. */
   base: URL;
   /** The API key, sent as `xi-api-key`. */
   apiKey: string;
@@ -20,13 +26,13 @@ export interface ElevenLabsEndpoint {
 export function createEndpoint(provider: string, baseUrl: string, apiKey: string): ElevenLabsEndpoint {
   const base = parseBaseUrl(provider, baseUrl);
   requireApiKey(provider, apiKey);
-  base.search = '';
   return { provider, base, apiKey };
 }
 
 /**
  * The URL of `/v1/text-to-speech/{voice}/{suffix}` under the base URL with `query` (entries
- * whose value is undefined are left out). `websocket` swaps the scheme for `ws:`/`wss:`. The
+ * whose value is undefined are left out) after the base URL's own query, if any (kept as
+ * written, but for a parameter that `query` sets: see appendQuery). `websocket` swaps the scheme for `ws:`/`wss:`. The
  * voice id is percent-encoded as one path segment.
  */
 export function ttsUrl(
@@ -37,9 +43,10 @@ export function ttsUrl(
   websocket = false,
 ): string {
   const url = urlUnder(endpoint.base, `/v1/text-to-speech/${encodeURIComponent(voice)}/${suffix}`);
-  for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined) url.searchParams.set(name, String(value));
-  }
+  const params: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined) params.push([name, String(value)]);
+  appendQuery(url, params);
   if (websocket) useWebSocketScheme(url);
   return url.href;
 }

@@ -51,3 +51,31 @@ export function useWebSocketScheme(url: URL): URL {
   url.protocol = url.protocol === 'http:' ? 'ws:' : 'wss:';
   return url;
 }
+
+/**
+ * Adds `params` (name, value; in order, a name may repeat) to the query of `url`, in place: the
+ * query the URL already has (a `baseUrl`'s own, such as a gateway's `?subscription-key=`) is
+ * kept as written, but for its parameters of a name that `params` sets, which the adapter's
+ * value replaces; `params` follow, URL-encoded.
+ */
+export function appendQuery(url: URL, params: Iterable<readonly [string, string]>): void {
+  const added = new URLSearchParams();
+  for (const [name, value] of params) added.append(name, value);
+  const own = url.search
+    .slice(1)
+    .split('&')
+    .filter((pair) => pair !== '' && !added.has(decodedName(pair)));
+  const extra = added.toString();
+  url.search = [...own, ...(extra ? [extra] : [])].join('&');
+}
+
+/** The name of a `name=value` query pair, decoded as a form (`+` is a space); as written when it does not decode. */
+function decodedName(pair: string): string {
+  const eq = pair.indexOf('=');
+  const name = (eq < 0 ? pair : pair.slice(0, eq)).replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
