@@ -96,7 +96,9 @@ export interface TurnTimeline {
   firstTokenMs?: number;
   /**
    * The first clause of the reply existed: the TTS provider had enough text to speak (absent for an
-   * empty transcript, and for a reply of tool calls only).
+   * empty transcript, and for a reply of tool calls only). Text with nothing to speak ("...", a
+   * code fence line) is no clause; words held for the next token and given to the provider once
+   * the LLM paused count from then.
    */
   firstClauseMs?: number;
   /**

@@ -8,6 +8,7 @@ import { preflightOf } from '../routing/preflight.js';
 import { rejectedStream } from '../routing/rejected-stream.js';
 import type { Router } from '../routing/router-types.js';
 import { ClauseSplitter } from '../text/clause-splitter.js';
+import { speakable } from '../text/speakable.js';
 import type { AudioChunk } from '../types/audio.js';
 import type { ToolCall } from '../types/chat.js';
 import type { RouteResult } from '../types/route-result.js';
@@ -274,10 +275,17 @@ async function* runTurn(
     });
     const tokens = new EventQueue<string>();
     const clauses = new ClauseSplitter(request.language !== undefined ? { locale: request.language } : {});
+    /** The first clause the splitter found with something to speak (text of only "\n\n", "...", a code fence is none). */
+    const clauseFound = (chunks: string[]) => {
+      if (timeline.firstClauseMs === undefined && chunks.some(speakable)) timeline.firstClauseMs = at();
+    };
     let speaking: Promise<void> | undefined;
+    /** When TTS was started (at the first token), ms from the voiceTurn() call. */
+    let ttsStartMs = 0;
     /** Chat failed: TTS speaks the complete sentences it was given, and its failure is not the turn's. */
     let chatFailed = false;
     const startTts = () => {
+      ttsStartMs = at();
       const tts = router.tts({
         text: tokens.drain(),
         voice: request.voice,
@@ -311,8 +319,7 @@ async function* runTurn(
         queue.push({ type: 'reply-delta', text: event.text });
         tokens.push(event.text);
         if (!speaking) startTts();
-        if (timeline.firstClauseMs === undefined && clauses.push(event.text).length > 0)
-          timeline.firstClauseMs = at();
+        if (timeline.firstClauseMs === undefined) clauseFound(clauses.push(event.text));
       }
     } catch (error) {
       chatFailed = true;
@@ -329,9 +336,17 @@ async function* runTurn(
     }
     tokens.end();
     // A short reply with no boundary inside: its one clause exists once the reply ended.
-    if (timeline.firstClauseMs === undefined && clauses.end().length > 0) timeline.firstClauseMs = at();
+    if (timeline.firstClauseMs === undefined) clauseFound(clauses.end());
     stages.chat = await chat.result;
     if (speaking) await speaking;
+    // Text held for the next token is given to the TTS provider once the LLM has paused (tts()'s
+    // held-text rule, which the turn's splitter does not run): its clock start tells when.
+    const given = stages.tts && clockStartOf(stages.tts);
+    if (given !== undefined)
+      timeline.firstClauseMs = Math.min(
+        timeline.firstClauseMs ?? Number.POSITIVE_INFINITY,
+        ttsStartMs + given,
+      );
     await listening;
   };
 
@@ -373,8 +388,22 @@ function ownShare(t: TurnTimeline, stages: Partial<TurnResult['stages']>): numbe
   if (t.firstAudioMs === undefined || t.firstTokenMs === undefined || t.firstClauseMs === undefined) return 0;
   const path = t.firstAudioMs - t.endOfSpeechMs;
   const stt = Math.max(0, t.finalTranscriptMs - t.endOfSpeechMs);
-  // TTS starts at the first token: its wait includes the LLM's time from first token to first clause.
-  return Math.max(0, path - stt - providerWait(stages.chat) - providerWait(stages.tts));
+  // TTS starts at the first token: its wait, from its start, includes the LLM's time from first
+  // token to first clause (and to its first letter: tts() starts no attempt before the text has
+  // something to speak, so its first attempt's start is no time of voxroute's).
+  const tts = stages.tts?.timeToFirstChunkMs ?? 0;
+  return Math.max(0, path - stt - providerWait(stages.chat) - tts);
+}
+
+/**
+ * When the TTS provider that first answered had been given its first clause, in ms from the
+ * tts() call (its attempt's clock starts there, see RouteCandidate.startsClock); undefined when
+ * no attempt answered.
+ */
+function clockStartOf(result: RouteResult): number | undefined {
+  const first = result.attempts.find((a) => a.timeToFirstChunkMs !== undefined);
+  if (first === undefined) return undefined;
+  return Math.max(0, result.timeToFirstChunkMs - first.timeToFirstChunkMs!);
 }
 
 /** From the first attempt's start to the first chunk: time spent waiting on providers, fallbacks included. */

@@ -163,6 +163,8 @@ export class TtsProgress {
    * `clauseEnd: true` (its text may be '') once the clause splitter has found that the text sent
    * so far ends a clause. The last clause (whose end is the end of the text) is not marked.
    * `onClause(clause)` is called as each clause's last piece is handed out, before it is.
+   * A piece never ends between the two halves of a surrogate pair (a token that does waits for
+   * the next one), so each piece is well-formed text.
    * Once the caller's text stream failed, no text after its last complete clause is handed out
    * (the unfinished clause is never spoken), and the pieces end after the complete clauses:
    * normally when nothing of the unfinished clause was handed out (the caller checks
@@ -200,9 +202,10 @@ export class TtsProgress {
         continue;
       }
       // Once the text failed, what follows its last complete clause is unfinished: never sent.
-      if (this.#text.length > at && !this.#failure) {
-        const text = this.#text.slice(at);
-        at = this.#text.length;
+      const whole = this.#wholeLength();
+      if (whole > at && !this.#failure) {
+        const text = this.#text.slice(at, whole);
+        at = whole;
         yield { text, clauseEnd: false };
         continue;
       }
@@ -275,6 +278,19 @@ export class TtsProgress {
     this.#iterator = undefined;
     if (it) returnQuietly(it);
     this.#wake();
+  }
+
+  /**
+   * The length of the streamed text read so far without a high surrogate at its end while the
+   * text goes on: a token that ends inside a character outside the Basic Multilingual Plane (an
+   * emoji, a rare CJK ideograph) holds half of it, which a provider's JSON frame can carry only
+   * as a lone `\uD8xx` escape (refused, or read as U+FFFD): that half waits for the next token.
+   */
+  #wholeLength(): number {
+    const n = this.#text.length;
+    if (n === 0 || this.#ended) return n;
+    const last = this.#text.charCodeAt(n - 1);
+    return last >= 0xd800 && last < 0xdc00 ? n - 1 : n;
   }
 
   /** True when the text read so far has a letter or digit; each character is scanned once. */

@@ -41,10 +41,17 @@ export class SentenceRequests {
   readonly jobs = new Map<number, Promise<SentenceJob | undefined>>();
   readonly #progress: TtsProgress;
   readonly #first: number;
-  readonly #ready: () => void;
+  /** Called once, when the attempt's first request starts (or there is none to make). */
+  #ready: (() => void) | undefined;
   readonly #ask: SpeechAsk;
 
-  /** `first`: the attempt's first sentence; `ready()` is called when its request starts (or there is none). */
+  /**
+   * `first`: the attempt's first sentence; `ready()` is called when its first request starts
+   * (the first sentence from `first` on with something to speak), or once the text has ended
+   * without one. A sentence with nothing to speak ahead of it (a reply that opens with "\n\n",
+   * "...", a code fence line) starts no clock: the provider has nothing to answer until the
+   * next sentence, which the caller's text (an LLM) may still be writing.
+   */
   constructor(progress: TtsProgress, first: number, ready: () => void, ask: SpeechAsk) {
     this.#progress = progress;
     this.#first = first;
@@ -80,9 +87,11 @@ export class SentenceRequests {
   /** Sentence i's request, given its text (undefined: the text ended before sentence i). */
   #jobOf(i: number, sentence: string | undefined): SentenceJob | undefined {
     const full = sentence?.trim();
-    // The attempt's clock starts with its first request (or once there is none to make).
-    if (i === this.#first) this.#ready();
-    if (full === undefined) return undefined;
+    // The attempt's clock starts with its first request, or once there is none to make.
+    if (full === undefined) {
+      this.#startClock();
+      return undefined;
+    }
     // A sentence cut mid-way on the last provider resumes after its last word
     // fully heard, where that provider sent word timestamps.
     const progress = this.#progress;
@@ -94,6 +103,7 @@ export class SentenceRequests {
     // A sentence with nothing to speak (only punctuation, symbols, emoji, markup, or
     // the rest of a cut sentence after its last word) is skipped, not sent.
     if (!speakable(text) || signal.aborted) return { state, queue: undefined };
+    this.#startClock();
     // The attempt's first sentence is not retried here: before any output the router
     // falls back to the next provider. A later sentence that fails before its first
     // byte is asked once more of this provider before the route's midStream rule.
@@ -117,6 +127,13 @@ export class SentenceRequests {
         },
       ),
     };
+  }
+
+  /** Starts the attempt's clock (`ready()`), once. */
+  #startClock(): void {
+    const ready = this.#ready;
+    this.#ready = undefined;
+    ready?.();
   }
 }
 

@@ -1,5 +1,6 @@
 import { durationMs } from '../audio/format.js';
 import type { ProviderAudio, TtsTextPiece, WordTiming } from '../providers/types.js';
+import { speakable } from '../text/speakable.js';
 import type { AudioChunk } from '../types/audio.js';
 import { heardTo } from './resume-text.js';
 import type { TtsProgress } from './tts-progress.js';
@@ -94,14 +95,22 @@ async function* oneRequest(
   async function* text(): AsyncGenerator<TtsTextPiece, void, undefined> {
     /** True until the context has been given a word: white space in front of it is dropped. */
     let leading = true;
-    /** True once a clause end was marked (or the last clause handed out): the provider speaks. */
+    /**
+     * True once a clause end was marked (or the last clause handed out) after text with
+     * something to speak: the provider speaks. A clause with nothing to speak ahead of it
+     * ("\n\n", "...", a code fence line) starts no clock: the provider has nothing to answer
+     * until the next clause, which the caller's text may still be writing.
+     */
     let asked = false;
+    /** A clause handed out so far has something to speak ({@link speakable}). */
+    let speech = false;
     for await (const piece of progress.pieces(first, (clause, marked) => {
       ends.push(said.length + clause.trimEnd().length);
       said += clause;
       sent.clauses = ends.length;
+      speech ||= speakable(clause);
       if (marked) {
-        asked = true;
+        asked ||= speech;
         marks.push(ends.length);
       }
     })) {

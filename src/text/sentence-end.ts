@@ -8,6 +8,9 @@
  * complete when it ends (white space after it allowed) with
  * - a line break (the segmenter always breaks there), or a full-width `。！？`;
  * - `!` or `?`, or an ellipsis of full stops ("Wait...");
+ * - but not inside a web or email address or a path with nothing after it yet (the text
+ *   since its last white space has "://", "@", "/" or starts with "www."): "https://acme.io/help?"
+ *   goes on with "topic=billing", "support@acme." with "com";
  * - one full stop after a word that is no abbreviation: not one letter (an initial, "J."),
  *   not a word with a dot inside ("e.g.", "U.S."), not one of {@link ABBREVIATIONS} ("Dr.",
  *   "etc."). After a number, only once white space follows ("in 2023. "): "3." may still
@@ -24,8 +27,12 @@ export function endsSentence(text: string): boolean {
   // white space or with one of the characters a sentence end can close with.
   if (!isSpace(last) && !CLOSERS.has(last)) return false;
   // The end of the text is enough, and keeps the pattern's work small on a long sentence.
-  const m = TERMINAL.exec(n > 64 ? text.slice(n - 64) : text);
+  const tail = n > 64 ? text.slice(n - 64) : text;
+  const m = TERMINAL.exec(tail);
   if (!m) return false;
+  // Inside a web or email address ("https://acme.io/help?", "support@acme.", "www."), the
+  // punctuation goes on with the next token ("topic=billing", "com"): only white space ends it.
+  if (m[3] === '' && ADDRESS.test(tail.slice(lastSpace(tail) + 1))) return false;
   if (m[2] !== '.') return true; // '!' or '?' in the run, or an ellipsis ("Wait...")
   const word = m[1] ?? '';
   // A number ("3." may become "3.5"), or a symbol before the stop (an emoji, a closing bracket:
@@ -52,6 +59,21 @@ export function endsAtAbbreviation(text: string): boolean {
 /** A word that a full stop after does not end a sentence: an initial, a dotted word, a known abbreviation. */
 function isAbbreviation(word: string): boolean {
   return word.length === 1 || word.includes('.') || ABBREVIATIONS.has(word.toLowerCase());
+}
+
+/**
+ * A run of text without white space that is (part of) a web or email address or a path: a
+ * scheme ("https://"), an "@", a slash, or a leading "www.".
+ */
+const ADDRESS = /:\/\/|@|\/|^www\./i;
+
+/** The offset of the last white space character (ASCII, no-break, ideographic) in `text`, or -1. */
+function lastSpace(text: string): number {
+  for (let i = text.length - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x3000) return i;
+  }
+  return -1;
 }
 
 /** White space the segmenter counts after a sentence (ASCII, no-break and ideographic spaces). */

@@ -109,6 +109,7 @@ export class SentenceSplitter {
       const b = base + s.index;
       if (!this.#early && !final && b > lastLetter) break;
       if (endsAtAbbreviation(pending.slice(Math.max(at, b - 64), b))) continue;
+      if (gluedToNext(pending, b)) continue;
       out.push(pending.slice(at, b));
       at = b;
     }
@@ -124,6 +125,21 @@ export class SentenceSplitter {
     return out;
   }
 }
+
+/**
+ * True when the boundary at `b` falls right after `.`, `?` or `!` with a letter or digit right
+ * after it, no white space between: inside a web address or a name ("acme.io/help?topic=billing",
+ * "Node.JS", "Yahoo!Mail"), where the segmenter breaks after `?` and `!` (and after `.` before
+ * a capital), but nothing ends there. A full-width `。！？` ends its sentence as before.
+ */
+function gluedToNext(text: string, b: number): boolean {
+  const before = text.charCodeAt(b - 1);
+  if (before !== 0x2e && before !== 0x3f && before !== 0x21) return false;
+  const after = text.codePointAt(b);
+  return after !== undefined && LETTER_OR_DIGIT.test(String.fromCodePoint(after));
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** A character after which no sentence boundary can fall (see oneSentence in tts-progress). */
 const SAFE = /[\p{L}\p{M}\p{N} ,'\u2019-]/u;

@@ -51,4 +51,17 @@ describe('endsSentence: a sentence complete with what has arrived', () => {
     ])
       expect([t, endsSentence(t)]).toEqual([t, false]);
   });
+
+  it('waits inside a web or email address or a path with nothing after it yet; white space after it ends it', () => {
+    for (const t of [
+      'See https://www.',
+      'See https://acme.io/help?',
+      'Write to support@acme.',
+      'Go to www.',
+      'Open docs/setup.',
+    ])
+      expect([t, endsSentence(t)]).toEqual([t, false]);
+    for (const t of ['Did you try https://acme.io/help? ', 'Write to support@acme.io! ', 'Open docs/setup! '])
+      expect([t, endsSentence(t)]).toEqual([t, true]);
+  });
 });
