@@ -1,15 +1,18 @@
 import type { ResolvedHealthConfig } from '../config/health.js';
 import type { Clock } from '../internal/clock.js';
 import type { HealthRegistry, HealthStateChange } from '../routing/health/index.js';
+import { BREAKER_DEFAULTS } from '../routing/health/options.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
 import type { Logger } from '../routing/router-types.js';
 import type { Capability } from '../types/route-result.js';
 import { warnFleetOff } from './fleet-off-warning.js';
+import { warnFleetIgnored } from './ignored-warning.js';
 import {
   type BreakerMessage,
   decodeBreakerMessage,
   decodeLatencySummary,
   encodeMessage,
+  foreignVersion,
 } from './messages.js';
 import { connectFleet, type FleetConnections } from './redis-client.js';
 
@@ -21,9 +24,11 @@ export interface FleetEvent {
   /**
    * `'connected'`: the shared store is ready; `'disconnected'`: a ready store was lost;
    * `'error'`: a store command or the connection failed (a message repeated back to back is
-   * reported once); `'dropped'`: writes were dropped (at most one such event a second).
+   * reported once); `'dropped'`: writes were dropped (at most one such event a second);
+   * `'ignored'`: a message or stored value was ignored (malformed, written by another voxroute
+   * version or by another app on the same key prefix; at most one such event a second).
    */
-  type: 'connected' | 'disconnected' | 'error' | 'dropped';
+  type: 'connected' | 'disconnected' | 'error' | 'dropped' | 'ignored';
   /** With `type: 'error'`: what failed, with no secret in it; otherwise undefined. */
   error?: string;
 }
@@ -43,6 +48,12 @@ export interface FleetStats {
   received: number;
   /** Writes dropped: the store was down, too slow (too many commands pending) or over the rate. */
   dropped: number;
+  /**
+   * Messages and stored values ignored: malformed, written by another voxroute version, or not
+   * by voxroute (another app on the same key prefix). The first one is also told to the
+   * router's `logger` (else as a process warning, code `VOXROUTE_FLEET_MESSAGE_IGNORED`).
+   */
+  ignored: number;
   /** Store commands that failed. */
   errors: number;
   /** The last store error, without secrets. */
@@ -94,6 +105,17 @@ const BUCKET_RATE_PER_MS = 20 / 1000;
 const SUMMARY_MAX_AGE_MS = 10 * 60_000;
 /** Least time between two attempts at the probe lock of one breaker, ms. */
 const LOCK_RETRY_MS = 250;
+/**
+ * Longest a peer's opening may keep a breaker here open, ms: the longest cooldown a breaker
+ * opens for (a Retry-After is capped at 10 min, an auth failure opens for 5 min, a grown
+ * cooldown for at most 60 s plus jitter). A longer one (a corrupt or hostile message, a peer's
+ * clock far ahead) is cut to it.
+ */
+const MAX_PEER_OPEN_MS = Math.max(
+  BREAKER_DEFAULTS.maxRetryAfterMs,
+  BREAKER_DEFAULTS.authCooldownMs,
+  BREAKER_DEFAULTS.maxCooldownMs * (1 + BREAKER_DEFAULTS.jitter),
+);
 
 const RELEASE_LOCK =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
@@ -137,9 +159,11 @@ export class FleetHealth {
     published: 0,
     received: 0,
     dropped: 0,
+    ignored: 0,
     errors: 0,
     lastError: undefined,
   };
+  #lastIgnoredEventAt = Number.NEGATIVE_INFINITY;
   #conn: FleetConnections | undefined;
   #pending = 0;
   #tokens = BUCKET_SIZE;
@@ -233,7 +257,8 @@ export class FleetHealth {
       const open = await conn.commands.hgetall(this.#breakersKey);
       for (const text of Object.values(open)) {
         const m = decodeBreakerMessage(text);
-        if (m && m.t === 'open' && m.id !== this.#id) this.#applyOpen(m);
+        if (!m) this.#ignore(`a value of the hash ${this.#breakersKey}`, text);
+        else if (m.t === 'open' && m.id !== this.#id) this.#applyOpen(m, false);
       }
     } catch (error) {
       this.#fail(error);
@@ -285,7 +310,7 @@ export class FleetHealth {
     } else if (change.to === 'closed') {
       this.#shared.delete(k);
       const m: BreakerMessage = { v: 1, t: 'close', id: this.#id, p: change.provider, c: change.capability };
-      this.#write((c) =>
+      const ok = this.#write((c) =>
         c.multi().hdel(this.#breakersKey, k).publish(this.#channel, encodeMessage(m)!).exec(),
       );
       this.#stats.published++;
@@ -314,8 +339,20 @@ export class FleetHealth {
     reason: string,
     now = this.#d.clock.now(),
   ): void {
-    const u = Math.round(this.#wallNow() + (reopenAt - now));
-    const text = encodeMessage({ v: 1, t: 'open', id: this.#id, p: provider, c: capability, u, r: reason });
+    // The end as a wall-clock time (for routers that read it from the store later) and the
+    // cooldown left (for those that hear it now: it needs no clock agreement).
+    const d = Math.round(reopenAt - now);
+    const u = Math.round(this.#wallNow()) + d;
+    const text = encodeMessage({
+      v: 1,
+      t: 'open',
+      id: this.#id,
+      p: provider,
+      c: capability,
+      u,
+      r: reason,
+      d,
+    });
     if (!text) return;
     const ok = this.#write((c) =>
       c.multi().hset(this.#breakersKey, key(provider, capability), text).publish(this.#channel, text).exec(),
@@ -325,22 +362,55 @@ export class FleetHealth {
 
   #onMessage(text: string): void {
     const m = decodeBreakerMessage(text);
-    if (!m || m.id === this.#id) return;
+    if (!m) {
+      this.#ignore(`a message on the channel ${this.#channel}`, text);
+      return;
+    }
+    if (m.id === this.#id) return;
     this.#stats.received++;
-    if (m.t === 'open') this.#applyOpen(m);
+    if (m.t === 'open') this.#applyOpen(m, true);
     else {
       const s = this.#shared.get(key(m.p, m.c));
       if (s) s.recovered = true;
     }
   }
 
-  #applyOpen(m: Extract<BreakerMessage, { t: 'open' }>): void {
+  /**
+   * Opens the local breaker of a peer's opening for the cooldown it has left: `d` for one heard
+   * now (pub/sub delivers within milliseconds; a peer's clock, however wrong, does not move it),
+   * the time to `u` for one read from the store (written earlier: it needs the clocks to agree,
+   * and is never taken as longer than `d`), the time to `u` from a peer too old to send `d`.
+   * Never longer than {@link MAX_PEER_OPEN_MS}.
+   */
+  #applyOpen(m: Extract<BreakerMessage, { t: 'open' }>, pushed: boolean): void {
     if (this.#d.serves && !this.#d.serves(m.p, m.c)) return;
     const now = this.#d.clock.now();
-    const until = now + (m.u - this.#wallNow());
-    if (until <= now) return;
-    this.#track(m.p, m.c, until);
-    this.#d.health.openUntil(m.p, m.c, until, 'fleet');
+    const toEnd = m.u - this.#wallNow();
+    const left = m.d === undefined ? toEnd : pushed ? m.d : Math.min(toEnd, m.d);
+    const ms = Math.min(left, MAX_PEER_OPEN_MS);
+    if (!(ms > 0)) return;
+    this.#track(m.p, m.c, now + ms);
+    this.#d.health.openUntil(m.p, m.c, now + ms, 'fleet');
+  }
+
+  /**
+   * Counts a message or stored value that could not be used, and says so: the first one to the
+   * logger (or as a process warning), then at most one `'ignored'` event a second. `where` names
+   * the channel or key; the text is never quoted (it could hold anything).
+   */
+  #ignore(where: string, text: string): void {
+    this.#stats.ignored++;
+    const v = foreignVersion(text);
+    const why =
+      v === undefined
+        ? 'not a voxroute message of this version (malformed, or written by another app on this keyPrefix?)'
+        : `written by another voxroute version (v: ${v})`;
+    if (this.#stats.ignored === 1) warnFleetIgnored(`${where}: ${why}`, this.#d.logger);
+    const now = this.#d.clock.now();
+    if (now - this.#lastIgnoredEventAt >= 1_000) {
+      this.#lastIgnoredEventAt = now;
+      this.#d.onEvent({ type: 'ignored' });
+    }
   }
 
   /**
@@ -431,7 +501,11 @@ export class FleetHealth {
       for (const [k, text] of Object.entries(all)) {
         const s = decodeLatencySummary(text);
         const [provider, capability, ...model] = k.split('\u0000');
-        if (!s || wall - s.at > SUMMARY_MAX_AGE_MS || model.length !== 1) continue;
+        if (!s || model.length !== 1) {
+          this.#ignore(`a field of the hash ${this.#latencyKey}`, text);
+          continue;
+        }
+        if (wall - s.at > SUMMARY_MAX_AGE_MS) continue;
         if (this.#d.serves && !this.#d.serves(provider!, capability as Capability)) continue;
         // Local measurements stay authoritative: only a key never tried here is seeded.
         if (this.#d.tracker.lastTriedAt(k) !== undefined) continue;
