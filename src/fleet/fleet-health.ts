@@ -5,6 +5,7 @@ import { BREAKER_DEFAULTS } from '../routing/health/options.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
 import type { Logger } from '../routing/router-types.js';
 import type { Capability } from '../types/route-result.js';
+import { fleetChannel } from './channel.js';
 import { warnFleetOff } from './fleet-off-warning.js';
 import { warnFleetIgnored } from './ignored-warning.js';
 import {
@@ -176,7 +177,7 @@ export class FleetHealth {
   constructor(deps: FleetHealthDeps) {
     this.#d = deps;
     const prefix = deps.config.keyPrefix;
-    this.#channel = `${prefix}health`;
+    this.#channel = fleetChannel(prefix, deps.config.url);
     this.#breakersKey = `${prefix}breakers`;
     this.#latencyKey = `${prefix}latency`;
     this.#wallNow = deps.wallNow ?? Date.now;
