@@ -106,6 +106,8 @@ const BUCKET_RATE_PER_MS = 20 / 1000;
 const SUMMARY_MAX_AGE_MS = 10 * 60_000;
 /** Least time between two attempts at the probe lock of one breaker, ms. */
 const LOCK_RETRY_MS = 250;
+/** Wait before subscribing and reading the fleet's state again after that failed, ms. */
+const RESYNC_RETRY_MS = 2_000;
 /**
  * Longest a peer's opening may keep a breaker here open, ms: the longest cooldown a breaker
  * opens for (a Retry-After is capped at 10 min, an auth failure opens for 5 min, a grown
@@ -128,8 +130,13 @@ interface Shared {
   until: number;
   /** Another process's probe succeeded: probes are free again. */
   recovered: boolean;
-  /** This process holds the fleet probe lock until then (local clock). */
-  lockUntil: number | undefined;
+  /**
+   * This process may probe until then (local clock): it holds the fleet probe lock, or the store
+   * failed to answer for it (this router then probes alone, as without a store).
+   */
+  probeUntil: number | undefined;
+  /** This process holds the fleet probe lock (released when its probe settles). */
+  held: boolean;
   lockTriedAt: number | undefined;
   locking: boolean;
 }
@@ -164,6 +171,7 @@ export class FleetHealth {
     errors: 0,
     lastError: undefined,
   };
+  #resyncTimer: ReturnType<typeof setTimeout> | undefined;
   #lastIgnoredEventAt = Number.NEGATIVE_INFINITY;
   #conn: FleetConnections | undefined;
   #pending = 0;
@@ -196,6 +204,7 @@ export class FleetHealth {
     this.#offHealth();
     this.#d.health.setProbeGate(undefined);
     for (const timer of this.#timers) clearInterval(timer);
+    clearTimeout(this.#resyncTimer);
     const conn = this.#conn;
     this.#conn = undefined;
     conn?.commands.disconnect();
@@ -251,8 +260,15 @@ export class FleetHealth {
     clearTimeout(timer);
   }
 
-  /** (Re)connected: subscribe, read the fleet's open breakers and summaries, republish ours. */
+  /**
+   * (Re)connected: subscribe, read the fleet's open breakers and summaries, republish ours. When
+   * the store fails to answer (a command timed out: a Redis busy for a second just then), tried
+   * again every 2 s while both connections stay up: no new 'ready' would come to try it again,
+   * and the router would share nothing until the next disconnect.
+   */
   async #resync(conn: FleetConnections): Promise<void> {
+    clearTimeout(this.#resyncTimer);
+    this.#resyncTimer = undefined;
     try {
       await conn.subscriber.subscribe(this.#channel);
       const open = await conn.commands.hgetall(this.#breakersKey);
@@ -262,7 +278,14 @@ export class FleetHealth {
         else if (m.t === 'open' && m.id !== this.#id) this.#applyOpen(m, false);
       }
     } catch (error) {
+      if (this.#conn !== conn) return;
       this.#fail(error);
+      const timer = setTimeout(() => {
+        if (this.#conn === conn && conn.commands.status === 'ready' && conn.subscriber.status === 'ready')
+          void this.#resync(conn);
+      }, RESYNC_RETRY_MS);
+      timer.unref?.();
+      this.#resyncTimer = timer;
       return;
     }
     if (this.#conn !== conn) return;
@@ -304,7 +327,7 @@ export class FleetHealth {
   #onLocalChange(change: HealthStateChange): void {
     const k = key(change.provider, change.capability);
     const s = this.#shared.get(k);
-    if (change.from === 'half-open' && s?.lockUntil !== undefined) this.#releaseLock(k, s);
+    if (change.from === 'half-open' && s?.held) this.#releaseLock(s);
     if (change.to === 'open' && change.reason !== 'fleet' && change.reopenAt !== undefined) {
       this.#track(change.provider, change.capability, change.reopenAt);
       this.#publishOpen(change.provider, change.capability, change.reopenAt, change.reason);
@@ -327,7 +350,8 @@ export class FleetHealth {
       capability,
       until,
       recovered: false,
-      lockUntil: undefined,
+      probeUntil: undefined,
+      held: false,
       lockTriedAt: undefined,
       locking: false,
     });
@@ -418,15 +442,20 @@ export class FleetHealth {
    * Whether this process may probe the half-open breaker of (provider, capability) now, asked
    * synchronously by the breaker. Only a breaker whose opening the fleet shares is gated, and only
    * while the store is reachable: the lock is taken in the background and the answer is false
-   * until it is (the call goes to another provider meanwhile, at no cost in latency).
+   * until it is (the call goes to another provider meanwhile, at no cost in latency). When the
+   * store fails to answer for the lock (a command timed out: a hung or partitioned Redis keeps
+   * its socket open, so the client still looks connected) or too many commands are pending,
+   * this router probes alone for the lock's lifetime, as a router without a store would: else a
+   * provider back from an outage would never be tried again for as long as the store hangs.
    */
   #gate(provider: string, capability: Capability): boolean {
     if (this.#stats.state !== 'ready') return true;
     const s = this.#shared.get(key(provider, capability));
     if (!s || s.recovered) return true;
     const now = this.#d.clock.now();
-    if (s.lockUntil !== undefined && now < s.lockUntil) return true;
-    s.lockUntil = undefined;
+    if (s.probeUntil !== undefined && now < s.probeUntil) return true;
+    s.probeUntil = undefined;
+    s.held = false;
     if (!s.locking && (s.lockTriedAt === undefined || now - s.lockTriedAt >= LOCK_RETRY_MS))
       this.#takeLock(s, now);
     return false;
@@ -434,22 +463,33 @@ export class FleetHealth {
 
   #takeLock(s: Shared, now: number): void {
     const ms = this.#d.timings?.probeLockMs ?? 10_000;
+    // A margin of 10% so that this process stops probing before the lock can pass on.
+    const lifetime = ms * 0.9;
     s.locking = true;
     s.lockTriedAt = now;
     const sent = this.#write(async (c) => {
       try {
         const won = await c.set(this.#lockKey(s), this.#id, 'PX', ms, 'NX');
-        // A margin of 10% so that this process stops probing before the lock can pass on.
-        if (won === 'OK') s.lockUntil = now + ms * 0.9;
+        if (won === 'OK') {
+          s.probeUntil = now + lifetime;
+          s.held = true;
+        }
+      } catch (error) {
+        s.probeUntil = this.#d.clock.now() + lifetime;
+        throw error;
       } finally {
         s.locking = false;
       }
     }, false);
-    if (!sent) s.locking = false;
+    if (!sent) {
+      s.locking = false;
+      s.probeUntil = now + lifetime;
+    }
   }
 
-  #releaseLock(_k: string, s: Shared): void {
-    s.lockUntil = undefined;
+  #releaseLock(s: Shared): void {
+    s.probeUntil = undefined;
+    s.held = false;
     this.#write((c) => c.eval(RELEASE_LOCK, 1, this.#lockKey(s), this.#id), false);
   }
 
