@@ -337,7 +337,7 @@ export class FleetHealth {
       const ok = this.#write((c) =>
         c.multi().hdel(this.#breakersKey, k).publish(this.#channel, encodeMessage(m)!).exec(),
       );
-      this.#stats.published++;
+      if (ok) this.#stats.published++;
     }
   }
 
