@@ -15,7 +15,8 @@ import {
   encodeMessage,
   foreignVersion,
 } from './messages.js';
-import { connectFleet, type FleetConnections } from './redis-client.js';
+import type { FleetConnections } from './redis-client.js';
+import { type FleetLease, leaseFleet } from './shared-connections.js';
 
 /** State of the shared store as a router sees it. */
 export type FleetState = 'connecting' | 'ready' | 'down' | 'unavailable' | 'closed';
@@ -97,6 +98,9 @@ export interface FleetHealthDeps {
   timings?: FleetTimings;
 }
 
+/** A listener on a connection (an EventEmitter's). */
+type Listener = Parameters<FleetConnections['commands']['off']>[1];
+
 /** Most commands pending at once; past it writes are dropped (a slow or full store). */
 const MAX_PENDING = 64;
 /** Publish rate bound: a bucket of 40 messages refilled at 20 per s. */
@@ -174,6 +178,9 @@ export class FleetHealth {
   #resyncTimer: ReturnType<typeof setTimeout> | undefined;
   #lastIgnoredEventAt = Number.NEGATIVE_INFINITY;
   #conn: FleetConnections | undefined;
+  #lease: FleetLease | undefined;
+  /** This router's listeners on the shared connections, removed by close(). */
+  readonly #listeners: [FleetConnections['commands'], string, Listener][] = [];
   #pending = 0;
   #tokens = BUCKET_SIZE;
   #tokensAt: number;
@@ -205,16 +212,16 @@ export class FleetHealth {
     this.#d.health.setProbeGate(undefined);
     for (const timer of this.#timers) clearInterval(timer);
     clearTimeout(this.#resyncTimer);
-    const conn = this.#conn;
     this.#conn = undefined;
-    conn?.commands.disconnect();
-    conn?.subscriber.disconnect();
+    for (const [client, event, listener] of this.#listeners.splice(0)) client.off(event, listener);
+    this.#lease?.release();
+    this.#lease = undefined;
   }
 
   async #start(): Promise<void> {
-    let conn: FleetConnections;
+    let lease: FleetLease;
     try {
-      conn = await (this.#d.connect ?? connectFleet)(this.#d.config.url);
+      lease = await leaseFleet(this.#d.config.url, this.#d.connect);
     } catch (error) {
       this.#stats.state = 'unavailable';
       this.#fail(error);
@@ -222,10 +229,11 @@ export class FleetHealth {
       return;
     }
     if (this.#stats.state === 'closed') {
-      conn.commands.disconnect();
-      conn.subscriber.disconnect();
+      lease.release();
       return;
     }
+    const conn = lease.conn;
+    this.#lease = lease;
     this.#conn = conn;
     const t = this.#d.timings ?? {};
     const every = (ms: number, fn: () => void) => {
@@ -235,11 +243,15 @@ export class FleetHealth {
     };
     every(t.summaryIntervalMs ?? 5_000, () => this.#writeSummaries());
     every(t.readIntervalMs ?? 30_000, () => this.#readSummaries());
+    const listen = (client: FleetConnections['commands'], event: string, listener: Listener) => {
+      client.on(event, listener);
+      this.#listeners.push([client, event, listener]);
+    };
     for (const c of [conn.commands, conn.subscriber]) {
-      c.on('error', (error: unknown) => this.#fail(error));
-      c.on('close', () => this.#down());
+      listen(c, 'error', (error: unknown) => this.#fail(error));
+      listen(c, 'close', () => this.#down());
     }
-    conn.subscriber.on('message', (channel: string, text: string) => {
+    listen(conn.subscriber, 'message', (channel: string, text: string) => {
       if (channel === this.#channel) this.#onMessage(text);
     });
     let settle: () => void = () => {};
@@ -250,8 +262,8 @@ export class FleetHealth {
       if (conn.commands.status === 'ready' && conn.subscriber.status === 'ready')
         void this.#resync(conn).finally(settle);
     };
-    conn.commands.on('ready', onReady);
-    conn.subscriber.on('ready', onReady);
+    listen(conn.commands, 'ready', onReady);
+    listen(conn.subscriber, 'ready', onReady);
     onReady();
     // Not reachable within the connect timeout: go on without it (it keeps reconnecting).
     const timer = setTimeout(settle, 2_500);
@@ -270,7 +282,7 @@ export class FleetHealth {
     clearTimeout(this.#resyncTimer);
     this.#resyncTimer = undefined;
     try {
-      await conn.subscriber.subscribe(this.#channel);
+      await this.#lease!.subscribe(this.#channel);
       const open = await conn.commands.hgetall(this.#breakersKey);
       for (const text of Object.values(open)) {
         const m = decodeBreakerMessage(text);
