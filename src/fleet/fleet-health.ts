@@ -1,17 +1,22 @@
 import type { ResolvedHealthConfig } from '../config/health.js';
 import type { Clock } from '../internal/clock.js';
 import type { HealthRegistry, HealthStateChange } from '../routing/health/index.js';
+import { BREAKER_DEFAULTS } from '../routing/health/options.js';
 import type { LatencyTracker } from '../routing/latency-tracker.js';
 import type { Logger } from '../routing/router-types.js';
 import type { Capability } from '../types/route-result.js';
+import { fleetChannel } from './channel.js';
 import { warnFleetOff } from './fleet-off-warning.js';
+import { warnFleetIgnored } from './ignored-warning.js';
 import {
   type BreakerMessage,
   decodeBreakerMessage,
   decodeLatencySummary,
   encodeMessage,
+  foreignVersion,
 } from './messages.js';
-import { connectFleet, type FleetConnections } from './redis-client.js';
+import type { FleetConnections } from './redis-client.js';
+import { type FleetLease, leaseFleet } from './shared-connections.js';
 import { storeMessageRedactor } from './store-redaction.js';
 
 /** State of the shared store as a router sees it. */
@@ -22,9 +27,11 @@ export interface FleetEvent {
   /**
    * `'connected'`: the shared store is ready; `'disconnected'`: a ready store was lost;
    * `'error'`: a store command or the connection failed (a message repeated back to back is
-   * reported once); `'dropped'`: writes were dropped (at most one such event a second).
+   * reported once); `'dropped'`: writes were dropped (at most one such event a second);
+   * `'ignored'`: a message or stored value was ignored (malformed, written by another voxroute
+   * version or by another app on the same key prefix; at most one such event a second).
    */
-  type: 'connected' | 'disconnected' | 'error' | 'dropped';
+  type: 'connected' | 'disconnected' | 'error' | 'dropped' | 'ignored';
   /** With `type: 'error'`: what failed, with no secret in it; otherwise undefined. */
   error?: string;
 }
@@ -44,6 +51,12 @@ export interface FleetStats {
   received: number;
   /** Writes dropped: the store was down, too slow (too many commands pending) or over the rate. */
   dropped: number;
+  /**
+   * Messages and stored values ignored: malformed, written by another voxroute version, or not
+   * by voxroute (another app on the same key prefix). The first one is also told to the
+   * router's `logger` (else as a process warning, code `VOXROUTE_FLEET_MESSAGE_IGNORED`).
+   */
+  ignored: number;
   /** Store commands that failed. */
   errors: number;
   /** The last store error, without secrets. */
@@ -86,6 +99,9 @@ export interface FleetHealthDeps {
   timings?: FleetTimings;
 }
 
+/** A listener on a connection (an EventEmitter's). */
+type Listener = Parameters<FleetConnections['commands']['off']>[1];
+
 /** Most commands pending at once; past it writes are dropped (a slow or full store). */
 const MAX_PENDING = 64;
 /** Publish rate bound: a bucket of 40 messages refilled at 20 per s. */
@@ -95,6 +111,19 @@ const BUCKET_RATE_PER_MS = 20 / 1000;
 const SUMMARY_MAX_AGE_MS = 10 * 60_000;
 /** Least time between two attempts at the probe lock of one breaker, ms. */
 const LOCK_RETRY_MS = 250;
+/** Wait before subscribing and reading the fleet's state again after that failed, ms. */
+const RESYNC_RETRY_MS = 2_000;
+/**
+ * Longest a peer's opening may keep a breaker here open, ms: the longest cooldown a breaker
+ * opens for (a Retry-After is capped at 10 min, an auth failure opens for 5 min, a grown
+ * cooldown for at most 60 s plus jitter). A longer one (a corrupt or hostile message, a peer's
+ * clock far ahead) is cut to it.
+ */
+const MAX_PEER_OPEN_MS = Math.max(
+  BREAKER_DEFAULTS.maxRetryAfterMs,
+  BREAKER_DEFAULTS.authCooldownMs,
+  BREAKER_DEFAULTS.maxCooldownMs * (1 + BREAKER_DEFAULTS.jitter),
+);
 
 const RELEASE_LOCK =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
@@ -106,8 +135,13 @@ interface Shared {
   until: number;
   /** Another process's probe succeeded: probes are free again. */
   recovered: boolean;
-  /** This process holds the fleet probe lock until then (local clock). */
-  lockUntil: number | undefined;
+  /**
+   * This process may probe until then (local clock): it holds the fleet probe lock, or the store
+   * failed to answer for it (this router then probes alone, as without a store).
+   */
+  probeUntil: number | undefined;
+  /** This process holds the fleet probe lock (released when its probe settles). */
+  held: boolean;
   lockTriedAt: number | undefined;
   locking: boolean;
 }
@@ -140,10 +174,16 @@ export class FleetHealth {
     published: 0,
     received: 0,
     dropped: 0,
+    ignored: 0,
     errors: 0,
     lastError: undefined,
   };
+  #resyncTimer: ReturnType<typeof setTimeout> | undefined;
+  #lastIgnoredEventAt = Number.NEGATIVE_INFINITY;
   #conn: FleetConnections | undefined;
+  #lease: FleetLease | undefined;
+  /** This router's listeners on the shared connections, removed by close(). */
+  readonly #listeners: [FleetConnections['commands'], string, Listener][] = [];
   #pending = 0;
   #tokens = BUCKET_SIZE;
   #tokensAt: number;
@@ -155,7 +195,7 @@ export class FleetHealth {
   constructor(deps: FleetHealthDeps) {
     this.#d = deps;
     const prefix = deps.config.keyPrefix;
-    this.#channel = `${prefix}health`;
+    this.#channel = fleetChannel(prefix, deps.config.url);
     this.#breakersKey = `${prefix}breakers`;
     this.#latencyKey = `${prefix}latency`;
     this.#wallNow = deps.wallNow ?? Date.now;
@@ -175,16 +215,17 @@ export class FleetHealth {
     this.#offHealth();
     this.#d.health.setProbeGate(undefined);
     for (const timer of this.#timers) clearInterval(timer);
-    const conn = this.#conn;
+    clearTimeout(this.#resyncTimer);
     this.#conn = undefined;
-    conn?.commands.disconnect();
-    conn?.subscriber.disconnect();
+    for (const [client, event, listener] of this.#listeners.splice(0)) client.off(event, listener);
+    this.#lease?.release();
+    this.#lease = undefined;
   }
 
   async #start(): Promise<void> {
-    let conn: FleetConnections;
+    let lease: FleetLease;
     try {
-      conn = await (this.#d.connect ?? connectFleet)(this.#d.config.url);
+      lease = await leaseFleet(this.#d.config.url, this.#d.connect);
     } catch (error) {
       this.#stats.state = 'unavailable';
       this.#fail(error);
@@ -192,10 +233,11 @@ export class FleetHealth {
       return;
     }
     if (this.#stats.state === 'closed') {
-      conn.commands.disconnect();
-      conn.subscriber.disconnect();
+      lease.release();
       return;
     }
+    const conn = lease.conn;
+    this.#lease = lease;
     this.#conn = conn;
     const t = this.#d.timings ?? {};
     const every = (ms: number, fn: () => void) => {
@@ -205,11 +247,15 @@ export class FleetHealth {
     };
     every(t.summaryIntervalMs ?? 5_000, () => this.#writeSummaries());
     every(t.readIntervalMs ?? 30_000, () => this.#readSummaries());
+    const listen = (client: FleetConnections['commands'], event: string, listener: Listener) => {
+      client.on(event, listener);
+      this.#listeners.push([client, event, listener]);
+    };
     for (const c of [conn.commands, conn.subscriber]) {
-      c.on('error', (error: unknown) => this.#fail(error));
-      c.on('close', () => this.#down());
+      listen(c, 'error', (error: unknown) => this.#fail(error));
+      listen(c, 'close', () => this.#down());
     }
-    conn.subscriber.on('message', (channel: string, text: string) => {
+    listen(conn.subscriber, 'message', (channel: string, text: string) => {
       if (channel === this.#channel) this.#onMessage(text);
     });
     let settle: () => void = () => {};
@@ -220,8 +266,8 @@ export class FleetHealth {
       if (conn.commands.status === 'ready' && conn.subscriber.status === 'ready')
         void this.#resync(conn).finally(settle);
     };
-    conn.commands.on('ready', onReady);
-    conn.subscriber.on('ready', onReady);
+    listen(conn.commands, 'ready', onReady);
+    listen(conn.subscriber, 'ready', onReady);
     onReady();
     // Not reachable within the connect timeout: go on without it (it keeps reconnecting).
     const timer = setTimeout(settle, 2_500);
@@ -230,17 +276,32 @@ export class FleetHealth {
     clearTimeout(timer);
   }
 
-  /** (Re)connected: subscribe, read the fleet's open breakers and summaries, republish ours. */
+  /**
+   * (Re)connected: subscribe, read the fleet's open breakers and summaries, republish ours. When
+   * the store fails to answer (a command timed out: a Redis busy for a second just then), tried
+   * again every 2 s while both connections stay up: no new 'ready' would come to try it again,
+   * and the router would share nothing until the next disconnect.
+   */
   async #resync(conn: FleetConnections): Promise<void> {
+    clearTimeout(this.#resyncTimer);
+    this.#resyncTimer = undefined;
     try {
-      await conn.subscriber.subscribe(this.#channel);
+      await this.#lease!.subscribe(this.#channel);
       const open = await conn.commands.hgetall(this.#breakersKey);
       for (const text of Object.values(open)) {
         const m = decodeBreakerMessage(text);
-        if (m && m.t === 'open' && m.id !== this.#id) this.#applyOpen(m);
+        if (!m) this.#ignore(`a value of the hash ${this.#breakersKey}`, text);
+        else if (m.t === 'open' && m.id !== this.#id) this.#applyOpen(m, false);
       }
     } catch (error) {
+      if (this.#conn !== conn) return;
       this.#fail(error);
+      const timer = setTimeout(() => {
+        if (this.#conn === conn && conn.commands.status === 'ready' && conn.subscriber.status === 'ready')
+          void this.#resync(conn);
+      }, RESYNC_RETRY_MS);
+      timer.unref?.();
+      this.#resyncTimer = timer;
       return;
     }
     if (this.#conn !== conn) return;
@@ -273,17 +334,17 @@ export class FleetHealth {
   #onLocalChange(change: HealthStateChange): void {
     const k = key(change.provider, change.capability);
     const s = this.#shared.get(k);
-    if (change.from === 'half-open' && s?.lockUntil !== undefined) this.#releaseLock(k, s);
+    if (change.from === 'half-open' && s?.held) this.#releaseLock(s);
     if (change.to === 'open' && change.reason !== 'fleet' && change.reopenAt !== undefined) {
       this.#track(change.provider, change.capability, change.reopenAt);
       this.#publishOpen(change.provider, change.capability, change.reopenAt, change.reason);
     } else if (change.to === 'closed') {
       this.#shared.delete(k);
       const m: BreakerMessage = { v: 1, t: 'close', id: this.#id, p: change.provider, c: change.capability };
-      this.#write((c) =>
+      const ok = this.#write((c) =>
         c.multi().hdel(this.#breakersKey, k).publish(this.#channel, encodeMessage(m)!).exec(),
       );
-      this.#stats.published++;
+      if (ok) this.#stats.published++;
     }
   }
 
@@ -296,7 +357,8 @@ export class FleetHealth {
       capability,
       until,
       recovered: false,
-      lockUntil: undefined,
+      probeUntil: undefined,
+      held: false,
       lockTriedAt: undefined,
       locking: false,
     });
@@ -309,8 +371,20 @@ export class FleetHealth {
     reason: string,
     now = this.#d.clock.now(),
   ): void {
-    const u = Math.round(this.#wallNow() + (reopenAt - now));
-    const text = encodeMessage({ v: 1, t: 'open', id: this.#id, p: provider, c: capability, u, r: reason });
+    // The end as a wall-clock time (for routers that read it from the store later) and the
+    // cooldown left (for those that hear it now: it needs no clock agreement).
+    const d = Math.round(reopenAt - now);
+    const u = Math.round(this.#wallNow()) + d;
+    const text = encodeMessage({
+      v: 1,
+      t: 'open',
+      id: this.#id,
+      p: provider,
+      c: capability,
+      u,
+      r: reason,
+      d,
+    });
     if (!text) return;
     const ok = this.#write((c) =>
       c.multi().hset(this.#breakersKey, key(provider, capability), text).publish(this.#channel, text).exec(),
@@ -320,37 +394,75 @@ export class FleetHealth {
 
   #onMessage(text: string): void {
     const m = decodeBreakerMessage(text);
-    if (!m || m.id === this.#id) return;
+    if (!m) {
+      this.#ignore(`a message on the channel ${this.#channel}`, text);
+      return;
+    }
+    if (m.id === this.#id) return;
     this.#stats.received++;
-    if (m.t === 'open') this.#applyOpen(m);
+    if (m.t === 'open') this.#applyOpen(m, true);
     else {
       const s = this.#shared.get(key(m.p, m.c));
       if (s) s.recovered = true;
     }
   }
 
-  #applyOpen(m: Extract<BreakerMessage, { t: 'open' }>): void {
+  /**
+   * Opens the local breaker of a peer's opening for the cooldown it has left: `d` for one heard
+   * now (pub/sub delivers within milliseconds; a peer's clock, however wrong, does not move it),
+   * the time to `u` for one read from the store (written earlier: it needs the clocks to agree,
+   * and is never taken as longer than `d`), the time to `u` from a peer too old to send `d`.
+   * Never longer than {@link MAX_PEER_OPEN_MS}.
+   */
+  #applyOpen(m: Extract<BreakerMessage, { t: 'open' }>, pushed: boolean): void {
     if (this.#d.serves && !this.#d.serves(m.p, m.c)) return;
     const now = this.#d.clock.now();
-    const until = now + (m.u - this.#wallNow());
-    if (until <= now) return;
-    this.#track(m.p, m.c, until);
-    this.#d.health.openUntil(m.p, m.c, until, 'fleet');
+    const toEnd = m.u - this.#wallNow();
+    const left = m.d === undefined ? toEnd : pushed ? m.d : Math.min(toEnd, m.d);
+    const ms = Math.min(left, MAX_PEER_OPEN_MS);
+    if (!(ms > 0)) return;
+    this.#track(m.p, m.c, now + ms);
+    this.#d.health.openUntil(m.p, m.c, now + ms, 'fleet');
+  }
+
+  /**
+   * Counts a message or stored value that could not be used, and says so: the first one to the
+   * logger (or as a process warning), then at most one `'ignored'` event a second. `where` names
+   * the channel or key; the text is never quoted (it could hold anything).
+   */
+  #ignore(where: string, text: string): void {
+    this.#stats.ignored++;
+    const v = foreignVersion(text);
+    const why =
+      v === undefined
+        ? 'not a voxroute message of this version (malformed, or written by another app on this keyPrefix?)'
+        : `written by another voxroute version (v: ${v})`;
+    if (this.#stats.ignored === 1) warnFleetIgnored(`${where}: ${why}`, this.#d.logger);
+    const now = this.#d.clock.now();
+    if (now - this.#lastIgnoredEventAt >= 1_000) {
+      this.#lastIgnoredEventAt = now;
+      this.#d.onEvent({ type: 'ignored' });
+    }
   }
 
   /**
    * Whether this process may probe the half-open breaker of (provider, capability) now, asked
    * synchronously by the breaker. Only a breaker whose opening the fleet shares is gated, and only
    * while the store is reachable: the lock is taken in the background and the answer is false
-   * until it is (the call goes to another provider meanwhile, at no cost in latency).
+   * until it is (the call goes to another provider meanwhile, at no cost in latency). When the
+   * store fails to answer for the lock (a command timed out: a hung or partitioned Redis keeps
+   * its socket open, so the client still looks connected) or too many commands are pending,
+   * this router probes alone for the lock's lifetime, as a router without a store would: else a
+   * provider back from an outage would never be tried again for as long as the store hangs.
    */
   #gate(provider: string, capability: Capability): boolean {
     if (this.#stats.state !== 'ready') return true;
     const s = this.#shared.get(key(provider, capability));
     if (!s || s.recovered) return true;
     const now = this.#d.clock.now();
-    if (s.lockUntil !== undefined && now < s.lockUntil) return true;
-    s.lockUntil = undefined;
+    if (s.probeUntil !== undefined && now < s.probeUntil) return true;
+    s.probeUntil = undefined;
+    s.held = false;
     if (!s.locking && (s.lockTriedAt === undefined || now - s.lockTriedAt >= LOCK_RETRY_MS))
       this.#takeLock(s, now);
     return false;
@@ -358,22 +470,33 @@ export class FleetHealth {
 
   #takeLock(s: Shared, now: number): void {
     const ms = this.#d.timings?.probeLockMs ?? 10_000;
+    // A margin of 10% so that this process stops probing before the lock can pass on.
+    const lifetime = ms * 0.9;
     s.locking = true;
     s.lockTriedAt = now;
     const sent = this.#write(async (c) => {
       try {
         const won = await c.set(this.#lockKey(s), this.#id, 'PX', ms, 'NX');
-        // A margin of 10% so that this process stops probing before the lock can pass on.
-        if (won === 'OK') s.lockUntil = now + ms * 0.9;
+        if (won === 'OK') {
+          s.probeUntil = now + lifetime;
+          s.held = true;
+        }
+      } catch (error) {
+        s.probeUntil = this.#d.clock.now() + lifetime;
+        throw error;
       } finally {
         s.locking = false;
       }
     }, false);
-    if (!sent) s.locking = false;
+    if (!sent) {
+      s.locking = false;
+      s.probeUntil = now + lifetime;
+    }
   }
 
-  #releaseLock(_k: string, s: Shared): void {
-    s.lockUntil = undefined;
+  #releaseLock(s: Shared): void {
+    s.probeUntil = undefined;
+    s.held = false;
     this.#write((c) => c.eval(RELEASE_LOCK, 1, this.#lockKey(s), this.#id), false);
   }
 
@@ -426,7 +549,11 @@ export class FleetHealth {
       for (const [k, text] of Object.entries(all)) {
         const s = decodeLatencySummary(text);
         const [provider, capability, ...model] = k.split('\u0000');
-        if (!s || wall - s.at > SUMMARY_MAX_AGE_MS || model.length !== 1) continue;
+        if (!s || model.length !== 1) {
+          this.#ignore(`a field of the hash ${this.#latencyKey}`, text);
+          continue;
+        }
+        if (wall - s.at > SUMMARY_MAX_AGE_MS) continue;
         if (this.#d.serves && !this.#d.serves(provider!, capability as Capability)) continue;
         // Local measurements stay authoritative: only a key never tried here is seeded.
         if (this.#d.tracker.lastTriedAt(k) !== undefined) continue;

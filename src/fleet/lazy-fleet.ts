@@ -23,6 +23,7 @@ export function lazyFleet(load: () => Promise<typeof FleetHealth>, deps: FleetHe
     published: 0,
     received: 0,
     dropped: 0,
+    ignored: 0,
     errors: 0,
     lastError: undefined,
   };

@@ -49,7 +49,8 @@ export interface RouterEvents {
   breaker: BreakerEvent;
   /**
    * The fleet's shared store (config `health`): connected, disconnected, a failed command
-   * (`error`, a message without secrets) or writes dropped (at most one event a second).
+   * (`error`, a message without secrets), writes dropped or messages ignored (each at most one
+   * event a second).
    */
   fleet: FleetEvent;
   /** An attempt produced its first chunk; `timeToFirstChunkMs` from the attempt's start. */

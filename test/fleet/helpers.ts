@@ -1,7 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import {
+  type AddressInfo,
+  connect as connectNet,
+  createServer as createNetServer,
+  type Socket,
+} from 'node:net';
 import type { Router } from '../../src/index.js';
 
 /** Whether Debian's redis-server is on PATH (.ci/run installs it). */
@@ -180,4 +185,63 @@ export async function chatOk(router: Router): Promise<string> {
   for await (const event of router.chat({ model: 'fast', messages: [{ role: 'user', content: 'hi' }] }))
     if (event.type === 'text-delta') text += event.text;
   return text;
+}
+
+/**
+ * A TCP proxy in front of a Redis server on loopback `port`, to make the store hang as a real one
+ * can while its sockets stay open (a stalled or partitioned server: no reset, no reply).
+ * `hold()` keeps every reply from now on; `holdAfterReady()` keeps the replies that follow each
+ * connection's ready check (the INFO reply), so that the connection becomes ready and its next
+ * commands time out; `release()` delivers what was kept and forwards again.
+ */
+export async function redisProxy(port: number): Promise<{
+  url: string;
+  hold: () => void;
+  holdAfterReady: () => void;
+  release: () => void;
+  close: () => Promise<void>;
+}> {
+  let mode: 'pass' | 'hold' | 'after-ready' = 'pass';
+  const held: (() => void)[] = [];
+  const sockets = new Set<Socket>();
+  const server = createNetServer((client) => {
+    const upstream = connectNet(port, '127.0.0.1');
+    sockets.add(client);
+    sockets.add(upstream);
+    let ready = false;
+    client.on('data', (data) => upstream.write(data));
+    upstream.on('data', (data: Buffer) => {
+      const keep = mode === 'hold' || (mode === 'after-ready' && ready);
+      if (data.includes('redis_version')) ready = true;
+      if (keep) held.push(() => client.writable && client.write(data));
+      else client.write(data);
+    });
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    for (const s of [client, upstream]) {
+      s.on('error', end);
+      s.on('close', end);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port: own } = server.address() as AddressInfo;
+  return {
+    url: `redis://127.0.0.1:${own}`,
+    hold: () => {
+      mode = 'hold';
+    },
+    holdAfterReady: () => {
+      mode = 'after-ready';
+    },
+    release: () => {
+      mode = 'pass';
+      for (const deliver of held.splice(0)) deliver();
+    },
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
 }

@@ -8,6 +8,7 @@ const STATS: FleetStats = {
   published: 3,
   received: 2,
   dropped: 1,
+  ignored: 0,
   errors: 0,
   lastError: undefined,
 };
@@ -45,6 +46,7 @@ const CONNECTING: FleetStats = {
   published: 0,
   received: 0,
   dropped: 0,
+  ignored: 0,
   errors: 0,
   lastError: undefined,
 };

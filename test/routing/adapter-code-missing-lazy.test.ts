@@ -81,6 +81,7 @@ describe('adapter code that cannot be loaded', () => {
       published: 0,
       received: 0,
       dropped: 0,
+      ignored: 0,
       errors: 1,
       lastError: message,
     });
