@@ -103,6 +103,12 @@ export async function* drive<T>(
       let first: IteratorResult<T> | undefined;
       let hedged = false;
       /**
+       * The attempt left alone when the other attempt of a hedged race failed before it was
+       * itself slow (it had run less than its hedge delay): if it has no first chunk at its
+       * hedge delay, the next candidate starts beside it then, as a fallback.
+       */
+      let survivor: Running<T> | undefined;
+      /**
        * An attempt's error that allows no fallback (the provider called the request bad: 400,
        * 413, 422), while the other attempt of a hedged race still ran: that one may still
        * answer, and no other candidate is started; the call ends with this error if it fails too.
@@ -131,9 +137,10 @@ export async function* drive<T>(
         const lone = running.length === 1 ? running[0]! : undefined;
         let hedgeHandle: unknown;
         let hedgeOff = false;
+        const replaces = lone !== undefined && lone === survivor;
         const hedgeFires =
           lone &&
-          !hedged &&
+          (!hedged || replaces) &&
           run.hedgeBudget &&
           lone.c.hedgeAfterMs !== undefined &&
           order.peek() !== undefined
@@ -158,6 +165,13 @@ export async function* drive<T>(
         hedgeOff = true;
         if (hedgeHandle !== undefined) clock.clearTimeout(hedgeHandle);
         if (outcome === 'hedge') {
+          if (replaces) {
+            // The replacement of the failed side of the race: a fallback, charged, never refused.
+            survivor = undefined;
+            run.hedgeBudget!.charge?.();
+            call.startNext(false);
+            continue;
+          }
           hedged = true;
           if (run.hedgeBudget!.take()) call.startNext(true);
           continue;
@@ -217,15 +231,19 @@ export async function* drive<T>(
           continue;
         }
         // A hedged race lost one of its two attempts: the next candidate takes its place at once,
-        // rather than leaving the call to wait on the slow attempt alone.
+        // rather than leaving the call to wait on the slow attempt alone; when the attempt left
+        // is not slow yet (the first choice failed just after its hedge started), the next
+        // candidate takes the failed one's place at the left one's hedge delay, if it is still
+        // silent then (see `survivor`).
         const slow = running.length === 1 ? running[0]! : undefined;
-        const replace =
+        const racing =
           hedged &&
           requestError === undefined &&
           slow !== undefined &&
           slow.c.hedgeAfterMs !== undefined &&
-          clock.now() - slow.t0 >= slow.c.hedgeAfterMs &&
           order.peek() !== undefined;
+        const replace = racing && clock.now() - slow.t0 >= slow.c.hedgeAfterMs!;
+        if (racing && !replace) survivor = slow;
         const peeked = order.peek();
         const queued = peeked === undefined ? undefined : run.candidates[peeked];
         const next = replace ? queued : (running[0]?.c ?? queued);

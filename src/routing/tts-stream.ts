@@ -193,9 +193,11 @@ export class CallerAudio {
  * (the streamed-text attempt). Throws ProtocolError when the provider ended without a single
  * whole sample of audio (no byte, or only a stray partial sample). A chunk converted on the
  * worker thread is yielded once it is back, before the next provider chunk is read.
- * `onClausesDone(n)` is called with a provider item's `clausesDone` once every chunk made of
- * it and of the items before it was taken by the reader (it asked for the next one): the audio
- * of those clauses reached the caller (but for the few samples a resampler holds back).
+ * `onClausesDone(n, audioBytes)` is called with a provider item's `clausesDone` once every
+ * chunk made of it and of the items before it was taken by the reader (it asked for the next
+ * one): the audio of those clauses reached the caller (but for the few samples a resampler holds
+ * back); `audioBytes` counts the provider's audio bytes up to that item. It may throw: the error
+ * ends the stream (and closes the provider's).
  */
 export async function* toCallerAudio(
   source: AsyncIterable<ProviderAudio>,
@@ -204,15 +206,17 @@ export async function* toCallerAudio(
   onDropped?: DroppedBytesListener,
   words?: WordTiming[],
   conversion?: ConversionContext,
-  onClausesDone?: (clauses: number) => void,
+  onClausesDone?: (clauses: number, audioBytes: number) => void,
 ): AsyncGenerator<AudioChunk, void, undefined> {
   const audio = new CallerAudio(want, provider, onDropped, words, conversion);
+  let audioBytes = 0;
   const out: AudioChunk[] = [];
   const emit = (chunk: AudioChunk) => {
     out.push(chunk);
   };
   try {
     for await (const chunk of source) {
+      audioBytes += chunk.data.byteLength;
       const converting = audio.push(chunk, emit);
       try {
         if (converting) await converting;
@@ -222,7 +226,7 @@ export async function* toCallerAudio(
         // The old format's tail goes out even when the new format's converter failed.
         while (out.length > 0) yield out.shift()!;
       }
-      if (chunk.clausesDone !== undefined) onClausesDone?.(chunk.clausesDone);
+      if (chunk.clausesDone !== undefined) onClausesDone?.(chunk.clausesDone, audioBytes);
     }
     const ended = audio.end(emit);
     try {

@@ -1,4 +1,5 @@
 import { durationMs } from '../audio/format.js';
+import { ProtocolError } from '../errors/protocol-error.js';
 import type { ProviderAudio, TtsTextPiece, WordTiming } from '../providers/types.js';
 import { speakable } from '../text/speakable.js';
 import type { AudioChunk } from '../types/audio.js';
@@ -28,17 +29,26 @@ import type { TtsProgress } from './tts-progress.js';
  * clause that could not be marked in it (held with unfinished text already sent) is spoken by a
  * new request on the same provider once the request's clauses were all heard.
  *
- * `open(text)` starts the provider's request with the text stream; `toCaller` turns its audio
- * into the caller's chunks (collecting word timestamps into `words`, and calling
- * `onClausesDone` with the provider's `clausesDone` once the audio before it reached the caller).
+ * A provider that says clauses are complete (`clausesDone`) without a byte of audio since it
+ * last said so, for clauses with something to speak, skipped them: a ProtocolError (retryable)
+ * at once, with the position left before them, so the route's `midStream` rule applies from
+ * there (the next provider speaks them); so does a request that ends with clauses to speak
+ * after the last one it said complete and no audio since. Without a provider's `clausesDone`
+ * only the request as a whole is checked (no audio at all: `toCaller`'s ProtocolError).
+ *
+ * `provider` names the provider in errors; `open(text)` starts the provider's request with the
+ * text stream; `toCaller` turns its audio into the caller's chunks (collecting word timestamps
+ * into `words`, and calling `onClausesDone` with the provider's `clausesDone` and its audio
+ * bytes so far once the audio before it reached the caller).
  */
 export async function* streamedAttempt(
   progress: TtsProgress,
+  provider: string,
   open: (text: AsyncIterable<TtsTextPiece>) => AsyncIterable<ProviderAudio>,
   toCaller: (
     audio: AsyncIterable<ProviderAudio>,
     words: WordTiming[],
-    onClausesDone: (clauses: number) => void,
+    onClausesDone: (clauses: number, audioBytes: number) => void,
   ) => AsyncIterable<AudioChunk>,
   ready: () => void = () => {},
 ): AsyncGenerator<AudioChunk, void, undefined> {
@@ -47,7 +57,7 @@ export async function* streamedAttempt(
     const first = progress.delivered;
     const sent = { clauses: 0 };
     try {
-      yield* oneRequest(progress, first, sent, open, toCaller, ready);
+      yield* oneRequest(progress, provider, first, sent, open, toCaller, ready);
       break;
     } catch (error) {
       // The caller's text failed with a complete clause that could not be asked for in this
@@ -73,13 +83,14 @@ export async function* streamedAttempt(
  */
 async function* oneRequest(
   progress: TtsProgress,
+  provider: string,
   first: number,
   sent: { clauses: number },
   open: (text: AsyncIterable<TtsTextPiece>) => AsyncIterable<ProviderAudio>,
   toCaller: (
     audio: AsyncIterable<ProviderAudio>,
     words: WordTiming[],
-    onClausesDone: (clauses: number) => void,
+    onClausesDone: (clauses: number, audioBytes: number) => void,
   ) => AsyncIterable<AudioChunk>,
   ready: () => void,
 ): AsyncGenerator<AudioChunk, void, undefined> {
@@ -133,17 +144,43 @@ async function* oneRequest(
   let deliveredMs = 0;
   /** Clauses heard in full: by word timestamps, or as the provider said (never more than were sent). */
   let heard = 0;
-  const onClausesDone = (clauseEnds: number) => {
+  /**
+   * The provider's word that clauses are complete (`clausesDone`): how many (of `ends`), its
+   * audio bytes by then, and the caller's audio bytes by then.
+   */
+  const done = { clauses: 0, audioBytes: 0, callerBytes: 0 };
+  let callerBytes = 0;
+  /** Throws when clauses `from` to `to` (of `ends`) have something to speak: they got no audio. */
+  const noAudioFor = (from: number, to: number) => {
+    if (to <= from || !speakable(said.slice(from > 0 ? ends[from - 1]! : 0, ends[to - 1]!))) return;
+    const which = to - from > 1 ? `clauses ${from + 1} to ${to}` : `clause ${from + 1}`;
+    throw new ProtocolError(
+      `Provider '${provider}' returned no audio for text it was given (${which} of its request)`,
+      { provider },
+    );
+  };
+  const onClausesDone = (clauseEnds: number, audioBytes: number) => {
     const n = Math.min(clauseEnds, marks.length);
-    heard = Math.max(heard, n > 0 ? marks[n - 1]! : 0);
+    const through = n > 0 ? marks[n - 1]! : 0;
+    if (through > done.clauses) {
+      if (audioBytes === done.audioBytes) noAudioFor(done.clauses, through);
+      done.clauses = through;
+      done.audioBytes = audioBytes;
+      done.callerBytes = callerBytes;
+    }
+    heard = Math.max(heard, through);
     progress.delivered = first + heard;
   };
   for await (const chunk of toCaller(open(text()), words, onClausesDone)) {
     yield chunk;
+    callerBytes += chunk.data.byteLength;
     deliveredMs += durationMs(chunk.format, chunk.data.byteLength);
     heard = Math.max(heard, heardClauses(said, ends, words, deliveredMs));
     progress.delivered = first + heard;
   }
+  // A provider that says when clauses are complete: those after the last it said so were spoken
+  // by the end of the request (all of whose audio has now reached the caller).
+  if (done.clauses > 0 && callerBytes === done.callerBytes) noAudioFor(done.clauses, ends.length);
   progress.delivered = first + ends.length;
 }
 

@@ -98,6 +98,7 @@ export function ttsCall(request: TtsRequest, context: CallContext): CapabilityCa
             // The provider takes text as a stream: one request (context) for the utterance.
             return streamedAttempt(
               progress,
+              name,
               (text) => tts.synthesize(speechRequest<ProviderTtsStreamRequest>(ask, text), attempt),
               (audio, words, onClausesDone) =>
                 toCallerAudio(

@@ -71,9 +71,10 @@ interface CartesiaMessage {
  * `FIRST` with the first clause's audio and `done` at once, and `heard` resolves once the
  * client read them; later contexts (`later`: their transcripts) get REST_AUDIO and `done` at
  * their end of input. `early: false` (the
- * protocol): answers a flush with the audio of the text so far and `flush_done`, the end of
- * input (`continue: false`) with the rest of the audio and `done`; `heard` resolves once the
- * first transcript arrived. Records every message received and every type sent.
+ * protocol): answers a flush with the audio of the text since the last one (the first clause's
+ * FIRST_AUDIO, then REST_AUDIO) and `flush_done`, the end of input (`continue: false`) with the
+ * audio not sent yet and `done`; `heard` resolves once the first transcript arrived. Records
+ * every message received and every type sent.
  */
 async function cartesiaServer(early: boolean) {
   const received: CartesiaMessage[] = [];
@@ -119,7 +120,8 @@ async function cartesiaServer(early: boolean) {
           send({ type: 'done', context_id: ctx, done: true, status_code: 200 });
         }
       } else if (m.flush) {
-        if (audioSent === 0) audio(ctx, FIRST_AUDIO);
+        const next = [FIRST_AUDIO, REST_AUDIO][audioSent];
+        if (next) audio(ctx, next);
         send({
           type: 'flush_done',
           context_id: ctx,
@@ -128,8 +130,7 @@ async function cartesiaServer(early: boolean) {
           status_code: 206,
         });
       } else if (m.continue === false) {
-        if (audioSent === 0) audio(ctx, FIRST_AUDIO);
-        audio(ctx, REST_AUDIO);
+        for (const rest of [FIRST_AUDIO, REST_AUDIO].slice(audioSent)) audio(ctx, rest);
         send({ type: 'done', context_id: ctx, done: true, status_code: 200 });
       }
     });
@@ -289,7 +290,7 @@ describe('silent truncation: an end marker before the end of the text is a cut, 
     expect(concat(items.map((c) => c.data)).equals(Buffer.concat([FIRST_AUDIO, REST_AUDIO]))).toBe(true);
     expect((await stream.result).attempts.map((a) => a.outcome)).toEqual(['success']);
     // Each complete clause is flushed as soon as it is complete (the second ends the text).
-    expect(server.sent).toEqual(['chunk', 'flush_done', 'flush_done', 'chunk', 'done']);
+    expect(server.sent).toEqual(['chunk', 'flush_done', 'chunk', 'flush_done', 'done']);
     expect(server.received.map((m) => [m.transcript, m.continue, m.flush === true])).toEqual([
       [FIRST, true, false],
       ['', true, true],

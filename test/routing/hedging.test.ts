@@ -133,6 +133,54 @@ describe('hedged requests', () => {
     expect(fallback.next).toBe('c');
   });
 
+  it('when the first choice fails before its hedge is slow, the next choice starts at the hedge’s own delay (charged as a fallback), not never', async () => {
+    const clock = new ManualClock();
+    const gate = deferred();
+    const a = candidate<ChatEvent>('a', async function* () {
+      await gate.promise;
+      yield* [];
+      throw overloaded('a');
+    });
+    a.hedgeAfterMs = 100;
+    const b = stalling('b', 'late from b');
+    b.hedgeAfterMs = 100;
+    const c = answering('c');
+    const ledger: string[] = [];
+    const budget = {
+      take: () => {
+        ledger.push('take');
+        return true;
+      },
+      charge: () => void ledger.push('charge'),
+    };
+    const run = fakeRun([a, b, c], { clock, hedgeBudget: budget });
+    const stream = routedStream(run);
+    const items = collect(stream);
+    await tick();
+    clock.advance(100);
+    await tick();
+    expect(b.starts).toBe(1);
+    clock.advance(30);
+    gate.resolve();
+    await tick();
+    await tick();
+    // b has run 30 ms of its 100: it is not slow yet, so c waits.
+    expect(c.starts).toBe(0);
+    clock.advance(69);
+    await tick();
+    expect(c.starts).toBe(0);
+    clock.advance(1);
+    expect(await items).toEqual([delta('c')]);
+    expect(b.signal?.aborted).toBe(true);
+    const result = await stream.result;
+    expect(result.attempts.map((x) => [x.provider, x.outcome, x.startedAtMs])).toEqual([
+      ['a', 'failed', 0],
+      ['b', 'aborted', 100],
+      ['c', 'success', 200],
+    ]);
+    expect(ledger).toEqual(['take', 'charge']);
+  });
+
   it('charges the budget for each fallback: a failed hedge replaced by the next choice takes one take() and one charge()', async () => {
     const clock = new ManualClock();
     const { a, b, c } = stallFailAnswer();

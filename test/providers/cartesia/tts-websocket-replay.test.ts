@@ -48,10 +48,20 @@ type Fault =
   | 'flush-done-then-close';
 
 /**
+ * The audio of a streamed context whose text was flushed after each of `segments` but the
+ * last: each segment's {@link speech}, in order.
+ */
+const spoken = (...segments: string[]): Buffer => concat(segments.map(speech));
+
+/** The segments of {@link PIECES} between the flushes the router sends (after the clause end 'at eight,'). */
+const SEGMENTS = ['See you at eight, ', 'and bring the tickets with you.'];
+
+/**
  * A Cartesia TTS WebSocket server recording each context's requests (by connection, in order).
- * A context is answered at its end of input (`continue: false`) with its whole text's audio in
- * two chunks, then `done`; each flush with `flush_done` (`flush_id` counting from 1). The
- * second context on connection 1 meets `fault`.
+ * As Cartesia does, each flush is answered with the audio of the text sent since the last one
+ * (its {@link speech}, when there is text), then `flush_done` (`flush_id` counting from 1), and
+ * the end of input (`continue: false`) with the audio of the rest, in two chunks, then `done`.
+ * The second context on connection 1 meets `fault`.
  */
 async function cartesiaServer(fault: Fault) {
   const contexts: Array<{ connection: number; id: string; requests: Received[] }> = [];
@@ -97,20 +107,31 @@ async function cartesiaServer(fault: Fault) {
           ws.close(1011, 'internal error'),
         );
       }
+      /** Sends the audio of the text since the last flush, in two chunks (none without text). */
+      const speakRest = () => {
+        const last = context.requests.slice(0, -1).findLastIndex((r) => r.flush === true);
+        const text = context.requests
+          .slice(last + 1)
+          .map((r) => r.transcript)
+          .join('');
+        if (text === '') return;
+        const audio = speech(text);
+        const half = audio.byteLength / 2;
+        for (const part of [audio.subarray(0, half), audio.subarray(half)]) {
+          send({ type: 'chunk', data: part.toString('base64'), done: false, status_code: 206 });
+        }
+      };
       if (m.flush === true) {
         const n = (flushes.get(id) ?? 0) + 1;
         flushes.set(id, n);
         const close =
           faulty && fault === 'flush-done-then-close' ? () => ws.close(1011, 'internal error') : undefined;
+        if (!close) speakRest();
         send({ type: 'flush_done', flush_done: true, flush_id: n, done: false, status_code: 206 }, close);
         return;
       }
       if (m.continue !== false) return;
-      const audio = speech(context.requests.map((r) => r.transcript).join(''));
-      const half = audio.byteLength / 2;
-      for (const part of [audio.subarray(0, half), audio.subarray(half)]) {
-        send({ type: 'chunk', data: part.toString('base64'), done: false, status_code: 206 });
-      }
+      speakRest();
       send({ type: 'done', done: true, status_code: 200 });
     });
   });
@@ -175,7 +196,7 @@ describe('Cartesia WebSocket TTS: streamed text on a warm socket that dies befor
       const two = await collect(tts.synthesize({ text: caller.iterable, voice: 'v', format }, attempt()));
 
       const text = PIECES.join('');
-      expect(concat(two.map((c) => c.data)).equals(speech(text))).toBe(true);
+      expect(concat(two.map((c) => c.data)).equals(spoken(...SEGMENTS))).toBe(true);
       expect(server.wire.connections).toBe(2);
       const [, dead, replay] = server.contexts;
       expect(dead!.connection).toBe(1);
@@ -238,7 +259,7 @@ describe('Cartesia WebSocket TTS: streamed text on a warm socket that dies befor
     expect(error).toBeUndefined();
     expect((await stream.result).provider).toBe('cartesia');
     const text = PIECES.join('');
-    expect(concat(items.map((c) => c.data)).equals(speech(text))).toBe(true);
+    expect(concat(items.map((c) => c.data)).equals(spoken(...SEGMENTS))).toBe(true);
     expect([server.wire.connections, server.contexts.length, asked.length, errors]).toEqual([2, 3, 0, []]);
     const [, dead, replay] = server.contexts;
     // The fresh context got what the dead one got, in order, then the rest: the caller's text exactly.
@@ -266,7 +287,7 @@ describe('Cartesia WebSocket TTS: streamed text on a warm socket that dies befor
         expect(concat(items.map((c) => c.data)).equals(speech('partial'))).toBe(true);
         expect((error as VoxrouteError).partialOutput).toBe(true);
       } else {
-        // The flush_done of the first clause ('See you at eight, '), no audio.
+        // The flush_done of the first clause ('See you at eight, '), sent here with no audio.
         expect(items.map((c) => [c.data.byteLength, c.clausesDone])).toEqual([[0, 1]]);
       }
       expect(caller.seen.returned).toBe(true);
