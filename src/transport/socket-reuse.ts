@@ -8,6 +8,10 @@ import { errorCode } from './network-error.js';
  */
 export interface SocketLike {
   readonly bytesRead: number;
+  /** True once the socket was destroyed (net.Socket's own). */
+  readonly destroyed?: boolean;
+  /** Destroys the socket with `error` (net.Socket's own). */
+  destroy?(error?: Error): unknown;
 }
 
 /**

@@ -150,6 +150,8 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
   private reused = false;
   private bytesReadAtSend = 0;
   private retries = 0;
+  /** True once the response ended or failed: the socket may serve another request now. */
+  private settled = false;
   /** This dispatch's wait for a connection, while it has none (with `connects` only). */
   private claim: ConnectClaim | undefined;
 
@@ -220,10 +222,12 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
   }
 
   onResponseEnd(): void {
+    this.settled = true;
     this.sink.onEnd();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    this.settled = true;
     unwatch(this);
     this.releaseClaim();
     const reusedSocketReset = this.isReusedSocketReset(error);
@@ -254,7 +258,10 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
     // No stack frames for undici's errors of the socket's destroy: see withoutStackFrames.
     const controller = this.controller;
     if (controller) {
-      withoutStackFrames(() => controller.abort(reason));
+      withoutStackFrames(() => {
+        this.closeSocket();
+        controller.abort(reason);
+      });
       return;
     }
     // Its connection is still being opened (TCP or TLS handshake): destroy that socket now, or
@@ -265,6 +272,25 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
       this.claim = undefined;
       withoutStackFrames(() => connects.cancel(claim, reason));
     }
+  }
+
+  /**
+   * Closes the socket of this running request on the transport's own Agent, before undici's
+   * abort does: undici (7.x; nodejs/undici#5845) destroys an aborted request's socket with an
+   * informational error, which puts the request back in its Client's queue as pending, so that
+   * at the socket's close the Client opens a new connection for it, only to drop it there (it
+   * was aborted). Every barge-in would cost one more TCP (and TLS) handshake to a connection
+   * that carries nothing. Destroyed first with an ordinary error, the socket's close fails the
+   * request at the head of the queue instead (already aborted: undici reports nothing more), and
+   * no connection is opened. Only on the transport's own Agent (`connects`), which speaks
+   * HTTP/1.1 with one request per connection: a caller's dispatcher may multiplex HTTP/2 streams
+   * on one socket. Nothing when the response had ended (the socket may serve another request).
+   */
+  private closeSocket(): void {
+    const socket = this.socket;
+    if (socket === undefined || this.settled || this.target.connects === undefined) return;
+    if (socket.destroyed === true || typeof socket.destroy !== 'function') return;
+    socket.destroy(new Error('voxroute closed the connection'));
   }
 
   private readonly retry = (): void => {
