@@ -2,7 +2,7 @@ import type { MockScript } from '../mock-script.js';
 
 /**
  * How the Deepgram mock's `/v1/listen` behaves on one connection. A "chunk" here is one server
- * message (`Results`, `Metadata`); each fault fires instead of message K+1 (K = 0: instead of
+ * message (`Results`, `UtteranceEnd`, `SpeechStarted`, `Metadata`); each fault fires instead of message K+1 (K = 0: instead of
  * the first). From {@link MockScript}:
  * - `failTimes`, `failStatus` (default 500), `failBody`, `retryAfter`: refuse the upgrade with
  *   that HTTP status for the first N connections (through msw: a close code, see
