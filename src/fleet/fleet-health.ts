@@ -323,7 +323,13 @@ export class FleetHealth {
     this.#d.onEvent({ type: 'connected' });
     const now = this.#d.clock.now();
     for (const b of this.#d.health.snapshot(now)) {
-      if (b.state === 'open' && b.reopenAt !== undefined && b.openReason !== 'fleet' && b.openReason)
+      if (
+        b.state === 'open' &&
+        b.reopenAt !== undefined &&
+        b.openReason !== undefined &&
+        b.openReason !== 'fleet' &&
+        b.openReason !== 'auth'
+      )
         this.#publishOpen(b.provider, b.capability, b.reopenAt, b.openReason, now);
     }
     this.#readSummaries();
@@ -358,7 +364,11 @@ export class FleetHealth {
     const k = key(change.provider, change.capability);
     const s = this.#shared.get(k);
     if (change.from === 'half-open' && s?.held) this.#releaseLock(s);
-    if (change.to === 'open' && change.reason !== 'fleet' && change.reopenAt !== undefined) {
+    if (change.to === 'open' && change.reason === 'auth') {
+      // This process's own credentials were refused: not the provider's health (see #applyOpen).
+      clearTimeout(s?.unusedCheck);
+      this.#shared.delete(k);
+    } else if (change.to === 'open' && change.reason !== 'fleet' && change.reopenAt !== undefined) {
       this.#track(change.provider, change.capability, change.reopenAt);
       this.#publishOpen(change.provider, change.capability, change.reopenAt, change.reason);
     } else if (change.to === 'closed') {
@@ -441,6 +451,9 @@ export class FleetHealth {
    */
   #applyOpen(m: Extract<BreakerMessage, { t: 'open' }>, pushed: boolean): void {
     if (this.#d.serves && !this.#d.serves(m.p, m.c)) return;
+    // An auth failure is about the peer's credentials (a wrong key in one pod, a canary, another
+    // app on the prefix), not the provider's health: it is not shared (older peers send it).
+    if (m.r === 'auth') return;
     const now = this.#d.clock.now();
     const toEnd = m.u - this.#wallNow();
     const left = m.d === undefined ? toEnd : pushed ? m.d : Math.min(toEnd, m.d);
