@@ -111,6 +111,19 @@ const BUCKET_RATE_PER_MS = 20 / 1000;
 const SUMMARY_MAX_AGE_MS = 10 * 60_000;
 /** Least time between two attempts at the probe lock of one breaker, ms. */
 const LOCK_RETRY_MS = 250;
+/**
+ * Time a process that took the fleet probe lock has to start its probe, ms. The gate is asked
+ * for every candidate of every call, so a process that never calls the provider (a fallback it
+ * does not need now) takes the lock as readily as one that needs it; holding it unused kept
+ * every other process from probing for the lock's whole lifetime, again and again.
+ */
+const UNUSED_LOCK_MS = 1_000;
+/**
+ * Time a process that released the lock unused leaves it to the others, ms: long enough for a
+ * process that calls the provider every couple of seconds to take it, short enough that a
+ * holder whose next call was merely late gets it back soon.
+ */
+const UNUSED_LOCK_BACKOFF_MS = 3_000;
 /** Wait before subscribing and reading the fleet's state again after that failed, ms. */
 const RESYNC_RETRY_MS = 2_000;
 /**
@@ -142,6 +155,10 @@ interface Shared {
   probeUntil: number | undefined;
   /** This process holds the fleet probe lock (released when its probe settles). */
   held: boolean;
+  /** Checks, {@link UNUSED_LOCK_MS} after the lock was won, that a probe started. */
+  unusedCheck: ReturnType<typeof setTimeout> | undefined;
+  /** This process released the lock unused: it does not take it again before then (local clock). */
+  backoffUntil: number | undefined;
   lockTriedAt: number | undefined;
   locking: boolean;
 }
@@ -216,6 +233,7 @@ export class FleetHealth {
     this.#d.health.setProbeGate(undefined);
     for (const timer of this.#timers) clearInterval(timer);
     clearTimeout(this.#resyncTimer);
+    for (const s of this.#shared.values()) clearTimeout(s.unusedCheck);
     this.#conn = undefined;
     for (const [client, event, listener] of this.#listeners.splice(0)) client.off(event, listener);
     this.#lease?.release();
@@ -309,7 +327,13 @@ export class FleetHealth {
     this.#d.onEvent({ type: 'connected' });
     const now = this.#d.clock.now();
     for (const b of this.#d.health.snapshot(now)) {
-      if (b.state === 'open' && b.reopenAt !== undefined && b.openReason !== 'fleet' && b.openReason)
+      if (
+        b.state === 'open' &&
+        b.reopenAt !== undefined &&
+        b.openReason !== undefined &&
+        b.openReason !== 'fleet' &&
+        b.openReason !== 'auth'
+      )
         this.#publishOpen(b.provider, b.capability, b.reopenAt, b.openReason, now);
     }
     this.#readSummaries();
@@ -335,7 +359,11 @@ export class FleetHealth {
     const k = key(change.provider, change.capability);
     const s = this.#shared.get(k);
     if (change.from === 'half-open' && s?.held) this.#releaseLock(s);
-    if (change.to === 'open' && change.reason !== 'fleet' && change.reopenAt !== undefined) {
+    if (change.to === 'open' && change.reason === 'auth') {
+      // This process's own credentials were refused: not the provider's health (see #applyOpen).
+      clearTimeout(s?.unusedCheck);
+      this.#shared.delete(k);
+    } else if (change.to === 'open' && change.reason !== 'fleet' && change.reopenAt !== undefined) {
       this.#track(change.provider, change.capability, change.reopenAt);
       this.#publishOpen(change.provider, change.capability, change.reopenAt, change.reason);
     } else if (change.to === 'closed') {
@@ -359,6 +387,8 @@ export class FleetHealth {
       recovered: false,
       probeUntil: undefined,
       held: false,
+      unusedCheck: undefined,
+      backoffUntil: undefined,
       lockTriedAt: undefined,
       locking: false,
     });
@@ -416,6 +446,9 @@ export class FleetHealth {
    */
   #applyOpen(m: Extract<BreakerMessage, { t: 'open' }>, pushed: boolean): void {
     if (this.#d.serves && !this.#d.serves(m.p, m.c)) return;
+    // An auth failure is about the peer's credentials (a wrong key in one pod, a canary, another
+    // app on the prefix), not the provider's health: it is not shared (older peers send it).
+    if (m.r === 'auth') return;
     const now = this.#d.clock.now();
     const toEnd = m.u - this.#wallNow();
     const left = m.d === undefined ? toEnd : pushed ? m.d : Math.min(toEnd, m.d);
@@ -453,7 +486,9 @@ export class FleetHealth {
    * store fails to answer for the lock (a command timed out: a hung or partitioned Redis keeps
    * its socket open, so the client still looks connected) or too many commands are pending,
    * this router probes alone for the lock's lifetime, as a router without a store would: else a
-   * provider back from an outage would never be tried again for as long as the store hangs.
+   * provider back from an outage would never be tried again for as long as the store hangs. A
+   * lock won but not used for a probe within {@link UNUSED_LOCK_MS} is given back (see
+   * {@link FleetHealth.#checkUsed}).
    */
   #gate(provider: string, capability: Capability): boolean {
     if (this.#stats.state !== 'ready') return true;
@@ -463,6 +498,7 @@ export class FleetHealth {
     if (s.probeUntil !== undefined && now < s.probeUntil) return true;
     s.probeUntil = undefined;
     s.held = false;
+    if (s.backoffUntil !== undefined && now < s.backoffUntil) return false;
     if (!s.locking && (s.lockTriedAt === undefined || now - s.lockTriedAt >= LOCK_RETRY_MS))
       this.#takeLock(s, now);
     return false;
@@ -480,6 +516,7 @@ export class FleetHealth {
         if (won === 'OK') {
           s.probeUntil = now + lifetime;
           s.held = true;
+          this.#checkUsed(s);
         }
       } catch (error) {
         s.probeUntil = this.#d.clock.now() + lifetime;
@@ -494,7 +531,29 @@ export class FleetHealth {
     }
   }
 
+  /**
+   * Releases the lock won for `s` if no probe has started {@link UNUSED_LOCK_MS} later, and keeps
+   * this process from taking it again for {@link UNUSED_LOCK_BACKOFF_MS}, so that a process that
+   * needs the provider gets it.
+   */
+  #checkUsed(s: Shared): void {
+    clearTimeout(s.unusedCheck);
+    const timer = setTimeout(() => {
+      s.unusedCheck = undefined;
+      if (!s.held || this.#shared.get(key(s.provider, s.capability)) !== s) return;
+      const breaker = this.#d.health.peek(s.provider, s.capability);
+      const now = this.#d.clock.now();
+      if (breaker?.state(now) !== 'half-open' || breaker.snapshot(now).probeInFlight) return;
+      this.#releaseLock(s);
+      s.backoffUntil = now + UNUSED_LOCK_BACKOFF_MS;
+    }, UNUSED_LOCK_MS);
+    timer.unref?.();
+    s.unusedCheck = timer;
+  }
+
   #releaseLock(s: Shared): void {
+    clearTimeout(s.unusedCheck);
+    s.unusedCheck = undefined;
     s.probeUntil = undefined;
     s.held = false;
     this.#write((c) => c.eval(RELEASE_LOCK, 1, this.#lockKey(s), this.#id), false);

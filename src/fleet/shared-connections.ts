@@ -9,7 +9,8 @@ export interface FleetLease {
   /**
    * Subscribes the shared subscriber to `channel` (each call sends SUBSCRIBE: after a reconnect
    * it must be sent again). The channel stays subscribed until every lease that asked for it is
-   * released. Rejects as the client does (not connected, timed out).
+   * released; after this lease's release it does nothing. Rejects as the client does (not
+   * connected, timed out).
    */
   subscribe(channel: string): Promise<unknown>;
   /**
@@ -69,7 +70,9 @@ export async function leaseFleet(
   return {
     conn,
     subscribe(channel) {
-      if (!released && !own.has(channel)) {
+      // A resync still running when its router closed: no subscription nobody would end.
+      if (released) return Promise.resolve();
+      if (!own.has(channel)) {
         own.add(channel);
         shared.channels.set(channel, (shared.channels.get(channel) ?? 0) + 1);
       }

@@ -1,7 +1,7 @@
 /**
  * Fault kind: fleets kept apart by Redis database that still heard each other. Keys live in the
  * database a URL selects (`redis://host/1`), but pub/sub channels are server-wide: a staging
- * router on database 1 whose key was wrong (an `auth` opening, 5 min) opened the production
+ * router on database 1 whose quota ran out (a 429 with a Retry-After) opened the production
  * routers' breakers on database 0 of the same server, while a router started later on database
  * 0 did not see it (it reads the keys of its own database). The channel of any database but 0
  * now names it.
@@ -46,15 +46,15 @@ describeWithRedis('fleet-shared health: one Redis server, several databases', (r
     const [, heard, , prodHeard, , otherHeard] = fleets as FleetHealth[];
     try {
       await Promise.all(fleets.map((f) => f.ready));
-      staging.get('gpu', 'tts').recordFailure({ auth: true });
+      staging.get('gpu', 'tts').recordFailure({ retryAfterMs: 60_000 });
       await vi.waitFor(() => expect(heard!.stats().received).toBe(1), { timeout: 10_000, interval: 10 });
       expect(peer.snapshot().map((b) => [b.provider, b.state, b.openReason])).toEqual([
         ['gpu', 'open', 'fleet'],
       ]);
       // Openings on databases 0 and 2, published after staging's: a subscriber of staging's
       // channel would get staging's message first (Redis delivers in publish order).
-      prod.get('cpu', 'chat').recordFailure({ auth: true });
-      other.get('cpu', 'chat').recordFailure({ auth: true });
+      prod.get('cpu', 'chat').recordFailure({ retryAfterMs: 60_000 });
+      other.get('cpu', 'chat').recordFailure({ retryAfterMs: 60_000 });
       await vi.waitFor(() => expect(prodHeard!.stats().received).toBeGreaterThanOrEqual(1), {
         timeout: 10_000,
         interval: 10,
