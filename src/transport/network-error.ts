@@ -147,7 +147,7 @@ const CLIENT_TIMEOUTS: Record<string, { what: string; option: string }> = {
  */
 function clientTimeoutMessage(provider: string, phase: TimeoutPhase, code: string): string {
   const { what, option } = CLIENT_TIMEOUTS[code] ?? { what: phase, option: 'timeout' };
-  return `No ${what} from provider '${provider}' before the HTTP client's own timeout (${code}: its ${option}), not a voxroute deadline: a fetch given to createRouter should leave its dispatcher's timeouts at 0 so that the route's deadlines apply`;
+  return `No ${what} from provider '${provider}' before the HTTP client's own timeout (${code}: its ${option}), not a voxroute deadline: the route's deadlines apply where the client's own timeouts are off (0) or longer`;
 }
 
 /**

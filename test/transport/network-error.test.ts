@@ -78,7 +78,7 @@ describe('mapWireError', () => {
       true,
     ]);
     expect(headers.message).toBe(
-      "No response headers from provider 'p' before the HTTP client's own timeout (UND_ERR_HEADERS_TIMEOUT: its headersTimeout), not a voxroute deadline: a fetch given to createRouter should leave its dispatcher's timeouts at 0 so that the route's deadlines apply",
+      "No response headers from provider 'p' before the HTTP client's own timeout (UND_ERR_HEADERS_TIMEOUT: its headersTimeout), not a voxroute deadline: the route's deadlines apply where the client's own timeouts are off (0) or longer",
     );
     const body = mapWireError(codeError('UND_ERR_BODY_TIMEOUT'), {
       provider: 'p',
