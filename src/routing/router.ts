@@ -61,17 +61,24 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
   const ca = options.ca !== undefined ? { ca: caEntries(options.ca, 'createRouter: options.ca') } : {};
   // The transports' code loads with the adapters' (deferred-code.ts), in the background: until
   // then stand-ins wait for it; once built, they replace the stand-ins where calls read them.
+  // The longest connect deadline of the routes. The HTTP agent's and the WebSocket connector's
+  // own connect timeouts (10 s by default) stay behind it, as backstops: a route's longer
+  // connectTimeoutMs is the one that applies.
+  const connectMs = Math.max(0, ...Object.values(resolved.routes).map((r) => r.connectTimeoutMs));
+  const clientConnect = { connectTimeoutMs: Math.max(10_000, connectMs + 1_000) };
   const { http: transport, webSocket } = lazyTransports(
     async () => {
       const code = await loadDeferredCode();
       const http = code.createHttpTransport({
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...ca,
+        ...clientConnect,
         clock,
       });
       const ownWebSocket = code.createWebSocketTransport({
         ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
         ...ca,
+        ...clientConnect,
         clock,
       });
       // A `fetch` of the caller's (msw, a proxy) does not carry WebSocket connections: say so once.
@@ -214,7 +221,6 @@ export function createRouter(config: RouterConfig | ResolvedConfig, options: Rou
       // a 10 s warmup exchange: one that cannot be reached, and one that takes the connection
       // but never answers (the whole exchange, connection and answer, has that time; a fetch
       // wire cannot see the connect phase alone). router.close() ends a warmup in progress.
-      const connectMs = Math.max(0, ...Object.values(resolved.routes).map((r) => r.connectTimeoutMs));
       const preconnect = {
         signal: closing.signal,
         ...(connectMs > 0 ? { connectMs, timeoutMs: connectMs } : {}),

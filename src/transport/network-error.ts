@@ -134,6 +134,22 @@ export function isNetworkError(error: unknown): boolean {
   );
 }
 
+/** What each of the HTTP client's own timeouts waited for, and the client option that sets it. */
+const CLIENT_TIMEOUTS: Record<string, { what: string; option: string }> = {
+  UND_ERR_CONNECT_TIMEOUT: { what: 'connection', option: 'connect.timeout' },
+  UND_ERR_HEADERS_TIMEOUT: { what: 'response headers', option: 'headersTimeout' },
+  UND_ERR_BODY_TIMEOUT: { what: 'body data', option: 'bodyTimeout' },
+};
+
+/**
+ * The message of a timeout of the HTTP client's own (`code`), when voxroute ran no deadline of
+ * that phase: it names the code and the client option, not a route setting.
+ */
+function clientTimeoutMessage(provider: string, phase: TimeoutPhase, code: string): string {
+  const { what, option } = CLIENT_TIMEOUTS[code] ?? { what: phase, option: 'timeout' };
+  return `No ${what} from provider '${provider}' before the HTTP client's own timeout (${code}: its ${option}), not a voxroute deadline: the route's deadlines apply where the client's own timeouts are off (0) or longer`;
+}
+
 /**
  * Turns an error from the HTTP client (undici or a fetch) into voxroute's typed error:
  * - a voxroute error is returned as it is;
@@ -142,7 +158,11 @@ export function isNetworkError(error: unknown): boolean {
  *   ConfigError at `providers.<name>`: nothing reached the provider, no other provider of the
  *   same config would do better, and the router charges no provider for it;
  * - the client's own timeouts (`UND_ERR_CONNECT_TIMEOUT`, `UND_ERR_HEADERS_TIMEOUT`,
- *   `UND_ERR_BODY_TIMEOUT`) become TimeoutError with phase `connect`, `headers`, `idle`;
+ *   `UND_ERR_BODY_TIMEOUT`) become TimeoutError with phase `connect`, `headers`, `idle`; but
+ *   for a connect timeout of voxroute's own (`timeoutMsOf('connect')` above 0), these are the
+ *   client's own timeouts (voxroute's undici dispatches turn headers and body timeouts off; a
+ *   caller's fetch may not): `timeoutMs` 0, `setting` undefined, and a message naming the
+ *   client's code and option instead of a route setting;
  * - before the headers, a network failure (refused, reset, DNS, TLS, socket closed; on the fetch
  *   path any `TypeError`, or an abort/timeout raised by the caller's fetch wrapper) becomes a
  *   retryable ProviderError without `status` (with `reusedSocketReset` from the context); any
@@ -161,11 +181,20 @@ export function mapWireError(error: unknown, context: WireErrorContext): Voxrout
   const partialOutput = context.partialOutput ?? false;
   const timeoutPhase = code ? TIMEOUT_CODES[code] : undefined;
   if (timeoutPhase) {
-    return new TimeoutError(timeoutPhase, context.timeoutMsOf?.(timeoutPhase) ?? 0, {
-      provider,
-      partialOutput,
-      cause: error,
-    });
+    // voxroute's own deadlines fire as its own TimeoutErrors, and its undici dispatches turn the
+    // client's headers and body timeouts off: such a code is the HTTP client's own timeout (a
+    // fetch given to createRouter whose dispatcher has one; an agent's connect timeout where
+    // voxroute runs no connect deadline). Said as such, never as "within 0 ms" or as a route
+    // setting that did not fire.
+    const own = code !== 'UND_ERR_CONNECT_TIMEOUT' || !context.timeoutMsOf?.(timeoutPhase);
+    const timeoutMs = own ? 0 : context.timeoutMsOf!(timeoutPhase);
+    const timeout = new TimeoutError(timeoutPhase, timeoutMs, { provider, partialOutput, cause: error });
+    if (own) {
+      const clients = timeout as { message: string; setting: TimeoutError['setting'] };
+      clients.message = clientTimeoutMessage(provider, timeoutPhase, code!);
+      clients.setting = undefined;
+    }
+    return timeout;
   }
   const network = isNetworkError(error) || (context.fromFetch === true && isFetchFailure(error));
   const detail = redactSecrets(describe(error, code), context.requestHeaders);

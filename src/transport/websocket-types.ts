@@ -152,6 +152,12 @@ export interface WebSocketTransportOptions {
    * own). Default: 16 MiB (`MAX_MESSAGE_BYTES`; see docs/decisions.md).
    */
   maxMessageBytes?: number;
+  /**
+   * TCP (and TLS) connect timeout of the transport's own undici connector, in ms: a backstop
+   * behind the connect deadline of each `connect()`, so keep it longer than those. Ignored with
+   * `dispatcher`, `WebSocket` or `useGlobalWebSocket`. Default: 10,000.
+   */
+  connectTimeoutMs?: number;
   /** Clock of the connect, idle and close deadlines. Default: the system clock. */
   clock?: Clock;
 }

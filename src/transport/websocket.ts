@@ -84,7 +84,10 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
   // socket is detached from its Agent, so destroying the Agent after `open` leaves it alone. The
   // Agents share one connector, so TLS sessions are still resumed across connections.
   // `ca` is checked here (TypeError naming it), not at the first handshake charged to a provider.
-  const connectOptions = options.ca === undefined ? {} : { ca: withBundledRoots(options.ca) };
+  const connectOptions = {
+    ...(options.ca === undefined ? {} : { ca: withBundledRoots(options.ca) }),
+    ...(options.connectTimeoutMs === undefined ? {} : { timeout: options.connectTimeoutMs }),
+  };
   let connector: ReturnType<typeof import('undici').buildConnector> | undefined;
   /**
    * Agents of connections whose handshake has not settled yet, each with the connects (TCP, TLS

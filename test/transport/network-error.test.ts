@@ -61,15 +61,54 @@ describe('mapWireError', () => {
     },
   );
 
-  it("maps the HTTP client's own timeouts to TimeoutError with the phase", () => {
+  it("maps the HTTP client's own timeouts to TimeoutError with the phase, said to be the client's, not a route setting", () => {
+    // voxroute's deadlines (here 300 ms) fire as their own errors: a headers or body timeout
+    // code is the client's own (a caller's fetch whose dispatcher has one).
     const headers = mapWireError(codeError('UND_ERR_HEADERS_TIMEOUT'), {
       provider: 'p',
       stage: 'request',
       timeoutMsOf: () => 300,
     });
-    expect(TimeoutError.isInstance(headers) && [headers.phase, headers.timeoutMs]).toEqual(['headers', 300]);
-    const connect = mapWireError(codeError('UND_ERR_CONNECT_TIMEOUT'), { provider: 'p', stage: 'request' });
-    expect(TimeoutError.isInstance(connect) && connect.phase).toBe('connect');
+    expect(TimeoutError.isInstance(headers)).toBe(true);
+    if (!TimeoutError.isInstance(headers)) return;
+    expect([headers.phase, headers.timeoutMs, headers.setting, headers.retryable]).toEqual([
+      'headers',
+      0,
+      undefined,
+      true,
+    ]);
+    expect(headers.message).toBe(
+      "No response headers from provider 'p' before the HTTP client's own timeout (UND_ERR_HEADERS_TIMEOUT: its headersTimeout), not a voxroute deadline: the route's deadlines apply where the client's own timeouts are off (0) or longer",
+    );
+    const body = mapWireError(codeError('UND_ERR_BODY_TIMEOUT'), {
+      provider: 'p',
+      stage: 'body',
+      partialOutput: true,
+      timeoutMsOf: () => 5000,
+    });
+    expect(
+      TimeoutError.isInstance(body) && [body.phase, body.timeoutMs, body.setting, body.partialOutput],
+    ).toEqual(['idle', 0, undefined, true]);
+    expect(body.message).toContain('(UND_ERR_BODY_TIMEOUT: its bodyTimeout)');
+    // A connect timeout is the route's when voxroute ran a connect deadline, else the agent's own.
+    const routes = mapWireError(codeError('UND_ERR_CONNECT_TIMEOUT'), {
+      provider: 'p',
+      stage: 'request',
+      timeoutMsOf: () => 2000,
+    });
+    expect(TimeoutError.isInstance(routes) && [routes.phase, routes.timeoutMs, routes.setting]).toEqual([
+      'connect',
+      2000,
+      'connectTimeoutMs',
+    ]);
+    expect(routes.message).toBe("No connection from provider 'p' within 2000 ms (connectTimeoutMs)");
+    const agents = mapWireError(codeError('UND_ERR_CONNECT_TIMEOUT'), { provider: 'p', stage: 'request' });
+    expect(TimeoutError.isInstance(agents) && [agents.phase, agents.timeoutMs, agents.setting]).toEqual([
+      'connect',
+      0,
+      undefined,
+    ]);
+    expect(agents.message).toContain('(UND_ERR_CONNECT_TIMEOUT: its connect.timeout)');
   });
 
   it('maps a socket closed mid-body to a truncated ProtocolError with the offset', () => {

@@ -177,7 +177,14 @@ async function* onSocket(
   const reader = new TtsEventReader(provider, request.format);
   const state: { outcome: Outcome } = { outcome: 'broken' };
   // Set once the whole text was sent: `done` before that ended the context early (truncated).
-  const input: { sentAll: () => boolean; doneEarly: boolean } = { sentAll: () => false, doneEarly: false };
+  // `flushesAnswered` counts the `flush_done` messages on arrival (the reader counts them as it
+  // takes them): a `done` that arrives with a flush unanswered came before Cartesia spoke the
+  // text of that flush, even when the end of input had already been sent by then.
+  const input: { sentAll: () => boolean; doneEarly: boolean; flushesAnswered: number } = {
+    sentAll: () => false,
+    doneEarly: false,
+    flushesAnswered: 0,
+  };
   const listener: ContextListener = {
     contextId,
     message: (json) => {
@@ -186,7 +193,9 @@ async function* onSocket(
         fate.onHeard();
       }
       // Judged on arrival: the text sender may send the end while this message waits in the inbox.
-      if (json.type === 'done' && !input.sentAll()) input.doneEarly = true;
+      if (json.type === 'flush_done') input.flushesAnswered++;
+      if (json.type === 'done' && (!input.sentAll() || input.flushesAnswered < flushes.sent))
+        input.doneEarly = true;
       inbox.push(json);
     },
     end: (error) => {
@@ -299,7 +308,8 @@ async function* onSocket(
       if (step.done) {
         if (input.doneEarly) {
           // A flush is answered by `flush_done`; `done` ends the context, so the text not yet
-          // sent would never be spoken. The socket is not kept (the context may still be open).
+          // sent (or sent but not spoken: a flush still unanswered) would never be spoken. The
+          // socket is not kept (the context may still be open).
           throw new ProtocolError(
             'Cartesia sent done for the context before the end of the text (truncated)',
             { provider, partialOutput: reader.hadOutput },

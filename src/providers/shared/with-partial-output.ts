@@ -22,13 +22,18 @@ export function withPartialOutput(error: unknown, partialOutput: boolean): unkno
     });
   }
   if (TimeoutError.isInstance(error) && error.partialOutput !== partialOutput) {
-    return new TimeoutError(error.phase, error.timeoutMs, {
+    const copy = new TimeoutError(error.phase, error.timeoutMs, {
       ...(error.setting !== undefined ? { setting: error.setting } : {}),
       provider: error.provider,
       retryable: error.retryable,
       partialOutput,
       cause: error,
     });
+    // As they were: a timeout of the HTTP client's own has no setting and a message of its own.
+    const same = copy as { message: string; setting: TimeoutError['setting'] };
+    same.message = error.message;
+    same.setting = error.setting;
+    return copy;
   }
   return error;
 }
