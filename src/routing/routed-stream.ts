@@ -55,6 +55,12 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined>, AbortListene
   /** Set by the first next(): drive runs from then on, and settles `result` however it ends. */
   #started = false;
   #stopped = false;
+  /**
+   * The consumer's return() (or throw()) came before any other abort of the call: the call ends
+   * as a `break`. After the caller's signal, router.close() or the total deadline it ends with
+   * their error, as it would at the consumer's next step (see {@link #stop}).
+   */
+  #stoppedFirst = false;
   /** The winner's items, once drive handed them over. */
   #items: ItemHandoff<T> | undefined;
   /** The pending `next()`: a step of drive, or a wait for the winner's next item. */
@@ -73,7 +79,7 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined>, AbortListene
   constructor(run: RouteRun<T>, settle: Settle) {
     this.#run = run;
     this.#result = settle;
-    this.#generator = drive(run, settle, this.#scope, () => this.#stopped);
+    this.#generator = drive(run, settle, this.#scope, () => this.#stoppedFirst);
     this.#scope.onAbort(this);
   }
 
@@ -136,9 +142,17 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined>, AbortListene
     throw error;
   }
 
+  /**
+   * The consumer stopped (return(), throw()). An abort that came before it (the caller's signal,
+   * router.close(), the total deadline: the scope is aborted already) has ended the call: the
+   * `break` that follows it in the same step (`controller.abort(reason); break;`) does not turn
+   * it into a `break`, whose `result` resolves. The call then settles with the abort's error,
+   * as it would at the consumer's next step and as `result` read before the abort does.
+   */
   #stop(): void {
     if (this.#stopped) return;
     this.#stopped = true;
+    this.#stoppedFirst = !this.#scope.isAborted;
     this.#scope.abort();
     if (!this.#started) this.#stoppedBeforeStart();
   }
@@ -147,11 +161,16 @@ class CallIterator<T> implements AsyncIterator<T, void, undefined>, AbortListene
    * `return()` or `throw()` before any `next()`: drive never runs (a generator that never
    * started skips its `finally`), so the call ends here as a `break` before any attempt does in
    * drive: no provider contacted, the caller's input released, `result` resolved with no attempt
-   * (`provider: ''`, as for empty input).
+   * (`provider: ''`, as for empty input); rejected with AbortError when the caller's signal had
+   * aborted or the router had closed by then, as `result` read before then is (rejectOnAbort).
    */
   #stoppedBeforeStart(): void {
     this.#run.release?.();
-    this.#result.resolve({ provider: '', attempts: [], timeToFirstChunkMs: 0, durationMs: 0 });
+    const { signal, closeSignal } = this.#run;
+    if (closeSignal.aborted) this.#result.reject(new AbortError('The router was closed'));
+    else if (signal?.aborted)
+      this.#result.reject(new AbortError('The call was aborted', { cause: signal.reason }));
+    else this.#result.resolve({ provider: '', attempts: [], timeToFirstChunkMs: 0, durationMs: 0 });
   }
 
   /** The winner woke the wait: its next item, end or failure. */

@@ -236,6 +236,8 @@ class UndiciHandler implements Dispatcher.DispatchHandler, WireControl, SocketWa
       this.controller = undefined;
       this.socket = undefined;
       this.reused = false;
+      // The retry is a request of its own: its socket is closed on abort as the first one's was.
+      this.settled = false;
       // Out of undici's error callback, so that the retry does not re-enter the closing client.
       queueMicrotask(this.retry);
       return;

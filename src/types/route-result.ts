@@ -55,7 +55,8 @@ export interface RouteResult {
  * loop (or aborting the request's signal) closes the provider connection at once (barge-in).
  * `result` resolves when the stream ends normally and rejects with the same error the
  * iterator threw otherwise: it settles once the stream is read to its end (or ended by a break,
- * an abort or an error). Awaiting `result` does not read the stream: awaited before the stream
+ * an abort or an error). A break resolves it, unless the request's signal aborted or the router
+ * closed before the break: the call ended with that AbortError then. Awaiting `result` does not read the stream: awaited before the stream
  * is iterated, it rejects with AbortError when the request's signal aborts or the router is
  * closed (`'The router was closed'`), and otherwise waits for the iteration.
  */

@@ -167,6 +167,43 @@ describe('a barge-in on a streaming HTTP answer opens no new connection', () => 
     expect(wire.hits).toBe(1);
   });
 
+  it('the retry of a reused socket reset, aborted while its answer streams', async () => {
+    // Request 1 is answered and its socket pooled; request 2 is reset on that socket as it
+    // arrives (a server's idle close), so the transport retries it on a fresh connection, where
+    // request 3 gets one chunk and the answer stays open.
+    const wire = await httpServer(async (req, res, n) => {
+      if (n === 2) {
+        req.socket.destroy();
+        return;
+      }
+      await readBody(req);
+      res.writeHead(200, { 'content-type': 'audio/pcm' });
+      if (n === 1) res.end(AUDIO);
+      else res.write(AUDIO.subarray(0, 960));
+    });
+    const r = router(ttsConfig(wire.url));
+    expect((await drain(r.tts({ text: 'Hello.', voice: 'agent' }))).error).toBeUndefined();
+    // undici returns a socket to its pool one turn of the event loop after the answer ended.
+    await new Promise((resolve) => setImmediate(resolve));
+    const controller = new AbortController();
+    let chunks = 0;
+    const { error } = await drain(
+      (async function* () {
+        for await (const chunk of r.tts({ text: 'Again.', voice: 'agent', signal: controller.signal })) {
+          chunks++;
+          yield chunk;
+          controller.abort();
+        }
+      })(),
+    );
+    expect([chunks, AbortError.isInstance(error), wire.hits]).toEqual([1, true, 3]);
+    // The retry's connection was the second one opened; none follows its close.
+    const retried = connected.filter((c) => c.port === portOf(wire))[1];
+    expect(retried, 'the retry connected').toBeDefined();
+    await retried!.closed;
+    expect(connectsTo(wire)).toBe(2);
+  });
+
   it('hedge: the losing attempt closes its connection and none is opened again to its provider', async () => {
     // The first choice sends headers and nothing more; the hedge (after 10 ms) answers at once.
     const slow = await httpServer(async (req, res) => {
