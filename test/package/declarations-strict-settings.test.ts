@@ -31,6 +31,9 @@ function emitDeclarations(): Map<string, string> {
     declaration: true,
     emitDeclarationOnly: true,
     declarationMap: false,
+    // The sources' own type errors are the type-check's to find; emitting needs only the
+    // declarations' types, which is several times faster without checking every body.
+    noCheck: true,
     rootDir: join(root, 'src'),
     outDir,
   };
@@ -90,7 +93,7 @@ function checkDeclarations(files: Map<string, string>): string[] {
 }
 
 it("voxroute's declarations type-check with exactOptionalPropertyTypes and skipLibCheck off", {
-  timeout: 240_000,
+  timeout: 300_000,
 }, () => {
   const files = emitDeclarations();
   expect([...files.keys()].map((f) => f.slice(outDir.length + 1))).toEqual(
