@@ -52,6 +52,11 @@ export function toConfigIssues(
       // A required field left out whose schema has its own wording ("expected a string or
       // { env }", an enum, a union): say it is missing, with what it takes.
       add(path, `required, but missing (${missingWords(issue)})`);
+    } else if (issue.code === 'invalid_union' && isInstance(issue.input)) {
+      // A class instance (a YAML `!!binary`, `!!timestamp` or `!!set` value: a Uint8Array, a
+      // Date, a Set) matches no member: an object member would list its indexes as unknown
+      // keys, or its fields as missing.
+      add(path, `${issue.message}, got ${instanceWords(issue.input)}`);
     } else if (issue.code === 'invalid_union') {
       const informative = issue.errors.filter((branch) => !branch.every(isShallowMismatch));
       const only = informative.length === 1 ? informative[0] : undefined;
@@ -84,6 +89,20 @@ export function toConfigIssues(
     }
   }
   return out;
+}
+
+/** True for an object that is neither a list nor a plain object (`{}`, `Object.create(null)`). */
+function isInstance(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto !== Object.prototype && proto !== null;
+}
+
+/** A class instance in words: binary data for bytes, else its class (`a Date`, `a Set`). */
+function instanceWords(value: object): string {
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return 'binary data';
+  const name = (value.constructor as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' && name !== '' ? typeWords(name) : 'an object of another kind';
 }
 
 /** True for zod's own wording of an issue ("Too big: ...", "Invalid input: ..."), which the schema did not replace. */
