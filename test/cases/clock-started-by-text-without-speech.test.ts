@@ -15,6 +15,7 @@ import type { WebSocket } from 'ws';
 import type { Router } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
 import { FakeClock } from '../transport/fake-clock.js';
+import { answerCartesiaFlush } from './wire/cartesia-context.js';
 import { answerPcm, concat, httpServer, pcmSignal, readBody, router, wsServer } from './wire/servers.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 7);
@@ -94,12 +95,25 @@ describe('the TTS clock does not start at text with nothing to speak', () => {
 
   it('Cartesia WebSocket (streamed text): a reply opening with "\\n\\n"', async () => {
     const transcripts: string[] = [];
+    const flushes = new Map<string | undefined, number>();
+    /** The audio the server sent, in order: each flushed clause's, then the rest's. */
+    const spoken: Buffer[] = [];
     const wire = await wsServer((ws: WebSocket) => {
       ws.on('message', (raw) => {
-        const m = JSON.parse(String(raw)) as { context_id: string; transcript?: string; continue?: boolean };
+        const m = JSON.parse(String(raw)) as {
+          context_id: string;
+          transcript?: string;
+          continue?: boolean;
+          flush?: boolean;
+        };
+        if (answerCartesiaFlush(ws, m, flushes, AUDIO)) {
+          spoken.push(AUDIO);
+          return;
+        }
         if (m.transcript) transcripts.push(m.transcript);
         if (m.continue !== false) return;
         const context_id = m.context_id;
+        spoken.push(AUDIO);
         ws.send(
           JSON.stringify({
             type: 'chunk',
@@ -131,6 +145,7 @@ describe('the TTS clock does not start at text with nothing to speak', () => {
       transcripts.includes('Let me check'),
     );
     expect(transcripts.join('')).toBe('Let me check that for you.');
-    expect(audio.equals(AUDIO)).toBe(true);
+    expect(spoken.length).toBe(4);
+    expect(audio.equals(Buffer.concat(spoken))).toBe(true);
   });
 });

@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { deferred } from '../helpers/deferred.js';
+import { answerCartesiaFlush } from './wire/cartesia-context.js';
 import { concat, pcmSignal, router, wsServer } from './wire/servers.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 3);
@@ -23,13 +24,26 @@ describe('streamed text split inside a surrogate pair', () => {
     const transcripts: string[] = [];
     /** Opens once the provider has had what could be sent of the token that ends inside the character. */
     const gate = deferred();
+    const flushes = new Map<string | undefined, number>();
+    /** The audio the server sent, in order: each flushed clause's, then the rest's. */
+    const spoken: Buffer[] = [];
     const wire = await wsServer((ws: WebSocket) => {
       ws.on('message', (raw) => {
-        const m = JSON.parse(String(raw)) as { context_id: string; transcript?: string; continue?: boolean };
+        const m = JSON.parse(String(raw)) as {
+          context_id: string;
+          transcript?: string;
+          continue?: boolean;
+          flush?: boolean;
+        };
+        if (answerCartesiaFlush(ws, m, flushes, AUDIO)) {
+          spoken.push(AUDIO);
+          return;
+        }
         if (m.transcript) transcripts.push(m.transcript);
         if (m.transcript?.includes('name')) gate.resolve();
         if (m.continue !== false) return;
         const context_id = m.context_id;
+        spoken.push(AUDIO);
         ws.send(
           JSON.stringify({
             type: 'chunk',
@@ -69,6 +83,7 @@ describe('streamed text split inside a surrogate pair', () => {
     ).toEqual([]);
     expect(transcripts.join('')).toBe(`${FIRST}${BEFORE}${AFTER}`);
     expect(transcripts.some((t) => t.includes(NAME))).toBe(true);
-    expect(concat(chunks).equals(AUDIO)).toBe(true);
+    expect(spoken.length).toBe(3);
+    expect(concat(chunks).equals(Buffer.concat(spoken))).toBe(true);
   });
 });
