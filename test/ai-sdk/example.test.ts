@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
+import { PROBE_HANG_MS, PROBE_TEST_MS } from '../helpers/import-probe.js';
 import { describeAiSdk } from './helpers.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -13,7 +14,8 @@ describeAiSdk('examples/ai-sdk.ts', () => {
       ['scripts/run-ts.mjs', 'examples/ai-sdk.ts'],
       {
         cwd: root,
-        timeout: 60_000,
+        // A hang guard, not a speed check: the example runs the sources through jiti.
+        timeout: PROBE_HANG_MS,
       },
     );
     expect(stdout.split('\n').filter(Boolean)).toEqual([
@@ -27,5 +29,5 @@ describeAiSdk('examples/ai-sdk.ts', () => {
       '  [voxroute] stt: primary failed, falling back to backup',
       '  "A table for two at eight." (2.28 s of audio)',
     ]);
-  }, 90_000);
+  }, PROBE_TEST_MS);
 });

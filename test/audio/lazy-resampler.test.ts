@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { PROBE_HANG_MS, PROBE_TEST_MS } from '../helpers/import-probe.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -19,7 +20,7 @@ describe('the WebAssembly resampler is loaded on first use', () => {
           'scripts/run-ts.mjs',
           'test/audio/fixtures/resampler-probe.mjs',
         ],
-        { cwd: root, timeout: 60_000, env: { ...process.env, VOXROUTE_LOAD_LOG: join(dir, 'loads.log') } },
+        { cwd: root, timeout: PROBE_HANG_MS, env: { ...process.env, VOXROUTE_LOAD_LOG: join(dir, 'loads.log') } },
       );
       expect(JSON.parse(stdout)).toEqual({
         afterImport: false,
@@ -30,5 +31,5 @@ describe('the WebAssembly resampler is loaded on first use', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, PROBE_TEST_MS);
 });

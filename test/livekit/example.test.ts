@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { PROBE_HANG_MS, PROBE_TEST_MS } from '../helpers/import-probe.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const major = Number(process.versions.node.split('.')[0]);
@@ -22,7 +23,8 @@ describe('examples/livekit-agent.ts', () => {
       ['scripts/run-ts.mjs', 'examples/livekit-agent.ts'],
       {
         cwd: root,
-        timeout: 60_000,
+        // A hang guard, not a speed check: the example runs the sources through jiti.
+        timeout: PROBE_HANG_MS,
       },
     );
     expect(stdout.split('\n').filter(Boolean)).toEqual([
@@ -34,5 +36,5 @@ describe('examples/livekit-agent.ts', () => {
       'llm: "Booked: two people at eight."',
       'tts: 1680 ms of 24 kHz audio',
     ]);
-  }, 90_000);
+  }, PROBE_TEST_MS);
 });
