@@ -22,7 +22,12 @@ const router = createRouter(
     // A child compiling the source with jiti on a loaded machine: no connect, first-chunk or idle
     // limit to miss (the default connectTimeoutMs of 2 s is one a loaded core can exceed).
     routes: {
-      tts: { providers: ['a'], connectTimeoutMs: 60_000, firstChunkTimeoutMs: 120_000, idleTimeoutMs: 60_000 },
+      tts: {
+        providers: ['a'],
+        connectTimeoutMs: 60_000,
+        firstChunkTimeoutMs: 120_000,
+        idleTimeoutMs: 60_000,
+      },
     },
   },
   { resampleOffload: 0 },
