@@ -39,7 +39,7 @@ describe('docs/telemetry.md: the Spans example', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, 'voxroute.config.yaml'),
-      `providers:\n  local:\n    kind: openai-compatible\n    baseUrl: ${server.url}/v1\n    tts: { model: tts-1, voices: { agent: alloy } }\nroutes:\n  tts: { providers: [local] }\n`,
+      `providers:\n  local:\n    kind: openai-compatible\n    baseUrl: ${server.url}/v1\n    tts: { model: tts-1, voices: { agent: alloy } }\nroutes:\n  tts: { providers: [local], connectTimeoutMs: 60000, firstChunkTimeoutMs: false, idleTimeoutMs: 60000 }\n`,
     );
     writeFileSync(join(dir, 'example.ts'), spansExample());
     const { stdout } = await promisify(execFile)(
