@@ -30,11 +30,13 @@ export default defineConfig({
   routes: {
     tts: { providers: ['ec2-a', 'ec2-b'], strategy: 'latency', midStream: 'resume' },
     // pocketsphinx answers only after decoding the whole utterance (seconds of CPU): give the
-    // first transcript 30 s, counted from the end of the caller's audio.
+    // first transcript 30 s, counted from the end of the caller's audio, and each later one
+    // (one per utterance, as it decodes) 30 s after the one before.
     stt: {
       providers: ['ec2-a', 'ec2-b'],
       strategy: 'latency',
       firstChunkTimeoutMs: 30_000,
+      idleTimeoutMs: 30_000,
       midStream: 'replay',
     },
     chat: { providers: ['ec2-a', 'ec2-b'], strategy: 'latency' },

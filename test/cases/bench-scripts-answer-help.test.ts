@@ -11,11 +11,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { PROBE_HANG_MS, PROBE_TEST_MS } from '../helpers/import-probe.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', timeout: PROBE_HANG_MS });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -28,7 +29,9 @@ function benchFiles(dir = join(ROOT, 'bench')): string[] {
   });
 }
 
-describe('bench scripts and --help', () => {
+// The scripts run through jiti in a child process, in the worker's time: on a loaded 2-core
+// machine longer than the default 20 s test timeout allows (see PROBE_HANG_MS).
+describe('bench scripts and --help', { timeout: PROBE_TEST_MS }, () => {
   it('text-split.ts --help: usage on stdout (header, every option with its default), exit 0', () => {
     const r = run(['scripts/run-ts.mjs', 'bench/text-split.ts', '--help']);
     expect([r.status, r.stderr]).toEqual([0, '']);

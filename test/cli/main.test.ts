@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readPackageVersion } from '../../src/cli/version.js';
+import { PROBE_HANG_MS, PROBE_TEST_MS } from '../helpers/import-probe.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -14,12 +15,15 @@ function cli(...args: string[]): { status: number | null; stdout: string; stderr
   const r = spawnSync(process.execPath, ['--import', 'jiti/register', 'src/cli/main.ts', ...args], {
     cwd: root,
     encoding: 'utf8',
-    timeout: 15_000,
+    // A hang guard, not a speed check: jiti transpiles the CLI's sources, seconds of CPU.
+    timeout: PROBE_HANG_MS,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe('voxroute CLI process', () => {
+// Each test waits for a child process that loads the sources through jiti: on a loaded 2-core
+// machine that takes longer than the default 20 s test timeout allows (see PROBE_HANG_MS).
+describe('voxroute CLI process', { timeout: PROBE_TEST_MS }, () => {
   it("prints package.json's version for --version and exits 0", () => {
     expect(cli('--version')).toEqual({ status: 0, stdout: `${pkg.version}\n`, stderr: '' });
   });

@@ -49,6 +49,7 @@ import type {
   openaiProviderSchema,
 } from '../../src/providers/openai/config.js';
 import type { sagemakerProviderSchema } from '../../src/providers/sagemaker/config.js';
+import { PROBE_HANG_MS, PROBE_TEST_MS } from '../helpers/import-probe.js';
 
 /** `T` with every array, at any depth, readonly: what the config types accept (`as const` configs). */
 type ReadonlyArrays<T> = T extends readonly (infer U)[]
@@ -66,13 +67,15 @@ type Input<S extends () => z.ZodType> = ReadonlyArrays<z.input<ReturnType<S>>>;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('generated config types', () => {
-  // The script loads the schemas' sources through jiti: seconds on a busy machine.
+  // The script loads the schemas' sources through jiti: seconds on a busy machine, and more on a
+  // loaded one (see PROBE_HANG_MS): a hang guard, not a speed check.
   it('src/config/config-types.ts is what scripts/config-types.mjs writes from the schemas', {
-    timeout: 60_000,
+    timeout: PROBE_TEST_MS,
   }, () => {
     const result = spawnSync(process.execPath, ['scripts/config-types.mjs', '--check'], {
       cwd: root,
       encoding: 'utf8',
+      timeout: PROBE_HANG_MS,
     });
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
     expect(result.stdout).toBe('src/config/config-types.ts is up to date\n');

@@ -249,7 +249,8 @@ describe('fastParseConfig (the zod-free path of parseConfig)', () => {
     expect(routerConfigSchema().safeParse(sagemaker).success).toBe(true);
   });
 
-  it('agrees with the schema on generated configs (fast-check)', () => {
+  // 2000 seeded runs: seconds of CPU, over the default 20 s test timeout on a loaded machine.
+  it('agrees with the schema on generated configs (fast-check)', { timeout: 120_000 }, () => {
     const odd = fc.constantFrom(...ODD_VALUES);
     const maybe = <T>(valid: fc.Arbitrary<T>) =>
       fc.oneof({ weight: 150, arbitrary: valid }, { weight: 1, arbitrary: odd });

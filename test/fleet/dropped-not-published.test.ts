@@ -17,7 +17,8 @@ it('a breaker opens and closes while the store cannot be reached: nothing publis
   await new Promise<void>((done) => server.close(() => done()));
   let now = 0;
   const clock = { now: () => now, setTimeout, clearTimeout } as never;
-  const health = new HealthRegistry({ clock });
+  // A draw of 0.5 is a jitter factor of exactly 1: the first cooldown is 1 s, as the Retry-After.
+  const health = new HealthRegistry({ clock, random: () => 0.5 });
   const fleet = new FleetHealth({
     config: { store: 'redis', url: `redis://127.0.0.1:${port}`, keyPrefix: 'drop:' },
     health,

@@ -113,11 +113,12 @@ export interface SeenRequest {
 
 /**
  * A loopback OpenAI-compatible chat server speaking the wire on its own: `down` answers every
- * request 503 (after `delayMs(key)`, with a Retry-After of `retryAfterS` when given), otherwise it streams one SSE chat completion chunk.
+ * request 503 (after `delayMs(key)`: a time in ms, or a promise to wait for; with a Retry-After
+ * of `retryAfterS` when given), otherwise it streams one SSE chat completion chunk.
  */
 export async function chatServer(
   mode: 'up' | 'down',
-  delayMs: (key: string) => number = () => 0,
+  delayMs: (key: string) => number | Promise<void> = () => 0,
   retryAfterS?: number,
 ): Promise<{ url: string; seen: SeenRequest[]; close: () => Promise<void> }> {
   const seen: SeenRequest[] = [];
@@ -127,7 +128,8 @@ export async function chatServer(
     if (req.method === 'POST') seen.push({ key, at: Date.now() });
     req.resume();
     req.on('end', () => {
-      setTimeout(() => {
+      const delay = delayMs(key);
+      const answer = () => {
         if (mode === 'down') {
           res.writeHead(503, {
             'content-type': 'application/json',
@@ -139,7 +141,9 @@ export async function chatServer(
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write('data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n');
         res.end('data: [DONE]\n\n');
-      }, delayMs(key));
+      };
+      if (typeof delay === 'number') setTimeout(answer, delay);
+      else void delay.then(answer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -19,8 +19,16 @@ const router = createRouter(
         tts: { voices: { agent: 'alloy' }, responseFormat: 'pcm', sampleRate: 24000 },
       },
     },
-    // A child compiling the source with jiti on a loaded machine: no first-chunk limit to miss.
-    routes: { tts: { providers: ['a'], firstChunkTimeoutMs: 120_000 } },
+    // A child compiling the source with jiti on a loaded machine: no connect, first-chunk or idle
+    // limit to miss (the default connectTimeoutMs of 2 s is one a loaded core can exceed).
+    routes: {
+      tts: {
+        providers: ['a'],
+        connectTimeoutMs: 60_000,
+        firstChunkTimeoutMs: 120_000,
+        idleTimeoutMs: 60_000,
+      },
+    },
   },
   { resampleOffload: 0 },
 );

@@ -6,6 +6,7 @@ import { ResampleThread } from '../../src/audio/resample-thread.js';
 import { AbortError, type AudioFormat, createRouter, type Router } from '../../src/index.js';
 import { createOpenAiCompatibleMock, startMockServer } from '../../src/testing/index.js';
 import { concatBytes } from '../audio/helpers.js';
+import { PROBE_TEST_MS } from '../helpers/import-probe.js';
 
 // router.tts() converting 24 kHz to 16 kHz on the router's worker thread (option
 // resampleOffload): the bytes of the event loop, started lazily, ended by close().
@@ -39,7 +40,17 @@ function routerOn(url: string, resampleOffload: number | false | undefined): Rou
           tts: { voices: { agent: 'alloy' }, responseFormat: 'pcm', sampleRate: 24000 },
         },
       },
-      routes: { tts: { providers: ['a'] } },
+      // No deadline to miss: what these tests check is the bytes and the thread, and the first
+      // chunk of a call waits for the worker thread to start (its module and the resampler's
+      // WebAssembly), which on a loaded machine took longer than the 10 s first-chunk default.
+      routes: {
+        tts: {
+          providers: ['a'],
+          connectTimeoutMs: 60_000,
+          firstChunkTimeoutMs: false,
+          idleTimeoutMs: 60_000,
+        },
+      },
     },
     resampleOffload === undefined ? {} : { resampleOffload },
   );
@@ -124,24 +135,28 @@ describe('router.tts() resampling on the worker thread', () => {
     expect((await speak(next, TEXTS[1]!)).length).toBeGreaterThan(0);
   });
 
-  it('the thread does not keep the process alive: a script that never closes its router exits', async () => {
-    const url = await serve();
-    const child = spawn(
-      process.execPath,
-      [
-        fileURLToPath(new URL('../../scripts/run-ts.mjs', import.meta.url)),
-        fileURLToPath(new URL('./resample-offload-exit.ts', import.meta.url)),
-        url,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    const [code] = (await once(child, 'exit')) as [number];
-    expect(out.trim()).toBe('threaded true, 59520 bytes');
-    expect(code).toBe(0);
-    // A child that compiles the source with jiti: seconds on a loaded machine.
-  }, 120_000);
+  it(
+    'the thread does not keep the process alive: a script that never closes its router exits',
+    async () => {
+      const url = await serve();
+      const child = spawn(
+        process.execPath,
+        [
+          fileURLToPath(new URL('../../scripts/run-ts.mjs', import.meta.url)),
+          fileURLToPath(new URL('./resample-offload-exit.ts', import.meta.url)),
+          url,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+      });
+      const [code] = (await once(child, 'exit')) as [number];
+      expect(out.trim()).toBe('threaded true, 59520 bytes');
+      expect(code).toBe(0);
+      // A child that compiles the source with jiti: seconds on a loaded machine (see PROBE_HANG_MS).
+    },
+    PROBE_TEST_MS,
+  );
 });

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { API_KEY_ENV, parseCliArgs } from '../../examples/self-hosted-server/cli.js';
+import { PROBE_TEST_MS } from '../helpers/import-probe.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -65,33 +66,39 @@ describe('parseCliArgs', () => {
 });
 
 describe('server.ts as a command', () => {
-  it('starts with node --import jiti/register, serves, and exits 0 on SIGTERM', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'jiti/register',
-        'examples/self-hosted-server/server.ts',
-        '--port',
-        '0',
-        '--fail-mode',
-        '503',
-      ],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const exit = once(child, 'exit');
-    child.stdout.setEncoding('utf8');
-    let out = '';
-    for await (const part of child.stdout) {
-      out += part;
-      if (out.includes('pocketsphinx:')) break;
-    }
-    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(out).toContain('fail mode: 503; API key: none (open)');
-    const response = await fetch(`${url}/health`);
-    expect(response.status).toBe(503);
-    child.kill('SIGTERM');
-    expect(await exit).toEqual([0, null]);
-  });
+  it(
+    'starts with node --import jiti/register, serves, and exits 0 on SIGTERM',
+    async () => {
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'jiti/register',
+          'examples/self-hosted-server/server.ts',
+          '--port',
+          '0',
+          '--fail-mode',
+          '503',
+        ],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      const exit = once(child, 'exit');
+      child.stdout.setEncoding('utf8');
+      let out = '';
+      for await (const part of child.stdout) {
+        out += part;
+        if (out.includes('pocketsphinx:')) break;
+      }
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(out).toContain('fail mode: 503; API key: none (open)');
+      const response = await fetch(`${url}/health`);
+      expect(response.status).toBe(503);
+      child.kill('SIGTERM');
+      expect(await exit).toEqual([0, null]);
+      // The child transpiles the server's sources through jiti: longer than the default 20 s test
+      // timeout on a loaded machine (see PROBE_HANG_MS).
+    },
+    PROBE_TEST_MS,
+  );
 });
