@@ -10,8 +10,12 @@ import {
 import { concatData, collect as drain } from '../helpers/index.js';
 import { PCM16K, PCM24K, readmeConfig, TEXT, textOf, useMockProviders } from '../helpers/mock-providers.js';
 
-// Cartesia TTS over its WebSocket, so that wss:// is exercised.
-const kit = useMockProviders(readmeConfig('websocket'), { tls: true });
+// Cartesia TTS over its WebSocket, so that wss:// is exercised. Each route's connect deadline
+// is long: a TLS handshake on a loaded 2-core machine (the suite runs files side by side) took
+// over the default 2 s, and these tests are about what the mocks serve, not about deadlines.
+const config = readmeConfig('websocket');
+for (const route of Object.values(config.routes ?? {})) route.connectTimeoutMs = 30_000;
+const kit = useMockProviders(config, { tls: true });
 const finals = (events: { type: string; text?: string }[]) => textOf(events, 'final', ' ');
 const deltas = (events: { type: string; text?: string }[]) => textOf(events, 'text-delta', '');
 
