@@ -173,7 +173,14 @@ export function runTtsSession(socket: MockSocket, context: TtsSessionContext): v
       const flush_id = ctx.flushes + 1;
       void scripted.message(() =>
         live(ctx)
-          ? { type: 'timestamps', context_id: ctx.id, word_timestamps, done: false, status_code: 206, flush_id }
+          ? {
+              type: 'timestamps',
+              context_id: ctx.id,
+              word_timestamps,
+              done: false,
+              status_code: 206,
+              flush_id,
+            }
           : undefined,
       );
     };

@@ -281,8 +281,10 @@ describe('Cartesia mock /stt/websocket (PROTOCOLS.md 1.6)', () => {
   const sttUrl = (url: string, query = 'model=ink-whisper&encoding=pcm_s16le&sample_rate=16000') =>
     `${url.replace('http', 'ws')}/stt/websocket?${query}&api_key=${key}`;
 
-  it('two finalized segments: the second segment\'s partials and final start with a space (text is the delta since the last final)', async () => {
-    const { url } = await serve({ transcript: ({ segment }) => (segment === 1 ? 'Hello there.' : 'Bye now.') });
+  it("two finalized segments: the second segment's partials and final start with a space (text is the delta since the last final)", async () => {
+    const { url } = await serve({
+      transcript: ({ segment }) => (segment === 1 ? 'Hello there.' : 'Bye now.'),
+    });
     const c = client(sttUrl(url));
     await c.opened;
     c.ws.send(new Uint8Array(16000));

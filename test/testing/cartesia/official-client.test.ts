@@ -163,7 +163,10 @@ describe('@cartesia/cartesia-js 4 against the Cartesia mock (loopback)', () => {
         'chunk:2',
         'done:-',
       ]);
-      expect(runs(events.filter((e) => e.startsWith('timestamps')))).toEqual(['timestamps:1', 'timestamps:2']);
+      expect(runs(events.filter((e) => e.startsWith('timestamps')))).toEqual([
+        'timestamps:1',
+        'timestamps:2',
+      ]);
       expect([...audioByFlush.keys()]).toEqual([1, 2]);
       const all = new Uint8Array(Buffer.concat([...audioByFlush.get(1)!, ...audioByFlush.get(2)!]));
       expect(all).toEqual(

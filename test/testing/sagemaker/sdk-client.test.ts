@@ -142,9 +142,9 @@ describe('the official @aws-sdk/client-sagemaker-runtime against the emulator (w
       $fault: 'client',
       $metadata: { httpStatusCode: 429 },
     });
-    expect((error as { $response?: { headers: Record<string, string> } }).$response?.headers['retry-after']).toBe(
-      '3',
-    );
+    expect(
+      (error as { $response?: { headers: Record<string, string> } }).$response?.headers['retry-after'],
+    ).toBe('3');
     // AWS's common throttling error, scripted by name: status 400, not a modeled class.
     const throttled = await send('throttled');
     expect(throttled).not.toBeInstanceOf(ModelNotReadyException);
