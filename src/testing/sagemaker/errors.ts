@@ -2,8 +2,8 @@ import { checkObject, checkString } from '../../internal/arg-checks.js';
 
 /**
  * The SageMaker Runtime error type the emulator names in `x-amzn-errortype` for an HTTP
- * status (SageMaker Runtime API reference; aws-sdk-js-v3 client-sagemaker-runtime, whose
- * modeled errors are PROTOCOLS.md 5.4's): 400 `ValidationError`, 401
+ * status (SageMaker Runtime API reference; the modeled errors of aws-sdk-js-v3's
+ * client-sagemaker-runtime): 400 `ValidationError`, 401
  * `UnrecognizedClientException`, 403 `AccessDeniedException`, 424 `ModelError`, 429
  * `ModelNotReadyException` (the service's only 429: the SDK throws its modeled class,
  * `$fault: 'client'`), 500 `InternalFailure`, 503 `ServiceUnavailable`, 530
