@@ -37,8 +37,9 @@ const seconds = (ms: number): number => Math.round(ms) / 1000;
  * - binary frames are audio in the query's encoding and rate, buffered;
  * - `finalize`: the buffered audio becomes a segment whose transcript is `transcript(audio,
  *   n)`: one partial per word but the last, each with the words so far (`is_final: false`),
- *   then the final (`is_final: true`; from the second segment on its text starts with a space,
- *   as `text` is the delta since the last final), each with `words` `[{word, start, end}]` in
+ *   then the final (`is_final: true`); from the second segment on the text of each, partials
+ *   included, starts with a space, as every transcript's `text` is the delta since the last
+ *   final (CJS `TranscriptMessage.text`), each with `words` `[{word, start, end}]` in
  *   seconds from the start of the session's audio (the segment's time split evenly among its
  *   words, each word lasting 80% of its share), then `{"type":"flush_done"}`. A segment without
  *   audio or with an empty transcript gives `flush_done` only;
@@ -93,7 +94,8 @@ export function runSttSession(socket: MockSocket, context: SttSessionContext): v
     }));
     let first = true;
     const transcript = (count: number, isFinal: boolean) => {
-      const leading = isFinal && spokenFinal ? ' ' : '';
+      // Every transcript's text, partials included, is the delta since the last final.
+      const leading = spokenFinal ? ' ' : '';
       void send(
         () => ({
           type: 'transcript',

@@ -70,14 +70,17 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * - a generation request `{context_id, model_id, transcript, voice:{mode:'id',id},
  *   output_format:{container:'raw',encoding,sample_rate}, continue?, flush?, add_timestamps?}`
  *   opens the context or adds its transcript; audio for the text so far is sent at once as
- *   `{"type":"chunk","context_id","data":<base64>,"done":false,"status_code":206,"step_time"}`
- *   messages of `chunkBytes` bytes (see `mockCartesiaAudio`: the pieces of a streamed context
+ *   `{"type":"chunk","context_id","data":<base64>,"done":false,"status_code":206,"step_time",
+ *   "flush_id"}` messages of `chunkBytes` bytes (see `mockCartesiaAudio`: the pieces of a streamed context
  *   join to the audio of the whole text; each request synthesizes only the audio its
  *   transcript adds, so a token stream costs time linear in its length);
  * - with `add_timestamps`, `{"type":"timestamps","word_timestamps":{words,start,end}}` after
  *   each audio message, for the words whose audio has been sent by then (see
  *   `mockWordTimestamps`); a word is known once whitespace follows it or the input ended;
- * - `flush: true` -> `{"type":"flush_done","flush_done":true,"flush_id":n}` (n counts from 1);
+ * - `flush: true` -> `{"type":"flush_done","flush_done":true,"flush_id":n}` (n counts the
+ *   context's flushes from 1); `chunk` and `timestamps` messages carry the `flush_id` of the
+ *   flush that closes their text: 1 before the first flush, n + 1 after the n-th (Cartesia's
+ *   "context flushing and flush IDs" page; CJS `WebsocketResponse.Chunk.flush_id`);
  * - `continue: false` (or absent) ends the input -> `{"type":"done","done":true,"status_code":200}`;
  * - `{context_id, cancel: true}`: nothing more is sent for that context (no `done`: what
  *   Cartesia does after a cancel is UNCONFIRMED);
@@ -107,6 +110,8 @@ export function runTtsSession(socket: MockSocket, context: TtsSessionContext): v
 
   const sendAudio = (ctx: Context, piece: Uint8Array) => {
     const first = ctx.chunks === 0;
+    // The audio of the text sent since the last flush belongs to the next flush (its id).
+    const flushId = ctx.flushes + 1;
     ctx.chunks++;
     void scripted.chunk(
       () =>
@@ -117,6 +122,7 @@ export function runTtsSession(socket: MockSocket, context: TtsSessionContext): v
           done: false,
           status_code: 206,
           step_time: 10,
+          flush_id: flushId,
         }),
       first,
       () => {
@@ -133,6 +139,7 @@ export function runTtsSession(socket: MockSocket, context: TtsSessionContext): v
       ctx.lateSent = true;
       const late = mockCartesiaAudio('late audio', previous.format, speech);
       const stale = previous.id;
+      const staleFlushId = previous.flushes + 1;
       for (const piece of slices(late, Math.ceil(late.byteLength / lateCount))) {
         void scripted.message(() => ({
           type: 'chunk',
@@ -140,6 +147,7 @@ export function runTtsSession(socket: MockSocket, context: TtsSessionContext): v
           data: base64(piece),
           done: false,
           status_code: 206,
+          flush_id: staleFlushId,
         }));
       }
     }
@@ -162,9 +170,17 @@ export function runTtsSession(socket: MockSocket, context: TtsSessionContext): v
         start: words.start.slice(from, ctx.stamped),
         end: words.end.slice(from, ctx.stamped),
       };
+      const flush_id = ctx.flushes + 1;
       void scripted.message(() =>
         live(ctx)
-          ? { type: 'timestamps', context_id: ctx.id, word_timestamps, done: false, status_code: 206 }
+          ? {
+              type: 'timestamps',
+              context_id: ctx.id,
+              word_timestamps,
+              done: false,
+              status_code: 206,
+              flush_id,
+            }
           : undefined,
       );
     };

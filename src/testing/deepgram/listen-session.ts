@@ -123,9 +123,12 @@ type Outgoing = Record<string, unknown> | typeof CLOSE;
  *   `Results` (`is_final: false`) of the open segment; a heard word that ends a sentence is the
  *   mock's endpoint: it sends a final (`is_final: true`, `speech_final: true`: the last final of
  *   the utterance; `speech_final: false` when the query turns endpointing off with
- *   `endpointing=false`) and opens a new segment there, then, when the query has `utterance_end_ms`,
- *   an `UtteranceEnd` with that word's end as `last_word_end` (Deepgram sends both when both
- *   detect the same pause; a client takes the first as the end of speech);
+ *   `endpointing=false`) and opens a new segment there, then, when the query has `utterance_end_ms`
+ *   and `interim_results=true`, an `UtteranceEnd` with that word's end as `last_word_end`
+ *   (Deepgram sends both when both detect the same pause; a client takes the first as the end
+ *   of speech). UtteranceEnd works from interim results, and Deepgram's docs require
+ *   `interim_results=true` with `utterance_end_ms` (DGDOC-utterance-end): without it the mock
+ *   sends none (whether Deepgram instead refuses the connection is not documented);
  * - with `vad_events=true` in the query, a `SpeechStarted` (timestamp: the word's start) once
  *   the received audio passes the start of a word that opens an utterance (the first word, or
  *   one after a sentence end), before any Results holding it;
@@ -303,7 +306,8 @@ export function runListenSession(input: ListenSessionInput): DeepgramListenSessi
       if (word.sentenceEnd) {
         finalOf(open, word.endMs, endpointing, false);
         open = [];
-        if (input.query.utterance_end_ms !== undefined) emit(utteranceEndMessage(word.endMs));
+        // UtteranceEnd works from interim results: Deepgram needs interim_results=true with it.
+        if (interim && input.query.utterance_end_ms !== undefined) emit(utteranceEndMessage(word.endMs));
       }
     }
     speechStart(heard, now);

@@ -18,11 +18,12 @@ import { mockOutputFormat, outputFormatProblem, streamPlan } from './http.js';
 import { createSocketRecord, type ElevenLabsSocketRecord } from './recorded-socket.js';
 import type { ElevenLabsScripts, ElevenLabsSocketScript } from './script.js';
 import { type ElevenLabsAlignmentDurationsKey, runStreamInput } from './stream-input.js';
-import { withTimestampsPlan } from './with-timestamps.js';
+import { convertWithTimestampsPlan, withTimestampsPlan } from './with-timestamps.js';
 
 /**
  * The endpoints of the ElevenLabs mock: `'convert'` (`POST /v1/text-to-speech/{voice_id}`),
- * `'stream'` (`POST /v1/text-to-speech/{voice_id}/stream`), `'stream-with-timestamps'`
+ * `'convert-with-timestamps'` (`POST .../{voice_id}/with-timestamps`), `'stream'`
+ * (`POST /v1/text-to-speech/{voice_id}/stream`), `'stream-with-timestamps'`
  * (`POST .../stream/with-timestamps`) and `'stream-input'` (the WebSocket
  * `/v1/text-to-speech/{voice_id}/stream-input`).
  *
@@ -31,7 +32,12 @@ import { withTimestampsPlan } from './with-timestamps.js';
  * expect(mock.calls('stream' satisfies ElevenLabsEndpointName)).toBe(1);
  * ```
  */
-export type ElevenLabsEndpointName = 'convert' | 'stream' | 'stream-with-timestamps' | 'stream-input';
+export type ElevenLabsEndpointName =
+  | 'convert'
+  | 'convert-with-timestamps'
+  | 'stream'
+  | 'stream-with-timestamps'
+  | 'stream-input';
 
 /**
  * Options of {@link createElevenLabsMock}. Everything is optional.
@@ -98,6 +104,7 @@ export interface ElevenLabsMock extends MockProvider {
 }
 
 const CONVERT = /\/v1\/text-to-speech\/([^/]+)$/;
+const CONVERT_WITH_TIMESTAMPS = /\/v1\/text-to-speech\/([^/]+)\/with-timestamps$/;
 const STREAM = /\/v1\/text-to-speech\/([^/]+)\/stream$/;
 const STREAM_WITH_TIMESTAMPS = /\/v1\/text-to-speech\/([^/]+)\/stream\/with-timestamps$/;
 const STREAM_INPUT = /\/v1\/text-to-speech\/([^/]+)\/stream-input$/;
@@ -117,6 +124,8 @@ const STREAM_INPUT = /\/v1\/text-to-speech\/([^/]+)\/stream-input$/;
  * - `POST .../stream/with-timestamps` (the SDK's `streamWithTimestamps`): the same audio and
  *   checks, as newline-delimited JSON `{audio_base64, alignment, normalized_alignment}` (see
  *   `withTimestampsPlan`);
+ * - `POST .../{voice_id}/with-timestamps` (the SDK's `convertWithTimestamps`): the same, as one
+ *   JSON object for the whole audio (see `convertWithTimestampsPlan`);
  * - the `stream-input` WebSocket: see `runStreamInput` (an unknown `output_format` refuses the
  *   upgrade with 422; scripted failures refuse it with `failStatus`).
  * Anything else is a 404. Every request and upgrade is recorded in `requests` (upgrades as
@@ -138,7 +147,7 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
   checkFactoryOptions('createElevenLabsMock', 'elevenlabs', options);
   const speech = options.speech ?? {};
   const endpoints = scriptedEndpoint<ElevenLabsEndpointName>({
-    endpoints: ['convert', 'stream', 'stream-with-timestamps', 'stream-input'],
+    endpoints: ['convert', 'convert-with-timestamps', 'stream', 'stream-with-timestamps', 'stream-input'],
     delay: options.delay,
     now: options.now,
   });
@@ -170,12 +179,14 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
         ? 'Invalid API key'
         : undefined,
     plan: ({ url, record, endpoint }, script) =>
-      (endpoint === 'stream-with-timestamps' ? withTimestampsPlan : streamPlan)(
-        url.searchParams.get('output_format'),
-        record.body,
-        speech,
-        script.chunkBytes ?? DEFAULT_CHUNK_BYTES,
-      ),
+      endpoint === 'convert-with-timestamps'
+        ? convertWithTimestampsPlan(url.searchParams.get('output_format'), record.body, speech)
+        : (endpoint === 'stream-with-timestamps' ? withTimestampsPlan : streamPlan)(
+            url.searchParams.get('output_format'),
+            record.body,
+            speech,
+            script.chunkBytes ?? DEFAULT_CHUNK_BYTES,
+          ),
   };
 
   function upgrade(request: Request): MockUpgrade {
@@ -252,9 +263,11 @@ export function createElevenLabsMock(options: ElevenLabsMockOptions = {}): Eleve
         ? 'stream'
         : STREAM_WITH_TIMESTAMPS.test(path)
           ? 'stream-with-timestamps'
-          : CONVERT.test(path)
-            ? 'convert'
-            : undefined;
+          : CONVERT_WITH_TIMESTAMPS.test(path)
+            ? 'convert-with-timestamps'
+            : CONVERT.test(path)
+              ? 'convert'
+              : undefined;
       return endpoints.serve(request, endpoint, http);
     },
     upgrade,

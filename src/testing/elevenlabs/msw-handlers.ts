@@ -20,7 +20,7 @@ export type ElevenLabsHandlersOptions = {
 
 /**
  * msw request handlers serving the ElevenLabs mock's HTTP endpoints at `baseUrl`:
- * `POST {baseUrl}/v1/text-to-speech/:voiceId` (convert), `.../stream` and
+ * `POST {baseUrl}/v1/text-to-speech/:voiceId` (convert), `.../with-timestamps`, `.../stream` and
  * `.../stream/with-timestamps`. Pass `provider` to share a mock (and read
  * its `requests`), or mock options to make a new one. The differences from the loopback server
  * are those of the OpenAI-compatible handlers (a reset is `Response.error()` or an errored body
@@ -45,6 +45,7 @@ export function elevenLabsHandlers(options: ElevenLabsHandlersOptions = {}): Htt
   );
   return postRoutes(mock, base, [
     '/v1/text-to-speech/:voiceId',
+    '/v1/text-to-speech/:voiceId/with-timestamps',
     '/v1/text-to-speech/:voiceId/stream',
     '/v1/text-to-speech/:voiceId/stream/with-timestamps',
   ]);

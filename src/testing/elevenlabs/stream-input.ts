@@ -94,7 +94,8 @@ function keyOf(message: Record<string, unknown>): string | undefined {
  * - text is buffered; a generation (one `ElevenLabsSocketRecord.generations` entry) happens on
  *   `flush: true`, when the buffer reaches the schedule's next length (default
  *   120, 160, 250, 290), on `try_trigger_generation` with at least 50 characters, and at the
- *   end; each sends the mock's audio for that text (see `mockElevenLabsAudio`) as base64 in
+ *   end; with `auto_mode=true` in the query (which disables "the chunk schedule and all
+ *   buffers", ElevenLabs' stream-input reference) every text message is generated as it comes; each sends the mock's audio for that text (see `mockElevenLabsAudio`) as base64 in
  *   `chunkBytes` messages `{audio, normalizedAlignment, alignment}`, the first of which carries
  *   the generation's alignment (times from that message's start), the others `null`;
  * - `{"text":" "}` (whitespace, no flush) is a keep-alive; `{"text":""}` ends the input: the
@@ -117,6 +118,8 @@ export function runStreamInput(session: StreamInputSession): void {
   let buffer = '';
   let speed = 1;
   let schedule = ELEVENLABS_CHUNK_LENGTH_SCHEDULE;
+  // `auto_mode=true`: "disabling the chunk schedule and all buffers" (ELAAPI): each text is spoken as it comes.
+  const autoMode = record.query.auto_mode === 'true';
   let idle: AbortController | undefined;
   let chain: Promise<void> = Promise.resolve();
   let closedByServer = false;
@@ -268,7 +271,7 @@ export function runStreamInput(session: StreamInputSession): void {
     buffer += text;
     const threshold = schedule[Math.min(record.generations.length, schedule.length - 1)]!;
     const trigger = message.try_trigger_generation === true && buffer.length >= TRY_TRIGGER_MIN;
-    if ((flush || trigger || buffer.length >= threshold) && buffer.trim() !== '') {
+    if ((autoMode || flush || trigger || buffer.length >= threshold) && buffer.trim() !== '') {
       generate(buffer);
       buffer = '';
     }

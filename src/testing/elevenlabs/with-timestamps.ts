@@ -62,3 +62,21 @@ function durationSeconds(outputFormat: string | null, bytes: number): number {
   const bytesPerSample = outputFormat?.startsWith('pcm_') ? 2 : 1;
   return rate > 0 ? bytes / bytesPerSample / rate : 0;
 }
+
+/**
+ * The plan of a `POST /v1/text-to-speech/{voice_id}/with-timestamps` answer (the official SDK's
+ * `textToSpeech.convertWithTimestamps()`, ELJS `AudioWithTimestampsResponse`): the same audio
+ * and checks as `/stream`, in one JSON object `{"audio_base64","alignment",
+ * "normalized_alignment"}` holding the whole audio and every character's times, as
+ * `withTimestampsPlan` spreads them. Content type `application/json`; the body is one chunk.
+ */
+export function convertWithTimestampsPlan(
+  outputFormat: string | null,
+  body: unknown,
+  speech: Parameters<typeof streamPlan>[2],
+): BodyPlan | MockProblem {
+  const plan = withTimestampsPlan(outputFormat, body, speech, Number.MAX_SAFE_INTEGER);
+  if (!('chunks' in plan)) return plan;
+  const line = new TextDecoder().decode(plan.chunks[0]).trimEnd();
+  return { headers: plan.headers, chunks: [encoder.encode(line)] };
+}

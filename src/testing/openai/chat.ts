@@ -132,6 +132,27 @@ const STREAM_OPTIONS_REFUSAL = {
 };
 
 /**
+ * vLLM's 400 for a non-empty `stream_options` on a completion that is not streamed (its request
+ * models' `validate_stream_options`, which names the parameter); vLLM's error shape, integer
+ * `code`. An empty `stream_options: {}` passes there, as in vLLM's check.
+ */
+const VLLM_STREAM_OPTIONS_REFUSAL = {
+  status: 400,
+  body: {
+    error: {
+      message: 'Stream options can only be defined when `stream=True`.',
+      type: 'BadRequestError',
+      param: 'stream_options',
+      code: 400,
+    },
+  },
+};
+
+/** True for a value Python reads as true (vLLM's `if data.get("stream_options")`): a non-empty object. */
+const nonEmptyObject = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && Object.keys(value).length > 0;
+
+/**
  * The pieces of `reply` after the text of `last` when `last` is an assistant message whose text
  * starts the reply (what a model continuing that message would still say), else `reply` whole.
  */
@@ -150,8 +171,12 @@ function afterPrefix(reply: readonly string[], last: unknown): string[] {
  * The plan of a `POST /chat/completions` answer (PROTOCOLS 2.2): with `stream: true`, SSE
  * chunks (role chunk, content deltas, tool-call deltas, a finish chunk with `delta: {}`, a
  * usage chunk with `choices: []` when asked, `data: [DONE]`); otherwise one JSON
- * `chat.completion`. Returns a problem for a body without `messages`, and in the openai
- * dialect OpenAI's own 400 body for `stream_options` without `stream: true`. Dialect `'vllm'` honours
+ * `chat.completion`. Returns a problem for a body without `messages`, and OpenAI's own 400
+ * body for `stream_options` without `stream: true` in the openai dialect (vLLM's, for a
+ * non-empty one, in the vllm dialect). In the vllm dialect `stream_options.include_usage`
+ * defaults to true once `stream_options` is present, and `continuous_usage_stats: true` puts
+ * the usage so far (`completion_tokens` counting the deltas sent) on every chunk instead of
+ * `usage: null`. Dialect `'vllm'` honours
  * `continue_final_message: true` (both it and `add_generation_prompt: true` is a 400, as vLLM
  * answers): only the reply after the trailing assistant message's text is sent.
  */
@@ -166,6 +191,9 @@ export function chatPlan(
   }
   if (input.dialect === 'openai' && request.stream !== true && request.stream_options != null) {
     return STREAM_OPTIONS_REFUSAL;
+  }
+  if (input.dialect === 'vllm' && request.stream !== true && nonEmptyObject(request.stream_options)) {
+    return VLLM_STREAM_OPTIONS_REFUSAL;
   }
   const model = typeof request.model === 'string' ? request.model : 'mock-model';
   const reply =
@@ -225,13 +253,24 @@ export function chatPlan(
     };
   }
 
-  const streamOptions = request.stream_options as { include_usage?: unknown } | undefined;
+  const streamOptions = request.stream_options as
+    | { include_usage?: unknown; continuous_usage_stats?: unknown }
+    | undefined;
   const includeUsage =
     streamOptions?.include_usage === true ||
     (input.dialect === 'vllm' &&
       typeof streamOptions === 'object' &&
       streamOptions !== null &&
       streamOptions.include_usage !== false);
+  // vLLM's continuous_usage_stats: every chunk carries the usage so far (PROTOCOLS 6.1).
+  const continuous =
+    input.dialect === 'vllm' && includeUsage && streamOptions?.continuous_usage_stats === true;
+  let generated = 0;
+  const usageSoFar = () => ({
+    prompt_tokens: prompt,
+    completion_tokens: generated,
+    total_tokens: prompt + generated,
+  });
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
     sseFrame({
       id,
@@ -240,7 +279,7 @@ export function chatPlan(
       model,
       system_fingerprint: null,
       choices,
-      ...(includeUsage ? { usage: null } : {}),
+      ...(includeUsage ? { usage: continuous ? usageSoFar() : null } : {}),
       ...extra,
     });
   const choice = (delta: unknown, finish: string | null = null) => ({
@@ -251,7 +290,10 @@ export function chatPlan(
   });
 
   const chunks = [chunk([choice({ role: 'assistant', content: '' })])];
-  for (const text of deltas) chunks.push(chunk([choice({ content: text })]));
+  for (const text of deltas) {
+    generated++;
+    chunks.push(chunk([choice({ content: text })]));
+  }
   tools.forEach((tool, index) => {
     chunks.push(
       chunk([
@@ -262,9 +304,13 @@ export function chatPlan(
         }),
       ]),
     );
-    for (const piece of tool.pieces)
+    for (const piece of tool.pieces) {
+      generated++;
       chunks.push(chunk([choice({ tool_calls: [{ index, function: { arguments: piece } }] })]));
+    }
   });
+  // The finish chunk reports the whole completion (a scripted `usage` included).
+  generated = completion;
   const closing = [chunk([choice({}, finishReason)])];
   if (includeUsage) closing.push(chunk([], { usage }));
   closing.push(sseDone());

@@ -6,6 +6,7 @@ import type { RequestProblem } from './chat.js';
 import { MOCK_CREATED } from './chat.js';
 import type { OpenAiDialect } from './dialect.js';
 import { errorEventFrames } from './dialect.js';
+import { whisperLanguageName } from './language-name.js';
 import { sentencePieces, wordPieces } from './text-pieces.js';
 import { wavDurationSeconds } from './wav-duration.js';
 
@@ -110,6 +111,16 @@ function verboseJsonRefusal(model: string): { status: number; body: unknown } {
 }
 
 /**
+ * `verbose_json`'s `language`: `english` when the request names none; in the openai dialect
+ * Whisper's name of the request's code (`en` -> `english`, see `whisperLanguageName`), as
+ * OpenAI answers; the other dialects echo the code sent.
+ */
+function verboseLanguage(language: string | undefined, dialect: OpenAiDialect): string {
+  if (language === undefined) return 'english';
+  return dialect === 'openai' ? whisperLanguageName(language) : language;
+}
+
+/**
  * The plan of a `POST /audio/transcriptions` answer for a multipart form (`file`, `model`,
  * `stream`, `language`, `response_format`, vLLM's `stream_include_usage`), saying `input.text`.
  * With `stream=true` (PROTOCOLS 2.4, 6.1, 6.3):
@@ -120,7 +131,8 @@ function verboseJsonRefusal(model: string): { status: number; body: unknown } {
  *   with `finish_reason: 'stop'`, a usage chunk when `stream_include_usage=true`, `[DONE]`;
  * - speaches: one `transcript.text.delta` per sentence (`logprobs: null`), then
  *   `transcript.text.done`; no `[DONE]`, no usage.
- * Without it: `json` `{"text"}`, `text` as text/plain, or `verbose_json` with `duration`
+ * Without it: `json` `{"text"}`, `text` as text/plain, or `verbose_json` with `language` (see
+ * `verboseLanguage`: `en` answered `english` in the openai dialect), `duration`
  * (from the WAV header when the file is a WAV, else 0) and, per `timestamp_granularities[]`
  * (repeatable: `segment`, the default, and/or `word`), `segments` (one per sentence) and
  * `words` (`[{word, start, end}]`, see `timedWords`).
@@ -220,7 +232,7 @@ export function transcriptionPlan(
     const wanted = granularities.length > 0 ? granularities : ['segment'];
     const body: Record<string, unknown> = {
       task: 'transcribe',
-      language: field(form, 'language') ?? 'english',
+      language: verboseLanguage(field(form, 'language'), dialect),
       duration,
       text,
     };

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { constants } from 'node:http2';
 import { resolvePerCall } from '../per-call.js';
 import { headerRecord } from '../request-body.js';
+import { assertSageMakerReply } from './endpoint-checks.js';
 import { sageMakerErrorResponse } from './errors.js';
 import { decodeFrame, type Frame, FrameReader, frameString } from './event-stream.js';
 import type { SageMakerMock } from './mock.js';
@@ -302,7 +303,7 @@ async function* replyOnce(
     json = undefined;
   }
   const reply = resolvePerCall(endpoint.reply, { ...context, body, json });
-  if (!reply) return;
+  assertSageMakerReply(reply, `endpoint ${context.endpointName}: the reply of call ${context.call}`);
   const items = [...reply.parts, ...(script.endWithoutDone ? [] : (reply.closing ?? []))];
   const text = items.every((item) => typeof item === 'string');
   const pieces = recut(items.map(partBytes), script.partBytes);

@@ -7,6 +7,7 @@ import { DEFAULT_TRANSCRIPT } from '../openai/transcription.js';
 import type { PerCall } from '../per-call.js';
 import { resolvePerCall } from '../per-call.js';
 import { base64 } from '../sse.js';
+import { checkKnownKeys, checkOneOf } from './endpoint-checks.js';
 import type { SageMakerCallContext, SageMakerEndpoint, SageMakerReply, SageMakerScript } from './types.js';
 
 const encoder = new TextEncoder();
@@ -15,6 +16,8 @@ const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
 /** Chat payload formats the emulator can answer in (the codecs of the same names). */
 export type SageMakerChatPayload = 'openai-chat' | 'tgi' | 'jsonlines';
+
+const CHAT_PAYLOADS: readonly SageMakerChatPayload[] = ['openai-chat', 'tgi', 'jsonlines'];
 
 /**
  * The reply of a chat container streaming `text` word by word (OpenAI's Chat Completions stream, as vLLM
@@ -29,9 +32,11 @@ export type SageMakerChatPayload = 'openai-chat' | 'tgi' | 'jsonlines';
  * ```ts
  * sageMakerChatReply('jsonlines', 'Hi there').parts; // ['{"token":{"text":"Hi "}}\n', '{"token":{"text":"there"}}\n']
  * ```
- * @throws TypeError naming the argument when `text` is not a string.
+ * @throws TypeError naming the argument when `payload` is not one of the formats (with the
+ *   one most likely meant, e.g. `'openai'` -> `'openai-chat'`) or `text` is not a string.
  */
 export function sageMakerChatReply(payload: SageMakerChatPayload, text: string): SageMakerReply {
+  checkOneOf('sageMakerChatReply(payload, text)', 'payload', payload, CHAT_PAYLOADS, false);
   checkString('sageMakerChatReply(payload, text): text', text);
   const words = wordPieces(text);
   switch (payload) {
@@ -107,7 +112,8 @@ export interface SageMakerChatEndpointOptions {
  * ```ts
  * const emulator = await startSageMakerEmulator({ endpoints: { llm: sageMakerChatEndpoint({ reply: 'Booked.' }) } });
  * ```
- * @throws TypeError naming the argument when `options` is not an object.
+ * @throws TypeError naming the argument when `options` is not an object, has an unknown key,
+ *   or its `payload` is not one of the formats (the message names the one most likely meant).
  */
 export function sageMakerChatEndpoint(options: SageMakerChatEndpointOptions = {}): SageMakerEndpoint {
   checkOptionalObject(
@@ -115,6 +121,8 @@ export function sageMakerChatEndpoint(options: SageMakerChatEndpointOptions = {}
     'an object ({ payload?, reply?, script? })',
     options,
   );
+  checkKnownKeys('sageMakerChatEndpoint(options?): options', options, ['payload', 'reply', 'script']);
+  checkOneOf('sageMakerChatEndpoint(options?): options', 'payload', options.payload, CHAT_PAYLOADS, true);
   const payload = options.payload ?? 'openai-chat';
   return {
     reply: (context) =>
@@ -125,6 +133,8 @@ export function sageMakerChatEndpoint(options: SageMakerChatEndpointOptions = {}
 
 /** TTS payload formats the emulator can answer in (the codecs of the same names). */
 export type SageMakerTtsPayload = 'cartesia' | 'raw-pcm';
+
+const TTS_PAYLOADS: readonly SageMakerTtsPayload[] = ['cartesia', 'raw-pcm'];
 
 /** Options of {@link sageMakerTtsEndpoint}. */
 export interface SageMakerTtsEndpointOptions {
@@ -175,10 +185,14 @@ function ttsRequest(json: unknown): {
  * ```ts
  * const sonic = sageMakerTtsEndpoint({ payload: 'cartesia' });
  * ```
- * @throws TypeError naming the argument when `options` is not an object.
+ * @throws TypeError naming the argument when `options` is not an object, has an unknown key,
+ *   or its `payload` is missing or not one of the formats (the message names the one most
+ *   likely meant, e.g. `'raw_pcm'` -> `'raw-pcm'`).
  */
 export function sageMakerTtsEndpoint(options: SageMakerTtsEndpointOptions): SageMakerEndpoint {
   checkObject('sageMakerTtsEndpoint(options): options', 'an object ({ payload, speech?, script? })', options);
+  checkKnownKeys('sageMakerTtsEndpoint(options): options', options, ['payload', 'speech', 'script']);
+  checkOneOf('sageMakerTtsEndpoint(options): options', 'payload', options.payload, TTS_PAYLOADS, false);
   const scripts = options.script;
   return {
     reply: (context) => {
@@ -230,7 +244,7 @@ export interface SageMakerSttEndpointOptions {
  * ```ts
  * const whisper = sageMakerSttEndpoint({ transcript: 'Table for two.', partials: true });
  * ```
- * @throws TypeError naming the argument when `options` is not an object.
+ * @throws TypeError naming the argument when `options` is not an object or has an unknown key.
  */
 export function sageMakerSttEndpoint(options: SageMakerSttEndpointOptions = {}): SageMakerEndpoint {
   checkOptionalObject(
@@ -238,6 +252,7 @@ export function sageMakerSttEndpoint(options: SageMakerSttEndpointOptions = {}):
     'an object ({ transcript?, partials?, script? })',
     options,
   );
+  checkKnownKeys('sageMakerSttEndpoint(options?): options', options, ['transcript', 'partials', 'script']);
   return {
     reply: (context) => {
       const text = resolvePerCall(options.transcript, context) ?? DEFAULT_TRANSCRIPT;

@@ -2,11 +2,14 @@ import { checkObject, checkString } from '../../internal/arg-checks.js';
 
 /**
  * The SageMaker Runtime error type the emulator names in `x-amzn-errortype` for an HTTP
- * status (SageMaker Runtime API reference; aws-sdk-js-v3): 400 `ValidationError`, 401
- * `UnrecognizedClientException`, 403
- * `AccessDeniedException`, 424 `ModelError`, 429 `ThrottlingException`, 500 `InternalFailure`,
- * 503 `ServiceUnavailable`, 530 `InternalDependencyException`; other 4xx `ValidationError`,
- * other 5xx `InternalFailure`.
+ * status (SageMaker Runtime API reference; the modeled errors of aws-sdk-js-v3's
+ * client-sagemaker-runtime): 400 `ValidationError`, 401
+ * `UnrecognizedClientException`, 403 `AccessDeniedException`, 424 `ModelError`, 429
+ * `ModelNotReadyException` (the service's only 429: the SDK throws its modeled class,
+ * `$fault: 'client'`), 500 `InternalFailure`, 503 `ServiceUnavailable`, 530
+ * `InternalDependencyException`; other 4xx `ValidationError`, other 5xx `InternalFailure`.
+ * AWS's common `ThrottlingException` comes with status 400: script it as
+ * `{ failStatus: 400, errorType: 'ThrottlingException' }`.
  */
 export function sageMakerErrorType(status: number): string {
   switch (status) {
@@ -17,7 +20,7 @@ export function sageMakerErrorType(status: number): string {
     case 424:
       return 'ModelError';
     case 429:
-      return 'ThrottlingException';
+      return 'ModelNotReadyException';
     case 503:
       return 'ServiceUnavailable';
     case 530:

@@ -9,6 +9,7 @@ import { createRecord } from '../recorded-request.js';
 import { headerRecord } from '../request-body.js';
 import type { BodyPlan } from '../scripted-body.js';
 import { scriptedResponse } from '../scripted-body.js';
+import { assertSageMakerReply, checkKnownKeys, sageMakerReplyProblem } from './endpoint-checks.js';
 import { sageMakerErrorResponse, sageMakerErrorType } from './errors.js';
 import type { SageMakerCallContext, SageMakerEndpoint, SageMakerReply, SageMakerScript } from './types.js';
 import {
@@ -296,6 +297,7 @@ function recordedBody(body: Uint8Array, contentType: string | undefined): unknow
 export function createSageMakerMock(options: SageMakerMockOptions = {}): SageMakerMock {
   // The emulator's `port` and `host` pass through here too, so the check allows them.
   checkFactoryOptions('createSageMakerMock', 'sagemaker', options);
+  checkEndpoints(options.endpoints);
   const core = new SageMakerMockCore(options);
 
   async function handle(request: Request): Promise<Response> {
@@ -324,7 +326,7 @@ export function createSageMakerMock(options: SageMakerMockOptions = {}): SageMak
         });
       }
       const reply = await resolvePerCall(endpoint.reply, context);
-      if (!reply) throw new Error(`endpoint ${context.endpointName} gave no reply`);
+      assertSageMakerReply(reply, `endpoint ${context.endpointName}: the reply of call ${context.call}`);
       const variant = headers['x-amzn-sagemaker-target-variant'] ?? 'AllTraffic';
       const responseHeaders: Record<string, string> = {
         'x-amzn-requestid': core.nextRequestId(),
@@ -369,6 +371,28 @@ export function createSageMakerMock(options: SageMakerMockOptions = {}): SageMak
     calls: (name) => core.calls(name),
     reset: () => core.reset(),
   };
+}
+
+/**
+ * Checks each endpoint's keys and the replies known when the mock is made (one reply, or the
+ * entries of an array; a function's are checked per call): a misspelt `parts` would otherwise
+ * answer every call with a 500.
+ * @throws TypeError `createSageMakerMock: options.endpoints.<name>...` naming the field.
+ */
+function checkEndpoints(endpoints: SageMakerMockOptions['endpoints']): void {
+  for (const [name, endpoint] of Object.entries(endpoints ?? {})) {
+    const where = `createSageMakerMock: options.endpoints.${name}`;
+    checkKnownKeys(where, endpoint, ['reply', 'script', 'duplex']);
+    const reply: unknown = endpoint.reply;
+    if (typeof reply === 'function') continue;
+    const entries = Array.isArray(reply)
+      ? reply.map((r, i) => [`.reply.${i}`, r] as const)
+      : [['.reply', reply] as const];
+    for (const [path, value] of entries) {
+      const problem = sageMakerReplyProblem(value, `${where}${path}`);
+      if (problem) throw new TypeError(problem);
+    }
+  }
 }
 
 /** The event-stream body plan of a reply under a script (see SageMakerScript). */

@@ -281,8 +281,10 @@ describe('Cartesia mock /stt/websocket (PROTOCOLS.md 1.6)', () => {
   const sttUrl = (url: string, query = 'model=ink-whisper&encoding=pcm_s16le&sample_rate=16000') =>
     `${url.replace('http', 'ws')}/stt/websocket?${query}&api_key=${key}`;
 
-  it('two finalized segments: the second final starts with a space (text is the delta since the last final)', async () => {
-    const { url } = await serve({ transcript: ({ segment }) => (segment === 1 ? 'Hello there.' : 'Bye.') });
+  it("two finalized segments: the second segment's partials and final start with a space (text is the delta since the last final)", async () => {
+    const { url } = await serve({
+      transcript: ({ segment }) => (segment === 1 ? 'Hello there.' : 'Bye now.'),
+    });
     const c = client(sttUrl(url));
     await c.opened;
     c.ws.send(new Uint8Array(16000));
@@ -296,11 +298,15 @@ describe('Cartesia mock /stt/websocket (PROTOCOLS.md 1.6)', () => {
       ['transcript', 'Hello', false],
       ['transcript', 'Hello there.', true],
       ['flush_done', null, null],
-      ['transcript', ' Bye.', true],
+      ['transcript', ' Bye', false],
+      ['transcript', ' Bye now.', true],
       ['done', null, null],
     ]);
-    expect(messages[3]!.words).toEqual([{ word: 'Bye.', start: 0.5, end: 0.7 }]);
-    expect(messages[3]!.duration).toBe(0.75);
+    expect(messages[4]!.words).toEqual([
+      { word: 'Bye', start: 0.5, end: 0.6 },
+      { word: 'now.', start: 0.625, end: 0.725 },
+    ]);
+    expect(messages[4]!.duration).toBe(0.75);
   });
 
   it('refuses a missing model, an unknown encoding or a bad sample rate with HTTP 400', async () => {

@@ -131,6 +131,52 @@ describe('@cartesia/cartesia-js 4 against the Cartesia mock (loopback)', () => {
     }
   });
 
+  it('tts.websocket flush: chunk, timestamps and flush_done carry flush_id (1 up to the first flush, then 2)', async () => {
+    const ws = await tlsClient.tts.websocket({ ca: tlsServer.ca });
+    try {
+      const ctx = ws.context({
+        model_id: 'sonic-3',
+        voice,
+        output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 16000 },
+        add_timestamps: true,
+      });
+      await ctx.push({ transcript: 'Stay hungry, ' });
+      await ctx.flush();
+      await ctx.push({ transcript: 'stay foolish.' });
+      await ctx.no_more_inputs();
+      const events: string[] = [];
+      const audioByFlush = new Map<number, Buffer[]>();
+      for await (const event of ctx.receive({ timeout: 5000 })) {
+        const flushId = 'flush_id' in event ? event.flush_id : undefined;
+        events.push(`${event.type}:${flushId ?? '-'}`);
+        if (event.type === 'chunk' && event.audio) {
+          const list = audioByFlush.get(event.flush_id ?? 0) ?? [];
+          list.push(Buffer.from(event.audio));
+          audioByFlush.set(event.flush_id ?? 0, list);
+        }
+      }
+      // Each kind of message in order, runs of the same (type, flush_id) folded into one entry.
+      const runs = (list: string[]) => list.filter((e, i) => e !== list[i - 1]);
+      expect(runs(events.filter((e) => !e.startsWith('timestamps')))).toEqual([
+        'chunk:1',
+        'flush_done:1',
+        'chunk:2',
+        'done:-',
+      ]);
+      expect(runs(events.filter((e) => e.startsWith('timestamps')))).toEqual([
+        'timestamps:1',
+        'timestamps:2',
+      ]);
+      expect([...audioByFlush.keys()]).toEqual([1, 2]);
+      const all = new Uint8Array(Buffer.concat([...audioByFlush.get(1)!, ...audioByFlush.get(2)!]));
+      expect(all).toEqual(
+        mockCartesiaAudio('Stay hungry, stay foolish.', { encoding: 'pcm_s16le', sampleRate: 16000 }),
+      );
+    } finally {
+      ws.close();
+    }
+  });
+
   it('stt.manualFinalize.websocket: binary audio, finalize, transcripts, flush_done, close, done', async () => {
     const format = { encoding: 'pcm_s16le', sampleRate: 16000 } as const;
     const ws = client.stt.manualFinalize.websocket({

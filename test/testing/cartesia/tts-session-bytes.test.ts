@@ -86,9 +86,49 @@ function tokenStream(
 }
 
 const TOKENS = LLM_TOKENS;
+/** 1..n for the n tokens ending a sentence (each followed by a flush in {@link tokenStream}). */
+const sentenceEnds = (tokens: readonly string[]) =>
+  tokens.filter((t) => t.endsWith('.')).map((_, i) => i + 1);
 const TEXT = TOKENS.join('');
 
-const sha256 = (frames: readonly string[]) => createHash('sha256').update(frames.join('\n')).digest('hex');
+/**
+ * The digest of the frames, the `flush_id` of chunk and timestamps messages taken out (the pins
+ * were recorded before those carried it; {@link checkFlushIds} checks it).
+ */
+const sha256 = (frames: readonly string[]) =>
+  createHash('sha256')
+    .update(
+      frames
+        .map((f) => {
+          const frame = JSON.parse(f) as Record<string, unknown>;
+          if (frame.type !== 'chunk' && frame.type !== 'timestamps') return f;
+          const { flush_id: _, ...rest } = frame;
+          return JSON.stringify(rest);
+        })
+        .join('\n'),
+    )
+    .digest('hex');
+
+/**
+ * Every chunk and timestamps message carries the `flush_id` of the flush that closes its text
+ * (its context's `flush_done` count so far + 1); each `flush_done` the count of its context's
+ * flushes. Returns the `flush_done` ids of `contextId`.
+ */
+function checkFlushIds(frames: readonly string[], contextId: string): number[] {
+  let answered = 0;
+  const ids: number[] = [];
+  for (const frame of frames.map((f) => JSON.parse(f) as Frame & { flush_id?: number })) {
+    if (frame.context_id !== contextId) continue;
+    if (frame.type === 'flush_done') {
+      answered++;
+      expect(frame.flush_id).toBe(answered);
+      ids.push(frame.flush_id!);
+    } else if (frame.type === 'chunk' || frame.type === 'timestamps') {
+      expect(frame.flush_id).toBe(answered + 1);
+    } else expect(frame.flush_id).toBeUndefined();
+  }
+  return ids;
+}
 
 type Frame = {
   type: string;
@@ -118,6 +158,7 @@ describe('Cartesia mock TTS WebSocket: exact frames for a token stream', () => {
     expect(frames.length).toBe(166);
     expect(sha256(frames)).toBe('25c0ecc0a474e61f94bd30799ec2ead3ae1c145d1111d173da16e2f2c513e6d5');
     expect(audioOf(frames, 'c1').equals(Buffer.from(mockCartesiaAudio(TEXT, format)))).toBe(true);
+    expect(checkFlushIds(frames, 'c1')).toEqual(sentenceEnds(TOKENS));
     const stamps = frames
       .map((f) => JSON.parse(f) as Frame)
       .filter((f) => f.type === 'timestamps')
@@ -145,5 +186,6 @@ describe('Cartesia mock TTS WebSocket: exact frames for a token stream', () => {
     expect(audioOf(frames, 'a').equals(Buffer.concat([mulaw, late]))).toBe(true);
     const f32 = mockCartesiaAudio('Yes. No.', { encoding: 'pcm_f32le', sampleRate: 44100 }, speech);
     expect(audioOf(frames, 'b').equals(Buffer.from(f32))).toBe(true);
+    expect(checkFlushIds(frames, 'b')).toEqual([1, 2]);
   });
 });

@@ -175,6 +175,24 @@ describe('ElevenLabs mock: stream-input WebSocket', () => {
     expect(socket.auth).toBe('message');
   });
 
+  it('auto_mode=true disables the chunk schedule and buffers: each text message is generated as it comes', async () => {
+    const { mock, url } = await serve();
+    const client = session(`${wsUrl(url)}&auto_mode=true`, { 'xi-api-key': KEY });
+    await client.opened;
+    client.send({ text: ' ' });
+    client.send({ text: 'Hello there. ' });
+    const socket = await mock.whenSocket(0);
+    await socket.whenMessages(2);
+    // Spoken at once, before the end of input: 13 characters, far below the schedule's 120.
+    expect(socket.generations).toEqual(['Hello there. ']);
+    client.send({ text: ' ' });
+    client.send({ text: 'How are you? ' });
+    client.send({ text: '' });
+    expect(await client.closed).toEqual({ code: 1000, reason: '' });
+    expect(socket.generations).toEqual(['Hello there. ', 'How are you? ']);
+    expect(socket.query.auto_mode).toBe('true');
+  });
+
   it('closes an idle session after inactivity_timeout seconds: input_timeout_exceeded, close 1008', async () => {
     const time = createManualDelay();
     const { mock, url } = await serve({ delay: time.delay });

@@ -73,6 +73,32 @@ describe('@elevenlabs/elevenlabs-js textToSpeech.streamWithTimestamps against th
     expect(request!.body).toEqual({ text: TEXT, model_id: 'eleven_flash_v2_5' });
   });
 
+  it('convertWithTimestamps (POST .../with-timestamps, not streamed): one object, the whole audio and every character', async () => {
+    const client = new ElevenLabsClient({ apiKey: KEY, baseUrl: server.url, maxRetries: 0 });
+    const result = await client.textToSpeech.convertWithTimestamps('JBFqnCBsd6RMkjVDRZzb', {
+      text: TEXT,
+      modelId: 'eleven_flash_v2_5',
+      outputFormat: 'pcm_16000',
+    });
+    const expected = mockElevenLabsAudio(TEXT, { encoding: 'pcm_s16le', sampleRate: 16000 });
+    expect(Buffer.from(result.audioBase64, 'base64').equals(Buffer.from(expected))).toBe(true);
+    const times = [0, 0.06, 0.12, 0.18, 0.24, 0.3, 0.36, 0.42, 0.48, 0.54];
+    expect(result.alignment).toEqual({
+      characters: Array.from(TEXT),
+      characterStartTimesSeconds: times.slice(0, 9),
+      characterEndTimesSeconds: times.slice(1),
+    });
+    expect(result.normalizedAlignment).toEqual(result.alignment);
+    const [request] = mock.requests;
+    expect([request!.path, request!.endpoint, request!.status, request!.outcome]).toEqual([
+      '/v1/text-to-speech/JBFqnCBsd6RMkjVDRZzb/with-timestamps',
+      'convert-with-timestamps',
+      200,
+      'completed',
+    ]);
+    expect(mock.calls('convert-with-timestamps')).toBe(1);
+  });
+
   it("the SDK's default format (mp3_44100_128) gets ElevenLabsError 422 with the validation detail", async () => {
     const client = new ElevenLabsClient({ apiKey: KEY, baseUrl: server.url, maxRetries: 0 });
     const error = await client.textToSpeech

@@ -75,7 +75,7 @@ describe('mock transcription', () => {
     const verbose = await transcribe('openai', { response_format: 'verbose_json', language: 'en' });
     expect(await verbose.json()).toEqual({
       task: 'transcribe',
-      language: 'en',
+      language: 'english',
       duration: 1.5,
       text: 'Ask not. Ask what.',
       segments: [

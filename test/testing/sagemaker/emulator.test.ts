@@ -145,7 +145,7 @@ describe('SageMaker emulator wire format', () => {
   it('HTTP errors carry x-amzn-errortype; a scripted array scripts only the first call', async () => {
     const first = await post('flaky');
     expect(first.status).toBe(429);
-    expect(first.headers.get('x-amzn-errortype')).toBe('ThrottlingException');
+    expect(first.headers.get('x-amzn-errortype')).toBe('ModelNotReadyException');
     expect(first.headers.get('retry-after')).toBe('2');
     expect(await first.json()).toEqual({ message: 'mock failure 1 of 1' });
     expect((await post('flaky')).status).toBe(200);
@@ -154,7 +154,7 @@ describe('SageMaker emulator wire format', () => {
       'UnrecognizedClientException',
       'AccessDeniedException',
       'ModelError',
-      'ThrottlingException',
+      'ModelNotReadyException',
       'InternalFailure',
       'ServiceUnavailable',
       'InternalDependencyException',

@@ -1,6 +1,7 @@
 import {
   InvokeEndpointCommand,
   InvokeEndpointWithResponseStreamCommand,
+  ModelNotReadyException,
   SageMakerRuntimeClient,
 } from '@aws-sdk/client-sagemaker-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +32,10 @@ beforeAll(async () => {
         },
       }),
       failing: sageMakerChatEndpoint({ script: { failTimes: 1, failStatus: 424 } }),
+      busy: sageMakerChatEndpoint({ script: { failTimes: 1, failStatus: 429, retryAfter: '3' } }),
+      throttled: sageMakerChatEndpoint({
+        script: { failTimes: 1, failStatus: 400, errorType: 'ThrottlingException' },
+      }),
     },
   });
   client = new SageMakerRuntimeClient({
@@ -119,6 +124,31 @@ describe('the official @aws-sdk/client-sagemaker-runtime against the emulator (w
       $metadata: { httpStatusCode: 424 },
       OriginalStatusCode: 500,
     });
+  });
+
+  it('a scripted 429 is the modeled ModelNotReadyException (client fault), as SageMaker Runtime sends it', async () => {
+    const send = (name: string) =>
+      client
+        .send(new InvokeEndpointWithResponseStreamCommand({ EndpointName: name, Body: new Uint8Array([1]) }))
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+    const error = await send('busy');
+    expect(error).toBeInstanceOf(ModelNotReadyException);
+    expect(error).toMatchObject({
+      name: 'ModelNotReadyException',
+      message: 'mock failure 1 of 1',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 429 },
+    });
+    expect(
+      (error as { $response?: { headers: Record<string, string> } }).$response?.headers['retry-after'],
+    ).toBe('3');
+    // AWS's common throttling error, scripted by name: status 400, not a modeled class.
+    const throttled = await send('throttled');
+    expect(throttled).not.toBeInstanceOf(ModelNotReadyException);
+    expect(throttled).toMatchObject({ name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } });
   });
 
   it('answers ValidationError for an unknown endpoint', async () => {
