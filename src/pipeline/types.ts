@@ -39,7 +39,14 @@ export interface VoiceTurnRequest {
         tts?: string | undefined;
       }
     | undefined;
-  /** BCP 47 tag of a registered language for the turn, given to stt and tts (else RequestError on `language`). */
+  /**
+   * Language of the turn: a BCP 47 tag of a registered language (e.g. `'en'`, `'en-US'`), given to
+   * both the STT stage (the language heard) and the TTS stage (the language spoken, and the one
+   * its sentences are split in), or Deepgram's `'multi'` (recognize whatever is spoken), given to
+   * the STT stage only, since it names no language to speak in. Checked as stt() and tts() check
+   * it: anything else is a RequestError on `language`, before any provider is contacted. Default:
+   * each provider section's configured `language`, else the provider's own (OpenAI detects it).
+   */
   language?: string | undefined;
   /**
    * Partial transcripts from the STT stage as `transcript` events before the finals (live
