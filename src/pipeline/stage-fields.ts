@@ -18,22 +18,27 @@ export function sttFields(request: VoiceTurnRequest): Pick<SttRequest, 'language
   };
 }
 
-/** What the chat stage takes of the turn: `tools`. */
-export function chatFields(request: VoiceTurnRequest): Pick<ChatRequest, 'tools'> {
+/** What the chat stage takes of the turn: `tools`, `maxTokens`, `temperature`. */
+export function chatFields(
+  request: VoiceTurnRequest,
+): Pick<ChatRequest, 'tools' | 'maxTokens' | 'temperature'> {
   return {
     ...(request.tools !== undefined ? { tools: request.tools } : {}),
+    ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
   };
 }
 
 /**
- * What the TTS stage takes of the turn: `language`. A `language` of Deepgram's
+ * What the TTS stage takes of the turn: `language` and `speed`. A `language` of Deepgram's
  * `multi` (recognize whatever language is spoken) is the STT stage's alone: it names no language
  * to speak in (no TTS provider's reference documents it; Cartesia's and ElevenLabs' take a
  * language code), so the TTS stage gets none and its providers' configured or own language applies.
  */
-export function ttsFields(request: VoiceTurnRequest): Pick<TtsRequest, 'language'> {
+export function ttsFields(request: VoiceTurnRequest): Pick<TtsRequest, 'language' | 'speed'> {
   const language = request.language;
   return {
     ...(typeof language === 'string' && !isMultilingualTag(language) ? { language } : {}),
+    ...(request.speed !== undefined ? { speed: request.speed } : {}),
   };
 }

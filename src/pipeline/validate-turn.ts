@@ -22,10 +22,13 @@ const TURN_REQUEST_KEYS: readonly string[] = Object.keys({
   messages: true,
   model: true,
   tools: true,
+  maxTokens: true,
+  temperature: true,
   voice: true,
   output: true,
   routes: true,
   language: true,
+  speed: true,
   interim: true,
   budgetMs: true,
   signal: true,
@@ -109,7 +112,7 @@ const NO_AUDIO: AsyncIterable<Uint8Array> = {
 /**
  * The three stages' requests as far as the turn's request knows them (no transcript, no reply
  * yet), with the fields each stage takes of the turn (stage-fields.ts): the stage's own check
- * then finds a bad one, by the turn's field name (`language`, `interim`, `tools`...).
+ * then finds a bad one, by the turn's field name (`maxTokens`, `speed`, `language`...).
  */
 function stageRequests(request: VoiceTurnRequest) {
   const signal = request.signal !== undefined ? { signal: request.signal } : {};

@@ -25,8 +25,8 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  * appended as the user's message -> the reply's tokens streamed into tts() -> audio. Each
  * stage is routed on its own route (`request.routes`, default `'stt'`, `'chat'`, `'tts'`).
  * The stages take the request's fields as their calls name them: STT `language` and `interim`;
- * chat `tools`; TTS `language` (not Deepgram's `multi`, which names no language to speak in)
- * and `output` (as `format`).
+ * chat `tools`, `maxTokens` and `temperature`; TTS `language` (not Deepgram's `multi`, which
+ * names no language to speak in), `speed` and `output` (as `format`).
  * TTS starts at the reply's first token: the provider's connection opens while the LLM
  * writes, and a provider that takes streamed text gets the tokens as they come. Its clocks
  * (first-chunk deadline, hedge delay, time to first chunk) start only when the provider has
