@@ -24,6 +24,22 @@ export interface VoiceTurnRequest {
    * Default: none (a model offered no tools makes no tool calls).
    */
   tools?: ChatTool[] | undefined;
+  /**
+   * Most tokens the reply may have, a whole number above 0: the chat stage's `maxTokens`, checked
+   * as chat() checks it (otherwise a RequestError naming `maxTokens`, before any provider is
+   * contacted) and sent as each provider takes it (OpenAI `max_completion_tokens`,
+   * OpenAI-compatible servers `max_tokens`, Anthropic `max_tokens`, TGI `max_new_tokens`). It caps
+   * how long the spoken reply can be; a reply the limit cuts is spoken as far as it got, an
+   * unfinished last sentence included. Default: the provider's (Anthropic: the provider config's
+   * `chat.maxTokens`, 1024).
+   */
+  maxTokens?: number | undefined;
+  /**
+   * Sampling temperature of the reply, 0 to 2: the chat stage's `temperature`, checked as chat()
+   * checks it (otherwise a RequestError naming `temperature`, before any provider is contacted).
+   * Default: the provider's.
+   */
+  temperature?: number | undefined;
   /** Logical voice (mapped per provider in the config). */
   voice: string;
   /** Format of the reply's audio. Default: PCM s16le, 24 000 Hz, mono. */
@@ -39,8 +55,24 @@ export interface VoiceTurnRequest {
         tts?: string | undefined;
       }
     | undefined;
-  /** BCP 47 tag of a registered language for the turn, given to stt and tts (else RequestError on `language`). */
+  /**
+   * Language of the turn: a BCP 47 tag of a registered language (e.g. `'en'`, `'en-US'`), given to
+   * both the STT stage (the language heard) and the TTS stage (the language spoken, and the one
+   * its sentences are split in), or Deepgram's `'multi'` (recognize whatever is spoken), given to
+   * the STT stage only, since it names no language to speak in. Checked as stt() and tts() check
+   * it: anything else is a RequestError on `language`, before any provider is contacted. Default:
+   * each provider section's configured `language`, else the provider's own (OpenAI detects it).
+   */
   language?: string | undefined;
+  /**
+   * Speaking rate of the reply, a multiplier from 0.25 to 4 (1 is normal): the TTS stage's
+   * `speed`, checked as tts() checks it (otherwise a RequestError naming `speed`, before any
+   * provider is contacted) and sent as tts() sends it: as given to OpenAI, OpenAI-compatible
+   * servers and Deepgram (`speed`), clamped where a provider takes less: Cartesia 0.6 to 1.5
+   * (`generation_config.speed`), ElevenLabs 0.7 to 1.2 (`voice_settings.speed`). Default: the
+   * provider's (ElevenLabs: the provider config's `voiceSettings.speed`, else the voice's).
+   */
+  speed?: number | undefined;
   /**
    * Partial transcripts from the STT stage as `transcript` events before the finals (live
    * captions; a sign the user is talking), as `stt({ interim })` gives them: providers send them

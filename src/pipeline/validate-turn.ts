@@ -10,6 +10,7 @@ import {
   sttRequestProblem,
   ttsRequestProblem,
 } from '../routing/validate-request.js';
+import { chatFields, sttFields, ttsFields } from './stage-fields.js';
 import type { VoiceTurnRequest } from './types.js';
 
 const STAGES = ['stt', 'chat', 'tts'] as const;
@@ -21,10 +22,13 @@ const TURN_REQUEST_KEYS: readonly string[] = Object.keys({
   messages: true,
   model: true,
   tools: true,
+  maxTokens: true,
+  temperature: true,
   voice: true,
   output: true,
   routes: true,
   language: true,
+  speed: true,
   interim: true,
   budgetMs: true,
   signal: true,
@@ -105,24 +109,21 @@ const NO_AUDIO: AsyncIterable<Uint8Array> = {
   [Symbol.asyncIterator]: () => ({ next: async () => ({ done: true, value: undefined }) }),
 };
 
-/** The three stages' requests as far as the turn's request knows them (no transcript, no reply yet). */
+/**
+ * The three stages' requests as far as the turn's request knows them (no transcript, no reply
+ * yet), with the fields each stage takes of the turn (stage-fields.ts): the stage's own check
+ * then finds a bad one, by the turn's field name (`maxTokens`, `speed`, `language`...).
+ */
 function stageRequests(request: VoiceTurnRequest) {
-  const language = request.language !== undefined ? { language: request.language } : {};
   const signal = request.signal !== undefined ? { signal: request.signal } : {};
   return {
-    stt: {
-      audio: request.audio,
-      format: request.format,
-      ...language,
-      ...signal,
-      ...(request.interim !== undefined ? { interim: request.interim } : {}),
-    },
+    stt: { audio: request.audio, format: request.format, ...sttFields(request), ...signal },
     chat: {
       messages: [...request.messages, { role: 'user' as const, content: '' }],
       model: request.model,
-      ...(request.tools !== undefined ? { tools: request.tools } : {}),
+      ...chatFields(request),
       ...signal,
     },
-    tts: { text: '', voice: request.voice, ...language, ...signal },
+    tts: { text: '', voice: request.voice, ...ttsFields(request), ...signal },
   };
 }

@@ -14,6 +14,7 @@ import type { ToolCall } from '../types/chat.js';
 import type { RouteResult } from '../types/route-result.js';
 import { expectedTtfcMs, stageDeadlines } from './budget.js';
 import { EventQueue } from './event-queue.js';
+import { chatFields, sttFields, ttsFields } from './stage-fields.js';
 import { TurnAudio } from './turn-audio.js';
 import { TurnIterator } from './turn-iterator.js';
 import type { TurnEvent, TurnResult, TurnTimeline, VoiceTurn, VoiceTurnRequest } from './types.js';
@@ -23,6 +24,9 @@ import { turnConfigProblem, turnRequestProblem } from './validate-turn.js';
  * Runs one voice turn: the caller's audio -> stt() finals -> chat() with the transcript
  * appended as the user's message -> the reply's tokens streamed into tts() -> audio. Each
  * stage is routed on its own route (`request.routes`, default `'stt'`, `'chat'`, `'tts'`).
+ * The stages take the request's fields as their calls name them: STT `language` and `interim`;
+ * chat `tools`, `maxTokens` and `temperature`; TTS `language` (not Deepgram's `multi`, which
+ * names no language to speak in), `speed` and `output` (as `format`).
  * TTS starts at the reply's first token: the provider's connection opens while the LLM
  * writes, and a provider that takes streamed text gets the tokens as they come. Its clocks
  * (first-chunk deadline, hedge delay, time to first chunk) start only when the provider has
@@ -164,7 +168,6 @@ async function* runTurn(
   }
   const turn = new AbortController();
   const routes = request.routes ?? {};
-  const language = request.language !== undefined ? { language: request.language } : {};
   const queue = new EventQueue<TurnEvent>();
   /** An event reached the caller: an AbortError after it has `partialOutput: true`. */
   let yielded = false;
@@ -225,8 +228,7 @@ async function* runTurn(
       format: request.format,
       signal: turn.signal,
       ...(routes.stt !== undefined ? { route: routes.stt } : {}),
-      ...language,
-      ...(request.interim !== undefined ? { interim: request.interim } : {}),
+      ...sttFields(request),
     });
     const finals: string[] = [];
     let heard!: () => void;
@@ -268,13 +270,15 @@ async function* runTurn(
     const chat = router.chat({
       messages: [...request.messages, { role: 'user', content: transcript }],
       model: request.model,
-      ...(request.tools !== undefined ? { tools: request.tools } : {}),
+      ...chatFields(request),
       signal: turn.signal,
       ...(routes.chat !== undefined ? { route: routes.chat } : {}),
       ...stageDeadlines(left(), expectedTtfcMs(measured, 'tts'), expectedTtfcMs(measured, 'chat')),
     });
     const tokens = new EventQueue<string>();
-    const clauses = new ClauseSplitter(request.language !== undefined ? { locale: request.language } : {});
+    // The TTS stage's language: the turn's clauses are found as tts() finds them.
+    const speech = ttsFields(request);
+    const clauses = new ClauseSplitter(speech.language !== undefined ? { locale: speech.language } : {});
     /** The first clause the splitter found with something to speak (text of only "\n\n", "...", a code fence is none). */
     const clauseFound = (chunks: string[]) => {
       if (timeline.firstClauseMs === undefined && chunks.some(speakable)) timeline.firstClauseMs = at();
@@ -292,7 +296,7 @@ async function* runTurn(
         signal: turn.signal,
         ...(request.output ? { format: request.output } : {}),
         ...(routes.tts !== undefined ? { route: routes.tts } : {}),
-        ...language,
+        ...speech,
         ...stageDeadlines(left(), 0, expectedTtfcMs(router.stats(), 'tts')),
       });
       speaking = (async () => {
