@@ -14,10 +14,10 @@ import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import type { Router } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
+import { until } from '../helpers/until.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { answerCartesiaFlush } from './wire/cartesia-context.js';
 import { answerPcm, concat, httpServer, pcmSignal, readBody, router, wsServer } from './wire/servers.js';
-import { until } from '../helpers/until.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 7);
 const FIRST_CHUNK_MS = 100;

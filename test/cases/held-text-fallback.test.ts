@@ -90,7 +90,9 @@ describe('held streamed text across a mid-stream fallback', () => {
           log.some((t) => t.includes('meet')) &&
           clock.hasTimerAt(HELD_TEXT_FLUSH_MS) &&
           (when === 'die-on-second-flush' || fellBack),
-        when === 'die-on-meet' ? 'the primary failed on the held sentence, its timer set' : 'the held sentence sent, its timer set',
+        when === 'die-on-meet'
+          ? 'the primary failed on the held sentence, its timer set'
+          : 'the held sentence sent, its timer set',
       );
       expect(fellBack).toBe(when === 'die-on-meet');
       clock.advance(HELD_TEXT_FLUSH_MS);

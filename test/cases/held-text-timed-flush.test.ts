@@ -81,7 +81,8 @@ function segments(log: readonly string[]): string[] {
 const FLUSH = '\u0000flush';
 
 /** `read` all on a Cartesia server's wire (`log` of {@link cartesia}): the adapter sends each piece as it comes. */
-const sentAll = (log: readonly string[]) => (read: string) => log.filter((e) => e !== FLUSH).join('') === read;
+const sentAll = (log: readonly string[]) => (read: string) =>
+  log.filter((e) => e !== FLUSH).join('') === read;
 
 /**
  * `read` on an ElevenLabs server's wire (`log` of {@link elevenLabs}) up to its last white space:
@@ -224,7 +225,10 @@ async function speak(
     if (i < groups.length - 1) {
       const due = clock.now() + HELD_TEXT_FLUSH_MS;
       await until(() => clock.hasTimerAt(due), `the timer of held text after group ${i}`);
-      const read = groups.slice(0, i + 1).flat().join('');
+      const read = groups
+        .slice(0, i + 1)
+        .flat()
+        .join('');
       if (onWire) {
         await until(() => onWire(read), `group ${i} on the wire`);
         // What the adapter was given after that is in-process (no socket in between).
@@ -315,13 +319,20 @@ describe('held streamed text is sent once the caller paused for HELD_TEXT_FLUSH_
     it('Cartesia WebSocket, "at 5 p.m." then a pause: no flush at 399 ms, a flush at 400 ms', async () => {
       const clock = new FakeClock();
       const { r, log } = await cartesia(clock);
-      const failure = await speak(r, clock, AT_5_PM, 399, async () => {
-        await settle();
-        expect(segments(log)).toEqual(["I'll meet you at 5 p.m."]);
-        clock.advance(1);
-        await until(() => log.includes(FLUSH), 'the flush');
-        expect(segments(log)).toEqual(["I'll meet you at 5 p.m.|flush"]);
-      }, sentAll(log));
+      const failure = await speak(
+        r,
+        clock,
+        AT_5_PM,
+        399,
+        async () => {
+          await settle();
+          expect(segments(log)).toEqual(["I'll meet you at 5 p.m."]);
+          clock.advance(1);
+          await until(() => log.includes(FLUSH), 'the flush');
+          expect(segments(log)).toEqual(["I'll meet you at 5 p.m.|flush"]);
+        },
+        sentAll(log),
+      );
       expect(failure).toBeUndefined();
       // " See you then." is under the 20-character minimum: spoken at the end of the text.
       expect(segments(log)).toEqual(["I'll meet you at 5 p.m.|flush", ' See you then.']);

@@ -20,9 +20,9 @@ import {
 } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
 import { fieldsOf } from '../helpers/errors.js';
+import { until } from '../helpers/until.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { concat, pcmSignal, router, wsServer } from './wire/servers.js';
-import { until } from '../helpers/until.js';
 
 const FIRST = 'Let me check that for you. ';
 const SECOND = 'Your table is booked for eight.';

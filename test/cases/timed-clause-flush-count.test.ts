@@ -14,10 +14,10 @@ import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { HELD_TEXT_FLUSH_MS } from '../../src/routing/tts-progress.js';
 import { deferred } from '../helpers/deferred.js';
+import { until } from '../helpers/until.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { pcmSignal, recordingSpeechServer, router, wsServer } from './wire/servers.js';
 import { ttsRouteWithBackup } from './wire/tts-route.js';
-import { until } from '../helpers/until.js';
 
 const AUDIO = pcmSignal(480, 24_000, 3);
 

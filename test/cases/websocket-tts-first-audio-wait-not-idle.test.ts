@@ -20,9 +20,9 @@ import {
 } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
 import { fieldsOf } from '../helpers/errors.js';
+import { until } from '../helpers/until.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { concat, pcmSignal, router, wsServer } from './wire/servers.js';
-import { until } from '../helpers/until.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 3);
 const FIRST_CHUNK_MS = 3000;

@@ -10,8 +10,8 @@ import { AbortError } from '../../../src/errors/index.js';
 import type { CartesiaAdapter } from '../../../src/providers/cartesia/index.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
 import { pcmSignal, wsServer } from '../../cases/wire/servers.js';
-import { collect, collectUntilError, webSocketTtsAt } from './helpers.js';
 import { until } from '../../helpers/until.js';
+import { collect, collectUntilError, webSocketTtsAt } from './helpers.js';
 
 const format: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000 };
 const PIECES = ['See you ', 'at eight, ', 'and bring '];
