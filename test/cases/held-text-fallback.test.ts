@@ -6,8 +6,9 @@
  * clause twice, nothing lost, no timer left. The
  * servers speak each wire on their own over loopback; the router's clock is a fake one.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
+import { loadDeferredCode } from '../../src/routing/load-deferred-code.js';
 import { HELD_TEXT_FLUSH_MS } from '../../src/routing/tts-progress.js';
 import { deferred } from '../helpers/deferred.js';
 import { until } from '../helpers/until.js';
@@ -16,6 +17,11 @@ import { pcmSignal, recordingSpeechServer, router, wsServer } from './wire/serve
 import { ttsRouteWithBackup } from './wire/tts-route.js';
 
 const AUDIO = pcmSignal(480, 24_000, 3);
+
+// The adapters' and transports' code loads when the first router is made (compiled on demand
+// under vitest): about 1 s on an idle machine, ten times that under load. Loaded here, so that
+// a test's 20 s covers its own case, not the file's cold start.
+beforeAll(() => loadDeferredCode(), 60_000);
 
 describe('held streamed text across a mid-stream fallback', () => {
   for (const when of ['die-on-meet', 'die-on-second-flush'] as const) {

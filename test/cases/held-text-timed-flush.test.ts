@@ -8,9 +8,10 @@
  * OpenAI speech server (one request per clause), a Cartesia /tts/websocket server and an
  * ElevenLabs stream-input server; the router's clock is a fake one moved by the test.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { AbortError, type Router, type RouterConfig } from '../../src/index.js';
+import { loadDeferredCode } from '../../src/routing/load-deferred-code.js';
 import { HELD_TEXT_FLUSH_MS } from '../../src/routing/tts-progress.js';
 import { deferred } from '../helpers/deferred.js';
 import { until } from '../helpers/until.js';
@@ -242,6 +243,11 @@ async function speak(
   await call.done;
   return call.failure;
 }
+
+// The adapters' and transports' code loads when the first router is made (compiled on demand
+// under vitest): about 1 s on an idle machine, ten times that under load. Loaded here, so that
+// a test's 20 s covers its own case, not the file's cold start.
+beforeAll(() => loadDeferredCode(), 60_000);
 
 describe('held streamed text is sent once the caller paused for HELD_TEXT_FLUSH_MS', () => {
   it('the wait is 400 ms', () => {
