@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import type { Router } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
+import { until } from '../helpers/until.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { answerCartesiaFlush } from './wire/cartesia-context.js';
 import { answerPcm, concat, httpServer, pcmSignal, readBody, router, wsServer } from './wire/servers.js';
@@ -22,12 +23,6 @@ const AUDIO = pcmSignal(2400, 24_000, 7);
 const FIRST_CHUNK_MS = 100;
 /** Longer than the first-chunk deadline, shorter than the 400 ms after which held text is spoken. */
 const LLM_WRITING_MS = 300;
-
-/** Turns of the event loop until `predicate` holds (the servers answer over loopback sockets). */
-async function until(predicate: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000 && !predicate(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!predicate()) throw new Error(`timed out waiting for: ${what}`);
-}
 
 /** The LLM's reply: `lead`, then the first words, then (once `gate` opens) the end of the first sentence. */
 async function* reply(lead: string, gate: Promise<void>): AsyncGenerator<string> {

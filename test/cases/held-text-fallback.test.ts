@@ -6,22 +6,22 @@
  * clause twice, nothing lost, no timer left. The
  * servers speak each wire on their own over loopback; the router's clock is a fake one.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
+import { loadDeferredCode } from '../../src/routing/load-deferred-code.js';
 import { HELD_TEXT_FLUSH_MS } from '../../src/routing/tts-progress.js';
 import { deferred } from '../helpers/deferred.js';
+import { until } from '../helpers/until.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { pcmSignal, recordingSpeechServer, router, wsServer } from './wire/servers.js';
 import { ttsRouteWithBackup } from './wire/tts-route.js';
 
 const AUDIO = pcmSignal(480, 24_000, 3);
-async function until(predicate: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000 && !predicate(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!predicate()) throw new Error(`timed out waiting for: ${what}`);
-}
-async function settle() {
-  for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 1));
-}
+
+// The adapters' and transports' code loads when the first router is made (compiled on demand
+// under vitest): about 1 s on an idle machine, ten times that under load. Loaded here, so that
+// a test's 20 s covers its own case, not the file's cold start.
+beforeAll(() => loadDeferredCode(), 60_000);
 
 describe('held streamed text across a mid-stream fallback', () => {
   for (const when of ['die-on-meet', 'die-on-second-flush'] as const) {
@@ -68,6 +68,10 @@ describe('held streamed text across a mid-stream fallback', () => {
         ),
         { clock },
       );
+      let fellBack = false;
+      r.on('fallback', () => {
+        fellBack = true;
+      });
       const gate = deferred();
       let waiting = false;
       async function* llm() {
@@ -81,10 +85,24 @@ describe('held streamed text across a mid-stream fallback', () => {
         for await (const _ of r.tts({ text: llm(), voice: 'v' })) {
         }
       })();
-      await until(() => waiting, 'held');
-      await settle();
+      // The clock moves once the case stands, not after a few ms of real time: the held sentence
+      // is on the primary's wire, the timer of held text is set (due at 400 ms) and, for
+      // die-on-meet, the router has seen the primary fail and moved to the backup. Moved
+      // earlier, the timer releases the sentence to the primary (another case); moved before
+      // the timer is set, it fires nothing.
+      await until(
+        () =>
+          waiting &&
+          log.some((t) => t.includes('meet')) &&
+          clock.hasTimerAt(HELD_TEXT_FLUSH_MS) &&
+          (when === 'die-on-second-flush' || fellBack),
+        when === 'die-on-meet'
+          ? 'the primary failed on the held sentence, its timer set'
+          : 'the held sentence sent, its timer set',
+      );
+      expect(fellBack).toBe(when === 'die-on-meet');
       clock.advance(HELD_TEXT_FLUSH_MS);
-      await settle();
+      await until(() => backup.inputs.length === 1, 'the held sentence asked of the backup');
       gate.resolve();
       await done;
       if (when === 'die-on-second-flush')

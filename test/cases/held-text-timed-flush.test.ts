@@ -8,11 +8,13 @@
  * OpenAI speech server (one request per clause), a Cartesia /tts/websocket server and an
  * ElevenLabs stream-input server; the router's clock is a fake one moved by the test.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { AbortError, type Router, type RouterConfig } from '../../src/index.js';
+import { loadDeferredCode } from '../../src/routing/load-deferred-code.js';
 import { HELD_TEXT_FLUSH_MS } from '../../src/routing/tts-progress.js';
 import { deferred } from '../helpers/deferred.js';
+import { until } from '../helpers/until.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { pcmSignal, recordingSpeechServer, router, wsServer } from './wire/servers.js';
 
@@ -60,12 +62,6 @@ class GatedTokens {
   }
 }
 
-/** Turns of the event loop until `predicate` holds (the servers answer over loopback sockets). */
-async function until(predicate: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000 && !predicate(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!predicate()) throw new Error(`timed out waiting for: ${what}`);
-}
-
 /**
  * What a streamed-text provider was given, as segments: the text sent between two flushes
  * (however the router batched the tokens into messages), each closed by `|flush`.
@@ -85,7 +81,22 @@ function segments(log: readonly string[]): string[] {
 
 const FLUSH = '\u0000flush';
 
-/** A few turns of the event loop (loopback writes land), to see that nothing more happened. */
+/** `read` all on a Cartesia server's wire (`log` of {@link cartesia}): the adapter sends each piece as it comes. */
+const sentAll = (log: readonly string[]) => (read: string) =>
+  log.filter((e) => e !== FLUSH).join('') === read;
+
+/**
+ * `read` on an ElevenLabs server's wire (`log` of {@link elevenLabs}) up to its last white space:
+ * the adapter sends text up to a word boundary and keeps the word after it until the next one
+ * or a flush (the pieces after that are in-process: a {@link settle} later it has them).
+ */
+const sentToLastSpace = (log: readonly string[]) => (read: string) =>
+  log.join('') === read.slice(0, read.search(/\s\S*$/) + 1);
+
+/**
+ * A few turns of the event loop (loopback writes land), only to see that nothing more happened
+ * (a wait for something that should happen is an {@link until}).
+ */
 async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 1));
 }
@@ -192,9 +203,13 @@ async function elevenLabs(clock: FakeClock) {
 }
 
 /**
- * Runs `groups` through `r`: after each group but the last, lets the loopback settle, moves the
- * clock by `pauseMs`, calls `atPause(i)`, then lets the text go on; after the last, lets the
- * loopback settle and ends the text. Returns the call's failure (undefined when it ended well).
+ * Runs `groups` through `r`: after each group but the last, waits until the timer of held text
+ * is set (due HELD_TEXT_FLUSH_MS after the last token: the clock stands still while the text
+ * waits) and, given `onWire`, until `onWire(read)` holds (`read`: the text read so far; a
+ * streamed-text server's wire has what the adapter was given of it, so the timer finds it
+ * handed out, as after a real pause), moves the clock by `pauseMs`, calls `atPause(i)`, then
+ * lets the text go on; after the last, lets the loopback settle and ends the text. Returns the
+ * call's failure (undefined when it ended well).
  */
 async function speak(
   r: Router,
@@ -202,21 +217,37 @@ async function speak(
   groups: readonly (readonly string[])[],
   pauseMs: number,
   atPause: (i: number) => Promise<void> = async () => {},
+  onWire?: (read: string) => boolean,
 ): Promise<unknown> {
   const text = new GatedTokens(groups);
   const call = runCall(r, text);
   for (let i = 0; i < groups.length; i++) {
     await until(() => text.waiting === i + 1, `group ${i} read`);
-    await settle();
     if (i < groups.length - 1) {
+      const due = clock.now() + HELD_TEXT_FLUSH_MS;
+      await until(() => clock.hasTimerAt(due), `the timer of held text after group ${i}`);
+      const read = groups
+        .slice(0, i + 1)
+        .flat()
+        .join('');
+      if (onWire) {
+        await until(() => onWire(read), `group ${i} on the wire`);
+        // What the adapter was given after that is in-process (no socket in between).
+        await settle();
+      }
       clock.advance(pauseMs);
       await atPause(i);
-    }
+    } else await settle();
     text.open(i);
   }
   await call.done;
   return call.failure;
 }
+
+// The adapters' and transports' code loads when the first router is made (compiled on demand
+// under vitest): about 1 s on an idle machine, ten times that under load. Loaded here, so that
+// a test's 20 s covers its own case, not the file's cold start.
+beforeAll(() => loadDeferredCode(), 60_000);
 
 describe('held streamed text is sent once the caller paused for HELD_TEXT_FLUSH_MS', () => {
   it('the wait is 400 ms', () => {
@@ -294,13 +325,20 @@ describe('held streamed text is sent once the caller paused for HELD_TEXT_FLUSH_
     it('Cartesia WebSocket, "at 5 p.m." then a pause: no flush at 399 ms, a flush at 400 ms', async () => {
       const clock = new FakeClock();
       const { r, log } = await cartesia(clock);
-      const failure = await speak(r, clock, AT_5_PM, 399, async () => {
-        await settle();
-        expect(segments(log)).toEqual(["I'll meet you at 5 p.m."]);
-        clock.advance(1);
-        await until(() => log.includes(FLUSH), 'the flush');
-        expect(segments(log)).toEqual(["I'll meet you at 5 p.m.|flush"]);
-      });
+      const failure = await speak(
+        r,
+        clock,
+        AT_5_PM,
+        399,
+        async () => {
+          await settle();
+          expect(segments(log)).toEqual(["I'll meet you at 5 p.m."]);
+          clock.advance(1);
+          await until(() => log.includes(FLUSH), 'the flush');
+          expect(segments(log)).toEqual(["I'll meet you at 5 p.m.|flush"]);
+        },
+        sentAll(log),
+      );
       expect(failure).toBeUndefined();
       // " See you then." is under the 20-character minimum: spoken at the end of the text.
       expect(segments(log)).toEqual(["I'll meet you at 5 p.m.|flush", ' See you then.']);
@@ -309,7 +347,7 @@ describe('held streamed text is sent once the caller paused for HELD_TEXT_FLUSH_
     it('Cartesia WebSocket, "Yes." then a pause: flushed alone', async () => {
       const clock = new FakeClock();
       const { r, log } = await cartesia(clock);
-      const failure = await speak(r, clock, YES, HELD_TEXT_FLUSH_MS);
+      const failure = await speak(r, clock, YES, HELD_TEXT_FLUSH_MS, undefined, sentAll(log));
       expect(failure).toBeUndefined();
       expect(segments(log)).toEqual([
         'Sure, I can do that.|flush',
@@ -321,7 +359,7 @@ describe('held streamed text is sent once the caller paused for HELD_TEXT_FLUSH_
     it('Cartesia WebSocket, words then a pause: no flush (the last word, sent already, may go on)', async () => {
       const clock = new FakeClock();
       const { r, log } = await cartesia(clock);
-      const failure = await speak(r, clock, WORDS, HELD_TEXT_FLUSH_MS);
+      const failure = await speak(r, clock, WORDS, HELD_TEXT_FLUSH_MS, undefined, sentAll(log));
       expect(failure).toBeUndefined();
       expect(segments(log)).toEqual(['Let me look that up for you.']);
     });
@@ -334,7 +372,7 @@ describe('held streamed text is sent once the caller paused for HELD_TEXT_FLUSH_
       async (_, groups, expected) => {
         const clock = new FakeClock();
         const { r, log } = await cartesia(clock);
-        const failure = await speak(r, clock, groups, HELD_TEXT_FLUSH_MS - 1);
+        const failure = await speak(r, clock, groups, HELD_TEXT_FLUSH_MS - 1, undefined, sentAll(log));
         expect(failure).toBeUndefined();
         expect(segments(log)).toEqual(expected);
         await until(() => clock.pending === 0, 'every timer of the call cleared');
@@ -344,7 +382,7 @@ describe('held streamed text is sent once the caller paused for HELD_TEXT_FLUSH_
     it('ElevenLabs stream-input, "at 5 p.m." then a pause: "p.m. " sent with flush at 400 ms', async () => {
       const clock = new FakeClock();
       const { r, log } = await elevenLabs(clock);
-      const failure = await speak(r, clock, AT_5_PM, HELD_TEXT_FLUSH_MS);
+      const failure = await speak(r, clock, AT_5_PM, HELD_TEXT_FLUSH_MS, undefined, sentToLastSpace(log));
       expect(failure).toBeUndefined();
       expect(segments(log)).toEqual(["I'll meet you at 5 p.m. |flush", 'See you then. |flush']);
     });
@@ -352,7 +390,7 @@ describe('held streamed text is sent once the caller paused for HELD_TEXT_FLUSH_
     it('ElevenLabs stream-input, no pause: the flushes of a text that never pauses', async () => {
       const clock = new FakeClock();
       const { r, log } = await elevenLabs(clock);
-      const failure = await speak(r, clock, AT_5_PM, HELD_TEXT_FLUSH_MS - 1);
+      const failure = await speak(r, clock, AT_5_PM, HELD_TEXT_FLUSH_MS - 1, undefined, sentToLastSpace(log));
       expect(failure).toBeUndefined();
       expect(segments(log)).toEqual(["I'll meet you at 5 p.m. See you then. |flush"]);
     });
@@ -412,8 +450,9 @@ describe('empty tokens are not text: they do not move the wait of held text', ()
       give({ value: '', done: false });
       await until(() => reads === read + 1, 'the empty token read');
     }
-    await settle();
     // 900 ms after the last word: the held sentence was asked for at 400 ms.
+    await until(() => inputs.length === 1, 'the held sentence was asked for');
+    await settle();
     expect(inputs).toEqual(["I'll meet you at 5 p.m."]);
     for (const t of AT_5_PM[1]!) give({ value: t, done: false });
     give({ value: undefined, done: true });

@@ -20,6 +20,7 @@ import {
 } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
 import { fieldsOf } from '../helpers/errors.js';
+import { until } from '../helpers/until.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { concat, pcmSignal, router, wsServer } from './wire/servers.js';
 
@@ -161,12 +162,6 @@ function expectIdleTimeout(failure: unknown, afterAudio = false): void {
     timeoutMs: IDLE_MS,
     provider: 'p',
   });
-}
-
-/** Turns of the event loop until `predicate` holds (the servers answer over loopback sockets). */
-async function until(predicate: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000 && !predicate(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!predicate()) throw new Error(`timed out waiting for: ${what}`);
 }
 
 /** The caller's text: FIRST, then SECOND once `gate` resolves (the LLM's pause). */

@@ -14,17 +14,12 @@ import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { HELD_TEXT_FLUSH_MS } from '../../src/routing/tts-progress.js';
 import { deferred } from '../helpers/deferred.js';
+import { until } from '../helpers/until.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { pcmSignal, recordingSpeechServer, router, wsServer } from './wire/servers.js';
 import { ttsRouteWithBackup } from './wire/tts-route.js';
 
 const AUDIO = pcmSignal(480, 24_000, 3);
-
-/** Turns of the event loop until `predicate` holds (the servers answer over loopback sockets). */
-async function until(predicate: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000 && !predicate(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!predicate()) throw new Error(`timed out waiting for: ${what}`);
-}
 
 /** A Cartesia server: audio per transcript, flush_done per flush; an error close on `cutAt`. */
 async function cartesia(cutAt: string) {

@@ -20,6 +20,7 @@ import {
 } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
 import { fieldsOf } from '../helpers/errors.js';
+import { until } from '../helpers/until.js';
 import { FakeClock } from '../transport/fake-clock.js';
 import { concat, pcmSignal, router, wsServer } from './wire/servers.js';
 
@@ -109,12 +110,6 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Turns of the event loop until `predicate` holds (the servers answer over loopback sockets). */
-async function until(predicate: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000 && !predicate(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!predicate()) throw new Error(`timed out waiting for: ${what}`);
-}
-
 describe('websocket TTS: the wait for the first audio is the first-chunk deadline, not idle', () => {
   for (const kind of ['cartesia', 'elevenlabs'] as const) {
     it(`${kind}: first audio 1000 ms after the text, idle 400, first-chunk 3000 -> answered, exact bytes`, async () => {
@@ -122,7 +117,7 @@ describe('websocket TTS: the wait for the first audio is the first-chunk deadlin
       const s = await server(kind, 'on-release');
       const call = runCall(routeOf(s.config, clock));
       await s.asked;
-      await settle();
+      await until(() => clock.hasTimerAt(FIRST_CHUNK_MS), 'the first-chunk deadline set');
       clock.advance(1000);
       await settle();
       expect(call.failure).toBeUndefined();
@@ -137,7 +132,7 @@ describe('websocket TTS: the wait for the first audio is the first-chunk deadlin
       const s = await server(kind, 'never');
       const call = runCall(routeOf(s.config, clock));
       await s.asked;
-      await settle();
+      await until(() => clock.hasTimerAt(FIRST_CHUNK_MS), 'the first-chunk deadline set');
       clock.advance(FIRST_CHUNK_MS - 1);
       await settle();
       expect(call.failure).toBeUndefined();
@@ -156,7 +151,7 @@ describe('websocket TTS: the wait for the first audio is the first-chunk deadlin
       const s = await server(kind, 'first-chunk-then-stall');
       const call = runCall(routeOf(s.config, clock));
       await until(() => concat(call.chunks).byteLength === AUDIO.byteLength, 'the first audio');
-      await settle();
+      await until(() => clock.hasTimerAt(IDLE_MS), 'the idle deadline set');
       clock.advance(IDLE_MS - 1);
       await settle();
       expect(call.failure).toBeUndefined();

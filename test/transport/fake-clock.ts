@@ -29,6 +29,16 @@ export class FakeClock implements Clock {
   }
 
   /**
+   * True while a timer due at `at` (this clock's ms) is pending: a test waits for this (with
+   * `until`) before an `advance` that must fire that timer, instead of a few ms of real time
+   * in which the code under test may not have set it yet on a loaded machine.
+   */
+  hasTimerAt(at: number): boolean {
+    for (const timer of this.timers.values()) if (timer.at === at) return true;
+    return false;
+  }
+
+  /**
    * Moves time forward by `ms` without firing anything, as a blocked event loop does: timers
    * that came due fire late, at the next `advance`.
    */

@@ -10,6 +10,7 @@ import { AbortError } from '../../../src/errors/index.js';
 import type { CartesiaAdapter } from '../../../src/providers/cartesia/index.js';
 import type { AudioFormat } from '../../../src/types/audio.js';
 import { pcmSignal, wsServer } from '../../cases/wire/servers.js';
+import { until } from '../../helpers/until.js';
 import { collect, collectUntilError, webSocketTtsAt } from './helpers.js';
 
 const format: AudioFormat = { encoding: 'pcm_s16le', sampleRate: 24_000 };
@@ -94,11 +95,6 @@ afterEach(async () => {
 });
 
 const adapterAt = (url: string) => webSocketTtsAt(url, adapters, { addTimestamps: false });
-
-async function until(predicate: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000 && !predicate(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!predicate()) throw new Error(`timed out waiting for: ${what}`);
-}
 
 describe('Cartesia streamed-text replay: races', () => {
   it("abort while the replay waits for the caller's next piece: AbortError, the caller closed once, the fresh socket closed", async () => {
