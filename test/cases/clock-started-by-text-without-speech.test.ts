@@ -11,13 +11,12 @@
  * test.
  */
 import { describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
 import type { Router } from '../../src/index.js';
 import { deferred } from '../helpers/deferred.js';
 import { until } from '../helpers/until.js';
 import { FakeClock } from '../transport/fake-clock.js';
-import { answerCartesiaFlush } from './wire/cartesia-context.js';
-import { answerPcm, concat, httpServer, pcmSignal, readBody, router, wsServer } from './wire/servers.js';
+import { cartesiaStreamedTextServer } from './wire/cartesia-streamed-text-server.js';
+import { answerPcm, concat, httpServer, pcmSignal, readBody, router } from './wire/servers.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 7);
 const FIRST_CHUNK_MS = 100;
@@ -89,38 +88,7 @@ describe('the TTS clock does not start at text with nothing to speak', () => {
   }
 
   it('Cartesia WebSocket (streamed text): a reply opening with "\\n\\n"', async () => {
-    const transcripts: string[] = [];
-    const flushes = new Map<string | undefined, number>();
-    /** The audio the server sent, in order: each flushed clause's, then the rest's. */
-    const spoken: Buffer[] = [];
-    const wire = await wsServer((ws: WebSocket) => {
-      ws.on('message', (raw) => {
-        const m = JSON.parse(String(raw)) as {
-          context_id: string;
-          transcript?: string;
-          continue?: boolean;
-          flush?: boolean;
-        };
-        if (answerCartesiaFlush(ws, m, flushes, AUDIO)) {
-          spoken.push(AUDIO);
-          return;
-        }
-        if (m.transcript) transcripts.push(m.transcript);
-        if (m.continue !== false) return;
-        const context_id = m.context_id;
-        spoken.push(AUDIO);
-        ws.send(
-          JSON.stringify({
-            type: 'chunk',
-            context_id,
-            data: AUDIO.toString('base64'),
-            done: false,
-            status_code: 206,
-          }),
-        );
-        ws.send(JSON.stringify({ type: 'done', context_id, done: true, status_code: 200 }));
-      });
-    });
+    const { wire, transcripts, spoken } = await cartesiaStreamedTextServer(AUDIO);
     const clock = new FakeClock();
     const r = router(
       {

@@ -8,10 +8,9 @@
  * (ws on loopback).
  */
 import { describe, expect, it } from 'vitest';
-import type { WebSocket } from 'ws';
 import { deferred } from '../helpers/deferred.js';
-import { answerCartesiaFlush } from './wire/cartesia-context.js';
-import { concat, pcmSignal, router, wsServer } from './wire/servers.js';
+import { cartesiaStreamedTextServer } from './wire/cartesia-streamed-text-server.js';
+import { concat, pcmSignal, router } from './wire/servers.js';
 
 const AUDIO = pcmSignal(2400, 24_000, 3);
 const NAME = '\u{20BB7}'; // 𠮷, written as the pair \uD842\uDFB7
@@ -21,40 +20,10 @@ const AFTER = `${NAME.charAt(1)}野家 is fun to say.`;
 
 describe('streamed text split inside a surrogate pair', () => {
   it('Cartesia WebSocket: every transcript frame is well-formed, the character whole in one of them', async () => {
-    const transcripts: string[] = [];
     /** Opens once the provider has had what could be sent of the token that ends inside the character. */
     const gate = deferred();
-    const flushes = new Map<string | undefined, number>();
-    /** The audio the server sent, in order: each flushed clause's, then the rest's. */
-    const spoken: Buffer[] = [];
-    const wire = await wsServer((ws: WebSocket) => {
-      ws.on('message', (raw) => {
-        const m = JSON.parse(String(raw)) as {
-          context_id: string;
-          transcript?: string;
-          continue?: boolean;
-          flush?: boolean;
-        };
-        if (answerCartesiaFlush(ws, m, flushes, AUDIO)) {
-          spoken.push(AUDIO);
-          return;
-        }
-        if (m.transcript) transcripts.push(m.transcript);
-        if (m.transcript?.includes('name')) gate.resolve();
-        if (m.continue !== false) return;
-        const context_id = m.context_id;
-        spoken.push(AUDIO);
-        ws.send(
-          JSON.stringify({
-            type: 'chunk',
-            context_id,
-            data: AUDIO.toString('base64'),
-            done: false,
-            status_code: 206,
-          }),
-        );
-        ws.send(JSON.stringify({ type: 'done', context_id, done: true, status_code: 200 }));
-      });
+    const { wire, transcripts, spoken } = await cartesiaStreamedTextServer(AUDIO, (text) => {
+      if (text.includes('name')) gate.resolve();
     });
     const r = router({
       providers: {
