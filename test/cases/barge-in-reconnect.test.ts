@@ -57,7 +57,7 @@ function portOf(wire: HttpWire): number {
 /** Resolves once undici's socket to `wire` (the first one) has emitted 'close'. */
 async function clientSocketClosed(wire: HttpWire): Promise<void> {
   const first = connected.find((c) => c.port === portOf(wire));
-  expect(first, 'undici connected to the server').toBeDefined();
+  expect(first?.port, 'undici connected to the server').toBe(portOf(wire));
   await first!.closed;
 }
 
@@ -199,7 +199,7 @@ describe('a barge-in on a streaming HTTP answer opens no new connection', () => 
     expect([chunks, AbortError.isInstance(error), wire.hits]).toEqual([1, true, 3]);
     // The retry's connection was the second one opened; none follows its close.
     const retried = connected.filter((c) => c.port === portOf(wire))[1];
-    expect(retried, 'the retry connected').toBeDefined();
+    expect(retried?.port, 'the retry connected').toBe(portOf(wire));
     await retried!.closed;
     expect(connectsTo(wire)).toBe(2);
   });

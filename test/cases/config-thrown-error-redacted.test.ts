@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/index.js';
 
-const KEY = 'sk-proj-Zx9Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz';
+const KEY = 'sk-proj-test-NOT-A-REAL-KEY-000000000000';
 /** Not shaped like any key: redacted only as the value of a secret-named variable of the env. */
 const VAULT_TOKEN = 'plain-vault-value-4471';
 
@@ -52,7 +52,7 @@ describe('a config that throws: one redaction for every way it threw', () => {
       { path: [], message: 'the config function threw: OPENAI key rejected by vault: [redacted]' },
     ]);
     expect((error.cause as Error).message).toBe('OPENAI key rejected by vault: [redacted]');
-    expectNoSecret(error, KEY, 'Zx9Qw3Er5Ty7');
+    expectNoSecret(error, KEY, 'NOT-A-REAL-KEY');
   });
 
   it('an async config function (.ts) whose error quotes the value of a secret of its env', async () => {
@@ -88,7 +88,7 @@ describe('a config that throws: one redaction for every way it threw', () => {
     expect(error.issues).toEqual([
       { path: [], message: 'could not load the module: OPENAI key rejected by vault: [redacted]' },
     ]);
-    expectNoSecret(error, KEY, 'Zx9Qw3Er5Ty7');
+    expectNoSecret(error, KEY, 'NOT-A-REAL-KEY');
   });
 
   it('a getter of the returned config that throws the key', async () => {
@@ -105,6 +105,6 @@ describe('a config that throws: one redaction for every way it threw', () => {
         message: 'cannot be read: reading it threw (Error: vault gave [redacted])',
       },
     ]);
-    expectNoSecret(error, KEY, 'Zx9Qw3Er5Ty7');
+    expectNoSecret(error, KEY, 'NOT-A-REAL-KEY');
   });
 });

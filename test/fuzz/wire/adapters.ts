@@ -16,7 +16,7 @@ export type Cap = 'tts' | 'stt' | 'chat';
 export const KEY = 'sk-test-fuzz-not-a-real-key-7c1d9e2f';
 /** SageMaker's fake credentials. */
 export const AWS = {
-  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  accessKeyId: 'test-access-key-id',
   secretAccessKey: 'fuzz-not-a-real-secret/EXAMPLEKEY7c1d9e2f4a6b',
 };
 
